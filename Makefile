@@ -1,0 +1,55 @@
+# A thin wrapper over meson for the commands a newcomer types.
+#   make deps    install the Debian packages the project needs (only the missing ones)
+#   make         build build/rootcause
+#   make test    every test (unit, ASan+UBSan, scenarios, docs)
+#   make demo    the bundled voice-service demo, diagnosed
+#   make fuzz    build the fuzz targets with clang and run each for FUZZ_SECONDS
+#   make bench   benchmarks against strace/grep (not tests)
+
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+
+# Build and test needs; python3-torch is for the healthy-PyTorch scenario
+# and the demo's realism, strace for recording scenarios.
+DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
+       python3-torch iproute2 util-linux time
+FUZZ_DEPS = clang libclang-rt-14-dev
+
+.PHONY: all deps build test unit asan scenarios demo fuzz bench clean
+
+all: build
+
+deps:
+	@./tools/install-deps $(DEPS)
+
+$(BUILD)/build.ninja:
+	meson setup $(BUILD)
+
+build: $(BUILD)/build.ninja
+	ninja -C $(BUILD)
+
+test: deps
+	$(MAKE) build
+	./tests/run-all
+
+unit: build
+	meson test -C $(BUILD) --suite unit --print-errorlogs
+
+demo: deps
+	$(MAKE) build
+	./examples/demo.sh
+
+fuzz: deps
+	@./tools/install-deps $(FUZZ_DEPS)
+	test -f $(FUZZ_BUILD)/build.ninja || CC=clang meson setup $(FUZZ_BUILD) -Dfuzz=true -Db_lundef=false
+	ninja -C $(FUZZ_BUILD)
+	./fuzz/run $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+bench: deps
+	$(MAKE) build
+	./bench/run
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

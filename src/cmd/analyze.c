@@ -1,0 +1,110 @@
+/* rootcause analyze LOG...: diagnose existing strace logs. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cmd/cmd.h"
+#include "rules/engine.h"
+#include "strace/parser.h"
+
+static const char analyze_usage[] =
+	"usage: rootcause analyze [options] LOG...\n"
+	"\n"
+	"Diagnose strace logs: name why the traced program failed, stalled or ran\n"
+	"slowly, with evidence and advice. LOG may be '-' for standard input.\n"
+	"Any strace flags are understood (-f, -ff sets given together as LOG.PID\n"
+	"files, -t/-tt/-ttt/-r, -T, -y/-yy, -s, -x/-X), and so is a pasted terminal\n"
+	"session: lines that are not trace lines are counted and skipped.\n"
+	"For the best diagnosis record with: strace -f -tt -T -y -o LOG CMD...\n"
+	"\n"
+	"options:\n"
+	REPORT_OPTIONS_HELP
+	"\n"
+	EXIT_CODES_HELP;
+
+int cmd_analyze(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		REPORT_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts ro;
+	int opt;
+	bool bad = false;
+
+	report_opts_init(&ro);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+o:vh", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(analyze_usage, stdout);
+			return RC_EXIT_OK;
+		}
+		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
+			if (!bad)
+				fputs(analyze_usage, stderr);
+			return RC_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		error_msg("analyze: no log given");
+		fputs(analyze_usage, stderr);
+		return RC_EXIT_USAGE;
+	}
+
+	const char *const *files = (const char *const *)argv + optind;
+	size_t nfiles = (size_t)(argc - optind);
+	struct strbuf err = STRBUF_INIT;
+	struct strace_parser *p;
+	if (strace_parser_open(&p, files, nfiles, &err) < 0) {
+		error_msg("%s", strbuf_str(&err));
+		strbuf_release(&err);
+		return RC_EXIT_INPUT;
+	}
+
+	struct rc_engine eng;
+	struct rc_event e;
+	int r;
+	engine_init(&eng);
+	while ((r = strace_parser_next(p, &e, &err)) > 0)
+		engine_feed(&eng, &e);
+	if (r < 0) {
+		error_msg("%s", strbuf_str(&err));
+		strace_parser_free(p);
+		engine_release(&eng);
+		strbuf_release(&err);
+		return RC_EXIT_INPUT;
+	}
+
+	const struct strace_stats *st = strace_parser_stats(p);
+	struct rc_findings findings;
+	findings_init(&findings);
+	engine_finish(&eng, &findings);
+
+	int status;
+	if (st->events == 0) {
+		/* Nothing in it was strace output: say so rather than "no problems". */
+		if (nfiles == 1)
+			error_msg("no strace output in '%s' (%llu lines read)", files[0],
+				  (unsigned long long)st->lines);
+		else
+			error_msg("no strace output in the %zu logs given (%llu lines read)", nfiles,
+				  (unsigned long long)st->lines);
+		status = RC_EXIT_INPUT;
+	} else {
+		struct rc_report rep = {
+			.kind = "log",
+			.files = files,
+			.lines = st->lines,
+			.skipped_lines = st->skipped,
+			.events = st->events,
+			.procs = &eng.procs,
+			.findings = &findings,
+		};
+		status = report_emit(&ro, &rep);
+	}
+	findings_release(&findings);
+	strace_parser_free(p);
+	engine_release(&eng);
+	strbuf_release(&err);
+	return status;
+}

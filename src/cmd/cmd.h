@@ -1,0 +1,69 @@
+/* Subcommands: each parses its options, prints its usage, and calls into
+ * the library. Exit codes are part of the interface (see --help). */
+#ifndef RC_CMD_CMD_H
+#define RC_CMD_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "report/report.h"
+
+enum rc_exit {
+	RC_EXIT_OK = 0,		/* analysed, no error findings */
+	RC_EXIT_FINDINGS = 1,	/* analysed, error findings */
+	RC_EXIT_USAGE = 2,
+	RC_EXIT_INPUT = 3,	/* input unreadable */
+	RC_EXIT_INTERNAL = 4,	/* out of memory, internal failure */
+};
+
+int cmd_analyze(int argc, char **argv);
+
+/* Shared by the diagnosing commands. */
+struct report_opts {
+	enum rc_format format;
+	const char *output;	/* -o FILE, or NULL for stdout */
+	bool verbose;
+	int color;		/* -1 auto, 0 never, 1 always */
+};
+
+void report_opts_init(struct report_opts *o);
+/* Handle --format/-o/--color/--verbose; returns false when OPT is not one
+ * of them, or sets *bad on an invalid value. */
+bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *bad);
+/* Write R as asked; returns an exit code (RC_EXIT_INPUT when -o fails). */
+int report_emit(const struct report_opts *o, const struct rc_report *r);
+
+/* "rootcause: " + message to stderr. */
+void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The shared option codes (beyond single letters). */
+enum {
+	OPT_FORMAT = 0x100,
+	OPT_COLOR,
+	OPT_HELP,
+};
+
+#define REPORT_LONG_OPTIONS                                           \
+	{ "format", required_argument, NULL, OPT_FORMAT },            \
+	{ "output", required_argument, NULL, 'o' },                   \
+	{ "color", required_argument, NULL, OPT_COLOR },              \
+	{ "verbose", no_argument, NULL, 'v' },                        \
+	{ "help", no_argument, NULL, 'h' }
+
+#define REPORT_OPTIONS_HELP                                                              \
+	"  --format text|json   report format (default text; json is docs/report-schema.md)\n" \
+	"  -o, --output FILE    write the report to FILE (mode 0600) instead of stdout\n"      \
+	"  --color auto|always|never\n"                                                         \
+	"                       colour the text report (default auto: on a terminal)\n"         \
+	"  -v, --verbose        also list notes (findings of little consequence)\n"             \
+	"  -h, --help           show this help\n"
+
+#define EXIT_CODES_HELP                                                 \
+	"exit status:\n"                                                \
+	"  0  analysed, no error findings\n"                            \
+	"  1  analysed, error findings\n"                               \
+	"  2  usage error\n"                                            \
+	"  3  input unreadable (missing file, not a log, -o not writable)\n" \
+	"  4  internal failure (out of memory)\n"
+
+#endif

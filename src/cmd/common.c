@@ -1,0 +1,107 @@
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "util/strbuf.h"
+
+void error_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rootcause: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void report_opts_init(struct report_opts *o)
+{
+	o->format = RC_FORMAT_TEXT;
+	o->output = NULL;
+	o->verbose = false;
+	o->color = -1;
+}
+
+bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *bad)
+{
+	switch (opt) {
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") == 0)
+			o->format = RC_FORMAT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			o->format = RC_FORMAT_JSON;
+		else {
+			error_msg("unknown format '%s' (use text or json)", arg);
+			*bad = true;
+		}
+		return true;
+	case 'o':
+		o->output = arg;
+		return true;
+	case 'v':
+		o->verbose = true;
+		return true;
+	case OPT_COLOR:
+		if (strcmp(arg, "auto") == 0)
+			o->color = -1;
+		else if (strcmp(arg, "always") == 0)
+			o->color = 1;
+		else if (strcmp(arg, "never") == 0)
+			o->color = 0;
+		else {
+			error_msg("unknown color mode '%s' (use auto, always or never)", arg);
+			*bad = true;
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0)
+			return false;
+		p += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+int report_emit(const struct report_opts *o, const struct rc_report *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int fd = STDOUT_FILENO;
+
+	if (o->output) {
+		/* Reports quote paths and program output: keep them private. */
+		fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			error_msg("cannot write report '%s': %m", o->output);
+			return RC_EXIT_INPUT;
+		}
+	}
+	if (o->format == RC_FORMAT_JSON) {
+		report_json(r, &sb);
+	} else {
+		bool color = o->color == 1 || (o->color == -1 && !o->output && isatty(fd) &&
+					       !getenv("NO_COLOR"));
+		report_text(r, &sb, color, o->verbose);
+	}
+	bool ok = write_all(fd, strbuf_str(&sb), sb.len);
+	if (o->output && close(fd) != 0)
+		ok = false;
+	strbuf_release(&sb);
+	if (!ok) {
+		error_msg("cannot write report '%s': %m", o->output ? o->output : "stdout");
+		return RC_EXIT_INPUT;
+	}
+	return report_has_errors(r) ? RC_EXIT_FINDINGS : RC_EXIT_OK;
+}

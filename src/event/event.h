@@ -1,0 +1,120 @@
+/* The event: one system call, signal or exit, as facts.
+ *
+ * Every source fills the same struct: the strace log parser from text, the
+ * ptrace tracer from registers and tracee memory. Rules read only these
+ * fields and never learn which source fed them.
+ *
+ * Lifetime: an event and every pointer in it are valid only during the
+ * dispatch of that event. A rule that keeps a string copies it.
+ */
+#ifndef RC_EVENT_EVENT_H
+#define RC_EVENT_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum rc_event_kind {
+	RC_EV_SYSCALL,
+	RC_EV_SIGNAL,		/* a signal delivered: --- SIGSEGV {...} --- */
+	RC_EV_EXIT,		/* the process ended: +++ exited with N +++ / killed by */
+};
+
+/* A socket address, decoded. */
+struct rc_sockaddr {
+	int family;		/* AF_INET, AF_INET6, AF_UNIX; 0 when absent */
+	int port;		/* host order; -1 when not applicable */
+	const char *host;	/* numeric address ("127.0.0.1", "::1") or unix path */
+	bool abstract;		/* AF_UNIX abstract name (printed with a leading @) */
+};
+
+/* dirfd value meaning "relative to the cwd" (AT_FDCWD). */
+#define RC_AT_FDCWD (-100)
+
+/* How many fds of a poll/select set an event keeps. */
+#define RC_EVENT_MAX_FDS 8
+
+/* The argv of an execve, as far as it was shown. */
+#define RC_EVENT_MAX_ARGV 16
+
+struct rc_event {
+	enum rc_event_kind kind;
+	int pid;		/* the thread id strace prints; 0 when the log has none */
+	uint64_t seq;		/* position in the merged stream, from 1 */
+	double ts;		/* seconds (epoch for -ttt/-tt, else relative); < 0 unknown */
+	double dur;		/* -T duration in seconds; < 0 unknown */
+
+	/* RC_EV_SYSCALL */
+	long nr;		/* syscall number (SYS_x) on this architecture; -1 unknown */
+	const char *name;	/* syscall name as printed */
+	bool ret_known;		/* false for "= ?" (the call never returned) */
+	long long ret;		/* return value (-1 on error) */
+	int err;		/* errno when the call failed, else 0 */
+	bool interrupted;	/* ERESTART* (the call was interrupted, not failed) */
+
+	int fd;			/* first fd argument (read, write, connect, mmap...); -1 none */
+	int fd2;		/* second fd (dup2 target, sendfile in_fd...); -1 none */
+	const char *path;	/* path argument; the engine resolves it to absolute
+				 * against dirfd/cwd before rules see it, when it can */
+	int dirfd;		/* dirfd of *at calls; RC_AT_FDCWD for AT_FDCWD or none */
+	const char *dir_hint;	/* the directory -y printed for dirfd/AT_FDCWD, if any */
+	const char *fd_hint;	/* what -y/-yy printed for fd: "/etc/x", "TCP:[a->b]" */
+	const char *path2;	/* second path (rename, link, symlink target) */
+	long long flags;	/* open flags, mmap flags, clone flags, socket type */
+	long long mode;		/* open mode, mmap prot, socket protocol... */
+	uint64_t addr;		/* mmap/munmap/mremap/brk address, futex uaddr */
+	uint64_t len;		/* byte count asked for: read/write count, mmap length */
+	long long offset;	/* mmap/pread offset; -1 none */
+	long long st_size;	/* fstat/stat/statx result's size; -1 none */
+	int futex_op;		/* FUTEX_* op without the private/clock flags; -1 none */
+	long long timeout_ms;	/* poll/select/epoll_wait/futex timeout; -1 infinite/none */
+	struct rc_sockaddr sa;	/* connect/bind/sendto/accept address */
+	int sockopt_level;	/* getsockopt/setsockopt */
+	int sockopt_name;
+	int sockopt_value;	/* SO_ERROR: the errno it returned */
+
+	int fds[RC_EVENT_MAX_FDS];	/* poll/select/epoll fds (ready ones for epoll) */
+	int nfds;
+
+	/* A short preview of the bytes written or sent (stderr text, DNS
+	 * queries), as far as the source showed them. */
+	const unsigned char *data;
+	size_t data_len;
+	bool data_truncated;
+
+	const char *argv[RC_EVENT_MAX_ARGV];	/* execve */
+	int argc;
+	bool argv_truncated;
+
+	/* RC_EV_SIGNAL */
+	int signo;
+	int si_code;		/* raw si_code; 0 unknown */
+	bool has_fault_addr;
+	uint64_t fault_addr;	/* si_addr */
+	int sender_pid;		/* si_pid: the sender, for kill-like codes */
+
+	/* RC_EV_EXIT */
+	bool exited;		/* true: exit_code valid; false: killed by signo */
+	int exit_code;
+	bool core_dumped;
+
+	/* Evidence only: the event as one strace-format line (a log's own line,
+	 * unfinished and resumed halves joined). Rules quote it; they never
+	 * parse it. */
+	const char *line;
+	size_t line_len;
+};
+
+/* Reset E to "nothing known" (all optional fields at their none values). */
+void event_clear(struct rc_event *e);
+
+/* Helpers for rules. */
+static inline bool event_failed(const struct rc_event *e)
+{
+	return e->kind == RC_EV_SYSCALL && e->err != 0 && !e->interrupted;
+}
+
+/* "127.0.0.1:443", "[::1]:443", "/run/x.sock", "@abstract" into BUF. */
+const char *sockaddr_format(const struct rc_sockaddr *sa, char *buf, size_t size);
+
+#endif

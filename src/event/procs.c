@@ -1,0 +1,598 @@
+#define _GNU_SOURCE 1
+#include "event/procs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "util/util.h"
+
+/* Kept by the output ring per line: enough for any error message. */
+#define OUTPUT_LINE_MAX 1024
+/* Ancestors followed when asking whether a process failed. */
+#define MAX_DEPTH 64
+
+void procs_init(struct rc_procs *m)
+{
+	memset(m, 0, sizeof(*m));
+	hmap_init(&m->procs);
+	strbuf_init(&m->partial[0]);
+	strbuf_init(&m->partial[1]);
+	strbuf_init(&m->scratch);
+}
+
+static void fd_free(void *p)
+{
+	struct rc_fd *f = p;
+
+	if (!f)
+		return;
+	free(f->path);
+	free(f->peer_host);
+	free(f->connect_line);
+	free(f);
+}
+
+static void fdt_unref(struct rc_fdtable *t)
+{
+	if (t && --t->refs == 0) {
+		hmap_release(&t->fds, fd_free);
+		free(t);
+	}
+}
+
+static struct rc_fdtable *fdt_new(void)
+{
+	struct rc_fdtable *t = xcalloc(1, sizeof(*t));
+	t->refs = 1;
+	hmap_init(&t->fds);
+	return t;
+}
+
+static struct rc_fd *fd_dup(const struct rc_fd *f)
+{
+	struct rc_fd *n = xmalloc(sizeof(*n));
+	*n = *f;
+	n->path = f->path ? xstrdup(f->path) : NULL;
+	n->peer_host = f->peer_host ? xstrdup(f->peer_host) : NULL;
+	n->connect_line = f->connect_line ? xstrdup(f->connect_line) : NULL;
+	return n;
+}
+
+static struct rc_fdtable *fdt_copy(const struct rc_fdtable *t)
+{
+	struct rc_fdtable *n = fdt_new();
+	struct hmap_iter it;
+
+	if (!t)
+		return n;
+	for (struct hmap_node *node = hmap_first(&t->fds, &it); node; node = hmap_next(&t->fds, &it))
+		*hmap_put(&n->fds, node->key, node->keylen, NULL) = fd_dup(node->value);
+	return n;
+}
+
+static void argv_free(char **argv, int argc)
+{
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+static void proc_free(void *p)
+{
+	struct rc_proc *pr = p;
+
+	argv_free(pr->argv, pr->argc);
+	free(pr->exe);
+	free(pr->cwd);
+	fdt_unref(pr->fdt);
+	free(pr);
+}
+
+void procs_release(struct rc_procs *m)
+{
+	hmap_release(&m->procs, proc_free);
+	for (size_t i = 0; i < RC_OUTPUT_KEEP; i++)
+		free(m->out[i].text);
+	strbuf_release(&m->partial[0]);
+	strbuf_release(&m->partial[1]);
+	strbuf_release(&m->scratch);
+	memset(m, 0, sizeof(*m));
+}
+
+struct rc_proc *procs_get(const struct rc_procs *m, int pid)
+{
+	void **slot = hmap_get_int(&m->procs, pid);
+	return slot ? *slot : NULL;
+}
+
+static struct rc_proc *proc_get_or_add(struct rc_procs *m, int pid)
+{
+	bool created;
+	void **slot = hmap_put_int(&m->procs, pid, &created);
+
+	if (created) {
+		struct rc_proc *p = xcalloc(1, sizeof(*p));
+		p->pid = pid;
+		p->leader = pid;
+		p->fdt = fdt_new();
+		p->first_ts = -1;
+		*slot = p;
+		m->nprocs++;
+		if (!m->root)
+			m->root = pid;
+	}
+	return *slot;
+}
+
+struct rc_proc *procs_leader(const struct rc_procs *m, int pid)
+{
+	struct rc_proc *p = procs_get(m, pid);
+
+	if (p && p->leader != p->pid) {
+		struct rc_proc *l = procs_get(m, p->leader);
+		if (l)
+			return l;
+	}
+	return p;
+}
+
+const struct rc_fd *procs_fd(const struct rc_procs *m, int pid, int fd)
+{
+	struct rc_proc *p = procs_get(m, pid);
+
+	if (!p || !p->fdt || fd < 0)
+		return NULL;
+	void **slot = hmap_get_int(&p->fdt->fds, fd);
+	return slot ? *slot : NULL;
+}
+
+static bool proc_failed(const struct rc_proc *p)
+{
+	return p->ended && ((p->exited && p->exit_code != 0) || (!p->exited && p->signo));
+}
+
+bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culprit)
+{
+	const struct rc_proc *p = procs_get(m, pid);
+
+	for (int depth = 0; p && depth < MAX_DEPTH; depth++) {
+		const struct rc_proc *l = procs_leader(m, p->pid);
+		if (proc_failed(p) || (l && proc_failed(l))) {
+			if (culprit)
+				*culprit = proc_failed(p) ? p : l;
+			return true;
+		}
+		if (!l || !l->ppid || l->ppid == l->pid)
+			break;
+		p = procs_get(m, l->ppid);
+	}
+	return false;
+}
+
+bool procs_any_failed(const struct rc_procs *m)
+{
+	struct hmap_iter it;
+
+	for (struct hmap_node *n = hmap_first(&m->procs, &it); n; n = hmap_next(&m->procs, &it))
+		if (proc_failed(n->value))
+			return true;
+	return false;
+}
+
+/* Join BASE and a relative PATH, dropping "./" components. */
+static const char *join(struct strbuf *sb, const char *base, const char *path)
+{
+	strbuf_reset(sb);
+	strbuf_adds(sb, base);
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if (strcmp(path, ".") == 0)
+		return strbuf_str(sb);
+	if (sb->len == 0 || sb->buf[sb->len - 1] != '/')
+		strbuf_addc(sb, '/');
+	strbuf_adds(sb, path);
+	return strbuf_str(sb);
+}
+
+void procs_resolve(struct rc_procs *m, struct rc_event *e)
+{
+	if (e->kind != RC_EV_SYSCALL || !e->path || e->path[0] == '/' || e->path[0] == '\0')
+		return;
+	const char *base = e->dir_hint;
+	if (!base || base[0] != '/') {
+		struct rc_proc *p = procs_get(m, e->pid);
+		if (e->dirfd == RC_AT_FDCWD) {
+			base = p ? p->cwd : NULL;
+		} else {
+			const struct rc_fd *f = procs_fd(m, e->pid, e->dirfd);
+			base = f && f->kind == RC_FD_FILE ? f->path : NULL;
+		}
+	}
+	if (base && base[0] == '/')
+		e->path = join(&m->scratch, base, e->path);
+}
+
+static void set_str(char **dst, const char *src)
+{
+	free(*dst);
+	*dst = src ? xstrdup(src) : NULL;
+}
+
+static struct rc_fd *fd_put(struct rc_proc *p, int fd, enum rc_fd_kind kind)
+{
+	bool created;
+	void **slot = hmap_put_int(&p->fdt->fds, fd, &created);
+
+	if (!created)
+		fd_free(*slot);
+	struct rc_fd *f = xcalloc(1, sizeof(*f));
+	f->kind = kind;
+	f->peer_port = -1;
+	*slot = f;
+	return f;
+}
+
+static void fd_close(struct rc_proc *p, int fd)
+{
+	fd_free(hmap_del_int(&p->fdt->fds, fd));
+}
+
+/* The peer of an inet socket from -yy's "TCP:[local->peer]", where each
+ * side is "1.2.3.4:80" or, for v6, "[::1]:80". Sockets opened before an
+ * attach are known only this way. */
+static void learn_peer(struct rc_fd *f, const char *hint)
+{
+	const char *arrow = strstr(hint, "->");
+	if (f->family == AF_UNIX || !arrow)
+		return;
+	const char *peer = arrow + 2;
+	const char *end = strrchr(peer, ']');
+	const char *colon = NULL;
+	for (const char *c = peer; end && c < end; c++)
+		if (*c == ':')
+			colon = c;
+	if (!end || !colon || colon == peer)
+		return;
+	const char *host = peer, *host_end = colon;
+	if (*host == '[' && host_end[-1] == ']') {
+		host++;
+		host_end--;
+	}
+	if (host_end <= host)
+		return;
+	f->peer_host = xstrndup(host, (size_t)(host_end - host));
+	f->peer_port = atoi(colon + 1);
+}
+
+/* Learn an fd the model has not seen opened from strace's -y/-yy
+ * decoration: "/path", "TCP:[...]", "UNIX-STREAM:[...]", "pipe:[...]". */
+static void learn_fd_hint(struct rc_proc *p, int fd, const char *hint)
+{
+	if (fd < 0 || !hint || hmap_get_int(&p->fdt->fds, fd))
+		return;
+	if (hint[0] == '/') {
+		fd_put(p, fd, RC_FD_FILE)->path = xstrdup(hint);
+	} else if (strncmp(hint, "pipe:", 5) == 0) {
+		fd_put(p, fd, RC_FD_PIPE);
+	} else if (strncmp(hint, "TCP", 3) == 0 || strncmp(hint, "UDP", 3) == 0 ||
+		   strncmp(hint, "UNIX", 4) == 0 || strncmp(hint, "NETLINK", 7) == 0 ||
+		   strncmp(hint, "socket:", 7) == 0) {
+		struct rc_fd *f = fd_put(p, fd, RC_FD_SOCKET);
+		f->family = hint[0] == 'U' && hint[1] == 'N' ? AF_UNIX :
+			    strstr(hint, "v6") ? AF_INET6 : AF_INET;
+		f->sock_type = hint[0] == 'U' && hint[1] == 'D' ? SOCK_DGRAM : SOCK_STREAM;
+		learn_peer(f, hint);
+	}
+}
+
+static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, const char *s, size_t n)
+{
+	if (n == 0)
+		return;
+	size_t slot = (m->out_head + m->out_count) % RC_OUTPUT_KEEP;
+	if (m->out_count == RC_OUTPUT_KEEP) {
+		slot = m->out_head;
+		m->out_head = (m->out_head + 1) % RC_OUTPUT_KEEP;
+	} else {
+		m->out_count++;
+	}
+	free(m->out[slot].text);
+	m->out[slot].text = xstrndup(s, MIN(n, OUTPUT_LINE_MAX));
+	m->out[slot].pid = pid;
+	m->out[slot].fd = fd;
+	m->out[slot].seq = seq;
+}
+
+static void output_flush_fd(struct rc_procs *m, int i)
+{
+	struct strbuf *sb = &m->partial[i];
+	if (sb->len)
+		output_push(m, m->partial_pid[i], i + 1, m->partial_seq[i], sb->buf, sb->len);
+	strbuf_reset(sb);
+}
+
+void procs_flush_output(struct rc_procs *m)
+{
+	output_flush_fd(m, 0);
+	output_flush_fd(m, 1);
+}
+
+static void output_add(struct rc_procs *m, const struct rc_event *e)
+{
+	int i = e->fd - 1;
+	struct strbuf *sb = &m->partial[i];
+	const char *s = (const char *)e->data;
+	size_t n = e->data_len;
+
+	if (sb->len && m->partial_pid[i] != e->pid)
+		output_flush_fd(m, i);
+	while (n) {
+		const char *nl = memchr(s, '\n', n);
+		size_t take = nl ? (size_t)(nl - s) : n;
+		if (sb->len == 0) {
+			m->partial_pid[i] = e->pid;
+			m->partial_seq[i] = e->seq;
+		}
+		if (sb->len < OUTPUT_LINE_MAX)
+			strbuf_add(sb, s, MIN(take, OUTPUT_LINE_MAX - sb->len));
+		if (!nl)
+			break;
+		output_flush_fd(m, i);
+		s = nl + 1;
+		n -= take + 1;
+	}
+	/* A preview cut short by strace's -s is a line of its own, marked the
+	 * way strace marks it. */
+	if (e->data_truncated && sb->len) {
+		strbuf_adds(sb, "...");
+		output_flush_fd(m, i);
+	}
+}
+
+static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct rc_event *e)
+{
+	int child_pid = (int)e->ret;
+	struct rc_proc *child = proc_get_or_add(m, child_pid);
+	bool thread = (e->flags & CLONE_THREAD) != 0;
+
+	/* The child may already have shown up in the log before the parent's
+	 * clone resumed; its parentage is set now either way. */
+	child->is_thread = thread;
+	child->leader = thread ? parent->leader : child_pid;
+	child->ppid = thread ? parent->ppid : parent->leader;
+	fdt_unref(child->fdt);
+	if (thread || (e->flags & CLONE_FILES)) {
+		child->fdt = parent->fdt;
+		parent->fdt->refs++;
+	} else {
+		child->fdt = fdt_copy(parent->fdt);
+	}
+	if (!child->cwd && parent->cwd)
+		child->cwd = xstrdup(parent->cwd);
+	if (!child->argv && parent->argv) {
+		child->argv = xcalloc((size_t)parent->argc + 1, sizeof(char *));
+		for (int i = 0; i < parent->argc; i++)
+			child->argv[i] = xstrdup(parent->argv[i]);
+		child->argc = parent->argc;
+	}
+	if (!child->exe && parent->exe)
+		child->exe = xstrdup(parent->exe);
+}
+
+static void apply_exec(struct rc_proc *p, const struct rc_event *e)
+{
+	argv_free(p->argv, p->argc);
+	p->argv = xcalloc((size_t)e->argc + 1, sizeof(char *));
+	for (int i = 0; i < e->argc; i++)
+		p->argv[i] = xstrdup(e->argv[i] ? e->argv[i] : "");
+	p->argc = e->argc;
+	set_str(&p->exe, e->path);
+
+	/* O_CLOEXEC descriptors do not survive exec. */
+	struct hmap_iter it;
+	struct hmap_node *n = hmap_first(&p->fdt->fds, &it);
+	while (n) {
+		struct hmap_node *next = hmap_next(&p->fdt->fds, &it);
+		struct rc_fd *f = n->value;
+		if (f->cloexec)
+			fd_close(p, (int)hmap_node_int(n));
+		n = next;
+	}
+}
+
+static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc_event *e)
+{
+	long nr = e->nr;
+
+	if (e->fd_hint)
+		learn_fd_hint(p, e->fd, e->fd_hint);
+	if (e->dir_hint && e->dirfd == RC_AT_FDCWD && !p->cwd && e->dir_hint[0] == '/')
+		p->cwd = xstrdup(e->dir_hint);
+
+	if (nr == SYS_connect && e->fd >= 0) {
+		struct rc_fd *f = (struct rc_fd *)procs_fd(m, e->pid, e->fd);
+		if (!f) {
+			f = fd_put(p, e->fd, RC_FD_SOCKET);
+			f->family = e->sa.family;
+		}
+		if (e->sa.family) {
+			set_str(&f->peer_host, e->sa.host);
+			f->peer_port = e->sa.port;
+			f->abstract = e->sa.abstract;
+		}
+		f->connecting = e->err == EINPROGRESS;
+		if (f->connecting) {
+			f->connect_ts = e->ts;
+			f->connect_seq = e->seq;
+			free(f->connect_line);
+			f->connect_line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+		}
+		return;
+	}
+	if ((nr == SYS_write || nr == SYS_writev) && (e->fd == 1 || e->fd == 2) && e->data_len)
+		output_add(m, e);
+	if (!e->ret_known || e->err)
+		return;
+
+	switch (nr) {
+#ifdef SYS_open
+	case SYS_open:
+#endif
+#ifdef SYS_creat
+	case SYS_creat:
+#endif
+	case SYS_openat:
+#ifdef SYS_openat2
+	case SYS_openat2:
+#endif
+		if (e->ret >= 0) {
+			struct rc_fd *f = fd_put(p, (int)e->ret, RC_FD_FILE);
+			f->path = e->path ? xstrdup(e->path) : NULL;
+			f->cloexec = (e->flags & O_CLOEXEC) != 0;
+			f->nonblocking = (e->flags & O_NONBLOCK) != 0;
+		}
+		break;
+	case SYS_socket:
+		if (e->ret >= 0) {
+			struct rc_fd *f = fd_put(p, (int)e->ret, RC_FD_SOCKET);
+			f->family = e->sa.family;
+			f->sock_type = (int)(e->flags & 0xf);
+			f->nonblocking = (e->flags & SOCK_NONBLOCK) != 0;
+			f->cloexec = (e->flags & SOCK_CLOEXEC) != 0;
+		}
+		break;
+	case SYS_accept:
+	case SYS_accept4:
+		if (e->ret >= 0) {
+			struct rc_fd *f = fd_put(p, (int)e->ret, RC_FD_SOCKET);
+			f->family = e->sa.family;
+			f->peer_host = e->sa.host ? xstrdup(e->sa.host) : NULL;
+			f->peer_port = e->sa.port;
+		}
+		break;
+#ifdef SYS_pipe
+	case SYS_pipe:
+#endif
+	case SYS_pipe2:
+	case SYS_socketpair:
+		for (int i = 0; i < e->nfds && i < 2; i++) {
+			struct rc_fd *f = fd_put(p, e->fds[i], nr == SYS_socketpair ? RC_FD_SOCKET : RC_FD_PIPE);
+			f->family = nr == SYS_socketpair ? AF_UNIX : 0;
+			f->cloexec = (e->flags & O_CLOEXEC) != 0;
+		}
+		break;
+	case SYS_dup:
+#ifdef SYS_dup2
+	case SYS_dup2:
+#endif
+	case SYS_dup3:
+	case SYS_fcntl: {
+		if (nr == SYS_fcntl && e->fd2 < 0)
+			break;	/* only F_DUPFD* set fd2 */
+		const struct rc_fd *old = procs_fd(m, e->pid, e->fd);
+		if (e->ret >= 0 && e->ret != e->fd) {
+			if (old) {
+				struct rc_fd *copy = fd_dup(old);
+				bool created;
+				void **slot = hmap_put_int(&p->fdt->fds, e->ret, &created);
+				if (!created)
+					fd_free(*slot);
+				copy->cloexec = (e->flags & O_CLOEXEC) != 0;
+				*slot = copy;
+			} else {
+				fd_close(p, (int)e->ret);
+			}
+		}
+		break;
+	}
+	case SYS_close:
+		fd_close(p, e->fd);
+		break;
+	case SYS_chdir:
+		if (e->path && e->path[0] == '/')
+			set_str(&p->cwd, e->path);
+		break;
+	case SYS_fchdir: {
+		const struct rc_fd *f = procs_fd(m, e->pid, e->fd);
+		if (f && f->path)
+			set_str(&p->cwd, f->path);
+		break;
+	}
+	case SYS_execve:
+	case SYS_execveat:
+		apply_exec(p, e);
+		break;
+	case SYS_clone:
+#ifdef SYS_clone3
+	case SYS_clone3:
+#endif
+#ifdef SYS_fork
+	case SYS_fork:
+#endif
+#ifdef SYS_vfork
+	case SYS_vfork:
+#endif
+		if (e->ret > 0)
+			apply_clone(m, p, e);
+		break;
+	default:
+		break;
+	}
+}
+
+void procs_apply(struct rc_procs *m, const struct rc_event *e)
+{
+	struct rc_proc *p = proc_get_or_add(m, e->pid);
+
+	if (p->first_ts < 0)
+		p->first_ts = e->ts;
+	if (!p->first_seq)
+		p->first_seq = e->seq;
+	if (e->ts >= 0)
+		p->last_ts = e->ts;
+	p->last_seq = e->seq;
+
+	switch (e->kind) {
+	case RC_EV_SYSCALL:
+		p->nsyscalls++;
+		apply_syscall(m, p, e);
+		break;
+	case RC_EV_EXIT:
+		p->ended = true;
+		p->exited = e->exited;
+		p->exit_code = e->exit_code;
+		p->signo = e->exited ? 0 : e->signo;
+		p->core_dumped = e->core_dumped;
+		p->end_seq = e->seq;
+		p->end_ts = e->ts;
+		break;
+	case RC_EV_SIGNAL:
+		break;
+	}
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	const struct rc_proc *x = *(struct rc_proc *const *)a, *y = *(struct rc_proc *const *)b;
+	if (x->first_seq != y->first_seq)
+		return x->first_seq < y->first_seq ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+struct rc_proc **procs_sorted(const struct rc_procs *m, size_t *count)
+{
+	struct rc_proc **v = xcalloc(m->procs.count + 1, sizeof(*v));
+	struct hmap_iter it;
+	size_t n = 0;
+
+	for (struct hmap_node *node = hmap_first(&m->procs, &it); node; node = hmap_next(&m->procs, &it))
+		v[n++] = node->value;
+	qsort(v, n, sizeof(*v), cmp_pid);
+	*count = n;
+	return v;
+}

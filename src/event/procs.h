@@ -1,0 +1,124 @@
+/* The process model: processes and threads, their parents, argv, cwd,
+ * exit status, and an fd table (fd -> file path or socket peer), kept
+ * current from the event stream.
+ *
+ * The engine shows rules the model as it was when the call was made and
+ * applies the event afterwards, so a rule seeing close(3) can still ask
+ * what 3 was.
+ */
+#ifndef RC_EVENT_PROCS_H
+#define RC_EVENT_PROCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event/event.h"
+#include "util/hmap.h"
+#include "util/strbuf.h"
+
+enum rc_fd_kind {
+	RC_FD_FILE,
+	RC_FD_SOCKET,
+	RC_FD_PIPE,
+	RC_FD_OTHER,		/* eventfd, epoll, timerfd... */
+};
+
+struct rc_fd {
+	enum rc_fd_kind kind;
+	char *path;		/* file path (absolute when known); NULL unknown */
+	int family;		/* sockets: AF_* */
+	int sock_type;		/* sockets: SOCK_STREAM, SOCK_DGRAM (without flags) */
+	bool nonblocking;
+	bool cloexec;
+	/* The peer a socket connected (or is connecting) to. */
+	int peer_port;
+	char *peer_host;
+	bool abstract;
+	/* A non-blocking connect that returned EINPROGRESS and whose outcome
+	 * is not yet known. */
+	bool connecting;
+	double connect_ts;
+	uint64_t connect_seq;
+	char *connect_line;	/* evidence: the connect call */
+};
+
+struct rc_fdtable {
+	int refs;		/* shared by threads (CLONE_FILES) */
+	struct hmap fds;	/* int fd -> struct rc_fd* */
+};
+
+struct rc_proc {
+	int pid;		/* as the trace names it (a tid for threads) */
+	int ppid;		/* 0 unknown */
+	int leader;		/* thread-group leader (itself for a process) */
+	bool is_thread;
+	char **argv;		/* last execve's argv (NULL until one is seen) */
+	int argc;
+	char *exe;		/* last successful execve's path */
+	char *cwd;		/* NULL unknown */
+	struct rc_fdtable *fdt;
+	double first_ts, last_ts;
+	uint64_t first_seq, last_seq;
+	bool ended;
+	bool exited;		/* ended by exit: exit_code valid */
+	int exit_code;
+	int signo;		/* ended by this signal */
+	bool core_dumped;
+	uint64_t end_seq;
+	double end_ts;
+	uint64_t nsyscalls;
+};
+
+/* A recent line the program wrote to stdout or stderr. */
+struct rc_output {
+	int pid;
+	int fd;
+	uint64_t seq;
+	char *text;		/* one line, without the newline; ends in "..."
+				 * when strace cut the write short (-s) */
+};
+
+#define RC_OUTPUT_KEEP 64
+
+struct rc_procs {
+	struct hmap procs;	/* int pid -> struct rc_proc* */
+	int root;		/* first process seen */
+	size_t nprocs;
+	/* The last RC_OUTPUT_KEEP lines written to fds 1 and 2, oldest first
+	 * at out[(out_head) % KEEP]. */
+	struct rc_output out[RC_OUTPUT_KEEP];
+	size_t out_count;
+	size_t out_head;
+	struct strbuf partial[2];	/* an unterminated line per fd 1/2 */
+	int partial_pid[2];
+	uint64_t partial_seq[2];
+	struct strbuf scratch;	/* path resolution */
+};
+
+void procs_init(struct rc_procs *m);
+void procs_release(struct rc_procs *m);
+
+/* Before the rules: resolve E's relative path against its dirfd or cwd
+ * (E->path is replaced by a string valid until the next call). */
+void procs_resolve(struct rc_procs *m, struct rc_event *e);
+/* After the rules: apply E to the model. */
+void procs_apply(struct rc_procs *m, const struct rc_event *e);
+
+struct rc_proc *procs_get(const struct rc_procs *m, int pid);
+const struct rc_fd *procs_fd(const struct rc_procs *m, int pid, int fd);
+/* The process (not thread) that PID belongs to. */
+struct rc_proc *procs_leader(const struct rc_procs *m, int pid);
+/* True when PID or one of its ancestors ended with a non-zero status or
+ * a fatal signal; *culprit (may be NULL) is set to the first such. */
+bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culprit);
+/* True when any process ended with a non-zero status or a signal. */
+bool procs_any_failed(const struct rc_procs *m);
+
+/* Flush an unterminated stdout/stderr line into the output ring. */
+void procs_flush_output(struct rc_procs *m);
+
+/* Processes in pid order (the caller frees the array, not the entries). */
+struct rc_proc **procs_sorted(const struct rc_procs *m, size_t *count);
+
+#endif

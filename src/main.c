@@ -1,0 +1,57 @@
+/* rootcause: the command table. Each subcommand lives in cmd/<name>.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "rules/rule.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *synopsis;
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "analyze", cmd_analyze, "analyze [--format text|json] [-o FILE] LOG...",
+	  "diagnose existing strace logs (any flags, -ff sets, pasted terminal output)" },
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: rootcause COMMAND [options] [args]\n"
+	      "\n"
+	      "rootcause tells why a program won't start, stalls, runs slowly or crashed,\n"
+	      "with evidence and advice.\n"
+	      "\n"
+	      "commands:\n", f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  rootcause %s\n      %s\n", commands[i].synopsis, commands[i].summary);
+	fputs("\n'rootcause COMMAND --help' shows a command's options.\n\nrules (docs/rules.md):\n", f);
+	for (size_t i = 0; i < rc_nrules; i++)
+		fprintf(f, "  %-18s %s\n", rc_rules[i].id, rc_rules[i].doc);
+	fputs("\n" EXIT_CODES_HELP, f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return RC_EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+		usage(stdout);
+		return RC_EXIT_OK;
+	}
+	if (strcmp(name, "--version") == 0) {
+		printf("rootcause %s\n", RC_VERSION);
+		return RC_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(name, commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	error_msg("unknown command '%s'", name);
+	usage(stderr);
+	return RC_EXIT_USAGE;
+}

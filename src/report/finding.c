@@ -1,0 +1,122 @@
+#include "report/finding.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/util.h"
+
+void findings_init(struct rc_findings *list)
+{
+	memset(list, 0, sizeof(*list));
+}
+
+static void finding_free(struct rc_finding *f)
+{
+	free(f->summary);
+	free(f->syscall);
+	free(f->path);
+	free(f->address);
+	free(f->host);
+	free(f->message);
+	for (int i = 0; i < f->nevidence; i++)
+		free(f->evidence[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(f->echo_words); i++)
+		free(f->echo_words[i]);
+	free(f->advice);
+	free(f);
+}
+
+void findings_release(struct rc_findings *list)
+{
+	for (size_t i = 0; i < list->count; i++)
+		finding_free(list->v[i]);
+	free(list->v);
+	findings_init(list);
+}
+
+struct rc_finding *finding_add(struct rc_findings *list, const char *rule,
+			       enum rc_severity severity, enum rc_severity severity_ok,
+			       const char *fmt, ...)
+{
+	struct rc_finding *f = xcalloc(1, sizeof(*f));
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	f->rule = rule;
+	f->severity = severity;
+	f->severity_ok = severity_ok;
+	f->count = -1;
+	f->bytes = -1;
+	f->duration_s = -1;
+	f->ts = -1;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	f->summary = strbuf_detach(&sb);
+
+	if (list->count == list->alloc) {
+		list->alloc = list->alloc ? list->alloc * 2 : 16;
+		list->v = xrealloc(list->v, list->alloc * sizeof(*list->v));
+	}
+	list->v[list->count++] = f;
+	return f;
+}
+
+void finding_set(char **field, const char *value)
+{
+	free(*field);
+	*field = value ? xstrdup(value) : NULL;
+}
+
+void finding_setf(char **field, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(*field);
+	*field = strbuf_detach(&sb);
+}
+
+void finding_evidence(struct rc_finding *f, const char *line, size_t n)
+{
+	if (!line || f->nevidence >= RC_EVIDENCE_MAX)
+		return;
+	const char *nl = memchr(line, '\n', n);
+	if (nl)
+		n = (size_t)(nl - line);
+	while (n && (line[n - 1] == '\r' || line[n - 1] == ' '))
+		n--;
+	struct strbuf sb = STRBUF_INIT;
+	if (n > RC_EVIDENCE_LINE_MAX) {
+		strbuf_add(&sb, line, RC_EVIDENCE_LINE_MAX);
+		strbuf_adds(&sb, " ...");
+	} else {
+		strbuf_add(&sb, line, n);
+	}
+	f->evidence[f->nevidence++] = strbuf_detach(&sb);
+}
+
+void finding_echo_word(struct rc_finding *f, const char *word)
+{
+	if (!word || strlen(word) < 3)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(f->echo_words); i++)
+		if (!f->echo_words[i]) {
+			f->echo_words[i] = xstrdup(word);
+			return;
+		}
+}
+
+const char *severity_name(enum rc_severity s)
+{
+	switch (s) {
+	case RC_SEV_ERROR: return "error";
+	case RC_SEV_WARNING: return "warning";
+	default: return "info";
+	}
+}

@@ -1,0 +1,94 @@
+/* A finding: one diagnosed cause, with the fields of the JSON contract
+ * (docs/report-schema.md), evidence and advice. */
+#ifndef RC_REPORT_FINDING_H
+#define RC_REPORT_FINDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum rc_severity {
+	RC_SEV_INFO,
+	RC_SEV_WARNING,
+	RC_SEV_ERROR,
+};
+
+#define RC_EVIDENCE_MAX 5
+/* Evidence lines longer than this are cut, with "..." appended. */
+#define RC_EVIDENCE_LINE_MAX 400
+
+struct rc_finding {
+	const char *rule;		/* rule id, static */
+	/* The severity when the traced program failed (a non-zero exit or a
+	 * fatal signal in this process or an ancestor) or echoed the finding
+	 * on its output; severity_ok otherwise. The ranking picks one. */
+	enum rc_severity severity;
+	enum rc_severity severity_ok;
+	char *summary;
+
+	/* Optional contract fields: NULL, 0 or negative mean "absent". */
+	int pid;
+	int tid;
+	char *syscall;
+	int err;			/* errno value */
+	char *path;
+	char *address;			/* "127.0.0.1:443", "[::1]:443", "/run/x.sock" */
+	char *host;
+	int signo;
+	char *message;
+	long long count;		/* -1 absent */
+	double duration_s;		/* < 0 absent */
+	long long bytes;		/* -1 absent */
+	char *evidence[RC_EVIDENCE_MAX];
+	int nevidence;
+	char *advice;
+
+	/* Ranking inputs, set by the rule. */
+	uint64_t seq;			/* the decisive event's position */
+	double ts;
+	/* Nothing later in the trace recovered from this failure (the file
+	 * never appeared, the host was never reached). */
+	bool unrecovered;
+	/* Words the program's own output would contain if it reported this
+	 * failure (a basename, a host); up to 3, matched case-insensitively. */
+	char *echo_words[3];
+	/* An outcome (an exit status) rather than a cause: ranked after the
+	 * causes of its own severity. */
+	bool symptom;
+	/* An outcome that is also a cause (a crash): ranked after the more
+	 * specific findings about the same failure (bad-file-mapping). */
+	bool outcome;
+	/* A rule that reads the program's output itself (error-message). */
+	bool is_output;
+
+	/* Ranking outputs, set by rank_findings(). */
+	bool echoed;			/* the program's output named it */
+	bool near_exit;			/* among the last failures before a failed exit */
+	bool failed;			/* its process or an ancestor failed */
+	enum rc_severity effective;	/* severity or severity_ok */
+	double score;
+};
+
+struct rc_findings {
+	struct rc_finding **v;
+	size_t count;
+	size_t alloc;
+};
+
+/* A new finding of RULE, appended to LIST and returned for filling in.
+ * SUMMARY is printf-style. */
+struct rc_finding *finding_add(struct rc_findings *list, const char *rule,
+			       enum rc_severity severity, enum rc_severity severity_ok,
+			       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+void finding_set(char **field, const char *value);
+void finding_setf(char **field, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Add one evidence line (N bytes; newlines cut it); ignored past the cap. */
+void finding_evidence(struct rc_finding *f, const char *line, size_t n);
+void finding_echo_word(struct rc_finding *f, const char *word);
+
+void findings_init(struct rc_findings *list);
+void findings_release(struct rc_findings *list);
+
+const char *severity_name(enum rc_severity s);
+
+#endif

@@ -1,0 +1,190 @@
+/* The JSON report: the contract of docs/report-schema.md. Fields that do
+ * not apply are omitted, never filled with placeholders. */
+#include <stdlib.h>
+
+#include "gen/tables.h"
+#include "report/report.h"
+#include "util/json.h"
+#include "util/util.h"
+
+/* Processes listed at most;. */
+#define REPORT_MAX_PROCS 1000
+
+static void string_list(struct json *j, const char *key, const char *const *v)
+{
+	if (!v)
+		return;
+	json_key(j, key);
+	json_begin_array(j);
+	for (; *v; v++)
+		json_string(j, *v);
+	json_end_array(j);
+}
+
+static void opt_string(struct json *j, const char *key, const char *v)
+{
+	if (v) {
+		json_key(j, key);
+		json_string(j, v);
+	}
+}
+
+static void write_subject(struct json *j, const struct rc_report *r)
+{
+	json_key(j, "subject");
+	json_begin_object(j);
+	json_key(j, "kind");
+	json_string(j, r->kind);
+	string_list(j, "command", r->command);
+	if (r->pid) {
+		json_key(j, "pid");
+		json_int(j, r->pid);
+	}
+	string_list(j, "files", r->files);
+	if (r->files) {
+		json_key(j, "lines");
+		json_int(j, (long long)r->lines);
+		json_key(j, "skipped_lines");
+		json_int(j, (long long)r->skipped_lines);
+	}
+	if (r->events) {
+		json_key(j, "events");
+		json_int(j, (long long)r->events);
+	}
+	json_end_object(j);
+}
+
+static void write_processes(struct json *j, const struct rc_procs *m)
+{
+	size_t n;
+	struct rc_proc **v = procs_sorted(m, &n);
+	size_t shown = 0;
+
+	json_key(j, "processes");
+	json_begin_array(j);
+	for (size_t i = 0; i < n && shown < REPORT_MAX_PROCS; i++) {
+		const struct rc_proc *p = v[i];
+		if (p->is_thread)
+			continue;
+		shown++;
+		json_begin_object(j);
+		json_key(j, "pid");
+		json_int(j, p->pid);
+		if (p->ppid) {
+			json_key(j, "ppid");
+			json_int(j, p->ppid);
+		}
+		if (p->argv) {
+			json_key(j, "argv");
+			json_begin_array(j);
+			for (int a = 0; a < p->argc; a++)
+				json_string(j, p->argv[a]);
+			json_end_array(j);
+		}
+		if (p->ended && p->exited) {
+			json_key(j, "exit_code");
+			json_int(j, p->exit_code);
+		}
+		if (p->ended && !p->exited && p->signo) {
+			const char *s = xlat_name(&rc_xlat_signal, p->signo);
+			json_key(j, "signal");
+			if (s)
+				json_string(j, s);
+			else
+				json_int(j, p->signo);
+			json_key(j, "core_dumped");
+			json_bool(j, p->core_dumped);
+		}
+		json_end_object(j);
+	}
+	json_end_array(j);
+	free(v);
+}
+
+static void write_finding(struct json *j, const struct rc_finding *f)
+{
+	json_begin_object(j);
+	json_key(j, "rule");
+	json_string(j, f->rule);
+	json_key(j, "severity");
+	json_string(j, severity_name(f->effective));
+	json_key(j, "summary");
+	json_string(j, f->summary);
+	if (f->pid > 0) {
+		json_key(j, "pid");
+		json_int(j, f->pid);
+	}
+	if (f->tid > 0) {
+		json_key(j, "tid");
+		json_int(j, f->tid);
+	}
+	opt_string(j, "syscall", f->syscall);
+	if (f->err) {
+		const char *e = xlat_errno_name(f->err);
+		json_key(j, "errno");
+		if (e)
+			json_string(j, e);
+		else
+			json_int(j, f->err);
+	}
+	opt_string(j, "path", f->path);
+	opt_string(j, "address", f->address);
+	opt_string(j, "host", f->host);
+	if (f->signo) {
+		const char *s = xlat_name(&rc_xlat_signal, f->signo);
+		json_key(j, "signal");
+		if (s)
+			json_string(j, s);
+		else
+			json_int(j, f->signo);
+	}
+	opt_string(j, "message", f->message);
+	if (f->count >= 0) {
+		json_key(j, "count");
+		json_int(j, f->count);
+	}
+	if (f->duration_s >= 0) {
+		json_key(j, "duration_s");
+		json_double(j, f->duration_s);
+	}
+	if (f->bytes >= 0) {
+		json_key(j, "bytes");
+		json_int(j, f->bytes);
+	}
+	if (f->nevidence) {
+		json_key(j, "evidence");
+		json_begin_array(j);
+		for (int i = 0; i < f->nevidence; i++)
+			json_string(j, f->evidence[i]);
+		json_end_array(j);
+	}
+	opt_string(j, "advice", f->advice);
+	json_end_object(j);
+}
+
+void report_json(const struct rc_report *r, struct strbuf *out)
+{
+	struct json j;
+
+	json_init(&j, out, true);
+	json_begin_object(&j);
+	json_key(&j, "rootcause");
+	json_int(&j, 1);
+	write_subject(&j, r);
+	if (r->procs)
+		write_processes(&j, r->procs);
+	json_key(&j, "findings");
+	json_begin_array(&j);
+	for (size_t i = 0; r->findings && i < r->findings->count; i++)
+		write_finding(&j, r->findings->v[i]);
+	json_end_array(&j);
+	json_end_object(&j);
+}
+
+bool report_has_errors(const struct rc_report *r)
+{
+	for (size_t i = 0; r->findings && i < r->findings->count; i++)
+		if (r->findings->v[i]->effective == RC_SEV_ERROR)
+			return true;
+	return false;
+}

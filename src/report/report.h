@@ -1,0 +1,39 @@
+/* The report: what was analysed, the processes, and the ranked findings;
+ * written as text for people or as the JSON of docs/report-schema.md. */
+#ifndef RC_REPORT_REPORT_H
+#define RC_REPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "event/procs.h"
+#include "report/finding.h"
+#include "util/strbuf.h"
+
+struct rc_report {
+	const char *kind;		/* "log", "run", "attach", "core", "stack" */
+	const char *const *command;	/* NULL-terminated, or NULL */
+	int pid;			/* attach/stack target; 0 none */
+	const char *const *files;	/* NULL-terminated, or NULL */
+	uint64_t lines;			/* input lines read (logs) */
+	uint64_t skipped_lines;		/* lines that were not trace lines */
+	uint64_t events;
+	const struct rc_procs *procs;	/* may be NULL */
+	const struct rc_findings *findings;
+};
+
+enum rc_format {
+	RC_FORMAT_TEXT,
+	RC_FORMAT_JSON,
+};
+
+/* COLOR: ANSI colours (a terminal). VERBOSE: also list notes (info),
+ * which are otherwise only counted. */
+void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool verbose);
+void report_json(const struct rc_report *r, struct strbuf *out);
+
+/* True when any finding's effective severity is error. */
+bool report_has_errors(const struct rc_report *r);
+
+#endif

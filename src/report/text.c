@@ -1,0 +1,199 @@
+/* The text report: short, ranked, errors first, each finding tagged with
+ * its rule id the way linters do, so users can look it up in
+ * docs/rules.md. */
+#include <stdio.h>
+#include <string.h>
+
+#include "gen/tables.h"
+#include "report/report.h"
+#include "util/util.h"
+
+#define C_RESET "\033[0m"
+#define C_BOLD "\033[1m"
+#define C_DIM "\033[2m"
+#define C_RED "\033[1;31m"
+#define C_YELLOW "\033[1;33m"
+#define C_CYAN "\033[36m"
+
+struct out {
+	struct strbuf *sb;
+	bool color;
+};
+
+static void paint(struct out *o, const char *code, const char *text)
+{
+	if (o->color)
+		strbuf_addf(o->sb, "%s%s%s", code, text, C_RESET);
+	else
+		strbuf_adds(o->sb, text);
+}
+
+/* "12,345" */
+static void add_count(struct strbuf *sb, unsigned long long n)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof(digits), "%llu", n);
+
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			strbuf_addc(sb, ',');
+		strbuf_addc(sb, digits[i]);
+	}
+}
+
+static void add_argv(struct strbuf *sb, const struct rc_proc *p)
+{
+	size_t start = sb->len;
+
+	for (int i = 0; i < p->argc; i++) {
+		if (i)
+			strbuf_addc(sb, ' ');
+		strbuf_adds(sb, p->argv[i]);
+		if (sb->len - start > 60) {
+			sb->len = start + 60;
+			sb->buf[sb->len] = '\0';
+			strbuf_adds(sb, "...");
+			break;
+		}
+	}
+}
+
+static void subject_line(struct out *o, const struct rc_report *r)
+{
+	struct strbuf *sb = o->sb;
+	size_t nfiles = 0;
+
+	for (const char *const *f = r->files; f && *f; f++)
+		nfiles++;
+	if (r->files) {
+		strbuf_addf(sb, "analyzed %zu log%s: ", nfiles, nfiles == 1 ? "" : "s");
+		add_count(sb, r->lines);
+		strbuf_adds(sb, " lines, ");
+		add_count(sb, r->events);
+		strbuf_adds(sb, " events");
+		if (r->procs) {
+			size_t nproc = 0;
+			struct hmap_iter it;
+			for (struct hmap_node *n = hmap_first(&r->procs->procs, &it); n;
+			     n = hmap_next(&r->procs->procs, &it))
+				nproc += !((struct rc_proc *)n->value)->is_thread;
+			strbuf_addf(sb, ", %zu process%s", nproc, nproc == 1 ? "" : "es");
+		}
+		strbuf_addc(sb, '\n');
+		if (r->skipped_lines) {
+			add_count(sb, r->skipped_lines);
+			strbuf_addf(sb, " line%s that were not trace lines (program output, strace messages) were skipped\n",
+				    r->skipped_lines == 1 ? "" : "s");
+		}
+	} else if (r->command) {
+		strbuf_adds(sb, "traced:");
+		for (const char *const *a = r->command; *a; a++)
+			strbuf_addf(sb, " %s", *a);
+		strbuf_addc(sb, '\n');
+	}
+}
+
+/* How the first process ended: the outcome the findings explain. */
+static void outcome_line(struct out *o, const struct rc_report *r)
+{
+	if (!r->procs || !r->procs->root)
+		return;
+	const struct rc_proc *p = procs_get(r->procs, r->procs->root);
+	if (!p || !p->ended)
+		return;
+	struct strbuf *sb = o->sb;
+	if (p->argv) {
+		strbuf_adds(sb, "'");
+		add_argv(sb, p);
+		strbuf_adds(sb, "' ");
+	}
+	strbuf_addf(sb, "(pid %d) ", p->pid);
+	if (p->exited)
+		strbuf_addf(sb, "exited with status %d", p->exit_code);
+	else
+		strbuf_addf(sb, "was killed by %s%s", xlat_name(&rc_xlat_signal, p->signo) ?: "a signal",
+			    p->core_dumped ? " (core dumped)" : "");
+	if (p->first_ts >= 0 && p->end_ts >= p->first_ts)
+		strbuf_addf(sb, " after %.1f s", p->end_ts - p->first_ts);
+	strbuf_addc(sb, '\n');
+}
+
+static void finding_block(struct out *o, const struct rc_report *r, const struct rc_finding *f)
+{
+	struct strbuf *sb = o->sb;
+
+	strbuf_addc(sb, '\n');
+	switch (f->effective) {
+	case RC_SEV_ERROR: paint(o, C_RED, "error"); break;
+	case RC_SEV_WARNING: paint(o, C_YELLOW, "warning"); break;
+	default: paint(o, C_CYAN, "note"); break;
+	}
+	strbuf_adds(sb, ": ");
+	if (o->color)
+		strbuf_adds(sb, C_BOLD);
+	strbuf_adds(sb, f->summary);
+	if (o->color)
+		strbuf_adds(sb, C_RESET);
+	strbuf_adds(sb, " ");
+	paint(o, C_DIM, "[");
+	paint(o, C_DIM, f->rule);
+	paint(o, C_DIM, "]");
+	strbuf_addc(sb, '\n');
+
+	/* Where: the process and the call. */
+	if (f->pid > 0) {
+		strbuf_addf(sb, "  in pid %d", f->pid);
+		const struct rc_proc *p = r->procs ? procs_leader(r->procs, f->pid) : NULL;
+		if (p && p->argv) {
+			strbuf_adds(sb, " '");
+			add_argv(sb, p);
+			strbuf_adds(sb, "'");
+		}
+		if (f->syscall) {
+			strbuf_addf(sb, ": %s", f->syscall);
+			if (f->err)
+				strbuf_addf(sb, " -> %s", xlat_errno_name(f->err) ?: "error");
+		}
+		if (f->count > 1)
+			strbuf_addf(sb, ", %lld times", f->count);
+		if (f->echoed)
+			strbuf_adds(sb, " (the program reported it)");
+		strbuf_addc(sb, '\n');
+	}
+	if (f->message && strcmp(f->message, f->summary) != 0)
+		strbuf_addf(sb, "  message: %s\n", f->message);
+	for (int i = 0; i < f->nevidence; i++) {
+		strbuf_adds(sb, "  ");
+		paint(o, C_DIM, "| ");
+		strbuf_adds(sb, f->evidence[i]);
+		strbuf_addc(sb, '\n');
+	}
+	if (f->advice)
+		strbuf_addf(sb, "  advice: %s\n", f->advice);
+}
+
+void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool verbose)
+{
+	struct out o = { out, color };
+	size_t counts[3] = { 0, 0, 0 };
+
+	subject_line(&o, r);
+	outcome_line(&o, r);
+	for (size_t i = 0; r->findings && i < r->findings->count; i++) {
+		const struct rc_finding *f = r->findings->v[i];
+		counts[f->effective]++;
+		if (f->effective != RC_SEV_INFO || verbose)
+			finding_block(&o, r, f);
+	}
+	strbuf_addc(out, '\n');
+	if (!counts[RC_SEV_ERROR] && !counts[RC_SEV_WARNING])
+		strbuf_adds(out, "no problems found");
+	else
+		strbuf_addf(out, "%zu error%s, %zu warning%s", counts[RC_SEV_ERROR],
+			    counts[RC_SEV_ERROR] == 1 ? "" : "s", counts[RC_SEV_WARNING],
+			    counts[RC_SEV_WARNING] == 1 ? "" : "s");
+	if (counts[RC_SEV_INFO])
+		strbuf_addf(out, ", %zu note%s%s", counts[RC_SEV_INFO], counts[RC_SEV_INFO] == 1 ? "" : "s",
+			    verbose ? "" : " (shown with --verbose)");
+	strbuf_addc(out, '\n');
+}

@@ -1,0 +1,66 @@
+#include "rules/engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+void engine_init(struct rc_engine *eng)
+{
+	memset(eng, 0, sizeof(*eng));
+	procs_init(&eng->procs);
+	eng->ctx.procs = &eng->procs;
+	eng->ctx.first_ts = -1;
+	eng->ctx.last_ts = -1;
+	eng->states = xcalloc(rc_nrules, sizeof(void *));
+	for (size_t i = 0; i < rc_nrules; i++) {
+		const struct rc_rule_ops *ops = rc_rules[i].ops;
+		if (rc_rules[i].source != RC_RULE_TRACE || !ops)
+			continue;
+		eng->states[i] = xcalloc(1, ops->state_size ? ops->state_size : 1);
+		if (ops->init)
+			ops->init(eng->states[i]);
+	}
+}
+
+void engine_feed(struct rc_engine *eng, struct rc_event *e)
+{
+	e->seq = ++eng->seq;
+	if (e->ts >= 0) {
+		eng->ctx.has_time = true;
+		if (eng->ctx.first_ts < 0)
+			eng->ctx.first_ts = e->ts;
+		eng->ctx.last_ts = e->ts;
+	}
+	if (e->dur >= 0)
+		eng->ctx.has_duration = true;
+	eng->ctx.nevents = eng->seq;
+	procs_resolve(&eng->procs, e);
+	for (size_t i = 0; i < rc_nrules; i++)
+		if (eng->states[i] && rc_rules[i].ops->on_event)
+			rc_rules[i].ops->on_event(eng->states[i], e, &eng->ctx);
+	procs_apply(&eng->procs, e);
+}
+
+void engine_finish(struct rc_engine *eng, struct rc_findings *out)
+{
+	procs_flush_output(&eng->procs);
+	for (size_t i = 0; i < rc_nrules; i++)
+		if (eng->states[i] && rc_rules[i].ops->finish)
+			rc_rules[i].ops->finish(eng->states[i], &eng->ctx, out);
+	rank_findings(out, &eng->procs);
+}
+
+void engine_release(struct rc_engine *eng)
+{
+	for (size_t i = 0; i < rc_nrules; i++) {
+		if (!eng->states[i])
+			continue;
+		if (rc_rules[i].ops->release)
+			rc_rules[i].ops->release(eng->states[i]);
+		free(eng->states[i]);
+	}
+	free(eng->states);
+	procs_release(&eng->procs);
+	memset(eng, 0, sizeof(*eng));
+}

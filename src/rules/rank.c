@@ -1,0 +1,148 @@
+/* Ranking by causality (DESIGN.md, "Ranking"): a failure that plausibly
+ * caused the program to fail comes first. The signals are
+ *  - whether the process (or an ancestor) failed at all: otherwise a rule's
+ *    error is only a warning or a note (severity_ok), since a healthy run
+ *    that met an ENOENT recovered from it by definition;
+ *  - whether the program's own output named the failure (echoed);
+ *  - whether it was among the last unrecovered failures before the failed
+ *    exit (near_exit);
+ *  - whether anything later recovered from it (unrecovered);
+ *  - and, as a tie-break, lateness in the trace.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/engine.h"
+#include "util/util.h"
+
+/* How many unrecovered failures before a failed exit count as "near":
+ * story 1 has three (missing weights, CDN timeout, cache not writable). */
+#define NEAR_EXIT_COUNT 5
+
+/* Score weights. A cause that the program named outranks everything; an
+ * unrecovered failure near the failed exit outranks the program's own
+ * words (error-message), which explain less than the syscall that failed
+ * and only lead when nothing else does; outcomes come last. */
+#define W_ECHOED 400
+#define W_NEAR_EXIT 200
+#define W_UNRECOVERED 100
+#define W_OUTPUT 250
+#define W_OUTCOME (-60)
+#define W_SYMPTOM (-500)
+/* A tie-break within a class: later failures are closer to the exit. */
+#define W_LATENESS 50.0
+
+static bool contains_word(const char *hay, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = hay; *p; p++)
+		if (strncasecmp(p, word, n) == 0)
+			return true;
+	return false;
+}
+
+static bool echoed(const struct rc_finding *f, const struct rc_procs *m)
+{
+	if (f->is_output)
+		return false;
+	for (size_t i = 0; i < m->out_count; i++) {
+		const struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
+		/* Only what the program said after the failure can be about it. */
+		if (o->seq < f->seq)
+			continue;
+		for (size_t w = 0; w < ARRAY_SIZE(f->echo_words); w++)
+			if (f->echo_words[w] && contains_word(o->text, f->echo_words[w]))
+				return true;
+	}
+	return false;
+}
+
+static int cmp_seq_desc(const void *a, const void *b)
+{
+	const struct rc_finding *x = *(struct rc_finding *const *)a, *y = *(struct rc_finding *const *)b;
+	return (x->seq < y->seq) - (x->seq > y->seq);
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct rc_finding *x = *(struct rc_finding *const *)a, *y = *(struct rc_finding *const *)b;
+
+	if (x->effective != y->effective)
+		return x->effective > y->effective ? -1 : 1;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return strcmp(x->rule, y->rule);
+}
+
+/* Mark the last few unrecovered causes in each failed process group. */
+static void mark_near_exit(struct rc_findings *list, const struct rc_procs *m)
+{
+	struct rc_finding **v = xcalloc(list->count + 1, sizeof(*v));
+	size_t n = 0;
+
+	for (size_t i = 0; i < list->count; i++)
+		if (list->v[i]->failed && list->v[i]->unrecovered && !list->v[i]->symptom &&
+		    !list->v[i]->is_output)
+			v[n++] = list->v[i];
+	qsort(v, n, sizeof(*v), cmp_seq_desc);
+	struct hmap seen = HMAP_INIT;
+	for (size_t i = 0; i < n; i++) {
+		const struct rc_proc *culprit = NULL;
+		procs_failed(m, v[i]->pid, &culprit);
+		long long key = culprit ? culprit->pid : 0;
+		bool created;
+		void **slot = hmap_put_int(&seen, key, &created);
+		uintptr_t count = (uintptr_t)*slot;
+		if (count < NEAR_EXIT_COUNT)
+			v[i]->near_exit = true;
+		*slot = (void *)(count + 1);
+	}
+	hmap_release(&seen, NULL);
+	free(v);
+}
+
+void rank_findings(struct rc_findings *list, const struct rc_procs *m)
+{
+	bool any_failed = procs_any_failed(m);
+
+	for (size_t i = 0; i < list->count; i++) {
+		struct rc_finding *f = list->v[i];
+		f->failed = f->pid ? procs_failed(m, f->pid, NULL) : any_failed;
+		f->echoed = echoed(f, m);
+	}
+	mark_near_exit(list, m);
+
+	uint64_t last = 1;
+	for (size_t i = 0; i < list->count; i++)
+		last = MAX(last, list->v[i]->seq);
+	for (size_t i = 0; i < list->count; i++) {
+		struct rc_finding *f = list->v[i];
+		f->effective = f->failed || f->echoed ? f->severity : f->severity_ok;
+		double score = 0;
+		if (f->is_output) {
+			if (f->failed)
+				score += W_OUTPUT;
+		} else {
+			if (f->echoed)
+				score += W_ECHOED;
+			if (f->near_exit)
+				score += W_NEAR_EXIT;
+			if (f->unrecovered)
+				score += W_UNRECOVERED;
+		}
+		if (f->outcome)
+			score += W_OUTCOME;
+		if (f->symptom)
+			score += W_SYMPTOM;
+		score += W_LATENESS * (double)f->seq / (double)last;
+		f->score = score;
+	}
+	if (list->count)
+		qsort(list->v, list->count, sizeof(*list->v), cmp_rank);
+}

@@ -1,0 +1,59 @@
+/* The trace-rule interface. A rule is streaming: on_event updates bounded
+ * state (keyed aggregates with caps, top-N lists), finish emits findings.
+ * Memory must not grow with the length of the trace.
+ *
+ * Rules see the process model as it was when the call was made (see
+ * event/procs.h) and never see text: E->line is evidence to quote only.
+ */
+#ifndef RC_RULES_RULE_H
+#define RC_RULES_RULE_H
+
+#include <stddef.h>
+
+#include "event/event.h"
+#include "event/procs.h"
+#include "report/finding.h"
+
+struct rc_ctx {
+	const struct rc_procs *procs;
+	/* What the input carried; rules that need times or durations stay
+	 * quiet (or say less) without them. */
+	bool has_time;		/* absolute or relative timestamps */
+	bool has_duration;	/* -T */
+	double first_ts, last_ts;
+	uint64_t nevents;
+};
+
+struct rc_rule_ops {
+	size_t state_size;	/* zeroed before init */
+	void (*init)(void *state);
+	void (*on_event)(void *state, const struct rc_event *e, const struct rc_ctx *ctx);
+	void (*finish)(void *state, const struct rc_ctx *ctx, struct rc_findings *out);
+	void (*release)(void *state);
+};
+
+enum rc_rule_source {
+	RC_RULE_TRACE,
+	RC_RULE_CRASH,
+};
+
+struct rc_rule {
+	const char *id;
+	enum rc_rule_source source;
+	enum rc_severity severity;	/* default severity of its findings */
+	const char *doc;		/* one line, for --help and docs/rules.md */
+	const struct rc_rule_ops *ops;	/* NULL: not implemented by this build */
+};
+
+/* The registry, in rules/rules.def order. */
+extern const struct rc_rule rc_rules[];
+extern const size_t rc_nrules;
+
+const struct rc_rule *rule_find(const char *id);
+
+/* Declarations of every rule's ops, rc_rule_<name>_ops. */
+#define RULE(name, id, source, severity, doc) extern const struct rc_rule_ops rc_rule_##name##_ops;
+#include "rules/rules.def"
+#undef RULE
+
+#endif

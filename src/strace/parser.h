@@ -1,0 +1,47 @@
+/* strace text -> events.
+ *
+ * Reads strace 6.x/7.x output made with any of -f, -ff (a LOG.PID set),
+ * -t/-tt/-ttt/-r, -T, -y/-yy, -s N, -x/-X, -N, -a, from files or stdin,
+ * including pasted terminal sessions where program output and strace's own
+ * messages are mixed in. <unfinished ...>/<... resumed> halves are joined
+ * into one event. Memory does not grow with the length of the log.
+ */
+#ifndef RC_STRACE_PARSER_H
+#define RC_STRACE_PARSER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event/event.h"
+#include "util/strbuf.h"
+
+struct strace_parser;
+
+struct strace_stats {
+	uint64_t lines;		/* every input line */
+	uint64_t events;	/* events produced */
+	uint64_t skipped;	/* lines that were not trace lines (program output...) */
+	uint64_t strace_messages;	/* "strace: Process N attached" and the like */
+	uint64_t unmatched;	/* unfinished calls never resumed, resumed never started */
+};
+
+/* Open FILES (N of them; "-" is stdin). Several files named LOG.PID are an
+ * -ff set: each file's pid comes from its name and events are merged by
+ * timestamp when the logs have them. Returns 0, or -1 with a message in
+ * ERR (e.g. "cannot open 'x': No such file or directory"). */
+int strace_parser_open(struct strace_parser **out, const char *const *files, size_t n,
+		       struct strbuf *err);
+
+/* Parse from a memory buffer (tests and fuzzing). */
+struct strace_parser *strace_parser_from_buffer(const char *data, size_t len);
+
+/* The next event into E. Returns 1 with an event, 0 at the end, or -1 with
+ * a message in ERR when the input cannot be read. E's pointers are valid
+ * until the next call. */
+int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbuf *err);
+
+const struct strace_stats *strace_parser_stats(const struct strace_parser *p);
+void strace_parser_free(struct strace_parser *p);
+
+#endif

@@ -1,0 +1,136 @@
+#include "util/hmap.h"
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/util.h"
+
+void hmap_init(struct hmap *m)
+{
+	m->buckets = NULL;
+	m->nbuckets = 0;
+	m->count = 0;
+}
+
+void hmap_release(struct hmap *m, void (*free_value)(void *))
+{
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		struct hmap_node *n = m->buckets[i];
+		while (n) {
+			struct hmap_node *next = n->next;
+			if (free_value)
+				free_value(n->value);
+			free(n);
+			n = next;
+		}
+	}
+	free(m->buckets);
+	hmap_init(m);
+}
+
+static struct hmap_node **find(const struct hmap *m, const void *key, size_t len,
+			       unsigned long long h)
+{
+	if (!m->nbuckets)
+		return NULL;
+	struct hmap_node **pp = &m->buckets[h & (m->nbuckets - 1)];
+	for (; *pp; pp = &(*pp)->next)
+		if ((*pp)->hash == h && (*pp)->keylen == len && memcmp((*pp)->key, key, len) == 0)
+			return pp;
+	return NULL;
+}
+
+void **hmap_get(const struct hmap *m, const void *key, size_t len)
+{
+	struct hmap_node **pp = find(m, key, len, hash_bytes(key, len));
+	return pp ? &(*pp)->value : NULL;
+}
+
+static void grow(struct hmap *m)
+{
+	size_t n = m->nbuckets ? m->nbuckets * 2 : 16;
+	struct hmap_node **b = xcalloc(n, sizeof(*b));
+
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		struct hmap_node *node = m->buckets[i];
+		while (node) {
+			struct hmap_node *next = node->next;
+			size_t j = node->hash & (n - 1);
+			node->next = b[j];
+			b[j] = node;
+			node = next;
+		}
+	}
+	free(m->buckets);
+	m->buckets = b;
+	m->nbuckets = n;
+}
+
+void **hmap_put(struct hmap *m, const void *key, size_t len, bool *created)
+{
+	unsigned long long h = hash_bytes(key, len);
+	struct hmap_node **pp = find(m, key, len, h);
+
+	if (created)
+		*created = !pp;
+	if (pp)
+		return &(*pp)->value;
+	if (m->count + 1 > m->nbuckets)
+		grow(m);
+	struct hmap_node *node = xmalloc(offsetof(struct hmap_node, key) + len + 1);
+	node->hash = h;
+	node->value = NULL;
+	node->keylen = len;
+	memcpy(node->key, key, len);
+	node->key[len] = '\0';
+	size_t j = h & (m->nbuckets - 1);
+	node->next = m->buckets[j];
+	m->buckets[j] = node;
+	m->count++;
+	return &node->value;
+}
+
+void *hmap_del(struct hmap *m, const void *key, size_t len)
+{
+	struct hmap_node **pp = find(m, key, len, hash_bytes(key, len));
+
+	if (!pp)
+		return NULL;
+	struct hmap_node *node = *pp;
+	void *v = node->value;
+	*pp = node->next;
+	free(node);
+	m->count--;
+	return v;
+}
+
+const char *hmap_slot_key(void **slot)
+{
+	struct hmap_node *n = (struct hmap_node *)((char *)slot - offsetof(struct hmap_node, value));
+	return n->key;
+}
+
+struct hmap_node *hmap_next(const struct hmap *m, struct hmap_iter *it)
+{
+	if (it->next) {
+		struct hmap_node *n = it->next;
+		it->next = n->next;
+		return n;
+	}
+	while (it->bucket < m->nbuckets) {
+		struct hmap_node *n = m->buckets[it->bucket++];
+		if (n) {
+			it->next = n->next;
+			return n;
+		}
+	}
+	return NULL;
+}
+
+struct hmap_node *hmap_first(const struct hmap *m, struct hmap_iter *it)
+{
+	it->bucket = 0;
+	it->next = NULL;
+	return hmap_next(m, it);
+}

@@ -1,0 +1,32 @@
+/* A streaming JSON writer into a strbuf: the caller opens and closes
+ * objects and arrays, and commas are placed for it. */
+#ifndef RC_UTIL_JSON_H
+#define RC_UTIL_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/strbuf.h"
+
+struct json {
+	struct strbuf *out;
+	int depth;
+	bool need_comma[64];
+	bool pretty;
+	bool after_key;
+};
+
+void json_init(struct json *j, struct strbuf *out, bool pretty);
+void json_begin_object(struct json *j);
+void json_end_object(struct json *j);
+void json_begin_array(struct json *j);
+void json_end_array(struct json *j);
+/* A key inside an object; the next call writes its value. */
+void json_key(struct json *j, const char *key);
+void json_string(struct json *j, const char *s);
+void json_stringn(struct json *j, const char *s, size_t n);
+void json_int(struct json *j, long long v);
+void json_double(struct json *j, double v);
+void json_bool(struct json *j, bool v);
+
+#endif

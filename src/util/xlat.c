@@ -1,0 +1,130 @@
+#include "util/xlat.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/tables.h"
+
+static int cmp_name(const char *name, size_t len, const char *row)
+{
+	int c = strncmp(name, row, len);
+	if (c != 0)
+		return c;
+	return row[len] == '\0' ? 0 : -1;
+}
+
+bool xlat_value(const struct rc_xlat *x, const char *name, size_t len, long long *value)
+{
+	size_t lo = 0, hi = x->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = cmp_name(name, len, x->rows[mid].name);
+		if (c == 0) {
+			*value = x->rows[mid].value;
+			return true;
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+const char *xlat_name(const struct rc_xlat *x, long long value)
+{
+	for (size_t i = 0; i < x->count; i++)
+		if (x->rows[i].value == value && !x->rows[i].alias)
+			return x->rows[i].name;
+	return NULL;
+}
+
+long long xlat_flags(const struct rc_xlat *x, const char *s, size_t len, bool *unknown)
+{
+	long long sum = 0;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t j = i;
+		while (j < len && s[j] != '|')
+			j++;
+		const char *tok = s + i;
+		size_t tlen = j - i;
+		while (tlen && (*tok == ' ')) {
+			tok++;
+			tlen--;
+		}
+		while (tlen && tok[tlen - 1] == ' ')
+			tlen--;
+		long long v;
+		if (tlen && tok[0] >= '0' && tok[0] <= '9') {
+			char buf[32];
+			if (tlen < sizeof(buf)) {
+				memcpy(buf, tok, tlen);
+				buf[tlen] = '\0';
+				sum |= strtoll(buf, NULL, 0);
+			}
+		} else if (tlen && xlat_value(x, tok, tlen, &v)) {
+			sum |= v;
+		} else if (tlen && unknown) {
+			*unknown = true;
+		}
+		i = j + 1;
+	}
+	return sum;
+}
+
+/* From the kernel's include/linux/errno.h: these never reach userspace as
+ * errno values, so no installed header has them, but strace names them. */
+static const struct {
+	const char *name;
+	int value;
+} kernel_errnos[] = {
+	{ "ERESTARTSYS", 512 },
+	{ "ERESTARTNOINTR", 513 },
+	{ "ERESTARTNOHAND", 514 },
+	{ "ENOIOCTLCMD", 515 },
+	{ "ERESTART_RESTARTBLOCK", 516 },
+	{ "EPROBE_DEFER", 517 },
+	{ "EOPENSTALE", 518 },
+	{ "ENOPARAM", 519 },
+	{ "EBADHANDLE", 521 },
+	{ "ENOTSYNC", 522 },
+	{ "EBADCOOKIE", 523 },
+	{ "ENOTSUPP", 524 },
+	{ "ETOOSMALL", 525 },
+	{ "ESERVERFAULT", 526 },
+	{ "EBADTYPE", 527 },
+	{ "EJUKEBOX", 528 },
+	{ "EIOCBQUEUED", 529 },
+	{ "ERECALLCONFLICT", 530 },
+};
+
+bool xlat_errno_value(const char *name, size_t len, int *value)
+{
+	long long v;
+
+	if (xlat_value(&rc_xlat_errno, name, len, &v)) {
+		*value = (int)v;
+		return true;
+	}
+	for (size_t i = 0; i < sizeof(kernel_errnos) / sizeof(kernel_errnos[0]); i++)
+		if (cmp_name(name, len, kernel_errnos[i].name) == 0) {
+			*value = kernel_errnos[i].value;
+			return true;
+		}
+	return false;
+}
+
+const char *xlat_errno_name(int value)
+{
+	const char *n = xlat_name(&rc_xlat_errno, value);
+
+	if (n)
+		return n;
+	for (size_t i = 0; i < sizeof(kernel_errnos) / sizeof(kernel_errnos[0]); i++)
+		if (kernel_errnos[i].value == value)
+			return kernel_errnos[i].name;
+	return NULL;
+}

@@ -1,0 +1,242 @@
+/* The process model: fd table, cwd and path resolution, clone/exec,
+ * failure ancestry and the output ring. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/socket.h>
+
+#include "rule_test.h"
+
+static void fds_follow_open_dup_close(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+
+	struct rc_event e = rt_sys(&t, 10, "openat", 3, 0);
+	e.path = "/etc/hosts";
+	e.flags = O_RDONLY | O_CLOEXEC;
+	rt_feed(&t, &e);
+	const struct rc_fd *f = procs_fd(m, 10, 3);
+	assert_non_null(f);
+	assert_int_equal(f->kind, RC_FD_FILE);
+	assert_string_equal(f->path, "/etc/hosts");
+
+	e = rt_sys(&t, 10, "dup2", 7, 0);
+	e.fd = 3;
+	e.fd2 = 7;
+	rt_feed(&t, &e);
+	assert_string_equal(procs_fd(m, 10, 7)->path, "/etc/hosts");
+
+	e = rt_sys(&t, 10, "close", 0, 0);
+	e.fd = 3;
+	rt_feed(&t, &e);
+	assert_null(procs_fd(m, 10, 3));
+	assert_non_null(procs_fd(m, 10, 7));
+
+	/* exec drops close-on-exec fds only: the dup2 copy is not CLOEXEC. */
+	e = rt_sys(&t, 10, "openat", 4, 0);
+	e.path = "/tmp/x";
+	e.flags = O_RDONLY | O_CLOEXEC;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 10, "execve", 0, 0);
+	e.path = "/bin/true";
+	e.argv[0] = "true";
+	e.argc = 1;
+	rt_feed(&t, &e);
+	assert_null(procs_fd(m, 10, 4));
+	assert_non_null(procs_fd(m, 10, 7));
+	assert_string_equal(procs_get(m, 10)->argv[0], "true");
+	rt_release(&t);
+}
+
+static void relative_paths_resolve(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+
+	struct rc_event e = rt_sys(&t, 10, "chdir", 0, 0);
+	e.path = "/srv/app";
+	rt_feed(&t, &e);
+	assert_string_equal(procs_get(m, 10)->cwd, "/srv/app");
+
+	e = rt_sys(&t, 10, "openat", -1, ENOENT);
+	e.path = "./cache_hub/model.pth";
+	rt_feed(&t, &e);
+	assert_string_equal(e.path, "/srv/app/cache_hub/model.pth");
+
+	/* A directory fd resolves *at calls. */
+	e = rt_sys(&t, 10, "openat", 5, 0);
+	e.path = "/data";
+	e.flags = O_RDONLY | O_DIRECTORY;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 10, "openat", -1, ENOENT);
+	e.dirfd = 5;
+	e.path = "w.bin";
+	rt_feed(&t, &e);
+	assert_string_equal(e.path, "/data/w.bin");
+
+	/* -y's AT_FDCWD</x> decoration teaches the cwd of a process the model
+	 * has not seen chdir. */
+	e = rt_sys(&t, 11, "openat", -1, ENOENT);
+	e.path = "a.txt";
+	e.dir_hint = "/home/u";
+	rt_feed(&t, &e);
+	assert_string_equal(e.path, "/home/u/a.txt");
+	assert_string_equal(procs_get(m, 11)->cwd, "/home/u");
+	rt_release(&t);
+}
+
+static void clone_threads_share_fds(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+
+	struct rc_event e = rt_sys(&t, 10, "socket", 3, 0);
+	e.sa.family = AF_INET;
+	e.flags = SOCK_STREAM | SOCK_NONBLOCK;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 10, "clone", 12, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+
+	assert_true(procs_get(m, 11)->is_thread);
+	assert_int_equal(procs_get(m, 11)->leader, 10);
+	assert_int_equal(procs_get(m, 12)->ppid, 10);
+	assert_false(procs_get(m, 12)->is_thread);
+
+	/* The thread's open is seen by the leader; the forked child's is not. */
+	e = rt_sys(&t, 11, "openat", 4, 0);
+	e.path = "/a";
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 12, "openat", 5, 0);
+	e.path = "/b";
+	rt_feed(&t, &e);
+	assert_non_null(procs_fd(m, 10, 4));
+	assert_null(procs_fd(m, 10, 5));
+	assert_non_null(procs_fd(m, 12, 3));
+	assert_true(procs_fd(m, 12, 3)->nonblocking);
+
+	/* Failure ancestry: the child's failure is not the parent's, but the
+	 * parent's failure covers the child. */
+	rt_exit(&t, 12, 0);
+	rt_exit(&t, 10, 2);
+	const struct rc_proc *culprit = NULL;
+	assert_true(procs_failed(m, 12, &culprit));
+	assert_int_equal(culprit->pid, 10);
+	assert_true(procs_any_failed(m));
+	rt_release(&t);
+}
+
+static void connect_in_progress(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+
+	struct rc_event e = rt_sys(&t, 10, "connect", -1, EINPROGRESS);
+	e.fd = 4;
+	e.sa.family = AF_INET;
+	e.sa.host = "127.0.0.1";
+	e.sa.port = 9;
+	rt_feed(&t, &e);
+	const struct rc_fd *f = procs_fd(m, 10, 4);
+	assert_non_null(f);
+	assert_true(f->connecting);
+	assert_string_equal(f->peer_host, "127.0.0.1");
+	assert_int_equal(f->peer_port, 9);
+	char buf[64];
+	struct rc_sockaddr sa = { AF_INET6, 443, "::1", false };
+	assert_string_equal(sockaddr_format(&sa, buf, sizeof(buf)), "[::1]:443");
+	rt_release(&t);
+}
+
+static void output_ring_lines(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+
+	rt_write(&t, 10, 2, "Traceback (most recent call last):\n  File \"a.py\"");
+	rt_write(&t, 10, 2, ", line 1\nModuleNotFoundError: No module named 'x'\n");
+	rt_write(&t, 10, 1, "model load failed");
+	procs_flush_output(&t.eng.procs);
+	assert_int_equal(m->out_count, 4);
+	assert_string_equal(m->out[1].text, "  File \"a.py\", line 1");
+	assert_string_equal(m->out[2].text, "ModuleNotFoundError: No module named 'x'");
+	assert_int_equal(m->out[3].fd, 1);
+	for (int i = 0; i < 100; i++)
+		rt_write(&t, 10, 2, "x\n");
+	assert_int_equal(m->out_count, RC_OUTPUT_KEEP);
+	rt_release(&t);
+}
+
+static void socket_peer_from_decoration(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+
+	struct rc_event e = rt_sys(&t, 10, "recvfrom", 5, 0);
+	e.fd = 5;
+	e.fd_hint = "TCP:[127.0.0.1:41234->127.0.0.1:5000]";
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 10, "read", 5, 0);
+	e.fd = 6;
+	e.fd_hint = "TCPv6:[[::1]:41234->[::1]:443]";
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 10, "read", 5, 0);
+	e.fd = 7;
+	e.fd_hint = "UNIX-STREAM:[12358->12359]";
+	rt_feed(&t, &e);
+	assert_string_equal(procs_fd(m, 10, 5)->peer_host, "127.0.0.1");
+	assert_int_equal(procs_fd(m, 10, 5)->peer_port, 5000);
+	assert_string_equal(procs_fd(m, 10, 6)->peer_host, "::1");
+	assert_int_equal(procs_fd(m, 10, 6)->peer_port, 443);
+	assert_int_equal(procs_fd(m, 10, 6)->family, AF_INET6);
+	assert_null(procs_fd(m, 10, 7)->peer_host);
+	assert_int_equal(procs_fd(m, 10, 7)->family, AF_UNIX);
+	rt_release(&t);
+}
+
+static void truncated_output_is_marked(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 10, "write", 40, 0);
+	e.fd = 2;
+	e.data = (const unsigned char *)"model load failed: [Errno 2] No";
+	e.data_len = strlen((const char *)e.data);
+	e.data_truncated = true;
+	rt_feed(&t, &e);
+	assert_int_equal(t.eng.procs.out_count, 1);
+	assert_string_equal(t.eng.procs.out[0].text, "model load failed: [Errno 2] No...");
+	rt_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(fds_follow_open_dup_close),
+		cmocka_unit_test(relative_paths_resolve),
+		cmocka_unit_test(clone_threads_share_fds),
+		cmocka_unit_test(connect_in_progress),
+		cmocka_unit_test(output_ring_lines),
+		cmocka_unit_test(socket_peer_from_decoration),
+		cmocka_unit_test(truncated_output_is_marked),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

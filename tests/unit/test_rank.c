@@ -1,0 +1,97 @@
+/* Ranking by causality, on a process model built from events and
+ * findings made by hand (independent of what the rules emit). */
+#include <errno.h>
+
+#include "rule_test.h"
+
+static struct rc_finding *add(struct rc_findings *l, const char *rule, int pid, uint64_t seq,
+			      bool unrecovered, const char *word)
+{
+	struct rc_finding *f = finding_add(l, rule, RC_SEV_ERROR, RC_SEV_INFO, "%s at %llu", rule,
+					   (unsigned long long)seq);
+	f->pid = pid;
+	f->seq = seq;
+	f->unrecovered = unrecovered;
+	finding_echo_word(f, word);
+	return f;
+}
+
+static void healthy_run_has_no_errors(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 10, "openat", -1, ENOENT);
+	rt_feed(&t, &e);
+	rt_exit(&t, 10, 0);
+
+	struct rc_findings l;
+	findings_init(&l);
+	add(&l, "missing-file", 10, 1, true, "x.cfg");
+	rank_findings(&l, &t.eng.procs);
+	assert_int_equal(l.v[0]->effective, RC_SEV_INFO);
+	findings_release(&l);
+	rt_release(&t);
+}
+
+static void echoed_and_late_failures_first(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	for (int i = 0; i < 10; i++) {
+		struct rc_event e = rt_sys(&t, 10, "getpid", 10, 0);
+		rt_feed(&t, &e);
+	}
+	rt_write(&t, 10, 2, "error: cannot load model_v23.pth\n");
+	rt_exit(&t, 10, 1);
+
+	struct rc_findings l;
+	findings_init(&l);
+	add(&l, "missing-file", 10, 2, true, "early.cfg");
+	add(&l, "missing-file", 10, 5, false, "recovered.txt");
+	add(&l, "missing-file", 10, 3, true, "model_v23.pth");
+	struct rc_finding *exit = add(&l, "nonzero-exit", 10, 12, false, NULL);
+	exit->symptom = true;
+	rank_findings(&l, &t.eng.procs);
+
+	/* The echoed one first, the exit (a symptom) last of the errors. */
+	assert_string_equal(l.v[0]->summary, "missing-file at 3");
+	assert_true(l.v[0]->echoed);
+	assert_true(l.v[0]->near_exit);
+	assert_string_equal(l.v[1]->summary, "missing-file at 2");
+	assert_string_equal(l.v[3]->rule, "nonzero-exit");
+	for (size_t i = 0; i < l.count; i++)
+		assert_int_equal(l.v[i]->effective, RC_SEV_ERROR);
+	findings_release(&l);
+	rt_release(&t);
+}
+
+static void output_before_the_failure_is_not_an_echo(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	rt_write(&t, 10, 2, "loading model_v23.pth\n");
+	struct rc_event e = rt_sys(&t, 10, "openat", -1, ENOENT);
+	rt_feed(&t, &e);
+	rt_exit(&t, 10, 1);
+
+	struct rc_findings l;
+	findings_init(&l);
+	add(&l, "missing-file", 10, e.seq, true, "model_v23.pth");
+	rank_findings(&l, &t.eng.procs);
+	assert_false(l.v[0]->echoed);
+	findings_release(&l);
+	rt_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(healthy_run_has_no_errors),
+		cmocka_unit_test(echoed_and_late_failures_first),
+		cmocka_unit_test(output_before_the_failure_is_not_an_echo),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,103 @@
+/* The generated tables against the system headers and libc. */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <fcntl.h>
+#include <cmocka.h>
+
+#include "gen/tables.h"
+#include "util/xlat.h"
+
+static void syscalls_round_trip(void **state)
+{
+	(void)state;
+	long long v;
+
+	assert_true(rc_xlat_syscall.count > 300);
+	assert_true(xlat_value(&rc_xlat_syscall, "openat", 6, &v));
+	assert_int_equal(v, SYS_openat);
+	assert_true(xlat_value(&rc_xlat_syscall, "execve", 6, &v));
+	assert_int_equal(v, SYS_execve);
+	assert_false(xlat_value(&rc_xlat_syscall, "open_", 5, &v));
+	assert_false(xlat_value(&rc_xlat_syscall, "opena", 5, &v));
+	/* Every name maps back to itself (no two syscalls share a number). */
+	for (size_t i = 0; i < rc_xlat_syscall.count; i++) {
+		const struct rc_xlat_entry *e = &rc_xlat_syscall.rows[i];
+		assert_true(xlat_value(&rc_xlat_syscall, e->name, strlen(e->name), &v));
+		assert_int_equal(v, e->value);
+		assert_string_equal(xlat_name(&rc_xlat_syscall, v), e->name);
+	}
+	/* Sorted by name, as the lookup assumes. */
+	for (size_t i = 1; i < rc_xlat_syscall.count; i++)
+		assert_true(strcmp(rc_xlat_syscall.rows[i - 1].name, rc_xlat_syscall.rows[i].name) < 0);
+}
+
+static void errnos(void **state)
+{
+	(void)state;
+	int v;
+
+	assert_true(xlat_errno_value("ENOENT", 6, &v));
+	assert_int_equal(v, ENOENT);
+	assert_string_equal(xlat_errno_name(ENOENT), "ENOENT");
+	assert_string_equal(xlat_errno_name(EACCES), "EACCES");
+	/* Aliases resolve by name but the canonical name wins. */
+	assert_true(xlat_errno_value("EWOULDBLOCK", 11, &v));
+	assert_int_equal(v, EAGAIN);
+	assert_string_equal(xlat_errno_name(EAGAIN), "EAGAIN");
+	/* Kernel-internal codes strace prints. */
+	assert_true(xlat_errno_value("ERESTARTSYS", 11, &v));
+	assert_int_equal(v, 512);
+	assert_string_equal(xlat_errno_name(516), "ERESTART_RESTARTBLOCK");
+	assert_false(xlat_errno_value("ENOPE", 5, &v));
+	for (size_t i = 1; i < rc_xlat_errno.count; i++)
+		assert_true(strcmp(rc_xlat_errno.rows[i - 1].name, rc_xlat_errno.rows[i].name) < 0);
+}
+
+static void signals_and_codes(void **state)
+{
+	(void)state;
+	long long v;
+
+	assert_string_equal(xlat_name(&rc_xlat_signal, SIGSEGV), "SIGSEGV");
+	assert_string_equal(xlat_name(&rc_xlat_signal, SIGBUS), "SIGBUS");
+	assert_true(xlat_value(&rc_xlat_signal, "SIGKILL", 7, &v));
+	assert_int_equal(v, SIGKILL);
+	assert_true(xlat_value(&rc_xlat_si_code, "SEGV_MAPERR", 11, &v));
+	assert_int_equal(v, SEGV_MAPERR);
+	assert_true(xlat_value(&rc_xlat_si_code, "BUS_ADRERR", 10, &v));
+	assert_int_equal(v, BUS_ADRERR);
+}
+
+static void flags(void **state)
+{
+	(void)state;
+	bool unknown = false;
+	const char *s = "O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC";
+
+	assert_int_equal(xlat_flags(&rc_xlat_open_flag, s, strlen(s), &unknown),
+			 O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC);
+	assert_false(unknown);
+	s = "MAP_PRIVATE|MAP_ANONYMOUS|0x40000";
+	assert_int_equal(xlat_flags(&rc_xlat_mmap_flag, s, strlen(s), &unknown),
+			 MAP_PRIVATE | MAP_ANONYMOUS | 0x40000);
+	s = "PROT_READ|PROT_BOGUS";
+	assert_int_equal(xlat_flags(&rc_xlat_prot_flag, s, strlen(s), &unknown), PROT_READ);
+	assert_true(unknown);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(syscalls_round_trip),
+		cmocka_unit_test(errnos),
+		cmocka_unit_test(signals_and_codes),
+		cmocka_unit_test(flags),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
