@@ -1,0 +1,358 @@
+/* error-message: the program's own last words.
+ *
+ * The process model keeps the last lines written to stdout and stderr
+ * (event/procs.h, joined from the pieces programs write them in). At the
+ * end this rule picks, per process, the line that says the most: the
+ * exception line of a Python traceback (not "Traceback (most recent call
+ * last):"), else the last line on stderr that reads like an error, a fatal
+ * message or a warning. Standard output counts only for lines that are
+ * plainly errors ("Error: ...", "model load failed", a traceback); plain
+ * output is never a finding.
+ *
+ * State: none of its own. Everything comes from the bounded output ring.
+ */
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/fileprobe.h"
+#include "rules/rule.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define EM_SUMMARY_MAX 160
+
+/* Words that make a stderr line an error report. */
+static const char *const error_words[] = {
+	"error", "fatal", "panic", "failed", "failure", "cannot ", "can't ", "could not", "couldn't",
+	"unable to", "no such file", "permission denied", "not permitted", "not found", "segmentation fault",
+	"core dumped", "aborted", "exception", "refused", "timed out", "out of memory", "killed",
+	"traceback", "errno", "denied", "unreachable", "invalid", "missing",
+};
+
+/* Words that make it a warning. */
+static const char *const warning_words[] = {
+	"warning", "warn:", "[warn", "deprecat",
+};
+
+static bool contains_ci(const char *hay, const char *needle)
+{
+	return strcasestr(hay, needle) != NULL;
+}
+
+static bool any_word(const char *s, const char *const *words, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (contains_ci(s, words[i]))
+			return true;
+	return false;
+}
+
+/* Standard output carries results; only unmistakable error lines count. */
+static bool stdout_error(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	static const char *const starts[] = { "error", "fatal", "panic", "exception", "traceback (most recent" };
+	for (size_t i = 0; i < ARRAY_SIZE(starts); i++)
+		if (strncasecmp(s, starts[i], strlen(starts[i])) == 0)
+			return true;
+	return contains_ci(s, " failed") || contains_ci(s, "segmentation fault") ||
+	       contains_ci(s, "error while loading shared libraries");
+}
+
+enum em_level {
+	EM_NONE,
+	EM_WARNING,
+	EM_ERROR,
+};
+
+/* PROG is the process's name when it failed, else NULL: "bash: line 1:
+ * x: command not found" is a diagnostic by the GNU convention of prefixing
+ * them with the program's name, whatever its words. */
+static enum em_level line_level(const struct rc_output *o, const char *prog)
+{
+	const char *s = o->text;
+
+	if (!s || !s[0])
+		return EM_NONE;
+	if (o->fd == 1)
+		return stdout_error(s) ? EM_ERROR : EM_NONE;
+	if (any_word(s, error_words, ARRAY_SIZE(error_words)))
+		return EM_ERROR;
+	if (any_word(s, warning_words, ARRAY_SIZE(warning_words)))
+		return EM_WARNING;
+	if (prog && prog[0] && strncmp(s, prog, strlen(prog)) == 0 && s[strlen(prog)] == ':')
+		return EM_ERROR;
+	return EM_NONE;
+}
+
+/* A copy of TEXT fit for a report: what a terminal would show after the
+ * last carriage return, without ANSI escapes or other control bytes. */
+static char *clean(const char *text)
+{
+	const char *cr = strrchr(text, '\r');
+	struct strbuf sb = STRBUF_INIT;
+
+	if (cr && cr[1])
+		text = cr + 1;
+	for (const char *p = text; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == 0x1b) {
+			/* CSI: ESC [ params final-byte */
+			if (p[1] == '[') {
+				p += 2;
+				while (*p && !(*p >= 0x40 && *p <= 0x7e))
+					p++;
+				if (!*p)
+					break;
+			}
+			continue;
+		}
+		if (c < 0x20 && c != '\t')
+			continue;
+		strbuf_addc(&sb, (char)c);
+	}
+	while (sb.len && (sb.buf[sb.len - 1] == ' ' || sb.buf[sb.len - 1] == '\t'))
+		sb.buf[--sb.len] = '\0';
+	return strbuf_detach(&sb);
+}
+
+static bool starts_with(const char *s, const char *p)
+{
+	return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* "ModuleNotFoundError: ...", "KeyError: 'x'", "KeyboardInterrupt",
+ * "requests.exceptions.ConnectionError: ...": a Python exception line. */
+static bool exception_line(const char *s)
+{
+	if (!(isalpha((unsigned char)s[0]) || s[0] == '_'))
+		return false;
+	const char *p = s;
+	while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+		p++;
+	return *p == '\0' || (*p == ':' && (p[1] == ' ' || p[1] == '\0'));
+}
+
+struct em_pick {
+	int pid;
+	size_t idx[RC_OUTPUT_KEEP];	/* this process's lines, oldest first */
+	size_t n;
+};
+
+static const struct rc_output *ring_at(const struct rc_procs *m, size_t i)
+{
+	return &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
+}
+
+/* The module named by "No module named 'x'" (or "x.y"), into SB. */
+static bool missing_module(const char *msg, struct strbuf *sb)
+{
+	const char *p = strstr(msg, "No module named ");
+	if (!p)
+		return false;
+	p += strlen("No module named ");
+	char q = *p == '\'' || *p == '"' ? *p++ : '\0';
+	size_t n = 0;
+	while (p[n] && (q ? p[n] != q : p[n] != ' '))
+		n++;
+	if (n == 0)
+		return false;
+	strbuf_reset(sb);
+	strbuf_add(sb, p, n);
+	return true;
+}
+
+static const char *prog_name(const struct rc_procs *m, int pid)
+{
+	const struct rc_proc *p = procs_leader(m, pid);
+
+	/* The exec'd path first: strace prints paths whole but cuts argv
+	 * strings at -s. */
+	if (p && p->exe && p->exe[0])
+		return fp_base(p->exe);
+	if (p && p->argc > 0 && p->argv[0] && p->argv[0][0])
+		return fp_base(p->argv[0]);
+	return NULL;
+}
+
+static void advise(struct rc_finding *f, const char *msg, const char *module)
+{
+	if (module)
+		finding_setf(&f->advice, "install the package that provides module '%s' into the Python the program "
+			     "runs with (python3 -m pip install ..., or the distribution's python3-... package), or "
+			     "fix its PYTHONPATH / virtualenv", module);
+	else if (contains_ci(msg, "shared librar") || contains_ci(msg, "shared object") ||
+		 strstr(msg, ".so: ") || strstr(msg, ".so."))
+		finding_setf(&f->advice, "a shared library is missing: see the missing-library finding, install the "
+			     "package that ships it or add its directory to LD_LIBRARY_PATH");
+	else if (contains_ci(msg, "permission denied") || contains_ci(msg, "not permitted"))
+		finding_setf(&f->advice, "see the permission-denied or exec-failed finding for the path and the "
+			     "ownership or mode to fix");
+	else if (contains_ci(msg, "no such file") || contains_ci(msg, "not found"))
+		finding_setf(&f->advice, "see the missing-file, missing-library or exec-failed finding for what the "
+			     "program looked for and where");
+	else if (contains_ci(msg, "segmentation fault") || contains_ci(msg, "core dumped"))
+		finding_setf(&f->advice, "the program crashed: see the crashed finding, and run rootcause core on the "
+			     "core file for the stack");
+	else
+		finding_setf(&f->advice, "this is what the program said last; the other findings show the system "
+			     "calls behind it");
+}
+
+/* Find the telling line of one process: a traceback's exception line, or
+ * the last error (else warning) line. Returns the index into PK->idx, or
+ * -1; *tb_start is the traceback header's index when there is one. */
+static long pick_line(const struct rc_procs *m, const struct em_pick *pk, const char *prog,
+		      long *tb_start, enum em_level *level)
+{
+	long tb = -1;
+
+	for (size_t i = 0; i < pk->n; i++) {
+		const char *t = ring_at(m, pk->idx[i])->text;
+		if (t && starts_with(t, "Traceback (most recent call"))
+			tb = (long)i;
+	}
+	*tb_start = tb;
+	if (tb >= 0) {
+		for (long i = (long)pk->n - 1; i > tb; i--) {
+			const char *t = ring_at(m, pk->idx[i])->text;
+			if (t && exception_line(t)) {
+				*level = EM_ERROR;
+				return i;
+			}
+		}
+	}
+	long warn = -1;
+	for (long i = (long)pk->n - 1; i >= 0; i--) {
+		enum em_level l = line_level(ring_at(m, pk->idx[i]), prog);
+		if (l == EM_ERROR) {
+			*level = EM_ERROR;
+			return i;
+		}
+		if (l == EM_WARNING && warn < 0)
+			warn = i;
+	}
+	if (warn >= 0)
+		*level = EM_WARNING;
+	return warn;
+}
+
+static void add_line(struct rc_finding *f, const char *text)
+{
+	char *c = clean(text);
+	if (c[0])
+		finding_evidence(f, c, strlen(c));
+	free(c);
+}
+
+static void emit(struct rc_findings *out, const struct rc_procs *m, const struct em_pick *pk)
+{
+	long tb, at;
+	enum em_level level = EM_NONE;
+
+	const char *name = prog_name(m, pk->pid);
+	at = pick_line(m, pk, procs_failed(m, pk->pid, NULL) ? name : NULL, &tb, &level);
+	if (at < 0)
+		return;
+	const struct rc_output *o = ring_at(m, pk->idx[at]);
+	char *msg = clean(o->text);
+	if (!msg[0]) {
+		free(msg);
+		return;
+	}
+	/* ": No such file or directory" continues a line whose write strace
+	 * cut short (-s): show the two together. */
+	if ((msg[0] == ':' || msg[0] == ',') && at > 0) {
+		const struct rc_output *prev = ring_at(m, pk->idx[at - 1]);
+		if (prev->fd == o->fd && prev->text) {
+			char *head = clean(prev->text);
+			struct strbuf sb = STRBUF_INIT;
+			size_t hl = strlen(head);
+			bool marked = hl >= 3 && strcmp(head + hl - 3, "...") == 0;
+			strbuf_addf(&sb, "%s%s%s", head, marked ? "" : "...", msg);
+			free(head);
+			free(msg);
+			msg = strbuf_detach(&sb);
+		}
+	}
+	struct strbuf module = STRBUF_INIT, shown = STRBUF_INIT;
+	bool is_module = tb >= 0 && missing_module(msg, &module);
+	const char *prog = name;
+	struct rc_finding *f;
+
+	strbuf_add(&shown, msg, MIN(strlen(msg), (size_t)EM_SUMMARY_MAX));
+	if (strlen(msg) > EM_SUMMARY_MAX)
+		strbuf_adds(&shown, "...");
+	if (is_module)
+		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING,
+				"python cannot import module '%s'", module.buf);
+	else if (prog)
+		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "'%s' %s: %s", prog,
+				level == EM_WARNING ? "warned" : "reported", shown.buf);
+	else
+		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "the program %s: %s",
+				level == EM_WARNING ? "warned" : "reported", shown.buf);
+	f->pid = o->pid;
+	f->seq = o->seq;
+	f->is_output = true;
+	finding_set(&f->message, msg);
+
+	/* Evidence: for a traceback its header, the innermost frame and the
+	 * exception; otherwise the lines leading up to the one picked. */
+	if (tb >= 0) {
+		add_line(f, ring_at(m, pk->idx[tb])->text);
+		long frame = -1;
+		for (long i = at - 1; i > tb && frame < 0; i--) {
+			const char *t = ring_at(m, pk->idx[i])->text;
+			if (t && starts_with(t, "  File "))
+				frame = i;
+		}
+		for (long i = frame; i >= 0 && i < at && f->nevidence < RC_EVIDENCE_MAX - 1; i++)
+			add_line(f, ring_at(m, pk->idx[i])->text);
+		add_line(f, o->text);
+	} else {
+		long from = at - (RC_EVIDENCE_MAX - 1);
+		for (long i = from < 0 ? 0 : from; i <= at; i++) {
+			const struct rc_output *l = ring_at(m, pk->idx[i]);
+			if (l->fd == o->fd)
+				add_line(f, l->text);
+		}
+	}
+	advise(f, msg, is_module ? module.buf : NULL);
+	strbuf_release(&module);
+	strbuf_release(&shown);
+	free(msg);
+}
+
+static void em_finish(void *state, const struct rc_ctx *ctx, struct rc_findings *out)
+{
+	const struct rc_procs *m = ctx->procs;
+	struct em_pick *picks = xcalloc(RC_OUTPUT_KEEP, sizeof(*picks));
+	size_t npicks = 0;
+
+	(void)state;
+	for (size_t i = 0; i < m->out_count; i++) {
+		const struct rc_output *o = ring_at(m, i);
+		const struct rc_proc *l = procs_leader(m, o->pid);
+		int pid = l ? l->pid : o->pid;
+		size_t k;
+		for (k = 0; k < npicks; k++)
+			if (picks[k].pid == pid)
+				break;
+		if (k == npicks)
+			picks[npicks++].pid = pid;
+		picks[k].idx[picks[k].n++] = i;
+	}
+	for (size_t k = 0; k < npicks; k++)
+		emit(out, m, &picks[k]);
+	free(picks);
+}
+
+const struct rc_rule_ops rc_rule_error_message_ops = {
+	.state_size = 0,
+	.finish = em_finish,
+};

@@ -1,0 +1,668 @@
+/* missing-file: a file or directory the program needed does not exist.
+ *
+ * Most ENOENTs in a real trace are probing: the loader, Python, glibc and
+ * libraries look for things in several places, or check for optional
+ * files. So the rule keys its state by basename and remembers every name
+ * that failed and whether a later call found it (in another directory, or
+ * after the program created it): a name that was found later is probing
+ * and never reported. Paths noise_path() knows are never recorded; shared
+ * objects are left to missing-library and NVIDIA paths to gpu-unavailable.
+ *
+ * The kind of call says how much a failure weighs: an open for reading, a
+ * create in a missing directory, a chdir are the program needing the file;
+ * a stat/access/readlink, or an opendir, is often just a check for
+ * something optional. Those stay warnings unless the program's own output
+ * named the file afterwards.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "rules/fileprobe.h"
+#include "rules/noise.h"
+#include "rules/rule.h"
+#include "util/hmap.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define MF_MAX_NAMES 4096	/* basenames tracked at once */
+#define MF_MAX_PATHS 8		/* distinct failing paths kept per name */
+#define MF_MAX_REPORT 10	/* findings emitted; the rest are counted */
+/* A thread that made this many more calls after the failure carried on
+ * without the file: it handled the failure, it did not give up on it. */
+#define MF_KEPT_GOING 1000
+
+enum mf_kind {
+	MF_PROBE,		/* stat, access, readlink, opendir */
+	MF_OTHER,		/* rename, link, truncate, chmod, chown */
+	MF_READ,		/* open of an existing file */
+	MF_CREATE,		/* O_CREAT, creat: the directory is missing */
+	MF_MKDIR,		/* mkdir: the parent is missing */
+	MF_CHDIR,
+};
+
+static int kind_weight(enum mf_kind k)
+{
+	switch (k) {
+	case MF_PROBE: return 0;
+	case MF_OTHER: return 1;
+	default: return 2;
+	}
+}
+
+struct mf_fail {
+	char *path;
+	char *path2;		/* rename/link target */
+	char *line;
+	char *syscall;
+	char *cwd;
+	enum mf_kind kind;
+	int err;
+	int pid;
+	uint64_t seq;
+	double ts;
+	uint64_t nsys;		/* calls the thread had made before this one */
+};
+
+struct mf_entry {
+	bool recovered;
+	long long count;
+	size_t npaths;		/* distinct failing paths seen (may exceed the kept ones) */
+	struct mf_fail paths[MF_MAX_PATHS];	/* the first distinct ones */
+	struct mf_fail decisive;	/* the latest of the strongest kind */
+	bool has_decisive;
+};
+
+struct mf_state {
+	struct hmap names;	/* basename -> struct mf_entry* */
+	long long dropped;	/* failures not tracked for lack of room */
+};
+
+static void fail_release(struct mf_fail *f)
+{
+	free(f->path);
+	free(f->path2);
+	free(f->line);
+	free(f->syscall);
+	free(f->cwd);
+	memset(f, 0, sizeof(*f));
+}
+
+static void entry_free(void *p)
+{
+	struct mf_entry *en = p;
+
+	if (!en)
+		return;
+	for (size_t i = 0; i < MF_MAX_PATHS; i++)
+		fail_release(&en->paths[i]);
+	fail_release(&en->decisive);
+	free(en);
+}
+
+static void mf_init(void *state)
+{
+	struct mf_state *st = state;
+	hmap_init(&st->names);
+}
+
+static void mf_release(void *state)
+{
+	struct mf_state *st = state;
+	hmap_release(&st->names, entry_free);
+}
+
+/* What a failing call of E was trying to do; false when the rule does not
+ * look at it. */
+static bool classify(const struct rc_event *e, enum mf_kind *kind)
+{
+	long nr = e->nr;
+
+	if (
+#ifdef SYS_open
+	    nr == SYS_open ||
+#endif
+#ifdef SYS_openat2
+	    nr == SYS_openat2 ||
+#endif
+	    nr == SYS_openat) {
+		if (e->flags & O_CREAT)
+			*kind = MF_CREATE;
+		else if ((e->flags & O_DIRECTORY) == O_DIRECTORY)
+			*kind = MF_PROBE;
+		else
+			*kind = MF_READ;
+		return true;
+	}
+#ifdef SYS_creat
+	if (nr == SYS_creat) {
+		*kind = MF_CREATE;
+		return true;
+	}
+#endif
+	if (
+#ifdef SYS_stat
+	    nr == SYS_stat ||
+#endif
+#ifdef SYS_lstat
+	    nr == SYS_lstat ||
+#endif
+#ifdef SYS_access
+	    nr == SYS_access ||
+#endif
+#ifdef SYS_readlink
+	    nr == SYS_readlink ||
+#endif
+#ifdef SYS_faccessat2
+	    nr == SYS_faccessat2 ||
+#endif
+#ifdef SYS_newfstatat
+	    nr == SYS_newfstatat ||
+#endif
+	    nr == SYS_statx || nr == SYS_faccessat || nr == SYS_readlinkat) {
+		*kind = MF_PROBE;
+		return true;
+	}
+	if (
+#ifdef SYS_mkdir
+	    nr == SYS_mkdir ||
+#endif
+	    nr == SYS_mkdirat) {
+		*kind = MF_MKDIR;
+		return true;
+	}
+	if (nr == SYS_chdir) {
+		*kind = MF_CHDIR;
+		return true;
+	}
+	if (
+#ifdef SYS_rename
+	    nr == SYS_rename ||
+#endif
+#ifdef SYS_link
+	    nr == SYS_link ||
+#endif
+#ifdef SYS_chmod
+	    nr == SYS_chmod ||
+#endif
+#ifdef SYS_chown
+	    nr == SYS_chown ||
+#endif
+#ifdef SYS_lchown
+	    nr == SYS_lchown ||
+#endif
+#ifdef SYS_renameat
+	    nr == SYS_renameat ||
+#endif
+	    nr == SYS_renameat2 || nr == SYS_linkat || nr == SYS_truncate ||
+	    nr == SYS_fchmodat || nr == SYS_fchownat) {
+		*kind = MF_OTHER;
+		return true;
+	}
+	return false;
+}
+
+/* Calls whose success shows that a name exists (again): any of the above,
+ * plus execve. For rename and link the new name is what now exists. */
+static bool is_success_witness(long nr)
+{
+	enum mf_kind unused;
+	struct rc_event probe = { .nr = nr };
+
+	if (nr == SYS_execve || nr == SYS_execveat)
+		return true;
+	return classify(&probe, &unused);
+}
+
+static bool new_name_call(long nr)
+{
+	return
+#ifdef SYS_rename
+	       nr == SYS_rename ||
+#endif
+#ifdef SYS_link
+	       nr == SYS_link ||
+#endif
+#ifdef SYS_renameat
+	       nr == SYS_renameat ||
+#endif
+	       nr == SYS_renameat2 || nr == SYS_linkat;
+}
+
+static void mark_found(struct mf_state *st, const char *path)
+{
+	if (!path || !path[0])
+		return;
+	const char *base = fp_base(path);
+	if (!base[0])
+		return;
+	void **slot = hmap_get(&st->names, base, strlen(base));
+	if (slot)
+		((struct mf_entry *)*slot)->recovered = true;
+}
+
+static void fail_set(struct mf_fail *f, const struct rc_event *e, enum mf_kind kind,
+		     const struct rc_ctx *ctx)
+{
+	fail_release(f);
+	f->path = xstrdup(e->path);
+	f->path2 = e->path2 ? xstrdup(e->path2) : NULL;
+	f->line = e->line ? xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1)) : NULL;
+	f->syscall = xstrdup(e->name ? e->name : "?");
+	f->kind = kind;
+	f->err = e->err;
+	f->pid = e->pid;
+	f->seq = e->seq;
+	f->ts = e->ts;
+	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+	const char *cwd = p && p->cwd ? p->cwd : e->dir_hint;
+	f->cwd = cwd && cwd[0] == '/' ? xstrdup(cwd) : NULL;
+	f->nsys = p ? p->nsyscalls : 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Make room: drop the names that were found later (probing), then, if
+ * that was not enough, the older half of the rest. */
+static void evict(struct mf_state *st)
+{
+	struct hmap_iter it;
+	struct hmap_node *n = hmap_first(&st->names, &it);
+
+	while (n) {
+		struct hmap_node *next = hmap_next(&st->names, &it);
+		struct mf_entry *en = n->value;
+		if (en->recovered)
+			entry_free(hmap_del(&st->names, n->key, n->keylen));
+		n = next;
+	}
+	if (st->names.count < MF_MAX_NAMES * 3 / 4)
+		return;
+
+	uint64_t *seqs = xcalloc(st->names.count, sizeof(*seqs));
+	size_t k = 0;
+	for (n = hmap_first(&st->names, &it); n; n = hmap_next(&st->names, &it))
+		seqs[k++] = ((struct mf_entry *)n->value)->decisive.seq;
+	qsort(seqs, k, sizeof(*seqs), cmp_u64);
+	uint64_t median = seqs[k / 2];
+	free(seqs);
+	n = hmap_first(&st->names, &it);
+	while (n) {
+		struct hmap_node *next = hmap_next(&st->names, &it);
+		struct mf_entry *en = n->value;
+		if (en->decisive.seq < median) {
+			st->dropped += en->count;
+			entry_free(hmap_del(&st->names, n->key, n->keylen));
+		}
+		n = next;
+	}
+}
+
+static void record_failure(struct mf_state *st, const struct rc_event *e, enum mf_kind kind,
+			   const struct rc_ctx *ctx)
+{
+	const char *path = e->path;
+	const char *base = fp_base(path);
+
+	/* "dir/" names the directory itself. */
+	if (!base[0])
+		return;
+	if (noise_path(path) || fp_is_shared_object(base) || fp_gpu_device(path))
+		return;
+
+	bool created;
+	void **slot = hmap_get(&st->names, base, strlen(base));
+	if (!slot) {
+		if (st->names.count >= MF_MAX_NAMES)
+			evict(st);
+		if (st->names.count >= MF_MAX_NAMES) {
+			st->dropped++;
+			return;
+		}
+	}
+	slot = hmap_put(&st->names, base, strlen(base), &created);
+	if (created)
+		*slot = xcalloc(1, sizeof(struct mf_entry));
+	struct mf_entry *en = *slot;
+
+	en->count++;
+	size_t kept = MIN(en->npaths, (size_t)MF_MAX_PATHS);
+	size_t i;
+	for (i = 0; i < kept; i++)
+		if (strcmp(en->paths[i].path, path) == 0)
+			break;
+	if (i == kept) {
+		en->npaths++;
+		if (i < MF_MAX_PATHS)
+			fail_set(&en->paths[i], e, kind, ctx);
+	} else if (kind_weight(kind) > kind_weight(en->paths[i].kind)) {
+		/* Keep the strongest call on the path for evidence. */
+		fail_set(&en->paths[i], e, kind, ctx);
+	}
+	/* Only the first few paths are quoted; the rest serve to count. */
+	if (i < MF_MAX_PATHS && i >= RC_EVIDENCE_MAX - 1) {
+		free(en->paths[i].line);
+		en->paths[i].line = NULL;
+	}
+	if (!en->has_decisive || kind_weight(kind) >= kind_weight(en->decisive.kind)) {
+		fail_set(&en->decisive, e, kind, ctx);
+		en->has_decisive = true;
+	}
+}
+
+static void mf_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct mf_state *st = state;
+	enum mf_kind kind;
+
+	if (e->kind != RC_EV_SYSCALL || !e->path || !e->path[0])
+		return;
+	if (e->err == 0) {
+		if (!e->ret_known || !is_success_witness(e->nr) || st->names.count == 0)
+			return;
+		mark_found(st, e->path);
+		if (new_name_call(e->nr))
+			mark_found(st, e->path2);
+		return;
+	}
+	if ((e->err != ENOENT && e->err != ENOTDIR) || e->interrupted)
+		return;
+	if (!classify(e, &kind))
+		return;
+	record_failure(st, e, kind, ctx);
+}
+
+/* The directory part of PATH, into SB. */
+static const char *dir_of(struct strbuf *sb, const char *path)
+{
+	const char *base = fp_base(path);
+
+	strbuf_reset(sb);
+	if (base == path)
+		strbuf_adds(sb, ".");
+	else if (base == path + 1)
+		strbuf_adds(sb, "/");
+	else
+		strbuf_add(sb, path, (size_t)(base - path - 1));
+	return strbuf_str(sb);
+}
+
+/* True when DIR is A itself or lies under it. */
+static bool dir_within(const char *dir, size_t dn, const char *a, size_t an)
+{
+	if (an > dn || memcmp(dir, a, an) != 0)
+		return false;
+	return an == dn || a[an - 1] == '/' || dir[an] == '/';
+}
+
+/* The directory PATH is in, without trailing hidden components: git
+ * looks for HEAD in /a/b and /a/b/.git, then in /a and /a/.git. */
+static void anchor_of(struct strbuf *sb, const char *path)
+{
+	dir_of(sb, path);
+	while (sb->len > 1) {
+		const char *last = fp_base(sb->buf);
+		if (last[0] != '.' || last == sb->buf)
+			break;
+		/* "/.git" becomes "/". */
+		sb->len = MAX((size_t)(last - sb->buf - 1), (size_t)1);
+		sb->buf[sb->len] = '\0';
+	}
+}
+
+/* An upward search for a config file (.python-version, pyproject.toml,
+ * .git/HEAD): the same name looked up in a directory and its ancestors. */
+static bool ancestor_walk(const struct mf_entry *en)
+{
+	size_t kept = MIN(en->npaths, (size_t)MF_MAX_PATHS);
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	bool chain = kept >= 2;
+
+	for (size_t i = 0; chain && i < kept; i++)
+		for (size_t j = i + 1; chain && j < kept; j++) {
+			anchor_of(&a, en->paths[i].path);
+			anchor_of(&b, en->paths[j].path);
+			if (!dir_within(a.buf, a.len, b.buf, b.len) && !dir_within(b.buf, b.len, a.buf, a.len))
+				chain = false;
+		}
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return chain;
+}
+
+/* The same name looked up in several directories, mostly bin ones: a
+ * PATH search (PATH may hold a libexec or two). */
+static bool path_search(const struct mf_entry *en)
+{
+	size_t kept = MIN(en->npaths, (size_t)MF_MAX_PATHS);
+	struct strbuf d = STRBUF_INIT;
+	size_t bins = 0;
+
+	for (size_t i = 0; i < kept; i++) {
+		const char *dir = dir_of(&d, en->paths[i].path);
+		const char *last = fp_base(dir);
+		if (strcmp(last, "bin") == 0 || strcmp(last, "sbin") == 0 || strcmp(last, "shims") == 0)
+			bins++;
+	}
+	strbuf_release(&d);
+	return kept >= 2 && bins * 3 >= kept * 2;
+}
+
+/* Did the program's output name BASE after SEQ? */
+static bool echoed_after(const struct rc_procs *m, const char *base, uint64_t seq)
+{
+	for (size_t i = 0; i < m->out_count; i++) {
+		const struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
+		if (o->seq >= seq && o->text && strstr(o->text, base))
+			return true;
+	}
+	return false;
+}
+
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
+			return true;
+	return false;
+}
+
+struct mf_cand {
+	const char *name;
+	struct mf_entry *en;
+	double score;
+	bool echoed;
+	bool command;
+	bool kept_going;
+};
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct mf_cand *x = a, *y = b;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	return (x->en->decisive.seq < y->en->decisive.seq) - (x->en->decisive.seq > y->en->decisive.seq);
+}
+
+static void add_evidence(struct rc_finding *f, const struct mf_entry *en)
+{
+	size_t kept = MIN(en->npaths, (size_t)MF_MAX_PATHS);
+	bool decisive_shown = false;
+
+	for (size_t i = 0; i < kept && f->nevidence < RC_EVIDENCE_MAX - 1; i++) {
+		const struct mf_fail *p = &en->paths[i];
+		if (!p->line)
+			continue;
+		if (p->seq == en->decisive.seq)
+			decisive_shown = true;
+		finding_evidence(f, p->line, strlen(p->line));
+	}
+	if (!decisive_shown && en->decisive.line)
+		finding_evidence(f, en->decisive.line, strlen(en->decisive.line));
+}
+
+/* S escaped for printing (trace strings may hold any byte). */
+static const char *printable(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	strbuf_add_escaped(sb, s, strlen(s));
+	return strbuf_str(sb);
+}
+
+static void emit(struct rc_findings *out, const struct mf_cand *c)
+{
+	const struct mf_entry *en = c->en;
+	const struct mf_fail *d = &en->decisive;
+	int weight = kind_weight(d->kind);
+	enum rc_severity sev = (weight > 0 && !c->kept_going) || c->echoed ? RC_SEV_ERROR : RC_SEV_WARNING;
+	/* A shell's command -v / type / which: only the "command not found"
+	 * it prints when it meant to run it makes the look-up matter. */
+	if (c->command && !c->echoed)
+		sev = RC_SEV_INFO;
+	struct strbuf dir = STRBUF_INIT, nb = STRBUF_INIT, pb = STRBUF_INIT, db = STRBUF_INIT;
+	const char *parent = dir_of(&dir, d->path);
+	const char *name = printable(&nb, c->name);
+	const char *path = printable(&pb, d->path);
+	const char *pdir = printable(&db, parent);
+	struct rc_finding *f;
+	bool notdir = d->err == ENOTDIR;
+
+	if (c->command) {
+		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
+				"command '%s' not found in PATH (%zu directories searched)", name, en->npaths);
+	} else if (notdir) {
+		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
+				"'%s' cannot exist: a component of its path is not a directory", path);
+	} else if (d->kind == MF_CREATE) {
+		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
+				"cannot create '%s': directory '%s' does not exist", path, pdir);
+	} else if (d->kind == MF_MKDIR) {
+		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
+				"cannot create directory '%s': parent '%s' does not exist", path, pdir);
+	} else if (d->kind == MF_CHDIR) {
+		f = finding_add(out, "missing-file", sev, RC_SEV_INFO, "directory '%s' does not exist", path);
+	} else if (d->kind == MF_OTHER && d->path2) {
+		struct strbuf tb = STRBUF_INIT;
+		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
+				"%s '%s' -> '%s' failed: '%s' (or the target's directory) does not exist",
+				d->syscall, path, printable(&tb, d->path2), path);
+		strbuf_release(&tb);
+	} else if (en->npaths > 1) {
+		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
+				"'%s' not found in any of %zu places tried", name, en->npaths);
+	} else if (weight == 0) {
+		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
+				"'%s' does not exist (looked up with %s)", path, d->syscall);
+	} else {
+		f = finding_add(out, "missing-file", sev, RC_SEV_INFO, "'%s' does not exist", path);
+	}
+
+	f->pid = d->pid;
+	finding_set(&f->syscall, d->syscall);
+	f->err = d->err;
+	finding_set(&f->path, d->path);
+	f->count = en->count;
+	f->seq = d->seq;
+	f->ts = d->ts;
+	f->unrecovered = true;
+	finding_echo_word(f, c->name);
+	if (d->kind == MF_CREATE || d->kind == MF_MKDIR)
+		finding_echo_word(f, fp_base(parent));
+	add_evidence(f, en);
+
+	if (c->command)
+		finding_setf(&f->advice, "install '%s' or add the directory that has it to PATH", name);
+	else if (notdir)
+		finding_setf(&f->advice, "a file stands where a directory is expected on the way to '%s': "
+			     "check the path, or remove the file that is in the way", path);
+	else if (d->kind == MF_CREATE)
+		finding_setf(&f->advice, "create the directory first (mkdir -p '%s'), "
+			     "or point the program at a directory that exists", pdir);
+	else if (d->kind == MF_MKDIR)
+		finding_setf(&f->advice, "create the parent first (mkdir -p '%s'), or fix the path", pdir);
+	else if (en->npaths > 1)
+		finding_setf(&f->advice, "put '%s' in one of the places the program looked (see evidence), "
+			     "or point it at where the file is", name);
+	else if (d->cwd)
+		finding_setf(&f->advice, "create it, or check the path the program was given "
+			     "(relative paths resolve against its cwd '%s')", d->cwd);
+	else
+		finding_setf(&f->advice, "create it, or check the path the program was given");
+	if (weight == 0 && !c->echoed && !c->command)
+		finding_setf(&f->advice, "%s; it was only looked up, which programs also do for optional files",
+			     f->advice);
+	strbuf_release(&dir);
+	strbuf_release(&nb);
+	strbuf_release(&pb);
+	strbuf_release(&db);
+}
+
+static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings *out)
+{
+	struct mf_state *st = state;
+	struct mf_cand *cands = xcalloc(st->names.count + 1, sizeof(*cands));
+	size_t n = 0;
+	uint64_t last = ctx->nevents ? ctx->nevents : 1;
+	struct hmap_iter it;
+
+	for (struct hmap_node *node = hmap_first(&st->names, &it); node; node = hmap_next(&st->names, &it)) {
+		struct mf_entry *en = node->value;
+		if (en->recovered || !en->has_decisive)
+			continue;
+		const struct mf_fail *d = &en->decisive;
+		int weight = kind_weight(d->kind);
+		struct mf_cand *c = &cands[n];
+		c->name = node->key;
+		c->en = en;
+		c->echoed = echoed_after(ctx->procs, node->key, en->paths[0].seq);
+		c->command = weight == 0 && path_search(en);
+		const struct rc_proc *p = procs_get(ctx->procs, d->pid);
+		c->kept_going = p && p->nsyscalls > d->nsys + MF_KEPT_GOING;
+		/* A name looked for in a directory and its ancestors is a config
+		 * search (rust-toolchain.toml, .git); one only looked up in three
+		 * places or more and never complained about is a scan for
+		 * something optional. */
+		if (!c->echoed && (ancestor_walk(en) || (weight == 0 && en->npaths >= 3 && !c->command)))
+			continue;
+		/* A shell running a binary file as a script looks up its bytes
+		 * as commands: no one's file name has control characters. */
+		if (c->command && has_control(node->key))
+			continue;
+		c->score = 100.0 * weight + (c->echoed ? 400 : 0) + (c->command ? 50 : 0) -
+			   (c->kept_going ? 150 : 0) +
+			   (procs_failed(ctx->procs, d->pid, NULL) ? 300 : 0) +
+			   50.0 * (double)d->seq / (double)last;
+		n++;
+	}
+	qsort(cands, n, sizeof(*cands), cmp_cand);
+	size_t shown = MIN(n, (size_t)MF_MAX_REPORT);
+	for (size_t i = 0; i < shown; i++)
+		emit(out, &cands[i]);
+	long long rest = (long long)(n - shown);
+	if (shown && (rest > 0 || st->dropped > 0)) {
+		struct rc_finding *f = out->v[out->count - 1];
+		if (rest > 0 && st->dropped > 0)
+			finding_setf(&f->message, "%lld more missing files not listed, and %lld failed look-ups "
+				     "not tracked for lack of room", rest, st->dropped);
+		else if (rest > 0)
+			finding_setf(&f->message, "%lld more missing files not listed", rest);
+		else
+			finding_setf(&f->message, "%lld failed look-ups not tracked for lack of room", st->dropped);
+	}
+	free(cands);
+}
+
+const struct rc_rule_ops rc_rule_missing_file_ops = {
+	.state_size = sizeof(struct mf_state),
+	.init = mf_init,
+	.on_event = mf_on_event,
+	.finish = mf_finish,
+	.release = mf_release,
+};

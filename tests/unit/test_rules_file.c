@@ -1,0 +1,1260 @@
+/* The file rules (stories 1 and 3, "it won't start"): missing-file,
+ * permission-denied, exec-failed, missing-library, gpu-unavailable,
+ * error-message and the probing-noise classifier behind them. Each is fed
+ * the events a strace log of the situation gives, and the healthy
+ * look-alikes (probing, fallbacks, optional files) that must stay quiet.
+ * Real logs of the same situations are in tests/fixtures/rules/file-*.log
+ * (each with the .cmd that made it), checked at the end. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rule_test.h"
+#include "rules/noise.h"
+#include "strace/parser.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+static bool contains(const char *hay, const char *needle)
+{
+	return hay && strstr(hay, needle) != NULL;
+}
+
+/* A path call NAME(PATH, FLAGS) of PID returning RET or failing with ERR. */
+static void path_call(struct rt *t, int pid, const char *name, const char *path, long long flags,
+		      long long ret, int err)
+{
+	struct rc_event e = rt_sys(t, pid, name, ret, err);
+	e.path = path;
+	e.flags = flags;
+	rt_feed(t, &e);
+}
+
+static void open_fail(struct rt *t, int pid, const char *path, long long flags, int err)
+{
+	path_call(t, pid, "openat", path, flags, -1, err);
+}
+
+static void open_ok(struct rt *t, int pid, const char *path, long long flags, int fd)
+{
+	path_call(t, pid, "openat", path, flags, fd, 0);
+}
+
+/* A successful execve of PATH with ARGV0 (sets the process's argv). */
+static void exec_ok(struct rt *t, int pid, const char *path, const char *argv0)
+{
+	struct rc_event e = rt_sys(t, pid, "execve", 0, 0);
+	e.path = path;
+	e.argv[0] = argv0;
+	e.argc = 1;
+	rt_feed(t, &e);
+}
+
+static void exec_fail(struct rt *t, int pid, const char *path, int err)
+{
+	struct rc_event e = rt_sys(t, pid, "execve", -1, err);
+	const char *slash = strrchr(path, '/');
+	e.path = path;
+	e.argv[0] = slash ? slash + 1 : path;
+	e.argc = 1;
+	rt_feed(t, &e);
+}
+
+/* Tells the process model PID's working directory the way -y does. */
+static void learn_cwd(struct rt *t, int pid, const char *cwd)
+{
+	struct rc_event e = rt_sys(t, pid, "newfstatat", 0, 0);
+	e.path = cwd;
+	e.dir_hint = cwd;
+	rt_feed(t, &e);
+}
+
+/* ---- the noise classifier ---- */
+
+static void noise_real_paths(void **state)
+{
+	(void)state;
+	/* Every one of these failed in a healthy run traced on Debian 12
+	 * (python3 -c 'import torch', pyenv shims, bash -l, git, perl, curl). */
+	static const char *const noise[] = {
+		"/etc/ld.so.preload",
+		"/lib/x86_64-linux-gnu/glibc-hwcaps/x86-64-v4/libfoo.so.1",
+		"/lib/x86_64-linux-gnu/glibc-hwcaps/x86-64-v3",
+		"/usr/lib/x86_64-linux-gnu/tls/x86_64/x86_64/libcuda.so.1",
+		"/usr/lib/x86_64-linux-gnu/tls/x86_64",
+		"/lib/x86_64/libfoo.so.1",
+		"/usr/lib/python3/dist-packages/torch/lib/tls/x86_64/libtorch_python.so.1.13",
+		"/usr/lib/python3/dist-packages/torch/lib/x86_64",
+		"/usr/lib/locale/locale-archive",
+		"/usr/lib/locale/C.UTF-8/LC_CTYPE",
+		"/usr/share/locale/C.UTF-8/LC_MESSAGES/bash.mo",
+		"/var/run/nscd/socket",
+		"/usr/pyvenv.cfg",
+		"/usr/bin/pyvenv.cfg",
+		"/usr/bin/python3._pth",
+		"/usr/bin/python3.11._pth",
+		"/usr/bin/pybuilddir.txt",
+		"/usr/lib/python311.zip",
+		"/usr/bin/lib/python311.zip",
+		"/usr/bin/lib/python3.11/os.py",
+		"/usr/bin/lib/python3.11/lib-dynload",
+		"/usr/bin/Modules/Setup.local",
+		"/usr/bin/Modules/Setup",
+		"/root/.local/lib/python3.11/site-packages",
+		"/usr/lib/python3/dist-packages/torch/__init__.abi3.so",
+		"/usr/lib/python3/dist-packages/torch/_C/__init__.py",
+		"/usr/lib/python3.11/encodings/__init__.cpython-311-x86_64-linux-gnu.so",
+		"/opt/app/mypkg/__init__.so",
+		"/opt/venv/lib/python3.11/site-packages/foo.cpython-311-x86_64-linux-gnu.so",
+		"/opt/venv/lib/python3.11/site-packages/distutils-precedence.pth",
+		"/opt/venv/lib/python3.11/site-packages/foo-1.0.dist-info",
+		"/root/.pyenv/versions/3.11.7/lib/python311.zip",
+		"/root/.pyenv/versions/3.11.7/pyvenv.cfg",
+		"/root/.pyenv/libexec/pyenv-realpath.dylib",
+		"/usr/local/etc/pyenv.d/version-name/",
+		"/tmp/rf/.python-version",
+		"/proc/sys/crypto/fips_enabled",
+		"/sys/fs/selinux",
+		"/sys/fs/cgroup/cpu.max",
+		"/selinux",
+		"/etc/selinux/config",
+		"/etc/gcrypt/fips_enabled",
+		"/etc/gcrypt/hwf.deny",
+		"/etc/gnutls/config",
+		"/etc/libnl/classid",
+		"/etc/gai.conf",
+		"/root/.bash_profile",
+		"/root/.bash_login",
+		"/etc/debian_chroot",
+		"/root/.ldaprc",
+		"/usr/lib/gcc/x86_64-linux-gnu/12/specs",
+		"/usr/local/lib/site_perl/5.36.0/x86_64-linux-gnu-thread-multi",
+		"/root/.config/pip/pip.conf",
+		"/usr/share/terminfo/x/xterm",
+		"/usr/share/zoneinfo/UTC",
+	};
+	/* A program's own files, and what other rules own. */
+	static const char *const real[] = {
+		"/srv/cache_hub/model_v23.pth",
+		"/tmp/rcfix/app/cache_hub/model_v23.pth",
+		"/home/u/models/weights.pth",
+		"/opt/venv/lib/python3.11/site-packages/mypkg/weights/model.pth",
+		"/tmp/rf/nosuch_script.py",
+		"/etc/myapp/config.ini",
+		"/srv/app/config.yaml",
+		"cache_hub/model.pth",
+		"/usr/lib/x86_64-linux-gnu/libfoo.so.1",
+		"/lib/libfoo.so.1",
+		"/dev/nvidiactl",
+		"/dev/nvidia0",
+		"/usr/lib/libcuda.so.1",
+		"/opt/app/bin/x86_64",
+		"/data/tls/cert.pem",
+		"/var/log/app/out.log",
+		"",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(noise); i++)
+		if (!noise_path(noise[i]))
+			fail_msg("'%s' should be probing noise", noise[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(real); i++)
+		if (noise_path(real[i]))
+			fail_msg("'%s' should not be probing noise", real[i]);
+	assert_false(noise_path(NULL));
+}
+
+/* ---- missing-file ---- */
+
+static void mf_story1_model_missing(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/python3", "python3");
+	learn_cwd(&t, 100, "/srv/app");
+	/* The start-up noise a torch run makes, then the weights. */
+	path_call(&t, 100, "access", "/etc/ld.so.preload", 0, -1, ENOENT);
+	open_fail(&t, 100, "/usr/lib/locale/locale-archive", O_RDONLY | O_CLOEXEC, ENOENT);
+	path_call(&t, 100, "newfstatat", "/usr/lib/python3/dist-packages/torch/__init__.abi3.so", 0, -1, ENOENT);
+	open_fail(&t, 100, "/etc/libnl/classid", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_fail(&t, 100, "/srv/app/cache_hub/model_v23.pth", O_RDONLY | O_CLOEXEC, ENOENT);
+	rt_write(&t, 100, 2, "model load failed: [Errno 2] No such file or directory: "
+		 "'/srv/app/cache_hub/model_v23.pth'\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "missing-file"), 1);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_string_equal(f->path, "/srv/app/cache_hub/model_v23.pth");
+	assert_string_equal(f->syscall, "openat");
+	assert_int_equal(f->err, ENOENT);
+	assert_int_equal(f->pid, 100);
+	assert_int_equal(f->count, 1);
+	assert_true(f->unrecovered);
+	assert_true(f->echoed);
+	assert_string_equal(f->echo_words[0], "model_v23.pth");
+	assert_true(contains(f->summary, "'/srv/app/cache_hub/model_v23.pth' does not exist"));
+	assert_true(contains(f->advice, "cwd '/srv/app'"));
+	assert_int_equal(f->nevidence, 1);
+	/* The cause comes first. */
+	assert_string_equal(t.out.v[0]->rule, "missing-file");
+	rt_release(&t);
+}
+
+static void mf_probing_is_quiet(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fail(&t, 100, "/opt/a/conf/app.ini", O_RDONLY, ENOENT);
+	open_fail(&t, 100, "/opt/b/conf/app.ini", O_RDONLY, ENOENT);
+	open_ok(&t, 100, "/etc/app/app.ini", O_RDONLY, 3);
+	/* A cache miss the program then filled. */
+	open_fail(&t, 100, "/srv/cache/model.bin", O_RDONLY, ENOENT);
+	open_ok(&t, 100, "/srv/cache/model.bin", O_WRONLY | O_CREAT | O_TRUNC, 4);
+	/* An upward config search, and bash's "command -v". */
+	path_call(&t, 100, "newfstatat", "/home/u/proj/sub/pyproject.toml", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/home/u/proj/pyproject.toml", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/home/u/pyproject.toml", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/home/pyproject.toml", 0, -1, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	rt_release(&t);
+}
+
+static void mf_healthy_run_is_a_note(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fail(&t, 100, "/srv/app/optional.yaml", O_RDONLY, ENOENT);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	assert_int_equal(rt_errors(&t), 0);
+	rt_release(&t);
+}
+
+static void mf_handled_failures_are_warnings(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	/* An optional config the program read, did without, and then worked
+	 * on for a long while before failing for another reason. */
+	open_fail(&t, 100, "/etc/tool/settings.toml", O_RDONLY | O_CLOEXEC, ENOENT);
+	for (int i = 0; i < 1500; i++) {
+		struct rc_event e = rt_sys(&t, 100, "read", 10, 0);
+		e.fd = 3;
+		rt_feed(&t, &e);
+	}
+	/* A search up the tree, with opens. */
+	open_fail(&t, 100, "/home/u/proj/src/rust-toolchain.toml", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_fail(&t, 100, "/home/u/proj/rust-toolchain.toml", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_fail(&t, 100, "/home/u/rust-toolchain.toml", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_fail(&t, 100, "/srv/app/model.bin", O_RDONLY, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 2);
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "missing-file") != 0)
+			continue;
+		if (contains(f->path, "settings.toml"))
+			assert_int_equal(f->effective, RC_SEV_WARNING);
+		else
+			assert_string_equal(f->path, "/srv/app/model.bin");
+	}
+	/* The one it gave up on comes first. */
+	assert_string_equal(rt_find(&t, "missing-file")->path, "/srv/app/model.bin");
+	rt_release(&t);
+}
+
+static void mf_other_rules_paths_left_alone(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fail(&t, 100, "/usr/lib/x86_64-linux-gnu/libfoo.so.1", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_fail(&t, 100, "/dev/nvidiactl", O_RDWR, ENOENT);
+	path_call(&t, 100, "unlink", "/tmp/app.pid", 0, -1, ENOENT);
+	path_call(&t, 100, "statfs", "/sys/fs/selinux", 0, -1, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	rt_release(&t);
+}
+
+static void mf_create_in_missing_directory(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fail(&t, 100, "/var/log/myapp/out.log", O_WRONLY | O_CREAT | O_TRUNC, ENOENT);
+	path_call(&t, 101, "mkdir", "/data/jobs/42", 0, -1, ENOENT);
+	path_call(&t, 100, "chdir", "/srv/missing", 0, -1, ENOENT);
+	rt_exit(&t, 101, 1);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 3);
+	bool create = false, mkdir_ = false, chdir_ = false;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "missing-file") != 0)
+			continue;
+		if (contains(f->summary, "cannot create '/var/log/myapp/out.log': directory '/var/log/myapp' does not exist")) {
+			create = true;
+			assert_true(contains(f->advice, "mkdir -p '/var/log/myapp'"));
+		}
+		if (contains(f->summary, "parent '/data/jobs' does not exist"))
+			mkdir_ = true;
+		if (contains(f->summary, "directory '/srv/missing' does not exist"))
+			chdir_ = true;
+		assert_int_equal(f->effective, RC_SEV_ERROR);
+	}
+	assert_true(create && mkdir_ && chdir_);
+	rt_release(&t);
+}
+
+static void mf_duplicates_grouped(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int i = 0; i < 5; i++)
+		open_fail(&t, 100, "/srv/app/config.yaml", O_RDONLY, ENOENT);
+	path_call(&t, 100, "newfstatat", "/srv/app/config.yaml", 0, -1, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 1);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_int_equal(f->count, 6);
+	/* The open is the decisive call, not the later stat. */
+	assert_string_equal(f->syscall, "openat");
+	rt_release(&t);
+}
+
+static void mf_lookups_are_weaker(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/srv/app/plugins.d", 0, -1, ENOENT);
+	path_call(&t, 100, "access", "/srv/app/feature.flag", 0, -1, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 2);
+	for (size_t i = 0; i < t.out.count; i++)
+		if (strcmp(t.out.v[i]->rule, "missing-file") == 0) {
+			assert_int_equal(t.out.v[i]->effective, RC_SEV_WARNING);
+			assert_true(contains(t.out.v[i]->summary, "looked up with"));
+		}
+	rt_release(&t);
+
+	/* The same look-up named by the program afterwards is the cause. */
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/srv/app/settings.toml", 0, -1, ENOENT);
+	rt_write(&t, 100, 2, "error: settings.toml not found\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+static void mf_command_not_found(void **state)
+{
+	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin" };
+	struct rt t;
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/bash", "bash");
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/nosuchcmd", dirs[i]);
+		path_call(&t, 100, "newfstatat", sb.buf, 0, -1, ENOENT);
+	}
+	rt_write(&t, 100, 2, "bash: line 1: nosuchcmd: command not found\n");
+	rt_exit(&t, 100, 127);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "command 'nosuchcmd' not found in PATH (6 directories searched)"));
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+
+	/* The same walk without a complaint is "command -v": a note. */
+	rt_init(&t);
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/greadlink", dirs[i]);
+		path_call(&t, 100, "newfstatat", sb.buf, 0, -1, ENOENT);
+	}
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	rt_release(&t);
+	strbuf_release(&sb);
+}
+
+static void mf_capped_most_causal_first(void **state)
+{
+	struct rt t;
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+
+	rt_init(&t);
+	for (int i = 0; i < 30; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "/srv/data/part-%02d.bin", i);
+		if (i < 25)
+			path_call(&t, 100, "newfstatat", sb.buf, 0, -1, ENOENT);
+		else
+			open_fail(&t, 100, sb.buf, O_RDONLY, ENOENT);
+	}
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 10);
+	/* The five opens outrank the twenty-five stats. */
+	size_t seen = 0;
+	const struct rc_finding *last = NULL;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "missing-file") != 0)
+			continue;
+		if (seen < 5)
+			assert_string_equal(f->syscall, "openat");
+		seen++;
+		if (f->message)
+			last = f;
+	}
+	assert_non_null(last);
+	assert_true(contains(last->message, "20 more missing files"));
+	rt_release(&t);
+	strbuf_release(&sb);
+}
+
+static void mf_bounded(void **state)
+{
+	struct rt t;
+	struct strbuf sb = STRBUF_INIT;
+	(void)state;
+
+	/* More names than the rule keeps: it stays bounded and still reports
+	 * the failure that came last. */
+	rt_init(&t);
+	for (int i = 0; i < 20000; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "/srv/probe/n%05d.dat", i);
+		path_call(&t, 100, "newfstatat", sb.buf, 0, -1, ENOENT);
+	}
+	open_fail(&t, 100, "/srv/app/model_final.pth", O_RDONLY, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_true(rt_count(&t, "missing-file") <= 10);
+	bool found = false;
+	for (size_t i = 0; i < t.out.count; i++)
+		if (contains(t.out.v[i]->summary, "model_final.pth"))
+			found = true;
+	assert_true(found);
+	rt_release(&t);
+	strbuf_release(&sb);
+}
+
+/* ---- permission-denied ---- */
+
+static void pd_story1_cache_owned_by_other(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/python3", "python3");
+	learn_cwd(&t, 100, "/srv/app");
+	/* Relative, resolved against the cwd by the engine. */
+	struct rc_event e = rt_sys(&t, 100, "openat", -1, EACCES);
+	e.path = "cache_hub/model.pth";
+	e.flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+	rt_feed(&t, &e);
+	rt_write(&t, 100, 2, "model save failed: [Errno 13] Permission denied: 'cache_hub/model.pth'\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_string_equal(f->path, "/srv/app/cache_hub/model.pth");
+	assert_int_equal(f->err, EACCES);
+	assert_string_equal(f->syscall, "openat");
+	assert_true(contains(f->summary, "cannot create 'model.pth' in '/srv/app/cache_hub': permission denied"));
+	assert_true(contains(f->advice, "chown"));
+	assert_true(f->echoed);
+	rt_release(&t);
+}
+
+static void pd_reports_owner_and_mode(void **state)
+{
+	char dir[] = "/tmp/rc-test-pd-XXXXXX";
+	struct strbuf file = STRBUF_INIT;
+	struct rt t;
+	(void)state;
+
+	assert_non_null(mkdtemp(dir));
+	strbuf_addf(&file, "%s/secret.bin", dir);
+	int fd = open(file.buf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(chmod(file.buf, 0600), 0);
+
+	rt_init(&t);
+	open_fail(&t, 100, file.buf, O_RDONLY, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "cannot read"));
+	assert_true(contains(f->advice, "mode 0600"));
+	assert_true(contains(f->advice, "owned by uid"));
+	rt_release(&t);
+
+	unlink(file.buf);
+	rmdir(dir);
+	strbuf_release(&file);
+}
+
+static void pd_quiet_cases(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	/* Falling back from read-write to read-only is fine. */
+	open_fail(&t, 100, "/srv/app/data.db", O_RDWR, EACCES);
+	open_ok(&t, 100, "/srv/app/data.db", O_RDONLY, 3);
+	/* Not path calls, or another rule's. */
+	struct rc_event e = rt_sys(&t, 100, "prctl", -1, EPERM);
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 100, "setrlimit", -1, EPERM);
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 100, "ioctl", -1, EPERM);
+	e.fd = 0;
+	rt_feed(&t, &e);
+	exec_fail(&t, 100, "/srv/app/start.sh", EACCES);
+	path_call(&t, 100, "access", "/srv/app/run.sh", 0, -1, EACCES);
+	open_fail(&t, 100, "/dev/nvidia0", O_RDWR, EACCES);
+	/* Probing paths. */
+	path_call(&t, 100, "newfstatat", "/root/.local/lib/python3.11/site-packages", 0, -1, EACCES);
+	open_fail(&t, 100, "/usr/lib/python3/dist-packages/foo/__pycache__/bar.cpython-311.pyc.12345",
+		  O_WRONLY | O_CREAT | O_EXCL, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "permission-denied"), 0);
+	rt_release(&t);
+}
+
+static void pd_stat_does_not_recover_a_write(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fail(&t, 100, "/srv/out/result.json", O_WRONLY | O_TRUNC, EACCES);
+	path_call(&t, 100, "newfstatat", "/srv/out/result.json", 0, 0, 0);
+	path_call(&t, 100, "chmod", "/srv/out/shared.sock", 0, -1, EPERM);
+	open_fail(&t, 100, "/mnt/ro/cache.bin", O_WRONLY | O_CREAT, EROFS);
+	path_call(&t, 100, "newfstatat", "/home/alice/private/data.csv", 0, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "permission-denied"), 4);
+	bool write = false, chmod_ = false, rofs = false, search = false;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (contains(f->summary, "cannot write '/srv/out/result.json'"))
+			write = true;
+		if (contains(f->summary, "change the mode of '/srv/out/shared.sock': operation not permitted"))
+			chmod_ = true;
+		if (contains(f->summary, "read-only file system"))
+			rofs = contains(f->advice, "read-only");
+		if (contains(f->summary, "cannot reach '/home/alice/private/data.csv': a directory on the way"))
+			search = contains(f->advice, "chmod +x");
+	}
+	assert_true(write && chmod_ && rofs && search);
+	rt_release(&t);
+}
+
+/* ---- exec-failed ---- */
+
+/* A file of CONTENT (N bytes) and MODE in a fresh directory; *dir is set
+ * for cleanup. */
+static void make_file(char *dir, struct strbuf *path, const char *name, const void *content, size_t n, mode_t mode)
+{
+	assert_non_null(mkdtemp(dir));
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/%s", dir, name);
+	int fd = open(path->buf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, content, n), (ssize_t)n);
+	close(fd);
+	assert_int_equal(chmod(path->buf, mode), 0);
+}
+
+static void remove_file(char *dir, struct strbuf *path)
+{
+	unlink(path->buf);
+	rmdir(dir);
+	strbuf_release(path);
+}
+
+static void ef_lost_exec_bit(void **state)
+{
+	char dir[] = "/tmp/rc-test-ef-XXXXXX";
+	struct strbuf path = STRBUF_INIT;
+	struct rt t;
+	(void)state;
+
+	make_file(dir, &path, "start_app.sh", "#!/bin/sh\necho hi\n", 18, 0644);
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/bash", "bash");
+	exec_fail(&t, 100, path.buf, EACCES);
+	rt_write(&t, 100, 2, "bash: line 1: ./start_app.sh: Permission denied\n");
+	rt_exit(&t, 100, 126);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "exec-failed");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_int_equal(f->err, EACCES);
+	assert_string_equal(f->syscall, "execve");
+	assert_true(contains(f->summary, "is not executable (mode 0644)"));
+	assert_true(contains(f->advice, "chmod +x"));
+	assert_int_equal(rt_count(&t, "permission-denied"), 0);
+	rt_release(&t);
+	remove_file(dir, &path);
+}
+
+static void ef_crlf_interpreter(void **state)
+{
+	char dir[] = "/tmp/rc-test-ef-XXXXXX";
+	struct strbuf path = STRBUF_INIT;
+	struct rt t;
+	(void)state;
+
+	make_file(dir, &path, "crlf.sh", "#!/bin/bash\r\necho hi\r\n", 22, 0755);
+	rt_init(&t);
+	exec_fail(&t, 100, path.buf, ENOENT);
+	rt_exit(&t, 100, 127);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "exec-failed");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "interpreter '/bin/bash\\r' does not exist (CRLF line endings)"));
+	assert_true(contains(f->advice, "dos2unix"));
+	rt_release(&t);
+	remove_file(dir, &path);
+}
+
+static void ef_missing_interpreter(void **state)
+{
+	char dir[] = "/tmp/rc-test-ef-XXXXXX";
+	struct strbuf path = STRBUF_INIT;
+	struct rt t;
+	(void)state;
+
+	make_file(dir, &path, "tool", "#!/nonexistent/python9 -u\nprint(1)\n", 35, 0755);
+	rt_init(&t);
+	exec_fail(&t, 100, path.buf, ENOENT);
+	rt_exit(&t, 100, 127);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "exec-failed");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "#! interpreter '/nonexistent/python9' does not exist"));
+	assert_false(contains(f->summary, "CRLF"));
+	rt_release(&t);
+	remove_file(dir, &path);
+}
+
+static void ef_not_a_binary(void **state)
+{
+	char dir[] = "/tmp/rc-test-ef-XXXXXX";
+	struct strbuf path = STRBUF_INIT;
+	struct rt t;
+	(void)state;
+
+	make_file(dir, &path, "data.txt", "hello world\n", 12, 0755);
+	rt_init(&t);
+	exec_fail(&t, 100, path.buf, ENOEXEC);
+	rt_exit(&t, 100, 126);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "exec-failed");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "not a binary and no #! line"));
+	rt_release(&t);
+	remove_file(dir, &path);
+}
+
+static void ef_path_search(void **state)
+{
+	struct rt t;
+	(void)state;
+
+	/* execvp: nothing anywhere. */
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/env", "env");
+	exec_fail(&t, 100, "/nonexistent-a/bin/nosuchcmd", ENOENT);
+	exec_fail(&t, 100, "/nonexistent-b/bin/nosuchcmd", ENOENT);
+	exec_fail(&t, 100, "/nonexistent-c/bin/nosuchcmd", ENOENT);
+	rt_exit(&t, 100, 127);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "exec-failed"), 1);
+	const struct rc_finding *f = rt_find(&t, "exec-failed");
+	assert_true(contains(f->summary, "command 'nosuchcmd' not found in PATH (3 directories tried)"));
+	assert_int_equal(f->count, 3);
+	assert_int_equal(f->nevidence, 3);
+	assert_true(contains(f->evidence[0], "execve"));
+	rt_release(&t);
+
+	/* Many programs missing: the latest ten, the rest counted. */
+	rt_init(&t);
+	for (int i = 0; i < 12; i++) {
+		char name[64];
+		snprintf(name, sizeof(name), "/nonexistent/bin/tool%02d", i);
+		exec_fail(&t, 100 + i, name, ENOENT);
+		rt_exit(&t, 100 + i, 127);
+	}
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "exec-failed"), 10);
+	bool counted = false;
+	for (size_t i = 0; i < t.out.count; i++)
+		if (strcmp(t.out.v[i]->rule, "exec-failed") == 0 && contains(t.out.v[i]->message, "2 more failed execs"))
+			counted = true;
+	assert_true(counted);
+	rt_release(&t);
+
+	/* ... and found in the third directory: probing. */
+	rt_init(&t);
+	exec_fail(&t, 100, "/root/.cargo/bin/bash", ENOENT);
+	exec_fail(&t, 100, "/usr/local/bin/bash", ENOENT);
+	exec_ok(&t, 100, "/usr/bin/bash", "bash");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "exec-failed"), 0);
+	rt_release(&t);
+}
+
+static void ef_program_missing_or_seen(void **state)
+{
+	struct rt t;
+	(void)state;
+
+	rt_init(&t);
+	exec_fail(&t, 100, "/nonexistent/bin/server", ENOENT);
+	rt_exit(&t, 100, 127);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "exec-failed");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "cannot run '/nonexistent/bin/server': it does not exist"));
+	rt_release(&t);
+
+	/* Not on this disk, but the trace shows it there (a log analysed on
+	 * another machine): the interpreter is what is missing. */
+	rt_init(&t);
+	exec_fail(&t, 100, "/nonexistent/ex/run.sh", ENOENT);
+	path_call(&t, 100, "newfstatat", "/nonexistent/ex/run.sh", 0, 0, 0);
+	rt_exit(&t, 100, 127);
+	rt_finish(&t);
+	f = rt_find(&t, "exec-failed");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "exists but cannot run"));
+	rt_release(&t);
+}
+
+/* ---- missing-library ---- */
+
+static const char *const search_dirs[] = {
+	"/lib/x86_64-linux-gnu/glibc-hwcaps/x86-64-v3",
+	"/lib/x86_64-linux-gnu/tls/x86_64",
+	"/lib/x86_64-linux-gnu",
+	"/usr/lib/x86_64-linux-gnu/glibc-hwcaps/x86-64-v3",
+	"/usr/lib/x86_64-linux-gnu",
+	"/lib",
+	"/usr/lib",
+};
+
+static void loader_search(struct rt *t, int pid, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(search_dirs); i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/%s", search_dirs[i], name);
+		open_fail(t, pid, sb.buf, O_RDONLY | O_CLOEXEC, ENOENT);
+	}
+	strbuf_release(&sb);
+}
+
+static void ml_not_found_anywhere(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/srv/app/app", "./app");
+	path_call(&t, 100, "access", "/etc/ld.so.preload", 0, -1, ENOENT);
+	loader_search(&t, 100, "libfoo.so.1");
+	rt_write(&t, 100, 2, "./app: error while loading shared libraries: libfoo.so.1: cannot open shared "
+		 "object file: No such file or directory\n");
+	rt_exit(&t, 100, 127);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "missing-library"), 1);
+	const struct rc_finding *f = rt_find(&t, "missing-library");
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_true(contains(f->summary, "'libfoo.so.1' not found in any of 4 directories searched"));
+	assert_string_equal(f->path, "libfoo.so.1");
+	assert_int_equal(f->count, 7);
+	assert_true(contains(f->message, "error while loading shared libraries"));
+	assert_true(contains(f->advice, "LD_LIBRARY_PATH"));
+	assert_true(contains(f->advice, "'/usr/lib/x86_64-linux-gnu'"));
+	/* Evidence names the search directories, not their hwcaps subdirectories. */
+	for (int i = 0; i < f->nevidence; i++)
+		assert_false(contains(f->evidence[i], "glibc-hwcaps"));
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	rt_release(&t);
+}
+
+static void ml_probing_and_versions_are_quiet(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	/* RPATH miss, then found in the default directory. */
+	open_fail(&t, 100, "/usr/lib/python3/dist-packages/torch/lib/libtorch_python.so.1.13", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_ok(&t, 100, "/lib/x86_64-linux-gnu/libtorch_python.so.1.13", O_RDONLY | O_CLOEXEC, 3);
+	/* The unversioned name nowhere, the versioned one found. */
+	loader_search(&t, 100, "libbar.so");
+	open_ok(&t, 100, "/usr/lib/x86_64-linux-gnu/libbar.so.2", O_RDONLY | O_CLOEXEC, 4);
+	/* An RPATH miss the trace does not show the end of (strace -Z, grep):
+	 * the loader found it in ld.so.cache. */
+	open_fail(&t, 100, "/opt/app/lib/libbaz.so.3", O_RDONLY | O_CLOEXEC, ENOENT);
+	/* The GPU's libraries are gpu-unavailable's. */
+	loader_search(&t, 100, "libcuda.so.1");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-library"), 0);
+	rt_release(&t);
+}
+
+static void ml_optional_dlopen_is_a_warning(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	/* A plugin the program tried, did without, and then worked on. */
+	loader_search(&t, 100, "libplugin_extra.so");
+	for (int i = 0; i < 1500; i++) {
+		struct rc_event e = rt_sys(&t, 100, "read", 10, 0);
+		e.fd = 3;
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 100, 2);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-library");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	rt_release(&t);
+}
+
+static void ml_per_process(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_ok(&t, 100, "/opt/app/lib/libfoo.so.1", O_RDONLY | O_CLOEXEC, 3);
+	struct rc_event e = rt_sys(&t, 100, "clone", 200, 0);
+	rt_feed(&t, &e);
+	exec_ok(&t, 200, "/usr/bin/helper", "helper");
+	loader_search(&t, 200, "libfoo.so.1");
+	rt_exit(&t, 200, 127);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-library");
+	assert_non_null(f);
+	assert_int_equal(f->pid, 200);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* ---- gpu-unavailable ---- */
+
+static void gpu_machine_without_gpu(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fail(&t, 100, "/dev/nvidiactl", O_RDWR, ENOENT);
+	open_fail(&t, 100, "/dev/nvidia0", O_RDWR, ENOENT);
+	loader_search(&t, 100, "libcuda.so.1");
+	loader_search(&t, 100, "libnvidia-ml.so.1");
+	rt_write(&t, 100, 2, "RuntimeError: No CUDA GPUs are available\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "gpu-unavailable"), 1);
+	const struct rc_finding *f = rt_find(&t, "gpu-unavailable");
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_string_equal(f->path, "/dev/nvidiactl");
+	assert_int_equal(f->err, ENOENT);
+	assert_true(contains(f->summary, "no NVIDIA GPU: '/dev/nvidiactl' does not exist"));
+	assert_int_equal(f->nevidence, 4);
+	assert_true(contains(f->advice, "--gpus"));
+	assert_true(f->echoed);
+	assert_int_equal(rt_count(&t, "missing-library"), 0);
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	rt_release(&t);
+
+	/* A program that falls back to the CPU and succeeds: a warning. */
+	rt_init(&t);
+	loader_search(&t, 100, "libcuda.so.1");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	f = rt_find(&t, "gpu-unavailable");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_true(contains(f->summary, "NVIDIA driver library 'libcuda.so.1' not found"));
+	rt_release(&t);
+}
+
+static void gpu_permission(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_ok(&t, 100, "/dev/nvidiactl", O_RDWR, 3);
+	open_fail(&t, 100, "/dev/nvidia0", O_RDWR, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "gpu-unavailable");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "'/dev/nvidia0' may not be opened (permission denied)"));
+	assert_true(contains(f->advice, "group"));
+	rt_release(&t);
+}
+
+static void gpu_quiet_without_gpu_use(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	/* A CPU-only run touches none of it; a found library is fine. */
+	open_fail(&t, 100, "/usr/lib/x86_64-linux-gnu/tls/libcudart.so.12", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_ok(&t, 100, "/usr/lib/x86_64-linux-gnu/libcudart.so.12", O_RDONLY | O_CLOEXEC, 3);
+	rt_write(&t, 100, 1, "tensor([2., 2.])\n");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "gpu-unavailable"), 0);
+	rt_release(&t);
+}
+
+/* ---- error-message ---- */
+
+static void em_python_traceback(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/python3", "/usr/bin/python3");
+	/* Python writes a traceback in pieces. */
+	rt_write(&t, 100, 2, "Traceback (most recent call last):\n");
+	rt_write(&t, 100, 2, "  File \"/srv/app/main.py\", line 3, in <module>\n");
+	rt_write(&t, 100, 2, "    import nosuchmod\n");
+	rt_write(&t, 100, 2, "ModuleNotFoundError");
+	rt_write(&t, 100, 2, ": ");
+	rt_write(&t, 100, 2, "No module named 'nosuchmod'");
+	rt_write(&t, 100, 2, "\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "error-message"), 1);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_true(f->is_output);
+	assert_string_equal(f->summary, "python cannot import module 'nosuchmod'");
+	assert_string_equal(f->message, "ModuleNotFoundError: No module named 'nosuchmod'");
+	assert_int_equal(f->nevidence, 4);
+	assert_string_equal(f->evidence[0], "Traceback (most recent call last):");
+	assert_string_equal(f->evidence[3], "ModuleNotFoundError: No module named 'nosuchmod'");
+	assert_true(contains(f->advice, "pip install"));
+	assert_string_equal(t.out.v[0]->rule, "error-message");
+	rt_release(&t);
+}
+
+static void em_last_words(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/srv/app/server", "server");
+	rt_write(&t, 100, 1, "loading model\n");
+	rt_write(&t, 100, 2, "\x1b[33mwarning: cache is cold\x1b[0m\n");
+	rt_write(&t, 100, 2, "Error: model load failed\n");
+	rt_write(&t, 100, 1, "bye\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "error-message"), 1);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_string_equal(f->message, "Error: model load failed");
+	assert_true(contains(f->summary, "'server' reported: Error: model load failed"));
+	assert_int_equal(f->nevidence, 2);
+	assert_string_equal(f->evidence[0], "warning: cache is cold");
+	rt_release(&t);
+
+	/* stdout counts only for plain errors; a progress bar's \r goes. */
+	rt_init(&t);
+	rt_write(&t, 100, 1, "epoch 1: loss 0.31, 2 errors corrected\n");
+	rt_write(&t, 100, 2, "  3%|#         | 1/30\r 50%|#####     | 15/30\rERROR: disk quota exceeded\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_string_equal(f->message, "ERROR: disk quota exceeded");
+	rt_release(&t);
+}
+
+static void em_healthy_output(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	rt_write(&t, 100, 1, "tensor([2., 2.])\n");
+	rt_write(&t, 100, 2, "downloading 3 files\n");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "error-message"), 0);
+	rt_release(&t);
+
+	/* A healthy program's warning is a warning, not an error. */
+	rt_init(&t);
+	rt_write(&t, 100, 2, "UserWarning: TypedStorage is deprecated\n");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_int_equal(rt_errors(&t), 0);
+	rt_release(&t);
+}
+
+static void em_one_per_process(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/bash", "bash");
+	struct rc_event e = rt_sys(&t, 100, "clone", 101, 0);
+	rt_feed(&t, &e);
+	exec_ok(&t, 101, "/usr/bin/mkdir", "mkdir");
+	rt_write(&t, 101, 2, "mkdir: ");
+	/* A piece strace cut at -s 32: the model makes it a line of its own. */
+	struct rc_event w = rt_sys(&t, 101, "write", 48, 0);
+	w.fd = 2;
+	w.data = (const unsigned char *)"cannot create directory \xe2\x80\x98/tmp/";
+	w.data_len = strlen((const char *)w.data);
+	w.data_truncated = true;
+	rt_feed(&t, &w);
+	rt_write(&t, 101, 2, ": No such file or directory\n");
+	rt_exit(&t, 101, 1);
+	rt_write(&t, 100, 2, "bash: line 1: nosuchcmd: command not found\n");
+	rt_write(&t, 100, 2, "bash: line 2: other: command not found\n");
+	rt_exit(&t, 100, 127);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "error-message"), 2);
+	bool mkdir_ = false, bash = false;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "error-message") != 0)
+			continue;
+		if (f->pid == 101)
+			mkdir_ = contains(f->message, "mkdir: cannot create directory") &&
+				 contains(f->message, "...: No such file or directory");
+		if (f->pid == 100)
+			bash = strcmp(f->message, "bash: line 2: other: command not found") == 0;
+	}
+	assert_true(mkdir_ && bash);
+	rt_release(&t);
+}
+
+/* ---- real logs (tests/fixtures/rules/file-*.log) ---- */
+
+struct expect {
+	const char *log;
+	const char *rule;
+	const char *word;	/* in the summary; NULL: any */
+	bool present;
+	enum rc_severity effective;	/* when present */
+};
+
+static const struct expect real_logs[] = {
+	{ "file-missing-model-torch.log", "missing-file", "model_v23.pth", true, RC_SEV_ERROR },
+	{ "file-missing-model-torch.log", "missing-library", NULL, false, 0 },
+	{ "file-missing-model-torch.log", "error-message", "model load failed", true, RC_SEV_ERROR },
+	{ "file-healthy-torch.log", "missing-file", NULL, false, 0 },
+	{ "file-healthy-torch.log", "missing-library", NULL, false, 0 },
+	{ "file-healthy-torch.log", "permission-denied", NULL, false, 0 },
+	{ "file-healthy-torch.log", "error-message", NULL, false, 0 },
+	{ "file-healthy-torch.log", "gpu-unavailable", NULL, false, 0 },
+	{ "file-torch-cuda-check.log", "gpu-unavailable", NULL, false, 0 },
+	{ "file-perm-cache.log", "permission-denied", "cannot create 'model.pth'", true, RC_SEV_ERROR },
+	{ "file-perm-cache.log", "permission-denied", "locked.bin", true, RC_SEV_ERROR },
+	{ "file-perm-cache.log", "permission-denied", "site-packages", false, 0 },
+	{ "file-exec-eacces.log", "exec-failed", "start_app.sh", true, RC_SEV_ERROR },
+	{ "file-exec-eacces.log", "permission-denied", NULL, false, 0 },
+	{ "file-exec-crlf.log", "exec-failed", "crlf.sh", true, RC_SEV_ERROR },
+	{ "file-exec-not-in-path.log", "exec-failed", "command 'nosuchcmd_xyz' not found in PATH", true, RC_SEV_ERROR },
+	{ "file-exec-enoexec.log", "exec-failed", "bad.bin", true, RC_SEV_ERROR },
+	{ "file-exec-enoexec.log", "missing-file", NULL, false, 0 },
+	{ "file-bash-command-not-found.log", "missing-file", "command 'nosuchcmd_xyz' not found", true, RC_SEV_ERROR },
+	{ "file-missing-lib.log", "missing-library", "'libfoo.so.1' not found", true, RC_SEV_ERROR },
+	{ "file-missing-lib.log", "missing-file", NULL, false, 0 },
+	{ "file-no-gpu.log", "gpu-unavailable", "/dev/nvidiactl", true, RC_SEV_ERROR },
+	{ "file-no-gpu.log", "missing-library", NULL, false, 0 },
+	{ "file-no-gpu.log", "missing-file", NULL, false, 0 },
+	{ "file-py-no-module.log", "error-message", "python cannot import module 'nosuchmod'", true, RC_SEV_ERROR },
+	{ "file-py-no-module.log", "missing-file", NULL, false, 0 },
+	{ "file-missing-dirs.log", "missing-file", "directory '/tmp/rcfix/nodir' does not exist", true, RC_SEV_ERROR },
+	{ "file-missing-dirs.log", "missing-file", "parent '/tmp/rcfix/nodir2' does not exist", true, RC_SEV_ERROR },
+	{ "file-missing-dirs.log", "missing-file", "'/tmp/rcfix/nodir3' does not exist", true, RC_SEV_ERROR },
+	{ "file-git-no-repo.log", "missing-file", NULL, false, 0 },
+};
+
+static bool analyze_log(const char *name, struct rt *t)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct strace_parser *p;
+	struct rc_event e;
+
+	strbuf_addf(&path, "%s/tests/fixtures/rules/%s", SOURCE_ROOT, name);
+	const char *files[] = { path.buf };
+	int r = strace_parser_open(&p, files, 1, &err);
+	strbuf_release(&path);
+	if (r < 0) {
+		strbuf_release(&err);
+		return false;
+	}
+	while (strace_parser_next(p, &e, &err) > 0)
+		engine_feed(&t->eng, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+	rt_finish(t);
+	return true;
+}
+
+static const char *const file_rules[] = {
+	"missing-file", "permission-denied", "exec-failed", "missing-library", "gpu-unavailable", "error-message",
+};
+
+static void real_logs_checked(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(real_logs); i++) {
+		const struct expect *x = &real_logs[i];
+		struct rt t;
+		rt_init(&t);
+		if (!analyze_log(x->log, &t)) {
+			rt_release(&t);
+			fail_msg("cannot read fixture '%s'", x->log);
+		}
+		const struct rc_finding *hit = NULL;
+		for (size_t j = 0; j < t.out.count && !hit; j++) {
+			const struct rc_finding *f = t.out.v[j];
+			if (strcmp(f->rule, x->rule) == 0 && (!x->word || contains(f->summary, x->word)))
+				hit = f;
+		}
+		if ((hit != NULL) != x->present)
+			fail_msg("%s: %s%s%s %s", x->log, x->rule, x->word ? " " : "", x->word ? x->word : "",
+				 x->present ? "not reported" : "reported");
+		if (hit && hit->effective != x->effective)
+			fail_msg("%s: %s is %s", x->log, hit->summary, severity_name(hit->effective));
+		rt_release(&t);
+	}
+}
+
+/* Story 1: among the hundreds of ENOENTs of a torch start-up, the missing
+ * weights are the one file finding, ranked with the program's own words. */
+static void real_story1_ranked(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	assert_true(analyze_log("file-missing-model-torch.log", &t));
+	assert_int_equal(rt_count(&t, "missing-file"), 1);
+	size_t rank = 0;
+	for (size_t i = 0; i < t.out.count; i++)
+		if (strcmp(t.out.v[i]->rule, "missing-file") == 0)
+			rank = i;
+	assert_true(rank <= 1);
+	rt_release(&t);
+}
+
+/* A healthy torch run: nothing at all from the file rules, not even notes. */
+static void real_healthy_torch_silent(void **state)
+{
+	static const char *const healthy[] = { "file-healthy-torch.log", "file-torch-cuda-check.log" };
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(healthy); i++) {
+		struct rt t;
+		rt_init(&t);
+		assert_true(analyze_log(healthy[i], &t));
+		for (size_t r = 0; r < ARRAY_SIZE(file_rules); r++)
+			if (rt_count(&t, file_rules[r]))
+				fail_msg("%s: %s reported: %s", healthy[i], file_rules[r], rt_find(&t, file_rules[r])->summary);
+		assert_int_equal(rt_errors(&t), 0);
+		rt_release(&t);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(noise_real_paths),
+		cmocka_unit_test(mf_story1_model_missing),
+		cmocka_unit_test(mf_probing_is_quiet),
+		cmocka_unit_test(mf_healthy_run_is_a_note),
+		cmocka_unit_test(mf_handled_failures_are_warnings),
+		cmocka_unit_test(mf_other_rules_paths_left_alone),
+		cmocka_unit_test(mf_create_in_missing_directory),
+		cmocka_unit_test(mf_duplicates_grouped),
+		cmocka_unit_test(mf_lookups_are_weaker),
+		cmocka_unit_test(mf_command_not_found),
+		cmocka_unit_test(mf_capped_most_causal_first),
+		cmocka_unit_test(mf_bounded),
+		cmocka_unit_test(pd_story1_cache_owned_by_other),
+		cmocka_unit_test(pd_reports_owner_and_mode),
+		cmocka_unit_test(pd_quiet_cases),
+		cmocka_unit_test(pd_stat_does_not_recover_a_write),
+		cmocka_unit_test(ef_lost_exec_bit),
+		cmocka_unit_test(ef_crlf_interpreter),
+		cmocka_unit_test(ef_missing_interpreter),
+		cmocka_unit_test(ef_not_a_binary),
+		cmocka_unit_test(ef_path_search),
+		cmocka_unit_test(ef_program_missing_or_seen),
+		cmocka_unit_test(ml_not_found_anywhere),
+		cmocka_unit_test(ml_probing_and_versions_are_quiet),
+		cmocka_unit_test(ml_optional_dlopen_is_a_warning),
+		cmocka_unit_test(ml_per_process),
+		cmocka_unit_test(gpu_machine_without_gpu),
+		cmocka_unit_test(gpu_permission),
+		cmocka_unit_test(gpu_quiet_without_gpu_use),
+		cmocka_unit_test(em_python_traceback),
+		cmocka_unit_test(em_last_words),
+		cmocka_unit_test(em_healthy_output),
+		cmocka_unit_test(em_one_per_process),
+		cmocka_unit_test(real_logs_checked),
+		cmocka_unit_test(real_story1_ranked),
+		cmocka_unit_test(real_healthy_torch_silent),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
