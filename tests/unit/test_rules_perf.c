@@ -1,0 +1,883 @@
+/* The performance rules (story 2, "it's slow / it stalls"): slow-syscall,
+ * lock-wait, repeated-open, mmap-churn and small-io, each fed the events a
+ * strace log of the situation gives, and the healthy look-alikes that must
+ * stay quiet. Then real logs of the same situations, made by the .cmd file
+ * beside each: tests/fixtures/rules/perf-*.log. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+
+#include "rule_test.h"
+#include "strace/parser.h"
+#include "util/util.h"
+
+#define MiB (1024LL * 1024)
+
+/* An event NAME of PID starting at T->now and lasting DUR seconds; the
+ * clock moves on past its end. */
+static struct rc_event timed(struct rt *t, int pid, const char *name, long long ret, int err, double dur)
+{
+	struct rc_event e = rt_sys(t, pid, name, ret, err);
+	e.dur = dur;
+	t->now += dur;
+	return e;
+}
+
+static void feed_line(struct rt *t, struct rc_event *e, const char *line)
+{
+	e->line = line;
+	e->line_len = strlen(line);
+	rt_feed(t, e);
+}
+
+static void open_fd(struct rt *t, int pid, const char *path, int fd, int flags)
+{
+	struct rc_event e = timed(t, pid, "openat", fd, 0, 0.00002);
+	e.path = path;
+	e.flags = flags;
+	rt_feed(t, &e);
+}
+
+static void close_fd(struct rt *t, int pid, int fd)
+{
+	struct rc_event e = timed(t, pid, "close", 0, 0, 0.00001);
+	e.fd = fd;
+	rt_feed(t, &e);
+}
+
+static void read_fd(struct rt *t, int pid, int fd, long long len, long long ret, double dur)
+{
+	struct rc_event e = timed(t, pid, "read", ret, 0, dur);
+	e.fd = fd;
+	e.len = (uint64_t)len;
+	rt_feed(t, &e);
+}
+
+static void write_fd(struct rt *t, int pid, int fd, long long len)
+{
+	struct rc_event e = timed(t, pid, "write", len, 0, 0.00001);
+	e.fd = fd;
+	e.len = (uint64_t)len;
+	rt_feed(t, &e);
+}
+
+static void clone_thread(struct rt *t, int pid, int tid)
+{
+	struct rc_event e = timed(t, pid, "clone3", tid, 0, 0.0001);
+	e.flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM;
+	rt_feed(t, &e);
+}
+
+static struct rc_event futex_wait(struct rt *t, int tid, uint64_t addr, long long ret, int err, double dur)
+{
+	struct rc_event e = rt_sys(t, tid, "futex", ret, err);
+	e.futex_op = FUTEX_WAIT;
+	e.addr = addr;
+	e.dur = dur;
+	return e;
+}
+
+static bool contains(const char *hay, const char *needle)
+{
+	return hay && strstr(hay, needle) != NULL;
+}
+
+/* ---- slow-syscall ---- */
+
+static void slow_network_disk_sleep(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	struct rc_event e = timed(&t, 10, "socket", 3, 0, 0.00002);
+	e.sa.family = AF_INET;
+	e.flags = SOCK_STREAM;
+	rt_feed(&t, &e);
+	e = timed(&t, 10, "connect", 0, 0, 0.0003);
+	e.fd = 3;
+	e.sa.family = AF_INET;
+	e.sa.host = "127.0.0.1";
+	e.sa.port = 8080;
+	rt_feed(&t, &e);
+	e = timed(&t, 10, "recvfrom", 512, 0, 3.0);
+	e.fd = 3;
+	e.len = 4096;
+	feed_line(&t, &e, "recvfrom(3, \"HTTP/1.1 200 OK\"..., 4096, 0, NULL, NULL) = 512 <3.000000>");
+	e = timed(&t, 10, "recvfrom", 512, 0, 1.5);
+	e.fd = 3;
+	rt_feed(&t, &e);
+
+	open_fd(&t, 10, "/data/out.bin", 4, O_WRONLY | O_CREAT);
+	e = timed(&t, 10, "fsync", 0, 0, 2.0);
+	e.fd = 4;
+	feed_line(&t, &e, "fsync(4</data/out.bin>) = 0 <2.000000>");
+
+	e = timed(&t, 10, "clock_nanosleep", 0, 0, 1.2);
+	rt_feed(&t, &e);
+	/* Python's time.sleep on older versions: select with no fds. */
+	e = timed(&t, 10, "select", 0, 0, 1.0);
+	e.timeout_ms = 1000;
+	rt_feed(&t, &e);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "slow-syscall"), 3);
+	const struct rc_finding *net = NULL, *disk = NULL, *sleep = NULL;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "slow-syscall") != 0)
+			continue;
+		if (contains(f->summary, "network"))
+			net = f;
+		else if (contains(f->summary, "disk"))
+			disk = f;
+		else if (contains(f->summary, "sleep"))
+			sleep = f;
+	}
+	assert_non_null(net);
+	assert_string_equal(net->address, "127.0.0.1:8080");
+	assert_string_equal(net->syscall, "recvfrom");
+	assert_int_equal(net->count, 2);
+	assert_true(net->duration_s > 4.49 && net->duration_s < 4.51);
+	assert_int_equal(net->severity, RC_SEV_WARNING);
+	assert_int_equal(net->severity_ok, RC_SEV_WARNING);
+	assert_int_equal(net->nevidence, 2);
+	assert_true(contains(net->evidence[0], "<3.000000>"));
+	assert_non_null(disk);
+	assert_string_equal(disk->path, "/data/out.bin");
+	assert_string_equal(disk->syscall, "fsync");
+	assert_non_null(sleep);
+	assert_int_equal(sleep->count, 2);
+	assert_true(sleep->duration_s > 2.19 && sleep->duration_s < 2.21);
+	assert_non_null(net->advice);
+	rt_release(&t);
+}
+
+/* Waits that are the program idling by design are not slow calls. */
+static void slow_ignores_idle_waits(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	struct rc_event e = timed(&t, 10, "futex", 0, 0, 5.0);
+	e.futex_op = FUTEX_WAIT;
+	rt_feed(&t, &e);
+	e = timed(&t, 10, "wait4", 11, 0, 5.0);
+	rt_feed(&t, &e);
+	e = timed(&t, 10, "read", 5, 0, 8.0);
+	e.fd = 0;
+	rt_feed(&t, &e);
+	/* A server: it listens, accepts, then waits for requests. */
+	e = timed(&t, 10, "socket", 3, 0, 0.00001);
+	e.sa.family = AF_INET;
+	rt_feed(&t, &e);
+	e = timed(&t, 10, "listen", 0, 0, 0.00001);
+	e.fd = 3;
+	rt_feed(&t, &e);
+	e = timed(&t, 10, "accept4", 4, 0, 6.0);
+	e.fd = 3;
+	e.sa.family = AF_INET;
+	e.sa.host = "127.0.0.1";
+	e.sa.port = 50000;
+	rt_feed(&t, &e);
+	e = timed(&t, 10, "recvfrom", 100, 0, 4.0);
+	e.fd = 4;
+	rt_feed(&t, &e);
+	e = timed(&t, 10, "poll", 1, 0, 3.0);
+	e.fds[0] = 3;
+	e.fds[1] = 4;
+	e.nfds = 2;
+	rt_feed(&t, &e);
+	/* An event loop's timer expiring. */
+	e = timed(&t, 10, "epoll_wait", 0, 0, 5.0);
+	e.fd = 5;
+	e.timeout_ms = 5000;
+	rt_feed(&t, &e);
+	/* Waiting on a child's pipe. */
+	e = timed(&t, 10, "pipe2", 0, 0, 0.00001);
+	e.fds[0] = 6;
+	e.fds[1] = 7;
+	e.nfds = 2;
+	rt_feed(&t, &e);
+	e = timed(&t, 10, "read", 10, 0, 4.0);
+	e.fd = 6;
+	rt_feed(&t, &e);
+	/* A call that never returned. */
+	e = rt_sys(&t, 10, "read", 0, 0);
+	e.fd = 4;
+	e.ret_known = false;
+	rt_feed(&t, &e);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "slow-syscall"), 0);
+	rt_release(&t);
+}
+
+/* Many quick disk calls that add up to most of the run. */
+static void slow_by_share(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	open_fd(&t, 10, "/mnt/nfs/data.csv", 3, O_RDONLY);
+	for (int i = 0; i < 200; i++)
+		read_fd(&t, 10, 3, 65536, 65536, 0.01);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "slow-syscall");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "disk"));
+	assert_true(contains(f->summary, "of the traced time"));
+	assert_int_equal(f->count, 201);
+	assert_string_equal(f->path, "/mnt/nfs/data.csv");
+	assert_int_equal(f->nevidence, 5);
+	rt_release(&t);
+}
+
+/* Quick calls, or calls without -T durations: nothing to say. */
+static void slow_quiet_without_durations(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	struct rc_event e = rt_sys(&t, 10, "clock_nanosleep", 0, 0);
+	t.now += 5;
+	rt_feed(&t, &e);
+	open_fd(&t, 10, "/data/x", 3, O_RDONLY);
+	for (int i = 0; i < 10; i++)
+		read_fd(&t, 10, 3, 4096, 4096, 0.0001);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "slow-syscall"), 0);
+	rt_release(&t);
+}
+
+/* ---- lock-wait ---- */
+
+static void lock_contention(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	clone_thread(&t, 100, 101);
+	clone_thread(&t, 100, 102);
+	/* 101 holds the lock and sleeps inside it; 102 waits for it. */
+	double start = t.now;
+	struct rc_event hold = rt_sys(&t, 101, "clock_nanosleep", 0, 0);
+	hold.ts = start;
+	hold.dur = 1.0;
+	struct rc_event wait = futex_wait(&t, 102, 0x5555a0, 0, 0, 0.95);
+	wait.ts = start + 0.05;
+	t.now = start + 1.0;
+	rt_feed(&t, &hold);
+	struct rc_event wake = rt_sys(&t, 101, "futex", 1, 0);
+	wake.futex_op = FUTEX_WAKE;
+	wake.addr = 0x5555a0;
+	wake.dur = 0.0001;
+	rt_feed(&t, &wake);
+	feed_line(&t, &wait, "102 futex(0x5555a0, FUTEX_WAIT_PRIVATE, 2, NULL) = 0 <0.950000>");
+	/* Some more work so the wait is a fair share of the run. */
+	for (int i = 0; i < 5; i++) {
+		struct rc_event e = timed(&t, 100, "getpid", 100, 0, 0.0001);
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "lock-wait");
+	assert_non_null(f);
+	assert_int_equal(f->tid, 102);
+	assert_int_equal(f->pid, 100);
+	assert_int_equal(f->count, 1);
+	assert_true(f->duration_s > 0.94 && f->duration_s < 0.96);
+	assert_true(contains(f->summary, "tid 102"));
+	assert_true(contains(f->summary, "0x5555a0"));
+	assert_true(contains(f->summary, "tid 101 woke it"));
+	assert_false(contains(f->summary, "without timestamps"));
+	assert_int_equal(f->nevidence, 1);
+	assert_true(contains(f->evidence[0], "FUTEX_WAIT_PRIVATE"));
+	assert_int_equal(f->severity_ok, RC_SEV_WARNING);
+	assert_non_null(f->advice);
+	rt_release(&t);
+}
+
+/* strace often prints the waker's line after the woken thread's: the
+ * verdict waits for it. */
+static void lock_contention_waker_later(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	clone_thread(&t, 100, 101);
+	clone_thread(&t, 100, 102);
+	double start = t.now;
+	struct rc_event io = rt_sys(&t, 101, "ioctl", 0, 0);
+	io.ts = start;
+	io.dur = 2.0;
+	io.fd = 9;
+	rt_feed(&t, &io);
+	struct rc_event wait = futex_wait(&t, 102, 0x7000, 0, 0, 1.9);
+	wait.ts = start + 0.1;
+	feed_line(&t, &wait, "futex(0x7000, FUTEX_WAIT_PRIVATE, 0, NULL) = 0 <1.900000>");
+	struct rc_event wake = rt_sys(&t, 101, "futex", 1, 0);
+	wake.ts = start + 1.9995;
+	wake.futex_op = FUTEX_WAKE;
+	wake.addr = 0x7000;
+	wake.dur = 0.0001;
+	rt_feed(&t, &wake);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "lock-wait");
+	assert_non_null(f);
+	assert_int_equal(f->tid, 102);
+	assert_int_equal(f->nevidence, 1);
+	rt_release(&t);
+}
+
+/* Timed out, unfinished, joins and parked workers woken by new work are
+ * threads idling by design. */
+static void lock_idle_waits(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	clone_thread(&t, 100, 101);
+	clone_thread(&t, 100, 102);
+	clone_thread(&t, 100, 103);
+	clone_thread(&t, 100, 104);
+	/* A pool worker's timed wait that expired. */
+	struct rc_event e = futex_wait(&t, 101, 0x1000, -1, ETIMEDOUT, 3.0);
+	t.now += 3.0;
+	rt_feed(&t, &e);
+	/* A parked worker woken when the main thread, idle in epoll_wait
+	 * until then, got a request and handed it over. */
+	double start = t.now;
+	struct rc_event park = futex_wait(&t, 102, 0x2000, 0, 0, 5.0);
+	park.ts = start;
+	struct rc_event loop = rt_sys(&t, 100, "epoll_wait", 1, 0);
+	loop.ts = start;
+	loop.dur = 4.998;
+	loop.fd = 3;
+	rt_feed(&t, &loop);
+	struct rc_event recv = rt_sys(&t, 100, "recvfrom", 100, 0);
+	recv.ts = start + 4.9985;
+	recv.dur = 0.0001;
+	rt_feed(&t, &recv);
+	/* A heartbeat thread sleeps meanwhile: it is not the waker. */
+	struct rc_event beat = rt_sys(&t, 104, "clock_nanosleep", 0, 0);
+	beat.ts = start;
+	beat.dur = 4.9;
+	rt_feed(&t, &beat);
+	struct rc_event wake = rt_sys(&t, 100, "futex", 1, 0);
+	wake.ts = start + 4.999;
+	wake.futex_op = FUTEX_WAKE;
+	wake.addr = 0x2000;
+	rt_feed(&t, &wake);
+	t.now = start + 5.0;
+	rt_feed(&t, &park);
+	/* The main thread joins 103, which works 2 s and exits. */
+	start = t.now;
+	struct rc_event work = rt_sys(&t, 103, "read", 10, 0);
+	work.ts = start;
+	work.dur = 2.0;
+	rt_feed(&t, &work);
+	struct rc_event ex = rt_sys(&t, 103, "exit", 0, 0);
+	ex.ts = start + 2.0;
+	ex.ret_known = false;
+	rt_feed(&t, &ex);
+	struct rc_event join = futex_wait(&t, 100, 0x3000, 0, 0, 2.0002);
+	join.futex_op = FUTEX_WAIT_BITSET;
+	join.ts = start;
+	t.now = start + 2.0003;
+	rt_feed(&t, &join);
+	/* Still waiting at exit. */
+	e = futex_wait(&t, 101, 0x1000, 0, 0, -1);
+	e.ret_known = false;
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "lock-wait"), 0);
+	rt_release(&t);
+}
+
+/* strace -p PID -f -T (story 2 as typed): durations, no timestamps. */
+static void lock_without_timestamps(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	clone_thread(&t, 100, 101);
+	struct rc_event e = futex_wait(&t, 101, 0x7f00, 0, 0, 3.214567);
+	e.ts = -1;
+	feed_line(&t, &e, "futex(0x7f00, FUTEX_WAIT_PRIVATE, 0, NULL) = 0 <3.214567>");
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "lock-wait");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "without timestamps"));
+	assert_true(f->duration_s > 3.2 && f->duration_s < 3.3);
+	rt_release(&t);
+}
+
+/* Short waits, or a single long one lost in a long trace, are no finding;
+ * neither is anything without durations. */
+static void lock_short_waits_quiet(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	clone_thread(&t, 100, 101);
+	for (int i = 0; i < 20; i++) {
+		double start = t.now;
+		struct rc_event w = rt_sys(&t, 100, "write", 10, 0);
+		w.ts = start;
+		w.dur = 0.2;
+		w.fd = 5;
+		rt_feed(&t, &w);
+		struct rc_event e = futex_wait(&t, 101, 0x9000, 0, 0, 0.2);
+		e.ts = start;
+		t.now = start + 0.21;
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "lock-wait"), 0);
+	rt_release(&t);
+
+	rt_init(&t);
+	clone_thread(&t, 100, 101);
+	double start = t.now;
+	struct rc_event w = rt_sys(&t, 100, "write", 10, 0);
+	w.ts = start;
+	w.dur = 0.7;
+	rt_feed(&t, &w);
+	struct rc_event e = futex_wait(&t, 101, 0x9000, 0, 0, 0.6);
+	e.ts = start;
+	rt_feed(&t, &e);
+	t.now = start + 100;
+	e = rt_sys(&t, 100, "getpid", 100, 0);
+	e.dur = 0.0001;
+	rt_feed(&t, &e);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "lock-wait"), 0);
+	rt_release(&t);
+
+	rt_init(&t);
+	clone_thread(&t, 100, 101);
+	e = futex_wait(&t, 101, 0x9000, 0, 0, -1);
+	t.now += 5;
+	rt_feed(&t, &e);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "lock-wait"), 0);
+	rt_release(&t);
+}
+
+/* ---- repeated-open ---- */
+
+static void load_file(struct rt *t, int pid, const char *path, long long size, long long chunk, bool fstat)
+{
+	open_fd(t, pid, path, 3, O_RDONLY | O_CLOEXEC);
+	if (fstat) {
+		struct rc_event e = timed(t, pid, "fstat", 0, 0, 0.00001);
+		e.fd = 3;
+		e.st_size = size;
+		rt_feed(t, &e);
+	}
+	for (long long got = 0; got < size; got += chunk)
+		read_fd(t, pid, 3, chunk, MIN(chunk, size - got), 0.001);
+	read_fd(t, pid, 3, chunk, 0, 0.00001);
+	close_fd(t, pid, 3);
+}
+
+static void reopen_weights(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	for (int i = 0; i < 6; i++)
+		load_file(&t, 10, "/srv/models/weights.bin", 2 * MiB, MiB, i % 2 == 0);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/srv/models/weights.bin");
+	assert_int_equal(f->count, 6);
+	assert_int_equal(f->bytes, 12 * MiB);
+	assert_true(contains(f->summary, "10 MiB"));
+	assert_int_equal(f->nevidence, 2);
+	assert_int_equal(f->severity_ok, RC_SEV_WARNING);
+	assert_string_equal(f->echo_words[0], "weights.bin");
+	rt_release(&t);
+}
+
+/* Without fstat the size is the most read between two opens. */
+static void reopen_size_from_sessions(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	for (int i = 0; i < 5; i++)
+		load_file(&t, 10, "/srv/a.pth", MiB / 2 + MiB / 4, 65536, false);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "3 MiB of it again"));
+	rt_release(&t);
+}
+
+static void reopen_quiet(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	/* Small files opened often; a big file opened a few times; pseudo
+	 * files and code; one big file read once in pieces. */
+	for (int i = 0; i < 20; i++) {
+		load_file(&t, 10, "/etc/hosts", 1024, 4096, true);
+		load_file(&t, 10, "/proc/self/status", 2 * MiB, MiB, false);
+		load_file(&t, 10, "/usr/lib/python3/dist-packages/torch/nn/functional.py", 2 * MiB, MiB,
+			  false);
+		load_file(&t, 10, "/usr/lib/x86_64-linux-gnu/libtorch_cpu.so.1.13.0", 2 * MiB, MiB, false);
+	}
+	for (int i = 0; i < 4; i++)
+		load_file(&t, 10, "/srv/big.bin", 8 * MiB, MiB, true);
+	open_fd(&t, 10, "/srv/once.bin", 3, O_RDONLY);
+	for (int i = 0; i < 64; i++)
+		read_fd(&t, 10, 3, MiB, MiB, 0.001);
+	/* Opened for writing: nothing is read again. */
+	for (int i = 0; i < 8; i++)
+		open_fd(&t, 10, "/srv/log.txt", 4, O_WRONLY | O_APPEND);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "repeated-open"), 0);
+	rt_release(&t);
+}
+
+/* ---- mmap-churn ---- */
+
+static void map_unmap(struct rt *t, int map_pid, int unmap_pid, uint64_t addr, uint64_t len, int fd)
+{
+	struct rc_event e = timed(t, map_pid, "mmap", (long long)addr, 0, 0.00003);
+	e.len = len;
+	e.flags = fd < 0 ? MAP_PRIVATE | MAP_ANONYMOUS : MAP_PRIVATE;
+	e.mode = PROT_READ | PROT_WRITE;
+	e.fd = fd;
+	e.offset = 0;
+	feed_line(t, &e, fd < 0 ? "mmap(NULL, 67108864, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, "
+				  "-1, 0) = 0x7f0000000000"
+				: "mmap(NULL, 33554432, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f1000000000");
+	e = timed(t, unmap_pid, "munmap", 0, 0, 0.004);
+	e.addr = addr;
+	e.len = len;
+	feed_line(t, &e, "munmap(0x7f0000000000, 67108864) = 0");
+}
+
+static void mmap_churn_anonymous(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	clone_thread(&t, 10, 11);
+	for (int i = 0; i < 8; i++)
+		map_unmap(&t, i % 2 ? 11 : 10, 10, 0x7f0000000000ULL + (uint64_t)(i % 3) * 0x10000000,
+			  64 * MiB, -1);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "mmap-churn");
+	assert_non_null(f);
+	assert_int_equal(f->count, 8);
+	assert_int_equal(f->bytes, 64 * MiB);
+	assert_null(f->path);
+	assert_true(contains(f->summary, "64 MiB anonymous"));
+	assert_true(contains(f->summary, "512 MiB in all"));
+	assert_true(f->duration_s > 0.032 && f->duration_s < 0.033);
+	assert_int_equal(f->nevidence, 4);
+	assert_true(contains(f->advice, "32 MiB"));
+	rt_release(&t);
+}
+
+static void mmap_churn_file(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	for (int i = 0; i < 5; i++) {
+		open_fd(&t, 10, "/srv/model.safetensors", 3, O_RDONLY);
+		map_unmap(&t, 10, 10, 0x7f1000000000ULL, 32 * MiB, 3);
+		close_fd(&t, 10, 3);
+	}
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "mmap-churn");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/srv/model.safetensors");
+	assert_int_equal(f->count, 5);
+	rt_release(&t);
+}
+
+static void mmap_churn_quiet(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	/* Three round trips; small maps; large maps kept. */
+	for (int i = 0; i < 3; i++)
+		map_unmap(&t, 10, 10, 0x7f2000000000ULL, 64 * MiB, -1);
+	for (int i = 0; i < 50; i++)
+		map_unmap(&t, 10, 10, 0x7f3000000000ULL, 8 * MiB, -1);
+	for (int i = 0; i < 10; i++) {
+		uint64_t addr = 0x7f4000000000ULL + (uint64_t)i * 0x10000000;
+		struct rc_event e = timed(&t, 10, "mmap", (long long)addr, 0, 0.00003);
+		e.len = 256 * MiB;
+		e.flags = MAP_PRIVATE | MAP_ANONYMOUS;
+		rt_feed(&t, &e);
+	}
+	/* A child process unmapping the same address is not a pair. */
+	struct rc_event fork = timed(&t, 10, "clone", 20, 0, 0.0001);
+	fork.flags = 0;
+	rt_feed(&t, &fork);
+	for (int i = 0; i < 6; i++) {
+		struct rc_event e = timed(&t, 20, "munmap", 0, 0, 0.001);
+		e.addr = 0x7f4000000000ULL;
+		e.len = 256 * MiB;
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "mmap-churn"), 0);
+	rt_release(&t);
+}
+
+/* ---- small-io ---- */
+
+static void small_reads(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	open_fd(&t, 10, "/data/audio.raw", 3, O_RDONLY);
+	open_fd(&t, 10, "/data/image.png", 4, O_RDONLY);
+	read_fd(&t, 10, 4, 8 * MiB, 3 * MiB, 0.01);
+	for (int i = 0; i < 320; i++) {
+		struct rc_event e = timed(&t, 10, "read", 1024, 0, 0.00001);
+		e.fd = 3;
+		e.len = 1024;
+		feed_line(&t, &e, "read(3</data/audio.raw>, \"RIFF\"..., 1024) = 1024");
+	}
+	read_fd(&t, 10, 3, 1024, 0, 0.00001);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "small-io"), 1);
+	const struct rc_finding *f = rt_find(&t, "small-io");
+	assert_string_equal(f->path, "/data/audio.raw");
+	assert_int_equal(f->count, 320);
+	assert_int_equal(f->bytes, 320 * 1024);
+	assert_true(contains(f->summary, "typically 1024 bytes"));
+	assert_true(contains(f->summary, "read"));
+	assert_string_equal(f->syscall, "read");
+	assert_int_equal(f->nevidence, 3);
+	assert_int_equal(f->severity_ok, RC_SEV_WARNING);
+	rt_release(&t);
+}
+
+static void small_writes_and_hints(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	open_fd(&t, 10, "/var/log/app.log", 5, O_WRONLY | O_APPEND);
+	for (int i = 0; i < 400; i++)
+		write_fd(&t, 10, 5, 1000);
+	/* An fd opened before tracing began, known from strace -y. */
+	for (int i = 0; i < 300; i++) {
+		struct rc_event e = timed(&t, 10, "read", 2000, 0, 0.00001);
+		e.fd = 7;
+		e.len = 2000;
+		e.fd_hint = "/data/old.wav";
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "small-io"), 2);
+	bool saw_log = false, saw_wav = false;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "small-io") != 0)
+			continue;
+		if (strcmp(f->path, "/var/log/app.log") == 0) {
+			saw_log = true;
+			assert_true(contains(f->summary, "written"));
+			assert_true(contains(f->advice, "buffer"));
+		}
+		if (strcmp(f->path, "/data/old.wav") == 0)
+			saw_wav = f->count == 300;
+	}
+	assert_true(saw_log);
+	assert_true(saw_wav);
+	rt_release(&t);
+}
+
+static void small_io_quiet(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	/* Page-sized buffered reads; few small reads; tiny total; pseudo
+	 * files; sockets and pipes. */
+	open_fd(&t, 10, "/data/big.csv", 3, O_RDONLY);
+	for (int i = 0; i < 1000; i++)
+		read_fd(&t, 10, 3, 4096, 4096, 0.00001);
+	open_fd(&t, 10, "/data/few.raw", 4, O_RDONLY);
+	for (int i = 0; i < 100; i++)
+		read_fd(&t, 10, 4, 1024, 1024, 0.00001);
+	open_fd(&t, 10, "/data/tiny.txt", 5, O_RDONLY);
+	for (int i = 0; i < 1000; i++)
+		read_fd(&t, 10, 5, 16, 16, 0.00001);
+	open_fd(&t, 10, "/proc/self/maps", 6, O_RDONLY);
+	for (int i = 0; i < 1000; i++)
+		read_fd(&t, 10, 6, 1024, 1024, 0.00001);
+	struct rc_event e = timed(&t, 10, "socket", 7, 0, 0.00001);
+	e.sa.family = AF_INET;
+	rt_feed(&t, &e);
+	for (int i = 0; i < 1000; i++)
+		read_fd(&t, 10, 7, 1024, 1024, 0.00001);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "small-io"), 0);
+	rt_release(&t);
+}
+
+/* ---- real logs (tests/fixtures/rules/perf-*.log) ---- */
+
+struct expect {
+	const char *log;
+	const char *rule;	/* must be reported ... */
+	const char *word;	/* ... with this in its summary (NULL: any) */
+	bool present;		/* false: must NOT be reported */
+};
+
+static const struct expect real_logs[] = {
+	{ "perf-smallread.log", "small-io", "320 calls of typically 1024 bytes", true },
+	{ "perf-smallread.log", "repeated-open", NULL, false },
+	{ "perf-smallread.log", "slow-syscall", NULL, false },
+	{ "perf-reopen.log", "repeated-open", "model.bin' was opened 6 times", true },
+	{ "perf-reopen.log", "small-io", NULL, false },
+	{ "perf-mmapchurn.log", "mmap-churn", "64 MiB anonymous mapping was made and dropped 8", true },
+	{ "perf-mmapchurn.log", "small-io", NULL, false },
+	{ "perf-lockwait.log", "lock-wait", "in 2 contended futex waits", true },
+	{ "perf-lockwait.log", "slow-syscall", "sleep", true },
+	{ "perf-lockwait.log", "slow-syscall", "network", false },
+	{ "perf-slownet.log", "slow-syscall", "from 127.0.0.1:47811", true },
+	{ "perf-slownet.log", "slow-syscall", "sleeps", true },
+	{ "perf-slownet.log", "lock-wait", NULL, false },
+	{ "perf-slownet.log", "small-io", NULL, false },
+	{ "perf-slownet.log", "repeated-open", NULL, false },
+	{ "perf-torch-pool.log", "slow-syscall", NULL, false },
+	{ "perf-torch-pool.log", "lock-wait", NULL, false },
+	{ "perf-torch-pool.log", "mmap-churn", NULL, false },
+};
+
+static bool analyze_log(const char *name, struct rt *t)
+{
+	struct strbuf path = STRBUF_INIT;
+	strbuf_addf(&path, "%s/tests/fixtures/rules/%s", SOURCE_ROOT, name);
+	const char *files[] = { strbuf_str(&path) };
+	struct strace_parser *p;
+	struct strbuf err = STRBUF_INIT;
+	int r = strace_parser_open(&p, files, 1, &err);
+	strbuf_release(&path);
+	if (r < 0) {
+		strbuf_release(&err);
+		return false;
+	}
+	struct rc_event e;
+	while (strace_parser_next(p, &e, &err) > 0)
+		engine_feed(&t->eng, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+	rt_finish(t);
+	return true;
+}
+
+static void real_logs_checked(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(real_logs); i++) {
+		const struct expect *x = &real_logs[i];
+		struct rt t;
+		rt_init(&t);
+		if (!analyze_log(x->log, &t)) {
+			rt_release(&t);
+			fail_msg("cannot read fixture '%s'", x->log);
+		}
+		bool found = false;
+		for (size_t j = 0; j < t.out.count; j++) {
+			const struct rc_finding *f = t.out.v[j];
+			if (strcmp(f->rule, x->rule) == 0 && (!x->word || contains(f->summary, x->word)))
+				found = true;
+		}
+		if (found != x->present)
+			fail_msg("%s: %s %s", x->log, x->rule, x->present ? "not reported" : "reported");
+		/* Performance findings are warnings, in healthy runs too. */
+		for (size_t j = 0; j < t.out.count; j++)
+			if (strcmp(t.out.v[j]->rule, x->rule) == 0)
+				assert_int_equal(t.out.v[j]->effective, RC_SEV_WARNING);
+		rt_release(&t);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(slow_network_disk_sleep),
+		cmocka_unit_test(slow_ignores_idle_waits),
+		cmocka_unit_test(slow_by_share),
+		cmocka_unit_test(slow_quiet_without_durations),
+		cmocka_unit_test(lock_contention),
+		cmocka_unit_test(lock_contention_waker_later),
+		cmocka_unit_test(lock_idle_waits),
+		cmocka_unit_test(lock_without_timestamps),
+		cmocka_unit_test(lock_short_waits_quiet),
+		cmocka_unit_test(reopen_weights),
+		cmocka_unit_test(reopen_size_from_sessions),
+		cmocka_unit_test(reopen_quiet),
+		cmocka_unit_test(mmap_churn_anonymous),
+		cmocka_unit_test(mmap_churn_file),
+		cmocka_unit_test(mmap_churn_quiet),
+		cmocka_unit_test(small_reads),
+		cmocka_unit_test(small_writes_and_hints),
+		cmocka_unit_test(small_io_quiet),
+		cmocka_unit_test(real_logs_checked),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
