@@ -1,0 +1,577 @@
+/* connect-failed: a connection that was refused, reset or had no route.
+ *
+ * Three ways a failed connect shows in a trace:
+ *  - a blocking connect() fails outright (ECONNREFUSED, ENETUNREACH...;
+ *    ENOENT or ECONNREFUSED for a unix socket);
+ *  - a non-blocking connect() returns EINPROGRESS and the outcome comes
+ *    later through getsockopt(SOL_SOCKET, SO_ERROR) = [ECONNREFUSED];
+ *  - or the first send/recv/read/write on the still-connecting socket
+ *    fails with ECONNREFUSED, ECONNRESET, EPIPE or ENOTCONN.
+ * Attempts are grouped by peer address; an attempt is recovered when a
+ * later connect by the same process to that address (or to the same port
+ * on another address, as clients do trying ::1 then 127.0.0.1) succeeded.
+ * Port 53 belongs to dns-failure and timeouts to connect-timeout.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "rules/noise.h"
+#include "rules/rule.h"
+#include "util/hmap.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define RULE_ID "connect-failed"
+/* Distinct failing peers kept; later ones are counted, not kept. */
+#define MAX_PEERS 1024
+/* Non-blocking connects whose outcome was seen, by connect seq. */
+#define MAX_RESOLVED 4096
+#define DNS_PORT 53
+
+struct peer {
+	char *addr;		/* "127.0.0.1:8080", "[::1]:443", "/run/x.sock" */
+	char *host;
+	int family;
+	int port;
+	int pid;		/* the process (leader) of the last failure */
+	int tid;
+	int err;		/* errno of the last failure */
+	char *syscall;		/* the call that reported it */
+	uint64_t count;
+	uint64_t first_seq, last_seq;
+	double first_ts, last_ts;
+	char *first_ev[2];	/* the first attempt: connect (+ getsockopt/io) */
+	char *last_ev[2];	/* the last attempt, when there were more */
+	bool udp;		/* a connected UDP socket told "port unreachable" */
+	bool recovered;
+	char *recovered_by;	/* the address that worked, when another */
+	struct peer *next_same_port;
+};
+
+struct state {
+	struct hmap peers;	/* addr -> struct peer* */
+	struct hmap by_port;	/* (leader pid, port) -> struct peer* chain */
+	struct hmap resolved;	/* connect seq -> non-NULL */
+	uint64_t dropped;
+};
+
+static void init(void *p)
+{
+	struct state *s = p;
+
+	hmap_init(&s->peers);
+	hmap_init(&s->by_port);
+	hmap_init(&s->resolved);
+}
+
+static void peer_free(void *p)
+{
+	struct peer *pe = p;
+
+	free(pe->addr);
+	free(pe->host);
+	free(pe->syscall);
+	for (int i = 0; i < 2; i++) {
+		free(pe->first_ev[i]);
+		free(pe->last_ev[i]);
+	}
+	free(pe->recovered_by);
+	free(pe);
+}
+
+static void release(void *p)
+{
+	struct state *s = p;
+
+	hmap_release(&s->peers, peer_free);
+	hmap_release(&s->by_port, NULL);
+	hmap_release(&s->resolved, NULL);
+}
+
+static char *addr_format(int family, const char *host, int port, bool abstract)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!host)
+		host = "?";
+	if (family == AF_UNIX)
+		strbuf_addf(&sb, "%s%s", abstract ? "@" : "", host);
+	else if (family == AF_INET6 && port >= 0)
+		strbuf_addf(&sb, "[%s]:%d", host, port);
+	else if (port >= 0)
+		strbuf_addf(&sb, "%s:%d", host, port);
+	else
+		strbuf_adds(&sb, host);
+	return strbuf_detach(&sb);
+}
+
+struct port_key {
+	int pid;
+	int port;
+};
+
+static int leader_of(const struct rc_ctx *ctx, int pid)
+{
+	const struct rc_proc *l = procs_leader(ctx->procs, pid);
+
+	return l ? l->pid : pid;
+}
+
+/* Sockets nobody needs: glibc asks nscd on every name lookup. */
+static bool noise_socket(const char *path)
+{
+	static const char *const nscd[] = { "/var/run/nscd/socket", "/run/nscd/socket" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(nscd); i++)
+		if (strcmp(path, nscd[i]) == 0)
+			return true;
+	return noise_path(path);
+}
+
+static bool failure_errno(int family, int err)
+{
+	switch (err) {
+	case ECONNREFUSED:
+	case ENETUNREACH:
+	case EHOSTUNREACH:
+	case ECONNRESET:
+	case EADDRNOTAVAIL:
+	case ENETDOWN:
+	case ECONNABORTED:
+	case EPERM:
+	case EACCES:
+		return true;
+	case ENOENT:
+		return family == AF_UNIX;
+	default:
+		return false;
+	}
+}
+
+static char *dup_line(const char *line, size_t len)
+{
+	return line ? xstrndup(line, len) : NULL;
+}
+
+/* Record one failed attempt to the peer (FAMILY, HOST, PORT). EV_CONNECT
+ * is the connect line of a non-blocking attempt (NULL for a blocking one),
+ * E the event that reported the failure. */
+static struct peer *record(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
+			   int family, const char *host, int port, bool abstract, int err,
+			   const char *ev_connect)
+{
+	if (family != AF_INET && family != AF_INET6 && family != AF_UNIX)
+		return NULL;
+	if (family != AF_UNIX && port == DNS_PORT)
+		return NULL;
+	if (family == AF_UNIX && !abstract && host && noise_socket(host))
+		return NULL;
+
+	char *addr = addr_format(family, host, port, abstract);
+	void **slot = hmap_get(&s->peers, addr, strlen(addr));
+	struct peer *pe = slot ? *slot : NULL;
+
+	if (!pe) {
+		if (s->peers.count >= MAX_PEERS) {
+			s->dropped++;
+			free(addr);
+			return NULL;
+		}
+		pe = xcalloc(1, sizeof(*pe));
+		pe->addr = addr;
+		pe->host = host ? xstrdup(host) : NULL;
+		pe->family = family;
+		pe->port = family == AF_UNIX ? -1 : port;
+		pe->first_seq = e->seq;
+		pe->first_ts = e->ts;
+		*hmap_put(&s->peers, addr, strlen(addr), NULL) = pe;
+		if (family != AF_UNIX) {
+			struct port_key k = { leader_of(ctx, e->pid), port };
+			void **chain = hmap_put(&s->by_port, &k, sizeof(k), NULL);
+			pe->next_same_port = *chain;
+			*chain = pe;
+		}
+		pe->first_ev[0] = dup_line(ev_connect ? ev_connect : e->line,
+					   ev_connect ? strlen(ev_connect) : e->line_len);
+		if (ev_connect)
+			pe->first_ev[1] = dup_line(e->line, e->line_len);
+	} else {
+		free(addr);
+		for (int i = 0; i < 2; i++) {
+			free(pe->last_ev[i]);
+			pe->last_ev[i] = NULL;
+		}
+		pe->last_ev[0] = dup_line(ev_connect ? ev_connect : e->line,
+					  ev_connect ? strlen(ev_connect) : e->line_len);
+		if (ev_connect)
+			pe->last_ev[1] = dup_line(e->line, e->line_len);
+	}
+	pe->count++;
+	pe->err = err;
+	pe->pid = leader_of(ctx, e->pid);
+	pe->tid = e->pid;
+	pe->last_seq = e->seq;
+	pe->last_ts = e->ts;
+	pe->recovered = false;
+	free(pe->recovered_by);
+	pe->recovered_by = NULL;
+	finding_set(&pe->syscall, e->name);
+	return pe;
+}
+
+/* A connect by E's process to the peer succeeded: earlier failures to it,
+ * or to the same port elsewhere, were recovered from. */
+static void succeeded(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
+		      int family, const char *host, int port, bool abstract)
+{
+	if (!s->peers.count)
+		return;
+	char *addr = addr_format(family, host, port, abstract);
+	void **slot = hmap_get(&s->peers, addr, strlen(addr));
+
+	if (slot) {
+		struct peer *pe = *slot;
+		pe->recovered = true;
+		free(pe->recovered_by);
+		pe->recovered_by = NULL;
+	}
+	if (family == AF_INET || family == AF_INET6) {
+		struct port_key k = { leader_of(ctx, e->pid), port };
+		void **chain = hmap_get(&s->by_port, &k, sizeof(k));
+		for (struct peer *pe = chain ? *chain : NULL; pe; pe = pe->next_same_port) {
+			if (pe->recovered || strcmp(pe->addr, addr) == 0)
+				continue;
+			pe->recovered = true;
+			pe->recovered_by = xstrdup(addr);
+		}
+	}
+	free(addr);
+}
+
+static bool is_resolved(const struct state *s, uint64_t connect_seq)
+{
+	return hmap_get_int(&s->resolved, (long long)connect_seq) != NULL;
+}
+
+static void mark_resolved(struct state *s, uint64_t connect_seq)
+{
+	/* Losing these only matters for the rare I/O error on a socket whose
+	 * connect we saw succeed long ago; start over rather than grow. */
+	if (s->resolved.count >= MAX_RESOLVED) {
+		hmap_release(&s->resolved, NULL);
+		hmap_init(&s->resolved);
+	}
+	*hmap_put_int(&s->resolved, (long long)connect_seq, NULL) = (void *)1;
+}
+
+/* The socket FD of E's process while its non-blocking connect is pending. */
+static const struct rc_fd *pending_connect(const struct state *s, const struct rc_event *e,
+					   const struct rc_ctx *ctx)
+{
+	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
+
+	if (!f || f->kind != RC_FD_SOCKET || !f->connecting || is_resolved(s, f->connect_seq))
+		return NULL;
+	return f;
+}
+
+static void on_connect(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	const struct rc_sockaddr *sa = &e->sa;
+
+	if (!sa->family)
+		return;
+	if (e->ret_known && e->ret == 0 && !e->err) {
+		succeeded(s, e, ctx, sa->family, sa->host, sa->port, sa->abstract);
+		return;
+	}
+	if (e->err == EISCONN) {
+		/* A second connect on a non-blocking socket: it got through. */
+		const struct rc_fd *f = pending_connect(s, e, ctx);
+		if (f) {
+			mark_resolved(s, f->connect_seq);
+			succeeded(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract);
+		}
+		return;
+	}
+	if (event_failed(e) && failure_errno(sa->family, e->err))
+		record(s, e, ctx, sa->family, sa->host, sa->port, sa->abstract, e->err, NULL);
+}
+
+static void on_sockopt(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	if (e->sockopt_level != SOL_SOCKET || e->sockopt_name != SO_ERROR || e->err)
+		return;
+	const struct rc_fd *f = pending_connect(s, e, ctx);
+	if (!f)
+		return;
+	/* SO_ERROR = 0 right after EINPROGRESS can also mean "not done yet"
+	 * when asked before the socket was writable; clients ask after
+	 * poll() said POLLOUT, so take it as success. */
+	mark_resolved(s, f->connect_seq);
+	if (e->sockopt_value == 0)
+		succeeded(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract);
+	else if (failure_errno(f->family, e->sockopt_value))
+		record(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract,
+		       e->sockopt_value, f->connect_line);
+}
+
+/* Send or receive on a socket: the outcome of a pending connect, or a
+ * connected UDP socket told "port unreachable". */
+static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	if (e->fd < 0)
+		return;
+	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
+	if (!f || f->kind != RC_FD_SOCKET)
+		return;
+	if (f->connecting && !is_resolved(s, f->connect_seq)) {
+		if (!e->err && e->ret_known && e->ret > 0) {
+			mark_resolved(s, f->connect_seq);
+			succeeded(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract);
+		} else if (event_failed(e) && (e->err == ECONNREFUSED || e->err == ECONNRESET ||
+					       e->err == EPIPE || e->err == ENOTCONN)) {
+			mark_resolved(s, f->connect_seq);
+			record(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract,
+			       e->err == ENOTCONN || e->err == EPIPE ? ECONNREFUSED : e->err,
+			       f->connect_line);
+		}
+		return;
+	}
+	if (event_failed(e) && e->err == ECONNREFUSED && f->sock_type == SOCK_DGRAM && f->peer_host) {
+		struct peer *pe = record(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract,
+					 e->err, NULL);
+		if (pe)
+			pe->udp = true;
+	}
+}
+
+static void on_close(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
+
+	if (f && f->connecting)
+		hmap_del_int(&s->resolved, (long long)f->connect_seq);
+}
+
+static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct state *s = p;
+
+	if (e->kind != RC_EV_SYSCALL)
+		return;
+	switch (e->nr) {
+	case SYS_connect:
+		on_connect(s, e, ctx);
+		break;
+	case SYS_getsockopt:
+		on_sockopt(s, e, ctx);
+		break;
+	case SYS_read:
+	case SYS_write:
+	case SYS_readv:
+	case SYS_writev:
+	case SYS_sendto:
+	case SYS_recvfrom:
+	case SYS_sendmsg:
+	case SYS_recvmsg:
+#ifdef SYS_send
+	case SYS_send:
+#endif
+#ifdef SYS_recv
+	case SYS_recv:
+#endif
+		on_io(s, e, ctx);
+		break;
+	case SYS_close:
+		on_close(s, e, ctx);
+		break;
+	default:
+		break;
+	}
+}
+
+static const char *errno_words(int err)
+{
+	switch (err) {
+	case ECONNREFUSED: return "refused";
+	case ENETUNREACH:
+	case EHOSTUNREACH: return "unreachable";
+	case ECONNRESET: return "reset";
+	case EADDRNOTAVAIL: return "assign requested address";
+	case ENETDOWN: return "network is down";
+	case ECONNABORTED: return "aborted";
+	case ENOENT: return "no such file";
+	default: return "permission denied";
+	}
+}
+
+static const char *what_happened(const struct peer *pe)
+{
+	switch (pe->err) {
+	case ECONNREFUSED: return "was refused";
+	case ENETUNREACH: return "failed: network unreachable";
+	case EHOSTUNREACH: return "failed: no route to host";
+	case ECONNRESET: return "was reset by the peer";
+	case EADDRNOTAVAIL: return "failed: no local address to connect from";
+	case ENETDOWN: return "failed: network is down";
+	case ECONNABORTED: return "was aborted";
+	case ENOENT: return "failed: the socket does not exist";
+	default: return "was not permitted";
+	}
+}
+
+static void advise(struct rc_finding *f, const struct peer *pe)
+{
+	const char *a = pe->addr;
+
+	if (pe->family == AF_UNIX) {
+		switch (pe->err) {
+		case ENOENT:
+			finding_setf(&f->advice, "no socket '%s' exists: the service that should create it is "
+				     "not running (start it: systemctl status, its logs) or the program is "
+				     "configured with another path", a);
+			return;
+		case ECONNREFUSED:
+			finding_setf(&f->advice, "'%s' exists but nothing accepts on it: the service died or is "
+				     "restarting and left a stale socket; restart the service", a);
+			return;
+		case EACCES:
+		case EPERM:
+			finding_setf(&f->advice, "no permission to connect to '%s': run as a user in the socket's "
+				     "group (ls -l %s) or fix its mode", a, a);
+			return;
+		default:
+			break;
+		}
+	}
+	switch (pe->err) {
+	case ECONNREFUSED:
+		finding_setf(&f->advice, "nothing is listening on %s: start the service or fix the host and "
+			     "port the program is configured with (`ss -ltnp` lists listening ports); a "
+			     "server still starting up needs a retry with a delay", a);
+		break;
+	case ENETUNREACH:
+		finding_setf(&f->advice, "there is no route to the network of %s: check `ip route` and the "
+			     "interface or VPN (IPv6 without an IPv6 route is common); use an address the "
+			     "machine can reach", a);
+		break;
+	case EHOSTUNREACH:
+		finding_setf(&f->advice, "%s cannot be reached: the host is down or a firewall rejects the "
+			     "traffic; check `ip route get %s` and the firewall rules", a, pe->host ? pe->host : a);
+		break;
+	case ECONNRESET:
+		finding_setf(&f->advice, "%s reset the connection: the server crashed or refused the client, "
+			     "or a proxy or firewall cut it; check the server's logs", a);
+		break;
+	case EADDRNOTAVAIL:
+		finding_setf(&f->advice, "no local address could be used to reach %s: the ephemeral ports are "
+			     "used up (many connections in TIME_WAIT: `ss -s`) or the source address is not "
+			     "configured", a);
+		break;
+	case ENETDOWN:
+		finding_setf(&f->advice, "the network interface is down: check `ip link` and `ip addr`");
+		break;
+	default:
+		finding_setf(&f->advice, "a local firewall (iptables/nftables) or security policy blocked the "
+			     "connection to %s", a);
+		break;
+	}
+}
+
+static void emit(const struct peer *pe, const struct rc_ctx *ctx, struct rc_findings *out)
+{
+	bool retried = pe->count > 1;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (pe->udp)
+		strbuf_addf(&sb, "datagrams to '%s' were refused (port unreachable)", pe->addr);
+	else
+		strbuf_addf(&sb, "connection to '%s' %s", pe->addr, what_happened(pe));
+	if (retried) {
+		strbuf_addf(&sb, " (%llu attempts", (unsigned long long)pe->count);
+		if (ctx->has_time && pe->first_ts >= 0 && pe->last_ts > pe->first_ts)
+			strbuf_addf(&sb, " over %.1f s", pe->last_ts - pe->first_ts);
+		strbuf_adds(&sb, ")");
+	}
+	if (pe->recovered && pe->recovered_by)
+		strbuf_addf(&sb, ", then '%s' worked", pe->recovered_by);
+	else if (pe->recovered)
+		strbuf_adds(&sb, ", later connected");
+
+	/* Datagrams to a closed port are mostly fire-and-forget (metrics,
+	 * syslog): worth a warning, rarely the cause. */
+	bool soft = pe->recovered || pe->udp;
+	struct rc_finding *f = finding_add(out, RULE_ID, soft ? RC_SEV_WARNING : RC_SEV_ERROR,
+					   soft ? RC_SEV_INFO : RC_SEV_WARNING, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	f->pid = pe->pid;
+	f->tid = pe->tid != pe->pid ? pe->tid : 0;
+	finding_set(&f->syscall, pe->syscall);
+	f->err = pe->err;
+	finding_set(&f->address, pe->addr);
+	if (pe->family == AF_UNIX)
+		finding_set(&f->path, pe->host);
+	f->count = (long long)pe->count;
+	for (int i = 0; i < 2; i++)
+		if (pe->first_ev[i])
+			finding_evidence(f, pe->first_ev[i], strlen(pe->first_ev[i]));
+	for (int i = 0; i < 2; i++)
+		if (pe->last_ev[i])
+			finding_evidence(f, pe->last_ev[i], strlen(pe->last_ev[i]));
+	advise(f, pe);
+	if (retried && !pe->recovered)
+		finding_setf(&f->message, "%llu attempts, none succeeded", (unsigned long long)pe->count);
+	f->seq = pe->last_seq;
+	f->ts = pe->last_ts;
+	f->unrecovered = !pe->recovered;
+
+	finding_echo_word(f, pe->addr);
+	if (pe->family == AF_UNIX) {
+		const char *base = strrchr(pe->addr, '/');
+		finding_echo_word(f, base && base[1] ? base + 1 : pe->addr);
+	} else if (pe->host && strcmp(pe->host, "127.0.0.1") != 0 && strcmp(pe->host, "::1") != 0) {
+		finding_echo_word(f, pe->host);
+	}
+	finding_echo_word(f, errno_words(pe->err));
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct peer *x = *(struct peer *const *)a, *y = *(struct peer *const *)b;
+
+	return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
+}
+
+static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
+{
+	struct state *s = p;
+	struct peer **v = xcalloc(s->peers.count + 1, sizeof(*v));
+	struct hmap_iter it;
+	size_t n = 0;
+
+	for (struct hmap_node *node = hmap_first(&s->peers, &it); node; node = hmap_next(&s->peers, &it))
+		v[n++] = node->value;
+	qsort(v, n, sizeof(*v), cmp_first);
+	for (size_t i = 0; i < n; i++)
+		emit(v[i], ctx, out);
+	free(v);
+	if (s->dropped) {
+		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO,
+						   "connections to %llu more addresses failed",
+						   (unsigned long long)s->dropped);
+		f->count = (long long)s->dropped;
+		finding_setf(&f->advice, "the program tried many addresses; the ones above show the pattern");
+	}
+}
+
+const struct rc_rule_ops rc_rule_connect_failed_ops = {
+	.state_size = sizeof(struct state),
+	.init = init,
+	.on_event = on_event,
+	.finish = finish,
+	.release = release,
+};

@@ -1,0 +1,583 @@
+/* crashed: a process killed by a fatal signal, with the decoded siginfo.
+ *
+ * `--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=0x10} ---`
+ * then `+++ killed by SIGSEGV (core dumped) +++` is one finding: the
+ * signal, its si_code by name, the fault address, whether a core was
+ * dumped, who sent it (kill from another pid vs the kernel), and the last
+ * system calls the faulting thread made before the signal. A fault that a
+ * handler caught before the process exited non-zero (Python's
+ * faulthandler, a crash reporter) counts too. Signals that did not kill
+ * (SIGCHLD, a handled SIGPIPE) are not crashes. A SIGKILL after large
+ * allocations is out-of-memory's (rules/oom-hint.h). A child killed by
+ * SIGPIPE or SIGTERM under a parent that succeeded (`yes | head`, a
+ * supervisor stopping a helper) is not reported; a child that crashed
+ * (SIGSEGV...) under one is a warning.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "gen/tables.h"
+#include "rules/oom-hint.h"
+#include "rules/proc-label.h"
+#include "rules/rule.h"
+#include "util/hmap.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define RULE_ID "crashed"
+/* Threads whose last calls are kept; more are not followed. */
+#define MAX_THREADS 4096
+#define MAX_PROCS 4096
+#define MAX_CRASHES 64
+#define RING 3
+/* A caught fault counts when the process exited within this many of its
+ * own calls after it (a handler printing a traceback, then exit). */
+#define CAUGHT_WINDOW 500
+
+struct sig_rec {
+	int signo;
+	int code;		/* 0 unknown (or SI_USER with a sender) */
+	bool has_addr;
+	uint64_t addr;
+	int sender;		/* si_pid */
+	char *line;
+	char *before[RING];	/* the thread's last calls before it, oldest first */
+	uint64_t seq;
+	uint64_t nsys;		/* the thread's syscall count then */
+	bool reraised;		/* a handler raised it again after the fault */
+};
+
+struct thread {
+	struct strbuf ring[RING];
+	unsigned head;		/* next slot */
+	unsigned n;
+	struct sig_rec sig;	/* the last fatal-by-default signal; signo 0 none */
+};
+
+struct crash {
+	int pid;		/* leader */
+	int tid;		/* the thread that took the signal */
+	struct sig_rec sig;
+	bool killed;		/* false: caught, then exited with exit_code */
+	int exit_code;
+	bool core;
+	char *exit_line;
+	uint64_t seq;
+	double ts;
+};
+
+struct state {
+	struct hmap threads;	/* tid -> struct thread* */
+	struct hmap hints;	/* leader pid -> struct oom_hint* */
+	struct crash crashes[MAX_CRASHES];
+	size_t ncrashes;
+	uint64_t dropped;
+};
+
+static void init(void *p)
+{
+	struct state *s = p;
+
+	hmap_init(&s->threads);
+	hmap_init(&s->hints);
+}
+
+static void sig_release(struct sig_rec *r)
+{
+	free(r->line);
+	for (int i = 0; i < RING; i++)
+		free(r->before[i]);
+	memset(r, 0, sizeof(*r));
+}
+
+static void thread_free(void *p)
+{
+	struct thread *t = p;
+
+	for (int i = 0; i < RING; i++)
+		strbuf_release(&t->ring[i]);
+	sig_release(&t->sig);
+	free(t);
+}
+
+static void release(void *p)
+{
+	struct state *s = p;
+
+	hmap_release(&s->threads, thread_free);
+	hmap_release(&s->hints, free);
+	for (size_t i = 0; i < s->ncrashes; i++) {
+		sig_release(&s->crashes[i].sig);
+		free(s->crashes[i].exit_line);
+	}
+}
+
+/* Signals whose default action ends the process. */
+static bool fatal_by_default(int signo)
+{
+	switch (signo) {
+	case SIGCHLD:
+	case SIGCONT:
+	case SIGSTOP:
+	case SIGTSTP:
+	case SIGTTIN:
+	case SIGTTOU:
+	case SIGURG:
+	case SIGWINCH:
+		return false;
+	default:
+		return signo > 0;
+	}
+}
+
+/* Faults the CPU raises: a handler that catches one cannot really go on. */
+static bool fault_signal(int signo)
+{
+	return signo == SIGSEGV || signo == SIGBUS || signo == SIGFPE || signo == SIGILL;
+}
+
+static struct thread *thread_get(struct state *s, int tid, bool create)
+{
+	void **slot = hmap_get_int(&s->threads, tid);
+
+	if (slot || !create)
+		return slot ? *slot : NULL;
+	if (s->threads.count >= MAX_THREADS)
+		return NULL;
+	struct thread *t = xcalloc(1, sizeof(*t));
+	*hmap_put_int(&s->threads, tid, NULL) = t;
+	return t;
+}
+
+static struct oom_hint *hint_get(struct state *s, int pid, bool create)
+{
+	void **slot = hmap_get_int(&s->hints, pid);
+
+	if (slot || !create)
+		return slot ? *slot : NULL;
+	if (s->hints.count >= MAX_PROCS)
+		return NULL;
+	struct oom_hint *h = xcalloc(1, sizeof(*h));
+	*hmap_put_int(&s->hints, pid, NULL) = h;
+	return h;
+}
+
+static void ring_push(struct thread *t, const struct rc_event *e)
+{
+	struct strbuf *sb = &t->ring[t->head];
+
+	strbuf_reset(sb);
+	if (e->line)
+		strbuf_add(sb, e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX));
+	t->head = (t->head + 1) % RING;
+	if (t->n < RING)
+		t->n++;
+}
+
+static void on_signal(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	if (!fatal_by_default(e->signo))
+		return;
+	struct thread *t = thread_get(s, e->pid, true);
+	if (!t)
+		return;
+	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+	struct sig_rec *r = &t->sig;
+
+	/* A handler (Python's faulthandler, a crash reporter) re-raising the
+	 * fault it caught: the kernel's original siginfo is the cause. */
+	if (r->signo == e->signo && r->code > 0 && e->si_code <= 0 && fault_signal(e->signo) &&
+	    (e->sender_pid == 0 || e->sender_pid == e->pid ||
+	     (p && e->sender_pid == p->leader))) {
+		r->reraised = true;
+		return;
+	}
+	sig_release(r);
+	r->signo = e->signo;
+	r->code = e->si_code;
+	r->has_addr = e->has_fault_addr;
+	r->addr = e->fault_addr;
+	r->sender = e->sender_pid;
+	r->line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	r->seq = e->seq;
+	r->nsys = p ? p->nsyscalls : 0;
+	for (unsigned i = 0, k = 0; i < t->n; i++) {
+		unsigned slot = (t->head + RING - t->n + i) % RING;
+		r->before[k++] = xstrdup(strbuf_str(&t->ring[slot]));
+	}
+}
+
+static void sig_copy(struct sig_rec *dst, const struct sig_rec *src)
+{
+	*dst = *src;
+	dst->line = src->line ? xstrdup(src->line) : NULL;
+	for (int i = 0; i < RING; i++)
+		dst->before[i] = src->before[i] ? xstrdup(src->before[i]) : NULL;
+}
+
+/* The thread of LEADER's process that took a SIGNO (the exiting thread
+ * first); 0 when none did. */
+static int find_signalled(struct state *s, const struct rc_ctx *ctx, int tid, int leader, int signo,
+			  bool faults_only)
+{
+	struct thread *t = thread_get(s, tid, false);
+	struct hmap_iter it;
+
+	if (t && t->sig.signo && (faults_only ? fault_signal(t->sig.signo) : t->sig.signo == signo))
+		return tid;
+	for (struct hmap_node *n = hmap_first(&s->threads, &it); n; n = hmap_next(&s->threads, &it)) {
+		const struct thread *o = n->value;
+		int otid = (int)hmap_node_int(n);
+		if (!o->sig.signo || (faults_only ? !fault_signal(o->sig.signo) : o->sig.signo != signo))
+			continue;
+		const struct rc_proc *l = procs_leader(ctx->procs, otid);
+		if (l && l->pid == leader)
+			return otid;
+	}
+	return 0;
+}
+
+static bool already(const struct state *s, int leader)
+{
+	for (size_t i = 0; i < s->ncrashes; i++)
+		if (s->crashes[i].pid == leader)
+			return true;
+	return false;
+}
+
+/* The thread that took the fatal signal of the exit E, 0 when none was
+ * seen; -1 when E is no crash of ours. */
+static int crash_thread(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
+			const struct rc_proc *l, int leader)
+{
+	if (!e->exited) {
+		struct oom_hint *h = hint_get(s, leader, false);
+		if (e->signo == SIGKILL && h && oom_hint_likely(h, e, l))
+			return -1;
+		return find_signalled(s, ctx, e->pid, leader, e->signo, false);
+	}
+	if (e->exit_code == 0)
+		return -1;
+	int tid = find_signalled(s, ctx, e->pid, leader, 0, true);
+	const struct thread *t = tid ? thread_get(s, tid, false) : NULL;
+	const struct rc_proc *tp = tid ? procs_get(ctx->procs, tid) : NULL;
+	/* Only a fault the kernel raised (si_code > 0), shortly before. */
+	if (!t || t->sig.code <= 0 || !tp || tp->nsyscalls - t->sig.nsys > CAUGHT_WINDOW)
+		return -1;
+	return tid;
+}
+
+static void record_crash(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	const struct rc_proc *l = procs_leader(ctx->procs, e->pid);
+	int leader = l ? l->pid : e->pid;
+	int tid = crash_thread(s, e, ctx, l, leader);
+
+	if (tid < 0 || already(s, leader))
+		return;
+	if (s->ncrashes >= MAX_CRASHES) {
+		s->dropped++;
+		return;
+	}
+	struct crash *c = &s->crashes[s->ncrashes++];
+	memset(c, 0, sizeof(*c));
+	c->pid = leader;
+	c->tid = tid ? tid : e->pid;
+	c->killed = !e->exited;
+	c->exit_code = e->exit_code;
+	c->core = e->core_dumped;
+	c->exit_line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	c->seq = e->seq;
+	c->ts = e->ts;
+	const struct thread *t = tid ? thread_get(s, tid, false) : NULL;
+	if (t)
+		sig_copy(&c->sig, &t->sig);
+	if (c->killed || !t)
+		c->sig.signo = e->signo;
+}
+
+static void on_exit_event(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	const struct rc_proc *l = procs_leader(ctx->procs, e->pid);
+
+	record_crash(s, e, ctx);
+	struct thread *gone = hmap_del_int(&s->threads, e->pid);
+	if (gone)
+		thread_free(gone);
+	if (!l || l->pid == e->pid)
+		free(hmap_del_int(&s->hints, e->pid));
+}
+
+static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct state *s = p;
+
+	switch (e->kind) {
+	case RC_EV_SIGNAL:
+		on_signal(s, e, ctx);
+		return;
+	case RC_EV_EXIT:
+		on_exit_event(s, e, ctx);
+		return;
+	case RC_EV_SYSCALL:
+		break;
+	}
+	struct thread *t = thread_get(s, e->pid, true);
+	if (t)
+		ring_push(t, e);
+	switch (e->nr) {
+#ifdef SYS_mmap
+	case SYS_mmap:
+#endif
+	case SYS_mremap:
+	case SYS_brk: {
+		const struct rc_proc *l = procs_leader(ctx->procs, e->pid);
+		struct oom_hint *h = hint_get(s, l ? l->pid : e->pid, true);
+		if (h)
+			oom_hint_add(h, e, l);
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+/* The si_code's name for this signal: the numbers overlap between
+ * signals (SEGV_MAPERR and BUS_ADRALN are both 1). */
+static const char *si_code_name(int signo, int code, int sender)
+{
+	const char *prefix;
+
+	if (code == 0 && !sender)
+		return NULL;
+	if (code <= 0 || code == SI_KERNEL)
+		prefix = "SI_";
+	else if (signo == SIGSEGV)
+		prefix = "SEGV_";
+	else if (signo == SIGBUS)
+		prefix = "BUS_";
+	else if (signo == SIGILL)
+		prefix = "ILL_";
+	else if (signo == SIGFPE)
+		prefix = "FPE_";
+	else if (signo == SIGTRAP)
+		prefix = "TRAP_";
+	else if (signo == SIGCHLD)
+		prefix = "CLD_";
+	else if (signo == SIGIO)
+		prefix = "POLL_";
+	else
+		return NULL;
+	size_t plen = strlen(prefix);
+	for (size_t i = 0; i < rc_xlat_si_code.count; i++) {
+		const struct rc_xlat_entry *r = &rc_xlat_si_code.rows[i];
+		if (r->value == code && strncmp(r->name, prefix, plen) == 0 && !r->alias)
+			return r->name;
+	}
+	return NULL;
+}
+
+static const char *signal_name(int signo)
+{
+	const char *n = xlat_name(&rc_xlat_signal, signo);
+
+	return n ? n : "a signal";
+}
+
+/* The parent succeeded: a child it killed or whose pipe it closed was
+ * part of the plan. */
+static bool parent_succeeded(const struct rc_ctx *ctx, const struct rc_proc *p)
+{
+	const struct rc_proc *parent = p && p->ppid ? procs_get(ctx->procs, p->ppid) : NULL;
+
+	return parent && parent->ended && parent->exited && parent->exit_code == 0;
+}
+
+static bool crash_signal(int signo)
+{
+	return fault_signal(signo) || signo == SIGABRT || signo == SIGSYS || signo == SIGTRAP;
+}
+
+static void advise(struct rc_finding *f, const struct crash *c, const struct rc_proc *sender)
+{
+	const struct sig_rec *r = &c->sig;
+	struct strbuf sb = STRBUF_INIT;
+
+	switch (r->signo) {
+	case SIGSEGV:
+		if (r->has_addr && r->addr < 4096)
+			strbuf_adds(&sb, "a null pointer dereference in native code: ");
+		else
+			strbuf_adds(&sb, "an invalid memory access in native code: ");
+		strbuf_adds(&sb, "get the stack from the core (`rootcause core CORE`, or `gdb PROGRAM CORE` "
+			    "then `bt`); enable cores with `ulimit -c unlimited`; for Python run with "
+			    "`python3 -X faulthandler` to see the Python stack");
+		break;
+	case SIGBUS:
+		strbuf_adds(&sb, "a mapped file shorter than expected (truncated or rewritten while in use: "
+			    "verify its checksum and re-fetch it) or an unaligned access; the core's stack "
+			    "shows which");
+		break;
+	case SIGABRT:
+		strbuf_adds(&sb, "the program called abort(): a failed assertion or a fatal error a library "
+			    "detected (heap corruption, an uncaught C++ exception); its last words on stderr "
+			    "say which, the core's stack says where");
+		break;
+	case SIGFPE:
+		strbuf_adds(&sb, "an integer division by zero (or overflow) in native code: the core's "
+			    "stack shows where");
+		break;
+	case SIGILL:
+		strbuf_adds(&sb, "an instruction this CPU does not have: a binary or wheel built for a newer "
+			    "CPU (AVX-512, AVX2) than this one, or a corrupt jump; install a build for this CPU");
+		break;
+	case SIGSYS:
+		strbuf_adds(&sb, "a system call forbidden by a seccomp filter (container or sandbox "
+			    "profile): allow it in the profile");
+		break;
+	case SIGKILL:
+		strbuf_adds(&sb, "SIGKILL comes from another process (a supervisor, `kill -9`, a timeout) or "
+			    "from the kernel's OOM killer: check `dmesg | grep -i 'killed process'` or "
+			    "`journalctl -k`");
+		break;
+	case SIGPIPE:
+		strbuf_adds(&sb, "it wrote to a pipe or socket whose reader had gone: the reader died or "
+			    "closed early");
+		break;
+	case SIGXCPU:
+		strbuf_adds(&sb, "it used up its CPU time limit (`ulimit -t`): raise the limit");
+		break;
+	case SIGXFSZ:
+		strbuf_adds(&sb, "a file reached the file size limit (`ulimit -f`): raise the limit");
+		break;
+	default:
+		if (sender)
+			strbuf_adds(&sb, "it was told to stop by the process named above: find out why that "
+				    "process (a supervisor, a timeout, a script) stopped it");
+		else
+			strbuf_adds(&sb, "it was told to stop (Ctrl-C, `kill`, a supervisor or a timeout): "
+				    "find out who sent the signal");
+		break;
+	}
+	f->advice = strbuf_detach(&sb);
+}
+
+static const char *echo_for(int signo)
+{
+	switch (signo) {
+	case SIGSEGV: return "segmentation";
+	case SIGBUS: return "bus error";
+	case SIGABRT: return "abort";
+	case SIGFPE: return "floating point";
+	case SIGILL: return "illegal instruction";
+	case SIGKILL: return "killed";
+	case SIGTERM: return "terminated";
+	case SIGINT: return "interrupt";
+	case SIGPIPE: return "broken pipe";
+	default: return NULL;
+	}
+}
+
+static void emit(const struct crash *c, const struct rc_ctx *ctx, struct rc_findings *out)
+{
+	const struct rc_proc *p = procs_get(ctx->procs, c->pid);
+
+	if (!crash_signal(c->sig.signo) && parent_succeeded(ctx, p))
+		return;
+	const struct sig_rec *r = &c->sig;
+	const char *code = si_code_name(r->signo, r->code, r->sender);
+	const struct rc_proc *sender = NULL;
+	struct strbuf sb = STRBUF_INIT, detail = STRBUF_INIT;
+
+	proc_name(&sb, p, c->pid);
+	char *who = strbuf_detach(&sb);
+
+	/* Detail: the si_code, the fault address or the sender. */
+	if (code)
+		strbuf_adds(&detail, code);
+	if (r->has_addr && fault_signal(r->signo))
+		strbuf_addf(&detail, "%s0x%llx", detail.len ? " at " : "at ", (unsigned long long)r->addr);
+	if (r->sender > 0 && (r->code <= 0 || !code)) {
+		sender = procs_get(ctx->procs, r->sender);
+		if (r->sender == c->pid && r->signo == SIGABRT)
+			strbuf_addf(&detail, "%sabort() called", detail.len ? ", " : "");
+		else if (r->sender == c->pid)
+			strbuf_addf(&detail, "%sraised by the process itself", detail.len ? ", " : "");
+		else
+			strbuf_addf(&detail, "%ssent by pid %d", detail.len ? ", " : "", r->sender);
+		if (sender && r->sender != c->pid) {
+			struct strbuf sl = STRBUF_INIT;
+			proc_label(&sl, sender, r->sender);
+			strbuf_addf(&detail, " '%s'", strbuf_str(&sl));
+			strbuf_release(&sl);
+		}
+	}
+	if (r->reraised)
+		strbuf_addf(&detail, "%sre-raised by its handler", detail.len ? ", " : "");
+	if (c->killed && c->core)
+		strbuf_addf(&detail, "%score dumped", detail.len ? ", " : "");
+
+	strbuf_addf(&sb, "%s ", who);
+	if (c->killed)
+		strbuf_addf(&sb, "was killed by %s", signal_name(r->signo));
+	else
+		strbuf_addf(&sb, "crashed with %s and exited with status %d", signal_name(r->signo), c->exit_code);
+	if (detail.len)
+		strbuf_addf(&sb, " (%s)", strbuf_str(&detail));
+
+	enum rc_severity sev = RC_SEV_ERROR, sev_ok = RC_SEV_WARNING;
+	if (parent_succeeded(ctx, p)) {
+		sev = RC_SEV_WARNING;
+		sev_ok = RC_SEV_INFO;
+	}
+	struct rc_finding *f = finding_add(out, RULE_ID, sev, sev_ok, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	f->pid = c->pid;
+	f->tid = c->tid != c->pid ? c->tid : 0;
+	f->signo = r->signo;
+	if (detail.len)
+		f->message = strbuf_detach(&detail);
+	if (r->signo == SIGABRT && !f->message)
+		finding_set(&f->message, "abort() called");
+	for (int i = 0; i < RING; i++)
+		if (r->before[i])
+			finding_evidence(f, r->before[i], strlen(r->before[i]));
+	if (r->line)
+		finding_evidence(f, r->line, strlen(r->line));
+	if (c->exit_line)
+		finding_evidence(f, c->exit_line, strlen(c->exit_line));
+	advise(f, c, sender);
+	f->seq = c->seq;
+	f->ts = c->ts;
+	f->unrecovered = true;
+	/* bad-file-mapping says more about the same fault: it ranks first */
+	f->outcome = true;
+	finding_echo_word(f, echo_for(r->signo));
+	strbuf_release(&detail);
+	free(who);
+}
+
+static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
+{
+	struct state *s = p;
+
+	for (size_t i = 0; i < s->ncrashes; i++)
+		emit(&s->crashes[i], ctx, out);
+	if (s->dropped) {
+		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING,
+						   "%llu more processes were killed by signals",
+						   (unsigned long long)s->dropped);
+		f->count = (long long)s->dropped;
+		finding_setf(&f->advice, "the crashes above show the pattern");
+	}
+}
+
+const struct rc_rule_ops rc_rule_crashed_ops = {
+	.state_size = sizeof(struct state),
+	.init = init,
+	.on_event = on_event,
+	.finish = finish,
+	.release = release,
+};

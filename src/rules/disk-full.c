@@ -1,0 +1,458 @@
+/* disk-full: a write that failed for lack of space or quota, or that
+ * came up short.
+ *
+ * ENOSPC, EDQUOT and EFBIG from the calls that put data or names on a
+ * file system (write and friends, fallocate, ftruncate, fsync and close
+ * on network file systems, open with O_CREAT, mkdir, link, rename...),
+ * and short writes to regular files (fewer bytes written than asked: the
+ * file system filled up during the call). Grouped by file; the file comes
+ * from the fd table. inotify_add_watch's ENOSPC is the watch limit, not a
+ * full disk, and is reported as such.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "rules/rule.h"
+#include "util/hmap.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define RULE_ID "disk-full"
+#define MAX_FILES 256
+#define INOTIFY_KEY "\001inotify"
+
+struct file_rec {
+	char *path;		/* NULL: unknown (fd not in the table) */
+	bool inotify;
+	int pid, tid;
+	int err;		/* the last errno; 0 short writes only */
+	char *syscall;		/* of the first failure */
+	uint64_t nfail, nshort;
+	long long bytes;	/* bytes that did not get written */
+	uint64_t first_seq, last_seq;
+	double last_ts;
+	char *ev[4];		/* first two and last two lines */
+	int nev_first;
+	bool recovered;
+};
+
+struct state {
+	struct hmap files;	/* path -> struct file_rec* */
+	uint64_t dropped;
+};
+
+static void init(void *p)
+{
+	hmap_init(&((struct state *)p)->files);
+}
+
+static void rec_free(void *p)
+{
+	struct file_rec *r = p;
+
+	free(r->path);
+	free(r->syscall);
+	for (size_t i = 0; i < ARRAY_SIZE(r->ev); i++)
+		free(r->ev[i]);
+	free(r);
+}
+
+static void release(void *p)
+{
+	hmap_release(&((struct state *)p)->files, rec_free);
+}
+
+static int leader_of(const struct rc_ctx *ctx, int pid)
+{
+	const struct rc_proc *l = procs_leader(ctx->procs, pid);
+
+	return l ? l->pid : pid;
+}
+
+static bool space_errno(int err)
+{
+	return err == ENOSPC || err == EDQUOT || err == EFBIG;
+}
+
+/* Character devices, pipes shown as paths, pseudo files: short writes
+ * there are normal. */
+static bool regular_path(const char *path)
+{
+	return path && path[0] == '/' && strncmp(path, "/dev/", 5) != 0 &&
+	       strncmp(path, "/proc/", 6) != 0 && strncmp(path, "/sys/", 5) != 0;
+}
+
+/* The file the event is about: its path argument for calls that create
+ * names, else the file behind its fd. */
+static const char *event_file(const struct rc_event *e, const struct rc_ctx *ctx, bool by_path)
+{
+	if (by_path)
+		return e->path;
+	const struct rc_fd *f = e->fd >= 0 ? procs_fd(ctx->procs, e->pid, e->fd) : NULL;
+	if (f && f->kind == RC_FD_FILE)
+		return f->path;
+	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
+}
+
+static struct file_rec *rec_get(struct state *s, const char *key, const struct rc_event *e, bool create)
+{
+	void **slot = hmap_get(&s->files, key, strlen(key));
+
+	if (slot || !create)
+		return slot ? *slot : NULL;
+	if (s->files.count >= MAX_FILES) {
+		s->dropped++;
+		return NULL;
+	}
+	struct file_rec *r = xcalloc(1, sizeof(*r));
+	r->first_seq = e->seq;
+	*hmap_put(&s->files, key, strlen(key), NULL) = r;
+	return r;
+}
+
+static void add_evidence(struct file_rec *r, const struct rc_event *e)
+{
+	char *line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+
+	if (!line)
+		return;
+	if (r->nev_first < 2) {
+		r->ev[r->nev_first++] = line;
+		return;
+	}
+	/* The last two, in order. */
+	free(r->ev[2]);
+	r->ev[2] = r->ev[3];
+	r->ev[3] = line;
+}
+
+static void record(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
+		   const char *path, bool inotify, bool is_short)
+{
+	const char *key = inotify ? INOTIFY_KEY : path ? path : "";
+	struct file_rec *r = rec_get(s, key, e, true);
+
+	if (!r)
+		return;
+	if (!r->path && path && !inotify)
+		r->path = xstrdup(path);
+	r->inotify = inotify;
+	if (is_short) {
+		r->nshort++;
+		r->bytes += (long long)(e->len - (uint64_t)e->ret);
+	} else {
+		r->nfail++;
+		r->err = e->err;
+		if (e->len > 0 && e->len < (uint64_t)1 << 62)
+			r->bytes += (long long)e->len;
+	}
+	if (!r->syscall)
+		r->syscall = xstrdup(e->name ? e->name : "?");
+	r->pid = leader_of(ctx, e->pid);
+	r->tid = e->pid;
+	r->last_seq = e->seq;
+	r->last_ts = e->ts;
+	r->recovered = false;
+	add_evidence(r, e);
+}
+
+static bool is_write(long nr)
+{
+	switch (nr) {
+	case SYS_write:
+	case SYS_pwrite64:
+	case SYS_writev:
+	case SYS_pwritev:
+#ifdef SYS_pwritev2
+	case SYS_pwritev2:
+#endif
+	case SYS_copy_file_range:
+	case SYS_sendfile:
+	case SYS_splice:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Calls whose failure is about a name they create (path argument). */
+static bool creates_name(const struct rc_event *e)
+{
+	switch (e->nr) {
+#ifdef SYS_open
+	case SYS_open:
+#endif
+	case SYS_openat:
+#ifdef SYS_openat2
+	case SYS_openat2:
+#endif
+		return (e->flags & O_CREAT) != 0 || (e->flags & O_TMPFILE) == O_TMPFILE;
+#ifdef SYS_creat
+	case SYS_creat:
+#endif
+#ifdef SYS_mkdir
+	case SYS_mkdir:
+#endif
+	case SYS_mkdirat:
+#ifdef SYS_mknod
+	case SYS_mknod:
+#endif
+	case SYS_mknodat:
+#ifdef SYS_link
+	case SYS_link:
+#endif
+	case SYS_linkat:
+#ifdef SYS_symlink
+	case SYS_symlink:
+#endif
+	case SYS_symlinkat:
+#ifdef SYS_rename
+	case SYS_rename:
+#endif
+	case SYS_renameat:
+	case SYS_renameat2:
+	case SYS_truncate:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool fd_space_call(long nr)
+{
+	switch (nr) {
+	case SYS_fallocate:
+	case SYS_ftruncate:
+	case SYS_fsync:
+	case SYS_fdatasync:
+	case SYS_sync_file_range:
+	case SYS_close:
+	case SYS_msync:
+		return true;
+	default:
+		return is_write(nr);
+	}
+}
+
+static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct state *s = p;
+
+	if (e->kind != RC_EV_SYSCALL)
+		return;
+	if (event_failed(e)) {
+		if (!space_errno(e->err))
+			return;
+		if (e->nr == SYS_inotify_add_watch) {
+			if (e->err == ENOSPC)
+				record(s, e, ctx, NULL, true, false);
+			return;
+		}
+		bool by_path = creates_name(e);
+		if (!by_path && !fd_space_call(e->nr))
+			return;
+		record(s, e, ctx, event_file(e, ctx, by_path), false, false);
+		return;
+	}
+	if (!is_write(e->nr) || !e->ret_known || e->ret < 0 || e->len == 0)
+		return;
+	if (e->nr != SYS_write && e->nr != SYS_pwrite64) {
+		/* Vectored and in-kernel copies: no byte count to compare. */
+		if (s->files.count && e->ret > 0) {
+			const char *path = event_file(e, ctx, false);
+			struct file_rec *r = path ? rec_get(s, path, e, false) : NULL;
+			if (r)
+				r->recovered = true;
+		}
+		return;
+	}
+	if ((uint64_t)e->ret < e->len && e->ret > 0) {
+		const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
+		if (f && f->kind == RC_FD_FILE && regular_path(f->path))
+			record(s, e, ctx, f->path, false, true);
+		return;
+	}
+	if (s->files.count && (uint64_t)e->ret == e->len) {
+		const char *path = event_file(e, ctx, false);
+		struct file_rec *r = path ? rec_get(s, path, e, false) : NULL;
+		if (r)
+			r->recovered = true;
+	}
+}
+
+static void human_bytes(struct strbuf *sb, long long n)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)n;
+	int u = -1;
+
+	while (v >= 1024 && u < (int)ARRAY_SIZE(unit) - 1) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		strbuf_addf(sb, "%lld bytes", n);
+	else
+		strbuf_addf(sb, "%.1f %s", v, unit[u]);
+}
+
+static const char *verb(const char *syscall)
+{
+	if (!syscall)
+		return "writing";
+	if (strstr(syscall, "open") || strstr(syscall, "creat") || strstr(syscall, "mkdir") ||
+	    strstr(syscall, "link") || strstr(syscall, "rename") || strstr(syscall, "mknod"))
+		return "creating";
+	if (strcmp(syscall, "fallocate") == 0)
+		return "allocating";
+	if (strstr(syscall, "truncate"))
+		return "resizing";
+	if (strstr(syscall, "sync") || strcmp(syscall, "close") == 0)
+		return "flushing";
+	return "writing";
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+static void emit(const struct file_rec *r, struct rc_findings *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct strbuf what = STRBUF_INIT;
+	enum rc_severity sev = RC_SEV_ERROR, sev_ok = RC_SEV_WARNING;
+
+	if (r->path)
+		strbuf_addf(&what, "'%s'", r->path);
+	else
+		strbuf_adds(&what, "a file");
+
+	uint64_t n = r->nfail + r->nshort;
+	struct strbuf detail = STRBUF_INIT;
+	if (r->inotify) {
+		strbuf_adds(&sb, "inotify watch limit reached");
+		strbuf_adds(&detail, "ENOSPC from inotify_add_watch");
+	} else if (r->nfail) {
+		const char *why = r->err == EDQUOT ? "disk quota exceeded" :
+				  r->err == EFBIG ? "file too large" : "no space left on device";
+		strbuf_addf(&sb, "%s %s %s", why, verb(r->syscall), strbuf_str(&what));
+		strbuf_adds(&detail, r->err == EDQUOT ? "EDQUOT" : r->err == EFBIG ? "EFBIG" : "ENOSPC");
+	} else {
+		sev = RC_SEV_WARNING;
+		sev_ok = RC_SEV_INFO;
+		strbuf_addf(&sb, "short write to %s", strbuf_str(&what));
+	}
+	if (r->nfail > 1)
+		strbuf_addf(&detail, ", %llu times", (unsigned long long)r->nfail);
+	if (r->nshort)
+		strbuf_addf(&detail, "%s%llu short write%s", detail.len ? ", " : "",
+			    (unsigned long long)r->nshort, r->nshort > 1 ? "s" : "");
+	if (r->bytes > 0 && !r->inotify) {
+		strbuf_adds(&detail, detail.len ? ", " : "");
+		human_bytes(&detail, r->bytes);
+		strbuf_adds(&detail, " not written");
+	}
+	strbuf_addf(&sb, " (%s)", strbuf_str(&detail));
+	strbuf_release(&detail);
+	if (r->recovered) {
+		strbuf_adds(&sb, ", later writes succeeded");
+		sev = RC_SEV_WARNING;
+		sev_ok = RC_SEV_INFO;
+	}
+
+	struct rc_finding *f = finding_add(out, RULE_ID, sev, sev_ok, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	f->pid = r->pid;
+	f->tid = r->tid != r->pid ? r->tid : 0;
+	finding_set(&f->syscall, r->syscall);
+	if (r->err)
+		f->err = r->err;
+	finding_set(&f->path, r->path);
+	f->count = (long long)n;
+	if (r->bytes > 0 && !r->inotify)
+		f->bytes = r->bytes;
+	for (size_t i = 0; i < ARRAY_SIZE(r->ev); i++)
+		if (r->ev[i])
+			finding_evidence(f, r->ev[i], strlen(r->ev[i]));
+	char *dir = dir_of(r->path);
+	if (r->inotify)
+		finding_setf(&f->advice, "the per-user inotify watch limit is used up (file watchers: IDEs, "
+			     "node, webpack): raise it with `sysctl fs.inotify.max_user_watches=524288` or "
+			     "watch fewer files");
+	else if (r->err == EDQUOT)
+		finding_setf(&f->advice, "the user's quota on the file system holding '%s' is used up: "
+			     "check `quota -s`, delete files or ask for a larger quota", dir);
+	else if (r->err == EFBIG)
+		finding_setf(&f->advice, "%s reached the largest file size allowed: the process's file size "
+			     "limit (`ulimit -f`, a service's LimitFSIZE) or the file system's (FAT32: 4 GiB)",
+			     strbuf_str(&what));
+	else
+		finding_setf(&f->advice, "the file system holding '%s' is full: check `df -h %s` and "
+			     "`df -i %s` (inodes), free space (old checkpoints, caches, logs) or write "
+			     "elsewhere", dir, dir, dir);
+	free(dir);
+	strbuf_release(&what);
+	f->seq = r->last_seq;
+	f->ts = r->last_ts;
+	f->unrecovered = !r->recovered;
+	if (r->path) {
+		const char *base = strrchr(r->path, '/');
+		finding_echo_word(f, base && base[1] ? base + 1 : r->path);
+	}
+	if (r->inotify)
+		finding_echo_word(f, "watch");
+	else if (r->err == EDQUOT)
+		finding_echo_word(f, "quota");
+	else if (r->err == EFBIG)
+		finding_echo_word(f, "too large");
+	else
+		finding_echo_word(f, "no space");
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct file_rec *x = *(struct file_rec *const *)a, *y = *(struct file_rec *const *)b;
+
+	return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
+}
+
+static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
+{
+	struct state *s = p;
+	struct file_rec **v = xcalloc(s->files.count + 1, sizeof(*v));
+	struct hmap_iter it;
+	size_t n = 0;
+
+	(void)ctx;
+	for (struct hmap_node *node = hmap_first(&s->files, &it); node; node = hmap_next(&s->files, &it))
+		v[n++] = node->value;
+	qsort(v, n, sizeof(*v), cmp_first);
+	for (size_t i = 0; i < n; i++)
+		emit(v[i], out);
+	free(v);
+	if (s->dropped) {
+		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING,
+						   "writes to %llu more files failed for lack of space",
+						   (unsigned long long)s->dropped);
+		f->count = (long long)s->dropped;
+		finding_setf(&f->advice, "free space on the file systems named above");
+	}
+}
+
+const struct rc_rule_ops rc_rule_disk_full_ops = {
+	.state_size = sizeof(struct state),
+	.init = init,
+	.on_event = on_event,
+	.finish = finish,
+	.release = release,
+};

@@ -1,0 +1,781 @@
+/* dns-failure: a name lookup that failed, with the name, the server and
+ * what came back.
+ *
+ * Resolvers (glibc, c-ares, Go) talk to port 53 over UDP or TCP; the
+ * question's name is in every query and echoed in every answer:
+ *   12-byte header (id, flags, qdcount, ancount, nscount, arcount),
+ *   then the name as length-prefixed labels ("\7weights\6mirror\3com\0");
+ *   the answer's rcode is the low 4 bits of byte 3 (3 NXDOMAIN, 2
+ *   SERVFAIL, 5 REFUSED) and ancount 0 means no records. TCP messages
+ *   have a 2-byte length first. strace shows only -s bytes (32 by default),
+ *   so a name can be cut short: it is reported as far as it goes.
+ * Outcomes: an error rcode, an empty answer, a poll on the socket expiring
+ * after the query (timeout), the server refusing (ICMP port unreachable:
+ * ECONNREFUSED on send/recv, or, as glibc sees it, a poll saying "ready"
+ * with nothing to read: "resolver not running") or being unreachable.
+ * A name that resolved at all (glibc asks A and AAAA; one empty answer is
+ * normal) is not a failure, and neither are search-domain attempts
+ * ("x.corp.example" NXDOMAIN then "x" found).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "rules/rule.h"
+#include "util/hmap.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define RULE_ID "dns-failure"
+#define DNS_PORT 53
+#define MAX_NAMES 1024
+#define MAX_SOCKETS 256
+#define DNS_HEADER 12
+/* Longest name kept (RFC 1035: 255 bytes on the wire). */
+#define NAME_MAX_LEN 255
+
+enum outcome {
+	OUT_NXDOMAIN,
+	OUT_SERVFAIL,
+	OUT_REFUSED,		/* rcode 5: the server refused to answer */
+	OUT_CONNREFUSED,	/* nothing listening on the server's port 53 */
+	OUT_SOCKERR,		/* the socket turned ready but no answer was read:
+				 * an ICMP error (port unreachable) came back */
+	OUT_UNREACHABLE,	/* no route, network down, blocked */
+	OUT_TIMEOUT,
+	OUT_NODATA,
+	OUT_OTHER_RCODE,
+	OUT_COUNT,
+};
+
+static const char *const outcome_text[OUT_COUNT] = {
+	[OUT_NXDOMAIN] = "NXDOMAIN (no such name)",
+	[OUT_SERVFAIL] = "SERVFAIL (the server failed)",
+	[OUT_REFUSED] = "REFUSED (the server refused to answer)",
+	[OUT_CONNREFUSED] = "connection refused (no DNS server listening)",
+	[OUT_SOCKERR] = "an error instead of an answer (no DNS server listening?)",
+	[OUT_UNREACHABLE] = "server unreachable",
+	[OUT_TIMEOUT] = "no answer (timeout)",
+	[OUT_NODATA] = "no address records",
+	[OUT_OTHER_RCODE] = "an error answer",
+};
+
+/* Which outcome the summary names when several happened: an answer
+ * beats the absence of one. */
+static const enum outcome priority[OUT_COUNT] = {
+	OUT_NXDOMAIN, OUT_SERVFAIL, OUT_REFUSED, OUT_OTHER_RCODE,
+	OUT_CONNREFUSED, OUT_SOCKERR, OUT_UNREACHABLE, OUT_TIMEOUT, OUT_NODATA,
+};
+
+/* One name asked about. Key "" collects failures before any query
+ * (connect to the server failing). */
+struct name_rec {
+	char *name;
+	bool name_cut;		/* the preview ended inside the name */
+	char *server;
+	int pid, tid;
+	uint64_t queries;
+	uint64_t counts[OUT_COUNT];
+	int rcode;		/* last error rcode, for OUT_OTHER_RCODE */
+	int err;		/* last errno (connect/send/recv) */
+	bool ok;		/* an answer with records came back */
+	uint64_t first_seq, last_seq, ok_seq;
+	double last_ts;
+	double waited;		/* seconds spent in expired polls */
+	char *query_line;
+	char *fail_line;
+	char *last_query_line;
+	char *last_fail_line;
+};
+
+/* A socket that carried a query and may get its answer. */
+struct dns_sock {
+	char *name;		/* the last name asked on it; NULL none */
+	bool name_cut;
+	char *server;
+	bool awaiting;
+	bool ready_unread;	/* a poll said readable, no read followed */
+	bool tcp;
+};
+
+struct sock_key {
+	int pid;		/* leader */
+	int fd;
+};
+
+struct state {
+	struct hmap names;	/* name -> struct name_rec* */
+	struct hmap socks;	/* sock_key -> struct dns_sock* */
+	uint64_t dropped;
+	char *resolv_conf_line;	/* /etc/resolv.conf could not be opened */
+	int resolv_conf_err;
+};
+
+static void init(void *p)
+{
+	struct state *s = p;
+
+	hmap_init(&s->names);
+	hmap_init(&s->socks);
+}
+
+static void name_free(void *p)
+{
+	struct name_rec *n = p;
+
+	free(n->name);
+	free(n->server);
+	free(n->query_line);
+	free(n->fail_line);
+	free(n->last_query_line);
+	free(n->last_fail_line);
+	free(n);
+}
+
+static void sock_free(void *p)
+{
+	struct dns_sock *d = p;
+
+	if (!d)
+		return;
+	free(d->name);
+	free(d->server);
+	free(d);
+}
+
+static void release(void *p)
+{
+	struct state *s = p;
+
+	hmap_release(&s->names, name_free);
+	hmap_release(&s->socks, sock_free);
+	free(s->resolv_conf_line);
+}
+
+struct dns_msg {
+	unsigned id;
+	bool response;
+	bool tc;		/* truncated: the resolver asks again over TCP */
+	int rcode;
+	unsigned qdcount, ancount;
+	char *name;		/* NULL when no label could be read */
+	bool name_cut;
+};
+
+/* Read the question name at OFF; stops at the data's end (cut). */
+static char *read_name(const unsigned char *d, size_t n, size_t off, bool truncated, bool *cut)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	*cut = false;
+	while (off < n) {
+		unsigned len = d[off++];
+		if (len == 0)
+			return strbuf_detach(&sb);
+		if (len >= 64)
+			break;	/* compression pointer: not in a question */
+		if (sb.len)
+			strbuf_addc(&sb, '.');
+		for (unsigned i = 0; i < len; i++) {
+			if (off >= n || sb.len >= NAME_MAX_LEN) {
+				*cut = true;
+				return strbuf_detach(&sb);
+			}
+			unsigned char c = d[off++];
+			strbuf_addc(&sb, isprint(c) && c != ' ' ? (char)tolower(c) : '?');
+		}
+	}
+	if (off >= n && (truncated || sb.len)) {
+		*cut = true;
+		if (sb.len)
+			return strbuf_detach(&sb);
+	}
+	strbuf_release(&sb);
+	return NULL;
+}
+
+static bool parse_at(const unsigned char *d, size_t n, size_t off, bool truncated, struct dns_msg *m)
+{
+	if (n < off + DNS_HEADER)
+		return false;
+	const unsigned char *h = d + off;
+	memset(m, 0, sizeof(*m));
+	m->id = (unsigned)h[0] << 8 | h[1];
+	m->response = (h[2] & 0x80) != 0;
+	m->tc = (h[2] & 0x02) != 0;
+	m->rcode = h[3] & 0x0f;
+	m->qdcount = (unsigned)h[4] << 8 | h[5];
+	m->ancount = (unsigned)h[6] << 8 | h[7];
+	/* Every resolver asks one question per message. */
+	if (m->qdcount != 1)
+		return false;
+	m->name = read_name(d, n, off + DNS_HEADER, truncated, &m->name_cut);
+	return true;
+}
+
+/* Parse a DNS message as sent or received; TCP ones start with a length. */
+static bool dns_parse(const unsigned char *d, size_t n, bool truncated, bool tcp, struct dns_msg *m)
+{
+	if (!d || !n)
+		return false;
+	if (tcp)
+		return parse_at(d, n, 2, truncated, m) || parse_at(d, n, 0, truncated, m);
+	return parse_at(d, n, 0, truncated, m) || parse_at(d, n, 2, truncated, m);
+}
+
+static char *addr_format(int family, const char *host, int port)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!host)
+		host = "?";
+	if (family == AF_INET6)
+		strbuf_addf(&sb, "[%s]:%d", host, port);
+	else
+		strbuf_addf(&sb, "%s:%d", host, port);
+	return strbuf_detach(&sb);
+}
+
+static int leader_of(const struct rc_ctx *ctx, int pid)
+{
+	const struct rc_proc *l = procs_leader(ctx->procs, pid);
+
+	return l ? l->pid : pid;
+}
+
+static struct dns_sock *sock_get(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
+				 int fd, bool create)
+{
+	struct sock_key k = { leader_of(ctx, e->pid), fd };
+	void **slot = hmap_get(&s->socks, &k, sizeof(k));
+
+	if (slot || !create)
+		return slot ? *slot : NULL;
+	if (s->socks.count >= MAX_SOCKETS) {
+		/* Sockets whose close we missed (a process gone): forget them. */
+		hmap_release(&s->socks, sock_free);
+		hmap_init(&s->socks);
+	}
+	struct dns_sock *d = xcalloc(1, sizeof(*d));
+	*hmap_put(&s->socks, &k, sizeof(k), NULL) = d;
+	return d;
+}
+
+/* The server E's fd talks to when it is a DNS socket, else NULL. */
+static char *dns_server(const struct rc_event *e, const struct rc_ctx *ctx, bool *tcp)
+{
+	const struct rc_fd *f = e->fd >= 0 ? procs_fd(ctx->procs, e->pid, e->fd) : NULL;
+
+	*tcp = f && f->kind == RC_FD_SOCKET && f->sock_type == SOCK_STREAM;
+	if ((e->sa.family == AF_INET || e->sa.family == AF_INET6) && e->sa.port == DNS_PORT)
+		return addr_format(e->sa.family, e->sa.host, e->sa.port);
+	if (f && f->kind == RC_FD_SOCKET && f->peer_port == DNS_PORT &&
+	    (f->family == AF_INET || f->family == AF_INET6))
+		return addr_format(f->family, f->peer_host, f->peer_port);
+	return NULL;
+}
+
+static struct name_rec *name_get(struct state *s, const char *name, bool cut, const struct rc_event *e)
+{
+	void **slot = hmap_get(&s->names, name, strlen(name));
+
+	if (slot)
+		return *slot;
+	if (s->names.count >= MAX_NAMES) {
+		s->dropped++;
+		return NULL;
+	}
+	struct name_rec *n = xcalloc(1, sizeof(*n));
+	n->name = xstrdup(name);
+	n->name_cut = cut;
+	n->first_seq = e->seq;
+	n->rcode = -1;
+	*hmap_put(&s->names, name, strlen(name), NULL) = n;
+	return n;
+}
+
+static void set_line(char **slot, const struct rc_event *e)
+{
+	free(*slot);
+	*slot = e->line ? xstrndup(e->line, e->line_len) : NULL;
+}
+
+static void failed(struct name_rec *n, const struct rc_event *e, const struct rc_ctx *ctx,
+		   enum outcome o, const char *server)
+{
+	n->counts[o]++;
+	n->pid = leader_of(ctx, e->pid);
+	n->tid = e->pid;
+	n->last_seq = e->seq;
+	n->last_ts = e->ts;
+	if (server)
+		finding_set(&n->server, server);
+	set_line(n->fail_line ? &n->last_fail_line : &n->fail_line, e);
+}
+
+static enum outcome errno_outcome(int err)
+{
+	return err == ECONNREFUSED ? OUT_CONNREFUSED : OUT_UNREACHABLE;
+}
+
+static bool net_errno(int err)
+{
+	switch (err) {
+	case ECONNREFUSED:
+	case ENETUNREACH:
+	case EHOSTUNREACH:
+	case ENETDOWN:
+	case EPERM:
+	case EACCES:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The socket said it was ready after the query, and the resolver sent
+ * again or gave up instead of reading: what was there was an error (glibc
+ * sees POLLERR after an ICMP port unreachable and never calls recv). */
+static void unanswered(struct state *s, struct dns_sock *d, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	if (!d->awaiting || !d->ready_unread)
+		return;
+	d->ready_unread = false;
+	struct name_rec *n = name_get(s, d->name ? d->name : "", d->name_cut, e);
+	if (n)
+		failed(n, e, ctx, OUT_SOCKERR, d->server);
+}
+
+static void on_send(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	bool tcp;
+	char *server = dns_server(e, ctx, &tcp);
+
+	if (!server)
+		return;
+	struct dns_msg m;
+	bool parsed = dns_parse(e->data, e->data_len, e->data_truncated, tcp, &m);
+	if (parsed && m.response) {
+		free(m.name);
+		free(server);
+		return;
+	}
+	struct dns_sock *d = sock_get(s, e, ctx, e->fd, true);
+	unanswered(s, d, e, ctx);
+	if (parsed && m.name) {
+		free(d->name);
+		d->name = m.name;
+		d->name_cut = m.name_cut;
+	} else if (parsed) {
+		free(m.name);
+	}
+	finding_set(&d->server, server);
+	d->tcp = tcp;
+	struct name_rec *n = name_get(s, d->name ? d->name : "", d->name_cut, e);
+	if (n) {
+		finding_set(&n->server, server);
+		if (!event_failed(e)) {
+			n->queries++;
+			set_line(n->query_line ? &n->last_query_line : &n->query_line, e);
+		} else if (net_errno(e->err)) {
+			n->err = e->err;
+			failed(n, e, ctx, errno_outcome(e->err), server);
+		}
+	}
+	d->awaiting = !event_failed(e);
+	free(server);
+}
+
+static void on_recv(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	bool tcp;
+	char *server = dns_server(e, ctx, &tcp);
+	struct dns_sock *d = sock_get(s, e, ctx, e->fd, false);
+
+	if (!server && !d)
+		return;
+	if (!server && d && d->server)
+		server = xstrdup(d->server);
+	if (d) {
+		tcp = tcp || d->tcp;
+		d->ready_unread = false;
+	}
+
+	if (event_failed(e)) {
+		if (net_errno(e->err) && d && d->awaiting) {
+			struct name_rec *n = name_get(s, d->name ? d->name : "", d->name_cut, e);
+			if (n) {
+				n->err = e->err;
+				failed(n, e, ctx, errno_outcome(e->err), server);
+			}
+			d->awaiting = false;
+		}
+		free(server);
+		return;
+	}
+	struct dns_msg m;
+	bool parsed = e->ret_known && e->ret > 0 &&
+		      dns_parse(e->data, e->data_len, e->data_truncated, tcp, &m);
+	if (!parsed || !m.response || m.tc) {
+		if (e->ret_known && e->ret > 0 && d)
+			d->awaiting = false;	/* an answer, unseen or cut */
+		if (parsed)
+			free(m.name);
+		free(server);
+		return;
+	}
+	const char *name = m.name ? m.name : d && d->name ? d->name : "";
+	bool cut = m.name ? m.name_cut : d && d->name_cut;
+	struct name_rec *n = name_get(s, name, cut, e);
+	if (n) {
+		if (m.rcode == 0 && m.ancount > 0) {
+			n->ok = true;
+			n->ok_seq = e->seq;
+		} else if (m.rcode == 0) {
+			failed(n, e, ctx, OUT_NODATA, server);
+		} else {
+			enum outcome o = m.rcode == 3 ? OUT_NXDOMAIN : m.rcode == 2 ? OUT_SERVFAIL :
+					 m.rcode == 5 ? OUT_REFUSED : OUT_OTHER_RCODE;
+			n->rcode = m.rcode;
+			failed(n, e, ctx, o, server);
+		}
+	}
+	if (d)
+		d->awaiting = false;
+	free(m.name);
+	free(server);
+}
+
+static void on_connect(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	if (!event_failed(e) || !net_errno(e->err) || e->sa.port != DNS_PORT ||
+	    (e->sa.family != AF_INET && e->sa.family != AF_INET6))
+		return;
+	char *server = addr_format(e->sa.family, e->sa.host, e->sa.port);
+	struct name_rec *n = name_get(s, "", false, e);
+	if (n) {
+		n->err = e->err;
+		failed(n, e, ctx, errno_outcome(e->err), server);
+	}
+	free(server);
+}
+
+static void on_poll_expired(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	double waited = e->dur >= 0 ? e->dur : e->timeout_ms > 0 ? (double)e->timeout_ms / 1000.0 : 0;
+
+	for (int i = 0; i < e->nfds && i < RC_EVENT_MAX_FDS; i++) {
+		struct dns_sock *d = sock_get(s, e, ctx, e->fds[i], false);
+		if (!d || !d->awaiting)
+			continue;
+		struct name_rec *n = name_get(s, d->name ? d->name : "", d->name_cut, e);
+		if (!n)
+			continue;
+		n->waited += waited;
+		failed(n, e, ctx, OUT_TIMEOUT, d->server);
+	}
+}
+
+static void on_poll_ready(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct dns_sock *d = sock_get(s, e, ctx, e->fds[0], false);
+
+	if (d && d->awaiting)
+		d->ready_unread = true;
+}
+
+static void on_close(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct sock_key k = { leader_of(ctx, e->pid), e->fd };
+	struct dns_sock *d = hmap_del(&s->socks, &k, sizeof(k));
+
+	if (d)
+		unanswered(s, d, e, ctx);
+	sock_free(d);
+}
+
+static void on_open(struct state *s, const struct rc_event *e)
+{
+	if (!event_failed(e) || !e->path || strcmp(e->path, "/etc/resolv.conf") != 0)
+		return;
+	free(s->resolv_conf_line);
+	s->resolv_conf_line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	s->resolv_conf_err = e->err;
+}
+
+static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct state *s = p;
+
+	if (e->kind != RC_EV_SYSCALL)
+		return;
+	switch (e->nr) {
+	case SYS_sendto:
+	case SYS_sendmsg:
+	case SYS_sendmmsg:
+	case SYS_write:
+	case SYS_writev:
+#ifdef SYS_send
+	case SYS_send:
+#endif
+		if (e->fd >= 0 && e->fd != 1 && e->fd != 2)
+			on_send(s, e, ctx);
+		break;
+	case SYS_recvfrom:
+	case SYS_recvmsg:
+	case SYS_recvmmsg:
+	case SYS_read:
+	case SYS_readv:
+#ifdef SYS_recv
+	case SYS_recv:
+#endif
+		if (e->fd >= 0 && (s->socks.count || e->sa.port == DNS_PORT))
+			on_recv(s, e, ctx);
+		break;
+	case SYS_connect:
+		on_connect(s, e, ctx);
+		break;
+#ifdef SYS_poll
+	case SYS_poll:
+#endif
+#ifdef SYS_select
+	case SYS_select:
+#endif
+	case SYS_ppoll:
+	case SYS_pselect6:
+		if (!s->socks.count || !e->ret_known || e->err || e->timeout_ms == 0)
+			break;
+		if (e->ret == 0)
+			on_poll_expired(s, e, ctx);
+		else if (e->nfds == 1)
+			on_poll_ready(s, e, ctx);
+		break;
+	case SYS_close:
+		if (s->socks.count)
+			on_close(s, e, ctx);
+		break;
+#ifdef SYS_open
+	case SYS_open:
+#endif
+	case SYS_openat:
+		on_open(s, e);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool any_failure(const struct name_rec *n)
+{
+	for (int o = 0; o < OUT_COUNT; o++)
+		if (n->counts[o])
+			return true;
+	return false;
+}
+
+/* True when FAILED is a search-list variant of a name that resolved:
+ * "x.corp.example" for "x", or "x" for "x.corp.example". */
+static bool search_variant(const struct state *s, const struct name_rec *failed_rec)
+{
+	const char *a = failed_rec->name;
+	size_t an = strlen(a);
+	struct hmap_iter it;
+
+	if (!an)
+		return false;
+	for (struct hmap_node *node = hmap_first(&s->names, &it); node; node = hmap_next(&s->names, &it)) {
+		const struct name_rec *o = node->value;
+		if (!o->ok || o == failed_rec)
+			continue;
+		size_t bn = strlen(o->name);
+		if (!bn)
+			continue;
+		if ((an > bn && strncmp(a, o->name, bn) == 0 && a[bn] == '.') ||
+		    (bn > an && strncmp(o->name, a, an) == 0 && o->name[an] == '.'))
+			return true;
+	}
+	return false;
+}
+
+static void outcome_list(struct strbuf *sb, const struct name_rec *n)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < OUT_COUNT; i++) {
+		enum outcome o = priority[i];
+		if (!n->counts[o])
+			continue;
+		if (!first)
+			strbuf_adds(sb, ", ");
+		first = false;
+		if (o == OUT_OTHER_RCODE && n->rcode >= 0)
+			strbuf_addf(sb, "rcode %d", n->rcode);
+		else
+			strbuf_adds(sb, outcome_text[o]);
+		if (n->counts[o] > 1)
+			strbuf_addf(sb, " x%llu", (unsigned long long)n->counts[o]);
+	}
+}
+
+static void advise(struct rc_finding *f, const struct name_rec *n, enum outcome o, const struct state *s)
+{
+	const char *srv = n->server ? n->server : "the DNS server";
+	struct strbuf sb = STRBUF_INIT;
+
+	switch (o) {
+	case OUT_NXDOMAIN:
+		strbuf_addf(&sb, "the name does not exist in DNS: check its spelling in the program's "
+			    "configuration (a URL, a mirror or endpoint setting) and try `getent hosts %s`",
+			    n->name[0] && !n->name_cut ? n->name : "NAME");
+		break;
+	case OUT_SERVFAIL:
+	case OUT_REFUSED:
+	case OUT_OTHER_RCODE:
+		strbuf_addf(&sb, "%s could not answer: its upstream is unreachable or it does not serve this "
+			    "client; check `resolvectl status` or the nameserver lines of /etc/resolv.conf", srv);
+		break;
+	case OUT_CONNREFUSED:
+	case OUT_SOCKERR:
+		strbuf_addf(&sb, "no DNS server listens on %s: the local resolver (systemd-resolved, dnsmasq) "
+			    "is not running, or /etc/resolv.conf names the wrong nameserver", srv);
+		break;
+	case OUT_UNREACHABLE:
+		strbuf_addf(&sb, "%s cannot be reached: no network route to it or a firewall blocks "
+			    "port 53; check `ip route` and the nameserver in /etc/resolv.conf", srv);
+		break;
+	case OUT_TIMEOUT:
+		strbuf_addf(&sb, "%s did not answer: the network to it is blocked or the server is down; "
+			    "check the nameserver in /etc/resolv.conf (inside containers too) and try "
+			    "`dig @SERVER NAME`", srv);
+		break;
+	default:
+		strbuf_adds(&sb, "the name has no address records (A/AAAA): check the name, or the DNS "
+			    "zone that should publish it");
+		break;
+	}
+	if (s->resolv_conf_line)
+		strbuf_adds(&sb, "; /etc/resolv.conf could not be opened, so the resolver fell back to "
+			    "127.0.0.1: create it");
+	f->advice = strbuf_detach(&sb);
+}
+
+static void emit(const struct state *s, const struct name_rec *n, const struct rc_ctx *ctx,
+		 struct rc_findings *out)
+{
+	enum outcome top = OUT_COUNT;
+	for (size_t i = 0; i < OUT_COUNT && top == OUT_COUNT; i++)
+		if (n->counts[priority[i]])
+			top = priority[i];
+	if (top == OUT_COUNT)
+		return;
+
+	struct strbuf name = STRBUF_INIT;
+	if (n->name[0])
+		strbuf_addf(&name, "'%s%s'", n->name, n->name_cut ? "..." : "");
+	struct strbuf msg = STRBUF_INIT;
+	outcome_list(&msg, n);
+
+	struct strbuf sb = STRBUF_INIT;
+	if (n->ok) {
+		strbuf_addf(&sb, "DNS lookup of %s was slow: %s before it resolved", strbuf_str(&name),
+			    strbuf_str(&msg));
+	} else if (!n->name[0]) {
+		strbuf_addf(&sb, "DNS server '%s' could not be used: %s", n->server ? n->server : "?",
+			    outcome_text[top]);
+	} else {
+		strbuf_addf(&sb, "DNS lookup of %s failed: %s", strbuf_str(&name), outcome_text[top]);
+		if (n->server)
+			strbuf_addf(&sb, " from '%s'", n->server);
+	}
+	if (top == OUT_TIMEOUT && n->waited > 0)
+		strbuf_addf(&sb, " after %.1f s", n->waited);
+
+	struct rc_finding *f = finding_add(out, RULE_ID, n->ok ? RC_SEV_WARNING : RC_SEV_ERROR,
+					   n->ok ? RC_SEV_INFO : RC_SEV_WARNING, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	f->pid = n->pid;
+	f->tid = n->tid != n->pid ? n->tid : 0;
+	if (n->name[0])
+		finding_setf(&f->host, "%s%s", n->name, n->name_cut ? "..." : "");
+	finding_set(&f->address, n->server);
+	if (n->err)
+		f->err = n->err;
+	f->message = strbuf_detach(&msg);
+	f->count = (long long)(n->queries ? n->queries : 1);
+	if (n->waited > 0)
+		f->duration_s = n->waited;
+	const char *ev[] = { n->query_line, n->fail_line, n->last_query_line, n->last_fail_line };
+	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
+		if (ev[i])
+			finding_evidence(f, ev[i], strlen(ev[i]));
+	if (s->resolv_conf_line)
+		finding_evidence(f, s->resolv_conf_line, strlen(s->resolv_conf_line));
+	advise(f, n, top, s);
+	f->seq = n->last_seq;
+	f->ts = n->last_ts;
+	f->unrecovered = !n->ok;
+	(void)ctx;
+
+	/* What clients print: curl and requests name the host; glibc's
+	 * gai_strerror says "Name or service not known", "Temporary failure
+	 * in name resolution" or "No address associated with hostname". */
+	if (n->name[0])
+		finding_echo_word(f, n->name);
+	finding_echo_word(f, "resol");
+	if (top == OUT_NXDOMAIN)
+		finding_echo_word(f, "name or service");
+	else if (top == OUT_NODATA)
+		finding_echo_word(f, "no address");
+	else
+		finding_echo_word(f, "temporary failure");
+	strbuf_release(&name);
+}
+
+static int cmp_first(const void *a, const void *b)
+{
+	const struct name_rec *x = *(struct name_rec *const *)a, *y = *(struct name_rec *const *)b;
+
+	return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
+}
+
+static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
+{
+	struct state *s = p;
+	struct name_rec **v = xcalloc(s->names.count + 1, sizeof(*v));
+	struct hmap_iter it;
+	size_t n = 0;
+
+	for (struct hmap_node *node = hmap_first(&s->names, &it); node; node = hmap_next(&s->names, &it)) {
+		struct name_rec *r = node->value;
+		if (!any_failure(r))
+			continue;
+		/* Resolved: only a wait worth telling. */
+		if (r->ok && !r->counts[OUT_TIMEOUT])
+			continue;
+		if (!r->ok && search_variant(s, r))
+			continue;
+		v[n++] = r;
+	}
+	qsort(v, n, sizeof(*v), cmp_first);
+	for (size_t i = 0; i < n; i++)
+		emit(s, v[i], ctx, out);
+	free(v);
+	if (s->dropped) {
+		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO,
+						   "DNS lookups of %llu more names were not followed",
+						   (unsigned long long)s->dropped);
+		f->count = (long long)s->dropped;
+		finding_setf(&f->advice, "the program looked up very many names; the ones above show the pattern");
+	}
+}
+
+const struct rc_rule_ops rc_rule_dns_failure_ops = {
+	.state_size = sizeof(struct state),
+	.init = init,
+	.on_event = on_event,
+	.finish = finish,
+	.release = release,
+};

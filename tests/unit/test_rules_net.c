@@ -1,0 +1,977 @@
+/* The network rules: connect-failed, connect-timeout and dns-failure, fed
+ * the events strace logs of those situations give, and the healthy
+ * look-alikes that must stay quiet. Real logs made on loopback (or in a
+ * network namespace of their own) are in tests/fixtures/rules/net-*.log,
+ * each with the command that made it, checked at the end. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include "rule_test.h"
+#include "strace/parser.h"
+#include "util/util.h"
+
+static bool contains(const char *hay, const char *needle)
+{
+	return hay && strstr(hay, needle) != NULL;
+}
+
+static void feed_line(struct rt *t, struct rc_event *e, const char *line)
+{
+	e->line = line;
+	e->line_len = strlen(line);
+	rt_feed(t, e);
+}
+
+static void sock(struct rt *t, int pid, int fd, int family, int type)
+{
+	struct rc_event e = rt_sys(t, pid, "socket", fd, 0);
+	e.sa.family = family;
+	e.flags = type;
+	rt_feed(t, &e);
+}
+
+static void connect_to(struct rt *t, int pid, int fd, int family, const char *host, int port, int err,
+		       const char *line)
+{
+	struct rc_event e = rt_sys(t, pid, "connect", 0, err);
+	e.fd = fd;
+	e.sa.family = family;
+	e.sa.host = host;
+	e.sa.port = family == AF_UNIX ? -1 : port;
+	feed_line(t, &e, line ? line : "connect(...)");
+}
+
+static void so_error(struct rt *t, int pid, int fd, int value, const char *line)
+{
+	struct rc_event e = rt_sys(t, pid, "getsockopt", 0, 0);
+	e.fd = fd;
+	e.sockopt_level = SOL_SOCKET;
+	e.sockopt_name = SO_ERROR;
+	e.sockopt_value = value;
+	feed_line(t, &e, line ? line : "getsockopt(...)");
+}
+
+static void close_fd(struct rt *t, int pid, int fd)
+{
+	struct rc_event e = rt_sys(t, pid, "close", 0, 0);
+	e.fd = fd;
+	feed_line(t, &e, "close(...) = 0");
+}
+
+static void poll_fd(struct rt *t, int pid, const char *name, int fd, long long ret, long long timeout_ms,
+		    double dur, const char *line)
+{
+	struct rc_event e = rt_sys(t, pid, name, ret, 0);
+	e.fds[0] = fd;
+	e.nfds = 1;
+	e.timeout_ms = timeout_ms;
+	e.dur = dur;
+	feed_line(t, &e, line ? line : "poll(...)");
+	t->now += dur;
+}
+
+static void io(struct rt *t, int pid, const char *name, int fd, long long ret, int err)
+{
+	struct rc_event e = rt_sys(t, pid, name, ret, err);
+	e.fd = fd;
+	e.len = 100;
+	feed_line(t, &e, "io(...)");
+}
+
+static bool has_evidence(const struct rc_finding *f, const char *needle)
+{
+	for (int i = 0; i < f->nevidence; i++)
+		if (contains(f->evidence[i], needle))
+			return true;
+	return false;
+}
+
+/* ---- connect-failed ---- */
+
+static void refused_blocking(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET, "127.0.0.1", 8080, ECONNREFUSED,
+		   "connect(3, {sa_family=AF_INET, sin_port=htons(8080), sin_addr=inet_addr(\"127.0.0.1\")}, 16)"
+		   " = -1 ECONNREFUSED (Connection refused)");
+	rt_write(&t, 100, 2, "error: Connection refused\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_string_equal(f->address, "127.0.0.1:8080");
+	assert_int_equal(f->err, ECONNREFUSED);
+	assert_int_equal(f->pid, 100);
+	assert_string_equal(f->syscall, "connect");
+	assert_true(f->unrecovered);
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_true(contains(f->summary, "'127.0.0.1:8080'"));
+	assert_true(contains(f->summary, "refused"));
+	assert_true(has_evidence(f, "ECONNREFUSED"));
+	assert_true(contains(f->advice, "nothing is listening"));
+	assert_int_equal(f->count, 1);
+	rt_release(&t);
+}
+
+static void retries_grouped(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int i = 0; i < 5; i++) {
+		sock(&t, 100, 3, AF_INET, SOCK_STREAM);
+		connect_to(&t, 100, 3, AF_INET, "127.0.0.1", 5432, ECONNREFUSED, NULL);
+		close_fd(&t, 100, 3);
+		t.now += 1.0;
+	}
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "connect-failed"), 1);
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_int_equal(f->count, 5);
+	assert_true(contains(f->summary, "5 attempts"));
+	assert_true(f->unrecovered);
+	rt_release(&t);
+}
+
+static void refused_then_connected(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET, "127.0.0.1", 8080, ECONNREFUSED, NULL);
+	close_fd(&t, 100, 3);
+	sock(&t, 100, 3, AF_INET, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET, "127.0.0.1", 8080, 0, NULL);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_false(f->unrecovered);
+	assert_int_not_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* "localhost": ::1 refused, then 127.0.0.1 on the same port answers. */
+static void other_family_recovers(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET6, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET6, "::1", 8080, ECONNREFUSED, NULL);
+	close_fd(&t, 100, 3);
+	sock(&t, 100, 3, AF_INET, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET, "127.0.0.1", 8080, 0, NULL);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_string_equal(f->address, "[::1]:8080");
+	assert_false(f->unrecovered);
+	assert_true(contains(f->summary, "'127.0.0.1:8080' worked"));
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	assert_int_equal(rt_errors(&t), 0);
+	rt_release(&t);
+}
+
+static void nonblocking_so_error(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 9000, EINPROGRESS,
+		   "connect(4, {sa_family=AF_INET, sin_port=htons(9000)}, 16) = -1 EINPROGRESS");
+	poll_fd(&t, 100, "poll", 4, 1, 2500, 0.0001, NULL);
+	so_error(&t, 100, 4, ECONNREFUSED, "getsockopt(4, SOL_SOCKET, SO_ERROR, [ECONNREFUSED], [4]) = 0");
+	close_fd(&t, 100, 4);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_string_equal(f->address, "127.0.0.1:9000");
+	assert_int_equal(f->err, ECONNREFUSED);
+	assert_string_equal(f->syscall, "getsockopt");
+	assert_true(has_evidence(f, "EINPROGRESS"));
+	assert_true(has_evidence(f, "SO_ERROR"));
+	/* Refused is not a timeout. */
+	assert_null(rt_find(&t, "connect-timeout"));
+	rt_release(&t);
+}
+
+static void nonblocking_io_error(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 9000, EINPROGRESS, NULL);
+	io(&t, 100, "sendto", 4, 0, EPIPE);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_string_equal(f->address, "127.0.0.1:9000");
+	assert_string_equal(f->syscall, "sendto");
+	rt_release(&t);
+}
+
+/* A connection that worked and was later reset is not a failed connect. */
+static void reset_after_connect_ignored(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 9000, EINPROGRESS, NULL);
+	so_error(&t, 100, 4, 0, NULL);
+	io(&t, 100, "sendto", 4, 100, 0);
+	io(&t, 100, "recvfrom", 4, 0, ECONNRESET);
+	sock(&t, 100, 5, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 5, AF_INET, "127.0.0.1", 9001, EINPROGRESS, NULL);
+	io(&t, 100, "write", 5, 100, 0);
+	io(&t, 100, "read", 5, 0, ECONNRESET);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "connect-failed"));
+	rt_release(&t);
+}
+
+static void unix_socket_missing(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_UNIX, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_UNIX, "/run/x.sock", 0, ENOENT,
+		   "connect(3, {sa_family=AF_UNIX, sun_path=\"/run/x.sock\"}, 110) = -1 ENOENT");
+	sock(&t, 100, 4, AF_UNIX, SOCK_STREAM);
+	connect_to(&t, 100, 4, AF_UNIX, "/run/y.sock", 0, ECONNREFUSED, NULL);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "connect-failed"), 2);
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "connect-failed") != 0)
+			continue;
+		if (strcmp(f->address, "/run/x.sock") == 0) {
+			assert_string_equal(f->path, "/run/x.sock");
+			assert_int_equal(f->err, ENOENT);
+			assert_true(contains(f->advice, "not running"));
+		} else {
+			assert_string_equal(f->address, "/run/y.sock");
+			assert_true(contains(f->advice, "stale"));
+		}
+	}
+	rt_release(&t);
+}
+
+/* glibc asks nscd on every lookup; DNS belongs to dns-failure. */
+static void noise_and_dns_ignored(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_UNIX, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_UNIX, "/var/run/nscd/socket", 0, ENOENT, NULL);
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.53", 53, ECONNREFUSED, NULL);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "connect-failed"));
+	rt_release(&t);
+}
+
+/* In a run that succeeded, a refusal is at most a warning. */
+static void healthy_run_not_error(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET, "127.0.0.1", 6379, ECONNREFUSED, NULL);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_int_equal(rt_errors(&t), 0);
+	rt_release(&t);
+}
+
+/* A metrics agent that is not running: worth a warning, not the cause. */
+static void udp_port_unreachable(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET, SOCK_DGRAM);
+	connect_to(&t, 100, 3, AF_INET, "127.0.0.1", 8125, 0, NULL);
+	io(&t, 100, "sendto", 3, 20, 0);
+	io(&t, 100, "sendto", 3, -1, ECONNREFUSED);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_string_equal(f->address, "127.0.0.1:8125");
+	assert_true(contains(f->summary, "datagrams"));
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	rt_release(&t);
+}
+
+static void unreachable_advice(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET6, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET6, "2001:db8::1", 443, ENETUNREACH, NULL);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_string_equal(f->address, "[2001:db8::1]:443");
+	assert_true(contains(f->summary, "network unreachable"));
+	assert_true(contains(f->advice, "ip route"));
+	rt_release(&t);
+}
+
+/* ---- connect-timeout ---- */
+
+/* Story 1: a blocking connect to the CDN gives up after 30 s. */
+static void blocking_timeout(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET, SOCK_STREAM);
+	struct rc_event e = rt_sys(&t, 100, "connect", -1, ETIMEDOUT);
+	e.fd = 3;
+	e.sa.family = AF_INET;
+	e.sa.host = "104.18.25.73";
+	e.sa.port = 443;
+	e.dur = 30.01;
+	feed_line(&t, &e, "connect(3, {sa_family=AF_INET, sin_port=htons(443), "
+		  "sin_addr=inet_addr(\"104.18.25.73\")}, 16) = -1 ETIMEDOUT (Connection timed out) <30.010000>");
+	t.now += 30.01;
+	rt_write(&t, 100, 2, "model load failed: connection timed out\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-timeout");
+	assert_non_null(f);
+	assert_string_equal(f->address, "104.18.25.73:443");
+	assert_int_equal(f->err, ETIMEDOUT);
+	assert_true(f->duration_s > 30.0 && f->duration_s < 30.1);
+	assert_true(contains(f->summary, "after 30.0 s"));
+	assert_true(contains(f->advice, "probe"));
+	assert_true(f->unrecovered);
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	/* Not a connect-failed. */
+	assert_null(rt_find(&t, "connect-failed"));
+	rt_release(&t);
+}
+
+/* Python's create_connection(timeout=2.5): EINPROGRESS, poll expires. */
+static void poll_timeout(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM | SOCK_CLOEXEC);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 7777, EINPROGRESS,
+		   "connect(4, {sa_family=AF_INET, sin_port=htons(7777)}, 16) = -1 EINPROGRESS");
+	poll_fd(&t, 100, "poll", 4, 0, 2500, 2.502,
+		"poll([{fd=4, events=POLLOUT|POLLERR}], 1, 2500) = 0 (Timeout) <2.502>");
+	close_fd(&t, 100, 4);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-timeout");
+	assert_non_null(f);
+	assert_string_equal(f->address, "127.0.0.1:7777");
+	assert_true(f->duration_s > 2.4 && f->duration_s < 2.6);
+	assert_true(contains(f->summary, "after 2.5 s"));
+	assert_true(has_evidence(f, "EINPROGRESS"));
+	assert_true(has_evidence(f, "Timeout"));
+	rt_release(&t);
+}
+
+/* An infinite poll until the kernel gives up: SO_ERROR says ETIMEDOUT. */
+static void so_error_timeout(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 7777, EINPROGRESS, NULL);
+	poll_fd(&t, 100, "poll", 4, 1, -1, 127.0, NULL);
+	so_error(&t, 100, 4, ETIMEDOUT, "getsockopt(4, SOL_SOCKET, SO_ERROR, [ETIMEDOUT], [4]) = 0");
+	close_fd(&t, 100, 4);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-timeout");
+	assert_non_null(f);
+	assert_true(f->duration_s > 126.9 && f->duration_s < 127.2);
+	assert_true(has_evidence(f, "[ETIMEDOUT]"));
+	assert_int_equal(f->count, 1);
+	assert_null(rt_find(&t, "connect-failed"));
+	rt_release(&t);
+}
+
+/* curl polls in slices: the attempt is one timeout, the wait the sum. */
+static void sliced_polls_one_attempt(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 5, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 5, AF_INET, "127.0.0.1", 7777, EINPROGRESS, NULL);
+	for (int i = 0; i < 3; i++)
+		poll_fd(&t, 100, "ppoll", 5, 0, 1000, 1.0, NULL);
+	close_fd(&t, 100, 5);
+	rt_exit(&t, 100, 28);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-timeout");
+	assert_non_null(f);
+	assert_int_equal(f->count, 1);
+	assert_true(f->duration_s > 2.9 && f->duration_s < 3.2);
+	rt_release(&t);
+}
+
+static void nonblocking_success_quiet(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 7777, EINPROGRESS, NULL);
+	poll_fd(&t, 100, "poll", 4, 1, 2500, 0.001, NULL);
+	so_error(&t, 100, 4, 0, NULL);
+	t.now += 10;
+	close_fd(&t, 100, 4);
+	/* An idle pooled connection, used, then closed much later. */
+	sock(&t, 100, 5, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 5, AF_INET, "127.0.0.1", 7778, EINPROGRESS, NULL);
+	io(&t, 100, "write", 5, 100, 0);
+	t.now += 10;
+	close_fd(&t, 100, 5);
+	/* Happy eyeballs: the loser is closed quickly. */
+	sock(&t, 100, 6, AF_INET6, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 6, AF_INET6, "::1", 7779, EINPROGRESS, NULL);
+	t.now += 0.2;
+	close_fd(&t, 100, 6);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "connect-timeout"));
+	rt_release(&t);
+}
+
+/* An event loop gives up on a connect after 5 s without polling it. */
+static void abandoned_after_long_wait(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 7, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 7, AF_INET, "127.0.0.1", 7777, EINPROGRESS, NULL);
+	t.now += 5.0;
+	close_fd(&t, 100, 7);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-timeout");
+	assert_non_null(f);
+	assert_true(f->duration_s > 4.9 && f->duration_s < 5.1);
+	rt_release(&t);
+}
+
+static void still_pending_at_end(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 7777, EINPROGRESS, NULL);
+	poll_fd(&t, 100, "poll", 4, 0, 3000, 3.0, NULL);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-timeout");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "never completed"));
+	rt_release(&t);
+}
+
+static void timeout_retries_and_recovery(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int i = 0; i < 2; i++) {
+		sock(&t, 100, 4, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+		connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 7777, EINPROGRESS, NULL);
+		poll_fd(&t, 100, "poll", 4, 0, 1000, 1.0, NULL);
+		close_fd(&t, 100, 4);
+	}
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 7777, 0, NULL);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-timeout");
+	assert_non_null(f);
+	assert_int_equal(f->count, 2);
+	assert_false(f->unrecovered);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	rt_release(&t);
+}
+
+/* ---- dns-failure ---- */
+
+/* A DNS message: header (id, flags, qdcount 1, ancount), the name as
+ * labels, type and class; TCP adds the length. Returns its length. */
+static size_t dns_msg(unsigned char *buf, unsigned id, bool response, int rcode, int ancount,
+		      const char *name, int qtype, bool tcp)
+{
+	size_t n = tcp ? 2 : 0;
+	buf[n++] = (unsigned char)(id >> 8);
+	buf[n++] = (unsigned char)id;
+	buf[n++] = response ? 0x81 : 0x01;
+	buf[n++] = (unsigned char)((response ? 0x80 : 0) | rcode);
+	buf[n++] = 0;
+	buf[n++] = 1;
+	buf[n++] = 0;
+	buf[n++] = (unsigned char)ancount;
+	for (int i = 0; i < 4; i++)
+		buf[n++] = 0;
+	const char *p = name;
+	while (*p) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		buf[n++] = (unsigned char)len;
+		memcpy(buf + n, p, len);
+		n += len;
+		p += len;
+		if (*p == '.')
+			p++;
+	}
+	buf[n++] = 0;
+	buf[n++] = 0;
+	buf[n++] = (unsigned char)qtype;
+	buf[n++] = 0;
+	buf[n++] = 1;
+	if (tcp) {
+		buf[0] = (unsigned char)((n - 2) >> 8);
+		buf[1] = (unsigned char)(n - 2);
+	}
+	return n;
+}
+
+static void dns_send(struct rt *t, int pid, int fd, const char *name, int qtype, size_t cut)
+{
+	unsigned char buf[512];
+	size_t n = dns_msg(buf, 0xbdbf, false, 0, 0, name, qtype, false);
+	struct rc_event e = rt_sys(t, pid, "sendmmsg", 2, 0);
+	e.fd = fd;
+	e.data = buf;
+	e.data_len = cut && cut < n ? cut : n;
+	e.data_truncated = cut && cut < n;
+	feed_line(t, &e, "sendmmsg(3, [{msg_hdr={...\"\\275\\277\\1\\0\\0\\1\"...}], 2, MSG_NOSIGNAL) = 2");
+}
+
+static void dns_recv_from(struct rt *t, int pid, int fd, const char *name, int qtype, int rcode, int ancount,
+			  int port)
+{
+	unsigned char buf[512];
+	size_t n = dns_msg(buf, 0xbdbf, true, rcode, ancount, name, qtype, false);
+	struct rc_event e = rt_sys(t, pid, "recvfrom", (long long)n, 0);
+	e.fd = fd;
+	e.data = buf;
+	e.data_len = n;
+	e.len = 2048;
+	e.sa.family = AF_INET;
+	e.sa.host = "127.0.0.53";
+	e.sa.port = port;
+	feed_line(t, &e, "recvfrom(3, \"\\275\\277\\201\\203\"..., 2048, 0, {...}, [28 => 16]) = 120");
+}
+
+static void dns_recv(struct rt *t, int pid, int fd, const char *name, int qtype, int rcode, int ancount)
+{
+	dns_recv_from(t, pid, fd, name, qtype, rcode, ancount, 53);
+}
+
+static void dns_socket(struct rt *t, int pid, int fd, const char *server)
+{
+	sock(t, pid, fd, AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC);
+	connect_to(t, pid, fd, AF_INET, server, 53, 0, NULL);
+}
+
+static void nxdomain(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	dns_socket(&t, 100, 3, "127.0.0.53");
+	dns_send(&t, 100, 3, "weights.mirror.example.com", 1, 0);
+	poll_fd(&t, 100, "poll", 3, 1, 5000, 0.001, NULL);
+	dns_recv(&t, 100, 3, "weights.mirror.example.com", 1, 3, 0);
+	dns_recv(&t, 100, 3, "weights.mirror.example.com", 28, 3, 0);
+	close_fd(&t, 100, 3);
+	rt_write(&t, 100, 2, "Could not resolve host: weights.mirror.example.com\n");
+	rt_exit(&t, 100, 6);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "dns-failure");
+	assert_non_null(f);
+	assert_string_equal(f->host, "weights.mirror.example.com");
+	assert_string_equal(f->address, "127.0.0.53:53");
+	assert_true(contains(f->summary, "NXDOMAIN"));
+	assert_true(contains(f->message, "NXDOMAIN"));
+	assert_true(contains(f->advice, "getent hosts weights.mirror.example.com"));
+	assert_true(f->unrecovered);
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_true(has_evidence(f, "sendmmsg"));
+	assert_true(has_evidence(f, "recvfrom"));
+	/* Port 53 is not a connect-failed. */
+	assert_null(rt_find(&t, "connect-failed"));
+	rt_release(&t);
+}
+
+/* strace -s 32 cuts the query: the name is reported as far as it goes. */
+static void truncated_name(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	dns_socket(&t, 100, 3, "127.0.0.53");
+	dns_send(&t, 100, 3, "weights.mirror.example.com", 1, 32);
+	poll_fd(&t, 100, "poll", 3, 0, 5000, 5.0,
+		"poll([{fd=3, events=POLLIN}], 1, 5000) = 0 (Timeout) <5.005>");
+	dns_send(&t, 100, 3, "weights.mirror.example.com", 1, 32);
+	poll_fd(&t, 100, "poll", 3, 0, 5000, 5.0, NULL);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "dns-failure");
+	assert_non_null(f);
+	assert_true(contains(f->host, "weights.mirror.exam"));
+	assert_true(contains(f->host, "..."));
+	assert_true(contains(f->summary, "timeout"));
+	assert_true(f->duration_s > 9.9 && f->duration_s < 10.1);
+	assert_int_equal(f->count, 2);
+	assert_true(contains(f->advice, "/etc/resolv.conf"));
+	rt_release(&t);
+}
+
+/* glibc asks A and AAAA; an IPv4-only host has an empty AAAA answer. */
+static void empty_aaaa_is_fine(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	dns_socket(&t, 100, 3, "127.0.0.53");
+	dns_send(&t, 100, 3, "example.org", 1, 0);
+	dns_recv(&t, 100, 3, "example.org", 28, 0, 0);
+	dns_recv(&t, 100, 3, "example.org", 1, 0, 1);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "dns-failure"));
+	rt_release(&t);
+}
+
+/* resolv.conf's search list: "db.corp.example" fails, "db" resolves. */
+static void search_domain_probing(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	dns_socket(&t, 100, 3, "127.0.0.53");
+	dns_send(&t, 100, 3, "db.corp.example", 1, 0);
+	dns_recv(&t, 100, 3, "db.corp.example", 1, 3, 0);
+	dns_send(&t, 100, 3, "db", 1, 0);
+	dns_recv(&t, 100, 3, "db", 1, 0, 1);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "dns-failure"));
+	rt_release(&t);
+}
+
+/* Nothing listens on 127.0.0.53:53: the query comes back refused. */
+static void resolver_not_running(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	dns_socket(&t, 100, 3, "127.0.0.53");
+	dns_send(&t, 100, 3, "api.example.net", 1, 0);
+	io(&t, 100, "recvfrom", 3, -1, ECONNREFUSED);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "dns-failure");
+	assert_non_null(f);
+	assert_string_equal(f->host, "api.example.net");
+	assert_int_equal(f->err, ECONNREFUSED);
+	assert_true(contains(f->summary, "connection refused"));
+	assert_true(contains(f->advice, "not running"));
+	rt_release(&t);
+}
+
+/* The same as glibc sees it: POLLERR after the query, no recv at all;
+ * it sends again, then closes the socket. */
+static void resolver_not_running_glibc(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	dns_socket(&t, 100, 3, "127.0.0.1");
+	poll_fd(&t, 100, "poll", 3, 1, 0, 0.00001, NULL);
+	dns_send(&t, 100, 3, "api.example.net", 1, 0);
+	poll_fd(&t, 100, "poll", 3, 1, 1000, 0.00001, NULL);
+	struct rc_event e = rt_sys(&t, 100, "sendto", 44, 0);
+	unsigned char buf[512];
+	size_t n = dns_msg(buf, 1, false, 0, 0, "api.example.net", 1, false);
+	e.fd = 3;
+	e.data = buf;
+	e.data_len = n;
+	feed_line(&t, &e, "sendto(3, ...) = 44");
+	poll_fd(&t, 100, "poll", 3, 1, 999, 0.00001, NULL);
+	close_fd(&t, 100, 3);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "dns-failure");
+	assert_non_null(f);
+	assert_string_equal(f->host, "api.example.net");
+	assert_string_equal(f->address, "127.0.0.1:53");
+	assert_true(contains(f->summary, "no DNS server listening"));
+	assert_true(contains(f->advice, "not running"));
+	rt_release(&t);
+}
+
+static void tcp_servfail(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 5, AF_INET, SOCK_STREAM);
+	connect_to(&t, 100, 5, AF_INET, "127.0.0.1", 53, 0, NULL);
+	unsigned char buf[512];
+	size_t n = dns_msg(buf, 7, false, 0, 0, "big.example", 1, true);
+	struct rc_event e = rt_sys(&t, 100, "write", (long long)n, 0);
+	e.fd = 5;
+	e.data = buf;
+	e.data_len = n;
+	feed_line(&t, &e, "write(5, ...)");
+	n = dns_msg(buf, 7, true, 2, 0, "big.example", 1, true);
+	e = rt_sys(&t, 100, "read", (long long)n, 0);
+	e.fd = 5;
+	e.data = buf;
+	e.data_len = n;
+	feed_line(&t, &e, "read(5, ...)");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "dns-failure");
+	assert_non_null(f);
+	assert_string_equal(f->host, "big.example");
+	assert_string_equal(f->address, "127.0.0.1:53");
+	assert_true(contains(f->summary, "SERVFAIL"));
+	rt_release(&t);
+}
+
+/* A timeout on the first server, an answer from the second: slow. */
+static void slow_but_resolved(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	dns_socket(&t, 100, 3, "127.0.0.2");
+	dns_send(&t, 100, 3, "example.org", 1, 0);
+	poll_fd(&t, 100, "poll", 3, 0, 5000, 5.0, NULL);
+	close_fd(&t, 100, 3);
+	dns_socket(&t, 100, 3, "127.0.0.53");
+	dns_send(&t, 100, 3, "example.org", 1, 0);
+	dns_recv(&t, 100, 3, "example.org", 1, 0, 2);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "dns-failure");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "slow"));
+	assert_false(f->unrecovered);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	rt_release(&t);
+}
+
+/* mDNS and other UDP traffic is not DNS. */
+static void other_ports_ignored(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET, SOCK_DGRAM);
+	connect_to(&t, 100, 3, AF_INET, "127.0.0.1", 5353, 0, NULL);
+	dns_send(&t, 100, 3, "printer.local", 1, 0);
+	dns_recv_from(&t, 100, 3, "printer.local", 1, 3, 0, 5353);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "dns-failure"));
+	rt_release(&t);
+}
+
+static void server_unreachable(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET, SOCK_DGRAM);
+	connect_to(&t, 100, 3, AF_INET, "192.0.2.53", 53, ENETUNREACH, NULL);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "dns-failure");
+	assert_non_null(f);
+	assert_null(f->host);
+	assert_string_equal(f->address, "192.0.2.53:53");
+	assert_true(contains(f->summary, "unreachable"));
+	rt_release(&t);
+}
+
+/* ---- real logs ---- */
+
+struct expect {
+	const char *log;
+	const char *rule;
+	const char *word;	/* in the summary; NULL any */
+	bool present;
+};
+
+static const struct expect real_logs[] = {
+	{ "net-refused.log", "connect-failed", "127.0.0.1:1", true },
+	{ "net-refused.log", "connect-timeout", NULL, false },
+	{ "net-nonblock-refused.log", "connect-failed", "127.0.0.1:1", true },
+	{ "net-unix-missing.log", "connect-failed", "/tmp/rc-net-missing.sock", true },
+	{ "net-timeout.log", "connect-timeout", "timed out after", true },
+	{ "net-timeout.log", "connect-failed", NULL, false },
+	{ "net-timeout-blocking.log", "connect-timeout", "timed out after 3.1 s", true },
+	{ "net-timeout-blocking.log", "connect-failed", NULL, false },
+	{ "net-dns-nxdomain.log", "connect-failed", NULL, false },
+	{ "net-dns-nxdomain.log", "dns-failure", "NXDOMAIN", true },
+	{ "net-dns-timeout.log", "dns-failure", "timeout", true },
+	{ "net-dns-refused.log", "dns-failure", "no DNS server listening", true },
+	{ "net-ok.log", "connect-failed", NULL, false },
+	{ "net-ok.log", "connect-timeout", NULL, false },
+	{ "net-ok.log", "dns-failure", NULL, false },
+};
+
+static bool analyze_log(const char *name, struct rt *t)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/rules/%s", SOURCE_ROOT, name);
+	const char *files[] = { path };
+	struct strace_parser *p;
+	struct strbuf err = STRBUF_INIT;
+	if (strace_parser_open(&p, files, 1, &err) < 0) {
+		strbuf_release(&err);
+		return false;
+	}
+	struct rc_event e;
+	while (strace_parser_next(p, &e, &err) > 0)
+		engine_feed(&t->eng, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+	rt_finish(t);
+	return true;
+}
+
+static void real_logs_checked(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(real_logs); i++) {
+		const struct expect *x = &real_logs[i];
+		struct rt t;
+		rt_init(&t);
+		if (!analyze_log(x->log, &t)) {
+			rt_release(&t);
+			fail_msg("cannot read fixture '%s'", x->log);
+		}
+		bool found = false;
+		for (size_t j = 0; j < t.out.count; j++) {
+			const struct rc_finding *f = t.out.v[j];
+			if (strcmp(f->rule, x->rule) == 0 && (!x->word || contains(f->summary, x->word)))
+				found = true;
+		}
+		if (found != x->present)
+			fail_msg("%s: %s %s", x->log, x->rule, x->present ? "not reported" : "reported");
+		rt_release(&t);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(refused_blocking),
+		cmocka_unit_test(retries_grouped),
+		cmocka_unit_test(refused_then_connected),
+		cmocka_unit_test(other_family_recovers),
+		cmocka_unit_test(nonblocking_so_error),
+		cmocka_unit_test(nonblocking_io_error),
+		cmocka_unit_test(reset_after_connect_ignored),
+		cmocka_unit_test(unix_socket_missing),
+		cmocka_unit_test(noise_and_dns_ignored),
+		cmocka_unit_test(healthy_run_not_error),
+		cmocka_unit_test(udp_port_unreachable),
+		cmocka_unit_test(unreachable_advice),
+		cmocka_unit_test(blocking_timeout),
+		cmocka_unit_test(poll_timeout),
+		cmocka_unit_test(so_error_timeout),
+		cmocka_unit_test(sliced_polls_one_attempt),
+		cmocka_unit_test(nonblocking_success_quiet),
+		cmocka_unit_test(abandoned_after_long_wait),
+		cmocka_unit_test(still_pending_at_end),
+		cmocka_unit_test(timeout_retries_and_recovery),
+		cmocka_unit_test(nxdomain),
+		cmocka_unit_test(truncated_name),
+		cmocka_unit_test(empty_aaaa_is_fine),
+		cmocka_unit_test(search_domain_probing),
+		cmocka_unit_test(resolver_not_running),
+		cmocka_unit_test(resolver_not_running_glibc),
+		cmocka_unit_test(tcp_servfail),
+		cmocka_unit_test(slow_but_resolved),
+		cmocka_unit_test(other_ports_ignored),
+		cmocka_unit_test(server_unreachable),
+		cmocka_unit_test(real_logs_checked),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1058 @@
+/* The process-outcome rules: crashed, bad-file-mapping, nonzero-exit,
+ * out-of-memory and disk-full, fed the events strace logs of those
+ * situations give, and the healthy look-alikes that must stay quiet. Real
+ * logs of the same situations are in tests/fixtures/rules/proc-*.log,
+ * each with the command that made it, checked at the end. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rule_test.h"
+#include "strace/parser.h"
+#include "util/util.h"
+
+#define MiB (1024ULL * 1024)
+#define GiB (1024 * MiB)
+
+static bool contains(const char *hay, const char *needle)
+{
+	return hay && strstr(hay, needle) != NULL;
+}
+
+static bool has_evidence(const struct rc_finding *f, const char *needle)
+{
+	for (int i = 0; i < f->nevidence; i++)
+		if (contains(f->evidence[i], needle))
+			return true;
+	return false;
+}
+
+static void feed_line(struct rt *t, struct rc_event *e, const char *line)
+{
+	e->line = line;
+	e->line_len = strlen(line);
+	rt_feed(t, e);
+}
+
+static void exec_prog(struct rt *t, int pid, const char *path, const char *arg)
+{
+	struct rc_event e = rt_sys(t, pid, "execve", 0, 0);
+	e.path = path;
+	e.argv[0] = path;
+	e.argv[1] = arg;
+	e.argc = arg ? 2 : 1;
+	feed_line(t, &e, "execve(\"/usr/bin/prog\", [\"prog\"], 0x7ffc /* 20 vars */) = 0");
+}
+
+static void fork_child(struct rt *t, int pid, int child)
+{
+	struct rc_event e = rt_sys(t, pid, "clone", child, 0);
+	e.flags = SIGCHLD;
+	rt_feed(t, &e);
+}
+
+static void clone_thread(struct rt *t, int pid, int tid)
+{
+	struct rc_event e = rt_sys(t, pid, "clone3", tid, 0);
+	e.flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM;
+	rt_feed(t, &e);
+}
+
+static void open_fd(struct rt *t, int pid, const char *path, int fd, int flags)
+{
+	struct rc_event e = rt_sys(t, pid, "openat", fd, 0);
+	e.path = path;
+	e.flags = flags;
+	feed_line(t, &e, "openat(AT_FDCWD, \"...\", ...) = 3");
+}
+
+static void signal_ev(struct rt *t, int pid, int signo, int code, bool has_addr, uint64_t addr, int sender,
+		      const char *line)
+{
+	struct rc_event e;
+	event_clear(&e);
+	e.kind = RC_EV_SIGNAL;
+	e.pid = pid;
+	e.signo = signo;
+	e.si_code = code;
+	e.has_fault_addr = has_addr;
+	e.fault_addr = addr;
+	e.sender_pid = sender;
+	t->now += 0.001;
+	e.ts = t->now;
+	e.line = line ? line : "--- SIG ---";
+	e.line_len = strlen(e.line);
+	rt_feed(t, &e);
+}
+
+static void killed(struct rt *t, int pid, int signo, bool core, const char *line)
+{
+	struct rc_event e;
+	event_clear(&e);
+	e.kind = RC_EV_EXIT;
+	e.pid = pid;
+	e.signo = signo;
+	e.core_dumped = core;
+	t->now += 0.001;
+	e.ts = t->now;
+	e.line = line ? line : "+++ killed by +++";
+	e.line_len = strlen(e.line);
+	rt_feed(t, &e);
+}
+
+static void some_call(struct rt *t, int pid, const char *line)
+{
+	struct rc_event e = rt_sys(t, pid, "read", 10, 0);
+	e.fd = 0;
+	e.len = 10;
+	feed_line(t, &e, line);
+}
+
+static void mmap_anon(struct rt *t, int pid, uint64_t len, int err)
+{
+	struct rc_event e = rt_sys(t, pid, "mmap", err ? -1 : 0x7f0000000000LL, err);
+	e.len = len;
+	e.flags = MAP_PRIVATE | MAP_ANONYMOUS;
+	e.mode = PROT_READ | PROT_WRITE;
+	feed_line(t, &e, err ? "mmap(NULL, 17179869184, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0)"
+			       " = -1 ENOMEM (Cannot allocate memory)"
+			     : "mmap(NULL, ..., MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000");
+}
+
+/* ---- crashed ---- */
+
+static void segv_core(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/tmp/crash", NULL);
+	some_call(&t, 100, "call one");
+	some_call(&t, 100, "call two");
+	some_call(&t, 100, "call three");
+	some_call(&t, 100, "call four");
+	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0x10,  0,
+		  "--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=0x10} ---");
+	killed(&t, 100, SIGSEGV, true, "+++ killed by SIGSEGV (core dumped) +++");
+	rt_write(&t, 99, 2, "Segmentation fault (core dumped)\n");
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "crashed");
+	assert_non_null(f);
+	assert_int_equal(f->signo, SIGSEGV);
+	assert_int_equal(f->pid, 100);
+	assert_true(contains(f->summary, "'/tmp/crash' (pid 100) was killed by SIGSEGV"));
+	assert_true(contains(f->summary, "SEGV_MAPERR at 0x10"));
+	assert_true(contains(f->summary, "core dumped"));
+	assert_true(contains(f->message, "SEGV_MAPERR at 0x10"));
+	assert_null(f->address);
+	assert_int_equal(f->nevidence, 5);
+	assert_true(has_evidence(f, "call two"));
+	assert_true(has_evidence(f, "call four"));
+	assert_false(has_evidence(f, "call one"));
+	assert_true(has_evidence(f, "si_addr=0x10"));
+	assert_true(has_evidence(f, "core dumped"));
+	assert_true(contains(f->advice, "null pointer"));
+	assert_false(f->symptom);
+	assert_true(f->unrecovered);
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* si_code numbers overlap between signals: 1 is BUS_ADRALN for SIGBUS. */
+static void si_code_per_signal(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	some_call(&t, 100, "x");
+	signal_ev(&t, 100, SIGBUS, 1, true, 0x7f0000001001ULL, 0, NULL);
+	killed(&t, 100, SIGBUS, false, NULL);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "crashed");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "BUS_ADRALN"));
+	assert_false(contains(f->summary, "SEGV_MAPERR"));
+	assert_false(contains(f->summary, "core dumped"));
+	rt_release(&t);
+}
+
+/* `yes | head -1`: yes dies of SIGPIPE, the shell succeeds. */
+static void sigpipe_in_pipeline(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/bin/sh", NULL);
+	fork_child(&t, 100, 101);
+	exec_prog(&t, 101, "/usr/bin/yes", NULL);
+	signal_ev(&t, 101, SIGPIPE, SI_USER, false, 0, 101, NULL);
+	killed(&t, 101, SIGPIPE, false, NULL);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "crashed"));
+	assert_int_equal(rt_errors(&t), 0);
+	rt_release(&t);
+}
+
+/* A helper that crashed under a parent that coped: a warning. */
+static void child_crash_parent_ok(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/bin/sh", NULL);
+	fork_child(&t, 100, 101);
+	exec_prog(&t, 101, "/usr/bin/helper", NULL);
+	signal_ev(&t, 101, SIGSEGV, SEGV_MAPERR, true, 0, 0, NULL);
+	killed(&t, 101, SIGSEGV, false, NULL);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "crashed");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	rt_release(&t);
+}
+
+static void non_fatal_signals(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	fork_child(&t, 100, 101);
+	rt_exit(&t, 101, 0);
+	signal_ev(&t, 100, SIGCHLD, CLD_EXITED, false, 0, 101, NULL);
+	/* A handled SIGPIPE: the process carries on and exits 0. */
+	signal_ev(&t, 100, SIGPIPE, SI_USER, false, 0, 100, NULL);
+	some_call(&t, 100, "x");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "crashed"));
+	rt_release(&t);
+}
+
+static void sigterm_sender(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/usr/bin/timeout", "5");
+	fork_child(&t, 100, 101);
+	exec_prog(&t, 101, "/usr/bin/sleep", "100");
+	signal_ev(&t, 101, SIGTERM, SI_USER, false, 0, 100, NULL);
+	killed(&t, 101, SIGTERM, false, NULL);
+	rt_exit(&t, 100, 124);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "crashed");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "SIGTERM"));
+	assert_true(contains(f->summary, "sent by pid 100 '/usr/bin/timeout 5'"));
+	assert_true(contains(f->summary, "SI_USER"));
+	rt_release(&t);
+}
+
+/* Python's faulthandler: SIGSEGV caught, traceback written, exit 1. */
+static void caught_fault_then_exit(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	some_call(&t, 100, "x");
+	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0, 0, NULL);
+	rt_write(&t, 100, 2, "Fatal Python error: Segmentation fault\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "crashed");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "crashed with SIGSEGV and exited with status 1"));
+	rt_release(&t);
+}
+
+/* python3 -X faulthandler: the fault, the traceback, then the handler
+ * raises SIGSEGV again with tgkill: the fault is what is reported. */
+static void faulthandler_reraise(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/usr/bin/python3", "app.py");
+	some_call(&t, 100, "before the fault");
+	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0, 0,
+		  "--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=NULL} ---");
+	rt_write(&t, 100, 2, "Fatal Python error: Segmentation fault\n");
+	some_call(&t, 100, "tgkill(100, 100, SIGSEGV) = 0");
+	signal_ev(&t, 100, SIGSEGV, SI_TKILL, false, 0, 100,
+		  "--- SIGSEGV {si_signo=SIGSEGV, si_code=SI_TKILL, si_pid=100, si_uid=0} ---");
+	killed(&t, 100, SIGSEGV, false, NULL);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "crashed");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "SEGV_MAPERR at 0x0"));
+	assert_true(contains(f->summary, "re-raised by its handler"));
+	assert_true(has_evidence(f, "before the fault"));
+	assert_true(has_evidence(f, "si_addr=NULL"));
+	assert_false(has_evidence(f, "tgkill"));
+	assert_true(contains(f->advice, "null pointer"));
+	rt_release(&t);
+}
+
+/* A JVM-style handled SIGSEGV in a run that succeeded is no crash. */
+static void handled_fault_exit_zero(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0, 0, NULL);
+	some_call(&t, 100, "x");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "crashed"));
+	rt_release(&t);
+}
+
+static void thread_crash_one_finding(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/usr/bin/python3", "app.py");
+	clone_thread(&t, 100, 101);
+	some_call(&t, 101, "worker call");
+	some_call(&t, 100, "main call");
+	signal_ev(&t, 101, SIGSEGV, SEGV_MAPERR, true, 0x7f00deadbeefULL, 0, NULL);
+	killed(&t, 101, SIGSEGV, true, NULL);
+	killed(&t, 100, SIGSEGV, true, NULL);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "crashed"), 1);
+	const struct rc_finding *f = rt_find(&t, "crashed");
+	assert_int_equal(f->pid, 100);
+	assert_int_equal(f->tid, 101);
+	assert_true(has_evidence(f, "worker call"));
+	assert_false(has_evidence(f, "main call"));
+	assert_true(contains(f->advice, "invalid memory access"));
+	rt_release(&t);
+}
+
+static void sigkill_plain(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	some_call(&t, 100, "x");
+	killed(&t, 100, SIGKILL, false, "+++ killed by SIGKILL +++");
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "crashed");
+	assert_non_null(f);
+	assert_true(contains(f->advice, "OOM killer"));
+	assert_null(rt_find(&t, "out-of-memory"));
+	rt_release(&t);
+}
+
+/* Large allocations just before a SIGKILL: out-of-memory's, not crashed. */
+static void sigkill_after_allocations(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int i = 0; i < 8; i++)
+		mmap_anon(&t, 100, 128 * MiB, 0);
+	killed(&t, 100, SIGKILL, false, "+++ killed by SIGKILL +++");
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "crashed"));
+	const struct rc_finding *f = rt_find(&t, "out-of-memory");
+	assert_non_null(f);
+	assert_int_equal(f->signo, SIGKILL);
+	assert_true(contains(f->summary, "OOM killer"));
+	assert_true(contains(f->summary, "1.0 GiB"));
+	assert_true(has_evidence(f, "killed by SIGKILL"));
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* ---- out-of-memory ---- */
+
+static void mmap_enomem(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/usr/bin/python3", "train.py");
+	mmap_anon(&t, 100, 16 * GiB, ENOMEM);
+	mmap_anon(&t, 100, 16 * GiB, ENOMEM);
+	rt_write(&t, 100, 2, "MemoryError\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "out-of-memory");
+	assert_non_null(f);
+	assert_int_equal(f->err, ENOMEM);
+	assert_int_equal(f->bytes, (long long)(16 * GiB));
+	assert_int_equal(f->count, 2);
+	assert_string_equal(f->syscall, "mmap");
+	assert_true(contains(f->summary, "16.0 GiB"));
+	assert_true(contains(f->summary, "'/usr/bin/python3 train.py' (pid 100)"));
+	assert_true(contains(f->advice, "ulimit -v"));
+	assert_true(f->unrecovered);
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* brk refused (returns the old break), malloc falls back to mmap. */
+static void brk_fallback(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "brk", 0x555555559000LL, 0);
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 100, "brk", 0x555555559000LL, 0);
+	e.addr = 0x555565559000ULL;
+	feed_line(&t, &e, "brk(0x555565559000) = 0x555555559000");
+	mmap_anon(&t, 100, 256 * MiB, 0);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "out-of-memory"));
+	rt_release(&t);
+
+	/* The same, but the mmap fails too. */
+	rt_init(&t);
+	e = rt_sys(&t, 100, "brk", 0x555555559000LL, 0);
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 100, "brk", 0x555555559000LL, 0);
+	e.addr = 0x555565559000ULL;
+	feed_line(&t, &e, "brk(0x555565559000) = 0x555555559000");
+	mmap_anon(&t, 100, 256 * MiB, ENOMEM);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "out-of-memory");
+	assert_non_null(f);
+	assert_int_equal(f->count, 2);
+	assert_true(has_evidence(f, "brk(0x555565559000)"));
+	rt_release(&t);
+}
+
+static void enomem_recovered(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	mmap_anon(&t, 100, 8 * GiB, ENOMEM);
+	mmap_anon(&t, 100, 8 * GiB, 0);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "out-of-memory");
+	assert_non_null(f);
+	assert_false(f->unrecovered);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	rt_release(&t);
+}
+
+/* Plenty of memory used, but slowly, and the process ends well. */
+static void big_but_healthy(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int i = 0; i < 16; i++) {
+		mmap_anon(&t, 100, 128 * MiB, 0);
+		t.now += 5;
+	}
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "out-of-memory"));
+	assert_int_equal(t.out.count, 0);
+	rt_release(&t);
+}
+
+/* ---- disk-full ---- */
+
+static void write_enospc(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/mnt/cache/model.bin", 3, O_WRONLY | O_CREAT | O_TRUNC);
+	struct rc_event e = rt_sys(&t, 100, "write", 4096, 0);
+	e.fd = 3;
+	e.len = 65536;
+	feed_line(&t, &e, "write(3, \"...\"..., 65536) = 4096");
+	e = rt_sys(&t, 100, "write", -1, ENOSPC);
+	e.fd = 3;
+	e.len = 61440;
+	feed_line(&t, &e, "write(3, \"...\"..., 61440) = -1 ENOSPC (No space left on device)");
+	rt_write(&t, 100, 2, "OSError: [Errno 28] No space left on device\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "disk-full"), 1);
+	const struct rc_finding *f = rt_find(&t, "disk-full");
+	assert_string_equal(f->path, "/mnt/cache/model.bin");
+	assert_int_equal(f->err, ENOSPC);
+	assert_int_equal(f->bytes, 65536 - 4096 + 61440);
+	assert_int_equal(f->count, 2);
+	assert_true(contains(f->summary, "no space left on device writing '/mnt/cache/model.bin'"));
+	assert_true(contains(f->summary, "1 short write"));
+	assert_true(contains(f->advice, "df -h /mnt/cache"));
+	assert_true(has_evidence(f, "ENOSPC"));
+	assert_true(has_evidence(f, "= 4096"));
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+static void short_writes_not_files(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/dev/ttyS0", 3, O_WRONLY);
+	struct rc_event e = rt_sys(&t, 100, "write", 10, 0);
+	e.fd = 3;
+	e.len = 100;
+	rt_feed(&t, &e);
+	struct rc_event p = rt_sys(&t, 100, "pipe2", 0, 0);
+	p.fds[0] = 4;
+	p.fds[1] = 5;
+	p.nfds = 2;
+	rt_feed(&t, &p);
+	e = rt_sys(&t, 100, "write", 10, 0);
+	e.fd = 5;
+	e.len = 65536;
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "disk-full"));
+	rt_release(&t);
+}
+
+static void create_and_quota(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "openat", -1, ENOSPC);
+	e.path = "/data/out/new.ckpt";
+	e.flags = O_WRONLY | O_CREAT | O_EXCL;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 100, "mkdir", -1, EDQUOT);
+	e.path = "/home/u/.cache/x";
+	rt_feed(&t, &e);
+	/* Not about space: an O_RDONLY open never creates. */
+	e = rt_sys(&t, 100, "openat", -1, ENOSPC);
+	e.path = "/data/readonly";
+	e.flags = O_RDONLY;
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "disk-full"), 2);
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "disk-full") != 0)
+			continue;
+		if (f->err == EDQUOT) {
+			assert_string_equal(f->path, "/home/u/.cache/x");
+			assert_true(contains(f->summary, "quota"));
+			assert_true(contains(f->advice, "quota -s"));
+		} else {
+			assert_string_equal(f->path, "/data/out/new.ckpt");
+			assert_true(contains(f->summary, "creating"));
+		}
+	}
+	rt_release(&t);
+}
+
+static void inotify_limit(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "inotify_add_watch", -1, ENOSPC);
+	e.fd = 3;
+	e.path = "/src/node_modules/x";
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "disk-full");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "inotify"));
+	assert_true(contains(f->advice, "max_user_watches"));
+	rt_release(&t);
+}
+
+static void enospc_in_healthy_run(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/var/log/app.log", 3, O_WRONLY | O_APPEND);
+	struct rc_event e = rt_sys(&t, 100, "write", -1, ENOSPC);
+	e.fd = 3;
+	e.len = 80;
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "disk-full");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_int_equal(rt_errors(&t), 0);
+	rt_release(&t);
+}
+
+/* ---- bad-file-mapping ---- */
+
+static void map_file(struct rt *t, int pid, int fd, uint64_t addr, uint64_t len, long long size)
+{
+	struct rc_event e = rt_sys(t, pid, "fstat", 0, 0);
+	e.fd = fd;
+	e.st_size = size;
+	feed_line(t, &e, "fstat(3, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0");
+	e = rt_sys(t, pid, "mmap", (long long)addr, 0);
+	e.fd = fd;
+	e.len = len;
+	e.offset = 0;
+	e.flags = MAP_SHARED;
+	e.mode = PROT_READ;
+	feed_line(t, &e, "mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000");
+}
+
+static void truncated_mapping(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/nonexistent/rc-test/model.bin", 3, O_RDWR);
+	map_file(&t, 100, 3, 0x7f0000000000ULL, 8192, 8192);
+	struct rc_event e = rt_sys(&t, 100, "ftruncate", 0, 0);
+	e.fd = 3;
+	e.len = 100;
+	feed_line(&t, &e, "ftruncate(3, 100) = 0");
+	signal_ev(&t, 100, SIGBUS, BUS_ADRERR, true, 0x7f0000001000ULL, 0,
+		  "--- SIGBUS {si_signo=SIGBUS, si_code=BUS_ADRERR, si_addr=0x7f0000001000} ---");
+	killed(&t, 100, SIGBUS, true, NULL);
+	rt_exit(&t, 99, 135);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/nonexistent/rc-test/model.bin");
+	assert_int_equal(f->signo, SIGBUS);
+	assert_int_equal(f->bytes, 100);
+	assert_true(contains(f->summary, "offset 4096"));
+	assert_true(contains(f->summary, "100 bytes"));
+	assert_false(contains(f->summary, "on disk"));
+	assert_true(contains(f->message, "BUS_ADRERR at 0x7f0000001000"));
+	assert_true(has_evidence(f, "mmap("));
+	assert_true(has_evidence(f, "ftruncate(3, 100)"));
+	assert_true(has_evidence(f, "BUS_ADRERR"));
+	assert_true(contains(f->advice, "SHA-256"));
+	/* crashed reports the death too. */
+	assert_non_null(rt_find(&t, "crashed"));
+	rt_release(&t);
+}
+
+/* The file on disk now is compared with what the trace saw. */
+static void size_on_disk(void **state)
+{
+	char path[] = "/tmp/rc-test-mapXXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "0123456789", 10), 10);
+	close(fd);
+
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, path, 3, O_RDONLY);
+	/* No fstat: the size then is unknown. */
+	struct rc_event e = rt_sys(&t, 100, "mmap", 0x7f0000000000LL, 0);
+	e.fd = 3;
+	e.len = 8192;
+	e.offset = 0;
+	e.flags = MAP_PRIVATE;
+	rt_feed(&t, &e);
+	signal_ev(&t, 100, SIGBUS, BUS_ADRERR, true, 0x7f0000001008ULL, 0, NULL);
+	killed(&t, 100, SIGBUS, false, NULL);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
+	unlink(path);
+	assert_non_null(f);
+	assert_true(contains(f->summary, "offset 4104"));
+	assert_true(contains(f->summary, "now 10 bytes on disk"));
+	assert_int_equal(f->bytes, 10);
+	rt_release(&t);
+}
+
+static void mapping_not_at_fault(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/x/data.bin", 3, O_RDONLY);
+	map_file(&t, 100, 3, 0x7f0000000000ULL, 8192, 8192);
+	/* Unmapped before the fault at that address. */
+	struct rc_event e = rt_sys(&t, 100, "munmap", 0, 0);
+	e.addr = 0x7f0000000000ULL;
+	e.len = 8192;
+	rt_feed(&t, &e);
+	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0x7f0000001000ULL, 0, NULL);
+	killed(&t, 100, SIGSEGV, false, NULL);
+	/* A write fault inside a mapping, within the file: not ours. */
+	open_fd(&t, 200, "/x/data.bin", 3, O_RDONLY);
+	map_file(&t, 200, 3, 0x7f0000000000ULL, 8192, 8192);
+	signal_ev(&t, 200, SIGSEGV, SEGV_ACCERR, true, 0x7f0000001000ULL, 0, NULL);
+	killed(&t, 200, SIGSEGV, false, NULL);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "bad-file-mapping"));
+	assert_int_equal(rt_count(&t, "crashed"), 2);
+	rt_release(&t);
+}
+
+static void map_at(struct rt *t, int pid, int fd, uint64_t addr, uint64_t len, long long off, int flags)
+{
+	struct rc_event e = rt_sys(t, pid, "mmap", (long long)addr, 0);
+	e.fd = fd;
+	e.len = len;
+	e.offset = off;
+	e.flags = flags;
+	e.mode = PROT_READ;
+	rt_feed(t, &e);
+}
+
+/* Many mappings, some gone, one replaced: the fault lands in the right one. */
+static void fault_among_many(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/x/a.bin", 3, O_RDONLY);
+	open_fd(&t, 100, "/x/b.bin", 4, O_RDONLY);
+	open_fd(&t, 100, "/x/c.bin", 5, O_RDONLY);
+	for (int i = 0; i < 50; i++)
+		map_at(&t, 100, 3, 0x7f0000000000ULL + (uint64_t)i * 0x100000, 8192, 0, MAP_PRIVATE);
+	map_file(&t, 100, 4, 0x7f1000000000ULL, 16384, 6000);
+	/* c.bin first mapped where b.bin will go, then unmapped. */
+	map_at(&t, 100, 5, 0x7f2000000000ULL, 8192, 0, MAP_SHARED);
+	struct rc_event e = rt_sys(&t, 100, "munmap", 0, 0);
+	e.addr = 0x7f2000000000ULL;
+	e.len = 8192;
+	rt_feed(&t, &e);
+	/* b.bin's second half is replaced by an anonymous MAP_FIXED mapping. */
+	e = rt_sys(&t, 100, "mmap", 0x7f1000002000LL, 0);
+	e.len = 8192;
+	e.flags = MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS;
+	rt_feed(&t, &e);
+	/* Another process with the same addresses. */
+	open_fd(&t, 200, "/x/other.bin", 3, O_RDONLY);
+	map_file(&t, 200, 3, 0x7f1000000000ULL, 16384, 100);
+	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0x7f2000000010ULL, 0, NULL);
+	signal_ev(&t, 100, SIGSEGV, SEGV_ACCERR, true, 0x7f1000003000ULL, 0, NULL);
+	signal_ev(&t, 100, SIGBUS, BUS_ADRERR, true, 0x7f1000001800ULL, 0, NULL);
+	killed(&t, 100, SIGBUS, false, NULL);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "bad-file-mapping"), 1);
+	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
+	assert_string_equal(f->path, "/x/b.bin");
+	assert_true(contains(f->summary, "offset 6144"));
+	assert_int_equal(f->bytes, 6000);
+	rt_release(&t);
+}
+
+/* More mappings than the table keeps, each split by a hole punched in
+ * its middle: the oldest go, the newest are still found. */
+static void mapping_table_bounded(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/x/shard.bin", 3, O_RDONLY);
+	uint64_t base = 0x7e0000000000ULL;
+	for (int i = 0; i < 1500; i++) {
+		uint64_t a = base + (uint64_t)i * 0x10000;
+		map_at(&t, 100, 3, a, 12288, 0, MAP_PRIVATE);
+		struct rc_event e = rt_sys(&t, 100, "mmap", (long long)(a + 4096), 0);
+		e.len = 4096;
+		e.flags = MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS;
+		rt_feed(&t, &e);
+	}
+	struct rc_event e = rt_sys(&t, 100, "ftruncate", 0, 0);
+	e.fd = 3;
+	e.len = 1000;
+	rt_feed(&t, &e);
+	/* The tail piece of the last mapping: file offset 8192 + 16. */
+	signal_ev(&t, 100, SIGBUS, BUS_ADRERR, true, base + 1499ULL * 0x10000 + 8192 + 16, 0, NULL);
+	killed(&t, 100, SIGBUS, false, NULL);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "offset 8208"));
+	assert_int_equal(f->bytes, 1000);
+	rt_release(&t);
+}
+
+/* A read running off the end of a mapping into the unmapped page after. */
+static void read_past_mapping(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/x/index.dat", 3, O_RDONLY);
+	map_file(&t, 100, 3, 0x7f0000000000ULL, 8192, 8192);
+	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0x7f0000002008ULL, 0, NULL);
+	killed(&t, 100, SIGSEGV, false, NULL);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "just past the end of the mapping of '/x/index.dat'"));
+	assert_true(contains(f->summary, "offset 8200"));
+	rt_release(&t);
+}
+
+/* ---- nonzero-exit ---- */
+
+static void root_exit_status(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "python3", "app.py");
+	t.now += 31.2;
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "nonzero-exit");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "'python3 app.py' (pid 100) exited with status 1 after 31.2 s"));
+	assert_true(f->symptom);
+	assert_true(f->unrecovered);
+	assert_string_equal(f->message, "exit status 1");
+	assert_true(f->duration_s > 31.1 && f->duration_s < 31.3);
+	assert_true(has_evidence(f, "execve("));
+	assert_true(has_evidence(f, "exited"));
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* grep finding nothing inside a script that succeeds: not reported. */
+static void handled_child_quiet(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/bin/sh", "run.sh");
+	fork_child(&t, 100, 101);
+	exec_prog(&t, 101, "grep", "-q");
+	rt_exit(&t, 101, 1);
+	fork_child(&t, 100, 102);
+	exec_prog(&t, 102, "/bin/sh", NULL);
+	rt_exit(&t, 102, 127);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "nonzero-exit"), 1);
+	const struct rc_finding *f = rt_find(&t, "nonzero-exit");
+	assert_int_equal(f->pid, 102);
+	assert_true(contains(f->summary, "command not found"));
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	assert_int_equal(rt_errors(&t), 0);
+	rt_release(&t);
+}
+
+/* bash start_app.sh exits 1 because python did: the child comes first. */
+static void status_passed_on(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "bash", "start_app.sh");
+	fork_child(&t, 100, 101);
+	exec_prog(&t, 101, "python3", "app.py");
+	rt_exit(&t, 101, 1);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "nonzero-exit"), 2);
+	const struct rc_finding *first = rt_find(&t, "nonzero-exit");
+	assert_int_equal(first->pid, 101);
+	assert_int_equal(first->effective, RC_SEV_ERROR);
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "nonzero-exit") == 0 && f->pid == 100) {
+			assert_true(contains(f->summary, "passing on the status of 'python3 app.py' (pid 101)"));
+			assert_int_equal(f->effective, RC_SEV_INFO);
+		}
+	}
+	rt_release(&t);
+}
+
+static void threads_one_finding(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "server", NULL);
+	clone_thread(&t, 100, 101);
+	clone_thread(&t, 100, 102);
+	rt_exit(&t, 101, 2);
+	rt_exit(&t, 102, 2);
+	rt_exit(&t, 100, 2);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "nonzero-exit"), 1);
+	assert_int_equal(rt_find(&t, "nonzero-exit")->pid, 100);
+	rt_release(&t);
+}
+
+static void signal_status_advice(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "bash", "run.sh");
+	rt_exit(&t, 100, 139);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "nonzero-exit");
+	assert_non_null(f);
+	assert_true(contains(f->advice, "SIGSEGV"));
+	rt_release(&t);
+}
+
+/* ---- real logs ---- */
+
+struct expect {
+	const char *log;
+	const char *rule;
+	const char *word;	/* in the summary; NULL any */
+	bool present;
+};
+
+static const struct expect real_logs[] = {
+	{ "proc-segv.log", "crashed", "SEGV_MAPERR at 0x10", true },
+	{ "proc-segv.log", "bad-file-mapping", NULL, false },
+	{ "proc-abort.log", "crashed", "abort() called", true },
+	{ "proc-py-faulthandler.log", "crashed", "SEGV_MAPERR at 0x0, re-raised by its handler", true },
+	{ "proc-sigbus.log", "bad-file-mapping", "offset 4096", true },
+	{ "proc-sigbus.log", "crashed", "SIGBUS", true },
+	{ "proc-exit.log", "nonzero-exit", "exited with status 3", true },
+	{ "proc-exit.log", "crashed", NULL, false },
+	{ "proc-pipeline.log", "nonzero-exit", NULL, false },
+	{ "proc-pipeline.log", "crashed", NULL, false },
+	{ "proc-enomem.log", "out-of-memory", "ENOMEM", true },
+	{ "proc-enospc.log", "disk-full", "no space left on device", true },
+	{ "proc-torch.log", "crashed", NULL, false },
+	{ "proc-torch.log", "nonzero-exit", NULL, false },
+	{ "proc-torch.log", "out-of-memory", NULL, false },
+	{ "proc-torch.log", "disk-full", NULL, false },
+	{ "proc-torch.log", "bad-file-mapping", NULL, false },
+};
+
+static bool analyze_log(const char *name, struct rt *t)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/rules/%s", SOURCE_ROOT, name);
+	const char *files[] = { path };
+	struct strace_parser *p;
+	struct strbuf err = STRBUF_INIT;
+	if (strace_parser_open(&p, files, 1, &err) < 0) {
+		strbuf_release(&err);
+		return false;
+	}
+	struct rc_event e;
+	while (strace_parser_next(p, &e, &err) > 0)
+		engine_feed(&t->eng, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+	rt_finish(t);
+	return true;
+}
+
+static void real_logs_checked(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(real_logs); i++) {
+		const struct expect *x = &real_logs[i];
+		struct rt t;
+		rt_init(&t);
+		if (!analyze_log(x->log, &t)) {
+			rt_release(&t);
+			fail_msg("cannot read fixture '%s'", x->log);
+		}
+		bool found = false;
+		for (size_t j = 0; j < t.out.count; j++) {
+			const struct rc_finding *f = t.out.v[j];
+			if (strcmp(f->rule, x->rule) == 0 && (!x->word || contains(f->summary, x->word)))
+				found = true;
+		}
+		if (found != x->present)
+			fail_msg("%s: %s %s", x->log, x->rule, x->present ? "not reported" : "reported");
+		rt_release(&t);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(segv_core),
+		cmocka_unit_test(si_code_per_signal),
+		cmocka_unit_test(sigpipe_in_pipeline),
+		cmocka_unit_test(child_crash_parent_ok),
+		cmocka_unit_test(non_fatal_signals),
+		cmocka_unit_test(sigterm_sender),
+		cmocka_unit_test(caught_fault_then_exit),
+		cmocka_unit_test(faulthandler_reraise),
+		cmocka_unit_test(handled_fault_exit_zero),
+		cmocka_unit_test(thread_crash_one_finding),
+		cmocka_unit_test(sigkill_plain),
+		cmocka_unit_test(sigkill_after_allocations),
+		cmocka_unit_test(mmap_enomem),
+		cmocka_unit_test(brk_fallback),
+		cmocka_unit_test(enomem_recovered),
+		cmocka_unit_test(big_but_healthy),
+		cmocka_unit_test(write_enospc),
+		cmocka_unit_test(short_writes_not_files),
+		cmocka_unit_test(create_and_quota),
+		cmocka_unit_test(inotify_limit),
+		cmocka_unit_test(enospc_in_healthy_run),
+		cmocka_unit_test(truncated_mapping),
+		cmocka_unit_test(size_on_disk),
+		cmocka_unit_test(mapping_not_at_fault),
+		cmocka_unit_test(fault_among_many),
+		cmocka_unit_test(read_past_mapping),
+		cmocka_unit_test(mapping_table_bounded),
+		cmocka_unit_test(root_exit_status),
+		cmocka_unit_test(handled_child_quiet),
+		cmocka_unit_test(status_passed_on),
+		cmocka_unit_test(threads_one_finding),
+		cmocka_unit_test(signal_status_advice),
+		cmocka_unit_test(real_logs_checked),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
