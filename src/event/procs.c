@@ -434,10 +434,23 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 		}
 		return;
 	}
-	if ((nr == SYS_write || nr == SYS_writev) && (e->fd == 1 || e->fd == 2) && e->data_len)
+	/* Program output is text; binary data written to a redirected fd 1
+	 * (dd of=, a pipe of images) is not. */
+	if ((nr == SYS_write || nr == SYS_writev) && (e->fd == 1 || e->fd == 2) && e->data_len &&
+	    !memchr(e->data, '\0', e->data_len))
 		output_add(m, e);
 	if (!e->ret_known || e->err)
 		return;
+	/* A pending non-blocking connect has an outcome once SO_ERROR was read
+	 * or data moved on it; rules see it "connecting" until then. */
+	if (e->fd >= 0 && (nr == SYS_getsockopt || nr == SYS_read || nr == SYS_write ||
+			   nr == SYS_sendto || nr == SYS_recvfrom || nr == SYS_sendmsg ||
+			   nr == SYS_recvmsg || nr == SYS_writev || nr == SYS_readv)) {
+		struct rc_fd *f = (struct rc_fd *)procs_fd(m, e->pid, e->fd);
+		if (f && f->connecting && (nr != SYS_getsockopt || (e->sockopt_level == SOL_SOCKET &&
+								    e->sockopt_name == SO_ERROR)))
+			f->connecting = false;
+	}
 
 	switch (nr) {
 #ifdef SYS_open

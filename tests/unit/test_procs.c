@@ -155,6 +155,15 @@ static void connect_in_progress(void **state)
 	assert_true(f->connecting);
 	assert_string_equal(f->peer_host, "127.0.0.1");
 	assert_int_equal(f->peer_port, 9);
+	/* Reading SO_ERROR settles it. */
+	e = rt_sys(&t, 10, "getsockopt", 0, 0);
+	e.fd = 4;
+	e.sockopt_level = SOL_SOCKET;
+	e.sockopt_name = SO_ERROR;
+	e.sockopt_value = ECONNREFUSED;
+	rt_feed(&t, &e);
+	assert_false(procs_fd(m, 10, 4)->connecting);
+
 	char buf[64];
 	struct rc_sockaddr sa = { AF_INET6, 443, "::1", false };
 	assert_string_equal(sockaddr_format(&sa, buf, sizeof(buf)), "[::1]:443");
