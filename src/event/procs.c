@@ -106,8 +106,16 @@ void procs_release(struct rc_procs *m)
 
 struct rc_proc *procs_get(const struct rc_procs *m, int pid)
 {
+	struct rc_procs *mut = (struct rc_procs *)m;
+
+	if (m->cached && m->cached_pid == pid)
+		return m->cached;
 	void **slot = hmap_get_int(&m->procs, pid);
-	return slot ? *slot : NULL;
+	if (!slot)
+		return NULL;
+	mut->cached_pid = pid;
+	mut->cached = *slot;
+	return *slot;
 }
 
 static struct rc_proc *proc_get_or_add(struct rc_procs *m, int pid)

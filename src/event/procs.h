@@ -94,6 +94,10 @@ struct rc_procs {
 	int partial_pid[2];
 	uint64_t partial_seq[2];
 	struct strbuf scratch;	/* path resolution */
+	/* The last process looked up: consecutive events mostly come from
+	 * the same thread, and several lookups are made per event. */
+	int cached_pid;
+	struct rc_proc *cached;
 };
 
 void procs_init(struct rc_procs *m);

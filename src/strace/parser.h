@@ -5,6 +5,18 @@
  * including pasted terminal sessions where program output and strace's own
  * messages are mixed in. <unfinished ...>/<... resumed> halves are joined
  * into one event. Memory does not grow with the length of the log.
+ *
+ * Conventions beyond event.h's field comments:
+ *  - open/openat/openat2/creat/socket have no fd argument: their fd_hint is
+ *    the -y decoration of the returned fd ("= 3</etc/x>");
+ *  - accept/accept4 put the new fd in fd2; dup2/dup3 the target fd;
+ *  - exit/exit_group (ret_known false) and wait4 carry the status in
+ *    exit_code, wait4 a terminating signal in signo;
+ *  - "--- stopped by SIGTSTP ---" is a signal event without siginfo;
+ *  - a terminal log's first process prints no pid until it has a child:
+ *    its events keep pid 0 throughout, later "[pid N]" lines of it included;
+ *  - a call whose start is missing (the log began mid-call) is an event
+ *    with its return and duration but no argument facts.
  */
 #ifndef RC_STRACE_PARSER_H
 #define RC_STRACE_PARSER_H

@@ -5,12 +5,15 @@
 
 #include "gen/tables.h"
 
+/* NAME is LEN bytes of untrusted text and may hold NULs: compare bytes,
+ * then lengths, never reading past either string. */
 static int cmp_name(const char *name, size_t len, const char *row)
 {
-	int c = strncmp(name, row, len);
+	size_t rl = strlen(row);
+	int c = memcmp(name, row, len < rl ? len : rl);
 	if (c != 0)
 		return c;
-	return row[len] == '\0' ? 0 : -1;
+	return (len > rl) - (len < rl);
 }
 
 bool xlat_value(const struct rc_xlat *x, const char *name, size_t len, long long *value)

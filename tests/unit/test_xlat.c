@@ -25,6 +25,7 @@ static void syscalls_round_trip(void **state)
 	assert_int_equal(v, SYS_execve);
 	assert_false(xlat_value(&rc_xlat_syscall, "open_", 5, &v));
 	assert_false(xlat_value(&rc_xlat_syscall, "opena", 5, &v));
+	assert_false(xlat_value(&rc_xlat_syscall, "read\0x", 6, &v));
 	/* Every name maps back to itself (no two syscalls share a number). */
 	for (size_t i = 0; i < rc_xlat_syscall.count; i++) {
 		const struct rc_xlat_entry *e = &rc_xlat_syscall.rows[i];

@@ -1,0 +1,795 @@
+#include "strace/args.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "gen/tables.h"
+#include "util/util.h"
+
+bool span_eq(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return s.n == n && memcmp(s.p, lit, n) == 0;
+}
+
+bool span_starts(struct span s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return s.n >= n && memcmp(s.p, lit, n) == 0;
+}
+
+struct span span_trim(struct span s)
+{
+	while (s.n && (s.p[0] == ' ' || s.p[0] == '\t')) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
+		s.n--;
+	return s;
+}
+
+struct span span_uncomment(struct span s)
+{
+	for (size_t i = 0; i + 1 < s.n; i++)
+		if (s.p[i] == '/' && s.p[i + 1] == '*')
+			return span_trim(span_make(s.p, i));
+	return s;
+}
+
+bool xlat_span(const struct rc_xlat *x, struct span s, long long *v)
+{
+	s = span_uncomment(span_trim(s));
+	if (!s.n || memchr(s.p, '\0', s.n))
+		return false;
+	return xlat_value(x, s.p, s.n, v);
+}
+
+long long xlat_span_flags(const struct rc_xlat *x, struct span s)
+{
+	s = span_uncomment(span_trim(s));
+	if (!s.n || memchr(s.p, '\0', s.n))
+		return 0;
+	return xlat_flags(x, s.p, s.n, NULL);
+}
+
+bool errno_span(struct span s, int *v)
+{
+	s = span_uncomment(span_trim(s));
+	if (!s.n || memchr(s.p, '\0', s.n))
+		return false;
+	return xlat_errno_value(s.p, s.n, v);
+}
+
+/* Arena: a list of chunks; the first one is kept across resets and grown
+ * to the largest event seen (up to a cap) so that steady state allocates
+ * nothing. */
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+#define ARENA_MIN 4096
+#define ARENA_KEEP_MAX (4u << 20)
+
+static struct arena_chunk *chunk_new(size_t size)
+{
+	struct arena_chunk *c = xmalloc(sizeof(*c) + size);
+
+	c->next = NULL;
+	c->size = size;
+	c->used = 0;
+	return c;
+}
+
+void arena_init(struct arena *a)
+{
+	a->head = NULL;
+	a->first_size = ARENA_MIN;
+}
+
+void arena_reset(struct arena *a)
+{
+	size_t total = 0;
+	struct arena_chunk *c = a->head, *last = NULL;
+
+	if (!c)
+		return;
+	/* Chunks are pushed on the front: the original chunk is the last. */
+	while (c) {
+		total += c->used;
+		struct arena_chunk *next = c->next;
+		if (next)
+			free(c);
+		else
+			last = c;
+		c = next;
+	}
+	if (total > last->size && total <= ARENA_KEEP_MAX) {
+		free(last);
+		last = chunk_new(total);
+	}
+	last->used = 0;
+	last->next = NULL;
+	a->head = last;
+}
+
+void arena_release(struct arena *a)
+{
+	struct arena_chunk *c = a->head;
+
+	while (c) {
+		struct arena_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	a->head = NULL;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	size_t need = (n + 15) & ~(size_t)15;
+	struct arena_chunk *c = a->head;
+
+	if (!c || c->size - c->used < need) {
+		size_t size = need > a->first_size ? need : a->first_size;
+		struct arena_chunk *nc = chunk_new(size);
+		nc->next = c;
+		a->head = c = nc;
+	}
+	void *p = (char *)c->data + c->used;
+	c->used += need;
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+const char *skip_string(const char *p, const char *end)
+{
+	const char *q = p + 1;
+
+	while (q < end) {
+		const char *quote = memchr(q, '"', (size_t)(end - q));
+		if (!quote)
+			return end;
+		const char *b = quote;
+		while (b > p + 1 && b[-1] == '\\')
+			b--;
+		q = quote + 1;
+		if (((quote - b) & 1) == 0) {
+			if (end - q >= 3 && q[0] == '.' && q[1] == '.' && q[2] == '.')
+				q += 3;
+			return q;
+		}
+	}
+	return end;
+}
+
+static inline bool is_word(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* Inside a -y decoration strace escapes '<' and '>' of paths, so only
+ * nested decorations open and close there, except for the "->" between
+ * the ends of a socket ("TCP:[a:1->b:2]"): a '>' after '-' inside square
+ * brackets does not close. */
+static bool is_arrow(const char *start, const char *p)
+{
+	int depth = 0;
+
+	if (p <= start || p[-1] != '-')
+		return false;
+	for (const char *q = start; q < p; q++) {
+		if (*q == '[')
+			depth++;
+		else if (*q == ']')
+			depth--;
+	}
+	return depth > 0;
+}
+
+/* Characters item_end must look at; everything else is skipped in a
+ * tight loop (most argument text is names, digits and spaces). */
+static const unsigned char item_special[256] = {
+	['"'] = 1, ['('] = 1, ['['] = 1, ['{'] = 1, [')'] = 1, [']'] = 1, ['}'] = 1,
+	['<'] = 1, ['>'] = 1, ['/'] = 1, [','] = 1,
+};
+
+const char *item_end(const char *p, const char *end)
+{
+	const char *start = p;
+	int depth = 0, angle = 0;
+
+	while (p < end) {
+		while (p < end && !item_special[(unsigned char)*p])
+			p++;
+		if (p >= end)
+			break;
+		char c = *p;
+		if (angle) {
+			if (c == '<')
+				angle++;
+			else if (c == '>' && !is_arrow(start, p))
+				angle--;
+			p++;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			p = skip_string(p, end);
+			continue;
+		case '(':
+		case '[':
+		case '{':
+			depth++;
+			break;
+		case ')':
+		case ']':
+		case '}':
+			if (depth == 0)
+				return p;
+			depth--;
+			break;
+		case '<':
+			if (p > start && is_word(p[-1]))
+				angle++;
+			break;
+		case '/':
+			if (p + 1 < end && p[1] == '*') {
+				const char *q = p + 2;
+				while (q + 1 < end && !(q[0] == '*' && q[1] == '/'))
+					q++;
+				p = q + 1 < end ? q + 2 : end;
+				continue;
+			}
+			break;
+		case ',':
+			if (depth == 0)
+				return p;
+			break;
+		default:
+			break;
+		}
+		p++;
+	}
+	return end;
+}
+
+size_t split_items(struct span s, struct span *out, size_t max)
+{
+	const char *p = s.p, *end = span_end(s);
+	size_t n = 0;
+
+	while (p < end && n < max) {
+		const char *q = item_end(p, end);
+		out[n++] = span_trim(span_make(p, (size_t)(q - p)));
+		if (q >= end || *q != ',')
+			break;
+		p = q + 1;
+	}
+	return n;
+}
+
+struct span inner(struct span s)
+{
+	s = span_trim(s);
+	if (!s.n || (s.p[0] != '{' && s.p[0] != '['))
+		return span_make(s.p, 0);
+	const char *end = span_end(s);
+	const char *q = item_end(s.p + 1, end);
+	/* Commas end items; find the closing bracket of this level. */
+	while (q < end && *q == ',')
+		q = item_end(q + 1, end);
+	return span_make(s.p + 1, (size_t)(q - (s.p + 1)));
+}
+
+bool find_field(struct span content, const char *key, struct span *val)
+{
+	size_t klen = strlen(key);
+	const char *p = content.p, *end = span_end(content);
+
+	while (p < end) {
+		const char *q = item_end(p, end);
+		struct span it = span_trim(span_make(p, (size_t)(q - p)));
+		if (it.n > klen && it.p[klen] == '=' && memcmp(it.p, key, klen) == 0) {
+			*val = span_trim(span_make(it.p + klen + 1, it.n - klen - 1));
+			return true;
+		}
+		if (q >= end || *q != ',')
+			break;
+		p = q + 1;
+	}
+	return false;
+}
+
+/* The position of a top-level "=>" in S, or NULL. */
+static const char *find_arrow(struct span s)
+{
+	const char *p = s.p, *end = span_end(s);
+	int depth = 0;
+
+	while (p < end) {
+		char c = *p;
+		if (c == '"') {
+			p = skip_string(p, end);
+			continue;
+		}
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+			depth--;
+		else if (c == '=' && depth == 0 && p + 1 < end && p[1] == '>')
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+struct span span_out(struct span s)
+{
+	/* "[19 => 2]": the arrow sits inside the brackets. */
+	struct span t = span_trim(s);
+	if (t.n && t.p[0] == '[') {
+		struct span in = inner(t);
+		const char *a = find_arrow(in);
+		if (a)
+			return span_trim(span_make(a + 2, (size_t)(span_end(in) - (a + 2))));
+		return in;
+	}
+	const char *a = find_arrow(t);
+	if (a)
+		return span_trim(span_make(a + 2, (size_t)(span_end(t) - (a + 2))));
+	return t;
+}
+
+struct span span_in(struct span s)
+{
+	struct span t = span_trim(s);
+	const char *a = find_arrow(t);
+
+	if (a)
+		return span_trim(span_make(t.p, (size_t)(a - t.p)));
+	return t;
+}
+
+bool parse_ull(struct span s, unsigned long long *out)
+{
+	const char *p = s.p, *end = span_end(s);
+	unsigned long long v = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (end - p >= 4 && memcmp(p, "NULL", 4) == 0) {
+		*out = 0;
+		return true;
+	}
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		const char *d = p + 2;
+		for (p = d; p < end; p++) {
+			char c = *p;
+			unsigned digit;
+			if (c >= '0' && c <= '9')
+				digit = (unsigned)(c - '0');
+			else if (c >= 'a' && c <= 'f')
+				digit = (unsigned)(c - 'a' + 10);
+			else if (c >= 'A' && c <= 'F')
+				digit = (unsigned)(c - 'A' + 10);
+			else
+				break;
+			v = (v << 4) | digit;
+		}
+		if (p == d)
+			return false;
+	} else if (p[0] == '0' && end - p > 1 && p[1] >= '0' && p[1] <= '7') {
+		for (p++; p < end && *p >= '0' && *p <= '7'; p++)
+			v = (v << 3) | (unsigned)(*p - '0');
+	} else {
+		for (; p < end && *p >= '0' && *p <= '9'; p++)
+			v = v * 10 + (unsigned)(*p - '0');
+	}
+	*out = v;
+	return true;
+}
+
+bool parse_ll(struct span s, long long *out)
+{
+	struct span t = span_trim(s);
+	unsigned long long v;
+
+	if (t.n && t.p[0] == '-') {
+		if (!parse_ull(span_make(t.p + 1, t.n - 1), &v))
+			return false;
+		*out = -(long long)v;
+		return true;
+	}
+	if (!parse_ull(t, &v))
+		return false;
+	*out = (long long)v;
+	return true;
+}
+
+bool parse_timespec(struct span s, double *sec)
+{
+	struct span in = inner(span_in(s)), v;
+	long long secs = 0, frac = 0;
+	double scale;
+
+	if (!in.n || !find_field(in, "tv_sec", &v) || !parse_ll(v, &secs))
+		return false;
+	if (find_field(in, "tv_nsec", &v))
+		scale = 1e-9;
+	else if (find_field(in, "tv_usec", &v))
+		scale = 1e-6;
+	else
+		return false;
+	if (!parse_ll(v, &frac))
+		frac = 0;
+	*sec = (double)secs + (double)frac * scale;
+	return true;
+}
+
+long long secs_to_ms(double sec)
+{
+	if (!(sec > 0))
+		return 0;
+	if (sec > 9e12)
+		sec = 9e12;
+	return (long long)(sec * 1000.0 + 0.5);
+}
+
+bool parse_timeout_ms(struct span s, long long *ms)
+{
+	double sec;
+
+	if (!parse_timespec(s, &sec) || sec < 0)
+		return false;
+	*ms = secs_to_ms(sec);
+	return true;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Decode one escape at P (just after the backslash); the byte in *OUT,
+ * returns the position after the escape. */
+static const char *unescape(const char *p, const char *end, unsigned char *out)
+{
+	if (p >= end) {
+		*out = '\\';
+		return p;
+	}
+	char c = *p++;
+	switch (c) {
+	case 'n': *out = '\n'; break;
+	case 't': *out = '\t'; break;
+	case 'r': *out = '\r'; break;
+	case 'v': *out = '\v'; break;
+	case 'f': *out = '\f'; break;
+	case 'a': *out = '\a'; break;
+	case 'b': *out = '\b'; break;
+	case 'e': *out = 033; break;
+	case 'x': {
+		int v = 0, n = 0, h;
+		while (n < 2 && p < end && (h = hexval(*p)) >= 0) {
+			v = v * 16 + h;
+			p++;
+			n++;
+		}
+		*out = n ? (unsigned char)v : 'x';
+		break;
+	}
+	default:
+		if (c >= '0' && c <= '7') {
+			int v = c - '0', n = 1;
+			while (n < 3 && p < end && *p >= '0' && *p <= '7') {
+				v = v * 8 + (*p - '0');
+				p++;
+				n++;
+			}
+			*out = (unsigned char)v;
+		} else {
+			*out = (unsigned char)c;
+		}
+		break;
+	}
+	return p;
+}
+
+bool append_string(struct span s, unsigned char *buf, size_t cap, size_t *len, bool *trunc)
+{
+	struct span t = span_trim(s);
+	const char *p, *end;
+
+	if (!t.n || t.p[0] != '"')
+		return false;
+	end = skip_string(t.p, span_end(t));
+	/* The closing quote, before any "..." mark. */
+	const char *close = end;
+	if (close - t.p >= 4 && close[-1] == '.' && close[-2] == '.' && close[-3] == '.' && close[-4] == '"') {
+		close -= 4;
+		*trunc = true;
+	} else if (close > t.p + 1 && close[-1] == '"') {
+		close -= 1;
+	} else {
+		*trunc = true;	/* unterminated: the line was cut */
+	}
+	p = t.p + 1;
+	size_t n = *len;
+	while (p < close) {
+		/* Copy runs without escapes at once. */
+		const char *bs = memchr(p, '\\', (size_t)(close - p));
+		const char *stop = bs ? bs : close;
+		size_t run = (size_t)(stop - p);
+		if (n < cap) {
+			size_t k = MIN(run, cap - n);
+			memcpy(buf + n, p, k);
+			n += k;
+			if (k < run)
+				*trunc = true;
+		} else if (run) {
+			*trunc = true;
+		}
+		p = stop;
+		if (p < close) {
+			unsigned char b;
+			p = unescape(p + 1, close, &b);
+			if (n < cap)
+				buf[n++] = b;
+			else
+				*trunc = true;
+		}
+	}
+	*len = n;
+	return true;
+}
+
+bool decode_string(struct span s, struct arena *a, size_t cap, const char **out,
+		   size_t *len, bool *trunc)
+{
+	struct span t = span_trim(s);
+	bool tr = false;
+	size_t n = 0;
+
+	if (!t.n || t.p[0] != '"')
+		return false;
+	size_t room = MIN(cap, t.n);
+	unsigned char *buf = arena_alloc(a, room + 1);
+	append_string(t, buf, room, &n, &tr);
+	buf[n] = '\0';
+	*out = (const char *)buf;
+	if (len)
+		*len = n;
+	if (trunc)
+		*trunc = tr;
+	return true;
+}
+
+const char *parse_decoration(const char *p, const char *end, struct arena *a,
+			     const char **after)
+{
+	/* P is at '<'. Find the matching '>' counting nested decorations. */
+	const char *q = p + 1;
+	int depth = 1;
+
+	while (q < end) {
+		if (*q == '<')
+			depth++;
+		else if (*q == '>' && !is_arrow(p, q) && --depth == 0)
+			break;
+		q++;
+	}
+	const char *cend = q;
+	if (after) {
+		const char *r = q < end ? q + 1 : end;
+		if (end - r >= 9 && memcmp(r, "(deleted)", 9) == 0)
+			r += 9;
+		*after = r;
+	}
+	char *out = arena_alloc(a, (size_t)(cend - p));
+	size_t n = 0;
+	int nest = 0;
+	for (const char *s = p + 1; s < cend;) {
+		if (*s == '<') {
+			nest++;
+			s++;
+		} else if (*s == '>' && nest && !is_arrow(p, s)) {
+			nest--;
+			s++;
+		} else if (nest) {
+			s++;
+		} else if (*s == '\\') {
+			unsigned char b;
+			s = unescape(s + 1, cend, &b);
+			out[n++] = (char)b;
+		} else {
+			out[n++] = *s++;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
+bool parse_fd(struct span s, struct arena *a, int *fd, const char **hint)
+{
+	struct span t = span_trim(s);
+	const char *p = t.p, *end = span_end(t);
+	long long v;
+
+	if (span_starts(t, "AT_FDCWD")) {
+		v = RC_AT_FDCWD;
+		p += 8;
+	} else {
+		if (!parse_ll(t, &v))
+			return false;
+		if (p < end && *p == '-')
+			p++;
+		if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+			p += 2;
+		while (p < end && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+			p++;
+	}
+	if (v < -0x7fffffffLL || v > 0x7fffffffLL)
+		return false;
+	*fd = (int)v;
+	if (hint)
+		*hint = (p < end && *p == '<') ? parse_decoration(p, end, a, NULL) : NULL;
+	return true;
+}
+
+/* The quoted string inside a helper call: inet_addr("1.2.3.4"),
+ * inet_pton(AF_INET6, "::1", &sin6_addr). */
+static bool helper_string(struct span s, struct arena *a, const char **out)
+{
+	const char *q = memchr(s.p, '"', s.n);
+
+	if (!q)
+		return false;
+	return decode_string(span_make(q, (size_t)(span_end(s) - q)), a, 4096, out, NULL, NULL);
+}
+
+static bool helper_number(struct span s, long long *v)
+{
+	const char *q = memchr(s.p, '(', s.n);
+
+	if (!q)
+		return parse_ll(s, v);
+	return parse_ll(span_make(q + 1, (size_t)(span_end(s) - q - 1)), v);
+}
+
+static void sockaddr_item(struct span key, struct span val, struct arena *a, struct rc_sockaddr *sa)
+{
+	long long v;
+
+	if (span_eq(key, "sa_family") || (!key.n && span_starts(val, "AF_"))) {
+		if (xlat_span(&rc_xlat_family, val, &v) || parse_ll(val, &v))
+			sa->family = (int)v;
+	} else if (span_eq(key, "sin_port") || span_eq(key, "sin6_port") ||
+		   (!key.n && span_starts(val, "htons("))) {
+		if (helper_number(val, &v) && v >= 0 && v <= 65535)
+			sa->port = (int)v;
+	} else if (span_starts(val, "inet_addr(") || span_starts(val, "inet_pton(")) {
+		const char *h;
+		if (helper_string(val, a, &h))
+			sa->host = h;
+	} else if (span_eq(key, "sun_path") || (!key.n && val.n && (val.p[0] == '"' || val.p[0] == '@'))) {
+		const char *h;
+		if (val.n && val.p[0] == '@') {
+			sa->abstract = true;
+			val.p++;
+			val.n--;
+		}
+		if (decode_string(val, a, 4096, &h, NULL, NULL))
+			sa->host = h;
+	}
+}
+
+bool parse_sockaddr(struct span s, struct arena *a, struct rc_sockaddr *sa)
+{
+	struct span in = inner(span_in(s));
+	const char *p = in.p, *end = span_end(in);
+
+	if (!in.n)
+		return false;
+	while (p < end) {
+		const char *q = item_end(p, end);
+		struct span it = span_trim(span_make(p, (size_t)(q - p)));
+		struct span key = span_make(it.p, 0), val = it;
+		/* "key=value" unless the '=' belongs to a nested helper call. */
+		for (size_t i = 0; i < it.n; i++) {
+			char c = it.p[i];
+			if (c == '=') {
+				key = span_make(it.p, i);
+				val = span_trim(span_make(it.p + i + 1, it.n - i - 1));
+				break;
+			}
+			if (!is_word(c))
+				break;
+		}
+		sockaddr_item(key, val, a, sa);
+		if (q >= end || *q != ',')
+			break;
+		p = q + 1;
+	}
+	if (sa->family == AF_UNIX)
+		sa->port = -1;
+	return sa->family != 0;
+}
+
+bool parse_socket_hint(const char *hint, struct arena *a, struct rc_sockaddr *sa)
+{
+	int family;
+	const char *rest;
+
+	if (!hint)
+		return false;
+	if (strncmp(hint, "TCPv6:[", 7) == 0 || strncmp(hint, "UDPv6:[", 7) == 0) {
+		family = AF_INET6;
+		rest = hint + 7;
+	} else if (strncmp(hint, "TCP:[", 5) == 0 || strncmp(hint, "UDP:[", 5) == 0) {
+		family = AF_INET;
+		rest = hint + 5;
+	} else if (strncmp(hint, "UNIX", 4) == 0) {
+		const char *q = strchr(hint, '"');
+		const char *h;
+		if (!q || !decode_string(span_make(q, strlen(q)), a, 4096, &h, NULL, NULL))
+			return false;
+		sa->family = AF_UNIX;
+		sa->host = h;
+		if (h[0] == '@') {
+			sa->abstract = true;
+			sa->host = h + 1;
+		}
+		return true;
+	} else {
+		return false;
+	}
+	const char *arrow = strstr(rest, "->");
+	if (!arrow)
+		return false;
+	const char *peer = arrow + 2;
+	size_t n = strlen(peer);
+	if (n && peer[n - 1] == ']')
+		n--;
+	const char *colon = NULL;
+	for (size_t i = n; i > 0; i--)
+		if (peer[i - 1] == ':') {
+			colon = peer + i - 1;
+			break;
+		}
+	if (!colon)
+		return false;
+	long long port;
+	if (!parse_ll(span_make(colon + 1, (size_t)(peer + n - colon - 1)), &port) || port < 0 || port > 65535)
+		return false;
+	const char *h = peer, *he = colon;
+	if (he > h && h[0] == '[' && he[-1] == ']') {
+		h++;
+		he--;
+	}
+	sa->family = family;
+	sa->port = (int)port;
+	sa->host = arena_strndup(a, h, (size_t)(he - h));
+	return true;
+}

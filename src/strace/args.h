@@ -1,0 +1,125 @@
+/* Lexing strace's argument text: spans, nesting-aware splitting, C-escaped
+ * strings, numbers, fd decorations and socket addresses.
+ *
+ * Everything works on byte spans of untrusted text (not NUL-terminated,
+ * possibly truncated or garbled): a helper that cannot make sense of its
+ * input returns false or an empty span, never reads past the span.
+ * Decoded strings go to an arena that the parser resets for every event.
+ */
+#ifndef RC_STRACE_ARGS_H
+#define RC_STRACE_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event/event.h"
+
+struct span {
+	const char *p;
+	size_t n;
+};
+
+static inline struct span span_make(const char *p, size_t n)
+{
+	struct span s = { p, n };
+	return s;
+}
+
+static inline const char *span_end(struct span s)
+{
+	return s.p + s.n;
+}
+
+/* Literal comparisons (LIT is a NUL-terminated constant). */
+bool span_eq(struct span s, const char *lit);
+bool span_starts(struct span s, const char *lit);
+struct span span_trim(struct span s);
+/* S without a trailing "/ * comment * /" (as -X verbose prints). */
+struct span span_uncomment(struct span s);
+
+/* Constant lookups on untrusted text: S is trimmed, a trailing comment
+ * dropped, and text with NUL bytes is never passed on (the tables compare
+ * with C string functions). */
+struct rc_xlat;
+bool xlat_span(const struct rc_xlat *x, struct span s, long long *v);
+long long xlat_span_flags(const struct rc_xlat *x, struct span s);
+bool errno_span(struct span s, int *v);
+
+/* A bump allocator, reset per event. */
+struct arena_chunk;
+struct arena {
+	struct arena_chunk *head;
+	size_t first_size;
+};
+void arena_init(struct arena *a);
+void arena_reset(struct arena *a);
+void arena_release(struct arena *a);
+void *arena_alloc(struct arena *a, size_t n);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+
+/* Skip a quoted string starting at P ('"'): the position after the closing
+ * quote and a "..." truncation mark, or END when unterminated. */
+const char *skip_string(const char *p, const char *end);
+
+/* The end of the item that starts at P: the first ',' outside quotes,
+ * brackets, comments and fd decorations, or an unbalanced closing bracket,
+ * or END. */
+const char *item_end(const char *p, const char *end);
+
+/* Split S at top-level commas into at most MAX trimmed items. */
+size_t split_items(struct span s, struct span *out, size_t max);
+
+/* The inside of "{...}" or "[...]" (S trimmed first); empty when S is not one. */
+struct span inner(struct span s);
+
+/* The value of "KEY=value" among the top-level items of CONTENT. */
+bool find_field(struct span content, const char *key, struct span *val);
+
+/* "in => out": the part after the top-level "=>", or S itself. */
+struct span span_out(struct span s);
+struct span span_in(struct span s);
+
+/* Integers as strace prints them: decimal, 0x hex, 0-prefixed octal, a
+ * leading '-', NULL as 0. Trailing text (decorations, comments) is
+ * ignored; false when S does not start with a number. */
+bool parse_ll(struct span s, long long *out);
+bool parse_ull(struct span s, unsigned long long *out);
+
+/* A timespec/timeval struct in milliseconds ({tv_sec=1, tv_nsec=5}); false
+ * when S is not one (NULL, an address). */
+bool parse_timeout_ms(struct span s, long long *ms);
+/* Seconds to milliseconds, clamped to what a long long holds (the text
+ * may be garbage); negative and NaN give 0. */
+long long secs_to_ms(double sec);
+
+/* Seconds as a double from a timespec/timeval struct. */
+bool parse_timespec(struct span s, double *sec);
+
+/* Decode the C-escaped string starting at S (which must begin with '"')
+ * into the arena, keeping at most CAP bytes (NUL-terminated after them).
+ * *TRUNC is set when strace cut the string ("..."...) or CAP did. */
+bool decode_string(struct span s, struct arena *a, size_t cap, const char **out,
+		   size_t *len, bool *trunc);
+
+/* Append the decoded string S to BUF (at most CAP bytes in all). */
+bool append_string(struct span s, unsigned char *buf, size_t cap, size_t *len, bool *trunc);
+
+/* An fd argument: "3", "3</path>", "AT_FDCWD</cwd>", "-100". *FD gets the
+ * number (AT_FDCWD as RC_AT_FDCWD); *HINT the decoration without its angle
+ * brackets, unescaped, nested decorations dropped (NULL when none). */
+bool parse_fd(struct span s, struct arena *a, int *fd, const char **hint);
+
+/* The decoration text following position P (at '<'), decoded; the end of
+ * the decoration in *AFTER (may be NULL). */
+const char *parse_decoration(const char *p, const char *end, struct arena *a,
+			     const char **after);
+
+/* A socket address struct: {sa_family=AF_INET, sin_port=htons(443),
+ * sin_addr=inet_addr("1.2.3.4")} and the AF_INET6/AF_UNIX forms. */
+bool parse_sockaddr(struct span s, struct arena *a, struct rc_sockaddr *sa);
+
+/* The peer of a -yy socket decoration ("TCP:[a:1->b:2]"). */
+bool parse_socket_hint(const char *hint, struct arena *a, struct rc_sockaddr *sa);
+
+#endif

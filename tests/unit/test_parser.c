@@ -1,0 +1,1237 @@
+/* The strace log parser against real logs made by the machine's strace 6.1
+ * (tests/fixtures/strace/, each with the command that made it in a .cmd
+ * file) and against single lines copied from such logs. Lines that only
+ * strace 7.x or rare kernels print are marked as written from strace's
+ * source instead. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "strace/parser.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define FIX SOURCE_ROOT "/tests/fixtures/strace/"
+
+static struct strace_parser *P;
+static struct rc_event E;
+static struct strbuf Err = STRBUF_INIT;
+
+static void open_buf(const char *s)
+{
+	P = strace_parser_from_buffer(s, strlen(s));
+}
+
+static void open_files(const char *const *files, size_t n)
+{
+	strbuf_reset(&Err);
+	assert_int_equal(strace_parser_open(&P, files, n, &Err), 0);
+}
+
+static void open_fixture(const char *name)
+{
+	char path[512];
+	const char *files[1] = { path };
+
+	snprintf(path, sizeof(path), FIX "%s", name);
+	open_files(files, 1);
+}
+
+static void done(void)
+{
+	strace_parser_free(P);
+	P = NULL;
+	strbuf_release(&Err);
+}
+
+static int next(void)
+{
+	return strace_parser_next(P, &E, &Err);
+}
+
+/* The next syscall event named NAME; fails the test at the end. */
+static void find(const char *name)
+{
+	while (next() == 1)
+		if (E.kind == RC_EV_SYSCALL && strcmp(E.name, name) == 0)
+			return;
+	fail_msg("no '%s' event", name);
+}
+
+/* The next event of kind K. */
+static void find_kind(enum rc_event_kind k)
+{
+	while (next() == 1)
+		if (E.kind == k)
+			return;
+	fail_msg("no event of kind %d", k);
+}
+
+/* The next syscall named NAME whose line contains NEEDLE. */
+static void find_line(const char *name, const char *needle)
+{
+	while (next() == 1)
+		if (E.kind == RC_EV_SYSCALL && strcmp(E.name, name) == 0 && strstr(E.line, needle))
+			return;
+	fail_msg("no '%s' event with '%s'", name, needle);
+}
+
+static void drain(void)
+{
+	while (next() == 1)
+		;
+}
+
+/* One line: the single event it makes. */
+static void one(const char *line)
+{
+	open_buf(line);
+	assert_int_equal(next(), 1);
+}
+
+/* ---- file calls, -y decorations, returns ---- */
+
+static void test_file_calls(void **state)
+{
+	open_fixture("sh-missing.log");
+	find("execve");
+	assert_int_equal(E.pid, 10651);
+	assert_int_equal(E.nr, SYS_execve);
+	assert_string_equal(E.path, "/usr/bin/sh");
+	assert_int_equal(E.argc, 3);
+	assert_string_equal(E.argv[2], "cat /nonexistent; ls /nope");
+	assert_false(E.argv_truncated);
+	assert_true(E.ret_known);
+	assert_int_equal(E.ret, 0);
+	assert_true(E.dur > 0.000593 && E.dur < 0.000595);
+	/* -tt: seconds since midnight */
+	assert_true(E.ts > 57288.8058 && E.ts < 57288.8059);
+
+	find("access");
+	assert_string_equal(E.path, "/etc/ld.so.preload");
+	assert_int_equal(E.ret, -1);
+	assert_int_equal(E.err, ENOENT);
+	assert_false(E.interrupted);
+
+	find("openat");
+	assert_int_equal(E.nr, SYS_openat);
+	assert_int_equal(E.dirfd, RC_AT_FDCWD);
+	assert_string_equal(E.dir_hint, "/tmp/fixture");
+	assert_string_equal(E.path, "/etc/ld.so.cache");
+	assert_int_equal(E.flags, O_RDONLY | O_CLOEXEC);
+	assert_int_equal(E.ret, 3);
+	/* the returned fd's decoration */
+	assert_string_equal(E.fd_hint, "/etc/ld.so.cache");
+	assert_string_equal(E.line, "10651 15:54:48.807585 openat(AT_FDCWD</tmp/fixture>, "
+			    "\"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3</etc/ld.so.cache> <0.000022>");
+	assert_int_equal(E.line_len, strlen(E.line));
+
+	find("newfstatat");
+	assert_int_equal(E.dirfd, 3);
+	assert_int_equal(E.fd, 3);
+	assert_string_equal(E.fd_hint, "/etc/ld.so.cache");
+	assert_int_equal(E.st_size, 59283);
+
+	find("mmap");
+	assert_int_equal(E.fd, 3);
+	assert_int_equal(E.len, 59283);
+	assert_int_equal(E.mode, PROT_READ);
+	assert_int_equal(E.flags, MAP_PRIVATE);
+	assert_int_equal(E.addr, 0x7f3e2807f000ULL);
+	assert_int_equal(E.offset, 0);
+
+	find("read");
+	assert_int_equal(E.fd, 3);
+	assert_string_equal(E.fd_hint, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	assert_int_equal(E.len, 832);
+	assert_null(E.data);	/* previews are for data written or sent */
+
+	find("pread64");
+	assert_int_equal(E.len, 784);
+	assert_int_equal(E.offset, 64);
+
+	find_line("openat", "/nonexistent");
+	assert_int_equal(E.err, ENOENT);
+	assert_string_equal(E.path, "/nonexistent");
+	find_line("statx", "/nope");
+	assert_int_equal(E.err, ENOENT);
+	assert_string_equal(E.path, "/nope");
+	drain();
+	const struct strace_stats *st = strace_parser_stats(P);
+	assert_int_equal(st->skipped, 0);
+	assert_int_equal(st->unmatched, 0);
+	assert_int_equal(st->lines, 361);
+	assert_int_equal(st->events, 355);	/* six calls were split in two lines */
+	done();
+}
+
+static void test_io_calls(void **state)
+{
+	open_fixture("helper-io.log");
+	find_line("openat", "rootcause-fixture-io");
+	assert_int_equal(E.flags, O_RDWR | O_CREAT | O_TRUNC);
+	assert_int_equal(E.mode, 0640);
+
+	find("writev");
+	assert_int_equal(E.fd, 3);
+	assert_int_equal(E.len, 9);
+	assert_int_equal(E.data_len, 9);
+	assert_memory_equal(E.data, "abc\n\t\1xyz", 9);
+	assert_false(E.data_truncated);
+
+	find("pwrite64");
+	assert_int_equal(E.len, 6);
+	assert_int_equal(E.offset, 100);
+	assert_memory_equal(E.data, "hello\n", 6);
+
+	find("readv");
+	assert_int_equal(E.err, EFAULT);
+	assert_int_equal(E.len, 3);
+
+	find("ftruncate");
+	assert_int_equal(E.len, 12345);
+	find("dup2");
+	assert_int_equal(E.fd, 3);
+	assert_int_equal(E.fd2, 9);
+	find_line("fcntl", "FD_CLOEXEC)");
+	find_line("fcntl", "(flags FD_CLOEXEC)");
+	assert_int_equal(E.ret, 1);
+	assert_int_equal(E.fd, 9);
+
+	find("truncate");
+	assert_string_equal(E.path, "/tmp/rootcause-fixture-io");
+	assert_int_equal(E.len, 42);
+
+	find("openat2");
+	assert_int_equal(E.nr, SYS_openat2);
+	assert_int_equal(E.flags, O_RDONLY | O_CLOEXEC);
+	assert_string_equal(E.path, "/tmp/rootcause-fixture-io");
+
+	find("rename");
+	assert_string_equal(E.path, "/tmp/rootcause-fixture-io");
+	assert_string_equal(E.path2, "/tmp/rootcause-fixture-io2");
+	find("symlink");
+	assert_string_equal(E.path, "/tmp/rootcause-fixture-ln");
+	assert_string_equal(E.path2, "/tmp/rootcause-fixture-io2");
+	find("link");
+	assert_string_equal(E.path2, "/tmp/rootcause-fixture-hard");
+	find("mkdir");
+	assert_int_equal(E.err, ENOENT);
+	assert_int_equal(E.mode, 0755);
+
+	/* -yy nested decoration: 3</dev/null<char 1:3>> */
+	find("write");
+	assert_string_equal(E.fd_hint, "/dev/null");
+	assert_int_equal(E.len, 600);
+	assert_int_equal(E.data_len, 32);
+	assert_true(E.data_truncated);
+	assert_memory_equal(E.data, "AAAAAAAAAA\0AAAAAAAAA\"AAAAAAAAA\\A", 32);
+	done();
+}
+
+static void test_hex_and_raw(void **state)
+{
+	/* -ttt -x: epoch times, \x escapes */
+	open_fixture("ttt-x.log");
+	find("execve");
+	assert_true(E.ts > 1795967691.37 && E.ts < 1795967691.38);
+	find("writev");
+	assert_memory_equal(E.data, "abc\n\t\1xyz", 9);
+	find("write");
+	assert_int_equal(E.data_len, 32);
+	assert_int_equal(E.data[10], '\0');
+	done();
+
+	/* -X raw: numbers where names were */
+	open_fixture("raw.log");
+	find("access");
+	assert_int_equal(E.mode, 4);
+	assert_int_equal(E.err, ENOENT);
+	find("openat");
+	assert_int_equal(E.dirfd, RC_AT_FDCWD);
+	assert_int_equal(E.flags, O_RDONLY | O_CLOEXEC);
+	find_line("mmap", "0x3, 0x22");
+	assert_int_equal(E.mode, PROT_READ | PROT_WRITE);
+	assert_int_equal(E.flags, MAP_PRIVATE | MAP_ANONYMOUS);
+	done();
+
+	/* -xx (strace -xx -f -o x sh -c true) and -X verbose */
+	one("6354  execve(\"\\x2f\\x75\\x73\\x72\\x2f\\x62\\x69\\x6e\\x2f\\x73\\x68\", [\"\\x73\\x68\", "
+	    "\"\\x2d\\x63\", \"\\x74\\x72\\x75\\x65\"], 0x7ffe3fd2d830 /* 41 vars */) = 0\n");
+	assert_string_equal(E.path, "/usr/bin/sh");
+	assert_string_equal(E.argv[1], "-c");
+	done();
+	one("6340  openat(-100 /* AT_FDCWD */, \"/etc/ld.so.cache\", 0x80000 /* O_RDONLY|O_CLOEXEC */) = 3\n");
+	assert_int_equal(E.dirfd, RC_AT_FDCWD);
+	assert_int_equal(E.flags, O_CLOEXEC);
+	done();
+	one("6340  mmap(NULL, 8192, 0x3 /* PROT_READ|PROT_WRITE */, 0x22 /* MAP_PRIVATE|MAP_ANONYMOUS */, -1, 0) = 0x7f64d939a000\n");
+	assert_int_equal(E.mode, PROT_READ | PROT_WRITE);
+	assert_int_equal(E.flags, MAP_PRIVATE | MAP_ANONYMOUS);
+	assert_int_equal(E.fd, -1);
+	assert_int_equal(E.addr, 0x7f64d939a000ULL);
+	done();
+}
+
+static void test_return_forms(void **state)
+{
+	/* strace -e inject=openat:error=531:when=3 / retval=42 */
+	one("openat(AT_FDCWD, \"/usr/lib/locale/locale-archive\", O_RDONLY|O_CLOEXEC) = -1 (errno 531) (INJECTED)\n");
+	assert_int_equal(E.ret, -1);
+	assert_int_equal(E.err, 531);
+	done();
+	one("openat(AT_FDCWD, \"/usr/lib/locale/locale-archive\", O_RDONLY|O_CLOEXEC) = 42 (INJECTED)\n");
+	assert_int_equal(E.ret, 42);
+	assert_int_equal(E.err, 0);
+	assert_int_equal(E.pid, 0);
+	assert_true(E.ts < 0);
+	done();
+
+	/* a read interrupted by a signal with a handler */
+	open_fixture("erestart.log");
+	find_line("read", "ERESTARTSYS");
+	assert_false(E.ret_known);
+	assert_true(E.interrupted);
+	assert_int_equal(E.err, 512);
+	assert_false(event_failed(&E));
+	assert_true(E.dur > 0.2);
+	find_kind(RC_EV_SIGNAL);
+	assert_int_equal(E.signo, SIGALRM);
+	assert_int_equal(E.si_code, SI_KERNEL);
+	find("rt_sigreturn");
+	assert_int_equal(E.err, EINTR);
+	done();
+
+	/* written from strace's syscall.c: the return of an unknown state */
+	one("1234  read(3, 0x7ffc, 10) = ? <unavailable>\n");
+	assert_false(E.ret_known);
+	assert_int_equal(E.err, 0);
+	done();
+
+	/* = 0 (Timeout), aux text, padding before '=' */
+	open_fixture("helper-select.log");
+	find_line("pselect6", "Timeout");
+	assert_int_equal(E.ret, 0);
+	assert_int_equal(E.timeout_ms, 200);
+	assert_int_equal(E.nfds, 1);
+	assert_int_equal(E.fds[0], 3);
+	done();
+
+	one("6170  15:49:44.711238 getuid()          = 0 <0.000020>\n");
+	assert_int_equal(E.nr, SYS_getuid);
+	assert_true(E.dur > 0.0000199 && E.dur < 0.0000201);
+	done();
+
+	/* big unsigned returns and hex */
+	one("10399 brk(NULL)         = 0x556dafbbb000\n");
+	assert_int_equal(E.ret, 0x556dafbbb000LL);
+	done();
+
+	/* an unknown syscall name is still an event */
+	one("1234  syscall_0x1b6(0x1, 0x2) = -1 ENOSYS (Function not implemented)\n");
+	assert_int_equal(E.nr, -1);
+	assert_string_equal(E.name, "syscall_0x1b6");
+	assert_int_equal(E.err, ENOSYS);
+	done();
+}
+
+/* ---- split calls ---- */
+
+static void test_unfinished_resumed(void **state)
+{
+	open_fixture("helper-futex.log");
+	/* "clock_nanosleep(..., {tv_sec=0, tv_nsec=50000000},  <unfinished ...>"
+	 * and "<... clock_nanosleep resumed>NULL) = 0 <0.050369>" */
+	find("clock_nanosleep");
+	assert_int_equal(E.pid, 10702);
+	assert_true(E.ts > 57289.38805 && E.ts < 57289.38806);	/* from the start */
+	assert_true(E.dur > 0.050368 && E.dur < 0.05037);	/* from the resumed half */
+	/* the halves joined: "..., {tv_sec=0, tv_nsec=50000000},  <unfinished ...>"
+	 * keeps its two spaces before the resumed text */
+	assert_string_equal(E.line, "10702 15:54:49.388058 clock_nanosleep(CLOCK_REALTIME, 0, "
+			    "{tv_sec=0, tv_nsec=50000000}, NULL) = 0 <0.050369>");
+	done();
+}
+
+static void test_unfinished_line_text(void **state)
+{
+	/* The split can fall inside any argument. */
+	open_buf("10441 15:54:27.591268 rt_sigprocmask(SIG_SETMASK, [],  <unfinished ...>\n"
+		 "10442 15:54:27.591269 read(3,  <unfinished ...>\n"
+		 "10441 15:54:27.591299 <... rt_sigprocmask resumed>NULL, 8) = 0 <0.000031>\n"
+		 "10442 15:54:27.591300 <... read resumed>\"abc\", 10) = 3 <0.5>\n"
+		 "10443 15:54:27.6 openat(AT_FDCWD, \"/x\", O_RDONLY <unfinished ...>\n"
+		 "10443 15:54:27.7 <... openat resumed>) = -1 ENOENT (No such file or directory) <0.1>\n");
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "rt_sigprocmask");
+	assert_string_equal(E.line, "10441 15:54:27.591268 rt_sigprocmask(SIG_SETMASK, [], NULL, 8) = 0 <0.000031>");
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "read");
+	assert_int_equal(E.pid, 10442);
+	assert_int_equal(E.fd, 3);
+	assert_int_equal(E.len, 10);
+	assert_int_equal(E.ret, 3);
+	assert_true(E.dur == 0.5);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.path, "/x");
+	assert_int_equal(E.flags, O_RDONLY);
+	assert_int_equal(E.err, ENOENT);
+	assert_string_equal(E.line, "10443 15:54:27.6 openat(AT_FDCWD, \"/x\", O_RDONLY) = -1 ENOENT "
+			    "(No such file or directory) <0.1>");
+	assert_int_equal(next(), 0);
+	assert_int_equal(strace_parser_stats(P)->unmatched, 0);
+	done();
+}
+
+static void test_never_resumed(void **state)
+{
+	/* a call in progress when the process was killed, one still blocked
+	 * at the end of the log, and a resumed call whose start is missing */
+	open_buf("100 futex(0x5, FUTEX_WAIT_PRIVATE, 0, NULL <unfinished ...>\n"
+		 "101 read(0,  <unfinished ...>\n"
+		 "100 +++ killed by SIGKILL +++\n"
+		 "102 <... poll resumed>) = 0 (Timeout) <2.5>\n"
+		 "103 <... ??? resumed>) = 0\n");
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "futex");
+	assert_int_equal(E.pid, 100);
+	assert_false(E.ret_known);
+	assert_int_equal(E.futex_op, FUTEX_WAIT);
+	assert_int_equal(E.addr, 5);
+	assert_string_equal(E.line, "100 futex(0x5, FUTEX_WAIT_PRIVATE, 0, NULL <unfinished ...>");
+	assert_int_equal(next(), 1);
+	assert_int_equal(E.kind, RC_EV_EXIT);
+	assert_int_equal(E.pid, 100);
+	assert_int_equal(E.signo, SIGKILL);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "poll");
+	assert_int_equal(E.pid, 102);
+	assert_int_equal(E.ret, 0);
+	assert_true(E.dur == 2.5);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "read");
+	assert_int_equal(E.pid, 101);
+	assert_int_equal(E.fd, 0);
+	assert_false(E.ret_known);
+	assert_int_equal(next(), 0);
+	assert_int_equal(strace_parser_stats(P)->unmatched, 4);
+	done();
+}
+
+static void test_detached_and_exec_thread(void **state)
+{
+	open_fixture("detached.log");
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "restart_syscall");
+	assert_false(E.ret_known);
+	assert_int_equal(strace_parser_stats(P)->unmatched, 1);
+	assert_int_equal(next(), 0);
+	done();
+
+	/* a non-leader thread execs: its call resumes in the leader's pid */
+	open_fixture("helper-texec.log");
+	find("pause");
+	assert_false(E.ret_known);
+	find("execve");
+	assert_int_equal(E.pid, 10798);
+	assert_string_equal(E.path, "/bin/true");
+	assert_int_equal(E.ret, 0);
+	assert_non_null(strstr(E.line, "10799 "));
+	find_kind(RC_EV_EXIT);
+	assert_int_equal(E.pid, 10798);
+	assert_int_equal(strace_parser_stats(P)->unmatched, 0);
+	done();
+
+	/* -ff: the thread's file ends with "<pid changed to N ...>", the
+	 * leader's file resumes it (written from strace.c's format) */
+	open_buf("200 execve(\"/bin/true\", [\"true\"], 0x7ffd /* 41 vars */ <pid changed to 100 ...>\n"
+		 "100 +++ superseded by execve in pid 200 +++\n"
+		 "100 <... execve resumed>) = 0\n");
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "execve");
+	assert_int_equal(E.pid, 100);
+	assert_int_equal(E.ret, 0);
+	assert_string_equal(E.path, "/bin/true");
+	assert_int_equal(next(), 0);
+	assert_int_equal(strace_parser_stats(P)->unmatched, 0);
+	done();
+}
+
+/* ---- signals and exits ---- */
+
+static void test_signals_exits(void **state)
+{
+	open_fixture("helper-segv.log");
+	find_kind(RC_EV_SIGNAL);
+	assert_int_equal(E.signo, SIGSEGV);
+	assert_int_equal(E.si_code, SEGV_MAPERR);
+	assert_true(E.has_fault_addr);
+	assert_int_equal(E.fault_addr, 0x10);
+	find_kind(RC_EV_EXIT);
+	assert_false(E.exited);
+	assert_int_equal(E.signo, SIGSEGV);
+	assert_true(E.core_dumped);
+	done();
+
+	open_fixture("helper-bus.log");
+	find_line("mmap", "MAP_SHARED");
+	assert_int_equal(E.flags, MAP_SHARED);
+	assert_int_equal(E.len, 8192);
+	find_kind(RC_EV_SIGNAL);
+	assert_int_equal(E.signo, SIGBUS);
+	assert_int_equal(E.si_code, BUS_ADRERR);
+	find_kind(RC_EV_EXIT);
+	assert_int_equal(E.signo, SIGBUS);
+	assert_false(E.core_dumped);
+	done();
+
+	open_fixture("helper-stop.log");
+	find_kind(RC_EV_SIGNAL);
+	assert_int_equal(E.signo, SIGTSTP);
+	assert_int_equal(E.si_code, SI_TKILL);
+	assert_int_equal(E.sender_pid, 10770);
+	find_kind(RC_EV_SIGNAL);	/* --- stopped by SIGTSTP --- */
+	assert_int_equal(E.signo, SIGTSTP);
+	assert_false(E.has_fault_addr);
+	find_kind(RC_EV_SIGNAL);
+	assert_int_equal(E.signo, SIGCONT);
+	assert_int_equal(E.si_code, SI_USER);
+	done();
+
+	open_fixture("helper-wait.log");
+	find("clone");
+	assert_int_equal(E.ret, 10733);
+	assert_int_equal(E.flags & 0xff, SIGCHLD);
+	assert_true(E.flags & 0x01000000);	/* CLONE_CHILD_SETTID */
+	find("exit_group");
+	assert_int_equal(E.pid, 10733);
+	assert_false(E.ret_known);
+	assert_int_equal(E.exit_code, 3);
+	find_kind(RC_EV_EXIT);
+	assert_true(E.exited);
+	assert_int_equal(E.exit_code, 3);
+	find("wait4");
+	assert_int_equal(E.ret, 10733);
+	assert_int_equal(E.exit_code, 3);
+	find_kind(RC_EV_SIGNAL);
+	assert_int_equal(E.signo, SIGCHLD);
+	assert_int_equal(E.si_code, CLD_EXITED);
+	assert_int_equal(E.sender_pid, 10733);
+	find("tgkill");
+	assert_false(E.ret_known);
+	find_kind(RC_EV_EXIT);
+	assert_int_equal(E.signo, SIGKILL);
+	find("wait4");
+	assert_int_equal(E.signo, SIGKILL);
+	find_kind(RC_EV_EXIT);
+	assert_int_equal(E.pid, 10732);
+	assert_int_equal(E.exit_code, 1);
+	done();
+}
+
+/* ---- memory, futex, process ---- */
+
+static void test_memory_futex(void **state)
+{
+	open_fixture("helper-mem.log");
+	find_line("mmap", "1048576");
+	assert_int_equal(E.addr, 0x7f96d65fe000ULL);
+	assert_int_equal(E.len, 1048576);
+	assert_int_equal(E.fd, -1);
+	find("mremap");
+	assert_int_equal(E.addr, 0x7f96d65fe000ULL);
+	assert_int_equal(E.len, 4194304);
+	assert_int_equal(E.flags, MREMAP_MAYMOVE);
+	find("munmap");
+	assert_int_equal(E.addr, 0x7f96d6000000ULL);
+	assert_int_equal(E.len, 4194304);
+	find_line("brk", "brk(0x");
+	assert_int_equal(E.addr, 0x5636f20c6000ULL);
+	done();
+
+	/* a failed mmap keeps the requested address */
+	one("1 mmap(0x1000, 70368744177664, PROT_READ, MAP_PRIVATE|MAP_ANONYMOUS|MAP_FIXED, -1, 0) = -1 ENOMEM (Cannot allocate memory)\n");
+	assert_int_equal(E.addr, 0x1000);
+	assert_int_equal(E.err, ENOMEM);
+	done();
+
+	open_fixture("helper-futex.log");
+	find("clone3");
+	assert_int_equal(E.ret, 10705);
+	assert_true(E.flags & 0x00010000);	/* CLONE_THREAD */
+	assert_true(E.flags & 0x00000100);	/* CLONE_VM */
+	find_line("futex", "FUTEX_CLOCK_REALTIME, 2");
+	/* absolute CLOCK_REALTIME deadline 100 ms after the call, -tt clock */
+	assert_int_equal(E.futex_op, FUTEX_WAIT_BITSET);
+	assert_int_equal(E.err, ETIMEDOUT);
+	assert_true(E.timeout_ms >= 99 && E.timeout_ms <= 101);
+	find("futex");
+	assert_int_equal(E.futex_op, FUTEX_WAIT);
+	assert_int_equal(E.timeout_ms, 100);
+	assert_int_equal(E.addr, 0x7fff9ee77e5cULL);
+	/* the other thread's wake comes out before the waiter's call, which
+	 * is only complete when its "resumed" half arrives */
+	find("futex");
+	assert_int_equal(E.futex_op, FUTEX_WAKE);
+	assert_int_equal(E.pid, 10705);
+	find("futex");
+	assert_int_equal(E.futex_op, FUTEX_WAIT_BITSET);
+	assert_int_equal(E.timeout_ms, -1);	/* NULL: no timeout */
+	assert_int_equal(E.pid, 10702);
+	assert_true(E.dur > 0.049 && E.dur < 0.05);
+	find("futex");
+	/* a CLOCK_MONOTONIC deadline cannot be related to the log's clock */
+	assert_int_equal(E.futex_op, FUTEX_WAIT_BITSET);
+	assert_int_equal(E.timeout_ms, -1);
+	assert_int_equal(E.err, ETIMEDOUT);
+	done();
+}
+
+/* ---- network ---- */
+
+static void test_network(void **state)
+{
+	open_fixture("net.log");
+	find("socket");
+	assert_int_equal(E.sa.family, AF_INET);
+	assert_int_equal(E.flags, SOCK_STREAM | SOCK_CLOEXEC);
+	assert_int_equal(E.mode, 0);
+	assert_string_equal(E.fd_hint, "TCP:[19723]");
+	find("bind");
+	assert_string_equal(E.sa.host, "127.0.0.1");
+	assert_int_equal(E.sa.port, 0);
+
+	/* blocking connect refused */
+	find("connect");
+	assert_int_equal(E.fd, 3);
+	assert_int_equal(E.err, ECONNREFUSED);
+	assert_int_equal(E.sa.family, AF_INET);
+	assert_string_equal(E.sa.host, "127.0.0.1");
+	assert_int_equal(E.sa.port, 36503);
+
+	/* non-blocking: EINPROGRESS, poll, getsockopt(SO_ERROR) */
+	find("connect");
+	assert_int_equal(E.err, EINPROGRESS);
+	find("poll");
+	assert_int_equal(E.nfds, 1);
+	assert_int_equal(E.fds[0], 3);
+	assert_int_equal(E.timeout_ms, 2500);
+	assert_int_equal(E.ret, 1);
+	find("getsockopt");
+	assert_int_equal(E.sockopt_level, SOL_SOCKET);
+	assert_int_equal(E.sockopt_name, SO_ERROR);
+	assert_int_equal(E.sockopt_value, ECONNREFUSED);
+
+	find("connect");
+	assert_int_equal(E.sa.family, AF_INET6);
+	assert_string_equal(E.sa.host, "::1");
+	assert_int_equal(E.sa.port, 36503);
+	find("connect");
+	assert_int_equal(E.sa.family, AF_UNIX);
+	assert_string_equal(E.sa.host, "/tmp/gen/no-such.sock");
+	assert_false(E.sa.abstract);
+	assert_int_equal(E.err, ENOENT);
+	find("connect");
+	assert_true(E.sa.abstract);
+	assert_string_equal(E.sa.host, "rootcause-abstract");
+
+	find("accept4");
+	assert_int_equal(E.sa.port, 41336);
+	assert_int_equal(E.fd2, 5);
+	find("sendto");
+	assert_string_equal(E.fd_hint, "TCP:[127.0.0.1:41336->127.0.0.1:41141]");
+	/* the peer from the -yy decoration */
+	assert_int_equal(E.sa.family, AF_INET);
+	assert_int_equal(E.sa.port, 41141);
+	assert_memory_equal(E.data, "ping\n", 5);
+	find("recvfrom");
+	assert_memory_equal(E.data, "ping\n", 5);
+	find_line("sendto", "TCPv6");
+	assert_int_equal(E.sa.family, AF_INET6);
+	assert_string_equal(E.sa.host, "::1");
+	find("pselect6");
+	assert_int_equal(E.nfds, 2);
+	assert_int_equal(E.fds[0], 3);
+	assert_int_equal(E.fds[1], 4);
+	assert_int_equal(E.timeout_ms, 250);
+	find("epoll_wait");
+	assert_int_equal(E.fd, 5);
+	assert_int_equal(E.nfds, 1);
+	assert_int_equal(E.fds[0], 4);
+	assert_int_equal(E.timeout_ms, 500);
+	find("epoll_wait");
+	assert_int_equal(E.nfds, 0);
+	assert_int_equal(E.ret, 0);
+	done();
+
+	/* select(2) itself (glibc calls pselect6; the form from strace's docs) */
+	one("1234  select(5, NULL, [4], NULL, {tv_sec=2, tv_usec=500000}) = 0 (Timeout)\n");
+	assert_int_equal(E.nfds, 1);
+	assert_int_equal(E.fds[0], 4);
+	assert_int_equal(E.timeout_ms, 2500);
+	done();
+	one("1234  ppoll([{fd=4, events=POLLOUT}], 1, {tv_sec=1, tv_nsec=500000000}, NULL, 8) = 0 (Timeout)\n");
+	assert_int_equal(E.timeout_ms, 1500);
+	assert_int_equal(E.fds[0], 4);
+	done();
+}
+
+static void test_dns(void **state)
+{
+	open_fixture("helper-dns.log");
+	find("socket");
+	find("socket");
+	assert_int_equal(E.flags, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK);
+	find("connect");
+	assert_int_equal(E.sa.port, 56844);
+	find("sendmmsg");
+	assert_int_equal(E.data_len, 32);
+	assert_true(E.data_truncated);
+	assert_memory_equal(E.data, "\275\277\1\0\0\1\0\0\0\0\0\0\7weights\6mirror\7exam", 32);
+	assert_int_equal(E.len, 40);
+	find("sendto");
+	assert_memory_equal(E.data + 12, "\7weights", 8);
+	assert_int_equal(E.len, 40);
+	assert_int_equal(E.sa.port, 56844);	/* from the -yy peer */
+	find("recvfrom");
+	find("sendto");
+	assert_int_equal(E.sa.port, 42115);
+	find("recvfrom");
+	assert_int_equal(E.data[3] & 0xf, 3);	/* NXDOMAIN */
+	assert_int_equal(E.sa.port, 56844);
+	find("sendmsg");
+	assert_int_equal(E.sa.port, 56844);
+	assert_string_equal(E.sa.host, "127.0.0.1");
+	assert_int_equal(E.data[0], 0275);
+	find("recvmsg");
+	assert_int_equal(E.sa.port, 42115);
+	done();
+}
+
+/* ---- prefixes, times, -ff ---- */
+
+static void test_times(void **state)
+{
+	open_fixture("relative.log");
+	find("execve");
+	assert_true(E.ts == 0);
+	find("brk");
+	assert_true(E.ts > 0.000926 && E.ts < 0.000928);
+	find("mmap");
+	/* -r deltas add up */
+	assert_true(E.ts > 0.001319 && E.ts < 0.001321);
+	done();
+
+	open_fixture("t-relative.log");
+	find("execve");
+	double t0 = E.ts;
+	find("brk");
+	assert_true(E.ts - t0 > 0.000986 && E.ts - t0 < 0.000988);
+	done();
+
+	/* -tt across midnight stays monotonic */
+	open_buf("1 23:59:59.900000 getpid() = 1\n1 00:00:00.100000 getpid() = 1\n");
+	assert_int_equal(next(), 1);
+	double a = E.ts;
+	assert_int_equal(next(), 1);
+	assert_true(E.ts > a && E.ts - a < 0.21);
+	done();
+
+	/* -n and -i columns, -Y comm, --timestamps=unix,ns */
+	one("6270  [ 257] openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n");
+	assert_int_equal(E.pid, 6270);
+	assert_string_equal(E.path, "/etc/ld.so.cache");
+	done();
+	one("6277  [00007fea3380db1d] openat(AT_FDCWD, \"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3\n");
+	assert_string_equal(E.path, "/etc/ld.so.cache");
+	done();
+	one("6284<sh> brk(NULL)                      = 0x55b254821000\n");
+	assert_int_equal(E.pid, 6284);
+	done();
+	one("6312  1795967456.182836446 execve(\"/usr/bin/sh\", [\"sh\", \"-c\", \"true\"], 0x7ffe4171f220 /* 41 vars */) = 0\n");
+	assert_true(E.ts > 1795967456.18 && E.ts < 1795967456.19);
+	done();
+	one("[pid  6226] execve(\"/usr/bin/ls\", [\"ls\", \"/nope\"], 0x56497164cbd0 /* 41 vars */) = 0\n");
+	assert_int_equal(E.pid, 6226);
+	done();
+}
+
+static void test_ff_sets(void **state)
+{
+	const char *ff[] = { FIX "ff/sh.10843", FIX "ff/sh.10841", FIX "ff/sh.10840", FIX "ff/sh.10842" };
+	open_files(ff, 4);
+	double last = -1;
+	int pids[4] = { 0 }, n = 0;
+	while (next() == 1) {
+		assert_true(E.ts >= last);	/* merged by time */
+		last = E.ts;
+		bool seen = false;
+		for (int i = 0; i < n; i++)
+			seen |= pids[i] == E.pid;
+		if (!seen) {
+			assert_true(n < 4);
+			pids[n++] = E.pid;
+		}
+	}
+	assert_int_equal(n, 4);
+	assert_int_equal(pids[0], 10840);
+	assert_int_equal(strace_parser_stats(P)->unmatched, 0);
+	done();
+
+	/* no timestamps: concatenated, in pid order */
+	const char *nt[] = { FIX "ff-notime/sh.10851", FIX "ff-notime/sh.10849",
+			     FIX "ff-notime/sh.10850", FIX "ff-notime/sh.10848" };
+	open_files(nt, 4);
+	int prev = 0;
+	while (next() == 1) {
+		assert_true(E.pid >= prev);
+		prev = E.pid;
+	}
+	assert_int_equal(prev, 10851);
+	done();
+
+	/* a set given with another log: the set's pids still come from names */
+	const char *mixed[] = { FIX "ff-notime/sh.10849", FIX "nopid.log", FIX "ff-notime/sh.10848" };
+	open_files(mixed, 3);
+	find("set_robust_list");
+	assert_int_equal(E.pid, 10849);
+	find_line("execve", "cat /nonexistent");
+	assert_int_equal(E.pid, 0);
+	find("execve");
+	assert_int_equal(E.pid, 10848);
+	done();
+
+	/* two unrelated logs are not a set */
+	const char *two[] = { FIX "nopid.log", FIX "raw.log" };
+	open_files(two, 2);
+	find("execve");
+	assert_int_equal(E.pid, 0);
+	find_line("execve", "./helper");
+	assert_int_equal(E.pid, 10825);
+	done();
+}
+
+/* ---- terminal sessions ---- */
+
+static void test_terminal(void **state)
+{
+	open_fixture("terminal.typescript");
+	find("execve");
+	assert_int_equal(E.pid, 0);	/* before the first child, no prefix */
+	find("write");
+	assert_memory_equal(E.data, "hi\n", 3);
+	/* "vfork(strace: Process 10857 attached" + " <unfinished ...>" and a
+	 * later "[pid 10856] <... vfork resumed>) = 10857" */
+	find("vfork");
+	assert_int_equal(E.ret, 10857);
+	assert_int_equal(E.pid, 0);
+	find("execve");
+	assert_int_equal(E.pid, 10857);
+	assert_string_equal(E.path, "/usr/bin/ls");
+	/* "write(2, "ls: ", 4ls: ) = 4": the program's output inside the line */
+	find_line("write", "ls: ");
+	assert_int_equal(E.len, 4);
+	assert_int_equal(E.ret, 4);
+	/* "write(2, "\n", 1" then ")           = 1" on the next line */
+	find_line("write", "\"\\n\"");
+	assert_int_equal(E.ret, 1);
+	assert_int_equal(E.pid, 10857);
+	find_kind(RC_EV_EXIT);
+	assert_int_equal(E.pid, 10857);
+	assert_int_equal(E.exit_code, 2);
+	/* only one process left: unprefixed lines are the shell again */
+	find("wait4");
+	assert_int_equal(E.pid, 0);
+	assert_int_equal(E.exit_code, 2);
+	/* "clone(...SIGCHLDstrace: Process 10858 attached" + ", child_tidptr=...) = 10858" */
+	find("clone");
+	assert_int_equal(E.ret, 10858);
+	assert_true(E.flags & 0x01000000);
+	find_kind(RC_EV_EXIT);
+	find_kind(RC_EV_EXIT);
+	find("execve");
+	/* the last process, printed without prefix once alone */
+	assert_int_equal(E.pid, 10859);
+	assert_string_equal(E.path, "/usr/bin/sleep");
+	drain();
+	const struct strace_stats *st = strace_parser_stats(P);
+	assert_int_equal(st->strace_messages, 3);
+	assert_int_equal(st->skipped, 5);	/* script's header/footer, "hi", ls's message */
+	assert_int_equal(st->unmatched, 0);
+	done();
+}
+
+static void test_program_output(void **state)
+{
+	/* output without a newline, then the next trace line */
+	open_buf("[pid  12] write(1, \"hi\", 2hi) = 2\n"
+		 "hi[pid  12] exit_group(0)               = ?\n"
+		 "[pid  12] +++ exited with 0 +++\n");
+	assert_int_equal(next(), 1);
+	assert_int_equal(E.ret, 2);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "exit_group");
+	assert_int_equal(E.pid, 12);
+	assert_int_equal(next(), 1);
+	assert_int_equal(E.kind, RC_EV_EXIT);
+	assert_int_equal(next(), 0);
+	assert_int_equal(strace_parser_stats(P)->skipped, 1);
+	done();
+
+	open_buf("Hello world\n"
+		 "Traceback (most recent call last):\n"
+		 "  File \"/tmp/x.py\", line 3, in <module>\n"
+		 "    open(\"/nope\")\n"
+		 "FileNotFoundError: [Errno 2] No such file or directory: '/nope'\n"
+		 "$ strace -f python3 x.py\n"
+		 "% time     seconds  usecs/call     calls    errors syscall\n"
+		 " > /usr/lib/x86_64-linux-gnu/libc.so.6(__open64+0x5b) [0xf90cb]\n"
+		 "strace: Process 1234 attached\n"
+		 "1234  openat(AT_FDCWD, \"/nope\", O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)\n"
+		 "--- not a signal ---\n"
+		 "+++ not an exit +++\n"
+		 "<... nothing\n");
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.path, "/nope");
+	assert_int_equal(E.pid, 1234);
+	assert_int_equal(next(), 0);
+	const struct strace_stats *st = strace_parser_stats(P);
+	assert_int_equal(st->lines, 13);
+	assert_int_equal(st->events, 1);
+	assert_int_equal(st->strace_messages, 1);
+	assert_int_equal(st->skipped, 11);
+	done();
+}
+
+/* ---- robustness ---- */
+
+static void test_garbage(void **state)
+{
+	unsigned char buf[65536];
+	unsigned seed = 12345;
+
+	for (int round = 0; round < 20; round++) {
+		for (size_t i = 0; i < sizeof(buf); i++) {
+			seed = seed * 1103515245 + 12345;
+			buf[i] = (unsigned char)(seed >> 16);
+			/* make brackets, quotes and newlines common */
+			if (round & 1 && (seed & 0x300) == 0)
+				buf[i] = "\"()[]{}<>=, \n\\0"[(seed >> 4) % 15];
+		}
+		P = strace_parser_from_buffer((const char *)buf, sizeof(buf));
+		while (next() == 1)
+			assert_non_null(E.line);
+		done();
+	}
+
+	/* unbalanced and cut lines */
+	open_buf("1 openat(AT_FDCWD, \"/x, O_RDONLY) = 3\n"
+		 "1 connect(3, {sa_family=AF_INET, sin_port=htons(80, sin_addr=inet_addr(\"1.2) = -1 ECONNREFUSED (x)\n"
+		 "1 writev(1, [{iov_base=\"ab\", iov_len=2}, {iov_base=\"c, iov_len=1}], 2) = 3\n"
+		 "1 poll([{fd=4, events=POLLIN, 1, 10) = 0 (Timeout)\n"
+		 "1 read(3</x, \"\", 1) = 0\n"
+		 "1 sendmmsg(3, [{msg_hdr={msg_iov=[{iov_base=\"a\"\n");
+	drain();
+	done();
+
+	/* NULs inside a line, a last line without a newline */
+	static const char nul[] = "1 write(1, \"a\0b\", 3) = 3\n1 O_\0X(3) = 1\n1 close(3) = 0";
+	P = strace_parser_from_buffer(nul, sizeof(nul) - 1);
+	assert_int_equal(next(), 1);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "close");
+	assert_int_equal(E.fd, 3);
+	assert_int_equal(next(), 0);
+	done();
+
+	/* inputs the fuzzer found: NULs in a flags argument, a timeout too big
+	 * for a long long, a pid too big for an int */
+	static const char fz[] = "1 openat(AT_FDCWD, \"/x\", O_NOATIM\0\0\0\1) = 3\n"
+		"1 futex(0x1, FUTEX_WAIT, 0, {tv_sec=99999999999999999999, tv_nsec=0}) = 0\n"
+		"[pid 99999999999] getpid() = 1\n";
+	P = strace_parser_from_buffer(fz, sizeof(fz) - 1);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.path, "/x");
+	assert_int_equal(next(), 1);
+	assert_true(E.timeout_ms > 0);
+	assert_int_equal(next(), 0);
+	done();
+
+	/* a cut-off last line: the call was in progress */
+	open_buf("1 read(0, ");
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "read");
+	assert_false(E.ret_known);
+	assert_int_equal(E.fd, 0);
+	assert_int_equal(next(), 0);
+	done();
+
+	/* empty input */
+	open_buf("");
+	assert_int_equal(next(), 0);
+	done();
+}
+
+/* A write with -s 1000000 of 1.5 MB of binary: a 6 MB line. */
+static void test_huge_line(void **state)
+{
+	size_t n = 1500000;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, "25027 16:06:09.203971 write(1, \"");
+	for (size_t i = 0; i < n / 4; i++)
+		strbuf_adds(&sb, "\\377\\0ab");
+	strbuf_addf(&sb, "\", %zu) = %zu <0.001>\n", n, n);
+	strbuf_adds(&sb, "25027 16:06:09.203972 close(1) = 0\n");
+
+	P = strace_parser_from_buffer(sb.buf, sb.len);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "write");
+	assert_int_equal(E.len, n);
+	assert_int_equal(E.ret, (long long)n);
+	assert_int_equal(E.data_len, 4096);
+	assert_true(E.data_truncated);
+	assert_memory_equal(E.data, "\377\0ab\377\0ab", 8);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "close");
+	done();
+
+	/* the same from a file: the line is longer than the reader keeps */
+	char path[] = "/tmp/rootcause-test-parser-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, sb.buf, sb.len), (ssize_t)sb.len);
+	close(fd);
+	const char *files[] = { path };
+	open_files(files, 1);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "write");
+	assert_int_equal(E.ret, (long long)n);
+	assert_true(E.dur > 0.00099 && E.dur < 0.00101);
+	assert_true(E.data_truncated);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "close");
+	done();
+	unlink(path);
+	strbuf_release(&sb);
+}
+
+/* Many processes blocked forever: pending calls stay bounded. */
+static void test_many_pending(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int n = 20000;
+
+	for (int i = 1; i <= n; i++)
+		strbuf_addf(&sb, "%d futex(0x%x, FUTEX_WAIT_PRIVATE, 0, NULL <unfinished ...>\n", i, i);
+	P = strace_parser_from_buffer(sb.buf, sb.len);
+	int events = 0;
+	while (next() == 1) {
+		assert_string_equal(E.name, "futex");
+		assert_false(E.ret_known);
+		events++;
+	}
+	assert_int_equal(events, n);
+	assert_int_equal(strace_parser_stats(P)->unmatched, n);
+	done();
+	strbuf_release(&sb);
+}
+
+/* ---- input ---- */
+
+/* An -ff set larger than the open files the parser keeps: files are
+ * reopened per chunk, and the merge still orders by time. */
+static void test_many_files(void **state)
+{
+	char dir[] = "/tmp/rootcause-test-ff-XXXXXX";
+	int n = 201, lines = 400;
+	char **names = calloc((size_t)n, sizeof(*names));
+	char pad[401];
+
+	/* files bigger than each one's share of the read buffers */
+	memset(pad, 'x', 400);
+	pad[400] = '\0';
+
+	assert_non_null(mkdtemp(dir));
+	for (int i = 0; i < n; i++) {
+		char path[256];
+		snprintf(path, sizeof(path), "%s/log.%d", dir, 1000 + i);
+		names[i] = strdup(path);
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		/* every file has lines spread over time, interleaving with others */
+		for (int k = 0; k < lines; k++)
+			fprintf(f, "1795967456.%06d write(1, \"%s\", 400) = 400\n", k * 1000 + i, pad);
+		fclose(f);
+	}
+	open_files((const char *const *)names, (size_t)n);
+	double last = -1;
+	long count = 0;
+	while (next() == 1) {
+		assert_true(E.ts >= last);
+		last = E.ts;
+		assert_true(E.pid >= 1000 && E.pid < 1000 + n);
+		assert_int_equal(E.data_len, 400);
+		count++;
+	}
+	assert_int_equal(count, (long)n * lines);
+	done();
+	for (int i = 0; i < n; i++) {
+		unlink(names[i]);
+		free(names[i]);
+	}
+	free(names);
+	rmdir(dir);
+}
+
+static void test_open_errors(void **state)
+{
+	struct strace_parser *p = NULL;
+	struct strbuf err = STRBUF_INIT;
+	const char *missing[] = { FIX "sh-missing.log", "/nonexistent/x.log" };
+
+	assert_int_equal(strace_parser_open(&p, missing, 2, &err), -1);
+	assert_string_equal(err.buf, "cannot open '/nonexistent/x.log': No such file or directory");
+	assert_null(p);
+	strbuf_reset(&err);
+	const char *dir[] = { FIX };
+	assert_int_equal(strace_parser_open(&p, dir, 1, &err), -1);
+	assert_non_null(strstr(err.buf, "Is a directory"));
+	strbuf_release(&err);
+}
+
+static void test_stdin(void **state)
+{
+	static const char log[] = "1 openat(AT_FDCWD, \"/x\", O_RDONLY) = 3\n1 close(3) = 0\n";
+	int pfd[2], saved = dup(0);
+
+	assert_int_equal(pipe(pfd), 0);
+	assert_int_equal(write(pfd[1], log, sizeof(log) - 1), (ssize_t)(sizeof(log) - 1));
+	close(pfd[1]);
+	dup2(pfd[0], 0);
+	close(pfd[0]);
+	const char *files[] = { "-" };
+	open_files(files, 1);
+	find("openat");
+	assert_string_equal(E.path, "/x");
+	find("close");
+	assert_int_equal(next(), 0);
+	done();
+	dup2(saved, 0);
+	close(saved);
+}
+
+/* Forms of strace 7.x and rare ones, written from strace's sources. */
+static void test_other_forms(void **state)
+{
+	/* in/out values */
+	one("4 getsockopt(4, SOL_SOCKET, SO_ERROR, [0], [4 => 4]) = 0\n");
+	assert_int_equal(E.sockopt_value, 0);
+	assert_int_equal(E.sockopt_name, SO_ERROR);
+	done();
+	one("4 getsockname(5, {sa_family=AF_INET, sin_port=htons(52365), sin_addr=inet_addr(\"127.0.0.1\")}, [128 => 16]) = 0\n");
+	assert_int_equal(E.sa.port, 52365);
+	done();
+	one("4 setsockopt(3, SOL_TCP, TCP_NODELAY, [1], 4) = 0\n");
+	assert_int_equal(E.sockopt_level, IPPROTO_TCP);
+	assert_int_equal(E.sockopt_value, 1);
+	done();
+	/* a deleted file's decoration */
+	one("7 mmap(NULL, 4096, PROT_READ, MAP_SHARED, 3</tmp/x>(deleted), 0) = 0x7f0000000000\n");
+	assert_string_equal(E.fd_hint, "/tmp/x");
+	assert_int_equal(E.fd, 3);
+	done();
+	one("7 write(3<UNIX-STREAM:[12358->12359]>, \"x\", 1) = 1\n");
+	assert_string_equal(E.fd_hint, "UNIX-STREAM:[12358->12359]");
+	assert_int_equal(E.sa.family, 0);
+	done();
+	one("7 read(7<pipe:[11734]>, \"\", 4096) = 0\n");
+	assert_string_equal(E.fd_hint, "pipe:[11734]");
+	done();
+	/* an escaped '>' inside a decoration */
+	one("7 close(3</tmp/a\\76b>) = 0\n");
+	assert_string_equal(E.fd_hint, "/tmp/a>b");
+	done();
+	/* epoll_pwait with ready events; a truncated argv */
+	one("9 epoll_pwait(5, [{events=EPOLLIN, data={u32=7, u64=7}}, {events=EPOLLIN, data={u32=9, u64=9}}], 8, -1, NULL, 8) = 2\n");
+	assert_int_equal(E.nfds, 2);
+	assert_int_equal(E.fds[1], 9);
+	assert_int_equal(E.timeout_ms, -1);
+	done();
+	one("9 execve(\"/bin/x\", [\"a\", \"b\", ...], 0x1 /* 3 vars */) = -1 ENOEXEC (Exec format error)\n");
+	assert_int_equal(E.argc, 2);
+	assert_true(E.argv_truncated);
+	assert_int_equal(E.err, ENOEXEC);
+	done();
+	one("9 exit_group(7)                     = ?\n");
+	assert_false(E.ret_known);
+	assert_int_equal(E.exit_code, 7);
+	done();
+	/* -t and rt signals */
+	one("9 15:00:28 --- SIGRT_1 {si_signo=SIGRT_1, si_code=SI_TKILL, si_pid=9, si_uid=0} ---\n");
+	assert_int_equal(E.kind, RC_EV_SIGNAL);
+	assert_int_equal(E.signo, 33);
+	assert_true(E.ts == 15 * 3600 + 28);
+	done();
+	/* strace 6.16+ -N: argument names */
+	one("9 openat(dirfd=AT_FDCWD, pathname=\"/etc/x\", flags=O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)\n");
+	assert_string_equal(E.path, "/etc/x");
+	assert_int_equal(E.flags, O_RDONLY | O_CLOEXEC);
+	assert_int_equal(E.dirfd, RC_AT_FDCWD);
+	done();
+	/* strace 7 --color=always */
+	one("\033[32m9\033[0m \033[1mopenat\033[0m(AT_FDCWD, \033[33m\"/etc/x\"\033[0m, O_RDONLY) = -1 ENOENT (No such file or directory)\n");
+	assert_int_equal(E.pid, 9);
+	assert_string_equal(E.path, "/etc/x");
+	assert_int_equal(E.err, ENOENT);
+	done();
+	one("9 sendto(3, \"\\275\\277\\1\\0\\0\\1\\0\\0\\0\\0\\0\\0\\7weights\\nmirror\"..., 40, MSG_NOSIGNAL, NULL, 0) = 40\n");
+	assert_int_equal(E.data_len, 27);
+	assert_int_equal(E.data[20], '\n');
+	assert_true(E.data_truncated);
+	done();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file_calls),
+		cmocka_unit_test(test_io_calls),
+		cmocka_unit_test(test_hex_and_raw),
+		cmocka_unit_test(test_return_forms),
+		cmocka_unit_test(test_unfinished_resumed),
+		cmocka_unit_test(test_unfinished_line_text),
+		cmocka_unit_test(test_never_resumed),
+		cmocka_unit_test(test_detached_and_exec_thread),
+		cmocka_unit_test(test_signals_exits),
+		cmocka_unit_test(test_memory_futex),
+		cmocka_unit_test(test_network),
+		cmocka_unit_test(test_dns),
+		cmocka_unit_test(test_times),
+		cmocka_unit_test(test_ff_sets),
+		cmocka_unit_test(test_terminal),
+		cmocka_unit_test(test_program_output),
+		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_huge_line),
+		cmocka_unit_test(test_many_pending),
+		cmocka_unit_test(test_many_files),
+		cmocka_unit_test(test_open_errors),
+		cmocka_unit_test(test_stdin),
+		cmocka_unit_test(test_other_forms),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
