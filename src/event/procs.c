@@ -131,7 +131,7 @@ static struct rc_proc *proc_get_or_add(struct rc_procs *m, int pid)
 		p->first_ts = -1;
 		*slot = p;
 		m->nprocs++;
-		if (!m->root)
+		if (m->nprocs == 1)
 			m->root = pid;
 	}
 	return *slot;

@@ -83,7 +83,8 @@ struct rc_output {
 
 struct rc_procs {
 	struct hmap procs;	/* int pid -> struct rc_proc* */
-	int root;		/* first process seen */
+	int root;		/* first process seen (valid when nprocs > 0; 0 is the
+				 * pid of a log without pid prefixes) */
 	size_t nprocs;
 	/* The last RC_OUTPUT_KEEP lines written to fds 1 and 2, oldest first
 	 * at out[(out_head) % KEEP]. */

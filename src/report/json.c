@@ -68,8 +68,11 @@ static void write_processes(struct json *j, const struct rc_procs *m)
 			continue;
 		shown++;
 		json_begin_object(j);
-		json_key(j, "pid");
-		json_int(j, p->pid);
+		/* A log without pid prefixes names no pid: omit it, not 0. */
+		if (p->pid > 0) {
+			json_key(j, "pid");
+			json_int(j, p->pid);
+		}
 		if (p->ppid) {
 			json_key(j, "ppid");
 			json_int(j, p->ppid);

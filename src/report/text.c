@@ -96,7 +96,7 @@ static void subject_line(struct out *o, const struct rc_report *r)
 /* How the first process ended: the outcome the findings explain. */
 static void outcome_line(struct out *o, const struct rc_report *r)
 {
-	if (!r->procs || !r->procs->root)
+	if (!r->procs || !r->procs->nprocs)
 		return;
 	const struct rc_proc *p = procs_get(r->procs, r->procs->root);
 	if (!p || !p->ended)
@@ -107,7 +107,8 @@ static void outcome_line(struct out *o, const struct rc_report *r)
 		add_argv(sb, p);
 		strbuf_adds(sb, "' ");
 	}
-	strbuf_addf(sb, "(pid %d) ", p->pid);
+	if (p->pid > 0)
+		strbuf_addf(sb, "(pid %d) ", p->pid);
 	if (p->exited)
 		strbuf_addf(sb, "exited with status %d", p->exit_code);
 	else

@@ -218,7 +218,10 @@ static void sig_copy(struct sig_rec *dst, const struct sig_rec *src)
 }
 
 /* The thread of LEADER's process that took a SIGNO (the exiting thread
- * first); 0 when none did. */
+ * first); -1 when none did (0 is a real id: logs without pids). */
+/* "No thread took the signal": below -1, which means "not a crash". */
+#define NO_THREAD (-2)
+
 static int find_signalled(struct state *s, const struct rc_ctx *ctx, int tid, int leader, int signo,
 			  bool faults_only)
 {
@@ -236,7 +239,7 @@ static int find_signalled(struct state *s, const struct rc_ctx *ctx, int tid, in
 		if (l && l->pid == leader)
 			return otid;
 	}
-	return 0;
+	return -1;
 }
 
 static bool already(const struct state *s, int leader)
@@ -247,8 +250,8 @@ static bool already(const struct state *s, int leader)
 	return false;
 }
 
-/* The thread that took the fatal signal of the exit E, 0 when none was
- * seen; -1 when E is no crash of ours. */
+/* The thread that took the fatal signal of the exit E, NO_THREAD when
+ * none was seen; -1 when E is no crash of ours. */
 static int crash_thread(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
 			const struct rc_proc *l, int leader)
 {
@@ -256,13 +259,14 @@ static int crash_thread(struct state *s, const struct rc_event *e, const struct 
 		struct oom_hint *h = hint_get(s, leader, false);
 		if (e->signo == SIGKILL && h && oom_hint_likely(h, e, l))
 			return -1;
-		return find_signalled(s, ctx, e->pid, leader, e->signo, false);
+		int tid = find_signalled(s, ctx, e->pid, leader, e->signo, false);
+		return tid < 0 ? NO_THREAD : tid;
 	}
 	if (e->exit_code == 0)
 		return -1;
 	int tid = find_signalled(s, ctx, e->pid, leader, 0, true);
-	const struct thread *t = tid ? thread_get(s, tid, false) : NULL;
-	const struct rc_proc *tp = tid ? procs_get(ctx->procs, tid) : NULL;
+	const struct thread *t = tid >= 0 ? thread_get(s, tid, false) : NULL;
+	const struct rc_proc *tp = tid >= 0 ? procs_get(ctx->procs, tid) : NULL;
 	/* Only a fault the kernel raised (si_code > 0), shortly before. */
 	if (!t || t->sig.code <= 0 || !tp || tp->nsyscalls - t->sig.nsys > CAUGHT_WINDOW)
 		return -1;
@@ -275,7 +279,7 @@ static void record_crash(struct state *s, const struct rc_event *e, const struct
 	int leader = l ? l->pid : e->pid;
 	int tid = crash_thread(s, e, ctx, l, leader);
 
-	if (tid < 0 || already(s, leader))
+	if (tid == -1 || already(s, leader))
 		return;
 	if (s->ncrashes >= MAX_CRASHES) {
 		s->dropped++;
@@ -284,14 +288,14 @@ static void record_crash(struct state *s, const struct rc_event *e, const struct
 	struct crash *c = &s->crashes[s->ncrashes++];
 	memset(c, 0, sizeof(*c));
 	c->pid = leader;
-	c->tid = tid ? tid : e->pid;
+	c->tid = tid != NO_THREAD ? tid : e->pid;
 	c->killed = !e->exited;
 	c->exit_code = e->exit_code;
 	c->core = e->core_dumped;
 	c->exit_line = e->line ? xstrndup(e->line, e->line_len) : NULL;
 	c->seq = e->seq;
 	c->ts = e->ts;
-	const struct thread *t = tid ? thread_get(s, tid, false) : NULL;
+	const struct thread *t = tid != NO_THREAD ? thread_get(s, tid, false) : NULL;
 	if (t)
 		sig_copy(&c->sig, &t->sig);
 	if (c->killed || !t)
