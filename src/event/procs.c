@@ -365,8 +365,13 @@ static void output_add(struct rc_procs *m, const struct rc_event *e)
 static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct rc_event *e)
 {
 	int child_pid = (int)e->ret;
-	struct rc_proc *child = proc_get_or_add(m, child_pid);
 	bool thread = (e->flags & CLONE_THREAD) != 0;
+
+	/* A log can claim a process cloned itself; there is nothing to learn
+	 * from that, and unsharing its fd table from itself would free it. */
+	if (child_pid == parent->pid)
+		return;
+	struct rc_proc *child = proc_get_or_add(m, child_pid);
 
 	/* The child may already have shown up in the log before the parent's
 	 * clone resumed; its parentage is set now either way. */

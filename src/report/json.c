@@ -64,7 +64,9 @@ static void write_processes(struct json *j, const struct rc_procs *m)
 	json_begin_array(j);
 	for (size_t i = 0; i < n && shown < REPORT_MAX_PROCS; i++) {
 		const struct rc_proc *p = v[i];
-		if (p->is_thread)
+		/* A process of a log without pids that never showed its argv
+		 * or its end would be an empty object: leave it out. */
+		if (p->is_thread || (p->pid <= 0 && !p->argv && !p->ended))
 			continue;
 		shown++;
 		json_begin_object(j);

@@ -1071,6 +1071,15 @@ static void emit_unresumed(struct strace_parser *p, struct rc_event *e, struct p
 	pending_drop(p, pd);
 }
 
+/* A syscall name this architecture has: a line cut short is only taken
+ * for a call in progress when it starts with one, so that text which
+ * merely looks like "word(" is program output. */
+static bool known_call(struct strace_parser *p, const char *b, size_t bn)
+{
+	size_t nl = call_name_len(b, bn);
+	return nl && sc_table_find(&p->sc, b, nl) != NULL;
+}
+
 /* A call line: complete, unfinished, detached, or cut short. */
 static int do_call(struct strace_parser *p, struct rc_event *e, const char *line, size_t len,
 		   size_t body, int pid, double ts, bool elided, bool from_carry)
@@ -1125,6 +1134,10 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 	}
 	if (from_carry)
 		return -1;
+	if (!known_call(p, b, bn)) {
+		p->stats.skipped++;
+		return LINE_DONE;
+	}
 	/* Cut short: on a terminal, program output or a strace message landed
 	 * inside the line; the rest follows on a later line. */
 	const char *msg = memmem(b, bn, "strace: ", 8);
@@ -1558,7 +1571,7 @@ int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbu
 					p->have_carry = false;
 					size_t body = p->carry_pre.body;
 					if (body < p->carry.len &&
-					    call_name_len(p->carry.buf + body, p->carry.len - body)) {
+					    known_call(p, p->carry.buf + body, p->carry.len - body)) {
 						int pid = p->carry_pre.pid;
 						struct pending *pd = pending_get(p, pid);
 						if (!pd) {

@@ -126,6 +126,12 @@ static void clone_threads_share_fds(void **state)
 	assert_non_null(procs_fd(m, 12, 3));
 	assert_true(procs_fd(m, 12, 3)->nonblocking);
 
+	/* A (bogus) clone returning the caller's own pid changes nothing. */
+	e = rt_sys(&t, 12, "clone", 12, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	assert_non_null(procs_fd(m, 12, 3));
+
 	/* Failure ancestry: the child's failure is not the parent's, but the
 	 * parent's failure covers the child. */
 	rt_exit(&t, 12, 0);
