@@ -127,7 +127,7 @@ def main():
         for group, rows in tables.items():
             c.write(f"static const struct rc_xlat_entry {group}_rows[] = {{\n")
             for label, name, alias in rows:
-                c.write(f"\t{{ \"{label}\", (long long)({name}), {1 if alias else 0} }},\n")
+                c.write(f"\t{{ \"{label}\", {len(label)}, (long long)({name}), {1 if alias else 0} }},\n")
             c.write("};\n")
             c.write(f"const struct rc_xlat rc_xlat_{group} = {{ \"{group}\", {group}_rows, "
                     f"sizeof({group}_rows) / sizeof({group}_rows[0]) }};\n\n")

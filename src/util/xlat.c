@@ -6,10 +6,10 @@
 #include "gen/tables.h"
 
 /* NAME is LEN bytes of untrusted text and may hold NULs: compare bytes,
- * then lengths, never reading past either string. */
-static int cmp_name(const char *name, size_t len, const char *row)
+ * then lengths, never reading past either string. The order is strcmp's,
+ * which the generator sorted by. */
+static int cmp_name(const char *name, size_t len, const char *row, size_t rl)
 {
-	size_t rl = strlen(row);
 	int c = memcmp(name, row, len < rl ? len : rl);
 	if (c != 0)
 		return c;
@@ -22,7 +22,7 @@ bool xlat_value(const struct rc_xlat *x, const char *name, size_t len, long long
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_name(name, len, x->rows[mid].name);
+		int c = cmp_name(name, len, x->rows[mid].name, x->rows[mid].len);
 		if (c == 0) {
 			*value = x->rows[mid].value;
 			return true;
@@ -113,7 +113,7 @@ bool xlat_errno_value(const char *name, size_t len, int *value)
 		return true;
 	}
 	for (size_t i = 0; i < sizeof(kernel_errnos) / sizeof(kernel_errnos[0]); i++)
-		if (cmp_name(name, len, kernel_errnos[i].name) == 0) {
+		if (cmp_name(name, len, kernel_errnos[i].name, strlen(kernel_errnos[i].name)) == 0) {
 			*value = kernel_errnos[i].value;
 			return true;
 		}

@@ -8,6 +8,7 @@
 
 struct rc_xlat_entry {
 	const char *name;
+	unsigned char len;	/* strlen(name): lookups compare lengths first */
 	long long value;
 	int alias;		/* another name of a value listed under its own name */
 };
