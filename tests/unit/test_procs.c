@@ -231,12 +231,7 @@ static void truncated_output_is_marked(void **state)
 	(void)state;
 	struct rt t;
 	rt_init(&t);
-	struct rc_event e = rt_sys(&t, 10, "write", 40, 0);
-	e.fd = 2;
-	e.data = (const unsigned char *)"model load failed: [Errno 2] No";
-	e.data_len = strlen((const char *)e.data);
-	e.data_truncated = true;
-	rt_feed(&t, &e);
+	rt_write_cut(&t, 10, 2, "model load failed: [Errno 2] No", 40);
 	assert_int_equal(t.eng.procs.out_count, 1);
 	assert_string_equal(t.eng.procs.out[0].text, "model load failed: [Errno 2] No...");
 	rt_release(&t);

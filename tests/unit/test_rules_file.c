@@ -14,14 +14,8 @@
 
 #include "rule_test.h"
 #include "rules/noise.h"
-#include "strace/parser.h"
 #include "util/strbuf.h"
 #include "util/util.h"
-
-static bool contains(const char *hay, const char *needle)
-{
-	return hay && strstr(hay, needle) != NULL;
-}
 
 /* A path call NAME(PATH, FLAGS) of PID returning RET or failing with ERR. */
 static void path_call(struct rt *t, int pid, const char *name, const char *path, long long flags,
@@ -46,21 +40,14 @@ static void open_ok(struct rt *t, int pid, const char *path, long long flags, in
 /* A successful execve of PATH with ARGV0 (sets the process's argv). */
 static void exec_ok(struct rt *t, int pid, const char *path, const char *argv0)
 {
-	struct rc_event e = rt_sys(t, pid, "execve", 0, 0);
-	e.path = path;
-	e.argv[0] = argv0;
-	e.argc = 1;
-	rt_feed(t, &e);
+	rt_exec(t, pid, path, argv0, NULL, 0, NULL);
 }
 
+/* A failed execve of PATH; argv[0] is its last component. */
 static void exec_fail(struct rt *t, int pid, const char *path, int err)
 {
-	struct rc_event e = rt_sys(t, pid, "execve", -1, err);
 	const char *slash = strrchr(path, '/');
-	e.path = path;
-	e.argv[0] = slash ? slash + 1 : path;
-	e.argc = 1;
-	rt_feed(t, &e);
+	rt_exec(t, pid, path, slash ? slash + 1 : path, NULL, err, NULL);
 }
 
 /* Tells the process model PID's working directory the way -y does. */
@@ -70,6 +57,27 @@ static void learn_cwd(struct rt *t, int pid, const char *cwd)
 	e.path = cwd;
 	e.dir_hint = cwd;
 	rt_feed(t, &e);
+}
+
+/* A file of CONTENT (N bytes) and MODE in a fresh directory; *dir is set
+ * for cleanup. */
+static void make_file(char *dir, struct strbuf *path, const char *name, const void *content, size_t n, mode_t mode)
+{
+	assert_non_null(mkdtemp(dir));
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/%s", dir, name);
+	int fd = open(path->buf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, content, n), (ssize_t)n);
+	close(fd);
+	assert_int_equal(chmod(path->buf, mode), 0);
+}
+
+static void remove_file(char *dir, struct strbuf *path)
+{
+	unlink(path->buf);
+	rmdir(dir);
+	strbuf_release(path);
 }
 
 /* ---- the noise classifier ---- */
@@ -510,12 +518,7 @@ static void pd_reports_owner_and_mode(void **state)
 	struct rt t;
 	(void)state;
 
-	assert_non_null(mkdtemp(dir));
-	strbuf_addf(&file, "%s/secret.bin", dir);
-	int fd = open(file.buf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(chmod(file.buf, 0600), 0);
+	make_file(dir, &file, "secret.bin", "", 0, 0600);
 
 	rt_init(&t);
 	open_fail(&t, 100, file.buf, O_RDONLY, EACCES);
@@ -528,9 +531,7 @@ static void pd_reports_owner_and_mode(void **state)
 	assert_true(contains(f->advice, "owned by uid"));
 	rt_release(&t);
 
-	unlink(file.buf);
-	rmdir(dir);
-	strbuf_release(&file);
+	remove_file(dir, &file);
 }
 
 static void pd_quiet_cases(void **state)
@@ -593,25 +594,17 @@ static void pd_stat_does_not_recover_a_write(void **state)
 
 /* ---- exec-failed ---- */
 
-/* A file of CONTENT (N bytes) and MODE in a fresh directory; *dir is set
- * for cleanup. */
-static void make_file(char *dir, struct strbuf *path, const char *name, const void *content, size_t n, mode_t mode)
+/* Makes a file as make_file() does and runs it, which fails with ERR, the
+ * process exiting CODE: T is finished, the exec-failed finding returned. */
+static const struct rc_finding *exec_new_file(struct rt *t, char *dir, struct strbuf *path, const char *name,
+					       const void *content, size_t n, mode_t mode, int err, int code)
 {
-	assert_non_null(mkdtemp(dir));
-	strbuf_reset(path);
-	strbuf_addf(path, "%s/%s", dir, name);
-	int fd = open(path->buf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, content, n), (ssize_t)n);
-	close(fd);
-	assert_int_equal(chmod(path->buf, mode), 0);
-}
-
-static void remove_file(char *dir, struct strbuf *path)
-{
-	unlink(path->buf);
-	rmdir(dir);
-	strbuf_release(path);
+	make_file(dir, path, name, content, n, mode);
+	rt_init(t);
+	exec_fail(t, 100, path->buf, err);
+	rt_exit(t, 100, code);
+	rt_finish(t);
+	return rt_find(t, "exec-failed");
 }
 
 static void ef_lost_exec_bit(void **state)
@@ -647,12 +640,8 @@ static void ef_crlf_interpreter(void **state)
 	struct rt t;
 	(void)state;
 
-	make_file(dir, &path, "crlf.sh", "#!/bin/bash\r\necho hi\r\n", 22, 0755);
-	rt_init(&t);
-	exec_fail(&t, 100, path.buf, ENOENT);
-	rt_exit(&t, 100, 127);
-	rt_finish(&t);
-	const struct rc_finding *f = rt_find(&t, "exec-failed");
+	const struct rc_finding *f = exec_new_file(&t, dir, &path, "crlf.sh", "#!/bin/bash\r\necho hi\r\n", 22,
+						   0755, ENOENT, 127);
 	assert_non_null(f);
 	assert_true(contains(f->summary, "interpreter '/bin/bash\\r' does not exist (CRLF line endings)"));
 	assert_true(contains(f->advice, "dos2unix"));
@@ -667,12 +656,8 @@ static void ef_missing_interpreter(void **state)
 	struct rt t;
 	(void)state;
 
-	make_file(dir, &path, "tool", "#!/nonexistent/python9 -u\nprint(1)\n", 35, 0755);
-	rt_init(&t);
-	exec_fail(&t, 100, path.buf, ENOENT);
-	rt_exit(&t, 100, 127);
-	rt_finish(&t);
-	const struct rc_finding *f = rt_find(&t, "exec-failed");
+	const struct rc_finding *f = exec_new_file(&t, dir, &path, "tool", "#!/nonexistent/python9 -u\nprint(1)\n",
+						   35, 0755, ENOENT, 127);
 	assert_non_null(f);
 	assert_true(contains(f->summary, "#! interpreter '/nonexistent/python9' does not exist"));
 	assert_false(contains(f->summary, "CRLF"));
@@ -687,12 +672,7 @@ static void ef_not_a_binary(void **state)
 	struct rt t;
 	(void)state;
 
-	make_file(dir, &path, "data.txt", "hello world\n", 12, 0755);
-	rt_init(&t);
-	exec_fail(&t, 100, path.buf, ENOEXEC);
-	rt_exit(&t, 100, 126);
-	rt_finish(&t);
-	const struct rc_finding *f = rt_find(&t, "exec-failed");
+	const struct rc_finding *f = exec_new_file(&t, dir, &path, "data.txt", "hello world\n", 12, 0755, ENOEXEC, 126);
 	assert_non_null(f);
 	assert_true(contains(f->summary, "not a binary and no #! line"));
 	rt_release(&t);
@@ -1059,12 +1039,7 @@ static void em_one_per_process(void **state)
 	exec_ok(&t, 101, "/usr/bin/mkdir", "mkdir");
 	rt_write(&t, 101, 2, "mkdir: ");
 	/* A piece strace cut at -s 32: the model makes it a line of its own. */
-	struct rc_event w = rt_sys(&t, 101, "write", 48, 0);
-	w.fd = 2;
-	w.data = (const unsigned char *)"cannot create directory \xe2\x80\x98/tmp/";
-	w.data_len = strlen((const char *)w.data);
-	w.data_truncated = true;
-	rt_feed(&t, &w);
+	rt_write_cut(&t, 101, 2, "cannot create directory \xe2\x80\x98/tmp/", 48);
 	rt_write(&t, 101, 2, ": No such file or directory\n");
 	rt_exit(&t, 101, 1);
 	rt_write(&t, 100, 2, "bash: line 1: nosuchcmd: command not found\n");
@@ -1089,6 +1064,7 @@ static void em_one_per_process(void **state)
 
 /* ---- real logs (tests/fixtures/rules/file-*.log) ---- */
 
+/* struct rt_expect's columns, and the severity the first match has. */
 struct expect {
 	const char *log;
 	const char *rule;
@@ -1130,28 +1106,6 @@ static const struct expect real_logs[] = {
 	{ "file-git-no-repo.log", "missing-file", NULL, false, 0 },
 };
 
-static bool analyze_log(const char *name, struct rt *t)
-{
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	struct strace_parser *p;
-	struct rc_event e;
-
-	strbuf_addf(&path, "%s/tests/fixtures/rules/%s", SOURCE_ROOT, name);
-	const char *files[] = { path.buf };
-	int r = strace_parser_open(&p, files, 1, &err);
-	strbuf_release(&path);
-	if (r < 0) {
-		strbuf_release(&err);
-		return false;
-	}
-	while (strace_parser_next(p, &e, &err) > 0)
-		engine_feed(&t->eng, &e);
-	strace_parser_free(p);
-	strbuf_release(&err);
-	rt_finish(t);
-	return true;
-}
-
 static const char *const file_rules[] = {
 	"missing-file", "permission-denied", "exec-failed", "missing-library", "gpu-unavailable", "error-message",
 };
@@ -1162,20 +1116,7 @@ static void real_logs_checked(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(real_logs); i++) {
 		const struct expect *x = &real_logs[i];
 		struct rt t;
-		rt_init(&t);
-		if (!analyze_log(x->log, &t)) {
-			rt_release(&t);
-			fail_msg("cannot read fixture '%s'", x->log);
-		}
-		const struct rc_finding *hit = NULL;
-		for (size_t j = 0; j < t.out.count && !hit; j++) {
-			const struct rc_finding *f = t.out.v[j];
-			if (strcmp(f->rule, x->rule) == 0 && (!x->word || contains(f->summary, x->word)))
-				hit = f;
-		}
-		if ((hit != NULL) != x->present)
-			fail_msg("%s: %s%s%s %s", x->log, x->rule, x->word ? " " : "", x->word ? x->word : "",
-				 x->present ? "not reported" : "reported");
+		const struct rc_finding *hit = rt_expect_log(&t, x->log, x->rule, x->word, x->present);
 		if (hit && hit->effective != x->effective)
 			fail_msg("%s: %s is %s", x->log, hit->summary, severity_name(hit->effective));
 		rt_release(&t);

@@ -6,25 +6,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 
 #include "rule_test.h"
-#include "strace/parser.h"
 #include "util/util.h"
-
-static bool contains(const char *hay, const char *needle)
-{
-	return hay && strstr(hay, needle) != NULL;
-}
-
-static void feed_line(struct rt *t, struct rc_event *e, const char *line)
-{
-	e->line = line;
-	e->line_len = strlen(line);
-	rt_feed(t, e);
-}
 
 static void sock(struct rt *t, int pid, int fd, int family, int type)
 {
@@ -42,7 +28,7 @@ static void connect_to(struct rt *t, int pid, int fd, int family, const char *ho
 	e.sa.family = family;
 	e.sa.host = host;
 	e.sa.port = family == AF_UNIX ? -1 : port;
-	feed_line(t, &e, line ? line : "connect(...)");
+	rt_feed_line(t, &e, line ? line : "connect(...)");
 }
 
 static void so_error(struct rt *t, int pid, int fd, int value, const char *line)
@@ -52,42 +38,28 @@ static void so_error(struct rt *t, int pid, int fd, int value, const char *line)
 	e.sockopt_level = SOL_SOCKET;
 	e.sockopt_name = SO_ERROR;
 	e.sockopt_value = value;
-	feed_line(t, &e, line ? line : "getsockopt(...)");
+	rt_feed_line(t, &e, line ? line : "getsockopt(...)");
 }
 
 static void close_fd(struct rt *t, int pid, int fd)
 {
-	struct rc_event e = rt_sys(t, pid, "close", 0, 0);
-	e.fd = fd;
-	feed_line(t, &e, "close(...) = 0");
+	rt_close_fd(t, pid, fd, RT_NO_DUR, "close(...) = 0");
 }
 
 static void poll_fd(struct rt *t, int pid, const char *name, int fd, long long ret, long long timeout_ms,
 		    double dur, const char *line)
 {
-	struct rc_event e = rt_sys(t, pid, name, ret, 0);
+	struct rc_event e = rt_timed(t, pid, name, ret, 0, dur);
 	e.fds[0] = fd;
 	e.nfds = 1;
 	e.timeout_ms = timeout_ms;
-	e.dur = dur;
-	feed_line(t, &e, line ? line : "poll(...)");
-	t->now += dur;
+	rt_feed_line(t, &e, line ? line : "poll(...)");
 }
 
+/* A read or write (NAME) of 100 bytes. */
 static void io(struct rt *t, int pid, const char *name, int fd, long long ret, int err)
 {
-	struct rc_event e = rt_sys(t, pid, name, ret, err);
-	e.fd = fd;
-	e.len = 100;
-	feed_line(t, &e, "io(...)");
-}
-
-static bool has_evidence(const struct rc_finding *f, const char *needle)
-{
-	for (int i = 0; i < f->nevidence; i++)
-		if (contains(f->evidence[i], needle))
-			return true;
-	return false;
+	rt_io(t, pid, name, fd, 100, ret, err, RT_NO_DUR, "io(...)");
 }
 
 /* ---- connect-failed ---- */
@@ -367,15 +339,13 @@ static void blocking_timeout(void **state)
 	(void)state;
 	rt_init(&t);
 	sock(&t, 100, 3, AF_INET, SOCK_STREAM);
-	struct rc_event e = rt_sys(&t, 100, "connect", -1, ETIMEDOUT);
+	struct rc_event e = rt_timed(&t, 100, "connect", -1, ETIMEDOUT, 30.01);
 	e.fd = 3;
 	e.sa.family = AF_INET;
 	e.sa.host = "104.18.25.73";
 	e.sa.port = 443;
-	e.dur = 30.01;
-	feed_line(&t, &e, "connect(3, {sa_family=AF_INET, sin_port=htons(443), "
-		  "sin_addr=inet_addr(\"104.18.25.73\")}, 16) = -1 ETIMEDOUT (Connection timed out) <30.010000>");
-	t.now += 30.01;
+	rt_feed_line(&t, &e, "connect(3, {sa_family=AF_INET, sin_port=htons(443), "
+		     "sin_addr=inet_addr(\"104.18.25.73\")}, 16) = -1 ETIMEDOUT (Connection timed out) <30.010000>");
 	rt_write(&t, 100, 2, "model load failed: connection timed out\n");
 	rt_exit(&t, 100, 1);
 	rt_finish(&t);
@@ -602,7 +572,7 @@ static void dns_send(struct rt *t, int pid, int fd, const char *name, int qtype,
 	e.data = buf;
 	e.data_len = cut && cut < n ? cut : n;
 	e.data_truncated = cut && cut < n;
-	feed_line(t, &e, "sendmmsg(3, [{msg_hdr={...\"\\275\\277\\1\\0\\0\\1\"...}], 2, MSG_NOSIGNAL) = 2");
+	rt_feed_line(t, &e, "sendmmsg(3, [{msg_hdr={...\"\\275\\277\\1\\0\\0\\1\"...}], 2, MSG_NOSIGNAL) = 2");
 }
 
 static void dns_recv_from(struct rt *t, int pid, int fd, const char *name, int qtype, int rcode, int ancount,
@@ -618,7 +588,7 @@ static void dns_recv_from(struct rt *t, int pid, int fd, const char *name, int q
 	e.sa.family = AF_INET;
 	e.sa.host = "127.0.0.53";
 	e.sa.port = port;
-	feed_line(t, &e, "recvfrom(3, \"\\275\\277\\201\\203\"..., 2048, 0, {...}, [28 => 16]) = 120");
+	rt_feed_line(t, &e, "recvfrom(3, \"\\275\\277\\201\\203\"..., 2048, 0, {...}, [28 => 16]) = 120");
 }
 
 static void dns_recv(struct rt *t, int pid, int fd, const char *name, int qtype, int rcode, int ancount)
@@ -763,7 +733,7 @@ static void resolver_not_running_glibc(void **state)
 	e.fd = 3;
 	e.data = buf;
 	e.data_len = n;
-	feed_line(&t, &e, "sendto(3, ...) = 44");
+	rt_feed_line(&t, &e, "sendto(3, ...) = 44");
 	poll_fd(&t, 100, "poll", 3, 1, 999, 0.00001, NULL);
 	close_fd(&t, 100, 3);
 	rt_exit(&t, 100, 1);
@@ -791,13 +761,13 @@ static void tcp_servfail(void **state)
 	e.fd = 5;
 	e.data = buf;
 	e.data_len = n;
-	feed_line(&t, &e, "write(5, ...)");
+	rt_feed_line(&t, &e, "write(5, ...)");
 	n = dns_msg(buf, 7, true, 2, 0, "big.example", 1, true);
 	e = rt_sys(&t, 100, "read", (long long)n, 0);
 	e.fd = 5;
 	e.data = buf;
 	e.data_len = n;
-	feed_line(&t, &e, "read(5, ...)");
+	rt_feed_line(&t, &e, "read(5, ...)");
 	rt_exit(&t, 100, 1);
 	rt_finish(&t);
 
@@ -870,14 +840,7 @@ static void server_unreachable(void **state)
 
 /* ---- real logs ---- */
 
-struct expect {
-	const char *log;
-	const char *rule;
-	const char *word;	/* in the summary; NULL any */
-	bool present;
-};
-
-static const struct expect real_logs[] = {
+static const struct rt_expect real_logs[] = {
 	{ "net-refused.log", "connect-failed", "127.0.0.1:1", true },
 	{ "net-refused.log", "connect-timeout", NULL, false },
 	{ "net-nonblock-refused.log", "connect-failed", "127.0.0.1:1", true },
@@ -895,47 +858,10 @@ static const struct expect real_logs[] = {
 	{ "net-ok.log", "dns-failure", NULL, false },
 };
 
-static bool analyze_log(const char *name, struct rt *t)
-{
-	char path[1024];
-	snprintf(path, sizeof(path), "%s/tests/fixtures/rules/%s", SOURCE_ROOT, name);
-	const char *files[] = { path };
-	struct strace_parser *p;
-	struct strbuf err = STRBUF_INIT;
-	if (strace_parser_open(&p, files, 1, &err) < 0) {
-		strbuf_release(&err);
-		return false;
-	}
-	struct rc_event e;
-	while (strace_parser_next(p, &e, &err) > 0)
-		engine_feed(&t->eng, &e);
-	strace_parser_free(p);
-	strbuf_release(&err);
-	rt_finish(t);
-	return true;
-}
-
 static void real_logs_checked(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < ARRAY_SIZE(real_logs); i++) {
-		const struct expect *x = &real_logs[i];
-		struct rt t;
-		rt_init(&t);
-		if (!analyze_log(x->log, &t)) {
-			rt_release(&t);
-			fail_msg("cannot read fixture '%s'", x->log);
-		}
-		bool found = false;
-		for (size_t j = 0; j < t.out.count; j++) {
-			const struct rc_finding *f = t.out.v[j];
-			if (strcmp(f->rule, x->rule) == 0 && (!x->word || contains(f->summary, x->word)))
-				found = true;
-		}
-		if (found != x->present)
-			fail_msg("%s: %s %s", x->log, x->rule, x->present ? "not reported" : "reported");
-		rt_release(&t);
-	}
+	rt_check_logs(real_logs, ARRAY_SIZE(real_logs));
 }
 
 int main(void)

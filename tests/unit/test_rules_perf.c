@@ -6,71 +6,39 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
-#include <sched.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 
 #include "rule_test.h"
-#include "strace/parser.h"
 #include "util/util.h"
 
 #define MiB (1024LL * 1024)
 
-/* An event NAME of PID starting at T->now and lasting DUR seconds; the
- * clock moves on past its end. */
-static struct rc_event timed(struct rt *t, int pid, const char *name, long long ret, int err, double dur)
-{
-	struct rc_event e = rt_sys(t, pid, name, ret, err);
-	e.dur = dur;
-	t->now += dur;
-	return e;
-}
-
-static void feed_line(struct rt *t, struct rc_event *e, const char *line)
-{
-	e->line = line;
-	e->line_len = strlen(line);
-	rt_feed(t, e);
-}
-
+/* The performance rules read -T durations: every call here has one. */
 static void open_fd(struct rt *t, int pid, const char *path, int fd, int flags)
 {
-	struct rc_event e = timed(t, pid, "openat", fd, 0, 0.00002);
-	e.path = path;
-	e.flags = flags;
-	rt_feed(t, &e);
+	rt_open_fd(t, pid, path, fd, flags, 0.00002, NULL);
 }
 
 static void close_fd(struct rt *t, int pid, int fd)
 {
-	struct rc_event e = timed(t, pid, "close", 0, 0, 0.00001);
-	e.fd = fd;
-	rt_feed(t, &e);
+	rt_close_fd(t, pid, fd, 0.00001, NULL);
 }
 
 static void read_fd(struct rt *t, int pid, int fd, long long len, long long ret, double dur)
 {
-	struct rc_event e = timed(t, pid, "read", ret, 0, dur);
-	e.fd = fd;
-	e.len = (uint64_t)len;
-	rt_feed(t, &e);
+	rt_io(t, pid, "read", fd, len, ret, 0, dur, NULL);
 }
 
 static void write_fd(struct rt *t, int pid, int fd, long long len)
 {
-	struct rc_event e = timed(t, pid, "write", len, 0, 0.00001);
-	e.fd = fd;
-	e.len = (uint64_t)len;
-	rt_feed(t, &e);
+	rt_io(t, pid, "write", fd, len, len, 0, 0.00001, NULL);
 }
 
 static void clone_thread(struct rt *t, int pid, int tid)
 {
-	struct rc_event e = timed(t, pid, "clone3", tid, 0, 0.0001);
-	e.flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM;
-	rt_feed(t, &e);
+	rt_clone_thread(t, pid, tid, 0.0001);
 }
 
 static struct rc_event futex_wait(struct rt *t, int tid, uint64_t addr, long long ret, int err, double dur)
@@ -82,9 +50,24 @@ static struct rc_event futex_wait(struct rt *t, int tid, uint64_t addr, long lon
 	return e;
 }
 
-static bool contains(const char *hay, const char *needle)
+/* TID waking the waiters on ADDR, lasting DUR (RT_NO_DUR: unknown). */
+static struct rc_event futex_wake(struct rt *t, int tid, uint64_t addr, double dur)
 {
-	return hay && strstr(hay, needle) != NULL;
+	struct rc_event e = rt_sys(t, tid, "futex", 1, 0);
+	e.futex_op = FUTEX_WAKE;
+	e.addr = addr;
+	e.dur = dur;
+	return e;
+}
+
+/* A call of TID placed at TS and lasting DUR: the lock tests lay out calls
+ * of threads that overlap, which the running clock cannot. */
+static struct rc_event call_at(struct rt *t, int tid, const char *name, long long ret, double ts, double dur)
+{
+	struct rc_event e = rt_sys(t, tid, name, ret, 0);
+	e.ts = ts;
+	e.dur = dur;
+	return e;
 }
 
 /* ---- slow-syscall ---- */
@@ -95,33 +78,33 @@ static void slow_network_disk_sleep(void **state)
 	struct rt t;
 	rt_init(&t);
 
-	struct rc_event e = timed(&t, 10, "socket", 3, 0, 0.00002);
+	struct rc_event e = rt_timed(&t, 10, "socket", 3, 0, 0.00002);
 	e.sa.family = AF_INET;
 	e.flags = SOCK_STREAM;
 	rt_feed(&t, &e);
-	e = timed(&t, 10, "connect", 0, 0, 0.0003);
+	e = rt_timed(&t, 10, "connect", 0, 0, 0.0003);
 	e.fd = 3;
 	e.sa.family = AF_INET;
 	e.sa.host = "127.0.0.1";
 	e.sa.port = 8080;
 	rt_feed(&t, &e);
-	e = timed(&t, 10, "recvfrom", 512, 0, 3.0);
+	e = rt_timed(&t, 10, "recvfrom", 512, 0, 3.0);
 	e.fd = 3;
 	e.len = 4096;
-	feed_line(&t, &e, "recvfrom(3, \"HTTP/1.1 200 OK\"..., 4096, 0, NULL, NULL) = 512 <3.000000>");
-	e = timed(&t, 10, "recvfrom", 512, 0, 1.5);
+	rt_feed_line(&t, &e, "recvfrom(3, \"HTTP/1.1 200 OK\"..., 4096, 0, NULL, NULL) = 512 <3.000000>");
+	e = rt_timed(&t, 10, "recvfrom", 512, 0, 1.5);
 	e.fd = 3;
 	rt_feed(&t, &e);
 
 	open_fd(&t, 10, "/data/out.bin", 4, O_WRONLY | O_CREAT);
-	e = timed(&t, 10, "fsync", 0, 0, 2.0);
+	e = rt_timed(&t, 10, "fsync", 0, 0, 2.0);
 	e.fd = 4;
-	feed_line(&t, &e, "fsync(4</data/out.bin>) = 0 <2.000000>");
+	rt_feed_line(&t, &e, "fsync(4</data/out.bin>) = 0 <2.000000>");
 
-	e = timed(&t, 10, "clock_nanosleep", 0, 0, 1.2);
+	e = rt_timed(&t, 10, "clock_nanosleep", 0, 0, 1.2);
 	rt_feed(&t, &e);
 	/* Python's time.sleep on older versions: select with no fds. */
-	e = timed(&t, 10, "select", 0, 0, 1.0);
+	e = rt_timed(&t, 10, "select", 0, 0, 1.0);
 	e.timeout_ms = 1000;
 	rt_feed(&t, &e);
 	rt_exit(&t, 10, 0);
@@ -166,47 +149,47 @@ static void slow_ignores_idle_waits(void **state)
 	struct rt t;
 	rt_init(&t);
 
-	struct rc_event e = timed(&t, 10, "futex", 0, 0, 5.0);
+	struct rc_event e = rt_timed(&t, 10, "futex", 0, 0, 5.0);
 	e.futex_op = FUTEX_WAIT;
 	rt_feed(&t, &e);
-	e = timed(&t, 10, "wait4", 11, 0, 5.0);
+	e = rt_timed(&t, 10, "wait4", 11, 0, 5.0);
 	rt_feed(&t, &e);
-	e = timed(&t, 10, "read", 5, 0, 8.0);
+	e = rt_timed(&t, 10, "read", 5, 0, 8.0);
 	e.fd = 0;
 	rt_feed(&t, &e);
 	/* A server: it listens, accepts, then waits for requests. */
-	e = timed(&t, 10, "socket", 3, 0, 0.00001);
+	e = rt_timed(&t, 10, "socket", 3, 0, 0.00001);
 	e.sa.family = AF_INET;
 	rt_feed(&t, &e);
-	e = timed(&t, 10, "listen", 0, 0, 0.00001);
+	e = rt_timed(&t, 10, "listen", 0, 0, 0.00001);
 	e.fd = 3;
 	rt_feed(&t, &e);
-	e = timed(&t, 10, "accept4", 4, 0, 6.0);
+	e = rt_timed(&t, 10, "accept4", 4, 0, 6.0);
 	e.fd = 3;
 	e.sa.family = AF_INET;
 	e.sa.host = "127.0.0.1";
 	e.sa.port = 50000;
 	rt_feed(&t, &e);
-	e = timed(&t, 10, "recvfrom", 100, 0, 4.0);
+	e = rt_timed(&t, 10, "recvfrom", 100, 0, 4.0);
 	e.fd = 4;
 	rt_feed(&t, &e);
-	e = timed(&t, 10, "poll", 1, 0, 3.0);
+	e = rt_timed(&t, 10, "poll", 1, 0, 3.0);
 	e.fds[0] = 3;
 	e.fds[1] = 4;
 	e.nfds = 2;
 	rt_feed(&t, &e);
 	/* An event loop's timer expiring. */
-	e = timed(&t, 10, "epoll_wait", 0, 0, 5.0);
+	e = rt_timed(&t, 10, "epoll_wait", 0, 0, 5.0);
 	e.fd = 5;
 	e.timeout_ms = 5000;
 	rt_feed(&t, &e);
 	/* Waiting on a child's pipe. */
-	e = timed(&t, 10, "pipe2", 0, 0, 0.00001);
+	e = rt_timed(&t, 10, "pipe2", 0, 0, 0.00001);
 	e.fds[0] = 6;
 	e.fds[1] = 7;
 	e.nfds = 2;
 	rt_feed(&t, &e);
-	e = timed(&t, 10, "read", 10, 0, 4.0);
+	e = rt_timed(&t, 10, "read", 10, 0, 4.0);
 	e.fd = 6;
 	rt_feed(&t, &e);
 	/* A call that never returned. */
@@ -275,22 +258,17 @@ static void lock_contention(void **state)
 	clone_thread(&t, 100, 102);
 	/* 101 holds the lock and sleeps inside it; 102 waits for it. */
 	double start = t.now;
-	struct rc_event hold = rt_sys(&t, 101, "clock_nanosleep", 0, 0);
-	hold.ts = start;
-	hold.dur = 1.0;
+	struct rc_event hold = call_at(&t, 101, "clock_nanosleep", 0, start, 1.0);
 	struct rc_event wait = futex_wait(&t, 102, 0x5555a0, 0, 0, 0.95);
 	wait.ts = start + 0.05;
 	t.now = start + 1.0;
 	rt_feed(&t, &hold);
-	struct rc_event wake = rt_sys(&t, 101, "futex", 1, 0);
-	wake.futex_op = FUTEX_WAKE;
-	wake.addr = 0x5555a0;
-	wake.dur = 0.0001;
+	struct rc_event wake = futex_wake(&t, 101, 0x5555a0, 0.0001);
 	rt_feed(&t, &wake);
-	feed_line(&t, &wait, "102 futex(0x5555a0, FUTEX_WAIT_PRIVATE, 2, NULL) = 0 <0.950000>");
+	rt_feed_line(&t, &wait, "102 futex(0x5555a0, FUTEX_WAIT_PRIVATE, 2, NULL) = 0 <0.950000>");
 	/* Some more work so the wait is a fair share of the run. */
 	for (int i = 0; i < 5; i++) {
-		struct rc_event e = timed(&t, 100, "getpid", 100, 0, 0.0001);
+		struct rc_event e = rt_timed(&t, 100, "getpid", 100, 0, 0.0001);
 		rt_feed(&t, &e);
 	}
 	rt_exit(&t, 100, 0);
@@ -324,19 +302,14 @@ static void lock_contention_waker_later(void **state)
 	clone_thread(&t, 100, 101);
 	clone_thread(&t, 100, 102);
 	double start = t.now;
-	struct rc_event io = rt_sys(&t, 101, "ioctl", 0, 0);
-	io.ts = start;
-	io.dur = 2.0;
+	struct rc_event io = call_at(&t, 101, "ioctl", 0, start, 2.0);
 	io.fd = 9;
 	rt_feed(&t, &io);
 	struct rc_event wait = futex_wait(&t, 102, 0x7000, 0, 0, 1.9);
 	wait.ts = start + 0.1;
-	feed_line(&t, &wait, "futex(0x7000, FUTEX_WAIT_PRIVATE, 0, NULL) = 0 <1.900000>");
-	struct rc_event wake = rt_sys(&t, 101, "futex", 1, 0);
+	rt_feed_line(&t, &wait, "futex(0x7000, FUTEX_WAIT_PRIVATE, 0, NULL) = 0 <1.900000>");
+	struct rc_event wake = futex_wake(&t, 101, 0x7000, 0.0001);
 	wake.ts = start + 1.9995;
-	wake.futex_op = FUTEX_WAKE;
-	wake.addr = 0x7000;
-	wake.dur = 0.0001;
 	rt_feed(&t, &wake);
 	rt_exit(&t, 100, 0);
 	rt_finish(&t);
@@ -369,35 +342,24 @@ static void lock_idle_waits(void **state)
 	double start = t.now;
 	struct rc_event park = futex_wait(&t, 102, 0x2000, 0, 0, 5.0);
 	park.ts = start;
-	struct rc_event loop = rt_sys(&t, 100, "epoll_wait", 1, 0);
-	loop.ts = start;
-	loop.dur = 4.998;
+	struct rc_event loop = call_at(&t, 100, "epoll_wait", 1, start, 4.998);
 	loop.fd = 3;
 	rt_feed(&t, &loop);
-	struct rc_event recv = rt_sys(&t, 100, "recvfrom", 100, 0);
-	recv.ts = start + 4.9985;
-	recv.dur = 0.0001;
+	struct rc_event recv = call_at(&t, 100, "recvfrom", 100, start + 4.9985, 0.0001);
 	rt_feed(&t, &recv);
 	/* A heartbeat thread sleeps meanwhile: it is not the waker. */
-	struct rc_event beat = rt_sys(&t, 104, "clock_nanosleep", 0, 0);
-	beat.ts = start;
-	beat.dur = 4.9;
+	struct rc_event beat = call_at(&t, 104, "clock_nanosleep", 0, start, 4.9);
 	rt_feed(&t, &beat);
-	struct rc_event wake = rt_sys(&t, 100, "futex", 1, 0);
+	struct rc_event wake = futex_wake(&t, 100, 0x2000, RT_NO_DUR);
 	wake.ts = start + 4.999;
-	wake.futex_op = FUTEX_WAKE;
-	wake.addr = 0x2000;
 	rt_feed(&t, &wake);
 	t.now = start + 5.0;
 	rt_feed(&t, &park);
 	/* The main thread joins 103, which works 2 s and exits. */
 	start = t.now;
-	struct rc_event work = rt_sys(&t, 103, "read", 10, 0);
-	work.ts = start;
-	work.dur = 2.0;
+	struct rc_event work = call_at(&t, 103, "read", 10, start, 2.0);
 	rt_feed(&t, &work);
-	struct rc_event ex = rt_sys(&t, 103, "exit", 0, 0);
-	ex.ts = start + 2.0;
+	struct rc_event ex = call_at(&t, 103, "exit", 0, start + 2.0, RT_NO_DUR);
 	ex.ret_known = false;
 	rt_feed(&t, &ex);
 	struct rc_event join = futex_wait(&t, 100, 0x3000, 0, 0, 2.0002);
@@ -426,7 +388,7 @@ static void lock_without_timestamps(void **state)
 	clone_thread(&t, 100, 101);
 	struct rc_event e = futex_wait(&t, 101, 0x7f00, 0, 0, 3.214567);
 	e.ts = -1;
-	feed_line(&t, &e, "futex(0x7f00, FUTEX_WAIT_PRIVATE, 0, NULL) = 0 <3.214567>");
+	rt_feed_line(&t, &e, "futex(0x7f00, FUTEX_WAIT_PRIVATE, 0, NULL) = 0 <3.214567>");
 	rt_finish(&t);
 
 	const struct rc_finding *f = rt_find(&t, "lock-wait");
@@ -447,9 +409,7 @@ static void lock_short_waits_quiet(void **state)
 	clone_thread(&t, 100, 101);
 	for (int i = 0; i < 20; i++) {
 		double start = t.now;
-		struct rc_event w = rt_sys(&t, 100, "write", 10, 0);
-		w.ts = start;
-		w.dur = 0.2;
+		struct rc_event w = call_at(&t, 100, "write", 10, start, 0.2);
 		w.fd = 5;
 		rt_feed(&t, &w);
 		struct rc_event e = futex_wait(&t, 101, 0x9000, 0, 0, 0.2);
@@ -465,9 +425,7 @@ static void lock_short_waits_quiet(void **state)
 	rt_init(&t);
 	clone_thread(&t, 100, 101);
 	double start = t.now;
-	struct rc_event w = rt_sys(&t, 100, "write", 10, 0);
-	w.ts = start;
-	w.dur = 0.7;
+	struct rc_event w = call_at(&t, 100, "write", 10, start, 0.7);
 	rt_feed(&t, &w);
 	struct rc_event e = futex_wait(&t, 101, 0x9000, 0, 0, 0.6);
 	e.ts = start;
@@ -496,7 +454,7 @@ static void load_file(struct rt *t, int pid, const char *path, long long size, l
 {
 	open_fd(t, pid, path, 3, O_RDONLY | O_CLOEXEC);
 	if (fstat) {
-		struct rc_event e = timed(t, pid, "fstat", 0, 0, 0.00001);
+		struct rc_event e = rt_timed(t, pid, "fstat", 0, 0, 0.00001);
 		e.fd = 3;
 		e.st_size = size;
 		rt_feed(t, &e);
@@ -579,19 +537,19 @@ static void reopen_quiet(void **state)
 
 static void map_unmap(struct rt *t, int map_pid, int unmap_pid, uint64_t addr, uint64_t len, int fd)
 {
-	struct rc_event e = timed(t, map_pid, "mmap", (long long)addr, 0, 0.00003);
+	struct rc_event e = rt_timed(t, map_pid, "mmap", (long long)addr, 0, 0.00003);
 	e.len = len;
 	e.flags = fd < 0 ? MAP_PRIVATE | MAP_ANONYMOUS : MAP_PRIVATE;
 	e.mode = PROT_READ | PROT_WRITE;
 	e.fd = fd;
 	e.offset = 0;
-	feed_line(t, &e, fd < 0 ? "mmap(NULL, 67108864, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, "
-				  "-1, 0) = 0x7f0000000000"
-				: "mmap(NULL, 33554432, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f1000000000");
-	e = timed(t, unmap_pid, "munmap", 0, 0, 0.004);
+	rt_feed_line(t, &e, fd < 0 ? "mmap(NULL, 67108864, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, "
+				     "-1, 0) = 0x7f0000000000"
+				   : "mmap(NULL, 33554432, PROT_READ, MAP_PRIVATE, 3, 0) = 0x7f1000000000");
+	e = rt_timed(t, unmap_pid, "munmap", 0, 0, 0.004);
 	e.addr = addr;
 	e.len = len;
-	feed_line(t, &e, "munmap(0x7f0000000000, 67108864) = 0");
+	rt_feed_line(t, &e, "munmap(0x7f0000000000, 67108864) = 0");
 }
 
 static void mmap_churn_anonymous(void **state)
@@ -652,17 +610,17 @@ static void mmap_churn_quiet(void **state)
 		map_unmap(&t, 10, 10, 0x7f3000000000ULL, 8 * MiB, -1);
 	for (int i = 0; i < 10; i++) {
 		uint64_t addr = 0x7f4000000000ULL + (uint64_t)i * 0x10000000;
-		struct rc_event e = timed(&t, 10, "mmap", (long long)addr, 0, 0.00003);
+		struct rc_event e = rt_timed(&t, 10, "mmap", (long long)addr, 0, 0.00003);
 		e.len = 256 * MiB;
 		e.flags = MAP_PRIVATE | MAP_ANONYMOUS;
 		rt_feed(&t, &e);
 	}
 	/* A child process unmapping the same address is not a pair. */
-	struct rc_event fork = timed(&t, 10, "clone", 20, 0, 0.0001);
+	struct rc_event fork = rt_timed(&t, 10, "clone", 20, 0, 0.0001);
 	fork.flags = 0;
 	rt_feed(&t, &fork);
 	for (int i = 0; i < 6; i++) {
-		struct rc_event e = timed(&t, 20, "munmap", 0, 0, 0.001);
+		struct rc_event e = rt_timed(&t, 20, "munmap", 0, 0, 0.001);
 		e.addr = 0x7f4000000000ULL;
 		e.len = 256 * MiB;
 		rt_feed(&t, &e);
@@ -685,10 +643,10 @@ static void small_reads(void **state)
 	open_fd(&t, 10, "/data/image.png", 4, O_RDONLY);
 	read_fd(&t, 10, 4, 8 * MiB, 3 * MiB, 0.01);
 	for (int i = 0; i < 320; i++) {
-		struct rc_event e = timed(&t, 10, "read", 1024, 0, 0.00001);
+		struct rc_event e = rt_timed(&t, 10, "read", 1024, 0, 0.00001);
 		e.fd = 3;
 		e.len = 1024;
-		feed_line(&t, &e, "read(3</data/audio.raw>, \"RIFF\"..., 1024) = 1024");
+		rt_feed_line(&t, &e, "read(3</data/audio.raw>, \"RIFF\"..., 1024) = 1024");
 	}
 	read_fd(&t, 10, 3, 1024, 0, 0.00001);
 	rt_exit(&t, 10, 0);
@@ -718,7 +676,7 @@ static void small_writes_and_hints(void **state)
 		write_fd(&t, 10, 5, 1000);
 	/* An fd opened before tracing began, known from strace -y. */
 	for (int i = 0; i < 300; i++) {
-		struct rc_event e = timed(&t, 10, "read", 2000, 0, 0.00001);
+		struct rc_event e = rt_timed(&t, 10, "read", 2000, 0, 0.00001);
 		e.fd = 7;
 		e.len = 2000;
 		e.fd_hint = "/data/old.wav";
@@ -766,7 +724,7 @@ static void small_io_quiet(void **state)
 	open_fd(&t, 10, "/proc/self/maps", 6, O_RDONLY);
 	for (int i = 0; i < 1000; i++)
 		read_fd(&t, 10, 6, 1024, 1024, 0.00001);
-	struct rc_event e = timed(&t, 10, "socket", 7, 0, 0.00001);
+	struct rc_event e = rt_timed(&t, 10, "socket", 7, 0, 0.00001);
 	e.sa.family = AF_INET;
 	rt_feed(&t, &e);
 	for (int i = 0; i < 1000; i++)
@@ -779,14 +737,7 @@ static void small_io_quiet(void **state)
 
 /* ---- real logs (tests/fixtures/rules/perf-*.log) ---- */
 
-struct expect {
-	const char *log;
-	const char *rule;	/* must be reported ... */
-	const char *word;	/* ... with this in its summary (NULL: any) */
-	bool present;		/* false: must NOT be reported */
-};
-
-static const struct expect real_logs[] = {
+static const struct rt_expect real_logs[] = {
 	{ "perf-smallread.log", "small-io", "320 calls of typically 1024 bytes", true },
 	{ "perf-smallread.log", "repeated-open", NULL, false },
 	{ "perf-smallread.log", "slow-syscall", NULL, false },
@@ -807,47 +758,13 @@ static const struct expect real_logs[] = {
 	{ "perf-torch-pool.log", "mmap-churn", NULL, false },
 };
 
-static bool analyze_log(const char *name, struct rt *t)
-{
-	struct strbuf path = STRBUF_INIT;
-	strbuf_addf(&path, "%s/tests/fixtures/rules/%s", SOURCE_ROOT, name);
-	const char *files[] = { strbuf_str(&path) };
-	struct strace_parser *p;
-	struct strbuf err = STRBUF_INIT;
-	int r = strace_parser_open(&p, files, 1, &err);
-	strbuf_release(&path);
-	if (r < 0) {
-		strbuf_release(&err);
-		return false;
-	}
-	struct rc_event e;
-	while (strace_parser_next(p, &e, &err) > 0)
-		engine_feed(&t->eng, &e);
-	strace_parser_free(p);
-	strbuf_release(&err);
-	rt_finish(t);
-	return true;
-}
-
 static void real_logs_checked(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(real_logs); i++) {
-		const struct expect *x = &real_logs[i];
+		const struct rt_expect *x = &real_logs[i];
 		struct rt t;
-		rt_init(&t);
-		if (!analyze_log(x->log, &t)) {
-			rt_release(&t);
-			fail_msg("cannot read fixture '%s'", x->log);
-		}
-		bool found = false;
-		for (size_t j = 0; j < t.out.count; j++) {
-			const struct rc_finding *f = t.out.v[j];
-			if (strcmp(f->rule, x->rule) == 0 && (!x->word || contains(f->summary, x->word)))
-				found = true;
-		}
-		if (found != x->present)
-			fail_msg("%s: %s %s", x->log, x->rule, x->present ? "not reported" : "reported");
+		rt_expect_log(&t, x->log, x->rule, x->word, x->present);
 		/* Performance findings are warnings, in healthy runs too. */
 		for (size_t j = 0; j < t.out.count; j++)
 			if (strcmp(t.out.v[j]->rule, x->rule) == 0)

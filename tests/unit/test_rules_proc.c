@@ -5,49 +5,22 @@
  * each with the command that made it, checked at the end. */
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "rule_test.h"
-#include "strace/parser.h"
 #include "util/util.h"
 
 #define MiB (1024ULL * 1024)
 #define GiB (1024 * MiB)
 
-static bool contains(const char *hay, const char *needle)
-{
-	return hay && strstr(hay, needle) != NULL;
-}
-
-static bool has_evidence(const struct rc_finding *f, const char *needle)
-{
-	for (int i = 0; i < f->nevidence; i++)
-		if (contains(f->evidence[i], needle))
-			return true;
-	return false;
-}
-
-static void feed_line(struct rt *t, struct rc_event *e, const char *line)
-{
-	e->line = line;
-	e->line_len = strlen(line);
-	rt_feed(t, e);
-}
-
+/* PATH run with ARG (NULL: none) as its one argument. */
 static void exec_prog(struct rt *t, int pid, const char *path, const char *arg)
 {
-	struct rc_event e = rt_sys(t, pid, "execve", 0, 0);
-	e.path = path;
-	e.argv[0] = path;
-	e.argv[1] = arg;
-	e.argc = arg ? 2 : 1;
-	feed_line(t, &e, "execve(\"/usr/bin/prog\", [\"prog\"], 0x7ffc /* 20 vars */) = 0");
+	rt_exec(t, pid, path, path, arg, 0, "execve(\"/usr/bin/prog\", [\"prog\"], 0x7ffc /* 20 vars */) = 0");
 }
 
 static void fork_child(struct rt *t, int pid, int child)
@@ -59,59 +32,30 @@ static void fork_child(struct rt *t, int pid, int child)
 
 static void clone_thread(struct rt *t, int pid, int tid)
 {
-	struct rc_event e = rt_sys(t, pid, "clone3", tid, 0);
-	e.flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM;
-	rt_feed(t, &e);
+	rt_clone_thread(t, pid, tid, RT_NO_DUR);
 }
 
 static void open_fd(struct rt *t, int pid, const char *path, int fd, int flags)
 {
-	struct rc_event e = rt_sys(t, pid, "openat", fd, 0);
-	e.path = path;
-	e.flags = flags;
-	feed_line(t, &e, "openat(AT_FDCWD, \"...\", ...) = 3");
+	rt_open_fd(t, pid, path, fd, flags, RT_NO_DUR, "openat(AT_FDCWD, \"...\", ...) = 3");
 }
 
 static void signal_ev(struct rt *t, int pid, int signo, int code, bool has_addr, uint64_t addr, int sender,
 		      const char *line)
 {
-	struct rc_event e;
-	event_clear(&e);
-	e.kind = RC_EV_SIGNAL;
-	e.pid = pid;
+	struct rc_event e = rt_event(t, RC_EV_SIGNAL, pid, line ? line : "--- SIG ---");
 	e.signo = signo;
 	e.si_code = code;
 	e.has_fault_addr = has_addr;
 	e.fault_addr = addr;
 	e.sender_pid = sender;
-	t->now += 0.001;
-	e.ts = t->now;
-	e.line = line ? line : "--- SIG ---";
-	e.line_len = strlen(e.line);
 	rt_feed(t, &e);
 }
 
-static void killed(struct rt *t, int pid, int signo, bool core, const char *line)
-{
-	struct rc_event e;
-	event_clear(&e);
-	e.kind = RC_EV_EXIT;
-	e.pid = pid;
-	e.signo = signo;
-	e.core_dumped = core;
-	t->now += 0.001;
-	e.ts = t->now;
-	e.line = line ? line : "+++ killed by +++";
-	e.line_len = strlen(e.line);
-	rt_feed(t, &e);
-}
-
+/* A read of 10 bytes from stdin quoted as LINE: a call to find in evidence. */
 static void some_call(struct rt *t, int pid, const char *line)
 {
-	struct rc_event e = rt_sys(t, pid, "read", 10, 0);
-	e.fd = 0;
-	e.len = 10;
-	feed_line(t, &e, line);
+	rt_io(t, pid, "read", 0, 10, 10, 0, RT_NO_DUR, line);
 }
 
 static void mmap_anon(struct rt *t, int pid, uint64_t len, int err)
@@ -120,9 +64,9 @@ static void mmap_anon(struct rt *t, int pid, uint64_t len, int err)
 	e.len = len;
 	e.flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	e.mode = PROT_READ | PROT_WRITE;
-	feed_line(t, &e, err ? "mmap(NULL, 17179869184, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0)"
-			       " = -1 ENOMEM (Cannot allocate memory)"
-			     : "mmap(NULL, ..., MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000");
+	rt_feed_line(t, &e, err ? "mmap(NULL, 17179869184, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0)"
+				  " = -1 ENOMEM (Cannot allocate memory)"
+				: "mmap(NULL, ..., MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) = 0x7f0000000000");
 }
 
 /* ---- crashed ---- */
@@ -139,7 +83,7 @@ static void segv_core(void **state)
 	some_call(&t, 100, "call four");
 	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0x10,  0,
 		  "--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=0x10} ---");
-	killed(&t, 100, SIGSEGV, true, "+++ killed by SIGSEGV (core dumped) +++");
+	rt_killed(&t, 100, SIGSEGV, true, "+++ killed by SIGSEGV (core dumped) +++");
 	rt_write(&t, 99, 2, "Segmentation fault (core dumped)\n");
 	rt_finish(&t);
 
@@ -174,7 +118,7 @@ static void si_code_per_signal(void **state)
 	rt_init(&t);
 	some_call(&t, 100, "x");
 	signal_ev(&t, 100, SIGBUS, 1, true, 0x7f0000001001ULL, 0, NULL);
-	killed(&t, 100, SIGBUS, false, NULL);
+	rt_killed(&t, 100, SIGBUS, false, NULL);
 	rt_finish(&t);
 
 	const struct rc_finding *f = rt_find(&t, "crashed");
@@ -195,7 +139,7 @@ static void sigpipe_in_pipeline(void **state)
 	fork_child(&t, 100, 101);
 	exec_prog(&t, 101, "/usr/bin/yes", NULL);
 	signal_ev(&t, 101, SIGPIPE, SI_USER, false, 0, 101, NULL);
-	killed(&t, 101, SIGPIPE, false, NULL);
+	rt_killed(&t, 101, SIGPIPE, false, NULL);
 	rt_exit(&t, 100, 0);
 	rt_finish(&t);
 
@@ -214,7 +158,7 @@ static void child_crash_parent_ok(void **state)
 	fork_child(&t, 100, 101);
 	exec_prog(&t, 101, "/usr/bin/helper", NULL);
 	signal_ev(&t, 101, SIGSEGV, SEGV_MAPERR, true, 0, 0, NULL);
-	killed(&t, 101, SIGSEGV, false, NULL);
+	rt_killed(&t, 101, SIGSEGV, false, NULL);
 	rt_exit(&t, 100, 0);
 	rt_finish(&t);
 
@@ -251,7 +195,7 @@ static void sigterm_sender(void **state)
 	fork_child(&t, 100, 101);
 	exec_prog(&t, 101, "/usr/bin/sleep", "100");
 	signal_ev(&t, 101, SIGTERM, SI_USER, false, 0, 100, NULL);
-	killed(&t, 101, SIGTERM, false, NULL);
+	rt_killed(&t, 101, SIGTERM, false, NULL);
 	rt_exit(&t, 100, 124);
 	rt_finish(&t);
 
@@ -296,7 +240,7 @@ static void faulthandler_reraise(void **state)
 	some_call(&t, 100, "tgkill(100, 100, SIGSEGV) = 0");
 	signal_ev(&t, 100, SIGSEGV, SI_TKILL, false, 0, 100,
 		  "--- SIGSEGV {si_signo=SIGSEGV, si_code=SI_TKILL, si_pid=100, si_uid=0} ---");
-	killed(&t, 100, SIGSEGV, false, NULL);
+	rt_killed(&t, 100, SIGSEGV, false, NULL);
 	rt_finish(&t);
 
 	const struct rc_finding *f = rt_find(&t, "crashed");
@@ -335,8 +279,8 @@ static void thread_crash_one_finding(void **state)
 	some_call(&t, 101, "worker call");
 	some_call(&t, 100, "main call");
 	signal_ev(&t, 101, SIGSEGV, SEGV_MAPERR, true, 0x7f00deadbeefULL, 0, NULL);
-	killed(&t, 101, SIGSEGV, true, NULL);
-	killed(&t, 100, SIGSEGV, true, NULL);
+	rt_killed(&t, 101, SIGSEGV, true, NULL);
+	rt_killed(&t, 100, SIGSEGV, true, NULL);
 	rt_finish(&t);
 
 	assert_int_equal(rt_count(&t, "crashed"), 1);
@@ -355,7 +299,7 @@ static void sigkill_plain(void **state)
 	(void)state;
 	rt_init(&t);
 	some_call(&t, 100, "x");
-	killed(&t, 100, SIGKILL, false, "+++ killed by SIGKILL +++");
+	rt_killed(&t, 100, SIGKILL, false, "+++ killed by SIGKILL +++");
 	rt_finish(&t);
 
 	const struct rc_finding *f = rt_find(&t, "crashed");
@@ -373,7 +317,7 @@ static void sigkill_after_allocations(void **state)
 	rt_init(&t);
 	for (int i = 0; i < 8; i++)
 		mmap_anon(&t, 100, 128 * MiB, 0);
-	killed(&t, 100, SIGKILL, false, "+++ killed by SIGKILL +++");
+	rt_killed(&t, 100, SIGKILL, false, "+++ killed by SIGKILL +++");
 	rt_finish(&t);
 
 	assert_null(rt_find(&t, "crashed"));
@@ -426,7 +370,7 @@ static void brk_fallback(void **state)
 	rt_feed(&t, &e);
 	e = rt_sys(&t, 100, "brk", 0x555555559000LL, 0);
 	e.addr = 0x555565559000ULL;
-	feed_line(&t, &e, "brk(0x555565559000) = 0x555555559000");
+	rt_feed_line(&t, &e, "brk(0x555565559000) = 0x555555559000");
 	mmap_anon(&t, 100, 256 * MiB, 0);
 	rt_exit(&t, 100, 0);
 	rt_finish(&t);
@@ -439,7 +383,7 @@ static void brk_fallback(void **state)
 	rt_feed(&t, &e);
 	e = rt_sys(&t, 100, "brk", 0x555555559000LL, 0);
 	e.addr = 0x555565559000ULL;
-	feed_line(&t, &e, "brk(0x555565559000) = 0x555555559000");
+	rt_feed_line(&t, &e, "brk(0x555565559000) = 0x555555559000");
 	mmap_anon(&t, 100, 256 * MiB, ENOMEM);
 	rt_exit(&t, 100, 1);
 	rt_finish(&t);
@@ -495,11 +439,11 @@ static void write_enospc(void **state)
 	struct rc_event e = rt_sys(&t, 100, "write", 4096, 0);
 	e.fd = 3;
 	e.len = 65536;
-	feed_line(&t, &e, "write(3, \"...\"..., 65536) = 4096");
+	rt_feed_line(&t, &e, "write(3, \"...\"..., 65536) = 4096");
 	e = rt_sys(&t, 100, "write", -1, ENOSPC);
 	e.fd = 3;
 	e.len = 61440;
-	feed_line(&t, &e, "write(3, \"...\"..., 61440) = -1 ENOSPC (No space left on device)");
+	rt_feed_line(&t, &e, "write(3, \"...\"..., 61440) = -1 ENOSPC (No space left on device)");
 	rt_write(&t, 100, 2, "OSError: [Errno 28] No space left on device\n");
 	rt_exit(&t, 100, 1);
 	rt_finish(&t);
@@ -628,14 +572,14 @@ static void map_file(struct rt *t, int pid, int fd, uint64_t addr, uint64_t len,
 	struct rc_event e = rt_sys(t, pid, "fstat", 0, 0);
 	e.fd = fd;
 	e.st_size = size;
-	feed_line(t, &e, "fstat(3, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0");
+	rt_feed_line(t, &e, "fstat(3, {st_mode=S_IFREG|0644, st_size=8192, ...}) = 0");
 	e = rt_sys(t, pid, "mmap", (long long)addr, 0);
 	e.fd = fd;
 	e.len = len;
 	e.offset = 0;
 	e.flags = MAP_SHARED;
 	e.mode = PROT_READ;
-	feed_line(t, &e, "mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000");
+	rt_feed_line(t, &e, "mmap(NULL, 8192, PROT_READ, MAP_SHARED, 3, 0) = 0x7f0000000000");
 }
 
 static void truncated_mapping(void **state)
@@ -648,10 +592,10 @@ static void truncated_mapping(void **state)
 	struct rc_event e = rt_sys(&t, 100, "ftruncate", 0, 0);
 	e.fd = 3;
 	e.len = 100;
-	feed_line(&t, &e, "ftruncate(3, 100) = 0");
+	rt_feed_line(&t, &e, "ftruncate(3, 100) = 0");
 	signal_ev(&t, 100, SIGBUS, BUS_ADRERR, true, 0x7f0000001000ULL, 0,
 		  "--- SIGBUS {si_signo=SIGBUS, si_code=BUS_ADRERR, si_addr=0x7f0000001000} ---");
-	killed(&t, 100, SIGBUS, true, NULL);
+	rt_killed(&t, 100, SIGBUS, true, NULL);
 	rt_exit(&t, 99, 135);
 	rt_finish(&t);
 
@@ -694,7 +638,7 @@ static void size_on_disk(void **state)
 	e.flags = MAP_PRIVATE;
 	rt_feed(&t, &e);
 	signal_ev(&t, 100, SIGBUS, BUS_ADRERR, true, 0x7f0000001008ULL, 0, NULL);
-	killed(&t, 100, SIGBUS, false, NULL);
+	rt_killed(&t, 100, SIGBUS, false, NULL);
 	rt_finish(&t);
 
 	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
@@ -719,12 +663,12 @@ static void mapping_not_at_fault(void **state)
 	e.len = 8192;
 	rt_feed(&t, &e);
 	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0x7f0000001000ULL, 0, NULL);
-	killed(&t, 100, SIGSEGV, false, NULL);
+	rt_killed(&t, 100, SIGSEGV, false, NULL);
 	/* A write fault inside a mapping, within the file: not ours. */
 	open_fd(&t, 200, "/x/data.bin", 3, O_RDONLY);
 	map_file(&t, 200, 3, 0x7f0000000000ULL, 8192, 8192);
 	signal_ev(&t, 200, SIGSEGV, SEGV_ACCERR, true, 0x7f0000001000ULL, 0, NULL);
-	killed(&t, 200, SIGSEGV, false, NULL);
+	rt_killed(&t, 200, SIGSEGV, false, NULL);
 	rt_finish(&t);
 
 	assert_null(rt_find(&t, "bad-file-mapping"));
@@ -772,7 +716,7 @@ static void fault_among_many(void **state)
 	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0x7f2000000010ULL, 0, NULL);
 	signal_ev(&t, 100, SIGSEGV, SEGV_ACCERR, true, 0x7f1000003000ULL, 0, NULL);
 	signal_ev(&t, 100, SIGBUS, BUS_ADRERR, true, 0x7f1000001800ULL, 0, NULL);
-	killed(&t, 100, SIGBUS, false, NULL);
+	rt_killed(&t, 100, SIGBUS, false, NULL);
 	rt_finish(&t);
 
 	assert_int_equal(rt_count(&t, "bad-file-mapping"), 1);
@@ -806,7 +750,7 @@ static void mapping_table_bounded(void **state)
 	rt_feed(&t, &e);
 	/* The tail piece of the last mapping: file offset 8192 + 16. */
 	signal_ev(&t, 100, SIGBUS, BUS_ADRERR, true, base + 1499ULL * 0x10000 + 8192 + 16, 0, NULL);
-	killed(&t, 100, SIGBUS, false, NULL);
+	rt_killed(&t, 100, SIGBUS, false, NULL);
 	rt_finish(&t);
 
 	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
@@ -825,7 +769,7 @@ static void read_past_mapping(void **state)
 	open_fd(&t, 100, "/x/index.dat", 3, O_RDONLY);
 	map_file(&t, 100, 3, 0x7f0000000000ULL, 8192, 8192);
 	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0x7f0000002008ULL, 0, NULL);
-	killed(&t, 100, SIGSEGV, false, NULL);
+	rt_killed(&t, 100, SIGSEGV, false, NULL);
 	rt_finish(&t);
 
 	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
@@ -947,14 +891,7 @@ static void signal_status_advice(void **state)
 
 /* ---- real logs ---- */
 
-struct expect {
-	const char *log;
-	const char *rule;
-	const char *word;	/* in the summary; NULL any */
-	bool present;
-};
-
-static const struct expect real_logs[] = {
+static const struct rt_expect real_logs[] = {
 	{ "proc-segv.log", "crashed", "SEGV_MAPERR at 0x10", true },
 	{ "proc-segv.log", "bad-file-mapping", NULL, false },
 	{ "proc-abort.log", "crashed", "abort() called", true },
@@ -974,47 +911,10 @@ static const struct expect real_logs[] = {
 	{ "proc-torch.log", "bad-file-mapping", NULL, false },
 };
 
-static bool analyze_log(const char *name, struct rt *t)
-{
-	char path[1024];
-	snprintf(path, sizeof(path), "%s/tests/fixtures/rules/%s", SOURCE_ROOT, name);
-	const char *files[] = { path };
-	struct strace_parser *p;
-	struct strbuf err = STRBUF_INIT;
-	if (strace_parser_open(&p, files, 1, &err) < 0) {
-		strbuf_release(&err);
-		return false;
-	}
-	struct rc_event e;
-	while (strace_parser_next(p, &e, &err) > 0)
-		engine_feed(&t->eng, &e);
-	strace_parser_free(p);
-	strbuf_release(&err);
-	rt_finish(t);
-	return true;
-}
-
 static void real_logs_checked(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < ARRAY_SIZE(real_logs); i++) {
-		const struct expect *x = &real_logs[i];
-		struct rt t;
-		rt_init(&t);
-		if (!analyze_log(x->log, &t)) {
-			rt_release(&t);
-			fail_msg("cannot read fixture '%s'", x->log);
-		}
-		bool found = false;
-		for (size_t j = 0; j < t.out.count; j++) {
-			const struct rc_finding *f = t.out.v[j];
-			if (strcmp(f->rule, x->rule) == 0 && (!x->word || contains(f->summary, x->word)))
-				found = true;
-		}
-		if (found != x->present)
-			fail_msg("%s: %s %s", x->log, x->rule, x->present ? "not reported" : "reported");
-		rt_release(&t);
-	}
+	rt_check_logs(real_logs, ARRAY_SIZE(real_logs));
 }
 
 int main(void)
