@@ -21,7 +21,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "gen/tables.h"
+#include "rules/common.h"
+#include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -113,18 +114,6 @@ static void release(void *p)
 		map_release(&s->faults[i].map);
 		free(s->faults[i].sig_line);
 	}
-}
-
-static int leader_of(const struct rc_ctx *ctx, int pid)
-{
-	const struct rc_proc *l = procs_leader(ctx->procs, pid);
-
-	return l ? l->pid : pid;
-}
-
-static char *line_of(const struct rc_event *e)
-{
-	return e->line ? xstrndup(e->line, e->line_len) : NULL;
 }
 
 static void map_remove(struct state *s, size_t i)
@@ -233,7 +222,7 @@ static void on_mmap(struct state *s, const struct rc_event *e, const struct rc_c
 {
 	if (!e->ret_known || e->err || e->len == 0)
 		return;
-	int pid = leader_of(ctx, e->pid);
+	int pid = rule_leader(ctx, e->pid);
 	uint64_t addr = (uint64_t)e->ret;
 	uint64_t len = (e->len + PAGE - 1) & ~(PAGE - 1);
 
@@ -242,10 +231,7 @@ static void on_mmap(struct state *s, const struct rc_event *e, const struct rc_c
 		unmap_range(s, pid, addr, len);
 	if (e->fd < 0 || (e->flags & MAP_ANONYMOUS))
 		return;
-	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
-	const char *path = f && f->kind == RC_FD_FILE ? f->path : NULL;
-	if (!path && e->fd_hint && e->fd_hint[0] == '/')
-		path = e->fd_hint;
+	const char *path = rule_fd_file(ctx, e);
 	if (!path || strncmp(path, "/dev/", 5) == 0)
 		return;
 
@@ -256,12 +242,12 @@ static void on_mmap(struct state *s, const struct rc_event *e, const struct rc_c
 	m->offset = e->offset > 0 ? e->offset : 0;
 	m->path = xstrdup(path);
 	m->size = -1;
-	m->map_line = line_of(e);
+	m->map_line = rule_line(e);
 	m->seq = e->seq;
 	const struct fd_size *fs = fd_size_get(s, pid, e->fd);
 	if (fs) {
 		m->size = fs->size;
-		m->size_line = fs->line ? xstrdup(fs->line) : NULL;
+		m->size_line = dup_or_null(fs->line);
 	}
 }
 
@@ -277,7 +263,7 @@ static void on_fstat(struct state *s, const struct rc_event *e, const struct rc_
 		fd = e->dirfd;
 	if (fd < 0)
 		return;
-	struct fd_key k = { leader_of(ctx, e->pid), fd };
+	struct fd_key k = { rule_leader(ctx, e->pid), fd };
 	if (s->fd_sizes.count >= MAX_FD_SIZES && !hmap_get(&s->fd_sizes, &k, sizeof(k))) {
 		hmap_release(&s->fd_sizes, fd_size_free);
 		hmap_init(&s->fd_sizes);
@@ -288,7 +274,7 @@ static void on_fstat(struct state *s, const struct rc_event *e, const struct rc_
 	struct fd_size *fs = *slot;
 	fs->size = e->st_size;
 	free(fs->line);
-	fs->line = line_of(e);
+	fs->line = rule_line(e);
 }
 
 /* The file at PATH now has SIZE bytes (truncate, ftruncate, O_TRUNC):
@@ -303,24 +289,15 @@ static void resized(struct state *s, const char *path, long long size, const str
 			continue;
 		m->size = size;
 		free(m->size_line);
-		m->size_line = line_of(e);
+		m->size_line = rule_line(e);
 	}
-}
-
-static const char *fd_path(const struct rc_event *e, const struct rc_ctx *ctx)
-{
-	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
-
-	if (f && f->kind == RC_FD_FILE)
-		return f->path;
-	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
 }
 
 static void on_signal(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	if ((e->signo != SIGBUS && e->signo != SIGSEGV) || !e->has_fault_addr || s->nfaults >= MAX_FAULTS)
 		return;
-	int pid = leader_of(ctx, e->pid);
+	int pid = rule_leader(ctx, e->pid);
 	uint64_t a = e->fault_addr;
 	const struct mapping *hit = NULL;
 	enum fault_kind kind = PAST_EOF;
@@ -362,9 +339,9 @@ static void on_signal(struct state *s, const struct rc_event *e, const struct rc
 	f->file_off = off;
 	f->map = *hit;
 	f->map.path = xstrdup(hit->path);
-	f->map.size_line = hit->size_line ? xstrdup(hit->size_line) : NULL;
-	f->map.map_line = hit->map_line ? xstrdup(hit->map_line) : NULL;
-	f->sig_line = line_of(e);
+	f->map.size_line = dup_or_null(hit->size_line);
+	f->map.map_line = dup_or_null(hit->map_line);
+	f->sig_line = rule_line(e);
 	f->seq = e->seq;
 	f->ts = e->ts;
 }
@@ -378,7 +355,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		return;
 	}
 	if (e->kind == RC_EV_EXIT) {
-		if (s->nmaps && leader_of(ctx, e->pid) == e->pid)
+		if (s->nmaps && rule_leader(ctx, e->pid) == e->pid)
 			drop_process(s, e->pid);
 		return;
 	}
@@ -390,11 +367,11 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 #endif
 	case SYS_mremap:
 		if (s->nmaps && !e->err && e->ret_known)
-			unmap_range(s, leader_of(ctx, e->pid), e->addr, 1);
+			unmap_range(s, rule_leader(ctx, e->pid), e->addr, 1);
 		break;
 	case SYS_munmap:
 		if (s->nmaps && !e->err)
-			unmap_range(s, leader_of(ctx, e->pid), e->addr, (e->len + PAGE - 1) & ~(PAGE - 1));
+			unmap_range(s, rule_leader(ctx, e->pid), e->addr, (e->len + PAGE - 1) & ~(PAGE - 1));
 		break;
 	case SYS_fstat:
 	case SYS_newfstatat:
@@ -403,7 +380,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		break;
 	case SYS_ftruncate:
 		if (s->nmaps && !e->err && e->ret_known)
-			resized(s, fd_path(e, ctx), (long long)e->len, e);
+			resized(s, rule_fd_file(ctx, e), (long long)e->len, e);
 		break;
 	case SYS_truncate:
 		if (s->nmaps && !e->err && e->ret_known)
@@ -419,11 +396,11 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	case SYS_execve:
 	case SYS_execveat:
 		if (s->nmaps && !e->err && e->ret_known)
-			drop_process(s, leader_of(ctx, e->pid));
+			drop_process(s, rule_leader(ctx, e->pid));
 		break;
 	case SYS_close:
 		if (s->fd_sizes.count) {
-			struct fd_key k = { leader_of(ctx, e->pid), e->fd };
+			struct fd_key k = { rule_leader(ctx, e->pid), e->fd };
 			fd_size_free(hmap_del(&s->fd_sizes, &k, sizeof(k)));
 		}
 		break;
@@ -434,16 +411,9 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 
 static const char *si_code_name(int signo, int code)
 {
-	const char *prefix = signo == SIGBUS ? "BUS_" : "SEGV_";
-
 	if (code <= 0)
 		return NULL;
-	for (size_t i = 0; i < rc_xlat_si_code.count; i++) {
-		const struct rc_xlat_entry *r = &rc_xlat_si_code.rows[i];
-		if (r->value == code && !r->alias && strncmp(r->name, prefix, strlen(prefix)) == 0)
-			return r->name;
-	}
-	return NULL;
+	return rule_si_code(signo == SIGBUS ? "BUS_" : "SEGV_", code);
 }
 
 static void emit(const struct fault *f, struct rc_findings *out)
@@ -471,10 +441,8 @@ static void emit(const struct fault *f, struct rc_findings *out)
 	if (on_disk && (long long)st.st_size != m->size)
 		strbuf_addf(&sb, "; now %lld bytes on disk", (long long)st.st_size);
 
-	struct rc_finding *fi = finding_add(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
-	fi->pid = f->pid;
-	fi->tid = f->tid != f->pid ? f->tid : 0;
+	struct rc_finding *fi = rule_finding(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, &sb);
+	rule_finding_pid(fi, f->pid, f->tid);
 	finding_set(&fi->path, m->path);
 	fi->signo = f->signo;
 	if (m->size >= 0)
@@ -484,12 +452,9 @@ static void emit(const struct fault *f, struct rc_findings *out)
 	const char *code = si_code_name(f->signo, f->code);
 	finding_setf(&fi->message, "%s%s0x%llx, file offset %lld", code ? code : "", code ? " at " : "at ",
 		     (unsigned long long)f->fault_addr, f->file_off);
-	if (m->map_line)
-		finding_evidence(fi, m->map_line, strlen(m->map_line));
-	if (m->size_line)
-		finding_evidence(fi, m->size_line, strlen(m->size_line));
-	if (f->sig_line)
-		finding_evidence(fi, f->sig_line, strlen(f->sig_line));
+	rule_evidence(fi, m->map_line);
+	rule_evidence(fi, m->size_line);
+	rule_evidence(fi, f->sig_line);
 	if (f->kind == PAST_MAPPING)
 		finding_setf(&fi->advice, "the program read past the data it mapped: it expects '%s' to be "
 			     "larger than it is (a truncated or corrupt file): verify its checksum (SHA-256) "
@@ -502,8 +467,7 @@ static void emit(const struct fault *f, struct rc_findings *out)
 	fi->seq = f->seq;
 	fi->ts = f->ts;
 	fi->unrecovered = true;
-	const char *base = strrchr(m->path, '/');
-	finding_echo_word(fi, base && base[1] ? base + 1 : m->path);
+	finding_echo_word(fi, fp_name(m->path));
 	finding_echo_word(fi, f->signo == SIGBUS ? "bus error" : "segmentation");
 }
 

@@ -18,6 +18,8 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
+#include "rules/fileprobe.h"
 #include "rules/noise.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
@@ -29,7 +31,6 @@
 #define MAX_PEERS 1024
 /* Non-blocking connects whose outcome was seen, by connect seq. */
 #define MAX_RESOLVED 4096
-#define DNS_PORT 53
 
 struct peer {
 	char *addr;		/* "127.0.0.1:8080", "[::1]:443", "/run/x.sock" */
@@ -91,34 +92,10 @@ static void release(void *p)
 	hmap_release(&s->resolved, NULL);
 }
 
-static char *addr_format(int family, const char *host, int port, bool abstract)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!host)
-		host = "?";
-	if (family == AF_UNIX)
-		strbuf_addf(&sb, "%s%s", abstract ? "@" : "", host);
-	else if (family == AF_INET6 && port >= 0)
-		strbuf_addf(&sb, "[%s]:%d", host, port);
-	else if (port >= 0)
-		strbuf_addf(&sb, "%s:%d", host, port);
-	else
-		strbuf_adds(&sb, host);
-	return strbuf_detach(&sb);
-}
-
 struct port_key {
 	int pid;
 	int port;
 };
-
-static int leader_of(const struct rc_ctx *ctx, int pid)
-{
-	const struct rc_proc *l = procs_leader(ctx->procs, pid);
-
-	return l ? l->pid : pid;
-}
 
 /* Sockets nobody needs: glibc asks nscd on every name lookup. */
 static bool noise_socket(const char *path)
@@ -151,9 +128,13 @@ static bool failure_errno(int family, int err)
 	}
 }
 
-static char *dup_line(const char *line, size_t len)
+/* An attempt's evidence: its connect line (EV_CONNECT for a non-blocking
+ * one) and the line of E that reported the failure, when that is another. */
+static void attempt_lines(char *ev[2], const struct rc_event *e, const char *ev_connect)
 {
-	return line ? xstrndup(line, len) : NULL;
+	ev[0] = ev_connect ? xstrdup(ev_connect) : rule_line(e);
+	if (ev_connect)
+		ev[1] = rule_line(e);
 }
 
 /* Record one failed attempt to the peer (FAMILY, HOST, PORT). EV_CONNECT
@@ -163,14 +144,12 @@ static struct peer *record(struct state *s, const struct rc_event *e, const stru
 			   int family, const char *host, int port, bool abstract, int err,
 			   const char *ev_connect)
 {
-	if (family != AF_INET && family != AF_INET6 && family != AF_UNIX)
-		return NULL;
-	if (family != AF_UNIX && port == DNS_PORT)
+	if (!rule_connect_peer(family, port))
 		return NULL;
 	if (family == AF_UNIX && !abstract && host && noise_socket(host))
 		return NULL;
 
-	char *addr = addr_format(family, host, port, abstract);
+	char *addr = rule_addr_format(family, host, port, abstract);
 	void **slot = hmap_get(&s->peers, addr, strlen(addr));
 	struct peer *pe = slot ? *slot : NULL;
 
@@ -189,29 +168,23 @@ static struct peer *record(struct state *s, const struct rc_event *e, const stru
 		pe->first_ts = e->ts;
 		*hmap_put(&s->peers, addr, strlen(addr), NULL) = pe;
 		if (family != AF_UNIX) {
-			struct port_key k = { leader_of(ctx, e->pid), port };
+			struct port_key k = { rule_leader(ctx, e->pid), port };
 			void **chain = hmap_put(&s->by_port, &k, sizeof(k), NULL);
 			pe->next_same_port = *chain;
 			*chain = pe;
 		}
-		pe->first_ev[0] = dup_line(ev_connect ? ev_connect : e->line,
-					   ev_connect ? strlen(ev_connect) : e->line_len);
-		if (ev_connect)
-			pe->first_ev[1] = dup_line(e->line, e->line_len);
+		attempt_lines(pe->first_ev, e, ev_connect);
 	} else {
 		free(addr);
 		for (int i = 0; i < 2; i++) {
 			free(pe->last_ev[i]);
 			pe->last_ev[i] = NULL;
 		}
-		pe->last_ev[0] = dup_line(ev_connect ? ev_connect : e->line,
-					  ev_connect ? strlen(ev_connect) : e->line_len);
-		if (ev_connect)
-			pe->last_ev[1] = dup_line(e->line, e->line_len);
+		attempt_lines(pe->last_ev, e, ev_connect);
 	}
 	pe->count++;
 	pe->err = err;
-	pe->pid = leader_of(ctx, e->pid);
+	pe->pid = rule_leader(ctx, e->pid);
 	pe->tid = e->pid;
 	pe->last_seq = e->seq;
 	pe->last_ts = e->ts;
@@ -229,7 +202,7 @@ static void succeeded(struct state *s, const struct rc_event *e, const struct rc
 {
 	if (!s->peers.count)
 		return;
-	char *addr = addr_format(family, host, port, abstract);
+	char *addr = rule_addr_format(family, host, port, abstract);
 	void **slot = hmap_get(&s->peers, addr, strlen(addr));
 
 	if (slot) {
@@ -239,7 +212,7 @@ static void succeeded(struct state *s, const struct rc_event *e, const struct rc
 		pe->recovered_by = NULL;
 	}
 	if (family == AF_INET || family == AF_INET6) {
-		struct port_key k = { leader_of(ctx, e->pid), port };
+		struct port_key k = { rule_leader(ctx, e->pid), port };
 		void **chain = hmap_get(&s->by_port, &k, sizeof(k));
 		for (struct peer *pe = chain ? *chain : NULL; pe; pe = pe->next_same_port) {
 			if (pe->recovered || strcmp(pe->addr, addr) == 0)
@@ -271,9 +244,9 @@ static void mark_resolved(struct state *s, uint64_t connect_seq)
 static const struct rc_fd *pending_connect(const struct state *s, const struct rc_event *e,
 					   const struct rc_ctx *ctx)
 {
-	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
+	const struct rc_fd *f = rule_socket_fd(ctx, e, e->fd);
 
-	if (!f || f->kind != RC_FD_SOCKET || !f->connecting || is_resolved(s, f->connect_seq))
+	if (!f || !f->connecting || is_resolved(s, f->connect_seq))
 		return NULL;
 	return f;
 }
@@ -325,8 +298,8 @@ static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx
 {
 	if (e->fd < 0)
 		return;
-	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
-	if (!f || f->kind != RC_FD_SOCKET)
+	const struct rc_fd *f = rule_socket_fd(ctx, e, e->fd);
+	if (!f)
 		return;
 	if (f->connecting && !is_resolved(s, f->connect_seq)) {
 		if (!e->err && e->ret_known && e->ret > 0) {
@@ -370,26 +343,12 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	case SYS_getsockopt:
 		on_sockopt(s, e, ctx);
 		break;
-	case SYS_read:
-	case SYS_write:
-	case SYS_readv:
-	case SYS_writev:
-	case SYS_sendto:
-	case SYS_recvfrom:
-	case SYS_sendmsg:
-	case SYS_recvmsg:
-#ifdef SYS_send
-	case SYS_send:
-#endif
-#ifdef SYS_recv
-	case SYS_recv:
-#endif
-		on_io(s, e, ctx);
-		break;
 	case SYS_close:
 		on_close(s, e, ctx);
 		break;
 	default:
+		if (rule_is_sock_io(e->nr))
+			on_io(s, e, ctx);
 		break;
 	}
 }
@@ -482,8 +441,10 @@ static void advise(struct rc_finding *f, const struct peer *pe)
 	}
 }
 
-static void emit(const struct peer *pe, const struct rc_ctx *ctx, struct rc_findings *out)
+static void emit(const void *value, const void *arg, struct rc_findings *out)
 {
+	const struct peer *pe = value;
+	const struct rc_ctx *ctx = arg;
 	bool retried = pe->count > 1;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -505,11 +466,9 @@ static void emit(const struct peer *pe, const struct rc_ctx *ctx, struct rc_find
 	/* Datagrams to a closed port are mostly fire-and-forget (metrics,
 	 * syslog): worth a warning, rarely the cause. */
 	bool soft = pe->recovered || pe->udp;
-	struct rc_finding *f = finding_add(out, RULE_ID, soft ? RC_SEV_WARNING : RC_SEV_ERROR,
-					   soft ? RC_SEV_INFO : RC_SEV_WARNING, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
-	f->pid = pe->pid;
-	f->tid = pe->tid != pe->pid ? pe->tid : 0;
+	struct rc_finding *f = rule_finding(out, RULE_ID, soft ? RC_SEV_WARNING : RC_SEV_ERROR,
+					    soft ? RC_SEV_INFO : RC_SEV_WARNING, &sb);
+	rule_finding_pid(f, pe->pid, pe->tid);
 	finding_set(&f->syscall, pe->syscall);
 	f->err = pe->err;
 	finding_set(&f->address, pe->addr);
@@ -517,11 +476,9 @@ static void emit(const struct peer *pe, const struct rc_ctx *ctx, struct rc_find
 		finding_set(&f->path, pe->host);
 	f->count = (long long)pe->count;
 	for (int i = 0; i < 2; i++)
-		if (pe->first_ev[i])
-			finding_evidence(f, pe->first_ev[i], strlen(pe->first_ev[i]));
+		rule_evidence(f, pe->first_ev[i]);
 	for (int i = 0; i < 2; i++)
-		if (pe->last_ev[i])
-			finding_evidence(f, pe->last_ev[i], strlen(pe->last_ev[i]));
+		rule_evidence(f, pe->last_ev[i]);
 	advise(f, pe);
 	if (retried && !pe->recovered)
 		finding_setf(&f->message, "%llu attempts, none succeeded", (unsigned long long)pe->count);
@@ -530,42 +487,22 @@ static void emit(const struct peer *pe, const struct rc_ctx *ctx, struct rc_find
 	f->unrecovered = !pe->recovered;
 
 	finding_echo_word(f, pe->addr);
-	if (pe->family == AF_UNIX) {
-		const char *base = strrchr(pe->addr, '/');
-		finding_echo_word(f, base && base[1] ? base + 1 : pe->addr);
-	} else if (pe->host && strcmp(pe->host, "127.0.0.1") != 0 && strcmp(pe->host, "::1") != 0) {
+	if (pe->family == AF_UNIX)
+		finding_echo_word(f, fp_name(pe->addr));
+	else if (pe->host && !rule_loopback(pe->host))
 		finding_echo_word(f, pe->host);
-	}
 	finding_echo_word(f, errno_words(pe->err));
-}
-
-static int cmp_first(const void *a, const void *b)
-{
-	const struct peer *x = *(struct peer *const *)a, *y = *(struct peer *const *)b;
-
-	return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
 }
 
 static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = p;
-	struct peer **v = xcalloc(s->peers.count + 1, sizeof(*v));
-	struct hmap_iter it;
-	size_t n = 0;
 
-	for (struct hmap_node *node = hmap_first(&s->peers, &it); node; node = hmap_next(&s->peers, &it))
-		v[n++] = node->value;
-	qsort(v, n, sizeof(*v), cmp_first);
-	for (size_t i = 0; i < n; i++)
-		emit(v[i], ctx, out);
-	free(v);
-	if (s->dropped) {
-		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO,
-						   "connections to %llu more addresses failed",
-						   (unsigned long long)s->dropped);
-		f->count = (long long)s->dropped;
-		finding_setf(&f->advice, "the program tried many addresses; the ones above show the pattern");
-	}
+	rule_report_in_order(&s->peers, NULL, offsetof(struct peer, first_seq), emit, ctx, out);
+	if (s->dropped)
+		rule_dropped(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO, s->dropped,
+			     "connections to %llu more addresses failed",
+			     "the program tried many addresses; the ones above show the pattern");
 }
 
 const struct rc_rule_ops rc_rule_connect_failed_ops = {

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -26,7 +27,6 @@
 #define RULE_ID "connect-timeout"
 #define MAX_PEERS 1024
 #define MAX_PENDING 4096
-#define DNS_PORT 53
 /* A pending connect abandoned after this long without any poll expiring
  * on it (event loops waiting in epoll) still counts as timed out. */
 #define ABANDON_SECONDS 1.0
@@ -99,30 +99,6 @@ static void release(void *p)
 	hmap_release(&s->peers, peer_free);
 }
 
-static char *addr_format(int family, const char *host, int port, bool abstract)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!host)
-		host = "?";
-	if (family == AF_UNIX)
-		strbuf_addf(&sb, "%s%s", abstract ? "@" : "", host);
-	else if (family == AF_INET6 && port >= 0)
-		strbuf_addf(&sb, "[%s]:%d", host, port);
-	else if (port >= 0)
-		strbuf_addf(&sb, "%s:%d", host, port);
-	else
-		strbuf_adds(&sb, host);
-	return strbuf_detach(&sb);
-}
-
-static int leader_of(const struct rc_ctx *ctx, int pid)
-{
-	const struct rc_proc *l = procs_leader(ctx->procs, pid);
-
-	return l ? l->pid : pid;
-}
-
 static struct attempt *attempt_get(struct state *s, uint64_t seq, bool create)
 {
 	void **slot = hmap_get_int(&s->attempts, (long long)seq);
@@ -150,17 +126,10 @@ static struct attempt *attempt_get(struct state *s, uint64_t seq, bool create)
 	return a;
 }
 
-static const struct rc_fd *socket_fd(const struct rc_event *e, const struct rc_ctx *ctx, int fd)
-{
-	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, fd);
-
-	return f && f->kind == RC_FD_SOCKET ? f : NULL;
-}
-
 static struct peer *peer_get(struct state *s, int family, const char *host, int port, bool abstract,
 			     const struct rc_event *e)
 {
-	char *addr = addr_format(family, host, port, abstract);
+	char *addr = rule_addr_format(family, host, port, abstract);
 	void **slot = hmap_get(&s->peers, addr, strlen(addr));
 
 	if (slot) {
@@ -195,9 +164,7 @@ static struct peer *timed_out(struct state *s, const struct rc_event *e, const s
 			      int family, const char *host, int port, bool abstract,
 			      double seconds, const char *connect_line, const char *expiry_line)
 {
-	if (family != AF_INET && family != AF_INET6 && family != AF_UNIX)
-		return NULL;
-	if (family != AF_UNIX && port == DNS_PORT)
+	if (!rule_connect_peer(family, port))
 		return NULL;
 	struct peer *pe = peer_get(s, family, host, port, abstract, e);
 	if (!pe)
@@ -206,7 +173,7 @@ static struct peer *timed_out(struct state *s, const struct rc_event *e, const s
 	set_ev(&pe->ev[base], connect_line, connect_line ? strlen(connect_line) : 0);
 	set_ev(&pe->ev[base + 1], expiry_line, expiry_line ? strlen(expiry_line) : 0);
 	pe->count++;
-	pe->pid = leader_of(ctx, e->pid);
+	pe->pid = rule_leader(ctx, e->pid);
 	pe->tid = e->pid;
 	pe->last_seq = e->seq;
 	pe->last_ts = e->ts;
@@ -223,7 +190,7 @@ static void succeeded(struct state *s, int family, const char *host, int port, b
 {
 	if (!s->peers.count)
 		return;
-	char *addr = addr_format(family, host, port, abstract);
+	char *addr = rule_addr_format(family, host, port, abstract);
 	void **slot = hmap_get(&s->peers, addr, strlen(addr));
 
 	if (slot)
@@ -283,7 +250,7 @@ static void reported_timeout(struct state *s, const struct rc_event *e, const st
 
 	if (e->ts >= 0 && f->connect_ts >= 0)
 		waited = e->ts + (e->dur > 0 ? e->dur : 0) - f->connect_ts;
-	char *line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	char *line = rule_line(e);
 	timed_out(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract, waited,
 		  f->connect_line, line);
 	free(line);
@@ -291,7 +258,7 @@ static void reported_timeout(struct state *s, const struct rc_event *e, const st
 
 static void on_connect(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
-	const struct rc_fd *f = socket_fd(e, ctx, e->fd);
+	const struct rc_fd *f = rule_socket_fd(ctx, e, e->fd);
 
 	if (e->ret_known && e->ret == 0 && !e->err) {
 		if (e->sa.family)
@@ -326,7 +293,7 @@ static void on_connect(struct state *s, const struct rc_event *e, const struct r
 /* E told the outcome of the pending connect on its fd: ERR 0 success. */
 static void resolve_fd(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx, int err)
 {
-	const struct rc_fd *f = socket_fd(e, ctx, e->fd);
+	const struct rc_fd *f = rule_socket_fd(ctx, e, e->fd);
 
 	if (!f || !f->connecting)
 		return;
@@ -344,7 +311,7 @@ static void resolve_fd(struct state *s, const struct rc_event *e, const struct r
  * refusal, either way not a timeout). */
 static void ready(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx, int fd)
 {
-	const struct rc_fd *f = socket_fd(e, ctx, fd);
+	const struct rc_fd *f = rule_socket_fd(ctx, e, fd);
 
 	if (!f || !f->connecting)
 		return;
@@ -362,7 +329,7 @@ static void on_poll_expired(struct state *s, const struct rc_event *e, const str
 	if (e->ts >= 0)
 		end = e->ts + (e->dur >= 0 ? e->dur : e->timeout_ms > 0 ? (double)e->timeout_ms / 1000.0 : 0);
 	for (int i = 0; i < e->nfds && i < RC_EVENT_MAX_FDS; i++) {
-		const struct rc_fd *f = socket_fd(e, ctx, e->fds[i]);
+		const struct rc_fd *f = rule_socket_fd(ctx, e, e->fds[i]);
 		if (!f || !f->connecting)
 			continue;
 		struct attempt *a = attempt_get(s, f->connect_seq, true);
@@ -376,35 +343,12 @@ static void on_poll_expired(struct state *s, const struct rc_event *e, const str
 
 static void on_close(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
-	const struct rc_fd *f = socket_fd(e, ctx, e->fd);
+	const struct rc_fd *f = rule_socket_fd(ctx, e, e->fd);
 
 	if (!f || !f->connecting)
 		return;
 	abandoned(s, e, ctx, f, e->pid, e->ts);
 	attempt_free(hmap_del_int(&s->attempts, (long long)f->connect_seq));
-}
-
-static bool is_io(long nr)
-{
-	switch (nr) {
-	case SYS_read:
-	case SYS_write:
-	case SYS_readv:
-	case SYS_writev:
-	case SYS_sendto:
-	case SYS_recvfrom:
-	case SYS_sendmsg:
-	case SYS_recvmsg:
-#ifdef SYS_send
-	case SYS_send:
-#endif
-#ifdef SYS_recv
-	case SYS_recv:
-#endif
-		return true;
-	default:
-		return false;
-	}
 }
 
 static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -424,34 +368,23 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	case SYS_close:
 		on_close(s, e, ctx);
 		return;
-#ifdef SYS_poll
-	case SYS_poll:
-#endif
-#ifdef SYS_select
-	case SYS_select:
-#endif
-	case SYS_ppoll:
-	case SYS_pselect6:
+	default:
+		break;
+	}
+	if (rule_is_poll(e->nr)) {
 		if (e->ret_known && e->ret == 0 && !e->err && e->timeout_ms != 0)
 			on_poll_expired(s, e, ctx);
 		else if (e->ret_known && e->ret > 0 && e->nfds == 1)
 			ready(s, e, ctx, e->fds[0]);
 		return;
-	case SYS_epoll_wait:
-#ifdef SYS_epoll_pwait
-	case SYS_epoll_pwait:
-#endif
-#ifdef SYS_epoll_pwait2
-	case SYS_epoll_pwait2:
-#endif
+	}
+	if (rule_is_epoll(e->nr)) {
 		/* epoll lists the ready fds: each one's connect is decided. */
 		for (int i = 0; e->ret_known && e->ret > 0 && i < e->nfds && i < RC_EVENT_MAX_FDS; i++)
 			ready(s, e, ctx, e->fds[i]);
 		return;
-	default:
-		break;
 	}
-	if (is_io(e->nr) && e->fd >= 0) {
+	if (rule_is_sock_io(e->nr) && e->fd >= 0) {
 		if (e->ret_known && e->ret > 0 && !e->err)
 			resolve_fd(s, e, ctx, 0);
 		else if (event_failed(e) && e->err != EAGAIN)
@@ -467,8 +400,9 @@ static void format_seconds(struct strbuf *sb, double sec)
 		strbuf_addf(sb, "%.1f s", sec);
 }
 
-static void emit(const struct peer *pe, struct rc_findings *out)
+static void emit(const void *value, const void *arg, struct rc_findings *out)
 {
+	const struct peer *pe = value;
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "connection to '%s' timed out", pe->addr);
@@ -483,13 +417,9 @@ static void emit(const struct peer *pe, struct rc_findings *out)
 	else if (pe->recovered)
 		strbuf_adds(&sb, ", later connected");
 
-	struct rc_finding *f = finding_add(out, RULE_ID,
-					   pe->recovered ? RC_SEV_WARNING : RC_SEV_ERROR,
-					   pe->recovered ? RC_SEV_INFO : RC_SEV_WARNING,
-					   "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
-	f->pid = pe->pid;
-	f->tid = pe->tid != pe->pid ? pe->tid : 0;
+	struct rc_finding *f = rule_finding(out, RULE_ID, pe->recovered ? RC_SEV_WARNING : RC_SEV_ERROR,
+					    pe->recovered ? RC_SEV_INFO : RC_SEV_WARNING, &sb);
+	rule_finding_pid(f, pe->pid, pe->tid);
 	finding_set(&f->syscall, "connect");
 	f->err = ETIMEDOUT;
 	finding_set(&f->address, pe->addr);
@@ -499,8 +429,7 @@ static void emit(const struct peer *pe, struct rc_findings *out)
 	if (pe->longest >= 0)
 		f->duration_s = pe->count > 1 ? pe->total : pe->longest;
 	for (size_t i = 0; i < ARRAY_SIZE(pe->ev); i++)
-		if (pe->ev[i])
-			finding_evidence(f, pe->ev[i], strlen(pe->ev[i]));
+		rule_evidence(f, pe->ev[i]);
 	if (pe->count > 1 && pe->total > 0) {
 		struct strbuf m = STRBUF_INIT;
 		strbuf_addf(&m, "%llu attempts waited ", (unsigned long long)pe->count);
@@ -520,16 +449,9 @@ static void emit(const struct peer *pe, struct rc_findings *out)
 	f->ts = pe->last_ts;
 	f->unrecovered = !pe->recovered;
 	finding_echo_word(f, pe->addr);
-	if (pe->host && strcmp(pe->host, "127.0.0.1") != 0 && strcmp(pe->host, "::1") != 0)
+	if (pe->host && !rule_loopback(pe->host))
 		finding_echo_word(f, pe->host);
 	finding_echo_word(f, "timed out");
-}
-
-static int cmp_first(const void *a, const void *b)
-{
-	const struct peer *x = *(struct peer *const *)a, *y = *(struct peer *const *)b;
-
-	return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
 }
 
 /* Connects still pending when the trace ended: their fds are still in
@@ -558,23 +480,11 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 	struct state *s = p;
 
 	pending_at_end(s, ctx);
-
-	struct peer **v = xcalloc(s->peers.count + 1, sizeof(*v));
-	struct hmap_iter it;
-	size_t n = 0;
-	for (struct hmap_node *node = hmap_first(&s->peers, &it); node; node = hmap_next(&s->peers, &it))
-		v[n++] = node->value;
-	qsort(v, n, sizeof(*v), cmp_first);
-	for (size_t i = 0; i < n; i++)
-		emit(v[i], out);
-	free(v);
-	if (s->dropped) {
-		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO,
-						   "connections to %llu more addresses timed out",
-						   (unsigned long long)s->dropped);
-		f->count = (long long)s->dropped;
-		finding_setf(&f->advice, "the program tried many addresses; the ones above show the pattern");
-	}
+	rule_report_in_order(&s->peers, NULL, offsetof(struct peer, first_seq), emit, NULL, out);
+	if (s->dropped)
+		rule_dropped(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO, s->dropped,
+			     "connections to %llu more addresses timed out",
+			     "the program tried many addresses; the ones above show the pattern");
 }
 
 const struct rc_rule_ops rc_rule_connect_timeout_ops = {

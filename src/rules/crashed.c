@@ -19,6 +19,7 @@
 #include <sys/syscall.h>
 
 #include "gen/tables.h"
+#include "rules/common.h"
 #include "rules/oom-hint.h"
 #include "rules/proc-label.h"
 #include "rules/rule.h"
@@ -140,28 +141,12 @@ static bool fault_signal(int signo)
 
 static struct thread *thread_get(struct state *s, int tid, bool create)
 {
-	void **slot = hmap_get_int(&s->threads, tid);
-
-	if (slot || !create)
-		return slot ? *slot : NULL;
-	if (s->threads.count >= MAX_THREADS)
-		return NULL;
-	struct thread *t = xcalloc(1, sizeof(*t));
-	*hmap_put_int(&s->threads, tid, NULL) = t;
-	return t;
+	return rule_int_value(&s->threads, tid, create, sizeof(struct thread), MAX_THREADS, NULL);
 }
 
 static struct oom_hint *hint_get(struct state *s, int pid, bool create)
 {
-	void **slot = hmap_get_int(&s->hints, pid);
-
-	if (slot || !create)
-		return slot ? *slot : NULL;
-	if (s->hints.count >= MAX_PROCS)
-		return NULL;
-	struct oom_hint *h = xcalloc(1, sizeof(*h));
-	*hmap_put_int(&s->hints, pid, NULL) = h;
-	return h;
+	return rule_int_value(&s->hints, pid, create, sizeof(struct oom_hint), MAX_PROCS, NULL);
 }
 
 static void ring_push(struct thread *t, const struct rc_event *e)
@@ -200,7 +185,7 @@ static void on_signal(struct state *s, const struct rc_event *e, const struct rc
 	r->has_addr = e->has_fault_addr;
 	r->addr = e->fault_addr;
 	r->sender = e->sender_pid;
-	r->line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	r->line = rule_line(e);
 	r->seq = e->seq;
 	r->nsys = p ? p->nsyscalls : 0;
 	for (unsigned i = 0, k = 0; i < t->n; i++) {
@@ -292,7 +277,7 @@ static void record_crash(struct state *s, const struct rc_event *e, const struct
 	c->killed = !e->exited;
 	c->exit_code = e->exit_code;
 	c->core = e->core_dumped;
-	c->exit_line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	c->exit_line = rule_line(e);
 	c->seq = e->seq;
 	c->ts = e->ts;
 	const struct thread *t = tid != NO_THREAD ? thread_get(s, tid, false) : NULL;
@@ -348,8 +333,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	}
 }
 
-/* The si_code's name for this signal: the numbers overlap between
- * signals (SEGV_MAPERR and BUS_ADRALN are both 1). */
+/* The si_code's name for this signal. */
 static const char *si_code_name(int signo, int code, int sender)
 {
 	const char *prefix;
@@ -374,13 +358,7 @@ static const char *si_code_name(int signo, int code, int sender)
 		prefix = "POLL_";
 	else
 		return NULL;
-	size_t plen = strlen(prefix);
-	for (size_t i = 0; i < rc_xlat_si_code.count; i++) {
-		const struct rc_xlat_entry *r = &rc_xlat_si_code.rows[i];
-		if (r->value == code && strncmp(r->name, prefix, plen) == 0 && !r->alias)
-			return r->name;
-	}
-	return NULL;
+	return rule_si_code(prefix, code);
 }
 
 static const char *signal_name(int signo)
@@ -394,9 +372,7 @@ static const char *signal_name(int signo)
  * part of the plan. */
 static bool parent_succeeded(const struct rc_ctx *ctx, const struct rc_proc *p)
 {
-	const struct rc_proc *parent = p && p->ppid ? procs_get(ctx->procs, p->ppid) : NULL;
-
-	return parent && parent->ended && parent->exited && parent->exit_code == 0;
+	return rule_succeeded(rule_parent(ctx, p));
 }
 
 static bool crash_signal(int signo)
@@ -536,22 +512,17 @@ static void emit(const struct crash *c, const struct rc_ctx *ctx, struct rc_find
 		sev = RC_SEV_WARNING;
 		sev_ok = RC_SEV_INFO;
 	}
-	struct rc_finding *f = finding_add(out, RULE_ID, sev, sev_ok, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
-	f->pid = c->pid;
-	f->tid = c->tid != c->pid ? c->tid : 0;
+	struct rc_finding *f = rule_finding(out, RULE_ID, sev, sev_ok, &sb);
+	rule_finding_pid(f, c->pid, c->tid);
 	f->signo = r->signo;
 	if (detail.len)
 		f->message = strbuf_detach(&detail);
 	if (r->signo == SIGABRT && !f->message)
 		finding_set(&f->message, "abort() called");
 	for (int i = 0; i < RING; i++)
-		if (r->before[i])
-			finding_evidence(f, r->before[i], strlen(r->before[i]));
-	if (r->line)
-		finding_evidence(f, r->line, strlen(r->line));
-	if (c->exit_line)
-		finding_evidence(f, c->exit_line, strlen(c->exit_line));
+		rule_evidence(f, r->before[i]);
+	rule_evidence(f, r->line);
+	rule_evidence(f, c->exit_line);
 	advise(f, c, sender);
 	f->seq = c->seq;
 	f->ts = c->ts;
@@ -569,13 +540,10 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 
 	for (size_t i = 0; i < s->ncrashes; i++)
 		emit(&s->crashes[i], ctx, out);
-	if (s->dropped) {
-		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING,
-						   "%llu more processes were killed by signals",
-						   (unsigned long long)s->dropped);
-		f->count = (long long)s->dropped;
-		finding_setf(&f->advice, "the crashes above show the pattern");
-	}
+	if (s->dropped)
+		rule_dropped(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, s->dropped,
+			     "%llu more processes were killed by signals",
+			     "the crashes above show the pattern");
 }
 
 const struct rc_rule_ops rc_rule_crashed_ops = {

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
+#include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -65,13 +67,6 @@ static void release(void *p)
 	hmap_release(&((struct state *)p)->files, rec_free);
 }
 
-static int leader_of(const struct rc_ctx *ctx, int pid)
-{
-	const struct rc_proc *l = procs_leader(ctx->procs, pid);
-
-	return l ? l->pid : pid;
-}
-
 static bool space_errno(int err)
 {
 	return err == ENOSPC || err == EDQUOT || err == EFBIG;
@@ -81,8 +76,7 @@ static bool space_errno(int err)
  * there are normal. */
 static bool regular_path(const char *path)
 {
-	return path && path[0] == '/' && strncmp(path, "/dev/", 5) != 0 &&
-	       strncmp(path, "/proc/", 6) != 0 && strncmp(path, "/sys/", 5) != 0;
+	return path && path[0] == '/' && !fp_pseudo(path);
 }
 
 /* The file the event is about: its path argument for calls that create
@@ -91,10 +85,7 @@ static const char *event_file(const struct rc_event *e, const struct rc_ctx *ctx
 {
 	if (by_path)
 		return e->path;
-	const struct rc_fd *f = e->fd >= 0 ? procs_fd(ctx->procs, e->pid, e->fd) : NULL;
-	if (f && f->kind == RC_FD_FILE)
-		return f->path;
-	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
+	return rule_fd_file(ctx, e);
 }
 
 static struct file_rec *rec_get(struct state *s, const char *key, const struct rc_event *e, bool create)
@@ -115,7 +106,7 @@ static struct file_rec *rec_get(struct state *s, const char *key, const struct r
 
 static void add_evidence(struct file_rec *r, const struct rc_event *e)
 {
-	char *line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	char *line = rule_line(e);
 
 	if (!line)
 		return;
@@ -151,7 +142,7 @@ static void record(struct state *s, const struct rc_event *e, const struct rc_ct
 	}
 	if (!r->syscall)
 		r->syscall = xstrdup(e->name ? e->name : "?");
-	r->pid = leader_of(ctx, e->pid);
+	r->pid = rule_leader(ctx, e->pid);
 	r->tid = e->pid;
 	r->last_seq = e->seq;
 	r->last_ts = e->ts;
@@ -181,15 +172,9 @@ static bool is_write(long nr)
 /* Calls whose failure is about a name they create (path argument). */
 static bool creates_name(const struct rc_event *e)
 {
-	switch (e->nr) {
-#ifdef SYS_open
-	case SYS_open:
-#endif
-	case SYS_openat:
-#ifdef SYS_openat2
-	case SYS_openat2:
-#endif
+	if (rule_is_open(e->nr))
 		return (e->flags & O_CREAT) != 0 || (e->flags & O_TMPFILE) == O_TMPFILE;
+	switch (e->nr) {
 #ifdef SYS_creat
 	case SYS_creat:
 #endif
@@ -326,8 +311,9 @@ static char *dir_of(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
-static void emit(const struct file_rec *r, struct rc_findings *out)
+static void emit(const void *value, const void *arg, struct rc_findings *out)
 {
+	const struct file_rec *r = value;
 	struct strbuf sb = STRBUF_INIT;
 	struct strbuf what = STRBUF_INIT;
 	enum rc_severity sev = RC_SEV_ERROR, sev_ok = RC_SEV_WARNING;
@@ -370,10 +356,8 @@ static void emit(const struct file_rec *r, struct rc_findings *out)
 		sev_ok = RC_SEV_INFO;
 	}
 
-	struct rc_finding *f = finding_add(out, RULE_ID, sev, sev_ok, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
-	f->pid = r->pid;
-	f->tid = r->tid != r->pid ? r->tid : 0;
+	struct rc_finding *f = rule_finding(out, RULE_ID, sev, sev_ok, &sb);
+	rule_finding_pid(f, r->pid, r->tid);
 	finding_set(&f->syscall, r->syscall);
 	if (r->err)
 		f->err = r->err;
@@ -382,8 +366,7 @@ static void emit(const struct file_rec *r, struct rc_findings *out)
 	if (r->bytes > 0 && !r->inotify)
 		f->bytes = r->bytes;
 	for (size_t i = 0; i < ARRAY_SIZE(r->ev); i++)
-		if (r->ev[i])
-			finding_evidence(f, r->ev[i], strlen(r->ev[i]));
+		rule_evidence(f, r->ev[i]);
 	char *dir = dir_of(r->path);
 	if (r->inotify)
 		finding_setf(&f->advice, "the per-user inotify watch limit is used up (file watchers: IDEs, "
@@ -405,10 +388,8 @@ static void emit(const struct file_rec *r, struct rc_findings *out)
 	f->seq = r->last_seq;
 	f->ts = r->last_ts;
 	f->unrecovered = !r->recovered;
-	if (r->path) {
-		const char *base = strrchr(r->path, '/');
-		finding_echo_word(f, base && base[1] ? base + 1 : r->path);
-	}
+	if (r->path)
+		finding_echo_word(f, fp_name(r->path));
 	if (r->inotify)
 		finding_echo_word(f, "watch");
 	else if (r->err == EDQUOT)
@@ -419,34 +400,15 @@ static void emit(const struct file_rec *r, struct rc_findings *out)
 		finding_echo_word(f, "no space");
 }
 
-static int cmp_first(const void *a, const void *b)
-{
-	const struct file_rec *x = *(struct file_rec *const *)a, *y = *(struct file_rec *const *)b;
-
-	return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
-}
-
 static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = p;
-	struct file_rec **v = xcalloc(s->files.count + 1, sizeof(*v));
-	struct hmap_iter it;
-	size_t n = 0;
 
-	(void)ctx;
-	for (struct hmap_node *node = hmap_first(&s->files, &it); node; node = hmap_next(&s->files, &it))
-		v[n++] = node->value;
-	qsort(v, n, sizeof(*v), cmp_first);
-	for (size_t i = 0; i < n; i++)
-		emit(v[i], out);
-	free(v);
-	if (s->dropped) {
-		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING,
-						   "writes to %llu more files failed for lack of space",
-						   (unsigned long long)s->dropped);
-		f->count = (long long)s->dropped;
-		finding_setf(&f->advice, "free space on the file systems named above");
-	}
+	rule_report_in_order(&s->files, NULL, offsetof(struct file_rec, first_seq), emit, NULL, out);
+	if (s->dropped)
+		rule_dropped(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, s->dropped,
+			     "writes to %llu more files failed for lack of space",
+			     "free space on the file systems named above");
 }
 
 const struct rc_rule_ops rc_rule_disk_full_ops = {

@@ -24,13 +24,13 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
 #define RULE_ID "dns-failure"
-#define DNS_PORT 53
 #define MAX_NAMES 1024
 #define MAX_SOCKETS 256
 #define DNS_HEADER 12
@@ -226,30 +226,10 @@ static bool dns_parse(const unsigned char *d, size_t n, bool truncated, bool tcp
 	return parse_at(d, n, 0, truncated, m) || parse_at(d, n, 2, truncated, m);
 }
 
-static char *addr_format(int family, const char *host, int port)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!host)
-		host = "?";
-	if (family == AF_INET6)
-		strbuf_addf(&sb, "[%s]:%d", host, port);
-	else
-		strbuf_addf(&sb, "%s:%d", host, port);
-	return strbuf_detach(&sb);
-}
-
-static int leader_of(const struct rc_ctx *ctx, int pid)
-{
-	const struct rc_proc *l = procs_leader(ctx->procs, pid);
-
-	return l ? l->pid : pid;
-}
-
 static struct dns_sock *sock_get(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
 				 int fd, bool create)
 {
-	struct sock_key k = { leader_of(ctx, e->pid), fd };
+	struct sock_key k = { rule_leader(ctx, e->pid), fd };
 	void **slot = hmap_get(&s->socks, &k, sizeof(k));
 
 	if (slot || !create)
@@ -270,11 +250,11 @@ static char *dns_server(const struct rc_event *e, const struct rc_ctx *ctx, bool
 	const struct rc_fd *f = e->fd >= 0 ? procs_fd(ctx->procs, e->pid, e->fd) : NULL;
 
 	*tcp = f && f->kind == RC_FD_SOCKET && f->sock_type == SOCK_STREAM;
-	if ((e->sa.family == AF_INET || e->sa.family == AF_INET6) && e->sa.port == DNS_PORT)
-		return addr_format(e->sa.family, e->sa.host, e->sa.port);
-	if (f && f->kind == RC_FD_SOCKET && f->peer_port == DNS_PORT &&
+	if ((e->sa.family == AF_INET || e->sa.family == AF_INET6) && e->sa.port == RULE_DNS_PORT)
+		return rule_addr_format(e->sa.family, e->sa.host, e->sa.port, false);
+	if (f && f->kind == RC_FD_SOCKET && f->peer_port == RULE_DNS_PORT &&
 	    (f->family == AF_INET || f->family == AF_INET6))
-		return addr_format(f->family, f->peer_host, f->peer_port);
+		return rule_addr_format(f->family, f->peer_host, f->peer_port, false);
 	return NULL;
 }
 
@@ -300,14 +280,14 @@ static struct name_rec *name_get(struct state *s, const char *name, bool cut, co
 static void set_line(char **slot, const struct rc_event *e)
 {
 	free(*slot);
-	*slot = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	*slot = rule_line(e);
 }
 
 static void failed(struct name_rec *n, const struct rc_event *e, const struct rc_ctx *ctx,
 		   enum outcome o, const char *server)
 {
 	n->counts[o]++;
-	n->pid = leader_of(ctx, e->pid);
+	n->pid = rule_leader(ctx, e->pid);
 	n->tid = e->pid;
 	n->last_seq = e->seq;
 	n->last_ts = e->ts;
@@ -451,10 +431,10 @@ static void on_recv(struct state *s, const struct rc_event *e, const struct rc_c
 
 static void on_connect(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
-	if (!event_failed(e) || !net_errno(e->err) || e->sa.port != DNS_PORT ||
+	if (!event_failed(e) || !net_errno(e->err) || e->sa.port != RULE_DNS_PORT ||
 	    (e->sa.family != AF_INET && e->sa.family != AF_INET6))
 		return;
-	char *server = addr_format(e->sa.family, e->sa.host, e->sa.port);
+	char *server = rule_addr_format(e->sa.family, e->sa.host, e->sa.port, false);
 	struct name_rec *n = name_get(s, "", false, e);
 	if (n) {
 		n->err = e->err;
@@ -487,9 +467,21 @@ static void on_poll_ready(struct state *s, const struct rc_event *e, const struc
 		d->ready_unread = true;
 }
 
+/* A poll or select with a timeout: on the resolver's sockets, it expired
+ * or said one was ready. */
+static void on_poll(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	if (!s->socks.count || !e->ret_known || e->err || e->timeout_ms == 0)
+		return;
+	if (e->ret == 0)
+		on_poll_expired(s, e, ctx);
+	else if (e->nfds == 1)
+		on_poll_ready(s, e, ctx);
+}
+
 static void on_close(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
-	struct sock_key k = { leader_of(ctx, e->pid), e->fd };
+	struct sock_key k = { rule_leader(ctx, e->pid), e->fd };
 	struct dns_sock *d = hmap_del(&s->socks, &k, sizeof(k));
 
 	if (d)
@@ -501,8 +493,7 @@ static void on_open(struct state *s, const struct rc_event *e)
 {
 	if (!event_failed(e) || !e->path || strcmp(e->path, "/etc/resolv.conf") != 0)
 		return;
-	free(s->resolv_conf_line);
-	s->resolv_conf_line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	set_line(&s->resolv_conf_line, e);
 	s->resolv_conf_err = e->err;
 }
 
@@ -532,26 +523,11 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 #ifdef SYS_recv
 	case SYS_recv:
 #endif
-		if (e->fd >= 0 && (s->socks.count || e->sa.port == DNS_PORT))
+		if (e->fd >= 0 && (s->socks.count || e->sa.port == RULE_DNS_PORT))
 			on_recv(s, e, ctx);
 		break;
 	case SYS_connect:
 		on_connect(s, e, ctx);
-		break;
-#ifdef SYS_poll
-	case SYS_poll:
-#endif
-#ifdef SYS_select
-	case SYS_select:
-#endif
-	case SYS_ppoll:
-	case SYS_pselect6:
-		if (!s->socks.count || !e->ret_known || e->err || e->timeout_ms == 0)
-			break;
-		if (e->ret == 0)
-			on_poll_expired(s, e, ctx);
-		else if (e->nfds == 1)
-			on_poll_ready(s, e, ctx);
 		break;
 	case SYS_close:
 		if (s->socks.count)
@@ -564,6 +540,8 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		on_open(s, e);
 		break;
 	default:
+		if (rule_is_poll(e->nr))
+			on_poll(s, e, ctx);
 		break;
 	}
 }
@@ -662,9 +640,10 @@ static void advise(struct rc_finding *f, const struct name_rec *n, enum outcome 
 	f->advice = strbuf_detach(&sb);
 }
 
-static void emit(const struct state *s, const struct name_rec *n, const struct rc_ctx *ctx,
-		 struct rc_findings *out)
+static void emit(const void *value, const void *state, struct rc_findings *out)
 {
+	const struct state *s = state;
+	const struct name_rec *n = value;
 	enum outcome top = OUT_COUNT;
 	for (size_t i = 0; i < OUT_COUNT && top == OUT_COUNT; i++)
 		if (n->counts[priority[i]])
@@ -693,11 +672,9 @@ static void emit(const struct state *s, const struct name_rec *n, const struct r
 	if (top == OUT_TIMEOUT && n->waited > 0)
 		strbuf_addf(&sb, " after %.1f s", n->waited);
 
-	struct rc_finding *f = finding_add(out, RULE_ID, n->ok ? RC_SEV_WARNING : RC_SEV_ERROR,
-					   n->ok ? RC_SEV_INFO : RC_SEV_WARNING, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
-	f->pid = n->pid;
-	f->tid = n->tid != n->pid ? n->tid : 0;
+	struct rc_finding *f = rule_finding(out, RULE_ID, n->ok ? RC_SEV_WARNING : RC_SEV_ERROR,
+					    n->ok ? RC_SEV_INFO : RC_SEV_WARNING, &sb);
+	rule_finding_pid(f, n->pid, n->tid);
 	if (n->name[0])
 		finding_setf(&f->host, "%s%s", n->name, n->name_cut ? "..." : "");
 	finding_set(&f->address, n->server);
@@ -709,15 +686,12 @@ static void emit(const struct state *s, const struct name_rec *n, const struct r
 		f->duration_s = n->waited;
 	const char *ev[] = { n->query_line, n->fail_line, n->last_query_line, n->last_fail_line };
 	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
-		if (ev[i])
-			finding_evidence(f, ev[i], strlen(ev[i]));
-	if (s->resolv_conf_line)
-		finding_evidence(f, s->resolv_conf_line, strlen(s->resolv_conf_line));
+		rule_evidence(f, ev[i]);
+	rule_evidence(f, s->resolv_conf_line);
 	advise(f, n, top, s);
 	f->seq = n->last_seq;
 	f->ts = n->last_ts;
 	f->unrecovered = !n->ok;
-	(void)ctx;
 
 	/* What clients print: curl and requests name the host; glibc's
 	 * gai_strerror says "Name or service not known", "Temporary failure
@@ -734,42 +708,29 @@ static void emit(const struct state *s, const struct name_rec *n, const struct r
 	strbuf_release(&name);
 }
 
-static int cmp_first(const void *a, const void *b)
+/* The names to report on: those that failed and never resolved, unless
+ * a search-list variant did, and those that resolved after a wait. */
+static bool reported(const void *value, const void *state)
 {
-	const struct name_rec *x = *(struct name_rec *const *)a, *y = *(struct name_rec *const *)b;
+	const struct name_rec *r = value;
 
-	return (x->first_seq > y->first_seq) - (x->first_seq < y->first_seq);
+	if (!any_failure(r))
+		return false;
+	/* Resolved: only a wait worth telling. */
+	if (r->ok)
+		return r->counts[OUT_TIMEOUT] != 0;
+	return !search_variant(state, r);
 }
 
 static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = p;
-	struct name_rec **v = xcalloc(s->names.count + 1, sizeof(*v));
-	struct hmap_iter it;
-	size_t n = 0;
 
-	for (struct hmap_node *node = hmap_first(&s->names, &it); node; node = hmap_next(&s->names, &it)) {
-		struct name_rec *r = node->value;
-		if (!any_failure(r))
-			continue;
-		/* Resolved: only a wait worth telling. */
-		if (r->ok && !r->counts[OUT_TIMEOUT])
-			continue;
-		if (!r->ok && search_variant(s, r))
-			continue;
-		v[n++] = r;
-	}
-	qsort(v, n, sizeof(*v), cmp_first);
-	for (size_t i = 0; i < n; i++)
-		emit(s, v[i], ctx, out);
-	free(v);
-	if (s->dropped) {
-		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO,
-						   "DNS lookups of %llu more names were not followed",
-						   (unsigned long long)s->dropped);
-		f->count = (long long)s->dropped;
-		finding_setf(&f->advice, "the program looked up very many names; the ones above show the pattern");
-	}
+	rule_report_in_order(&s->names, reported, offsetof(struct name_rec, first_seq), emit, s, out);
+	if (s->dropped)
+		rule_dropped(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO, s->dropped,
+			     "DNS lookups of %llu more names were not followed",
+			     "the program looked up very many names; the ones above show the pattern");
 }
 
 const struct rc_rule_ops rc_rule_dns_failure_ops = {

@@ -25,6 +25,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "rules/common.h"
 #include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
@@ -101,18 +102,14 @@ static void ef_release(void *state)
 
 static const char *entry_key(struct ef_state *st, const struct rc_ctx *ctx, int pid, const char *name)
 {
-	const struct rc_proc *l = procs_leader(ctx->procs, pid);
-
-	strbuf_reset(&st->scratch);
-	strbuf_addf(&st->scratch, "%d/%s", l ? l->pid : pid, name);
-	return st->scratch.buf;
+	return rule_proc_key(&st->scratch, ctx, pid, name, strlen(name));
 }
 
 static void try_set(struct ef_try *t, const struct rc_event *e)
 {
 	try_release(t);
 	t->path = xstrdup(e->path);
-	t->line = e->line ? xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1)) : NULL;
+	t->line = rule_line_short(e);
 	t->err = e->err;
 	t->seq = e->seq;
 	t->ts = e->ts;
@@ -361,7 +358,7 @@ static void add_evidence(struct rc_finding *f, const struct ef_entry *en, const 
 
 	/* The telling try first; a plain search in the order it happened. */
 	if (d != &en->last && d->line) {
-		finding_evidence(f, d->line, strlen(d->line));
+		rule_evidence(f, d->line);
 		shown = true;
 	}
 	for (size_t i = 0; i < kept && f->nevidence < RC_EVIDENCE_MAX - 1; i++) {
@@ -370,10 +367,10 @@ static void add_evidence(struct rc_finding *f, const struct ef_entry *en, const 
 			continue;
 		if (t->seq == en->last.seq)
 			continue;
-		finding_evidence(f, t->line, strlen(t->line));
+		rule_evidence(f, t->line);
 	}
-	if (en->last.line && !(shown && en->last.seq == d->seq))
-		finding_evidence(f, en->last.line, strlen(en->last.line));
+	if (!(shown && en->last.seq == d->seq))
+		rule_evidence(f, en->last.line);
 }
 
 /* Describe a failed ENOENT exec of a single path. */
@@ -533,31 +530,30 @@ static void emit(struct rc_findings *out, const struct ef_entry *en)
 
 static int cmp_latest(const void *a, const void *b)
 {
-	const struct ef_entry *x = *(struct ef_entry *const *)a, *y = *(struct ef_entry *const *)b;
+	const struct ef_entry *x = *(void *const *)a, *y = *(void *const *)b;
 	return (x->last.seq < y->last.seq) - (x->last.seq > y->last.seq);
+}
+
+/* Programs that never started. */
+static bool failed(const void *value, const void *arg)
+{
+	const struct ef_entry *en = value;
+
+	return !en->succeeded && en->ntries;
 }
 
 static void ef_finish(void *state, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct ef_state *st = state;
-	struct ef_entry **v = xcalloc(st->keys.count + 1, sizeof(*v));
-	size_t n = 0;
-	struct hmap_iter it;
+	size_t n;
+	void **v = rule_values(&st->keys, failed, NULL, &n);
 
-	(void)ctx;
-	for (struct hmap_node *node = hmap_first(&st->keys, &it); node; node = hmap_next(&st->keys, &it)) {
-		struct ef_entry *en = node->value;
-		if (!en->succeeded && en->ntries)
-			v[n++] = en;
-	}
 	/* The latest failures are the likeliest causes. */
 	qsort(v, n, sizeof(*v), cmp_latest);
 	size_t shown = MIN(n, (size_t)EF_MAX_REPORT);
 	for (size_t i = 0; i < shown; i++)
 		emit(out, v[i]);
-	long long rest = (long long)(n - shown) + st->dropped;
-	if (shown && rest > 0)
-		finding_setf(&out->v[out->count - 1]->message, "%lld more failed execs not listed", rest);
+	rule_note_rest(out, shown, (long long)(n - shown) + st->dropped, "failed execs");
 	free(v);
 }
 

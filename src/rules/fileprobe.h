@@ -1,19 +1,58 @@
-/* Small path predicates shared by the file rules (missing-file,
- * permission-denied, exec-failed, missing-library, gpu-unavailable) and the
- * noise classifier, so that each kind of path has exactly one owner:
- * shared objects belong to missing-library, NVIDIA devices and driver
- * libraries to gpu-unavailable. */
+/* Small path helpers shared by the rules that look at paths (missing-file,
+ * permission-denied, exec-failed, missing-library, gpu-unavailable, the
+ * I/O rules) and the noise classifier, so that each kind of path has
+ * exactly one owner: shared objects belong to missing-library, NVIDIA
+ * devices and driver libraries to gpu-unavailable. */
 #ifndef RC_RULES_FILEPROBE_H
 #define RC_RULES_FILEPROBE_H
 
 #include <stdbool.h>
 #include <string.h>
 
+#include "util/strbuf.h"
+
 /* The last component of PATH ("" for "dir/"). */
 static inline const char *fp_base(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
+}
+
+/* What a user calls the file at PATH: its last component, or PATH itself
+ * when that is empty ("dir/"). */
+static inline const char *fp_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+/* The directory part of PATH ("." for a bare name, "/" for "/x"), into SB;
+ * returns SB's contents. */
+static inline const char *fp_dir(struct strbuf *sb, const char *path)
+{
+	const char *base = fp_base(path);
+
+	strbuf_reset(sb);
+	if (base == path)
+		strbuf_adds(sb, ".");
+	else if (base == path + 1)
+		strbuf_adds(sb, "/");
+	else
+		strbuf_add(sb, path, (size_t)(base - path - 1));
+	return strbuf_str(sb);
+}
+
+static inline bool fp_has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Kernel interfaces and devices (/proc, /sys, /dev): no file's contents
+ * live there, so how they are read or written says nothing about storage. */
+static inline bool fp_pseudo(const char *path)
+{
+	return fp_has_prefix(path, "/proc/") || fp_has_prefix(path, "/sys/") ||
+	       fp_has_prefix(path, "/dev/");
 }
 
 /* "libfoo.so", "libfoo.so.1.2", "_C.cpython-311-x86_64-linux-gnu.so". */

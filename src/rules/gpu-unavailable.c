@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
 #include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
@@ -71,18 +72,6 @@ static void gpu_release(void *state)
 	strbuf_release(&st->key);
 }
 
-static bool is_open(long nr)
-{
-	return nr == SYS_openat
-#ifdef SYS_open
-	       || nr == SYS_open
-#endif
-#ifdef SYS_openat2
-	       || nr == SYS_openat2
-#endif
-		;
-}
-
 static bool is_lookup(long nr)
 {
 	return nr == SYS_statx || nr == SYS_faccessat
@@ -105,22 +94,21 @@ static void gpu_on_event(void *state, const struct rc_event *e, const struct rc_
 
 	if (e->kind != RC_EV_SYSCALL || !e->path || !e->path[0])
 		return;
-	if (!is_open(e->nr) && !is_lookup(e->nr))
+	if (!rule_is_open(e->nr) && !is_lookup(e->nr))
 		return;
 	const char *base = fp_base(e->path);
 	if (fp_gpu_device(e->path))
 		device = true;
-	else if (is_open(e->nr) && fp_gpu_library(base))
+	else if (rule_is_open(e->nr) && fp_gpu_library(base))
 		device = false;
 	else
 		return;
 
-	strbuf_reset(&st->key);
 	if (device) {
+		strbuf_reset(&st->key);
 		strbuf_addf(&st->key, "dev:%s", e->path);
 	} else {
-		const struct rc_proc *l = procs_leader(ctx->procs, e->pid);
-		strbuf_addf(&st->key, "%d/%s", l ? l->pid : e->pid, base);
+		rule_proc_key(&st->key, ctx, e->pid, base, strlen(base));
 	}
 	void **slot = hmap_get(&st->items, st->key.buf, st->key.len);
 	if (e->err == 0) {
@@ -142,7 +130,7 @@ static void gpu_on_event(void *state, const struct rc_event *e, const struct rc_
 		struct gpu_item *it = xcalloc(1, sizeof(*it));
 		it->device = device;
 		it->path = xstrdup(device ? e->path : base);
-		it->line = e->line ? xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1)) : NULL;
+		it->line = rule_line_short(e);
 		it->syscall = xstrdup(e->name ? e->name : "?");
 		it->err = e->err;
 		it->pid = e->pid;
@@ -156,13 +144,13 @@ static void gpu_on_event(void *state, const struct rc_event *e, const struct rc_
 	/* For a library the last directory searched is the telling line. */
 	if (!device && it->count > 1 && e->line) {
 		free(it->line);
-		it->line = xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1));
+		it->line = rule_line_short(e);
 	}
 	it->pid = e->pid;
 	it->seq = e->seq;
 	it->ts = e->ts;
 	/* An open's error says more than a stat's. */
-	if (is_open(e->nr) && it->err != e->err) {
+	if (rule_is_open(e->nr) && it->err != e->err) {
 		it->err = e->err;
 		free(it->syscall);
 		it->syscall = xstrdup(e->name ? e->name : "?");
@@ -182,7 +170,7 @@ static int rank_item(const struct gpu_item *it)
 
 static int cmp_items(const void *a, const void *b)
 {
-	const struct gpu_item *x = *(struct gpu_item *const *)a, *y = *(struct gpu_item *const *)b;
+	const struct gpu_item *x = *(void *const *)a, *y = *(void *const *)b;
 	int rx = rank_item(x), ry = rank_item(y);
 	if (rx != ry)
 		return rx - ry;
@@ -200,26 +188,25 @@ static const char *what_library(const char *name)
 	return "NVIDIA library";
 }
 
+/* What still failed at the end. */
+static bool failing(const void *value, const void *arg)
+{
+	return !((const struct gpu_item *)value)->ok;
+}
+
 static void gpu_finish(void *state, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct gpu_state *st = state;
-	struct gpu_item **v = xcalloc(st->items.count + 1, sizeof(*v));
-	size_t n = 0;
+	size_t n;
+	void **v = rule_values(&st->items, failing, NULL, &n);
 	long long total = 0;
-	uint64_t last_seq = 0;
 	const struct gpu_item *latest = NULL;
-	struct hmap_iter hit;
 
-	for (struct hmap_node *node = hmap_first(&st->items, &hit); node; node = hmap_next(&st->items, &hit)) {
-		struct gpu_item *it = node->value;
-		if (it->ok)
-			continue;
-		v[n++] = it;
+	for (size_t i = 0; i < n; i++) {
+		const struct gpu_item *it = v[i];
 		total += it->count;
-		if (!latest || it->seq > last_seq) {
+		if (!latest || it->seq > latest->seq)
 			latest = it;
-			last_seq = it->seq;
-		}
 	}
 	if (n == 0) {
 		free(v);
@@ -228,9 +215,11 @@ static void gpu_finish(void *state, const struct rc_ctx *ctx, struct rc_findings
 	qsort(v, n, sizeof(*v), cmp_items);
 	const struct gpu_item *lead = v[0];
 	bool only_runtime = true;
-	for (size_t i = 0; i < n; i++)
-		if (v[i]->device || strncmp(v[i]->path, "libcudart", 9) != 0)
+	for (size_t i = 0; i < n; i++) {
+		const struct gpu_item *it = v[i];
+		if (it->device || strncmp(it->path, "libcudart", 9) != 0)
 			only_runtime = false;
+	}
 
 	struct rc_finding *f;
 	if (lead->device && (lead->err == EACCES || lead->err == EPERM))
@@ -261,8 +250,7 @@ static void gpu_finish(void *state, const struct rc_ctx *ctx, struct rc_findings
 	finding_echo_word(f, "nvidia");
 	finding_echo_word(f, "gpu");
 	for (size_t i = 0; i < n && f->nevidence < RC_EVIDENCE_MAX; i++)
-		if (v[i]->line)
-			finding_evidence(f, v[i]->line, strlen(v[i]->line));
+		rule_evidence(f, ((const struct gpu_item *)v[i])->line);
 
 	if (lead->device && (lead->err == EACCES || lead->err == EPERM))
 		finding_setf(&f->advice, "let the user open the NVIDIA devices: add it to the group that owns "

@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -107,12 +108,6 @@ struct wait {
 	char *line;
 };
 
-struct thread_stat {
-	int tid;
-	double total;
-	uint64_t count;
-};
-
 struct addr_stat {
 	uint64_t addr;
 	double total;
@@ -129,8 +124,8 @@ struct top {
 };
 
 struct state {
-	struct hmap procs;	/* group_of() -> struct proc_act */
-	struct hmap threads;	/* tid -> struct thread_stat */
+	struct hmap procs;	/* rule_group() -> struct proc_act */
+	struct hmap threads;	/* tid -> struct rule_thread_time */
 	struct hmap addrs;	/* struct addr_key -> struct addr_stat */
 	struct wait pending[PENDING_MAX];
 	int npending;
@@ -170,36 +165,13 @@ static void release(void *st)
 		free(s->top[i].line);
 }
 
-/* The process PID belongs to, for state its threads share. Threads and
- * processes already running when tracing began (strace -p) have no known
- * parent, and the model cannot tell which of them share a process: they
- * form one group, 0, which is right for the usual single attached process. */
-static int group_of(const struct rc_ctx *ctx, int pid)
-{
-	const struct rc_proc *p = procs_leader(ctx->procs, pid);
-
-	if (!p || (!p->ppid && !p->is_thread))
-		return 0;
-	return p->pid;
-}
-
-static int leader_of(const struct rc_ctx *ctx, int pid)
-{
-	const struct rc_proc *p = procs_leader(ctx->procs, pid);
-	return p ? p->pid : pid;
-}
-
 static struct proc_act *proc_act(struct state *s, int group)
 {
-	void **slot = hmap_get_int(&s->procs, group);
+	bool created;
+	struct proc_act *a = rule_int_value(&s->procs, group, true, sizeof(*a), PROCS_MAX, &created);
 
-	if (slot)
-		return *slot;
-	if (s->procs.count >= PROCS_MAX)
-		return NULL;
-	struct proc_act *a = xcalloc(1, sizeof(*a));
-	a->exit_ts = -1;
-	*hmap_put_int(&s->procs, group, NULL) = a;
+	if (created)
+		a->exit_ts = -1;
 	return a;
 }
 
@@ -244,26 +216,13 @@ static bool futex_woke(const struct rc_event *e)
 /* Calls during which a thread is idle itself: they are not activity. */
 static bool idle_call(long nr)
 {
+	if (rule_is_poll(nr) || rule_is_epoll(nr))
+		return true;
 	switch (nr) {
 	case SYS_futex:
 #ifdef SYS_futex_waitv
 	case SYS_futex_waitv:
 #endif
-#ifdef SYS_epoll_wait
-	case SYS_epoll_wait:
-#endif
-	case SYS_epoll_pwait:
-#ifdef SYS_epoll_pwait2
-	case SYS_epoll_pwait2:
-#endif
-#ifdef SYS_poll
-	case SYS_poll:
-#endif
-	case SYS_ppoll:
-#ifdef SYS_select
-	case SYS_select:
-#endif
-	case SYS_pselect6:
 	case SYS_accept:
 	case SYS_accept4:
 	case SYS_wait4:
@@ -310,20 +269,18 @@ static bool busy(const struct proc_act *a, int waker, int tid, double from, doub
 	return false;
 }
 
+static void top_drop(void *entry)
+{
+	free(((struct top *)entry)->line);
+}
+
 static void top_insert(struct state *s, const struct wait *w, int waker)
 {
-	int pos = s->ntop;
+	struct top *t = rule_top_slot(s->top, &s->ntop, TOP_N, sizeof(s->top[0]),
+				      offsetof(struct top, dur), w->dur, top_drop);
 
-	while (pos > 0 && s->top[pos - 1].dur < w->dur)
-		pos--;
-	if (pos >= TOP_N)
+	if (!t)
 		return;
-	if (s->ntop == TOP_N)
-		free(s->top[TOP_N - 1].line);
-	else
-		s->ntop++;
-	memmove(&s->top[pos + 1], &s->top[pos], (size_t)(s->ntop - 1 - pos) * sizeof(s->top[0]));
-	struct top *t = &s->top[pos];
 	t->dur = w->dur;
 	t->ts = w->from;
 	t->seq = w->seq;
@@ -336,25 +293,13 @@ static void count_contended(struct state *s, const struct wait *w, int waker)
 {
 	s->contended++;
 	s->contended_total += w->dur;
-
-	void **slot = hmap_get_int(&s->threads, w->tid);
-	if (!slot && s->threads.count < THREADS_MAX) {
-		slot = hmap_put_int(&s->threads, w->tid, NULL);
-		struct thread_stat *t = xcalloc(1, sizeof(*t));
-		t->tid = w->tid;
-		*slot = t;
-	}
-	if (slot) {
-		struct thread_stat *t = *slot;
-		t->total += w->dur;
-		t->count++;
-	}
+	rule_thread_time_add(&s->threads, w->tid, w->dur, THREADS_MAX);
 
 	struct addr_key k;
 	memset(&k, 0, sizeof(k));
 	k.group = w->group;
 	k.addr = w->addr;
-	slot = hmap_get(&s->addrs, &k, sizeof(k));
+	void **slot = hmap_get(&s->addrs, &k, sizeof(k));
 	if (!slot && s->addrs.count < ADDRS_MAX) {
 		slot = hmap_put(&s->addrs, &k, sizeof(k), NULL);
 		struct addr_stat *a = xcalloc(1, sizeof(*a));
@@ -402,7 +347,7 @@ static void pending_expire(struct state *s, uint64_t seq)
 
 static void on_wake(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
-	int group = group_of(ctx, e->pid);
+	int group = rule_group(ctx, e->pid);
 	struct proc_act *a = proc_act(s, group);
 
 	if (!a || e->ts < 0)
@@ -452,7 +397,7 @@ static void on_wait(struct state *s, const struct rc_event *e, const struct rc_c
 	struct wait w;
 	memset(&w, 0, sizeof(w));
 	w.tid = e->pid;
-	w.group = group_of(ctx, e->pid);
+	w.group = rule_group(ctx, e->pid);
 	w.addr = e->addr;
 	w.from = e->ts;
 	w.dur = e->dur;
@@ -492,7 +437,7 @@ static void on_wait(struct state *s, const struct rc_event *e, const struct rc_c
 
 static void note_exit(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
-	struct proc_act *a = proc_act(s, group_of(ctx, e->pid));
+	struct proc_act *a = proc_act(s, rule_group(ctx, e->pid));
 
 	if (a && !(e->kind == RC_EV_EXIT && a->exit_tid == e->pid)) {
 		a->exit_ts = e->ts;
@@ -535,14 +480,14 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 	}
 	if (e->ts < 0 || idle_call(e->nr))
 		return;
-	struct proc_act *a = proc_act(s, group_of(ctx, e->pid));
+	struct proc_act *a = proc_act(s, rule_group(ctx, e->pid));
 	if (a)
 		note_activity(a, e->pid, e->ts, e->ts + (e->dur > 0 ? e->dur : 0));
 }
 
 static int cmp_thread(const void *x, const void *y)
 {
-	const struct thread_stat *a = *(struct thread_stat *const *)x, *b = *(struct thread_stat *const *)y;
+	const struct rule_thread_time *a = *(void *const *)x, *b = *(void *const *)y;
 	if (a->total != b->total)
 		return a->total > b->total ? -1 : 1;
 	return (a->tid > b->tid) - (a->tid < b->tid);
@@ -550,7 +495,7 @@ static int cmp_thread(const void *x, const void *y)
 
 static int cmp_addr(const void *x, const void *y)
 {
-	const struct addr_stat *a = *(struct addr_stat *const *)x, *b = *(struct addr_stat *const *)y;
+	const struct addr_stat *a = *(void *const *)x, *b = *(void *const *)y;
 	if (a->total != b->total)
 		return a->total > b->total ? -1 : 1;
 	return (a->addr > b->addr) - (a->addr < b->addr);
@@ -569,7 +514,7 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 		pending_judge(s, s->npending - 1, 0);
 	if (!s->ntop || s->top[0].dur < LONG_WAIT_S)
 		return;
-	double span = ctx->has_time && ctx->last_ts > ctx->first_ts ? ctx->last_ts - ctx->first_ts : 0;
+	double span = rule_span(ctx);
 	if (span > 0 && s->contended_total < SHARE_MIN * span)
 		return;
 
@@ -581,27 +526,25 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 		    s->contended == 1 ? "" : "s");
 	add_seconds(&sb, t->dur);
 
-	size_t nthreads = 0;
-	struct thread_stat **v = xcalloc(s->threads.count + 1, sizeof(*v));
-	struct hmap_iter it;
-	for (struct hmap_node *n = hmap_first(&s->threads, &it); n; n = hmap_next(&s->threads, &it))
-		v[nthreads++] = n->value;
+	size_t nthreads;
+	void **v = rule_values(&s->threads, NULL, NULL, &nthreads);
 	qsort(v, nthreads, sizeof(*v), cmp_thread);
 	strbuf_adds(&sb, " (");
 	for (size_t i = 0; i < nthreads && i < SUMMARY_THREADS; i++) {
-		strbuf_addf(&sb, "%stid %d ", i ? ", " : "", v[i]->tid);
-		add_seconds(&sb, v[i]->total);
+		const struct rule_thread_time *tt = v[i];
+		strbuf_addf(&sb, "%stid %d ", i ? ", " : "", tt->tid);
+		add_seconds(&sb, tt->total);
 	}
 	if (nthreads > SUMMARY_THREADS)
 		strbuf_addf(&sb, ", %zu more", nthreads - SUMMARY_THREADS);
-	size_t naddrs = 0;
-	struct addr_stat **va = xcalloc(s->addrs.count + 1, sizeof(*va));
-	for (struct hmap_node *n = hmap_first(&s->addrs, &it); n; n = hmap_next(&s->addrs, &it))
-		va[naddrs++] = n->value;
+	size_t naddrs;
+	void **va = rule_values(&s->addrs, NULL, NULL, &naddrs);
 	qsort(va, naddrs, sizeof(*va), cmp_addr);
-	for (size_t i = 0; i < naddrs && i < SUMMARY_ADDRS; i++)
-		strbuf_addf(&sb, "%sfutex 0x%llx %llu wait%s", i ? ", " : "; ", (unsigned long long)va[i]->addr,
-			    (unsigned long long)va[i]->count, va[i]->count == 1 ? "" : "s");
+	for (size_t i = 0; i < naddrs && i < SUMMARY_ADDRS; i++) {
+		const struct addr_stat *a = va[i];
+		strbuf_addf(&sb, "%sfutex 0x%llx %llu wait%s", i ? ", " : "; ", (unsigned long long)a->addr,
+			    (unsigned long long)a->count, a->count == 1 ? "" : "s");
+	}
 	free(va);
 	if (t->waker)
 		strbuf_addf(&sb, "; the longest ended when tid %d woke it", t->waker);
@@ -614,10 +557,8 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 		strbuf_adds(&sb, "; without timestamps idle pool threads cannot be told apart");
 	free(v);
 
-	struct rc_finding *f = finding_add(out, "lock-wait", RC_SEV_WARNING, RC_SEV_WARNING, "%s",
-					   strbuf_str(&sb));
-	strbuf_release(&sb);
-	f->pid = leader_of(ctx, t->tid);
+	struct rc_finding *f = rule_finding(out, "lock-wait", RC_SEV_WARNING, RC_SEV_WARNING, &sb);
+	f->pid = rule_leader(ctx, t->tid);
 	f->tid = t->tid;
 	finding_set(&f->syscall, "futex");
 	f->count = (long long)s->contended;
@@ -625,8 +566,7 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	f->seq = t->seq;
 	f->ts = t->ts;
 	for (int i = 0; i < s->ntop; i++)
-		if (s->top[i].line)
-			finding_evidence(f, s->top[i].line, strlen(s->top[i].line));
+		rule_evidence(f, s->top[i].line);
 	finding_set(&f->advice,
 		    "find what the other thread does while holding the lock: `rootcause stack PID` "
 		    "during a stall shows every thread's stack; waits for GPU work (synchronize, "

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
 #include "rules/fileprobe.h"
 #include "rules/noise.h"
 #include "rules/rule.h"
@@ -31,9 +32,6 @@
 #define MF_MAX_NAMES 4096	/* basenames tracked at once */
 #define MF_MAX_PATHS 8		/* distinct failing paths kept per name */
 #define MF_MAX_REPORT 10	/* findings emitted; the rest are counted */
-/* A thread that made this many more calls after the failure carried on
- * without the file: it handled the failure, it did not give up on it. */
-#define MF_KEPT_GOING 1000
 
 enum mf_kind {
 	MF_PROBE,		/* stat, access, readlink, opendir */
@@ -115,20 +113,29 @@ static void mf_release(void *state)
 	hmap_release(&st->names, entry_free);
 }
 
+/* rename and link: their success makes a new name exist. */
+static bool new_name_call(long nr)
+{
+	return
+#ifdef SYS_rename
+	       nr == SYS_rename ||
+#endif
+#ifdef SYS_link
+	       nr == SYS_link ||
+#endif
+#ifdef SYS_renameat
+	       nr == SYS_renameat ||
+#endif
+	       nr == SYS_renameat2 || nr == SYS_linkat;
+}
+
 /* What a failing call of E was trying to do; false when the rule does not
  * look at it. */
 static bool classify(const struct rc_event *e, enum mf_kind *kind)
 {
 	long nr = e->nr;
 
-	if (
-#ifdef SYS_open
-	    nr == SYS_open ||
-#endif
-#ifdef SYS_openat2
-	    nr == SYS_openat2 ||
-#endif
-	    nr == SYS_openat) {
+	if (rule_is_open(nr)) {
 		if (e->flags & O_CREAT)
 			*kind = MF_CREATE;
 		else if ((e->flags & O_DIRECTORY) == O_DIRECTORY)
@@ -178,13 +185,7 @@ static bool classify(const struct rc_event *e, enum mf_kind *kind)
 		*kind = MF_CHDIR;
 		return true;
 	}
-	if (
-#ifdef SYS_rename
-	    nr == SYS_rename ||
-#endif
-#ifdef SYS_link
-	    nr == SYS_link ||
-#endif
+	if (new_name_call(nr) ||
 #ifdef SYS_chmod
 	    nr == SYS_chmod ||
 #endif
@@ -194,11 +195,7 @@ static bool classify(const struct rc_event *e, enum mf_kind *kind)
 #ifdef SYS_lchown
 	    nr == SYS_lchown ||
 #endif
-#ifdef SYS_renameat
-	    nr == SYS_renameat ||
-#endif
-	    nr == SYS_renameat2 || nr == SYS_linkat || nr == SYS_truncate ||
-	    nr == SYS_fchmodat || nr == SYS_fchownat) {
+	    nr == SYS_truncate || nr == SYS_fchmodat || nr == SYS_fchownat) {
 		*kind = MF_OTHER;
 		return true;
 	}
@@ -215,21 +212,6 @@ static bool is_success_witness(long nr)
 	if (nr == SYS_execve || nr == SYS_execveat)
 		return true;
 	return classify(&probe, &unused);
-}
-
-static bool new_name_call(long nr)
-{
-	return
-#ifdef SYS_rename
-	       nr == SYS_rename ||
-#endif
-#ifdef SYS_link
-	       nr == SYS_link ||
-#endif
-#ifdef SYS_renameat
-	       nr == SYS_renameat ||
-#endif
-	       nr == SYS_renameat2 || nr == SYS_linkat;
 }
 
 static void mark_found(struct mf_state *st, const char *path)
@@ -250,7 +232,7 @@ static void fail_set(struct mf_fail *f, const struct rc_event *e, enum mf_kind k
 	fail_release(f);
 	f->path = xstrdup(e->path);
 	f->path2 = e->path2 ? xstrdup(e->path2) : NULL;
-	f->line = e->line ? xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1)) : NULL;
+	f->line = rule_line_short(e);
 	f->syscall = xstrdup(e->name ? e->name : "?");
 	f->kind = kind;
 	f->err = e->err;
@@ -258,8 +240,8 @@ static void fail_set(struct mf_fail *f, const struct rc_event *e, enum mf_kind k
 	f->seq = e->seq;
 	f->ts = e->ts;
 	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
-	const char *cwd = p && p->cwd ? p->cwd : e->dir_hint;
-	f->cwd = cwd && cwd[0] == '/' ? xstrdup(cwd) : NULL;
+	const char *cwd = rule_cwd(p, e);
+	f->cwd = cwd ? xstrdup(cwd) : NULL;
 	f->nsys = p ? p->nsyscalls : 0;
 }
 
@@ -269,20 +251,19 @@ static int cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static bool found_later(const void *value)
+{
+	return ((const struct mf_entry *)value)->recovered;
+}
+
 /* Make room: drop the names that were found later (probing), then, if
  * that was not enough, the older half of the rest. */
 static void evict(struct mf_state *st)
 {
 	struct hmap_iter it;
-	struct hmap_node *n = hmap_first(&st->names, &it);
+	struct hmap_node *n;
 
-	while (n) {
-		struct hmap_node *next = hmap_next(&st->names, &it);
-		struct mf_entry *en = n->value;
-		if (en->recovered)
-			entry_free(hmap_del(&st->names, n->key, n->keylen));
-		n = next;
-	}
+	rule_evict(&st->names, found_later, entry_free);
 	if (st->names.count < MF_MAX_NAMES * 3 / 4)
 		return;
 
@@ -379,21 +360,6 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 	record_failure(st, e, kind, ctx);
 }
 
-/* The directory part of PATH, into SB. */
-static const char *dir_of(struct strbuf *sb, const char *path)
-{
-	const char *base = fp_base(path);
-
-	strbuf_reset(sb);
-	if (base == path)
-		strbuf_adds(sb, ".");
-	else if (base == path + 1)
-		strbuf_adds(sb, "/");
-	else
-		strbuf_add(sb, path, (size_t)(base - path - 1));
-	return strbuf_str(sb);
-}
-
 /* True when DIR is A itself or lies under it. */
 static bool dir_within(const char *dir, size_t dn, const char *a, size_t an)
 {
@@ -406,7 +372,7 @@ static bool dir_within(const char *dir, size_t dn, const char *a, size_t an)
  * looks for HEAD in /a/b and /a/b/.git, then in /a and /a/.git. */
 static void anchor_of(struct strbuf *sb, const char *path)
 {
-	dir_of(sb, path);
+	fp_dir(sb, path);
 	while (sb->len > 1) {
 		const char *last = fp_base(sb->buf);
 		if (last[0] != '.' || last == sb->buf)
@@ -446,24 +412,13 @@ static bool path_search(const struct mf_entry *en)
 	size_t bins = 0;
 
 	for (size_t i = 0; i < kept; i++) {
-		const char *dir = dir_of(&d, en->paths[i].path);
+		const char *dir = fp_dir(&d, en->paths[i].path);
 		const char *last = fp_base(dir);
 		if (strcmp(last, "bin") == 0 || strcmp(last, "sbin") == 0 || strcmp(last, "shims") == 0)
 			bins++;
 	}
 	strbuf_release(&d);
 	return kept >= 2 && bins * 3 >= kept * 2;
-}
-
-/* Did the program's output name BASE after SEQ? */
-static bool echoed_after(const struct rc_procs *m, const char *base, uint64_t seq)
-{
-	for (size_t i = 0; i < m->out_count; i++) {
-		const struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
-		if (o->seq >= seq && o->text && strstr(o->text, base))
-			return true;
-	}
-	return false;
 }
 
 static bool has_control(const char *s)
@@ -475,21 +430,13 @@ static bool has_control(const char *s)
 }
 
 struct mf_cand {
+	struct rule_rank rank;	/* first: sorted with rule_cmp_rank */
 	const char *name;
 	struct mf_entry *en;
-	double score;
 	bool echoed;
 	bool command;
 	bool kept_going;
 };
-
-static int cmp_cand(const void *a, const void *b)
-{
-	const struct mf_cand *x = a, *y = b;
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return (x->en->decisive.seq < y->en->decisive.seq) - (x->en->decisive.seq > y->en->decisive.seq);
-}
 
 static void add_evidence(struct rc_finding *f, const struct mf_entry *en)
 {
@@ -502,10 +449,10 @@ static void add_evidence(struct rc_finding *f, const struct mf_entry *en)
 			continue;
 		if (p->seq == en->decisive.seq)
 			decisive_shown = true;
-		finding_evidence(f, p->line, strlen(p->line));
+		rule_evidence(f, p->line);
 	}
-	if (!decisive_shown && en->decisive.line)
-		finding_evidence(f, en->decisive.line, strlen(en->decisive.line));
+	if (!decisive_shown)
+		rule_evidence(f, en->decisive.line);
 }
 
 /* S escaped for printing (trace strings may hold any byte). */
@@ -527,7 +474,7 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 	if (c->command && !c->echoed)
 		sev = RC_SEV_INFO;
 	struct strbuf dir = STRBUF_INIT, nb = STRBUF_INIT, pb = STRBUF_INIT, db = STRBUF_INIT;
-	const char *parent = dir_of(&dir, d->path);
+	const char *parent = fp_dir(&dir, d->path);
 	const char *name = printable(&nb, c->name);
 	const char *path = printable(&pb, d->path);
 	const char *pdir = printable(&db, parent);
@@ -609,7 +556,6 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 	struct mf_state *st = state;
 	struct mf_cand *cands = xcalloc(st->names.count + 1, sizeof(*cands));
 	size_t n = 0;
-	uint64_t last = ctx->nevents ? ctx->nevents : 1;
 	struct hmap_iter it;
 
 	for (struct hmap_node *node = hmap_first(&st->names, &it); node; node = hmap_next(&st->names, &it)) {
@@ -621,10 +567,9 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		struct mf_cand *c = &cands[n];
 		c->name = node->key;
 		c->en = en;
-		c->echoed = echoed_after(ctx->procs, node->key, en->paths[0].seq);
+		c->echoed = rule_output_naming(ctx->procs, node->key, en->paths[0].seq) != NULL;
 		c->command = weight == 0 && path_search(en);
-		const struct rc_proc *p = procs_get(ctx->procs, d->pid);
-		c->kept_going = p && p->nsyscalls > d->nsys + MF_KEPT_GOING;
+		c->kept_going = rule_kept_going(ctx, d->pid, d->nsys);
 		/* A name looked for in a directory and its ancestors is a config
 		 * search (rust-toolchain.toml, .git); one only looked up in three
 		 * places or more and never complained about is a scan for
@@ -635,13 +580,14 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		 * as commands: no one's file name has control characters. */
 		if (c->command && has_control(node->key))
 			continue;
-		c->score = 100.0 * weight + (c->echoed ? 400 : 0) + (c->command ? 50 : 0) -
-			   (c->kept_going ? 150 : 0) +
-			   (procs_failed(ctx->procs, d->pid, NULL) ? 300 : 0) +
-			   50.0 * (double)d->seq / (double)last;
+		c->rank.score = 100.0 * weight + (c->echoed ? 400 : 0) + (c->command ? 50 : 0) -
+				(c->kept_going ? 150 : 0) +
+				(procs_failed(ctx->procs, d->pid, NULL) ? 300 : 0) +
+				rule_recency(ctx, d->seq);
+		c->rank.seq = d->seq;
 		n++;
 	}
-	qsort(cands, n, sizeof(*cands), cmp_cand);
+	qsort(cands, n, sizeof(*cands), rule_cmp_rank);
 	size_t shown = MIN(n, (size_t)MF_MAX_REPORT);
 	for (size_t i = 0; i < shown; i++)
 		emit(out, &cands[i]);

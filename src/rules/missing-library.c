@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
 #include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
@@ -28,9 +29,6 @@
 #define ML_MAX_KEYS 1024	/* (process, stem) pairs tracked */
 #define ML_MAX_DIRS 16		/* distinct search directories kept */
 #define ML_MAX_REPORT 10
-/* A thread that made this many more calls after the search carried on
- * without the library: an optional dlopen. */
-#define ML_KEPT_GOING 1000
 
 struct ml_try {
 	char *dir;
@@ -160,37 +158,12 @@ static size_t stem_len(const char *base)
 
 static const char *make_key(struct ml_state *st, const struct rc_ctx *ctx, int pid, const char *base)
 {
-	const struct rc_proc *l = procs_leader(ctx->procs, pid);
-
-	strbuf_reset(&st->key);
-	strbuf_addf(&st->key, "%d/", l ? l->pid : pid);
-	strbuf_add(&st->key, base, stem_len(base));
-	return st->key.buf;
+	return rule_proc_key(&st->key, ctx, pid, base, stem_len(base));
 }
 
-static bool is_open(long nr)
+static bool library_found(const void *value)
 {
-	return nr == SYS_openat
-#ifdef SYS_open
-	       || nr == SYS_open
-#endif
-#ifdef SYS_openat2
-	       || nr == SYS_openat2
-#endif
-		;
-}
-
-static void evict_found(struct ml_state *st)
-{
-	struct hmap_iter it;
-	struct hmap_node *n = hmap_first(&st->keys, &it);
-
-	while (n) {
-		struct hmap_node *next = hmap_next(&st->keys, &it);
-		if (((struct ml_entry *)n->value)->found)
-			entry_free(hmap_del(&st->keys, n->key, n->keylen));
-		n = next;
-	}
+	return ((const struct ml_entry *)value)->found;
 }
 
 static void record_failure(struct ml_state *st, const struct rc_event *e, const char *base,
@@ -202,7 +175,7 @@ static void record_failure(struct ml_state *st, const struct rc_event *e, const 
 
 	if (!slot) {
 		if (st->keys.count >= ML_MAX_KEYS)
-			evict_found(st);
+			rule_evict(&st->keys, library_found, entry_free);
 		if (st->keys.count >= ML_MAX_KEYS) {
 			st->dropped++;
 			return;
@@ -237,7 +210,7 @@ static void record_failure(struct ml_state *st, const struct rc_event *e, const 
 	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
 	en->nsys = p ? p->nsyscalls : 0;
 	free(en->last_line);
-	en->last_line = e->line ? xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1)) : NULL;
+	en->last_line = rule_line_short(e);
 
 	bool sub;
 	const char *dir = search_dir(&st->dir, e->path, &sub);
@@ -257,7 +230,7 @@ static void record_failure(struct ml_state *st, const struct rc_event *e, const 
 	 * hwcaps subdirectories. */
 	if (i < ML_MAX_DIRS && (!en->dirs[i].line || !sub) && e->line) {
 		free(en->dirs[i].line);
-		en->dirs[i].line = xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1));
+		en->dirs[i].line = rule_line_short(e);
 	}
 }
 
@@ -265,7 +238,7 @@ static void ml_on_event(void *state, const struct rc_event *e, const struct rc_c
 {
 	struct ml_state *st = state;
 
-	if (e->kind != RC_EV_SYSCALL || !is_open(e->nr) || !e->path || !e->path[0])
+	if (e->kind != RC_EV_SYSCALL || !rule_is_open(e->nr) || !e->path || !e->path[0])
 		return;
 	const char *base = fp_base(e->path);
 	if (!fp_is_shared_object(base) || fp_gpu_library(base))
@@ -288,33 +261,12 @@ static void ml_on_event(void *state, const struct rc_event *e, const struct rc_c
 	record_failure(st, e, base, ctx);
 }
 
-/* The loader's (or the program's) own line about NAME after SEQ. */
-static const char *loader_message(const struct rc_procs *m, const char *name, uint64_t seq)
-{
-	const char *best = NULL;
-
-	for (size_t i = 0; i < m->out_count; i++) {
-		const struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
-		if (o->seq >= seq && o->text && strstr(o->text, name))
-			best = o->text;
-	}
-	return best;
-}
-
 struct ml_cand {
+	struct rule_rank rank;	/* first: sorted with rule_cmp_rank */
 	struct ml_entry *en;
 	const char *msg;
 	bool optional;
-	double score;
 };
-
-static int cmp_cand(const void *a, const void *b)
-{
-	const struct ml_cand *x = a, *y = b;
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return (x->en->seq < y->en->seq) - (x->en->seq > y->en->seq);
-}
 
 static void emit(struct rc_findings *out, const struct ml_entry *en, const char *msg, bool optional)
 {
@@ -345,12 +297,12 @@ static void emit(struct rc_findings *out, const struct ml_entry *en, const char 
 	bool last_shown = false;
 	for (size_t i = 0; i < kept && f->nevidence < RC_EVIDENCE_MAX - 1; i++)
 		if (en->dirs[i].line) {
-			finding_evidence(f, en->dirs[i].line, strlen(en->dirs[i].line));
+			rule_evidence(f, en->dirs[i].line);
 			if (en->last_line && strcmp(en->dirs[i].line, en->last_line) == 0)
 				last_shown = true;
 		}
-	if (en->last_line && !last_shown)
-		finding_evidence(f, en->last_line, strlen(en->last_line));
+	if (!last_shown)
+		rule_evidence(f, en->last_line);
 
 	for (size_t i = 0; i < kept && i < 4; i++)
 		strbuf_addf(&dirs, "%s'%s'", i ? ", " : "", en->dirs[i].dir);
@@ -368,7 +320,6 @@ static void ml_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 	struct ml_state *st = state;
 	struct ml_cand *cands = xcalloc(st->keys.count + 1, sizeof(*cands));
 	size_t n = 0;
-	uint64_t last = ctx->nevents ? ctx->nevents : 1;
 	struct hmap_iter it;
 
 	for (struct hmap_node *node = hmap_first(&st->keys, &it); node; node = hmap_next(&st->keys, &it)) {
@@ -377,28 +328,28 @@ static void ml_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 			continue;
 		/* A search that stopped before the default directories ended in
 		 * an ld.so.cache hit the trace may not show (strace -Z, a grep);
-		 * unless the program said otherwise, the library was there. */
-		const char *msg = loader_message(ctx->procs, en->name, en->first_seq);
+		 * unless the program (or the loader) said otherwise, the library
+		 * was there. */
+		const char *msg = rule_output_naming(ctx->procs, en->name, en->first_seq);
 		if (!en->system_dirs && !msg)
 			continue;
 		const struct rc_proc *p = procs_leader(ctx->procs, en->pid);
-		const struct rc_proc *thread = procs_get(ctx->procs, en->pid);
 		cands[n].en = en;
 		cands[n].msg = msg;
-		cands[n].optional = !msg && thread && thread->nsyscalls > en->nsys + ML_KEPT_GOING;
-		cands[n].score = (p && p->ended && p->exited && p->exit_code == 127 ? 500 : 0) -
-				 (cands[n].optional ? 150 : 0) +
-				 (procs_failed(ctx->procs, en->pid, NULL) ? 300 : 0) +
-				 50.0 * (double)en->seq / (double)last;
+		/* Carried on without it: an optional dlopen. */
+		cands[n].optional = !msg && rule_kept_going(ctx, en->pid, en->nsys);
+		cands[n].rank.score = (p && p->ended && p->exited && p->exit_code == 127 ? 500 : 0) -
+				      (cands[n].optional ? 150 : 0) +
+				      (procs_failed(ctx->procs, en->pid, NULL) ? 300 : 0) +
+				      rule_recency(ctx, en->seq);
+		cands[n].rank.seq = en->seq;
 		n++;
 	}
-	qsort(cands, n, sizeof(*cands), cmp_cand);
+	qsort(cands, n, sizeof(*cands), rule_cmp_rank);
 	size_t shown = MIN(n, (size_t)ML_MAX_REPORT);
 	for (size_t i = 0; i < shown; i++)
 		emit(out, cands[i].en, cands[i].msg, cands[i].optional);
-	long long rest = (long long)(n - shown) + st->dropped;
-	if (shown && rest > 0 && !out->v[out->count - 1]->message)
-		finding_setf(&out->v[out->count - 1]->message, "%lld more missing libraries not listed", rest);
+	rule_note_rest(out, shown, (long long)(n - shown) + st->dropped, "missing libraries");
 	free(cands);
 }
 

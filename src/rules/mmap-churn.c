@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -37,7 +38,7 @@
 #define GLIBC_MMAP_THRESHOLD_MAX (32ULL << 20)
 
 struct live_key {
-	int pid;		/* group_of(): threads share the address space */
+	int pid;		/* rule_group(): threads share the address space */
 	int pad;
 	uint64_t addr;
 };
@@ -110,25 +111,12 @@ static void release(void *st)
 	strbuf_release(&s->key);
 }
 
-/* The process PID belongs to, for state its threads share. Threads and
- * processes already running when tracing began (strace -p) have no known
- * parent, and the model cannot tell which of them share a process: they
- * form one group, 0, which is right for the usual single attached process. */
-static int group_of(const struct rc_ctx *ctx, int pid)
-{
-	const struct rc_proc *p = procs_leader(ctx->procs, pid);
-
-	if (!p || (!p->ppid && !p->is_thread))
-		return 0;
-	return p->pid;
-}
-
 static struct live_key live_key(const struct rc_ctx *ctx, int pid, uint64_t addr)
 {
 	struct live_key k;
 
 	memset(&k, 0, sizeof(k));
-	k.pid = group_of(ctx, pid);
+	k.pid = rule_group(ctx, pid);
 	k.addr = addr;
 	return k;
 }
@@ -141,12 +129,7 @@ static bool file_map(const struct rc_event *e)
 /* The mapped file's path, NULL when anonymous or unknown. */
 static const char *map_path(const struct rc_ctx *ctx, const struct rc_event *e)
 {
-	if (!file_map(e))
-		return NULL;
-	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
-	if (f)
-		return f->path;
-	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
+	return file_map(e) ? rule_fd_path(ctx, e) : NULL;
 }
 
 static void on_mmap(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -165,7 +148,7 @@ static void on_mmap(struct state *s, const struct rc_event *e, const struct rc_c
 		    path ? path : "");
 	l->key = xstrdup(strbuf_str(&s->key));
 	l->dur = e->dur;
-	l->line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	l->line = rule_line(e);
 	void **slot = hmap_put(&s->live, &k, sizeof(k), NULL);
 	live_free(*slot);
 	*slot = l;
@@ -195,7 +178,7 @@ static void on_munmap(struct state *s, const struct rc_event *e, const struct rc
 		c->pid = e->pid;
 		c->first_map = l->line;
 		l->line = NULL;
-		c->first_unmap = e->line ? xstrndup(e->line, e->line_len) : NULL;
+		c->first_unmap = rule_line(e);
 		*slot = c;
 	} else {
 		struct churn *c = *slot;
@@ -203,7 +186,7 @@ static void on_munmap(struct state *s, const struct rc_event *e, const struct rc
 		free(c->last_unmap);
 		c->last_map = l->line;
 		l->line = NULL;
-		c->last_unmap = e->line ? xstrndup(e->line, e->line_len) : NULL;
+		c->last_unmap = rule_line(e);
 	}
 	struct churn *c = *slot;
 	c->pairs++;
@@ -247,58 +230,46 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 	}
 }
 
-/* "320 KiB", "1.5 GiB", "832 bytes". */
-static void add_bytes(struct strbuf *sb, unsigned long long n)
-{
-	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)n;
-	int u = -1;
-
-	while (v >= 1024 && u < 3) {
-		v /= 1024;
-		u++;
-	}
-	if (u < 0)
-		strbuf_addf(sb, "%llu bytes", n);
-	else if ((long long)(v * 10 + 0.5) % 10 == 0)
-		strbuf_addf(sb, "%.0f %s", v, unit[u]);
-	else
-		strbuf_addf(sb, "%.1f %s", v, unit[u]);
-}
-
 static int cmp_volume(const void *x, const void *y)
 {
-	const struct churn *a = *(struct churn *const *)x, *b = *(struct churn *const *)y;
+	const struct churn *a = *(void *const *)x, *b = *(void *const *)y;
 	double va = (double)a->len * (double)a->pairs, vb = (double)b->len * (double)b->pairs;
 	if (va != vb)
 		return va > vb ? -1 : 1;
 	return (a->seq > b->seq) - (a->seq < b->seq);
 }
 
-static void report(const struct churn *c, struct rc_findings *out)
+/* A habit: made and dropped MIN_PAIRS times or more. */
+static bool reported(const void *value, const void *arg)
 {
+	const struct churn *c = value;
+
+	return c->pairs >= MIN_PAIRS;
+}
+
+static void report(const void *value, struct rc_findings *out)
+{
+	const struct churn *c = value;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (c->path) {
 		strbuf_addf(&sb, "'%s' was mapped (", c->path);
-		add_bytes(&sb, c->len);
+		rule_add_bytes(&sb, c->len);
 		strbuf_addf(&sb, ") and unmapped %llu times", (unsigned long long)c->pairs);
 	} else {
 		strbuf_adds(&sb, "a ");
-		add_bytes(&sb, c->len);
+		rule_add_bytes(&sb, c->len);
 		strbuf_addf(&sb, " %s mapping was made and dropped %llu times",
 			    c->file ? "file" : "anonymous", (unsigned long long)c->pairs);
 	}
 	strbuf_adds(&sb, " (");
-	add_bytes(&sb, c->len * c->pairs);
+	rule_add_bytes(&sb, c->len * c->pairs);
 	strbuf_adds(&sb, " in all");
 	if (c->timed)
 		strbuf_addf(&sb, ", %.3f s in mmap/munmap", c->time);
 	strbuf_adds(&sb, ")");
 
-	struct rc_finding *f = finding_add(out, "mmap-churn", RC_SEV_WARNING, RC_SEV_WARNING, "%s",
-					   strbuf_str(&sb));
-	strbuf_release(&sb);
+	struct rc_finding *f = rule_finding(out, "mmap-churn", RC_SEV_WARNING, RC_SEV_WARNING, &sb);
 	f->pid = c->pid;
 	finding_set(&f->syscall, "mmap");
 	finding_set(&f->path, c->path);
@@ -310,8 +281,7 @@ static void report(const struct churn *c, struct rc_findings *out)
 	f->ts = c->ts;
 	const char *ev[] = { c->first_map, c->first_unmap, c->last_map, c->last_unmap };
 	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
-		if (ev[i])
-			finding_evidence(f, ev[i], strlen(ev[i]));
+		rule_evidence(f, ev[i]);
 	if (c->file)
 		finding_set(&f->advice,
 			    "keep the file mapped between requests (map it once at start-up) instead of "
@@ -332,19 +302,8 @@ static void report(const struct churn *c, struct rc_findings *out)
 static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = st;
-	struct churn **v = xcalloc(s->churn.count + 1, sizeof(*v));
-	size_t n = 0;
-	struct hmap_iter it;
 
-	for (struct hmap_node *node = hmap_first(&s->churn, &it); node; node = hmap_next(&s->churn, &it)) {
-		struct churn *c = node->value;
-		if (c->pairs >= MIN_PAIRS)
-			v[n++] = c;
-	}
-	qsort(v, n, sizeof(*v), cmp_volume);
-	for (size_t i = 0; i < n && i < REPORT_MAX; i++)
-		report(v[i], out);
-	free(v);
+	rule_report_top(&s->churn, reported, cmp_volume, REPORT_MAX, report, out);
 }
 
 const struct rc_rule_ops rc_rule_mmap_churn_ops = {

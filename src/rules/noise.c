@@ -19,11 +19,6 @@
 #include "rules/fileprobe.h"
 #include "util/util.h"
 
-static bool starts(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 static bool ends(const char *s, size_t n, const char *suffix)
 {
 	size_t k = strlen(suffix);
@@ -228,12 +223,12 @@ static bool loader_subdir_probe(const char *path, size_t n, const char *base)
 /* Python's import system and site.py, wherever the interpreter lives. */
 static bool python_probe(const char *path, const char *base)
 {
-	if (starts(base, "__init__."))
+	if (fp_has_prefix(base, "__init__."))
 		return true;
 	if (strstr(base, ".cpython-") && fp_is_shared_object(base))
 		return true;
 	/* python311.zip, python3.11.zip */
-	if (starts(base, "python") && ends(base, strlen(base), ".zip"))
+	if (fp_has_prefix(base, "python") && ends(base, strlen(base), ".zip"))
 		return true;
 	/* The stdlib landmark and friends, under any prefix Python tries
 	 * (/usr/bin/lib/python3.11/os.py while it looks for its home). */
@@ -264,7 +259,7 @@ bool noise_path(const char *path)
 	const char *base = slash ? slash + 1 : path;
 
 	for (size_t i = 0; i < ARRAY_SIZE(noise_prefixes); i++)
-		if (starts(path, noise_prefixes[i]))
+		if (fp_has_prefix(path, noise_prefixes[i]))
 			return true;
 	for (size_t i = 0; i < ARRAY_SIZE(noise_infixes); i++)
 		if (strstr(path, noise_infixes[i]))
@@ -276,7 +271,7 @@ bool noise_path(const char *path)
 		if (ends(base, strlen(base), noise_suffixes[i]))
 			return true;
 	/* LC_CTYPE, LC_MESSAGES...: glibc's per-category locale files. */
-	if (starts(base, "LC_") && base[3] >= 'A' && base[3] <= 'Z')
+	if (fp_has_prefix(base, "LC_") && base[3] >= 'A' && base[3] <= 'Z')
 		return true;
 	if (ends(path, n, "/glibc-hwcaps") || ends(path, n, "/__pycache__"))
 		return true;

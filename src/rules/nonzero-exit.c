@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 
 #include "gen/tables.h"
+#include "rules/common.h"
 #include "rules/proc-label.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
@@ -59,12 +60,6 @@ static void release(void *p)
 	}
 }
 
-static char *line_of(const struct rc_event *e)
-{
-	/* One byte past the evidence cap keeps the "..." mark. */
-	return e->line ? xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1)) : NULL;
-}
-
 static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct state *s = p;
@@ -77,7 +72,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 			return;
 		void **slot = hmap_put_int(&s->execs, e->pid, &created);
 		free(*slot);
-		*slot = line_of(e);
+		*slot = rule_line_short(e);
 		return;
 	}
 	if (e->kind != RC_EV_EXIT)
@@ -98,7 +93,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	r->pid = e->pid;
 	r->code = e->exit_code;
 	r->exec_line = exec_line;
-	r->exit_line = line_of(e);
+	r->exit_line = rule_line_short(e);
 	r->seq = e->seq;
 	r->ts = e->ts;
 }
@@ -142,8 +137,8 @@ static void emit(const struct state *s, const struct exit_rec *r, const struct r
 		 struct rc_findings *out)
 {
 	const struct rc_proc *p = procs_get(ctx->procs, r->pid);
-	const struct rc_proc *parent = p && p->ppid ? procs_get(ctx->procs, p->ppid) : NULL;
-	bool handled = parent && parent->ended && parent->exited && parent->exit_code == 0;
+	const struct rc_proc *parent = rule_parent(ctx, p);
+	bool handled = rule_succeeded(parent);
 	bool could_not_run = r->code == 126 || r->code == 127;
 	enum rc_severity sev = RC_SEV_ERROR, sev_ok = RC_SEV_WARNING;
 
@@ -182,16 +177,13 @@ static void emit(const struct state *s, const struct exit_rec *r, const struct r
 	else if (r->code == 126)
 		strbuf_adds(&sb, ": command not executable");
 
-	struct rc_finding *f = finding_add(out, RULE_ID, sev, sev_ok, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
+	struct rc_finding *f = rule_finding(out, RULE_ID, sev, sev_ok, &sb);
 	f->pid = r->pid;
 	finding_setf(&f->message, "exit status %d", r->code);
 	if (dur >= 0)
 		f->duration_s = dur;
-	if (r->exec_line)
-		finding_evidence(f, r->exec_line, strlen(r->exec_line));
-	if (r->exit_line)
-		finding_evidence(f, r->exit_line, strlen(r->exit_line));
+	rule_evidence(f, r->exec_line);
+	rule_evidence(f, r->exit_line);
 	advise(f, r->code);
 	f->seq = r->seq;
 	f->ts = r->ts;
@@ -213,12 +205,10 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 		emit(s, &s->exits[i], ctx, out);
 	}
 	if (more) {
-		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO,
-						   "%llu more processes exited with a non-zero status",
-						   (unsigned long long)more);
-		f->count = (long long)more;
+		struct rc_finding *f = rule_dropped(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO, more,
+						    "%llu more processes exited with a non-zero status",
+						    "the processes above show the pattern");
 		f->symptom = true;
-		finding_set(&f->advice, "the processes above show the pattern");
 	}
 }
 

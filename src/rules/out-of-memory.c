@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
 #include "rules/oom-hint.h"
 #include "rules/proc-label.h"
 #include "rules/rule.h"
@@ -96,21 +97,16 @@ static bool reportable(const struct mem_proc *m)
 static struct mem_proc *mp_get(struct state *s, int pid)
 {
 	bool created;
+	struct mem_proc *m = rule_int_value(&s->procs, pid, true, sizeof(*m), MAX_PROCS, &created);
 
-	if (s->procs.count >= MAX_PROCS && !hmap_get_int(&s->procs, pid))
-		return NULL;
-	void **slot = hmap_put_int(&s->procs, pid, &created);
-	if (created) {
-		struct mem_proc *m = xcalloc(1, sizeof(*m));
+	if (created)
 		m->pid = pid;
-		*slot = m;
-	}
-	return *slot;
+	return m;
 }
 
 static void refused(struct mem_proc *m, const struct rc_event *e, uint64_t want, bool brk)
 {
-	char *line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	char *line = rule_line(e);
 
 	if (!m->first_line) {
 		m->first_line = line;
@@ -155,17 +151,7 @@ static void on_syscall(struct mem_proc *m, const struct rc_event *e)
 		} else if (nr == SYS_mprotect || nr == SYS_munmap) {
 			m->map_count = true;
 			refused(m, e, 0, false);
-		} else if (nr == SYS_clone
-#ifdef SYS_clone3
-			   || nr == SYS_clone3
-#endif
-#ifdef SYS_fork
-			   || nr == SYS_fork
-#endif
-#ifdef SYS_vfork
-			   || nr == SYS_vfork
-#endif
-			   ) {
+		} else if (rule_is_fork(nr)) {
 			m->fork_failed = true;
 			refused(m, e, 0, false);
 		}
@@ -200,36 +186,31 @@ static void retire(struct state *s, struct mem_proc *m)
 	s->reports[s->nreports++] = m;
 }
 
+/* The calls that allocate memory, or fail for lack of it. */
+static bool memory_call(long nr)
+{
+	switch (nr) {
+#ifdef SYS_mmap
+	case SYS_mmap:
+#endif
+	case SYS_mremap:
+	case SYS_brk:
+	case SYS_mprotect:
+	case SYS_munmap:
+		return true;
+	default:
+		return rule_is_fork(nr);
+	}
+}
+
 static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct state *s = p;
 
 	if (e->kind == RC_EV_SIGNAL)
 		return;
-	if (e->kind == RC_EV_SYSCALL) {
-		switch (e->nr) {
-#ifdef SYS_mmap
-		case SYS_mmap:
-#endif
-		case SYS_mremap:
-		case SYS_brk:
-		case SYS_mprotect:
-		case SYS_munmap:
-		case SYS_clone:
-#ifdef SYS_clone3
-		case SYS_clone3:
-#endif
-#ifdef SYS_fork
-		case SYS_fork:
-#endif
-#ifdef SYS_vfork
-		case SYS_vfork:
-#endif
-			break;
-		default:
-			return;
-		}
-	}
+	if (e->kind == RC_EV_SYSCALL && !memory_call(e->nr))
+		return;
 	const struct rc_proc *leader = procs_leader(ctx->procs, e->pid);
 	int lpid = leader ? leader->pid : e->pid;
 
@@ -241,7 +222,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		if (!e->exited && e->signo == SIGKILL && oom_hint_likely(&m->hint, e, leader)) {
 			m->killed = true;
 			m->killed_recent = oom_hint_recent(&m->hint, e, leader);
-			m->kill_line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+			m->kill_line = rule_line(e);
 			m->kill_seq = e->seq;
 			m->kill_ts = e->ts;
 			m->tid = e->pid;
@@ -311,11 +292,9 @@ static void emit(const struct mem_proc *m, const struct rc_ctx *ctx, struct rc_f
 	}
 
 	bool soft = recovered && !m->killed;
-	struct rc_finding *f = finding_add(out, RULE_ID, soft ? RC_SEV_WARNING : RC_SEV_ERROR,
-					   soft ? RC_SEV_INFO : RC_SEV_WARNING, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
-	f->pid = m->pid;
-	f->tid = m->tid != m->pid ? m->tid : 0;
+	struct rc_finding *f = rule_finding(out, RULE_ID, soft ? RC_SEV_WARNING : RC_SEV_ERROR,
+					    soft ? RC_SEV_INFO : RC_SEV_WARNING, &sb);
+	rule_finding_pid(f, m->pid, m->tid);
 	if (nref) {
 		finding_set(&f->syscall, m->syscall);
 		if (m->nfail)
@@ -329,12 +308,9 @@ static void emit(const struct mem_proc *m, const struct rc_ctx *ctx, struct rc_f
 		finding_set(&f->message, "killed by SIGKILL (possibly the OOM killer: check `dmesg` or the "
 			    "kernel journal)");
 	}
-	if (m->first_line)
-		finding_evidence(f, m->first_line, strlen(m->first_line));
-	if (m->last_line)
-		finding_evidence(f, m->last_line, strlen(m->last_line));
-	if (m->kill_line)
-		finding_evidence(f, m->kill_line, strlen(m->kill_line));
+	rule_evidence(f, m->first_line);
+	rule_evidence(f, m->last_line);
+	rule_evidence(f, m->kill_line);
 
 	struct strbuf adv = STRBUF_INIT;
 	if (m->killed)
@@ -374,13 +350,10 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 	for (struct hmap_node *n = hmap_first(&s->procs, &it); n; n = hmap_next(&s->procs, &it))
 		if (reportable(n->value))
 			emit(n->value, ctx, out);
-	if (s->dropped) {
-		struct rc_finding *f = finding_add(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING,
-						   "%llu more processes ran out of memory",
-						   (unsigned long long)s->dropped);
-		f->count = (long long)s->dropped;
-		finding_setf(&f->advice, "free memory or raise the limits; the findings above show how");
-	}
+	if (s->dropped)
+		rule_dropped(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, s->dropped,
+			     "%llu more processes ran out of memory",
+			     "free memory or raise the limits; the findings above show how");
 }
 
 const struct rc_rule_ops rc_rule_out_of_memory_ops = {

@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "rules/common.h"
 #include "rules/fileprobe.h"
 #include "rules/noise.h"
 #include "rules/rule.h"
@@ -31,9 +32,6 @@
 
 #define PD_MAX_PATHS 1024
 #define PD_MAX_REPORT 10
-/* A thread that made this many more calls after the refusal carried on
- * without the path: it handled the failure. */
-#define PD_KEPT_GOING 1000
 
 enum pd_attempt {
 	PD_READ,
@@ -199,20 +197,12 @@ static bool classify(const struct rc_event *e, enum pd_attempt *a)
 static void set_line(char **dst, const struct rc_event *e)
 {
 	free(*dst);
-	*dst = e->line ? xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1)) : NULL;
+	*dst = rule_line_short(e);
 }
 
-static void evict_recovered(struct pd_state *st)
+static bool path_recovered(const void *value)
 {
-	struct hmap_iter it;
-	struct hmap_node *n = hmap_first(&st->paths, &it);
-
-	while (n) {
-		struct hmap_node *next = hmap_next(&st->paths, &it);
-		if (((struct pd_entry *)n->value)->recovered)
-			entry_free(hmap_del(&st->paths, n->key, n->keylen));
-		n = next;
-	}
+	return ((const struct pd_entry *)value)->recovered;
 }
 
 static void record(struct pd_state *st, const struct rc_event *e, enum pd_attempt a,
@@ -223,7 +213,7 @@ static void record(struct pd_state *st, const struct rc_event *e, enum pd_attemp
 
 	if (!slot) {
 		if (st->paths.count >= PD_MAX_PATHS)
-			evict_recovered(st);
+			rule_evict(&st->paths, path_recovered, entry_free);
 		if (st->paths.count >= PD_MAX_PATHS) {
 			st->dropped++;
 			return;
@@ -248,8 +238,8 @@ static void record(struct pd_state *st, const struct rc_event *e, enum pd_attemp
 	en->syscall = xstrdup(e->name ? e->name : "?");
 	set_line(&en->last_line, e);
 	if (!en->cwd) {
-		const char *cwd = p && p->cwd ? p->cwd : e->dir_hint;
-		if (cwd && cwd[0] == '/')
+		const char *cwd = rule_cwd(p, e);
+		if (cwd)
 			en->cwd = xstrdup(cwd);
 	}
 }
@@ -302,19 +292,6 @@ static const char *err_text(int err)
 	}
 }
 
-static void dir_of(struct strbuf *sb, const char *path)
-{
-	const char *base = fp_base(path);
-
-	strbuf_reset(sb);
-	if (base == path)
-		strbuf_adds(sb, ".");
-	else if (base == path + 1)
-		strbuf_adds(sb, "/");
-	else
-		strbuf_add(sb, path, (size_t)(base - path - 1));
-}
-
 /* "owned by uid 1001 ('bob'), mode 0755" for PATH as it is now, or false
  * when it cannot be looked at from here. */
 static bool describe_on_disk(struct strbuf *sb, const char *path, struct stat *out)
@@ -338,19 +315,11 @@ static bool describe_on_disk(struct strbuf *sb, const char *path, struct stat *o
 }
 
 struct pd_cand {
+	struct rule_rank rank;	/* first: sorted with rule_cmp_rank */
 	const char *path;
 	struct pd_entry *en;
-	double score;
 	bool kept_going;
 };
-
-static int cmp_cand(const void *a, const void *b)
-{
-	const struct pd_cand *x = a, *y = b;
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	return (x->en->seq < y->en->seq) - (x->en->seq > y->en->seq);
-}
 
 static void advise(struct rc_finding *f, const char *path, const struct pd_entry *en)
 {
@@ -358,7 +327,7 @@ static void advise(struct rc_finding *f, const char *path, const struct pd_entry
 	struct stat sbuf;
 	bool exists = describe_on_disk(&now, path, &sbuf);
 
-	dir_of(&dir, path);
+	fp_dir(&dir, path);
 	if (en->err == EROFS) {
 		strbuf_addf(&adv, "the file system holding '%s' is mounted read-only: point the program at a "
 			    "writable location (a volume, /tmp) or remount it read-write", path);
@@ -399,7 +368,7 @@ static void emit(struct rc_findings *out, const struct pd_cand *c)
 	struct rc_finding *f;
 	struct strbuf dir = STRBUF_INIT;
 
-	dir_of(&dir, c->path);
+	fp_dir(&dir, c->path);
 	if (en->attempt == PD_CREATE)
 		f = finding_add(out, "permission-denied", sev, RC_SEV_INFO,
 				"cannot create '%s' in '%s': %s", fp_base(c->path), dir.buf, err_text(en->err));
@@ -420,10 +389,9 @@ static void emit(struct rc_findings *out, const struct pd_cand *c)
 	finding_echo_word(f, fp_base(c->path));
 	if (en->attempt == PD_CREATE)
 		finding_echo_word(f, fp_base(dir.buf));
-	if (en->first_line)
-		finding_evidence(f, en->first_line, strlen(en->first_line));
-	if (en->count > 1 && en->last_line)
-		finding_evidence(f, en->last_line, strlen(en->last_line));
+	rule_evidence(f, en->first_line);
+	if (en->count > 1)
+		rule_evidence(f, en->last_line);
 	advise(f, c->path, en);
 	strbuf_release(&dir);
 }
@@ -433,29 +401,26 @@ static void pd_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 	struct pd_state *st = state;
 	struct pd_cand *cands = xcalloc(st->paths.count + 1, sizeof(*cands));
 	size_t n = 0;
-	uint64_t last = ctx->nevents ? ctx->nevents : 1;
 	struct hmap_iter it;
 
 	for (struct hmap_node *node = hmap_first(&st->paths, &it); node; node = hmap_next(&st->paths, &it)) {
 		struct pd_entry *en = node->value;
 		if (en->recovered)
 			continue;
-		const struct rc_proc *p = procs_get(ctx->procs, en->pid);
 		cands[n].path = node->key;
 		cands[n].en = en;
-		cands[n].kept_going = p && p->nsyscalls > en->nsys + PD_KEPT_GOING;
-		cands[n].score = (procs_failed(ctx->procs, en->pid, NULL) ? 300 : 0) +
-				 (en->attempt == PD_SEARCH ? 0 : 100) - (cands[n].kept_going ? 150 : 0) +
-				 50.0 * (double)en->seq / (double)last;
+		cands[n].kept_going = rule_kept_going(ctx, en->pid, en->nsys);
+		cands[n].rank.score = (procs_failed(ctx->procs, en->pid, NULL) ? 300 : 0) +
+				      (en->attempt == PD_SEARCH ? 0 : 100) - (cands[n].kept_going ? 150 : 0) +
+				      rule_recency(ctx, en->seq);
+		cands[n].rank.seq = en->seq;
 		n++;
 	}
-	qsort(cands, n, sizeof(*cands), cmp_cand);
+	qsort(cands, n, sizeof(*cands), rule_cmp_rank);
 	size_t shown = MIN(n, (size_t)PD_MAX_REPORT);
 	for (size_t i = 0; i < shown; i++)
 		emit(out, &cands[i]);
-	long long rest = (long long)(n - shown) + st->dropped;
-	if (shown && rest > 0)
-		finding_setf(&out->v[out->count - 1]->message, "%lld more denied paths not listed", rest);
+	rule_note_rest(out, shown, (long long)(n - shown) + st->dropped, "denied paths");
 	free(cands);
 }
 

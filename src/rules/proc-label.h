@@ -3,9 +3,8 @@
 #ifndef RC_RULES_PROC_LABEL_H
 #define RC_RULES_PROC_LABEL_H
 
-#include <string.h>
-
 #include "event/procs.h"
+#include "rules/fileprobe.h"
 #include "util/strbuf.h"
 
 /* Longest command line quoted in a summary. */
@@ -28,8 +27,7 @@ static inline void proc_label(struct strbuf *sb, const struct rc_proc *p, int pi
 			strbuf_adds(sb, "...");
 		}
 	} else if (p && p->exe) {
-		const char *base = strrchr(p->exe, '/');
-		strbuf_adds(sb, base && base[1] ? base + 1 : p->exe);
+		strbuf_adds(sb, fp_name(p->exe));
 	} else {
 		strbuf_addf(sb, "pid %d", pid);
 	}

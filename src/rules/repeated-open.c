@@ -18,6 +18,8 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
+#include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -75,40 +77,19 @@ static void release(void *st)
 	hmap_release(&s->files, file_free);
 }
 
-static bool has_prefix(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 static bool has_suffix(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 	return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
-static const char *basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
-}
-
 static bool noise(const char *path)
 {
-	if (!path[0] || has_prefix(path, "/proc/") || has_prefix(path, "/sys/") || has_prefix(path, "/dev/"))
+	if (!path[0] || fp_pseudo(path))
 		return true;
-	const char *base = basename_of(path);
+	const char *base = fp_base(path);
 	return has_suffix(base, ".py") || has_suffix(base, ".pyc") || has_suffix(base, ".so") ||
 	       strstr(base, ".so.") != NULL || strcmp(path, "/etc/ld.so.cache") == 0;
-}
-
-/* The path an fd refers to, from the model or strace's -y decoration. */
-static const char *fd_path(const struct rc_ctx *ctx, const struct rc_event *e)
-{
-	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
-
-	if (f)
-		return f->kind == RC_FD_FILE ? f->path : NULL;
-	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
 }
 
 static struct file_stat *lookup(struct state *s, const char *path)
@@ -117,19 +98,12 @@ static struct file_stat *lookup(struct state *s, const char *path)
 	return slot ? *slot : NULL;
 }
 
-/* Make room by forgetting the files opened only once so far. */
-static void evict(struct state *s)
+/* When full, the files opened only once so far are forgotten. */
+static bool opened_once(const void *value)
 {
-	struct hmap_iter it;
-	struct hmap_node *n = hmap_first(&s->files, &it);
+	const struct file_stat *f = value;
 
-	while (n) {
-		struct hmap_node *next = hmap_next(&s->files, &it);
-		struct file_stat *f = n->value;
-		if (f->opens <= 1)
-			file_free(hmap_del(&s->files, n->key, n->keylen));
-		n = next;
-	}
+	return f->opens <= 1;
 }
 
 static void on_open(struct state *s, const struct rc_event *e)
@@ -140,7 +114,7 @@ static void on_open(struct state *s, const struct rc_event *e)
 	void **slot = hmap_get(&s->files, e->path, len);
 	if (!slot) {
 		if (s->files.count >= PATHS_MAX)
-			evict(s);
+			rule_evict(&s->files, opened_once, file_free);
 		if (s->files.count >= PATHS_MAX) {
 			s->dropped++;
 			return;
@@ -150,7 +124,7 @@ static void on_open(struct state *s, const struct rc_event *e)
 		f->path = hmap_slot_key(slot);
 		f->st_size = -1;
 		f->pid = e->pid;
-		f->first_line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+		f->first_line = rule_line(e);
 		*slot = f;
 	}
 	struct file_stat *f = *slot;
@@ -172,17 +146,12 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 
 	if (e->kind != RC_EV_SYSCALL || !e->ret_known || e->err)
 		return;
-	switch (e->nr) {
-#ifdef SYS_open
-	case SYS_open:
-#endif
-	case SYS_openat:
-#ifdef SYS_openat2
-	case SYS_openat2:
-#endif
+	if (rule_is_open(e->nr)) {
 		if (e->ret >= 0)
 			on_open(s, e);
-		break;
+		return;
+	}
+	switch (e->nr) {
 	case SYS_read:
 	case SYS_pread64:
 	case SYS_readv:
@@ -190,7 +159,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 #ifdef SYS_preadv2
 	case SYS_preadv2:
 #endif
-		if (e->ret > 0 && s->files.count && (f = lookup(s, fd_path(ctx, e)))) {
+		if (e->ret > 0 && s->files.count && (f = lookup(s, rule_fd_path(ctx, e)))) {
 			f->bytes += e->ret;
 			f->cur += e->ret;
 		}
@@ -207,7 +176,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 	case SYS_statx:
 		if (e->st_size < 0 || !s->files.count)
 			break;
-		f = lookup(s, e->path && e->path[0] ? e->path : fd_path(ctx, e));
+		f = lookup(s, e->path && e->path[0] ? e->path : rule_fd_path(ctx, e));
 		if (f)
 			f->st_size = e->st_size;
 		break;
@@ -224,44 +193,32 @@ static long long reread(const struct file_stat *f)
 
 static int cmp_reread(const void *x, const void *y)
 {
-	const struct file_stat *a = *(struct file_stat *const *)x, *b = *(struct file_stat *const *)y;
+	const struct file_stat *a = *(void *const *)x, *b = *(void *const *)y;
 	long long ra = reread(a), rb = reread(b);
 	if (ra != rb)
 		return ra > rb ? -1 : 1;
 	return strcmp(a->path, b->path);
 }
 
-/* "320 KiB", "1.5 GiB", "832 bytes". */
-static void add_bytes(struct strbuf *sb, long long n)
+/* Opened often, and much of it read again. */
+static bool reported(const void *value, const void *arg)
 {
-	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)n;
-	int u = -1;
+	const struct file_stat *f = value;
 
-	while (v >= 1024 && u < 3) {
-		v /= 1024;
-		u++;
-	}
-	if (u < 0)
-		strbuf_addf(sb, "%lld bytes", n);
-	else if ((long long)(v * 10 + 0.5) % 10 == 0)
-		strbuf_addf(sb, "%.0f %s", v, unit[u]);
-	else
-		strbuf_addf(sb, "%.1f %s", v, unit[u]);
+	return f->opens >= MIN_OPENS && reread(f) >= MIN_REREAD;
 }
 
-static void report(const struct file_stat *f, struct rc_findings *out)
+static void report(const void *value, struct rc_findings *out)
 {
+	const struct file_stat *f = value;
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "'%s' was opened %llu times and read ", f->path, (unsigned long long)f->opens);
-	add_bytes(&sb, f->bytes);
+	rule_add_bytes(&sb, (unsigned long long)f->bytes);
 	strbuf_adds(&sb, ", ");
-	add_bytes(&sb, reread(f));
+	rule_add_bytes(&sb, (unsigned long long)reread(f));
 	strbuf_adds(&sb, " of it again");
-	struct rc_finding *r = finding_add(out, "repeated-open", RC_SEV_WARNING, RC_SEV_WARNING, "%s",
-					   strbuf_str(&sb));
-	strbuf_release(&sb);
+	struct rc_finding *r = rule_finding(out, "repeated-open", RC_SEV_WARNING, RC_SEV_WARNING, &sb);
 	r->pid = f->pid;
 	finding_set(&r->syscall, "openat");
 	finding_set(&r->path, f->path);
@@ -269,11 +226,9 @@ static void report(const struct file_stat *f, struct rc_findings *out)
 	r->bytes = f->bytes;
 	r->seq = f->seq;
 	r->ts = f->ts;
-	if (f->first_line)
-		finding_evidence(r, f->first_line, strlen(f->first_line));
-	if (f->last_line)
-		finding_evidence(r, f->last_line, strlen(f->last_line));
-	finding_echo_word(r, basename_of(f->path));
+	rule_evidence(r, f->first_line);
+	rule_evidence(r, f->last_line);
+	finding_echo_word(r, fp_base(f->path));
 	finding_set(&r->advice,
 		    "load it once and keep it in memory (cache the model or the decoded data between "
 		    "requests) instead of reading it again each time");
@@ -282,19 +237,8 @@ static void report(const struct file_stat *f, struct rc_findings *out)
 static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = st;
-	struct file_stat **v = xcalloc(s->files.count + 1, sizeof(*v));
-	size_t n = 0;
-	struct hmap_iter it;
 
-	for (struct hmap_node *node = hmap_first(&s->files, &it); node; node = hmap_next(&s->files, &it)) {
-		struct file_stat *f = node->value;
-		if (f->opens >= MIN_OPENS && reread(f) >= MIN_REREAD)
-			v[n++] = f;
-	}
-	qsort(v, n, sizeof(*v), cmp_reread);
-	for (size_t i = 0; i < n && i < REPORT_MAX; i++)
-		report(v[i], out);
-	free(v);
+	rule_report_top(&s->files, reported, cmp_reread, REPORT_MAX, report, out);
 }
 
 const struct rc_rule_ops rc_rule_repeated_open_ops = {

@@ -32,6 +32,8 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
+#include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -80,16 +82,11 @@ struct top {
 struct kind_stat {
 	uint64_t count;		/* every call of this kind with a duration */
 	double total;
-	struct hmap per_thread;	/* tid -> struct thread_time */
+	struct hmap per_thread;	/* tid -> struct rule_thread_time */
 	uint64_t nslow;		/* calls of SLOW_CALL_S or more */
 	double slow_total;
 	struct top top[TOP_N];	/* longest first */
 	int ntop;
-};
-
-struct thread_time {
-	int tid;
-	double total;
 };
 
 struct state {
@@ -99,7 +96,7 @@ struct state {
 };
 
 struct fdkey {
-	int pid;		/* group_of(): threads share fds */
+	int pid;		/* rule_group(): threads share fds */
 	int fd;
 };
 
@@ -122,8 +119,10 @@ static void init(void *st)
 		hmap_init(&s->k[k].per_thread);
 }
 
-static void top_free(struct top *t)
+static void top_free(void *entry)
 {
+	struct top *t = entry;
+
 	free(t->name);
 	free(t->line);
 	free(t->path);
@@ -144,25 +143,12 @@ static void release(void *st)
 	strbuf_release(&s->scratch);
 }
 
-/* The process PID belongs to, for state its threads share. Threads and
- * processes already running when tracing began (strace -p) have no known
- * parent, and the model cannot tell which of them share a process: they
- * form one group, 0, which is right for the usual single attached process. */
-static int group_of(const struct rc_ctx *ctx, int pid)
-{
-	const struct rc_proc *p = procs_leader(ctx->procs, pid);
-
-	if (!p || (!p->ppid && !p->is_thread))
-		return 0;
-	return p->pid;
-}
-
 static struct fdkey fdkey_make(const struct rc_ctx *ctx, int pid, int fd)
 {
 	struct fdkey k;
 
 	memset(&k, 0, sizeof(k));
-	k.pid = group_of(ctx, pid);
+	k.pid = rule_group(ctx, pid);
 	k.fd = fd;
 	return k;
 }
@@ -200,22 +186,16 @@ static void fd_lookup(const struct rc_ctx *ctx, const struct rc_event *e, int fd
 	}
 }
 
-static bool has_prefix(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* Pseudo and device files are not storage. */
 static bool storage_path(const char *path)
 {
-	return path && path[0] == '/' && !has_prefix(path, "/proc/") && !has_prefix(path, "/sys/") &&
-	       !has_prefix(path, "/dev/") && strcmp(path, "/proc") != 0 && strcmp(path, "/sys") != 0 &&
-	       strcmp(path, "/dev") != 0;
+	return path && path[0] == '/' && !fp_pseudo(path) && strcmp(path, "/proc") != 0 &&
+	       strcmp(path, "/sys") != 0 && strcmp(path, "/dev") != 0;
 }
 
 static bool terminal_path(const char *path)
 {
-	return path && (has_prefix(path, "/dev/tty") || has_prefix(path, "/dev/pts/") ||
+	return path && (fp_has_prefix(path, "/dev/tty") || fp_has_prefix(path, "/dev/pts/") ||
 			strcmp(path, "/dev/console") == 0);
 }
 
@@ -314,6 +294,8 @@ static enum kind classify_wait(struct state *s, const struct rc_event *e, const 
 static enum kind classify(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
 			  const char **path, const char **address)
 {
+	if (rule_is_poll(e->nr) || rule_is_epoll(e->nr))
+		return classify_wait(s, e, ctx, rule_is_epoll(e->nr), address);
 	switch (e->nr) {
 	case SYS_futex:
 #ifdef SYS_futex_waitv
@@ -335,24 +317,6 @@ static enum kind classify(struct state *s, const struct rc_event *e, const struc
 	case SYS_nanosleep:
 	case SYS_clock_nanosleep:
 		return K_SLEEP;
-
-#ifdef SYS_poll
-	case SYS_poll:
-#endif
-	case SYS_ppoll:
-#ifdef SYS_select
-	case SYS_select:
-#endif
-	case SYS_pselect6:
-		return classify_wait(s, e, ctx, false, address);
-#ifdef SYS_epoll_wait
-	case SYS_epoll_wait:
-#endif
-	case SYS_epoll_pwait:
-#ifdef SYS_epoll_pwait2
-	case SYS_epoll_pwait2:
-#endif
-		return classify_wait(s, e, ctx, true, address);
 
 	case SYS_connect:
 		if (e->sa.family == AF_UNIX || e->sa.family == AF_INET || e->sa.family == AF_INET6) {
@@ -506,24 +470,17 @@ static bool outgoing(long nr)
 
 static void top_insert(struct kind_stat *ks, const struct rc_event *e, const char *path, const char *address)
 {
-	int pos = ks->ntop;
+	struct top *t = rule_top_slot(ks->top, &ks->ntop, TOP_N, sizeof(ks->top[0]),
+				      offsetof(struct top, dur), e->dur, top_free);
 
-	while (pos > 0 && ks->top[pos - 1].dur < e->dur)
-		pos--;
-	if (pos >= TOP_N)
+	if (!t)
 		return;
-	if (ks->ntop == TOP_N)
-		top_free(&ks->top[TOP_N - 1]);
-	else
-		ks->ntop++;
-	memmove(&ks->top[pos + 1], &ks->top[pos], (size_t)(ks->ntop - 1 - pos) * sizeof(ks->top[0]));
-	struct top *t = &ks->top[pos];
 	t->dur = e->dur;
 	t->ts = e->ts;
 	t->seq = e->seq;
 	t->pid = e->pid;
 	t->name = xstrdup(e->name ? e->name : "?");
-	t->line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	t->line = rule_line(e);
 	t->path = path ? xstrdup(path) : NULL;
 	t->address = address ? xstrdup(address) : NULL;
 	t->outgoing = outgoing(e->nr);
@@ -557,15 +514,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 	struct kind_stat *ks = &s->k[k];
 	ks->count++;
 	ks->total += e->dur;
-	void **slot = hmap_get_int(&ks->per_thread, e->pid);
-	if (!slot && ks->per_thread.count < THREADS_MAX) {
-		slot = hmap_put_int(&ks->per_thread, e->pid, NULL);
-		struct thread_time *tt = xcalloc(1, sizeof(*tt));
-		tt->tid = e->pid;
-		*slot = tt;
-	}
-	if (slot)
-		((struct thread_time *)*slot)->total += e->dur;
+	rule_thread_time_add(&ks->per_thread, e->pid, e->dur, THREADS_MAX);
 	if (e->dur >= SLOW_CALL_S) {
 		ks->nslow++;
 		ks->slow_total += e->dur;
@@ -583,13 +532,13 @@ static void add_seconds(struct strbuf *sb, double s)
 }
 
 /* The thread that spent the most time in calls of this kind. */
-static const struct thread_time *busiest(const struct kind_stat *ks)
+static const struct rule_thread_time *busiest(const struct kind_stat *ks)
 {
-	const struct thread_time *best = NULL;
+	const struct rule_thread_time *best = NULL;
 	struct hmap_iter it;
 
 	for (struct hmap_node *n = hmap_first(&ks->per_thread, &it); n; n = hmap_next(&ks->per_thread, &it)) {
-		const struct thread_time *tt = n->value;
+		const struct rule_thread_time *tt = n->value;
 		if (!best || tt->total > best->total || (tt->total == best->total && tt->tid < best->tid))
 			best = tt;
 	}
@@ -628,8 +577,8 @@ static void report_kind(const struct kind_stat *ks, enum kind k, const struct rc
 {
 	if (!ks->ntop)
 		return;
-	double span = ctx->has_time && ctx->last_ts > ctx->first_ts ? ctx->last_ts - ctx->first_ts : 0;
-	const struct thread_time *tt = NULL;
+	double span = rule_span(ctx);
+	const struct rule_thread_time *tt = NULL;
 	bool by_share = false;
 
 	if (!ks->nslow) {
@@ -663,9 +612,7 @@ static void report_kind(const struct kind_stat *ks, enum kind k, const struct rc
 	else if (t->path)
 		strbuf_addf(&sb, " on '%s'", t->path);
 
-	struct rc_finding *f = finding_add(out, "slow-syscall", RC_SEV_WARNING, RC_SEV_WARNING, "%s",
-					   strbuf_str(&sb));
-	strbuf_release(&sb);
+	struct rc_finding *f = rule_finding(out, "slow-syscall", RC_SEV_WARNING, RC_SEV_WARNING, &sb);
 	f->pid = t->pid;
 	finding_set(&f->syscall, t->name);
 	finding_set(&f->path, t->path);

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "rules/common.h"
+#include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -81,39 +83,22 @@ static void release(void *st)
 	strbuf_release(&s->key);
 }
 
-static bool has_prefix(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 /* The regular file an fd refers to, from the model or strace's -y. */
 static const char *file_path(const struct rc_ctx *ctx, const struct rc_event *e)
 {
-	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, e->fd);
-	const char *path;
+	const char *path = rule_fd_path(ctx, e);
 
-	if (f)
-		path = f->kind == RC_FD_FILE ? f->path : NULL;
-	else
-		path = e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
-	if (!path || !path[0] || has_prefix(path, "/proc/") || has_prefix(path, "/sys/") ||
-	    has_prefix(path, "/dev/"))
+	if (!path || !path[0] || fp_pseudo(path))
 		return NULL;
 	return path;
 }
 
-static void evict(struct state *s)
+/* When full, the files with few calls so far are forgotten. */
+static bool few_calls(const void *value)
 {
-	struct hmap_iter it;
-	struct hmap_node *n = hmap_first(&s->files, &it);
+	const struct io_stat *f = value;
 
-	while (n) {
-		struct hmap_node *next = hmap_next(&s->files, &it);
-		struct io_stat *f = n->value;
-		if (f->calls < EVICT_BELOW)
-			io_free(hmap_del(&s->files, n->key, n->keylen));
-		n = next;
-	}
+	return f->calls < EVICT_BELOW;
 }
 
 static void count_size(struct io_stat *f, uint64_t size)
@@ -149,7 +134,7 @@ static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx
 	void **slot = hmap_get(&s->files, s->key.buf, s->key.len);
 	if (!slot) {
 		if (s->files.count >= PATHS_MAX)
-			evict(s);
+			rule_evict(&s->files, few_calls, io_free);
 		if (s->files.count >= PATHS_MAX) {
 			s->dropped++;
 			return;
@@ -171,7 +156,7 @@ static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx
 	f->seq = e->seq;
 	f->ts = e->ts;
 	if (f->nev < EVIDENCE && e->line)
-		f->ev[f->nev++] = xstrndup(e->line, e->line_len);
+		f->ev[f->nev++] = rule_line(e);
 	if (!f->syscall && e->name)
 		f->syscall = xstrdup(e->name);
 }
@@ -226,8 +211,9 @@ static uint64_t common_size(const struct io_stat *f)
 	return f->size[best];
 }
 
-static bool small(const struct io_stat *f)
+static bool small(const void *value, const void *arg)
 {
+	const struct io_stat *f = value;
 	int bits = median_bits(f);
 	return f->calls >= MIN_CALLS && f->bytes >= MIN_BYTES && bits < 64 &&
 	       (bits == 0 || (1ULL << bits) - 1 <= SMALL_MAX);
@@ -235,33 +221,15 @@ static bool small(const struct io_stat *f)
 
 static int cmp_calls(const void *x, const void *y)
 {
-	const struct io_stat *a = *(struct io_stat *const *)x, *b = *(struct io_stat *const *)y;
+	const struct io_stat *a = *(void *const *)x, *b = *(void *const *)y;
 	if (a->calls != b->calls)
 		return a->calls > b->calls ? -1 : 1;
 	return strcmp(a->key, b->key);
 }
 
-/* "320 KiB", "1.5 GiB", "832 bytes". */
-static void add_bytes(struct strbuf *sb, long long n)
+static void report(const void *value, struct rc_findings *out)
 {
-	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)n;
-	int u = -1;
-
-	while (v >= 1024 && u < 3) {
-		v /= 1024;
-		u++;
-	}
-	if (u < 0)
-		strbuf_addf(sb, "%lld bytes", n);
-	else if ((long long)(v * 10 + 0.5) % 10 == 0)
-		strbuf_addf(sb, "%.0f %s", v, unit[u]);
-	else
-		strbuf_addf(sb, "%.1f %s", v, unit[u]);
-}
-
-static void report(const struct io_stat *f, struct rc_findings *out)
-{
+	const struct io_stat *f = value;
 	bool reading = f->key[0] == 'r';
 	const char *path = f->key + 1;
 	struct strbuf sb = STRBUF_INIT;
@@ -269,11 +237,9 @@ static void report(const struct io_stat *f, struct rc_findings *out)
 	strbuf_addf(&sb, "'%s' was %s in %llu calls of typically %llu bytes (", path,
 		    reading ? "read" : "written", (unsigned long long)f->calls,
 		    (unsigned long long)common_size(f));
-	add_bytes(&sb, f->bytes);
+	rule_add_bytes(&sb, (unsigned long long)f->bytes);
 	strbuf_adds(&sb, " in all)");
-	struct rc_finding *r = finding_add(out, "small-io", RC_SEV_WARNING, RC_SEV_WARNING, "%s",
-					   strbuf_str(&sb));
-	strbuf_release(&sb);
+	struct rc_finding *r = rule_finding(out, "small-io", RC_SEV_WARNING, RC_SEV_WARNING, &sb);
 	r->pid = f->pid;
 	finding_set(&r->syscall, f->syscall);
 	finding_set(&r->path, path);
@@ -282,7 +248,7 @@ static void report(const struct io_stat *f, struct rc_findings *out)
 	r->seq = f->seq;
 	r->ts = f->ts;
 	for (int i = 0; i < f->nev; i++)
-		finding_evidence(r, f->ev[i], strlen(f->ev[i]));
+		rule_evidence(r, f->ev[i]);
 	finding_set(&r->advice, reading ?
 		    "read it in large blocks (1 MiB or the whole file at once) or through a buffer, "
 		    "and decode it up front instead of chunk by chunk" :
@@ -293,17 +259,8 @@ static void report(const struct io_stat *f, struct rc_findings *out)
 static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = st;
-	struct io_stat **v = xcalloc(s->files.count + 1, sizeof(*v));
-	size_t n = 0;
-	struct hmap_iter it;
 
-	for (struct hmap_node *node = hmap_first(&s->files, &it); node; node = hmap_next(&s->files, &it))
-		if (small(node->value))
-			v[n++] = node->value;
-	qsort(v, n, sizeof(*v), cmp_calls);
-	for (size_t i = 0; i < n && i < REPORT_MAX; i++)
-		report(v[i], out);
-	free(v);
+	rule_report_top(&s->files, small, cmp_calls, REPORT_MAX, report, out);
 }
 
 const struct rc_rule_ops rc_rule_small_io_ops = {

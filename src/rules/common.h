@@ -1,0 +1,355 @@
+/* What the trace rules do alike: whose process an event belongs to, the
+ * families of system calls several rules watch, copies of evidence lines,
+ * sizes and peer addresses in words, the bounded keyed aggregates (evict,
+ * select, sort) and the findings built from them. Each rule's judgement
+ * stays in its own file; only the plumbing that must not drift apart
+ * between rules lives here.
+ *
+ * The small helpers used on the per-event path are inline; the rest
+ * (rules/common.c) run at finish time or when an aggregate is full.
+ */
+#ifndef RC_RULES_COMMON_H
+#define RC_RULES_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "event/event.h"
+#include "event/procs.h"
+#include "report/finding.h"
+#include "rules/rule.h"
+#include "util/hmap.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+/* Port 53 belongs to dns-failure: the connection rules leave it alone. */
+#define RULE_DNS_PORT 53
+
+/* A thread that made this many more calls after a failure carried on
+ * without what failed: it handled the failure, it did not give up on it. */
+#define RULE_KEPT_GOING 1000
+
+/* The process (thread-group leader) PID belongs to; PID itself when the
+ * model does not know it. */
+static inline int rule_leader(const struct rc_ctx *ctx, int pid)
+{
+	const struct rc_proc *l = procs_leader(ctx->procs, pid);
+
+	return l ? l->pid : pid;
+}
+
+/* The process PID belongs to, for state its threads share. Threads and
+ * processes already running when tracing began (strace -p) have no known
+ * parent, and the model cannot tell which of them share a process: they
+ * form one group, 0, which is right for the usual single attached process. */
+static inline int rule_group(const struct rc_ctx *ctx, int pid)
+{
+	const struct rc_proc *p = procs_leader(ctx->procs, pid);
+
+	if (!p || (!p->ppid && !p->is_thread))
+		return 0;
+	return p->pid;
+}
+
+/* P's parent, when the trace showed it. */
+static inline const struct rc_proc *rule_parent(const struct rc_ctx *ctx, const struct rc_proc *p)
+{
+	return p && p->ppid ? procs_get(ctx->procs, p->ppid) : NULL;
+}
+
+/* P ended with status 0. A parent that did handled whatever its child
+ * failed at (a pipeline's `head`, a supervisor stopping a helper). */
+static inline bool rule_succeeded(const struct rc_proc *p)
+{
+	return p && p->ended && p->exited && p->exit_code == 0;
+}
+
+/* Did thread PID, which had made NSYS calls at the failure, make many more
+ * after it (RULE_KEPT_GOING)? */
+static inline bool rule_kept_going(const struct rc_ctx *ctx, int pid, uint64_t nsys)
+{
+	const struct rc_proc *p = procs_get(ctx->procs, pid);
+
+	return p && p->nsyscalls > nsys + RULE_KEPT_GOING;
+}
+
+/* The working directory relative paths of E resolved against: the
+ * model's, else the one strace -y printed; NULL unless absolute. */
+static inline const char *rule_cwd(const struct rc_proc *p, const struct rc_event *e)
+{
+	const char *cwd = p && p->cwd ? p->cwd : e->dir_hint;
+
+	return cwd && cwd[0] == '/' ? cwd : NULL;
+}
+
+/* The traced wall time, 0 without timestamps. */
+static inline double rule_span(const struct rc_ctx *ctx)
+{
+	return ctx->has_time && ctx->last_ts > ctx->first_ts ? ctx->last_ts - ctx->first_ts : 0;
+}
+
+/* The last line of the program's output (the process model keeps the
+ * recent ones) written after SEQ that contains WORD; NULL when none did. */
+const char *rule_output_naming(const struct rc_procs *m, const char *word, uint64_t seq);
+
+/* Key per-process state by a name: "LEADER/NAME" (NAME is LEN bytes) into
+ * SB, which is reset; returns SB's contents, SB->len long. */
+const char *rule_proc_key(struct strbuf *sb, const struct rc_ctx *ctx, int pid, const char *name,
+			  size_t len);
+
+/* open, openat, openat2 (creat is apart: it always creates). */
+static inline bool rule_is_open(long nr)
+{
+	return nr == SYS_openat
+#ifdef SYS_open
+	       || nr == SYS_open
+#endif
+#ifdef SYS_openat2
+	       || nr == SYS_openat2
+#endif
+		;
+}
+
+/* The calls that make a new process or thread. */
+static inline bool rule_is_fork(long nr)
+{
+	return nr == SYS_clone
+#ifdef SYS_clone3
+	       || nr == SYS_clone3
+#endif
+#ifdef SYS_fork
+	       || nr == SYS_fork
+#endif
+#ifdef SYS_vfork
+	       || nr == SYS_vfork
+#endif
+		;
+}
+
+/* poll and select: E->fds lists the fds waited on. */
+static inline bool rule_is_poll(long nr)
+{
+	return nr == SYS_ppoll || nr == SYS_pselect6
+#ifdef SYS_poll
+	       || nr == SYS_poll
+#endif
+#ifdef SYS_select
+	       || nr == SYS_select
+#endif
+		;
+}
+
+/* epoll waits: E->fds lists the fds that turned ready. */
+static inline bool rule_is_epoll(long nr)
+{
+	return nr == SYS_epoll_pwait
+#ifdef SYS_epoll_wait
+	       || nr == SYS_epoll_wait
+#endif
+#ifdef SYS_epoll_pwait2
+	       || nr == SYS_epoll_pwait2
+#endif
+		;
+}
+
+/* Calls that move data through a connected socket: the first one after a
+ * non-blocking connect tells how the connect ended. */
+static inline bool rule_is_sock_io(long nr)
+{
+	switch (nr) {
+	case SYS_read:
+	case SYS_write:
+	case SYS_readv:
+	case SYS_writev:
+	case SYS_sendto:
+	case SYS_recvfrom:
+	case SYS_sendmsg:
+	case SYS_recvmsg:
+#ifdef SYS_send
+	case SYS_send:
+#endif
+#ifdef SYS_recv
+	case SYS_recv:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The path of E's fd as the process model knows it (NULL for a socket, a
+ * pipe...), or, for an fd the model has not seen opened (strace -p), the
+ * path strace -y printed for it. */
+static inline const char *rule_fd_path(const struct rc_ctx *ctx, const struct rc_event *e)
+{
+	const struct rc_fd *f = e->fd >= 0 ? procs_fd(ctx->procs, e->pid, e->fd) : NULL;
+
+	if (f)
+		return f->kind == RC_FD_FILE ? f->path : NULL;
+	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
+}
+
+/* FD of E's process when the model has it as a socket, else NULL. */
+static inline const struct rc_fd *rule_socket_fd(const struct rc_ctx *ctx, const struct rc_event *e,
+						 int fd)
+{
+	const struct rc_fd *f = procs_fd(ctx->procs, e->pid, fd);
+
+	return f && f->kind == RC_FD_SOCKET ? f : NULL;
+}
+
+/* Any file path known for E's fd: the model's when the model has it as a
+ * file, else the one strace -y printed. Unlike rule_fd_path, -y wins over
+ * a model that has the fd as something else. */
+static inline const char *rule_fd_file(const struct rc_ctx *ctx, const struct rc_event *e)
+{
+	const struct rc_fd *f = e->fd >= 0 ? procs_fd(ctx->procs, e->pid, e->fd) : NULL;
+
+	if (f && f->kind == RC_FD_FILE)
+		return f->path;
+	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
+}
+
+/* A copy of E's line to quote later; NULL when it has none. */
+static inline char *rule_line(const struct rc_event *e)
+{
+	return e->line ? xstrndup(e->line, e->line_len) : NULL;
+}
+
+/* The same, cut one byte past the evidence cap: that byte keeps the "..."
+ * mark, and a rule keeping many lines does not keep megabytes of them. */
+static inline char *rule_line_short(const struct rc_event *e)
+{
+	return e->line ? xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1)) : NULL;
+}
+
+/* Quote LINE (NULL: nothing) as evidence of F. */
+static inline void rule_evidence(struct rc_finding *f, const char *line)
+{
+	if (line)
+		finding_evidence(f, line, strlen(line));
+}
+
+/* "320 KiB", "1.5 GiB", "832 bytes". */
+void rule_add_bytes(struct strbuf *sb, unsigned long long n);
+
+/* A peer as findings name it: "127.0.0.1:8080", "[::1]:443",
+ * "/run/x.sock", "@abstract". The caller frees it. */
+char *rule_addr_format(int family, const char *host, int port, bool abstract);
+
+/* A peer the connection rules report: TCP/UDP or a unix socket, and not a
+ * DNS server. */
+static inline bool rule_connect_peer(int family, int port)
+{
+	if (family != AF_INET && family != AF_INET6 && family != AF_UNIX)
+		return false;
+	return family == AF_UNIX || port != RULE_DNS_PORT;
+}
+
+/* 127.0.0.1 and ::1: no word a program's message would make its own. */
+static inline bool rule_loopback(const char *host)
+{
+	return strcmp(host, "127.0.0.1") == 0 || strcmp(host, "::1") == 0;
+}
+
+/* The name of si_code CODE among those that begin with PREFIX ("SEGV_",
+ * "BUS_", "SI_"...): the numbers overlap between signals (SEGV_MAPERR and
+ * BUS_ADRALN are both 1). NULL when none does. */
+const char *rule_si_code(const char *prefix, int code);
+
+/* A finding of RULE whose summary was built in SB (released). */
+struct rc_finding *rule_finding(struct rc_findings *out, const char *rule, enum rc_severity severity,
+				enum rc_severity severity_ok, struct strbuf *sb);
+
+/* F is about process PID, seen in its thread TID. */
+static inline void rule_finding_pid(struct rc_finding *f, int pid, int tid)
+{
+	f->pid = pid;
+	f->tid = tid != pid ? tid : 0;
+}
+
+/* The finding that stands for the COUNT records a rule had no room for:
+ * SUMMARY has one %llu, for COUNT. */
+struct rc_finding *rule_dropped(struct rc_findings *out, const char *rule, enum rc_severity severity,
+				enum rc_severity severity_ok, uint64_t count, const char *summary,
+				const char *advice) __attribute__((format(printf, 6, 0)));
+
+/* After SHOWN findings (the last ones of OUT) of a rule that lists at most
+ * a few: note on the last one, unless it has a message already, that REST
+ * more WHAT were not listed. */
+void rule_note_rest(struct rc_findings *out, size_t shown, long long rest, const char *what);
+
+/* Whether an aggregate's VALUE is wanted; ARG is the caller's. */
+typedef bool rule_keep_fn(const void *value, const void *arg);
+
+/* The values of MAP that KEEP accepts (all of them when KEEP is NULL), in
+ * the map's order; *N is set to their number. The caller frees the array. */
+void **rule_values(const struct hmap *map, rule_keep_fn *keep, const void *arg, size_t *n);
+
+/* The finish of the rules that report every record of MAP that KEEP
+ * accepts (all when KEEP is NULL), in the order they first went wrong:
+ * sorted by the uint64_t first seq at SEQ_OFFSET in each, EMIT(value, ARG,
+ * OUT) for each; ARG is also KEEP's. */
+void rule_report_in_order(const struct hmap *map, rule_keep_fn *keep, size_t seq_offset,
+			  void (*emit)(const void *value, const void *arg, struct rc_findings *out),
+			  const void *arg, struct rc_findings *out);
+
+/* The per-path performance rules' finish: the values KEEP accepts, sorted
+ * with CMP (which compares two elements of a void * array), the first MAX
+ * given to REPORT. */
+void rule_report_top(const struct hmap *map, rule_keep_fn *keep, int (*cmp)(const void *, const void *),
+		     size_t max, void (*report)(const void *value, struct rc_findings *out),
+		     struct rc_findings *out);
+
+/* How the file rules rank their candidates before listing the first few:
+ * by score, then the latest failure first. Each candidate struct starts
+ * with one, and an array of them is sorted with rule_cmp_rank. */
+struct rule_rank {
+	double score;
+	uint64_t seq;
+};
+
+int rule_cmp_rank(const void *a, const void *b);
+
+/* The part of a rank score that says how late in the trace SEQ came (up to
+ * 50): the last failures before an exit are the likeliest causes. */
+static inline double rule_recency(const struct rc_ctx *ctx, uint64_t seq)
+{
+	return 50.0 * (double)seq / (double)(ctx->nevents ? ctx->nevents : 1);
+}
+
+/* Make room in a full aggregate: remove (and FREE_VALUE) every value of
+ * MAP that DROP accepts. */
+void rule_evict(struct hmap *map, bool (*drop)(const void *value), void (*free_value)(void *));
+
+/* Keep the heaviest: TOP holds *N entries (at most CAP) of SIZE bytes,
+ * heaviest first, each weighing the double at WEIGHT_OFFSET. Returns the
+ * slot (its old contents stale) where an entry weighing WEIGHT goes, after
+ * equal ones, having released (DROP) the lightest when the list was full;
+ * NULL when WEIGHT does not make the list. */
+void *rule_top_slot(void *top, int *n, int cap, size_t size, size_t weight_offset, double weight,
+		    void (*drop)(void *entry));
+
+/* KEY's value in MAP, an int-keyed aggregate of at most CAP values. When
+ * there is none and CREATE is set: a new zeroed value of SIZE bytes, unless
+ * the map is full (NULL then); *CREATED (may be NULL) tells whether the
+ * value is new. */
+void *rule_int_value(struct hmap *map, long long key, bool create, size_t size, size_t cap,
+		     bool *created);
+
+/* Time a thread spent in what a rule counts. */
+struct rule_thread_time {
+	int tid;
+	double total;
+	uint64_t count;
+};
+
+/* Add one call or wait of DUR seconds to TID's entry in MAP (tid ->
+ * struct rule_thread_time*); a thread past CAP threads is not counted. */
+void rule_thread_time_add(struct hmap *map, int tid, double dur, size_t cap);
+
+#endif
