@@ -407,7 +407,12 @@ static void on_wait(struct state *s, const struct rc_event *e, const struct rc_c
 	bool timed = e->ts >= 0 && a;
 	double to = e->ts + e->dur;
 
-	if (a && a->exit_tid && a->exit_tid != e->pid) {
+	/* A FUTEX_WAKE of this address by another thread names who ended the
+	 * wait, even when that thread exited right after (an unlock, then
+	 * the end of the thread): only a wait no call woke can be a join,
+	 * which the kernel ends through CLONE_CHILD_CLEARTID. */
+	int waker = timed ? find_waker(a, &w) : 0;
+	if (!waker && a && a->exit_tid && a->exit_tid != e->pid) {
 		bool join;
 		if (timed && a->exit_ts >= 0)
 			join = a->exit_ts >= w.from && to - a->exit_ts <= JOIN_SLACK_S;
@@ -419,7 +424,6 @@ static void on_wait(struct state *s, const struct rc_event *e, const struct rc_c
 		}
 	}
 	w.line = e->line ? xstrndup(e->line, e->line_len) : NULL;
-	int waker = timed ? find_waker(a, &w) : 0;
 	if (!timed || waker) {
 		if (timed) {
 			judge(s, &w, waker);

@@ -291,6 +291,40 @@ static void lock_contention(void **state)
 	rt_release(&t);
 }
 
+/* The holder unlocks and its thread ends at once, before strace prints
+ * the woken wait (scenario 14 under load): the wake names the waker, so
+ * this is contention, not a join. */
+static void lock_contention_holder_exits(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	clone_thread(&t, 100, 101);
+	double start = t.now;
+	struct rc_event hold = call_at(&t, 101, "clock_nanosleep", 0, start, 1.5);
+	struct rc_event wait = futex_wait(&t, 100, 0x5555a0, 0, 0, 1.5);
+	wait.ts = start + 0.001;
+	t.now = start + 1.5;
+	rt_feed(&t, &hold);
+	struct rc_event wake = futex_wake(&t, 101, 0x5555a0, 0.0001);
+	rt_feed(&t, &wake);
+	rt_exit(&t, 101, 0);
+	rt_feed_line(&t, &wait, "100 futex(0x5555a0, FUTEX_WAIT_PRIVATE, 2, NULL) = 0 <1.500000>");
+	for (int i = 0; i < 5; i++) {
+		struct rc_event e = rt_timed(&t, 100, "getpid", 100, 0, 0.0001);
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "lock-wait");
+	assert_non_null(f);
+	assert_int_equal(f->tid, 100);
+	assert_true(contains(f->summary, "tid 101 woke it"));
+	rt_release(&t);
+}
+
 /* strace often prints the waker's line after the woken thread's: the
  * verdict waits for it. */
 static void lock_contention_waker_later(void **state)
@@ -781,6 +815,7 @@ int main(void)
 		cmocka_unit_test(slow_by_share),
 		cmocka_unit_test(slow_quiet_without_durations),
 		cmocka_unit_test(lock_contention),
+		cmocka_unit_test(lock_contention_holder_exits),
 		cmocka_unit_test(lock_contention_waker_later),
 		cmocka_unit_test(lock_idle_waits),
 		cmocka_unit_test(lock_without_timestamps),
