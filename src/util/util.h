@@ -17,7 +17,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
-/* FNV-1a, for hash tables keyed by strings or bytes. */
+/* A hash of N bytes, for hash tables keyed by strings or integers. */
 unsigned long long hash_bytes(const void *p, size_t n);
 
 #include "util/banned.h"
