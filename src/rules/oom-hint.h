@@ -36,8 +36,9 @@ struct oom_hint {
 
 static inline long long oom_hint_clock(const struct rc_event *e, const struct rc_proc *p)
 {
+	/* A hostile log's time can be past what a long long holds. */
 	if (e->ts >= 0)
-		return (long long)e->ts;
+		return e->ts < 9e18 ? (long long)e->ts : (long long)9e18;
 	return (long long)((p ? p->nsyscalls : 0) / OOM_HINT_CALLS_PER_BUCKET);
 }
 
