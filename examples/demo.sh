@@ -65,9 +65,9 @@ cdn=127.0.0.1:$(cat "$work/cdn.port")
 
 log=$work/voice-service.strace
 echo "demo: running the voice service (CDN $cdn, which never answers) under strace:"
-echo "demo:   strace -f -tt -T -y -o voice-service.strace ${runas[*]:+${runas[*]} }bash start_app.sh"
+echo "demo:   strace -f -tt -T -y -s 256 -o voice-service.strace ${runas[*]:+${runas[*]} }bash start_app.sh"
 status=0
-(cd "$app" && VOICE_CDN=$cdn HOME=$app strace -f -tt -T -y -o "$log" "${runas[@]}" bash start_app.sh) ||
+(cd "$app" && VOICE_CDN=$cdn HOME=$app strace -f -tt -T -y -s 256 -o "$log" "${runas[@]}" bash start_app.sh) ||
 	status=$?
 echo "demo: the service exited with status $status; what happened?"
 echo "demo:   rootcause analyze voice-service.strace"

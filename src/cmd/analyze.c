@@ -15,7 +15,8 @@ static const char analyze_usage[] =
 	"Any strace flags are understood (-f, -ff sets given together as LOG.PID\n"
 	"files, -t/-tt/-ttt/-r, -T, -y/-yy, -s, -x/-X), and so is a pasted terminal\n"
 	"session: lines that are not trace lines are counted and skipped.\n"
-	"For the best diagnosis record with: strace -f -tt -T -y -o LOG CMD...\n"
+	"For the best diagnosis record with: strace -f -tt -T -y -s 256 -o LOG CMD...\n"
+	"(-s 256 keeps the program's error messages whole).\n"
 	"\n"
 	"options:\n"
 	REPORT_OPTIONS_HELP
