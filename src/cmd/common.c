@@ -1,4 +1,5 @@
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,11 @@ int report_emit(const struct report_opts *o, const struct rc_report *r)
 			error_msg("cannot write report '%s': %m", o->output);
 			return RC_EXIT_INPUT;
 		}
+		/* An existing file keeps its mode through O_TRUNC; a regular
+		 * file is made private too (a FIFO or /dev/stdout is left be). */
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 077))
+			fchmod(fd, 0600);
 	}
 	if (o->format == RC_FORMAT_JSON) {
 		report_json(r, &sb);
