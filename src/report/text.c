@@ -135,11 +135,7 @@ static void finding_block(struct out *o, const struct rc_report *r, const struct
 	strbuf_adds(sb, f->summary);
 	if (o->color)
 		strbuf_adds(sb, C_RESET);
-	strbuf_adds(sb, " ");
-	paint(o, C_DIM, "[");
-	paint(o, C_DIM, f->rule);
-	paint(o, C_DIM, "]");
-	strbuf_addc(sb, '\n');
+	strbuf_addf(sb, " %s[%s]%s\n", o->color ? C_DIM : "", f->rule, o->color ? C_RESET : "");
 
 	/* Where: the process and the call. */
 	if (f->pid > 0) {
