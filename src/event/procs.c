@@ -118,6 +118,36 @@ struct rc_proc *procs_get(const struct rc_procs *m, int pid)
 	return *slot;
 }
 
+/* Drop PID from the model (an ended process the model no longer needs). */
+static void proc_forget(struct rc_procs *m, int pid)
+{
+	struct rc_proc *p = hmap_del_int(&m->procs, pid);
+
+	if (m->cached == p)
+		m->cached = NULL;
+	if (p) {
+		proc_free(p);
+		m->nforgotten++;
+	}
+}
+
+/* Remember that PID ended; forget the oldest ended process past the cap. */
+static void note_ended(struct rc_procs *m, int pid)
+{
+	if (m->ended_count == RC_PROCS_ENDED_KEEP) {
+		int oldest = m->ended[m->ended_head];
+		m->ended_head = (m->ended_head + 1) % RC_PROCS_ENDED_KEEP;
+		m->ended_count--;
+		struct rc_proc *p = procs_get(m, oldest);
+		/* Still ended (its pid was not reused since) and not the root,
+		 * whose outcome the report opens with. */
+		if (p && p->ended && oldest != m->root && oldest != pid)
+			proc_forget(m, oldest);
+	}
+	m->ended[(m->ended_head + m->ended_count) % RC_PROCS_ENDED_KEEP] = pid;
+	m->ended_count++;
+}
+
 static struct rc_proc *proc_get_or_add(struct rc_procs *m, int pid)
 {
 	bool created;
@@ -371,6 +401,10 @@ static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct
 	 * from that, and unsharing its fd table from itself would free it. */
 	if (child_pid == parent->pid)
 		return;
+	/* A pid that ended earlier and comes back is a new process. */
+	struct rc_proc *old = procs_get(m, child_pid);
+	if (old && old->ended && child_pid != m->root)
+		proc_forget(m, child_pid);
 	struct rc_proc *child = proc_get_or_add(m, child_pid);
 
 	/* The child may already have shown up in the log before the parent's
@@ -589,6 +623,8 @@ void procs_apply(struct rc_procs *m, const struct rc_event *e)
 		apply_syscall(m, p, e);
 		break;
 	case RC_EV_EXIT:
+		if (!p->ended)
+			note_ended(m, e->pid);
 		p->ended = true;
 		p->exited = e->exited;
 		p->exit_code = e->exit_code;

@@ -81,11 +81,19 @@ struct rc_output {
 
 #define RC_OUTPUT_KEEP 64
 
+/* Ended processes kept for the report and for ancestry questions; older
+ * ones are forgotten, so a log of a million short-lived processes (a
+ * shell loop) does not grow the model without bound. */
+#define RC_PROCS_ENDED_KEEP 4096
+
 struct rc_procs {
 	struct hmap procs;	/* int pid -> struct rc_proc* */
 	int root;		/* first process seen (valid when nprocs > 0; 0 is the
 				 * pid of a log without pid prefixes) */
-	size_t nprocs;
+	size_t nprocs;		/* processes and threads ever seen */
+	size_t nforgotten;	/* ended ones dropped past RC_PROCS_ENDED_KEEP */
+	int ended[RC_PROCS_ENDED_KEEP];	/* pids in the order they ended */
+	size_t ended_head, ended_count;
 	/* The last RC_OUTPUT_KEEP lines written to fds 1 and 2, oldest first
 	 * at out[(out_head) % KEEP]. */
 	struct rc_output out[RC_OUTPUT_KEEP];

@@ -77,6 +77,7 @@ static void subject_line(struct out *o, const struct rc_report *r)
 			for (struct hmap_node *n = hmap_first(&r->procs->procs, &it); n;
 			     n = hmap_next(&r->procs->procs, &it))
 				nproc += !((struct rc_proc *)n->value)->is_thread;
+			nproc += r->procs->nforgotten;
 			strbuf_addf(sb, ", %zu process%s", nproc, nproc == 1 ? "" : "es");
 		}
 		strbuf_addc(sb, '\n');

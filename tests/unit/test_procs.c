@@ -237,6 +237,41 @@ static void truncated_output_is_marked(void **state)
 	rt_release(&t);
 }
 
+/* A shell loop of short-lived processes: the model keeps the root and the
+ * last RC_PROCS_ENDED_KEEP ended ones, and a reused pid is a new process. */
+static void ended_processes_are_bounded(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+	struct rc_event e = rt_sys(&t, 10, "chdir", 0, 0);
+	e.path = "/srv";
+	rt_feed(&t, &e);
+
+	for (int i = 0; i < 3 * RC_PROCS_ENDED_KEEP; i++) {
+		int child = 1000 + i;
+		e = rt_sys(&t, 10, "clone", child, 0);
+		e.flags = SIGCHLD;
+		rt_feed(&t, &e);
+		rt_exit(&t, child, i == 0 ? 3 : 0);
+	}
+	assert_true(m->procs.count <= RC_PROCS_ENDED_KEEP + 1);
+	assert_int_equal(m->nforgotten, 2 * RC_PROCS_ENDED_KEEP);
+	assert_non_null(procs_get(m, 10));
+	assert_null(procs_get(m, 1000));
+	assert_non_null(procs_get(m, 1000 + 3 * RC_PROCS_ENDED_KEEP - 1));
+
+	/* pid 1000 + last comes back: a new, running process. */
+	int last = 1000 + 3 * RC_PROCS_ENDED_KEEP - 1;
+	e = rt_sys(&t, 10, "clone", last, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	assert_false(procs_get(m, last)->ended);
+	assert_string_equal(procs_get(m, last)->cwd, "/srv");
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -247,6 +282,7 @@ int main(void)
 		cmocka_unit_test(output_ring_lines),
 		cmocka_unit_test(socket_peer_from_decoration),
 		cmocka_unit_test(truncated_output_is_marked),
+		cmocka_unit_test(ended_processes_are_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
