@@ -140,7 +140,13 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m)
 			score += W_OUTCOME;
 		if (f->symptom)
 			score += W_SYMPTOM;
-		score += W_LATENESS * (double)f->seq / (double)last;
+		/* Among the programs' own words the first to speak leads: a
+		 * child reports its failure before the parent that wraps it
+		 * ("model load failed" before "service failed to start"). */
+		if (f->is_output)
+			score -= W_LATENESS * (double)f->seq / (double)last;
+		else
+			score += W_LATENESS * (double)f->seq / (double)last;
 		f->score = score;
 	}
 	if (list->count)

@@ -86,12 +86,37 @@ static void output_before_the_failure_is_not_an_echo(void **state)
 	rt_release(&t);
 }
 
+static void first_words_lead_among_outputs(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 10, "clone", 11, 0);
+	rt_feed(&t, &e);
+	rt_write(&t, 11, 2, "model load failed\n");
+	rt_exit(&t, 11, 1);
+	rt_write(&t, 10, 2, "service failed to start\n");
+	rt_exit(&t, 10, 1);
+
+	struct rc_findings l;
+	findings_init(&l);
+	struct rc_finding *parent = add(&l, "error-message", 10, 5, false, NULL);
+	parent->is_output = true;
+	struct rc_finding *child = add(&l, "error-message", 11, 3, false, NULL);
+	child->is_output = true;
+	rank_findings(&l, &t.eng.procs);
+	assert_ptr_equal(l.v[0], child);
+	findings_release(&l);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(healthy_run_has_no_errors),
 		cmocka_unit_test(echoed_and_late_failures_first),
 		cmocka_unit_test(output_before_the_failure_is_not_an_echo),
+		cmocka_unit_test(first_words_lead_among_outputs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
