@@ -189,8 +189,13 @@ void *rule_top_slot(void *top, int *n, int cap, size_t size, size_t weight_offse
 	char *base = top;
 	int pos = *n;
 
-	while (pos > 0 && *(const double *)(base + (size_t)(pos - 1) * size + weight_offset) < weight)
+	while (pos > 0) {
+		double w;
+		memcpy(&w, base + (size_t)(pos - 1) * size + weight_offset, sizeof(w));
+		if (w >= weight)
+			break;
 		pos--;
+	}
 	if (pos >= cap)
 		return NULL;
 	if (*n == cap)

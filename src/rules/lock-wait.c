@@ -370,6 +370,8 @@ static void on_wake(struct state *s, const struct rc_event *e, const struct rc_c
 /* The thread whose wake of W's address fell inside W, or 0. */
 static int find_waker(const struct proc_act *a, const struct wait *w)
 {
+	if (!a)
+		return 0;
 	for (int i = 1; i <= a->nwakes; i++) {
 		const struct wake *k = &a->wakes[(a->wake_head - i + WAKE_RING) % WAKE_RING];
 		if (k->addr == w->addr && k->tid != w->tid && k->ts >= w->from &&
