@@ -14,7 +14,7 @@ FUZZ_SECONDS ?= 60
 # Build and test needs; python3-torch is for the healthy-PyTorch scenario
 # and the demo's realism, strace for recording scenarios.
 DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
-       python3-torch iproute2 util-linux time
+       python3-torch iproute2 util-linux time cppcheck
 FUZZ_DEPS = clang libclang-rt-14-dev
 
 .PHONY: all deps build test unit asan scenarios demo fuzz bench clean
