@@ -653,6 +653,25 @@ static struct span drop_arg_name(struct span s)
 	return s;
 }
 
+/* DIRFD at A[I] and the path after it, the *at calls' first two arguments. */
+static void take_at_path(struct rc_event *e, const struct span *a, size_t n, size_t i, struct arena *ar)
+{
+	if (n > i)
+		take_dirfd(e, a[i], ar);
+	if (n > i + 1)
+		e->path = path_of(a[i + 1], ar);
+}
+
+/* newfstatat(3, "", ..., AT_EMPTY_PATH) and statx(3, "", ...) are an fstat
+ * of fd 3. */
+static void empty_path_is_fd(struct rc_event *e)
+{
+	if (e->path && !e->path[0] && e->dirfd >= 0) {
+		e->fd = e->dirfd;
+		e->fd_hint = e->dir_hint;
+	}
+}
+
 void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_text *ct,
 		struct arena *ar)
 {
@@ -684,10 +703,7 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 		e->fd_hint = ct->ret_hint;
 		break;
 	case D_OPENAT:
-		if (n >= 1)
-			take_dirfd(e, a[0], ar);
-		if (n >= 2)
-			e->path = path_of(a[1], ar);
+		take_at_path(e, a, n, 0, ar);
 		if (n >= 3)
 			e->flags = flags_of(&rc_xlat_open_flag, a[2]);
 		if (n >= 4)
@@ -695,10 +711,7 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 		e->fd_hint = ct->ret_hint;
 		break;
 	case D_OPENAT2:
-		if (n >= 1)
-			take_dirfd(e, a[0], ar);
-		if (n >= 2)
-			e->path = path_of(a[1], ar);
+		take_at_path(e, a, n, 0, ar);
 		if (n >= 3) {
 			struct span how = inner(a[2]), f;
 			if (find_field(how, "flags", &f))
@@ -727,16 +740,10 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 			e->mode = num_or(a[1], 0);
 		break;
 	case D_AT_PATH:
-		if (n >= 1)
-			take_dirfd(e, a[0], ar);
-		if (n >= 2)
-			e->path = path_of(a[1], ar);
+		take_at_path(e, a, n, 0, ar);
 		break;
 	case D_AT_PATH_MODE:
-		if (n >= 1)
-			take_dirfd(e, a[0], ar);
-		if (n >= 2)
-			e->path = path_of(a[1], ar);
+		take_at_path(e, a, n, 0, ar);
 		if (n >= 3)
 			e->mode = num_or(a[2], 0);
 		break;
@@ -747,29 +754,16 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 			take_size(e, a[1], "st_size=");
 		break;
 	case D_FSTATAT:
-		if (n >= 1)
-			take_dirfd(e, a[0], ar);
-		if (n >= 2)
-			e->path = path_of(a[1], ar);
+		take_at_path(e, a, n, 0, ar);
 		if (n >= 3)
 			take_size(e, a[2], "st_size=");
-		/* newfstatat(3, "", ..., AT_EMPTY_PATH) is an fstat of fd 3. */
-		if (e->path && !e->path[0] && e->dirfd >= 0) {
-			e->fd = e->dirfd;
-			e->fd_hint = e->dir_hint;
-		}
+		empty_path_is_fd(e);
 		break;
 	case D_STATX:
-		if (n >= 1)
-			take_dirfd(e, a[0], ar);
-		if (n >= 2)
-			e->path = path_of(a[1], ar);
+		take_at_path(e, a, n, 0, ar);
 		if (n >= 5)
 			take_size(e, a[4], "stx_size=");
-		if (e->path && !e->path[0] && e->dirfd >= 0) {
-			e->fd = e->dirfd;
-			e->fd_hint = e->dir_hint;
-		}
+		empty_path_is_fd(e);
 		break;
 	case D_FSTAT:
 		if (n >= 1)
@@ -793,16 +787,10 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 	case D_SYMLINKAT:
 		if (n >= 1)
 			e->path2 = path_of(a[0], ar);
-		if (n >= 2)
-			take_dirfd(e, a[1], ar);
-		if (n >= 3)
-			e->path = path_of(a[2], ar);
+		take_at_path(e, a, n, 1, ar);
 		break;
 	case D_AT_PATH2:
-		if (n >= 1)
-			take_dirfd(e, a[0], ar);
-		if (n >= 2)
-			e->path = path_of(a[1], ar);
+		take_at_path(e, a, n, 0, ar);
 		if (n >= 4)
 			e->path2 = path_of(a[3], ar);
 		break;
@@ -813,10 +801,7 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 			take_argv(e, a[1], ar);
 		break;
 	case D_EXECVEAT:
-		if (n >= 1)
-			take_dirfd(e, a[0], ar);
-		if (n >= 2)
-			e->path = path_of(a[1], ar);
+		take_at_path(e, a, n, 0, ar);
 		if (n >= 3)
 			take_argv(e, a[2], ar);
 		break;
