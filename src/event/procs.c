@@ -261,17 +261,24 @@ static void set_str(char **dst, const char *src)
 	*dst = src ? xstrdup(src) : NULL;
 }
 
-static struct rc_fd *fd_put(struct rc_proc *p, int fd, enum rc_fd_kind kind)
+/* Make F the entry of FD, replacing (and freeing) what was there. */
+static void fd_store(struct rc_proc *p, int fd, struct rc_fd *f)
 {
 	bool created;
 	void **slot = hmap_put_int(&p->fdt->fds, fd, &created);
 
 	if (!created)
 		fd_free(*slot);
+	*slot = f;
+}
+
+static struct rc_fd *fd_put(struct rc_proc *p, int fd, enum rc_fd_kind kind)
+{
 	struct rc_fd *f = xcalloc(1, sizeof(*f));
+
 	f->kind = kind;
 	f->peer_port = -1;
-	*slot = f;
+	fd_store(p, fd, f);
 	return f;
 }
 
@@ -558,12 +565,8 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 		if (e->ret >= 0 && e->ret != e->fd) {
 			if (old) {
 				struct rc_fd *copy = fd_dup(old);
-				bool created;
-				void **slot = hmap_put_int(&p->fdt->fds, e->ret, &created);
-				if (!created)
-					fd_free(*slot);
 				copy->cloexec = (e->flags & O_CLOEXEC) != 0;
-				*slot = copy;
+				fd_store(p, (int)e->ret, copy);
 			} else {
 				fd_close(p, (int)e->ret);
 			}

@@ -131,7 +131,8 @@ bool procs_any_failed(const struct rc_procs *m);
 /* Flush an unterminated stdout/stderr line into the output ring. */
 void procs_flush_output(struct rc_procs *m);
 
-/* Processes in pid order (the caller frees the array, not the entries). */
+/* Processes in order of appearance (the caller frees the array, not the
+ * entries). */
 struct rc_proc **procs_sorted(const struct rc_procs *m, size_t *count);
 
 #endif
