@@ -51,6 +51,10 @@ struct rc_event {
 	long long ret;		/* return value (-1 on error) */
 	int err;		/* errno when the call failed, else 0 */
 	bool interrupted;	/* ERESTART* (the call was interrupted, not failed) */
+	bool blocked;		/* still inside the call when the trace ended (a log's
+				 * last unfinished call, "<detached ...>", or a thread
+				 * rootcause detached from); dur, when known, is how
+				 * long it had been inside */
 
 	int fd;			/* first fd argument (read, write, connect, mmap...); -1 none */
 	int fd2;		/* second fd (dup2 target, sendfile in_fd...); -1 none */

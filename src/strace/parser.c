@@ -1105,6 +1105,7 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 		size_t cut = len - (sizeof(DETACHED) - 1);
 		start_event(p, e, pid, ts);
 		fill_call(p, e, b, cut - body, false, elided, true);
+		e->blocked = true;
 		e->line = line;
 		e->line_len = len;
 		p->stats.unmatched++;
@@ -1551,6 +1552,8 @@ static int flush_next(struct strace_parser *p, struct rc_event *e)
 	if (p->flush_i >= p->flush_n)
 		return 0;
 	emit_unresumed(p, e, p->flush[p->flush_i++]);
+	/* Still inside its call when the log ended. */
+	e->blocked = true;
 	return 1;
 }
 
