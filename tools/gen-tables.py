@@ -37,10 +37,16 @@ GROUPS = [
     ("futex_op", "FUTEX_", False, r"^FUTEX_[A-Z0-9_]+$"),
     ("family", "AF_", False, r"^AF_[A-Z0-9_]+$"),
     ("sock_type", "SOCK_", False, r"^SOCK_[A-Z0-9_]+$"),
-    ("poll_event", "POLL", False, r"^POLL[A-Z0-9_]+$"),
+    # POLLIN, not the si_codes POLL_IN... (those are in si_code)
+    ("poll_event", "POLL", False, r"^POLL[A-Z0-9]+$"),
     ("si_code", "", False, r"^(SI|ILL|FPE|SEGV|BUS|TRAP|CLD|POLL)_[A-Z0-9_]+$"),
     ("clone_flag", "CLONE_", False, r"^CLONE_[A-Z0-9_]+$"),
 ]
+
+# Second names of a value that the headers define through another
+# prefix (AF_LOCAL = PF_LOCAL), so the generic alias test misses them;
+# number -> name must give the name strace prints.
+ALIASES = {"AF_LOCAL", "AF_FILE", "AF_ROUTE"}
 
 # Names that are not constants of the group despite the prefix.
 SKIP = {
@@ -106,7 +112,7 @@ def main():
             # An alias of another constant of the group (EWOULDBLOCK = EAGAIN)
             # is kept for name lookup but marked so number->name picks the
             # canonical name.
-            alias = value in defs and value != name and value.startswith(prefix)
+            alias = (value in defs and value != name and value.startswith(prefix)) or name in ALIASES
             label = name[len(prefix):] if strip else name
             rows.append((label, name, alias))
         rows.sort()
