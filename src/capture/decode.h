@@ -1,0 +1,259 @@
+/* Syscall decoders: registers and tracee memory -> strace-format argument
+ * text and event facts, in one pass.
+ *
+ * A decoder is called twice per call: at entry (d->exiting false) it prints
+ * the arguments the kernel reads, at exit (d->exiting true) the ones it
+ * writes (read buffers, stat results, accepted addresses, pipe fds). The
+ * framework prints "name(" before the entry half and ") = RET" after the
+ * exit half, so a decoder prints only what sits between the parentheses,
+ * including the ", " separators (strace prints "read(3, " at entry and
+ * "\"data\"..., 1024" at exit).
+ *
+ * The same call fills d->e, the event the rules read, with the facts that
+ * event.h documents and strace/parser.h's conventions (fd2 for accept's new
+ * fd, exit_code for exit_group and wait4...). Strings kept in the event
+ * must come from dec_keep() or the dec_* readers, which copy into the
+ * thread's arena: it lives from entry until the event has been dispatched.
+ *
+ * Families, one file each under decode/: file, net, process, memory,
+ * futex, io, signal, and misc for calls printed generically.
+ */
+#ifndef RC_CAPTURE_DECODE_H
+#define RC_CAPTURE_DECODE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "event/event.h"
+#include "util/strbuf.h"
+#include "util/xlat.h"
+
+/* Trace classes, as strace's -e trace=%file... */
+enum {
+	TC_FILE = 1 << 0,	/* takes a file name */
+	TC_DESC = 1 << 1,	/* takes or returns an fd */
+	TC_NETWORK = 1 << 2,
+	TC_PROCESS = 1 << 3,	/* process lifecycle: fork, exec, exit, wait */
+	TC_SIGNAL = 1 << 4,
+	TC_IPC = 1 << 5,
+	TC_MEMORY = 1 << 6,
+	TC_CREDS = 1 << 7,
+	TC_STAT = 1 << 8,	/* the stat family (%stat) */
+	TC_CLOCK = 1 << 9,
+};
+
+/* A bump allocator whose pointers stay valid until dec_arena_reset(). */
+struct dec_arena {
+	struct dec_arena_chunk *chunks;
+	size_t used;		/* in the newest chunk */
+};
+
+void dec_arena_reset(struct dec_arena *a);
+void dec_arena_release(struct dec_arena *a);
+
+struct dec_opts {
+	int strsize;		/* -s: bytes of a data buffer printed (default 32) */
+	bool decode_fds;	/* -y: print fds as 3</path> */
+	bool hex_all;		/* -x: non-ASCII as \x.. (strace -x) */
+	size_t preview_max;	/* bytes of written/read data kept in the event */
+};
+
+struct dec {
+	pid_t tid;		/* the thread: memory reads, /proc/TID/fd */
+	long nr;
+	uint64_t args[6];
+	bool exiting;
+
+	/* At exit only. */
+	long long rval;		/* the raw return value */
+	int err;		/* errno when the call failed, else 0 */
+
+	struct rc_event *e;
+	struct strbuf *out;
+	struct dec_arena *arena;
+	const struct dec_opts *opts;
+
+	/* Private to the decoder of the call: set at entry, read at exit. */
+	uint64_t priv[4];
+
+	/* At exit, text printed after the return value: "(Timeout)",
+	 * "([{fd=3, revents=POLLIN}])" for poll. Without the parentheses'
+	 * leading space; the framework adds " ". */
+	struct strbuf *rv_extra;
+	/* At exit: print this call's return value in hex whatever the table
+	 * says (fcntl F_GETFL, whose value is flags). */
+	bool rv_hex;
+};
+
+typedef void (*dec_fn)(struct dec *d);
+
+/* How the return value is printed. */
+enum dec_rv {
+	RV_DEC,			/* "= 5", "= -1 ENOENT (...)" */
+	RV_FD,			/* a new fd: "= 3</path>" with -y */
+	RV_HEX,			/* an address: "= 0x7f..." (mmap, brk) */
+	RV_OCT,			/* umask: "= 022" */
+	RV_NONE,		/* never returns on success: exit, exit_group: "= ?" */
+};
+
+/* One syscall a family knows. */
+struct dec_syscall {
+	long nr;		/* SYS_x */
+	dec_fn fn;		/* NULL: print NARGS arguments generically */
+	unsigned char nargs;
+	unsigned char rv;	/* enum dec_rv */
+	unsigned classes;	/* TC_* */
+};
+
+/* Each family's list (decode/<family>.c). */
+#define DEC_FAMILY(name)                                  \
+	extern const struct dec_syscall dec_##name##_calls[]; \
+	extern const size_t dec_##name##_ncalls
+DEC_FAMILY(file);
+DEC_FAMILY(io);
+DEC_FAMILY(net);
+DEC_FAMILY(process);
+DEC_FAMILY(memory);
+DEC_FAMILY(futex);
+DEC_FAMILY(signal);
+DEC_FAMILY(misc);
+#undef DEC_FAMILY
+
+/* The merged table (decode/table.c), indexed by syscall number. */
+const struct dec_syscall *dec_lookup(long nr);
+/* The syscall's name, or NULL when the headers do not name NR. */
+const char *dec_syscall_name(long nr);
+/* NR's number by name; -1 when unknown. */
+long dec_syscall_nr(const char *name, size_t len);
+/* Highest syscall number + 1 known to the table. */
+long dec_nr_max(void);
+
+/* Run the decoder of d->nr (or the generic printer) for the current half. */
+void dec_call(struct dec *d);
+
+/*
+ * Helpers for decoders (decode/common.c). Each prints one argument, with
+ * no separator, and where it says so also returns what it read.
+ */
+/* ", " */
+void dec_sep(struct dec *d);
+void dec_int(struct dec *d, int argi);		/* as a signed int */
+void dec_long(struct dec *d, int argi);		/* as a signed long */
+void dec_ulong(struct dec *d, int argi);	/* as an unsigned long */
+void dec_hex(struct dec *d, int argi);		/* 0x... */
+void dec_ptr(struct dec *d, uint64_t addr);	/* NULL or 0x... */
+void dec_octal(struct dec *d, int argi);	/* modes: 0644 */
+/* An fd argument: "3", or "3</etc/x>" with -y. When FD is d->e->fd, the
+ * decoration also becomes the event's fd_hint (set e->fd first). dec_dirfd
+ * prints AT_FDCWD for -100 ("AT_FDCWD</cwd>" with -y) and, when FD is
+ * d->e->dirfd (set it first; event_clear leaves AT_FDCWD), sets the
+ * event's dir_hint with -y. */
+void dec_fd(struct dec *d, int fd);
+void dec_dirfd(struct dec *d, int fd);
+/* "A|B|0x10" for V against X; DFLT when V is 0 (may be NULL: prints 0). */
+void dec_flags(struct dec *d, const struct rc_xlat *x, unsigned long long v, const char *dflt);
+/* Open flags: the access mode, then the other flags in strace's order:
+ * "O_RDONLY|O_CLOEXEC", "O_WRONLY|O_CREAT|O_TRUNC". */
+void dec_open_flags(struct dec *d, unsigned long long v);
+/* One value's name, or V in decimal. */
+void dec_xval(struct dec *d, const struct rc_xlat *x, long long v);
+/* A NUL-terminated path: printed quoted in full (up to PATH_MAX), kept and
+ * returned; NULL (with the address printed) when unreadable. */
+const char *dec_path(struct dec *d, uint64_t addr);
+/* A data buffer of LEN bytes: printed quoted up to -s with "..." after the
+ * quote when cut; up to opts->preview_max bytes are copied into the event's
+ * data preview when PREVIEW is true. */
+void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview);
+/* A NUL-terminated string printed up to -s ("..." when cut); returned kept. */
+const char *dec_str(struct dec *d, uint64_t addr);
+/* An array of strings (execve argv/envp); argv kept into the event when
+ * TO_ARGV. */
+void dec_strarray(struct dec *d, uint64_t addr, bool to_argv);
+/* An envp-like array as strace prints it by default: its address and,
+ * in a comment, how many strings it holds ("23 vars"). */
+void dec_envp(struct dec *d, uint64_t addr);
+/* N bytes already read, printed quoted as strace does (-x honoured), with
+ * "..." after the closing quote when CUT. */
+void dec_quote(struct dec *d, const void *p, size_t n, bool cut);
+/* A sockaddr of LEN bytes: printed as strace does and decoded into d->e->sa. */
+void dec_sockaddr(struct dec *d, uint64_t addr, size_t len);
+/* An errno value's name, for SO_ERROR and the like. */
+void dec_errno_name(struct dec *d, int err);
+
+/* Copy N bytes into the arena and NUL-terminate; NULL when out of memory. */
+char *dec_keep(struct dec *d, const void *p, size_t n);
+
+/* Tracee memory (capture/mem.c). All or nothing: LEN, or -1 (errno set)
+ * when any of the LEN bytes is unreadable. */
+ssize_t mem_read(pid_t tid, uint64_t addr, void *buf, size_t len);
+/* Read a NUL-terminated string of at most MAX-1 bytes into BUF. Returns its
+ * length (BUF NUL-terminated), MAX-1 with *cut set when longer, or -1
+ * (also when the string runs into unreadable memory, as strace's umovestr).
+ * CUT may be NULL. */
+ssize_t mem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max, bool *cut);
+
+/*
+ * Printers the families share (decode/misc.c, signal.c, process.c); the
+ * tracer prints its signal-delivery lines with dec_signame and dec_siginfo.
+ *
+ * strace walks its value tables in its own order, which is not always the
+ * order of the bits (MAP_NORESERVE before MAP_GROWSDOWN), so a family keeps
+ * such a table as a dec_xl array written in strace's order.
+ */
+struct dec_xl {
+	unsigned long long val;
+	const char *name;
+};
+#define DEC_XL(v) { (unsigned long long)(v), #v }
+#define DEC_XL_N(tab) (sizeof(tab) / sizeof((tab)[0]))
+
+/* strace's printflags: the names of the set bits in table order, then
+ * "|0x.." for bits no name covers; when no name matched, "0x.." and DFLT
+ * in a comment; a zero value prints the table's zero entry, else "0". */
+void dec_xl_flags(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
+		  const char *dflt);
+/* strace's printxval: the name of V, else "0x.." and, when DFLT is not
+ * NULL, DFLT in a comment. Returns whether V had a name. */
+bool dec_xl_val(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
+		const char *dflt);
+const char *dec_xl_name(const struct dec_xl *x, size_t n, unsigned long long v);
+
+/* strace's umove_or_printaddr: read LEN bytes at ADDR into BUF, or print
+ * NULL or the address and return false, also at the exit of a failed call
+ * (the kernel wrote nothing). */
+bool dec_umove(struct dec *d, uint64_t addr, void *buf, size_t len);
+/* A struct timespec at ADDR: "{tv_sec=1, tv_nsec=0}" (NULL or the address
+ * when it cannot be read). *SEC gets its value in seconds when read (SEC
+ * may be NULL). */
+bool dec_timespec(struct dec *d, uint64_t addr, double *sec);
+/* A struct timeval: "{tv_sec=1, tv_usec=0}". */
+void dec_timeval(struct dec *d, uint64_t addr);
+/* A clock_t count of ticks as strace prints it, the seconds in a
+ * comment when not 0: 123 ticks of 100 Hz print as 123 and "1.23 s". */
+void dec_clock_t(struct strbuf *out, unsigned long long ticks);
+/* A clock id: "CLOCK_MONOTONIC", or its number in hex with a
+ * CLOCK_??? comment. */
+void dec_clockid(struct dec *d, unsigned id);
+/* A struct rusage, abbreviated as strace does:
+ * "{ru_utime={tv_sec=0, tv_usec=0}, ru_stime={...}, ...}". */
+void dec_rusage(struct dec *d, uint64_t addr);
+
+/* A signal's name as strace prints it: "SIGSEGV", "SIGRTMIN", "SIGRT_3";
+ * NULL when SIG has none. */
+const char *dec_signame(int sig);
+/* A signal number argument: its name, or the number. */
+void dec_signal(struct dec *d, int sig);
+/* A sigset of LEN bytes at ADDR: "[INT TERM]", or "~[RTMIN RT_1]" when
+ * two thirds or more of the signals are in it. */
+void dec_sigset(struct dec *d, uint64_t addr, uint64_t len);
+/* A siginfo as strace prints it: "{si_signo=SIGSEGV, si_code=SEGV_MAPERR,
+ * si_addr=0x10}", "{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=123,
+ * si_uid=0, si_status=0, si_utime=0, si_stime=0}". */
+void dec_siginfo(struct strbuf *out, const siginfo_t *si);
+/* The siginfo at ADDR, or NULL or the address. */
+void dec_siginfo_at(struct dec *d, uint64_t addr);
+
+#endif

@@ -1,0 +1,813 @@
+/* Helpers every decoder family uses: the per-thread arena, argument
+ * printers in strace's notation, and the readers of tracee strings,
+ * buffers, string arrays and socket addresses. Each reader that fails to
+ * read prints the address instead, as strace's umove_or_printaddr does. */
+#include "capture/decode.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/netlink.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "gen/tables.h"
+#include "util/util.h"
+
+/*
+ * The arena. Chunks are pushed on the front; the newest one is the one
+ * allocations bump through (a->used bytes of it are taken). A request too
+ * big for a chunk gets a chunk of its own, linked behind the newest so
+ * that the bump chunk stays in front. Reset keeps one standard chunk, so
+ * the steady state of a tracer allocates nothing.
+ */
+struct dec_arena_chunk {
+	struct dec_arena_chunk *next;
+	size_t size;
+	max_align_t data[];
+};
+
+#define ARENA_CHUNK (16u * 1024)
+#define ARENA_LARGE (ARENA_CHUNK / 4)
+
+static struct dec_arena_chunk *chunk_new(size_t size)
+{
+	struct dec_arena_chunk *c = malloc(sizeof(*c) + size);
+
+	if (!c)
+		return NULL;
+	c->next = NULL;
+	c->size = size;
+	return c;
+}
+
+static void *arena_alloc(struct dec_arena *a, size_t n)
+{
+	size_t need = (n + 15) & ~(size_t)15;
+	struct dec_arena_chunk *c;
+
+	if (need < n)
+		return NULL;
+	if (need > ARENA_LARGE) {
+		c = chunk_new(need);
+		if (!c)
+			return NULL;
+		if (a->chunks) {
+			c->next = a->chunks->next;
+			a->chunks->next = c;
+		} else {
+			a->chunks = c;
+			a->used = need;
+		}
+		return c->data;
+	}
+	c = a->chunks;
+	if (!c || c->size - a->used < need) {
+		c = chunk_new(ARENA_CHUNK);
+		if (!c)
+			return NULL;
+		c->next = a->chunks;
+		a->chunks = c;
+		a->used = 0;
+	}
+	void *p = (char *)c->data + a->used;
+	a->used += need;
+	return p;
+}
+
+void dec_arena_reset(struct dec_arena *a)
+{
+	struct dec_arena_chunk *c = a->chunks, *keep = NULL;
+
+	while (c) {
+		struct dec_arena_chunk *next = c->next;
+		if (!keep && c->size == ARENA_CHUNK) {
+			keep = c;
+			keep->next = NULL;
+		} else {
+			free(c);
+		}
+		c = next;
+	}
+	a->chunks = keep;
+	a->used = 0;
+}
+
+void dec_arena_release(struct dec_arena *a)
+{
+	struct dec_arena_chunk *c = a->chunks;
+
+	while (c) {
+		struct dec_arena_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	a->chunks = NULL;
+	a->used = 0;
+}
+
+char *dec_keep(struct dec *d, const void *p, size_t n)
+{
+	char *s = arena_alloc(d->arena, n + 1);
+
+	if (!s)
+		return NULL;
+	if (n)
+		memcpy(s, p, n);
+	s[n] = '\0';
+	return s;
+}
+
+/* A scratch buffer for strings on their way into the arena: paths are up
+ * to PATH_MAX and most are short, so they are read here and only their
+ * real length is kept. The tracer is single-threaded. */
+static char *scratch(size_t n)
+{
+	static char *buf;
+	static size_t size;
+
+	if (n > size) {
+		char *nb = realloc(buf, n);
+		if (!nb)
+			return NULL;
+		buf = nb;
+		size = n;
+	}
+	return buf;
+}
+
+/*
+ * Quoting as strace's string_quote does: \" \\ \f \n \r \t \v, other bytes
+ * outside 0x20..0x7e in octal (three digits when an octal digit follows,
+ * so that it is not read as part of the escape), the bytes of EXTRA (the
+ * '<' and '>' of -y decorations) in octal too. With -x, a string that
+ * holds any such byte other than whitespace is printed all in \xNN.
+ */
+static bool needs_hex(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = p[i];
+		if (c > 0x7e || (c < ' ' && (c < '\t' || c > '\r')))
+			return true;
+	}
+	return false;
+}
+
+static void quote_body(struct strbuf *sb, const void *s, size_t n, bool hex, const char *extra)
+{
+	static const char hexdig[] = "0123456789abcdef";
+	const unsigned char *p = s;
+
+	if (hex && needs_hex(p, n)) {
+		for (size_t i = 0; i < n; i++) {
+			char e[4] = { '\\', 'x', hexdig[p[i] >> 4], hexdig[p[i] & 15] };
+			strbuf_add(sb, e, 4);
+		}
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = p[i];
+		switch (c) {
+		case '"': strbuf_add(sb, "\\\"", 2); continue;
+		case '\\': strbuf_add(sb, "\\\\", 2); continue;
+		case '\f': strbuf_add(sb, "\\f", 2); continue;
+		case '\n': strbuf_add(sb, "\\n", 2); continue;
+		case '\r': strbuf_add(sb, "\\r", 2); continue;
+		case '\t': strbuf_add(sb, "\\t", 2); continue;
+		case '\v': strbuf_add(sb, "\\v", 2); continue;
+		default: break;
+		}
+		if (c >= ' ' && c <= 0x7e && !(extra && c && strchr(extra, c))) {
+			strbuf_addc(sb, (char)c);
+			continue;
+		}
+		bool digit_next = i + 1 < n && p[i + 1] >= '0' && p[i + 1] <= '7';
+		strbuf_addf(sb, digit_next ? "\\%03o" : "\\%o", c);
+	}
+}
+
+void dec_quote(struct dec *d, const void *p, size_t n, bool cut)
+{
+	strbuf_addc(d->out, '"');
+	quote_body(d->out, p, n, d->opts && d->opts->hex_all, NULL);
+	strbuf_addc(d->out, '"');
+	if (cut)
+		strbuf_add(d->out, "...", 3);
+}
+
+/* Simple numbers. */
+void dec_sep(struct dec *d)
+{
+	strbuf_add(d->out, ", ", 2);
+}
+
+void dec_int(struct dec *d, int argi)
+{
+	strbuf_addf(d->out, "%d", (int)d->args[argi]);
+}
+
+void dec_long(struct dec *d, int argi)
+{
+	strbuf_addf(d->out, "%lld", (long long)d->args[argi]);
+}
+
+void dec_ulong(struct dec *d, int argi)
+{
+	strbuf_addf(d->out, "%llu", (unsigned long long)d->args[argi]);
+}
+
+void dec_hex(struct dec *d, int argi)
+{
+	strbuf_addf(d->out, "%#llx", (unsigned long long)d->args[argi]);
+}
+
+void dec_ptr(struct dec *d, uint64_t addr)
+{
+	if (!addr)
+		strbuf_add(d->out, "NULL", 4);
+	else
+		strbuf_addf(d->out, "%#llx", (unsigned long long)addr);
+}
+
+void dec_octal(struct dec *d, int argi)
+{
+	/* strace's %#03o: 0 is "000", 0644 is "0644". */
+	strbuf_addf(d->out, "%#03o", (unsigned)d->args[argi]);
+}
+
+/* readlink LINK into the arena; NULL when it cannot be read. */
+static const char *read_link(struct dec *d, const char *link)
+{
+	char *buf = scratch(PATH_MAX + 1);
+
+	if (!buf)
+		return NULL;
+	ssize_t n = readlink(link, buf, PATH_MAX);
+	if (n < 0)
+		return NULL;
+	return dec_keep(d, buf, (size_t)n);
+}
+
+static void decoration(struct dec *d, const char *text)
+{
+	strbuf_addc(d->out, '<');
+	quote_body(d->out, text, strlen(text), d->opts && d->opts->hex_all, "<>");
+	strbuf_addc(d->out, '>');
+}
+
+/* FD and, with -y, its decoration; the decoration's text is returned. */
+static const char *print_fd(struct dec *d, int fd)
+{
+	char link[64];
+
+	strbuf_addf(d->out, "%d", fd);
+	if (fd < 0 || !d->opts || !d->opts->decode_fds)
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/%d/fd/%d", (int)d->tid, fd);
+	char *text = (char *)read_link(d, link);
+	if (!text)
+		return NULL;
+	/* The kernel marks an unlinked file with a suffix; strace 6 prints
+	 * it outside the brackets, "3</tmp/x>(deleted)". */
+	static const char deleted[] = " (deleted)";
+	size_t n = strlen(text), k = sizeof(deleted) - 1;
+	bool gone = n > k && strcmp(text + n - k, deleted) == 0;
+	if (gone)
+		text[n - k] = '\0';
+	decoration(d, text);
+	if (gone)
+		strbuf_add(d->out, "(deleted)", 9);
+	return text;
+}
+
+void dec_fd(struct dec *d, int fd)
+{
+	const char *text = print_fd(d, fd);
+
+	if (text && d->e && fd == d->e->fd)
+		d->e->fd_hint = text;
+}
+
+void dec_dirfd(struct dec *d, int fd)
+{
+	const char *text = NULL;
+
+	if (fd != RC_AT_FDCWD) {
+		text = print_fd(d, fd);
+		if (text && d->e && fd == d->e->fd)
+			d->e->fd_hint = text;
+	} else {
+		strbuf_add(d->out, "AT_FDCWD", 8);
+		if (d->opts && d->opts->decode_fds) {
+			char link[64];
+			snprintf(link, sizeof(link), "/proc/%d/cwd", (int)d->tid);
+			text = read_link(d, link);
+			if (text)
+				decoration(d, text);
+		}
+	}
+	if (text && d->e && fd == d->e->dirfd)
+		d->e->dir_hint = text;
+}
+
+/*
+ * Flags. strace walks its own table order; ours is sorted by name, so the
+ * names are chosen multi-bit first (O_SYNC before O_DSYNC, MAP_SHARED_VALIDATE
+ * before MAP_SHARED) and printed in the order of their lowest bit, which is
+ * strace's order for most tables (open flags have dec_open_flags; strace
+ * prints MAP_NORESERVE before MAP_GROWSDOWN).
+ */
+/* Print order: lowest bit first, then the smaller value. */
+static bool prints_before(unsigned long long a, unsigned long long b)
+{
+	unsigned long long la = a & -a, lb = b & -b;
+
+	return la < lb || (la == lb && a < b);
+}
+
+void dec_flags(struct dec *d, const struct rc_xlat *x, unsigned long long v, const char *dflt)
+{
+	const struct rc_xlat_entry *cand[64];
+	size_t ncand = 0, nchosen = 0;
+	unsigned long long left = v;
+
+	if (v == 0) {
+		strbuf_adds(d->out, dflt ? dflt : "0");
+		return;
+	}
+	/* The names whose bits are all set, most bits first. */
+	for (size_t i = 0; i < x->count && ncand < ARRAY_SIZE(cand); i++) {
+		const struct rc_xlat_entry *r = &x->rows[i];
+		unsigned long long rv = (unsigned long long)r->value;
+		if (r->alias || !rv || (rv & v) != rv)
+			continue;
+		/* The generated poll table also holds the si_codes POLL_IN..
+		 * POLL_HUP (its pattern is ^POLL[A-Z0-9_]+$); they are not
+		 * event bits. */
+		if (x == &rc_xlat_poll_event && r->len > 5 && r->name[4] == '_')
+			continue;
+		size_t j = ncand++;
+		int bits = __builtin_popcountll(rv);
+		while (j > 0 && __builtin_popcountll((unsigned long long)cand[j - 1]->value) < bits) {
+			cand[j] = cand[j - 1];
+			j--;
+		}
+		cand[j] = r;
+	}
+	/* Take them greedily, then put the taken ones in print order. */
+	for (size_t i = 0; i < ncand; i++) {
+		/* The taken ones are kept in CAND[0..nchosen), nchosen <= i. */
+		const struct rc_xlat_entry *r = cand[i];
+		unsigned long long rv = (unsigned long long)r->value;
+		if ((rv & left) != rv)
+			continue;
+		left &= ~rv;
+		size_t j = nchosen++;
+		while (j > 0 && prints_before(rv, (unsigned long long)cand[j - 1]->value)) {
+			cand[j] = cand[j - 1];
+			j--;
+		}
+		cand[j] = r;
+	}
+	for (size_t i = 0; i < nchosen; i++) {
+		if (i)
+			strbuf_addc(d->out, '|');
+		strbuf_add(d->out, cand[i]->name, cand[i]->len);
+	}
+	if (left)
+		strbuf_addf(d->out, "%s%#llx", nchosen ? "|" : "", left);
+}
+
+/* glibc defines O_LARGEFILE as 0 on 64-bit targets, but the kernel sets
+ * its own bit in a file's flags (F_GETFL shows it) and strace names it:
+ * 0100000 in asm-generic/fcntl.h, which x86_64 and arm64 use. */
+#if O_LARGEFILE == 0 && (defined(__x86_64__) || defined(__aarch64__) || defined(__riscv))
+#define KERNEL_O_LARGEFILE 0100000
+#else
+#define KERNEL_O_LARGEFILE O_LARGEFILE
+#endif
+
+void dec_open_flags(struct dec *d, unsigned long long v)
+{
+	/* strace's order (its open_mode_flags table), not the bit order:
+	 * O_CLOEXEC before O_DIRECTORY, O_TMPFILE before O_DIRECTORY. */
+	static const struct {
+		const char *name;
+		unsigned long long value;
+	} order[] = {
+		{ "O_CREAT", O_CREAT }, { "O_EXCL", O_EXCL }, { "O_NOCTTY", O_NOCTTY },
+		{ "O_TRUNC", O_TRUNC }, { "O_APPEND", O_APPEND }, { "O_NONBLOCK", O_NONBLOCK },
+		{ "O_SYNC", O_SYNC }, { "O_DSYNC", O_DSYNC }, { "O_DIRECT", O_DIRECT },
+		{ "O_LARGEFILE", KERNEL_O_LARGEFILE }, { "O_NOFOLLOW", O_NOFOLLOW },
+		{ "O_NOATIME", O_NOATIME }, { "O_CLOEXEC", O_CLOEXEC }, { "O_PATH", O_PATH },
+		{ "O_TMPFILE", O_TMPFILE }, { "O_DIRECTORY", O_DIRECTORY },
+		{ "FASYNC", FASYNC },
+	};
+	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	unsigned long long left = v & ~(unsigned long long)O_ACCMODE;
+
+	strbuf_adds(d->out, modes[v & O_ACCMODE]);
+	for (size_t i = 0; i < ARRAY_SIZE(order) && left; i++) {
+		/* glibc defines O_LARGEFILE as 0 on 64-bit targets. */
+		if (order[i].value && (left & order[i].value) == order[i].value) {
+			strbuf_addc(d->out, '|');
+			strbuf_adds(d->out, order[i].name);
+			left &= ~order[i].value;
+		}
+	}
+	if (left)
+		strbuf_addf(d->out, "|%#llx", left);
+}
+
+/* VALUE's name as strace prints it. The generated tables mark aliases
+ * defined through another constant of the group, but glibc defines a few
+ * old names through the PF_ constants (AF_FILE is PF_FILE is PF_LOCAL), so
+ * they come out as names of their own; strace prints the modern one. */
+static const char *value_name(const struct rc_xlat *x, long long v)
+{
+	static const char *const old_names[] = { "AF_FILE", "AF_LOCAL", "AF_ROUTE" };
+
+	for (size_t i = 0; i < x->count; i++) {
+		const struct rc_xlat_entry *r = &x->rows[i];
+		if (r->value != v || r->alias)
+			continue;
+		size_t k = 0;
+		while (k < ARRAY_SIZE(old_names) && strcmp(r->name, old_names[k]) != 0)
+			k++;
+		if (k == ARRAY_SIZE(old_names))
+			return r->name;
+	}
+	return xlat_name(x, v);
+}
+
+void dec_xval(struct dec *d, const struct rc_xlat *x, long long v)
+{
+	const char *name = value_name(x, v);
+
+	if (name)
+		strbuf_adds(d->out, name);
+	else
+		strbuf_addf(d->out, "%lld", v);
+}
+
+void dec_errno_name(struct dec *d, int err)
+{
+	const char *name = xlat_errno_name(err);
+
+	if (name)
+		strbuf_adds(d->out, name);
+	else
+		strbuf_addf(d->out, "%d", err);
+}
+
+/* Strings. */
+const char *dec_path(struct dec *d, uint64_t addr)
+{
+	char *buf;
+	bool cut;
+	ssize_t n;
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return NULL;
+	}
+	/* PATH_MAX counts the NUL: a longer path is cut at PATH_MAX - 1
+	 * bytes, as strace cuts it. */
+	buf = scratch(PATH_MAX);
+	n = buf ? mem_read_str(d->tid, addr, buf, PATH_MAX, &cut) : -1;
+	if (n < 0) {
+		dec_ptr(d, addr);
+		return NULL;
+	}
+	dec_quote(d, buf, (size_t)n, cut);
+	return dec_keep(d, buf, (size_t)n);
+}
+
+static int strsize(const struct dec *d)
+{
+	return d->opts && d->opts->strsize >= 0 ? d->opts->strsize : 32;
+}
+
+/* A NUL-terminated string at ADDR printed up to -s; kept and returned,
+ * *OK false (address printed) when unreadable. */
+static const char *print_cstr(struct dec *d, uint64_t addr, bool *ok)
+{
+	size_t max = (size_t)strsize(d) + 1;
+	char *buf = scratch(max);
+	bool cut;
+	ssize_t n;
+
+	*ok = false;
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return NULL;
+	}
+	n = buf ? mem_read_str(d->tid, addr, buf, max, &cut) : -1;
+	if (n < 0) {
+		dec_ptr(d, addr);
+		return NULL;
+	}
+	*ok = true;
+	dec_quote(d, buf, (size_t)n, cut);
+	return dec_keep(d, buf, (size_t)n);
+}
+
+const char *dec_str(struct dec *d, uint64_t addr)
+{
+	bool ok;
+
+	return print_cstr(d, addr, &ok);
+}
+
+void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
+{
+	size_t shown = MIN(len, (size_t)strsize(d));
+	size_t want = shown;
+	size_t pmax = d->opts ? d->opts->preview_max : 0;
+	unsigned char *buf;
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return;
+	}
+	if (preview && pmax)
+		want = MAX(want, MIN(len, pmax));
+	buf = (unsigned char *)scratch(want + 1);
+	if (!buf) {
+		dec_ptr(d, addr);
+		return;
+	}
+	/* The preview may reach further than the printed part: when only
+	 * the printed part is readable, print that and keep less. */
+	if (mem_read(d->tid, addr, buf, want) != (ssize_t)want) {
+		if (want == shown || mem_read(d->tid, addr, buf, shown) != (ssize_t)shown) {
+			dec_ptr(d, addr);
+			return;
+		}
+		want = shown;
+	}
+	dec_quote(d, buf, shown, shown < len);
+	if (preview && pmax && d->e) {
+		size_t keep = MIN(want, pmax);
+		d->e->data = (const unsigned char *)dec_keep(d, buf, keep);
+		d->e->data_len = d->e->data ? keep : 0;
+		d->e->data_truncated = keep < len;
+	}
+}
+
+/* Read pointer I of the array at ADDR (64-bit tracee words). Reads a
+ * page's worth of pointers at once into CACHE. */
+struct ptr_reader {
+	pid_t tid;
+	uint64_t addr;
+	uint64_t cache[64];
+	size_t first, count;	/* indexes CACHE holds */
+};
+
+static bool ptr_at(struct ptr_reader *r, size_t i, uint64_t *out)
+{
+	if (i >= r->first && i < r->first + r->count) {
+		*out = r->cache[i - r->first];
+		return true;
+	}
+	uint64_t at = r->addr + i * sizeof(uint64_t);
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t room = (size_t)(ps > 0 ? ps : 4096);
+	room = (room - (size_t)(at & (room - 1))) / sizeof(uint64_t);
+	size_t n = MIN(room, ARRAY_SIZE(r->cache));
+	if (n == 0)
+		n = 1;
+	if (mem_read(r->tid, at, r->cache, n * sizeof(uint64_t)) != (ssize_t)(n * sizeof(uint64_t))) {
+		if (mem_read(r->tid, at, r->cache, sizeof(uint64_t)) != (ssize_t)sizeof(uint64_t)) {
+			r->count = 0;
+			return false;
+		}
+		n = 1;
+	}
+	r->first = i;
+	r->count = n;
+	*out = r->cache[0];
+	return true;
+}
+
+void dec_strarray(struct dec *d, uint64_t addr, bool to_argv)
+{
+	struct ptr_reader r = { .tid = d->tid, .addr = addr };
+	size_t limit = (size_t)strsize(d);
+	struct rc_event *e = to_argv ? d->e : NULL;
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return;
+	}
+	for (size_t i = 0;; i++) {
+		uint64_t p;
+		if (!ptr_at(&r, i, &p)) {
+			if (i == 0) {
+				dec_ptr(d, addr);
+				return;
+			}
+			strbuf_add(d->out, ", ...", 5);
+			if (e)
+				e->argv_truncated = true;
+			break;
+		}
+		if (i == 0)
+			strbuf_addc(d->out, '[');
+		if (!p)
+			break;
+		if (i)
+			dec_sep(d);
+		if (i >= limit) {
+			strbuf_add(d->out, "...", 3);
+			if (e)
+				e->argv_truncated = true;
+			break;
+		}
+		bool ok;
+		const char *s = print_cstr(d, p, &ok);
+		if (e && ok) {
+			if (e->argc < RC_EVENT_MAX_ARGV)
+				e->argv[e->argc++] = s ? s : "";
+			else
+				e->argv_truncated = true;
+		}
+	}
+	strbuf_addc(d->out, ']');
+}
+
+void dec_envp(struct dec *d, uint64_t addr)
+{
+	struct ptr_reader r = { .tid = d->tid, .addr = addr };
+	bool terminated = false;
+	size_t n = 0;
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return;
+	}
+	/* A hard cap: the array is the tracee's and may be garbage. */
+	for (; n < (1u << 20); n++) {
+		uint64_t p;
+		if (!ptr_at(&r, n, &p))
+			break;
+		if (!p) {
+			terminated = true;
+			break;
+		}
+	}
+	if (n == 0 && !terminated) {
+		dec_ptr(d, addr);
+		return;
+	}
+	strbuf_addf(d->out, "%#llx /* %zu var%s%s */", (unsigned long long)addr, n,
+		    n == 1 ? "" : "s", terminated ? "" : ", unterminated");
+}
+
+/*
+ * Socket addresses, as strace's print_sockaddr: the family, then the
+ * family's fields when the length holds them, else the raw sa_data.
+ */
+static void sa_raw(struct dec *d, const unsigned char *buf, size_t len)
+{
+	size_t off = offsetof(struct sockaddr, sa_data);
+
+	strbuf_add(d->out, ", sa_data=", 10);
+	dec_quote(d, buf + off, len > off ? len - off : 0, false);
+}
+
+static void print_ifindex(struct dec *d, unsigned idx)
+{
+	char name[IF_NAMESIZE + 1];
+
+	if (idx && if_indextoname(idx, name)) {
+		strbuf_add(d->out, "if_nametoindex(", 15);
+		dec_quote(d, name, strlen(name), false);
+		strbuf_addc(d->out, ')');
+	} else {
+		strbuf_addf(d->out, "%u", idx);
+	}
+}
+
+static void sa_in(struct dec *d, struct rc_sockaddr *sa, const unsigned char *buf)
+{
+	struct sockaddr_in sin;
+	char host[INET_ADDRSTRLEN];
+
+	memcpy(&sin, buf, sizeof(sin));
+	inet_ntop(AF_INET, &sin.sin_addr, host, sizeof(host));
+	strbuf_addf(d->out, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")", ntohs(sin.sin_port), host);
+	sa->port = ntohs(sin.sin_port);
+	sa->host = dec_keep(d, host, strlen(host));
+}
+
+/* The part of sockaddr_in6 before sin6_scope_id: shorter addresses (the
+ * RFC 2133 layout) have no scope id. */
+#define SIN6_MIN_LEN offsetof(struct sockaddr_in6, sin6_scope_id)
+
+static void sa_in6(struct dec *d, struct rc_sockaddr *sa, const unsigned char *buf, size_t len)
+{
+	struct sockaddr_in6 sin6;
+	char host[INET6_ADDRSTRLEN];
+
+	memset(&sin6, 0, sizeof(sin6));
+	memcpy(&sin6, buf, MIN(len, sizeof(sin6)));
+	inet_ntop(AF_INET6, &sin6.sin6_addr, host, sizeof(host));
+	strbuf_addf(d->out, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), inet_pton(AF_INET6, \"%s\", &sin6_addr)",
+		    ntohs(sin6.sin6_port), ntohl(sin6.sin6_flowinfo), host);
+	if (len > SIN6_MIN_LEN) {
+		strbuf_add(d->out, ", sin6_scope_id=", 16);
+		print_ifindex(d, sin6.sin6_scope_id);
+	}
+	sa->port = ntohs(sin6.sin6_port);
+	sa->host = dec_keep(d, host, strlen(host));
+}
+
+static void sa_un(struct dec *d, struct rc_sockaddr *sa, const unsigned char *buf, size_t len)
+{
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	const char *path = (const char *)buf + off;
+	size_t n = len - off;
+
+	strbuf_add(d->out, ", sun_path=", 11);
+	sa->port = -1;
+	if (path[0]) {
+		size_t k = strnlen(path, n);
+		dec_quote(d, path, k, false);
+		sa->host = dec_keep(d, path, k);
+	} else {
+		strbuf_addc(d->out, '@');
+		dec_quote(d, path + 1, n - 1, false);
+		sa->host = dec_keep(d, path + 1, n - 1);
+		sa->abstract = true;
+	}
+}
+
+static void sa_nl(struct dec *d, const unsigned char *buf)
+{
+	struct sockaddr_nl nl;
+
+	memcpy(&nl, buf, sizeof(nl));
+	if (nl.nl_pad)
+		strbuf_addf(d->out, ", nl_pad=%#x", nl.nl_pad);
+	strbuf_addf(d->out, ", nl_pid=%u, nl_groups=%08x", nl.nl_pid, nl.nl_groups);
+}
+
+void dec_sockaddr(struct dec *d, uint64_t addr, size_t len)
+{
+	/* One more than the largest address, so every printer can rely on
+	 * zeroes past LEN. */
+	union {
+		struct sockaddr_storage ss;
+		unsigned char b[sizeof(struct sockaddr_storage) + 1];
+	} u;
+	sa_family_t family;
+	const size_t famlen = sizeof(family);
+	struct rc_sockaddr none = { 0, -1, NULL, false };
+	struct rc_sockaddr *sa = d->e ? &d->e->sa : &none;
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return;
+	}
+	if (len < famlen) {
+		dec_ptr(d, addr);
+		return;
+	}
+	if (len > sizeof(u.ss))
+		len = sizeof(u.ss);
+	memset(&u, 0, sizeof(u));
+	if (mem_read(d->tid, addr, u.b, len) != (ssize_t)len) {
+		dec_ptr(d, addr);
+		return;
+	}
+	memcpy(&family, u.b, famlen);
+	strbuf_add(d->out, "{sa_family=", 11);
+	const char *name = value_name(&rc_xlat_family, family);
+	if (name)
+		strbuf_adds(d->out, name);
+	else
+		strbuf_addf(d->out, "%#x /* AF_??? */", family);
+	sa->family = family;
+	if (len > famlen) {
+		if (family == AF_INET && len >= sizeof(struct sockaddr_in))
+			sa_in(d, sa, u.b);
+		else if (family == AF_INET6 && len >= SIN6_MIN_LEN)
+			sa_in6(d, sa, u.b, len);
+		else if (family == AF_UNIX)
+			sa_un(d, sa, u.b, len);
+		else if (family == AF_NETLINK && len >= sizeof(struct sockaddr_nl))
+			sa_nl(d, u.b);
+		else
+			sa_raw(d, u.b, len);
+	} else if (family == AF_UNIX) {
+		sa->port = -1;
+	}
+	strbuf_addc(d->out, '}');
+}

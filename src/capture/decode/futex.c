@@ -1,0 +1,294 @@
+/* futex, futex_waitv, get_robust_list.
+ *
+ * Facts as strace/facts.c's decode_futex reads them back: the futex
+ * address, the operation without its PRIVATE/CLOCK_REALTIME bits, and the
+ * timeout of the waits: FUTEX_WAIT's is relative; the absolute deadline of
+ * FUTEX_WAIT_BITSET and FUTEX_WAIT_REQUEUE_PI is turned into a timeout
+ * only against CLOCK_REALTIME, using the event's own timestamp exactly as
+ * the parser does. */
+#include "capture/decode.h"
+
+#include <linux/futex.h>
+#include <math.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "util/util.h"
+
+#ifndef FUTEX_LOCK_PI2
+#define FUTEX_LOCK_PI2 13
+#endif
+
+#define OP(v) { (unsigned long long)(v), #v }
+#define OP_RT(v) { (unsigned long long)((v) | FUTEX_CLOCK_REALTIME), #v "|FUTEX_CLOCK_REALTIME" }
+
+/* strace's futexops: every operation by its whole value. */
+static const struct dec_xl futexops[] = {
+	OP(FUTEX_WAIT), OP(FUTEX_WAKE), OP(FUTEX_FD), OP(FUTEX_REQUEUE), OP(FUTEX_CMP_REQUEUE),
+	OP(FUTEX_WAKE_OP), OP(FUTEX_LOCK_PI), OP(FUTEX_UNLOCK_PI), OP(FUTEX_TRYLOCK_PI),
+	OP(FUTEX_WAIT_BITSET), OP(FUTEX_WAKE_BITSET), OP(FUTEX_WAIT_REQUEUE_PI),
+	OP(FUTEX_CMP_REQUEUE_PI), OP(FUTEX_LOCK_PI2),
+	OP(FUTEX_WAIT_PRIVATE), OP(FUTEX_WAKE_PRIVATE),
+	{ FUTEX_FD | FUTEX_PRIVATE_FLAG, "FUTEX_FD|FUTEX_PRIVATE_FLAG" },
+	OP(FUTEX_REQUEUE_PRIVATE), OP(FUTEX_CMP_REQUEUE_PRIVATE), OP(FUTEX_WAKE_OP_PRIVATE),
+	OP(FUTEX_LOCK_PI_PRIVATE), OP(FUTEX_UNLOCK_PI_PRIVATE), OP(FUTEX_TRYLOCK_PI_PRIVATE),
+	OP(FUTEX_WAIT_BITSET_PRIVATE), OP(FUTEX_WAKE_BITSET_PRIVATE),
+	OP(FUTEX_WAIT_REQUEUE_PI_PRIVATE), OP(FUTEX_CMP_REQUEUE_PI_PRIVATE),
+	{ FUTEX_LOCK_PI2 | FUTEX_PRIVATE_FLAG, "FUTEX_LOCK_PI2_PRIVATE" },
+	OP_RT(FUTEX_WAIT), OP_RT(FUTEX_WAIT_PRIVATE), OP_RT(FUTEX_WAIT_BITSET),
+	OP_RT(FUTEX_WAIT_BITSET_PRIVATE), OP_RT(FUTEX_WAIT_REQUEUE_PI),
+	OP_RT(FUTEX_WAIT_REQUEUE_PI_PRIVATE),
+};
+
+static const struct dec_xl futexbitset[] = {
+	OP(FUTEX_BITSET_MATCH_ANY),
+};
+
+static const struct dec_xl futexwakeops[] = {
+	OP(FUTEX_OP_SET), OP(FUTEX_OP_ADD), OP(FUTEX_OP_OR), OP(FUTEX_OP_ANDN), OP(FUTEX_OP_XOR),
+};
+
+static const struct dec_xl futexwakecmps[] = {
+	OP(FUTEX_OP_CMP_EQ), OP(FUTEX_OP_CMP_NE), OP(FUTEX_OP_CMP_LT), OP(FUTEX_OP_CMP_LE),
+	OP(FUTEX_OP_CMP_GT), OP(FUTEX_OP_CMP_GE),
+};
+
+static const struct dec_xl futex_waiter_flags[] = {
+	OP(FUTEX_32), OP(FUTEX_PRIVATE_FLAG),
+};
+
+/* strace/args.c's secs_to_ms, so that both sources round alike. */
+static long long secs_to_ms(double sec)
+{
+	if (!(sec > 0))
+		return 0;
+	if (sec > 9e12)
+		sec = 9e12;
+	return (long long)(sec * 1000.0 + 0.5);
+}
+
+/* facts.c's futex_abs_timeout: the deadline against the event's
+ * timestamp, epoch seconds (-ttt) or time of day modulo 15 minutes. */
+static long long abs_timeout(const struct rc_event *e, double deadline)
+{
+	double rel;
+
+	if (e->ts < 0)
+		return -1;
+	if (e->ts > 1e8) {
+		rel = deadline - e->ts;
+	} else {
+		rel = fmod(deadline - e->ts, 900.0);
+		if (rel < 0)
+			rel += 900.0;
+	}
+	return secs_to_ms(rel);
+}
+
+/* The timeout argument at entry: printed, and kept in priv for the exit
+ * half, when the event's timestamp may have been set meanwhile. */
+static void timeout_arg(struct dec *d, int cmd, bool realtime)
+{
+	double sec;
+
+	d->priv[0] = 0;
+	if (!dec_timespec(d, d->args[3], &sec))
+		return;
+	if (cmd == FUTEX_WAIT) {
+		d->e->timeout_ms = secs_to_ms(sec);
+	} else if (realtime && (cmd == FUTEX_WAIT_BITSET || cmd == FUTEX_WAIT_REQUEUE_PI)) {
+		memcpy(&d->priv[1], &sec, sizeof(sec));
+		d->priv[0] = 1;
+		d->e->timeout_ms = abs_timeout(d->e, sec);
+	}
+}
+
+static void uint_arg(struct dec *d, int argi)
+{
+	strbuf_addf(d->out, ", %u", (unsigned)d->args[argi]);
+}
+
+static void wake_op(struct dec *d, unsigned val3)
+{
+	unsigned op = (val3 >> 28) & 7, cmp = (val3 >> 24) & 0xf;
+
+	if ((val3 >> 28) & FUTEX_OP_OPARG_SHIFT)
+		strbuf_adds(d->out, "FUTEX_OP_OPARG_SHIFT<<28|");
+	bool known = dec_xl_val(d, futexwakeops, DEC_XL_N(futexwakeops), op, NULL);
+	strbuf_add(d->out, "<<28", 4);
+	if (!known)
+		strbuf_adds(d->out, " /* FUTEX_OP_??? */");
+	strbuf_addf(d->out, "|%#x<<12|", (val3 >> 12) & 0xfff);
+	known = dec_xl_val(d, futexwakecmps, DEC_XL_N(futexwakecmps), cmp, NULL);
+	strbuf_add(d->out, "<<24", 4);
+	if (!known)
+		strbuf_adds(d->out, " /* FUTEX_OP_CMP_??? */");
+	strbuf_addf(d->out, "|%#x", val3 & 0xfff);
+}
+
+static void dec_futex(struct dec *d)
+{
+	unsigned op = (unsigned)d->args[1];
+	int cmd = (int)(op & 127);
+	bool realtime = op & FUTEX_CLOCK_REALTIME;
+
+	if (d->exiting) {
+		/* The tracer may stamp the event only now. */
+		if (d->priv[0]) {
+			double sec;
+			memcpy(&sec, &d->priv[1], sizeof(sec));
+			d->e->timeout_ms = abs_timeout(d->e, sec);
+		}
+		return;
+	}
+	d->e->addr = d->args[0];
+	d->e->futex_op = (int)(op & FUTEX_CMD_MASK);
+	d->priv[0] = 0;
+	dec_ptr(d, d->args[0]);
+	dec_sep(d);
+	dec_xl_val(d, futexops, DEC_XL_N(futexops), op, "FUTEX_???");
+	switch (cmd) {
+	case FUTEX_WAIT:
+		uint_arg(d, 2);
+		dec_sep(d);
+		timeout_arg(d, cmd, realtime);
+		break;
+	case FUTEX_LOCK_PI:
+	case FUTEX_LOCK_PI2:
+		dec_sep(d);
+		dec_timespec(d, d->args[3], NULL);
+		break;
+	case FUTEX_WAIT_BITSET:
+		uint_arg(d, 2);
+		dec_sep(d);
+		timeout_arg(d, cmd, realtime);
+		dec_sep(d);
+		dec_xl_val(d, futexbitset, DEC_XL_N(futexbitset), (unsigned)d->args[5], NULL);
+		break;
+	case FUTEX_WAKE_BITSET:
+		uint_arg(d, 2);
+		dec_sep(d);
+		dec_xl_val(d, futexbitset, DEC_XL_N(futexbitset), (unsigned)d->args[5], NULL);
+		break;
+	case FUTEX_REQUEUE:
+		uint_arg(d, 2);
+		uint_arg(d, 3);
+		dec_sep(d);
+		dec_ptr(d, d->args[4]);
+		break;
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_CMP_REQUEUE_PI:
+		uint_arg(d, 2);
+		uint_arg(d, 3);
+		dec_sep(d);
+		dec_ptr(d, d->args[4]);
+		uint_arg(d, 5);
+		break;
+	case FUTEX_WAKE_OP:
+		uint_arg(d, 2);
+		uint_arg(d, 3);
+		dec_sep(d);
+		dec_ptr(d, d->args[4]);
+		dec_sep(d);
+		wake_op(d, (unsigned)d->args[5]);
+		break;
+	case FUTEX_WAIT_REQUEUE_PI:
+		uint_arg(d, 2);
+		dec_sep(d);
+		timeout_arg(d, cmd, realtime);
+		dec_sep(d);
+		dec_ptr(d, d->args[4]);
+		break;
+	case FUTEX_FD:
+	case FUTEX_WAKE:
+		uint_arg(d, 2);
+		break;
+	case FUTEX_UNLOCK_PI:
+	case FUTEX_TRYLOCK_PI:
+		break;
+	default:
+		uint_arg(d, 2);
+		dec_sep(d);
+		dec_ptr(d, d->args[3]);
+		dec_sep(d);
+		dec_ptr(d, d->args[4]);
+		strbuf_addf(d->out, ", %#x", (unsigned)d->args[5]);
+		break;
+	}
+}
+
+/* futex_waitv(waiters, nr_futexes, flags, timeout, clockid). */
+static void dec_futex_waitv(struct dec *d)
+{
+	struct futex_waitv w;
+	unsigned nr = (unsigned)d->args[1];
+	uint64_t addr = d->args[0];
+	size_t max = (size_t)(d->opts ? d->opts->strsize : 32);
+
+	if (d->exiting)
+		return;
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+	} else if (!nr) {
+		strbuf_add(d->out, "[]", 2);
+	} else {
+		for (unsigned i = 0; i < nr; i++) {
+			uint64_t at = addr + (uint64_t)i * sizeof(w);
+			if (i >= max || i >= FUTEX_WAITV_MAX) {
+				strbuf_add(d->out, ", ...", 5);
+				break;
+			}
+			if (mem_read(d->tid, at, &w, sizeof(w)) != (ssize_t)sizeof(w)) {
+				if (i == 0) {
+					dec_ptr(d, addr);
+					goto rest;
+				}
+				strbuf_addf(d->out, ", ... /* %#llx */", (unsigned long long)at);
+				break;
+			}
+			strbuf_addf(d->out, "%s{val=%#llx, uaddr=", i ? ", " : "[",
+				    (unsigned long long)w.val);
+			dec_ptr(d, w.uaddr);
+			strbuf_add(d->out, ", flags=", 8);
+			dec_xl_flags(d, futex_waiter_flags, DEC_XL_N(futex_waiter_flags), w.flags,
+				     "FUTEX_???");
+			if (w.__reserved)
+				strbuf_addf(d->out, ", __reserved=%#x", w.__reserved);
+			strbuf_addc(d->out, '}');
+		}
+		strbuf_addc(d->out, ']');
+	}
+rest:
+	strbuf_addf(d->out, ", %u, %#x, ", nr, (unsigned)d->args[2]);
+	dec_timespec(d, d->args[3], NULL);
+	dec_sep(d);
+	dec_clockid(d, (unsigned)d->args[4]);
+}
+
+static void dec_get_robust_list(struct dec *d)
+{
+	uint64_t v;
+
+	if (!d->exiting) {
+		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
+		return;
+	}
+	if (dec_umove(d, d->args[1], &v, sizeof(v))) {
+		strbuf_addc(d->out, '[');
+		dec_ptr(d, v);
+		strbuf_addc(d->out, ']');
+	}
+	dec_sep(d);
+	if (dec_umove(d, d->args[2], &v, sizeof(v)))
+		strbuf_addf(d->out, "[%llu]", (unsigned long long)v);
+}
+
+#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+
+const struct dec_syscall dec_futex_calls[] = {
+	R(SYS_futex, dec_futex, 6, RV_DEC, 0),
+	R(SYS_futex_waitv, dec_futex_waitv, 5, RV_DEC, 0),
+	R(SYS_get_robust_list, dec_get_robust_list, 3, RV_DEC, 0),
+};
+
+const size_t dec_futex_ncalls = ARRAY_SIZE(dec_futex_calls);

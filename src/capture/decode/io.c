@@ -1,0 +1,922 @@
+/* The I/O family: reading and writing, vectors, pipes and splicing, event
+ * and timer fds, and waiting for fds (poll, select, epoll), as strace 6.1
+ * prints them, with the facts strace/facts.c reads back from that text:
+ * fd, fd2, len, offset, the data written, the polled fds and the timeout.
+ *
+ * What the kernel writes (read buffers, ready fds, pipe fds, the time
+ * left) is printed at exit; poll's and select's results go after the
+ * return value, as strace prints them: "= 1 ([{fd=3, revents=POLLIN}])".
+ * The constant tables are in strace's order, their values from the
+ * headers. Only x86_64's native layouts are decoded.
+ */
+#include "capture/decode.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/uio.h>
+
+#include "util/util.h"
+
+/*
+ * Tables, in strace's order.
+ */
+static const struct dec_xl rwf_flags[] = {
+	DEC_XL(RWF_HIPRI), DEC_XL(RWF_DSYNC), DEC_XL(RWF_SYNC), DEC_XL(RWF_NOWAIT),
+	DEC_XL(RWF_APPEND),
+};
+
+static const struct dec_xl splice_flags[] = {
+	DEC_XL(SPLICE_F_MOVE), DEC_XL(SPLICE_F_NONBLOCK), DEC_XL(SPLICE_F_MORE),
+	DEC_XL(SPLICE_F_GIFT),
+};
+
+/* strace's open_mode_flags: open flags without the access mode (pipe2). */
+static const struct dec_xl open_mode_flags[] = {
+	DEC_XL(O_CREAT), DEC_XL(O_EXCL), DEC_XL(O_NOCTTY), DEC_XL(O_TRUNC), DEC_XL(O_APPEND),
+	DEC_XL(O_NONBLOCK), DEC_XL(O_SYNC), DEC_XL(O_DSYNC), DEC_XL(O_DIRECT),
+	DEC_XL(O_NOFOLLOW), DEC_XL(O_NOATIME), DEC_XL(O_CLOEXEC), DEC_XL(O_PATH),
+	DEC_XL(O_TMPFILE), DEC_XL(O_DIRECTORY), DEC_XL(FASYNC),
+};
+
+static const struct dec_xl efd_flags[] = {
+	DEC_XL(EFD_SEMAPHORE), DEC_XL(EFD_CLOEXEC), DEC_XL(EFD_NONBLOCK),
+};
+
+static const struct dec_xl epollflags[] = {
+	DEC_XL(EPOLL_CLOEXEC),
+};
+
+/* EPOLLET is 1u << 31: keep it from sign-extending. glibc does not
+ * define EPOLLNVAL; the epoll bits are poll's (linux/eventpoll.h). */
+static const struct dec_xl epollevents[] = {
+	DEC_XL(EPOLLIN), DEC_XL(EPOLLPRI), DEC_XL(EPOLLOUT), DEC_XL(EPOLLERR),
+	DEC_XL(EPOLLHUP), { POLLNVAL, "EPOLLNVAL" }, DEC_XL(EPOLLRDNORM), DEC_XL(EPOLLRDBAND),
+	DEC_XL(EPOLLWRNORM), DEC_XL(EPOLLWRBAND), DEC_XL(EPOLLMSG), DEC_XL(EPOLLRDHUP),
+	DEC_XL(EPOLLEXCLUSIVE), DEC_XL(EPOLLWAKEUP), DEC_XL(EPOLLONESHOT),
+	{ (unsigned)EPOLLET, "EPOLLET" },
+};
+
+static const struct dec_xl epollctls[] = {
+	DEC_XL(EPOLL_CTL_ADD), DEC_XL(EPOLL_CTL_DEL), DEC_XL(EPOLL_CTL_MOD),
+};
+
+static const struct dec_xl pollflags[] = {
+	DEC_XL(POLLIN), DEC_XL(POLLPRI), DEC_XL(POLLOUT), DEC_XL(POLLERR), DEC_XL(POLLHUP),
+	DEC_XL(POLLNVAL), DEC_XL(POLLRDNORM), DEC_XL(POLLRDBAND), DEC_XL(POLLWRNORM),
+	DEC_XL(POLLWRBAND), DEC_XL(POLLMSG), DEC_XL(POLLREMOVE), DEC_XL(POLLRDHUP),
+};
+
+static const struct dec_xl timerfdflags[] = {
+	DEC_XL(TFD_TIMER_ABSTIME), DEC_XL(TFD_TIMER_CANCEL_ON_SET), DEC_XL(TFD_CLOEXEC),
+	DEC_XL(TFD_NONBLOCK),
+};
+
+#define XL_FLAGS(d, tab, v, dflt) dec_xl_flags(d, tab, DEC_XL_N(tab), v, dflt)
+
+/*
+ * Small printers.
+ */
+static size_t strsize(const struct dec *d)
+{
+	return d->opts && d->opts->strsize >= 0 ? (size_t)d->opts->strsize : 32;
+}
+
+/* The fd argument I as the event's fd. */
+static void fd_arg(struct dec *d, int i)
+{
+	d->e->fd = (int)d->args[i];
+	dec_fd(d, d->e->fd);
+}
+
+/* A byte count facts.c reads as a signed number: negative is no length. */
+static void set_len(struct dec *d, uint64_t v)
+{
+	if ((long long)v >= 0)
+		d->e->len = v;
+}
+
+/* facts.c's secs_to_ms, from a timespec read as the parser reads the text. */
+static long long ms_of(double sec)
+{
+	if (!(sec > 0))
+		return 0;
+	if (sec > 9e12)
+		sec = 9e12;
+	return (long long)(sec * 1000.0 + 0.5);
+}
+
+static void add_fd(struct rc_event *e, long long fd)
+{
+	if (e->nfds < RC_EVENT_MAX_FDS && fd >= 0 && fd <= 0x7fffffff)
+		e->fds[e->nfds++] = (int)fd;
+}
+
+/* printnum_int64 / printnum_ulong: "[N]", NULL or the address. False
+ * when nothing was read. */
+static bool ll_at(struct dec *d, uint64_t addr, bool is_signed)
+{
+	int64_t v;
+
+	if (!dec_umove(d, addr, &v, sizeof(v)))
+		return false;
+	if (is_signed)
+		strbuf_addf(d->out, "[%lld]", (long long)v);
+	else
+		strbuf_addf(d->out, "[%llu]", (unsigned long long)v);
+	return true;
+}
+
+/* The kernel's struct __kernel_timespec. */
+struct k_timespec {
+	int64_t sec;
+	int64_t nsec;
+};
+
+/* sprint_timespec/sprint_timeval for the "left" of poll and select. */
+static void left_time(struct dec *d, struct strbuf *sb, uint64_t addr, bool usec)
+{
+	struct k_timespec t;
+
+	if (!addr)
+		strbuf_add(sb, "NULL", 4);
+	else if (mem_read(d->tid, addr, &t, sizeof(t)) != (ssize_t)sizeof(t))
+		strbuf_addf(sb, "%#llx", (unsigned long long)addr);
+	else
+		strbuf_addf(sb, usec ? "{tv_sec=%lld, tv_usec=%llu}" : "{tv_sec=%lld, tv_nsec=%llu}",
+			    (long long)t.sec, (unsigned long long)t.nsec);
+}
+
+/* A timeout at entry: printed, and the event's timeout_ms as facts.c's
+ * parse_timeout_ms reads it (none for NULL or a negative time). */
+static void timeout_ts(struct dec *d, uint64_t addr)
+{
+	double sec;
+
+	if (dec_timespec(d, addr, &sec) && sec >= 0)
+		d->e->timeout_ms = ms_of(sec);
+}
+
+static void timeout_tv(struct dec *d, uint64_t addr)
+{
+	struct k_timespec t;
+
+	if (!dec_umove(d, addr, &t, sizeof(t)))
+		return;
+	strbuf_addf(d->out, "{tv_sec=%lld, tv_usec=%llu}", (long long)t.sec, (unsigned long long)t.nsec);
+	double sec = (double)t.sec + (double)t.nsec * 1e-6;
+	if (sec >= 0)
+		d->e->timeout_ms = ms_of(sec);
+}
+
+/*
+ * read and write.
+ */
+static void dec_read(struct dec *d)
+{
+	if (!d->exiting) {
+		fd_arg(d, 0);
+		dec_sep(d);
+		set_len(d, d->args[2]);
+		return;
+	}
+	if (d->err)
+		dec_ptr(d, d->args[1]);
+	else
+		dec_buf(d, d->args[1], (size_t)d->rval, false);
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
+	if (d->nr == SYS_pread64) {
+		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
+		d->e->offset = (long long)d->args[3];
+	}
+}
+
+static void dec_write(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	fd_arg(d, 0);
+	dec_sep(d);
+	dec_buf(d, d->args[1], (size_t)d->args[2], true);
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
+	set_len(d, d->args[2]);
+	if (d->nr == SYS_pwrite64) {
+		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
+		d->e->offset = (long long)d->args[3];
+	}
+}
+
+/*
+ * Vectors: strace's tprint_iov_upto. Each element's data is printed up to
+ * what is left of DATA_SIZE (a read's return value; all of it for a
+ * write), at most -s elements. The event gets the sum of the printed
+ * iov_len (facts.c's take_iov) and, for writes, a preview of the data.
+ */
+struct k_iovec {
+	uint64_t base;
+	uint64_t len;
+};
+
+static void preview_add(struct dec *d, unsigned char *buf, size_t *have, size_t max, const struct k_iovec *v)
+{
+	size_t n = MIN((size_t)v->len, max - *have);
+
+	if (n && v->base && mem_read(d->tid, v->base, buf + *have, n) == (ssize_t)n)
+		*have += n;
+}
+
+static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_size, bool addrs_only, bool preview)
+{
+	const size_t esz = sizeof(struct k_iovec);
+	size_t pmax = preview && d->opts ? d->opts->preview_max : 0;
+	unsigned char *pbuf = NULL;
+	size_t have = 0;
+	unsigned long long total = 0, sum = 0;
+	struct k_iovec v;
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return;
+	}
+	if (!cnt) {
+		strbuf_add(d->out, "[]", 2);
+		return;
+	}
+	if (cnt > UINT64_MAX / esz || addr + cnt * esz <= addr) {
+		dec_ptr(d, addr);
+		return;
+	}
+	if (pmax)
+		pbuf = (unsigned char *)dec_keep(d, "", pmax);
+	for (uint64_t i = 0; i < cnt; i++) {
+		uint64_t at = addr + i * esz;
+		if (i)
+			dec_sep(d);
+		if (mem_read(d->tid, at, &v, esz) != (ssize_t)esz) {
+			if (i == 0) {
+				dec_ptr(d, at);
+				return;
+			}
+			strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)at);
+			break;
+		}
+		if (i == 0)
+			strbuf_addc(d->out, '[');
+		if (i >= strsize(d)) {
+			strbuf_add(d->out, "...", 3);
+			break;
+		}
+		uint64_t len = MIN(v.len, data_size);
+		if (data_size != UINT64_MAX)
+			data_size -= len;
+		strbuf_add(d->out, "{iov_base=", 10);
+		if (addrs_only)
+			dec_ptr(d, v.base);
+		else
+			dec_buf(d, v.base, (size_t)len, false);
+		strbuf_addf(d->out, ", iov_len=%llu}", (unsigned long long)v.len);
+		sum += v.len;
+		if (pbuf) {
+			total += v.len;
+			preview_add(d, pbuf, &have, pmax, &v);
+		}
+	}
+	strbuf_addc(d->out, ']');
+	d->e->len = sum;
+	if (pbuf) {
+		d->e->data = pbuf;
+		d->e->data_len = have;
+		d->e->data_truncated = have < total;
+	}
+}
+
+/* readv/preadv/preadv2 print everything but the fd at exit. */
+static void dec_readv(struct dec *d)
+{
+	if (!d->exiting) {
+		fd_arg(d, 0);
+		dec_sep(d);
+		return;
+	}
+	iov_print(d, d->args[1], d->args[2], d->err ? UINT64_MAX : (uint64_t)d->rval, d->err != 0, false);
+	if (d->e->len == 0 && !d->err && d->rval > 0)
+		d->e->len = (uint64_t)d->rval;
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
+	if (d->nr != SYS_readv) {
+		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
+		d->e->offset = (long long)d->args[3];
+	}
+	if (d->nr == SYS_preadv2) {
+		dec_sep(d);
+		XL_FLAGS(d, rwf_flags, d->args[5], "RWF_???");
+	}
+}
+
+static void dec_writev(struct dec *d)
+{
+	if (d->exiting) {
+		/* facts.c falls back to the return value for the length. */
+		if (d->e->len == 0 && !d->err && d->rval > 0)
+			d->e->len = (uint64_t)d->rval;
+		return;
+	}
+	fd_arg(d, 0);
+	dec_sep(d);
+	iov_print(d, d->args[1], d->args[2], UINT64_MAX, false, true);
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
+	if (d->nr != SYS_writev) {
+		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
+		d->e->offset = (long long)d->args[3];
+	}
+	if (d->nr == SYS_pwritev2) {
+		dec_sep(d);
+		XL_FLAGS(d, rwf_flags, d->args[5], "RWF_???");
+	}
+}
+
+/*
+ * Splicing and copying.
+ */
+/* sendfile(out_fd, in_fd, [offset] => [new offset], count); priv[0] is 1
+ * when the offset was printed at entry and the exit half goes on. */
+static void dec_sendfile(struct dec *d)
+{
+	if (!d->exiting) {
+		fd_arg(d, 0);
+		dec_sep(d);
+		d->e->fd2 = (int)d->args[1];
+		dec_fd(d, d->e->fd2);
+		dec_sep(d);
+		set_len(d, d->args[3]);
+		d->priv[0] = ll_at(d, d->args[2], false);
+		if (!d->priv[0])
+			strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[3]);
+		return;
+	}
+	if (!d->priv[0])
+		return;
+	if (!d->err && d->rval) {
+		strbuf_add(d->out, " => ", 4);
+		ll_at(d, d->args[2], false);
+	}
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[3]);
+}
+
+/* splice and copy_file_range(fd_in, off_in, fd_out, off_out, len, flags):
+ * fd_out is fd2, as facts.c has it. */
+static void dec_splice(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	fd_arg(d, 0);
+	dec_sep(d);
+	ll_at(d, d->args[1], true);
+	dec_sep(d);
+	d->e->fd2 = (int)d->args[2];
+	dec_fd(d, d->e->fd2);
+	dec_sep(d);
+	ll_at(d, d->args[3], true);
+	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[4]);
+	set_len(d, d->args[4]);
+	if (d->nr == SYS_splice)
+		XL_FLAGS(d, splice_flags, d->args[5], "SPLICE_F_???");
+	else
+		strbuf_addf(d->out, "%u", (unsigned)d->args[5]);
+}
+
+/* tee and vmsplice are not facts.c's: their fds are not the event's. */
+static void dec_tee(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_fd(d, (int)d->args[0]);
+	dec_sep(d);
+	dec_fd(d, (int)d->args[1]);
+	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
+	XL_FLAGS(d, splice_flags, d->args[3], "SPLICE_F_???");
+}
+
+static void dec_vmsplice(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_fd(d, (int)d->args[0]);
+	dec_sep(d);
+	/* The vector is printed as writev's, but its length is not a fact of
+	 * this call. */
+	iov_print(d, d->args[1], d->args[2], UINT64_MAX, false, false);
+	d->e->len = 0;
+	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
+	XL_FLAGS(d, splice_flags, d->args[3], "SPLICE_F_???");
+}
+
+/*
+ * Pipes, eventfd, timerfd.
+ */
+static void dec_pipe(struct dec *d)
+{
+	int fds[2];
+
+	if (!d->exiting)
+		return;
+	if (dec_umove(d, d->args[0], fds, sizeof(fds))) {
+		strbuf_addc(d->out, '[');
+		dec_fd(d, fds[0]);
+		dec_sep(d);
+		dec_fd(d, fds[1]);
+		strbuf_addc(d->out, ']');
+	}
+	if (d->nr == SYS_pipe2) {
+		dec_sep(d);
+		XL_FLAGS(d, open_mode_flags, d->args[1], "O_???");
+	}
+}
+
+static void dec_eventfd(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	strbuf_addf(d->out, "%u", (unsigned)d->args[0]);
+	if (d->nr == SYS_eventfd2) {
+		dec_sep(d);
+		XL_FLAGS(d, efd_flags, d->args[1], "EFD_???");
+	}
+}
+
+static void itimerspec_at(struct dec *d, uint64_t addr)
+{
+	struct k_timespec t[2];
+
+	if (dec_umove(d, addr, t, sizeof(t)))
+		strbuf_addf(d->out,
+			    "{it_interval={tv_sec=%lld, tv_nsec=%llu}, it_value={tv_sec=%lld, tv_nsec=%llu}}",
+			    (long long)t[0].sec, (unsigned long long)t[0].nsec, (long long)t[1].sec,
+			    (unsigned long long)t[1].nsec);
+}
+
+static void dec_timerfd_create(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_clockid(d, (unsigned)d->args[0]);
+	dec_sep(d);
+	XL_FLAGS(d, timerfdflags, d->args[1], "TFD_???");
+}
+
+/* The timer fd is not one of facts.c's: printed, not the event's fd. */
+static void dec_timerfd_settime(struct dec *d)
+{
+	if (!d->exiting) {
+		dec_fd(d, (int)d->args[0]);
+		dec_sep(d);
+		XL_FLAGS(d, timerfdflags, d->args[1], "TFD_???");
+		dec_sep(d);
+		itimerspec_at(d, d->args[2]);
+		dec_sep(d);
+	} else {
+		itimerspec_at(d, d->args[3]);
+	}
+}
+
+static void dec_timerfd_gettime(struct dec *d)
+{
+	if (!d->exiting) {
+		dec_fd(d, (int)d->args[0]);
+		dec_sep(d);
+	} else {
+		itimerspec_at(d, d->args[1]);
+	}
+}
+
+/*
+ * poll and ppoll. The entry prints the array (at most -s elements) and
+ * takes the fds into the event; the exit puts the ready ones after the
+ * return value.
+ */
+static void pollfds_at(struct dec *d, uint64_t addr, unsigned nfds)
+{
+	struct pollfd p;
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return;
+	}
+	if (!nfds) {
+		strbuf_add(d->out, "[]", 2);
+		return;
+	}
+	if (addr + (uint64_t)nfds * sizeof(p) <= addr) {
+		dec_ptr(d, addr);
+		return;
+	}
+	for (unsigned i = 0; i < nfds; i++) {
+		uint64_t at = addr + (uint64_t)i * sizeof(p);
+		if (i)
+			dec_sep(d);
+		if (mem_read(d->tid, at, &p, sizeof(p)) != (ssize_t)sizeof(p)) {
+			if (i == 0) {
+				dec_ptr(d, at);
+				return;
+			}
+			strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)at);
+			break;
+		}
+		if (i == 0)
+			strbuf_addc(d->out, '[');
+		if (i >= strsize(d)) {
+			strbuf_add(d->out, "...", 3);
+			break;
+		}
+		strbuf_add(d->out, "{fd=", 4);
+		dec_fd(d, p.fd);
+		if (p.fd >= 0) {
+			strbuf_add(d->out, ", events=", 9);
+			XL_FLAGS(d, pollflags, (unsigned short)p.events, "POLL???");
+		}
+		strbuf_addc(d->out, '}');
+		add_fd(d->e, p.fd);
+	}
+	strbuf_addc(d->out, ']');
+}
+
+/* strace's decode_poll_exiting: "(Timeout)", or the fds with revents and
+ * for ppoll the time left, into rv_extra. */
+static void poll_result(struct dec *d, uint64_t pts)
+{
+	struct strbuf *sb = d->rv_extra;
+	uint64_t addr = d->args[0];
+	unsigned nfds = (unsigned)d->args[1];
+	size_t printed = 0, body;
+	struct pollfd p;
+
+	if (d->err)
+		return;
+	if (d->rval == 0) {
+		strbuf_add(sb, "(Timeout)", 9);
+		return;
+	}
+	/* No array: nothing at all, not even the time left. */
+	if (!addr || !nfds || addr + (uint64_t)nfds * sizeof(p) <= addr)
+		return;
+	strbuf_addc(sb, '(');
+	body = sb->len;
+	for (unsigned i = 0; i < nfds; i++) {
+		uint64_t at = addr + (uint64_t)i * sizeof(p);
+		bool ok = mem_read(d->tid, at, &p, sizeof(p)) == (ssize_t)sizeof(p);
+		if (ok && !p.revents)
+			continue;
+		strbuf_adds(sb, sb->len == body ? "[" : ", ");
+		if (!ok) {
+			strbuf_addf(sb, "%#llx", (unsigned long long)at);
+			break;
+		}
+		if (printed >= strsize(d)) {
+			strbuf_add(sb, "...", 3);
+			break;
+		}
+		strbuf_addf(sb, "{fd=%d, revents=", p.fd);
+		struct strbuf *save = d->out;
+		d->out = sb;
+		XL_FLAGS(d, pollflags, (unsigned short)p.revents, NULL);
+		d->out = save;
+		strbuf_addc(sb, '}');
+		printed++;
+	}
+	if (sb->len != body)
+		strbuf_addc(sb, ']');
+	if (pts) {
+		strbuf_adds(sb, sb->len == body ? "left " : ", left ");
+		left_time(d, sb, pts, false);
+	}
+	if (sb->len == body) {
+		/* Nothing ready was readable and no time: no text. */
+		sb->len = body - 1;
+		sb->buf[sb->len] = '\0';
+	} else {
+		strbuf_addc(sb, ')');
+	}
+}
+
+static void dec_poll(struct dec *d)
+{
+	if (d->exiting) {
+		poll_result(d, 0);
+		return;
+	}
+	pollfds_at(d, d->args[0], (unsigned)d->args[1]);
+	strbuf_addf(d->out, ", %u, %d", (unsigned)d->args[1], (int)d->args[2]);
+	if ((int)d->args[2] >= 0)
+		d->e->timeout_ms = (int)d->args[2];
+}
+
+static void dec_ppoll(struct dec *d)
+{
+	if (d->exiting) {
+		poll_result(d, d->args[2]);
+		return;
+	}
+	pollfds_at(d, d->args[0], (unsigned)d->args[1]);
+	strbuf_addf(d->out, ", %u, ", (unsigned)d->args[1]);
+	timeout_ts(d, d->args[2]);
+	dec_sep(d);
+	dec_sigset(d, d->args[3], d->args[4]);
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[4]);
+}
+
+/*
+ * select and pselect6. The sets are printed at entry (with -y
+ * decorations) and their fds are the event's; the exit puts the ready
+ * ones after the return value, as strace's decode_select.
+ */
+static size_t fdset_size(int nfds)
+{
+	return (size_t)((((nfds + 7) / 8) + 7) & -8);
+}
+
+static int select_nfds(const struct dec *d)
+{
+	int nfds = (int)d->args[0];
+
+	if (nfds < 0)
+		nfds = 0;
+	if (nfds > 1024 * 1024)
+		nfds = 1024 * 1024;
+	return nfds;
+}
+
+static bool bit_set(const unsigned char *set, int i)
+{
+	return set[i / 8] & (1u << (i % 8));
+}
+
+static void select_entry(struct dec *d)
+{
+	int nfds = select_nfds(d);
+	size_t size = fdset_size(nfds);
+	unsigned char *set = size ? (unsigned char *)dec_keep(d, "", size) : NULL;
+
+	strbuf_addf(d->out, "%d", (int)d->args[0]);
+	for (int i = 0; i < 3; i++) {
+		uint64_t addr = d->args[i + 1];
+		dec_sep(d);
+		if (!set) {
+			dec_ptr(d, addr);
+			continue;
+		}
+		if (!dec_umove(d, addr, set, size))
+			continue;
+		strbuf_addc(d->out, '[');
+		bool first = true;
+		for (int j = 0; j < nfds; j++) {
+			if (!bit_set(set, j))
+				continue;
+			if (!first)
+				strbuf_addc(d->out, ' ');
+			first = false;
+			dec_fd(d, j);
+			add_fd(d->e, j);
+		}
+		strbuf_addc(d->out, ']');
+	}
+	dec_sep(d);
+	if (d->nr == SYS_select)
+		timeout_tv(d, d->args[4]);
+	else
+		timeout_ts(d, d->args[4]);
+}
+
+static void select_exit(struct dec *d)
+{
+	static const char *const names[] = { "in", "out", "except" };
+	struct strbuf *sb = d->rv_extra;
+	int nfds = select_nfds(d);
+	size_t size = fdset_size(nfds);
+	unsigned char *set = size ? (unsigned char *)dec_keep(d, "", size) : NULL;
+	long long ready = d->rval;
+	const char *sep = "";
+
+	if (d->err)
+		return;
+	if (ready == 0) {
+		strbuf_add(sb, "(Timeout)", 9);
+		return;
+	}
+	strbuf_addc(sb, '(');
+	size_t body = sb->len;
+	for (int i = 0; i < 3 && ready > 0; i++) {
+		uint64_t addr = d->args[i + 1];
+		bool first = true;
+		if (!addr || !set || mem_read(d->tid, addr, set, size) != (ssize_t)size)
+			continue;
+		for (int j = 0; j < nfds; j++) {
+			if (!bit_set(set, j))
+				continue;
+			if (first) {
+				strbuf_addf(sb, "%s%s [%d", sep, names[i], j);
+				first = false;
+				sep = ", ";
+			} else {
+				strbuf_addf(sb, " %d", j);
+			}
+			if (--ready == 0)
+				break;
+		}
+		/* As strace: a set with nothing ready still closes a bracket
+		 * when an earlier one printed. */
+		if (sb->len != body)
+			strbuf_addc(sb, ']');
+	}
+	if (d->args[4]) {
+		strbuf_addf(sb, "%sleft ", sep);
+		left_time(d, sb, d->args[4], d->nr == SYS_select);
+	}
+	strbuf_addc(sb, ')');
+}
+
+static void dec_select(struct dec *d)
+{
+	if (d->exiting)
+		select_exit(d);
+	else
+		select_entry(d);
+}
+
+static void dec_pselect6(struct dec *d)
+{
+	struct {
+		uint64_t addr;
+		uint64_t len;
+	} sas;
+
+	if (d->exiting) {
+		select_exit(d);
+		return;
+	}
+	select_entry(d);
+	dec_sep(d);
+	if (dec_umove(d, d->args[5], &sas, sizeof(sas))) {
+		strbuf_add(d->out, "{sigmask=", 9);
+		dec_sigset(d, sas.addr, sas.len);
+		strbuf_addf(d->out, ", sigsetsize=%llu}", (unsigned long long)sas.len);
+	}
+}
+
+/*
+ * epoll.
+ */
+static void epoll_event_val(struct dec *d, const struct epoll_event *ev)
+{
+	strbuf_add(d->out, "{events=", 8);
+	XL_FLAGS(d, epollevents, ev->events, "EPOLL???");
+	strbuf_addf(d->out, ", data={u32=%u, u64=%llu}}", (unsigned)ev->data.u64,
+		    (unsigned long long)ev->data.u64);
+}
+
+static void dec_epoll_create(struct dec *d)
+{
+	if (!d->exiting)
+		strbuf_addf(d->out, "%d", (int)d->args[0]);
+}
+
+static void dec_epoll_create1(struct dec *d)
+{
+	if (!d->exiting)
+		XL_FLAGS(d, epollflags, d->args[0], "EPOLL_???");
+}
+
+static void dec_epoll_ctl(struct dec *d)
+{
+	struct epoll_event ev;
+	unsigned op = (unsigned)d->args[1];
+
+	if (d->exiting)
+		return;
+	fd_arg(d, 0);
+	dec_sep(d);
+	dec_xl_val(d, epollctls, DEC_XL_N(epollctls), op, "EPOLL_CTL_???");
+	dec_sep(d);
+	dec_fd(d, (int)d->args[2]);
+	dec_sep(d);
+	if (op == EPOLL_CTL_DEL)
+		dec_ptr(d, d->args[3]);
+	else if (dec_umove(d, d->args[3], &ev, sizeof(ev)))
+		epoll_event_val(d, &ev);
+}
+
+/* The ready events (at most -s of them); their data.u32 is the fd most
+ * programs store there, and the event's fds (facts.c). */
+static void epoll_events_at(struct dec *d, uint64_t addr)
+{
+	struct epoll_event ev;
+	uint64_t n = (uint64_t)d->rval;
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return;
+	}
+	if (d->err || n > UINT64_MAX / sizeof(ev) || addr + n * sizeof(ev) < addr) {
+		dec_ptr(d, addr);
+		return;
+	}
+	if (!n) {
+		strbuf_add(d->out, "[]", 2);
+		return;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t at = addr + i * sizeof(ev);
+		if (i)
+			dec_sep(d);
+		if (mem_read(d->tid, at, &ev, sizeof(ev)) != (ssize_t)sizeof(ev)) {
+			if (i == 0) {
+				dec_ptr(d, at);
+				return;
+			}
+			strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)at);
+			break;
+		}
+		if (i == 0)
+			strbuf_addc(d->out, '[');
+		if (i >= strsize(d)) {
+			strbuf_add(d->out, "...", 3);
+			break;
+		}
+		epoll_event_val(d, &ev);
+		add_fd(d->e, (unsigned)ev.data.u64);
+	}
+	strbuf_addc(d->out, ']');
+}
+
+/* epoll_wait, epoll_pwait, epoll_pwait2: the epfd at entry, the rest
+ * (the events the kernel wrote, the timeout) at exit. */
+static void dec_epoll_wait(struct dec *d)
+{
+	if (!d->exiting) {
+		fd_arg(d, 0);
+		dec_sep(d);
+		return;
+	}
+	epoll_events_at(d, d->args[1]);
+	strbuf_addf(d->out, ", %d, ", (int)d->args[2]);
+	if (d->nr == SYS_epoll_pwait2) {
+		/* strace prints it at exit, so a failed call shows its
+		 * address (and the parser finds no timeout in that). */
+		timeout_ts(d, d->args[3]);
+	} else {
+		strbuf_addf(d->out, "%d", (int)d->args[3]);
+		if ((int)d->args[3] >= 0)
+			d->e->timeout_ms = (int)d->args[3];
+	}
+	if (d->nr != SYS_epoll_wait) {
+		dec_sep(d);
+		dec_sigset(d, d->args[4], d->args[5]);
+		strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[5]);
+	}
+}
+
+#define TD TC_DESC
+#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+
+/* Classes as strace 6.1's x86_64 syscallent. */
+const struct dec_syscall dec_io_calls[] = {
+	R(SYS_read, dec_read, 3, RV_DEC, TD),
+	R(SYS_write, dec_write, 3, RV_DEC, TD),
+	R(SYS_pread64, dec_read, 4, RV_DEC, TD),
+	R(SYS_pwrite64, dec_write, 4, RV_DEC, TD),
+	R(SYS_readv, dec_readv, 3, RV_DEC, TD),
+	R(SYS_writev, dec_writev, 3, RV_DEC, TD),
+	R(SYS_preadv, dec_readv, 4, RV_DEC, TD),
+	R(SYS_pwritev, dec_writev, 4, RV_DEC, TD),
+	R(SYS_preadv2, dec_readv, 6, RV_DEC, TD),
+	R(SYS_pwritev2, dec_writev, 6, RV_DEC, TD),
+	R(SYS_sendfile, dec_sendfile, 4, RV_DEC, TD | TC_NETWORK),
+	R(SYS_splice, dec_splice, 6, RV_DEC, TD),
+	R(SYS_tee, dec_tee, 4, RV_DEC, TD),
+	R(SYS_vmsplice, dec_vmsplice, 4, RV_DEC, TD),
+	R(SYS_copy_file_range, dec_splice, 6, RV_DEC, TD),
+	R(SYS_pipe, dec_pipe, 1, RV_DEC, TD),
+	R(SYS_pipe2, dec_pipe, 2, RV_DEC, TD),
+	R(SYS_eventfd, dec_eventfd, 1, RV_FD, TD),
+	R(SYS_eventfd2, dec_eventfd, 2, RV_FD, TD),
+	R(SYS_timerfd_create, dec_timerfd_create, 2, RV_FD, TD),
+	R(SYS_timerfd_settime, dec_timerfd_settime, 4, RV_DEC, TD),
+	R(SYS_timerfd_gettime, dec_timerfd_gettime, 2, RV_DEC, TD),
+	R(SYS_poll, dec_poll, 3, RV_DEC, TD),
+	R(SYS_ppoll, dec_ppoll, 5, RV_DEC, TD),
+	R(SYS_select, dec_select, 5, RV_DEC, TD),
+	R(SYS_pselect6, dec_pselect6, 6, RV_DEC, TD),
+	R(SYS_epoll_create, dec_epoll_create, 1, RV_FD, TD),
+	R(SYS_epoll_create1, dec_epoll_create1, 1, RV_FD, TD),
+	R(SYS_epoll_ctl, dec_epoll_ctl, 4, RV_DEC, TD),
+	R(SYS_epoll_wait, dec_epoll_wait, 4, RV_DEC, TD),
+	R(SYS_epoll_pwait, dec_epoll_wait, 6, RV_DEC, TD),
+#ifdef SYS_epoll_pwait2
+	R(SYS_epoll_pwait2, dec_epoll_wait, 6, RV_DEC, TD),
+#endif
+};
+
+const size_t dec_io_ncalls = ARRAY_SIZE(dec_io_calls);

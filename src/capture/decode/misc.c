@@ -1,0 +1,727 @@
+/* Calls no other family claims: clocks and timers, scheduling, System V
+ * IPC, keys, modules and the long tail, most printed generically (every
+ * argument in hex, as strace's printargs), the common ones decoded.
+ *
+ * Also the printers the process, memory, futex and signal families share
+ * (decode.h): strace-ordered flag tables, umove_or_printaddr, timespecs. */
+#include "capture/decode.h"
+
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+/*
+ * The shared printers.
+ */
+void dec_xl_flags(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
+		  const char *dflt)
+{
+	unsigned found = 0;
+
+	/* strace's printflags_ex: a zero value can only match the table's
+	 * first entry (the loop stops as soon as nothing is left). */
+	for (size_t i = 0; i < n && (v || !found); i++) {
+		unsigned long long xv = x[i].val;
+		if (v == xv || (xv && (v & xv) == xv)) {
+			if (found++)
+				strbuf_addc(d->out, '|');
+			strbuf_adds(d->out, x[i].name);
+			v &= ~xv;
+		}
+		if (!v)
+			break;
+	}
+	if (found) {
+		if (v)
+			strbuf_addf(d->out, "|%#llx", v);
+	} else if (v) {
+		strbuf_addf(d->out, "%#llx", v);
+		if (dflt)
+			strbuf_addf(d->out, " /* %s */", dflt);
+	} else if (dflt) {
+		strbuf_addc(d->out, '0');
+	}
+}
+
+const char *dec_xl_name(const struct dec_xl *x, size_t n, unsigned long long v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i].val == v)
+			return x[i].name;
+	return NULL;
+}
+
+bool dec_xl_val(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
+		const char *dflt)
+{
+	const char *name = dec_xl_name(x, n, v);
+
+	if (name) {
+		strbuf_adds(d->out, name);
+		return true;
+	}
+	strbuf_addf(d->out, "%#llx", v);
+	if (dflt)
+		strbuf_addf(d->out, " /* %s */", dflt);
+	return false;
+}
+
+bool dec_umove(struct dec *d, uint64_t addr, void *buf, size_t len)
+{
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return false;
+	}
+	if ((d->exiting && d->err) || mem_read(d->tid, addr, buf, len) != (ssize_t)len) {
+		dec_ptr(d, addr);
+		return false;
+	}
+	return true;
+}
+
+/* The kernel's struct __kernel_timespec and timeval on x86_64. */
+struct k_timespec {
+	int64_t sec;
+	int64_t nsec;
+};
+
+bool dec_timespec(struct dec *d, uint64_t addr, double *sec)
+{
+	struct k_timespec t;
+
+	if (!dec_umove(d, addr, &t, sizeof(t)))
+		return false;
+	strbuf_addf(d->out, "{tv_sec=%lld, tv_nsec=%llu}", (long long)t.sec,
+		    (unsigned long long)t.nsec);
+	if (sec)
+		*sec = (double)t.sec + (double)t.nsec * 1e-9;
+	return true;
+}
+
+static void timeval_val(struct dec *d, const struct k_timespec *t)
+{
+	strbuf_addf(d->out, "{tv_sec=%lld, tv_usec=%llu}", (long long)t->sec,
+		    (unsigned long long)t->nsec);
+}
+
+void dec_timeval(struct dec *d, uint64_t addr)
+{
+	struct k_timespec t;
+
+	if (dec_umove(d, addr, &t, sizeof(t)))
+		timeval_val(d, &t);
+}
+
+void dec_clock_t(struct strbuf *out, unsigned long long v)
+{
+	static long tck;
+
+	strbuf_addf(out, "%llu", v);
+	if (!tck) {
+		tck = sysconf(_SC_CLK_TCK);
+		if (tck <= 0)
+			tck = -1;
+	}
+	if (tck <= 0 || v == 0)
+		return;
+	/* As many decimals as the tick rate has (2 at 100 Hz), the fraction
+	 * rounded as printf rounds it. */
+	int width = 0;
+	for (long t = tck; t >= 10 && width < 9; t /= 10)
+		width++;
+	char frac[32];
+	snprintf(frac, sizeof(frac), "%.*f", width,
+		 (double)(v % (unsigned long long)tck) / (double)tck);
+	strbuf_addf(out, " /* %llu%s s */", v / (unsigned long long)tck, frac + 1);
+}
+
+/*
+ * Clocks and time.
+ */
+static const struct dec_xl clocknames[] = {
+	DEC_XL(CLOCK_REALTIME), DEC_XL(CLOCK_MONOTONIC), DEC_XL(CLOCK_PROCESS_CPUTIME_ID),
+	DEC_XL(CLOCK_THREAD_CPUTIME_ID), DEC_XL(CLOCK_MONOTONIC_RAW),
+	DEC_XL(CLOCK_REALTIME_COARSE), DEC_XL(CLOCK_MONOTONIC_COARSE), DEC_XL(CLOCK_BOOTTIME),
+	DEC_XL(CLOCK_REALTIME_ALARM), DEC_XL(CLOCK_BOOTTIME_ALARM), DEC_XL(CLOCK_TAI),
+};
+
+static const struct dec_xl clockflags[] = {
+	DEC_XL(TIMER_ABSTIME),
+};
+
+void dec_clockid(struct dec *d, unsigned id)
+{
+	dec_xl_val(d, clocknames, DEC_XL_N(clocknames), id, "CLOCK_???");
+}
+
+static void clock_arg(struct dec *d, int argi)
+{
+	/* strace prints the clockid as an unsigned int: CPU clocks of other
+	 * processes (negative ids) come out as 0xffff.... */
+	dec_clockid(d, (unsigned)d->args[argi]);
+}
+
+/* The remaining time of a sleep is meaningful only when a signal
+ * interrupted it (ERESTART_RESTARTBLOCK and friends); else the kernel did
+ * not touch it and strace prints the address. */
+static bool is_erestart(const struct dec *d)
+{
+	return d->err >= 512 && d->err <= 516;
+}
+
+static void remaining(struct dec *d, uint64_t addr)
+{
+	if (is_erestart(d)) {
+		/* Read it although the call "failed". */
+		int err = d->err;
+		d->err = 0;
+		dec_timespec(d, addr, NULL);
+		d->err = err;
+	} else {
+		dec_ptr(d, addr);
+	}
+}
+
+static void dec_nanosleep(struct dec *d)
+{
+	if (!d->exiting) {
+		dec_timespec(d, d->args[0], NULL);
+		dec_sep(d);
+	} else {
+		remaining(d, d->args[1]);
+	}
+}
+
+static void dec_clock_nanosleep(struct dec *d)
+{
+	if (!d->exiting) {
+		clock_arg(d, 0);
+		dec_sep(d);
+		dec_xl_flags(d, clockflags, DEC_XL_N(clockflags), (unsigned)d->args[1], "TIMER_???");
+		dec_sep(d);
+		dec_timespec(d, d->args[2], NULL);
+		dec_sep(d);
+	} else if (!d->args[1]) {
+		remaining(d, d->args[3]);
+	} else {
+		dec_ptr(d, d->args[3]);
+	}
+}
+
+/* clock_gettime, clock_getres. */
+static void dec_clock_gettime(struct dec *d)
+{
+	if (!d->exiting) {
+		clock_arg(d, 0);
+		dec_sep(d);
+	} else {
+		dec_timespec(d, d->args[1], NULL);
+	}
+}
+
+static void dec_clock_settime(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	clock_arg(d, 0);
+	dec_sep(d);
+	dec_timespec(d, d->args[1], NULL);
+}
+
+static void timezone_at(struct dec *d, uint64_t addr)
+{
+	struct timezone tz;
+
+	if (dec_umove(d, addr, &tz, sizeof(tz)))
+		strbuf_addf(d->out, "{tz_minuteswest=%d, tz_dsttime=%d}", tz.tz_minuteswest,
+			    tz.tz_dsttime);
+}
+
+static void dec_gettimeofday(struct dec *d)
+{
+	if (!d->exiting)
+		return;
+	dec_timeval(d, d->args[0]);
+	dec_sep(d);
+	timezone_at(d, d->args[1]);
+}
+
+static void dec_settimeofday(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_timeval(d, d->args[0]);
+	dec_sep(d);
+	timezone_at(d, d->args[1]);
+}
+
+/* strace's sprinttime: local time, ISO 8601; nothing for 0. */
+static bool fmt_time(long long sec, char *buf, size_t size)
+{
+	time_t t = (time_t)sec;
+	struct tm tm;
+
+	if (sec == 0 || !localtime_r(&t, &tm))
+		return false;
+	size_t pos = strftime(buf, size, "%FT%T", &tm);
+	if (!pos)
+		return false;
+	return strftime(buf + pos, size - pos, "%z", &tm) != 0;
+}
+
+static void dec_time(struct dec *d)
+{
+	char when[64];
+	int64_t t;
+
+	if (!d->exiting)
+		return;
+	if (dec_umove(d, d->args[0], &t, sizeof(t))) {
+		strbuf_addf(d->out, "[%lld", (long long)t);
+		if (fmt_time(t, when, sizeof(when)))
+			strbuf_addf(d->out, " /* %s */", when);
+		strbuf_addc(d->out, ']');
+	}
+	if (!d->err && fmt_time(d->rval, when, sizeof(when)))
+		strbuf_addf(d->rv_extra, "(%s)", when);
+}
+
+static const struct dec_xl itimer_which[] = {
+	DEC_XL(ITIMER_REAL), DEC_XL(ITIMER_VIRTUAL), DEC_XL(ITIMER_PROF),
+};
+
+static void itimerval_at(struct dec *d, uint64_t addr)
+{
+	struct k_timespec t[2];
+
+	if (!dec_umove(d, addr, t, sizeof(t)))
+		return;
+	strbuf_add(d->out, "{it_interval=", 13);
+	timeval_val(d, &t[0]);
+	strbuf_add(d->out, ", it_value=", 11);
+	timeval_val(d, &t[1]);
+	strbuf_addc(d->out, '}');
+}
+
+static void dec_getitimer(struct dec *d)
+{
+	if (!d->exiting) {
+		dec_xl_val(d, itimer_which, DEC_XL_N(itimer_which), (unsigned)d->args[0], "ITIMER_???");
+		dec_sep(d);
+	} else {
+		itimerval_at(d, d->args[1]);
+	}
+}
+
+static void dec_setitimer(struct dec *d)
+{
+	if (!d->exiting) {
+		dec_xl_val(d, itimer_which, DEC_XL_N(itimer_which), (unsigned)d->args[0], "ITIMER_???");
+		dec_sep(d);
+		itimerval_at(d, d->args[1]);
+		dec_sep(d);
+	} else {
+		itimerval_at(d, d->args[2]);
+	}
+}
+
+/* POSIX timers. */
+static const struct dec_xl sigev_notify[] = {
+	DEC_XL(SIGEV_SIGNAL), DEC_XL(SIGEV_NONE), DEC_XL(SIGEV_THREAD), DEC_XL(SIGEV_THREAD_ID),
+};
+
+/* The kernel's struct sigevent on x86_64 (64 bytes). */
+struct k_sigevent {
+	uint64_t value;
+	int32_t signo;
+	int32_t notify;
+	union {
+		int32_t tid;
+		struct {
+			uint64_t function;
+			uint64_t attribute;
+		} thread;
+		int32_t pad[12];
+	} un;
+};
+
+static void sigevent_at(struct dec *d, uint64_t addr)
+{
+	struct k_sigevent ev;
+
+	if (!dec_umove(d, addr, &ev, sizeof(ev)))
+		return;
+	strbuf_addc(d->out, '{');
+	if (ev.value) {
+		strbuf_addf(d->out, "sigev_value={sival_int=%d, sival_ptr=", (int)(uint32_t)ev.value);
+		dec_ptr(d, ev.value);
+		strbuf_add(d->out, "}, ", 3);
+	}
+	strbuf_add(d->out, "sigev_signo=", 12);
+	if (ev.notify == SIGEV_SIGNAL || ev.notify == SIGEV_THREAD || ev.notify == SIGEV_THREAD_ID)
+		dec_signal(d, ev.signo);
+	else
+		strbuf_addf(d->out, "%u", (unsigned)ev.signo);
+	strbuf_add(d->out, ", sigev_notify=", 15);
+	dec_xl_val(d, sigev_notify, DEC_XL_N(sigev_notify), (unsigned)ev.notify, "SIGEV_???");
+	if (ev.notify == SIGEV_THREAD_ID) {
+		strbuf_addf(d->out, ", sigev_notify_thread_id=%d", ev.un.tid);
+	} else if (ev.notify == SIGEV_THREAD) {
+		strbuf_add(d->out, ", sigev_notify_function=", 24);
+		dec_ptr(d, ev.un.thread.function);
+		strbuf_add(d->out, ", sigev_notify_attributes=", 26);
+		dec_ptr(d, ev.un.thread.attribute);
+	}
+	strbuf_addc(d->out, '}');
+}
+
+static void itimerspec_at(struct dec *d, uint64_t addr)
+{
+	struct k_timespec t[2];
+
+	if (!dec_umove(d, addr, t, sizeof(t)))
+		return;
+	strbuf_addf(d->out, "{it_interval={tv_sec=%lld, tv_nsec=%llu}, it_value={tv_sec=%lld, tv_nsec=%llu}}",
+		    (long long)t[0].sec, (unsigned long long)t[0].nsec, (long long)t[1].sec,
+		    (unsigned long long)t[1].nsec);
+}
+
+static void dec_timer_create(struct dec *d)
+{
+	int id;
+
+	if (!d->exiting) {
+		clock_arg(d, 0);
+		dec_sep(d);
+		sigevent_at(d, d->args[1]);
+		dec_sep(d);
+	} else if (dec_umove(d, d->args[2], &id, sizeof(id))) {
+		strbuf_addf(d->out, "[%d]", id);
+	}
+}
+
+static void dec_timer_settime(struct dec *d)
+{
+	if (!d->exiting) {
+		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
+		dec_xl_flags(d, clockflags, DEC_XL_N(clockflags), (unsigned)d->args[1], "TIMER_???");
+		dec_sep(d);
+		itimerspec_at(d, d->args[2]);
+		dec_sep(d);
+	} else {
+		itimerspec_at(d, d->args[3]);
+	}
+}
+
+static void dec_timer_gettime(struct dec *d)
+{
+	if (!d->exiting)
+		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
+	else
+		itimerspec_at(d, d->args[1]);
+}
+
+/* timer_getoverrun, timer_delete: strace's printargs_d. */
+static void dec_timer_id(struct dec *d)
+{
+	if (!d->exiting)
+		strbuf_addf(d->out, "%d", (int)d->args[0]);
+}
+
+static void dec_alarm(struct dec *d)
+{
+	if (!d->exiting)
+		strbuf_addf(d->out, "%u", (unsigned)d->args[0]);
+}
+
+static void dec_sysinfo(struct dec *d)
+{
+	struct sysinfo si;
+
+	if (!d->exiting || !dec_umove(d, d->args[0], &si, sizeof(si)))
+		return;
+	strbuf_addf(d->out,
+		    "{uptime=%lu, loads=[%lu, %lu, %lu], totalram=%lu, freeram=%lu, sharedram=%lu, "
+		    "bufferram=%lu, totalswap=%lu, freeswap=%lu, procs=%u, totalhigh=%lu, "
+		    "freehigh=%lu, mem_unit=%u}",
+		    (unsigned long)si.uptime, si.loads[0], si.loads[1], si.loads[2], si.totalram, si.freeram,
+		    si.sharedram, si.bufferram, si.totalswap, si.freeswap, (unsigned)si.procs,
+		    si.totalhigh, si.freehigh, si.mem_unit);
+}
+
+static void dec_times(struct dec *d)
+{
+	struct tms_k {
+		int64_t utime, stime, cutime, cstime;
+	} t;
+
+	if (!d->exiting || !dec_umove(d, d->args[0], &t, sizeof(t)))
+		return;
+	strbuf_add(d->out, "{tms_utime=", 11);
+	dec_clock_t(d->out, (unsigned long long)t.utime);
+	strbuf_add(d->out, ", tms_stime=", 12);
+	dec_clock_t(d->out, (unsigned long long)t.stime);
+	strbuf_add(d->out, ", tms_cutime=", 13);
+	dec_clock_t(d->out, (unsigned long long)t.cutime);
+	strbuf_add(d->out, ", tms_cstime=", 13);
+	dec_clock_t(d->out, (unsigned long long)t.cstime);
+	strbuf_addc(d->out, '}');
+}
+
+static void dec_restart_syscall(struct dec *d)
+{
+	/* strace names the interrupted call when it saw it; we do not
+	 * remember it, which strace also prints this way. */
+	if (!d->exiting)
+		strbuf_adds(d->out, "<... resuming interrupted system call ...>");
+}
+
+/*
+ * Scheduling.
+ */
+static const struct dec_xl schedulers[] = {
+	DEC_XL(SCHED_OTHER), DEC_XL(SCHED_FIFO), DEC_XL(SCHED_RR), DEC_XL(SCHED_BATCH),
+	DEC_XL(SCHED_IDLE),
+#ifdef SCHED_DEADLINE
+	DEC_XL(SCHED_DEADLINE),
+#endif
+};
+
+static const struct dec_xl priorities[] = {
+	DEC_XL(PRIO_PROCESS), DEC_XL(PRIO_PGRP), DEC_XL(PRIO_USER),
+};
+
+static void pid_arg(struct dec *d, int argi)
+{
+	strbuf_addf(d->out, "%d", (int)d->args[argi]);
+}
+
+/* An int the call reads or writes at ADDR: "[5]". */
+static void int_at(struct dec *d, uint64_t addr)
+{
+	int v;
+
+	if (dec_umove(d, addr, &v, sizeof(v)))
+		strbuf_addf(d->out, "[%d]", v);
+}
+
+static void dec_sched_getscheduler(struct dec *d)
+{
+	if (!d->exiting) {
+		pid_arg(d, 0);
+	} else if (!d->err) {
+		const char *name = dec_xl_name(schedulers, DEC_XL_N(schedulers),
+					       (unsigned long long)d->rval);
+		if (name)
+			strbuf_addf(d->rv_extra, "(%s)", name);
+	}
+}
+
+static void dec_sched_setscheduler(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	pid_arg(d, 0);
+	dec_sep(d);
+	dec_xl_val(d, schedulers, DEC_XL_N(schedulers), (unsigned)d->args[1], "SCHED_???");
+	dec_sep(d);
+	int_at(d, d->args[2]);
+}
+
+static void dec_sched_getparam(struct dec *d)
+{
+	if (!d->exiting) {
+		pid_arg(d, 0);
+		dec_sep(d);
+	} else {
+		int_at(d, d->args[1]);
+	}
+}
+
+static void dec_sched_setparam(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	pid_arg(d, 0);
+	dec_sep(d);
+	int_at(d, d->args[1]);
+}
+
+/* sched_get_priority_max, sched_get_priority_min. */
+static void dec_sched_priority(struct dec *d)
+{
+	if (!d->exiting)
+		dec_xl_val(d, schedulers, DEC_XL_N(schedulers), (unsigned)d->args[0], "SCHED_???");
+}
+
+static void dec_sched_rr_get_interval(struct dec *d)
+{
+	if (!d->exiting) {
+		pid_arg(d, 0);
+		dec_sep(d);
+	} else if (d->err) {
+		dec_ptr(d, d->args[1]);
+	} else {
+		dec_timespec(d, d->args[1], NULL);
+	}
+}
+
+static void prio_who(struct dec *d)
+{
+	pid_arg(d, 1);
+}
+
+static void dec_getpriority(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_xl_val(d, priorities, DEC_XL_N(priorities), (unsigned)d->args[0], "PRIO_???");
+	dec_sep(d);
+	prio_who(d);
+}
+
+static void dec_setpriority(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_xl_val(d, priorities, DEC_XL_N(priorities), (unsigned)d->args[0], "PRIO_???");
+	dec_sep(d);
+	prio_who(d);
+	dec_sep(d);
+	strbuf_addf(d->out, "%d", (int)d->args[2]);
+}
+
+#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+
+const struct dec_syscall dec_misc_calls[] = {
+	/* Time. */
+	R(SYS_nanosleep, dec_nanosleep, 2, RV_DEC, 0),
+	R(SYS_clock_nanosleep, dec_clock_nanosleep, 4, RV_DEC, 0),
+	R(SYS_clock_gettime, dec_clock_gettime, 2, RV_DEC, TC_CLOCK),
+	R(SYS_clock_getres, dec_clock_gettime, 2, RV_DEC, TC_CLOCK),
+	R(SYS_clock_settime, dec_clock_settime, 2, RV_DEC, TC_CLOCK),
+	R(SYS_clock_adjtime, NULL, 2, RV_DEC, TC_CLOCK),
+	R(SYS_gettimeofday, dec_gettimeofday, 2, RV_DEC, TC_CLOCK),
+	R(SYS_settimeofday, dec_settimeofday, 2, RV_DEC, TC_CLOCK),
+	R(SYS_time, dec_time, 1, RV_DEC, TC_CLOCK),
+	R(SYS_adjtimex, NULL, 1, RV_DEC, TC_CLOCK),
+	R(SYS_times, dec_times, 1, RV_DEC, 0),
+	R(SYS_getitimer, dec_getitimer, 2, RV_DEC, 0),
+	R(SYS_setitimer, dec_setitimer, 3, RV_DEC, 0),
+	R(SYS_alarm, dec_alarm, 1, RV_DEC, 0),
+	R(SYS_timer_create, dec_timer_create, 3, RV_DEC, 0),
+	R(SYS_timer_settime, dec_timer_settime, 4, RV_DEC, 0),
+	R(SYS_timer_gettime, dec_timer_gettime, 2, RV_DEC, 0),
+	R(SYS_timer_getoverrun, dec_timer_id, 1, RV_DEC, 0),
+	R(SYS_timer_delete, dec_timer_id, 1, RV_DEC, 0),
+
+	/* Scheduling. */
+	R(SYS_sched_setparam, dec_sched_setparam, 2, RV_DEC, 0),
+	R(SYS_sched_getparam, dec_sched_getparam, 2, RV_DEC, 0),
+	R(SYS_sched_setscheduler, dec_sched_setscheduler, 3, RV_DEC, 0),
+	R(SYS_sched_getscheduler, dec_sched_getscheduler, 1, RV_DEC, 0),
+	R(SYS_sched_get_priority_max, dec_sched_priority, 1, RV_DEC, 0),
+	R(SYS_sched_get_priority_min, dec_sched_priority, 1, RV_DEC, 0),
+	R(SYS_sched_rr_get_interval, dec_sched_rr_get_interval, 2, RV_DEC, 0),
+	R(SYS_sched_setattr, NULL, 3, RV_DEC, 0),
+	R(SYS_sched_getattr, NULL, 4, RV_DEC, 0),
+	R(SYS_getpriority, dec_getpriority, 2, RV_DEC, 0),
+	R(SYS_setpriority, dec_setpriority, 3, RV_DEC, 0),
+	R(SYS_ioprio_set, NULL, 3, RV_DEC, 0),
+	R(SYS_ioprio_get, NULL, 2, RV_DEC, 0),
+	R(SYS_getcpu, NULL, 3, RV_DEC, 0),
+
+	/* System V and POSIX IPC (shm is in memory.c). */
+	R(SYS_semget, NULL, 3, RV_DEC, TC_IPC),
+	R(SYS_semop, NULL, 3, RV_DEC, TC_IPC),
+	R(SYS_semctl, NULL, 4, RV_DEC, TC_IPC),
+	R(SYS_semtimedop, NULL, 4, RV_DEC, TC_IPC),
+	R(SYS_msgget, NULL, 2, RV_DEC, TC_IPC),
+	R(SYS_msgsnd, NULL, 4, RV_DEC, TC_IPC),
+	R(SYS_msgrcv, NULL, 5, RV_DEC, TC_IPC),
+	R(SYS_msgctl, NULL, 3, RV_DEC, TC_IPC),
+	R(SYS_mq_open, NULL, 4, RV_FD, TC_DESC),
+	R(SYS_mq_unlink, NULL, 1, RV_DEC, 0),
+	R(SYS_mq_timedsend, NULL, 5, RV_DEC, TC_DESC),
+	R(SYS_mq_timedreceive, NULL, 5, RV_DEC, TC_DESC),
+	R(SYS_mq_notify, NULL, 2, RV_DEC, TC_DESC),
+	R(SYS_mq_getsetattr, NULL, 3, RV_DEC, TC_DESC),
+
+	/* Asynchronous I/O contexts. */
+	R(SYS_io_setup, NULL, 2, RV_DEC, TC_MEMORY),
+	R(SYS_io_destroy, NULL, 1, RV_DEC, TC_MEMORY),
+	R(SYS_io_getevents, NULL, 5, RV_DEC, 0),
+	R(SYS_io_submit, NULL, 3, RV_DEC, 0),
+	R(SYS_io_cancel, NULL, 3, RV_DEC, 0),
+	R(SYS_io_pgetevents, NULL, 6, RV_DEC, 0),
+	R(SYS_io_uring_setup, NULL, 2, RV_FD, TC_DESC),
+	R(SYS_io_uring_enter, NULL, 6, RV_DEC, TC_DESC | TC_SIGNAL),
+	R(SYS_io_uring_register, NULL, 4, RV_DEC, TC_DESC | TC_MEMORY),
+
+	/* Keys, modules, kexec, BPF, perf and other fd-returning facilities. */
+	R(SYS_add_key, NULL, 5, RV_DEC, 0),
+	R(SYS_request_key, NULL, 4, RV_DEC, 0),
+	R(SYS_keyctl, NULL, 5, RV_DEC, 0),
+	R(SYS_init_module, NULL, 3, RV_DEC, 0),
+	R(SYS_finit_module, NULL, 3, RV_DEC, TC_DESC),
+	R(SYS_delete_module, NULL, 2, RV_DEC, 0),
+	R(SYS_create_module, NULL, 2, RV_DEC, 0),
+	R(SYS_get_kernel_syms, NULL, 1, RV_DEC, 0),
+	R(SYS_query_module, NULL, 5, RV_DEC, 0),
+	R(SYS_kexec_load, NULL, 4, RV_DEC, 0),
+	R(SYS_kexec_file_load, NULL, 5, RV_DEC, TC_DESC),
+	R(SYS_bpf, NULL, 3, RV_DEC, TC_DESC),
+	R(SYS_perf_event_open, NULL, 5, RV_FD, TC_DESC),
+	R(SYS_userfaultfd, NULL, 1, RV_FD, TC_DESC),
+	R(SYS_seccomp, NULL, 3, RV_DEC, 0),
+	R(SYS_landlock_create_ruleset, NULL, 3, RV_FD, TC_DESC),
+	R(SYS_landlock_add_rule, NULL, 4, RV_DEC, TC_DESC),
+	R(SYS_landlock_restrict_self, NULL, 2, RV_DEC, TC_DESC),
+
+	/* Debugging and other processes' memory. */
+	R(SYS_ptrace, NULL, 4, RV_DEC, 0),
+	R(SYS_process_vm_readv, NULL, 6, RV_DEC, 0),
+	R(SYS_process_vm_writev, NULL, 6, RV_DEC, 0),
+	R(SYS_kcmp, NULL, 5, RV_DEC, 0),
+	R(SYS_lookup_dcookie, NULL, 3, RV_DEC, 0),
+
+	/* The system. */
+	R(SYS_sysinfo, dec_sysinfo, 1, RV_DEC, 0),
+	R(SYS_syslog, NULL, 3, RV_DEC, 0),
+	R(SYS_sysfs, NULL, 3, RV_DEC, 0),
+	R(SYS_ustat, NULL, 2, RV_DEC, TC_STAT),
+	R(SYS__sysctl, NULL, 1, RV_DEC, 0),
+	R(SYS_sync, NULL, 0, RV_DEC, 0),
+	R(SYS_reboot, NULL, 4, RV_DEC, 0),
+	R(SYS_sethostname, NULL, 2, RV_DEC, 0),
+	R(SYS_setdomainname, NULL, 2, RV_DEC, 0),
+	R(SYS_vhangup, NULL, 0, RV_DEC, 0),
+	R(SYS_iopl, NULL, 1, RV_DEC, 0),
+	R(SYS_ioperm, NULL, 3, RV_DEC, 0),
+	R(SYS_modify_ldt, NULL, 3, RV_DEC, 0),
+	R(SYS_set_thread_area, NULL, 1, RV_DEC, 0),
+	R(SYS_get_thread_area, NULL, 1, RV_DEC, 0),
+	R(SYS_restart_syscall, dec_restart_syscall, 0, RV_DEC, 0),
+
+	/* Never implemented on x86_64. */
+	R(SYS_nfsservctl, NULL, 3, RV_DEC, 0),
+	R(SYS_getpmsg, NULL, 5, RV_DEC, TC_NETWORK),
+	R(SYS_putpmsg, NULL, 5, RV_DEC, TC_NETWORK),
+	R(SYS_afs_syscall, NULL, 5, RV_DEC, 0),
+	R(SYS_tuxcall, NULL, 3, RV_DEC, 0),
+	R(SYS_security, NULL, 3, RV_DEC, 0),
+	R(SYS_vserver, NULL, 5, RV_DEC, 0),
+	R(SYS_epoll_ctl_old, NULL, 4, RV_DEC, 0),
+	R(SYS_epoll_wait_old, NULL, 4, RV_DEC, 0),
+};
+
+const size_t dec_misc_ncalls = ARRAY_SIZE(dec_misc_calls);

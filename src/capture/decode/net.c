@@ -1,0 +1,1549 @@
+/* The network family: sockets, addresses, messages and socket options, as
+ * strace 6.1 prints them, and the facts facts.c reads from that text (fd,
+ * the peer address, the data sent, SO_ERROR...).
+ *
+ * Calls that write results (accept's address, recvfrom's data, recvmsg's
+ * message, getsockopt's value) print their first arguments at entry and
+ * the rest at exit, as strace does; what was read at entry (the address
+ * length the caller offered) is kept in d->priv.
+ *
+ * The constant tables below are in strace's order (by value), which is
+ * the order flags are printed in; their values come from the headers.
+ * Only x86_64's native layouts are decoded (no 32-bit compat structs),
+ * and netlink messages in buffers are shown as strings where strace
+ * decodes them.
+ *
+ * Where facts.c cannot read a fact back from strace's text (a protocol
+ * or option name its tables lack, an optval printed as an address) the
+ * event holds the real value, or no value, rather than its reading.
+ */
+#include "capture/decode.h"
+
+#include <arpa/inet.h>
+#include <limits.h>
+/* Before the linux/ headers: linux/icmp.h pulls linux/if.h, which then
+ * leaves out what glibc's net/if.h already defined. */
+#include <net/if.h>
+#include <linux/errqueue.h>
+#include <linux/icmp.h>
+#include <linux/if_ether.h>
+#include <linux/netlink.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <netinet/udp.h>
+#include <netpacket/packet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <time.h>
+
+#include "gen/tables.h"
+#include "util/util.h"
+
+/* The kernel's SOCK_TYPE_MASK (include/linux/net.h), not exported. */
+#define SOCK_TYPE_MASK 0xf
+
+/* A constant and its name; tables are searched in order. */
+struct nv {
+	const char *name;
+	unsigned long long value;
+};
+
+#define NV(x) { #x, (unsigned long long)(x) }
+#define NV_LOOKUP(tab, v) nv_name(tab, ARRAY_SIZE(tab), v)
+
+static const struct nv socktypes[] = {
+	NV(SOCK_STREAM), NV(SOCK_DGRAM), NV(SOCK_RAW), NV(SOCK_RDM),
+	NV(SOCK_SEQPACKET), NV(SOCK_DCCP), NV(SOCK_PACKET),
+};
+
+static const struct nv sock_type_flags[] = {
+	NV(SOCK_CLOEXEC), NV(SOCK_NONBLOCK),
+};
+
+static const struct nv msg_flags[] = {
+	NV(MSG_OOB), NV(MSG_PEEK), NV(MSG_DONTROUTE), NV(MSG_CTRUNC),
+	NV(MSG_TRUNC), NV(MSG_DONTWAIT), NV(MSG_EOR), NV(MSG_WAITALL),
+	NV(MSG_FIN), NV(MSG_SYN), NV(MSG_CONFIRM), NV(MSG_RST),
+	NV(MSG_ERRQUEUE), NV(MSG_NOSIGNAL), NV(MSG_MORE), NV(MSG_WAITFORONE),
+	NV(MSG_BATCH), NV(MSG_ZEROCOPY), NV(MSG_FASTOPEN), NV(MSG_CMSG_CLOEXEC),
+};
+
+static const struct nv shutdown_modes[] = {
+	NV(SHUT_RD), NV(SHUT_WR), NV(SHUT_RDWR),
+};
+
+/* strace 6.1's socketlayers, as far as the headers name them. */
+static const struct nv socketlayers[] = {
+	NV(SOL_IP), NV(SOL_SOCKET), NV(SOL_TCP), NV(SOL_UDP), NV(SOL_IPV6),
+	NV(SOL_ICMPV6), NV(SOL_RAW), NV(SOL_DECNET), NV(SOL_X25), NV(SOL_PACKET),
+	NV(SOL_ATM), NV(SOL_AAL), NV(SOL_IRDA), NV(SOL_NETBEUI), NV(SOL_LLC),
+	NV(SOL_DCCP), NV(SOL_NETLINK), NV(SOL_TIPC), NV(SOL_RXRPC), NV(SOL_PPPOL2TP),
+	NV(SOL_BLUETOOTH), NV(SOL_PNPIPE), NV(SOL_RDS), NV(SOL_IUCV), NV(SOL_CAIF),
+	NV(SOL_ALG), NV(SOL_NFC), NV(SOL_KCM), NV(SOL_TLS), NV(SOL_XDP),
+};
+
+static const struct nv inet_protocols[] = {
+	NV(IPPROTO_IP), NV(IPPROTO_ICMP), NV(IPPROTO_IGMP), NV(IPPROTO_IPIP),
+	NV(IPPROTO_TCP), NV(IPPROTO_EGP), NV(IPPROTO_PUP), NV(IPPROTO_UDP),
+	NV(IPPROTO_IDP), NV(IPPROTO_TP), NV(IPPROTO_DCCP), NV(IPPROTO_IPV6),
+	NV(IPPROTO_ROUTING), NV(IPPROTO_FRAGMENT), NV(IPPROTO_RSVP), NV(IPPROTO_GRE),
+	NV(IPPROTO_ESP), NV(IPPROTO_AH), NV(IPPROTO_ICMPV6), NV(IPPROTO_NONE),
+	NV(IPPROTO_DSTOPTS), NV(IPPROTO_MTP), NV(IPPROTO_BEETPH), NV(IPPROTO_ENCAP),
+	NV(IPPROTO_PIM), NV(IPPROTO_COMP), NV(IPPROTO_SCTP), NV(IPPROTO_MH),
+	NV(IPPROTO_UDPLITE), NV(IPPROTO_MPLS), NV(IPPROTO_ETHERNET), NV(IPPROTO_RAW),
+	NV(IPPROTO_MPTCP),
+};
+
+static const struct nv netlink_protocols[] = {
+	NV(NETLINK_ROUTE), NV(NETLINK_UNUSED), NV(NETLINK_USERSOCK), NV(NETLINK_FIREWALL),
+	NV(NETLINK_SOCK_DIAG), NV(NETLINK_NFLOG), NV(NETLINK_XFRM), NV(NETLINK_SELINUX),
+	NV(NETLINK_ISCSI), NV(NETLINK_AUDIT), NV(NETLINK_FIB_LOOKUP), NV(NETLINK_CONNECTOR),
+	NV(NETLINK_NETFILTER), NV(NETLINK_IP6_FW), NV(NETLINK_DNRTMSG),
+	NV(NETLINK_KOBJECT_UEVENT), NV(NETLINK_GENERIC), NV(NETLINK_SCSITRANSPORT),
+	NV(NETLINK_ECRYPTFS), NV(NETLINK_RDMA), NV(NETLINK_CRYPTO), NV(NETLINK_SMC),
+};
+
+/* The AF_PACKET protocols programs use; strace knows a few hundred. */
+static const struct nv ethernet_protocols[] = {
+	NV(ETH_P_802_3), NV(ETH_P_ALL), NV(ETH_P_802_2), NV(ETH_P_IP),
+	NV(ETH_P_ARP), NV(ETH_P_8021Q), NV(ETH_P_IPV6), NV(ETH_P_8021AD),
+	NV(ETH_P_LLDP),
+};
+
+/* SOL_SOCKET options: strace's sock_options, then the get- or set-only
+ * name of the shared value (SO_GET_FILTER, SO_ATTACH_FILTER). */
+static const struct nv sock_options[] = {
+	NV(SO_DEBUG), NV(SO_REUSEADDR), NV(SO_TYPE), NV(SO_ERROR), NV(SO_DONTROUTE),
+	NV(SO_BROADCAST), NV(SO_SNDBUF), NV(SO_RCVBUF), NV(SO_KEEPALIVE),
+	NV(SO_OOBINLINE), NV(SO_NO_CHECK), NV(SO_PRIORITY), NV(SO_LINGER),
+	NV(SO_BSDCOMPAT), NV(SO_REUSEPORT), NV(SO_PASSCRED), NV(SO_PEERCRED),
+	NV(SO_RCVLOWAT), NV(SO_SNDLOWAT), NV(SO_RCVTIMEO_OLD), NV(SO_SNDTIMEO_OLD),
+	NV(SO_SECURITY_AUTHENTICATION), NV(SO_SECURITY_ENCRYPTION_TRANSPORT),
+	NV(SO_SECURITY_ENCRYPTION_NETWORK), NV(SO_BINDTODEVICE), NV(SO_DETACH_FILTER),
+	NV(SO_PEERNAME), NV(SO_TIMESTAMP_OLD), NV(SO_ACCEPTCONN), NV(SO_PEERSEC),
+	NV(SO_SNDBUFFORCE), NV(SO_RCVBUFFORCE), NV(SO_PASSSEC), NV(SO_TIMESTAMPNS_OLD),
+	NV(SO_MARK), NV(SO_TIMESTAMPING_OLD), NV(SO_PROTOCOL), NV(SO_DOMAIN),
+	NV(SO_RXQ_OVFL), NV(SO_WIFI_STATUS), NV(SO_PEEK_OFF), NV(SO_NOFCS),
+	NV(SO_LOCK_FILTER), NV(SO_SELECT_ERR_QUEUE), NV(SO_BUSY_POLL),
+	NV(SO_MAX_PACING_RATE), NV(SO_BPF_EXTENSIONS), NV(SO_INCOMING_CPU),
+	NV(SO_ATTACH_BPF), NV(SO_ATTACH_REUSEPORT_CBPF), NV(SO_ATTACH_REUSEPORT_EBPF),
+	NV(SO_CNX_ADVICE), NV(SO_MEMINFO), NV(SO_INCOMING_NAPI_ID), NV(SO_COOKIE),
+	NV(SO_PEERGROUPS), NV(SO_ZEROCOPY), NV(SO_TXTIME), NV(SO_BINDTOIFINDEX),
+	NV(SO_TIMESTAMP_NEW), NV(SO_TIMESTAMPNS_NEW), NV(SO_TIMESTAMPING_NEW),
+	NV(SO_RCVTIMEO_NEW), NV(SO_SNDTIMEO_NEW), NV(SO_DETACH_REUSEPORT_BPF),
+	NV(SO_PREFER_BUSY_POLL), NV(SO_BUSY_POLL_BUDGET), NV(SO_NETNS_COOKIE),
+	NV(SO_BUF_LOCK), NV(SO_RESERVE_MEM), NV(SO_TXREHASH), NV(SO_RCVMARK),
+};
+
+static const struct nv getsock_options[] = { NV(SO_GET_FILTER) };
+static const struct nv setsock_options[] = { NV(SO_ATTACH_FILTER) };
+
+static const struct nv sock_ip_options[] = {
+	NV(IP_TOS), NV(IP_TTL), NV(IP_HDRINCL), NV(IP_OPTIONS), NV(IP_ROUTER_ALERT),
+	NV(IP_RECVOPTS), NV(IP_RETOPTS), NV(IP_PKTINFO), NV(IP_PKTOPTIONS),
+	NV(IP_MTU_DISCOVER), NV(IP_RECVERR), NV(IP_RECVTTL), NV(IP_RECVTOS), NV(IP_MTU),
+	NV(IP_FREEBIND), NV(IP_IPSEC_POLICY), NV(IP_XFRM_POLICY), NV(IP_PASSSEC),
+	NV(IP_TRANSPARENT), NV(IP_ORIGDSTADDR), NV(IP_MINTTL), NV(IP_NODEFRAG),
+	NV(IP_CHECKSUM), NV(IP_BIND_ADDRESS_NO_PORT), NV(IP_RECVFRAGSIZE),
+	NV(IP_RECVERR_RFC4884), NV(IP_MULTICAST_IF), NV(IP_MULTICAST_TTL),
+	NV(IP_MULTICAST_LOOP), NV(IP_ADD_MEMBERSHIP), NV(IP_DROP_MEMBERSHIP),
+	NV(IP_UNBLOCK_SOURCE), NV(IP_BLOCK_SOURCE), NV(IP_ADD_SOURCE_MEMBERSHIP),
+	NV(IP_DROP_SOURCE_MEMBERSHIP), NV(IP_MSFILTER), NV(MCAST_JOIN_GROUP),
+	NV(MCAST_BLOCK_SOURCE), NV(MCAST_UNBLOCK_SOURCE), NV(MCAST_LEAVE_GROUP),
+	NV(MCAST_JOIN_SOURCE_GROUP), NV(MCAST_LEAVE_SOURCE_GROUP), NV(MCAST_MSFILTER),
+	NV(IP_MULTICAST_ALL), NV(IP_UNICAST_IF),
+};
+
+static const struct nv sock_ipv6_options[] = {
+	NV(IPV6_ADDRFORM), NV(IPV6_2292PKTINFO), NV(IPV6_2292HOPOPTS),
+	NV(IPV6_2292DSTOPTS), NV(IPV6_2292RTHDR), NV(IPV6_2292PKTOPTIONS),
+	NV(IPV6_CHECKSUM), NV(IPV6_2292HOPLIMIT), NV(IPV6_NEXTHOP), NV(IPV6_AUTHHDR),
+	NV(IPV6_FLOWINFO), NV(IPV6_UNICAST_HOPS), NV(IPV6_MULTICAST_IF),
+	NV(IPV6_MULTICAST_HOPS), NV(IPV6_MULTICAST_LOOP), NV(IPV6_ADD_MEMBERSHIP),
+	NV(IPV6_DROP_MEMBERSHIP), NV(IPV6_ROUTER_ALERT), NV(IPV6_MTU_DISCOVER),
+	NV(IPV6_MTU), NV(IPV6_RECVERR), NV(IPV6_V6ONLY), NV(IPV6_JOIN_ANYCAST),
+	NV(IPV6_LEAVE_ANYCAST), NV(IPV6_MULTICAST_ALL), NV(IPV6_ROUTER_ALERT_ISOLATE),
+	NV(IPV6_RECVERR_RFC4884), NV(IPV6_FLOWLABEL_MGR), NV(IPV6_FLOWINFO_SEND),
+	NV(IPV6_IPSEC_POLICY), NV(IPV6_XFRM_POLICY), NV(IPV6_HDRINCL),
+	NV(MCAST_JOIN_GROUP), NV(MCAST_BLOCK_SOURCE), NV(MCAST_UNBLOCK_SOURCE),
+	NV(MCAST_LEAVE_GROUP), NV(MCAST_JOIN_SOURCE_GROUP), NV(MCAST_LEAVE_SOURCE_GROUP),
+	NV(MCAST_MSFILTER), NV(IPV6_RECVPKTINFO), NV(IPV6_PKTINFO),
+	NV(IPV6_RECVHOPLIMIT), NV(IPV6_HOPLIMIT), NV(IPV6_RECVHOPOPTS),
+	NV(IPV6_HOPOPTS), NV(IPV6_RTHDRDSTOPTS), NV(IPV6_RECVRTHDR), NV(IPV6_RTHDR),
+	NV(IPV6_RECVDSTOPTS), NV(IPV6_DSTOPTS), NV(IPV6_RECVPATHMTU), NV(IPV6_PATHMTU),
+	NV(IPV6_DONTFRAG), NV(IPV6_RECVTCLASS), NV(IPV6_TCLASS), NV(IPV6_AUTOFLOWLABEL),
+	NV(IPV6_ADDR_PREFERENCES), NV(IPV6_MINHOPCOUNT), NV(IPV6_ORIGDSTADDR),
+	NV(IPV6_TRANSPARENT), NV(IPV6_UNICAST_IF), NV(IPV6_RECVFRAGSIZE),
+	NV(IPV6_FREEBIND),
+};
+
+static const struct nv sock_tcp_options[] = {
+	NV(TCP_NODELAY), NV(TCP_MAXSEG), NV(TCP_CORK), NV(TCP_KEEPIDLE), NV(TCP_KEEPINTVL),
+	NV(TCP_KEEPCNT), NV(TCP_SYNCNT), NV(TCP_LINGER2), NV(TCP_DEFER_ACCEPT),
+	NV(TCP_WINDOW_CLAMP), NV(TCP_INFO), NV(TCP_QUICKACK), NV(TCP_CONGESTION),
+	NV(TCP_MD5SIG), NV(TCP_COOKIE_TRANSACTIONS), NV(TCP_THIN_LINEAR_TIMEOUTS),
+	NV(TCP_THIN_DUPACK), NV(TCP_USER_TIMEOUT), NV(TCP_REPAIR), NV(TCP_REPAIR_QUEUE),
+	NV(TCP_QUEUE_SEQ), NV(TCP_REPAIR_OPTIONS), NV(TCP_FASTOPEN), NV(TCP_TIMESTAMP),
+	NV(TCP_NOTSENT_LOWAT), NV(TCP_CC_INFO), NV(TCP_SAVE_SYN), NV(TCP_SAVED_SYN),
+	NV(TCP_REPAIR_WINDOW), NV(TCP_FASTOPEN_CONNECT), NV(TCP_ULP), NV(TCP_MD5SIG_EXT),
+	NV(TCP_FASTOPEN_KEY), NV(TCP_FASTOPEN_NO_COOKIE), NV(TCP_ZEROCOPY_RECEIVE),
+	NV(TCP_INQ), NV(TCP_TX_DELAY),
+};
+
+static const struct nv sock_udp_options[] = {
+	NV(UDP_CORK), NV(UDP_ENCAP), NV(UDP_NO_CHECK6_TX), NV(UDP_NO_CHECK6_RX),
+	NV(UDP_SEGMENT), NV(UDP_GRO),
+};
+
+static const struct nv sock_raw_options[] = { NV(ICMP_FILTER) };
+
+static const struct nv sock_netlink_options[] = {
+	NV(NETLINK_ADD_MEMBERSHIP), NV(NETLINK_DROP_MEMBERSHIP), NV(NETLINK_PKTINFO),
+	NV(NETLINK_BROADCAST_ERROR), NV(NETLINK_NO_ENOBUFS), NV(NETLINK_RX_RING),
+	NV(NETLINK_TX_RING), NV(NETLINK_LISTEN_ALL_NSID), NV(NETLINK_LIST_MEMBERSHIPS),
+	NV(NETLINK_CAP_ACK), NV(NETLINK_EXT_ACK), NV(NETLINK_GET_STRICT_CHK),
+};
+
+static const struct nv sock_packet_options[] = {
+	NV(PACKET_ADD_MEMBERSHIP), NV(PACKET_DROP_MEMBERSHIP), NV(PACKET_RECV_OUTPUT),
+	NV(PACKET_RX_RING), NV(PACKET_STATISTICS), NV(PACKET_COPY_THRESH),
+	NV(PACKET_AUXDATA), NV(PACKET_ORIGDEV), NV(PACKET_VERSION), NV(PACKET_HDRLEN),
+	NV(PACKET_RESERVE), NV(PACKET_TX_RING), NV(PACKET_LOSS), NV(PACKET_VNET_HDR),
+	NV(PACKET_TX_TIMESTAMP), NV(PACKET_TIMESTAMP), NV(PACKET_FANOUT),
+	NV(PACKET_TX_HAS_OFF), NV(PACKET_QDISC_BYPASS), NV(PACKET_ROLLOVER_STATS),
+	NV(PACKET_FANOUT_DATA), NV(PACKET_IGNORE_OUTGOING),
+};
+
+/* Control message types of SOL_SOCKET and SOL_IP. */
+static const struct nv scmvals[] = {
+	NV(SCM_RIGHTS), NV(SCM_CREDENTIALS), NV(SO_WIFI_STATUS), NV(SO_TXTIME),
+	NV(SO_TIMESTAMP_OLD), NV(SO_TIMESTAMPNS_OLD), NV(SO_TIMESTAMPING_OLD),
+	NV(SO_TIMESTAMP_NEW), NV(SO_TIMESTAMPNS_NEW), NV(SO_TIMESTAMPING_NEW),
+	NV(SCM_TIMESTAMPING_OPT_STATS), NV(SCM_TIMESTAMPING_PKTINFO),
+};
+
+static const struct nv ip_cmsg_types[] = {
+	NV(IP_TOS), NV(IP_TTL), NV(IP_RECVOPTS), NV(IP_RETOPTS), NV(IP_PKTINFO),
+	NV(IP_RECVERR), NV(IP_ORIGDSTADDR), NV(IP_CHECKSUM),
+};
+
+static const char *nv_name(const struct nv *tab, size_t n, unsigned long long v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (tab[i].value == v)
+			return tab[i].name;
+	return NULL;
+}
+
+/* strace's printxval: the name, or the value in hex with DFLT in a
+ * comment: 0x7 followed by SHUT_??? in a comment. */
+static void put_xval(struct dec *d, const struct nv *tab, size_t n, unsigned long long v,
+		     const char *dflt)
+{
+	const char *name = nv_name(tab, n, v);
+
+	if (name)
+		strbuf_adds(d->out, name);
+	else
+		strbuf_addf(d->out, "%#llx /* %s */", v, dflt);
+}
+
+#define XVAL(d, tab, v, dflt) put_xval(d, tab, ARRAY_SIZE(tab), v, dflt)
+
+/* strace's printflags: the names in table order, unknown bits in hex
+ * after them; when no name fits the value in hex with DFLT in a comment;
+ * "0" for 0. */
+static void put_flags(struct dec *d, const struct nv *tab, size_t n, unsigned long long v,
+		      const char *dflt)
+{
+	unsigned long long left = v;
+	bool any = false;
+
+	for (size_t i = 0; i < n && left; i++) {
+		unsigned long long f = tab[i].value;
+		if (f && (left & f) == f) {
+			if (any)
+				strbuf_addc(d->out, '|');
+			strbuf_adds(d->out, tab[i].name);
+			left &= ~f;
+			any = true;
+		}
+	}
+	if (any) {
+		if (left)
+			strbuf_addf(d->out, "|%#llx", left);
+	} else if (v) {
+		strbuf_addf(d->out, "%#llx /* %s */", v, dflt);
+	} else {
+		strbuf_addc(d->out, '0');
+	}
+}
+
+#define FLAGS(d, tab, v, dflt) put_flags(d, tab, ARRAY_SIZE(tab), v, dflt)
+
+static void print_msg_flags(struct dec *d, unsigned long long v)
+{
+	FLAGS(d, msg_flags, v, "MSG_???");
+}
+
+/* The generated family table also holds AF_LOCAL and AF_FILE for 1, and
+ * AF_MAX, which strace does not name. */
+static void print_family(struct dec *d, unsigned long long v)
+{
+	const char *name = NULL;
+
+	if (v == AF_UNIX)
+		name = "AF_UNIX";
+	else if (v != AF_MAX && v <= INT_MAX)
+		name = xlat_name(&rc_xlat_family, (long long)v);
+	if (name)
+		strbuf_adds(d->out, name);
+	else
+		strbuf_addf(d->out, "%#llx /* AF_??? */", v);
+}
+
+/* SOCK_STREAM|SOCK_CLOEXEC: the type, then its flags. */
+static void print_sock_type(struct dec *d, unsigned int v)
+{
+	const char *type = NV_LOOKUP(socktypes, v & SOCK_TYPE_MASK);
+
+	if (type) {
+		strbuf_adds(d->out, type);
+		v &= ~(unsigned int)SOCK_TYPE_MASK;
+		if (!v)
+			return;
+		strbuf_addc(d->out, '|');
+	}
+	FLAGS(d, sock_type_flags, v, "SOCK_???");
+}
+
+/* Bytes in \xNN notation, strace's QUOTE_FORCE_HEX. */
+static void put_hex_string(struct dec *d, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	strbuf_addc(d->out, '"');
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(d->out, "\\x%02x", b[i]);
+	strbuf_addc(d->out, '"');
+}
+
+/* LEN bytes at ADDR in hex notation, or the address when unreadable. */
+static void print_hex_mem(struct dec *d, uint64_t addr, size_t len)
+{
+	unsigned char buf[sizeof(int)];
+
+	if (!addr) {
+		strbuf_adds(d->out, "NULL");
+		return;
+	}
+	len = MIN(len, sizeof(buf));
+	if (mem_read(d->tid, addr, buf, len) != (ssize_t)len) {
+		dec_ptr(d, addr);
+		return;
+	}
+	put_hex_string(d, buf, len);
+}
+
+/* The int at ADDR as "[N]"; false (the address printed) when unreadable. */
+static bool print_int_at(struct dec *d, uint64_t addr, int *out)
+{
+	int v;
+
+	if (!addr || mem_read(d->tid, addr, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+		dec_ptr(d, addr);
+		return false;
+	}
+	strbuf_addf(d->out, "[%d]", v);
+	if (out)
+		*out = v;
+	return true;
+}
+
+static void print_id(struct dec *d, const char *field, unsigned int id)
+{
+	if (id == (unsigned int)-1)
+		strbuf_addf(d->out, "%s=-1", field);
+	else
+		strbuf_addf(d->out, "%s=%u", field, id);
+}
+
+static void print_ifindex(struct dec *d, unsigned int idx)
+{
+	char name[IF_NAMESIZE + 1];
+
+	if (idx && if_indextoname(idx, name)) {
+		strbuf_adds(d->out, "if_nametoindex(");
+		dec_quote(d, name, strlen(name), false);
+		strbuf_addc(d->out, ')');
+	} else {
+		strbuf_addf(d->out, "%u", idx);
+	}
+}
+
+static void print_inet_addr(struct dec *d, const char *field, const struct in_addr *a)
+{
+	char host[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, a, host, sizeof(host));
+	strbuf_addf(d->out, "%s=inet_addr(\"%s\")", field, host);
+}
+
+/* The first argument, the socket: the event's fd. */
+static void sock_fd(struct dec *d)
+{
+	d->e->fd = (int)d->args[0];
+	dec_fd(d, d->e->fd);
+}
+
+/* A socket address of LEN bytes (an int: strace prints the address when
+ * it is below 2). Decoded into the event unless KEEP_SA is false: the
+ * event describes the first message of sendmmsg/recvmmsg only, and the
+ * addresses inside control messages are not the peer's. */
+static void print_sockaddr(struct dec *d, uint64_t addr, int len, bool keep_sa)
+{
+	struct rc_sockaddr saved = d->e->sa;
+
+	if (len < 2)
+		dec_ptr(d, addr);
+	else
+		dec_sockaddr(d, addr, (size_t)len);
+	if (!keep_sa)
+		d->e->sa = saved;
+}
+
+/* The data an event keeps of several buffers (an iovec array): each
+ * buffer's preview appended while there is room. */
+struct preview {
+	struct strbuf buf;
+	bool any;
+	bool truncated;
+};
+
+static void preview_take(struct dec *d, struct preview *p)
+{
+	size_t max = d->opts ? d->opts->preview_max : 0;
+
+	if (!d->e->data)
+		return;
+	size_t room = max > p->buf.len ? max - p->buf.len : 0;
+	size_t n = MIN(room, d->e->data_len);
+	strbuf_add(&p->buf, d->e->data, n);
+	p->any = true;
+	if (n < d->e->data_len || d->e->data_truncated)
+		p->truncated = true;
+}
+
+static void preview_finish(struct dec *d, struct preview *p)
+{
+	d->e->data = NULL;
+	d->e->data_len = 0;
+	d->e->data_truncated = false;
+	if (p->any) {
+		d->e->data = (const unsigned char *)dec_keep(d, strbuf_str(&p->buf), p->buf.len);
+		if (d->e->data) {
+			d->e->data_len = p->buf.len;
+			d->e->data_truncated = p->truncated;
+		}
+	}
+	strbuf_release(&p->buf);
+}
+
+/* What a message's printing puts into the event (only the first message
+ * of sendmmsg/recvmmsg does, as facts.c reads only that one). */
+struct msg_facts {
+	bool data;		/* keep the data of msg_iov */
+	uint64_t len;		/* the printed iov_len summed */
+	bool have_len;
+};
+
+/* Elements of an array strace shows before "...": -s of them. */
+static uint64_t array_max(const struct dec *d)
+{
+	return d->opts && d->opts->strsize >= 0 ? (uint64_t)d->opts->strsize : 32;
+}
+
+/* An iovec array of N elements at ADDR, as strace's tprint_iov_upto: at
+ * most DATA_SIZE bytes shown over all buffers (UINT64_MAX: no limit). */
+static void print_iov(struct dec *d, uint64_t addr, uint64_t n, uint64_t data_size, struct msg_facts *f)
+{
+	struct preview pv = { STRBUF_INIT, false, false };
+	uint64_t shown = MIN(n, array_max(d));
+	bool data = f && f->data;
+	uint64_t i;
+
+	if (!addr) {
+		strbuf_adds(d->out, "NULL");
+		return;
+	}
+	if (!n) {
+		strbuf_adds(d->out, "[]");
+		return;
+	}
+	if (n > UINT64_MAX / sizeof(struct iovec) || addr + n * sizeof(struct iovec) <= addr) {
+		dec_ptr(d, addr);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t at = addr + i * sizeof(struct iovec);
+		struct iovec iov;
+		if (i)
+			dec_sep(d);
+		if (mem_read(d->tid, at, &iov, sizeof(iov)) != (ssize_t)sizeof(iov)) {
+			if (i == 0) {
+				dec_ptr(d, addr);
+				return;
+			}
+			strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)at);
+			pv.truncated = true;
+			break;
+		}
+		if (i == 0)
+			strbuf_addc(d->out, '[');
+		if (i >= shown) {
+			strbuf_adds(d->out, "...");
+			pv.truncated = true;
+			break;
+		}
+		uint64_t len = MIN((uint64_t)iov.iov_len, data_size);
+		if (data_size != UINT64_MAX)
+			data_size -= len;
+		strbuf_adds(d->out, "{iov_base=");
+		if (data)
+			d->e->data = NULL;
+		dec_buf(d, (uint64_t)(uintptr_t)iov.iov_base, (size_t)len, data);
+		if (data)
+			preview_take(d, &pv);
+		strbuf_addf(d->out, ", iov_len=%llu}", (unsigned long long)iov.iov_len);
+		if (f) {
+			f->len += iov.iov_len;
+			f->have_len = true;
+		}
+	}
+	strbuf_addc(d->out, ']');
+	if (data)
+		preview_finish(d, &pv);
+	else
+		strbuf_release(&pv.buf);
+}
+
+/*
+ * Control messages (msg_control), as strace's decode_msg_control: the
+ * fds of SCM_RIGHTS, the credentials of SCM_CREDENTIALS, timestamps and
+ * the IP level's ancillary data; others show their type only.
+ */
+static void print_timeval_data(struct dec *d, const unsigned char *p, size_t len)
+{
+	struct timeval tv;
+
+	if (len < sizeof(tv)) {
+		strbuf_adds(d->out, "???");
+		return;
+	}
+	memcpy(&tv, p, sizeof(tv));
+	strbuf_addf(d->out, "{tv_sec=%lld, tv_usec=%llu}", (long long)tv.tv_sec,
+		    (unsigned long long)tv.tv_usec);
+}
+
+static void print_timespecs_data(struct dec *d, const unsigned char *p, size_t len, unsigned n)
+{
+	struct timespec ts;
+
+	if (n > len / sizeof(ts)) {
+		strbuf_adds(d->out, "???");
+		return;
+	}
+	if (n > 1)
+		strbuf_addc(d->out, '[');
+	for (unsigned i = 0; i < n; i++) {
+		memcpy(&ts, p + i * sizeof(ts), sizeof(ts));
+		strbuf_addf(d->out, "%s{tv_sec=%lld, tv_nsec=%llu}", i ? ", " : "", (long long)ts.tv_sec,
+			    (unsigned long long)ts.tv_nsec);
+	}
+	if (n > 1)
+		strbuf_addc(d->out, ']');
+}
+
+/* Before element I of an array already in memory: the separator, and
+ * false (with "..." printed) past the -s elements strace shows. */
+static bool local_elem(struct dec *d, size_t i)
+{
+	if (i)
+		dec_sep(d);
+	if (i >= array_max(d)) {
+		strbuf_adds(d->out, "...");
+		return false;
+	}
+	return true;
+}
+
+/* The sockaddr inside a control message at tracee address ADDR. */
+static void print_cmsg_sockaddr(struct dec *d, uint64_t addr, size_t len)
+{
+	print_sockaddr(d, addr, (int)MIN(len, sizeof(struct sockaddr_storage)), false);
+}
+
+/* One control message's type and data; DATA_ADDR is where the data lives
+ * in the tracee. */
+static void print_cmsg_data(struct dec *d, int level, int type, const unsigned char *p, size_t len,
+			    uint64_t data_addr)
+{
+	unsigned int utype = (unsigned int)type;
+
+	if (level == SOL_SOCKET) {
+		XVAL(d, scmvals, utype, "SCM_???");
+		if (utype == SCM_RIGHTS && len >= sizeof(int)) {
+			strbuf_adds(d->out, ", cmsg_data=[");
+			for (size_t i = 0; i < len / sizeof(int) && local_elem(d, i); i++) {
+				int fd;
+				memcpy(&fd, p + i * sizeof(int), sizeof(fd));
+				dec_fd(d, fd);
+			}
+			strbuf_addc(d->out, ']');
+		} else if (utype == SCM_CREDENTIALS && len >= sizeof(struct ucred)) {
+			struct ucred uc;
+			memcpy(&uc, p, sizeof(uc));
+			strbuf_addf(d->out, ", cmsg_data={pid=%d, ", (int)uc.pid);
+			print_id(d, "uid", uc.uid);
+			strbuf_adds(d->out, ", ");
+			print_id(d, "gid", uc.gid);
+			strbuf_addc(d->out, '}');
+		} else if ((utype == SO_TIMESTAMP_OLD || utype == SO_TIMESTAMP_NEW) && len >= 1) {
+			strbuf_adds(d->out, ", cmsg_data=");
+			print_timeval_data(d, p, len);
+		} else if ((utype == SO_TIMESTAMPNS_OLD || utype == SO_TIMESTAMPNS_NEW) && len >= 1) {
+			strbuf_adds(d->out, ", cmsg_data=");
+			print_timespecs_data(d, p, len, 1);
+		} else if ((utype == SO_TIMESTAMPING_OLD || utype == SO_TIMESTAMPING_NEW) && len >= 1) {
+			strbuf_adds(d->out, ", cmsg_data=");
+			print_timespecs_data(d, p, len, 3);
+		}
+		return;
+	}
+	if (level == SOL_IP) {
+		XVAL(d, ip_cmsg_types, utype, "IP_???");
+		if ((utype == IP_TTL || utype == IP_CHECKSUM) && len >= sizeof(unsigned int)) {
+			strbuf_adds(d->out, ", cmsg_data=[");
+			for (size_t i = 0; i < len / sizeof(unsigned int) && local_elem(d, i); i++) {
+				unsigned int v;
+				memcpy(&v, p + i * sizeof(v), sizeof(v));
+				strbuf_addf(d->out, "%u", v);
+			}
+			strbuf_addc(d->out, ']');
+		} else if ((utype == IP_TOS || utype == IP_RECVOPTS || utype == IP_RETOPTS) && len >= 1) {
+			strbuf_adds(d->out, ", cmsg_data=[");
+			for (size_t i = 0; i < len && local_elem(d, i); i++)
+				strbuf_addf(d->out, "%#x", p[i]);
+			strbuf_addc(d->out, ']');
+		} else if (utype == IP_PKTINFO && len >= sizeof(struct in_pktinfo)) {
+			struct in_pktinfo pi;
+			memcpy(&pi, p, sizeof(pi));
+			strbuf_adds(d->out, ", cmsg_data={ipi_ifindex=");
+			print_ifindex(d, (unsigned int)pi.ipi_ifindex);
+			strbuf_adds(d->out, ", ");
+			print_inet_addr(d, "ipi_spec_dst", &pi.ipi_spec_dst);
+			strbuf_adds(d->out, ", ");
+			print_inet_addr(d, "ipi_addr", &pi.ipi_addr);
+			strbuf_addc(d->out, '}');
+		} else if (utype == IP_RECVERR && len >= sizeof(struct sock_extended_err) + sizeof(struct sockaddr_in)) {
+			struct sock_extended_err ee;
+			memcpy(&ee, p, sizeof(ee));
+			strbuf_addf(d->out, ", cmsg_data={ee_errno=%u, ee_origin=%u, ee_type=%u, ee_code=%u, "
+				    "ee_info=%u, ee_data=%u, offender=", ee.ee_errno, ee.ee_origin,
+				    ee.ee_type, ee.ee_code, ee.ee_info, ee.ee_data);
+			print_cmsg_sockaddr(d, data_addr + sizeof(ee), sizeof(struct sockaddr_in));
+			strbuf_addc(d->out, '}');
+		} else if (utype == IP_ORIGDSTADDR && len >= sizeof(struct sockaddr_in)) {
+			strbuf_adds(d->out, ", cmsg_data=");
+			print_cmsg_sockaddr(d, data_addr, len);
+		}
+		return;
+	}
+	strbuf_addf(d->out, "%#x", utype);
+}
+
+/* strace reads at most net.core.optmem_max bytes of control data. */
+static size_t optmem_max(void)
+{
+	static size_t cached;
+
+	if (!cached) {
+		FILE *f = fopen("/proc/sys/net/core/optmem_max", "re");
+		long v = 0;
+		if (f) {
+			if (fscanf(f, "%ld", &v) != 1)
+				v = 0;
+			fclose(f);
+		}
+		if (v > 0)
+			cached = ((size_t)v + sizeof(long long) - 1) & ~(sizeof(long long) - 1);
+		else
+			cached = sizeof(long long) * (2 * IOV_MAX + 512);
+	}
+	return cached;
+}
+
+static void print_msg_control(struct dec *d, uint64_t addr, uint64_t in_len)
+{
+	const size_t hdr = sizeof(struct cmsghdr);
+	size_t control_len, left;
+	unsigned char *buf;
+
+	if (!in_len)
+		return;
+	strbuf_adds(d->out, ", msg_control=");
+	control_len = (size_t)MIN(in_len, (uint64_t)optmem_max());
+	buf = control_len < hdr ? NULL : malloc(control_len);
+	if (!buf || mem_read(d->tid, addr, buf, control_len) != (ssize_t)control_len) {
+		dec_ptr(d, addr);
+		free(buf);
+		return;
+	}
+	strbuf_addc(d->out, '[');
+	size_t off = 0;
+	left = control_len;
+	while (left >= hdr) {
+		struct cmsghdr c;
+		memcpy(&c, buf + off, hdr);
+		if (off)
+			dec_sep(d);
+		strbuf_addf(d->out, "{cmsg_len=%llu, cmsg_level=", (unsigned long long)c.cmsg_len);
+		XVAL(d, socketlayers, (unsigned int)c.cmsg_level, "SOL_???");
+		strbuf_adds(d->out, ", cmsg_type=");
+		size_t len = c.cmsg_len > left ? left : (size_t)c.cmsg_len;
+		print_cmsg_data(d, c.cmsg_level, c.cmsg_type, buf + off + hdr, len > hdr ? len - hdr : 0,
+				addr + off + hdr);
+		strbuf_addc(d->out, '}');
+		if (len < hdr) {
+			left -= hdr;
+			break;
+		}
+		uint64_t next = ((uint64_t)c.cmsg_len + sizeof(long) - 1) & ~(uint64_t)(sizeof(long) - 1);
+		if (next < c.cmsg_len || next >= left) {
+			left = 0;
+			break;
+		}
+		off += (size_t)next;
+		left -= (size_t)next;
+	}
+	if (left)
+		strbuf_addf(d->out, ", ... /* %#llx */", (unsigned long long)(addr + (control_len - left)));
+	else if (control_len < in_len)
+		strbuf_adds(d->out, ", ...");
+	strbuf_addc(d->out, ']');
+	free(buf);
+}
+
+/* A struct msghdr already read. USER_NAMELEN is recvmsg's msg_namelen as
+ * offered at entry (NULL for sendmsg); DATA_SIZE limits the data shown
+ * (recvmsg's return value). F receives the facts, or NULL. */
+static void print_msghdr(struct dec *d, const struct msghdr *m, const int *user_namelen, uint64_t data_size,
+			 struct msg_facts *f)
+{
+	int namelen = (int)m->msg_namelen;
+
+	if (user_namelen && namelen > *user_namelen)
+		namelen = *user_namelen;
+	strbuf_adds(d->out, "{msg_name=");
+	print_sockaddr(d, (uint64_t)(uintptr_t)m->msg_name, namelen, f != NULL);
+	strbuf_adds(d->out, ", msg_namelen=");
+	if (user_namelen && *user_namelen != (int)m->msg_namelen)
+		strbuf_addf(d->out, "%d => ", *user_namelen);
+	strbuf_addf(d->out, "%d", (int)m->msg_namelen);
+	strbuf_adds(d->out, ", msg_iov=");
+	print_iov(d, (uint64_t)(uintptr_t)m->msg_iov, m->msg_iovlen, data_size, f);
+	strbuf_addf(d->out, ", msg_iovlen=%llu", (unsigned long long)m->msg_iovlen);
+	print_msg_control(d, (uint64_t)(uintptr_t)m->msg_control, m->msg_controllen);
+	strbuf_addf(d->out, ", msg_controllen=%llu, msg_flags=", (unsigned long long)m->msg_controllen);
+	print_msg_flags(d, (unsigned int)m->msg_flags);
+	strbuf_addc(d->out, '}');
+}
+
+static void msg_facts_apply(struct dec *d, const struct msg_facts *f)
+{
+	if (f->have_len)
+		d->e->len = f->len;
+}
+
+static void print_msghdr_at(struct dec *d, uint64_t addr, const int *user_namelen, uint64_t data_size,
+			    bool data)
+{
+	struct msg_facts f = { .data = data };
+	struct msghdr m;
+
+	if (!addr || mem_read(d->tid, addr, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
+		dec_ptr(d, addr);
+		return;
+	}
+	print_msghdr(d, &m, user_namelen, data_size, &f);
+	msg_facts_apply(d, &f);
+}
+
+/*
+ * The decoders.
+ */
+static void dec_socket(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	print_family(d, d->args[0]);
+	dec_sep(d);
+	print_sock_type(d, (unsigned int)d->args[1]);
+	dec_sep(d);
+	switch (d->args[0]) {
+	case AF_INET:
+	case AF_INET6:
+		XVAL(d, inet_protocols, d->args[2], "IPPROTO_???");
+		break;
+	case AF_NETLINK:
+		XVAL(d, netlink_protocols, d->args[2], "NETLINK_???");
+		break;
+	case AF_PACKET:
+		strbuf_adds(d->out, "htons(");
+		XVAL(d, ethernet_protocols, ntohs((uint16_t)d->args[2]), "ETH_P_???");
+		strbuf_addc(d->out, ')');
+		break;
+	default:
+		strbuf_addf(d->out, "%llu", (unsigned long long)d->args[2]);
+		break;
+	}
+	d->e->sa.family = (int)d->args[0];
+	d->e->flags = (unsigned int)d->args[1];
+	d->e->mode = (int)d->args[2];
+}
+
+static void dec_socketpair(struct dec *d)
+{
+	if (!d->exiting) {
+		print_family(d, d->args[0]);
+		dec_sep(d);
+		print_sock_type(d, (unsigned int)d->args[1]);
+		strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
+		d->e->sa.family = (int)d->args[0];
+		d->e->flags = (unsigned int)d->args[1];
+		return;
+	}
+	int sv[2];
+	uint64_t addr = d->args[3];
+	if (!addr || d->err || mem_read(d->tid, addr, &sv[0], sizeof(int)) != (ssize_t)sizeof(int)) {
+		dec_ptr(d, addr);
+		return;
+	}
+	strbuf_addc(d->out, '[');
+	dec_fd(d, sv[0]);
+	dec_sep(d);
+	if (mem_read(d->tid, addr + sizeof(int), &sv[1], sizeof(int)) == (ssize_t)sizeof(int))
+		dec_fd(d, sv[1]);
+	else
+		strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)(addr + sizeof(int)));
+	strbuf_addc(d->out, ']');
+}
+
+/* connect, bind: (fd, addr, addrlen). */
+static void dec_connect(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	sock_fd(d);
+	dec_sep(d);
+	print_sockaddr(d, d->args[1], (int)d->args[2], true);
+	strbuf_addf(d->out, ", %d", (int)d->args[2]);
+}
+
+static void dec_listen(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	sock_fd(d);
+	strbuf_addf(d->out, ", %d", (int)d->args[1]);
+}
+
+static void dec_shutdown(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	sock_fd(d);
+	dec_sep(d);
+	XVAL(d, shutdown_modes, d->args[1], "SHUT_???");
+}
+
+/* An address length the caller offers (accept, recvfrom): read at entry
+ * when both pointers are set. */
+static bool fetch_socklen(struct dec *d, uint64_t addr, uint64_t lenp, int *len)
+{
+	return addr && lenp && mem_read(d->tid, lenp, len, sizeof(*len)) == (ssize_t)sizeof(*len);
+}
+
+/* "[16]", or "[128 => 16]" when the kernel changed it. */
+static void print_socklen_change(struct dec *d, int ulen, int rlen)
+{
+	if (ulen != rlen)
+		strbuf_addf(d->out, "[%d => %d]", ulen, rlen);
+	else
+		strbuf_addf(d->out, "[%d]", rlen);
+}
+
+/* accept, accept4, getsockname, getpeername: (fd, addr, addrlen[, flags]).
+ * priv[0]: the length was read at entry (priv[1]); the exit half prints
+ * the address then. */
+static void decode_sockname(struct dec *d, bool flags)
+{
+	int ulen, rlen;
+
+	if (!d->exiting) {
+		sock_fd(d);
+		dec_sep(d);
+		if (fetch_socklen(d, d->args[1], d->args[2], &ulen)) {
+			d->priv[0] = 1;
+			d->priv[1] = (uint32_t)ulen;
+			return;
+		}
+		d->priv[0] = 0;
+		dec_ptr(d, d->args[1]);
+		dec_sep(d);
+		dec_ptr(d, d->args[2]);
+		if (flags) {
+			dec_sep(d);
+			FLAGS(d, sock_type_flags, d->args[3], "SOCK_???");
+		}
+		return;
+	}
+	if (!d->priv[0])
+		return;
+	ulen = (int)(uint32_t)d->priv[1];
+	if (d->err || mem_read(d->tid, d->args[2], &rlen, sizeof(rlen)) != (ssize_t)sizeof(rlen)) {
+		dec_ptr(d, d->args[1]);
+		strbuf_addf(d->out, ", [%d]", ulen);
+	} else {
+		print_sockaddr(d, d->args[1], ulen > rlen ? rlen : ulen, true);
+		dec_sep(d);
+		print_socklen_change(d, ulen, rlen);
+	}
+	if (flags) {
+		dec_sep(d);
+		FLAGS(d, sock_type_flags, d->args[3], "SOCK_???");
+	}
+}
+
+/* The new connection's fd, as the parser puts it in fd2. */
+static void accepted_fd(struct dec *d)
+{
+	if (d->exiting)
+		d->e->fd2 = !d->err && d->rval >= 0 && d->rval <= INT_MAX ? (int)d->rval : -1;
+}
+
+static void dec_accept(struct dec *d)
+{
+	decode_sockname(d, false);
+	accepted_fd(d);
+}
+
+static void dec_accept4(struct dec *d)
+{
+	decode_sockname(d, true);
+	accepted_fd(d);
+}
+
+static void dec_getsockname(struct dec *d)
+{
+	decode_sockname(d, false);
+}
+
+/* The byte count of a send or receive, as the event's len. */
+static void take_len(struct dec *d, uint64_t len)
+{
+	if ((long long)len >= 0)
+		d->e->len = len;
+}
+
+/* sendto(fd, buf, len, flags, addr, addrlen); send without the last two. */
+static void decode_send(struct dec *d, bool to)
+{
+	if (d->exiting)
+		return;
+	sock_fd(d);
+	dec_sep(d);
+	dec_buf(d, d->args[1], (size_t)d->args[2], true);
+	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
+	print_msg_flags(d, d->args[3]);
+	take_len(d, d->args[2]);
+	if (!to)
+		return;
+	dec_sep(d);
+	print_sockaddr(d, d->args[4], (int)d->args[5], true);
+	strbuf_addf(d->out, ", %d", (int)d->args[5]);
+}
+
+static void dec_sendto(struct dec *d)
+{
+	decode_send(d, true);
+}
+
+/* recvfrom(fd, buf, len, flags, addr, addrlen): all but the fd at exit.
+ * priv[1]: the address length offered (0 when unreadable, as strace). */
+static void decode_recv(struct dec *d, bool from)
+{
+	int ulen = 0, rlen;
+
+	if (!d->exiting) {
+		sock_fd(d);
+		dec_sep(d);
+		d->priv[1] = from && fetch_socklen(d, d->args[4], d->args[5], &ulen) ? (uint32_t)ulen : 0;
+		return;
+	}
+	if (d->err)
+		dec_ptr(d, d->args[1]);
+	else
+		dec_buf(d, d->args[1], (size_t)MIN((uint64_t)d->rval, d->args[2]), true);
+	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
+	print_msg_flags(d, d->args[3]);
+	take_len(d, d->args[2]);
+	if (!from)
+		return;
+	dec_sep(d);
+	ulen = (int)(uint32_t)d->priv[1];
+	if (!fetch_socklen(d, d->args[4], d->args[5], &rlen)) {
+		dec_ptr(d, d->args[4]);
+		dec_sep(d);
+		dec_ptr(d, d->args[5]);
+	} else if (d->err) {
+		dec_ptr(d, d->args[4]);
+		strbuf_addf(d->out, ", [%d]", ulen);
+	} else {
+		print_sockaddr(d, d->args[4], ulen > rlen ? rlen : ulen, true);
+		dec_sep(d);
+		print_socklen_change(d, ulen, rlen);
+	}
+}
+
+static void dec_recvfrom(struct dec *d)
+{
+	decode_recv(d, true);
+}
+
+#ifdef SYS_send
+static void dec_send(struct dec *d)
+{
+	decode_send(d, false);
+}
+#endif
+
+#ifdef SYS_recv
+static void dec_recv(struct dec *d)
+{
+	decode_recv(d, false);
+}
+#endif
+
+static void dec_sendmsg(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	sock_fd(d);
+	dec_sep(d);
+	print_msghdr_at(d, d->args[1], NULL, UINT64_MAX, true);
+	dec_sep(d);
+	print_msg_flags(d, d->args[2]);
+}
+
+/* recvmsg(fd, msg, flags): the message at exit. priv[0]: the message was
+ * readable at entry, priv[1] its msg_namelen then. */
+static void dec_recvmsg(struct dec *d)
+{
+	struct msghdr m;
+
+	if (!d->exiting) {
+		sock_fd(d);
+		dec_sep(d);
+		if (d->args[1] && mem_read(d->tid, d->args[1], &m, sizeof(m)) == (ssize_t)sizeof(m)) {
+			d->priv[0] = 1;
+			d->priv[1] = (uint32_t)m.msg_namelen;
+			return;
+		}
+		d->priv[0] = 0;
+		dec_ptr(d, d->args[1]);
+		dec_sep(d);
+		print_msg_flags(d, d->args[2]);
+		return;
+	}
+	if (!d->priv[0])
+		return;
+	int namelen = (int)(uint32_t)d->priv[1];
+	if (d->err)
+		strbuf_addf(d->out, "{msg_namelen=%d}", namelen);
+	else
+		print_msghdr_at(d, d->args[1], &namelen, (uint64_t)d->rval, true);
+	dec_sep(d);
+	print_msg_flags(d, d->args[2]);
+}
+
+/*
+ * sendmmsg and recvmmsg: arrays of struct mmsghdr, printed at exit like
+ * strace's decode_mmsgvec. The event describes the first message.
+ */
+struct mmsg_print {
+	uint64_t addr, vlen;
+	bool readable;			/* false: strace's fetch refuses (a failed recvmmsg) */
+	unsigned int msg_len_vlen;	/* how many entries show msg_len */
+	bool use_msg_len;		/* msg_len limits the data shown */
+	const int *namelens;		/* recvmmsg: msg_namelen offered at entry */
+	size_t count;			/* entries strace prints at most */
+};
+
+static void print_mmsgvec(struct dec *d, struct mmsg_print *c)
+{
+	struct mmsghdr mm;
+	uint64_t shown = MIN(c->vlen, array_max(d));
+
+	if (!c->addr) {
+		strbuf_adds(d->out, "NULL");
+		return;
+	}
+	if (!c->vlen) {
+		strbuf_adds(d->out, "[]");
+		return;
+	}
+	if (c->vlen > UINT64_MAX / sizeof(mm) || c->addr + c->vlen * sizeof(mm) <= c->addr) {
+		dec_ptr(d, c->addr);
+		return;
+	}
+	for (uint64_t i = 0; i < c->vlen; i++) {
+		uint64_t at = c->addr + i * sizeof(mm);
+		if (i)
+			dec_sep(d);
+		if (!c->readable || mem_read(d->tid, at, &mm, sizeof(mm)) != (ssize_t)sizeof(mm)) {
+			if (i == 0) {
+				dec_ptr(d, c->addr);
+				return;
+			}
+			strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)at);
+			break;
+		}
+		if (i == 0)
+			strbuf_addc(d->out, '[');
+		if (i >= shown || i >= c->count) {
+			strbuf_adds(d->out, "...");
+			break;
+		}
+		struct msg_facts f = { .data = true };
+		strbuf_adds(d->out, "{msg_hdr=");
+		print_msghdr(d, &mm.msg_hdr, c->namelens ? &c->namelens[i] : NULL,
+			     c->use_msg_len ? mm.msg_len : UINT64_MAX, i == 0 ? &f : NULL);
+		if (i == 0)
+			msg_facts_apply(d, &f);
+		if (c->msg_len_vlen) {
+			strbuf_addf(d->out, ", msg_len=%u", mm.msg_len);
+			c->msg_len_vlen--;
+		}
+		strbuf_addc(d->out, '}');
+	}
+	strbuf_addc(d->out, ']');
+}
+
+static void dec_sendmmsg(struct dec *d)
+{
+	if (!d->exiting) {
+		sock_fd(d);
+		dec_sep(d);
+		return;
+	}
+	struct mmsg_print c = {
+		.addr = d->args[1],
+		.vlen = (unsigned int)d->args[2],
+		.readable = true,
+		.msg_len_vlen = d->err ? 0 : (unsigned int)d->rval,
+		.count = IOV_MAX,
+	};
+	print_mmsgvec(d, &c);
+	strbuf_addf(d->out, ", %u, ", (unsigned int)d->args[2]);
+	print_msg_flags(d, d->args[3]);
+}
+
+/* A struct timespec argument, as strace's sprint_timespec, into SB. */
+static void timespec_text(struct dec *d, struct strbuf *sb, uint64_t addr)
+{
+	struct timespec ts;
+
+	if (!addr)
+		strbuf_adds(sb, "NULL");
+	else if (mem_read(d->tid, addr, &ts, sizeof(ts)) != (ssize_t)sizeof(ts))
+		strbuf_addf(sb, "%#llx", (unsigned long long)addr);
+	else
+		strbuf_addf(sb, "{tv_sec=%lld, tv_nsec=%llu}", (long long)ts.tv_sec,
+			    (unsigned long long)ts.tv_nsec);
+}
+
+/* recvmmsg(fd, msgvec, vlen, flags, timeout). At entry the msg_namelen of
+ * each message (priv[0], priv[1] of them) and the timeout's text (priv[2])
+ * are kept in the arena for the exit half. */
+static void dec_recvmmsg(struct dec *d)
+{
+	if (!d->exiting) {
+		struct strbuf sb = STRBUF_INIT;
+		size_t n = (size_t)MIN((uint64_t)(unsigned int)d->args[2], (uint64_t)IOV_MAX), i;
+		int *lens = n ? malloc(n * sizeof(int)) : NULL;
+
+		sock_fd(d);
+		dec_sep(d);
+		for (i = 0; lens && i < n; i++) {
+			struct mmsghdr mm;
+			if (mem_read(d->tid, d->args[1] + i * sizeof(mm), &mm, sizeof(mm)) != (ssize_t)sizeof(mm))
+				break;
+			lens[i] = (int)mm.msg_hdr.msg_namelen;
+		}
+		const char *kept = lens ? dec_keep(d, lens, i * sizeof(int)) : NULL;
+		d->priv[0] = (uint64_t)(uintptr_t)kept;
+		d->priv[1] = kept ? i : 0;
+		free(lens);
+		timespec_text(d, &sb, d->args[4]);
+		d->priv[2] = (uint64_t)(uintptr_t)dec_keep(d, strbuf_str(&sb), sb.len);
+		strbuf_release(&sb);
+		return;
+	}
+	struct mmsg_print c = {
+		.addr = d->args[1],
+		.vlen = d->err ? (unsigned int)-1 : (unsigned int)d->rval,
+		.readable = !d->err,
+		.msg_len_vlen = d->err ? 0 : (unsigned int)d->rval,
+		.use_msg_len = true,
+		.namelens = (const int *)(uintptr_t)d->priv[0],
+		.count = IOV_MAX,
+	};
+	if (c.namelens)
+		c.count = MIN((size_t)d->priv[1], c.count);
+	print_mmsgvec(d, &c);
+	strbuf_addf(d->out, ", %u, ", (unsigned int)d->args[2]);
+	print_msg_flags(d, d->args[3]);
+	dec_sep(d);
+	const char *ts = (const char *)(uintptr_t)d->priv[2];
+	strbuf_adds(d->out, ts ? ts : "NULL");
+	if (d->err)
+		return;
+	if (d->rval == 0) {
+		strbuf_adds(d->rv_extra, "(Timeout)");
+	} else if (d->args[4]) {
+		strbuf_adds(d->rv_extra, "(left ");
+		timespec_text(d, d->rv_extra, d->args[4]);
+		strbuf_addc(d->rv_extra, ')');
+	}
+}
+
+/*
+ * Socket options. The name is printed against its level's table; the
+ * value as strace's print_getsockopt/print_setsockopt do for the options
+ * whose layout they know, else an int when the length is an int's, else
+ * the bytes.
+ */
+static void print_sockopt_name(struct dec *d, unsigned int level, unsigned int name, bool get)
+{
+	const char *s = NULL;
+
+	switch (level) {
+	case SOL_SOCKET:
+		s = NV_LOOKUP(sock_options, name);
+		if (!s)
+			s = get ? NV_LOOKUP(getsock_options, name) : NV_LOOKUP(setsock_options, name);
+		if (!s)
+			strbuf_addf(d->out, "%#x /* SO_??? */", name);
+		break;
+	case SOL_IP:
+		s = NV_LOOKUP(sock_ip_options, name);
+		if (!s)
+			strbuf_addf(d->out, "%#x /* IP_??? */", name);
+		break;
+	case SOL_IPV6:
+		s = NV_LOOKUP(sock_ipv6_options, name);
+		if (!s)
+			strbuf_addf(d->out, "%#x /* IPV6_??? */", name);
+		break;
+	case SOL_TCP:
+		XVAL(d, sock_tcp_options, name, "TCP_???");
+		return;
+	case SOL_UDP:
+		XVAL(d, sock_udp_options, name, "UDP_???");
+		return;
+	case SOL_RAW:
+		XVAL(d, sock_raw_options, name, "RAW_???");
+		return;
+	case SOL_NETLINK:
+		XVAL(d, sock_netlink_options, name, "NETLINK_???");
+		return;
+	case SOL_PACKET:
+		XVAL(d, sock_packet_options, name, "PACKET_???");
+		return;
+	default:
+		strbuf_addf(d->out, "%u", name);
+		return;
+	}
+	if (s)
+		strbuf_adds(d->out, s);
+}
+
+/* (fd, level, name, ": the first three arguments, into the event too. */
+static void print_sockopt_head(struct dec *d, bool get)
+{
+	unsigned int level = (unsigned int)d->args[1], name = (unsigned int)d->args[2];
+
+	sock_fd(d);
+	dec_sep(d);
+	XVAL(d, socketlayers, level, "SOL_??");
+	dec_sep(d);
+	print_sockopt_name(d, level, name, get);
+	dec_sep(d);
+	d->e->sockopt_level = (int)level;
+	d->e->sockopt_name = (int)name;
+}
+
+/* SOL_SOCKET options whose value is an int (strace's list). */
+static bool so_int_like(unsigned int name)
+{
+	switch (name) {
+	case SO_DEBUG: case SO_REUSEADDR: case SO_DONTROUTE: case SO_BROADCAST:
+	case SO_SNDBUF: case SO_RCVBUF: case SO_KEEPALIVE: case SO_OOBINLINE:
+	case SO_NO_CHECK: case SO_PRIORITY: case SO_BSDCOMPAT: case SO_REUSEPORT:
+	case SO_PASSCRED: case SO_RCVLOWAT: case SO_SNDLOWAT: case SO_DETACH_FILTER:
+	case SO_TIMESTAMP_OLD: case SO_ACCEPTCONN: case SO_SNDBUFFORCE:
+	case SO_RCVBUFFORCE: case SO_PASSSEC: case SO_TIMESTAMPNS_OLD: case SO_MARK:
+	case SO_TIMESTAMPING_OLD: case SO_RXQ_OVFL: case SO_WIFI_STATUS:
+	case SO_PEEK_OFF: case SO_NOFCS: case SO_LOCK_FILTER: case SO_SELECT_ERR_QUEUE:
+	case SO_BUSY_POLL: case SO_INCOMING_CPU: case SO_CNX_ADVICE:
+	case SO_INCOMING_NAPI_ID: case SO_ZEROCOPY: case SO_TIMESTAMP_NEW:
+	case SO_TIMESTAMPNS_NEW: case SO_TIMESTAMPING_NEW: case SO_DETACH_REUSEPORT_BPF:
+	case SO_PREFER_BUSY_POLL: case SO_BUSY_POLL_BUDGET: case SO_RESERVE_MEM:
+	case SO_RCVMARK:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* An int value read: the event's sockopt_value. */
+static void print_sockopt_int(struct dec *d, uint64_t addr)
+{
+	int v;
+
+	if (print_int_at(d, addr, &v))
+		d->e->sockopt_value = v;
+}
+
+/* Fields of a struct as far as LEN reaches, a cut field in hex: strace's
+ * MAYBE_PRINT_FIELD_LEN. */
+static bool field_fits(struct dec *d, const char *sep, const char *field, const void *base, size_t start,
+		       size_t size, size_t len)
+{
+	if (len <= start)
+		return false;
+	strbuf_adds(d->out, sep);
+	if (len >= start + size)
+		return true;
+	strbuf_addf(d->out, "%s=", field);
+	put_hex_string(d, (const char *)base + start, len - start);
+	return false;
+}
+
+static void print_get_linger(struct dec *d, uint64_t addr, size_t len)
+{
+	struct linger l;
+
+	len = MIN(len, sizeof(l));
+	if (mem_read(d->tid, addr, &l, len) != (ssize_t)len) {
+		dec_ptr(d, addr);
+		return;
+	}
+	if (field_fits(d, "{", "l_onoff", &l, offsetof(struct linger, l_onoff), sizeof(l.l_onoff), len))
+		strbuf_addf(d->out, "l_onoff=%d", l.l_onoff);
+	if (field_fits(d, ", ", "l_linger", &l, offsetof(struct linger, l_linger), sizeof(l.l_linger), len))
+		strbuf_addf(d->out, "l_linger=%d", l.l_linger);
+	strbuf_addc(d->out, '}');
+}
+
+static void print_get_ucred(struct dec *d, uint64_t addr, size_t len)
+{
+	struct ucred uc;
+
+	len = MIN(len, sizeof(uc));
+	if (mem_read(d->tid, addr, &uc, len) != (ssize_t)len) {
+		dec_ptr(d, addr);
+		return;
+	}
+	if (field_fits(d, "{", "pid", &uc, offsetof(struct ucred, pid), sizeof(uc.pid), len))
+		strbuf_addf(d->out, "pid=%d", (int)uc.pid);
+	if (field_fits(d, ", ", "uid", &uc, offsetof(struct ucred, uid), sizeof(uc.uid), len))
+		print_id(d, "uid", uc.uid);
+	if (field_fits(d, ", ", "gid", &uc, offsetof(struct ucred, gid), sizeof(uc.gid), len))
+		print_id(d, "gid", uc.gid);
+	strbuf_addc(d->out, '}');
+}
+
+/* SO_ERROR: "[ECONNREFUSED]", "[0]"; the errno becomes sockopt_value,
+ * which connect-failed and connect-timeout read. */
+static void print_get_error(struct dec *d, uint64_t addr, size_t len)
+{
+	int err;
+
+	if (len < sizeof(err)) {
+		print_hex_mem(d, addr, len);
+		return;
+	}
+	if (mem_read(d->tid, addr, &err, sizeof(err)) != (ssize_t)sizeof(err)) {
+		dec_ptr(d, addr);
+		return;
+	}
+	strbuf_addc(d->out, '[');
+	dec_errno_name(d, err);
+	strbuf_addc(d->out, ']');
+	d->e->sockopt_value = err;
+}
+
+static void print_getsockopt_value(struct dec *d, unsigned int level, unsigned int name, uint64_t addr,
+				   int ulen, int rlen)
+{
+	if (ulen <= 0 || rlen <= 0) {
+		dec_ptr(d, addr);
+		return;
+	}
+	if (addr && level == SOL_SOCKET) {
+		switch (name) {
+		case SO_LINGER:
+			print_get_linger(d, addr, (size_t)rlen);
+			return;
+		case SO_PEERCRED:
+			print_get_ucred(d, addr, (size_t)rlen);
+			return;
+		case SO_ERROR:
+			print_get_error(d, addr, (size_t)rlen);
+			return;
+		default:
+			if (!so_int_like(name))
+				break;
+			if (rlen >= (int)sizeof(int))
+				print_sockopt_int(d, addr);
+			else
+				print_hex_mem(d, addr, (size_t)rlen);
+			return;
+		}
+	} else if (addr && level == SOL_NETLINK && name != NETLINK_LIST_MEMBERSHIPS) {
+		print_sockopt_int(d, addr);
+		return;
+	}
+	if (rlen == (int)sizeof(int))
+		print_sockopt_int(d, addr);
+	else
+		dec_buf(d, addr, (size_t)rlen, false);
+}
+
+/* getsockopt(fd, level, name, optval, optlen): the value at exit.
+ * priv[0]: the length was read at entry (priv[1]). */
+static void dec_getsockopt(struct dec *d)
+{
+	int ulen, rlen;
+
+	if (!d->exiting) {
+		print_sockopt_head(d, true);
+		if (d->args[4] && mem_read(d->tid, d->args[4], &ulen, sizeof(ulen)) == (ssize_t)sizeof(ulen)) {
+			d->priv[0] = 1;
+			d->priv[1] = (uint32_t)ulen;
+			return;
+		}
+		d->priv[0] = 0;
+		dec_ptr(d, d->args[3]);
+		dec_sep(d);
+		dec_ptr(d, d->args[4]);
+		return;
+	}
+	if (!d->priv[0])
+		return;
+	ulen = (int)(uint32_t)d->priv[1];
+	if (d->err || mem_read(d->tid, d->args[4], &rlen, sizeof(rlen)) != (ssize_t)sizeof(rlen)) {
+		dec_ptr(d, d->args[3]);
+		strbuf_addf(d->out, ", [%d]", ulen);
+		return;
+	}
+	print_getsockopt_value(d, (unsigned int)d->args[1], (unsigned int)d->args[2], d->args[3], ulen, rlen);
+	dec_sep(d);
+	print_socklen_change(d, ulen, rlen);
+}
+
+static void print_set_linger(struct dec *d, uint64_t addr, int len)
+{
+	struct linger l;
+
+	if (len < (int)sizeof(l) || mem_read(d->tid, addr, &l, sizeof(l)) != (ssize_t)sizeof(l)) {
+		dec_ptr(d, addr);
+		return;
+	}
+	strbuf_addf(d->out, "{l_onoff=%d, l_linger=%d}", l.l_onoff, l.l_linger);
+}
+
+static void print_setsockopt_value(struct dec *d, unsigned int level, unsigned int name, uint64_t addr,
+				   int len)
+{
+	if (addr && level == SOL_SOCKET) {
+		if (name == SO_LINGER) {
+			print_set_linger(d, addr, len);
+			return;
+		}
+		if (so_int_like(name)) {
+			if (len < (int)sizeof(int))
+				dec_ptr(d, addr);
+			else
+				print_sockopt_int(d, addr);
+			return;
+		}
+	} else if (addr && level == SOL_NETLINK) {
+		if (len < (int)sizeof(int))
+			dec_ptr(d, addr);
+		else
+			print_sockopt_int(d, addr);
+		return;
+	}
+	if (len == (int)sizeof(int))
+		print_sockopt_int(d, addr);
+	else
+		dec_buf(d, addr, (size_t)(unsigned int)len, false);
+}
+
+static void dec_setsockopt(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	print_sockopt_head(d, false);
+	print_setsockopt_value(d, (unsigned int)d->args[1], (unsigned int)d->args[2], d->args[3],
+			       (int)d->args[4]);
+	strbuf_addf(d->out, ", %d", (int)d->args[4]);
+}
+
+/* strace 6.1 puts every socket call in %network and none in %desc. */
+const struct dec_syscall dec_net_calls[] = {
+	{ SYS_socket, dec_socket, 3, RV_FD, TC_NETWORK },
+	{ SYS_socketpair, dec_socketpair, 4, RV_DEC, TC_NETWORK },
+	{ SYS_connect, dec_connect, 3, RV_DEC, TC_NETWORK },
+	{ SYS_bind, dec_connect, 3, RV_DEC, TC_NETWORK },
+	{ SYS_listen, dec_listen, 2, RV_DEC, TC_NETWORK },
+	{ SYS_accept, dec_accept, 3, RV_FD, TC_NETWORK },
+	{ SYS_accept4, dec_accept4, 4, RV_FD, TC_NETWORK },
+	{ SYS_getsockname, dec_getsockname, 3, RV_DEC, TC_NETWORK },
+	{ SYS_getpeername, dec_getsockname, 3, RV_DEC, TC_NETWORK },
+	{ SYS_sendto, dec_sendto, 6, RV_DEC, TC_NETWORK },
+	{ SYS_recvfrom, dec_recvfrom, 6, RV_DEC, TC_NETWORK },
+#ifdef SYS_send
+	{ SYS_send, dec_send, 4, RV_DEC, TC_NETWORK },
+#endif
+#ifdef SYS_recv
+	{ SYS_recv, dec_recv, 4, RV_DEC, TC_NETWORK },
+#endif
+	{ SYS_sendmsg, dec_sendmsg, 3, RV_DEC, TC_NETWORK },
+	{ SYS_recvmsg, dec_recvmsg, 3, RV_DEC, TC_NETWORK },
+	{ SYS_sendmmsg, dec_sendmmsg, 4, RV_DEC, TC_NETWORK },
+	{ SYS_recvmmsg, dec_recvmmsg, 5, RV_DEC, TC_NETWORK },
+	{ SYS_setsockopt, dec_setsockopt, 5, RV_DEC, TC_NETWORK },
+	{ SYS_getsockopt, dec_getsockopt, 5, RV_DEC, TC_NETWORK },
+	{ SYS_shutdown, dec_shutdown, 2, RV_DEC, TC_NETWORK },
+};
+
+const size_t dec_net_ncalls = ARRAY_SIZE(dec_net_calls);

@@ -1,0 +1,1223 @@
+/* Process lifecycle and identity: execve, clone, fork, exit, wait, kill,
+ * credentials, limits, prctl and the pidfd calls.
+ *
+ * Facts as strace/facts.c reads them back: execve's path and argv,
+ * clone's flags word (the flag bits and the exit signal in the low byte),
+ * clone3's flags with its exit signal, exit_group's code, wait4's status. */
+#include "capture/decode.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
+#include <linux/capability.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <asm/prctl.h>
+
+#include "util/util.h"
+
+static void pid_arg(struct dec *d, int argi)
+{
+	strbuf_addf(d->out, "%d", (int)d->args[argi]);
+}
+
+/* strace's printuid: unsigned, except -1. */
+static void uid_val(struct dec *d, unsigned uid)
+{
+	if (uid == (unsigned)-1)
+		strbuf_add(d->out, "-1", 2);
+	else
+		strbuf_addf(d->out, "%u", uid);
+}
+
+/* Every argument as a signed int (strace's printargs_d), also for pid
+ * calls: getpgid, setpgid, getsid. */
+static void dec_args_d(struct dec *d)
+{
+	const struct dec_syscall *sc = dec_lookup(d->nr);
+
+	if (d->exiting || !sc)
+		return;
+	for (int i = 0; i < sc->nargs; i++) {
+		if (i)
+			dec_sep(d);
+		pid_arg(d, i);
+	}
+}
+
+/*
+ * exec.
+ */
+static const struct dec_xl at_flags[] = {
+	DEC_XL(AT_SYMLINK_NOFOLLOW), DEC_XL(AT_REMOVEDIR), DEC_XL(AT_SYMLINK_FOLLOW),
+	DEC_XL(AT_NO_AUTOMOUNT), DEC_XL(AT_EMPTY_PATH),
+#ifdef AT_RECURSIVE
+	DEC_XL(AT_RECURSIVE),
+#endif
+};
+
+/* path, argv, envp at ARGS[I..I+2]. */
+static void exec_args(struct dec *d, int i)
+{
+	d->e->path = dec_path(d, d->args[i]);
+	dec_sep(d);
+	dec_strarray(d, d->args[i + 1], true);
+	dec_sep(d);
+	dec_envp(d, d->args[i + 2]);
+}
+
+static void dec_execve(struct dec *d)
+{
+	if (!d->exiting)
+		exec_args(d, 0);
+}
+
+static void dec_execveat(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	d->e->dirfd = (int)d->args[0];
+	dec_dirfd(d, (int)d->args[0]);
+	dec_sep(d);
+	exec_args(d, 1);
+	dec_sep(d);
+	dec_xl_flags(d, at_flags, DEC_XL_N(at_flags), (unsigned)d->args[4], "AT_???");
+}
+
+/*
+ * clone, clone3.
+ */
+static const struct dec_xl clone_flags[] = {
+	DEC_XL(CLONE_VM), DEC_XL(CLONE_FS), DEC_XL(CLONE_FILES), DEC_XL(CLONE_SIGHAND),
+	DEC_XL(CLONE_PIDFD), DEC_XL(CLONE_PTRACE), DEC_XL(CLONE_VFORK), DEC_XL(CLONE_PARENT),
+	DEC_XL(CLONE_THREAD), DEC_XL(CLONE_NEWNS), DEC_XL(CLONE_SYSVSEM), DEC_XL(CLONE_SETTLS),
+	DEC_XL(CLONE_PARENT_SETTID), DEC_XL(CLONE_CHILD_CLEARTID), DEC_XL(CLONE_UNTRACED),
+	DEC_XL(CLONE_CHILD_SETTID), DEC_XL(CLONE_NEWCGROUP), DEC_XL(CLONE_NEWUTS),
+	DEC_XL(CLONE_NEWIPC), DEC_XL(CLONE_NEWUSER), DEC_XL(CLONE_NEWPID), DEC_XL(CLONE_NEWNET),
+	DEC_XL(CLONE_IO),
+	/* clone3 only (strace's clone3_flags, printed after the others). */
+	DEC_XL(CLONE_NEWTIME), DEC_XL(CLONE_CLEAR_SIGHAND), DEC_XL(CLONE_INTO_CGROUP),
+};
+
+/* clone's own table stops before the clone3-only flags. */
+#define CLONE_FLAGS_N (DEC_XL_N(clone_flags) - 3)
+
+static const struct dec_xl unshare_flags[] = {
+	DEC_XL(CLONE_NEWTIME), DEC_XL(CLONE_VM), DEC_XL(CLONE_FS), DEC_XL(CLONE_FILES),
+	DEC_XL(CLONE_SIGHAND), DEC_XL(CLONE_THREAD), DEC_XL(CLONE_NEWNS), DEC_XL(CLONE_SYSVSEM),
+	DEC_XL(CLONE_NEWCGROUP), DEC_XL(CLONE_NEWUTS), DEC_XL(CLONE_NEWIPC), DEC_XL(CLONE_NEWUSER),
+	DEC_XL(CLONE_NEWPID), DEC_XL(CLONE_NEWNET),
+};
+
+static const struct dec_xl setns_types[] = {
+	DEC_XL(CLONE_NEWTIME), DEC_XL(CLONE_NEWNS), DEC_XL(CLONE_NEWCGROUP), DEC_XL(CLONE_NEWUTS),
+	DEC_XL(CLONE_NEWIPC), DEC_XL(CLONE_NEWUSER), DEC_XL(CLONE_NEWPID), DEC_XL(CLONE_NEWNET),
+};
+
+/* An int the kernel stores at ADDR: "[1234]". */
+static void int_at(struct dec *d, uint64_t addr)
+{
+	int v;
+
+	if (dec_umove(d, addr, &v, sizeof(v)))
+		strbuf_addf(d->out, "[%d]", v);
+}
+
+static void fd_at(struct dec *d, uint64_t addr)
+{
+	int v;
+
+	if (dec_umove(d, addr, &v, sizeof(v))) {
+		strbuf_addc(d->out, '[');
+		dec_fd(d, v);
+		strbuf_addc(d->out, ']');
+	}
+}
+
+/* x86_64's clone(flags, stack, parent_tid, child_tid, tls). */
+static void dec_clone(struct dec *d)
+{
+	unsigned long long flags = d->args[0] & ~(unsigned long long)CSIGNAL;
+	int sig = (int)(d->args[0] & CSIGNAL);
+
+	if (!d->exiting) {
+		d->e->flags = (long long)d->args[0];
+		strbuf_add(d->out, "child_stack=", 12);
+		dec_ptr(d, d->args[1]);
+		strbuf_add(d->out, ", flags=", 8);
+		if (flags) {
+			dec_xl_flags(d, clone_flags, CLONE_FLAGS_N, flags, "CLONE_???");
+			if (sig) {
+				strbuf_addc(d->out, '|');
+				dec_signal(d, sig);
+			}
+		} else {
+			dec_signal(d, sig);
+		}
+		return;
+	}
+	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
+		strbuf_add(d->out, ", parent_tid=", 13);
+		if (flags & CLONE_PARENT_SETTID)
+			int_at(d, d->args[2]);
+		else
+			fd_at(d, d->args[2]);
+	}
+	if (flags & CLONE_SETTLS) {
+		strbuf_add(d->out, ", tls=", 6);
+		dec_ptr(d, d->args[4]);
+	}
+	if (flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+		strbuf_add(d->out, ", child_tidptr=", 15);
+		dec_ptr(d, d->args[3]);
+	}
+}
+
+/* The kernel's struct clone_args, version 2 (88 bytes). */
+struct k_clone_args {
+	uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	uint64_t set_tid, set_tid_size, cgroup;
+};
+
+#define CLONE_ARGS_MIN offsetof(struct k_clone_args, set_tid)
+
+/* priv[0]: whether the exit half prints the "=> {...}" part. */
+static void dec_clone3(struct dec *d)
+{
+	struct k_clone_args a;
+	uint64_t addr = d->args[0], size = d->args[1];
+	size_t fetch = (size_t)MIN(size, (uint64_t)sizeof(a));
+
+	memset(&a, 0, sizeof(a));
+	if (!d->exiting) {
+		d->priv[0] = 0;
+		if (fetch < CLONE_ARGS_MIN) {
+			dec_ptr(d, addr);
+		} else if (dec_umove(d, addr, &a, fetch)) {
+			d->e->flags = (long long)(a.flags | (a.exit_signal & 0xff));
+			strbuf_add(d->out, "{flags=", 7);
+			dec_xl_flags(d, clone_flags, DEC_XL_N(clone_flags), a.flags, "CLONE_???");
+			if (a.flags & CLONE_PIDFD) {
+				strbuf_add(d->out, ", pidfd=", 8);
+				dec_ptr(d, a.pidfd);
+			}
+			if (a.flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
+				strbuf_add(d->out, ", child_tid=", 12);
+				dec_ptr(d, a.child_tid);
+			}
+			if (a.flags & CLONE_PARENT_SETTID) {
+				strbuf_add(d->out, ", parent_tid=", 13);
+				dec_ptr(d, a.parent_tid);
+			}
+			strbuf_add(d->out, ", exit_signal=", 14);
+			if (a.exit_signal < 0x7fffffff)
+				dec_signal(d, (int)a.exit_signal);
+			else
+				strbuf_addf(d->out, "%llu", (unsigned long long)a.exit_signal);
+			strbuf_add(d->out, ", stack=", 8);
+			dec_ptr(d, a.stack);
+			strbuf_addf(d->out, ", stack_size=%#llx", (unsigned long long)a.stack_size);
+			if (a.flags & CLONE_SETTLS) {
+				strbuf_add(d->out, ", tls=", 6);
+				dec_ptr(d, a.tls);
+			}
+			if (a.set_tid || a.set_tid_size) {
+				strbuf_add(d->out, ", set_tid=", 10);
+				if (!a.set_tid || !a.set_tid_size || a.set_tid_size > 32) {
+					dec_ptr(d, a.set_tid);
+				} else {
+					int tids[32];
+					size_t n = (size_t)a.set_tid_size;
+					if (dec_umove(d, a.set_tid, tids, n * sizeof(int))) {
+						strbuf_addc(d->out, '[');
+						for (size_t i = 0; i < n; i++)
+							strbuf_addf(d->out, "%s%d", i ? ", " : "", tids[i]);
+						strbuf_addc(d->out, ']');
+					}
+				}
+				strbuf_addf(d->out, ", set_tid_size=%llu",
+					    (unsigned long long)a.set_tid_size);
+			}
+			if (fetch > offsetof(struct k_clone_args, cgroup) &&
+			    (a.cgroup || (a.flags & CLONE_INTO_CGROUP)))
+				strbuf_addf(d->out, ", cgroup=%llu", (unsigned long long)a.cgroup);
+			strbuf_addc(d->out, '}');
+			if (a.flags & (CLONE_PIDFD | CLONE_PARENT_SETTID)) {
+				d->priv[0] = 1;
+				return;
+			}
+		}
+		strbuf_addf(d->out, ", %llu", (unsigned long long)size);
+		return;
+	}
+	if (!d->priv[0])
+		return;
+	if (!d->err) {
+		if (mem_read(d->tid, addr, &a, fetch) != (ssize_t)fetch) {
+			strbuf_add(d->out, " => ", 4);
+			dec_ptr(d, addr);
+		} else if (a.flags & (CLONE_PIDFD | CLONE_PARENT_SETTID)) {
+			const char *sep = " => {";
+			if (a.flags & CLONE_PIDFD) {
+				strbuf_addf(d->out, "%spidfd=", sep);
+				fd_at(d, a.pidfd);
+				sep = ", ";
+			}
+			if (a.flags & CLONE_PARENT_SETTID) {
+				strbuf_addf(d->out, "%sparent_tid=", sep);
+				int_at(d, a.parent_tid);
+			}
+			strbuf_addc(d->out, '}');
+		}
+	}
+	strbuf_addf(d->out, ", %llu", (unsigned long long)size);
+}
+
+static void dec_unshare(struct dec *d)
+{
+	if (!d->exiting)
+		dec_xl_flags(d, unshare_flags, DEC_XL_N(unshare_flags), d->args[0], "CLONE_???");
+}
+
+static void dec_setns(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_fd(d, (int)d->args[0]);
+	dec_sep(d);
+	dec_xl_flags(d, setns_types, DEC_XL_N(setns_types), (unsigned)d->args[1], "CLONE_NEW???");
+}
+
+/*
+ * exit and wait.
+ */
+static void dec_exit(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	d->e->exit_code = (int)d->args[0];
+	strbuf_addf(d->out, "%d", (int)d->args[0]);
+}
+
+static const struct dec_xl wait4_options[] = {
+	DEC_XL(WNOHANG), DEC_XL(WEXITED), DEC_XL(WSTOPPED), DEC_XL(WCONTINUED), DEC_XL(WNOWAIT),
+	DEC_XL(__WCLONE), DEC_XL(__WALL), DEC_XL(__WNOTHREAD),
+};
+
+static const struct dec_xl waitid_types[] = {
+	DEC_XL(P_ALL), DEC_XL(P_PID), DEC_XL(P_PGID), DEC_XL(P_PIDFD),
+};
+
+static const struct dec_xl ptrace_events[] = {
+	DEC_XL(PTRACE_EVENT_FORK), DEC_XL(PTRACE_EVENT_VFORK), DEC_XL(PTRACE_EVENT_CLONE),
+	DEC_XL(PTRACE_EVENT_EXEC), DEC_XL(PTRACE_EVENT_VFORK_DONE), DEC_XL(PTRACE_EVENT_EXIT),
+	DEC_XL(PTRACE_EVENT_SECCOMP), DEC_XL(PTRACE_EVENT_STOP),
+};
+
+/* strace's printstatus, also filling the event as facts.c does. */
+static void wait_status(struct dec *d, int status)
+{
+	struct rc_event *e = d->e;
+	unsigned rest;
+
+	strbuf_addc(d->out, '[');
+	if (WIFSTOPPED(status)) {
+		int sig = WSTOPSIG(status);
+		strbuf_add(d->out, "{WIFSTOPPED(s) && WSTOPSIG(s) == ", 33);
+		dec_signal(d, sig & 0x7f);
+		if (sig & 0x80)
+			strbuf_add(d->out, " | 0x80", 7);
+		strbuf_addc(d->out, '}');
+		rest = (unsigned)status & ~(unsigned)W_STOPCODE(sig);
+	} else if (WIFSIGNALED(status)) {
+		strbuf_add(d->out, "{WIFSIGNALED(s) && WTERMSIG(s) == ", 34);
+		dec_signal(d, WTERMSIG(status));
+		e->signo = WTERMSIG(status);
+		e->core_dumped = WCOREDUMP(status);
+		if (WCOREDUMP(status))
+			strbuf_add(d->out, " && WCOREDUMP(s)", 16);
+		strbuf_addc(d->out, '}');
+		rest = (unsigned)status & ~(unsigned)(W_EXITCODE(0, WTERMSIG(status)) | WCOREFLAG);
+	} else if (WIFEXITED(status)) {
+		strbuf_addf(d->out, "{WIFEXITED(s) && WEXITSTATUS(s) == %d}", WEXITSTATUS(status));
+		e->exit_code = WEXITSTATUS(status);
+		rest = (unsigned)status & ~(unsigned)W_EXITCODE(WEXITSTATUS(status), 0);
+	} else if (WIFCONTINUED(status)) {
+		strbuf_add(d->out, "{WIFCONTINUED(s)}", 17);
+		rest = (unsigned)status & ~(unsigned)__W_CONTINUED;
+	} else {
+		strbuf_addf(d->out, "%#x]", (unsigned)status);
+		return;
+	}
+	if (rest >> 16) {
+		strbuf_addc(d->out, '|');
+		dec_xl_val(d, ptrace_events, DEC_XL_N(ptrace_events), rest >> 16, "PTRACE_EVENT_???");
+		strbuf_add(d->out, "<<16", 4);
+		rest &= 0xffff;
+	}
+	if (rest)
+		strbuf_addf(d->out, "|%#x", rest);
+	strbuf_addc(d->out, ']');
+}
+
+static void dec_wait4(struct dec *d)
+{
+	int status;
+
+	if (!d->exiting) {
+		pid_arg(d, 0);
+		dec_sep(d);
+		return;
+	}
+	if (!d->err && d->rval == 0)
+		dec_ptr(d, d->args[1]);
+	else if (dec_umove(d, d->args[1], &status, sizeof(status)))
+		wait_status(d, status);
+	dec_sep(d);
+	dec_xl_flags(d, wait4_options, DEC_XL_N(wait4_options), (unsigned)d->args[2], "W???");
+	dec_sep(d);
+	if (!d->err && d->rval > 0)
+		dec_rusage(d, d->args[3]);
+	else
+		dec_ptr(d, d->args[3]);
+}
+
+static void dec_waitid(struct dec *d)
+{
+	if (!d->exiting) {
+		unsigned idtype = (unsigned)d->args[0];
+		dec_xl_val(d, waitid_types, DEC_XL_N(waitid_types), idtype, "P_???");
+		dec_sep(d);
+		if (idtype == P_PIDFD)
+			dec_fd(d, (int)d->args[1]);
+		else
+			pid_arg(d, 1);
+		dec_sep(d);
+		return;
+	}
+	dec_siginfo_at(d, d->args[2]);
+	dec_sep(d);
+	dec_xl_flags(d, wait4_options, DEC_XL_N(wait4_options), (unsigned)d->args[3], "W???");
+	dec_sep(d);
+	dec_rusage(d, d->args[4]);
+}
+
+void dec_rusage(struct dec *d, uint64_t addr)
+{
+	struct rusage ru;
+
+	if (!dec_umove(d, addr, &ru, sizeof(ru)))
+		return;
+	strbuf_addf(d->out,
+		    "{ru_utime={tv_sec=%lld, tv_usec=%llu}, ru_stime={tv_sec=%lld, tv_usec=%llu}, ...}",
+		    (long long)ru.ru_utime.tv_sec, (unsigned long long)ru.ru_utime.tv_usec,
+		    (long long)ru.ru_stime.tv_sec, (unsigned long long)ru.ru_stime.tv_usec);
+}
+
+static const struct dec_xl usagewho[] = {
+	DEC_XL(RUSAGE_SELF), { (unsigned)RUSAGE_CHILDREN, "RUSAGE_CHILDREN" }, DEC_XL(RUSAGE_THREAD),
+};
+
+static void dec_getrusage(struct dec *d)
+{
+	if (!d->exiting) {
+		dec_xl_val(d, usagewho, DEC_XL_N(usagewho), (unsigned)d->args[0], "RUSAGE_???");
+		dec_sep(d);
+	} else {
+		dec_rusage(d, d->args[1]);
+	}
+}
+
+/*
+ * Signals sent.
+ */
+static void dec_kill(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	pid_arg(d, 0);
+	dec_sep(d);
+	dec_signal(d, (int)d->args[1]);
+}
+
+static void dec_tgkill(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	pid_arg(d, 0);
+	dec_sep(d);
+	pid_arg(d, 1);
+	dec_sep(d);
+	dec_signal(d, (int)d->args[2]);
+}
+
+static const struct dec_xl pidfd_open_flags[] = {
+	{ O_NONBLOCK, "PIDFD_NONBLOCK" },
+};
+
+static void dec_pidfd_open(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	pid_arg(d, 0);
+	dec_sep(d);
+	dec_xl_flags(d, pidfd_open_flags, DEC_XL_N(pidfd_open_flags), (unsigned)d->args[1],
+		     "PIDFD_???");
+}
+
+static void dec_pidfd_send_signal(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_fd(d, (int)d->args[0]);
+	dec_sep(d);
+	dec_signal(d, (int)d->args[1]);
+	dec_sep(d);
+	dec_siginfo_at(d, d->args[2]);
+	strbuf_addf(d->out, ", %#x", (unsigned)d->args[3]);
+}
+
+static void dec_pidfd_getfd(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_fd(d, (int)d->args[0]);
+	strbuf_addf(d->out, ", %d, %#x", (int)d->args[1], (unsigned)d->args[2]);
+}
+
+/*
+ * Credentials.
+ */
+static void dec_uids(struct dec *d)
+{
+	const struct dec_syscall *sc = dec_lookup(d->nr);
+
+	if (d->exiting || !sc)
+		return;
+	for (int i = 0; i < sc->nargs; i++) {
+		if (i)
+			dec_sep(d);
+		uid_val(d, (unsigned)d->args[i]);
+	}
+}
+
+/* getresuid, getresgid: three ids written at exit. */
+static void dec_getresuid(struct dec *d)
+{
+	if (!d->exiting)
+		return;
+	for (int i = 0; i < 3; i++) {
+		unsigned id;
+		if (i)
+			dec_sep(d);
+		if (dec_umove(d, d->args[i], &id, sizeof(id))) {
+			strbuf_addc(d->out, '[');
+			uid_val(d, id);
+			strbuf_addc(d->out, ']');
+		}
+	}
+}
+
+static void groups_at(struct dec *d, uint64_t addr, unsigned len)
+{
+	long max = sysconf(_SC_NGROUPS_MAX);
+	unsigned shown = MIN(len, (unsigned)(d->opts ? d->opts->strsize : 32));
+
+	if (max > 0 && len > (unsigned long)max) {
+		dec_ptr(d, addr);
+		return;
+	}
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return;
+	}
+	if (!len) {
+		strbuf_add(d->out, "[]", 2);
+		return;
+	}
+	if (d->exiting && d->err) {
+		dec_ptr(d, addr);
+		return;
+	}
+	for (unsigned i = 0; i < shown; i++) {
+		unsigned gid;
+		if (mem_read(d->tid, addr + i * sizeof(gid), &gid, sizeof(gid)) != (ssize_t)sizeof(gid)) {
+			if (i == 0) {
+				dec_ptr(d, addr);
+				return;
+			}
+			strbuf_addf(d->out, ", ... /* %#llx */", (unsigned long long)(addr + i * sizeof(gid)));
+			strbuf_addc(d->out, ']');
+			return;
+		}
+		strbuf_add(d->out, i ? ", " : "[", i ? 2 : 1);
+		uid_val(d, gid);
+	}
+	if (shown < len)
+		strbuf_add(d->out, ", ...", 5);
+	strbuf_addc(d->out, ']');
+}
+
+static void dec_setgroups(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	pid_arg(d, 0);
+	dec_sep(d);
+	groups_at(d, d->args[1], (unsigned)(int)d->args[0]);
+}
+
+static void dec_getgroups(struct dec *d)
+{
+	if (!d->exiting) {
+		pid_arg(d, 0);
+		dec_sep(d);
+	} else {
+		groups_at(d, d->args[1], (unsigned)d->rval);
+	}
+}
+
+/*
+ * Limits.
+ */
+static const struct dec_xl resources[] = {
+	DEC_XL(RLIMIT_CPU), DEC_XL(RLIMIT_FSIZE), DEC_XL(RLIMIT_DATA), DEC_XL(RLIMIT_STACK),
+	DEC_XL(RLIMIT_CORE), DEC_XL(RLIMIT_RSS), DEC_XL(RLIMIT_NOFILE), DEC_XL(RLIMIT_AS),
+	DEC_XL(RLIMIT_NPROC), DEC_XL(RLIMIT_MEMLOCK), DEC_XL(RLIMIT_LOCKS),
+	DEC_XL(RLIMIT_SIGPENDING), DEC_XL(RLIMIT_MSGQUEUE), DEC_XL(RLIMIT_NICE),
+	DEC_XL(RLIMIT_RTPRIO), DEC_XL(RLIMIT_RTTIME),
+};
+
+static void rlim_val(struct dec *d, uint64_t v)
+{
+	if (v == UINT64_MAX)
+		strbuf_adds(d->out, "RLIM64_INFINITY");
+	else if (v > 1024 && v % 1024 == 0)
+		strbuf_addf(d->out, "%llu*1024", (unsigned long long)(v / 1024));
+	else
+		strbuf_addf(d->out, "%llu", (unsigned long long)v);
+}
+
+static void rlimit_at(struct dec *d, uint64_t addr)
+{
+	uint64_t r[2];
+
+	if (!dec_umove(d, addr, r, sizeof(r)))
+		return;
+	strbuf_add(d->out, "{rlim_cur=", 10);
+	rlim_val(d, r[0]);
+	strbuf_add(d->out, ", rlim_max=", 11);
+	rlim_val(d, r[1]);
+	strbuf_addc(d->out, '}');
+}
+
+static void resource_arg(struct dec *d, int argi)
+{
+	dec_xl_val(d, resources, DEC_XL_N(resources), (unsigned)d->args[argi], "RLIMIT_???");
+}
+
+static void dec_prlimit64(struct dec *d)
+{
+	if (!d->exiting) {
+		pid_arg(d, 0);
+		dec_sep(d);
+		resource_arg(d, 1);
+		dec_sep(d);
+		rlimit_at(d, d->args[2]);
+		dec_sep(d);
+	} else {
+		rlimit_at(d, d->args[3]);
+	}
+}
+
+static void dec_getrlimit(struct dec *d)
+{
+	if (!d->exiting) {
+		resource_arg(d, 0);
+		dec_sep(d);
+	} else {
+		rlimit_at(d, d->args[1]);
+	}
+}
+
+static void dec_setrlimit(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	resource_arg(d, 0);
+	dec_sep(d);
+	rlimit_at(d, d->args[1]);
+}
+
+/*
+ * prctl and arch_prctl: the options programs commonly use are decoded,
+ * the others print their arguments in hex as strace does for options it
+ * does not know.
+ */
+static const struct dec_xl prctl_options[] = {
+	DEC_XL(PR_SET_PDEATHSIG), DEC_XL(PR_GET_PDEATHSIG), DEC_XL(PR_GET_DUMPABLE), DEC_XL(PR_SET_DUMPABLE),
+	DEC_XL(PR_GET_UNALIGN), DEC_XL(PR_SET_UNALIGN), DEC_XL(PR_GET_KEEPCAPS), DEC_XL(PR_SET_KEEPCAPS),
+	DEC_XL(PR_GET_FPEMU), DEC_XL(PR_SET_FPEMU), DEC_XL(PR_GET_FPEXC), DEC_XL(PR_SET_FPEXC), DEC_XL(PR_GET_TIMING),
+	DEC_XL(PR_SET_TIMING), DEC_XL(PR_SET_NAME), DEC_XL(PR_GET_NAME), DEC_XL(PR_GET_ENDIAN), DEC_XL(PR_SET_ENDIAN),
+	DEC_XL(PR_GET_SECCOMP), DEC_XL(PR_SET_SECCOMP), DEC_XL(PR_CAPBSET_READ), DEC_XL(PR_CAPBSET_DROP),
+	DEC_XL(PR_GET_TSC), DEC_XL(PR_SET_TSC), DEC_XL(PR_GET_SECUREBITS), DEC_XL(PR_SET_SECUREBITS),
+	DEC_XL(PR_SET_TIMERSLACK), DEC_XL(PR_GET_TIMERSLACK), DEC_XL(PR_TASK_PERF_EVENTS_DISABLE),
+	DEC_XL(PR_TASK_PERF_EVENTS_ENABLE), DEC_XL(PR_MCE_KILL), DEC_XL(PR_MCE_KILL_GET), DEC_XL(PR_SET_MM),
+	DEC_XL(PR_SET_CHILD_SUBREAPER), DEC_XL(PR_GET_CHILD_SUBREAPER), DEC_XL(PR_SET_NO_NEW_PRIVS),
+	DEC_XL(PR_GET_NO_NEW_PRIVS), DEC_XL(PR_GET_TID_ADDRESS), DEC_XL(PR_SET_THP_DISABLE),
+	DEC_XL(PR_GET_THP_DISABLE), DEC_XL(PR_MPX_ENABLE_MANAGEMENT), DEC_XL(PR_MPX_DISABLE_MANAGEMENT),
+	DEC_XL(PR_SET_FP_MODE), DEC_XL(PR_GET_FP_MODE), DEC_XL(PR_CAP_AMBIENT), DEC_XL(PR_SVE_SET_VL),
+	DEC_XL(PR_SVE_GET_VL), DEC_XL(PR_GET_SPECULATION_CTRL), DEC_XL(PR_SET_SPECULATION_CTRL),
+	DEC_XL(PR_PAC_RESET_KEYS), DEC_XL(PR_SET_TAGGED_ADDR_CTRL), DEC_XL(PR_GET_TAGGED_ADDR_CTRL),
+	DEC_XL(PR_SET_IO_FLUSHER), DEC_XL(PR_GET_IO_FLUSHER),
+#ifdef PR_SET_SYSCALL_USER_DISPATCH
+	DEC_XL(PR_SET_SYSCALL_USER_DISPATCH),
+#endif
+#ifdef PR_PAC_SET_ENABLED_KEYS
+	DEC_XL(PR_PAC_SET_ENABLED_KEYS), DEC_XL(PR_PAC_GET_ENABLED_KEYS),
+#endif
+#ifdef PR_SCHED_CORE
+	DEC_XL(PR_SCHED_CORE),
+#endif
+#ifdef PR_SME_SET_VL
+	DEC_XL(PR_SME_SET_VL), DEC_XL(PR_SME_GET_VL),
+#endif
+#ifdef PR_SET_VMA
+	DEC_XL(PR_SET_VMA),
+#endif
+	DEC_XL(PR_SET_PTRACER),
+};
+
+/* The kernel's SUID_DUMP_* (include/linux/sched/coredump.h), which no
+ * uapi header exports: the values prctl(PR_SET_DUMPABLE) takes. */
+static const struct dec_xl pr_dumpable[] = {
+	{ 0, "SUID_DUMP_DISABLE" }, { 1, "SUID_DUMP_USER" }, { 2, "SUID_DUMP_ROOT" },
+};
+
+static const struct dec_xl caps[] = {
+	DEC_XL(CAP_CHOWN), DEC_XL(CAP_DAC_OVERRIDE), DEC_XL(CAP_DAC_READ_SEARCH), DEC_XL(CAP_FOWNER), DEC_XL(CAP_FSETID),
+	DEC_XL(CAP_KILL), DEC_XL(CAP_SETGID), DEC_XL(CAP_SETUID), DEC_XL(CAP_SETPCAP), DEC_XL(CAP_LINUX_IMMUTABLE),
+	DEC_XL(CAP_NET_BIND_SERVICE), DEC_XL(CAP_NET_BROADCAST), DEC_XL(CAP_NET_ADMIN), DEC_XL(CAP_NET_RAW),
+	DEC_XL(CAP_IPC_LOCK), DEC_XL(CAP_IPC_OWNER), DEC_XL(CAP_SYS_MODULE), DEC_XL(CAP_SYS_RAWIO), DEC_XL(CAP_SYS_CHROOT),
+	DEC_XL(CAP_SYS_PTRACE), DEC_XL(CAP_SYS_PACCT), DEC_XL(CAP_SYS_ADMIN), DEC_XL(CAP_SYS_BOOT), DEC_XL(CAP_SYS_NICE),
+	DEC_XL(CAP_SYS_RESOURCE), DEC_XL(CAP_SYS_TIME), DEC_XL(CAP_SYS_TTY_CONFIG), DEC_XL(CAP_MKNOD), DEC_XL(CAP_LEASE),
+	DEC_XL(CAP_AUDIT_WRITE), DEC_XL(CAP_AUDIT_CONTROL), DEC_XL(CAP_SETFCAP), DEC_XL(CAP_MAC_OVERRIDE),
+	DEC_XL(CAP_MAC_ADMIN), DEC_XL(CAP_SYSLOG), DEC_XL(CAP_WAKE_ALARM), DEC_XL(CAP_BLOCK_SUSPEND),
+	DEC_XL(CAP_AUDIT_READ),
+#ifdef CAP_PERFMON
+	DEC_XL(CAP_PERFMON), DEC_XL(CAP_BPF),
+#endif
+#ifdef CAP_CHECKPOINT_RESTORE
+	DEC_XL(CAP_CHECKPOINT_RESTORE),
+#endif
+};
+
+static const struct dec_xl seccomp_mode[] = {
+	DEC_XL(SECCOMP_MODE_DISABLED), DEC_XL(SECCOMP_MODE_STRICT), DEC_XL(SECCOMP_MODE_FILTER),
+};
+
+static const struct dec_xl archvals[] = {
+	DEC_XL(ARCH_SET_GS), DEC_XL(ARCH_SET_FS), DEC_XL(ARCH_GET_FS), DEC_XL(ARCH_GET_GS),
+#ifdef ARCH_GET_CPUID
+	DEC_XL(ARCH_GET_CPUID), DEC_XL(ARCH_SET_CPUID),
+#endif
+#ifdef ARCH_GET_XCOMP_SUPP
+	DEC_XL(ARCH_GET_XCOMP_SUPP), DEC_XL(ARCH_GET_XCOMP_PERM), DEC_XL(ARCH_REQ_XCOMP_PERM),
+#endif
+#ifdef ARCH_GET_XCOMP_GUEST_PERM
+	DEC_XL(ARCH_GET_XCOMP_GUEST_PERM), DEC_XL(ARCH_REQ_XCOMP_GUEST_PERM),
+#endif
+#ifdef ARCH_MAP_VDSO_X32
+	DEC_XL(ARCH_MAP_VDSO_X32), DEC_XL(ARCH_MAP_VDSO_32), DEC_XL(ARCH_MAP_VDSO_64),
+#endif
+};
+
+#define PRCTL_NARGS 5
+
+/* strace's print_prctl_args: arguments FIRST.. in hex. */
+static void prctl_hex_from(struct dec *d, int first)
+{
+	for (int i = first; i < PRCTL_NARGS; i++)
+		strbuf_addf(d->out, ", %#llx", (unsigned long long)d->args[i]);
+}
+
+/* A string of at most MAX-1 bytes (the kernel's TASK_COMM_LEN names). */
+static void comm_at(struct dec *d, uint64_t addr, size_t max)
+{
+	char buf[32];
+	bool cut;
+	ssize_t n;
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return;
+	}
+	n = mem_read_str(d->tid, addr, buf, MIN(max, sizeof(buf)), &cut);
+	if (n < 0)
+		dec_ptr(d, addr);
+	else
+		dec_quote(d, buf, (size_t)n, cut);
+}
+
+#define TASK_COMM_LEN 16
+
+/* Options whose result the kernel writes through arg2 print it at exit. */
+static void dec_prctl(struct dec *d)
+{
+	unsigned option = (unsigned)d->args[0];
+	uint64_t arg2 = d->args[1];
+
+	if (!d->exiting) {
+		dec_xl_val(d, prctl_options, DEC_XL_N(prctl_options), option, "PR_???");
+		switch (option) {
+		case PR_GET_KEEPCAPS:
+		case PR_GET_SECCOMP:
+		case PR_GET_TIMERSLACK:
+		case PR_GET_TIMING:
+		case PR_GET_DUMPABLE:
+		case PR_TASK_PERF_EVENTS_DISABLE:
+		case PR_TASK_PERF_EVENTS_ENABLE:
+			return;
+		case PR_GET_CHILD_SUBREAPER:
+		case PR_GET_ENDIAN:
+		case PR_GET_FPEMU:
+		case PR_GET_FPEXC:
+		case PR_GET_NAME:
+		case PR_GET_PDEATHSIG:
+		case PR_GET_TID_ADDRESS:
+			dec_sep(d);
+			return;
+		case PR_SET_CHILD_SUBREAPER:
+		case PR_SET_ENDIAN:
+		case PR_SET_FPEMU:
+		case PR_SET_FPEXC:
+		case PR_SET_KEEPCAPS:
+		case PR_SET_TIMING:
+			strbuf_addf(d->out, ", %llu", (unsigned long long)arg2);
+			return;
+		case PR_SET_DUMPABLE:
+			dec_sep(d);
+			dec_xl_val(d, pr_dumpable, DEC_XL_N(pr_dumpable), arg2, "SUID_DUMP_???");
+			return;
+		case PR_CAPBSET_DROP:
+		case PR_CAPBSET_READ:
+			dec_sep(d);
+			dec_xl_val(d, caps, DEC_XL_N(caps), arg2, "CAP_???");
+			return;
+		case PR_SET_NAME:
+			dec_sep(d);
+			comm_at(d, arg2, TASK_COMM_LEN);
+			return;
+		case PR_SET_PDEATHSIG:
+			dec_sep(d);
+			if (arg2 > 128)
+				strbuf_addf(d->out, "%llu", (unsigned long long)arg2);
+			else
+				dec_signal(d, (int)arg2);
+			return;
+		case PR_SET_PTRACER:
+			if ((int)arg2 == -1)
+				strbuf_adds(d->out, ", PR_SET_PTRACER_ANY");
+			else
+				strbuf_addf(d->out, ", %d", (int)arg2);
+			return;
+		case PR_SET_SECCOMP:
+			dec_sep(d);
+			dec_xl_val(d, seccomp_mode, DEC_XL_N(seccomp_mode), arg2, "SECCOMP_MODE_???");
+			if (arg2 == SECCOMP_MODE_STRICT)
+				return;
+			if (arg2 == SECCOMP_MODE_FILTER) {
+				struct {
+					uint16_t len;
+					uint64_t filter;
+				} prog;
+				dec_sep(d);
+				if (dec_umove(d, d->args[2], &prog, sizeof(prog))) {
+					strbuf_addf(d->out, "{len=%u, filter=", prog.len);
+					dec_ptr(d, prog.filter);
+					strbuf_addc(d->out, '}');
+				}
+				return;
+			}
+			prctl_hex_from(d, 2);
+			return;
+		case PR_SET_TIMERSLACK:
+			strbuf_addf(d->out, ", %lld", (long long)arg2);
+			return;
+		case PR_SET_NO_NEW_PRIVS:
+		case PR_SET_THP_DISABLE:
+		case PR_SET_IO_FLUSHER:
+			strbuf_addf(d->out, ", %llu", (unsigned long long)arg2);
+			prctl_hex_from(d, 2);
+			return;
+#ifdef PR_SET_VMA
+		case PR_SET_VMA:
+			dec_sep(d);
+			if (arg2 == PR_SET_VMA_ANON_NAME) {
+				strbuf_adds(d->out, "PR_SET_VMA_ANON_NAME, ");
+				dec_ptr(d, d->args[2]);
+				strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[3]);
+				dec_str(d, d->args[4]);
+			} else {
+				strbuf_addf(d->out, "%#llx /* PR_SET_VMA_??? */", (unsigned long long)arg2);
+				prctl_hex_from(d, 2);
+			}
+			return;
+#endif
+		default:
+			prctl_hex_from(d, 1);
+			return;
+		}
+	}
+
+	switch (option) {
+	case PR_GET_CHILD_SUBREAPER:
+	case PR_GET_ENDIAN:
+	case PR_GET_FPEMU:
+	case PR_GET_FPEXC: {
+		unsigned v;
+		if (dec_umove(d, arg2, &v, sizeof(v)))
+			strbuf_addf(d->out, "[%u]", v);
+		break;
+	}
+	case PR_GET_NAME:
+		if (d->err)
+			dec_ptr(d, arg2);
+		else
+			comm_at(d, arg2, TASK_COMM_LEN + 1);
+		break;
+	case PR_GET_PDEATHSIG: {
+		int v;
+		if (dec_umove(d, arg2, &v, sizeof(v))) {
+			strbuf_addc(d->out, '[');
+			dec_signal(d, v);
+			strbuf_addc(d->out, ']');
+		}
+		break;
+	}
+	case PR_GET_TID_ADDRESS: {
+		uint64_t v;
+		if (dec_umove(d, arg2, &v, sizeof(v))) {
+			strbuf_addc(d->out, '[');
+			dec_ptr(d, v);
+			strbuf_addc(d->out, ']');
+		}
+		break;
+	}
+	case PR_GET_DUMPABLE:
+		if (!d->err) {
+			const char *s = dec_xl_name(pr_dumpable, DEC_XL_N(pr_dumpable),
+						    (unsigned long long)d->rval);
+			if (s)
+				strbuf_addf(d->rv_extra, "(%s)", s);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void dec_arch_prctl(struct dec *d)
+{
+	unsigned option = (unsigned)d->args[0];
+
+	if (!d->exiting) {
+		dec_xl_val(d, archvals, DEC_XL_N(archvals), option, "ARCH_???");
+		switch (option) {
+		case ARCH_GET_FS:
+		case ARCH_GET_GS:
+			dec_sep(d);
+			return;
+#ifdef ARCH_GET_CPUID
+		case ARCH_GET_CPUID:
+			return;
+#endif
+		default:
+			strbuf_addf(d->out, ", %#llx", (unsigned long long)d->args[1]);
+			return;
+		}
+	}
+	if (option == ARCH_GET_FS || option == ARCH_GET_GS) {
+		uint64_t v;
+		if (dec_umove(d, d->args[1], &v, sizeof(v))) {
+			strbuf_addc(d->out, '[');
+			dec_ptr(d, v);
+			strbuf_addc(d->out, ']');
+		}
+	}
+}
+
+/*
+ * The rest of the process family.
+ */
+
+/* set_robust_list(head, len). */
+static void dec_set_robust_list(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_ptr(d, d->args[0]);
+	dec_sep(d);
+	dec_ulong(d, 1);
+}
+
+/* The kernel's affinity mask size, found as strace finds it: the smallest
+ * size sched_getaffinity accepts (it checks the size before the pointer). */
+static unsigned cpuset_size(void)
+{
+	static unsigned size;
+
+	if (!size) {
+		size = 128;
+		while (size && syscall(SYS_sched_getaffinity, 0, size, NULL) == -1 && errno == EINVAL)
+			size <<= 1;
+		if (!size)
+			size = 128;
+	}
+	return size;
+}
+
+static void affinity_at(struct dec *d, uint64_t addr, unsigned len)
+{
+	unsigned get = MIN(len, cpuset_size());
+	unsigned size = (get + 7) & ~7u;
+	unsigned char buf[1024];
+	bool first = true;
+
+	if ((d->exiting && d->err) || !addr) {
+		dec_ptr(d, addr);
+		return;
+	}
+	if (!len) {
+		strbuf_add(d->out, "[]", 2);
+		return;
+	}
+	if (size > sizeof(buf))
+		size = sizeof(buf), get = MIN(get, size);
+	memset(buf, 0, size);
+	if (!dec_umove(d, addr, buf, get))
+		return;
+	strbuf_addc(d->out, '[');
+	for (unsigned i = 0; i < size * 8; i++) {
+		if (!(buf[i / 8] & (1u << (i % 8))))
+			continue;
+		strbuf_addf(d->out, first ? "%u" : " %u", i);
+		first = false;
+	}
+	if (size < len)
+		strbuf_add(d->out, first ? "..." : " ...", first ? 3 : 4);
+	strbuf_addc(d->out, ']');
+}
+
+static void dec_sched_getaffinity(struct dec *d)
+{
+	if (!d->exiting) {
+		strbuf_addf(d->out, "%d, %u, ", (int)d->args[0], (unsigned)d->args[1]);
+		return;
+	}
+	affinity_at(d, d->args[2], (unsigned)d->rval);
+}
+
+static void dec_sched_setaffinity(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	strbuf_addf(d->out, "%d, %u, ", (int)d->args[0], (unsigned)d->args[1]);
+	affinity_at(d, d->args[2], (unsigned)d->args[1]);
+}
+
+static void dec_uname(struct dec *d)
+{
+	struct utsname u;
+
+	if (!d->exiting || !dec_umove(d, d->args[0], &u, sizeof(u)))
+		return;
+	strbuf_add(d->out, "{sysname=", 9);
+	dec_quote(d, u.sysname, strnlen(u.sysname, sizeof(u.sysname)), false);
+	strbuf_add(d->out, ", nodename=", 11);
+	dec_quote(d, u.nodename, strnlen(u.nodename, sizeof(u.nodename)), false);
+	strbuf_add(d->out, ", ...}", 6);
+}
+
+static const struct dec_xl getrandom_flags[] = {
+	DEC_XL(GRND_NONBLOCK), DEC_XL(GRND_RANDOM),
+#ifdef GRND_INSECURE
+	DEC_XL(GRND_INSECURE),
+#endif
+};
+
+/* The random bytes, always in \x form (strace's QUOTE_FORCE_HEX), read in
+ * pieces so that any -s fits. */
+static void random_bytes(struct dec *d, uint64_t addr, size_t len)
+{
+	static const char hexdig[] = "0123456789abcdef";
+	size_t shown = MIN(len, (size_t)(d->opts ? d->opts->strsize : 32));
+	unsigned char buf[512];
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return;
+	}
+	/* All or nothing, as strace's umoven: check the whole range first. */
+	for (size_t off = 0; off < shown; off += sizeof(buf)) {
+		size_t n = MIN(sizeof(buf), shown - off);
+		if (mem_read(d->tid, addr + off, buf, n) != (ssize_t)n) {
+			dec_ptr(d, addr);
+			return;
+		}
+	}
+	strbuf_addc(d->out, '"');
+	for (size_t off = 0; off < shown; off += sizeof(buf)) {
+		size_t n = MIN(sizeof(buf), shown - off);
+		if (mem_read(d->tid, addr + off, buf, n) != (ssize_t)n)
+			memset(buf, 0, n);
+		for (size_t i = 0; i < n; i++) {
+			char e[4] = { '\\', 'x', hexdig[buf[i] >> 4], hexdig[buf[i] & 15] };
+			strbuf_add(d->out, e, 4);
+		}
+	}
+	strbuf_addc(d->out, '"');
+	if (shown < len)
+		strbuf_add(d->out, "...", 3);
+}
+
+static void dec_getrandom(struct dec *d)
+{
+	if (!d->exiting)
+		return;
+	if (d->err)
+		dec_ptr(d, d->args[0]);
+	else
+		random_bytes(d, d->args[0], (size_t)d->rval);
+	dec_sep(d);
+	dec_ulong(d, 1);
+	dec_sep(d);
+	dec_xl_flags(d, getrandom_flags, DEC_XL_N(getrandom_flags), (unsigned)d->args[2], "GRND_???");
+}
+
+/* Only the types a low byte can name; the others carry flag bits. */
+static const struct dec_xl personality_types[] = {
+	DEC_XL(PER_LINUX), DEC_XL(PER_BSD), DEC_XL(PER_LINUX32), DEC_XL(PER_RISCOS),
+	DEC_XL(PER_OSF4), DEC_XL(PER_HPUX),
+};
+
+static const struct dec_xl personality_flags[] = {
+	DEC_XL(UNAME26), DEC_XL(ADDR_NO_RANDOMIZE), DEC_XL(FDPIC_FUNCPTRS), DEC_XL(MMAP_PAGE_ZERO),
+	DEC_XL(ADDR_COMPAT_LAYOUT), DEC_XL(READ_IMPLIES_EXEC), DEC_XL(ADDR_LIMIT_32BIT),
+	DEC_XL(SHORT_INODE), DEC_XL(WHOLE_SECONDS), DEC_XL(STICKY_TIMEOUTS), DEC_XL(ADDR_LIMIT_3GB),
+};
+
+static void personality_text(struct dec *d, unsigned pers)
+{
+	dec_xl_val(d, personality_types, DEC_XL_N(personality_types), pers & PER_MASK, "PER_???");
+	if (pers & ~PER_MASK) {
+		strbuf_addc(d->out, '|');
+		dec_xl_flags(d, personality_flags, DEC_XL_N(personality_flags), pers & ~PER_MASK,
+			     NULL);
+	}
+}
+
+/* The result goes to rv_extra through a swap of d->out. */
+static void dec_personality(struct dec *d)
+{
+	unsigned pers;
+
+	if (!d->exiting) {
+		pers = (unsigned)d->args[0];
+		if (pers == 0xffffffff)
+			strbuf_add(d->out, "0xffffffff", 10);
+		else
+			personality_text(d, pers);
+		return;
+	}
+	if (d->err)
+		return;
+	struct strbuf *out = d->out;
+	d->out = d->rv_extra;
+	strbuf_addc(d->out, '(');
+	personality_text(d, (unsigned)d->rval);
+	strbuf_addc(d->out, ')');
+	d->out = out;
+}
+
+#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+
+const struct dec_syscall dec_process_calls[] = {
+	R(SYS_execve, dec_execve, 3, RV_DEC, TC_FILE | TC_PROCESS),
+	R(SYS_execveat, dec_execveat, 5, RV_DEC, TC_DESC | TC_FILE | TC_PROCESS),
+	R(SYS_clone, dec_clone, 5, RV_DEC, TC_PROCESS),
+	R(SYS_clone3, dec_clone3, 2, RV_DEC, TC_PROCESS),
+	R(SYS_fork, NULL, 0, RV_DEC, TC_PROCESS),
+	R(SYS_vfork, NULL, 0, RV_DEC, TC_PROCESS),
+	R(SYS_exit, dec_exit, 1, RV_NONE, TC_PROCESS),
+	R(SYS_exit_group, dec_exit, 1, RV_NONE, TC_PROCESS),
+	R(SYS_wait4, dec_wait4, 4, RV_DEC, TC_PROCESS),
+	R(SYS_waitid, dec_waitid, 5, RV_DEC, TC_PROCESS),
+	R(SYS_kill, dec_kill, 2, RV_DEC, TC_SIGNAL | TC_PROCESS),
+	R(SYS_tkill, dec_kill, 2, RV_DEC, TC_SIGNAL | TC_PROCESS),
+	R(SYS_tgkill, dec_tgkill, 3, RV_DEC, TC_SIGNAL | TC_PROCESS),
+	R(SYS_pidfd_open, dec_pidfd_open, 2, RV_FD, TC_DESC),
+	R(SYS_pidfd_send_signal, dec_pidfd_send_signal, 4, RV_DEC,
+	  TC_DESC | TC_SIGNAL | TC_PROCESS),
+	R(SYS_pidfd_getfd, dec_pidfd_getfd, 3, RV_FD, TC_DESC),
+	R(SYS_unshare, dec_unshare, 1, RV_DEC, 0),
+	R(SYS_setns, dec_setns, 2, RV_DEC, TC_DESC),
+
+	R(SYS_getpid, NULL, 0, RV_DEC, 0),
+	R(SYS_getppid, NULL, 0, RV_DEC, 0),
+	R(SYS_gettid, NULL, 0, RV_DEC, 0),
+	R(SYS_getpgrp, NULL, 0, RV_DEC, 0),
+	R(SYS_getpgid, dec_args_d, 1, RV_DEC, 0),
+	R(SYS_setpgid, dec_args_d, 2, RV_DEC, 0),
+	R(SYS_getsid, dec_args_d, 1, RV_DEC, 0),
+	R(SYS_setsid, NULL, 0, RV_DEC, 0),
+	R(SYS_set_tid_address, NULL, 1, RV_DEC, 0),
+	R(SYS_set_robust_list, dec_set_robust_list, 2, RV_DEC, 0),
+	R(SYS_rseq, NULL, 4, RV_DEC, 0),
+
+	R(SYS_getuid, NULL, 0, RV_DEC, TC_CREDS),
+	R(SYS_geteuid, NULL, 0, RV_DEC, TC_CREDS),
+	R(SYS_getgid, NULL, 0, RV_DEC, TC_CREDS),
+	R(SYS_getegid, NULL, 0, RV_DEC, TC_CREDS),
+	R(SYS_setuid, dec_uids, 1, RV_DEC, TC_CREDS),
+	R(SYS_setgid, dec_uids, 1, RV_DEC, TC_CREDS),
+	R(SYS_setreuid, dec_uids, 2, RV_DEC, TC_CREDS),
+	R(SYS_setregid, dec_uids, 2, RV_DEC, TC_CREDS),
+	R(SYS_setresuid, dec_uids, 3, RV_DEC, TC_CREDS),
+	R(SYS_setresgid, dec_uids, 3, RV_DEC, TC_CREDS),
+	R(SYS_getresuid, dec_getresuid, 3, RV_DEC, TC_CREDS),
+	R(SYS_getresgid, dec_getresuid, 3, RV_DEC, TC_CREDS),
+	R(SYS_setfsuid, dec_uids, 1, RV_DEC, TC_CREDS),
+	R(SYS_setfsgid, dec_uids, 1, RV_DEC, TC_CREDS),
+	R(SYS_getgroups, dec_getgroups, 2, RV_DEC, TC_CREDS),
+	R(SYS_setgroups, dec_setgroups, 2, RV_DEC, TC_CREDS),
+	R(SYS_capget, NULL, 2, RV_DEC, TC_CREDS),
+	R(SYS_capset, NULL, 2, RV_DEC, TC_CREDS),
+
+	R(SYS_prctl, dec_prctl, 5, RV_DEC, TC_CREDS),
+	R(SYS_arch_prctl, dec_arch_prctl, 2, RV_DEC, 0),
+	R(SYS_prlimit64, dec_prlimit64, 4, RV_DEC, 0),
+	R(SYS_getrlimit, dec_getrlimit, 2, RV_DEC, 0),
+	R(SYS_setrlimit, dec_setrlimit, 2, RV_DEC, 0),
+	R(SYS_getrusage, dec_getrusage, 2, RV_DEC, 0),
+	R(SYS_sched_getaffinity, dec_sched_getaffinity, 3, RV_DEC, 0),
+	R(SYS_sched_setaffinity, dec_sched_setaffinity, 3, RV_DEC, 0),
+	R(SYS_sched_yield, NULL, 0, RV_DEC, 0),
+	R(SYS_uname, dec_uname, 1, RV_DEC, 0),
+	R(SYS_getrandom, dec_getrandom, 3, RV_DEC, 0),
+	R(SYS_personality, dec_personality, 1, RV_HEX, 0),
+};
+
+const size_t dec_process_ncalls = ARRAY_SIZE(dec_process_calls);

@@ -1,0 +1,643 @@
+/* Signals: rt_sigaction, rt_sigprocmask, rt_sigreturn and friends, and the
+ * signal names, sigsets and siginfos the other families and the tracer's
+ * "--- SIGSEGV {...} ---" lines print. The kill family is in process.c. */
+#include "capture/decode.h"
+
+#include <errno.h>
+#include <linux/audit.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "gen/tables.h"
+#include "util/util.h"
+
+/* Kernel ABI values glibc's <signal.h> does not define; <asm/signal.h>
+ * and <asm-generic/siginfo.h> do, but they clash with glibc's header. */
+#ifndef SA_RESTORER
+#define SA_RESTORER 0x04000000
+#endif
+#ifndef SS_AUTODISARM
+#define SS_AUTODISARM (1U << 31)
+#endif
+#ifndef TRAP_PERF
+#define TRAP_PERF 6
+#endif
+#ifndef SYS_SECCOMP
+#define SYS_SECCOMP 1
+#endif
+#ifndef SYS_USER_DISPATCH
+#define SYS_USER_DISPATCH 2
+#endif
+
+/* The kernel's sigset on x86_64: 64 signals (strace's NSIG_BYTES). */
+#define KSIGSET_BYTES 8
+
+/*
+ * Names.
+ */
+/* strace's names where glibc has two (SIGIO, not SIGPOLL). */
+static const struct dec_xl signals[] = {
+	DEC_XL(SIGHUP), DEC_XL(SIGINT), DEC_XL(SIGQUIT), DEC_XL(SIGILL), DEC_XL(SIGTRAP),
+	DEC_XL(SIGABRT), DEC_XL(SIGBUS), DEC_XL(SIGFPE), DEC_XL(SIGKILL), DEC_XL(SIGUSR1),
+	DEC_XL(SIGSEGV), DEC_XL(SIGUSR2), DEC_XL(SIGPIPE), DEC_XL(SIGALRM), DEC_XL(SIGTERM),
+	DEC_XL(SIGSTKFLT), DEC_XL(SIGCHLD), DEC_XL(SIGCONT), DEC_XL(SIGSTOP), DEC_XL(SIGTSTP),
+	DEC_XL(SIGTTIN), DEC_XL(SIGTTOU), DEC_XL(SIGURG), DEC_XL(SIGXCPU), DEC_XL(SIGXFSZ),
+	DEC_XL(SIGVTALRM), DEC_XL(SIGPROF), DEC_XL(SIGWINCH), DEC_XL(SIGIO), DEC_XL(SIGPWR),
+	DEC_XL(SIGSYS),
+};
+
+const char *dec_signame(int sig)
+{
+	/* "SIGRT_32" and the NUL; strace names SIGRTMIN+n this way. */
+	static char rt[__SIGRTMAX - __SIGRTMIN + 1][sizeof("SIGRT_32")];
+
+	if (sig <= 0)
+		return NULL;
+	if (sig < __SIGRTMIN)
+		return dec_xl_name(signals, DEC_XL_N(signals), (unsigned)sig);
+	if (sig == __SIGRTMIN)
+		return "SIGRTMIN";
+	if (sig > __SIGRTMAX)
+		return NULL;
+	char *name = rt[sig - __SIGRTMIN];
+	if (!name[0])
+		snprintf(name, sizeof(rt[0]), "SIGRT_%d", sig - __SIGRTMIN);
+	return name;
+}
+
+void dec_signal(struct dec *d, int sig)
+{
+	const char *name = dec_signame(sig);
+
+	if (name)
+		strbuf_adds(d->out, name);
+	else
+		strbuf_addf(d->out, "%d", sig);
+}
+
+/* strace's sprintsigmask_n over BYTES bytes of MASK. */
+static void sigmask_text(struct strbuf *out, const uint32_t *mask, size_t bytes)
+{
+	size_t words = (MIN(bytes, (size_t)KSIGSET_BYTES) + 3) / 4;
+	uint32_t m[KSIGSET_BYTES / 4];
+	unsigned set = 0;
+	bool first = true;
+
+	for (size_t i = 0; i < words; i++) {
+		m[i] = mask[i];
+		set += (unsigned)__builtin_popcount(m[i]);
+	}
+	/* Mostly full sets print as what is missing. */
+	if (set >= words * 32 * 2 / 3) {
+		for (size_t i = 0; i < words; i++)
+			m[i] = ~m[i];
+		strbuf_addc(out, '~');
+	}
+	strbuf_addc(out, '[');
+	for (size_t bit = 0; bit < words * 32; bit++) {
+		if (!(m[bit / 32] & (1u << (bit % 32))))
+			continue;
+		if (!first)
+			strbuf_addc(out, ' ');
+		first = false;
+		const char *name = dec_signame((int)bit + 1);
+		if (name)
+			strbuf_adds(out, name + 3);
+		else
+			strbuf_addf(out, "%zu", bit + 1);
+	}
+	strbuf_addc(out, ']');
+}
+
+/* print_sigset_addr_len_limit: LEN outside [MIN_LEN, 8] prints the
+ * address. */
+static void sigset_at(struct dec *d, uint64_t addr, uint64_t len, uint64_t min_len)
+{
+	uint32_t mask[KSIGSET_BYTES / 4] = { 0 };
+
+	if (len < min_len || len > KSIGSET_BYTES) {
+		dec_ptr(d, addr);
+		return;
+	}
+	if (dec_umove(d, addr, mask, (size_t)len))
+		sigmask_text(d->out, mask, (size_t)len);
+}
+
+void dec_sigset(struct dec *d, uint64_t addr, uint64_t len)
+{
+	sigset_at(d, addr, len, sizeof(long));
+}
+
+/*
+ * siginfo, as strace's printsiginfo.
+ */
+static const struct dec_xl siginfo_codes[] = {
+	DEC_XL(SI_USER), DEC_XL(SI_KERNEL), DEC_XL(SI_QUEUE), DEC_XL(SI_TIMER),
+	DEC_XL(SI_MESGQ), DEC_XL(SI_ASYNCIO), DEC_XL(SI_SIGIO), DEC_XL(SI_TKILL),
+	DEC_XL(SI_DETHREAD), DEC_XL(SI_ASYNCNL),
+};
+
+static const struct dec_xl sigill_codes[] = {
+	DEC_XL(ILL_ILLOPC), DEC_XL(ILL_ILLOPN), DEC_XL(ILL_ILLADR), DEC_XL(ILL_ILLTRP),
+	DEC_XL(ILL_PRVOPC), DEC_XL(ILL_PRVREG), DEC_XL(ILL_COPROC), DEC_XL(ILL_BADSTK),
+	DEC_XL(ILL_BADIADDR),
+};
+
+static const struct dec_xl sigfpe_codes[] = {
+	DEC_XL(FPE_INTDIV), DEC_XL(FPE_INTOVF), DEC_XL(FPE_FLTDIV), DEC_XL(FPE_FLTOVF),
+	DEC_XL(FPE_FLTUND), DEC_XL(FPE_FLTRES), DEC_XL(FPE_FLTINV), DEC_XL(FPE_FLTSUB),
+	DEC_XL(FPE_FLTUNK), DEC_XL(FPE_CONDTRAP),
+};
+
+static const struct dec_xl sigsegv_codes[] = {
+	DEC_XL(SEGV_MAPERR), DEC_XL(SEGV_ACCERR), DEC_XL(SEGV_BNDERR), DEC_XL(SEGV_PKUERR),
+	DEC_XL(SEGV_ACCADI), DEC_XL(SEGV_ADIDERR), DEC_XL(SEGV_ADIPERR), DEC_XL(SEGV_MTEAERR),
+	DEC_XL(SEGV_MTESERR),
+};
+
+static const struct dec_xl sigbus_codes[] = {
+	DEC_XL(BUS_ADRALN), DEC_XL(BUS_ADRERR), DEC_XL(BUS_OBJERR), DEC_XL(BUS_MCEERR_AR),
+	DEC_XL(BUS_MCEERR_AO),
+};
+
+static const struct dec_xl sigtrap_codes[] = {
+	DEC_XL(TRAP_BRKPT), DEC_XL(TRAP_TRACE), DEC_XL(TRAP_BRANCH), DEC_XL(TRAP_HWBKPT),
+	DEC_XL(TRAP_UNK), DEC_XL(TRAP_PERF),
+};
+
+static const struct dec_xl sigchld_codes[] = {
+	DEC_XL(CLD_EXITED), DEC_XL(CLD_KILLED), DEC_XL(CLD_DUMPED), DEC_XL(CLD_TRAPPED),
+	DEC_XL(CLD_STOPPED), DEC_XL(CLD_CONTINUED),
+};
+
+static const struct dec_xl sigpoll_codes[] = {
+	DEC_XL(POLL_IN), DEC_XL(POLL_OUT), DEC_XL(POLL_MSG), DEC_XL(POLL_ERR),
+	DEC_XL(POLL_PRI), DEC_XL(POLL_HUP),
+};
+
+static const struct dec_xl sigsys_codes[] = {
+	DEC_XL(SYS_SECCOMP), DEC_XL(SYS_USER_DISPATCH),
+};
+
+static const struct dec_xl audit_arches[] = {
+	DEC_XL(AUDIT_ARCH_X86_64), DEC_XL(AUDIT_ARCH_I386), DEC_XL(AUDIT_ARCH_AARCH64),
+};
+
+#define XL_NAME(tab, v) dec_xl_name(tab, DEC_XL_N(tab), v)
+
+static const char *si_code_name(int signo, int code)
+{
+	unsigned long long v = (unsigned)code;
+	const char *name = XL_NAME(siginfo_codes, (unsigned long long)(long long)code);
+
+	/* The generic codes are negative or SI_KERNEL; the table holds them
+	 * sign-extended. */
+	if (name)
+		return name;
+	switch (signo) {
+	case SIGTRAP: return XL_NAME(sigtrap_codes, v);
+	case SIGCHLD: return XL_NAME(sigchld_codes, v);
+	case SIGIO: return XL_NAME(sigpoll_codes, v);
+	case SIGILL: return XL_NAME(sigill_codes, v);
+	case SIGFPE: return XL_NAME(sigfpe_codes, v);
+	case SIGSEGV: return XL_NAME(sigsegv_codes, v);
+	case SIGBUS: return XL_NAME(sigbus_codes, v);
+	case SIGSYS: return XL_NAME(sigsys_codes, v);
+	default: return NULL;
+	}
+}
+
+static void put_ptr(struct strbuf *out, const char *field, const void *p)
+{
+	if (p)
+		strbuf_addf(out, ", %s=%#llx", field, (unsigned long long)(uintptr_t)p);
+	else
+		strbuf_addf(out, ", %s=NULL", field);
+}
+
+static void put_signal(struct strbuf *out, int sig)
+{
+	const char *name = dec_signame(sig);
+
+	if (name)
+		strbuf_adds(out, name);
+	else
+		strbuf_addf(out, "%d", sig);
+}
+
+/* An id: unsigned, except -1. */
+static void put_id(struct strbuf *out, const char *field, unsigned id)
+{
+	if (id == (unsigned)-1)
+		strbuf_addf(out, ", %s=-1", field);
+	else
+		strbuf_addf(out, ", %s=%u", field, id);
+}
+
+static void put_source(struct strbuf *out, const siginfo_t *si)
+{
+	strbuf_addf(out, ", si_pid=%d", (int)si->si_pid);
+	put_id(out, "si_uid", (unsigned)si->si_uid);
+}
+
+static void put_value(struct strbuf *out, const siginfo_t *si)
+{
+	strbuf_addf(out, ", si_int=%d", si->si_int);
+	put_ptr(out, "si_ptr", si->si_ptr);
+}
+
+static void put_clock(struct strbuf *out, const char *field, unsigned long long v)
+{
+	strbuf_addf(out, ", %s=", field);
+	dec_clock_t(out, v);
+}
+
+static void put_syscall(struct strbuf *out, const siginfo_t *si)
+{
+	const char *name = NULL;
+
+	if ((unsigned)si->si_arch == AUDIT_ARCH_X86_64)
+		name = xlat_name(&rc_xlat_syscall, si->si_syscall);
+	if (name)
+		strbuf_addf(out, ", si_syscall=__NR_%s", name);
+	else
+		strbuf_addf(out, ", si_syscall=%u", (unsigned)si->si_syscall);
+}
+
+static void put_info(struct strbuf *out, const siginfo_t *si)
+{
+	if (si->si_errno) {
+		const char *e = xlat_errno_name(si->si_errno);
+		if (e)
+			strbuf_addf(out, ", si_errno=%s", e);
+		else
+			strbuf_addf(out, ", si_errno=%u", (unsigned)si->si_errno);
+	}
+	if (si->si_code <= 0) {
+		/* Sent by a process. */
+		switch (si->si_code) {
+		case SI_USER:
+		case SI_TKILL:
+			put_source(out, si);
+			break;
+		case SI_TIMER:
+			strbuf_addf(out, ", si_timerid=%#x, si_overrun=%d", (unsigned)si->si_timerid,
+				    si->si_overrun);
+			put_value(out, si);
+			break;
+		case SI_SIGIO:
+			strbuf_addf(out, ", si_band=%ld, si_fd=%d", si->si_band, si->si_fd);
+			break;
+		default:
+			put_source(out, si);
+			if (si->si_ptr)
+				put_value(out, si);
+			break;
+		}
+		return;
+	}
+	switch (si->si_signo) {
+	case SIGCHLD:
+		put_source(out, si);
+		if (si->si_code == CLD_EXITED) {
+			strbuf_addf(out, ", si_status=%d", si->si_status);
+		} else {
+			strbuf_add(out, ", si_status=", 12);
+			put_signal(out, si->si_status);
+		}
+		put_clock(out, "si_utime", (unsigned long long)si->si_utime);
+		put_clock(out, "si_stime", (unsigned long long)si->si_stime);
+		break;
+	case SIGILL:
+	case SIGFPE:
+	case SIGTRAP:
+		put_ptr(out, "si_addr", si->si_addr);
+		break;
+	case SIGBUS:
+		put_ptr(out, "si_addr", si->si_addr);
+		if (si->si_code == BUS_MCEERR_AR || si->si_code == BUS_MCEERR_AO)
+			strbuf_addf(out, ", si_addr_lsb=%#x", (unsigned)si->si_addr_lsb);
+		break;
+	case SIGSEGV:
+		put_ptr(out, "si_addr", si->si_addr);
+		if (si->si_code == SEGV_BNDERR) {
+			put_ptr(out, "si_lower", si->si_lower);
+			put_ptr(out, "si_upper", si->si_upper);
+		} else if (si->si_code == SEGV_PKUERR) {
+			strbuf_addf(out, ", si_pkey=%u", (unsigned)si->si_pkey);
+		}
+		break;
+	case SIGIO:
+		switch (si->si_code) {
+		case POLL_IN: case POLL_OUT: case POLL_MSG:
+		case POLL_ERR: case POLL_PRI: case POLL_HUP:
+			strbuf_addf(out, ", si_band=%ld, si_fd=%d", si->si_band, si->si_fd);
+			break;
+		}
+		break;
+	case SIGSYS: {
+		put_ptr(out, "si_call_addr", si->si_call_addr);
+		put_syscall(out, si);
+		const char *arch = XL_NAME(audit_arches, (unsigned)si->si_arch);
+		if (arch)
+			strbuf_addf(out, ", si_arch=%s", arch);
+		else
+			strbuf_addf(out, ", si_arch=%#x /* AUDIT_ARCH_??? */", (unsigned)si->si_arch);
+		break;
+	}
+	default:
+		if (si->si_pid || si->si_uid)
+			put_source(out, si);
+		if (si->si_ptr)
+			put_value(out, si);
+		break;
+	}
+}
+
+void dec_siginfo(struct strbuf *out, const siginfo_t *si)
+{
+	strbuf_addc(out, '{');
+	if (si->si_signo) {
+		strbuf_add(out, "si_signo=", 9);
+		put_signal(out, si->si_signo);
+		strbuf_add(out, ", si_code=", 10);
+		const char *code = si_code_name(si->si_signo, si->si_code);
+		if (code)
+			strbuf_adds(out, code);
+		else
+			strbuf_addf(out, "%#x", (unsigned)si->si_code);
+		put_info(out, si);
+	}
+	strbuf_addc(out, '}');
+}
+
+void dec_siginfo_at(struct dec *d, uint64_t addr)
+{
+	siginfo_t si;
+
+	if (dec_umove(d, addr, &si, sizeof(si)))
+		dec_siginfo(d->out, &si);
+}
+
+/*
+ * The calls.
+ */
+static const struct dec_xl sa_handler_values[] = {
+	DEC_XL(SIG_ERR), DEC_XL(SIG_DFL), DEC_XL(SIG_IGN),
+};
+
+static const struct dec_xl sigact_flags[] = {
+	DEC_XL(SA_RESTORER), DEC_XL(SA_ONSTACK), DEC_XL(SA_RESTART),
+#ifdef SA_INTERRUPT
+	DEC_XL(SA_INTERRUPT),
+#endif
+	DEC_XL(SA_NODEFER), DEC_XL(SA_RESETHAND), DEC_XL(SA_SIGINFO),
+	DEC_XL(SA_NOCLDSTOP), DEC_XL(SA_NOCLDWAIT),
+};
+
+static const struct dec_xl sigprocmaskcmds[] = {
+	DEC_XL(SIG_BLOCK), DEC_XL(SIG_UNBLOCK), DEC_XL(SIG_SETMASK),
+};
+
+static const struct dec_xl sigaltstack_flags[] = {
+	DEC_XL(SS_ONSTACK), DEC_XL(SS_DISABLE), DEC_XL(SS_AUTODISARM),
+};
+
+static const struct dec_xl sfd_flags[] = {
+	DEC_XL(SFD_CLOEXEC), DEC_XL(SFD_NONBLOCK),
+};
+
+/* The kernel's struct sigaction on x86_64, with the mask as long as
+ * strace reads it (NSIG / sizeof(long) words). */
+struct k_sigaction {
+	uint64_t handler;
+	uint64_t flags;
+	uint64_t restorer;
+	uint64_t mask[NSIG / sizeof(long)];
+};
+
+static void sigaction_at(struct dec *d, uint64_t addr)
+{
+	struct k_sigaction sa;
+	const char *h;
+
+	if (!dec_umove(d, addr, &sa, sizeof(sa)))
+		return;
+	strbuf_add(d->out, "{sa_handler=", 12);
+	h = dec_xl_name(sa_handler_values, DEC_XL_N(sa_handler_values), sa.handler);
+	if (h)
+		strbuf_adds(d->out, h);
+	else
+		dec_ptr(d, sa.handler);
+	strbuf_add(d->out, ", sa_mask=", 10);
+	sigmask_text(d->out, (const uint32_t *)sa.mask, KSIGSET_BYTES);
+	strbuf_add(d->out, ", sa_flags=", 11);
+	dec_xl_flags(d, sigact_flags, DEC_XL_N(sigact_flags), sa.flags, "SA_???");
+	if (sa.flags & SA_RESTORER) {
+		strbuf_add(d->out, ", sa_restorer=", 14);
+		dec_ptr(d, sa.restorer);
+	}
+	strbuf_addc(d->out, '}');
+}
+
+static void dec_rt_sigaction(struct dec *d)
+{
+	if (!d->exiting) {
+		dec_signal(d, (int)d->args[0]);
+		dec_sep(d);
+		sigaction_at(d, d->args[1]);
+		dec_sep(d);
+	} else {
+		sigaction_at(d, d->args[2]);
+		dec_sep(d);
+		dec_ulong(d, 3);
+	}
+}
+
+static void dec_rt_sigprocmask(struct dec *d)
+{
+	if (!d->exiting) {
+		dec_xl_val(d, sigprocmaskcmds, DEC_XL_N(sigprocmaskcmds), (unsigned)d->args[0],
+			   "SIG_???");
+		dec_sep(d);
+		dec_sigset(d, d->args[1], d->args[3]);
+		dec_sep(d);
+	} else {
+		dec_sigset(d, d->args[2], d->args[3]);
+		dec_sep(d);
+		dec_ulong(d, 3);
+	}
+}
+
+/* The mask rt_sigreturn restores sits in the signal frame the stack
+ * pointer points just past (the handler's return popped pretcode):
+ * frame = sp - 8, mask = frame + 8 + offsetof(ucontext_t, uc_sigmask). The
+ * stack pointer is read from the stopped tracee. */
+static void dec_rt_sigreturn(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	errno = 0;
+	long sp = ptrace(PTRACE_PEEKUSER, d->tid, (void *)offsetof(struct user_regs_struct, rsp),
+			 NULL);
+	if (sp == -1 && errno)
+		return;
+	strbuf_add(d->out, "{mask=", 6);
+	sigset_at(d, (uint64_t)sp + offsetof(ucontext_t, uc_sigmask), KSIGSET_BYTES,
+		  KSIGSET_BYTES);
+	strbuf_addc(d->out, '}');
+}
+
+static void dec_rt_sigpending(struct dec *d)
+{
+	if (!d->exiting)
+		return;
+	/* The one call whose size may be below a word (sigpending). */
+	sigset_at(d, d->args[0], d->args[1], 1);
+	dec_sep(d);
+	dec_ulong(d, 1);
+}
+
+static void dec_rt_sigsuspend(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_sigset(d, d->args[0], d->args[1]);
+	dec_sep(d);
+	dec_ulong(d, 1);
+}
+
+/* rt_sigtimedwait prints its timeout after the siginfo it returns, but
+ * the timeout is read at entry (strace's sprint_timespec): priv[0..1] hold
+ * it, priv[2] how it printed. */
+enum { TS_NULL, TS_READ, TS_ADDR };
+
+static void dec_rt_sigtimedwait(struct dec *d)
+{
+	if (!d->exiting) {
+		dec_sigset(d, d->args[0], d->args[3]);
+		dec_sep(d);
+		if (!d->args[1]) {
+			dec_ptr(d, d->args[1]);
+			dec_sep(d);
+			dec_timespec(d, d->args[2], NULL);
+			dec_sep(d);
+			dec_ulong(d, 3);
+			return;
+		}
+		int64_t ts[2];
+		if (!d->args[2])
+			d->priv[2] = TS_NULL;
+		else if (mem_read(d->tid, d->args[2], ts, sizeof(ts)) == (ssize_t)sizeof(ts))
+			d->priv[2] = TS_READ;
+		else
+			d->priv[2] = TS_ADDR;
+		if (d->priv[2] == TS_READ) {
+			d->priv[0] = (uint64_t)ts[0];
+			d->priv[1] = (uint64_t)ts[1];
+		}
+		return;
+	}
+	if (d->args[1]) {
+		dec_siginfo_at(d, d->args[1]);
+		dec_sep(d);
+		if (d->priv[2] == TS_READ)
+			strbuf_addf(d->out, "{tv_sec=%lld, tv_nsec=%llu}", (long long)d->priv[0],
+				    (unsigned long long)d->priv[1]);
+		else
+			dec_ptr(d, d->args[2]);
+		dec_sep(d);
+		dec_ulong(d, 3);
+	}
+	if (!d->err && d->rval) {
+		const char *name = dec_signame((int)d->rval);
+		if (name)
+			strbuf_addf(d->rv_extra, "(%s)", name);
+	}
+}
+
+static void dec_rt_sigqueueinfo(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	strbuf_addf(d->out, "%d, ", (int)d->args[0]);
+	dec_signal(d, (int)d->args[1]);
+	dec_sep(d);
+	dec_siginfo_at(d, d->args[2]);
+}
+
+static void dec_rt_tgsigqueueinfo(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	strbuf_addf(d->out, "%d, %d, ", (int)d->args[0], (int)d->args[1]);
+	dec_signal(d, (int)d->args[2]);
+	dec_sep(d);
+	dec_siginfo_at(d, d->args[3]);
+}
+
+static void stack_at(struct dec *d, uint64_t addr)
+{
+	stack_t ss;
+
+	if (!dec_umove(d, addr, &ss, sizeof(ss)))
+		return;
+	strbuf_add(d->out, "{ss_sp=", 7);
+	dec_ptr(d, (uint64_t)(uintptr_t)ss.ss_sp);
+	strbuf_add(d->out, ", ss_flags=", 11);
+	dec_xl_flags(d, sigaltstack_flags, DEC_XL_N(sigaltstack_flags), (unsigned)ss.ss_flags,
+		     "SS_???");
+	strbuf_addf(d->out, ", ss_size=%zu}", ss.ss_size);
+}
+
+static void dec_sigaltstack(struct dec *d)
+{
+	if (!d->exiting) {
+		stack_at(d, d->args[0]);
+		dec_sep(d);
+	} else {
+		stack_at(d, d->args[1]);
+	}
+}
+
+/* signalfd(fd, mask, size) and signalfd4(..., flags). */
+static void dec_signalfd(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_fd(d, (int)d->args[0]);
+	dec_sep(d);
+	dec_sigset(d, d->args[1], d->args[2]);
+	dec_sep(d);
+	dec_ulong(d, 2);
+	if (d->nr == SYS_signalfd4) {
+		dec_sep(d);
+		dec_xl_flags(d, sfd_flags, DEC_XL_N(sfd_flags), (unsigned)d->args[3], "SFD_???");
+	}
+}
+
+#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+
+const struct dec_syscall dec_signal_calls[] = {
+	R(SYS_rt_sigaction, dec_rt_sigaction, 4, RV_DEC, TC_SIGNAL),
+	R(SYS_rt_sigprocmask, dec_rt_sigprocmask, 4, RV_DEC, TC_SIGNAL),
+	R(SYS_rt_sigreturn, dec_rt_sigreturn, 0, RV_DEC, TC_SIGNAL),
+	R(SYS_rt_sigpending, dec_rt_sigpending, 2, RV_DEC, TC_SIGNAL),
+	R(SYS_rt_sigtimedwait, dec_rt_sigtimedwait, 4, RV_DEC, TC_SIGNAL),
+	R(SYS_rt_sigqueueinfo, dec_rt_sigqueueinfo, 3, RV_DEC, TC_SIGNAL | TC_PROCESS),
+	R(SYS_rt_tgsigqueueinfo, dec_rt_tgsigqueueinfo, 4, RV_DEC, TC_SIGNAL | TC_PROCESS),
+	R(SYS_rt_sigsuspend, dec_rt_sigsuspend, 2, RV_DEC, TC_SIGNAL),
+	R(SYS_sigaltstack, dec_sigaltstack, 2, RV_DEC, TC_SIGNAL),
+	R(SYS_pause, NULL, 0, RV_DEC, TC_SIGNAL),
+	R(SYS_signalfd, dec_signalfd, 3, RV_FD, TC_DESC | TC_SIGNAL),
+	R(SYS_signalfd4, dec_signalfd, 4, RV_FD, TC_DESC | TC_SIGNAL),
+};
+
+const size_t dec_signal_ncalls = ARRAY_SIZE(dec_signal_calls);

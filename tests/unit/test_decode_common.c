@@ -1,0 +1,1022 @@
+/* The decoders' shared helpers (capture/decode/common.c), tracee memory
+ * reads (capture/mem.c) and the merged syscall table (decode/table.c).
+ *
+ * Expected texts are what strace 6.1 printed on this machine for the same
+ * values, e.g. `strace -y -e trace=connect,bind,write python3 -c ...`;
+ * the line each case came from is quoted above it. Where a helper fills
+ * event facts, the strace parser reads the printed text back and must find
+ * the same facts. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/netlink.h>
+#include <linux/seccomp.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <arpa/inet.h>
+
+#include "decode_test.h"
+#include "gen/tables.h"
+
+/* The test sees each family's list the way table.c does: a family whose
+ * object is not linked reads as NULL. */
+#pragma weak dec_file_calls
+#pragma weak dec_file_ncalls
+#pragma weak dec_io_calls
+#pragma weak dec_io_ncalls
+#pragma weak dec_net_calls
+#pragma weak dec_net_ncalls
+#pragma weak dec_process_calls
+#pragma weak dec_process_ncalls
+#pragma weak dec_memory_calls
+#pragma weak dec_memory_ncalls
+#pragma weak dec_futex_calls
+#pragma weak dec_futex_ncalls
+#pragma weak dec_signal_calls
+#pragma weak dec_signal_ncalls
+#pragma weak dec_misc_calls
+#pragma weak dec_misc_ncalls
+
+/* One helper call's context: a struct dec over this process. */
+struct hc {
+	struct dec d;
+	struct dec_opts opts;
+	struct dec_arena arena;
+	struct rc_event ev;
+	struct strbuf out;
+	struct strbuf rv;
+};
+
+static void hc_init(struct hc *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->opts.strsize = 32;
+	h->opts.preview_max = 1024;
+	event_clear(&h->ev);
+	h->ev.kind = RC_EV_SYSCALL;
+	h->d.tid = getpid();
+	h->d.e = &h->ev;
+	h->d.out = &h->out;
+	h->d.rv_extra = &h->rv;
+	h->d.arena = &h->arena;
+	h->d.opts = &h->opts;
+}
+
+/* Start a new helper call: empty text, a clear event. */
+static void hc_reset(struct hc *h)
+{
+	strbuf_reset(&h->out);
+	event_clear(&h->ev);
+	h->ev.kind = RC_EV_SYSCALL;
+}
+
+static void hc_release(struct hc *h)
+{
+	dec_arena_release(&h->arena);
+	strbuf_release(&h->out);
+	strbuf_release(&h->rv);
+}
+
+static const char *hc_text(struct hc *h)
+{
+	return strbuf_str(&h->out);
+}
+
+/* Parse one strace line into *E (valid until the parser is freed). */
+static struct strace_parser *parse_line(const char *line, struct rc_event *e)
+{
+	struct strbuf buf = STRBUF_INIT, err = STRBUF_INIT;
+
+	strbuf_adds(&buf, line);
+	strbuf_addc(&buf, '\n');
+	struct strace_parser *p = strace_parser_from_buffer(buf.buf, buf.len);
+	assert_int_equal(strace_parser_next(p, e, &err), 1);
+	strbuf_release(&buf);
+	strbuf_release(&err);
+	return p;
+}
+
+/* Two pages, the second unmapped: what lies past the first page faults. */
+static char *map_page_then_hole(size_t *ps)
+{
+	*ps = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, 2 * *ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(m != MAP_FAILED);
+	assert_int_equal(munmap(m + *ps, *ps), 0);
+	return m;
+}
+
+static void mem_page_boundary(void **state)
+{
+	(void)state;
+	size_t ps;
+	char *m = map_page_then_hole(&ps);
+	char *end = m + ps;
+	pid_t me = getpid();
+	char buf[64];
+	bool cut = true;
+
+	/* A string that ends right before the hole reads fine: the first
+	 * read stops at the page end and never touches the next page. */
+	memcpy(end - 6, "hello", 6);
+	assert_int_equal(mem_read_str(me, DT_PTR(end - 6), buf, sizeof(buf), &cut), 5);
+	assert_string_equal(buf, "hello");
+	assert_false(cut);
+
+	/* No NUL before the hole: unreadable as a whole, as strace's umovestr. */
+	memset(end - 10, 'a', 10);
+	assert_int_equal(mem_read_str(me, DT_PTR(end - 10), buf, sizeof(buf), &cut), -1);
+	/* ... unless the limit comes first: then it is a cut string. */
+	assert_int_equal(mem_read_str(me, DT_PTR(end - 10), buf, 5, &cut), 4);
+	assert_string_equal(buf, "aaaa");
+	assert_true(cut);
+
+	/* mem_read is all or nothing. */
+	assert_int_equal(mem_read(me, DT_PTR(end - 4), buf, 4), 4);
+	assert_int_equal(mem_read(me, DT_PTR(end - 4), buf, 8), -1);
+	assert_int_equal(mem_read(me, DT_PTR(end), buf, 1), -1);
+	assert_int_equal(mem_read_str(me, DT_PTR(end), buf, sizeof(buf), &cut), -1);
+	assert_int_equal(mem_read_str(me, 0, buf, sizeof(buf), NULL), -1);
+	assert_int_equal(mem_read(me, DT_PTR(m), buf, 0), 0);
+	munmap(m, ps);
+}
+
+static void mem_long_strings(void **state)
+{
+	(void)state;
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, 3 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid_t me = getpid();
+	size_t n = ps + ps / 2;
+	char *buf = malloc(2 * ps + 1);
+	bool cut = true;
+
+	assert_true(m != MAP_FAILED);
+	/* Across a page boundary: the second read continues page by page. */
+	memset(m + 100, 'b', n);
+	m[100 + n] = '\0';
+	assert_int_equal(mem_read_str(me, DT_PTR(m + 100), buf, 2 * ps + 1, &cut), (ssize_t)n);
+	assert_false(cut);
+	assert_int_equal(strlen(buf), n);
+
+	/* Longer than the limit: MAX-1 bytes and cut. */
+	assert_int_equal(mem_read_str(me, DT_PTR(m + 100), buf, 101, &cut), 100);
+	assert_true(cut);
+	assert_int_equal(strlen(buf), 100);
+
+	/* Exactly MAX-1 bytes, then the NUL: complete. */
+	assert_int_equal(mem_read_str(me, DT_PTR(m + 100), buf, n + 1, &cut), (ssize_t)n);
+	assert_false(cut);
+	assert_int_equal(mem_read_str(me, DT_PTR(m + 100), buf, n, &cut), (ssize_t)n - 1);
+	assert_true(cut);
+
+	/* A string that crosses into the next page and ends there, with a
+	 * hole after that page: the reads past the NUL must not fail it. */
+	assert_int_equal(munmap(m + 2 * ps, ps), 0);
+	memset(m + ps - 10, 'c', 20);
+	m[ps + 10] = '\0';
+	assert_int_equal(mem_read_str(me, DT_PTR(m + ps - 10), buf, 2 * ps + 1, &cut), 20);
+	assert_false(cut);
+	/* ... and one that runs into the hole is unreadable. */
+	memset(m + 2 * ps - 10, 'd', 10);
+	assert_int_equal(mem_read_str(me, DT_PTR(m + 2 * ps - 10), buf, 2 * ps + 1, &cut), -1);
+	assert_int_equal(mem_read_str(me, DT_PTR(m + ps - 10), buf, 2 * ps + 1, &cut), 20);
+	m[ps + 10] = 'c';
+	memset(m + ps + 10, 'c', ps - 10);
+	assert_int_equal(mem_read_str(me, DT_PTR(m + ps - 10), buf, 2 * ps + 1, &cut), -1);
+
+	/* A struct across the boundary. */
+	assert_int_equal(mem_read(me, DT_PTR(m + ps - 3), buf, 6), 6);
+	assert_memory_equal(buf, "cccccc", 6);
+	free(buf);
+	munmap(m, 2 * ps);
+}
+
+/* Where process_vm_readv is missing, the reads go through /proc/TID/mem.
+ * A child makes the call fail with ENOSYS by a seccomp filter and runs
+ * the same checks; its exit status is the number of the failed check. */
+static int fallback_checks(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_process_vm_readv, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { sizeof(filter) / sizeof(filter[0]), filter };
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, 2 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid_t me = getpid();
+	char buf[64], word[8];
+	bool cut;
+
+	if (m == MAP_FAILED || munmap(m + ps, ps) != 0)
+		return 1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+		return 2;
+	struct iovec l = { buf, 1 }, r = { m, 1 };
+	if (process_vm_readv(me, &l, 1, &r, 1, 0) != -1 || errno != ENOSYS)
+		return 3;
+	memcpy(m + ps - 6, "hello", 6);
+	if (mem_read_str(me, DT_PTR(m + ps - 6), buf, sizeof(buf), &cut) != 5 || strcmp(buf, "hello") || cut)
+		return 4;
+	memset(m + ps - 10, 'a', 10);
+	if (mem_read_str(me, DT_PTR(m + ps - 10), buf, sizeof(buf), &cut) != -1)
+		return 5;
+	if (mem_read_str(me, DT_PTR(m + ps - 10), buf, 4, &cut) != 3 || !cut)
+		return 6;
+	if (mem_read(me, DT_PTR(m + ps - 4), word, 4) != 4 || memcmp(word, "aaaa", 4))
+		return 7;
+	if (mem_read(me, DT_PTR(m + ps - 4), word, 8) != -1)
+		return 8;
+	return 0;
+}
+
+static void mem_proc_fallback(void **state)
+{
+	(void)state;
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(fallback_checks());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 2)
+		skip();		/* no seccomp here */
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void arena_keeps_pointers(void **state)
+{
+	(void)state;
+	struct hc h;
+	char *ptrs[600];
+	char big[20000];
+
+	hc_init(&h);
+	memset(big, 'z', sizeof(big));
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < 600; i++) {
+			char s[32];
+			int n = snprintf(s, sizeof(s), "string number %d", i);
+			ptrs[i] = dec_keep(&h.d, s, (size_t)n);
+			assert_non_null(ptrs[i]);
+			if (i % 100 == 0)
+				assert_non_null(dec_keep(&h.d, big, sizeof(big)));
+		}
+		for (int i = 0; i < 600; i++) {
+			char s[32];
+			snprintf(s, sizeof(s), "string number %d", i);
+			assert_string_equal(ptrs[i], s);
+		}
+		dec_arena_reset(&h.arena);
+	}
+	char *e = dec_keep(&h.d, "", 0);
+	assert_string_equal(e, "");
+	hc_release(&h);
+}
+
+static void flags(void **state)
+{
+	(void)state;
+	struct hc h;
+
+	hc_init(&h);
+	/* mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) */
+	dec_flags(&h.d, &rc_xlat_prot_flag, PROT_READ | PROT_WRITE, "PROT_NONE");
+	dec_sep(&h.d);
+	dec_flags(&h.d, &rc_xlat_mmap_flag, MAP_PRIVATE | MAP_ANONYMOUS, NULL);
+	assert_string_equal(hc_text(&h), "PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS");
+
+	/* mmap(NULL, 4096, PROT_NONE, MAP_SHARED_VALIDATE|MAP_ANONYMOUS, -1, 0):
+	 * the two-bit name wins over MAP_SHARED and MAP_PRIVATE. */
+	hc_reset(&h);
+	dec_flags(&h.d, &rc_xlat_prot_flag, 0, "PROT_NONE");
+	dec_sep(&h.d);
+	dec_flags(&h.d, &rc_xlat_mmap_flag, MAP_SHARED_VALIDATE | MAP_ANONYMOUS, NULL);
+	assert_string_equal(hc_text(&h), "PROT_NONE, MAP_SHARED_VALIDATE|MAP_ANONYMOUS");
+
+	/* Aliases (MAP_ANON) are never printed; unknown bits come last. */
+	hc_reset(&h);
+	dec_flags(&h.d, &rc_xlat_mmap_flag, MAP_SHARED | MAP_ANONYMOUS | MAP_STACK | 0x80000000ULL, NULL);
+	assert_string_equal(hc_text(&h), "MAP_SHARED|MAP_ANONYMOUS|MAP_STACK|0x80000000");
+	hc_reset(&h);
+	dec_flags(&h.d, &rc_xlat_mmap_flag, 0x80000000ULL, NULL);
+	assert_string_equal(hc_text(&h), "0x80000000");
+	hc_reset(&h);
+	dec_flags(&h.d, &rc_xlat_mmap_flag, 0, NULL);
+	assert_string_equal(hc_text(&h), "0");
+
+	/* clone(child_stack=0x7f..., flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|
+	 *       CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, ...) */
+	hc_reset(&h);
+	dec_flags(&h.d, &rc_xlat_clone_flag,
+		  CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
+		  CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID, NULL);
+	assert_string_equal(hc_text(&h), "CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+			    "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID");
+	/* poll([{fd=3, events=POLLIN|POLLOUT|POLLERR}], 1, 0) */
+	hc_reset(&h);
+	dec_flags(&h.d, &rc_xlat_poll_event, POLLIN | POLLOUT | POLLERR, NULL);
+	assert_string_equal(hc_text(&h), "POLLIN|POLLOUT|POLLERR");
+
+	/* Round trip through the parser's reading of flags. */
+	hc_reset(&h);
+	unsigned long long v = MAP_PRIVATE | MAP_FIXED | MAP_DENYWRITE;
+	dec_flags(&h.d, &rc_xlat_mmap_flag, v, NULL);
+	assert_string_equal(hc_text(&h), "MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE");
+	assert_int_equal(xlat_flags(&rc_xlat_mmap_flag, h.out.buf, h.out.len, NULL), (long long)v);
+
+	hc_reset(&h);
+	dec_xval(&h.d, &rc_xlat_family, AF_INET6);
+	dec_sep(&h.d);
+	dec_xval(&h.d, &rc_xlat_family, 12345);
+	dec_sep(&h.d);
+	dec_errno_name(&h.d, ECONNREFUSED);
+	dec_sep(&h.d);
+	dec_errno_name(&h.d, 512);	/* ERESTARTSYS */
+	dec_sep(&h.d);
+	dec_errno_name(&h.d, 100000);
+	dec_sep(&h.d);
+	/* socket(AF_UNIX, ...), socket(AF_NETLINK, ...): not AF_FILE or AF_ROUTE. */
+	dec_xval(&h.d, &rc_xlat_family, AF_UNIX);
+	dec_sep(&h.d);
+	dec_xval(&h.d, &rc_xlat_family, AF_NETLINK);
+	assert_string_equal(hc_text(&h), "AF_INET6, 12345, ECONNREFUSED, ERESTARTSYS, 100000, AF_UNIX, AF_NETLINK");
+	hc_release(&h);
+}
+
+static void open_flags(void **state)
+{
+	(void)state;
+	struct hc h;
+	static const struct {
+		unsigned long long v;
+		const char *text;	/* as strace 6.1 printed openat's flags */
+	} cases[] = {
+		{ O_RDONLY | O_CLOEXEC, "O_RDONLY|O_CLOEXEC" },
+		{ O_WRONLY | O_CREAT | O_TRUNC, "O_WRONLY|O_CREAT|O_TRUNC" },
+		{ O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_DIRECTORY, "O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY" },
+		{ O_RDWR | O_CLOEXEC | O_TMPFILE, "O_RDWR|O_CLOEXEC|O_TMPFILE" },
+		{ O_WRONLY | O_CREAT | O_SYNC | O_CLOEXEC, "O_WRONLY|O_CREAT|O_SYNC|O_CLOEXEC" },
+		{ O_RDONLY | O_CLOEXEC | FASYNC | 0x40000000, "O_RDONLY|O_CLOEXEC|FASYNC|0x40000000" },
+		{ 3 | O_NOFOLLOW | O_CLOEXEC | O_PATH | O_DIRECTORY,
+		  "O_ACCMODE|O_NOFOLLOW|O_CLOEXEC|O_PATH|O_DIRECTORY" },
+		{ O_EXCL | O_NOCTTY | O_APPEND | O_DSYNC | O_DIRECT | O_NOATIME | O_CLOEXEC,
+		  "O_RDONLY|O_EXCL|O_NOCTTY|O_APPEND|O_DSYNC|O_DIRECT|O_NOATIME|O_CLOEXEC" },
+		{ O_RDONLY, "O_RDONLY" },
+	};
+
+	hc_init(&h);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		hc_reset(&h);
+		dec_open_flags(&h.d, cases[i].v);
+		assert_string_equal(hc_text(&h), cases[i].text);
+	}
+	hc_release(&h);
+}
+
+static void numbers(void **state)
+{
+	(void)state;
+	struct hc h;
+
+	hc_init(&h);
+	h.d.args[0] = (uint64_t)-1;
+	h.d.args[1] = 0644;
+	h.d.args[2] = 0;
+	h.d.args[3] = 0x7ffd1234;
+	dec_int(&h.d, 0);
+	dec_sep(&h.d);
+	dec_long(&h.d, 0);
+	dec_sep(&h.d);
+	dec_ulong(&h.d, 0);
+	dec_sep(&h.d);
+	dec_octal(&h.d, 1);
+	dec_sep(&h.d);
+	dec_octal(&h.d, 2);
+	dec_sep(&h.d);
+	dec_hex(&h.d, 3);
+	dec_sep(&h.d);
+	dec_hex(&h.d, 2);
+	dec_sep(&h.d);
+	dec_ptr(&h.d, 0);
+	dec_sep(&h.d);
+	dec_ptr(&h.d, 0x7ffd1234);
+	assert_string_equal(hc_text(&h),
+			    "-1, -1, 18446744073709551615, 0644, 000, 0x7ffd1234, 0, NULL, 0x7ffd1234");
+	hc_release(&h);
+}
+
+static void paths(void **state)
+{
+	(void)state;
+	struct hc h;
+	size_t ps;
+	char *m = map_page_then_hole(&ps);
+	char expect[64];
+
+	hc_init(&h);
+	/* openat(AT_FDCWD</tmp/ydir>, "a<b>\"c d\ne", O_RDONLY) */
+	static const char odd[] = "a<b>\"c d\ne";
+	const char *p = dec_path(&h.d, DT_PTR(odd));
+	assert_string_equal(hc_text(&h), "\"a<b>\\\"c d\\ne\"");
+	assert_string_equal(p, odd);
+	assert_true(p != odd);
+
+	/* NULL and an unreadable address print as strace does. */
+	hc_reset(&h);
+	assert_null(dec_path(&h.d, 0));
+	assert_string_equal(hc_text(&h), "NULL");
+	hc_reset(&h);
+	assert_null(dec_path(&h.d, DT_PTR(m + ps)));
+	snprintf(expect, sizeof(expect), "%p", (void *)(m + ps));
+	assert_string_equal(hc_text(&h), expect);
+
+	/* A path is printed in full whatever -s says. */
+	hc_reset(&h);
+	h.opts.strsize = 4;
+	p = dec_path(&h.d, DT_PTR("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+	assert_string_equal(hc_text(&h), "\"/usr/lib/x86_64-linux-gnu/libc.so.6\"");
+	assert_string_equal(p, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+
+	/* dec_str is cut at -s. */
+	hc_reset(&h);
+	h.opts.strsize = 8;
+	p = dec_str(&h.d, DT_PTR("cat a*; echo"));
+	assert_string_equal(hc_text(&h), "\"cat a*; \"...");
+	assert_string_equal(p, "cat a*; ");
+	hc_reset(&h);
+	p = dec_str(&h.d, DT_PTR("12345678"));
+	assert_string_equal(hc_text(&h), "\"12345678\"");
+	munmap(m, ps);
+	hc_release(&h);
+}
+
+static void buffers(void **state)
+{
+	(void)state;
+	struct hc h;
+	char data[40];
+	struct rc_event pe;
+	char line[256];
+
+	hc_init(&h);
+	memset(data, 'x', sizeof(data));
+	/* write(1, "xxxx...", 40) with the default -s 32 */
+	dec_buf(&h.d, DT_PTR(data), sizeof(data), true);
+	assert_string_equal(hc_text(&h), "\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"...");
+	assert_int_equal(h.ev.data_len, 40);
+	assert_false(h.ev.data_truncated);
+	assert_memory_equal(h.ev.data, data, 40);
+
+	/* The parser's preview of the same text is the printed part, cut. */
+	snprintf(line, sizeof(line), "write(1, %s, 40) = 40", hc_text(&h));
+	struct strace_parser *p = parse_line(line, &pe);
+	assert_int_equal(pe.data_len, 32);
+	assert_true(pe.data_truncated);
+	assert_memory_equal(pe.data, h.ev.data, pe.data_len);
+	strace_parser_free(p);
+
+	/* A preview smaller than the buffer is truncated. */
+	hc_reset(&h);
+	h.opts.preview_max = 16;
+	dec_buf(&h.d, DT_PTR(data), sizeof(data), true);
+	assert_int_equal(h.ev.data_len, 16);
+	assert_true(h.ev.data_truncated);
+
+	/* sendto(3, "hello\0\1world\nhello\0\1world\nhello\0"..., 65, 0, ...) */
+	hc_reset(&h);
+	const char hello[] = "hello\0\1world\nhello\0\1world\nhello\0\1world\nhello\0\1world\nhello\0\1world\n";
+	dec_buf(&h.d, DT_PTR(hello), sizeof(hello) - 1, false);
+	assert_string_equal(hc_text(&h), "\"hello\\0\\1world\\nhello\\0\\1world\\nhello\\0\"...");
+	assert_null(h.ev.data);
+
+	/* write(1, "\0017\18\n\0", 6), and with -x:
+	 * write(1, "\x01\x37\x01\x38\x0a\x00", 6) */
+	hc_reset(&h);
+	dec_buf(&h.d, DT_PTR("\0017\0018\n"), 6, false);
+	assert_string_equal(hc_text(&h), "\"\\0017\\18\\n\\0\"");
+	hc_reset(&h);
+	h.opts.hex_all = true;
+	dec_buf(&h.d, DT_PTR("\0017\0018\n"), 6, false);
+	assert_string_equal(hc_text(&h), "\"\\x01\\x37\\x01\\x38\\x0a\\x00\"");
+	/* -x leaves strings of printables and whitespace alone:
+	 * write(1, "a\tb\n\r\v\f", 7) */
+	hc_reset(&h);
+	dec_buf(&h.d, DT_PTR("a\tb\n\r\v\f"), 7, false);
+	assert_string_equal(hc_text(&h), "\"a\\tb\\n\\r\\v\\f\"");
+	hc_reset(&h);
+	dec_buf(&h.d, DT_PTR("x\033y\177"), 4, false);
+	assert_string_equal(hc_text(&h), "\"\\x78\\x1b\\x79\\x7f\"");
+	h.opts.hex_all = false;
+	/* write(1, "x\33y\177", 4) */
+	hc_reset(&h);
+	dec_buf(&h.d, DT_PTR("x\033y\177"), 4, false);
+	assert_string_equal(hc_text(&h), "\"x\\33y\\177\"");
+	/* write(1</dev/null>, "\200abc\1\t", 6) */
+	hc_reset(&h);
+	dec_buf(&h.d, DT_PTR("\200abc\1\t"), 6, false);
+	assert_string_equal(hc_text(&h), "\"\\200abc\\1\\t\"");
+
+	/* Empty, NULL and unreadable. */
+	hc_reset(&h);
+	dec_buf(&h.d, DT_PTR(data), 0, true);
+	dec_sep(&h.d);
+	dec_buf(&h.d, 0, 10, true);
+	assert_string_equal(hc_text(&h), "\"\", NULL");
+	size_t ps;
+	char *m = map_page_then_hole(&ps);
+	hc_reset(&h);
+	memset(m + ps - 8, 'q', 8);
+	dec_buf(&h.d, DT_PTR(m + ps - 8), 20, true);
+	snprintf(line, sizeof(line), "%p", (void *)(m + ps - 8));
+	assert_string_equal(hc_text(&h), line);
+	/* The printed part is readable, the preview's reach is not: print,
+	 * and keep what was read. */
+	hc_reset(&h);
+	h.opts.strsize = 4;
+	dec_buf(&h.d, DT_PTR(m + ps - 8), 20, true);
+	assert_string_equal(hc_text(&h), "\"qqqq\"...");
+	assert_int_equal(h.ev.data_len, 4);
+	assert_true(h.ev.data_truncated);
+	munmap(m, ps);
+	hc_release(&h);
+}
+
+static void string_arrays(void **state)
+{
+	(void)state;
+	struct hc h;
+	struct rc_event pe;
+	char line[1024];
+	const char *argv[] = { "true", "1", "2", "3", "4", "5", "6", "7", "8", "9", NULL };
+
+	hc_init(&h);
+	/* execve("/bin/true", ["true", "1", "2", "3", "4", "5", "6", "7", ...],
+	 *        0x55f638ed9c70 / * 2 vars * /) = 0 with -s 8 */
+	h.opts.strsize = 8;
+	dec_strarray(&h.d, DT_PTR(argv), true);
+	assert_string_equal(hc_text(&h), "[\"true\", \"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\", ...]");
+	assert_int_equal(h.ev.argc, 8);
+	assert_true(h.ev.argv_truncated);
+	snprintf(line, sizeof(line), "execve(\"/bin/true\", %s, 0x1 /* 2 vars */) = 0", hc_text(&h));
+	struct strace_parser *p = parse_line(line, &pe);
+	assert_int_equal(pe.argc, h.ev.argc);
+	assert_true(pe.argv_truncated);
+	for (int i = 0; i < pe.argc; i++)
+		assert_string_equal(pe.argv[i], h.ev.argv[i]);
+	strace_parser_free(p);
+
+	/* execve("/usr/bin/sh", ["sh", "-c", "cat a*; "...], ...) with -s 8 */
+	hc_reset(&h);
+	const char *sh[] = { "sh", "-c", "cat a*; exec env", NULL };
+	dec_strarray(&h.d, DT_PTR(sh), true);
+	assert_string_equal(hc_text(&h), "[\"sh\", \"-c\", \"cat a*; \"...]");
+	assert_int_equal(h.ev.argc, 3);
+	assert_false(h.ev.argv_truncated);
+	assert_string_equal(h.ev.argv[2], "cat a*; ");
+
+	/* More than the event keeps. */
+	hc_reset(&h);
+	h.opts.strsize = 32;
+	const char *many[RC_EVENT_MAX_ARGV + 3];
+	for (int i = 0; i < RC_EVENT_MAX_ARGV + 2; i++)
+		many[i] = "x";
+	many[RC_EVENT_MAX_ARGV + 2] = NULL;
+	dec_strarray(&h.d, DT_PTR(many), true);
+	assert_int_equal(h.ev.argc, RC_EVENT_MAX_ARGV);
+	assert_true(h.ev.argv_truncated);
+	snprintf(line, sizeof(line), "execve(\"/bin/x\", %s, NULL) = 0", hc_text(&h));
+	p = parse_line(line, &pe);
+	assert_int_equal(pe.argc, RC_EVENT_MAX_ARGV);
+	assert_true(pe.argv_truncated);
+	strace_parser_free(p);
+
+	/* Not kept into the event unless asked; empty array. */
+	hc_reset(&h);
+	const char *none[] = { NULL };
+	dec_strarray(&h.d, DT_PTR(argv), false);
+	dec_sep(&h.d);
+	dec_strarray(&h.d, DT_PTR(none), true);
+	dec_sep(&h.d);
+	dec_strarray(&h.d, 0, true);
+	assert_int_equal(h.ev.argc, 0);
+	assert_string_equal(hc_text(&h) + h.out.len - 10, ", [], NULL");
+
+	/* envp: execve(..., 0x7ffd255a2f28 / * 41 vars * /) */
+	const char *env3[] = { "A=1", "B=2", "C=3", NULL };
+	const char *env1[] = { "A=1", NULL };
+	char expect[128];
+	hc_reset(&h);
+	dec_envp(&h.d, DT_PTR(env3));
+	dec_sep(&h.d);
+	dec_envp(&h.d, DT_PTR(env1));
+	dec_sep(&h.d);
+	dec_envp(&h.d, 0);
+	snprintf(expect, sizeof(expect), "%p /* 3 vars */, %p /* 1 var */, NULL", (void *)env3, (void *)env1);
+	assert_string_equal(hc_text(&h), expect);
+	hc_release(&h);
+}
+
+/* Decode the sockaddr at SA, check the text and that the parser reads
+ * the same address back from a connect line. */
+static void check_sockaddr(struct hc *h, const void *sa, size_t len, const char *text)
+{
+	struct rc_event pe;
+	char line[512];
+
+	hc_reset(h);
+	dec_sockaddr(&h->d, DT_PTR(sa), len);
+	assert_string_equal(hc_text(h), text);
+	snprintf(line, sizeof(line), "connect(3, %s, %zu) = 0", text, len);
+	struct strace_parser *p = parse_line(line, &pe);
+	assert_int_equal(pe.sa.family, h->ev.sa.family);
+	assert_int_equal(pe.sa.port, h->ev.sa.port);
+	assert_int_equal(pe.sa.abstract, h->ev.sa.abstract);
+	if (pe.sa.host || h->ev.sa.host)
+		assert_string_equal(pe.sa.host ? pe.sa.host : "(null)", h->ev.sa.host ? h->ev.sa.host : "(null)");
+	strace_parser_free(p);
+}
+
+static void sockaddrs(void **state)
+{
+	(void)state;
+	struct hc h;
+	struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons(80) };
+	struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_port = htons(443) };
+	struct sockaddr_un un = { .sun_family = AF_UNIX, .sun_path = "/run/x.sock" };
+	struct sockaddr_un abs = { .sun_family = AF_UNIX };
+	struct sockaddr_nl nl = { .nl_family = AF_NETLINK, .nl_pid = 31641 };
+
+	hc_init(&h);
+	inet_pton(AF_INET, "127.0.0.1", &in.sin_addr);
+	check_sockaddr(&h, &in, sizeof(in),
+		       "{sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr(\"127.0.0.1\")}");
+	assert_int_equal(h.ev.sa.family, AF_INET);
+	assert_int_equal(h.ev.sa.port, 80);
+	assert_string_equal(h.ev.sa.host, "127.0.0.1");
+
+	inet_pton(AF_INET6, "::1", &in6.sin6_addr);
+	check_sockaddr(&h, &in6, sizeof(in6),
+		       "{sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), "
+		       "inet_pton(AF_INET6, \"::1\", &sin6_addr), sin6_scope_id=0}");
+	assert_int_equal(h.ev.sa.port, 443);
+	assert_string_equal(h.ev.sa.host, "::1");
+	/* The scope id names an interface when one has that index. */
+	in6.sin6_scope_id = 1;
+	inet_pton(AF_INET6, "fe80::1", &in6.sin6_addr);
+	in6.sin6_flowinfo = htonl(5);
+	hc_reset(&h);
+	dec_sockaddr(&h.d, DT_PTR(&in6), sizeof(in6));
+	assert_string_equal(hc_text(&h), "{sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(5), "
+			    "inet_pton(AF_INET6, \"fe80::1\", &sin6_addr), sin6_scope_id=if_nametoindex(\"lo\")}");
+
+	/* connect(3, {sa_family=AF_UNIX, sun_path="/run/x.sock"}, 14) */
+	check_sockaddr(&h, &un, offsetof(struct sockaddr_un, sun_path) + 12,
+		       "{sa_family=AF_UNIX, sun_path=\"/run/x.sock\"}");
+	assert_string_equal(h.ev.sa.host, "/run/x.sock");
+	assert_int_equal(h.ev.sa.port, -1);
+	assert_false(h.ev.sa.abstract);
+
+	/* connect(3, {sa_family=AF_UNIX, sun_path=@"abs\nname"}, 11) */
+	memcpy(abs.sun_path, "\0abs\nname", 9);
+	check_sockaddr(&h, &abs, offsetof(struct sockaddr_un, sun_path) + 9,
+		       "{sa_family=AF_UNIX, sun_path=@\"abs\\nname\"}");
+	assert_true(h.ev.sa.abstract);
+	assert_string_equal(h.ev.sa.host, "abs\nname");
+
+	/* bind(5, {sa_family=AF_UNIX}, 2) */
+	check_sockaddr(&h, &un, 2, "{sa_family=AF_UNIX}");
+	assert_int_equal(h.ev.sa.family, AF_UNIX);
+	assert_null(h.ev.sa.host);
+
+	/* getsockname(4, {sa_family=AF_NETLINK, nl_pid=31641, nl_groups=00000000}, [12]) */
+	check_sockaddr(&h, &nl, sizeof(nl), "{sa_family=AF_NETLINK, nl_pid=31641, nl_groups=00000000}");
+	assert_int_equal(h.ev.sa.family, AF_NETLINK);
+	/* bind(4, {sa_family=AF_NETLINK, nl_pad=0x9117, nl_pid=0, nl_groups=00000000}, 12) */
+	nl.nl_pad = 0x9117;
+	nl.nl_pid = 0;
+	check_sockaddr(&h, &nl, sizeof(nl), "{sa_family=AF_NETLINK, nl_pad=0x9117, nl_pid=0, nl_groups=00000000}");
+
+	/* Too short for its family: the raw bytes.
+	 * connect(3, {sa_family=AF_INET, sa_data="\0P\177\0\0\1"}, 8)
+	 * connect(3, {sa_family=AF_INET}, 2) */
+	check_sockaddr(&h, &in, 8, "{sa_family=AF_INET, sa_data=\"\\0P\\177\\0\\0\\1\"}");
+	check_sockaddr(&h, &in, 2, "{sa_family=AF_INET}");
+	assert_int_equal(h.ev.sa.port, -1);
+
+	/* connect(3, {sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0),
+	 *             inet_pton(AF_INET6, "::1", &sin6_addr)}, 24)
+	 * connect(3, {sa_family=AF_INET6, sa_data="\1\273\0..."}, 20) */
+	memset(&in6, 0, sizeof(in6));
+	in6.sin6_family = AF_INET6;
+	in6.sin6_port = htons(443);
+	inet_pton(AF_INET6, "::1", &in6.sin6_addr);
+	check_sockaddr(&h, &in6, 24, "{sa_family=AF_INET6, sin6_port=htons(443), sin6_flowinfo=htonl(0), "
+		       "inet_pton(AF_INET6, \"::1\", &sin6_addr)}");
+	check_sockaddr(&h, &in6, 20, "{sa_family=AF_INET6, sa_data=\"\\1\\273\\0\\0\\0\\0\\0\\0"
+		       "\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\"}");
+
+	/* A path that fills sun_path without a NUL, one with bytes after its NUL:
+	 * connect(3, {sa_family=AF_UNIX, sun_path="xxx...x"}, 110)
+	 * connect(3, {sa_family=AF_UNIX, sun_path="/a"}, 9) */
+	struct sockaddr_un full = { .sun_family = AF_UNIX };
+	memset(full.sun_path, 'x', sizeof(full.sun_path));
+	char expect_full[256];
+	snprintf(expect_full, sizeof(expect_full), "{sa_family=AF_UNIX, sun_path=\"%.*s\"}",
+		 (int)sizeof(full.sun_path), full.sun_path);
+	check_sockaddr(&h, &full, sizeof(full), expect_full);
+	assert_int_equal(strlen(h.ev.sa.host), sizeof(full.sun_path));
+	memcpy(un.sun_path, "/a\0junk", 8);
+	check_sockaddr(&h, &un, 9, "{sa_family=AF_UNIX, sun_path=\"/a\"}");
+
+	/* Other and unknown families:
+	 * connect(3, {sa_family=AF_UNSPEC, sa_data="\0\0\0\0\0\0\0\0\0\0\0\0\0\0"}, 16)
+	 * connect(3, {sa_family=AF_NETLINK, sa_data="\0\0\0\0"}, 6)
+	 * connect(3, {sa_family=0xc8 / * AF_??? * /, sa_data="abcdef"}, 8) */
+	unsigned char raw[16] = { 0 };
+	check_sockaddr(&h, raw, 16, "{sa_family=AF_UNSPEC, sa_data=\"\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\\0\"}");
+	raw[0] = AF_NETLINK;
+	check_sockaddr(&h, raw, 6, "{sa_family=AF_NETLINK, sa_data=\"\\0\\0\\0\\0\"}");
+	raw[0] = 200;
+	memcpy(raw + 2, "abcdef", 6);
+	check_sockaddr(&h, raw, 8, "{sa_family=0xc8 /* AF_??? */, sa_data=\"abcdef\"}");
+	assert_int_equal(h.ev.sa.family, 200);
+
+	/* NULL, too short for a family, unreadable. */
+	hc_reset(&h);
+	dec_sockaddr(&h.d, 0, 16);
+	dec_sep(&h.d);
+	dec_sockaddr(&h.d, DT_PTR(&in), 1);
+	char expect[64];
+	snprintf(expect, sizeof(expect), "NULL, %p", (void *)&in);
+	assert_string_equal(hc_text(&h), expect);
+	size_t ps;
+	char *m = map_page_then_hole(&ps);
+	hc_reset(&h);
+	memcpy(m + ps - 4, &in, 4);
+	dec_sockaddr(&h.d, DT_PTR(m + ps - 4), sizeof(in));
+	snprintf(expect, sizeof(expect), "%p", (void *)(m + ps - 4));
+	assert_string_equal(hc_text(&h), expect);
+	assert_int_equal(h.ev.sa.family, 0);
+	munmap(m, ps);
+	hc_release(&h);
+}
+
+static void fds(void **state)
+{
+	(void)state;
+	struct hc h;
+	char dir[] = "/tmp/rc-test-XXXXXX";
+	char path[128], expect[4200], cwd[4096];
+
+	hc_init(&h);
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/a<b>\"c d\ne", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+
+	/* Without -y: the number. */
+	h.ev.fd = fd;
+	dec_fd(&h.d, fd);
+	snprintf(expect, sizeof(expect), "%d", fd);
+	assert_string_equal(hc_text(&h), expect);
+	assert_null(h.ev.fd_hint);
+
+	/* read(3</tmp/ydir/a\74b\76\"c d\ne>, "x", 131072) = 1 */
+	h.opts.decode_fds = true;
+	hc_reset(&h);
+	h.ev.fd = fd;
+	dec_fd(&h.d, fd);
+	snprintf(expect, sizeof(expect), "%d<%s/a\\74b\\76\\\"c d\\ne>", fd, dir);
+	assert_string_equal(hc_text(&h), expect);
+	assert_string_equal(h.ev.fd_hint, path);
+	struct rc_event pe;
+	char line[4300];
+	snprintf(line, sizeof(line), "close(%s) = 0", hc_text(&h));
+	struct strace_parser *p = parse_line(line, &pe);
+	assert_int_equal(pe.fd, fd);
+	assert_string_equal(pe.fd_hint, h.ev.fd_hint);
+	strace_parser_free(p);
+
+	/* read(3</tmp/delme>(deleted), "", 1) = 0 */
+	hc_reset(&h);
+	unlink(path);
+	h.ev.fd = fd;
+	dec_fd(&h.d, fd);
+	snprintf(expect, sizeof(expect), "%d<%s/a\\74b\\76\\\"c d\\ne>(deleted)", fd, dir);
+	assert_string_equal(hc_text(&h), expect);
+	assert_string_equal(h.ev.fd_hint, path);
+	snprintf(line, sizeof(line), "close(%s) = 0", hc_text(&h));
+	p = parse_line(line, &pe);
+	assert_int_equal(pe.fd, fd);
+	assert_string_equal(pe.fd_hint, h.ev.fd_hint);
+	strace_parser_free(p);
+
+	/* Only the event's own fd becomes the hint; a closed fd has no
+	 * decoration; neither has a negative one. */
+	hc_reset(&h);
+	h.ev.fd = fd + 1;
+	dec_fd(&h.d, fd);
+	assert_null(h.ev.fd_hint);
+	hc_reset(&h);
+	close(fd);
+	dec_fd(&h.d, fd);
+	dec_sep(&h.d);
+	dec_fd(&h.d, -1);
+	snprintf(expect, sizeof(expect), "%d, -1", fd);
+	assert_string_equal(hc_text(&h), expect);
+
+	/* socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC, IPPROTO_IP) = 3<socket:[351996]> */
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct stat st;
+	assert_int_equal(fstat(s, &st), 0);
+	hc_reset(&h);
+	h.ev.fd = s;
+	dec_fd(&h.d, s);
+	snprintf(expect, sizeof(expect), "%d<socket:[%lu]>", s, (unsigned long)st.st_ino);
+	assert_string_equal(hc_text(&h), expect);
+	snprintf(expect, sizeof(expect), "socket:[%lu]", (unsigned long)st.st_ino);
+	assert_string_equal(h.ev.fd_hint, expect);
+	close(s);
+
+	/* openat(AT_FDCWD</tmp>, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) */
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	hc_reset(&h);
+	dec_dirfd(&h.d, RC_AT_FDCWD);
+	snprintf(expect, sizeof(expect), "AT_FDCWD<%s>", cwd);
+	assert_string_equal(hc_text(&h), expect);
+	assert_string_equal(h.ev.dir_hint, cwd);
+	snprintf(line, sizeof(line), "openat(%s, \"x\", O_RDONLY) = 3", hc_text(&h));
+	p = parse_line(line, &pe);
+	assert_int_equal(pe.dirfd, RC_AT_FDCWD);
+	assert_string_equal(pe.dir_hint, h.ev.dir_hint);
+	strace_parser_free(p);
+
+	/* A real directory fd, the event's dirfd. */
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	hc_reset(&h);
+	h.ev.dirfd = dfd;
+	dec_dirfd(&h.d, dfd);
+	snprintf(expect, sizeof(expect), "%d<%s>", dfd, dir);
+	assert_string_equal(hc_text(&h), expect);
+	assert_string_equal(h.ev.dir_hint, dir);
+	close(dfd);
+
+	/* Without -y: AT_FDCWD alone, no hint. */
+	h.opts.decode_fds = false;
+	hc_reset(&h);
+	dec_dirfd(&h.d, RC_AT_FDCWD);
+	assert_string_equal(hc_text(&h), "AT_FDCWD");
+	assert_null(h.ev.dir_hint);
+
+	unlink(path);
+	rmdir(dir);
+	hc_release(&h);
+}
+
+/* The families' lists as table.c merges them. */
+static const struct {
+	const char *name;
+	const struct dec_syscall *calls;
+	const size_t *ncalls;
+} families[] = {
+	{ "file", dec_file_calls, &dec_file_ncalls },
+	{ "io", dec_io_calls, &dec_io_ncalls },
+	{ "net", dec_net_calls, &dec_net_ncalls },
+	{ "process", dec_process_calls, &dec_process_ncalls },
+	{ "memory", dec_memory_calls, &dec_memory_ncalls },
+	{ "futex", dec_futex_calls, &dec_futex_ncalls },
+	{ "signal", dec_signal_calls, &dec_signal_ncalls },
+	{ "misc", dec_misc_calls, &dec_misc_ncalls },
+};
+
+static void table_families(void **state)
+{
+	(void)state;
+	long max = dec_nr_max();
+	const char **owner = calloc((size_t)max, sizeof(*owner));
+
+	assert_non_null(owner);
+	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
+		char src[512];
+		snprintf(src, sizeof(src), "%s/src/capture/decode/%s.c", SOURCE_ROOT, families[f].name);
+		/* A family in the tree must be linked: a stale table.c object
+		 * would leave it out silently. */
+		if (access(src, F_OK) == 0) {
+			if (!families[f].calls || !families[f].ncalls)
+				fail_msg("family %s is in the tree but not linked (rebuild table.c)", families[f].name);
+		}
+		if (!families[f].calls || !families[f].ncalls)
+			continue;
+		for (size_t i = 0; i < *families[f].ncalls; i++) {
+			const struct dec_syscall *sc = &families[f].calls[i];
+			assert_true(sc->nr >= 0 && sc->nr < max);
+			if (owner[sc->nr])
+				fail_msg("syscall %ld (%s) is listed by %s and %s", sc->nr,
+					 dec_syscall_name(sc->nr), owner[sc->nr], families[f].name);
+			owner[sc->nr] = families[f].name;
+			assert_ptr_equal(dec_lookup(sc->nr), sc);
+			assert_true(sc->nargs <= 6);
+			assert_true(sc->rv <= RV_NONE);
+			assert_non_null(dec_syscall_name(sc->nr));
+		}
+	}
+	free(owner);
+	assert_null(dec_lookup(-1));
+	assert_null(dec_lookup(max));
+	assert_null(dec_syscall_name(max + 100));
+}
+
+/* Every __NR_x of the system headers is named, both ways. */
+static void table_names(void **state)
+{
+	(void)state;
+	const char *files[] = { "/usr/include/x86_64-linux-gnu/asm/unistd_64.h",
+				"/usr/include/asm/unistd_64.h" };
+	FILE *f = NULL;
+	char line[256];
+	int seen = 0;
+
+	for (size_t i = 0; i < 2 && !f; i++)
+		f = fopen(files[i], "r");
+	if (!f)
+		skip();
+	while (fgets(line, sizeof(line), f)) {
+		char name[128];
+		long nr;
+		if (sscanf(line, "#define __NR_%127s %ld", name, &nr) != 2)
+			continue;
+		seen++;
+		if (dec_syscall_nr(name, strlen(name)) != nr)
+			fail_msg("__NR_%s (%ld) is not in the table", name, nr);
+		const char *n = dec_syscall_name(nr);
+		assert_non_null(n);
+		assert_int_equal(dec_syscall_nr(n, strlen(n)), nr);
+	}
+	fclose(f);
+	assert_true(seen > 300);
+	assert_true(dec_nr_max() > SYS_openat);
+	assert_string_equal(dec_syscall_name(SYS_openat), "openat");
+	assert_string_equal(dec_syscall_name(SYS_newfstatat), "newfstatat");
+	assert_int_equal(dec_syscall_nr("exit_group", 10), SYS_exit_group);
+	assert_int_equal(dec_syscall_nr("no_such_call", 12), -1);
+}
+
+/* A call no family knows prints its six arguments as strace's printargs. */
+static void generic_calls(void **state)
+{
+	(void)state;
+	struct hc h;
+
+	hc_init(&h);
+	h.d.nr = dec_nr_max() + 7;
+	h.d.args[0] = 1;
+	h.d.args[1] = 0;
+	h.d.args[2] = 0x7ffd0000;
+	h.d.args[3] = (uint64_t)-1;
+	h.d.args[4] = 42;
+	h.d.args[5] = 0;
+	dec_call(&h.d);
+	h.d.exiting = true;
+	dec_call(&h.d);
+	assert_string_equal(hc_text(&h), "0x1, 0, 0x7ffd0000, 0xffffffffffffffff, 0x2a, 0");
+	hc_release(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(mem_page_boundary),
+		cmocka_unit_test(mem_long_strings),
+		cmocka_unit_test(mem_proc_fallback),
+		cmocka_unit_test(arena_keeps_pointers),
+		cmocka_unit_test(flags),
+		cmocka_unit_test(open_flags),
+		cmocka_unit_test(numbers),
+		cmocka_unit_test(paths),
+		cmocka_unit_test(buffers),
+		cmocka_unit_test(string_arrays),
+		cmocka_unit_test(sockaddrs),
+		cmocka_unit_test(fds),
+		cmocka_unit_test(table_families),
+		cmocka_unit_test(table_names),
+		cmocka_unit_test(generic_calls),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
