@@ -15,6 +15,12 @@ struct command {
 static const struct command commands[] = {
 	{ "analyze", cmd_analyze, "analyze [--format text|json] [-o FILE] LOG...",
 	  "diagnose existing strace logs (any flags, -ff sets, pasted terminal output)" },
+	{ "run", cmd_run, "run [--format text|json] [-o FILE] [--trace-out LOG] -- CMD ARGS...",
+	  "trace a command and diagnose it (exit status = the command's)" },
+	{ "attach", cmd_attach, "attach [--duration S] [--format text|json] [-o FILE] PID",
+	  "trace a running process for a while, detach, diagnose" },
+	{ "trace", cmd_trace, "trace [-f|-ff] [-o FILE] [-e trace=SET] [-T] [-t|-tt|-ttt] [-s N] [-y] [-p PID | CMD...]",
+	  "print the raw trace in strace's own text format" },
 };
 
 static void usage(FILE *f)

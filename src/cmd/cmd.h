@@ -17,6 +17,12 @@ enum rc_exit {
 };
 
 int cmd_analyze(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_attach(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+
+/* fopen(PATH, "w") with mode 0600 for a new file: traces quote arguments. */
+FILE *open_private(const char *path);
 
 /* Shared by the diagnosing commands. */
 struct report_opts {
@@ -24,6 +30,7 @@ struct report_opts {
 	const char *output;	/* -o FILE, or NULL for stdout */
 	bool verbose;
 	int color;		/* -1 auto, 0 never, 1 always */
+	int fd;			/* without -o: STDOUT_FILENO, or STDERR_FILENO for run */
 };
 
 void report_opts_init(struct report_opts *o);

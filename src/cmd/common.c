@@ -26,6 +26,7 @@ void report_opts_init(struct report_opts *o)
 	o->output = NULL;
 	o->verbose = false;
 	o->color = -1;
+	o->fd = STDOUT_FILENO;
 }
 
 bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *bad)
@@ -79,7 +80,7 @@ static bool write_all(int fd, const char *p, size_t n)
 int report_emit(const struct report_opts *o, const struct rc_report *r)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int fd = STDOUT_FILENO;
+	int fd = o->fd;
 
 	if (o->output) {
 		/* Reports quote paths and program output: keep them private. */
@@ -106,8 +107,22 @@ int report_emit(const struct report_opts *o, const struct rc_report *r)
 		ok = false;
 	strbuf_release(&sb);
 	if (!ok) {
-		error_msg("cannot write report '%s': %m", o->output ? o->output : "stdout");
+		error_msg("cannot write report '%s': %m",
+			  o->output ? o->output : fd == STDERR_FILENO ? "stderr" : "stdout");
 		return RC_EXIT_INPUT;
 	}
 	return report_has_errors(r) ? RC_EXIT_FINDINGS : RC_EXIT_OK;
+}
+
+/* Open a trace log private to the user, as reports are. */
+FILE *open_private(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
 }

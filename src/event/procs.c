@@ -335,6 +335,39 @@ static void learn_fd_hint(struct rc_proc *p, int fd, const char *hint)
 	}
 }
 
+void procs_adopt(struct rc_procs *m, int pid, int leader, const char *const *argv, int argc,
+		 const char *exe, const char *cwd)
+{
+	struct rc_proc *l = proc_get_or_add(m, leader);
+	struct rc_proc *p = proc_get_or_add(m, pid);
+
+	if (p != l && !p->is_thread) {
+		p->is_thread = true;
+		p->leader = leader;
+		p->ppid = l->ppid;
+		fdt_unref(p->fdt);
+		p->fdt = l->fdt;
+		l->fdt->refs++;
+	}
+	if (argv && argc > 0 && !l->argv) {
+		l->argv = xcalloc((size_t)argc + 1, sizeof(char *));
+		for (int i = 0; i < argc; i++)
+			l->argv[i] = xstrdup(argv[i] ? argv[i] : "");
+		l->argc = argc;
+	}
+	if (exe && !l->exe)
+		l->exe = xstrdup(exe);
+	if (cwd && !l->cwd)
+		l->cwd = xstrdup(cwd);
+	if (cwd && !p->cwd)
+		p->cwd = xstrdup(cwd);
+}
+
+void procs_learn_fd(struct rc_procs *m, int pid, int fd, const char *desc)
+{
+	learn_fd_hint(proc_get_or_add(m, pid), fd, desc);
+}
+
 static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, const char *s, size_t n)
 {
 	if (n == 0)

@@ -118,6 +118,13 @@ void procs_resolve(struct rc_procs *m, struct rc_event *e);
 /* After the rules: apply E to the model. */
 void procs_apply(struct rc_procs *m, const struct rc_event *e);
 
+/* A process or thread that existed before tracing began (attach), as /proc
+ * shows it: PID belongs to LEADER's thread group (itself for the leader);
+ * ARGV (ARGC strings), EXE and CWD may be NULL. */
+void procs_adopt(struct rc_procs *m, int pid, int leader, const char *const *argv, int argc,
+		 const char *exe, const char *cwd);
+/* An fd PID had before tracing began, described as strace -yy prints it. */
+void procs_learn_fd(struct rc_procs *m, int pid, int fd, const char *desc);
 struct rc_proc *procs_get(const struct rc_procs *m, int pid);
 const struct rc_fd *procs_fd(const struct rc_procs *m, int pid, int fd);
 /* The process (not thread) that PID belongs to. */

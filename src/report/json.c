@@ -51,6 +51,10 @@ static void write_subject(struct json *j, const struct rc_report *r)
 		json_key(j, "events");
 		json_int(j, (long long)r->events);
 	}
+	if (r->seconds > 0) {
+		json_key(j, "duration_s");
+		json_double(j, r->seconds);
+	}
 	json_end_object(j);
 }
 

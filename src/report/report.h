@@ -19,6 +19,7 @@ struct rc_report {
 	uint64_t lines;			/* input lines read (logs) */
 	uint64_t skipped_lines;		/* lines that were not trace lines */
 	uint64_t events;
+	double seconds;			/* how long run/attach traced; 0 unknown */
 	const struct rc_procs *procs;	/* may be NULL */
 	const struct rc_findings *findings;
 };

@@ -90,7 +90,13 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		strbuf_adds(sb, "traced:");
 		for (const char *const *a = r->command; *a; a++)
 			strbuf_addf(sb, " %s", *a);
-		strbuf_addc(sb, '\n');
+		strbuf_adds(sb, " (");
+		add_count(sb, r->events);
+		strbuf_adds(sb, " events)\n");
+	} else if (r->pid > 0) {
+		strbuf_addf(sb, "attached to pid %d for %.1f s (", r->pid, r->seconds);
+		add_count(sb, r->events);
+		strbuf_adds(sb, " events); detached, it runs on\n");
 	}
 }
 

@@ -1,0 +1,506 @@
+/* The capture session (see capture.h): one call's life is
+ *
+ *	entry stop:  decode the entry half -> text "name(args..." (printed at
+ *	             once, as strace does, so that a blocked call shows)
+ *	exit stop:   decode the exit half and the return value, print the
+ *	             rest, build the event and feed it to the rules
+ *
+ * The per-thread state keeps the decoder's context between the two stops.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <dirent.h>
+
+#include "capture/capture.h"
+#include "capture/procfs.h"
+#include "util/util.h"
+
+struct cthread {
+	struct dec d;
+	struct dec_arena arena;
+	struct strbuf text;	/* "name(" + entry half [+ exit half + ")"] */
+	size_t entry_len;	/* where the exit half starts */
+	struct strbuf rv;	/* the return value as printed */
+	struct strbuf rv_extra;
+	struct rc_event ev;
+	bool selected;		/* the call in progress is reported */
+	double ts;		/* its entry, realtime */
+	double mono;		/* its entry, monotonic */
+	char name_buf[32];	/* "syscall_0x1c5" for calls the headers lack */
+};
+
+struct capture {
+	struct capture_opts o;
+	int nthreads;
+	uint64_t events;
+	struct strbuf line;	/* lines other than calls */
+};
+
+struct capture *capture_new(const struct capture_opts *o)
+{
+	struct capture *c = xcalloc(1, sizeof(*c));
+
+	c->o = *o;
+	return c;
+}
+
+void capture_free(struct capture *c)
+{
+	if (!c)
+		return;
+	strbuf_release(&c->line);
+	free(c);
+}
+
+uint64_t capture_events(const struct capture *c)
+{
+	return c->events;
+}
+
+static double now(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct cthread *thread_of(struct tracee *t)
+{
+	if (!t->user)
+		t->user = xcalloc(1, sizeof(struct cthread));
+	return t->user;
+}
+
+static void feed(struct capture *c, struct rc_event *e)
+{
+	c->events++;
+	if (c->o.engine)
+		engine_feed(c->o.engine, e);
+}
+
+static const char *call_name(struct cthread *th, long nr)
+{
+	const char *name = dec_syscall_name(nr);
+
+	if (name)
+		return name;
+	snprintf(th->name_buf, sizeof(th->name_buf), "syscall_%#lx", (unsigned long)nr);
+	return th->name_buf;
+}
+
+static void hook_entry(void *ctx, struct tracee *t, const struct ptrace_syscall_info *si)
+{
+	struct capture *c = ctx;
+	struct cthread *th = thread_of(t);
+	long nr = (long)(si->op == PTRACE_SYSCALL_INFO_SECCOMP ? si->seccomp.nr : si->entry.nr);
+	const __u64 *args = si->op == PTRACE_SYSCALL_INFO_SECCOMP ? si->seccomp.args : si->entry.args;
+
+	th->selected = !c->o.select || (nr >= 0 && nr < c->o.nbits && select_has(c->o.select, nr));
+	if (!th->selected)
+		return;
+	th->ts = now(CLOCK_REALTIME);
+	th->mono = now(CLOCK_MONOTONIC);
+
+	dec_arena_reset(&th->arena);
+	strbuf_reset(&th->text);
+	strbuf_reset(&th->rv_extra);
+	event_clear(&th->ev);
+	th->ev.kind = RC_EV_SYSCALL;
+	th->ev.pid = t->tid;
+	th->ev.ts = th->ts;
+	th->ev.nr = nr;
+	th->ev.name = call_name(th, nr);
+
+	memset(&th->d, 0, sizeof(th->d));
+	th->d.tid = t->tid;
+	th->d.nr = nr;
+	memcpy(th->d.args, args, sizeof(th->d.args));
+	th->d.e = &th->ev;
+	th->d.out = &th->text;
+	th->d.arena = &th->arena;
+	th->d.opts = &c->o.dec;
+	th->d.rv_extra = &th->rv_extra;
+
+	strbuf_adds(&th->text, th->ev.name);
+	strbuf_addc(&th->text, '(');
+	dec_call(&th->d);
+	th->entry_len = th->text.len;
+	if (c->o.printer)
+		printer_entry(c->o.printer, t->tid, th->ts, th->text.buf, th->text.len);
+}
+
+/* Kernel-internal errnos a call can show a tracer (include/linux/errno.h);
+ * strace prints their explanations, as do we. */
+static const char *errno_text(int err)
+{
+	switch (err) {
+	case 512: return "To be restarted if SA_RESTART is set";
+	case 513: return "To be restarted";
+	case 514: return "To be restarted if no handler";
+	case 515: return "Unknown ioctl command";
+	case 516: return "Interrupted by signal";
+	default: return strerror(err);
+	}
+}
+
+static void format_rv(struct capture *c, struct cthread *th, long long rval, bool is_error)
+{
+	const struct dec_syscall *sc = dec_lookup(th->ev.nr);
+	int rv = sc ? sc->rv : RV_DEC;
+
+	strbuf_reset(&th->rv);
+	if (is_error) {
+		int err = (int)-rval;
+		const char *name = xlat_errno_name(err);
+		bool restart = err >= 512 && err <= 516;
+		if (name)
+			strbuf_addf(&th->rv, "%s %s (%s)", restart ? "?" : "-1", name, errno_text(err));
+		else
+			strbuf_addf(&th->rv, "-1 E??? (errno %d)", err);
+		return;
+	}
+	if (th->d.rv_hex)
+		rv = RV_HEX;
+	switch (rv) {
+	case RV_HEX:
+		strbuf_addf(&th->rv, "%#llx", (unsigned long long)rval);
+		break;
+	case RV_OCT:
+		strbuf_addf(&th->rv, "%#llo", (unsigned long long)rval);
+		break;
+	case RV_FD:
+		if (c->o.dec.decode_fds && rval >= 0) {
+			/* dec_fd prints into d->out: point it at the value. */
+			struct strbuf *save = th->d.out;
+			int save_fd = th->ev.fd;
+			const char *save_hint = th->ev.fd_hint;
+			th->d.out = &th->rv;
+			th->ev.fd = (int)rval;
+			dec_fd(&th->d, (int)rval);
+			/* The parser reads an open's decoration as its fd_hint
+			 * (parser.h); other calls keep their own. */
+			th->ev.fd = save_fd;
+			if (save_fd >= 0)
+				th->ev.fd_hint = save_hint;
+			th->d.out = save;
+			break;
+		}
+		/* fall through */
+	default:
+		strbuf_addf(&th->rv, "%lld", rval);
+		break;
+	}
+}
+
+static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_info *si)
+{
+	struct capture *c = ctx;
+	struct cthread *th = thread_of(t);
+
+	if (!th->selected)
+		return;
+	th->selected = false;
+	double dur = now(CLOCK_MONOTONIC) - th->mono;
+	long long rval = si->exit.rval;
+	bool is_error = si->exit.is_error;
+
+	th->d.exiting = true;
+	th->d.rval = is_error ? -1 : rval;
+	th->d.err = is_error ? (int)-rval : 0;
+	dec_call(&th->d);
+	strbuf_addc(&th->text, ')');
+	format_rv(c, th, rval, is_error);
+
+	struct rc_event *e = &th->ev;
+	e->ret_known = true;
+	e->dur = dur;
+	if (is_error) {
+		e->ret = -1;
+		e->err = (int)-rval;
+		e->interrupted = e->err >= 512 && e->err <= 516;
+	} else {
+		e->ret = rval;
+	}
+	if (th->rv_extra.len) {
+		strbuf_addc(&th->rv, ' ');
+		strbuf_add(&th->rv, th->rv_extra.buf, th->rv_extra.len);
+	}
+	if (c->o.printer)
+		printer_exit(c->o.printer, t->tid, now(CLOCK_REALTIME), e->name, th->text.buf + th->entry_len,
+			     th->text.len - th->entry_len, th->rv.buf, dur);
+
+	/* The evidence line, as a log would have it. */
+	size_t n = th->text.len;
+	strbuf_adds(&th->text, " = ");
+	strbuf_add(&th->text, th->rv.buf, th->rv.len);
+	e->line = th->text.buf;
+	e->line_len = th->text.len;
+	feed(c, e);
+	th->text.len = n;
+}
+
+/* A signal's name, or its number for one the tables lack. */
+static const char *signame(int sig, char *buf, size_t size)
+{
+	const char *n = dec_signame(sig);
+
+	if (n)
+		return n;
+	snprintf(buf, size, "%d", sig);
+	return buf;
+}
+
+static void signal_line(struct strbuf *sb, const siginfo_t *si)
+{
+	char buf[16];
+
+	strbuf_reset(sb);
+	strbuf_addf(sb, "--- %s ", signame(si->si_signo, buf, sizeof(buf)));
+	dec_siginfo(sb, si);
+	strbuf_adds(sb, " ---");
+}
+
+static void hook_signal(void *ctx, struct tracee *t, const siginfo_t *si)
+{
+	struct capture *c = ctx;
+	struct rc_event e;
+	double ts = now(CLOCK_REALTIME);
+
+	signal_line(&c->line, si);
+	if (c->o.printer)
+		printer_line(c->o.printer, t->tid, ts, c->line.buf);
+	event_clear(&e);
+	e.kind = RC_EV_SIGNAL;
+	e.pid = t->tid;
+	e.ts = ts;
+	e.dur = -1;
+	e.signo = si->si_signo;
+	e.si_code = si->si_code;
+	switch (si->si_signo) {
+	case SIGSEGV:
+	case SIGBUS:
+	case SIGILL:
+	case SIGFPE:
+	case SIGTRAP:
+		if (si->si_code > 0) {
+			e.has_fault_addr = true;
+			e.fault_addr = (uint64_t)(uintptr_t)si->si_addr;
+		}
+		break;
+	default:
+		if (si->si_code <= 0 || si->si_signo == SIGCHLD)
+			e.sender_pid = si->si_pid;
+		break;
+	}
+	e.line = c->line.buf;
+	e.line_len = c->line.len;
+	feed(c, &e);
+}
+
+static void hook_stopped(void *ctx, struct tracee *t, int sig)
+{
+	struct capture *c = ctx;
+	struct rc_event e;
+	double ts = now(CLOCK_REALTIME);
+
+	char buf[16];
+
+	strbuf_reset(&c->line);
+	strbuf_addf(&c->line, "--- stopped by %s ---", signame(sig, buf, sizeof(buf)));
+	if (c->o.printer)
+		printer_line(c->o.printer, t->tid, ts, c->line.buf);
+	event_clear(&e);
+	e.kind = RC_EV_SIGNAL;
+	e.pid = t->tid;
+	e.ts = ts;
+	e.dur = -1;
+	e.signo = sig;
+	e.line = c->line.buf;
+	e.line_len = c->line.len;
+	feed(c, &e);
+}
+
+/* A thread that dies inside a call (exit_group, or killed while blocked)
+ * never reaches the exit stop: strace ends its line with "= ?". */
+static void unreturned(struct capture *c, struct tracee *t, struct cthread *th, double ts)
+{
+	struct rc_event *e = &th->ev;
+
+	th->selected = false;
+	if (c->o.printer)
+		printer_exit(c->o.printer, t->tid, ts, e->name, ")", 1, "?", -1);
+	strbuf_adds(&th->text, ") = ?");
+	e->ret_known = false;
+	e->dur = now(CLOCK_MONOTONIC) - th->mono;
+	e->line = th->text.buf;
+	e->line_len = th->text.len;
+	feed(c, e);
+}
+
+static void hook_gone(void *ctx, struct tracee *t, int status)
+{
+	struct capture *c = ctx;
+	struct cthread *th = t->user;
+	struct rc_event e;
+	double ts = now(CLOCK_REALTIME);
+
+	if (th && t->in_syscall && th->selected)
+		unreturned(c, t, th, ts);
+	strbuf_reset(&c->line);
+	event_clear(&e);
+	e.kind = RC_EV_EXIT;
+	e.pid = t->tid;
+	e.ts = ts;
+	e.dur = -1;
+	if (WIFEXITED(status)) {
+		e.exited = true;
+		e.exit_code = WEXITSTATUS(status);
+		strbuf_addf(&c->line, "+++ exited with %d +++", e.exit_code);
+	} else {
+		char buf[16];
+		e.signo = WTERMSIG(status);
+		e.core_dumped = WCOREDUMP(status);
+		strbuf_addf(&c->line, "+++ killed by %s%s +++", signame(e.signo, buf, sizeof(buf)),
+			    e.core_dumped ? " (core dumped)" : "");
+	}
+	if (c->o.printer) {
+		printer_line(c->o.printer, t->tid, ts, c->line.buf);
+		printer_forget(c->o.printer, t->tid);
+		printer_set_nprocs(c->o.printer, --c->nthreads > 0 ? c->nthreads : 1);
+	}
+	e.line = c->line.buf;
+	e.line_len = c->line.len;
+	feed(c, &e);
+}
+
+/* A process found running: its argv, exe, cwd and open fds from /proc,
+ * once per process (its threads share them). */
+static void adopt_process(struct rc_procs *m, pid_t pid)
+{
+	struct strbuf sb = STRBUF_INIT, exe = STRBUF_INIT, cwd = STRBUF_INIT;
+	const char *argv[RC_EVENT_MAX_ARGV];
+	int argc = 0;
+
+	if (procfs_cmdline(pid, &sb) > 0)
+		for (size_t i = 0; i < sb.len && argc < RC_EVENT_MAX_ARGV; i += strlen(sb.buf + i) + 1)
+			argv[argc++] = sb.buf + i;
+	bool have_exe = procfs_link(pid, "exe", &exe);
+	bool have_cwd = procfs_link(pid, "cwd", &cwd);
+	procs_adopt(m, pid, pid, argc ? argv : NULL, argc, have_exe ? exe.buf : NULL,
+		    have_cwd ? cwd.buf : NULL);
+
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	DIR *d = opendir(path);
+	if (d) {
+		struct procfs_socks *socks = procfs_socks_load(pid);
+		struct strbuf desc = STRBUF_INIT;
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			char *end;
+			long fd = strtol(de->d_name, &end, 10);
+			if (*end || end == de->d_name || fd < 0 || fd > 0x7fffffff)
+				continue;
+			if (procfs_fd_desc(pid, (int)fd, socks, &desc))
+				procs_learn_fd(m, pid, (int)fd, desc.buf);
+		}
+		strbuf_release(&desc);
+		procfs_socks_free(socks);
+		closedir(d);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&exe);
+	strbuf_release(&cwd);
+}
+
+static void hook_born(void *ctx, struct tracee *parent, struct tracee *child)
+{
+	struct capture *c = ctx;
+
+	c->nthreads++;
+	if (c->o.printer)
+		printer_set_nprocs(c->o.printer, c->nthreads);
+	if (!parent && c->o.adopt && c->o.engine) {
+		struct rc_procs *m = &c->o.engine->procs;
+		if (!procs_get(m, child->tgid))
+			adopt_process(m, child->tgid);
+		if (child->tid != child->tgid)
+			procs_adopt(m, child->tid, child->tgid, NULL, 0, NULL, NULL);
+	}
+}
+
+static void hook_release(void *ctx, struct tracee *t)
+{
+	struct cthread *th = t->user;
+
+	(void)ctx;
+	if (!th)
+		return;
+	dec_arena_release(&th->arena);
+	strbuf_release(&th->text);
+	strbuf_release(&th->rv);
+	strbuf_release(&th->rv_extra);
+	free(th);
+	t->user = NULL;
+}
+
+static const struct tracer_hooks hooks = {
+	.entry = hook_entry,
+	.exit = hook_exit,
+	.signal = hook_signal,
+	.stopped = hook_stopped,
+	.gone = hook_gone,
+	.born = hook_born,
+	.release = hook_release,
+};
+
+const struct tracer_hooks *capture_hooks(void)
+{
+	return &hooks;
+}
+
+struct finish_arg {
+	struct capture *c;
+	double ts, mono;
+	struct strbuf desc;
+};
+
+static void finish_one(void *arg, struct tracee *t)
+{
+	struct finish_arg *fa = arg;
+	struct cthread *th = t->user;
+
+	if (!th || !t->in_syscall || !th->selected)
+		return;
+	th->selected = false;
+	/* What the fd is now, as -yy would print it: fds opened before we
+	 * attached are otherwise just numbers. */
+	if (th->ev.fd >= 0 && !th->ev.fd_hint) {
+		struct procfs_socks *socks = procfs_socks_load(t->tgid);
+		if (procfs_fd_desc(t->tgid, th->ev.fd, socks, &fa->desc))
+			th->ev.fd_hint = dec_keep(&th->d, fa->desc.buf, fa->desc.len);
+		procfs_socks_free(socks);
+	}
+	strbuf_adds(&th->text, " <detached ...>");
+	th->ev.ret_known = false;
+	th->ev.blocked = true;
+	th->ev.dur = fa->mono - th->mono;
+	th->ev.line = th->text.buf;
+	th->ev.line_len = th->text.len;
+	feed(fa->c, &th->ev);
+}
+
+void capture_finish(struct capture *c, struct tracer *tr, bool detaching)
+{
+	struct finish_arg fa = { c, now(CLOCK_REALTIME), now(CLOCK_MONOTONIC), STRBUF_INIT };
+
+	if (c->o.printer)
+		printer_close_open(c->o.printer, detaching);
+	tracer_each(tr, finish_one, &fa);
+	strbuf_release(&fa.desc);
+}

@@ -1,0 +1,206 @@
+/* /proc readers for attach (see procfs.h). */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture/procfs.h"
+#include "util/hmap.h"
+#include "util/util.h"
+
+/* /proc files are small; a cap keeps a hostile namespace's huge socket
+ * table from costing more than a moment. */
+#define NET_TABLE_MAX (8u << 20)
+
+static bool read_file(const char *path, struct strbuf *out, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	strbuf_reset(out);
+	for (;;) {
+		strbuf_grow(out, 8192);
+		ssize_t n = read(fd, out->buf + out->len, 8192);
+		if (n <= 0)
+			break;
+		out->len += (size_t)n;
+		out->buf[out->len] = '\0';
+		if (out->len >= max)
+			break;
+	}
+	close(fd);
+	return true;
+}
+
+int procfs_cmdline(pid_t pid, struct strbuf *out)
+{
+	char path[64];
+	int n = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if (!read_file(path, out, 1 << 16))
+		return -1;
+	for (size_t i = 0; i < out->len; i++)
+		n += out->buf[i] == '\0';
+	return n;
+}
+
+bool procfs_link(pid_t pid, const char *link, struct strbuf *out)
+{
+	char path[96];
+	char buf[4096];
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, link);
+	ssize_t n = readlink(path, buf, sizeof(buf));
+	if (n < 0 || n == (ssize_t)sizeof(buf))
+		return false;
+	strbuf_reset(out);
+	strbuf_add(out, buf, (size_t)n);
+	return true;
+}
+
+struct procfs_socks {
+	struct hmap by_inode;	/* inode -> char* description */
+};
+
+/* "0100007F:1F90" (v4, little-endian words) or 32 hex digits (v6). */
+static bool inet_text(const char *hex, size_t hexlen, bool v6, char *out, size_t size)
+{
+	unsigned char a[16];
+	size_t n = v6 ? 16 : 4;
+
+	if (hexlen != n * 2)
+		return false;
+	for (size_t w = 0; w < n / 4; w++) {
+		unsigned word;
+		char tmp[9];
+		memcpy(tmp, hex + w * 8, 8);
+		tmp[8] = '\0';
+		if (sscanf(tmp, "%x", &word) != 1)
+			return false;
+		/* The kernel prints each 32-bit word in host order. */
+		memcpy(a + w * 4, &word, 4);
+	}
+	return inet_ntop(v6 ? AF_INET6 : AF_INET, a, out, (socklen_t)size) != NULL;
+}
+
+static void load_inet(struct procfs_socks *s, pid_t pid, const char *file, const char *proto, bool v6,
+		      struct strbuf *buf)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/net/%s", (int)pid, file);
+	if (!read_file(path, buf, NET_TABLE_MAX))
+		return;
+	char *line = strchr(buf->buf, '\n');	/* skip the header */
+	while (line && *++line) {
+		char *next = strchr(line, '\n');
+		if (next)
+			*next = '\0';
+		char local[64], remote[64];
+		unsigned long inode;
+		unsigned st;
+		/* sl local rem st tx:rx tr:when retrnsmt uid timeout inode */
+		if (sscanf(line, " %*s %63s %63s %x %*s %*s %*s %*s %*s %lu", local, remote, &st, &inode) == 4 &&
+		    inode) {
+			char *lc = strchr(local, ':'), *rc = strchr(remote, ':');
+			char lh[INET6_ADDRSTRLEN], rh[INET6_ADDRSTRLEN];
+			if (lc && rc && inet_text(local, (size_t)(lc - local), v6, lh, sizeof(lh)) &&
+			    inet_text(remote, (size_t)(rc - remote), v6, rh, sizeof(rh))) {
+				unsigned lp = (unsigned)strtoul(lc + 1, NULL, 16);
+				unsigned rp = (unsigned)strtoul(rc + 1, NULL, 16);
+				struct strbuf d = STRBUF_INIT;
+				const char *lo = v6 ? "[" : "", *lc_ = v6 ? "]" : "";
+				if (rp)
+					strbuf_addf(&d, "%s%s:[%s%s%s:%u->%s%s%s:%u]", proto, v6 ? "v6" : "",
+						    lo, lh, lc_, lp, lo, rh, lc_, rp);
+				else
+					strbuf_addf(&d, "%s%s:[%s%s%s:%u]", proto, v6 ? "v6" : "", lo, lh, lc_, lp);
+				bool created;
+				void **slot = hmap_put_int(&s->by_inode, (long long)inode, &created);
+				if (created)
+					*slot = strbuf_detach(&d);
+				strbuf_release(&d);
+			}
+		}
+		line = next;
+	}
+}
+
+static void load_unix(struct procfs_socks *s, pid_t pid, struct strbuf *buf)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/net/unix", (int)pid);
+	if (!read_file(path, buf, NET_TABLE_MAX))
+		return;
+	char *line = strchr(buf->buf, '\n');
+	while (line && *++line) {
+		char *next = strchr(line, '\n');
+		if (next)
+			*next = '\0';
+		unsigned type;
+		unsigned long inode;
+		int used = 0;
+		/* Num RefCount Protocol Flags Type St Inode Path */
+		if (sscanf(line, "%*s %*s %*s %*s %x %*s %lu%n", &type, &inode, &used) == 2 && inode) {
+			const char *p = line + used;
+			while (*p == ' ')
+				p++;
+			struct strbuf d = STRBUF_INIT;
+			strbuf_addf(&d, "UNIX-%s:[%lu", type == 2 ? "DGRAM" : type == 5 ? "SEQPACKET" : "STREAM", inode);
+			if (*p)
+				strbuf_addf(&d, ",\"%s\"", p);
+			strbuf_addc(&d, ']');
+			bool created;
+			void **slot = hmap_put_int(&s->by_inode, (long long)inode, &created);
+			if (created)
+				*slot = strbuf_detach(&d);
+			strbuf_release(&d);
+		}
+		line = next;
+	}
+}
+
+struct procfs_socks *procfs_socks_load(pid_t pid)
+{
+	struct procfs_socks *s = xcalloc(1, sizeof(*s));
+	struct strbuf buf = STRBUF_INIT;
+
+	hmap_init(&s->by_inode);
+	load_inet(s, pid, "tcp", "TCP", false, &buf);
+	load_inet(s, pid, "tcp6", "TCP", true, &buf);
+	load_inet(s, pid, "udp", "UDP", false, &buf);
+	load_inet(s, pid, "udp6", "UDP", true, &buf);
+	load_unix(s, pid, &buf);
+	strbuf_release(&buf);
+	return s;
+}
+
+void procfs_socks_free(struct procfs_socks *s)
+{
+	if (!s)
+		return;
+	hmap_release(&s->by_inode, free);
+	free(s);
+}
+
+bool procfs_fd_desc(pid_t pid, int fd, const struct procfs_socks *socks, struct strbuf *out)
+{
+	char link[32];
+
+	snprintf(link, sizeof(link), "fd/%d", fd);
+	if (!procfs_link(pid, link, out))
+		return false;
+	unsigned long inode;
+	if (socks && sscanf(out->buf, "socket:[%lu]", &inode) == 1) {
+		void **slot = hmap_get_int(&socks->by_inode, (long long)inode);
+		if (slot) {
+			strbuf_reset(out);
+			strbuf_adds(out, *slot);
+		}
+	}
+	return true;
+}

@@ -1,0 +1,28 @@
+/* What /proc says of a process we attach to, for what the trace cannot
+ * show: its argv, exe, cwd and the fds it opened before we came, described
+ * as strace -yy describes them ("/path", "pipe:[123]",
+ * "TCP:[127.0.0.1:5000->127.0.0.1:8080]", "UNIX-STREAM:[123->124,\"/run/x\"]"). */
+#ifndef RC_CAPTURE_PROCFS_H
+#define RC_CAPTURE_PROCFS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "util/strbuf.h"
+
+/* PID's command line, NUL-separated, into OUT; returns the count or -1. */
+int procfs_cmdline(pid_t pid, struct strbuf *out);
+/* The target of /proc/PID/LINK ("exe", "cwd", "fd/3") into OUT; false when
+ * unreadable. */
+bool procfs_link(pid_t pid, const char *link, struct strbuf *out);
+
+/* Socket inodes -> -yy descriptions, read from /proc/PID/net once. */
+struct procfs_socks;
+struct procfs_socks *procfs_socks_load(pid_t pid);
+void procfs_socks_free(struct procfs_socks *s);
+
+/* FD of PID as strace -yy would print it, into OUT (reset first); false
+ * when the fd is not open. SOCKS may be NULL (sockets stay "socket:[N]"). */
+bool procfs_fd_desc(pid_t pid, int fd, const struct procfs_socks *socks, struct strbuf *out);
+
+#endif

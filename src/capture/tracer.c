@@ -1,0 +1,677 @@
+/* The ptrace tracer (see tracer.h for the contract). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capture/seccomp.h"
+#include "capture/tracer.h"
+#include "util/hmap.h"
+#include "util/util.h"
+
+/* glibc's <sys/ptrace.h> and <linux/ptrace.h> disagree on a few names;
+ * these are the kernel's values for what glibc 2.36 may lack. */
+#ifndef PTRACE_EVENT_STOP
+#define PTRACE_EVENT_STOP 128
+#endif
+
+struct tracer {
+	struct tracer_opts opts;
+	const struct tracer_hooks *hooks;
+	void *ctx;
+	volatile sig_atomic_t *stop_flag;
+
+	struct hmap tracees;	/* tid -> struct tracee * */
+	unsigned long options;	/* PTRACE_O_* */
+	bool use_seccomp;
+
+	pid_t child;		/* tracer_spawn's command; 0 none */
+	int child_status;	/* its wait status; -1 unknown */
+	bool child_hidden;	/* no exec of it seen yet */
+	int errfd;		/* read end of the child's exec-error pipe; -1 */
+	int spawn_errno;	/* why the command could not be started */
+	unsigned char *filter;	/* the seccomp filter's syscalls */
+	uint64_t stops;
+};
+
+struct tracer *tracer_new(const struct tracer_opts *o, const struct tracer_hooks *h, void *ctx,
+			  volatile sig_atomic_t *stop_flag)
+{
+	struct tracer *tr = xcalloc(1, sizeof(*tr));
+
+	tr->opts = *o;
+	tr->hooks = h;
+	tr->ctx = ctx;
+	tr->stop_flag = stop_flag;
+	hmap_init(&tr->tracees);
+	tr->child_status = -1;
+	tr->errfd = -1;
+	tr->options = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC;
+	if (o->follow)
+		tr->options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+	return tr;
+}
+
+static struct tracee *find(struct tracer *tr, pid_t tid)
+{
+	void **slot = hmap_get_int(&tr->tracees, tid);
+	return slot ? *slot : NULL;
+}
+
+/* The thread group of TID, from /proc: a new thread can report its first
+ * stop before its creator's clone event tells us who made it. */
+static pid_t read_tgid(pid_t tid)
+{
+	char path[64], buf[512];
+	pid_t tgid = tid;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tid;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return tid;
+	buf[n] = '\0';
+	const char *p = strstr(buf, "\nTgid:");
+	if (p)
+		tgid = (pid_t)strtol(p + 6, NULL, 10);
+	return tgid > 0 ? tgid : tid;
+}
+
+static struct tracee *add(struct tracer *tr, pid_t tid, pid_t tgid)
+{
+	bool created;
+	void **slot = hmap_put_int(&tr->tracees, tid, &created);
+
+	if (!created)
+		return *slot;
+	struct tracee *t = xcalloc(1, sizeof(*t));
+	t->tid = tid;
+	t->tgid = tgid > 0 ? tgid : read_tgid(tid);
+	*slot = t;
+	return t;
+}
+
+static void forget(struct tracer *tr, struct tracee *t)
+{
+	hmap_del_int(&tr->tracees, t->tid);
+	if (tr->hooks->release)
+		tr->hooks->release(tr->ctx, t);
+	free(t);
+}
+
+static bool hidden(const struct tracer *tr, const struct tracee *t)
+{
+	return tr->child_hidden && t->tgid == tr->child;
+}
+
+/* Resume T after a stop: inside a call we always want its exit; outside,
+ * a filter stops us at the next wanted entry by itself. */
+static void resume(struct tracer *tr, struct tracee *t, int sig)
+{
+	long req = (tr->use_seccomp && !t->in_syscall) ? PTRACE_CONT : PTRACE_SYSCALL;
+
+	/* ESRCH: killed meanwhile (SIGKILL needs no tracer's leave); its
+	 * death is reported by wait. */
+	ptrace(req, t->tid, 0L, (long)sig);
+}
+
+/* The file execvp would run for CMD, searched in PATH as the shell does;
+ * NULL when there is none. Resolved here so that the command's trace shows
+ * one execve, not a failed one per PATH directory. */
+static char *find_command(const char *cmd, int *err)
+{
+	struct stat st;
+
+	*err = ENOENT;
+	if (strchr(cmd, '/')) {
+		if (stat(cmd, &st) < 0) {
+			*err = errno;
+			return NULL;
+		}
+		return xstrdup(cmd);
+	}
+	const char *path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	struct strbuf sb = STRBUF_INIT;
+	char *found = NULL;
+	while (!found) {
+		const char *end = strchrnul(path, ':');
+		strbuf_reset(&sb);
+		if (end == path)
+			strbuf_adds(&sb, ".");
+		else
+			strbuf_add(&sb, path, (size_t)(end - path));
+		strbuf_addf(&sb, "/%s", cmd);
+		if (stat(sb.buf, &st) == 0 && S_ISREG(st.st_mode)) {
+			if (access(sb.buf, X_OK) == 0)
+				found = strbuf_detach(&sb);
+			else
+				*err = EACCES;
+		}
+		if (!*end)
+			break;
+		path = end + 1;
+	}
+	strbuf_release(&sb);
+	return found;
+}
+
+/*
+ * Spawning: the child stops itself, we seize it, and only then does it
+ * install the filter and exec. A filter installed before the seize would
+ * make its RET_TRACE calls fail with ENOSYS, having no tracer yet.
+ */
+pid_t tracer_spawn(struct tracer *tr, char *const argv[], struct strbuf *err)
+{
+	/* Children inherit the filter: untraced (no -f), their filtered
+	 * calls would fail with ENOSYS. */
+	tr->use_seccomp = tr->opts.wanted && tr->opts.follow && !tr->opts.no_seccomp && seccomp_usable();
+	if (tr->use_seccomp) {
+		/* The command's execve ends the hidden prelude, so the filter
+		 * stops on it whatever was selected. */
+		size_t bytes = (size_t)(tr->opts.nbits + 7) / 8;
+		unsigned char *w = xmalloc(bytes);
+		memcpy(w, tr->opts.wanted, bytes);
+		w[SYS_execve / 8] |= (unsigned char)(1u << (SYS_execve % 8));
+		w[SYS_execveat / 8] |= (unsigned char)(1u << (SYS_execveat % 8));
+		tr->filter = w;
+	}
+	if (tr->use_seccomp)
+		/* Without a tracer the filter would fail the command's calls
+		 * with ENOSYS; dying with us is the lesser harm (strace
+		 * --seccomp-bpf does the same). */
+		tr->options |= PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL;
+
+	int ferr;
+	char *file = find_command(argv[0], &ferr);
+	if (!file) {
+		strbuf_addf(err, "cannot run '%s': %s", argv[0],
+			    ferr == ENOENT && !strchr(argv[0], '/') ? "command not found" : strerror(ferr));
+		tr->spawn_errno = ferr;
+		return -1;
+	}
+	int pfd[2];
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
+		free(file);
+		return -1;
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		strbuf_addf(err, "cannot fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		free(file);
+		return -1;
+	}
+	if (pid == 0) {
+		int e;
+		close(pfd[0]);
+		raise(SIGSTOP);
+		if (tr->use_seccomp && (e = seccomp_install(tr->filter, tr->opts.nbits)) < 0) {
+			/* Report through the pipe, exit without running the command. */
+			int code = -e;
+			(void)!write(pfd[1], &code, sizeof(code));
+			_exit(127);
+		}
+		execv(file, argv);
+		e = errno;
+		(void)!write(pfd[1], &e, sizeof(e));
+		_exit(e == ENOENT ? 127 : 126);
+	}
+	close(pfd[1]);
+	free(file);
+
+	int status;
+	if (waitpid(pid, &status, WSTOPPED) < 0 || !WIFSTOPPED(status)) {
+		strbuf_addf(err, "cannot start '%s': the child did not stop", argv[0]);
+		close(pfd[0]);
+		return -1;
+	}
+	if (ptrace(PTRACE_SEIZE, pid, 0L, (long)tr->options) < 0) {
+		int e = errno;
+		strbuf_addf(err, "cannot trace '%s': ", argv[0]);
+		tracer_explain_attach(pid, e, err);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+		close(pfd[0]);
+		return -1;
+	}
+	tr->child = pid;
+	tr->child_hidden = true;
+	add(tr, pid, pid);
+	/* It is in a group-stop; SIGCONT ends it and we go on from there. */
+	kill(pid, SIGCONT);
+
+	/* The child writes the errno of a failed filter or exec here; a
+	 * successful exec closes it. Read once the child is gone. */
+	tr->errfd = pfd[0];
+	return pid;
+}
+
+int tracer_spawn_error(struct tracer *tr)
+{
+	int e = 0;
+
+	if (tr->errfd < 0)
+		return tr->spawn_errno;
+	if (read(tr->errfd, &e, sizeof(e)) != (ssize_t)sizeof(e))
+		e = 0;
+	close(tr->errfd);
+	tr->errfd = -1;
+	return e;
+}
+
+/*
+ * Attaching: seize every thread in /proc/PID/task, again until a pass finds
+ * no new one (a thread may start while we list; once its creator is
+ * seized, the kernel attaches its children by itself). Seizing does not
+ * stop a thread: PTRACE_INTERRUPT brings each to a stop from which we
+ * resume it with syscall stops on.
+ */
+int tracer_attach(struct tracer *tr, pid_t pid, struct strbuf *err)
+{
+	char path[64];
+	bool added;
+	int passes = 0;
+
+	tr->use_seccomp = false;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	do {
+		DIR *d = opendir(path);
+		if (!d) {
+			int e = errno == ENOENT ? ESRCH : errno;
+			if (hmap_get_int(&tr->tracees, pid))
+				return 0;	/* it died under us: the loop will see */
+			tracer_explain_attach(pid, e, err);
+			return -e;
+		}
+		added = false;
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			char *end;
+			long tid = strtol(de->d_name, &end, 10);
+			if (*end || tid <= 0 || hmap_get_int(&tr->tracees, tid))
+				continue;
+			if (ptrace(PTRACE_SEIZE, (pid_t)tid, 0L, (long)tr->options) < 0) {
+				int e = errno;
+				if (e == ESRCH && tid != pid)
+					continue;	/* a thread that just ended */
+				closedir(d);
+				tracer_explain_attach(pid, e, err);
+				tracer_detach_all(tr);
+				return -e;
+			}
+			struct tracee *t = add(tr, (pid_t)tid, pid);
+			ptrace(PTRACE_INTERRUPT, t->tid, 0L, 0L);
+			if (tr->hooks->born)
+				tr->hooks->born(tr->ctx, NULL, t);
+			added = true;
+		}
+		closedir(d);
+	} while (added && ++passes < 100);
+	return 0;
+}
+
+static void explain_tracer_pid(pid_t pid, struct strbuf *out)
+{
+	char path[64], buf[2048];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	const char *p = strstr(buf, "\nTracerPid:");
+	long tracer = p ? strtol(p + 11, NULL, 10) : 0;
+	if (tracer > 0) {
+		char comm[64] = "";
+		snprintf(path, sizeof(path), "/proc/%ld/comm", tracer);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ssize_t m = read(fd, comm, sizeof(comm) - 1);
+			close(fd);
+			comm[m > 0 ? m : 0] = '\0';
+			char *nl = strchr(comm, '\n');
+			if (nl)
+				*nl = '\0';
+		}
+		strbuf_addf(out, "; it is already traced by pid %ld%s%s%s (TracerPid in /proc/%d/status): "
+			    "a process has only one tracer, so stop that one first",
+			    tracer, *comm ? " '" : "", comm, *comm ? "'" : "", (int)pid);
+	}
+}
+
+void tracer_explain_attach(pid_t pid, int err, struct strbuf *out)
+{
+	if (err == ESRCH) {
+		strbuf_addf(out, "no process %d (it has exited, or the pid is wrong)", (int)pid);
+		return;
+	}
+	strbuf_addf(out, "cannot trace process %d: %s", (int)pid, strerror(err));
+	if (err != EPERM)
+		return;
+	size_t before = out->len;
+	explain_tracer_pid(pid, out);
+	if (out->len != before)
+		return;
+
+	int scope = -1;
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+	if (f) {
+		if (fscanf(f, "%d", &scope) != 1)
+			scope = -1;
+		fclose(f);
+	}
+	if (scope == 3)
+		strbuf_adds(out, "; kernel.yama.ptrace_scope is 3, which forbids ptrace until reboot");
+	else if (scope >= 1 && geteuid() != 0)
+		strbuf_addf(out, "; kernel.yama.ptrace_scope is %d: run as root (CAP_SYS_PTRACE), or "
+			    "'sysctl kernel.yama.ptrace_scope=0'", scope);
+	else if (geteuid() != 0)
+		strbuf_adds(out, "; it belongs to another user or is not dumpable: run as that user or "
+			    "as root (CAP_SYS_PTRACE)");
+	else
+		strbuf_adds(out, "; root lacks CAP_SYS_PTRACE here (a container or a security module "
+			    "denies it): add the capability, e.g. 'docker run --cap-add SYS_PTRACE'");
+}
+
+/* A syscall stop: entry, seccomp-entry or exit, as the kernel says. */
+static void on_syscall_stop(struct tracer *tr, struct tracee *t)
+{
+	struct ptrace_syscall_info si;
+
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(si), &si) <= 0)
+		si.op = PTRACE_SYSCALL_INFO_NONE;
+	switch (si.op) {
+	case PTRACE_SYSCALL_INFO_ENTRY:
+	case PTRACE_SYSCALL_INFO_SECCOMP:
+		t->in_syscall = true;
+		/* The command's own life starts at its execve: what came
+		 * before (stopping, the filter) is ours. */
+		if (hidden(tr, t) && (si.entry.nr == SYS_execve || si.entry.nr == SYS_execveat))
+			tr->child_hidden = false;
+		if (!hidden(tr, t) && tr->hooks->entry)
+			tr->hooks->entry(tr->ctx, t, &si);
+		break;
+	case PTRACE_SYSCALL_INFO_EXIT:
+		if (t->in_syscall && !hidden(tr, t) && tr->hooks->exit)
+			tr->hooks->exit(tr->ctx, t, &si);
+		t->in_syscall = false;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The exec of a spawned command ends its hidden prelude. The execve entry
+ * was hidden, so the hooks see the exec before any call of the command. */
+static void on_exec(struct tracer *tr, struct tracee *t)
+{
+	unsigned long msg = 0;
+	ptrace(PTRACE_GETEVENTMSG, t->tid, 0L, &msg);
+	pid_t old = (pid_t)msg;
+
+	if (old > 0 && old != t->tid) {
+		/* A non-leader thread exec'd: the kernel gave it the leader's
+		 * tid. Our T is the old leader, which is gone without a death
+		 * notice; the exec-ing thread's state moves into its place. */
+		struct tracee *from = find(tr, old);
+		if (from) {
+			t->in_syscall = from->in_syscall;
+			void *user = t->user;
+			t->user = from->user;
+			from->user = user;
+			forget(tr, from);
+		}
+	}
+	t->tgid = t->tid;
+	/* Normally the execve entry ended it; without a stop there (a
+	 * filter that lacks it), the exec itself does. */
+	if (tr->child_hidden && t->tgid == tr->child)
+		tr->child_hidden = false;
+	if (tr->hooks->exec)
+		tr->hooks->exec(tr->ctx, t, old);
+}
+
+static void on_new_child(struct tracer *tr, struct tracee *parent)
+{
+	unsigned long msg = 0;
+
+	if (ptrace(PTRACE_GETEVENTMSG, parent->tid, 0L, &msg) < 0 || msg == 0)
+		return;
+	bool created = !hmap_get_int(&tr->tracees, (long long)msg);
+	struct tracee *c = add(tr, (pid_t)msg, 0);
+	if (created && tr->hooks->born && !hidden(tr, parent))
+		tr->hooks->born(tr->ctx, parent, c);
+}
+
+static void on_stop(struct tracer *tr, struct tracee *t, int status)
+{
+	int sig = WSTOPSIG(status);
+	int event = (unsigned)status >> 16;
+
+	if (sig == (SIGTRAP | 0x80)) {
+		on_syscall_stop(tr, t);
+		resume(tr, t, 0);
+		return;
+	}
+	switch (event) {
+	case 0:
+		break;
+	case PTRACE_EVENT_SECCOMP:
+		on_syscall_stop(tr, t);
+		resume(tr, t, 0);
+		return;
+	case PTRACE_EVENT_EXEC:
+		on_exec(tr, t);
+		resume(tr, t, 0);
+		return;
+	case PTRACE_EVENT_FORK:
+	case PTRACE_EVENT_VFORK:
+	case PTRACE_EVENT_CLONE:
+		on_new_child(tr, t);
+		resume(tr, t, 0);
+		return;
+	case PTRACE_EVENT_STOP:
+		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
+			/* A group-stop: stay stopped, but keep listening so
+			 * that SIGCONT and SIGKILL still reach us. */
+			if (!t->group_stopped && !hidden(tr, t) && tr->hooks->stopped)
+				tr->hooks->stopped(tr->ctx, t, sig);
+			t->group_stopped = true;
+			ptrace(PTRACE_LISTEN, t->tid, 0L, 0L);
+			return;
+		}
+		/* The first stop of a new or interrupted thread, or the end
+		 * of a group-stop. */
+		t->group_stopped = false;
+		resume(tr, t, 0);
+		return;
+	default:
+		resume(tr, t, 0);
+		return;
+	}
+
+	/* A signal-delivery-stop: report it, then let it through unchanged. */
+	siginfo_t si;
+	if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0) {
+		memset(&si, 0, sizeof(si));
+		si.si_signo = sig;
+	}
+	if (!hidden(tr, t) && tr->hooks->signal)
+		tr->hooks->signal(tr->ctx, t, &si);
+	resume(tr, t, sig);
+}
+
+static void on_gone(struct tracer *tr, struct tracee *t, int status)
+{
+	if (t->tid == tr->child)
+		tr->child_status = status;
+	if (!hidden(tr, t) && tr->hooks->gone)
+		tr->hooks->gone(tr->ctx, t, status);
+	forget(tr, t);
+}
+
+void tracer_loop(struct tracer *tr)
+{
+	while (tr->tracees.count > 0 && !*tr->stop_flag) {
+		int status;
+		pid_t tid = wait4(-1, &status, __WALL, NULL);
+		if (tid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;	/* ECHILD: nothing left */
+		}
+		tr->stops++;
+		struct tracee *t = find(tr, tid);
+		if (!t) {
+			if (WIFEXITED(status) || WIFSIGNALED(status)) {
+				if (tid == tr->child)
+					tr->child_status = status;
+				continue;
+			}
+			/* A new thread whose creator's event is still to come. */
+			t = add(tr, tid, 0);
+			if (tr->hooks->born && !(tr->child_hidden && t->tgid == tr->child))
+				tr->hooks->born(tr->ctx, NULL, t);
+		}
+		if (WIFSTOPPED(status))
+			on_stop(tr, t, status);
+		else if (WIFEXITED(status) || WIFSIGNALED(status))
+			on_gone(tr, t, status);
+	}
+}
+
+/*
+ * Detaching: PTRACE_DETACH needs the tracee in a ptrace-stop, so interrupt
+ * every thread and detach each at the stop that follows. A thread caught
+ * in a signal-delivery-stop gets its signal passed to PTRACE_DETACH, which
+ * delivers it; one in a group-stop stays stopped, as job control wants.
+ */
+void tracer_detach_all(struct tracer *tr)
+{
+	struct hmap_iter it;
+	size_t waiting = 0;
+
+	for (struct hmap_node *n = hmap_first(&tr->tracees, &it); n; n = hmap_next(&tr->tracees, &it)) {
+		struct tracee *t = n->value;
+		t->detaching = true;
+		if (ptrace(PTRACE_INTERRUPT, t->tid, 0L, 0L) == 0)
+			waiting++;
+	}
+	/* Bounded: every interrupted thread reports one stop or its death;
+	 * new children (a clone racing with us) report a stop too. */
+	while (tr->tracees.count > 0 && waiting > 0) {
+		int status;
+		pid_t tid = wait4(-1, &status, __WALL, NULL);
+		if (tid < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		struct tracee *t = find(tr, tid);
+		if (!t) {
+			if (WIFSTOPPED(status))
+				ptrace(PTRACE_DETACH, tid, 0L, 0L);
+			continue;
+		}
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			on_gone(tr, t, status);
+			waiting--;
+			continue;
+		}
+		int sig = WSTOPSIG(status);
+		int event = (unsigned)status >> 16;
+		int pass = 0;
+		if (sig == (SIGTRAP | 0x80) || event == PTRACE_EVENT_SECCOMP || event == PTRACE_EVENT_EXEC) {
+			pass = 0;
+		} else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
+			   event == PTRACE_EVENT_CLONE) {
+			unsigned long msg = 0;
+			if (ptrace(PTRACE_GETEVENTMSG, tid, 0L, &msg) == 0 && msg > 0 &&
+			    !find(tr, (pid_t)msg)) {
+				struct tracee *c = add(tr, (pid_t)msg, 0);
+				c->detaching = true;
+				waiting++;	/* its auto-attach stop is coming */
+			}
+		} else if (event == PTRACE_EVENT_STOP) {
+			pass = 0;
+		} else {
+			pass = sig;	/* signal-delivery-stop: deliver it */
+		}
+		ptrace(PTRACE_DETACH, tid, 0L, (long)pass);
+		forget(tr, t);
+		waiting--;
+	}
+	/* Anything left could not be interrupted (gone already). */
+	for (struct hmap_node *n = hmap_first(&tr->tracees, &it); n; n = hmap_next(&tr->tracees, &it)) {
+		struct tracee *t = n->value;
+		ptrace(PTRACE_DETACH, t->tid, 0L, 0L);
+		forget(tr, t);
+	}
+}
+
+void tracer_each(struct tracer *tr, void (*fn)(void *arg, struct tracee *t), void *arg)
+{
+	struct hmap_iter it;
+
+	for (struct hmap_node *n = hmap_first(&tr->tracees, &it); n; n = hmap_next(&tr->tracees, &it))
+		fn(arg, n->value);
+}
+
+int tracer_child_status(const struct tracer *tr)
+{
+	return tr->child_status;
+}
+
+pid_t tracer_child_pid(const struct tracer *tr)
+{
+	return tr->child;
+}
+
+bool tracer_uses_seccomp(const struct tracer *tr)
+{
+	return tr->use_seccomp;
+}
+
+uint64_t tracer_stops(const struct tracer *tr)
+{
+	return tr->stops;
+}
+
+void tracer_free(struct tracer *tr)
+{
+	struct hmap_iter it;
+
+	if (!tr)
+		return;
+	for (struct hmap_node *n = hmap_first(&tr->tracees, &it); n; n = hmap_next(&tr->tracees, &it)) {
+		struct tracee *t = n->value;
+		if (tr->hooks->release)
+			tr->hooks->release(tr->ctx, t);
+		free(t);
+	}
+	hmap_release(&tr->tracees, NULL);
+	if (tr->errfd >= 0)
+		close(tr->errfd);
+	free(tr->filter);
+	free(tr);
+}

@@ -1,0 +1,132 @@
+/* rootcause attach PID: trace a running process for a while, detach, and
+ * diagnose what it did and where its threads are blocked. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/session.h"
+#include "cmd/cmd.h"
+
+static const char attach_usage[] =
+	"usage: rootcause attach [options] PID\n"
+	"\n"
+	"Trace every thread of the running process PID, and the children it starts,\n"
+	"for --duration seconds or until Ctrl-C or SIGTERM; then detach, leaving it\n"
+	"running as before, and print the diagnosis: what failed, what is slow, and\n"
+	"which threads are still blocked in a call (on which fd, path or peer, and\n"
+	"for how long).\n"
+	"\n"
+	"An attached process cannot be given a seccomp filter from outside, so every\n"
+	"call stops it twice (entry and exit); calls the rules do not read are not\n"
+	"decoded.\n"
+	"\n"
+	"options:\n"
+	"  --duration S         detach after S seconds (default: on Ctrl-C/SIGTERM)\n"
+	"  -e trace=SET         trace only these calls (strace's syntax)\n"
+	REPORT_OPTIONS_HELP
+	"\n"
+	"exit status:\n"
+	"  0  analysed, no error findings\n"
+	"  1  analysed, error findings\n"
+	"  2  usage error\n"
+	"  3  cannot attach (no such process, ptrace refused: the message says why)\n"
+	"  4  internal failure\n";
+
+enum { OPT_DURATION = 0x200 };
+
+int cmd_attach(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		REPORT_LONG_OPTIONS,
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts ro;
+	const char *expr = NULL;
+	double duration = 0;
+	bool bad = false;
+	int opt;
+
+	report_opts_init(&ro);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+o:ve:h", longopts, NULL)) != -1) {
+		char *end;
+		switch (opt) {
+		case 'h':
+			fputs(attach_usage, stdout);
+			return RC_EXIT_OK;
+		case OPT_DURATION:
+			duration = strtod(optarg, &end);
+			if (*end || end == optarg || !(duration > 0) || duration > 1e6) {
+				error_msg("invalid duration '%s' (seconds, e.g. 10 or 0.5)", optarg);
+				return RC_EXIT_USAGE;
+			}
+			continue;
+		case 'e':
+			expr = optarg;
+			continue;
+		}
+		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
+			if (!bad)
+				fputs(attach_usage, stderr);
+			return RC_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		error_msg(optind >= argc ? "attach: no pid given" : "attach: one pid only");
+		fputs(attach_usage, stderr);
+		return RC_EXIT_USAGE;
+	}
+	char *end;
+	long pid = strtol(argv[optind], &end, 10);
+	if (*end || end == argv[optind] || pid <= 0 || pid > 0x3fffffff) {
+		error_msg("invalid pid '%s'", argv[optind]);
+		return RC_EXIT_USAGE;
+	}
+
+	struct strbuf err = STRBUF_INIT;
+	unsigned char *sel = select_new();
+	if (expr ? select_parse(sel, expr, &err) < 0 : (select_rules(sel), false)) {
+		error_msg("%s", strbuf_str(&err));
+		strbuf_release(&err);
+		free(sel);
+		return RC_EXIT_USAGE;
+	}
+
+	struct rc_engine eng;
+	engine_init(&eng);
+	struct session_opts so = {
+		.pid = (pid_t)pid,
+		.duration = duration,
+		.follow = true,
+		.select = sel,
+		.dec = { .strsize = 1024, .preview_max = 1024 },
+		.engine = &eng,
+	};
+	struct session_result res;
+	int status;
+	if (session_run(&so, &res, &err) < 0) {
+		error_msg("%s", strbuf_str(&err));
+		status = RC_EXIT_INPUT;
+	} else {
+		struct rc_findings findings;
+		findings_init(&findings);
+		engine_finish(&eng, &findings);
+		struct rc_report rep = {
+			.kind = "attach",
+			.pid = (int)pid,
+			.events = res.events,
+			.seconds = res.seconds,
+			.procs = &eng.procs,
+			.findings = &findings,
+		};
+		status = report_emit(&ro, &rep);
+		findings_release(&findings);
+	}
+	engine_release(&eng);
+	strbuf_release(&err);
+	free(sel);
+	return status;
+}

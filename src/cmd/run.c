@@ -1,0 +1,155 @@
+/* rootcause run -- CMD ARGS...: trace a command, diagnose it when it ends. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capture/session.h"
+#include "cmd/cmd.h"
+
+static const char run_usage[] =
+	"usage: rootcause run [options] [--] CMD [ARGS...]\n"
+	"\n"
+	"Run CMD under rootcause's own tracer (no strace needed), following every\n"
+	"child and thread, and when it ends print why it failed, stalled or ran\n"
+	"slowly. The report goes to standard error (or -o), so the command's own\n"
+	"output is left as it was. Ctrl-C reaches the command as usual.\n"
+	"\n"
+	"Only the calls the rules read stop the command, through a seccomp filter\n"
+	"when the kernel has one. The filter cannot work without its tracer, so if\n"
+	"rootcause is killed with SIGKILL the command is killed too (SIGTERM or\n"
+	"SIGHUP sent to rootcause are passed on to the command instead); use\n"
+	"--no-filter for a command that must outlive rootcause.\n"
+	"\n"
+	"options:\n"
+	"  --trace-out LOG      also write the trace in strace's format (mode 0600);\n"
+	"                       'rootcause analyze LOG' reads it back\n"
+	"  -e trace=SET         trace only these calls (strace's syntax: open,read\n"
+	"                       or %file,%network); default: what the rules read\n"
+	"  --no-filter          stop on every call instead of using seccomp\n"
+	REPORT_OPTIONS_HELP
+	"\n"
+	"exit status: the command's own (128+N when signal N killed it); 127 when\n"
+	"it could not be found, 126 when it could not be run, 2 for a usage error.\n";
+
+enum { OPT_TRACE_OUT = 0x200, OPT_NO_FILTER };
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		REPORT_LONG_OPTIONS,
+		{ "trace-out", required_argument, NULL, OPT_TRACE_OUT },
+		{ "no-filter", no_argument, NULL, OPT_NO_FILTER },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts ro;
+	const char *trace_out = NULL, *expr = NULL;
+	bool no_filter = false, bad = false;
+	int opt;
+
+	report_opts_init(&ro);
+	ro.fd = STDERR_FILENO;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+o:ve:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'h':
+			fputs(run_usage, stdout);
+			return RC_EXIT_OK;
+		case OPT_TRACE_OUT:
+			trace_out = optarg;
+			continue;
+		case OPT_NO_FILTER:
+			no_filter = true;
+			continue;
+		case 'e':
+			expr = optarg;
+			continue;
+		}
+		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
+			if (!bad)
+				fputs(run_usage, stderr);
+			return RC_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		error_msg("run: no command given");
+		fputs(run_usage, stderr);
+		return RC_EXIT_USAGE;
+	}
+
+	struct strbuf err = STRBUF_INIT;
+	unsigned char *sel = select_new();
+	if (expr ? select_parse(sel, expr, &err) < 0 : (select_rules(sel), false)) {
+		error_msg("%s", strbuf_str(&err));
+		strbuf_release(&err);
+		free(sel);
+		return RC_EXIT_USAGE;
+	}
+
+	FILE *tf = NULL;
+	struct printer *pr = NULL;
+	if (trace_out) {
+		tf = open_private(trace_out);
+		if (!tf) {
+			error_msg("cannot write trace '%s': %s", trace_out, strerror(errno));
+			free(sel);
+			return RC_EXIT_INPUT;
+		}
+		struct printer_opts po = {
+			.out = tf, .to_file = true, .follow = true, .ts = PR_TS_USEC, .durations = true,
+		};
+		pr = printer_new(&po);
+	}
+
+	struct rc_engine eng;
+	engine_init(&eng);
+	struct session_opts so = {
+		.argv = argv + optind,
+		.follow = true,
+		.no_seccomp = no_filter,
+		.select = sel,
+		/* Long enough for a program's whole error message, and the
+		 * same in --trace-out so that analyze reads the same facts. */
+		.dec = { .strsize = 1024, .preview_max = 1024 },
+		.printer = pr,
+		.engine = &eng,
+	};
+	struct session_result res;
+	int status;
+	if (session_run(&so, &res, &err) < 0) {
+		error_msg("%s", strbuf_str(&err));
+		status = res.spawn_errno == ENOENT ? 127 : 126;
+	} else {
+		struct rc_findings findings;
+		findings_init(&findings);
+		engine_finish(&eng, &findings);
+		struct rc_report rep = {
+			.kind = "run",
+			.command = (const char *const *)(argv + optind),
+			.events = res.events,
+			.seconds = res.seconds,
+			.procs = &eng.procs,
+			.findings = &findings,
+		};
+		report_emit(&ro, &rep);
+		findings_release(&findings);
+		int ws = res.child_status;
+		if (ws == -1)
+			status = RC_EXIT_INTERNAL;
+		else if (WIFSIGNALED(ws))
+			status = 128 + WTERMSIG(ws);
+		else
+			status = WEXITSTATUS(ws);
+	}
+	if (pr && printer_free(pr) < 0)
+		error_msg("cannot write trace '%s'", trace_out);
+	if (tf && fclose(tf) != 0)
+		error_msg("cannot write trace '%s': %s", trace_out, strerror(errno));
+	engine_release(&eng);
+	strbuf_release(&err);
+	free(sel);
+	return status;
+}
