@@ -1,0 +1,1242 @@
+/* blocked-thread: threads still inside a system call when tracing stopped.
+ *
+ * A source marks such a call E->blocked: a log's unfinished call that was
+ * never resumed, strace's "<detached ...>" line, or a thread the tracer
+ * left inside a call. When a program hangs, these calls are the hang: the
+ * rule names each thread's call, what it waits on (the fd's file, pipe or
+ * socket peer, the futex, the child) and for how long.
+ *
+ * Not every blocked thread is stuck. A server parked in accept or
+ * epoll_wait, a worker pool parked on one futex, a thread sleeping or
+ * waiting for a signal or a child, a read on an eventfd or timerfd, and a
+ * server waiting for its client's next request are idle by design: notes.
+ * A read from a peer we connected to, a write nobody reads, a pipe, a
+ * terminal, a file, a file lock, a futex (a lock or a condition) or a
+ * device call that has not returned is a likelier stall: warnings, so that
+ * they show even when nothing failed, ranked with the failures nothing
+ * recovered from. When both ends of one connection are blocked reading,
+ * that is a deadlock and both are warnings.
+ *
+ * How long: E->dur when the source knew it (the tracer); otherwise, from a
+ * log, the time from the call's start to the last timestamp of the log, a
+ * lower bound (strace prints nothing with a time at detach). A thread whose
+ * blocked call is its only event was blocked all through the trace, however
+ * short the log's clock says it was. A call that began under LONG_S before
+ * the end in a thread that was busy otherwise is most likely work in
+ * progress: a note.
+ *
+ * One finding per thread, the likely stalls first, then the longest; at
+ * most SHOWN_MAX, the rest counted on the last one.
+ */
+#include <linux/futex.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include "rules/common.h"
+#include "rules/fileprobe.h"
+#include "rules/rule.h"
+#include "util/hmap.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define RULE_ID "blocked-thread"
+
+#ifndef FUTEX_LOCK_PI2
+#define FUTEX_LOCK_PI2 13
+#endif
+
+/* A call blocked this long is a wait a user notices. */
+#define LONG_S 1.0
+/* Findings listed; the rest are counted. */
+#define SHOWN_MAX 8
+/* This many threads of one process parked on one futex are a pool's idle
+ * workers (they wait on the queue's condition variable), not contention. */
+#define POOL_MIN 3
+/* Bounds on what is kept: blocked threads (one entry each), a server's
+ * accepted sockets and listening ports. */
+#define BLOCKED_MAX 4096
+#define SERVER_FDS_MAX 4096
+#define PORTS_MAX 1024
+/* Threads named as blocked meanwhile next to a futex wait. */
+#define MEANWHILE_MAX 3
+
+enum kind {
+	K_SOCK_READ,	/* read/recv on a socket */
+	K_SOCK_WRITE,
+	K_CONNECT,
+	K_ACCEPT,
+	K_PIPE_READ,
+	K_PIPE_WRITE,
+	K_INPUT,	/* a read on a terminal or an unknown stdin */
+	K_FILE_IO,	/* read, write, fsync on a file */
+	K_PATH,		/* open, stat... on a path */
+	K_FILE_LOCK,	/* flock, fcntl(F_SETLKW) */
+	K_DEVICE,	/* ioctl */
+	K_FUTEX,
+	K_FUTEX_TIMED,
+	K_POLL,		/* poll/select on fds */
+	K_EPOLL,
+	K_SLEEP,
+	K_RESTART,	/* restart_syscall */
+	K_SIGWAIT,
+	K_CHILD,	/* wait4, waitid */
+	K_EVENT,	/* read on an eventfd, timerfd, signalfd, inotify fd */
+	K_VFORK,
+	K_OTHER,
+};
+
+struct blocked {
+	int tid;
+	int pid;		/* the process, rule_leader() */
+	int group;		/* rule_group(): sockets and futexes are shared there */
+	uint64_t seq;
+	double ts;
+	double dur;		/* seconds inside; < 0 unknown */
+	bool exact;		/* dur came from the source, not bounded from the log */
+	bool whole;		/* the thread's only event: blocked all through the trace */
+	enum kind kind;
+	char *name;
+	char *line;
+	char *what;		/* what it waits on: "fd 3 (pipe:[12])", "futex 0x10" */
+	char *fdline;		/* evidence: what the fd is */
+	char *extra;		/* wait4: the children it waits for */
+	char *path;		/* for the finding's path field */
+	char *address;		/* the peer, for the finding's address field */
+	char *local, *peer;	/* both ends of a TCP/UDP socket as -yy printed them */
+	int local_port;
+	bool server;		/* a server's socket: it accepted it */
+	uint64_t futex;
+	long long timeout_ms;
+	/* Decided at finish. */
+	bool pool;		/* parked with POOL_MIN or more threads on one futex */
+	int pool_size;
+	int deadlock_tid;	/* the other end of the connection, blocked reading too */
+	bool stall;
+};
+
+struct state {
+	struct hmap threads;	/* tid -> struct blocked */
+	struct hmap server_fds;	/* group << 32 | fd -> (void *)1: sockets it accepted */
+	struct hmap ports;	/* group << 32 | port -> (void *)1: ports it listens on */
+	uint64_t dropped;	/* blocked threads past BLOCKED_MAX */
+	double last_ts;		/* the latest timestamp of the trace, -1 none */
+};
+
+static void init(void *st)
+{
+	struct state *s = st;
+
+	hmap_init(&s->threads);
+	hmap_init(&s->server_fds);
+	hmap_init(&s->ports);
+	s->last_ts = -1;
+}
+
+static void blocked_free(void *v)
+{
+	struct blocked *b = v;
+
+	if (!b)
+		return;
+	free(b->name);
+	free(b->line);
+	free(b->what);
+	free(b->fdline);
+	free(b->extra);
+	free(b->path);
+	free(b->address);
+	free(b->local);
+	free(b->peer);
+	free(b);
+}
+
+static void release(void *st)
+{
+	struct state *s = st;
+
+	hmap_release(&s->threads, blocked_free);
+	hmap_release(&s->server_fds, NULL);
+	hmap_release(&s->ports, NULL);
+}
+
+static long long pair_key(int group, int n)
+{
+	return (long long)((unsigned long long)(unsigned)group << 32 | (unsigned)n);
+}
+
+static void set_add(struct hmap *set, long long key, size_t cap)
+{
+	if (set->count < cap || hmap_get_int(set, key))
+		*hmap_put_int(set, key, NULL) = (void *)1;
+}
+
+static bool set_has(const struct hmap *set, long long key)
+{
+	return set->count && hmap_get_int(set, key);
+}
+
+/* ---- what an fd is ---- */
+
+/* "TCP:[127.0.0.1:5000->127.0.0.1:8080]" (-yy): the protocol, and the
+ * text between the brackets. NULL unless a TCP or UDP socket. */
+static const char *inet_hint(const char *hint, size_t *proto_len, size_t *inner_len)
+{
+	if (!hint || !(strncmp(hint, "TCP", 3) == 0 || strncmp(hint, "UDP", 3) == 0))
+		return NULL;
+	const char *open = strstr(hint, ":[");
+	size_t n = strlen(hint);
+	if (!open || n < 2 || hint[n - 1] != ']' || open + 2 > hint + n - 1)
+		return NULL;
+	*proto_len = (size_t)(open - hint);
+	*inner_len = (size_t)(hint + n - 1 - (open + 2));
+	return open + 2;
+}
+
+/* The port at the end of "127.0.0.1:80" or "[::1]:80" (N bytes); -1 none. */
+static int end_port(const char *s, size_t n)
+{
+	const char *colon = NULL;
+
+	for (size_t i = n; i > 0; i--)
+		if (s[i - 1] == ':') {
+			colon = s + i - 1;
+			break;
+		}
+	if (!colon || colon + 1 >= s + n)
+		return -1;
+	int port = 0;
+	for (const char *c = colon + 1; c < s + n; c++) {
+		if (*c < '0' || *c > '9' || port > 65535)
+			return -1;
+		port = port * 10 + (*c - '0');
+	}
+	return port <= 65535 ? port : -1;
+}
+
+/* The local address of a -yy TCP/UDP decoration, its port, and the peer
+ * (NULL for a listening socket). */
+static void hint_ends(const char *hint, char **local, int *local_port, char **peer)
+{
+	size_t plen, n;
+	const char *inner = inet_hint(hint, &plen, &n);
+
+	if (!inner)
+		return;
+	const char *arrow = memmem(inner, n, "->", 2);
+	size_t ln = arrow ? (size_t)(arrow - inner) : n;
+	*local = xstrndup(inner, ln);
+	*local_port = end_port(inner, ln);
+	if (arrow)
+		*peer = xstrndup(arrow + 2, (size_t)(inner + n - arrow - 2));
+}
+
+struct fdinfo {
+	bool known;
+	enum rc_fd_kind kind;
+	const char *path;	/* files */
+	const struct rc_fd *f;	/* the model's entry, if any */
+	const char *hint;	/* what -y/-yy printed, for E's own fd */
+};
+
+static void fd_lookup(const struct rc_ctx *ctx, const struct rc_event *e, int fd, struct fdinfo *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->hint = fd == e->fd ? e->fd_hint : NULL;
+	out->f = fd >= 0 ? procs_fd(ctx->procs, e->pid, fd) : NULL;
+	if (out->f) {
+		out->known = true;
+		out->kind = out->f->kind;
+		out->path = out->f->kind == RC_FD_FILE ? out->f->path : NULL;
+		return;
+	}
+	const char *h = out->hint;
+	if (!h || !h[0])
+		return;
+	out->known = true;
+	if (h[0] == '/') {
+		out->kind = RC_FD_FILE;
+		out->path = h;
+	} else if (strncmp(h, "pipe:", 5) == 0) {
+		out->kind = RC_FD_PIPE;
+	} else if (strncmp(h, "TCP", 3) == 0 || strncmp(h, "UDP", 3) == 0 || strncmp(h, "UNIX", 4) == 0 ||
+		   strncmp(h, "NETLINK", 7) == 0 || strncmp(h, "socket:", 7) == 0) {
+		out->kind = RC_FD_SOCKET;
+	} else {
+		out->kind = RC_FD_OTHER;
+	}
+}
+
+/* The peer of socket FI as findings name it ("127.0.0.1:8080",
+ * "/run/x.sock"), or NULL: the model's, else the address E carries for
+ * its own fd (strace's -yy decoration, or the tracer's). */
+static char *socket_peer(const struct rc_event *e, int fd, const struct fdinfo *fi)
+{
+	if (fi->f && fi->f->peer_host)
+		return rule_addr_format(fi->f->family, fi->f->peer_host, fi->f->peer_port, fi->f->abstract);
+	if (fd == e->fd && e->sa.host &&
+	    (e->sa.family == AF_INET || e->sa.family == AF_INET6 || e->sa.family == AF_UNIX))
+		return rule_addr_format(e->sa.family, e->sa.host, e->sa.port, e->sa.abstract);
+	return NULL;
+}
+
+/* FI in words, for the summary: "'/etc/x'", "pipe:[123]",
+ * "TCP 127.0.0.1:5000->127.0.0.1:8080", "unix socket /run/x.sock". */
+static void add_fd_text(struct strbuf *sb, const struct fdinfo *fi, const char *peer)
+{
+	size_t plen, n;
+	const char *inner = inet_hint(fi->hint, &plen, &n);
+
+	switch (fi->kind) {
+	case RC_FD_FILE:
+		strbuf_addf(sb, "'%s'", fi->path ? fi->path : "?");
+		return;
+	case RC_FD_PIPE:
+		strbuf_adds(sb, fi->hint && strncmp(fi->hint, "pipe:", 5) == 0 ? fi->hint : "a pipe");
+		return;
+	case RC_FD_SOCKET: {
+		if (inner) {
+			strbuf_add(sb, fi->hint, plen);
+			strbuf_addc(sb, ' ');
+			strbuf_add(sb, inner, n);
+			return;
+		}
+		bool unix_sock = (fi->f && fi->f->family == AF_UNIX) ||
+				 (!fi->f && fi->hint && strncmp(fi->hint, "UNIX", 4) == 0);
+		if (peer && unix_sock)
+			strbuf_addf(sb, "unix socket %s", peer);
+		else if (peer)
+			strbuf_addf(sb, "%s socket to %s", fi->f && fi->f->sock_type == SOCK_DGRAM ? "UDP" : "TCP",
+				    peer);
+		else if (fi->hint)
+			strbuf_adds(sb, fi->hint);
+		else
+			strbuf_adds(sb, unix_sock ? "unix socket" : "socket");
+		return;
+	}
+	default:
+		strbuf_adds(sb, fi->hint ? fi->hint : "an eventfd, timerfd or similar");
+		return;
+	}
+}
+
+static bool terminal_path(const char *path)
+{
+	return path && (fp_has_prefix(path, "/dev/tty") || fp_has_prefix(path, "/dev/pts/") ||
+			strcmp(path, "/dev/console") == 0);
+}
+
+/* Describe E's fd into B: the summary's words, the evidence line, the
+ * path or peer; returns what the fd is. */
+static struct fdinfo describe_fd(struct state *s, struct blocked *b, const struct rc_event *e,
+				 const struct rc_ctx *ctx)
+{
+	struct fdinfo fi;
+	struct strbuf sb = STRBUF_INIT;
+
+	fd_lookup(ctx, e, e->fd, &fi);
+	if (!fi.known) {
+		strbuf_addf(&sb, "fd %d%s", e->fd, e->fd == 0 ? " (stdin)" : "");
+		b->what = strbuf_detach(&sb);
+		return fi;
+	}
+	char *peer = fi.kind == RC_FD_SOCKET ? socket_peer(e, e->fd, &fi) : NULL;
+	strbuf_addf(&sb, "fd %d (", e->fd);
+	add_fd_text(&sb, &fi, peer);
+	strbuf_addc(&sb, ')');
+	b->what = strbuf_detach(&sb);
+
+	strbuf_addf(&sb, "fd %d is ", e->fd);
+	add_fd_text(&sb, &fi, peer);
+	if (fi.f && fi.f->connect_line)
+		strbuf_addf(&sb, ", connected by: %s", fi.f->connect_line);
+	b->fdline = strbuf_detach(&sb);
+
+	if (fi.kind == RC_FD_FILE && fi.path)
+		b->path = xstrdup(fi.path);
+	if (fi.kind == RC_FD_SOCKET) {
+		b->address = peer;
+		peer = NULL;
+		hint_ends(fi.hint, &b->local, &b->local_port, &b->peer);
+		b->server = set_has(&s->server_fds, pair_key(b->group, e->fd));
+	}
+	free(peer);
+	return fi;
+}
+
+/* ---- which call ---- */
+
+static bool ignored(long nr)
+{
+	switch (nr) {
+	case SYS_exit:
+	case SYS_exit_group:
+	case SYS_execve:
+	case SYS_execveat:
+	case SYS_rt_sigreturn:
+	case SYS_clone:
+#ifdef SYS_clone3
+	case SYS_clone3:
+#endif
+#ifdef SYS_fork
+	case SYS_fork:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_read(long nr)
+{
+	switch (nr) {
+	case SYS_read:
+	case SYS_readv:
+	case SYS_pread64:
+	case SYS_preadv:
+	case SYS_preadv2:
+	case SYS_recvfrom:
+	case SYS_recvmsg:
+	case SYS_recvmmsg:
+#ifdef SYS_recv
+	case SYS_recv:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool is_write(long nr)
+{
+	switch (nr) {
+	case SYS_write:
+	case SYS_writev:
+	case SYS_pwrite64:
+	case SYS_pwritev:
+	case SYS_pwritev2:
+	case SYS_sendto:
+	case SYS_sendmsg:
+	case SYS_sendmmsg:
+	case SYS_sendfile:
+	case SYS_splice:
+	case SYS_copy_file_range:
+#ifdef SYS_send
+	case SYS_send:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Calls that wait for storage on their fd. */
+static bool is_sync(long nr)
+{
+	switch (nr) {
+	case SYS_fsync:
+	case SYS_fdatasync:
+	case SYS_sync_file_range:
+	case SYS_fallocate:
+	case SYS_ftruncate:
+	case SYS_getdents64:
+	case SYS_fstat:
+	case SYS_close:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool futex_waits(const struct rc_event *e)
+{
+#ifdef SYS_futex_waitv
+	if (e->nr == SYS_futex_waitv)
+		return true;
+#endif
+	switch (e->futex_op) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+	case FUTEX_LOCK_PI:
+	case FUTEX_LOCK_PI2:
+	case FUTEX_WAIT_REQUEUE_PI:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static enum kind classify_read(struct state *s, struct blocked *b, const struct rc_event *e,
+			       const struct rc_ctx *ctx)
+{
+	struct fdinfo fi = describe_fd(s, b, e, ctx);
+
+	if (!fi.known)
+		return e->fd == 0 ? K_INPUT : K_OTHER;
+	switch (fi.kind) {
+	case RC_FD_SOCKET:
+		return K_SOCK_READ;
+	case RC_FD_PIPE:
+		return K_PIPE_READ;
+	case RC_FD_FILE:
+		if (terminal_path(fi.path))
+			return K_INPUT;
+		return K_FILE_IO;
+	default:
+		return K_EVENT;
+	}
+}
+
+static enum kind classify_write(struct state *s, struct blocked *b, const struct rc_event *e,
+				const struct rc_ctx *ctx)
+{
+	struct fdinfo fi = describe_fd(s, b, e, ctx);
+
+	if (!fi.known)
+		return K_OTHER;
+	switch (fi.kind) {
+	case RC_FD_SOCKET:
+		return K_SOCK_WRITE;
+	case RC_FD_PIPE:
+		return K_PIPE_WRITE;
+	case RC_FD_FILE:
+		return terminal_path(fi.path) ? K_OTHER : K_FILE_IO;
+	default:
+		return K_OTHER;
+	}
+}
+
+/* poll/select: the fds waited on, and the first socket among them that
+ * connected out to a peer (a client waiting for an answer). */
+static enum kind classify_poll(struct state *s, struct blocked *b, const struct rc_event *e,
+			       const struct rc_ctx *ctx)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	/* No fds: Python's time.sleep on older versions, usleep in old code. */
+	if (e->nfds == 0)
+		return K_SLEEP;
+	strbuf_adds(&sb, e->nfds == 1 ? "fd " : "fds ");
+	for (int i = 0; i < e->nfds && i < RC_EVENT_MAX_FDS; i++) {
+		strbuf_addf(&sb, "%s%d", i ? ", " : "", e->fds[i]);
+		struct fdinfo fi;
+		fd_lookup(ctx, e, e->fds[i], &fi);
+		if (b->address || !fi.known || fi.kind != RC_FD_SOCKET ||
+		    set_has(&s->server_fds, pair_key(b->group, e->fds[i])))
+			continue;
+		b->address = socket_peer(e, e->fds[i], &fi);
+		if (b->address) {
+			struct strbuf l = STRBUF_INIT;
+			strbuf_addf(&l, "fd %d is ", e->fds[i]);
+			add_fd_text(&l, &fi, b->address);
+			b->fdline = strbuf_detach(&l);
+		}
+	}
+	if (e->timeout_ms >= 0)
+		strbuf_addf(&sb, " (timeout %lld ms)", e->timeout_ms);
+	else
+		strbuf_adds(&sb, " (no timeout)");
+	b->what = strbuf_detach(&sb);
+	return K_POLL;
+}
+
+/* The children of B's process still running, as wait4 waits for them. */
+static void children_text(struct blocked *b, const struct rc_ctx *ctx)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct hmap_iter it;
+	int n = 0;
+
+	for (struct hmap_node *node = hmap_first(&ctx->procs->procs, &it); node;
+	     node = hmap_next(&ctx->procs->procs, &it)) {
+		const struct rc_proc *c = node->value;
+		if (c->is_thread || c->ended || !c->ppid || rule_leader(ctx, c->ppid) != b->pid)
+			continue;
+		if (n < 3) {
+			strbuf_addf(&sb, "%spid %d", n ? ", " : "", c->pid);
+			if (c->argc > 0 && c->argv[0])
+				strbuf_addf(&sb, " '%s'", c->argv[0]);
+		}
+		n++;
+	}
+	if (n > 3)
+		strbuf_addf(&sb, " and %d more", n - 3);
+	if (n)
+		b->extra = strbuf_detach(&sb);
+	strbuf_release(&sb);
+}
+
+static enum kind classify(struct state *s, struct blocked *b, const struct rc_event *e,
+			  const struct rc_ctx *ctx)
+{
+	long nr = e->nr;
+
+	if (is_read(nr) && e->fd >= 0)
+		return classify_read(s, b, e, ctx);
+	if (is_write(nr) && e->fd >= 0)
+		return classify_write(s, b, e, ctx);
+	if (rule_is_poll(nr))
+		return classify_poll(s, b, e, ctx);
+	if (rule_is_epoll(nr)) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "epoll fd %d ", e->fd);
+		if (e->timeout_ms >= 0)
+			strbuf_addf(&sb, "(timeout %lld ms)", e->timeout_ms);
+		else
+			strbuf_adds(&sb, "(no timeout)");
+		b->what = strbuf_detach(&sb);
+		return K_EPOLL;
+	}
+	if (nr == SYS_futex
+#ifdef SYS_futex_waitv
+	    || nr == SYS_futex_waitv
+#endif
+	) {
+		if (!futex_waits(e))
+			return K_OTHER;
+		struct strbuf sb = STRBUF_INIT;
+		b->futex = e->addr;
+		strbuf_addf(&sb, "0x%llx", (unsigned long long)e->addr);
+		if (e->timeout_ms >= 0)
+			strbuf_addf(&sb, " (timeout %lld ms)", e->timeout_ms);
+		b->what = strbuf_detach(&sb);
+		return e->timeout_ms >= 0 ? K_FUTEX_TIMED : K_FUTEX;
+	}
+	switch (nr) {
+	case SYS_accept:
+	case SYS_accept4:
+		describe_fd(s, b, e, ctx);
+		return K_ACCEPT;
+	case SYS_connect: {
+		describe_fd(s, b, e, ctx);
+		if (e->sa.host && (e->sa.family == AF_INET || e->sa.family == AF_INET6 ||
+				   e->sa.family == AF_UNIX)) {
+			free(b->address);
+			b->address = rule_addr_format(e->sa.family, e->sa.host, e->sa.port, e->sa.abstract);
+		}
+		return K_CONNECT;
+	}
+	case SYS_ioctl:
+		describe_fd(s, b, e, ctx);
+		return K_DEVICE;
+	case SYS_flock:
+	case SYS_fcntl:
+		describe_fd(s, b, e, ctx);
+		return K_FILE_LOCK;
+	case SYS_nanosleep:
+	case SYS_clock_nanosleep:
+		return K_SLEEP;
+	case SYS_restart_syscall:
+		return K_RESTART;
+#ifdef SYS_pause
+	case SYS_pause:
+#endif
+	case SYS_rt_sigsuspend:
+	case SYS_rt_sigtimedwait:
+		return K_SIGWAIT;
+	case SYS_wait4:
+	case SYS_waitid:
+		children_text(b, ctx);
+		return K_CHILD;
+#ifdef SYS_vfork
+	case SYS_vfork:
+		return K_VFORK;
+#endif
+	case SYS_sync:
+	case SYS_syncfs:
+	case SYS_msync:
+		if (e->fd >= 0)
+			describe_fd(s, b, e, ctx);
+		return K_FILE_IO;
+	default:
+		break;
+	}
+	if (is_sync(nr) && e->fd >= 0) {
+		struct fdinfo fi = describe_fd(s, b, e, ctx);
+		return fi.known && fi.kind == RC_FD_FILE ? K_FILE_IO : K_OTHER;
+	}
+	if (e->path && e->path[0]) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "'%s'", e->path);
+		b->what = strbuf_detach(&sb);
+		b->path = xstrdup(e->path);
+		return K_PATH;
+	}
+	if (e->fd >= 0)
+		describe_fd(s, b, e, ctx);
+	return K_OTHER;
+}
+
+/* ---- the trace ---- */
+
+/* Remember the sockets a server accepted and the ports it listens on, so
+ * that a server waiting for its clients is not taken for a stall. */
+static void track_server(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	int group = rule_group(ctx, e->pid);
+
+	switch (e->nr) {
+	case SYS_close:
+		if (s->server_fds.count && e->fd >= 0)
+			hmap_del_int(&s->server_fds, pair_key(group, e->fd));
+		return;
+	case SYS_accept:
+	case SYS_accept4:
+	case SYS_listen: {
+		if (e->nr != SYS_listen && e->ret_known && !e->err && e->ret >= 0 && e->ret <= 0x7fffffff)
+			set_add(&s->server_fds, pair_key(group, (int)e->ret), SERVER_FDS_MAX);
+		/* The listening socket's -yy decoration has its port (and no
+		 * peer), also for an accept the trace ended in. */
+		char *local = NULL, *peer = NULL;
+		int port = -1;
+		hint_ends(e->fd_hint, &local, &port, &peer);
+		if (local && !peer && port > 0)
+			set_add(&s->ports, pair_key(group, port), PORTS_MAX);
+		free(local);
+		free(peer);
+		return;
+	}
+	case SYS_bind:
+		if (e->ret_known && !e->err && e->sa.port > 0 &&
+		    (e->sa.family == AF_INET || e->sa.family == AF_INET6))
+			set_add(&s->ports, pair_key(group, e->sa.port), PORTS_MAX);
+		return;
+	default:
+		return;
+	}
+}
+
+static void record(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
+		   const struct rc_proc *p)
+{
+	void **slot = hmap_get_int(&s->threads, e->pid);
+
+	if (!slot && s->threads.count >= BLOCKED_MAX) {
+		s->dropped++;
+		return;
+	}
+	/* One call per thread: a later one replaces it. */
+	if (slot)
+		blocked_free(*slot);
+	else
+		slot = hmap_put_int(&s->threads, e->pid, NULL);
+	struct blocked *b = xcalloc(1, sizeof(*b));
+	*slot = b;
+
+	b->tid = e->pid;
+	b->pid = rule_leader(ctx, e->pid);
+	b->group = rule_group(ctx, e->pid);
+	b->seq = e->seq;
+	b->ts = e->ts;
+	b->local_port = -1;
+	b->timeout_ms = e->timeout_ms;
+	b->name = xstrdup(e->name ? e->name : "?");
+	b->line = rule_line_short(e);
+	if (e->dur >= 0) {
+		b->dur = e->dur;
+		b->exact = true;
+	} else if (e->ts >= 0 && s->last_ts >= e->ts) {
+		b->dur = s->last_ts - e->ts;
+	} else {
+		b->dur = -1;
+	}
+	/* The model has not seen this event yet: no call before it means the
+	 * thread was inside this one all along. */
+	b->whole = !p || p->nsyscalls == 0;
+	b->kind = classify(s, b, e, ctx);
+}
+
+static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct state *s = st;
+
+	/* Not ctx->last_ts: the calls a log flushes at its end carry their
+	 * start times, older than the last line. */
+	if (e->ts > s->last_ts)
+		s->last_ts = e->ts;
+	if (e->kind != RC_EV_SYSCALL)
+		return;
+	switch (e->nr) {
+	case SYS_close:
+	case SYS_accept:
+	case SYS_accept4:
+	case SYS_listen:
+	case SYS_bind:
+		track_server(s, e, ctx);
+		break;
+	default:
+		break;
+	}
+	if (!e->blocked || ignored(e->nr))
+		return;
+	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+	/* A thread that exited was not blocked at the end. */
+	if (p && p->ended)
+		return;
+	record(s, e, ctx, p);
+}
+
+/* ---- findings ---- */
+
+static bool long_enough(const struct blocked *b)
+{
+	return b->whole || b->dur < 0 || b->dur >= LONG_S;
+}
+
+/* The verdict, with everything the trace showed. */
+static bool is_stall(const struct state *s, const struct blocked *b)
+{
+	switch (b->kind) {
+	case K_SOCK_READ:
+		if (b->deadlock_tid)
+			return true;
+		return !b->server && !(b->local_port > 0 && set_has(&s->ports, pair_key(b->group, b->local_port)));
+	case K_SOCK_WRITE:
+	case K_CONNECT:
+	case K_PIPE_READ:
+	case K_PIPE_WRITE:
+	case K_INPUT:
+	case K_FILE_IO:
+	case K_PATH:
+	case K_FILE_LOCK:
+	case K_DEVICE:
+	case K_OTHER:
+		return true;
+	case K_FUTEX:
+		return !b->pool;
+	case K_POLL:
+		return b->address != NULL;
+	default:
+		return false;
+	}
+}
+
+struct futex_key {
+	int group;
+	int pad;
+	uint64_t addr;
+};
+
+static struct futex_key futex_key_of(const struct blocked *b)
+{
+	struct futex_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.group = b->group;
+	k.addr = b->futex;
+	return k;
+}
+
+/* Mark the futex waits that a pool of threads shares. V holds N struct
+ * blocked. */
+static void find_pools(void **v, size_t n)
+{
+	struct hmap count = HMAP_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct blocked *b = v[i];
+		if (b->kind != K_FUTEX && b->kind != K_FUTEX_TIMED)
+			continue;
+		struct futex_key k = futex_key_of(b);
+		void **slot = hmap_put(&count, &k, sizeof(k), NULL);
+		*slot = (void *)((uintptr_t)*slot + 1);
+	}
+	for (size_t i = 0; i < n && count.count; i++) {
+		struct blocked *b = v[i];
+		if (b->kind != K_FUTEX && b->kind != K_FUTEX_TIMED)
+			continue;
+		struct futex_key k = futex_key_of(b);
+		uintptr_t c = (uintptr_t)*hmap_get(&count, &k, sizeof(k));
+		b->pool_size = (int)c;
+		b->pool = c >= POOL_MIN;
+	}
+	hmap_release(&count, NULL);
+}
+
+/* Both ends of one connection blocked reading: each waits for the other.
+ * The ends are known from -yy's decorations. */
+static void find_deadlocks(void **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct blocked *a = v[i];
+		if (a->kind != K_SOCK_READ || !a->local || !a->peer)
+			continue;
+		for (size_t j = i + 1; j < n; j++) {
+			struct blocked *b = v[j];
+			if (b->kind == K_SOCK_READ && b->local && b->peer && strcmp(a->local, b->peer) == 0 &&
+			    strcmp(a->peer, b->local) == 0) {
+				a->deadlock_tid = b->tid;
+				b->deadlock_tid = a->tid;
+			}
+		}
+	}
+}
+
+/* How long B was blocked, for ordering: without any time, a thread that
+ * was blocked all through the trace before one caught later. */
+static double sort_dur(const struct blocked *b)
+{
+	if (b->dur >= 0)
+		return b->dur;
+	return b->whole ? 1e12 : -1;
+}
+
+static int cmp_blocked(const void *x, const void *y)
+{
+	const struct blocked *a = *(void *const *)x, *b = *(void *const *)y;
+	bool la = a->stall && long_enough(a), lb = b->stall && long_enough(b);
+
+	if (la != lb)
+		return la ? -1 : 1;
+	/* A lock wait is most often the consequence of what the holder
+	 * waits for: the other stalls first. */
+	bool fa = a->kind == K_FUTEX, fb = b->kind == K_FUTEX;
+	if (la && fa != fb)
+		return fa ? 1 : -1;
+	double da = sort_dur(a), db = sort_dur(b);
+	if (da != db)
+		return da > db ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static void add_seconds(struct strbuf *sb, double s)
+{
+	if (s < 0.01)
+		strbuf_addf(sb, "%.1f ms", s * 1000);
+	else
+		strbuf_addf(sb, s < 10 ? "%.2f s" : "%.1f s", s);
+}
+
+static const char *verb(const struct blocked *b)
+{
+	if (b->stall)
+		return "blocked";
+	switch (b->kind) {
+	case K_SLEEP:
+	case K_RESTART:
+		return "sleeping";
+	case K_CHILD:
+	case K_SIGWAIT:
+	case K_VFORK:
+	case K_FUTEX_TIMED:
+		return "waiting";
+	default:
+		return "idle";
+	}
+}
+
+/* What the call waits for, after the colon. */
+static void add_gist(struct strbuf *sb, const struct blocked *b)
+{
+	switch (b->kind) {
+	case K_SOCK_READ:
+		if (b->deadlock_tid)
+			strbuf_addf(sb, "waiting for data from %s, whose thread %d is itself blocked reading from "
+				    "this one", b->address ? b->address : "the peer", b->deadlock_tid);
+		else if (!b->stall)
+			strbuf_addf(sb, "a server waiting for its client%s%s to send", b->address ? " " : "",
+				    b->address ? b->address : "");
+		else
+			strbuf_addf(sb, "waiting for data from %s", b->address ? b->address : "the peer");
+		break;
+	case K_SOCK_WRITE:
+		strbuf_addf(sb, "%s is not reading what is sent", b->address ? b->address : "the peer");
+		break;
+	case K_CONNECT:
+		strbuf_addf(sb, "connecting to %s", b->address ? b->address : "the peer");
+		break;
+	case K_ACCEPT:
+		strbuf_adds(sb, "a server waiting for clients");
+		break;
+	case K_PIPE_READ:
+		strbuf_adds(sb, "nothing is written to the pipe");
+		break;
+	case K_PIPE_WRITE:
+		strbuf_adds(sb, "the pipe is full and its reader is not reading");
+		break;
+	case K_INPUT:
+		strbuf_adds(sb, "waiting for input");
+		break;
+	case K_FILE_IO:
+		strbuf_adds(sb, "the I/O has not completed");
+		break;
+	case K_PATH:
+		strbuf_adds(sb, "the file system has not answered");
+		break;
+	case K_FILE_LOCK:
+		strbuf_adds(sb, "waiting for a file lock");
+		break;
+	case K_DEVICE:
+		strbuf_adds(sb, "waiting for the device");
+		break;
+	case K_FUTEX:
+		if (b->pool)
+			strbuf_addf(sb, "one of %d threads parked on this futex, a pool's idle workers",
+				    b->pool_size);
+		else
+			strbuf_adds(sb, "waiting for a lock or a condition");
+		break;
+	case K_FUTEX_TIMED:
+		strbuf_adds(sb, "a timed wait");
+		break;
+	case K_POLL:
+		if (b->address)
+			strbuf_addf(sb, "waiting for %s", b->address);
+		else
+			strbuf_adds(sb, "waiting for events");
+		break;
+	case K_EPOLL:
+		strbuf_adds(sb, "an event loop waiting for events");
+		break;
+	case K_SLEEP:
+		strbuf_adds(sb, "a deliberate sleep");
+		break;
+	case K_RESTART:
+		strbuf_adds(sb, "a sleep or timed wait that was in progress when tracing began, restarted");
+		break;
+	case K_SIGWAIT:
+		strbuf_adds(sb, "no signal has come");
+		break;
+	case K_CHILD:
+		if (b->extra)
+			strbuf_addf(sb, "its child has not exited (running: %s)", b->extra);
+		else
+			strbuf_adds(sb, "no child has exited");
+		break;
+	case K_EVENT:
+		strbuf_adds(sb, "waiting for an event or a timer");
+		break;
+	case K_VFORK:
+		strbuf_adds(sb, "its vfork child has not run a program or exited yet");
+		break;
+	case K_OTHER:
+		break;
+	}
+}
+
+static void add_advice(struct rc_finding *f, const struct blocked *b)
+{
+	const char *peer = b->address ? b->address : "the peer";
+
+	switch (b->kind) {
+	case K_SOCK_READ:
+		if (b->deadlock_tid)
+			finding_setf(&f->advice, "both ends of the connection wait for the other to send "
+				     "first: a protocol mismatch (a request not sent whole or not flushed, a "
+				     "missing newline or length)");
+		else if (b->stall)
+			finding_setf(&f->advice, "%s has sent nothing: check that it is up and answering "
+				     "(its own logs, `ss -tnp`), and give the read a timeout", peer);
+		else
+			finding_set(&f->advice, "a server waiting for a client's next request is idle, not "
+				    "stuck");
+		break;
+	case K_SOCK_WRITE:
+		finding_setf(&f->advice, "%s does not read what this thread sends, so its buffers are full: "
+			     "check that it is alive and consuming, and give the write a timeout", peer);
+		break;
+	case K_CONNECT:
+		finding_setf(&f->advice, "%s does not answer the connection attempt (a host down, a "
+			     "firewall dropping packets): check that it is reachable and use a connect "
+			     "timeout", peer);
+		break;
+	case K_PIPE_READ:
+		finding_set(&f->advice, "the process at the other end of the pipe neither writes nor closes "
+			    "it: check that process (a child that is stuck), and that no process, this one "
+			    "included, keeps a write end open it does not use, which keeps end-of-file from "
+			    "arriving");
+		break;
+	case K_PIPE_WRITE:
+		finding_set(&f->advice, "the process reading the pipe has stopped reading: check that "
+			    "process");
+		break;
+	case K_INPUT:
+		finding_set(&f->advice, "the program waits for someone to type (a prompt, a password, a "
+			    "confirmation): answer it, or run it with its input given (< /dev/null, a "
+			    "--yes or non-interactive option)");
+		break;
+	case K_FILE_IO:
+	case K_PATH:
+		finding_set(&f->advice, "the file system does not answer: a network mount (NFS, SMB, "
+			    "FUSE) that hangs or a failing disk (check `dmesg` and `mount`), or a FIFO "
+			    "with nobody at the other end");
+		break;
+	case K_FILE_LOCK:
+		finding_set(&f->advice, "another process holds the lock: find it in /proc/locks or with "
+			    "`lsof` on the file");
+		break;
+	case K_DEVICE:
+		finding_set(&f->advice, "the driver has not finished the request (a GPU busy or hung): check "
+			    "the device (nvidia-smi, dmesg)");
+		break;
+	case K_FUTEX:
+		if (b->pool)
+			finding_set(&f->advice, "threads parked together on one futex are usually a pool "
+				    "waiting for work: not a problem by itself");
+		else
+			finding_setf(&f->advice, "another thread holds the lock or has not signalled the "
+				     "condition: find which one (`gdb -p %d -batch -ex 'thread apply all bt'` "
+				     "shows every thread's stack); when it is one of the threads blocked "
+				     "meanwhile, that thread's wait is the cause", b->pid);
+		break;
+	case K_POLL:
+		if (b->address)
+			finding_setf(&f->advice, "%s has not answered: check that it is up and answering, "
+				     "and give the wait a timeout", peer);
+		else
+			finding_set(&f->advice, "waiting for events on its fds: idle, unless one of them "
+				    "should have had data by now");
+		break;
+	case K_CHILD:
+		finding_set(&f->advice, "the parent waits for its child: the child's own calls show why it "
+			    "has not exited");
+		break;
+	case K_OTHER:
+		finding_setf(&f->advice, "see what the call waits for: /proc/%d/task/%d/wchan names the "
+			     "kernel function it sleeps in", b->pid, b->tid);
+		break;
+	case K_ACCEPT:
+		finding_set(&f->advice, "a server waiting for clients is idle, not stuck");
+		break;
+	case K_EPOLL:
+		finding_set(&f->advice, "an event loop waiting for events is idle; it is stuck only when "
+			    "an answer it waits for should have come by now");
+		break;
+	case K_SLEEP:
+	case K_RESTART:
+		finding_set(&f->advice, "a sleep ends by itself; a long one on the path of a request is a "
+			    "delay of the program's own making");
+		break;
+	default:
+		finding_set(&f->advice, "idle by design (a timer, a signal, a pool waiting for work): not "
+			    "a stall by itself");
+		break;
+	}
+}
+
+/* Other threads of B's process blocked in a likely stall, one of which may
+ * hold the lock B waits for. */
+static void add_meanwhile(struct rc_finding *f, const struct blocked *b, void **v, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int k = 0;
+
+	for (size_t i = 0; i < n && k < MEANWHILE_MAX; i++) {
+		const struct blocked *o = v[i];
+		if (o == b || o->group != b->group || !o->stall || (o->kind == K_FUTEX && o->futex == b->futex))
+			continue;
+		strbuf_addf(&sb, "%sthread %d in %s", k ? ", " : "", o->tid, o->name);
+		if (o->what)
+			strbuf_addf(&sb, " on %s", o->what);
+		k++;
+	}
+	if (k)
+		finding_setf(&f->message, "other threads blocked meanwhile: %s", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, struct rc_findings *out)
+{
+	bool stall = b->stall && long_enough(b);
+	struct strbuf sb = STRBUF_INIT, gist = STRBUF_INIT;
+
+	/* A log without pids names no thread. */
+	if (b->tid)
+		strbuf_addf(&sb, "thread %d %s", b->tid, verb(b));
+	else
+		strbuf_addf(&sb, "the traced process %s", verb(b));
+	if (b->exact && b->dur >= 0) {
+		strbuf_adds(&sb, " for ");
+		add_seconds(&sb, b->dur);
+	} else if (b->whole) {
+		/* The log's clock gives a lower bound; the thread did nothing
+		 * else, so it was inside the call from the start. */
+		if (b->dur >= 0.1) {
+			strbuf_adds(&sb, " for at least ");
+			add_seconds(&sb, b->dur);
+			strbuf_addc(&sb, ',');
+		}
+		strbuf_adds(&sb, " all through the trace");
+	} else if (b->dur >= 0.1) {
+		strbuf_adds(&sb, " for at least ");
+		add_seconds(&sb, b->dur);
+	}
+	strbuf_addf(&sb, " in %s", b->name);
+	if (b->what)
+		strbuf_addf(&sb, " on %s", b->what);
+	add_gist(&gist, b);
+	if (gist.len)
+		strbuf_addf(&sb, ": %s", strbuf_str(&gist));
+	strbuf_release(&gist);
+	/* A busy thread caught in the middle of a call. */
+	if (b->stall && !stall)
+		strbuf_adds(&sb, b->exact ? " (inside it only briefly: likely still working)" :
+			    " (the log ends soon after it began: it may still have been working)");
+
+	enum rc_severity sev = stall ? RC_SEV_WARNING : RC_SEV_INFO;
+	struct rc_finding *f = rule_finding(out, RULE_ID, sev, sev, &sb);
+	rule_finding_pid(f, b->pid, b->tid);
+	finding_set(&f->syscall, b->name);
+	finding_set(&f->path, b->path);
+	finding_set(&f->address, b->address);
+	/* What the summary states: a log's bound of a few milliseconds says
+	 * nothing of how long the thread stayed. */
+	if (b->dur >= 0 && (b->exact || b->dur >= 0.1))
+		f->duration_s = b->dur;
+	f->seq = seq;
+	f->ts = b->ts;
+	/* Nothing ended the wait: a stall ranks with the failures nothing
+	 * recovered from. */
+	f->unrecovered = stall;
+	rule_evidence(f, b->line);
+	rule_evidence(f, b->fdline);
+	add_advice(f, b);
+	if (b->kind == K_FUTEX && stall)
+		add_meanwhile(f, b, v, n);
+}
+
+static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
+{
+	struct state *s = st;
+	size_t n;
+	void **v = rule_values(&s->threads, NULL, NULL, &n);
+
+	(void)ctx;
+	find_pools(v, n);
+	find_deadlocks(v, n);
+	for (size_t i = 0; i < n; i++) {
+		struct blocked *b = v[i];
+		b->stall = is_stall(s, b);
+	}
+	qsort(v, n, sizeof(*v), cmp_blocked);
+	size_t shown = MIN(n, (size_t)SHOWN_MAX);
+	/* The ranking breaks ties by lateness, and a log flushes its blocked
+	 * calls oldest first, the longest blocked earliest: each finding takes
+	 * the place of the latest of them, less its rank here, so that they
+	 * keep this order. */
+	uint64_t last = 0;
+	for (size_t i = 0; i < shown; i++) {
+		const struct blocked *b = v[i];
+		last = MAX(last, b->seq);
+	}
+	for (size_t i = 0; i < shown; i++)
+		report(v[i], v, n, last > i ? last - i : 1, out);
+	long long rest = (long long)(n - shown + s->dropped);
+	if (shown && rest > 0) {
+		struct rc_finding *f = out->v[out->count - 1];
+		if (f->message)
+			finding_setf(&f->message, "%s; %lld more blocked threads not listed", f->message, rest);
+		else
+			finding_setf(&f->message, "%lld more blocked threads not listed", rest);
+	}
+	free(v);
+}
+
+const struct rc_rule_ops rc_rule_blocked_thread_ops = {
+	.state_size = sizeof(struct state),
+	.init = init,
+	.on_event = on_event,
+	.finish = finish,
+	.release = release,
+};

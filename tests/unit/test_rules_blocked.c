@@ -1,0 +1,620 @@
+/* blocked-thread: threads still inside a system call when tracing stopped.
+ * Logs as strace -f -p writes them when it detaches (the current line ends
+ * in "<detached ...>", the other threads' calls stay "<unfinished ...>"),
+ * a log that ends mid-call, and the events the tracer feeds at its end
+ * (exact durations). Then real logs made by the .cmd file beside each:
+ * tests/fixtures/rules/proc-blocked-*.log. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include "rule_test.h"
+#include "util/util.h"
+
+#define RULE "blocked-thread"
+
+/* Parse TEXT (a whole log) and run it through the engine into T. */
+static void analyze_text(struct rt *t, const char *text)
+{
+	struct strace_parser *p = strace_parser_from_buffer(text, strlen(text));
+	struct strbuf err = STRBUF_INIT;
+	struct rc_event e;
+
+	rt_init(t);
+	while (strace_parser_next(p, &e, &err) > 0)
+		rt_feed(t, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+	rt_finish(t);
+}
+
+/* The finding of this rule about thread TID, or NULL. */
+static const struct rc_finding *about(struct rt *t, int tid)
+{
+	for (size_t i = 0; i < t->out.count; i++) {
+		const struct rc_finding *f = t->out.v[i];
+		if (strcmp(f->rule, RULE) == 0 && (f->tid ? f->tid : f->pid) == tid)
+			return f;
+	}
+	return NULL;
+}
+
+/* The rank of F among all findings. */
+static size_t rank_of(struct rt *t, const struct rc_finding *f)
+{
+	for (size_t i = 0; i < t->out.count; i++)
+		if (t->out.v[i] == f)
+			return i;
+	return (size_t)-1;
+}
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) < 0.001;
+}
+
+/* ---- strace -p sessions ---- */
+
+/* A Python program hung: the main thread holds a lock and reads a pipe,
+ * a worker waits for the lock, a daemon sleeps, a heartbeat thread keeps
+ * going and was the one strace printed when it detached. */
+static const char pipe_and_lock[] =
+	"4464  18:31:31.733148 futex(0x37c7bfc0, FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME, 0, NULL, "
+	"FUTEX_BITSET_MATCH_ANY <unfinished ...>\n"
+	"4461  18:31:31.733379 read(3<pipe:[460738]>,  <unfinished ...>\n"
+	"4466  18:31:31.733587 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=13811, "
+	"tv_nsec=252526111},  <unfinished ...>\n"
+	"4467  18:31:31.764026 write(5</dev/null<char 1:3>>, \".\", 1) = 1 <0.000015>\n"
+	"4467  18:31:33.764139 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=10212, "
+	"tv_nsec=455409590}, NULL) = 0 <0.200295>\n"
+	"4467  18:31:33.964822 write(5</dev/null<char 1:3>>, \".\", 1) = 1 <0.000070>\n"
+	"4467  18:31:33.965250 clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, {tv_sec=10212, "
+	"tv_nsec=656422958},  <detached ...>\n";
+
+static void session_pipe_and_lock(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, pipe_and_lock);
+
+	assert_int_equal(rt_count(&t, RULE), 4);
+
+	/* The pipe read leads: nothing failed, yet it is a warning, and it
+	 * comes before the lock wait it causes. */
+	const struct rc_finding *rd = about(&t, 4461);
+	assert_non_null(rd);
+	assert_ptr_equal(t.out.v[0], rd);
+	assert_int_equal(rd->effective, RC_SEV_WARNING);
+	assert_int_equal(rd->severity_ok, RC_SEV_WARNING);
+	assert_true(contains(rd->summary, "thread 4461 blocked for at least 2.23 s, all through the trace"));
+	assert_true(contains(rd->summary, "in read on fd 3 (pipe:[460738]): nothing is written to the pipe"));
+	assert_string_equal(rd->syscall, "read");
+	assert_true(near(rd->duration_s, 33.965250 - 31.733379));
+	assert_int_equal(rd->nevidence, 2);
+	assert_true(contains(rd->evidence[0], "read(3<pipe:[460738]>,  <unfinished ...>"));
+	assert_string_equal(rd->evidence[1], "fd 3 is pipe:[460738]");
+	assert_true(contains(rd->advice, "other end of the pipe"));
+
+	const struct rc_finding *lk = about(&t, 4464);
+	assert_non_null(lk);
+	assert_int_equal(rank_of(&t, lk), 1);
+	assert_int_equal(lk->effective, RC_SEV_WARNING);
+	assert_true(contains(lk->summary, "in futex on 0x37c7bfc0: waiting for a lock or a condition"));
+	assert_true(contains(lk->message, "thread 4461 in read on fd 3 (pipe:[460738])"));
+	assert_true(contains(lk->advice, "gdb -p 4464"));
+	assert_true(contains(lk->evidence[0], "FUTEX_WAIT_BITSET_PRIVATE"));
+
+	/* Sleeps are notes; the heartbeat's began as the log ended. */
+	const struct rc_finding *sl = about(&t, 4466);
+	assert_non_null(sl);
+	assert_int_equal(sl->effective, RC_SEV_INFO);
+	assert_true(contains(sl->summary, "thread 4466 sleeping for at least 2.23 s, all through the trace in "
+				"clock_nanosleep: a deliberate sleep"));
+	const struct rc_finding *hb = about(&t, 4467);
+	assert_non_null(hb);
+	assert_int_equal(hb->effective, RC_SEV_INFO);
+	assert_string_equal(hb->summary, "thread 4467 sleeping in clock_nanosleep: a deliberate sleep");
+	assert_true(contains(hb->evidence[0], "<detached ...>"));
+
+	/* lock-wait counts an unfinished wait as idle, not as contention. */
+	assert_int_equal(rt_count(&t, "lock-wait"), 0);
+	rt_release(&t);
+}
+
+/* A loopback client waits for an answer; the server's thread for that
+ * connection waits for more of the request: both ends read, a deadlock.
+ * The server's main thread waits in accept. */
+static const char both_read[] =
+	"7878  18:15:09.280529 recvfrom(4<TCP:[127.0.0.1:47812->127.0.0.1:52910]>,  <unfinished ...>\n"
+	"7865  18:15:09.282606 accept4(3<TCP:[127.0.0.1:47812]>,  <unfinished ...>\n"
+	"7876  18:15:09.284040 recvfrom(3<TCP:[127.0.0.1:52910->127.0.0.1:47812]>,  <detached ...>\n";
+
+static void session_deadlock(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, both_read);
+
+	assert_int_equal(rt_count(&t, RULE), 3);
+	const struct rc_finding *cl = about(&t, 7876), *sv = about(&t, 7878), *ac = about(&t, 7865);
+	assert_non_null(cl);
+	assert_non_null(sv);
+	assert_non_null(ac);
+	assert_int_equal(cl->effective, RC_SEV_WARNING);
+	assert_string_equal(cl->address, "127.0.0.1:47812");
+	assert_true(contains(cl->summary, "in recvfrom on fd 3 (TCP 127.0.0.1:52910->127.0.0.1:47812): "
+				"waiting for data from 127.0.0.1:47812, whose thread 7878 is itself blocked reading"));
+	assert_string_equal(cl->evidence[1], "fd 3 is TCP 127.0.0.1:52910->127.0.0.1:47812");
+	assert_true(contains(cl->advice, "both ends"));
+	/* The server's end waits for its client, but the client waits too. */
+	assert_int_equal(sv->effective, RC_SEV_WARNING);
+	assert_string_equal(sv->address, "127.0.0.1:52910");
+	assert_true(contains(sv->summary, "whose thread 7876 is itself blocked"));
+	/* The log's clock ran 3.5 ms: no duration to report. */
+	assert_true(cl->duration_s < 0);
+	assert_int_equal(ac->effective, RC_SEV_INFO);
+	assert_true(contains(ac->summary, "thread 7865 idle all through the trace in accept4 on fd 3 "
+				"(TCP 127.0.0.1:47812): a server waiting for clients"));
+	assert_true(rank_of(&t, ac) > rank_of(&t, cl) && rank_of(&t, ac) > rank_of(&t, sv));
+	rt_release(&t);
+}
+
+/* Without the client in the trace, a server's wait for its client is idle:
+ * its local port is the one it listens on. A client on IPv6 waiting for
+ * its server is a stall. */
+static const char server_idle[] =
+	"7878  18:15:09.280529 recvfrom(4<TCP:[127.0.0.1:47812->127.0.0.1:52910]>,  <unfinished ...>\n"
+	"7865  18:15:09.282606 accept4(3<TCP:[127.0.0.1:47812]>,  <unfinished ...>\n"
+	"7900  18:15:09.282700 recvfrom(5<TCPv6:[[::1]:40000->[::1]:8080]>,  <detached ...>\n";
+
+static void session_server_idle(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, server_idle);
+
+	assert_int_equal(rt_count(&t, RULE), 3);
+	const struct rc_finding *sv = about(&t, 7878), *v6 = about(&t, 7900);
+	assert_non_null(sv);
+	assert_int_equal(sv->effective, RC_SEV_INFO);
+	assert_true(contains(sv->summary, "idle all through the trace in recvfrom on fd 4 "
+				"(TCP 127.0.0.1:47812->127.0.0.1:52910): a server waiting for its client "
+				"127.0.0.1:52910 to send"));
+	assert_non_null(v6);
+	assert_int_equal(v6->effective, RC_SEV_WARNING);
+	assert_string_equal(v6->address, "[::1]:8080");
+	assert_true(contains(v6->summary, "(TCPv6 [::1]:40000->[::1]:8080): waiting for data from [::1]:8080"));
+	/* The listening port came from the accept the log flushed last. */
+	assert_int_equal(about(&t, 7865)->effective, RC_SEV_INFO);
+	rt_release(&t);
+}
+
+/* ---- strace -f logs that end mid-call ---- */
+
+/* A run traced from the start, cut off while it hung: what the fds are
+ * comes from the process model (no -y). */
+static const char cut_off[] =
+	"100   10:00:00.000000 execve(\"/usr/bin/app\", [\"app\"], 0x7ffd0 /* 3 vars */) = 0 <0.000100>\n"
+	"100   10:00:00.001000 socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC, IPPROTO_TCP) = 3 <0.000010>\n"
+	"100   10:00:00.002000 connect(3, {sa_family=AF_INET, sin_port=htons(8080), "
+	"sin_addr=inet_addr(\"127.0.0.1\")}, 16) = 0 <0.000200>\n"
+	"100   10:00:00.003000 openat(AT_FDCWD, \"/mnt/nfs/data.bin\", O_RDONLY) = 4 <0.000010>\n"
+	"100   10:00:00.004000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+	"CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f0, "
+	"parent_tid=0x7f0, exit_signal=0, stack=0x7f0, stack_size=0x7fff80, tls=0x7f0} => "
+	"{parent_tid=[101]}, 88) = 101 <0.000100>\n"
+	"100   10:00:00.004500 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+	"CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f0, "
+	"parent_tid=0x7f0, exit_signal=0, stack=0x7f0, stack_size=0x7fff80, tls=0x7f0} => "
+	"{parent_tid=[102]}, 88) = 102 <0.000100>\n"
+	"100   10:00:00.004800 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+	"CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f0, "
+	"parent_tid=0x7f0, exit_signal=0, stack=0x7f0, stack_size=0x7fff80, tls=0x7f0} => "
+	"{parent_tid=[103]}, 88) = 103 <0.000100>\n"
+	"100   10:00:00.005000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+	"child_tidptr=0x7f0) = 200 <0.000100>\n"
+	"200   10:00:00.006000 execve(\"/bin/sleep\", [\"sleep\", \"60\"], 0x7ffd0 /* 3 vars */) = 0 <0.000100>\n"
+	"200   10:00:00.007000 clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=60, tv_nsec=0},  <unfinished ...>\n"
+	"101   10:00:00.010000 read(4, \"abc\", 4096) = 3 <0.000010>\n"
+	"101   10:00:00.020000 read(4,  <unfinished ...>\n"
+	"103   10:00:00.025000 wait4(-1,  <unfinished ...>\n"
+	"100   10:00:00.030000 sendto(3, \"GET / HTTP/1.0\\r\\n\\r\\n\", 18, MSG_NOSIGNAL, NULL, 0) = 18 <0.000020>\n"
+	"100   10:00:00.031000 recvfrom(3,  <unfinished ...>\n"
+	"102   10:00:00.040000 futex(0x55d0, FUTEX_WAIT_PRIVATE, 0, NULL <unfinished ...>\n"
+	"102   10:00:00.050000 +++ exited with 0 +++\n"
+	"300   10:00:05.000000 getpid() = 300 <0.000010>\n"
+	"300   10:00:05.000100 exit_group(0 <unfinished ...>\n"
+	"301   10:00:05.000200 write(2, \"x\", 1";
+
+static void cut_off_log(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, cut_off);
+
+	/* Thread 102 exited: its wait ended. exit_group is no wait. The last
+	 * line, cut short, is a call in progress. */
+	assert_null(about(&t, 102));
+	assert_null(about(&t, 300));
+	const struct rc_finding *w = about(&t, 301);
+	assert_non_null(w);
+	assert_string_equal(w->syscall, "write");
+	assert_string_equal(w->summary, "thread 301 blocked all through the trace in write on fd 2");
+	assert_int_equal(w->effective, RC_SEV_WARNING);
+
+	const struct rc_finding *net = about(&t, 100);
+	assert_non_null(net);
+	assert_int_equal(net->pid, 100);
+	assert_int_equal(net->tid, 0);
+	assert_int_equal(net->effective, RC_SEV_WARNING);
+	assert_string_equal(net->address, "127.0.0.1:8080");
+	assert_true(contains(net->summary, "thread 100 blocked for at least 4.97 s in recvfrom on fd 3 "
+				 "(TCP socket to 127.0.0.1:8080): waiting for data from 127.0.0.1:8080"));
+	assert_string_equal(net->evidence[1], "fd 3 is TCP socket to 127.0.0.1:8080");
+	assert_true(contains(net->advice, "127.0.0.1:8080 has sent nothing"));
+
+	const struct rc_finding *io = about(&t, 101);
+	assert_non_null(io);
+	assert_int_equal(io->pid, 100);
+	assert_int_equal(io->tid, 101);
+	assert_int_equal(io->effective, RC_SEV_WARNING);
+	assert_string_equal(io->path, "/mnt/nfs/data.bin");
+	assert_true(contains(io->summary, "in read on fd 4 ('/mnt/nfs/data.bin'): the I/O has not completed"));
+	assert_true(contains(io->advice, "network mount"));
+
+	const struct rc_finding *wt = about(&t, 103);
+	assert_non_null(wt);
+	assert_int_equal(wt->effective, RC_SEV_INFO);
+	assert_true(contains(wt->summary, "all through the trace in wait4: its child has not exited (running: "
+				 "pid 200 'sleep')"));
+
+	const struct rc_finding *sl = about(&t, 200);
+	assert_non_null(sl);
+	assert_int_equal(sl->effective, RC_SEV_INFO);
+	rt_release(&t);
+}
+
+/* No timestamps: no duration, and threads that did nothing else were
+ * blocked all through. A terminal read waits for a person; a file lock
+ * for another process. */
+static const char untimed[] =
+	"300   read(0</dev/pts/1>,  <unfinished ...>\n"
+	"301   flock(5</var/lib/app/lock>, LOCK_EX <unfinished ...>\n"
+	"302   write(1<pipe:[99]>, \"data\"..., 65536 <unfinished ...>\n"
+	"303   restart_syscall(<... resuming interrupted read ...> <detached ...>\n";
+
+static void untimed_log(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, untimed);
+
+	assert_int_equal(rt_count(&t, RULE), 4);
+	const struct rc_finding *in = about(&t, 300), *lk = about(&t, 301), *pw = about(&t, 302),
+				*rs = about(&t, 303);
+	assert_non_null(in);
+	assert_int_equal(in->effective, RC_SEV_WARNING);
+	assert_true(in->duration_s < 0);
+	assert_string_equal(in->summary, "thread 300 blocked all through the trace in read on fd 0 "
+			    "('/dev/pts/1'): waiting for input");
+	assert_true(contains(in->advice, "< /dev/null"));
+	assert_non_null(lk);
+	assert_int_equal(lk->effective, RC_SEV_WARNING);
+	assert_string_equal(lk->path, "/var/lib/app/lock");
+	assert_true(contains(lk->summary, "in flock on fd 5 ('/var/lib/app/lock'): waiting for a file lock"));
+	assert_non_null(pw);
+	assert_true(contains(pw->summary, "the pipe is full and its reader is not reading"));
+	assert_non_null(rs);
+	assert_int_equal(rs->effective, RC_SEV_INFO);
+	assert_true(contains(rs->summary, "sleeping all through the trace in restart_syscall: a sleep or "
+				"timed wait that was in progress when tracing began, restarted"));
+	rt_release(&t);
+}
+
+/* ---- the tracer's events: exact durations ---- */
+
+/* What the tracer feeds at its end for a thread still inside NAME. */
+static struct rc_event blocked(struct rt *t, int tid, const char *name, double dur)
+{
+	struct rc_event e = rt_sys(t, tid, name, 0, 0);
+
+	e.ret_known = false;
+	e.ret = 0;
+	e.blocked = true;
+	e.dur = dur;
+	e.ts = t->now - (dur > 0 ? dur : 0);
+	return e;
+}
+
+static void connect_socket(struct rt *t, int pid, int fd, const char *host, int port)
+{
+	struct rc_event e = rt_timed(t, pid, "socket", fd, 0, 0.00001);
+	e.sa.family = AF_INET;
+	e.flags = SOCK_STREAM;
+	rt_feed(t, &e);
+	e = rt_timed(t, pid, "connect", 0, 0, 0.0001);
+	e.fd = fd;
+	e.sa.family = AF_INET;
+	e.sa.host = host;
+	e.sa.port = port;
+	rt_feed(t, &e);
+}
+
+static void tracer_events(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	connect_socket(&t, 10, 3, "10.0.0.7", 5432);
+	rt_clone_thread(&t, 10, 11, 0.0001);
+	rt_clone_thread(&t, 10, 12, 0.0001);
+	rt_clone_thread(&t, 10, 13, 0.0001);
+	rt_clone_thread(&t, 10, 14, 0.0001);
+	struct rc_event e = rt_timed(&t, 11, "getpid", 11, 0, 0.00001);
+	rt_feed(&t, &e);
+
+	e = blocked(&t, 10, "read", 12.5);
+	e.fd = 3;
+	e.len = 4096;
+	rt_feed_line(&t, &e, "read(3, ");
+	/* A busy thread caught inside a lock for 2 ms. */
+	e = blocked(&t, 11, "futex", 0.002);
+	e.futex_op = FUTEX_WAIT;
+	e.addr = 0x7f00;
+	rt_feed(&t, &e);
+	e = blocked(&t, 12, "poll", 5.0);
+	e.fds[0] = 3;
+	e.nfds = 1;
+	rt_feed(&t, &e);
+	e = blocked(&t, 13, "epoll_wait", 30.0);
+	e.fd = 7;
+	e.timeout_ms = 1000;
+	rt_feed(&t, &e);
+	e = blocked(&t, 14, "restart_syscall", 30.0);
+	rt_feed(&t, &e);
+	/* Not waits, and calls that are not blocked. */
+	e = blocked(&t, 15, "exit_group", 1.0);
+	rt_feed(&t, &e);
+	e = blocked(&t, 16, "execve", 1.0);
+	e.path = "/bin/true";
+	rt_feed(&t, &e);
+	e = blocked(&t, 17, "read", 9.0);
+	e.blocked = false;
+	e.fd = 0;
+	rt_feed(&t, &e);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, RULE), 5);
+	assert_null(about(&t, 15));
+	assert_null(about(&t, 16));
+	assert_null(about(&t, 17));
+
+	const struct rc_finding *rd = about(&t, 10);
+	assert_ptr_equal(t.out.v[0], rd);
+	assert_int_equal(rd->effective, RC_SEV_WARNING);
+	assert_string_equal(rd->summary, "thread 10 blocked for 12.5 s in read on fd 3 (TCP socket to "
+			    "10.0.0.7:5432): waiting for data from 10.0.0.7:5432");
+	assert_true(near(rd->duration_s, 12.5));
+	assert_string_equal(rd->address, "10.0.0.7:5432");
+
+	const struct rc_finding *pl = about(&t, 12);
+	assert_int_equal(rank_of(&t, pl), 1);
+	assert_int_equal(pl->effective, RC_SEV_WARNING);
+	assert_string_equal(pl->summary, "thread 12 blocked for 5.00 s in poll on fd 3 (no timeout): waiting for "
+			    "10.0.0.7:5432");
+	assert_string_equal(pl->evidence[1], "fd 3 is TCP socket to 10.0.0.7:5432");
+
+	const struct rc_finding *fx = about(&t, 11);
+	assert_int_equal(fx->effective, RC_SEV_INFO);
+	assert_string_equal(fx->summary, "thread 11 blocked for 2.0 ms in futex on 0x7f00: waiting for a lock or "
+			    "a condition (inside it only briefly: likely still working)");
+	assert_int_equal(fx->tid, 11);
+	assert_int_equal(fx->pid, 10);
+
+	const struct rc_finding *ep = about(&t, 13);
+	assert_int_equal(ep->effective, RC_SEV_INFO);
+	assert_string_equal(ep->summary, "thread 13 idle for 30.0 s in epoll_wait on epoll fd 7 (timeout 1000 ms): "
+			    "an event loop waiting for events");
+	assert_int_equal(about(&t, 14)->effective, RC_SEV_INFO);
+	rt_release(&t);
+}
+
+/* Workers parked on one futex are a pool; a lone waiter elsewhere is not. */
+static void futex_pool(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	struct rc_event e = rt_timed(&t, 20, "getpid", 20, 0, 0.00001);
+	rt_feed(&t, &e);
+	for (int tid = 21; tid <= 25; tid++)
+		rt_clone_thread(&t, 20, tid, 0.0001);
+	for (int tid = 21; tid <= 24; tid++) {
+		e = blocked(&t, tid, "futex", 10.0);
+		e.futex_op = FUTEX_WAIT_BITSET;
+		e.addr = 0x1000;
+		rt_feed(&t, &e);
+	}
+	e = blocked(&t, 25, "futex", 8.0);
+	e.futex_op = FUTEX_WAIT;
+	e.addr = 0x2000;
+	rt_feed(&t, &e);
+	/* A timed wait ends by itself. */
+	e = blocked(&t, 20, "futex", 9.0);
+	e.futex_op = FUTEX_WAIT;
+	e.addr = 0x3000;
+	e.timeout_ms = 60000;
+	rt_feed(&t, &e);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, RULE), 6);
+	const struct rc_finding *lone = about(&t, 25);
+	assert_ptr_equal(t.out.v[0], lone);
+	assert_int_equal(lone->effective, RC_SEV_WARNING);
+	for (int tid = 21; tid <= 24; tid++) {
+		const struct rc_finding *f = about(&t, tid);
+		assert_int_equal(f->effective, RC_SEV_INFO);
+		assert_true(contains(f->summary, "idle for 10.0 s in futex on 0x1000: one of 4 threads parked"));
+	}
+	const struct rc_finding *timed = about(&t, 20);
+	assert_int_equal(timed->effective, RC_SEV_INFO);
+	assert_true(contains(timed->summary, "waiting for 9.00 s in futex on 0x3000 (timeout 60000 ms): a timed wait"));
+	rt_release(&t);
+}
+
+/* At most eight, the longest first, the rest counted on the last. */
+static void capped(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	for (int i = 0; i < 12; i++) {
+		int tid = 30 + i;
+		struct rc_event e = rt_timed(&t, tid, "pipe2", 0, 0, 0.00001);
+		e.fds[0] = 3;
+		e.fds[1] = 4;
+		e.nfds = 2;
+		rt_feed(&t, &e);
+	}
+	for (int i = 0; i < 12; i++) {
+		struct rc_event e = blocked(&t, 30 + i, "read", 1.0 + i);
+		e.fd = 3;
+		rt_feed(&t, &e);
+	}
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, RULE), 8);
+	double prev = 1e9;
+	const struct rc_finding *last = NULL;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, RULE) != 0)
+			continue;
+		assert_true(f->duration_s < prev);
+		assert_true(contains(f->summary, "on fd 3 (a pipe)"));
+		prev = f->duration_s;
+		last = f;
+	}
+	assert_true(near(t.out.v[0]->duration_s, 12.0));
+	assert_non_null(last);
+	assert_true(near(last->duration_s, 5.0));
+	assert_string_equal(last->message, "4 more blocked threads not listed");
+	rt_release(&t);
+}
+
+/* Failures come first; among warnings, a stall that never ended leads a
+ * slow call that did end. */
+static void ranking(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	connect_socket(&t, 40, 3, "127.0.0.1", 8080);
+	struct rc_event e = rt_timed(&t, 40, "recvfrom", 10, 0, 3.0);
+	e.fd = 3;
+	rt_feed(&t, &e);
+	rt_clone_thread(&t, 40, 41, 0.0001);
+	e = blocked(&t, 41, "recvfrom", 20.0);
+	e.fd = 3;
+	rt_feed(&t, &e);
+	rt_finish(&t);
+	assert_non_null(rt_find(&t, "slow-syscall"));
+	assert_string_equal(t.out.v[0]->rule, RULE);
+	rt_release(&t);
+
+	/* A child that failed to open its config and exited 1 while its
+	 * parent still waits for it. */
+	rt_init(&t);
+	e = rt_timed(&t, 50, "clone", 51, 0, 0.0001);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	rt_exec(&t, 51, "/usr/bin/app", "app", NULL, 0, NULL);
+	struct rc_event o = rt_timed(&t, 51, "openat", -1, ENOENT, 0.00001);
+	o.path = "/etc/app/config.yaml";
+	o.flags = O_RDONLY;
+	rt_feed(&t, &o);
+	rt_exit(&t, 51, 1);
+	e = blocked(&t, 50, "read", 2.0);
+	e.fd = 5;
+	rt_feed(&t, &e);
+	rt_finish(&t);
+	const struct rc_finding *bt = rt_find(&t, RULE);
+	assert_non_null(bt);
+	assert_int_equal(bt->effective, RC_SEV_WARNING);
+	assert_int_equal(t.out.v[0]->effective, RC_SEV_ERROR);
+	assert_true(rank_of(&t, bt) > 0);
+	rt_release(&t);
+}
+
+/* ---- real logs (tests/fixtures/rules/proc-blocked-*.log) ---- */
+
+static const struct rt_expect real_logs[] = {
+	{ "proc-blocked-python.log", RULE, "in read on fd 3 (pipe:[460738]): nothing is written", true },
+	{ "proc-blocked-python.log", RULE, "in futex on 0x37c7bfc0: waiting for a lock", true },
+	{ "proc-blocked-python.log", RULE, "thread 4468 sleeping for at least 1.84 s", true },
+	{ "proc-blocked-python.log", "lock-wait", NULL, false },
+	{ "proc-blocked-net.log", RULE, "(TCP 127.0.0.1:60452->127.0.0.1:47813): waiting for data from "
+					"127.0.0.1:47813", true },
+	{ "proc-blocked-net.log", RULE, "a server waiting for its client 127.0.0.1:60444 to send", true },
+	{ "proc-blocked-net.log", RULE, "in accept4 on fd 3 (TCP 127.0.0.1:47813)", true },
+	{ "proc-blocked-net.log", RULE, "itself blocked", false },
+	{ "proc-blocked-net.log", "slow-syscall", NULL, false },
+	/* Every other fixture ran to its end. */
+	{ "perf-slownet.log", RULE, NULL, false },
+	{ "perf-lockwait.log", RULE, NULL, false },
+	{ "proc-pipeline.log", RULE, NULL, false },
+	{ "net-timeout.log", RULE, NULL, false },
+};
+
+static void real_logs_checked(void **state)
+{
+	(void)state;
+	rt_check_logs(real_logs, ARRAY_SIZE(real_logs));
+
+	struct rt t;
+	const struct rc_finding *f = rt_expect_log(&t, "proc-blocked-python.log", RULE, "pipe", true);
+	assert_ptr_equal(t.out.v[0], f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_int_equal(f->tid ? f->tid : f->pid, 4464);
+	const struct rc_finding *lk = about(&t, 4467);
+	assert_int_equal(lk->effective, RC_SEV_WARNING);
+	assert_true(contains(lk->message, "thread 4464 in read"));
+	assert_int_equal(about(&t, 4468)->effective, RC_SEV_INFO);
+	assert_int_equal(about(&t, 4469)->effective, RC_SEV_INFO);
+	assert_int_equal(rt_count(&t, RULE), 4);
+	rt_release(&t);
+
+	f = rt_expect_log(&t, "proc-blocked-net.log", RULE, "waiting for data", true);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_string_equal(f->address, "127.0.0.1:47813");
+	assert_ptr_equal(t.out.v[0], f);
+	assert_int_equal(rt_count(&t, RULE), 4);
+	for (size_t i = 1; i < t.out.count; i++)
+		assert_int_equal(t.out.v[i]->effective, RC_SEV_INFO);
+	rt_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(session_pipe_and_lock),
+		cmocka_unit_test(session_deadlock),
+		cmocka_unit_test(session_server_idle),
+		cmocka_unit_test(cut_off_log),
+		cmocka_unit_test(untimed_log),
+		cmocka_unit_test(tracer_events),
+		cmocka_unit_test(futex_pool),
+		cmocka_unit_test(capped),
+		cmocka_unit_test(ranking),
+		cmocka_unit_test(real_logs_checked),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
