@@ -18,12 +18,13 @@ import re
 import shlex
 import sys
 
-FLAGSETS = ["tt-T-y", "plain", "ff", "ttt-yy", "r-T", "t-x", "filter", "tty"]
+FLAGSETS = ["tt-T-y", "plain", "ff", "ttt-yy", "r-T", "t-x", "filter", "tty",
+            "rc-trace", "rc-run"]
 GROUPS = {
     "all": FLAGSETS,
     # Sets whose lines carry a duration (-T): only these can show how
     # long a call blocked.
-    "timed": ["tt-T-y", "ff", "ttt-yy", "r-T", "filter", "tty"],
+    "timed": ["tt-T-y", "ff", "ttt-yy", "r-T", "filter", "tty", "rc-trace", "rc-run"],
     "untimed": ["plain", "t-x"],
 }
 SEVERITIES = ("error", "warning", "info")
@@ -306,6 +307,26 @@ def check(a):
             if args[0] not in text:
                 problems.append("line %d: --format text output lacks %r" % (no, args[0]))
 
+    # rc-run: the --trace-out log, read back by analyze, must give what run
+    # said. Summaries carry durations, measured live or from the log's
+    # rounded -T, so compare what each finding is about.
+    if a.same_findings and report:
+        try:
+            back = json.loads(read(a.same_findings)).get("findings", [])
+        except ValueError as e:
+            back = None
+            problems.append("read-back report is not JSON: %s" % e)
+        if back is not None:
+            key = lambda f: tuple(str(f.get(k, "")) for k in
+                                  ("rule", "severity", "syscall", "errno", "path", "address", "signal"))
+            live, logged = sorted(map(key, findings)), sorted(map(key, back))
+            if live != logged:
+                problems.append("run's findings differ from analyze of its --trace-out log")
+                for k in sorted(set(live) - set(logged)):
+                    problems.append("  only in run:     %s" % " ".join(x for x in k if x))
+                for k in sorted(set(logged) - set(live)):
+                    problems.append("  only in analyze: %s" % " ".join(x for x in k if x))
+
     if not problems:
         return 0
     for p in problems:
@@ -340,6 +361,7 @@ def main():
     ap.add_argument("--stderr")
     ap.add_argument("--logs", nargs="*", default=[])
     ap.add_argument("--logs-only", action="store_true")
+    ap.add_argument("--same-findings")
     a = ap.parse_args()
     try:
         if a.flags:
