@@ -19,7 +19,7 @@ static const struct command commands[] = {
 	  "trace a command and diagnose it (exit status = the command's)" },
 	{ "attach", cmd_attach, "attach [--duration S] [--format text|json] [-o FILE] PID",
 	  "trace a running process for a while, detach, diagnose" },
-	{ "trace", cmd_trace, "trace [-f|-ff] [-o FILE] [-e trace=SET] [-T] [-t|-tt|-ttt] [-s N] [-y] [-p PID | CMD...]",
+	{ "trace", cmd_trace, "trace [-f|-ff] [-o FILE] [-e trace=SET] [-T] [-t|-tt|-ttt] [-s N] [-x] [-y] [-p PID | CMD...]",
 	  "print the raw trace in strace's own text format" },
 };
 

@@ -28,6 +28,7 @@ static const char trace_usage[] =
 	"  -T                   show the time spent in each call\n"
 	"  -t, -tt, -ttt        prefix wall-clock time, with microseconds, as epoch\n"
 	"  -s N                 print N bytes of each data buffer (default 32)\n"
+	"  -x                   print non-ASCII strings in hex (\\x..)\n"
 	"  -y                   print the paths of file descriptors\n"
 	"  -p PID               attach to PID (all its threads) until Ctrl-C\n"
 	"  -h, --help           show this help\n"
@@ -44,12 +45,12 @@ int cmd_trace(int argc, char **argv)
 	};
 	const char *out = NULL, *expr = NULL;
 	int follow = 0, tstamps = 0, opt;
-	bool durations = false, yfds = false;
+	bool durations = false, yfds = false, xhex = false;
 	long strsize = 32, pid = 0;
 	char *end;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+fo:e:Tts:yp:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+fo:e:Tts:xyp:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'f':
 			follow++;
@@ -75,6 +76,9 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case 'y':
 			yfds = true;
+			break;
+		case 'x':
+			xhex = true;
 			break;
 		case 'p':
 			pid = strtol(optarg, &end, 10);
@@ -137,7 +141,7 @@ int cmd_trace(int argc, char **argv)
 		.pid = (pid_t)pid,
 		.follow = follow > 0,
 		.select = sel,
-		.dec = { .strsize = (int)strsize, .decode_fds = yfds, .preview_max = 0 },
+		.dec = { .strsize = (int)strsize, .decode_fds = yfds, .hex_all = xhex, .preview_max = 0 },
 		.printer = pr,
 	};
 	struct session_result res;

@@ -12,6 +12,7 @@
  */
 #include "capture/decode.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
@@ -435,7 +436,7 @@ static void empty_path_is_fd(struct dec *d)
 	}
 }
 
-/* The open flags at ARG; the event keeps what the parser reads back from
+/* Open flags V; the event keeps what the parser reads back from
  * the text (xlat_flags over the names), so both sources agree on flags
  * the generated table does not name. */
 static void open_flags(struct dec *d, uint64_t v)
@@ -947,10 +948,16 @@ static void dec_ftruncate(struct dec *d)
  * buffer's address and how many entries the kernel put there. */
 static void dec_getdents(struct dec *d)
 {
-	/* d_reclen sits after d_ino and d_off in both layouts; the name
-	 * starts after it (getdents) or after d_type (getdents64). */
-	const size_t reclen_off = 16;
-	const size_t header = d->nr == SYS_getdents64 ? 19 : 18;
+	/* The kernel's struct linux_dirent (getdents); getdents64's is
+	 * glibc's struct dirent64. Both keep d_reclen at the same place. */
+	struct k_dirent {
+		unsigned long d_ino, d_off;
+		unsigned short d_reclen;
+		char d_name[];
+	};
+	const size_t reclen_off = offsetof(struct k_dirent, d_reclen);
+	const size_t header = d->nr == SYS_getdents64 ? offsetof(struct dirent64, d_name)
+						      : offsetof(struct k_dirent, d_name);
 	uint64_t addr = d->args[1];
 	unsigned count = (unsigned)d->args[2];
 
@@ -974,10 +981,10 @@ static void dec_getdents(struct dec *d)
 				strbuf_addf(d->out, " /* d_reclen %zu bytes overflow */", reclen - len);
 				reclen = (unsigned short)len;
 			} else if (reclen < header) {
+				/* strace stops walking here. */
 				strbuf_addf(d->out, " /* d_reclen %zu bytes underflow */", header - reclen);
 				len -= header;
-				addr += header;
-				continue;
+				break;
 			}
 			len -= reclen;
 			addr += reclen;
@@ -1826,15 +1833,16 @@ static void xattr_val(struct dec *d, uint64_t addr, uint64_t insize, uint64_t si
 		dec_ptr(d, addr);
 	} else {
 		size_t n = MIN((size_t)size, (size_t)strsize);
-		char *buf = n ? dec_keep(d, "", n) : NULL;
-		if (n && (!buf || mem_read(d->tid, addr, buf, n) != (ssize_t)n)) {
+		char *buf = malloc(n + 1);
+		if (!buf || mem_read(d->tid, addr, buf, n) != (ssize_t)n) {
 			dec_ptr(d, addr);
 		} else {
 			size_t shown = n;
 			if (shown && buf[shown - 1] == '\0')
 				shown--;
-			dec_quote(d, buf ? buf : "", shown, size > (uint64_t)strsize);
+			dec_quote(d, buf, shown, size > (uint64_t)strsize);
 		}
+		free(buf);
 	}
 	dec_sep(d);
 	strbuf_addf(d->out, "%llu", (unsigned long long)insize);

@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -251,8 +252,9 @@ static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_
 		dec_ptr(d, addr);
 		return;
 	}
+	/* Gathered here, kept in the arena at the end. */
 	if (pmax)
-		pbuf = (unsigned char *)dec_keep(d, "", pmax);
+		pbuf = malloc(pmax);
 	for (uint64_t i = 0; i < cnt; i++) {
 		uint64_t at = addr + i * esz;
 		if (i)
@@ -260,6 +262,7 @@ static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_
 		if (mem_read(d->tid, at, &v, esz) != (ssize_t)esz) {
 			if (i == 0) {
 				dec_ptr(d, at);
+				free(pbuf);
 				return;
 			}
 			strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)at);
@@ -289,9 +292,10 @@ static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_
 	strbuf_addc(d->out, ']');
 	d->e->len = sum;
 	if (pbuf) {
-		d->e->data = pbuf;
-		d->e->data_len = have;
+		d->e->data = (const unsigned char *)dec_keep(d, pbuf, have);
+		d->e->data_len = d->e->data ? have : 0;
 		d->e->data_truncated = have < total;
+		free(pbuf);
 	}
 }
 
@@ -658,7 +662,7 @@ static void select_entry(struct dec *d)
 {
 	int nfds = select_nfds(d);
 	size_t size = fdset_size(nfds);
-	unsigned char *set = size ? (unsigned char *)dec_keep(d, "", size) : NULL;
+	unsigned char *set = size ? malloc(size) : NULL;
 
 	strbuf_addf(d->out, "%d", (int)d->args[0]);
 	for (int i = 0; i < 3; i++) {
@@ -683,6 +687,7 @@ static void select_entry(struct dec *d)
 		}
 		strbuf_addc(d->out, ']');
 	}
+	free(set);
 	dec_sep(d);
 	if (d->nr == SYS_select)
 		timeout_tv(d, d->args[4]);
@@ -696,7 +701,7 @@ static void select_exit(struct dec *d)
 	struct strbuf *sb = d->rv_extra;
 	int nfds = select_nfds(d);
 	size_t size = fdset_size(nfds);
-	unsigned char *set = size ? (unsigned char *)dec_keep(d, "", size) : NULL;
+	unsigned char *set;
 	long long ready = d->rval;
 	const char *sep = "";
 
@@ -706,6 +711,7 @@ static void select_exit(struct dec *d)
 		strbuf_add(sb, "(Timeout)", 9);
 		return;
 	}
+	set = size ? malloc(size) : NULL;
 	strbuf_addc(sb, '(');
 	size_t body = sb->len;
 	for (int i = 0; i < 3 && ready > 0; i++) {
@@ -731,6 +737,7 @@ static void select_exit(struct dec *d)
 		if (sb->len != body)
 			strbuf_addc(sb, ']');
 	}
+	free(set);
 	if (d->args[4]) {
 		strbuf_addf(sb, "%sleft ", sep);
 		left_time(d, sb, d->args[4], d->nr == SYS_select);
