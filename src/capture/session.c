@@ -147,6 +147,7 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 	}
 out:
 	res->seccomp = tracer_uses_seccomp(tr);
+	res->no_syscall_info = tracer_lacks_syscall_info(tr);
 	res->stops = tracer_stops(tr);
 	res->events = capture_events(c);
 	tracer_free(tr);

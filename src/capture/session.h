@@ -37,6 +37,7 @@ struct session_result {
 	uint64_t events;
 	uint64_t stops;
 	bool seccomp;		/* the filter was used */
+	bool no_syscall_info;	/* the kernel lacks PTRACE_GET_SYSCALL_INFO */
 	double seconds;
 };
 

@@ -40,6 +40,7 @@ struct tracer {
 	int errfd;		/* read end of the child's exec-error pipe; -1 */
 	int spawn_errno;	/* why the command could not be started */
 	unsigned char *filter;	/* the seccomp filter's syscalls */
+	bool no_syscall_info;	/* PTRACE_GET_SYSCALL_INFO is missing */
 	uint64_t stops;
 };
 
@@ -398,8 +399,12 @@ static void on_syscall_stop(struct tracer *tr, struct tracee *t)
 {
 	struct ptrace_syscall_info si;
 
-	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(si), &si) <= 0)
+	if (ptrace(PTRACE_GET_SYSCALL_INFO, t->tid, (void *)sizeof(si), &si) <= 0) {
+		/* EIO: a kernel before 5.3, which has no such request. */
+		if (errno == EIO)
+			tr->no_syscall_info = true;
 		si.op = PTRACE_SYSCALL_INFO_NONE;
+	}
 	switch (si.op) {
 	case PTRACE_SYSCALL_INFO_ENTRY:
 	case PTRACE_SYSCALL_INFO_SECCOMP:
@@ -650,6 +655,11 @@ pid_t tracer_child_pid(const struct tracer *tr)
 bool tracer_uses_seccomp(const struct tracer *tr)
 {
 	return tr->use_seccomp;
+}
+
+bool tracer_lacks_syscall_info(const struct tracer *tr)
+{
+	return tr->no_syscall_info;
 }
 
 uint64_t tracer_stops(const struct tracer *tr)

@@ -97,6 +97,9 @@ int tracer_child_status(const struct tracer *tr);
 pid_t tracer_child_pid(const struct tracer *tr);
 /* Whether the seccomp filter is in use. */
 bool tracer_uses_seccomp(const struct tracer *tr);
+/* The kernel refused PTRACE_GET_SYSCALL_INFO (before Linux 5.3): no call
+ * could be decoded. */
+bool tracer_lacks_syscall_info(const struct tracer *tr);
 /* Counters for benchmarks and -v. */
 uint64_t tracer_stops(const struct tracer *tr);
 

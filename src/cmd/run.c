@@ -119,7 +119,10 @@ int cmd_run(int argc, char **argv)
 	};
 	struct session_result res;
 	int status;
-	if (session_run(&so, &res, &err) < 0) {
+	int r = session_run(&so, &res, &err);
+	if (res.no_syscall_info)
+		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");
+	if (r < 0) {
 		error_msg("%s", strbuf_str(&err));
 		status = res.spawn_errno == ENOENT ? 127 : 126;
 	} else {
