@@ -394,6 +394,42 @@ void tracer_explain_attach(pid_t pid, int err, struct strbuf *out)
 			    "denies it): add the capability, e.g. 'docker run --cap-add SYS_PTRACE'");
 }
 
+/*
+ * The next stop or death, as a wait status. Stops are peeked at with
+ * WNOWAIT, not collected: collecting a signal-delivery-stop clears the
+ * signal in the kernel, so if rootcause died (SIGKILL) while handling it,
+ * the tracee would go on without its signal. Left uncollected, the kernel
+ * delivers it when it detaches us. A stop ends when we resume the thread;
+ * one we leave stopped (PTRACE_LISTEN) must be collected by the caller
+ * (collect()), or waitid would report it again. Deaths are reaped here.
+ */
+static pid_t wait_next(int *status)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT) < 0)
+		return -1;
+	pid_t pid = si.si_pid;
+	switch (si.si_code) {
+	case CLD_TRAPPED:
+	case CLD_STOPPED:
+		/* si_status is the whole stop code: signal | event << 8. */
+		*status = (si.si_status << 8) | 0x7f;
+		return pid;
+	default:
+		return waitpid(pid, status, __WALL);
+	}
+}
+
+/* Consume a stop we peeked at and leave in place. */
+static void collect(pid_t tid)
+{
+	int status;
+
+	waitpid(tid, &status, __WALL | WNOHANG);
+}
+
 /* A syscall stop: entry, seccomp-entry or exit, as the kernel says. */
 static void on_syscall_stop(struct tracer *tr, struct tracee *t)
 {
@@ -486,6 +522,10 @@ static void on_stop(struct tracer *tr, struct tracee *t, int status)
 		resume(tr, t, 0);
 		return;
 	case PTRACE_EVENT_EXEC:
+		/* After a non-leader exec the kernel refuses ptrace requests
+		 * until this stop has been waited for (it could be the old
+		 * leader's: looks_like_a_spurious_pid()). */
+		collect(t->tid);
 		on_exec(tr, t);
 		resume(tr, t, 0);
 		return;
@@ -502,6 +542,7 @@ static void on_stop(struct tracer *tr, struct tracee *t, int status)
 			if (!t->group_stopped && !hidden(tr, t) && tr->hooks->stopped)
 				tr->hooks->stopped(tr->ctx, t, sig);
 			t->group_stopped = true;
+			collect(t->tid);
 			ptrace(PTRACE_LISTEN, t->tid, 0L, 0L);
 			return;
 		}
@@ -539,7 +580,7 @@ void tracer_loop(struct tracer *tr)
 {
 	while (tr->tracees.count > 0 && !*tr->stop_flag) {
 		int status;
-		pid_t tid = wait4(-1, &status, __WALL, NULL);
+		pid_t tid = wait_next(&status);
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -586,7 +627,7 @@ void tracer_detach_all(struct tracer *tr)
 	 * new children (a clone racing with us) report a stop too. */
 	while (tr->tracees.count > 0 && waiting > 0) {
 		int status;
-		pid_t tid = wait4(-1, &status, __WALL, NULL);
+		pid_t tid = wait_next(&status);
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -606,6 +647,8 @@ void tracer_detach_all(struct tracer *tr)
 		int sig = WSTOPSIG(status);
 		int event = (unsigned)status >> 16;
 		int pass = 0;
+		if (event == PTRACE_EVENT_EXEC)
+			collect(tid);
 		if (sig == (SIGTRAP | 0x80) || event == PTRACE_EVENT_SECCOMP || event == PTRACE_EVENT_EXEC) {
 			pass = 0;
 		} else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK ||
