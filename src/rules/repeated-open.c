@@ -14,6 +14,7 @@
  * read sources again on purpose.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -159,9 +160,11 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 #ifdef SYS_preadv2
 	case SYS_preadv2:
 #endif
+		/* A log (or a hostile tracee) can claim any count: saturate
+		 * rather than overflow. */
 		if (e->ret > 0 && s->files.count && (f = lookup(s, rule_fd_path(ctx, e)))) {
-			f->bytes += e->ret;
-			f->cur += e->ret;
+			f->bytes = e->ret > LLONG_MAX - f->bytes ? LLONG_MAX : f->bytes + e->ret;
+			f->cur = e->ret > LLONG_MAX - f->cur ? LLONG_MAX : f->cur + e->ret;
 		}
 		break;
 #ifdef SYS_fstat

@@ -10,6 +10,7 @@
  * Left out: pseudo and device files (/proc, /sys, /dev: terminals, pipes
  * and sockets are no regular files either), and reads at end of file.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -150,7 +151,8 @@ static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx
 	 * back is less only at the end of the file. */
 	uint64_t size = e->len > 0 ? e->len : (uint64_t)e->ret;
 	f->calls++;
-	f->bytes += e->ret;
+	/* Saturate: a log can claim any count. */
+	f->bytes = e->ret > LLONG_MAX - f->bytes ? LLONG_MAX : f->bytes + e->ret;
 	f->hist[size ? 64 - __builtin_clzll(size) : 0]++;
 	count_size(f, size);
 	f->seq = e->seq;

@@ -413,7 +413,9 @@ bool parse_ll(struct span s, long long *out)
 	if (t.n && t.p[0] == '-') {
 		if (!parse_ull(span_make(t.p + 1, t.n - 1), &v))
 			return false;
-		*out = -(long long)v;
+		/* 0 - v in unsigned arithmetic: "-9223372036854775808" is
+		 * LLONG_MIN, whose negation does not fit. */
+		*out = (long long)(0ULL - v);
 		return true;
 	}
 	if (!parse_ull(t, &v))

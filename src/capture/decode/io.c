@@ -569,11 +569,31 @@ static void poll_result(struct dec *d, uint64_t pts)
 		return;
 	strbuf_addc(sb, '(');
 	body = sb->len;
-	for (unsigned i = 0; i < nfds; i++) {
+	/* Read the array a chunk at a time, and stop once as many entries as
+	 * the call said were ready have been seen: NFDS comes from the
+	 * tracee, and one read per entry of a huge array would hold it
+	 * stopped for seconds. */
+	struct pollfd chunk[256];
+	unsigned have = 0, first = 0, ready = 0;
+	for (unsigned i = 0; i < nfds && ready < (unsigned long long)d->rval; i++) {
 		uint64_t at = addr + (uint64_t)i * sizeof(p);
-		bool ok = mem_read(d->tid, at, &p, sizeof(p)) == (ssize_t)sizeof(p);
+		bool ok;
+		if (i - first >= have) {
+			unsigned n = nfds - i < 256 ? nfds - i : 256;
+			first = i;
+			have = mem_read(d->tid, at, chunk, n * sizeof(p)) == (ssize_t)(n * sizeof(p)) ? n : 0;
+		}
+		if (have) {
+			p = chunk[i - first];
+			ok = true;
+		} else {
+			/* The chunk crosses into unreadable memory: entry by entry. */
+			ok = mem_read(d->tid, at, &p, sizeof(p)) == (ssize_t)sizeof(p);
+			first = i + 1;
+		}
 		if (ok && !p.revents)
 			continue;
+		ready++;
 		strbuf_adds(sb, sb->len == body ? "[" : ", ");
 		if (!ok) {
 			strbuf_addf(sb, "%#llx", (unsigned long long)at);
