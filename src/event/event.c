@@ -1,5 +1,6 @@
 #include "event/event.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -37,4 +38,29 @@ const char *sockaddr_format(const struct rc_sockaddr *sa, char *buf, size_t size
 	else
 		snprintf(buf, size, "%s", host);
 	return buf;
+}
+
+long long event_secs_to_ms(double sec)
+{
+	if (!(sec > 0))
+		return 0;
+	if (sec > 9e12)
+		sec = 9e12;
+	return (long long)(sec * 1000.0 + 0.5);
+}
+
+long long event_deadline_ms(const struct rc_event *e, double deadline)
+{
+	double rel;
+
+	if (e->ts < 0)
+		return -1;
+	if (e->ts > 1e8) {
+		rel = deadline - e->ts;
+	} else {
+		rel = fmod(deadline - e->ts, 900.0);
+		if (rel < 0)
+			rel += 900.0;
+	}
+	return event_secs_to_ms(rel);
 }

@@ -118,6 +118,16 @@ static inline bool event_failed(const struct rc_event *e)
 	return e->kind == RC_EV_SYSCALL && e->err != 0 && !e->interrupted;
 }
 
+/* Seconds to milliseconds, clamped to what a long long holds (a log or a
+ * tracee may give garbage); negative and NaN give 0. */
+long long event_secs_to_ms(double sec);
+/* The timeout in ms of a wait until the absolute DEADLINE (FUTEX_WAIT_BITSET
+ * and the like), against E's timestamp: epoch seconds, or a time of day
+ * (-t/-tt, local time) whose date is unknown, where timeouts under 15
+ * minutes survive modulo 900 s because time zones differ from UTC by whole
+ * quarter hours. -1 when E has no timestamp. */
+long long event_deadline_ms(const struct rc_event *e, double deadline);
+
 /* "127.0.0.1:443", "[::1]:443", "/run/x.sock", "@abstract" into BUF. */
 const char *sockaddr_format(const struct rc_sockaddr *sa, char *buf, size_t size);
 

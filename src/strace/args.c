@@ -444,22 +444,13 @@ bool parse_timespec(struct span s, double *sec)
 	return true;
 }
 
-long long secs_to_ms(double sec)
-{
-	if (!(sec > 0))
-		return 0;
-	if (sec > 9e12)
-		sec = 9e12;
-	return (long long)(sec * 1000.0 + 0.5);
-}
-
 bool parse_timeout_ms(struct span s, long long *ms)
 {
 	double sec;
 
 	if (!parse_timespec(s, &sec) || sec < 0)
 		return false;
-	*ms = secs_to_ms(sec);
+	*ms = event_secs_to_ms(sec);
 	return true;
 }
 

@@ -89,9 +89,6 @@ bool parse_ull(struct span s, unsigned long long *out);
 /* A timespec/timeval struct in milliseconds ({tv_sec=1, tv_nsec=5}); false
  * when S is not one (NULL, an address). */
 bool parse_timeout_ms(struct span s, long long *ms);
-/* Seconds to milliseconds, clamped to what a long long holds (the text
- * may be garbage); negative and NaN give 0. */
-long long secs_to_ms(double sec);
 
 /* Seconds as a double from a timespec/timeval struct. */
 bool parse_timespec(struct span s, double *sec);

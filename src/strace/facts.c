@@ -554,27 +554,6 @@ static long long clone_flags(struct span s)
 	return sum;
 }
 
-/* The futex deadline of FUTEX_WAIT_BITSET & co is absolute. With epoch
- * timestamps (-ttt) the relative timeout is the deadline minus the call
- * time. With time-of-day stamps (-t/-tt, local time) the date is unknown,
- * but local time differs from UTC by a whole number of quarter hours, so
- * timeouts under 15 minutes survive modulo 900 s. */
-static long long futex_abs_timeout(const struct rc_event *e, double deadline)
-{
-	double rel;
-
-	if (e->ts < 0)
-		return -1;
-	if (e->ts > 1e8) {
-		rel = deadline - e->ts;
-	} else {
-		rel = fmod(deadline - e->ts, 900.0);
-		if (rel < 0)
-			rel += 900.0;
-	}
-	return secs_to_ms(rel);
-}
-
 static void decode_futex(struct rc_event *e, struct span *a, size_t n)
 {
 	unsigned long long addr;
@@ -596,7 +575,7 @@ static void decode_futex(struct rc_event *e, struct span *a, size_t n)
 		return;
 	switch (e->futex_op) {
 	case FUTEX_WAIT:
-		e->timeout_ms = secs_to_ms(sec);
+		e->timeout_ms = event_secs_to_ms(sec);
 		break;
 	case FUTEX_WAIT_BITSET:
 	case FUTEX_LOCK_PI:
@@ -606,7 +585,7 @@ static void decode_futex(struct rc_event *e, struct span *a, size_t n)
 #endif
 		/* A monotonic deadline cannot be related to the log's clock. */
 		if (realtime || e->futex_op == FUTEX_LOCK_PI)
-			e->timeout_ms = futex_abs_timeout(e, sec);
+			e->timeout_ms = event_deadline_ms(e, sec);
 		break;
 	default:
 		break;

@@ -57,34 +57,6 @@ static const struct dec_xl futex_waiter_flags[] = {
 	OP(FUTEX_32), OP(FUTEX_PRIVATE_FLAG),
 };
 
-/* strace/args.c's secs_to_ms, so that both sources round alike. */
-static long long secs_to_ms(double sec)
-{
-	if (!(sec > 0))
-		return 0;
-	if (sec > 9e12)
-		sec = 9e12;
-	return (long long)(sec * 1000.0 + 0.5);
-}
-
-/* facts.c's futex_abs_timeout: the deadline against the event's
- * timestamp, epoch seconds (-ttt) or time of day modulo 15 minutes. */
-static long long abs_timeout(const struct rc_event *e, double deadline)
-{
-	double rel;
-
-	if (e->ts < 0)
-		return -1;
-	if (e->ts > 1e8) {
-		rel = deadline - e->ts;
-	} else {
-		rel = fmod(deadline - e->ts, 900.0);
-		if (rel < 0)
-			rel += 900.0;
-	}
-	return secs_to_ms(rel);
-}
-
 /* The timeout argument at entry: printed, and kept in priv for the exit
  * half, when the event's timestamp may have been set meanwhile. */
 static void timeout_arg(struct dec *d, int cmd, bool realtime)
@@ -95,11 +67,11 @@ static void timeout_arg(struct dec *d, int cmd, bool realtime)
 	if (!dec_timespec(d, d->args[3], &sec))
 		return;
 	if (cmd == FUTEX_WAIT) {
-		d->e->timeout_ms = secs_to_ms(sec);
+		d->e->timeout_ms = event_secs_to_ms(sec);
 	} else if (realtime && (cmd == FUTEX_WAIT_BITSET || cmd == FUTEX_WAIT_REQUEUE_PI)) {
 		memcpy(&d->priv[1], &sec, sizeof(sec));
 		d->priv[0] = 1;
-		d->e->timeout_ms = abs_timeout(d->e, sec);
+		d->e->timeout_ms = event_deadline_ms(d->e, sec);
 	}
 }
 
@@ -137,7 +109,7 @@ static void dec_futex(struct dec *d)
 		if (d->priv[0]) {
 			double sec;
 			memcpy(&sec, &d->priv[1], sizeof(sec));
-			d->e->timeout_ms = abs_timeout(d->e, sec);
+			d->e->timeout_ms = event_deadline_ms(d->e, sec);
 		}
 		return;
 	}

@@ -102,16 +102,6 @@ static void set_len(struct dec *d, uint64_t v)
 		d->e->len = v;
 }
 
-/* facts.c's secs_to_ms, from a timespec read as the parser reads the text. */
-static long long ms_of(double sec)
-{
-	if (!(sec > 0))
-		return 0;
-	if (sec > 9e12)
-		sec = 9e12;
-	return (long long)(sec * 1000.0 + 0.5);
-}
-
 static void add_fd(struct rc_event *e, long long fd)
 {
 	if (e->nfds < RC_EVENT_MAX_FDS && fd >= 0 && fd <= 0x7fffffff)
@@ -160,7 +150,7 @@ static void timeout_ts(struct dec *d, uint64_t addr)
 	double sec;
 
 	if (dec_timespec(d, addr, &sec) && sec >= 0)
-		d->e->timeout_ms = ms_of(sec);
+		d->e->timeout_ms = event_secs_to_ms(sec);
 }
 
 static void timeout_tv(struct dec *d, uint64_t addr)
@@ -172,7 +162,7 @@ static void timeout_tv(struct dec *d, uint64_t addr)
 	strbuf_addf(d->out, "{tv_sec=%lld, tv_usec=%llu}", (long long)t.sec, (unsigned long long)t.nsec);
 	double sec = (double)t.sec + (double)t.nsec * 1e-6;
 	if (sec >= 0)
-		d->e->timeout_ms = ms_of(sec);
+		d->e->timeout_ms = event_secs_to_ms(sec);
 }
 
 /*
