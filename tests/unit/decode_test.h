@@ -5,12 +5,14 @@
 #ifndef RC_TESTS_DECODE_TEST_H
 #define RC_TESTS_DECODE_TEST_H
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -30,7 +32,16 @@ struct dt {
 	struct strace_parser *parser;
 	struct rc_event parsed;
 	bool have_parsed;
+	/* The last decode: where the exit half starts in ARGS, and the
+	 * result (the real call's, when it was made). */
+	size_t entry_len;
+	long long ret;
+	int err;
 };
+
+/* What the kernel does between entry and exit, in tests that stand in
+ * for it. */
+typedef void (*dt_kernel_fn)(void *ctx);
 
 static inline void dt_init(struct dt *t)
 {
@@ -49,9 +60,12 @@ static inline void dt_release(struct dt *t)
 	strbuf_release(&t->line);
 }
 
-/* Decode call NR with ARGS returning RVAL (ERR when it failed), entry half
- * then exit half, as the tracer would. Builds t->line like the printer. */
-static inline const char *dt_decode(struct dt *t, long nr, const uint64_t args[6], long long rval, int err)
+/* Decode call NR with ARGS, entry half then exit half, as the tracer
+ * would: between the halves the call is made for real (REAL: its result
+ * then replaces RVAL/ERR), or KERNEL (when not NULL) stands in for it.
+ * Builds t->line like the printer. Returns the argument text. */
+static inline const char *dt_decode_with(struct dt *t, long nr, const uint64_t args[6], bool real,
+					 long long rval, int err, dt_kernel_fn kernel, void *ctx)
 {
 	struct dec d;
 
@@ -79,6 +93,16 @@ static inline const char *dt_decode(struct dt *t, long nr, const uint64_t args[6
 	d.opts = &t->opts;
 	d.rv_extra = &t->rv_extra;
 	dec_call(&d);
+	t->entry_len = t->args.len;
+	if (real) {
+		long r = syscall(nr, args[0], args[1], args[2], args[3], args[4], args[5]);
+		err = r < 0 ? errno : 0;
+		rval = r;
+	} else if (kernel) {
+		kernel(ctx);
+	}
+	t->ret = err ? -1 : rval;
+	t->err = err;
 	d.exiting = true;
 	d.rval = err ? -1 : rval;
 	d.err = err;
@@ -92,13 +116,19 @@ static inline const char *dt_decode(struct dt *t, long nr, const uint64_t args[6
 	strbuf_addf(&t->line, "%s(%s) = ", t->ev.name ? t->ev.name : "?", strbuf_str(&t->args));
 	if (err)
 		strbuf_addf(&t->line, "-1 %s (%s)", xlat_errno_name(err), strerror(err));
-	else if (sc && sc->rv == RV_HEX)
+	else if ((sc && sc->rv == RV_HEX) || d.rv_hex)
 		strbuf_addf(&t->line, "%#llx", (unsigned long long)rval);
 	else
 		strbuf_addf(&t->line, "%lld", rval);
 	if (t->rv_extra.len)
 		strbuf_addf(&t->line, " %s", strbuf_str(&t->rv_extra));
 	return strbuf_str(&t->args);
+}
+
+/* The same with no kernel in between: RVAL/ERR is the result. */
+static inline const char *dt_decode(struct dt *t, long nr, const uint64_t args[6], long long rval, int err)
+{
+	return dt_decode_with(t, nr, args, false, rval, err, NULL, NULL);
 }
 
 /* The parser's event for t->line. */

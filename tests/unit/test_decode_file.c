@@ -58,69 +58,20 @@ static const char *P(const char *name)
 
 #define A(p) ((unsigned long long)(uintptr_t)(p))
 
-/* What the kernel does between entry and exit. */
-typedef void (*kernel_fn)(void *ctx);
+typedef dt_kernel_fn kernel_fn;
 
 static long long last_ret;
 static int last_err;
 
-/* Decode NR: the entry half, then either KERNEL (when not NULL) with
- * RVAL/ERR as the result, or the real call with its real result, then
- * the exit half. Builds the line as the printer would. */
+/* decode_test.h's dt_decode_with, keeping the result for real(). */
 static const char *decode_k(struct dt *t, long nr, const uint64_t args[6], bool real, long long rval, int err,
 			    kernel_fn kernel, void *ctx)
 {
-	struct dec d;
+	const char *text = dt_decode_with(t, nr, args, real, rval, err, kernel, ctx);
 
-	if (t->parser) {
-		strace_parser_free(t->parser);
-		t->parser = NULL;
-	}
-	t->have_parsed = false;
-	dec_arena_reset(&t->arena);
-	strbuf_reset(&t->args);
-	strbuf_reset(&t->rv_extra);
-	strbuf_reset(&t->line);
-	event_clear(&t->ev);
-	t->ev.kind = RC_EV_SYSCALL;
-	t->ev.nr = nr;
-	t->ev.name = dec_syscall_name(nr);
-
-	memset(&d, 0, sizeof(d));
-	d.tid = getpid();
-	d.nr = nr;
-	memcpy(d.args, args, sizeof(d.args));
-	d.e = &t->ev;
-	d.out = &t->args;
-	d.arena = &t->arena;
-	d.opts = &t->opts;
-	d.rv_extra = &t->rv_extra;
-	dec_call(&d);
-	if (real) {
-		long r = syscall(nr, args[0], args[1], args[2], args[3], args[4], args[5]);
-		err = r < 0 ? errno : 0;
-		rval = r;
-	} else if (kernel) {
-		kernel(ctx);
-	}
-	last_ret = err ? -1 : rval;
-	last_err = err;
-	d.exiting = true;
-	d.rval = err ? -1 : rval;
-	d.err = err;
-	dec_call(&d);
-
-	t->ev.ret_known = true;
-	t->ev.ret = err ? -1 : rval;
-	t->ev.err = err;
-	strbuf_addf(&t->line, "%s(%s) = ", t->ev.name ? t->ev.name : "?", strbuf_str(&t->args));
-	if (err)
-		strbuf_addf(&t->line, "-1 %s (%s)", xlat_errno_name(err), strerror(err));
-	else
-		strbuf_addf(&t->line, "%lld", rval);
-	if (t->rv_extra.len)
-		strbuf_addf(&t->line, " %s", strbuf_str(&t->rv_extra));
-	return strbuf_str(&t->args);
+	last_ret = t->ret;
+	last_err = t->err;
+	return text;
 }
 
 /* The real call: its text must be EXPECT and the parser must agree on

@@ -28,60 +28,18 @@
 #include "decode_test.h"
 #include "util/util.h"
 
-/* What the kernel does between entry and exit. */
-typedef void (*kernel_fn)(void *ctx);
+typedef dt_kernel_fn kernel_fn;
 
 /* dt_decode with KERNEL run between the halves; *ENTRY (when not NULL)
  * receives the length of the text the entry half printed. */
 static const char *decode_k(struct dt *t, long nr, const uint64_t args[6], long long rval, int err,
 			    kernel_fn kernel, void *ctx, size_t *entry)
 {
-	struct dec d;
+	const char *text = dt_decode_with(t, nr, args, false, rval, err, kernel, ctx);
 
-	if (t->parser) {
-		strace_parser_free(t->parser);
-		t->parser = NULL;
-	}
-	t->have_parsed = false;
-	dec_arena_reset(&t->arena);
-	strbuf_reset(&t->args);
-	strbuf_reset(&t->rv_extra);
-	strbuf_reset(&t->line);
-	event_clear(&t->ev);
-	t->ev.kind = RC_EV_SYSCALL;
-	t->ev.nr = nr;
-	t->ev.name = dec_syscall_name(nr);
-
-	memset(&d, 0, sizeof(d));
-	d.tid = getpid();
-	d.nr = nr;
-	memcpy(d.args, args, sizeof(d.args));
-	d.e = &t->ev;
-	d.out = &t->args;
-	d.arena = &t->arena;
-	d.opts = &t->opts;
-	d.rv_extra = &t->rv_extra;
-	dec_call(&d);
 	if (entry)
-		*entry = t->args.len;
-	if (kernel)
-		kernel(ctx);
-	d.exiting = true;
-	d.rval = err ? -1 : rval;
-	d.err = err;
-	dec_call(&d);
-
-	t->ev.ret_known = true;
-	t->ev.ret = err ? -1 : rval;
-	t->ev.err = err;
-	strbuf_addf(&t->line, "%s(%s) = ", t->ev.name ? t->ev.name : "?", strbuf_str(&t->args));
-	if (err)
-		strbuf_addf(&t->line, "-1 %s (%s)", xlat_errno_name(err), strerror(err));
-	else
-		strbuf_addf(&t->line, "%lld", rval);
-	if (t->rv_extra.len)
-		strbuf_addf(&t->line, " %s", strbuf_str(&t->rv_extra));
-	return strbuf_str(&t->args);
+		*entry = t->entry_len;
+	return text;
 }
 
 /* Decode, compare the text with EXPECT and the facts with the parser's. */
