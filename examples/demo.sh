@@ -77,4 +77,14 @@ rc=0
 # 0 and 1 are answers (no errors, errors found); anything else is a
 # failure of rootcause itself and must fail the demo.
 [ $rc -le 1 ] || die "rootcause analyze failed (exit $rc)"
+
+# The same without strace: rootcause's own tracer, the diagnosis on
+# stderr when the service ends, and the service's own exit status.
+echo
+echo "demo: the same without strace, in one command:"
+echo "demo:   rootcause run -- ${runas[*]:+${runas[*]} }bash start_app.sh"
+echo
+rc=0
+(cd "$app" && VOICE_CDN=$cdn HOME=$app "$rootcause" run -- "${runas[@]}" bash start_app.sh) 2>&1 || rc=$?
+[ $rc = "$status" ] || die "rootcause run exited $rc, the service itself $status"
 exit 0
