@@ -178,6 +178,14 @@ void dec_envp(struct dec *d, uint64_t addr);
 /* N bytes already read, printed quoted as strace does (-x honoured), with
  * "..." after the closing quote when CUT. */
 void dec_quote(struct dec *d, const void *p, size_t n, bool cut);
+/* strace's print_array: COUNT elements of SIZE bytes (at most 64) at
+ * ADDR as "[a, b, ...]", cut with "..." after -s elements. NULL prints
+ * NULL, no elements "[]", an unreadable first element (or a range that
+ * wraps) the address, a later one "..." and its address. ELEM prints the
+ * element read into ITEM. Returns how many were printed, or -1 when no
+ * bracketed array was (NULL, [], an address). */
+typedef void (*dec_elem_fn)(struct dec *d, const void *item, void *ctx);
+long dec_array(struct dec *d, uint64_t addr, uint64_t count, size_t size, dec_elem_fn elem, void *ctx);
 /* A sockaddr of LEN bytes: printed as strace does and decoded into d->e->sa. */
 void dec_sockaddr(struct dec *d, uint64_t addr, size_t len);
 /* An errno value's name, for SO_ERROR and the like. */

@@ -494,6 +494,48 @@ static int strsize(const struct dec *d)
 	return d->opts && d->opts->strsize >= 0 ? d->opts->strsize : 32;
 }
 
+long dec_array(struct dec *d, uint64_t addr, uint64_t count, size_t size, dec_elem_fn elem, void *ctx)
+{
+	unsigned char item[64];
+	long printed = 0;
+
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return -1;
+	}
+	if (!count) {
+		strbuf_add(d->out, "[]", 2);
+		return -1;
+	}
+	if (size > sizeof(item) || count > UINT64_MAX / size || addr + count * size <= addr) {
+		dec_ptr(d, addr);
+		return -1;
+	}
+	for (uint64_t i = 0; i < count; i++) {
+		uint64_t at = addr + i * size;
+		if (i)
+			dec_sep(d);
+		if (mem_read(d->tid, at, item, size) != (ssize_t)size) {
+			if (i == 0) {
+				dec_ptr(d, at);
+				return -1;
+			}
+			strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)at);
+			break;
+		}
+		if (i == 0)
+			strbuf_addc(d->out, '[');
+		if (i >= (uint64_t)strsize(d)) {
+			strbuf_add(d->out, "...", 3);
+			break;
+		}
+		elem(d, item, ctx);
+		printed++;
+	}
+	strbuf_addc(d->out, ']');
+	return printed;
+}
+
 /* A NUL-terminated string at ADDR printed up to -s; kept and returned,
  * *OK false (address printed) when unreadable. */
 static const char *print_cstr(struct dec *d, uint64_t addr, bool *ok)

@@ -221,71 +221,54 @@ static void preview_add(struct dec *d, unsigned char *buf, size_t *have, size_t 
 		*have += n;
 }
 
-static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_size, bool addrs_only, bool preview)
+struct iov_ctx {
+	uint64_t data_size;	/* what is left to print of the data */
+	bool addrs_only;
+	unsigned long long sum, total;
+	unsigned char *pbuf;	/* the preview, gathered; NULL without one */
+	size_t have, pmax;
+};
+
+static void iov_elem(struct dec *d, const void *item, void *ctx)
 {
-	const size_t esz = sizeof(struct k_iovec);
-	size_t pmax = preview && d->opts ? d->opts->preview_max : 0;
-	unsigned char *pbuf = NULL;
-	size_t have = 0;
-	unsigned long long total = 0, sum = 0;
+	struct iov_ctx *c = ctx;
 	struct k_iovec v;
 
-	if (!addr) {
-		strbuf_add(d->out, "NULL", 4);
-		return;
+	memcpy(&v, item, sizeof(v));
+	uint64_t len = MIN(v.len, c->data_size);
+	if (c->data_size != UINT64_MAX)
+		c->data_size -= len;
+	strbuf_add(d->out, "{iov_base=", 10);
+	if (c->addrs_only)
+		dec_ptr(d, v.base);
+	else
+		dec_buf(d, v.base, (size_t)len, false);
+	strbuf_addf(d->out, ", iov_len=%llu}", (unsigned long long)v.len);
+	c->sum += v.len;
+	if (c->pbuf) {
+		c->total += v.len;
+		preview_add(d, c->pbuf, &c->have, c->pmax, &v);
 	}
-	if (!cnt) {
-		strbuf_add(d->out, "[]", 2);
-		return;
-	}
-	if (cnt > UINT64_MAX / esz || addr + cnt * esz <= addr) {
-		dec_ptr(d, addr);
-		return;
-	}
+}
+
+static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_size, bool addrs_only, bool preview)
+{
+	struct iov_ctx c = { .data_size = data_size, .addrs_only = addrs_only };
+
+	c.pmax = preview && d->opts ? d->opts->preview_max : 0;
 	/* Gathered here, kept in the arena at the end. */
-	if (pmax)
-		pbuf = malloc(pmax);
-	for (uint64_t i = 0; i < cnt; i++) {
-		uint64_t at = addr + i * esz;
-		if (i)
-			dec_sep(d);
-		if (mem_read(d->tid, at, &v, esz) != (ssize_t)esz) {
-			if (i == 0) {
-				dec_ptr(d, at);
-				free(pbuf);
-				return;
-			}
-			strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)at);
-			break;
-		}
-		if (i == 0)
-			strbuf_addc(d->out, '[');
-		if (i >= strsize(d)) {
-			strbuf_add(d->out, "...", 3);
-			break;
-		}
-		uint64_t len = MIN(v.len, data_size);
-		if (data_size != UINT64_MAX)
-			data_size -= len;
-		strbuf_add(d->out, "{iov_base=", 10);
-		if (addrs_only)
-			dec_ptr(d, v.base);
-		else
-			dec_buf(d, v.base, (size_t)len, false);
-		strbuf_addf(d->out, ", iov_len=%llu}", (unsigned long long)v.len);
-		sum += v.len;
-		if (pbuf) {
-			total += v.len;
-			preview_add(d, pbuf, &have, pmax, &v);
-		}
+	if (c.pmax && addr && cnt)
+		c.pbuf = malloc(c.pmax);
+	if (dec_array(d, addr, cnt, sizeof(struct k_iovec), iov_elem, &c) < 0) {
+		free(c.pbuf);
+		return;
 	}
-	strbuf_addc(d->out, ']');
-	d->e->len = sum;
-	if (pbuf) {
-		d->e->data = (const unsigned char *)dec_keep(d, pbuf, have);
-		d->e->data_len = d->e->data ? have : 0;
-		d->e->data_truncated = have < total;
-		free(pbuf);
+	d->e->len = c.sum;
+	if (c.pbuf) {
+		d->e->data = (const unsigned char *)dec_keep(d, c.pbuf, c.have);
+		d->e->data_len = d->e->data ? c.have : 0;
+		d->e->data_truncated = c.have < c.total;
+		free(c.pbuf);
 	}
 }
 
@@ -492,50 +475,25 @@ static void dec_timerfd_gettime(struct dec *d)
  * takes the fds into the event; the exit puts the ready ones after the
  * return value.
  */
-static void pollfds_at(struct dec *d, uint64_t addr, unsigned nfds)
+static void pollfd_elem(struct dec *d, const void *item, void *ctx)
 {
 	struct pollfd p;
 
-	if (!addr) {
-		strbuf_add(d->out, "NULL", 4);
-		return;
+	(void)ctx;
+	memcpy(&p, item, sizeof(p));
+	strbuf_add(d->out, "{fd=", 4);
+	dec_fd(d, p.fd);
+	if (p.fd >= 0) {
+		strbuf_add(d->out, ", events=", 9);
+		XL_FLAGS(d, pollflags, (unsigned short)p.events, "POLL???");
 	}
-	if (!nfds) {
-		strbuf_add(d->out, "[]", 2);
-		return;
-	}
-	if (addr + (uint64_t)nfds * sizeof(p) <= addr) {
-		dec_ptr(d, addr);
-		return;
-	}
-	for (unsigned i = 0; i < nfds; i++) {
-		uint64_t at = addr + (uint64_t)i * sizeof(p);
-		if (i)
-			dec_sep(d);
-		if (mem_read(d->tid, at, &p, sizeof(p)) != (ssize_t)sizeof(p)) {
-			if (i == 0) {
-				dec_ptr(d, at);
-				return;
-			}
-			strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)at);
-			break;
-		}
-		if (i == 0)
-			strbuf_addc(d->out, '[');
-		if (i >= strsize(d)) {
-			strbuf_add(d->out, "...", 3);
-			break;
-		}
-		strbuf_add(d->out, "{fd=", 4);
-		dec_fd(d, p.fd);
-		if (p.fd >= 0) {
-			strbuf_add(d->out, ", events=", 9);
-			XL_FLAGS(d, pollflags, (unsigned short)p.events, "POLL???");
-		}
-		strbuf_addc(d->out, '}');
-		add_fd(d->e, p.fd);
-	}
-	strbuf_addc(d->out, ']');
+	strbuf_addc(d->out, '}');
+	add_fd(d->e, p.fd);
+}
+
+static void pollfds_at(struct dec *d, uint64_t addr, unsigned nfds)
+{
+	dec_array(d, addr, nfds, sizeof(struct pollfd), pollfd_elem, NULL);
 }
 
 /* strace's decode_poll_exiting: "(Timeout)", or the fds with revents and
@@ -825,47 +783,26 @@ static void dec_epoll_ctl(struct dec *d)
 		epoll_event_val(d, &ev);
 }
 
+static void epoll_elem(struct dec *d, const void *item, void *ctx)
+{
+	struct epoll_event ev;
+
+	(void)ctx;
+	memcpy(&ev, item, sizeof(ev));
+	epoll_event_val(d, &ev);
+	add_fd(d->e, (unsigned)ev.data.u64);
+}
+
 /* The ready events (at most -s of them); their data.u32 is the fd most
  * programs store there, and the event's fds (facts.c). */
 static void epoll_events_at(struct dec *d, uint64_t addr)
 {
-	struct epoll_event ev;
-	uint64_t n = (uint64_t)d->rval;
-
-	if (!addr) {
-		strbuf_add(d->out, "NULL", 4);
-		return;
-	}
-	if (d->err || n > UINT64_MAX / sizeof(ev) || addr + n * sizeof(ev) < addr) {
+	/* A failed call wrote nothing: its array is just an address. */
+	if (d->err && addr) {
 		dec_ptr(d, addr);
 		return;
 	}
-	if (!n) {
-		strbuf_add(d->out, "[]", 2);
-		return;
-	}
-	for (uint64_t i = 0; i < n; i++) {
-		uint64_t at = addr + i * sizeof(ev);
-		if (i)
-			dec_sep(d);
-		if (mem_read(d->tid, at, &ev, sizeof(ev)) != (ssize_t)sizeof(ev)) {
-			if (i == 0) {
-				dec_ptr(d, at);
-				return;
-			}
-			strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)at);
-			break;
-		}
-		if (i == 0)
-			strbuf_addc(d->out, '[');
-		if (i >= strsize(d)) {
-			strbuf_add(d->out, "...", 3);
-			break;
-		}
-		epoll_event_val(d, &ev);
-		add_fd(d->e, (unsigned)ev.data.u64);
-	}
-	strbuf_addc(d->out, ']');
+	dec_array(d, addr, (uint64_t)d->rval, sizeof(struct epoll_event), epoll_elem, NULL);
 }
 
 /* epoll_wait, epoll_pwait, epoll_pwait2: the epfd at entry, the rest
