@@ -231,7 +231,7 @@ static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_i
 		strbuf_add(&th->rv, th->rv_extra.buf, th->rv_extra.len);
 	}
 	if (c->o.printer)
-		printer_exit(c->o.printer, t->tid, now(CLOCK_REALTIME), e->name, th->text.buf + th->entry_len,
+		printer_exit(c->o.printer, t->tid, th->ts + dur, e->name, th->text.buf + th->entry_len,
 			     th->text.len - th->entry_len, th->rv.buf, dur);
 
 	/* The evidence line, as a log would have it. */
@@ -468,6 +468,8 @@ struct finish_arg {
 	struct capture *c;
 	double ts, mono;
 	struct strbuf desc;
+	struct procfs_socks *socks;	/* of SOCKS_PID */
+	pid_t socks_pid;
 };
 
 static void finish_one(void *arg, struct tracee *t)
@@ -481,10 +483,14 @@ static void finish_one(void *arg, struct tracee *t)
 	/* What the fd is now, as -yy would print it: fds opened before we
 	 * attached are otherwise just numbers. */
 	if (th->ev.fd >= 0 && !th->ev.fd_hint) {
-		struct procfs_socks *socks = procfs_socks_load(t->tgid);
-		if (procfs_fd_desc(t->tgid, th->ev.fd, socks, &fa->desc))
+		/* The socket tables once per process, not per thread. */
+		if (!fa->socks || fa->socks_pid != t->tgid) {
+			procfs_socks_free(fa->socks);
+			fa->socks = procfs_socks_load(t->tgid);
+			fa->socks_pid = t->tgid;
+		}
+		if (procfs_fd_desc(t->tgid, th->ev.fd, fa->socks, &fa->desc))
 			th->ev.fd_hint = dec_keep(&th->d, fa->desc.buf, fa->desc.len);
-		procfs_socks_free(socks);
 	}
 	strbuf_adds(&th->text, " <detached ...>");
 	th->ev.ret_known = false;
@@ -497,10 +503,11 @@ static void finish_one(void *arg, struct tracee *t)
 
 void capture_finish(struct capture *c, struct tracer *tr, bool detaching)
 {
-	struct finish_arg fa = { c, now(CLOCK_REALTIME), now(CLOCK_MONOTONIC), STRBUF_INIT };
+	struct finish_arg fa = { c, now(CLOCK_REALTIME), now(CLOCK_MONOTONIC), STRBUF_INIT, NULL, 0 };
 
 	if (c->o.printer)
 		printer_close_open(c->o.printer, detaching);
 	tracer_each(tr, finish_one, &fa);
+	procfs_socks_free(fa.socks);
 	strbuf_release(&fa.desc);
 }
