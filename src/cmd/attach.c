@@ -86,14 +86,10 @@ int cmd_attach(int argc, char **argv)
 		return RC_EXIT_USAGE;
 	}
 
-	struct strbuf err = STRBUF_INIT;
-	unsigned char *sel = select_new();
-	if (expr ? select_parse(sel, expr, &err) < 0 : (select_rules(sel), false)) {
-		error_msg("%s", strbuf_str(&err));
-		strbuf_release(&err);
-		free(sel);
+	unsigned char *sel = trace_selection(expr);
+	if (!sel)
 		return RC_EXIT_USAGE;
-	}
+	struct strbuf err = STRBUF_INIT;
 
 	struct rc_engine eng;
 	engine_init(&eng);
@@ -107,10 +103,7 @@ int cmd_attach(int argc, char **argv)
 	};
 	struct session_result res;
 	int status;
-	int r = session_run(&so, &res, &err);
-	if (res.no_syscall_info)
-		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");
-	if (r < 0) {
+	if (trace_session(&so, &res, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));
 		status = RC_EXIT_INPUT;
 	} else {

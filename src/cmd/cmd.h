@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "report/report.h"
+#include "util/strbuf.h"
 
 enum rc_exit {
 	RC_EXIT_OK = 0,		/* analysed, no error findings */
@@ -23,6 +24,18 @@ int cmd_trace(int argc, char **argv);
 
 /* fopen(PATH, "w") with mode 0600 for a new file: traces quote arguments. */
 FILE *open_private(const char *path);
+
+/* Shared by run, attach and trace. */
+struct session_opts;
+struct session_result;
+/* The calls to trace: strace's -e EXPR when given, else what the rules
+ * read. NULL (the message printed) for a bad EXPR. */
+unsigned char *trace_selection(const char *expr);
+/* session_run, printing what the user must know of the kernel. */
+int trace_session(const struct session_opts *so, struct session_result *res, struct strbuf *err);
+/* A traced command's exit status as a shell gives it: its own, 128+N for
+ * signal N, 127/126 when it could not be started (STARTED false). */
+int command_status(const struct session_result *res, bool started);
 
 /* Shared by the diagnosing commands. */
 struct report_opts {

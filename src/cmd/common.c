@@ -1,11 +1,14 @@
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "capture/session.h"
 #include "cmd/cmd.h"
 #include "util/strbuf.h"
 
@@ -125,4 +128,40 @@ FILE *open_private(const char *path)
 	if (!f)
 		close(fd);
 	return f;
+}
+
+unsigned char *trace_selection(const char *expr)
+{
+	unsigned char *sel = select_new();
+	struct strbuf err = STRBUF_INIT;
+
+	if (!expr) {
+		select_rules(sel);
+	} else if (select_parse(sel, expr, &err) < 0) {
+		error_msg("%s", strbuf_str(&err));
+		free(sel);
+		sel = NULL;
+	}
+	strbuf_release(&err);
+	return sel;
+}
+
+int trace_session(const struct session_opts *so, struct session_result *res, struct strbuf *err)
+{
+	int r = session_run(so, res, err);
+
+	if (res->no_syscall_info)
+		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");
+	return r;
+}
+
+int command_status(const struct session_result *res, bool started)
+{
+	int ws = res->child_status;
+
+	if (!started)
+		return res->spawn_errno == ENOENT ? 127 : 126;
+	if (ws == -1)
+		return RC_EXIT_INTERNAL;
+	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
 }

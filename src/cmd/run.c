@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "capture/session.h"
@@ -80,14 +79,10 @@ int cmd_run(int argc, char **argv)
 		return RC_EXIT_USAGE;
 	}
 
-	struct strbuf err = STRBUF_INIT;
-	unsigned char *sel = select_new();
-	if (expr ? select_parse(sel, expr, &err) < 0 : (select_rules(sel), false)) {
-		error_msg("%s", strbuf_str(&err));
-		strbuf_release(&err);
-		free(sel);
+	unsigned char *sel = trace_selection(expr);
+	if (!sel)
 		return RC_EXIT_USAGE;
-	}
+	struct strbuf err = STRBUF_INIT;
 
 	FILE *tf = NULL;
 	struct printer *pr = NULL;
@@ -119,12 +114,9 @@ int cmd_run(int argc, char **argv)
 	};
 	struct session_result res;
 	int status;
-	int r = session_run(&so, &res, &err);
-	if (res.no_syscall_info)
-		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");
-	if (r < 0) {
+	if (trace_session(&so, &res, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));
-		status = res.spawn_errno == ENOENT ? 127 : 126;
+		status = command_status(&res, false);
 	} else {
 		struct rc_findings findings;
 		findings_init(&findings);
@@ -139,13 +131,7 @@ int cmd_run(int argc, char **argv)
 		};
 		report_emit(&ro, &rep);
 		findings_release(&findings);
-		int ws = res.child_status;
-		if (ws == -1)
-			status = RC_EXIT_INTERNAL;
-		else if (WIFSIGNALED(ws))
-			status = 128 + WTERMSIG(ws);
-		else
-			status = WEXITSTATUS(ws);
+		status = command_status(&res, true);
 	}
 	if (pr && printer_free(pr) < 0)
 		error_msg("cannot write trace '%s'", trace_out);

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "capture/session.h"
@@ -146,17 +145,11 @@ int cmd_trace(int argc, char **argv)
 	};
 	struct session_result res;
 	int status;
-	int r = session_run(&so, &res, &err);
-	if (res.no_syscall_info)
-		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");
-	if (r < 0) {
+	if (trace_session(&so, &res, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));
-		status = pid ? RC_EXIT_INPUT : res.spawn_errno == ENOENT ? 127 : 126;
-	} else if (pid) {
-		status = RC_EXIT_OK;
+		status = pid ? RC_EXIT_INPUT : command_status(&res, false);
 	} else {
-		int ws = res.child_status;
-		status = ws == -1 ? RC_EXIT_INTERNAL : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
+		status = pid ? RC_EXIT_OK : command_status(&res, true);
 	}
 	if (printer_free(pr) < 0 && out) {
 		error_msg("cannot write trace '%s'", out);
