@@ -4,6 +4,7 @@
 
 #include "cmd/cmd.h"
 #include "rules/rule.h"
+#include "util/util.h"
 
 struct command {
 	const char *name;
@@ -41,6 +42,10 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	if (sanitize_std_fds() < 0) {
+		perror("rootcause: cannot open '/dev/null'");
+		return RC_EXIT_INPUT;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return RC_EXIT_USAGE;

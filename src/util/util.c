@@ -1,8 +1,10 @@
 #include "util/util.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void oom(size_t n)
 {
@@ -78,4 +80,14 @@ unsigned long long hash_bytes(const void *p, size_t n)
 		h = mix64(h ^ w ^ ((unsigned long long)n << 56));
 	}
 	return h;
+}
+
+int sanitize_std_fds(void)
+{
+	/* Filled in ascending order, each open() gets the lowest free fd:
+	 * the one just found closed. */
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) < 0)
+			return -1;
+	return 0;
 }

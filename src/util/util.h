@@ -17,6 +17,12 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* Opens /dev/null on whichever of fds 0, 1 and 2 is closed, as strace does
+ * at start: otherwise the first file rootcause opens (a report, a trace
+ * log) would become a standard fd, and a traced command would inherit it as
+ * its stdin or stdout.  Returns 0, or -1 with errno set. */
+int sanitize_std_fds(void);
+
 /* A hash of N bytes, for hash tables keyed by strings or integers. */
 unsigned long long hash_bytes(const void *p, size_t n);
 

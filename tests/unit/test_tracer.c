@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "capture/session.h"
+#include "util/util.h"
 
 /* One traced run: its trace text (strace format, -f -o style) and status. */
 struct traced {
@@ -310,6 +311,9 @@ static void test_attach_gone(void **state)
 
 int main(void)
 {
+	/* Tests count on fds 0-2 being taken, even when run with one closed. */
+	if (sanitize_std_fds() < 0)
+		return 1;
 	/* ptrace may be refused here (a container, Yama): skip, don't fail. */
 	pid_t pid = fork();
 	if (pid == 0) {
