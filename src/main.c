@@ -22,6 +22,10 @@ static const struct command commands[] = {
 	  "trace a running process for a while, detach, diagnose" },
 	{ "trace", cmd_trace, "trace [-f|-ff] [-o FILE] [-e trace=SET] [-T] [-t|-tt|-ttt] [-s N] [-x] [-y] [-p PID | CMD...]",
 	  "print the raw trace in strace's own text format" },
+	{ "core", cmd_core, "core [--exe EXE] [--format text|json] [-o FILE] CORE",
+	  "diagnose a crash dump: signal, every thread's stack, the cause (zstd/xz/lz4 cores too)" },
+	{ "stack", cmd_stack, "stack [--format text|json] [-o FILE] PID",
+	  "every thread's stack of a running process, then detach (it runs on)" },
 };
 
 static void usage(FILE *f)

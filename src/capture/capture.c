@@ -16,6 +16,9 @@
 #include <dirent.h>
 
 #include "capture/capture.h"
+#include "crash/corewrite.h"
+#include "crash/live.h"
+#include "crash/rules.h"
 #include "capture/procfs.h"
 #include "util/util.h"
 
@@ -38,7 +41,40 @@ struct capture {
 	int nthreads;
 	uint64_t events;
 	struct strbuf line;	/* lines other than calls */
+	struct tracer *tr;
+	bool crash_taken;	/* the first fatal signal was unwound */
 };
+
+void capture_set_tracer(struct capture *c, struct tracer *tr)
+{
+	c->tr = tr;
+}
+
+/* A fatal signal is about to kill T's process: unwind every thread now,
+ * while they are all still there, and judge the crash while its memory
+ * can be read. */
+static void take_crash(struct capture *c, struct tracee *t, const siginfo_t *si)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	c->crash_taken = true;
+	if (c->tr)
+		tracer_hold_group(c->tr, t->tgid, t->tid);
+	if (crash_capture_live(c->o.crash, t->tgid, t->tid, si, &err) < 0)
+		crash_problem(c->o.crash, "no stacks: %s", err.buf);
+	if (c->o.core_out) {
+		strbuf_reset(&err);
+		if (crash_write_core(c->o.crash, t->tgid, c->o.core_out, &err) < 0)
+			crash_problem(c->o.crash, "%s", err.buf);
+		else
+			crash_problem(c->o.crash, "core written to '%s' (gdb %s %s)", c->o.core_out,
+				      c->o.crash->exe ? c->o.crash->exe : "PROGRAM", c->o.core_out);
+	}
+	if (c->o.crash_findings)
+		crash_rules_run(c->o.crash, c->o.crash_findings);
+	c->o.crash->live_pid = 0;	/* about to be gone */
+	strbuf_release(&err);
+}
 
 struct capture *capture_new(const struct capture_opts *o)
 {
@@ -274,6 +310,8 @@ static void hook_signal(void *ctx, struct tracee *t, const siginfo_t *si)
 	signal_line(&c->line, si);
 	if (c->o.printer)
 		printer_line(c->o.printer, t->tid, ts, c->line.buf);
+	if (c->o.crash && !c->crash_taken && crash_signal_is_fatal(t->tgid, si->si_signo))
+		take_crash(c, t, si);
 	event_clear(&e);
 	e.kind = RC_EV_SIGNAL;
 	e.pid = t->tid;

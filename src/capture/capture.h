@@ -23,11 +23,22 @@ struct capture_opts {
 	/* attach: tell the rules what /proc knows of the threads found
 	 * running (argv, cwd, the fds opened before we came). */
 	bool adopt;
+	/* run/attach: a thread about to die of a fatal signal is unwound in
+	 * place into CRASH (once, the first crash) and the crash rules run at
+	 * once into CRASH_FINDINGS, while its memory can still be read.
+	 * NULL: not wanted (trace). */
+	struct rc_crash *crash;
+	struct rc_findings *crash_findings;
+	/* With CRASH: also write the crashing process's core here. */
+	const char *core_out;
 };
 
 struct capture;
 
 struct capture *capture_new(const struct capture_opts *o);
+/* The tracer driving the hooks (for stopping a crashing process's other
+ * threads). */
+void capture_set_tracer(struct capture *c, struct tracer *tr);
 void capture_free(struct capture *c);
 const struct tracer_hooks *capture_hooks(void);
 

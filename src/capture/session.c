@@ -88,6 +88,9 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 		.printer = o->printer,
 		.engine = o->engine,
 		.adopt = o->argv == NULL,
+		.crash = o->crash,
+		.crash_findings = o->crash_findings,
+		.core_out = o->core_out,
 	};
 	struct tracer_opts to = {
 		.follow = o->follow,
@@ -105,6 +108,7 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 
 	struct capture *c = capture_new(&co);
 	struct tracer *tr = tracer_new(&to, capture_hooks(), c, &stop_flag);
+	capture_set_tracer(c, tr);
 	int r = 0;
 
 	if (o->argv) {

@@ -27,6 +27,9 @@ struct session_opts {
 	struct dec_opts dec;
 	struct printer *printer;	/* may be NULL */
 	struct rc_engine *engine;	/* may be NULL */
+	struct rc_crash *crash;		/* see capture_opts; may be NULL */
+	struct rc_findings *crash_findings;
+	const char *core_out;		/* see capture_opts; may be NULL */
 };
 
 struct session_result {

@@ -677,6 +677,89 @@ void tracer_detach_all(struct tracer *tr)
 	}
 }
 
+size_t tracer_hold_all(struct tracer *tr)
+{
+	struct hmap_iter it;
+	size_t n = 0, held = 0;
+	pid_t *tids = xcalloc(tr->tracees.count + 1, sizeof(*tids));
+
+	/* Forgetting a thread changes the table: walk a copy of the tids. */
+	for (struct hmap_node *e = hmap_first(&tr->tracees, &it); e; e = hmap_next(&tr->tracees, &it))
+		tids[n++] = ((struct tracee *)e->value)->tid;
+	for (size_t i = 0; i < n; i++) {
+		struct tracee *t = find(tr, tids[i]);
+		while (t && !(tr->stop_flag && *tr->stop_flag)) {
+			siginfo_t si;
+			memset(&si, 0, sizeof(si));
+			if (waitid(P_PID, (id_t)t->tid, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT) < 0) {
+				if (errno == EINTR)
+					continue;
+				forget(tr, t);
+				break;
+			}
+			if (si.si_code != CLD_TRAPPED && si.si_code != CLD_STOPPED) {
+				int status;
+				waitpid(t->tid, &status, __WALL);
+				on_gone(tr, t, status);
+				break;
+			}
+			int sig = si.si_status & 0xff, event = si.si_status >> 8;
+			/* A signal-delivery-stop (no event, not our trap) holds
+			 * a signal the thread must still get. */
+			t->held_sig = event == 0 && sig != SIGTRAP ? sig : 0;
+			t->held = true;
+			held++;
+			break;
+		}
+	}
+	free(tids);
+	return held;
+}
+
+void tracer_hold_group(struct tracer *tr, pid_t tgid, pid_t except)
+{
+	struct hmap_iter it;
+	size_t n = 0;
+	pid_t *tids = xcalloc(tr->tracees.count + 1, sizeof(*tids));
+
+	for (struct hmap_node *e = hmap_first(&tr->tracees, &it); e; e = hmap_next(&tr->tracees, &it)) {
+		struct tracee *t = e->value;
+		if (t->tgid == tgid && t->tid != except) {
+			tids[n++] = t->tid;
+			ptrace(PTRACE_INTERRUPT, t->tid, 0L, 0L);
+		}
+	}
+	/* Each reports a stop (the interrupt's, or one that came first) or
+	 * its death; peeked at, left for the loop. */
+	for (size_t i = 0; i < n && !(tr->stop_flag && *tr->stop_flag); i++) {
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		while (waitid(P_PID, (id_t)tids[i], &si, WEXITED | WSTOPPED | __WALL | WNOWAIT) < 0 &&
+		       errno == EINTR && !(tr->stop_flag && *tr->stop_flag))
+			;
+	}
+	free(tids);
+}
+
+void tracer_release_all(struct tracer *tr)
+{
+	struct hmap_iter it;
+	size_t n = 0;
+	pid_t *tids = xcalloc(tr->tracees.count + 1, sizeof(*tids));
+
+	for (struct hmap_node *e = hmap_first(&tr->tracees, &it); e; e = hmap_next(&tr->tracees, &it))
+		tids[n++] = ((struct tracee *)e->value)->tid;
+	for (size_t i = 0; i < n; i++) {
+		struct tracee *t = find(tr, tids[i]);
+		if (t && t->held) {
+			ptrace(PTRACE_DETACH, t->tid, 0L, (long)t->held_sig);
+			forget(tr, t);
+		}
+	}
+	free(tids);
+	tracer_detach_all(tr);
+}
+
 void tracer_each(struct tracer *tr, void (*fn)(void *arg, struct tracee *t), void *arg)
 {
 	struct hmap_iter it;

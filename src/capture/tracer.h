@@ -38,6 +38,8 @@ struct tracee {
 	bool in_syscall;	/* between an entry and its exit */
 	bool group_stopped;	/* in a group-stop (PTRACE_LISTEN) */
 	bool detaching;		/* interrupted for detach; detach at its next stop */
+	bool held;		/* stopped for a snapshot (tracer_hold_all) */
+	int held_sig;		/* held in a signal-delivery-stop: pass it on */
 	void *user;		/* the hooks' per-thread state */
 };
 
@@ -89,6 +91,21 @@ int tracer_attach(struct tracer *tr, pid_t pid, struct strbuf *err);
 void tracer_loop(struct tracer *tr);
 /* Detach from every tracee, leaving it running. */
 void tracer_detach_all(struct tracer *tr);
+/* A snapshot of every thread at once (rootcause stack): after
+ * tracer_attach, wait until each thread sits in a ptrace-stop and keep it
+ * there.  Stops are peeked at, not collected, so that a signal being
+ * delivered stays pending in the kernel even if rootcause dies.  Gives up
+ * on the threads still running when *stop_flag is set (a deadline's
+ * SIGALRM, Ctrl-C).  Returns how many threads are held. */
+size_t tracer_hold_all(struct tracer *tr);
+/* Detach every held thread, a signal that was being delivered passed on;
+ * then the rest as tracer_detach_all does. */
+void tracer_release_all(struct tracer *tr);
+/* Bring every other traced thread of TGID to a ptrace-stop (for reading
+ * its registers and stack while thread EXCEPT sits in a signal-delivery-
+ * stop), without consuming the stops: tracer_loop handles them as usual
+ * afterwards.  Gives up on a thread when *stop_flag is set. */
+void tracer_hold_group(struct tracer *tr, pid_t tgid, pid_t except);
 /* Visit every tracee still traced (for threads blocked in a call). */
 void tracer_each(struct tracer *tr, void (*fn)(void *arg, struct tracee *t), void *arg);
 

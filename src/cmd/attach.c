@@ -8,6 +8,7 @@
 
 #include "capture/session.h"
 #include "cmd/cmd.h"
+#include "crash/crash.h"
 
 static const char attach_usage[] =
 	"usage: rootcause attach [options] PID\n"
@@ -25,6 +26,9 @@ static const char attach_usage[] =
 	"options:\n"
 	"  --duration S         detach after S seconds (default: on Ctrl-C/SIGTERM)\n"
 	"  -e trace=SET         trace only these calls (strace's syntax)\n"
+	"  --core-out FILE      when the process dies of a fatal signal, also write\n"
+	"                       its core to FILE (mode 0600; gdb and 'rootcause core'\n"
+	"                       read it); the stacks are in the report either way\n"
 	REPORT_OPTIONS_HELP
 	"\n"
 	"exit status:\n"
@@ -34,16 +38,18 @@ static const char attach_usage[] =
 	"  3  cannot attach (no such process, ptrace refused: the message says why)\n"
 	"  4  internal failure\n";
 
-enum { OPT_DURATION = 0x200 };
+enum { OPT_DURATION = 0x200, OPT_CORE_OUT };
 
 int cmd_attach(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		REPORT_LONG_OPTIONS,
 		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "core-out", required_argument, NULL, OPT_CORE_OUT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro;
+	const char *core_out = NULL;
 	const char *expr = NULL;
 	double duration = 0;
 	bool bad = false;
@@ -57,6 +63,9 @@ int cmd_attach(int argc, char **argv)
 		case 'h':
 			fputs(attach_usage, stdout);
 			return RC_EXIT_OK;
+		case OPT_CORE_OUT:
+			core_out = optarg;
+			continue;
 		case OPT_DURATION:
 			duration = strtod(optarg, &end);
 			if (*end || end == optarg || !(duration > 0) || duration > 1e6) {
@@ -93,6 +102,10 @@ int cmd_attach(int argc, char **argv)
 
 	struct rc_engine eng;
 	engine_init(&eng);
+	struct rc_crash crash;
+	struct rc_findings crash_findings;
+	crash_init(&crash);
+	findings_init(&crash_findings);
 	struct session_opts so = {
 		.pid = (pid_t)pid,
 		.duration = duration,
@@ -100,6 +113,9 @@ int cmd_attach(int argc, char **argv)
 		.select = sel,
 		.dec = { .strsize = 1024, .preview_max = 1024 },
 		.engine = &eng,
+		.crash = &crash,
+		.crash_findings = &crash_findings,
+		.core_out = core_out,
 	};
 	struct session_result res;
 	int status;
@@ -110,6 +126,7 @@ int cmd_attach(int argc, char **argv)
 		struct rc_findings findings;
 		findings_init(&findings);
 		engine_finish(&eng, &findings);
+		findings_prepend(&findings, &crash_findings);
 		struct rc_report rep = {
 			.kind = "attach",
 			.pid = (int)pid,
@@ -117,11 +134,14 @@ int cmd_attach(int argc, char **argv)
 			.seconds = res.seconds,
 			.procs = &eng.procs,
 			.findings = &findings,
+			.crash = crash.signo ? &crash : NULL,
 		};
 		status = report_emit(&ro, &rep);
 		findings_release(&findings);
 	}
 	engine_release(&eng);
+	findings_release(&crash_findings);
+	crash_release(&crash);
 	strbuf_release(&err);
 	free(sel);
 	return status;

@@ -21,6 +21,8 @@ int cmd_analyze(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_attach(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_core(int argc, char **argv);
+int cmd_stack(int argc, char **argv);
 
 /* fopen(PATH, "w") with mode 0600 for a new file: traces quote arguments. */
 FILE *open_private(const char *path);
@@ -36,6 +38,11 @@ int trace_session(const struct session_opts *so, struct session_result *res, str
 /* A traced command's exit status as a shell gives it: its own, 128+N for
  * signal N, 127/126 when it could not be started (STARTED false). */
 int command_status(const struct session_result *res, bool started);
+
+/* run and attach: the crash rules' findings (from a crash caught alive)
+ * go first, before the trace rules' ranked ones: they name the cause of
+ * the fatal signal that `crashed` reports. Moves them out of CRASH. */
+void findings_prepend(struct rc_findings *findings, struct rc_findings *crash);
 
 /* Shared by the diagnosing commands. */
 struct report_opts {

@@ -10,6 +10,7 @@
 
 #include "capture/session.h"
 #include "cmd/cmd.h"
+#include "util/util.h"
 #include "util/strbuf.h"
 
 void error_msg(const char *fmt, ...)
@@ -115,6 +116,46 @@ int report_emit(const struct report_opts *o, const struct rc_report *r)
 		return RC_EXIT_INPUT;
 	}
 	return report_has_errors(r) ? RC_EXIT_FINDINGS : RC_EXIT_OK;
+}
+
+void findings_prepend(struct rc_findings *findings, struct rc_findings *crash)
+{
+	if (!crash->count)
+		return;
+	/* crashed's advice (get a core, run gdb) is done: the stacks are
+	 * in this report. */
+	for (size_t i = 0; i < findings->count; i++) {
+		struct rc_finding *f = findings->v[i];
+		if (strcmp(f->rule, "crashed") == 0 && f->pid == crash->v[0]->pid)
+			finding_set(&f->advice, "every thread's stack, unwound before the process died, is "
+				    "below; the finding above names the cause.");
+	}
+	/* A rule with both halves (bad-file-mapping) that the trace already
+	 * found for this process says it once, from the trace. */
+	size_t kept = 0;
+	for (size_t i = 0; i < crash->count; i++) {
+		struct rc_finding *f = crash->v[i];
+		bool dup = false;
+		for (size_t k = 0; k < findings->count && !dup; k++)
+			dup = strcmp(findings->v[k]->rule, f->rule) == 0 && findings->v[k]->pid == f->pid;
+		if (dup) {
+			finding_free(f);
+		} else {
+			crash->v[kept++] = f;
+		}
+	}
+	crash->count = kept;
+	size_t n = crash->count + findings->count;
+	struct rc_finding **v = xcalloc(n ? n : 1, sizeof(*v));
+	memcpy(v, crash->v, crash->count * sizeof(*v));
+	if (findings->count)
+		memcpy(v + crash->count, findings->v, findings->count * sizeof(*v));
+	free(findings->v);
+	findings->v = v;
+	findings->count = findings->alloc = n;
+	free(crash->v);
+	crash->v = NULL;
+	crash->count = crash->alloc = 0;
 }
 
 /* Open a trace log private to the user, as reports are. */

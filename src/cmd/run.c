@@ -8,6 +8,7 @@
 
 #include "capture/session.h"
 #include "cmd/cmd.h"
+#include "crash/crash.h"
 
 static const char run_usage[] =
 	"usage: rootcause run [options] [--] CMD [ARGS...]\n"
@@ -29,12 +30,15 @@ static const char run_usage[] =
 	"  -e trace=SET         trace only these calls (strace's syntax: open,read\n"
 	"                       or %file,%network); default: what the rules read\n"
 	"  --no-filter          stop on every call instead of using seccomp\n"
+	"  --core-out FILE      when the process dies of a fatal signal, also write\n"
+	"                       its core to FILE (mode 0600; gdb and 'rootcause core'\n"
+	"                       read it); the stacks are in the report either way\n"
 	REPORT_OPTIONS_HELP
 	"\n"
 	"exit status: the command's own (128+N when signal N killed it); 127 when\n"
 	"it could not be found, 126 when it could not be run, 2 for a usage error.\n";
 
-enum { OPT_TRACE_OUT = 0x200, OPT_NO_FILTER };
+enum { OPT_TRACE_OUT = 0x200, OPT_NO_FILTER, OPT_CORE_OUT };
 
 int cmd_run(int argc, char **argv)
 {
@@ -42,9 +46,11 @@ int cmd_run(int argc, char **argv)
 		REPORT_LONG_OPTIONS,
 		{ "trace-out", required_argument, NULL, OPT_TRACE_OUT },
 		{ "no-filter", no_argument, NULL, OPT_NO_FILTER },
+		{ "core-out", required_argument, NULL, OPT_CORE_OUT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro;
+	const char *core_out = NULL;
 	const char *trace_out = NULL, *expr = NULL;
 	bool no_filter = false, bad = false;
 	int opt;
@@ -59,6 +65,9 @@ int cmd_run(int argc, char **argv)
 			return RC_EXIT_OK;
 		case OPT_TRACE_OUT:
 			trace_out = optarg;
+			continue;
+		case OPT_CORE_OUT:
+			core_out = optarg;
 			continue;
 		case OPT_NO_FILTER:
 			no_filter = true;
@@ -101,6 +110,10 @@ int cmd_run(int argc, char **argv)
 
 	struct rc_engine eng;
 	engine_init(&eng);
+	struct rc_crash crash;
+	struct rc_findings crash_findings;
+	crash_init(&crash);
+	findings_init(&crash_findings);
 	struct session_opts so = {
 		.argv = argv + optind,
 		.follow = true,
@@ -111,6 +124,9 @@ int cmd_run(int argc, char **argv)
 		.dec = { .strsize = 1024, .preview_max = 1024 },
 		.printer = pr,
 		.engine = &eng,
+		.crash = &crash,
+		.crash_findings = &crash_findings,
+		.core_out = core_out,
 	};
 	struct session_result res;
 	int status;
@@ -121,6 +137,7 @@ int cmd_run(int argc, char **argv)
 		struct rc_findings findings;
 		findings_init(&findings);
 		engine_finish(&eng, &findings);
+		findings_prepend(&findings, &crash_findings);
 		struct rc_report rep = {
 			.kind = "run",
 			.command = (const char *const *)(argv + optind),
@@ -128,6 +145,7 @@ int cmd_run(int argc, char **argv)
 			.seconds = res.seconds,
 			.procs = &eng.procs,
 			.findings = &findings,
+			.crash = crash.signo ? &crash : NULL,
 		};
 		report_emit(&ro, &rep);
 		findings_release(&findings);
@@ -138,6 +156,8 @@ int cmd_run(int argc, char **argv)
 	if (tf && fclose(tf) != 0)
 		error_msg("cannot write trace '%s': %s", trace_out, strerror(errno));
 	engine_release(&eng);
+	findings_release(&crash_findings);
+	crash_release(&crash);
 	strbuf_release(&err);
 	free(sel);
 	return status;

@@ -12,7 +12,7 @@ void findings_init(struct rc_findings *list)
 	memset(list, 0, sizeof(*list));
 }
 
-static void finding_free(struct rc_finding *f)
+void finding_free(struct rc_finding *f)
 {
 	free(f->summary);
 	free(f->syscall);

@@ -86,6 +86,7 @@ void finding_setf(char **field, const char *fmt, ...) __attribute__((format(prin
 void finding_evidence(struct rc_finding *f, const char *line, size_t n);
 void finding_echo_word(struct rc_finding *f, const char *word);
 
+void finding_free(struct rc_finding *f);
 void findings_init(struct rc_findings *list);
 void findings_release(struct rc_findings *list);
 

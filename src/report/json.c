@@ -187,6 +187,8 @@ void report_json(const struct rc_report *r, struct strbuf *out)
 	for (size_t i = 0; r->findings && i < r->findings->count; i++)
 		write_finding(&j, r->findings->v[i]);
 	json_end_array(&j);
+	if (r->crash)
+		report_crash_json(r->crash, &j);
 	json_end_object(&j);
 }
 

@@ -22,6 +22,7 @@ struct rc_report {
 	double seconds;			/* how long run/attach traced; 0 unknown */
 	const struct rc_procs *procs;	/* may be NULL */
 	const struct rc_findings *findings;
+	const struct rc_crash *crash;	/* core, stack: may be NULL */
 };
 
 enum rc_format {
@@ -33,6 +34,15 @@ enum rc_format {
  * which are otherwise only counted. */
 void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool verbose);
 void report_json(const struct rc_report *r, struct strbuf *out);
+
+/* The crash parts (report/crash.c): the signal and process lines, the
+ * stacks and registers (text), and "crash", "threads", "modules",
+ * "mappings" (JSON). */
+struct rc_crash;
+struct json;
+void report_crash_header(const struct rc_crash *c, struct strbuf *out);
+void report_crash_text(const struct rc_crash *c, struct strbuf *out, bool verbose);
+void report_crash_json(const struct rc_crash *c, struct json *j);
 
 /* True when any finding's effective severity is error. */
 bool report_has_errors(const struct rc_report *r);

@@ -65,6 +65,14 @@ static void subject_line(struct out *o, const struct rc_report *r)
 
 	for (const char *const *f = r->files; f && *f; f++)
 		nfiles++;
+	if (strcmp(r->kind, "core") == 0 && r->files) {
+		strbuf_addf(sb, "core '%s'\n", r->files[0]);
+		return;
+	}
+	if (strcmp(r->kind, "stack") == 0) {
+		strbuf_addf(sb, "stacks of pid %d (stopped for %.3f s, then detached)\n", r->pid, r->seconds);
+		return;
+	}
 	if (r->files) {
 		strbuf_addf(sb, "analyzed %zu log%s: ", nfiles, nfiles == 1 ? "" : "s");
 		add_count(sb, r->lines);
@@ -183,12 +191,16 @@ void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool
 
 	subject_line(&o, r);
 	outcome_line(&o, r);
+	if (r->crash)
+		report_crash_header(r->crash, out);
 	for (size_t i = 0; r->findings && i < r->findings->count; i++) {
 		const struct rc_finding *f = r->findings->v[i];
 		counts[f->effective]++;
 		if (f->effective != RC_SEV_INFO || verbose)
 			finding_block(&o, r, f);
 	}
+	if (r->crash)
+		report_crash_text(r->crash, out, verbose);
 	strbuf_addc(out, '\n');
 	if (!counts[RC_SEV_ERROR] && !counts[RC_SEV_WARNING])
 		strbuf_adds(out, "no problems found");

@@ -11,6 +11,10 @@
  * the file, the offset of the fault in it, the size then, and the size on
  * disk now when the file is still there. A SIGSEGV inside a mapping within
  * the file's size (a write to a read-only mapping) is not this rule's.
+ *
+ * On a core (on_crash) the same judgement uses NT_FILE: the mapping that
+ * holds the fault address gives the path and offset, and the file's size
+ * now is all there is to compare with.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +25,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
+#include "crash/rules.h"
 #include "rules/common.h"
 #include "rules/fileprobe.h"
 #include "rules/rule.h"
@@ -480,7 +485,42 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 		emit(&s->faults[i], out);
 }
 
+static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+{
+	if ((c->signo != SIGBUS && c->signo != SIGSEGV) || !crash_has_fault_addr(c))
+		return;
+	const struct rc_mapping *m = crash_mapping_at(c, c->fault_addr);
+	if (!m || !m->path)
+		return;
+	uint64_t off = m->offset + (c->fault_addr - m->start);
+	if (m->file_size >= 0 && off < (uint64_t)m->file_size)
+		return;	/* inside the file: write-to-readonly's, or another fault */
+	if (m->file_size < 0 && c->signo != SIGBUS)
+		return;
+	struct strbuf sig = STRBUF_INIT, who = STRBUF_INIT;
+	crash_signal_str(c, &sig);
+	crash_culprit_str(c, &who);
+	struct rc_finding *f;
+	if (m->file_size >= 0)
+		f = crash_finding(c, out, "bad-file-mapping",
+				  "'%s' is mapped past its end: %s at offset %llu, the file is %lld bytes%s%s",
+				  m->path, sig.buf, (unsigned long long)off, (long long)m->file_size,
+				  who.len ? "; read by " : "", who.buf ? who.buf : "");
+	else
+		f = crash_finding(c, out, "bad-file-mapping",
+				  "'%s' is mapped past its end: %s at offset %llu, and the file is gone%s%s",
+				  m->path, sig.buf, (unsigned long long)off, who.len ? "; read by " : "",
+				  who.buf ? who.buf : "");
+	finding_set(&f->path, m->path);
+	f->bytes = m->file_size;
+	finding_setf(&f->advice, "the file is shorter than the program expects (a truncated download, "
+		     "or truncated while mapped): check its size and checksum and fetch it again.");
+	strbuf_release(&sig);
+	strbuf_release(&who);
+}
+
 const struct rc_rule_ops rc_rule_bad_file_mapping_ops = {
+	.on_crash = on_crash,
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,

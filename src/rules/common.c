@@ -1,5 +1,6 @@
 #include "rules/common.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -240,4 +241,32 @@ void rule_thread_time_add(struct hmap *map, int tid, double dur, size_t cap)
 		t->total += dur;
 		t->count++;
 	}
+}
+
+/* The si_code's name for this signal. */
+const char *rule_si_code_name(int signo, int code, int sender)
+{
+	const char *prefix;
+
+	if (code == 0 && !sender)
+		return NULL;
+	if (code <= 0 || code == SI_KERNEL)
+		prefix = "SI_";
+	else if (signo == SIGSEGV)
+		prefix = "SEGV_";
+	else if (signo == SIGBUS)
+		prefix = "BUS_";
+	else if (signo == SIGILL)
+		prefix = "ILL_";
+	else if (signo == SIGFPE)
+		prefix = "FPE_";
+	else if (signo == SIGTRAP)
+		prefix = "TRAP_";
+	else if (signo == SIGCHLD)
+		prefix = "CLD_";
+	else if (signo == SIGIO)
+		prefix = "POLL_";
+	else
+		return NULL;
+	return rule_si_code(prefix, code);
 }

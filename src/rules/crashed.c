@@ -333,34 +333,6 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	}
 }
 
-/* The si_code's name for this signal. */
-static const char *si_code_name(int signo, int code, int sender)
-{
-	const char *prefix;
-
-	if (code == 0 && !sender)
-		return NULL;
-	if (code <= 0 || code == SI_KERNEL)
-		prefix = "SI_";
-	else if (signo == SIGSEGV)
-		prefix = "SEGV_";
-	else if (signo == SIGBUS)
-		prefix = "BUS_";
-	else if (signo == SIGILL)
-		prefix = "ILL_";
-	else if (signo == SIGFPE)
-		prefix = "FPE_";
-	else if (signo == SIGTRAP)
-		prefix = "TRAP_";
-	else if (signo == SIGCHLD)
-		prefix = "CLD_";
-	else if (signo == SIGIO)
-		prefix = "POLL_";
-	else
-		return NULL;
-	return rule_si_code(prefix, code);
-}
-
 static const char *signal_name(int signo)
 {
 	const char *n = xlat_name(&rc_xlat_signal, signo);
@@ -467,7 +439,7 @@ static void emit(const struct crash *c, const struct rc_ctx *ctx, struct rc_find
 	if (!crash_signal(c->sig.signo) && parent_succeeded(ctx, p))
 		return;
 	const struct sig_rec *r = &c->sig;
-	const char *code = si_code_name(r->signo, r->code, r->sender);
+	const char *code = rule_si_code_name(r->signo, r->code, r->sender);
 	const struct rc_proc *sender = NULL;
 	struct strbuf sb = STRBUF_INIT, detail = STRBUF_INIT;
 

@@ -24,12 +24,18 @@ struct rc_ctx {
 	uint64_t nevents;
 };
 
+struct rc_crash;
+
 struct rc_rule_ops {
 	size_t state_size;	/* zeroed before init */
 	void (*init)(void *state);
 	void (*on_event)(void *state, const struct rc_event *e, const struct rc_ctx *ctx);
 	void (*finish)(void *state, const struct rc_ctx *ctx, struct rc_findings *out);
 	void (*release)(void *state);
+	/* A crash rule (crash/rules.c runs them on a core or a live crash):
+	 * adds its finding to OUT when the crash is of its kind.  A rule may
+	 * have both halves (bad-file-mapping reads traces and cores). */
+	void (*on_crash)(const struct rc_crash *c, struct rc_findings *out);
 };
 
 enum rc_rule_source {

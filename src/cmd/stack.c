@@ -1,0 +1,174 @@
+/* rootcause stack PID: every thread's stack of a running process, then
+ * detach.  The process is stopped only while its stacks are read, and that
+ * time is measured and printed. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture/procfs.h"
+#include "capture/tracer.h"
+#include "cmd/cmd.h"
+#include "crash/crash.h"
+#include "crash/unwind.h"
+#include "util/util.h"
+
+static const char stack_usage[] =
+	"usage: rootcause stack [options] PID\n"
+	"\n"
+	"Print every thread's stack of the running process PID (function,\n"
+	"file:line, module; recursion folded), then detach: the process runs on as\n"
+	"before. It is stopped only while the stacks are read; the report says for\n"
+	"how long. A thread that cannot be stopped within 5 s (in uninterruptible\n"
+	"sleep) is left running and shown without a stack.\n"
+	"\n"
+	"options:\n"
+	REPORT_OPTIONS_HELP
+	"\n"
+	EXIT_CODES_HELP;
+
+/* How long to wait for every thread to stop before giving up on the rest. */
+#define STACK_HOLD_DEADLINE_S 5
+
+static volatile sig_atomic_t stop_flag;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* What /proc says of the process: the exe and the command line. */
+static void describe(struct rc_crash *c, pid_t pid)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (procfs_link(pid, "exe", &sb))
+		c->exe = strbuf_detach(&sb);
+	strbuf_reset(&sb);
+	int n = procfs_cmdline(pid, &sb);
+	if (n > 0) {
+		if (n > RC_CRASH_MAX_ARGS)
+			n = RC_CRASH_MAX_ARGS;
+		c->argv = xcalloc((size_t)n + 1, sizeof(*c->argv));
+		const char *s = sb.buf;
+		for (int i = 0; i < n && s < sb.buf + sb.len; i++) {
+			c->argv[i] = xstrdup(s);
+			c->argc++;
+			s += strlen(s) + 1;
+		}
+	}
+	strbuf_release(&sb);
+}
+
+int cmd_stack(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		REPORT_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts ro;
+	int opt;
+	bool bad = false;
+
+	report_opts_init(&ro);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+o:vh", longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(stack_usage, stdout);
+			return RC_EXIT_OK;
+		}
+		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
+			if (!bad)
+				fputs(stack_usage, stderr);
+			return RC_EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		error_msg(optind >= argc ? "stack: no pid given" : "stack: one pid at a time");
+		fputs(stack_usage, stderr);
+		return RC_EXIT_USAGE;
+	}
+	char *end;
+	errno = 0;
+	long pid = strtol(argv[optind], &end, 10);
+	if (errno || *end || end == argv[optind] || pid <= 0 || pid > 0x3fffffff) {
+		error_msg("invalid pid '%s'", argv[optind]);
+		return RC_EXIT_USAGE;
+	}
+
+	/* No SA_RESTART: a signal or the deadline must end a wait. */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGALRM, &sa, NULL);
+
+	static const struct tracer_hooks no_hooks;
+	struct tracer_opts to = { .no_seccomp = true };
+	struct tracer *tr = tracer_new(&to, &no_hooks, NULL, &stop_flag);
+	struct strbuf err = STRBUF_INIT;
+	struct rc_crash c;
+	crash_init(&c);
+	c.pid = (int)pid;
+	describe(&c, (pid_t)pid);
+
+	double t0 = now();
+	alarm(STACK_HOLD_DEADLINE_S);
+	if (tracer_attach(tr, (pid_t)pid, &err) < 0) {
+		alarm(0);
+		error_msg("%s", err.buf);
+		tracer_free(tr);
+		crash_release(&c);
+		strbuf_release(&err);
+		return RC_EXIT_INPUT;
+	}
+	size_t held = tracer_hold_all(tr);
+	alarm(0);
+	int r = crash_unwind_pid(&c, (pid_t)pid, &err);
+	tracer_release_all(tr);
+	double stopped = now() - t0;
+	tracer_free(tr);
+	if (!held && r < 0) {
+		error_msg("cannot read the stacks of process %ld: %s", pid, err.buf);
+		crash_release(&c);
+		strbuf_release(&err);
+		return RC_EXIT_INPUT;
+	}
+	if (r < 0)
+		crash_problem(&c, "no stacks: %s", err.buf);
+	if (stop_flag)
+		crash_problem(&c, "not every thread stopped within %d s: those are shown without a stack",
+			      STACK_HOLD_DEADLINE_S);
+
+	struct rc_findings findings;
+	findings_init(&findings);
+	struct rc_report rep = {
+		.kind = "stack",
+		.pid = (int)pid,
+		.seconds = stopped,
+		.findings = &findings,
+		.crash = &c,
+	};
+	int status = report_emit(&ro, &rep);
+	findings_release(&findings);
+	crash_release(&c);
+	strbuf_release(&err);
+	return status;
+}

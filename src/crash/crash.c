@@ -1,0 +1,93 @@
+/* The crash model's own helpers (see crash.h): ownership and look-ups. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crash/crash.h"
+#include "util/util.h"
+
+/* The order of x86_64's user_regs_struct, which is NT_PRSTATUS's pr_reg
+ * and what PTRACE_GETREGS fills. */
+const char *const rc_crash_reg_names[RC_CRASH_NREGS] = {
+	"r15", "r14", "r13", "r12", "rbp", "rbx", "r11", "r10", "r9",
+	"r8", "rax", "rcx", "rdx", "rsi", "rdi", "orig_rax", "rip", "cs",
+	"eflags", "rsp", "ss", "fs_base", "gs_base", "ds", "es", "fs", "gs",
+};
+
+void crash_init(struct rc_crash *c)
+{
+	memset(c, 0, sizeof(*c));
+	strbuf_init(&c->problems);
+}
+
+static void thread_release(struct rc_thread *t)
+{
+	for (size_t i = 0; i < t->nframes; i++) {
+		free(t->frames[i].function);
+		free(t->frames[i].file);
+	}
+	free(t->frames);
+	free(t->name);
+	free(t->unwind_error);
+}
+
+void crash_release(struct rc_crash *c)
+{
+	for (size_t i = 0; i < c->nmaps; i++)
+		free(c->maps[i].path);
+	free(c->maps);
+	for (size_t i = 0; i < c->nmodules; i++)
+		free(c->modules[i].name);
+	free(c->modules);
+	for (size_t i = 0; i < c->nthreads; i++)
+		thread_release(&c->threads[i]);
+	free(c->threads);
+	if (c->argv) {
+		for (int i = 0; c->argv[i]; i++)
+			free(c->argv[i]);
+		free(c->argv);
+	}
+	free(c->exe);
+	free(c->fname);
+	strbuf_release(&c->problems);
+	crash_init(c);
+}
+
+void crash_problem(struct rc_crash *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&c->problems, fmt, ap);
+	va_end(ap);
+	strbuf_addc(&c->problems, '\n');
+}
+
+/* Maps are sorted by start and do not overlap (core.c makes them so):
+ * the last one starting at or below ADDR is the only candidate. */
+const struct rc_mapping *crash_mapping_at(const struct rc_crash *c, uint64_t addr)
+{
+	size_t lo = 0, hi = c->nmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct rc_mapping *m = &c->maps[lo - 1];
+	return addr < m->end ? m : NULL;
+}
+
+/* The crashed thread comes first; a live process that did not crash has
+ * none, and then no thread is to blame. */
+const struct rc_thread *crash_thread(const struct rc_crash *c)
+{
+	for (size_t i = 0; i < c->nthreads; i++)
+		if (c->threads[i].crashed)
+			return &c->threads[i];
+	return NULL;
+}

@@ -1,0 +1,142 @@
+/* The crash model: what a core file, or a process stopped at its fatal
+ * signal, says about a crash.  core.c fills the process-wide part from the
+ * core's notes and program headers (libelf); unwind.c adds the modules and
+ * every thread's frames (libdwfl); the crash rules read it; the report
+ * writers print it as docs/report-schema.md's "crash" and "threads".
+ *
+ * Everything here comes from untrusted input: counts are capped (the
+ * RC_CRASH_MAX_* below), strings are copied NUL-terminated, and what could
+ * not be read is recorded in `problems` rather than failing the whole read,
+ * so that a truncated core still shows what it has. */
+#ifndef RC_CRASH_CRASH_H
+#define RC_CRASH_CRASH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/strbuf.h"
+
+/* Caps that keep hostile input bounded. */
+#define RC_CRASH_MAX_THREADS 4096
+#define RC_CRASH_MAX_FRAMES 200000	/* per thread: a deep recursion still unwinds */
+#define RC_CRASH_MAX_MAPPINGS 65536
+#define RC_CRASH_MAX_ARGS 256
+
+/* x86_64 user_regs_struct, in its order; rc_crash_reg_names[] names them. */
+#define RC_CRASH_NREGS 27
+extern const char *const rc_crash_reg_names[RC_CRASH_NREGS];
+enum { RC_REG_RBP = 4, RC_REG_RAX = 10, RC_REG_RIP = 16, RC_REG_RSP = 19 };
+
+/* A piece of the address space: a PT_LOAD segment of the core, described
+ * with the NT_FILE entry that covers it (if any). */
+struct rc_mapping {
+	uint64_t start, end;		/* [start, end) */
+	uint64_t offset;		/* offset in the file, for file mappings */
+	char *path;			/* NULL: anonymous (heap, stacks, ...) */
+	bool read, write, exec;		/* PT_LOAD's p_flags */
+	/* The core holds this segment's bytes (p_filesz > 0) and all of them
+	 * are inside the core file (a truncated core loses its tail). */
+	bool in_core;
+	/* For file mappings: the file's size now, -1 when it is gone or
+	 * unreadable (core.c stats it; bad-file-mapping compares). */
+	int64_t file_size;
+	/* Where the bytes are in the core image (p_offset) and how many
+	 * (p_filesz: the kernel dumps only the first page of an ELF file
+	 * mapping, so it can be less than end - start). */
+	uint64_t core_offset, core_size;
+};
+
+/* A loaded ELF object, as libdwfl reported it. */
+struct rc_module {
+	char *name;			/* path as mapped */
+	uint64_t start, end;
+	char build_id[41];		/* hex, "" when it has none */
+	bool has_symbols;		/* a symbol table was found (.symtab or debuginfo) */
+	bool has_debuginfo;		/* DWARF (file:line) was found */
+};
+
+struct rc_frame {
+	uint64_t pc;
+	const struct rc_module *module;	/* NULL: pc outside every module */
+	char *function;			/* demangled; NULL when no symbol covers pc */
+	uint64_t offset;		/* from function's start, or from module->start */
+	char *file;			/* NULL without DWARF line info */
+	int line;			/* 0 unknown */
+	bool inlined;			/* a frame inlined into the next (outer) one */
+};
+
+struct rc_thread {
+	int tid;
+	char *name;			/* NULL unknown (a kernel core has none per thread) */
+	bool crashed;
+	uint64_t regs[RC_CRASH_NREGS];	/* NT_PRSTATUS, or PTRACE_GETREGS live */
+	int cursig;			/* pr_cursig: the signal this thread was taking */
+	struct rc_frame *frames;	/* innermost first */
+	size_t nframes;
+	/* The walk stopped early: the cap, or an error (unwind_error says). */
+	bool truncated;
+	char *unwind_error;
+};
+
+struct rc_crash {
+	/* The signal (NT_SIGINFO; else pr_cursig of the first NT_PRSTATUS). */
+	int signo;			/* 0: none known (a core made by gcore) */
+	int si_code;
+	uint64_t fault_addr;		/* si_addr, for SIGSEGV/SIGBUS/SIGILL/SIGFPE */
+	bool has_siginfo;
+
+	int pid;
+	int crashed_tid;		/* the first NT_PRSTATUS's pid, matched to a thread */
+	char *exe;			/* the main executable's path (NT_FILE, AT_EXECFN) */
+	char *fname;			/* NT_PRPSINFO pr_fname: the process's comm */
+	char **argv;			/* NULL-terminated; from pr_psargs (80 chars) */
+	int argc;
+
+	struct rc_mapping *maps;
+	size_t nmaps;
+	struct rc_module *modules;
+	size_t nmodules;
+	struct rc_thread *threads;	/* the crashed one first */
+	size_t nthreads;
+
+	uint64_t auxv_execfn, auxv_entry, auxv_phdr;	/* from NT_AUXV, 0 absent */
+
+	/* Readable one-line reasons why part of the picture is missing
+	 * ("core truncated: 12 of 40 segments cut off"), one per line. */
+	struct strbuf problems;
+
+	/* The crashed process's memory, for rules that read it (glibc's
+	 * __abort_msg): the core image (core.c keeps the pointer, it does not
+	 * own it), or a live process (pid, read with process_vm_readv). */
+	const unsigned char *image;
+	size_t image_size;
+	pid_t live_pid;
+	/* Addresses of symbols rules need, looked up by unwind.c in every
+	 * module's symbol table; 0 when absent. */
+	uint64_t sym_abort_msg;		/* glibc's __abort_msg (GLIBC_PRIVATE) */
+};
+
+void crash_init(struct rc_crash *c);
+void crash_release(struct rc_crash *c);
+
+/* A problem line (printf-style) added to c->problems. */
+void crash_problem(struct rc_crash *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The mapping that holds ADDR, or NULL. */
+const struct rc_mapping *crash_mapping_at(const struct rc_crash *c, uint64_t addr);
+/* Reads N bytes at ADDR of the crashed process's memory (the core's
+ * PT_LOAD bytes, or the live process); returns how many could be read. */
+size_t crash_read_mem(const struct rc_crash *c, uint64_t addr, void *buf, size_t n);
+/* The thread that crashed (threads[0] when known), or NULL. */
+const struct rc_thread *crash_thread(const struct rc_crash *c);
+
+/* core.c: reads the ELF core at PATH (already decompressed) held in memory
+ * [IMAGE, IMAGE+SIZE): notes and program headers into C.  Returns 0, or -1
+ * with a one-line reason in ERR when this is no usable core at all (not
+ * ELF, not ET_CORE, not x86_64, no thread).  Lesser damage goes into
+ * c->problems and the read succeeds. */
+int crash_read_core(struct rc_crash *c, const void *image, size_t size, struct strbuf *err);
+
+#endif

@@ -1,0 +1,43 @@
+/* The crashed process's memory, read for rules: from the core's PT_LOAD
+ * bytes, or from a live process stopped by us. */
+#include <string.h>
+#include <sys/uio.h>
+
+#include "crash/crash.h"
+#include "util/util.h"
+
+static size_t read_core(const struct rc_crash *c, uint64_t addr, unsigned char *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		const struct rc_mapping *m = crash_mapping_at(c, addr + got);
+		if (!m || !m->in_core)
+			break;
+		/* The mapping was checked against the image when it was read,
+		 * but check again: this is the one place bytes are copied. */
+		uint64_t in = addr + got - m->start;
+		if (in >= m->core_size || m->core_offset > c->image_size ||
+		    m->core_size > c->image_size - m->core_offset)
+			break;
+		size_t avail = (size_t)(m->core_size - in);
+		size_t take = n - got < avail ? n - got : avail;
+		if (!take)
+			break;
+		memcpy(buf + got, c->image + m->core_offset + in, take);
+		got += take;
+	}
+	return got;
+}
+
+size_t crash_read_mem(const struct rc_crash *c, uint64_t addr, void *buf, size_t n)
+{
+	if (c->live_pid > 0) {
+		struct iovec local = { buf, n }, remote = { (void *)(uintptr_t)addr, n };
+		ssize_t r = process_vm_readv(c->live_pid, &local, 1, &remote, 1, 0);
+		return r > 0 ? (size_t)r : 0;
+	}
+	if (!c->image)
+		return 0;
+	return read_core(c, addr, buf, n);
+}

@@ -1,0 +1,231 @@
+/* The crash-rule pass, and what the crash rules share: the culprit frame,
+ * frames in gdb's words, findings with the crashed thread's frames as
+ * evidence, and reads of the crashed process's memory. */
+#include "crash/rules.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen/tables.h"
+#include "rules/common.h"
+#include "rules/rule.h"
+#include "util/util.h"
+
+const char *crash_basename(const char *path)
+{
+	if (!path)
+		return "?";
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+const struct rc_module *crash_module_at(const struct rc_crash *c, uint64_t addr)
+{
+	for (size_t i = 0; i < c->nmodules; i++)
+		if (addr >= c->modules[i].start && addr < c->modules[i].end)
+			return &c->modules[i];
+	return NULL;
+}
+
+bool crash_runtime_module(const char *path)
+{
+	static const char *const runtime[] = {
+		"libc.so", "libc-", "libm.so", "libm-", "libstdc++.so", "libgcc_s.so",
+		"libpthread.so", "libpthread-", "libdl.so", "ld-linux", "ld.so", "ld64.so",
+	};
+	const char *b = crash_basename(path);
+
+	for (size_t i = 0; i < ARRAY_SIZE(runtime); i++)
+		if (strncmp(b, runtime[i], strlen(runtime[i])) == 0)
+			return true;
+	return false;
+}
+
+long crash_culprit(const struct rc_crash *c)
+{
+	const struct rc_thread *t = crash_thread(c);
+
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < t->nframes; i++) {
+		const struct rc_module *m = t->frames[i].module;
+		if (m && !crash_runtime_module(m->name))
+			return (long)i;
+	}
+	return -1;
+}
+
+void crash_frame_str(const struct rc_frame *f, struct strbuf *out)
+{
+	strbuf_addf(out, "0x%llx in ", (unsigned long long)f->pc);
+	if (f->function)
+		strbuf_adds(out, f->function);
+	else if (f->module)
+		strbuf_addf(out, "?? (%s+0x%llx)", crash_basename(f->module->name),
+			    (unsigned long long)f->offset);
+	else
+		strbuf_adds(out, "??");
+	if (f->file && f->line > 0)
+		strbuf_addf(out, " (%s:%d)", f->file, f->line);
+	if (f->inlined)
+		strbuf_adds(out, " [inlined]");
+	if (f->module)
+		strbuf_addf(out, " from %s", f->module->name);
+}
+
+void crash_culprit_str(const struct rc_crash *c, struct strbuf *out)
+{
+	long i = crash_culprit(c);
+
+	if (i < 0)
+		return;
+	const struct rc_frame *f = &crash_thread(c)->frames[i];
+	if (f->function)
+		strbuf_adds(out, f->function);
+	else
+		strbuf_addf(out, "0x%llx", (unsigned long long)f->pc);
+	if (f->file && f->line > 0)
+		strbuf_addf(out, " (%s:%d)", crash_basename(f->file), f->line);
+	strbuf_addf(out, " in %s", crash_basename(f->module->name));
+}
+
+/* The advice every crash finding carries when the culprit module has no
+ * symbols: how to get them, by build id. */
+static void symbol_advice(const struct rc_crash *c, struct rc_finding *f)
+{
+	long i = crash_culprit(c);
+
+	if (i < 0)
+		return;
+	const struct rc_module *m = crash_thread(c)->frames[i].module;
+	if (m->has_symbols && m->has_debuginfo)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	if (f->advice)
+		strbuf_addf(&sb, "%s ", f->advice);
+	strbuf_addf(&sb, "'%s' has no %s: install its debug symbols (Debian: the -dbgsym package; "
+		    "or set DEBUGINFOD_URLS) or rebuild it with -g to see %s",
+		    crash_basename(m->name), m->has_symbols ? "debug info" : "symbols",
+		    m->has_symbols ? "files and lines" : "function names");
+	if (m->build_id[0])
+		strbuf_addf(&sb, " (build id %s)", m->build_id);
+	strbuf_addc(&sb, '.');
+	free(f->advice);
+	f->advice = strbuf_detach(&sb);
+}
+
+struct rc_finding *crash_finding(const struct rc_crash *c, struct rc_findings *out, const char *rule,
+				 const char *fmt, ...)
+{
+	const struct rc_rule *r = rule_find(rule);
+	enum rc_severity sev = r ? r->severity : RC_SEV_ERROR;
+	struct rc_finding *f = finding_add(out, rule, sev, sev, "%s", "");
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(f->summary);
+	f->summary = strbuf_detach(&sb);
+	f->effective = sev;
+	f->failed = true;
+	f->pid = c->pid;
+	f->tid = c->crashed_tid;
+	f->signo = c->signo;
+
+	const struct rc_thread *t = crash_thread(c);
+	for (size_t i = 0; t && i < t->nframes && f->nevidence < RC_EVIDENCE_MAX; i++) {
+		struct strbuf line = STRBUF_INIT;
+		strbuf_addf(&line, "#%zu ", i);
+		crash_frame_str(&t->frames[i], &line);
+		finding_evidence(f, line.buf, line.len);
+		strbuf_release(&line);
+	}
+	return f;
+}
+
+size_t crash_repeats(const struct rc_thread *t, size_t from, size_t *period)
+{
+	size_t best = 1;
+
+	*period = 1;
+	for (size_t p = 1; p <= 8 && from + p < t->nframes; p++) {
+		size_t i = from;
+		while (i + p < t->nframes && t->frames[i].pc == t->frames[i + p].pc)
+			i++;
+		size_t reps = (i - from) / p + 1;
+		if (reps > best && (i - from) >= p) {
+			best = reps;
+			*period = p;
+		}
+	}
+	return best;
+}
+
+bool crash_has_fault_addr(const struct rc_crash *c)
+{
+	return c->has_siginfo && c->si_code > 0 &&
+	       (c->signo == SIGSEGV || c->signo == SIGBUS || c->signo == SIGILL || c->signo == SIGFPE);
+}
+
+void crash_signal_str(const struct rc_crash *c, struct strbuf *out)
+{
+	const char *name = xlat_name(&rc_xlat_signal, c->signo);
+	const char *code = c->has_siginfo ? rule_si_code_name(c->signo, c->si_code, 0) : NULL;
+
+	if (name)
+		strbuf_adds(out, name);
+	else
+		strbuf_addf(out, "signal %d", c->signo);
+	if (crash_has_fault_addr(c))
+		strbuf_addf(out, " (%s at 0x%llx)", code ? code : "fault", (unsigned long long)c->fault_addr);
+	else if (code)
+		strbuf_addf(out, " (%s)", code);
+}
+
+bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v)
+{
+	return crash_read_mem(c, addr, v, sizeof(*v)) == sizeof(*v);
+}
+
+bool crash_read_string(const struct rc_crash *c, uint64_t addr, size_t max, struct strbuf *out)
+{
+	char buf[256];
+	size_t done = 0;
+
+	while (done < max) {
+		size_t want = MIN(sizeof(buf), max - done);
+		size_t got = crash_read_mem(c, addr + done, buf, want);
+		if (!got)
+			return done > 0;
+		char *nul = memchr(buf, '\0', got);
+		if (nul) {
+			strbuf_add(out, buf, (size_t)(nul - buf));
+			return true;
+		}
+		strbuf_add(out, buf, got);
+		done += got;
+	}
+	return true;
+}
+
+void crash_rules_run(const struct rc_crash *c, struct rc_findings *out)
+{
+	const struct rc_rule *fallback = rule_find("native-crash");
+
+	if (!c->signo)
+		return;	/* a snapshot (gcore, a live stack), not a crash */
+	for (size_t i = 0; i < rc_nrules; i++) {
+		const struct rc_rule *r = &rc_rules[i];
+		if (r == fallback || !r->ops || !r->ops->on_crash)
+			continue;
+		r->ops->on_crash(c, out);
+	}
+	if (!out->count && fallback && fallback->ops && fallback->ops->on_crash)
+		fallback->ops->on_crash(c, out);
+	for (size_t i = 0; i < out->count; i++)
+		symbol_advice(c, out->v[i]);
+}

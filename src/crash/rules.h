@@ -1,0 +1,68 @@
+/* Crash rules: what the crash rules share, and the pass that runs them.
+ *
+ * Each crash rule (src/crash/rules/<id>.c, and the core half of
+ * rules/bad-file-mapping.c) looks at the crash model and adds at most one
+ * finding.  Specific causes (null-deref, stack-overflow, abort...) come
+ * first; native-crash speaks only when none of them did.  Every finding
+ * names the culprit module: the first frame of the crashed thread outside
+ * the C runtime (libc, libstdc++, libpthread, ld.so), since a crash inside
+ * memcpy is the caller's bug, not glibc's. */
+#ifndef RC_CRASH_RULES_H
+#define RC_CRASH_RULES_H
+
+#include "crash/crash.h"
+#include "report/finding.h"
+
+/* Runs every crash rule on C and ranks what they found into OUT. */
+void crash_rules_run(const struct rc_crash *c, struct rc_findings *out);
+
+/* The index of the culprit frame in the crashed thread, or -1 (no frames;
+ * or every frame is in the runtime). */
+long crash_culprit(const struct rc_crash *c);
+/* True for the C and C++ runtime (libc, libm, libstdc++, libgcc_s,
+ * libpthread, ld.so): modules that crash because their caller passed
+ * them something bad. */
+bool crash_runtime_module(const char *path);
+
+/* One frame as gdb prints it, without the number:
+ * "0x401136 in parse_header (crash.c:12) from /tmp/crash". */
+void crash_frame_str(const struct rc_frame *f, struct strbuf *out);
+/* The module that holds ADDR, or NULL. */
+const struct rc_module *crash_module_at(const struct rc_crash *c, uint64_t addr);
+/* The basename of a module path. */
+const char *crash_basename(const char *path);
+
+/* A finding of RULE for C: signal, tid, the summary (printf-style) with
+ * " in MODULE" of the culprit appended by the caller as it likes, and the
+ * crashed thread's first frames as evidence, and the advice on symbols when
+ * the culprit module has none. */
+struct rc_finding *crash_finding(const struct rc_crash *c, struct rc_findings *out, const char *rule,
+				 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* "the caller parse_header (crash.c:31) in crash-null": who is to blame,
+ * for summaries; "" when nothing is known. */
+void crash_culprit_str(const struct rc_crash *c, struct strbuf *out);
+
+/* Recursion: how many times the frames from FROM on repeat with some
+ * period of 1 to 8 frames (compared by pc); 1 when they don't.  *PERIOD
+ * gets the period.  Linear in the run's length. */
+size_t crash_repeats(const struct rc_thread *t, size_t from, size_t *period);
+
+/* The message abort() or assert() left in glibc's __abort_msg (abort.c),
+ * and whether it is one of malloc's (heap-corruption.c). */
+bool crash_abort_message(const struct rc_crash *c, struct strbuf *msg);
+bool crash_malloc_message(const char *msg);
+
+/* "SIGSEGV (SEGV_MAPERR at 0x10)", "SIGABRT". */
+void crash_signal_str(const struct rc_crash *c, struct strbuf *out);
+/* The signal carries a fault address (SIGSEGV, SIGBUS, SIGILL, SIGFPE
+ * raised by the kernel). */
+bool crash_has_fault_addr(const struct rc_crash *c);
+
+/* Reads a NUL-terminated string of at most MAX bytes at ADDR from the
+ * core's memory (for __abort_msg and assert arguments); false when the
+ * memory is not in the core. */
+bool crash_read_string(const struct rc_crash *c, uint64_t addr, size_t max, struct strbuf *out);
+bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v);
+
+#endif

@@ -1,0 +1,69 @@
+/* abort: SIGABRT raised by the program itself: a failed assert(), an
+ * explicit abort(), a C++ exception nobody caught.  glibc leaves the
+ * message it printed in __abort_msg (a pointer to {u32 size; char msg[]}),
+ * so the core says what stderr said.  Heap corruption is its own rule. */
+#include <signal.h>
+#include <string.h>
+
+#include "crash/rules.h"
+#include "rules/rule.h"
+
+static bool frame_named(const struct rc_thread *t, const char *name)
+{
+	for (size_t i = 0; i < t->nframes && i < 32; i++)
+		if (t->frames[i].function && strcmp(t->frames[i].function, name) == 0)
+			return true;
+	return false;
+}
+
+bool crash_abort_message(const struct rc_crash *c, struct strbuf *msg)
+{
+	uint64_t p;
+
+	if (!c->sym_abort_msg || !crash_read_u64(c, c->sym_abort_msg, &p) || !p)
+		return false;
+	if (!crash_read_string(c, p + 4, 1024, msg) || !msg->len)
+		return false;
+	while (msg->len && (msg->buf[msg->len - 1] == '\n' || msg->buf[msg->len - 1] == ' '))
+		msg->buf[--msg->len] = '\0';
+	return true;
+}
+
+static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+{
+	const struct rc_thread *t = crash_thread(c);
+
+	if (c->signo != SIGABRT || !t)
+		return;
+	struct strbuf msg = STRBUF_INIT, who = STRBUF_INIT;
+	bool have = crash_abort_message(c, &msg);
+	if ((have && crash_malloc_message(msg.buf)) || frame_named(t, "malloc_printerr")) {
+		strbuf_release(&msg);
+		return;
+	}
+	crash_culprit_str(c, &who);
+	bool assertion = frame_named(t, "__assert_fail") || (have && strstr(msg.buf, "Assertion"));
+	struct rc_finding *f;
+	if (have)
+		f = crash_finding(c, out, "abort", "%s%s%s: %s", assertion ? "assertion failed" : "aborted",
+				  who.len ? " in " : "", who.buf ? who.buf : "", msg.buf);
+	else
+		f = crash_finding(c, out, "abort", "%s%s%s", assertion ? "assertion failed" : "aborted",
+				  who.len ? " in " : "", who.buf ? who.buf : "");
+	if (have)
+		finding_set(&f->message, msg.buf);
+	if (frame_named(t, "__gxx_personality_v0") || frame_named(t, "std::terminate()") ||
+	    frame_named(t, "__cxa_throw"))
+		finding_setf(&f->advice, "a C++ exception was thrown and never caught: catch it, or "
+			     "look at what threw it in the frames.");
+	else if (assertion)
+		finding_setf(&f->advice, "the program checked a condition it relies on and it was false: "
+			     "the message names the file and line of the check.");
+	else
+		finding_setf(&f->advice, "the program gave up on purpose: its message (on stderr, or "
+			     "above) says why.");
+	strbuf_release(&msg);
+	strbuf_release(&who);
+}
+
+const struct rc_rule_ops rc_rule_abort_ops = { .on_crash = on_crash };

@@ -1,0 +1,54 @@
+/* heap-corruption: glibc's malloc noticed its own data damaged (a double
+ * free, a write past a buffer into the next chunk's header) and aborted
+ * with a message such as "free(): double free detected in tcache 2".  The
+ * frame that called free or malloc is where it was noticed, not always
+ * where the damage was done: the advice says how to find that. */
+#include <signal.h>
+#include <string.h>
+
+#include "crash/rules.h"
+#include "rules/rule.h"
+
+bool crash_malloc_message(const char *msg)
+{
+	static const char *const words[] = {
+		"double free", "corrupted", "free(): invalid", "malloc(): ", "realloc(): invalid",
+		"munmap_chunk(): invalid", "malloc_consolidate(): ", "free(): unaligned", "tcache",
+	};
+
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(msg, words[i]))
+			return true;
+	return false;
+}
+
+static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+{
+	const struct rc_thread *t = crash_thread(c);
+
+	if (c->signo != SIGABRT || !t)
+		return;
+	struct strbuf msg = STRBUF_INIT, who = STRBUF_INIT;
+	bool have = crash_abort_message(c, &msg);
+	bool printerr = false;
+	for (size_t i = 0; i < t->nframes && i < 32; i++)
+		if (t->frames[i].function && strcmp(t->frames[i].function, "malloc_printerr") == 0)
+			printerr = true;
+	if (!(have && crash_malloc_message(msg.buf)) && !printerr) {
+		strbuf_release(&msg);
+		return;
+	}
+	crash_culprit_str(c, &who);
+	struct rc_finding *f = crash_finding(c, out, "heap-corruption", "heap corruption%s%s%s%s",
+					     have ? ": " : "", have ? msg.buf : "",
+					     who.len ? ", noticed in " : "", who.buf ? who.buf : "");
+	if (have)
+		finding_set(&f->message, msg.buf);
+	finding_setf(&f->advice, "the damage was done earlier than this frame: run the program under "
+		     "valgrind, or with ASan (-fsanitize=address), or with GLIBC_TUNABLES="
+		     "glibc.malloc.check=3, to stop at the bad write or the second free.");
+	strbuf_release(&msg);
+	strbuf_release(&who);
+}
+
+const struct rc_rule_ops rc_rule_heap_corruption_ops = { .on_crash = on_crash };

@@ -1,0 +1,1051 @@
+/* The libdwfl adapter (see unwind.h for the contract).
+ *
+ * The walk has two halves.  libdwfl unwinds each thread and we keep only
+ * the raw pcs; then every pc is turned into frames (module, symbol,
+ * file:line, inlined calls).  The second half is cached by address,
+ * because a deep recursion repeats a handful of pcs a hundred thousand
+ * times and a symbol or DWARF scope look-up costs far more than a hash. */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <unistd.h>
+
+#include "crash/unwind.h"
+#include "util/hmap.h"
+#include "util/util.h"
+
+/* Where separate debuginfo is looked for: next to the file, in .debug/,
+ * and under /usr/lib/debug (by build id and by path). */
+static char *debuginfo_path = ":.debug:/usr/lib/debug";
+
+static const Dwfl_Callbacks core_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+/* x86_64's DWARF register numbers 0-16 (rax, rdx, rcx, rbx, rsi, rdi, rbp,
+ * rsp, r8-r15, rip) as indexes into user_regs_struct (crash.h's regs). */
+#define NDWARF_REGS 17
+static const int dwarf_to_user[NDWARF_REGS] = {
+	10, 12, 11, 5, 13, 14, 4, 19, 9, 8, 7, 6, 3, 2, 1, 0, 16,
+};
+
+#define RSP_DWARF 7
+
+/* Every thread may go to RC_CRASH_MAX_FRAMES, but not all of them: a
+ * hostile core with thousands of threads would hold billions of frames. */
+#define MAX_TOTAL_FRAMES (5 * (size_t)RC_CRASH_MAX_FRAMES)
+
+/* A PT_LOAD segment of the core whose bytes are in the image. */
+struct segment {
+	uint64_t vaddr, size, offset;
+};
+
+struct raw_frame {
+	uint64_t pc;
+	bool activation;
+};
+
+/* What one look-up address turns into: N frames, the inlined calls first
+ * and the function holding them last.  Strings are the cache's; frames
+ * get copies (crash_release frees each frame's own). */
+struct sym_frame {
+	char *function;
+	char *file;
+	int line;
+	bool has_start;
+	uint64_t start;		/* the function's (or inlined block's) entry */
+	bool inlined;
+};
+
+struct sym {
+	const struct rc_module *module;
+	size_t n;
+	struct sym_frame f[];
+};
+
+struct unwinder;
+struct thread_arg {
+	struct unwinder *u;
+	struct rc_thread *t;
+};
+
+struct unwinder {
+	struct rc_crash *c;
+	Dwfl *dwfl;
+	struct hmap syms;	/* look-up address -> struct sym * */
+
+	/* The core read directly (unwind.h says why). */
+	bool own_threads;	/* threads are c->threads, in order */
+	size_t next_thread;	/* own_threads: index of the next one */
+	size_t cur_thread;	/* own_threads: the one being unwound */
+	const unsigned char *image;
+	size_t size;
+	struct segment *segs;	/* sorted by vaddr */
+	size_t nsegs;
+
+	bool live;
+	pid_t pid;
+
+	/* The thread being walked. */
+	struct raw_frame *raw;
+	size_t nraw, araw;
+	bool capped;
+	bool have_sp;		/* sp: the last frame's stack pointer */
+	uint64_t sp;
+	char *frame_err;
+
+	/* What core_set_initial_registers gets: the thread, and us. */
+	struct thread_arg targ;
+	bool bad_pc;		/* raw[0] is a pc the walk could not start from */
+	Dwfl_Module **dmods;	/* libdwfl's module of each c->modules[i] */
+
+	size_t unwound;		/* threads with at least one frame */
+	size_t total_frames;	/* raw frames of all threads so far */
+	char *first_err;	/* why the first failing thread failed */
+};
+
+static void sym_free(void *p)
+{
+	struct sym *s = p;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->f[i].function);
+		free(s->f[i].file);
+	}
+	free(s);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A symbol name as it should be shown: without its symbol version
+ * ("__libc_start_main@@GLIBC_2.34"), demangled when mangled. */
+static char *nice_name(const char *name)
+{
+	if (!name || !*name)
+		return NULL;
+
+	const char *at = strchr(name, '@');
+	char *bare = at && at != name ? xstrndup(name, (size_t)(at - name)) : xstrdup(name);
+	char *d = crash_demangle(bare);
+	if (!d)
+		return bare;
+	free(bare);
+	return d;
+}
+
+/* ---- modules ---- */
+
+struct module_list {
+	struct rc_module *m;
+	Dwfl_Module **dm;	/* libdwfl's module of each */
+	size_t n, alloc;
+	bool capped;
+};
+
+static int module_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
+		     void *arg)
+{
+	struct module_list *ml = arg;
+
+	(void)start;
+	if (ml->n >= RC_CRASH_MAX_MAPPINGS) {
+		ml->capped = true;
+		return DWARF_CB_ABORT;
+	}
+	if (ml->n == ml->alloc) {
+		ml->alloc = ml->alloc ? 2 * ml->alloc : 16;
+		ml->m = xrealloc(ml->m, ml->alloc * sizeof(*ml->m));
+		ml->dm = xrealloc(ml->dm, ml->alloc * sizeof(*ml->dm));
+	}
+	ml->dm[ml->n] = mod;
+
+	struct rc_module *rm = &ml->m[ml->n];
+	Dwarf_Addr lo = 0, hi = 0;
+	memset(rm, 0, sizeof(*rm));
+	dwfl_module_info(mod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
+	rm->name = xstrdup(name ? name : "");
+	rm->start = lo;
+	rm->end = hi;
+
+	const unsigned char *bits;
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &bits, &vaddr);
+	for (int i = 0; i < len && i < (int)(sizeof(rm->build_id) - 1) / 2; i++)
+		snprintf(rm->build_id + 2 * i, 3, "%02x", bits[i]);
+
+	rm->has_symbols = dwfl_module_getsymtab(mod) > 0;
+	/* has_debuginfo is settled after the walk (modules_debuginfo):
+	 * loading every module's DWARF here would cost more than the whole
+	 * unwinding of a core whose stacks touch three of them. */
+
+	/* The index, for frames to find their module without a search. */
+	*userdata = (void *)(uintptr_t)(ml->n + 1);
+	ml->n++;
+	return DWARF_CB_OK;
+}
+
+static void read_modules(struct unwinder *u)
+{
+	struct module_list ml = { 0 };
+
+	if (dwfl_getmodules(u->dwfl, module_cb, &ml, 0) == -1)
+		crash_problem(u->c, "cannot list modules: %s", dwfl_errmsg(-1));
+	if (ml.capped)
+		crash_problem(u->c, "more than %d modules: the rest are left out",
+			      RC_CRASH_MAX_MAPPINGS);
+	u->c->modules = ml.m;
+	u->c->nmodules = ml.n;
+	u->dmods = ml.dm;
+}
+
+/* A section named .debug_info (or .zdebug_info) in ELF. */
+static bool has_debug_section(Elf *elf)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+		if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+		    (strcmp(name, ".debug_info") == 0 || strcmp(name, ".zdebug_info") == 0))
+			return true;
+	}
+	return false;
+}
+
+/* has_debuginfo: for the modules in some stack, whether libdwfl found
+ * their DWARF (the symbolizing loaded it, or found it missing, already);
+ * for the others, whether the file itself carries it. */
+static void modules_debuginfo(struct unwinder *u)
+{
+	struct rc_crash *c = u->c;
+	bool *used = xcalloc(c->nmodules + 1, sizeof(*used));
+
+	for (size_t i = 0; i < c->nthreads; i++)
+		for (size_t k = 0; k < c->threads[i].nframes; k++)
+			if (c->threads[i].frames[k].module)
+				used[c->threads[i].frames[k].module - c->modules] = true;
+	for (size_t i = 0; i < c->nmodules; i++) {
+		Dwarf_Addr bias;
+		if (used[i])
+			c->modules[i].has_debuginfo = dwfl_module_getdwarf(u->dmods[i], &bias) != NULL;
+		else
+			c->modules[i].has_debuginfo = has_debug_section(dwfl_module_getelf(u->dmods[i], &bias));
+	}
+	free(used);
+}
+
+/* glibc's __abort_msg (GLIBC_PRIVATE, in libc's .dynsym, so found without
+ * debuginfo): where abort() and assert() leave the message they printed. */
+static int abort_msg_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
+			void *arg)
+{
+	struct unwinder *u = arg;
+	const char *base = name ? strrchr(name, '/') : NULL;
+
+	(void)userdata;
+	(void)start;
+	base = base ? base + 1 : name;
+	if (!base || (strncmp(base, "libc.so", 7) != 0 && strncmp(base, "libc-", 5) != 0))
+		return DWARF_CB_OK;
+	int n = dwfl_module_getsymtab(mod);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *sn = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
+		if (sn && strncmp(sn, "__abort_msg", 11) == 0 && (sn[11] == '\0' || sn[11] == '@') &&
+		    GELF_ST_TYPE(sym.st_info) == STT_OBJECT) {
+			u->c->sym_abort_msg = addr;
+			return DWARF_CB_ABORT;
+		}
+	}
+	return DWARF_CB_OK;
+}
+
+static void find_symbols(struct unwinder *u)
+{
+	dwfl_getmodules(u->dwfl, abort_msg_cb, u, 0);
+}
+
+static const struct rc_module *module_of(struct unwinder *u, Dwfl_Module *mod)
+{
+	void **ud = NULL;
+
+	if (!mod || !dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL) || !ud)
+		return NULL;
+	uintptr_t idx = (uintptr_t)*ud;
+	if (idx == 0 || idx > u->c->nmodules)
+		return NULL;
+	return &u->c->modules[idx - 1];
+}
+
+/* ---- symbols ---- */
+
+static bool is_cplusplus(Dwarf_Die *die)
+{
+	Dwarf_Die cu;
+
+	if (!dwarf_diecu(die, &cu, NULL, NULL))
+		return false;
+	switch (dwarf_srclang(&cu)) {
+	case DW_LANG_C_plus_plus:
+	case DW_LANG_C_plus_plus_03:
+	case DW_LANG_C_plus_plus_11:
+	case DW_LANG_C_plus_plus_14:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A C++ function without a linkage name (static, or inline only) is
+ * named by its enclosing namespaces and classes, as gdb does:
+ * "ns::helper" rather than "helper". */
+static char *qualified_name(Dwarf_Die *die, const char *name)
+{
+	Dwarf_Die decl = *die, ref, *scopes = NULL;
+	Dwarf_Attribute attr;
+	struct strbuf sb = STRBUF_INIT;
+
+	/* The declaration sits in the namespace; the inlined or concrete
+	 * instance points at it (a bounded chain: DWARF is input). */
+	for (int i = 0; i < 8; i++) {
+		if (!dwarf_attr(&decl, DW_AT_abstract_origin, &attr) &&
+		    !dwarf_attr(&decl, DW_AT_specification, &attr))
+			break;
+		if (!dwarf_formref_die(&attr, &ref))
+			break;
+		decl = ref;
+	}
+	int n = dwarf_getscopes_die(&decl, &scopes);
+	for (int i = n - 1; i > 0; i--) {
+		int tag = dwarf_tag(&scopes[i]);
+		if (tag != DW_TAG_namespace && tag != DW_TAG_class_type &&
+		    tag != DW_TAG_structure_type && tag != DW_TAG_union_type)
+			continue;
+		const char *scope = dwarf_diename(&scopes[i]);
+		strbuf_adds(&sb, scope ? scope : "(anonymous namespace)");
+		strbuf_adds(&sb, "::");
+	}
+	free(scopes);
+	strbuf_adds(&sb, name);
+	return strbuf_detach(&sb);
+}
+
+/* A function's name from DWARF: the mangled linkage name for C++ (so
+ * that it demangles like the symbol table's names do), else DW_AT_name.
+ * A C linkage name is an asm label (glibc's "__GI_raise" for raise): the
+ * symbol table shows such functions by their public name, and so do we. */
+static char *die_function_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr));
+	if (name && strncmp(name, "_Z", 2) == 0)
+		return nice_name(name);
+	name = dwarf_diename(die);
+	if (name && is_cplusplus(die))
+		return qualified_name(die, name);
+	return nice_name(name);
+}
+
+/* The call site of an inlined subroutine: its DW_AT_call_file (an index
+ * into its unit's file table) and DW_AT_call_line. */
+static void call_site(Dwarf_Die *die, const char **file, int *line)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word fidx, l;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*file = NULL;
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_line, &attr), &l) == 0 && l <= INT32_MAX)
+		*line = (int)l;
+	if (dwarf_formudata(dwarf_attr(die, DW_AT_call_file, &attr), &fidx) == 0 &&
+	    dwarf_diecu(die, &cu, NULL, NULL) && dwarf_getsrcfiles(&cu, &files, &nfiles) == 0 &&
+	    fidx < nfiles)
+		*file = dwarf_filesrc(files, fidx, NULL, NULL);
+}
+
+static void sym_push(struct sym **sp, size_t *alloc, const struct sym_frame *f)
+{
+	struct sym *s = *sp;
+
+	if (s->n == *alloc) {
+		*alloc *= 2;
+		s = xrealloc(s, sizeof(*s) + *alloc * sizeof(s->f[0]));
+		*sp = s;
+	}
+	s->f[s->n++] = *f;
+}
+
+/* At most this many inlined calls are shown per pc: DWARF is input too. */
+#define MAX_INLINE_DEPTH 64
+
+static struct sym *symbolize(struct unwinder *u, uint64_t addr)
+{
+	size_t alloc = 2;
+	struct sym *s = xcalloc(1, sizeof(*s) + alloc * sizeof(s->f[0]));
+	Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, addr);
+	struct sym_frame outer = { 0 };
+
+	s->module = module_of(u, mod);
+	if (!mod) {
+		sym_push(&s, &alloc, &outer);
+		return s;
+	}
+
+	/* The function itself is named from the symbol table, which gives
+	 * the same (public) name whether or not debuginfo is installed;
+	 * DWARF names it only when no symbol covers the pc. */
+	GElf_Off off = 0;
+	GElf_Sym esym;
+	const char *name = dwfl_module_addrinfo(mod, addr, &off, &esym, NULL, NULL, NULL);
+	if (name) {
+		outer.function = nice_name(name);
+		outer.has_start = true;
+		outer.start = addr - off;
+	}
+
+	/* The line table names the innermost source line: the inlined
+	 * function's when the pc is in inlined code. */
+	const char *file = NULL;
+	int line = 0;
+	Dwfl_Line *dl = dwfl_module_getsrc(mod, addr);
+	if (dl)
+		file = dwfl_lineinfo(dl, NULL, &line, NULL, NULL, NULL);
+
+	Dwarf_Addr bias = 0;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+	Dwarf_Die *scopes = NULL;
+	int nscopes = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	size_t depth = 0;
+
+	/* Innermost scope first.  Every inlined subroutine is a frame at
+	 * the line we are at in it; the caller's line is where it was
+	 * called from, as gdb shows it. */
+	for (int i = 0; i < nscopes; i++) {
+		Dwarf_Die *sc = &scopes[i];
+		int tag = dwarf_tag(sc);
+
+		if (tag == DW_TAG_subprogram) {
+			if (!outer.function)
+				outer.function = die_function_name(sc);
+			break;
+		}
+		if (tag != DW_TAG_inlined_subroutine || depth >= MAX_INLINE_DEPTH)
+			continue;
+
+		struct sym_frame in = { .inlined = true };
+		Dwarf_Addr entry;
+		in.function = die_function_name(sc);
+		in.file = dup_or_null(file);
+		in.line = line;
+		if (dwarf_entrypc(sc, &entry) == 0 && entry + bias <= addr) {
+			in.has_start = true;
+			in.start = entry + bias;
+		}
+		sym_push(&s, &alloc, &in);
+		depth++;
+		call_site(sc, &file, &line);
+	}
+	free(scopes);
+
+	outer.file = dup_or_null(file);
+	outer.line = line;
+	sym_push(&s, &alloc, &outer);
+	return s;
+}
+
+static const struct sym *lookup(struct unwinder *u, uint64_t addr)
+{
+	bool created;
+	void **slot = hmap_put_int(&u->syms, (long long)addr, &created);
+
+	if (created)
+		*slot = symbolize(u, addr);
+	return *slot;
+}
+
+/* ---- threads ---- */
+
+static struct rc_thread *add_thread(struct rc_crash *c, int tid)
+{
+	c->threads = xrealloc(c->threads, (c->nthreads + 1) * sizeof(*c->threads));
+	struct rc_thread *t = &c->threads[c->nthreads++];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	return t;
+}
+
+static struct rc_thread *thread_for(struct unwinder *u, pid_t tid)
+{
+	struct rc_crash *c = u->c;
+
+	if (u->own_threads)
+		return u->cur_thread < c->nthreads ? &c->threads[u->cur_thread] : NULL;
+	for (size_t i = 0; i < c->nthreads; i++)
+		if (c->threads[i].tid == tid)
+			return &c->threads[i];
+	if (c->nthreads >= RC_CRASH_MAX_THREADS)
+		return NULL;
+	return add_thread(c, tid);
+}
+
+static void free_frames(struct rc_thread *t)
+{
+	for (size_t i = 0; i < t->nframes; i++) {
+		free(t->frames[i].function);
+		free(t->frames[i].file);
+	}
+	free(t->frames);
+	t->frames = NULL;
+	t->nframes = 0;
+}
+
+static void add_frames(struct unwinder *u, struct rc_thread *t)
+{
+	size_t alloc = 0;
+
+	free_frames(t);
+	t->truncated = u->capped;
+	for (size_t i = 0; i < u->nraw; i++) {
+		const struct raw_frame *r = &u->raw[i];
+		/* A return address points after the call: the call itself
+		 * (and its line and inlined scopes) is one byte before. */
+		uint64_t addr = r->activation || r->pc == 0 ? r->pc : r->pc - 1;
+		const struct sym *s = lookup(u, addr);
+
+		for (size_t k = 0; k < s->n; k++) {
+			if (t->nframes >= RC_CRASH_MAX_FRAMES) {
+				t->truncated = true;
+				return;
+			}
+			if (t->nframes == alloc) {
+				alloc = alloc ? 2 * alloc : 64;
+				t->frames = xrealloc(t->frames, alloc * sizeof(*t->frames));
+			}
+			const struct sym_frame *sf = &s->f[k];
+			struct rc_frame *f = &t->frames[t->nframes++];
+			f->pc = r->pc;
+			f->module = s->module;
+			f->function = dup_or_null(sf->function);
+			f->file = dup_or_null(sf->file);
+			f->line = sf->line;
+			f->inlined = sf->inlined;
+			if (sf->has_start)
+				f->offset = r->pc - sf->start;
+			else if (s->module && r->pc >= s->module->start)
+				f->offset = r->pc - s->module->start;
+			else
+				f->offset = 0;
+		}
+	}
+}
+
+/* Where a stack legitimately ends.  Below these there is nothing to
+ * unwind to, so a failure to go further is no failure. */
+static bool stack_bottom(const char *fn)
+{
+	static const char *const bottoms[] = {
+		"_start", "__libc_start_main", "__libc_start_call_main", "start_thread",
+		"clone", "__clone", "clone3", "__clone3", "thread_start",
+	};
+
+	if (!fn)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(bottoms); i++)
+		if (strcmp(fn, bottoms[i]) == 0)
+			return true;
+	return false;
+}
+
+static int frame_cb(Dwfl_Frame *frame, void *arg)
+{
+	struct unwinder *u = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(frame, &pc, &activation)) {
+		u->frame_err = xstrdup(dwfl_errmsg(-1));
+		return DWARF_CB_ABORT;
+	}
+	if (u->nraw >= RC_CRASH_MAX_FRAMES) {
+		u->capped = true;
+		return DWARF_CB_ABORT;
+	}
+
+	/* A caller's frame is above its callee's on the stack.  One that is
+	 * not would be a corrupt stack walking in circles until the cap
+	 * (gdb's "previous frame inner to this frame").  A frame a signal
+	 * interrupted may be anywhere, as the handler can run on another
+	 * stack, but it cannot be the very frame we are in. */
+	Dwarf_Word sp;
+	bool have_sp = dwfl_frame_reg(frame, RSP_DWARF, &sp) == 0;
+	bool inner = activation ? u->nraw && sp == u->sp && pc == u->raw[u->nraw - 1].pc : sp <= u->sp;
+	if (have_sp && u->have_sp && inner) {
+		u->frame_err = xstrdup("corrupt stack: a caller's frame is not above its callee's");
+		return DWARF_CB_ABORT;
+	}
+	u->have_sp = have_sp;
+	u->sp = sp;
+
+	if (u->total_frames >= MAX_TOTAL_FRAMES) {
+		u->frame_err = xstrdup("too many frames in all: the rest of the stacks are left out");
+		return DWARF_CB_ABORT;
+	}
+	u->total_frames++;
+
+	if (u->nraw == u->araw) {
+		u->araw = u->araw ? 2 * u->araw : 256;
+		u->raw = xrealloc(u->raw, u->araw * sizeof(*u->raw));
+	}
+	u->raw[u->nraw].pc = pc;
+	u->raw[u->nraw].activation = activation;
+	u->nraw++;
+	return DWARF_CB_OK;
+}
+
+static char *read_comm(pid_t pid, pid_t tid)
+{
+	char path[64], buf[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	return xstrndup(buf, (size_t)n);
+}
+
+static void live_thread_info(struct unwinder *u, struct rc_thread *t)
+{
+	struct user_regs_struct regs;
+	struct iovec iov = { &regs, sizeof(regs) };
+
+	if (!t->name)
+		t->name = read_comm(u->pid, t->tid);
+	/* NT_PRSTATUS through the regset interface: the same bytes. */
+	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &iov) == 0 &&
+	    iov.iov_len == sizeof(regs))
+		memcpy(t->regs, &regs, MIN(sizeof(regs), sizeof(t->regs)));
+}
+
+static int thread_cb(Dwfl_Thread *thread, void *arg)
+{
+	struct unwinder *u = arg;
+	pid_t tid = dwfl_thread_tid(thread);
+
+	u->nraw = 0;
+	u->bad_pc = false;
+	u->capped = false;
+	u->have_sp = false;
+	free(u->frame_err);
+	u->frame_err = NULL;
+
+	int r = dwfl_thread_getframes(thread, frame_cb, u);
+	/* The caller of a bad jump is a return address, though the walk
+	 * began there: look it up as one (at the call). */
+	if (u->bad_pc && u->nraw > 1)
+		u->raw[1].activation = false;
+	char *err = NULL;
+	if (r == -1)
+		err = xstrdup(dwfl_errmsg(-1));
+	else if (u->frame_err)
+		err = xstrdup(u->frame_err);
+
+	struct rc_thread *t = thread_for(u, tid);
+	if (!t) {
+		crash_problem(u->c, "more than %d threads: thread %d is left out", RC_CRASH_MAX_THREADS,
+			      (int)tid);
+		free(err);
+		return DWARF_CB_OK;
+	}
+	if (u->live)
+		live_thread_info(u, t);
+	add_frames(u, t);
+	free(t->unwind_error);
+	t->unwind_error = NULL;
+
+	/* "-1 may just be the end": an error after the thread's entry
+	 * point is the walk running off the stack's bottom. */
+	if (err && t->nframes && stack_bottom(t->frames[t->nframes - 1].function)) {
+		free(err);
+		err = NULL;
+	}
+	if (u->capped)
+		crash_problem(u->c, "thread %d: stack cut after %d frames", t->tid,
+			      RC_CRASH_MAX_FRAMES);
+	if (err) {
+		t->truncated = true;
+		if (t->nframes)
+			crash_problem(u->c, "thread %d: unwinding stopped after %zu frames: %s", t->tid,
+				      t->nframes, err);
+		else
+			crash_problem(u->c, "thread %d: cannot unwind: %s", t->tid, err);
+		if (!t->nframes && !u->first_err)
+			u->first_err = xstrdup(err);
+		t->unwind_error = err;
+	}
+	if (t->nframes)
+		u->unwound++;
+	return DWARF_CB_OK;
+}
+
+static void unwind_threads(struct unwinder *u)
+{
+	if (dwfl_getthreads(u->dwfl, thread_cb, u) == -1) {
+		const char *msg = dwfl_errmsg(-1);
+		crash_problem(u->c, "cannot list threads: %s", msg);
+		if (!u->first_err)
+			u->first_err = xstrdup(msg);
+	}
+}
+
+static void unwinder_release(struct unwinder *u)
+{
+	if (u->dwfl)
+		dwfl_end(u->dwfl);
+	hmap_release(&u->syms, sym_free);
+	free(u->segs);
+	free(u->raw);
+	free(u->frame_err);
+	free(u->first_err);
+	free(u->dmods);
+}
+
+static void modules_debuginfo(struct unwinder *u);
+
+static int finish(struct unwinder *u, struct strbuf *err)
+{
+	modules_debuginfo(u);
+	if (u->unwound)
+		return 0;
+	if (u->c->nthreads == 0 && !u->first_err)
+		strbuf_addf(err, "cannot unwind: no threads found");
+	else
+		strbuf_addf(err, "cannot unwind any thread: %s",
+			    u->first_err ? u->first_err : "no frames");
+	return -1;
+}
+
+/* ---- cores ---- */
+
+static int seg_cmp(const void *a, const void *b)
+{
+	const struct segment *x = a, *y = b;
+
+	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+/* The PT_LOAD segments whose bytes the image holds, cut to what is
+ * actually inside it (a truncated core loses its tail). */
+static void read_segments(struct unwinder *u, Elf *elf)
+{
+	size_t phnum;
+
+	if (elf_getphdrnum(elf, &phnum) != 0)
+		return;
+	if (phnum > RC_CRASH_MAX_MAPPINGS)
+		phnum = RC_CRASH_MAX_MAPPINGS;
+	u->segs = xcalloc(phnum ? phnum : 1, sizeof(*u->segs));
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || ph.p_filesz == 0)
+			continue;
+		if (ph.p_offset >= u->size)
+			continue;
+		uint64_t n = MIN(ph.p_filesz, MIN(ph.p_memsz, u->size - ph.p_offset));
+		if (n == 0 || ph.p_vaddr + n < ph.p_vaddr)
+			continue;
+		u->segs[u->nsegs++] = (struct segment){ ph.p_vaddr, n, ph.p_offset };
+	}
+	qsort(u->segs, u->nsegs, sizeof(*u->segs), seg_cmp);
+}
+
+static bool core_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *u = arg;
+	size_t lo = 0, hi = u->nsegs;
+
+	(void)dwfl;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (u->segs[mid].vaddr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return false;
+	const struct segment *s = &u->segs[lo - 1];
+	uint64_t rel = addr - s->vaddr;
+	if (rel >= s->size || s->size - rel < sizeof(*result))
+		return false;
+	memcpy(result, u->image + s->offset + rel, sizeof(*result));
+	return true;
+}
+
+static pid_t core_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct unwinder *u = arg;
+
+	(void)dwfl;
+	if (u->next_thread >= u->c->nthreads)
+		return 0;
+	u->cur_thread = u->next_thread++;
+	u->targ.u = u;
+	u->targ.t = &u->c->threads[u->cur_thread];
+	*thread_argp = &u->targ;
+	/* libdwfl wants a positive id; ours is matched by index anyway. */
+	int tid = u->c->threads[u->cur_thread].tid;
+	return tid > 0 ? tid : (pid_t)(INT32_MAX - (int)u->cur_thread);
+}
+
+static void push_raw(struct unwinder *u, uint64_t pc, bool activation)
+{
+	if (u->nraw == u->araw) {
+		u->araw = u->araw ? 2 * u->araw : 256;
+		u->raw = xrealloc(u->raw, u->araw * sizeof(*u->raw));
+	}
+	u->raw[u->nraw].pc = pc;
+	u->raw[u->nraw].activation = activation;
+	u->nraw++;
+}
+
+static bool core_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	const struct thread_arg *ta = thread_arg;
+	struct unwinder *u = ta->u;
+	const struct rc_thread *t = ta->t;
+	Dwarf_Word regs[NDWARF_REGS];
+
+	uint64_t user[RC_CRASH_NREGS];
+	memcpy(user, t->regs, sizeof(user));
+	/* A pc in no executable mapping (a call through a NULL or stale
+	 * pointer) has no unwind info: the walk would stop there or guess.
+	 * The call that jumped pushed its return address: frame 0 is the bad
+	 * pc, and the walk starts over from the caller, as after a return. */
+	const struct rc_mapping *m = crash_mapping_at(u->c, user[RC_REG_RIP]);
+	Dwarf_Word ret;
+	if ((!m || !m->exec) && u->c->nmaps && core_memory_read(NULL, user[RC_REG_RSP], &ret, u) &&
+	    crash_mapping_at(u->c, ret) && crash_mapping_at(u->c, ret)->exec) {
+		push_raw(u, user[RC_REG_RIP], true);
+		u->bad_pc = true;
+		user[RC_REG_RIP] = ret;
+		user[RC_REG_RSP] += 8;
+	}
+	for (int r = 0; r < NDWARF_REGS; r++)
+		regs[r] = user[dwarf_to_user[r]];
+	if (!dwfl_thread_state_registers(thread, 0, NDWARF_REGS, regs))
+		return false;
+	dwfl_thread_state_register_pc(thread, user[RC_REG_RIP]);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks core_thread_callbacks = {
+	.next_thread = core_next_thread,
+	.memory_read = core_memory_read,
+	.set_initial_registers = core_set_initial_registers,
+};
+
+/* x86_64's struct elf_prstatus: pr_cursig, pr_pid and pr_reg. */
+#define PRSTATUS_CURSIG 12
+#define PRSTATUS_PID 32
+#define PRSTATUS_REGS 112
+#define PRSTATUS_MIN (PRSTATUS_REGS + RC_CRASH_NREGS * 8)
+
+/* The threads of the core's NT_PRSTATUS notes that C lacks (all of them
+ * when core.c has not read the notes), with their registers: we give
+ * libdwfl the threads ourselves, so we must know every one. */
+static void add_note_threads(struct rc_crash *c, Elf *elf)
+{
+	size_t phnum;
+	bool had_none = c->nthreads == 0;
+	struct hmap known;
+
+	if (elf_getphdrnum(elf, &phnum) != 0)
+		return;
+	hmap_init(&known);
+	for (size_t k = 0; k < c->nthreads; k++)
+		hmap_put_int(&known, c->threads[k].tid, NULL);
+	for (size_t i = 0; i < phnum && i < RC_CRASH_MAX_MAPPINGS; i++) {
+		GElf_Phdr ph;
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+			continue;
+		Elf_Data *d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR);
+		if (!d)
+			continue;
+
+		size_t off = 0, name_off, desc_off;
+		GElf_Nhdr nh;
+		while (off < d->d_size && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+			if (nh.n_type != NT_PRSTATUS || nh.n_descsz < PRSTATUS_MIN ||
+			    nh.n_namesz != sizeof("CORE") ||
+			    memcmp((const char *)d->d_buf + name_off, "CORE", sizeof("CORE")) != 0)
+				continue;
+
+			const unsigned char *desc = (const unsigned char *)d->d_buf + desc_off;
+			int32_t tid;
+			int16_t cursig;
+			memcpy(&tid, desc + PRSTATUS_PID, sizeof(tid));
+			memcpy(&cursig, desc + PRSTATUS_CURSIG, sizeof(cursig));
+			if (hmap_get_int(&known, tid))
+				continue;
+			if (c->nthreads >= RC_CRASH_MAX_THREADS) {
+				/* core.c has said so when it read the notes. */
+				if (had_none)
+					crash_problem(c, "more than %d threads: the rest are left out",
+						      RC_CRASH_MAX_THREADS);
+				goto out;
+			}
+			hmap_put_int(&known, tid, NULL);
+			struct rc_thread *t = add_thread(c, tid);
+			t->cursig = cursig;
+			memcpy(t->regs, desc + PRSTATUS_REGS, sizeof(t->regs));
+			/* The kernel writes the thread that took the signal
+			 * first. */
+			if (had_none && c->nthreads == 1 && !c->crashed_tid && cursig) {
+				t->crashed = true;
+				c->crashed_tid = tid;
+			}
+		}
+	}
+out:
+	hmap_release(&known, NULL);
+}
+
+int crash_unwind_core(struct rc_crash *c, const void *image, size_t size, const char *exe,
+		      struct strbuf *err)
+{
+	struct unwinder u = { .c = c, .own_threads = true, .image = image, .size = size };
+	GElf_Ehdr eh;
+	int ret = -1;
+
+	if (c->nmodules) {
+		strbuf_addf(err, "cannot unwind core: modules were already read");
+		return -1;
+	}
+	hmap_init(&u.syms);
+	elf_version(EV_CURRENT);
+	Elf *elf = elf_memory((char *)image, size);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) || eh.e_type != ET_CORE) {
+		strbuf_addf(err, "cannot unwind core: %s", elf && elf_kind(elf) == ELF_K_ELF ?
+			    "not a core file" : "not an ELF file");
+		goto out;
+	}
+
+	u.dwfl = dwfl_begin(&core_callbacks);
+	if (!u.dwfl) {
+		strbuf_addf(err, "cannot unwind core: %s", dwfl_errmsg(-1));
+		goto out;
+	}
+	dwfl_report_begin(u.dwfl);
+	if (dwfl_core_file_report(u.dwfl, elf, exe) < 0)
+		crash_problem(c, "cannot find the core's modules: %s", dwfl_errmsg(-1));
+	if (dwfl_report_end(u.dwfl, NULL, NULL) != 0)
+		crash_problem(c, "cannot find the core's modules: %s", dwfl_errmsg(-1));
+	read_modules(&u);
+	find_symbols(&u);
+
+	add_note_threads(c, elf);
+	if (!c->nthreads) {
+		strbuf_addf(err, "cannot unwind core: no threads found");
+		goto out;
+	}
+	read_segments(&u, elf);
+	pid_t pid = c->pid > 0 ? c->pid : (c->threads[0].tid > 0 ? c->threads[0].tid : 1);
+	if (!dwfl_attach_state(u.dwfl, elf, pid, &core_thread_callbacks, &u)) {
+		strbuf_addf(err, "cannot unwind core: %s", dwfl_errmsg(-1));
+		goto out;
+	}
+	unwind_threads(&u);
+	ret = finish(&u, err);
+out:
+	unwinder_release(&u);
+	if (elf)
+		elf_end(elf);
+	return ret;
+}
+
+/* ---- live processes ---- */
+
+int crash_unwind_pid(struct rc_crash *c, pid_t pid, struct strbuf *err)
+{
+	struct unwinder u = { .c = c, .live = true, .pid = pid };
+	int ret = -1, r;
+
+	if (c->nmodules) {
+		strbuf_addf(err, "cannot unwind process %d: modules were already read", (int)pid);
+		return -1;
+	}
+	hmap_init(&u.syms);
+	elf_version(EV_CURRENT);
+	u.dwfl = dwfl_begin(&proc_callbacks);
+	if (!u.dwfl) {
+		strbuf_addf(err, "cannot unwind process %d: %s", (int)pid, dwfl_errmsg(-1));
+		goto out;
+	}
+	dwfl_report_begin(u.dwfl);
+	r = dwfl_linux_proc_report(u.dwfl, pid);
+	if (r != 0) {
+		strbuf_addf(err, "cannot read the modules of process %d: %s", (int)pid,
+			    r > 0 ? strerror(r) : dwfl_errmsg(-1));
+		goto out;
+	}
+	if (dwfl_report_end(u.dwfl, NULL, NULL) != 0)
+		crash_problem(c, "cannot read the modules of process %d: %s", (int)pid,
+			      dwfl_errmsg(-1));
+	read_modules(&u);
+	find_symbols(&u);
+
+	r = dwfl_linux_proc_attach(u.dwfl, pid, true);
+	if (r != 0) {
+		strbuf_addf(err, "cannot unwind process %d: %s", (int)pid,
+			    r > 0 ? strerror(r) : dwfl_errmsg(-1));
+		goto out;
+	}
+	if (!c->pid)
+		c->pid = pid;
+	unwind_threads(&u);
+	ret = finish(&u, err);
+out:
+	unwinder_release(&u);
+	return ret;
+}

@@ -1,0 +1,337 @@
+/* The crash parts of the report: "crash", "threads", "modules" and
+ * "mappings" in JSON (docs/report-schema.md), and the stacks in text as
+ * gdb's `thread apply all bt` would show them, with recursion folded. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "crash/rules.h"
+#include "gen/tables.h"
+#include "report/report.h"
+#include "rules/common.h"
+#include "util/json.h"
+#include "util/util.h"
+
+/* A run of frames repeating this many times or more is folded into one
+ * entry: JSON "repeat", text "x N". */
+#define FOLD_MIN 4
+/* Frames of a thread listed in text before the rest is summed up; the
+ * crashed thread's are all listed (folded). */
+#define TEXT_FRAMES_OTHER 40
+
+static void hex(struct json *j, const char *key, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	json_key(j, key);
+	json_string(j, buf);
+}
+
+static void opt_str(struct json *j, const char *key, const char *v)
+{
+	if (v) {
+		json_key(j, key);
+		json_string(j, v);
+	}
+}
+
+static void json_frame(struct json *j, const struct rc_frame *f, size_t repeat, size_t period)
+{
+	json_begin_object(j);
+	hex(j, "pc", f->pc);
+	if (f->module)
+		opt_str(j, "module", f->module->name);
+	opt_str(j, "function", f->function);
+	if (f->module || f->function) {
+		json_key(j, "offset");
+		json_int(j, (long long)f->offset);
+	}
+	opt_str(j, "file", f->file);
+	if (f->line > 0) {
+		json_key(j, "line");
+		json_int(j, f->line);
+	}
+	json_key(j, "inlined");
+	json_bool(j, f->inlined);
+	if (repeat > 1) {
+		json_key(j, "repeat");
+		json_int(j, (long long)repeat);
+		if (period > 1) {
+			json_key(j, "period");
+			json_int(j, (long long)period);
+		}
+	}
+	json_end_object(j);
+}
+
+static void json_thread(struct json *j, const struct rc_thread *t)
+{
+	json_begin_object(j);
+	json_key(j, "tid");
+	json_int(j, t->tid);
+	opt_str(j, "name", t->name);
+	json_key(j, "crashed");
+	json_bool(j, t->crashed);
+	json_key(j, "frames");
+	json_begin_array(j);
+	for (size_t i = 0; i < t->nframes;) {
+		size_t period, reps = crash_repeats(t, i, &period);
+		if (reps >= FOLD_MIN) {
+			/* The first cycle stands for all: its first frame
+			 * carries the count, its others follow. */
+			for (size_t k = 0; k < period; k++)
+				json_frame(j, &t->frames[i + k], k == 0 ? reps : 1, period);
+			i += reps * period;
+		} else {
+			json_frame(j, &t->frames[i], 1, 1);
+			i++;
+		}
+	}
+	json_end_array(j);
+	if (t->truncated) {
+		json_key(j, "truncated");
+		json_bool(j, true);
+	}
+	opt_str(j, "unwind_error", t->unwind_error);
+	json_end_object(j);
+}
+
+static void perms(const struct rc_mapping *m, char out[4])
+{
+	out[0] = m->read ? 'r' : '-';
+	out[1] = m->write ? 'w' : '-';
+	out[2] = m->exec ? 'x' : '-';
+	out[3] = '\0';
+}
+
+void report_crash_json(const struct rc_crash *c, struct json *j)
+{
+	const struct rc_thread *ct = crash_thread(c);
+
+	if (c->signo) {
+		json_key(j, "crash");
+		json_begin_object(j);
+		const char *s = xlat_name(&rc_xlat_signal, c->signo);
+		json_key(j, "signal");
+		if (s)
+			json_string(j, s);
+		else
+			json_int(j, c->signo);
+		const char *code = c->has_siginfo ? rule_si_code_name(c->signo, c->si_code, 0) : NULL;
+		opt_str(j, "si_code", code);
+		if (crash_has_fault_addr(c))
+			hex(j, "fault_address", c->fault_addr);
+		if (c->crashed_tid) {
+			json_key(j, "tid");
+			json_int(j, c->crashed_tid);
+		}
+		opt_str(j, "exe", c->exe);
+		if (c->argv) {
+			json_key(j, "cmdline");
+			json_begin_array(j);
+			for (int i = 0; i < c->argc; i++)
+				json_string(j, c->argv[i]);
+			json_end_array(j);
+		}
+		if (ct) {
+			json_key(j, "registers");
+			json_begin_object(j);
+			for (int i = 0; i < RC_CRASH_NREGS; i++)
+				hex(j, rc_crash_reg_names[i], ct->regs[i]);
+			json_end_object(j);
+		}
+		json_end_object(j);
+	}
+	json_key(j, "threads");
+	json_begin_array(j);
+	for (size_t i = 0; i < c->nthreads; i++)
+		json_thread(j, &c->threads[i]);
+	json_end_array(j);
+
+	json_key(j, "modules");
+	json_begin_array(j);
+	for (size_t i = 0; i < c->nmodules; i++) {
+		const struct rc_module *m = &c->modules[i];
+		json_begin_object(j);
+		opt_str(j, "name", m->name);
+		hex(j, "start", m->start);
+		hex(j, "end", m->end);
+		if (m->build_id[0])
+			opt_str(j, "build_id", m->build_id);
+		json_key(j, "symbols");
+		json_bool(j, m->has_symbols);
+		json_key(j, "debuginfo");
+		json_bool(j, m->has_debuginfo);
+		json_end_object(j);
+	}
+	json_end_array(j);
+
+	json_key(j, "mappings");
+	json_begin_array(j);
+	for (size_t i = 0; i < c->nmaps; i++) {
+		const struct rc_mapping *m = &c->maps[i];
+		char p[4];
+		perms(m, p);
+		json_begin_object(j);
+		hex(j, "start", m->start);
+		hex(j, "end", m->end);
+		json_key(j, "perms");
+		json_string(j, p);
+		if (m->path) {
+			opt_str(j, "path", m->path);
+			json_key(j, "offset");
+			json_int(j, (long long)m->offset);
+			if (m->file_size >= 0) {
+				json_key(j, "file_size");
+				json_int(j, m->file_size);
+			}
+		}
+		json_key(j, "in_core");
+		json_bool(j, m->in_core);
+		json_end_object(j);
+	}
+	json_end_array(j);
+
+	if (c->problems.len) {
+		json_key(j, "problems");
+		json_begin_array(j);
+		const char *s = c->problems.buf;
+		while (*s) {
+			const char *nl = strchr(s, '\n');
+			size_t n = nl ? (size_t)(nl - s) : strlen(s);
+			if (n)
+				json_stringn(j, s, n);
+			s += n + (nl != NULL);
+		}
+		json_end_array(j);
+	}
+}
+
+/* "12,345" */
+static void count(struct strbuf *sb, size_t n)
+{
+	char d[32];
+	int len = snprintf(d, sizeof(d), "%zu", n);
+
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			strbuf_addc(sb, ',');
+		strbuf_addc(sb, d[i]);
+	}
+}
+
+static void text_thread(const struct rc_thread *t, struct strbuf *sb, bool all)
+{
+	strbuf_addf(sb, "\nthread %d", t->tid);
+	if (t->name)
+		strbuf_addf(sb, " '%s'", t->name);
+	strbuf_adds(sb, t->crashed ? " (crashed):\n" : ":\n");
+	size_t shown = 0;
+	for (size_t i = 0; i < t->nframes;) {
+		if (!all && shown >= TEXT_FRAMES_OTHER) {
+			strbuf_addf(sb, "  ... %zu more frames (--format json lists them all)\n", t->nframes - i);
+			break;
+		}
+		size_t period, reps = crash_repeats(t, i, &period);
+		if (reps >= FOLD_MIN) {
+			strbuf_addf(sb, "  #%-5zu ", i);
+			for (size_t k = 0; k < period; k++) {
+				const struct rc_frame *f = &t->frames[i + k];
+				if (k)
+					strbuf_adds(sb, " -> ");
+				strbuf_adds(sb, f->function ? f->function : "??");
+				if (f->file && f->line > 0)
+					strbuf_addf(sb, " (%s:%d)", crash_basename(f->file), f->line);
+			}
+			strbuf_adds(sb, " x ");
+			count(sb, reps);
+			strbuf_addf(sb, " (frames #%zu to #%zu)\n", i, i + reps * period - 1);
+			i += reps * period;
+		} else {
+			strbuf_addf(sb, "  #%-5zu ", i);
+			crash_frame_str(&t->frames[i], sb);
+			strbuf_addc(sb, '\n');
+			i++;
+		}
+		shown++;
+	}
+	if (!t->nframes)
+		strbuf_adds(sb, "  (no frames)\n");
+	if (t->truncated)
+		strbuf_addf(sb, "  (the stack goes on: the walk stopped%s%s)\n",
+			    t->unwind_error ? ": " : "", t->unwind_error ? t->unwind_error : "");
+}
+
+void report_crash_header(const struct rc_crash *c, struct strbuf *sb)
+{
+	if (c->signo) {
+		strbuf_adds(sb, "crashed: ");
+		crash_signal_str(c, sb);
+		if (c->crashed_tid)
+			strbuf_addf(sb, " in thread %d", c->crashed_tid);
+		strbuf_addc(sb, '\n');
+	}
+	if (c->exe || c->argv) {
+		strbuf_addf(sb, "process %d", c->pid);
+		if (c->argv) {
+			strbuf_adds(sb, " '");
+			for (int i = 0; i < c->argc; i++)
+				strbuf_addf(sb, "%s%s", i ? " " : "", c->argv[i]);
+			strbuf_adds(sb, "'");
+		}
+		if (c->exe)
+			strbuf_addf(sb, " (%s)", c->exe);
+		strbuf_addf(sb, ", %zu thread%s\n", c->nthreads, c->nthreads == 1 ? "" : "s");
+	}
+	const char *s = c->problems.buf;
+	while (s && *s) {
+		const char *nl = strchr(s, '\n');
+		size_t n = nl ? (size_t)(nl - s) : strlen(s);
+		strbuf_adds(sb, "note: ");
+		strbuf_add(sb, s, n);
+		strbuf_addc(sb, '\n');
+		s += n + (nl != NULL);
+	}
+}
+
+void report_crash_text(const struct rc_crash *c, struct strbuf *sb, bool verbose)
+{
+	const struct rc_thread *ct = crash_thread(c);
+
+	for (size_t i = 0; i < c->nthreads; i++)
+		text_thread(&c->threads[i], sb, c->threads[i].crashed || verbose);
+
+	size_t nosym = 0;
+	for (size_t i = 0; i < c->nmodules; i++)
+		nosym += !c->modules[i].has_symbols;
+	if (nosym) {
+		strbuf_addf(sb, "\nwithout symbols (function names are guessed from exports or missing):\n");
+		for (size_t i = 0; i < c->nmodules; i++)
+			if (!c->modules[i].has_symbols)
+				strbuf_addf(sb, "  %s%s%s\n", c->modules[i].name,
+					    c->modules[i].build_id[0] ? " build id " : "", c->modules[i].build_id);
+	}
+	if (ct && c->signo) {
+		strbuf_addf(sb, "\nregisters of thread %d:\n", ct->tid);
+		for (int i = 0; i < RC_CRASH_NREGS; i++) {
+			bool last = i % 3 == 2 || i == RC_CRASH_NREGS - 1;
+			char v[24];
+			snprintf(v, sizeof(v), "0x%" PRIx64, ct->regs[i]);
+			strbuf_addf(sb, "  %-8s %-*s%s", rc_crash_reg_names[i], last ? 0 : 18, v, last ? "\n" : "");
+		}
+	}
+	if (verbose && c->nmaps) {
+		strbuf_adds(sb, "\nmappings:\n");
+		for (size_t i = 0; i < c->nmaps; i++) {
+			const struct rc_mapping *m = &c->maps[i];
+			char p[4];
+			perms(m, p);
+			strbuf_addf(sb, "  %016" PRIx64 "-%016" PRIx64 " %s %s", m->start, m->end, p,
+				    m->in_core ? "core" : "    ");
+			if (m->path)
+				strbuf_addf(sb, " %s @ %" PRIu64, m->path, m->offset);
+			strbuf_addc(sb, '\n');
+		}
+	}
+}
