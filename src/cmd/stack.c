@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "capture/procfs.h"
 #include "capture/tracer.h"
 #include "cmd/cmd.h"
 #include "crash/crash.h"
+#include "crash/live.h"
 #include "crash/unwind.h"
 #include "util/util.h"
 
@@ -48,29 +48,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* What /proc says of the process: the exe and the command line. */
-static void describe(struct rc_crash *c, pid_t pid)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (procfs_link(pid, "exe", &sb))
-		c->exe = strbuf_detach(&sb);
-	strbuf_reset(&sb);
-	int n = procfs_cmdline(pid, &sb);
-	if (n > 0) {
-		if (n > RC_CRASH_MAX_ARGS)
-			n = RC_CRASH_MAX_ARGS;
-		c->argv = xcalloc((size_t)n + 1, sizeof(*c->argv));
-		const char *s = sb.buf;
-		for (int i = 0; i < n && s < sb.buf + sb.len; i++) {
-			c->argv[i] = xstrdup(s);
-			c->argc++;
-			s += strlen(s) + 1;
-		}
-	}
-	strbuf_release(&sb);
 }
 
 int cmd_stack(int argc, char **argv)
@@ -127,7 +104,7 @@ int cmd_stack(int argc, char **argv)
 	struct rc_crash c;
 	crash_init(&c);
 	c.pid = (int)pid;
-	describe(&c, (pid_t)pid);
+	crash_describe_pid(&c, (pid_t)pid);
 
 	double t0 = now();
 	alarm(STACK_HOLD_DEADLINE_S);

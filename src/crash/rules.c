@@ -186,6 +186,14 @@ void crash_signal_str(const struct rc_crash *c, struct strbuf *out)
 		strbuf_addf(out, " (%s)", code);
 }
 
+bool crash_has_frame(const struct rc_thread *t, const char *name)
+{
+	for (size_t i = 0; i < t->nframes && i < 32; i++)
+		if (t->frames[i].function && strcmp(t->frames[i].function, name) == 0)
+			return true;
+	return false;
+}
+
 bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v)
 {
 	return crash_read_mem(c, addr, v, sizeof(*v)) == sizeof(*v);

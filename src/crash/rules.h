@@ -48,6 +48,9 @@ void crash_culprit_str(const struct rc_crash *c, struct strbuf *out);
  * gets the period.  Linear in the run's length. */
 size_t crash_repeats(const struct rc_thread *t, size_t from, size_t *period);
 
+/* Thread T has a frame of function NAME among its innermost 32. */
+bool crash_has_frame(const struct rc_thread *t, const char *name);
+
 /* The message abort() or assert() left in glibc's __abort_msg (abort.c),
  * and whether it is one of malloc's (heap-corruption.c). */
 bool crash_abort_message(const struct rc_crash *c, struct strbuf *msg);

@@ -8,14 +8,6 @@
 #include "crash/rules.h"
 #include "rules/rule.h"
 
-static bool frame_named(const struct rc_thread *t, const char *name)
-{
-	for (size_t i = 0; i < t->nframes && i < 32; i++)
-		if (t->frames[i].function && strcmp(t->frames[i].function, name) == 0)
-			return true;
-	return false;
-}
-
 bool crash_abort_message(const struct rc_crash *c, struct strbuf *msg)
 {
 	uint64_t p;
@@ -37,12 +29,12 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 		return;
 	struct strbuf msg = STRBUF_INIT, who = STRBUF_INIT;
 	bool have = crash_abort_message(c, &msg);
-	if ((have && crash_malloc_message(msg.buf)) || frame_named(t, "malloc_printerr")) {
+	if ((have && crash_malloc_message(msg.buf)) || crash_has_frame(t, "malloc_printerr")) {
 		strbuf_release(&msg);
 		return;
 	}
 	crash_culprit_str(c, &who);
-	bool assertion = frame_named(t, "__assert_fail") || (have && strstr(msg.buf, "Assertion"));
+	bool assertion = crash_has_frame(t, "__assert_fail") || (have && strstr(msg.buf, "Assertion"));
 	struct rc_finding *f;
 	if (have)
 		f = crash_finding(c, out, "abort", "%s%s%s: %s", assertion ? "assertion failed" : "aborted",
@@ -52,8 +44,8 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 				  who.len ? " in " : "", who.buf ? who.buf : "");
 	if (have)
 		finding_set(&f->message, msg.buf);
-	if (frame_named(t, "__gxx_personality_v0") || frame_named(t, "std::terminate()") ||
-	    frame_named(t, "__cxa_throw"))
+	if (crash_has_frame(t, "__gxx_personality_v0") || crash_has_frame(t, "std::terminate()") ||
+	    crash_has_frame(t, "__cxa_throw"))
 		finding_setf(&f->advice, "a C++ exception was thrown and never caught: catch it, or "
 			     "look at what threw it in the frames.");
 	else if (assertion)

@@ -30,10 +30,7 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 		return;
 	struct strbuf msg = STRBUF_INIT, who = STRBUF_INIT;
 	bool have = crash_abort_message(c, &msg);
-	bool printerr = false;
-	for (size_t i = 0; i < t->nframes && i < 32; i++)
-		if (t->frames[i].function && strcmp(t->frames[i].function, "malloc_printerr") == 0)
-			printerr = true;
+	bool printerr = crash_has_frame(t, "malloc_printerr");
 	if (!(have && crash_malloc_message(msg.buf)) && !printerr) {
 		strbuf_release(&msg);
 		return;
