@@ -34,6 +34,8 @@ bool crash_runtime_module(const char *path)
 	static const char *const runtime[] = {
 		"libc.so", "libc-", "libm.so", "libm-", "libstdc++.so", "libgcc_s.so",
 		"libpthread.so", "libpthread-", "libdl.so", "ld-linux", "ld.so", "ld64.so",
+		/* a call trampoline: ctypes and cffi call through it */
+		"libffi.so",
 	};
 	const char *b = crash_basename(path);
 

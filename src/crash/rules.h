@@ -20,8 +20,8 @@ void crash_rules_run(const struct rc_crash *c, struct rc_findings *out);
  * or every frame is in the runtime). */
 long crash_culprit(const struct rc_crash *c);
 /* True for the C and C++ runtime (libc, libm, libstdc++, libgcc_s,
- * libpthread, ld.so): modules that crash because their caller passed
- * them something bad. */
+ * libpthread, ld.so) and libffi: modules that crash because their caller
+ * passed them something bad. */
 bool crash_runtime_module(const char *path);
 
 /* One frame as gdb prints it, without the number:
