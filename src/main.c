@@ -26,6 +26,8 @@ static const struct command commands[] = {
 	  "diagnose a crash dump: signal, every thread's stack, the cause (zstd/xz/lz4 cores too)" },
 	{ "stack", cmd_stack, "stack [--format text|json] [-o FILE] PID",
 	  "every thread's stack of a running process, then detach (it runs on)" },
+	{ "cores", cmd_cores, "cores install|uninstall|list|show ID [--dir DIR] [...]",
+	  "keep every crash of the machine: core_pattern into a store, each core with its report" },
 };
 
 static void usage(FILE *f)

@@ -23,6 +23,7 @@ int cmd_attach(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_core(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
+int cmd_cores(int argc, char **argv);
 
 /* fopen(PATH, "w") with mode 0600 for a new file: traces quote arguments. */
 FILE *open_private(const char *path);
@@ -59,6 +60,10 @@ void report_opts_init(struct report_opts *o);
 bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *bad);
 /* Write R as asked; returns an exit code (RC_EXIT_INPUT when -o fails). */
 int report_emit(const struct report_opts *o, const struct rc_report *r);
+
+/* The core command's work on PATH (core.c), for cores show and receive:
+ * NOTE, if any, goes into the report's problems. Returns an exit code. */
+int core_report(const char *path, const char *exe, const struct report_opts *ro, const char *note);
 
 /* "rootcause: " + message to stderr. */
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -28,6 +28,52 @@ static const char core_usage[] =
 
 enum { OPT_EXE = 0x200 };
 
+int core_report(const char *path, const char *exe, const struct report_opts *ro, const char *note)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct core_image im;
+	if (core_image_load(&im, path, &err) < 0) {
+		error_msg("%s", err.buf);
+		strbuf_release(&err);
+		return RC_EXIT_INPUT;
+	}
+	struct rc_crash c;
+	crash_init(&c);
+	if (crash_read_core(&c, im.data, im.size, &err) < 0) {
+		error_msg("cannot read core '%s': %s", path, err.buf);
+		crash_release(&c);
+		core_image_release(&im);
+		strbuf_release(&err);
+		return RC_EXIT_INPUT;
+	}
+	if (note && *note)
+		crash_problem(&c, "%s", note);
+	/* Without frames the notes still tell the signal, threads and
+	 * mappings: say why the stacks are missing and go on. */
+	if (crash_unwind_core(&c, im.data, im.size, exe, &err) < 0) {
+		crash_problem(&c, "no stacks: %s", err.buf);
+		strbuf_reset(&err);
+	}
+
+	struct rc_findings findings;
+	findings_init(&findings);
+	crash_rules_run(&c, &findings);
+	const char *files[] = { path, NULL };
+	struct rc_report rep = {
+		.kind = "core",
+		.files = files,
+		.pid = c.pid,
+		.findings = &findings,
+		.crash = &c,
+	};
+	int status = report_emit(ro, &rep);
+	findings_release(&findings);
+	crash_release(&c);
+	core_image_release(&im);
+	strbuf_release(&err);
+	return status;
+}
+
 int cmd_core(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -62,46 +108,5 @@ int cmd_core(int argc, char **argv)
 		fputs(core_usage, stderr);
 		return RC_EXIT_USAGE;
 	}
-	const char *path = argv[optind];
-
-	struct strbuf err = STRBUF_INIT;
-	struct core_image im;
-	if (core_image_load(&im, path, &err) < 0) {
-		error_msg("%s", err.buf);
-		strbuf_release(&err);
-		return RC_EXIT_INPUT;
-	}
-	struct rc_crash c;
-	crash_init(&c);
-	if (crash_read_core(&c, im.data, im.size, &err) < 0) {
-		error_msg("cannot read core '%s': %s", path, err.buf);
-		crash_release(&c);
-		core_image_release(&im);
-		strbuf_release(&err);
-		return RC_EXIT_INPUT;
-	}
-	/* Without frames the notes still tell the signal, threads and
-	 * mappings: say why the stacks are missing and go on. */
-	if (crash_unwind_core(&c, im.data, im.size, exe, &err) < 0) {
-		crash_problem(&c, "no stacks: %s", err.buf);
-		strbuf_reset(&err);
-	}
-
-	struct rc_findings findings;
-	findings_init(&findings);
-	crash_rules_run(&c, &findings);
-	const char *files[] = { path, NULL };
-	struct rc_report rep = {
-		.kind = "core",
-		.files = files,
-		.pid = c.pid,
-		.findings = &findings,
-		.crash = &c,
-	};
-	int status = report_emit(&ro, &rep);
-	findings_release(&findings);
-	crash_release(&c);
-	core_image_release(&im);
-	strbuf_release(&err);
-	return status;
+	return core_report(argv[optind], exe, &ro, NULL);
 }

@@ -1,0 +1,381 @@
+/* rootcause cores install|uninstall|list|show ID (and receive, which the
+ * kernel runs): a crash store fed by kernel.core_pattern. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "crash/store.h"
+#include "util/json.h"
+#include "util/util.h"
+
+static const char cores_usage[] =
+	"usage: rootcause cores install [--dir DIR] [--max-size SIZE] [--keep-free SIZE]\n"
+	"                               [--keep N] [--max-age DAYS]\n"
+	"       rootcause cores uninstall\n"
+	"       rootcause cores list [--dir DIR]\n"
+	"       rootcause cores show [--dir DIR] [--format text|json] ID\n"
+	"\n"
+	"Keep every crash of the machine with its diagnosis. install points\n"
+	"kernel.core_pattern at rootcause (remembering the value it had, which\n"
+	"uninstall puts back): each core is stored zstd-compressed under DIR\n"
+	"(default " STORE_DEFAULT_DIR "), mode 0600, with a JSON report\n"
+	"beside it. A core larger than --max-size (default 8G) is cut there; a core\n"
+	"that would leave less than --keep-free (default 1G) on the disk is cut\n"
+	"short. The newest --keep (default 20) cores younger than --max-age days\n"
+	"(default 30) are kept. list shows them, newest last; show ID prints one's\n"
+	"report. SIZE takes K, M and G suffixes.\n"
+	"\n"
+	"exit status: 0 done; 2 usage error; 3 the store or core_pattern cannot be\n"
+	"read or written (install and uninstall need root).\n";
+
+enum { OPT_DIR = 0x200, OPT_MAX_SIZE, OPT_KEEP_FREE, OPT_KEEP, OPT_MAX_AGE };
+
+static bool parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return false;
+	int shift = 0;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	}
+	if (*end || v > (ULLONG_MAX >> shift))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
+/* The store in use: --dir, else the one core_pattern names, else the
+ * default. */
+static void store_dir(const char *opt, struct strbuf *dir)
+{
+	struct strbuf pat = STRBUF_INIT, err = STRBUF_INIT;
+
+	strbuf_reset(dir);
+	if (opt)
+		strbuf_adds(dir, opt);
+	else if (store_read_pattern(&pat, &err) < 0 || !store_dir_of_pattern(pat.buf, dir))
+		strbuf_adds(dir, STORE_DEFAULT_DIR);
+	strbuf_release(&pat);
+	strbuf_release(&err);
+}
+
+static int install(const char *dir, const struct store_config *cfg)
+{
+	struct strbuf err = STRBUF_INIT, cur = STRBUF_INIT, pat = STRBUF_INIT, ours = STRBUF_INIT;
+	char bin[PATH_MAX], prev[4096];
+	int status = RC_EXIT_INPUT;
+
+	ssize_t n = readlink("/proc/self/exe", bin, sizeof(bin) - 1);
+	if (n <= 0) {
+		error_msg("cannot find rootcause's own path: %s", strerror(errno));
+		return RC_EXIT_INPUT;
+	}
+	bin[n] = '\0';
+	if (dir[0] != '/') {
+		error_msg("the store directory must be an absolute path, not '%s'", dir);
+		return RC_EXIT_USAGE;
+	}
+	if (store_pattern(bin, dir, &pat) < 0) {
+		error_msg("core_pattern '%s' would be longer than the kernel's 127 bytes: use a shorter --dir",
+			  pat.buf);
+		return RC_EXIT_USAGE;
+	}
+	/* Each level made private: cores hold the crashed programs' memory. */
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (char *p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(tmp, 0755);
+		*p = '/';
+	}
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		error_msg("cannot make store '%s': %s", dir, strerror(errno));
+		return RC_EXIT_INPUT;
+	}
+	chmod(dir, 0700);
+	if (store_read_pattern(&cur, &err) < 0 || store_config_save(dir, cfg, &err) < 0)
+		goto out;
+	/* Remember the pattern to restore, unless it is already ours (a
+	 * second install must not make uninstall restore itself). */
+	if (!store_dir_of_pattern(cur.buf, &ours)) {
+		snprintf(prev, sizeof(prev), "%s/previous-core-pattern", dir);
+		int fd = open(prev, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!f || fprintf(f, "%s\n", cur.buf) < 0 || fclose(f) != 0) {
+			strbuf_addf(&err, "cannot write '%s': %s", prev, strerror(errno));
+			goto out;
+		}
+	}
+	if (store_write_pattern(pat.buf, &err) < 0)
+		goto out;
+	printf("kernel.core_pattern = %s\n(was: %s); cores go to %s\n", pat.buf, cur.buf, dir);
+	status = RC_EXIT_OK;
+out:
+	if (status != RC_EXIT_OK)
+		error_msg("%s", err.buf);
+	strbuf_release(&err);
+	strbuf_release(&cur);
+	strbuf_release(&pat);
+	strbuf_release(&ours);
+	return status;
+}
+
+static int uninstall(const char *opt_dir)
+{
+	struct strbuf err = STRBUF_INIT, cur = STRBUF_INIT, dir = STRBUF_INIT;
+	char prev[4096], line[512];
+	int status = RC_EXIT_INPUT;
+
+	if (store_read_pattern(&cur, &err) < 0)
+		goto out;
+	if (!store_dir_of_pattern(cur.buf, &dir)) {
+		error_msg("kernel.core_pattern is '%s', not rootcause's: nothing to uninstall", cur.buf);
+		goto done;
+	}
+	if (opt_dir && strcmp(opt_dir, dir.buf) != 0) {
+		error_msg("kernel.core_pattern feeds store '%s', not '%s'", dir.buf, opt_dir);
+		goto done;
+	}
+	snprintf(prev, sizeof(prev), "%s/previous-core-pattern", dir.buf);
+	FILE *f = fopen(prev, "re");
+	/* Without a remembered value, the kernel's default. */
+	const char *old = "core";
+	if (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		old = line;
+	}
+	if (f)
+		fclose(f);
+	if (store_write_pattern(old, &err) < 0)
+		goto out;
+	unlink(prev);
+	printf("kernel.core_pattern = %s (restored); stored cores stay in %s\n", old, dir.buf);
+	status = RC_EXIT_OK;
+	goto done;
+out:
+	error_msg("%s", err.buf);
+done:
+	strbuf_release(&err);
+	strbuf_release(&cur);
+	strbuf_release(&dir);
+	return status;
+}
+
+/* The first finding's summary and the signal, from ID's JSON report. */
+static void report_summary(const char *dir, const char *id, struct strbuf *out)
+{
+	char path[4096];
+	static char buf[1 << 16];
+
+	snprintf(path, sizeof(path), "%s/%s.json", dir, id);
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		strbuf_adds(out, "(no report)");
+		return;
+	}
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* The writer is ours and pretty-prints one key a line: a look for
+	 * the first "summary" needs no JSON parser. */
+	const char *p = strstr(buf, "\"summary\": \"");
+	if (!p) {
+		strbuf_adds(out, "(no finding)");
+		return;
+	}
+	p += strlen("\"summary\": \"");
+	for (; *p && *p != '"' && out->len < 200; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		strbuf_addc(out, *p);
+	}
+}
+
+static int list(const char *dir)
+{
+	struct strbuf err = STRBUF_INIT, sum = STRBUF_INIT;
+	size_t n;
+	char **ids = store_list(dir, &n, &err);
+
+	if (!ids) {
+		error_msg("%s", err.buf);
+		strbuf_release(&err);
+		return RC_EXIT_INPUT;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char path[4096], when[32];
+		struct stat st;
+		time_t t = (time_t)strtoll(ids[i] + 5, NULL, 10);
+		struct tm tm;
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+		snprintf(path, sizeof(path), "%s/%s.zst", dir, ids[i]);
+		long long kib = stat(path, &st) == 0 ? (long long)st.st_size / 1024 : -1;
+		strbuf_reset(&sum);
+		report_summary(dir, ids[i], &sum);
+		printf("%s  %s  %lld KiB  %s\n", ids[i], when, kib, sum.buf);
+	}
+	if (!n)
+		printf("no cores in %s\n", dir);
+	store_list_free(ids, n);
+	strbuf_release(&err);
+	strbuf_release(&sum);
+	return RC_EXIT_OK;
+}
+
+static int show(const char *dir, const char *id, const struct report_opts *ro)
+{
+	char path[4096];
+	struct stat st;
+
+	if (strchr(id, '/') || strncmp(id, "core.", 5) != 0) {
+		error_msg("no core '%s' (ids are as 'rootcause cores list' prints them)", id);
+		return RC_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/%s.zst", dir, id);
+	if (stat(path, &st) < 0) {
+		error_msg("no core '%s' in %s", id, dir);
+		return RC_EXIT_INPUT;
+	}
+	return core_report(path, NULL, ro, NULL);
+}
+
+/* Run by the kernel, with the core on stdin: store it, write its report,
+ * prune.  Nobody reads its stderr: what went wrong goes to DIR/errors. */
+static int receive(int argc, char **argv)
+{
+	if (argc != 7)
+		return RC_EXIT_USAGE;
+	const char *dir = argv[1];
+	struct store_crash sc = {
+		.pid = strtol(argv[2], NULL, 10),
+		.tid = strtol(argv[3], NULL, 10),
+		.signo = (int)strtol(argv[4], NULL, 10),
+		.time = strtoll(argv[5], NULL, 10),
+		.comm = argv[6],
+	};
+	struct store_config cfg;
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT, note = STRBUF_INIT;
+	int status = RC_EXIT_OK;
+
+	umask(077);
+	if (store_config_load(dir, &cfg, &err) < 0 ||
+	    store_receive(dir, &cfg, &sc, stdin, &path, &note, &err) < 0) {
+		char log[4096];
+		snprintf(log, sizeof(log), "%s/errors", dir);
+		FILE *f = fopen(log, "ae");
+		if (f) {
+			fprintf(f, "%lld pid %ld (%s): %s\n", sc.time, sc.pid, sc.comm, err.buf);
+			fclose(f);
+		}
+		status = RC_EXIT_INPUT;
+	} else {
+		struct strbuf json = STRBUF_INIT;
+		strbuf_add(&json, path.buf, path.len - 4);	/* ".zst" */
+		strbuf_adds(&json, ".json");
+		struct report_opts ro;
+		report_opts_init(&ro);
+		ro.format = RC_FORMAT_JSON;
+		ro.output = json.buf;
+		/* The report's own findings decide nothing here. */
+		core_report(path.buf, NULL, &ro, note.len ? note.buf : NULL);
+		strbuf_release(&json);
+		store_prune(dir, &cfg);
+	}
+	strbuf_release(&err);
+	strbuf_release(&path);
+	strbuf_release(&note);
+	return status;
+}
+
+int cmd_cores(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		REPORT_LONG_OPTIONS,
+		{ "dir", required_argument, NULL, OPT_DIR },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		{ "keep-free", required_argument, NULL, OPT_KEEP_FREE },
+		{ "keep", required_argument, NULL, OPT_KEEP },
+		{ "max-age", required_argument, NULL, OPT_MAX_AGE },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct report_opts ro;
+	struct store_config cfg;
+	const char *dir_opt = NULL;
+	int opt;
+	bool bad = false;
+
+	if (argc >= 2 && strcmp(argv[1], "receive") == 0)
+		return receive(argc - 1, argv + 1);
+	report_opts_init(&ro);
+	store_config_default(&cfg);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:vh", longopts, NULL)) != -1) {
+		uint64_t v;
+		switch (opt) {
+		case 'h':
+			fputs(cores_usage, stdout);
+			return RC_EXIT_OK;
+		case OPT_DIR:
+			dir_opt = optarg;
+			continue;
+		case OPT_MAX_SIZE:
+		case OPT_KEEP_FREE:
+			if (!parse_size(optarg, &v)) {
+				error_msg("invalid size '%s' (bytes, or with K, M or G)", optarg);
+				return RC_EXIT_USAGE;
+			}
+			*(opt == OPT_MAX_SIZE ? &cfg.max_size : &cfg.keep_free) = v;
+			continue;
+		case OPT_KEEP:
+		case OPT_MAX_AGE:
+			if (!parse_size(optarg, &v) || v > 1000000) {
+				error_msg("invalid number '%s'", optarg);
+				return RC_EXIT_USAGE;
+			}
+			*(opt == OPT_KEEP ? &cfg.keep : &cfg.max_age_days) = (unsigned)v;
+			continue;
+		}
+		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
+			if (!bad)
+				fputs(cores_usage, stderr);
+			return RC_EXIT_USAGE;
+		}
+	}
+	const char *sub = optind < argc ? argv[optind] : NULL;
+	int nargs = argc - optind - 1;
+	struct strbuf dir = STRBUF_INIT;
+	int status;
+
+	store_dir(dir_opt, &dir);
+	if (sub && strcmp(sub, "install") == 0 && nargs == 0) {
+		status = install(dir_opt ? dir_opt : STORE_DEFAULT_DIR, &cfg);
+	} else if (sub && strcmp(sub, "uninstall") == 0 && nargs == 0) {
+		status = uninstall(dir_opt);
+	} else if (sub && strcmp(sub, "list") == 0 && nargs == 0) {
+		status = list(dir.buf);
+	} else if (sub && strcmp(sub, "show") == 0 && nargs == 1) {
+		status = show(dir.buf, argv[optind + 1], &ro);
+	} else {
+		if (sub)
+			error_msg("cores: unknown or incomplete command '%s'", sub);
+		fputs(cores_usage, stderr);
+		status = RC_EXIT_USAGE;
+	}
+	strbuf_release(&dir);
+	return status;
+}

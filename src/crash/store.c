@@ -1,0 +1,352 @@
+/* The core store: receive (compress, cap, guard), prune, list, and the
+ * core_pattern that points the kernel at us. */
+#include "crash/store.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "util/util.h"
+
+#define PATTERN_FILE "/proc/sys/kernel/core_pattern"
+/* The kernel keeps 128 bytes of core_pattern, its NUL included. */
+#define PATTERN_MAX 127
+/* How much is read between two looks at the disk's free space. */
+#define GUARD_EVERY (64ULL << 20)
+
+void store_config_default(struct store_config *cfg)
+{
+	cfg->max_size = 8ULL << 30;
+	cfg->keep_free = 1ULL << 30;
+	cfg->keep = 20;
+	cfg->max_age_days = 30;
+}
+
+int store_config_load(const char *dir, struct store_config *cfg, struct strbuf *err)
+{
+	char path[4096], line[256];
+
+	store_config_default(cfg);
+	snprintf(path, sizeof(path), "%s/config", dir);
+	FILE *f = fopen(path, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		strbuf_addf(err, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v;
+		if (sscanf(line, "max_size=%llu", &v) == 1)
+			cfg->max_size = v;
+		else if (sscanf(line, "keep_free=%llu", &v) == 1)
+			cfg->keep_free = v;
+		else if (sscanf(line, "keep=%llu", &v) == 1)
+			cfg->keep = (unsigned)MIN(v, 1000000ULL);
+		else if (sscanf(line, "max_age_days=%llu", &v) == 1)
+			cfg->max_age_days = (unsigned)MIN(v, 1000000ULL);
+	}
+	fclose(f);
+	return 0;
+}
+
+int store_config_save(const char *dir, const struct store_config *cfg, struct strbuf *err)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/config", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	fprintf(f, "# rootcause cores: written by 'rootcause cores install'\n"
+		"max_size=%llu\nkeep_free=%llu\nkeep=%u\nmax_age_days=%u\n",
+		(unsigned long long)cfg->max_size, (unsigned long long)cfg->keep_free, cfg->keep,
+		cfg->max_age_days);
+	if (fclose(f) != 0) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int store_pattern(const char *bin, const char *dir, struct strbuf *out)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "|%s cores receive %s %%P %%i %%s %%t %%e", bin, dir);
+	return out->len <= PATTERN_MAX ? 0 : -1;
+}
+
+bool store_dir_of_pattern(const char *pattern, struct strbuf *dir)
+{
+	const char *p = strstr(pattern, " cores receive ");
+
+	if (pattern[0] != '|' || !p)
+		return false;
+	p += strlen(" cores receive ");
+	size_t n = strcspn(p, " ");
+	if (!n || p[0] != '/')
+		return false;
+	strbuf_reset(dir);
+	strbuf_add(dir, p, n);
+	return true;
+}
+
+int store_read_pattern(struct strbuf *out, struct strbuf *err)
+{
+	char buf[512];
+	int fd = open(PATTERN_FILE, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		strbuf_addf(err, "cannot read '%s': %s", PATTERN_FILE, strerror(errno));
+		return -1;
+	}
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	strbuf_reset(out);
+	strbuf_add(out, buf, (size_t)n);
+	return 0;
+}
+
+int store_write_pattern(const char *pattern, struct strbuf *err)
+{
+	int fd = open(PATTERN_FILE, O_WRONLY | O_CLOEXEC);
+	size_t n = strlen(pattern);
+
+	if (fd < 0 || write(fd, pattern, n) != (ssize_t)n) {
+		strbuf_addf(err, "cannot set '%s': %s%s", PATTERN_FILE, strerror(errno),
+			    errno == EACCES || errno == EPERM || errno == EROFS ?
+			    " (it needs root, and a writable /proc/sys)" : "");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* The file-name-safe form of the kernel's %e (the comm may hold '/'). */
+static void safe_name(const char *s, struct strbuf *out)
+{
+	for (; s && *s && out->len < 64; s++)
+		strbuf_addc(out, (*s == '/' || *s == '.' || *s == ' ' || (unsigned char)*s < 0x20) ? '_' : *s);
+	if (!out->len)
+		strbuf_adds(out, "unknown");
+}
+
+static bool write_all_fd(int fd, const void *p, size_t n)
+{
+	const char *s = p;
+
+	while (n) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		s += w;
+		n -= (size_t)w;
+	}
+	return true;
+}
+
+int store_receive(const char *dir, const struct store_config *cfg, const struct store_crash *sc,
+		  FILE *in, struct strbuf *path, struct strbuf *note, struct strbuf *err)
+{
+	struct strbuf name = STRBUF_INIT, tmp = STRBUF_INIT;
+
+	safe_name(sc->comm, &name);
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/core.%lld.%ld.%s.zst", dir, sc->time, sc->pid, name.buf);
+	strbuf_addf(&tmp, "%s.part", path->buf);
+	strbuf_release(&name);
+
+	int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		strbuf_addf(err, "cannot write '%s': %s", tmp.buf, strerror(errno));
+		strbuf_release(&tmp);
+		return -1;
+	}
+	ZSTD_CCtx *z = ZSTD_createCCtx();
+	size_t isz = ZSTD_CStreamInSize(), osz = ZSTD_CStreamOutSize();
+	unsigned char *ibuf = xmalloc(isz), *obuf = xmalloc(osz);
+	uint64_t total = 0, next_guard = 0;
+	bool ok = z != NULL, cut = false, guarded = false;
+
+	if (z) {
+		ZSTD_CCtx_setParameter(z, ZSTD_c_compressionLevel, 3);
+		ZSTD_CCtx_setParameter(z, ZSTD_c_checksumFlag, 1);
+	}
+	while (ok) {
+		size_t want = isz;
+		if (total + want > cfg->max_size)
+			want = (size_t)(cfg->max_size - total);
+		if (total >= next_guard) {
+			struct statvfs vfs;
+			if (statvfs(dir, &vfs) == 0 &&
+			    (uint64_t)vfs.f_bavail * vfs.f_frsize < cfg->keep_free + GUARD_EVERY) {
+				guarded = true;
+				break;
+			}
+			next_guard = total + GUARD_EVERY;
+		}
+		size_t n = want ? fread(ibuf, 1, want, in) : 0;
+		bool last = n == 0;
+		if (!want && !feof(in)) {
+			/* The cap: what is left of the core is read and dropped,
+			 * so that the kernel is not kept waiting on the pipe. */
+			cut = true;
+			while (fread(ibuf, 1, isz, in) > 0)
+				;
+		}
+		ZSTD_inBuffer ib = { ibuf, n, 0 };
+		ZSTD_EndDirective mode = last ? ZSTD_e_end : ZSTD_e_continue;
+		size_t left;
+		do {
+			ZSTD_outBuffer ob = { obuf, osz, 0 };
+			left = ZSTD_compressStream2(z, &ob, &ib, mode);
+			if (ZSTD_isError(left) || !write_all_fd(fd, obuf, ob.pos)) {
+				ok = false;
+				break;
+			}
+		} while (last ? left != 0 : ib.pos < ib.size);
+		total += n;
+		if (last)
+			break;
+	}
+	if (guarded) {
+		/* Finish the frame with what came; the rest is dropped. */
+		ZSTD_inBuffer ib = { ibuf, 0, 0 };
+		size_t left;
+		do {
+			ZSTD_outBuffer ob = { obuf, osz, 0 };
+			left = ZSTD_compressStream2(z, &ob, &ib, ZSTD_e_end);
+			if (ZSTD_isError(left) || !write_all_fd(fd, obuf, ob.pos))
+				break;
+		} while (left != 0);
+		while (fread(ibuf, 1, isz, in) > 0)
+			;
+	}
+	ZSTD_freeCCtx(z);
+	free(ibuf);
+	free(obuf);
+	if (close(fd) != 0)
+		ok = false;
+	if (!ok || total == 0 || rename(tmp.buf, path->buf) != 0) {
+		if (guarded && total == 0)
+			strbuf_addf(err, "not stored: the disk under '%s' has less than keep_free (%llu MiB) left",
+				    dir, (unsigned long long)(cfg->keep_free >> 20));
+		else if (total == 0)
+			strbuf_addf(err, "no core came on standard input");
+		else
+			strbuf_addf(err, "cannot write '%s': %s", tmp.buf, strerror(errno ? errno : EIO));
+		unlink(tmp.buf);
+		strbuf_release(&tmp);
+		return -1;
+	}
+	strbuf_release(&tmp);
+	if (cut)
+		strbuf_addf(note, "the core was cut at the size cap (%llu MiB; max_size in %s/config)",
+			    (unsigned long long)(cfg->max_size >> 20), dir);
+	if (guarded)
+		strbuf_addf(note, "the core was cut after %llu MiB: the disk has less than keep_free "
+			    "(%llu MiB) left", (unsigned long long)(total >> 20),
+			    (unsigned long long)(cfg->keep_free >> 20));
+	return 0;
+}
+
+static bool is_core_name(const char *n)
+{
+	size_t len = strlen(n);
+	return strncmp(n, "core.", 5) == 0 && len > 9 && strcmp(n + len - 4, ".zst") == 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	/* "core.TIME.": by time, then by name. */
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	long long tx = strtoll(x + 5, NULL, 10), ty = strtoll(y + 5, NULL, 10);
+	return tx < ty ? -1 : tx > ty ? 1 : strcmp(x, y);
+}
+
+char **store_list(const char *dir, size_t *n, struct strbuf *err)
+{
+	DIR *d = opendir(dir);
+	char **v = NULL;
+	size_t alloc = 0;
+
+	*n = 0;
+	if (!d) {
+		strbuf_addf(err, "cannot read store '%s': %s", dir, strerror(errno));
+		return NULL;
+	}
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (!is_core_name(de->d_name))
+			continue;
+		if (*n == alloc) {
+			alloc = alloc ? alloc * 2 : 16;
+			v = xrealloc(v, alloc * sizeof(*v));
+		}
+		v[(*n)++] = xstrndup(de->d_name, strlen(de->d_name) - 4);
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_id);
+	return v ? v : xcalloc(1, sizeof(*v));
+}
+
+void store_list_free(char **ids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+}
+
+static void remove_id(const char *dir, const char *id)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s.zst", dir, id);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/%s.json", dir, id);
+	unlink(path);
+}
+
+int store_prune(const char *dir, const struct store_config *cfg)
+{
+	struct strbuf err = STRBUF_INIT;
+	size_t n;
+	char **ids = store_list(dir, &n, &err);
+	int removed = 0;
+	long long now = (long long)time(NULL);
+
+	strbuf_release(&err);
+	if (!ids)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		long long t = strtoll(ids[i] + 5, NULL, 10);
+		bool old = cfg->max_age_days && now - t > (long long)cfg->max_age_days * 86400;
+		bool many = cfg->keep && n - (size_t)removed > cfg->keep;
+		if (old || many) {
+			remove_id(dir, ids[i]);
+			removed++;
+		}
+	}
+	store_list_free(ids, n);
+	return removed;
+}
