@@ -69,18 +69,6 @@ bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *ba
 	}
 }
 
-static bool write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0)
-			return false;
-		p += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 int report_emit(const struct report_opts *o, const struct rc_report *r)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -118,10 +118,12 @@ int cmd_stack(int argc, char **argv)
 	}
 	size_t held = tracer_hold_all(tr);
 	alarm(0);
-	int r = crash_unwind_pid(&c, (pid_t)pid, &err);
+	struct crash_live_unwind *w = crash_unwind_pid_begin(&c, (pid_t)pid, &err);
 	tracer_release_all(tr);
 	double stopped = now() - t0;
 	tracer_free(tr);
+	/* Symbols and lines with the process running again. */
+	int r = w ? crash_unwind_pid_end(w, &err) : -1;
 	if (!held && r < 0) {
 		error_msg("cannot read the stacks of process %ld: %s", pid, err.buf);
 		crash_release(&c);

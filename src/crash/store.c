@@ -148,22 +148,6 @@ static void safe_name(const char *s, struct strbuf *out)
 		strbuf_adds(out, "unknown");
 }
 
-static bool write_all_fd(int fd, const void *p, size_t n)
-{
-	const char *s = p;
-
-	while (n) {
-		ssize_t w = write(fd, s, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return false;
-		s += w;
-		n -= (size_t)w;
-	}
-	return true;
-}
-
 int store_receive(const char *dir, const struct store_config *cfg, const struct store_crash *sc,
 		  FILE *in, struct strbuf *path, struct strbuf *note, struct strbuf *err)
 {
@@ -219,7 +203,7 @@ int store_receive(const char *dir, const struct store_config *cfg, const struct 
 		do {
 			ZSTD_outBuffer ob = { obuf, osz, 0 };
 			left = ZSTD_compressStream2(z, &ob, &ib, mode);
-			if (ZSTD_isError(left) || !write_all_fd(fd, obuf, ob.pos)) {
+			if (ZSTD_isError(left) || !write_all(fd, obuf, ob.pos)) {
 				ok = false;
 				break;
 			}
@@ -235,7 +219,7 @@ int store_receive(const char *dir, const struct store_config *cfg, const struct 
 		do {
 			ZSTD_outBuffer ob = { obuf, osz, 0 };
 			left = ZSTD_compressStream2(z, &ob, &ib, ZSTD_e_end);
-			if (ZSTD_isError(left) || !write_all_fd(fd, obuf, ob.pos))
+			if (ZSTD_isError(left) || !write_all(fd, obuf, ob.pos))
 				break;
 		} while (left != 0);
 		while (fread(ibuf, 1, isz, in) > 0)

@@ -83,6 +83,15 @@ struct sym {
 };
 
 struct unwinder;
+/* A thread walked while the process was stopped, symbolized after. */
+struct pending {
+	int tid;
+	struct raw_frame *raw;
+	size_t nraw;
+	bool capped;
+	char *err;
+};
+
 struct thread_arg {
 	struct unwinder *u;
 	struct rc_thread *t;
@@ -104,6 +113,11 @@ struct unwinder {
 
 	bool live;
 	pid_t pid;
+	/* Live, in two steps: the walks while the process is stopped, the
+	 * symbols (the slow part: symbol tables, DWARF) once it runs again. */
+	bool defer;
+	struct pending *pending;
+	size_t npending, apending;
 
 	/* The thread being walked. */
 	struct raw_frame *raw;
@@ -667,6 +681,37 @@ static void live_thread_info(struct unwinder *u, struct rc_thread *t)
 		memcpy(t->regs, &regs, MIN(sizeof(regs), sizeof(t->regs)));
 }
 
+/* Frames, errors and verdicts of thread T, from the raw frames in U. */
+static void thread_done(struct unwinder *u, struct rc_thread *t, char *err)
+{
+	add_frames(u, t);
+	free(t->unwind_error);
+	t->unwind_error = NULL;
+
+	/* "-1 may just be the end": an error after the thread's entry
+	 * point is the walk running off the stack's bottom. */
+	if (err && t->nframes && stack_bottom(t->frames[t->nframes - 1].function)) {
+		free(err);
+		err = NULL;
+	}
+	if (u->capped)
+		crash_problem(u->c, "thread %d: stack cut after %d frames", t->tid,
+			      RC_CRASH_MAX_FRAMES);
+	if (err) {
+		t->truncated = true;
+		if (t->nframes)
+			crash_problem(u->c, "thread %d: unwinding stopped after %zu frames: %s", t->tid,
+				      t->nframes, err);
+		else
+			crash_problem(u->c, "thread %d: cannot unwind: %s", t->tid, err);
+		if (!t->nframes && !u->first_err)
+			u->first_err = xstrdup(err);
+		t->unwind_error = err;
+	}
+	if (t->nframes)
+		u->unwound++;
+}
+
 static int thread_cb(Dwfl_Thread *thread, void *arg)
 {
 	struct unwinder *u = arg;
@@ -699,32 +744,22 @@ static int thread_cb(Dwfl_Thread *thread, void *arg)
 	}
 	if (u->live)
 		live_thread_info(u, t);
-	add_frames(u, t);
-	free(t->unwind_error);
-	t->unwind_error = NULL;
-
-	/* "-1 may just be the end": an error after the thread's entry
-	 * point is the walk running off the stack's bottom. */
-	if (err && t->nframes && stack_bottom(t->frames[t->nframes - 1].function)) {
-		free(err);
-		err = NULL;
+	if (u->defer) {
+		/* Symbols later, with the process let go: keep the pcs. */
+		if (u->npending == u->apending) {
+			u->apending = u->apending ? 2 * u->apending : 16;
+			u->pending = xrealloc(u->pending, u->apending * sizeof(*u->pending));
+		}
+		struct pending *p = &u->pending[u->npending++];
+		p->tid = t->tid;
+		p->raw = xmalloc((u->nraw ? u->nraw : 1) * sizeof(*p->raw));
+		memcpy(p->raw, u->raw, u->nraw * sizeof(*p->raw));
+		p->nraw = u->nraw;
+		p->capped = u->capped;
+		p->err = err;
+		return DWARF_CB_OK;
 	}
-	if (u->capped)
-		crash_problem(u->c, "thread %d: stack cut after %d frames", t->tid,
-			      RC_CRASH_MAX_FRAMES);
-	if (err) {
-		t->truncated = true;
-		if (t->nframes)
-			crash_problem(u->c, "thread %d: unwinding stopped after %zu frames: %s", t->tid,
-				      t->nframes, err);
-		else
-			crash_problem(u->c, "thread %d: cannot unwind: %s", t->tid, err);
-		if (!t->nframes && !u->first_err)
-			u->first_err = xstrdup(err);
-		t->unwind_error = err;
-	}
-	if (t->nframes)
-		u->unwound++;
+	thread_done(u, t, err);
 	return DWARF_CB_OK;
 }
 
@@ -748,6 +783,11 @@ static void unwinder_release(struct unwinder *u)
 	free(u->frame_err);
 	free(u->first_err);
 	free(u->dmods);
+	for (size_t i = 0; i < u->npending; i++) {
+		free(u->pending[i].raw);
+		free(u->pending[i].err);
+	}
+	free(u->pending);
 }
 
 static void modules_debuginfo(struct unwinder *u);
@@ -1006,46 +1046,90 @@ out:
 
 /* ---- live processes ---- */
 
-int crash_unwind_pid(struct rc_crash *c, pid_t pid, struct strbuf *err)
-{
-	struct unwinder u = { .c = c, .live = true, .pid = pid };
-	int ret = -1, r;
+struct crash_live_unwind {
+	struct unwinder u;
+};
 
+struct crash_live_unwind *crash_unwind_pid_begin(struct rc_crash *c, pid_t pid, struct strbuf *err)
+{
+	struct crash_live_unwind *w = xcalloc(1, sizeof(*w));
+	struct unwinder *u = &w->u;
+	int r;
+
+	u->c = c;
+	u->live = true;
+	u->defer = true;
+	u->pid = pid;
+	hmap_init(&u->syms);
 	if (c->nmodules) {
 		strbuf_addf(err, "cannot unwind process %d: modules were already read", (int)pid);
-		return -1;
+		goto fail;
 	}
-	hmap_init(&u.syms);
 	elf_version(EV_CURRENT);
-	u.dwfl = dwfl_begin(&proc_callbacks);
-	if (!u.dwfl) {
+	u->dwfl = dwfl_begin(&proc_callbacks);
+	if (!u->dwfl) {
 		strbuf_addf(err, "cannot unwind process %d: %s", (int)pid, dwfl_errmsg(-1));
-		goto out;
+		goto fail;
 	}
-	dwfl_report_begin(u.dwfl);
-	r = dwfl_linux_proc_report(u.dwfl, pid);
+	dwfl_report_begin(u->dwfl);
+	r = dwfl_linux_proc_report(u->dwfl, pid);
 	if (r != 0) {
 		strbuf_addf(err, "cannot read the modules of process %d: %s", (int)pid,
 			    r > 0 ? strerror(r) : dwfl_errmsg(-1));
-		goto out;
+		goto fail;
 	}
-	if (dwfl_report_end(u.dwfl, NULL, NULL) != 0)
+	if (dwfl_report_end(u->dwfl, NULL, NULL) != 0)
 		crash_problem(c, "cannot read the modules of process %d: %s", (int)pid,
 			      dwfl_errmsg(-1));
-	read_modules(&u);
-	find_symbols(&u);
-
-	r = dwfl_linux_proc_attach(u.dwfl, pid, true);
+	r = dwfl_linux_proc_attach(u->dwfl, pid, true);
 	if (r != 0) {
 		strbuf_addf(err, "cannot unwind process %d: %s", (int)pid,
 			    r > 0 ? strerror(r) : dwfl_errmsg(-1));
-		goto out;
+		goto fail;
 	}
 	if (!c->pid)
 		c->pid = pid;
-	unwind_threads(&u);
-	ret = finish(&u, err);
-out:
-	unwinder_release(&u);
+	unwind_threads(u);
+	return w;
+fail:
+	unwinder_release(u);
+	free(w);
+	return NULL;
+}
+
+int crash_unwind_pid_end(struct crash_live_unwind *w, struct strbuf *err)
+{
+	struct unwinder *u = &w->u;
+	struct raw_frame *own = u->raw;
+	size_t own_alloc = u->araw;
+
+	read_modules(u);
+	find_symbols(u);
+	for (size_t i = 0; i < u->npending; i++) {
+		struct pending *p = &u->pending[i];
+		struct rc_thread *t = NULL;
+		for (size_t k = 0; k < u->c->nthreads && !t; k++)
+			if (u->c->threads[k].tid == p->tid)
+				t = &u->c->threads[k];
+		if (!t)
+			continue;
+		u->raw = p->raw;
+		u->nraw = p->nraw;
+		u->capped = p->capped;
+		thread_done(u, t, p->err);
+		p->err = NULL;
+	}
+	u->raw = own;
+	u->araw = own_alloc;
+	int ret = finish(u, err);
+	unwinder_release(u);
+	free(w);
 	return ret;
+}
+
+int crash_unwind_pid(struct rc_crash *c, pid_t pid, struct strbuf *err)
+{
+	struct crash_live_unwind *w = crash_unwind_pid_begin(c, pid, err);
+
+	return w ? crash_unwind_pid_end(w, err) : -1;
 }

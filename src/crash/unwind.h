@@ -37,6 +37,15 @@ int crash_unwind_core(struct rc_crash *c, const void *image, size_t size, const 
  * already in C are matched by tid; the rest are added. */
 int crash_unwind_pid(struct rc_crash *c, pid_t pid, struct strbuf *err);
 
+/* The same in two steps, so that the process is stopped only for the
+ * walks: begin (threads stopped) takes every thread's registers, name and
+ * raw pcs; end (after the caller let the threads go) reads the symbol
+ * tables and DWARF and fills the frames.  begin returns NULL with ERR set
+ * when nothing can be walked; end frees what begin returned. */
+struct crash_live_unwind;
+struct crash_live_unwind *crash_unwind_pid_begin(struct rc_crash *c, pid_t pid, struct strbuf *err);
+int crash_unwind_pid_end(struct crash_live_unwind *w, struct strbuf *err);
+
 /* C++/Rust demangling for symbol names (NULL if not mangled); malloc'ed.
  * Only names starting with "_Z" are tried; the demangler (libstdc++'s
  * __cxa_demangle) is loaded on first use, so that programs without C++

@@ -1,5 +1,6 @@
 #include "util/util.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,22 @@ unsigned long long hash_bytes(const void *p, size_t n)
 		h = mix64(h ^ w ^ ((unsigned long long)n << 56));
 	}
 	return h;
+}
+
+bool write_all(int fd, const void *p, size_t n)
+{
+	const char *s = p;
+
+	while (n) {
+		ssize_t w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		s += w;
+		n -= (size_t)w;
+	}
+	return true;
 }
 
 int sanitize_std_fds(void)

@@ -23,6 +23,11 @@ char *xstrndup(const char *s, size_t n);
  * its stdin or stdout.  Returns 0, or -1 with errno set. */
 int sanitize_std_fds(void);
 
+/* write(2) until all N bytes are out (retrying EINTR and short writes);
+ * false with errno set on failure. */
+#include <stdbool.h>
+bool write_all(int fd, const void *p, size_t n);
+
 /* A hash of N bytes, for hash tables keyed by strings or integers. */
 unsigned long long hash_bytes(const void *p, size_t n);
 
