@@ -18,7 +18,10 @@ static const char core_usage[] =
 	"(null-deref, stack-overflow, abort, ...) with the module to blame.\n"
 	"CORE is a kernel core file, or one stored by systemd-coredump\n"
 	"(compressed with zstd, xz or lz4: read as it is). Modules are looked up\n"
-	"where the core says they were; symbols also in /usr/lib/debug.\n"
+	"where the core says they were; symbols also in /usr/lib/debug. Inside the\n"
+	"C runtime (libc, ld.so...) file:line and inlined frames are read only\n"
+	"at the top of the crashed thread, where the crash is: loading libc's debug\n"
+	"info costs more than the rest; -v reads them for every frame.\n"
 	"\n"
 	"options:\n"
 	"  --exe EXE            the crashed program, when it has moved since\n"
@@ -39,6 +42,7 @@ int core_report(const char *path, const char *exe, const struct report_opts *ro,
 	}
 	struct rc_crash c;
 	crash_init(&c);
+	c.full_debuginfo = ro->verbose;
 	if (crash_read_core(&c, im.data, im.size, &err) < 0) {
 		error_msg("cannot read core '%s': %s", path, err.buf);
 		crash_release(&c);

@@ -24,7 +24,8 @@ static const char stack_usage[] =
 	"file:line, module; recursion folded), then detach: the process runs on as\n"
 	"before. It is stopped only while the stacks are read; the report says for\n"
 	"how long. A thread that cannot be stopped within 5 s (in uninterruptible\n"
-	"sleep) is left running and shown without a stack.\n"
+	"sleep) is left running and shown without a stack. Frames inside the C\n"
+	"runtime (libc, ld.so...) get file:line and inlined frames with -v only.\n"
 	"\n"
 	"options:\n"
 	REPORT_OPTIONS_HELP
@@ -104,6 +105,7 @@ int cmd_stack(int argc, char **argv)
 	struct rc_crash c;
 	crash_init(&c);
 	c.pid = (int)pid;
+	c.full_debuginfo = ro.verbose;
 	crash_describe_pid(&c, (pid_t)pid);
 
 	double t0 = now();

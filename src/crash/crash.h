@@ -116,6 +116,12 @@ struct rc_crash {
 	/* Addresses of symbols rules need, looked up by unwind.c in every
 	 * module's symbol table; 0 when absent. */
 	uint64_t sym_abort_msg;		/* glibc's __abort_msg (GLIBC_PRIVATE) */
+
+	/* unwind.c reads DWARF (file:line, inlined frames) for the C
+	 * runtime's frames (libc, ld.so...) only at the top of the crashed
+	 * thread, where the crash is: loading libc's debuginfo costs more than
+	 * all the rest of a core.  FULL_DEBUGINFO (-v) reads it everywhere. */
+	bool full_debuginfo;
 };
 
 void crash_init(struct rc_crash *c);

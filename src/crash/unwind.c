@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <sys/user.h>
 #include <unistd.h>
 
+#include "crash/rules.h"
 #include "crash/unwind.h"
 #include "util/hmap.h"
 #include "util/util.h"
@@ -130,6 +132,7 @@ struct unwinder {
 	/* What core_set_initial_registers gets: the thread, and us. */
 	struct thread_arg targ;
 	bool bad_pc;		/* raw[0] is a pc the walk could not start from */
+	bool *dwarf_read;	/* per module: its DWARF was asked for */
 	Dwfl_Module **dmods;	/* libdwfl's module of each c->modules[i] */
 
 	size_t unwound;		/* threads with at least one frame */
@@ -234,6 +237,7 @@ static void read_modules(struct unwinder *u)
 	u->c->modules = ml.m;
 	u->c->nmodules = ml.n;
 	u->dmods = ml.dm;
+	u->dwarf_read = xcalloc(ml.n + 1, sizeof(*u->dwarf_read));
 }
 
 /* A section named .debug_info (or .zdebug_info) in ELF. */
@@ -268,10 +272,19 @@ static void modules_debuginfo(struct unwinder *u)
 				used[c->threads[i].frames[k].module - c->modules] = true;
 	for (size_t i = 0; i < c->nmodules; i++) {
 		Dwarf_Addr bias;
-		if (used[i])
+		const char *id = c->modules[i].build_id;
+		char path[128];
+		struct stat st;
+		if (used[i] && u->dwarf_read && u->dwarf_read[i])
 			c->modules[i].has_debuginfo = dwfl_module_getdwarf(u->dmods[i], &bias) != NULL;
-		else
-			c->modules[i].has_debuginfo = has_debug_section(dwfl_module_getelf(u->dmods[i], &bias));
+		else if (has_debug_section(dwfl_module_getelf(u->dmods[i], &bias)))
+			c->modules[i].has_debuginfo = true;
+		else if (strlen(id) > 2 &&
+			 snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2) <
+			 (int)sizeof(path))
+			/* Where Debian's -dbgsym packages put it: found without
+			 * reading it. */
+			c->modules[i].has_debuginfo = stat(path, &st) == 0;
 	}
 	free(used);
 }
@@ -427,7 +440,7 @@ static void sym_push(struct sym **sp, size_t *alloc, const struct sym_frame *f)
 /* At most this many inlined calls are shown per pc: DWARF is input too. */
 #define MAX_INLINE_DEPTH 64
 
-static struct sym *symbolize(struct unwinder *u, uint64_t addr)
+static struct sym *symbolize(struct unwinder *u, uint64_t addr, bool dwarf)
 {
 	size_t alloc = 2;
 	struct sym *s = xcalloc(1, sizeof(*s) + alloc * sizeof(s->f[0]));
@@ -451,6 +464,13 @@ static struct sym *symbolize(struct unwinder *u, uint64_t addr)
 		outer.has_start = true;
 		outer.start = addr - off;
 	}
+
+	if (!dwarf) {
+		sym_push(&s, &alloc, &outer);
+		return s;
+	}
+	if (s->module && u->dwarf_read)
+		u->dwarf_read[s->module - u->c->modules] = true;
 
 	/* The line table names the innermost source line: the inlined
 	 * function's when the pc is in inlined code. */
@@ -502,14 +522,26 @@ static struct sym *symbolize(struct unwinder *u, uint64_t addr)
 	return s;
 }
 
-static const struct sym *lookup(struct unwinder *u, uint64_t addr)
+static const struct sym *lookup(struct unwinder *u, uint64_t addr, bool dwarf)
 {
 	bool created;
-	void **slot = hmap_put_int(&u->syms, (long long)addr, &created);
+	/* Addresses are below 2^63: the low bit says which kind. */
+	void **slot = hmap_put_int(&u->syms, (long long)((addr << 1) | dwarf), &created);
 
 	if (created)
-		*slot = symbolize(u, addr);
+		*slot = symbolize(u, addr, dwarf);
 	return *slot;
+}
+
+/* Whether the frame at ADDR gets DWARF: always outside the C runtime;
+ * inside it, with full_debuginfo, or at the top of the crashed thread
+ * (TOP: no frame outside the runtime seen yet in it). */
+static bool want_dwarf(struct unwinder *u, uint64_t addr, bool top)
+{
+	if (u->c->full_debuginfo || top)
+		return true;
+	const struct rc_module *m = module_of(u, dwfl_addrmodule(u->dwfl, addr));
+	return !m || !crash_runtime_module(m->name);
 }
 
 /* ---- threads ---- */
@@ -554,12 +586,15 @@ static void add_frames(struct unwinder *u, struct rc_thread *t)
 
 	free_frames(t);
 	t->truncated = u->capped;
+	bool top = t->crashed || (u->c->crashed_tid && t->tid == u->c->crashed_tid);
 	for (size_t i = 0; i < u->nraw; i++) {
 		const struct raw_frame *r = &u->raw[i];
 		/* A return address points after the call: the call itself
 		 * (and its line and inlined scopes) is one byte before. */
 		uint64_t addr = r->activation || r->pc == 0 ? r->pc : r->pc - 1;
-		const struct sym *s = lookup(u, addr);
+		const struct sym *s = lookup(u, addr, want_dwarf(u, addr, top));
+		if (top && s->module && !crash_runtime_module(s->module->name))
+			top = false;
 
 		for (size_t k = 0; k < s->n; k++) {
 			if (t->nframes >= RC_CRASH_MAX_FRAMES) {
@@ -783,6 +818,7 @@ static void unwinder_release(struct unwinder *u)
 	free(u->frame_err);
 	free(u->first_err);
 	free(u->dmods);
+	free(u->dwarf_read);
 	for (size_t i = 0; i < u->npending; i++) {
 		free(u->pending[i].raw);
 		free(u->pending[i].err);
