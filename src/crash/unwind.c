@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
@@ -133,6 +134,9 @@ struct unwinder {
 	struct thread_arg targ;
 	bool bad_pc;		/* raw[0] is a pc the walk could not start from */
 	bool *dwarf_read;	/* per module: its DWARF was asked for */
+	pid_t *tids;		/* live: the threads, from /proc/PID/task */
+	size_t ntids, next_tid;
+	pid_t cur_tid;
 	Dwfl_Module **dmods;	/* libdwfl's module of each c->modules[i] */
 
 	size_t unwound;		/* threads with at least one frame */
@@ -819,6 +823,7 @@ static void unwinder_release(struct unwinder *u)
 	free(u->first_err);
 	free(u->dmods);
 	free(u->dwarf_read);
+	free(u->tids);
 	for (size_t i = 0; i < u->npending; i++) {
 		free(u->pending[i].raw);
 		free(u->pending[i].err);
@@ -925,23 +930,25 @@ static void push_raw(struct unwinder *u, uint64_t pc, bool activation)
 	u->nraw++;
 }
 
-static bool core_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
-{
-	const struct thread_arg *ta = thread_arg;
-	struct unwinder *u = ta->u;
-	const struct rc_thread *t = ta->t;
-	Dwarf_Word regs[NDWARF_REGS];
+static bool live_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg);
 
+/* Hands libdwfl a thread's registers (user_regs_struct order in USER). */
+static bool start_walk(struct unwinder *u, Dwfl_Thread *thread, const uint64_t *regs_in)
+{
+	Dwarf_Word regs[NDWARF_REGS];
 	uint64_t user[RC_CRASH_NREGS];
-	memcpy(user, t->regs, sizeof(user));
+
+	memcpy(user, regs_in, sizeof(user));
 	/* A pc in no executable mapping (a call through a NULL or stale
 	 * pointer) has no unwind info: the walk would stop there or guess.
 	 * The call that jumped pushed its return address: frame 0 is the bad
 	 * pc, and the walk starts over from the caller, as after a return. */
 	const struct rc_mapping *m = crash_mapping_at(u->c, user[RC_REG_RIP]);
 	Dwarf_Word ret;
-	if ((!m || !m->exec) && u->c->nmaps && core_memory_read(NULL, user[RC_REG_RSP], &ret, u) &&
-	    crash_mapping_at(u->c, ret) && crash_mapping_at(u->c, ret)->exec) {
+	bool got = u->live ? live_memory_read(NULL, user[RC_REG_RSP], &ret, u)
+			   : core_memory_read(NULL, user[RC_REG_RSP], &ret, u);
+	if ((!m || !m->exec) && u->c->nmaps && got && crash_mapping_at(u->c, ret) &&
+	    crash_mapping_at(u->c, ret)->exec) {
 		push_raw(u, user[RC_REG_RIP], true);
 		u->bad_pc = true;
 		user[RC_REG_RIP] = ret;
@@ -953,6 +960,13 @@ static bool core_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 		return false;
 	dwfl_thread_state_register_pc(thread, user[RC_REG_RIP]);
 	return true;
+}
+
+static bool core_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	const struct thread_arg *ta = thread_arg;
+
+	return start_walk(ta->u, thread, ta->t->regs);
 }
 
 static const Dwfl_Thread_Callbacks core_thread_callbacks = {
@@ -1082,6 +1096,76 @@ out:
 
 /* ---- live processes ---- */
 
+/* Live threads through our own callbacks rather than libdwfl's pid
+ * attach, so that a walk from a bad pc starts at its caller, as for a
+ * core.  The threads are ours (ptrace-stopped by the caller). */
+static bool live_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *u = arg;
+	struct iovec local = { result, sizeof(*result) };
+	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(*result) };
+
+	(void)dwfl;
+	return process_vm_readv(u->pid, &local, 1, &remote, 1, 0) == (ssize_t)sizeof(*result);
+}
+
+static pid_t live_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct unwinder *u = arg;
+
+	(void)dwfl;
+	if (!u->tids) {
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)u->pid);
+		DIR *d = opendir(path);
+		if (!d)
+			return -1;
+		struct dirent *de;
+		size_t alloc = 0;
+		while ((de = readdir(d)) && u->ntids < RC_CRASH_MAX_THREADS) {
+			long tid = strtol(de->d_name, NULL, 10);
+			if (tid <= 0)
+				continue;
+			if (u->ntids == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				u->tids = xrealloc(u->tids, alloc * sizeof(*u->tids));
+			}
+			u->tids[u->ntids++] = (pid_t)tid;
+		}
+		closedir(d);
+		if (!u->tids)
+			u->tids = xcalloc(1, sizeof(*u->tids));
+	}
+	if (u->next_tid >= u->ntids)
+		return 0;
+	u->targ.u = u;
+	u->targ.t = NULL;
+	u->cur_tid = u->tids[u->next_tid++];
+	*thread_argp = &u->targ;
+	return u->cur_tid;
+}
+
+static bool live_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	const struct thread_arg *ta = thread_arg;
+	struct unwinder *u = ta->u;
+	struct user_regs_struct regs;
+	uint64_t user[RC_CRASH_NREGS] = { 0 };
+	struct iovec iov = { &regs, sizeof(regs) };
+
+	if (ptrace(PTRACE_GETREGSET, u->cur_tid, (void *)NT_PRSTATUS, &iov) != 0 ||
+	    iov.iov_len != sizeof(regs))
+		return false;
+	memcpy(user, &regs, MIN(sizeof(regs), sizeof(user)));
+	return start_walk(u, thread, user);
+}
+
+static const Dwfl_Thread_Callbacks live_thread_callbacks = {
+	.next_thread = live_next_thread,
+	.memory_read = live_memory_read,
+	.set_initial_registers = live_set_initial_registers,
+};
+
 struct crash_live_unwind {
 	struct unwinder u;
 };
@@ -1117,10 +1201,8 @@ struct crash_live_unwind *crash_unwind_pid_begin(struct rc_crash *c, pid_t pid, 
 	if (dwfl_report_end(u->dwfl, NULL, NULL) != 0)
 		crash_problem(c, "cannot read the modules of process %d: %s", (int)pid,
 			      dwfl_errmsg(-1));
-	r = dwfl_linux_proc_attach(u->dwfl, pid, true);
-	if (r != 0) {
-		strbuf_addf(err, "cannot unwind process %d: %s", (int)pid,
-			    r > 0 ? strerror(r) : dwfl_errmsg(-1));
+	if (!dwfl_attach_state(u->dwfl, NULL, pid, &live_thread_callbacks, u)) {
+		strbuf_addf(err, "cannot unwind process %d: %s", (int)pid, dwfl_errmsg(-1));
 		goto fail;
 	}
 	if (!c->pid)
