@@ -1,6 +1,6 @@
 /* Writing a standard ELF core of a live, stopped process (run/attach
  * --core-out), as the kernel would have: the notes gdb and eu-stack read
- * (NT_PRSTATUS per thread, the crashed one first; NT_PRPSINFO,
+ * (NT_PRSTATUS and NT_PRFPREG per thread, the crashed one first; NT_PRPSINFO,
  * NT_SIGINFO, NT_AUXV, NT_FILE) and a PT_LOAD per mapping.  Like the
  * kernel, the bytes of file-backed mappings that were never written are
  * left out (the files hold them), except the first page of each, which
@@ -143,6 +143,11 @@ int crash_write_core(const struct rc_crash *c, pid_t pid, const char *path, stru
 		else
 			memcpy(&ps.pr_reg, t->regs, MIN(sizeof(ps.pr_reg), sizeof(t->regs)));
 		note(&notes, NT_PRSTATUS, &ps, sizeof(ps));
+		/* The x87/SSE state, as the kernel writes it after each
+		 * thread's status: gdb shows the float and vector registers. */
+		struct user_fpregs_struct fp;
+		if (ptrace(PTRACE_GETFPREGS, t->tid, 0L, &fp) == 0)
+			note(&notes, NT_PRFPREG, &fp, sizeof(fp));
 		if (i > 0)
 			continue;
 		/* The process's notes follow the first thread's, in the
