@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "crash/crash.h"
+#include "crash/decompress.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -66,7 +67,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct rc_crash c;
 	struct strbuf err = STRBUF_INIT;
+	struct core_image im;
 
+	/* systemd-coredump's zstd, xz and lz4 cores too: an input that starts
+	 * with their magic is decoded first, as rootcause core does. */
+	if (core_image_decode(&im, data, size, "fuzz", &err) < 0) {
+		if (!err.len || strchr(err.buf, '\n'))
+			__builtin_trap();
+		strbuf_release(&err);
+		return 0;
+	}
+	data = im.data;
+	size = im.size;
 	crash_init(&c);
 	if (crash_read_core(&c, data, size, &err) == 0) {
 		if (err.len)
@@ -78,6 +90,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			__builtin_trap();
 	}
 	crash_release(&c);
+	core_image_release(&im);
 	strbuf_release(&err);
 	return 0;
 }

@@ -142,9 +142,6 @@ static int unlz4(const unsigned char *in, size_t n, struct out *o, struct strbuf
 
 int core_image_load(struct core_image *im, const char *path, struct strbuf *err)
 {
-	static const unsigned char zstd_magic[] = { 0x28, 0xb5, 0x2f, 0xfd };
-	static const unsigned char xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
-	static const unsigned char lz4_magic[] = { 0x04, 0x22, 0x4d, 0x18 };
 	struct stat st;
 
 	memset(im, 0, sizeof(*im));
@@ -167,9 +164,27 @@ int core_image_load(struct core_image *im, const char *path, struct strbuf *err)
 		strbuf_addf(err, "cannot read core '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	const unsigned char *in = p;
-	size_t n = (size_t)st.st_size;
+	int r = core_image_decode(im, p, (size_t)st.st_size, path, err);
+	if (r < 0 || !im->format) {
+		if (r < 0)
+			munmap(p, (size_t)st.st_size);
+		else
+			im->mapped = true, im->borrowed = false;	/* plain: the mapping is the image */
+		return r;
+	}
+	munmap(p, (size_t)st.st_size);
+	return 0;
+}
+
+int core_image_decode(struct core_image *im, const unsigned char *in, size_t n, const char *name,
+		      struct strbuf *err)
+{
+	static const unsigned char zstd_magic[] = { 0x28, 0xb5, 0x2f, 0xfd };
+	static const unsigned char xz_magic[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
+	static const unsigned char lz4_magic[] = { 0x04, 0x22, 0x4d, 0x18 };
 	int (*decode)(const unsigned char *, size_t, struct out *, struct strbuf *) = NULL;
+
+	memset(im, 0, sizeof(*im));
 	if (n >= sizeof(zstd_magic) && memcmp(in, zstd_magic, sizeof(zstd_magic)) == 0)
 		decode = unzstd, im->format = "zstd";
 	else if (n >= sizeof(xz_magic) && memcmp(in, xz_magic, sizeof(xz_magic)) == 0)
@@ -177,20 +192,20 @@ int core_image_load(struct core_image *im, const char *path, struct strbuf *err)
 	else if (n >= sizeof(lz4_magic) && memcmp(in, lz4_magic, sizeof(lz4_magic)) == 0)
 		decode = unlz4, im->format = "lz4";
 	if (!decode) {
-		im->data = p;
+		im->data = (unsigned char *)in;
 		im->size = n;
-		im->mapped = true;
+		im->borrowed = true;
 		return 0;
 	}
 	struct out o = { NULL, 0, 0 };
 	struct strbuf why = STRBUF_INIT;
 	int r = decode(in, n, &o, &why);
-	munmap(p, n);
 	if (r < 0 || o.len == 0) {
-		strbuf_addf(err, "cannot read core '%s': %s", path,
+		strbuf_addf(err, "cannot read core '%s': %s", name,
 			    r < 0 ? why.buf : "the compressed file holds nothing");
 		strbuf_release(&why);
 		free(o.buf);
+		im->format = NULL;
 		return -1;
 	}
 	strbuf_release(&why);
@@ -203,7 +218,7 @@ void core_image_release(struct core_image *im)
 {
 	if (im->mapped)
 		munmap(im->data, im->size);
-	else
+	else if (!im->borrowed)
 		free(im->data);
 	memset(im, 0, sizeof(*im));
 }

@@ -17,11 +17,16 @@ struct core_image {
 	unsigned char *data;
 	size_t size;
 	bool mapped;		/* mmap'ed (plain file), else malloc'ed */
+	bool borrowed;		/* the caller's bytes (core_image_decode, plain) */
 	const char *format;	/* "zstd", "xz", "lz4", or NULL when plain */
 };
 
 /* Loads PATH; returns 0, or -1 with one line in ERR. */
 int core_image_load(struct core_image *im, const char *path, struct strbuf *err);
+/* The same for bytes in memory [IN, IN+N) named NAME in messages: a
+ * plain core is used in place (borrowed), a compressed one decoded. */
+int core_image_decode(struct core_image *im, const unsigned char *in, size_t n, const char *name,
+		      struct strbuf *err);
 void core_image_release(struct core_image *im);
 
 #endif
