@@ -7,6 +7,7 @@
  * times and a symbol or DWARF scope look-up costs far more than a hash. */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,8 +16,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <dirent.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
@@ -323,6 +324,43 @@ static int abort_msg_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwa
 static void find_symbols(struct unwinder *u)
 {
 	dwfl_getmodules(u->dwfl, abort_msg_cb, u, 0);
+}
+
+/* A core names its modules by path and build id: a file at that path
+ * with another build id was rebuilt or upgraded since the crash, and
+ * libdwfl rightly refuses it, leaving its frames without symbols.  Say so,
+ * rather than leave the user to wonder why they are missing. */
+static void changed_files(struct unwinder *u)
+{
+	struct rc_crash *c = u->c;
+
+	for (size_t i = 0; i < c->nmodules; i++) {
+		const struct rc_module *m = &c->modules[i];
+		const struct rc_mapping *map = crash_mapping_at(c, m->start);
+		const char *path = map && map->path ? map->path : NULL;
+		if (!m->build_id[0] || !path)
+			continue;
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			crash_problem(c, "'%s' is gone since the crash: its frames have no symbols", path);
+			continue;
+		}
+		Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		const void *id = NULL;
+		ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
+		char hex[41] = "";
+		for (ssize_t k = 0; k < n && k < 20; k++)
+			snprintf(hex + 2 * k, 3, "%02x", ((const unsigned char *)id)[k]);
+		if (n > 0 && strcmp(hex, m->build_id) != 0)
+			crash_problem(c, "'%s' has changed since the crash (build id %s in the core, %s on "
+				      "disk): its frames have no symbols; find the build that crashed "
+				      "(debuginfod, a package cache)%s", path, m->build_id, hex,
+				      map->offset == 0 && c->exe && strcmp(path, c->exe) == 0 ?
+				      " and pass it with --exe" : "");
+		if (elf)
+			elf_end(elf);
+		close(fd);
+	}
 }
 
 static const struct rc_module *module_of(struct unwinder *u, Dwfl_Module *mod)
@@ -1073,6 +1111,7 @@ int crash_unwind_core(struct rc_crash *c, const void *image, size_t size, const 
 		crash_problem(c, "cannot find the core's modules: %s", dwfl_errmsg(-1));
 	read_modules(&u);
 	find_symbols(&u);
+	changed_files(&u);
 
 	add_note_threads(c, elf);
 	if (!c->nthreads) {
