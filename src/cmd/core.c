@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "crash/crash.h"
 #include "crash/decompress.h"
+#include "crash/python.h"
 #include "crash/rules.h"
 #include "crash/unwind.h"
 
@@ -56,6 +57,10 @@ int core_report(const char *path, const char *exe, const struct report_opts *ro,
 	 * mappings: say why the stacks are missing and go on. */
 	if (crash_unwind_core(&c, im.data, im.size, exe, &err) < 0) {
 		crash_problem(&c, "no stacks: %s", err.buf);
+		strbuf_reset(&err);
+	}
+	if (crash_python_frames(&c, &err) < 0) {
+		crash_problem(&c, "%s", err.buf);
 		strbuf_reset(&err);
 	}
 

@@ -14,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "crash/crash.h"
 #include "crash/live.h"
+#include "crash/python.h"
 #include "crash/unwind.h"
 #include "util/util.h"
 
@@ -121,6 +122,13 @@ int cmd_stack(int argc, char **argv)
 	size_t held = tracer_hold_all(tr);
 	alarm(0);
 	struct crash_live_unwind *w = crash_unwind_pid_begin(&c, (pid_t)pid, &err);
+	/* Python's frames change as soon as it runs: read them held. */
+	struct strbuf pyerr = STRBUF_INIT;
+	c.live_pid = (pid_t)pid;
+	if (w && crash_python_frames(&c, &pyerr) < 0)
+		crash_problem(&c, "%s", pyerr.buf);
+	c.live_pid = 0;
+	strbuf_release(&pyerr);
 	tracer_release_all(tr);
 	double stopped = now() - t0;
 	tracer_free(tr);

@@ -27,6 +27,11 @@ static void thread_release(struct rc_thread *t)
 		free(t->frames[i].file);
 	}
 	free(t->frames);
+	for (size_t i = 0; i < t->npy; i++) {
+		free(t->py[i].function);
+		free(t->py[i].file);
+	}
+	free(t->py);
 	free(t->name);
 	free(t->unwind_error);
 }

@@ -67,6 +67,16 @@ struct rc_frame {
 	bool inlined;			/* a frame inlined into the next (outer) one */
 };
 
+/* A Python frame (crash/python.c), innermost first. */
+struct rc_pyframe {
+	char *function;			/* co_qualname (co_name before 3.11) */
+	char *file;
+	int line;			/* 0 unknown */
+	/* The last frame of a run that one _PyEval_EvalFrameDefault call
+	 * executes: the next frame is run by the next such C frame. */
+	bool entry;
+};
+
 struct rc_thread {
 	int tid;
 	char *name;			/* NULL unknown (a kernel core has none per thread) */
@@ -78,6 +88,10 @@ struct rc_thread {
 	/* The walk stopped early: the cap, or an error (unwind_error says). */
 	bool truncated;
 	char *unwind_error;
+	struct rc_pyframe *py;		/* its Python frames, innermost first */
+	size_t npy;
+	bool python;			/* a Python thread state names this thread */
+	bool gil;			/* it held the GIL */
 };
 
 struct rc_crash {
@@ -122,6 +136,11 @@ struct rc_crash {
 	 * thread, where the crash is: loading libc's debuginfo costs more than
 	 * all the rest of a core.  FULL_DEBUGINFO (-v) reads it everywhere. */
 	bool full_debuginfo;
+
+	/* Python (crash/python.c): _PyRuntime's address and the version, from
+	 * the module that defines it (unwind.c); 0 when it is no Python. */
+	uint64_t sym_py_runtime;
+	int py_major, py_minor;
 };
 
 void crash_init(struct rc_crash *c);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "capture/procfs.h"
+#include "crash/python.h"
 #include "crash/unwind.h"
 #include "util/util.h"
 
@@ -129,6 +130,10 @@ int crash_capture_live(struct rc_crash *c, pid_t tgid, pid_t tid, const siginfo_
 	crash_describe_pid(c, tgid);
 	if (crash_unwind_pid(c, tgid, err) < 0)
 		return -1;
+	struct strbuf pyerr = STRBUF_INIT;
+	if (crash_python_frames(c, &pyerr) < 0)
+		crash_problem(c, "%s", pyerr.buf);
+	strbuf_release(&pyerr);
 	/* The crashed thread first, as in a core. */
 	for (size_t i = 0; i < c->nthreads; i++) {
 		if (c->threads[i].tid != (int)tid)

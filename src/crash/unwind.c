@@ -295,7 +295,9 @@ static void modules_debuginfo(struct unwinder *u)
 }
 
 /* glibc's __abort_msg (GLIBC_PRIVATE, in libc's .dynsym, so found without
- * debuginfo): where abort() and assert() leave the message they printed. */
+ * debuginfo): where abort() and assert() leave the message they printed.
+ * And CPython's _PyRuntime (a dynsym of the python executable or of
+ * libpython), where Python's threads and frames start. */
 static int abort_msg_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr start,
 			void *arg)
 {
@@ -305,20 +307,35 @@ static int abort_msg_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwa
 	(void)userdata;
 	(void)start;
 	base = base ? base + 1 : name;
-	if (!base || (strncmp(base, "libc.so", 7) != 0 && strncmp(base, "libc-", 5) != 0))
+	if (!base)
 		return DWARF_CB_OK;
+	bool libc = strncmp(base, "libc.so", 7) == 0 || strncmp(base, "libc-", 5) == 0;
+	/* "python3.11", "libpython3.11.so.1.0": the version is in the name. */
+	int major = 0, minor = 0;
+	bool python = sscanf(base, "python%d.%d", &major, &minor) == 2 ||
+		      sscanf(base, "libpython%d.%d", &major, &minor) == 2;
+	if (!libc && !python)
+		return DWARF_CB_OK;
+	const char *want = libc ? "__abort_msg" : "_PyRuntime";
+	size_t wl = strlen(want);
 	int n = dwfl_module_getsymtab(mod);
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		const char *sn = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
-		if (sn && strncmp(sn, "__abort_msg", 11) == 0 && (sn[11] == '\0' || sn[11] == '@') &&
+		if (sn && strncmp(sn, want, wl) == 0 && (sn[wl] == '\0' || sn[wl] == '@') &&
 		    GELF_ST_TYPE(sym.st_info) == STT_OBJECT) {
-			u->c->sym_abort_msg = addr;
-			return DWARF_CB_ABORT;
+			if (libc) {
+				u->c->sym_abort_msg = addr;
+			} else {
+				u->c->sym_py_runtime = addr;
+				u->c->py_major = major;
+				u->c->py_minor = minor;
+			}
+			break;
 		}
 	}
-	return DWARF_CB_OK;
+	return u->c->sym_abort_msg && u->c->sym_py_runtime ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 static void find_symbols(struct unwinder *u)
@@ -1247,6 +1264,9 @@ struct crash_live_unwind *crash_unwind_pid_begin(struct rc_crash *c, pid_t pid, 
 	if (!c->pid)
 		c->pid = pid;
 	unwind_threads(u);
+	/* While the threads are held: what rules and the Python reader look
+	 * up (__abort_msg, _PyRuntime) must be read from this moment. */
+	find_symbols(u);
 	return w;
 fail:
 	unwinder_release(u);
@@ -1261,7 +1281,6 @@ int crash_unwind_pid_end(struct crash_live_unwind *w, struct strbuf *err)
 	size_t own_alloc = u->araw;
 
 	read_modules(u);
-	find_symbols(u);
 	for (size_t i = 0; i < u->npending; i++) {
 		struct pending *p = &u->pending[i];
 		struct rc_thread *t = NULL;

@@ -94,6 +94,23 @@ static void json_thread(struct json *j, const struct rc_thread *t)
 		json_bool(j, true);
 	}
 	opt_str(j, "unwind_error", t->unwind_error);
+	if (t->python) {
+		json_key(j, "gil");
+		json_bool(j, t->gil);
+		json_key(j, "python");
+		json_begin_array(j);
+		for (size_t i = 0; i < t->npy; i++) {
+			json_begin_object(j);
+			opt_str(j, "function", t->py[i].function);
+			opt_str(j, "file", t->py[i].file);
+			if (t->py[i].line > 0) {
+				json_key(j, "line");
+				json_int(j, t->py[i].line);
+			}
+			json_end_object(j);
+		}
+		json_end_array(j);
+	}
 	json_end_object(j);
 }
 
@@ -221,12 +238,44 @@ static void count(struct strbuf *sb, size_t n)
 	}
 }
 
+/* The Python frames of one _PyEval_EvalFrameDefault call, from *NEXT on:
+ * up to and with the entry frame. */
+static void text_py_run(const struct rc_thread *t, size_t *next, struct strbuf *sb)
+{
+	while (*next < t->npy) {
+		const struct rc_pyframe *p = &t->py[(*next)++];
+		strbuf_addf(sb, "  py     %s", p->function ? p->function : "??");
+		if (p->file)
+			strbuf_addf(sb, " (%s:%d)", p->file, p->line);
+		strbuf_addc(sb, '\n');
+		if (p->entry)
+			break;
+	}
+}
+
+static bool eval_frame(const struct rc_frame *f)
+{
+	return f->function && !f->inlined && strcmp(f->function, "_PyEval_EvalFrameDefault") == 0;
+}
+
 static void text_thread(const struct rc_thread *t, struct strbuf *sb, bool all)
 {
+	size_t py_next = 0;
+	bool has_eval = false;
+
+	for (size_t i = 0; i < t->nframes && !has_eval; i++)
+		has_eval = eval_frame(&t->frames[i]);
 	strbuf_addf(sb, "\nthread %d", t->tid);
 	if (t->name)
 		strbuf_addf(sb, " '%s'", t->name);
+	if (t->gil)
+		strbuf_adds(sb, " (held the GIL)");
 	strbuf_adds(sb, t->crashed ? " (crashed):\n" : ":\n");
+	/* Without the evaluator's frames to hang them on (no symbols), the
+	 * Python frames come first, as one stack of their own. */
+	if (!has_eval)
+		while (py_next < t->npy)
+			text_py_run(t, &py_next, sb);
 	size_t shown = 0;
 	for (size_t i = 0; i < t->nframes;) {
 		if (!all && shown >= TEXT_FRAMES_OTHER) {
@@ -249,6 +298,10 @@ static void text_thread(const struct rc_thread *t, struct strbuf *sb, bool all)
 			strbuf_addf(sb, " (frames #%zu to #%zu)\n", i, i + reps * period - 1);
 			i += reps * period;
 		} else {
+			/* Each evaluator call runs a run of Python frames: they
+			 * sit just above it, as in py-spy's merged view. */
+			if (eval_frame(&t->frames[i]))
+				text_py_run(t, &py_next, sb);
 			strbuf_addf(sb, "  #%-5zu ", i);
 			crash_frame_str(&t->frames[i], sb);
 			strbuf_addc(sb, '\n');
