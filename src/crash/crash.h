@@ -132,9 +132,9 @@ struct rc_crash {
 	uint64_t sym_abort_msg;		/* glibc's __abort_msg (GLIBC_PRIVATE) */
 
 	/* unwind.c reads DWARF (file:line, inlined frames) for the C
-	 * runtime's frames (libc, ld.so...) only at the top of the crashed
-	 * thread, where the crash is: loading libc's debuginfo costs more than
-	 * all the rest of a core.  FULL_DEBUGINFO (-v) reads it everywhere. */
+	 * runtime's frames (libc, ld.so...) only with FULL_DEBUGINFO (-v):
+	 * loading libc's debuginfo costs more than all the rest of a core,
+	 * and the runtime's frames are named from its symbol table anyway. */
 	bool full_debuginfo;
 
 	/* Python (crash/python.c): _PyRuntime's address and the version, from

@@ -593,11 +593,12 @@ static const struct sym *lookup(struct unwinder *u, uint64_t addr, bool dwarf)
 }
 
 /* Whether the frame at ADDR gets DWARF: always outside the C runtime;
- * inside it, with full_debuginfo, or at the top of the crashed thread
- * (TOP: no frame outside the runtime seen yet in it). */
-static bool want_dwarf(struct unwinder *u, uint64_t addr, bool top)
+ * inside it only with full_debuginfo.  The runtime's names come from its
+ * symbol table either way; its file:line and inlined frames cost loading
+ * libc's compressed debug info, more than all the rest of a core. */
+static bool want_dwarf(struct unwinder *u, uint64_t addr)
 {
-	if (u->c->full_debuginfo || top)
+	if (u->c->full_debuginfo)
 		return true;
 	const struct rc_module *m = module_of(u, dwfl_addrmodule(u->dwfl, addr));
 	return !m || !crash_runtime_module(m->name);
@@ -645,15 +646,12 @@ static void add_frames(struct unwinder *u, struct rc_thread *t)
 
 	free_frames(t);
 	t->truncated = u->capped;
-	bool top = t->crashed || (u->c->crashed_tid && t->tid == u->c->crashed_tid);
 	for (size_t i = 0; i < u->nraw; i++) {
 		const struct raw_frame *r = &u->raw[i];
 		/* A return address points after the call: the call itself
 		 * (and its line and inlined scopes) is one byte before. */
 		uint64_t addr = r->activation || r->pc == 0 ? r->pc : r->pc - 1;
-		const struct sym *s = lookup(u, addr, want_dwarf(u, addr, top));
-		if (top && s->module && !crash_runtime_module(s->module->name))
-			top = false;
+		const struct sym *s = lookup(u, addr, want_dwarf(u, addr));
 
 		for (size_t k = 0; k < s->n; k++) {
 			if (t->nframes >= RC_CRASH_MAX_FRAMES) {
