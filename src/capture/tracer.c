@@ -677,18 +677,35 @@ void tracer_detach_all(struct tracer *tr)
 	}
 }
 
-size_t tracer_hold_all(struct tracer *tr)
+/* The tids of the tracees (of TGID's process but EXCEPT, when TGID is
+ * not 0), copied: forgetting a thread changes the table. */
+static pid_t *tids_of(struct tracer *tr, pid_t tgid, pid_t except, size_t *n)
 {
 	struct hmap_iter it;
-	size_t n = 0, held = 0;
 	pid_t *tids = xcalloc(tr->tracees.count + 1, sizeof(*tids));
 
-	/* Forgetting a thread changes the table: walk a copy of the tids. */
-	for (struct hmap_node *e = hmap_first(&tr->tracees, &it); e; e = hmap_next(&tr->tracees, &it))
-		tids[n++] = ((struct tracee *)e->value)->tid;
+	*n = 0;
+	for (struct hmap_node *e = hmap_first(&tr->tracees, &it); e; e = hmap_next(&tr->tracees, &it)) {
+		const struct tracee *t = e->value;
+		if (!tgid || (t->tgid == tgid && t->tid != except))
+			tids[(*n)++] = t->tid;
+	}
+	return tids;
+}
+
+static bool stopping(const struct tracer *tr)
+{
+	return tr->stop_flag && *tr->stop_flag;
+}
+
+size_t tracer_hold_all(struct tracer *tr)
+{
+	size_t n, held = 0;
+	pid_t *tids = tids_of(tr, 0, 0, &n);
+
 	for (size_t i = 0; i < n; i++) {
 		struct tracee *t = find(tr, tids[i]);
-		while (t && !(tr->stop_flag && *tr->stop_flag)) {
+		while (t && !stopping(tr)) {
 			siginfo_t si;
 			memset(&si, 0, sizeof(si));
 			if (waitid(P_PID, (id_t)t->tid, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT) < 0) {
@@ -718,24 +735,18 @@ size_t tracer_hold_all(struct tracer *tr)
 
 void tracer_hold_group(struct tracer *tr, pid_t tgid, pid_t except)
 {
-	struct hmap_iter it;
-	size_t n = 0;
-	pid_t *tids = xcalloc(tr->tracees.count + 1, sizeof(*tids));
+	size_t n;
+	pid_t *tids = tids_of(tr, tgid, except, &n);
 
-	for (struct hmap_node *e = hmap_first(&tr->tracees, &it); e; e = hmap_next(&tr->tracees, &it)) {
-		struct tracee *t = e->value;
-		if (t->tgid == tgid && t->tid != except) {
-			tids[n++] = t->tid;
-			ptrace(PTRACE_INTERRUPT, t->tid, 0L, 0L);
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		ptrace(PTRACE_INTERRUPT, tids[i], 0L, 0L);
 	/* Each reports a stop (the interrupt's, or one that came first) or
 	 * its death; peeked at, left for the loop. */
-	for (size_t i = 0; i < n && !(tr->stop_flag && *tr->stop_flag); i++) {
+	for (size_t i = 0; i < n && !stopping(tr); i++) {
 		siginfo_t si;
 		memset(&si, 0, sizeof(si));
 		while (waitid(P_PID, (id_t)tids[i], &si, WEXITED | WSTOPPED | __WALL | WNOWAIT) < 0 &&
-		       errno == EINTR && !(tr->stop_flag && *tr->stop_flag))
+		       errno == EINTR && !stopping(tr))
 			;
 	}
 	free(tids);
@@ -743,12 +754,9 @@ void tracer_hold_group(struct tracer *tr, pid_t tgid, pid_t except)
 
 void tracer_release_all(struct tracer *tr)
 {
-	struct hmap_iter it;
-	size_t n = 0;
-	pid_t *tids = xcalloc(tr->tracees.count + 1, sizeof(*tids));
+	size_t n;
+	pid_t *tids = tids_of(tr, 0, 0, &n);
 
-	for (struct hmap_node *e = hmap_first(&tr->tracees, &it); e; e = hmap_next(&tr->tracees, &it))
-		tids[n++] = ((struct tracee *)e->value)->tid;
 	for (size_t i = 0; i < n; i++) {
 		struct tracee *t = find(tr, tids[i]);
 		if (t && t->held) {

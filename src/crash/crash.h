@@ -154,6 +154,8 @@ const struct rc_mapping *crash_mapping_at(const struct rc_crash *c, uint64_t add
 /* Reads N bytes at ADDR of the crashed process's memory (the core's
  * PT_LOAD bytes, or the live process); returns how many could be read. */
 size_t crash_read_mem(const struct rc_crash *c, uint64_t addr, void *buf, size_t n);
+/* One 64-bit word of it; false when it cannot be read. */
+bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v);
 /* The thread that crashed (threads[0] when known), or NULL. */
 const struct rc_thread *crash_thread(const struct rc_crash *c);
 

@@ -24,14 +24,17 @@ struct out {
 	size_t len, cap;
 };
 
-static bool out_room(struct out *o, size_t want)
+/* Room for WANT more bytes, or false with ERR saying the cap was hit. */
+static bool out_room(struct out *o, size_t want, struct strbuf *err)
 {
 	if (o->cap - o->len >= want)
 		return true;
 	size_t cap = o->cap ? o->cap : 1 << 20;
 	while (cap - o->len < want) {
-		if (cap >= RC_CORE_MAX_BYTES)
+		if (cap >= RC_CORE_MAX_BYTES) {
+			strbuf_addf(err, "decompresses to more than %llu GiB", RC_CORE_MAX_BYTES >> 30);
 			return false;
+		}
 		cap *= 2;
 	}
 	o->buf = xrealloc(o->buf, cap);
@@ -51,9 +54,8 @@ static int unzstd(const unsigned char *in, size_t n, struct out *o, struct strbu
 	}
 	ZSTD_initDStream(z);
 	while (ib.pos < ib.size) {
-		if (!out_room(o, ZSTD_DStreamOutSize())) {
+		if (!out_room(o, ZSTD_DStreamOutSize(), err)) {
 			ZSTD_freeDStream(z);
-			strbuf_addf(err, "decompresses to more than %llu GiB", RC_CORE_MAX_BYTES >> 30);
 			return -1;
 		}
 		ZSTD_outBuffer ob = { o->buf + o->len, o->cap - o->len, 0 };
@@ -85,9 +87,8 @@ static int unxz(const unsigned char *in, size_t n, struct out *o, struct strbuf 
 	z.next_in = in;
 	z.avail_in = n;
 	for (;;) {
-		if (!out_room(o, 1 << 20)) {
+		if (!out_room(o, 1 << 20, err)) {
 			lzma_end(&z);
-			strbuf_addf(err, "decompresses to more than %llu GiB", RC_CORE_MAX_BYTES >> 30);
 			return -1;
 		}
 		z.next_out = o->buf + o->len;
@@ -119,9 +120,8 @@ static int unlz4(const unsigned char *in, size_t n, struct out *o, struct strbuf
 		return -1;
 	}
 	while (pos < n) {
-		if (!out_room(o, 1 << 20)) {
+		if (!out_room(o, 1 << 20, err)) {
 			LZ4F_freeDecompressionContext(z);
-			strbuf_addf(err, "decompresses to more than %llu GiB", RC_CORE_MAX_BYTES >> 30);
 			return -1;
 		}
 		size_t src = n - pos, dst = o->cap - o->len;

@@ -41,3 +41,8 @@ size_t crash_read_mem(const struct rc_crash *c, uint64_t addr, void *buf, size_t
 		return 0;
 	return read_core(c, addr, buf, n);
 }
+
+bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v)
+{
+	return crash_read_mem(c, addr, v, sizeof(*v)) == sizeof(*v);
+}

@@ -27,9 +27,10 @@ static const struct py_layout *layout_for(int major, int minor)
 	return NULL;
 }
 
+/* Reads through a pointer read from memory: NULL is no pointer. */
 static bool rd64(const struct rc_crash *c, uint64_t addr, uint64_t *v)
 {
-	return addr && crash_read_mem(c, addr, v, 8) == 8;
+	return addr && crash_read_u64(c, addr, v);
 }
 
 static bool rd32(const struct rc_crash *c, uint64_t addr, uint32_t *v)

@@ -205,11 +205,6 @@ bool crash_has_frame(const struct rc_thread *t, const char *name)
 	return false;
 }
 
-bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v)
-{
-	return crash_read_mem(c, addr, v, sizeof(*v)) == sizeof(*v);
-}
-
 bool crash_read_string(const struct rc_crash *c, uint64_t addr, size_t max, struct strbuf *out)
 {
 	char buf[256];

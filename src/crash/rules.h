@@ -66,6 +66,5 @@ bool crash_has_fault_addr(const struct rc_crash *c);
  * core's memory (for __abort_msg and assert arguments); false when the
  * memory is not in the core. */
 bool crash_read_string(const struct rc_crash *c, uint64_t addr, size_t max, struct strbuf *out);
-bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v);
 
 #endif

@@ -225,19 +225,6 @@ void report_crash_json(const struct rc_crash *c, struct json *j)
 	}
 }
 
-/* "12,345" */
-static void count(struct strbuf *sb, size_t n)
-{
-	char d[32];
-	int len = snprintf(d, sizeof(d), "%zu", n);
-
-	for (int i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
-			strbuf_addc(sb, ',');
-		strbuf_addc(sb, d[i]);
-	}
-}
-
 /* The Python frames of one _PyEval_EvalFrameDefault call, from *NEXT on:
  * up to and with the entry frame. */
 static void text_py_run(const struct rc_thread *t, size_t *next, struct strbuf *sb)
@@ -294,7 +281,7 @@ static void text_thread(const struct rc_thread *t, struct strbuf *sb, bool all)
 					strbuf_addf(sb, " (%s:%d)", crash_basename(f->file), f->line);
 			}
 			strbuf_adds(sb, " x ");
-			count(sb, reps);
+			report_add_count(sb, reps);
 			strbuf_addf(sb, " (frames #%zu to #%zu)\n", i, i + reps * period - 1);
 			i += reps * period;
 		} else {

@@ -44,6 +44,9 @@ void report_crash_header(const struct rc_crash *c, struct strbuf *out);
 void report_crash_text(const struct rc_crash *c, struct strbuf *out, bool verbose);
 void report_crash_json(const struct rc_crash *c, struct json *j);
 
+/* N with thousands separators ("12,345"), for the text report. */
+void report_add_count(struct strbuf *sb, unsigned long long n);
+
 /* True when any finding's effective severity is error. */
 bool report_has_errors(const struct rc_report *r);
 
