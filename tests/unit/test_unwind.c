@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -196,6 +197,8 @@ static pid_t spawn(const char *prog, const char *arg1, const char *arg2, int *in
 	pid_t pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		/* A test that fails mid-way must not leave its program behind. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (in_fd) {
 			dup2(in[0], 0);
 			close(in[0]);

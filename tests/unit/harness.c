@@ -1,0 +1,45 @@
+/*
+ * Linked into every unit test program: the conditions each test counts on,
+ * set before main.
+ *
+ * - fds 0-2 open. CI may start us with stdin closed; then a test's pipe()
+ *   gets fd 0 and a child's dup2 onto fd 0 closes its own pipe end.
+ * - stdout line-buffered, so what a test printed before it hung reaches
+ *   meson's log when meson kills it.
+ * - A watchdog below meson's 120 s timeout: a test that hangs says so, and
+ *   takes its children with it. A child left alive keeps meson's output
+ *   pipe open, and meson then reports only "TIMEOUT" with no output.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+enum { WATCHDOG_S = 100 };
+
+static void on_watchdog(int sig)
+{
+	static const char msg[] = "\n[  ERROR   ] watchdog: this test program "
+				  "still runs after 100 s; killing it and its children "
+				  "(the last test begun above is the one that hangs)\n";
+
+	(void)sig;
+	(void)!write(1, msg, sizeof(msg) - 1);
+	/* Our own process group only: meson gives each test one (setsid).
+	 * Run by hand from a shell without job control we would share the
+	 * caller's, so then only we go. */
+	if (getpgrp() == getpid())
+		kill(0, SIGKILL);
+	_exit(124);
+}
+
+__attribute__((constructor)) static void unit_harness(void)
+{
+	if (sanitize_std_fds() < 0)
+		_exit(1);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	signal(SIGALRM, on_watchdog);
+	alarm(WATCHDOG_S);
+}
