@@ -27,7 +27,7 @@
 /* x86_64 user_regs_struct, in its order; rc_crash_reg_names[] names them. */
 #define RC_CRASH_NREGS 27
 extern const char *const rc_crash_reg_names[RC_CRASH_NREGS];
-enum { RC_REG_RBP = 4, RC_REG_RAX = 10, RC_REG_RIP = 16, RC_REG_RSP = 19 };
+enum { RC_REG_RBP = 4, RC_REG_RAX = 10, RC_REG_RIP = 16, RC_REG_RSP = 19, RC_REG_FS_BASE = 21 };
 
 /* A piece of the address space: a PT_LOAD segment of the core, described
  * with the NT_FILE entry that covers it (if any). */
@@ -140,6 +140,7 @@ struct rc_crash {
 	/* Python (crash/python.c): _PyRuntime's address and the version, from
 	 * the module that defines it (unwind.c); 0 when it is no Python. */
 	uint64_t sym_py_runtime;
+	uint64_t sym_py_version;		/* Py_Version (3.11+): PY_VERSION_HEX */
 	int py_major, py_minor;
 };
 
@@ -156,6 +157,9 @@ const struct rc_mapping *crash_mapping_at(const struct rc_crash *c, uint64_t add
 size_t crash_read_mem(const struct rc_crash *c, uint64_t addr, void *buf, size_t n);
 /* One 64-bit word of it; false when it cannot be read. */
 bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v);
+/* N bytes of code at ADDR: from memory, else from the file mapped there
+ * (a kernel core holds no code).  The bytes read. */
+size_t crash_read_code(const struct rc_crash *c, uint64_t addr, void *buf, size_t n);
 /* The thread that crashed (threads[0] when known), or NULL. */
 const struct rc_thread *crash_thread(const struct rc_crash *c);
 

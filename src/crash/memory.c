@@ -1,7 +1,10 @@
 /* The crashed process's memory, read for rules: from the core's PT_LOAD
  * bytes, or from a live process stopped by us. */
+#include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/uio.h>
+#include <unistd.h>
 
 #include "crash/crash.h"
 #include "util/util.h"
@@ -45,4 +48,25 @@ size_t crash_read_mem(const struct rc_crash *c, uint64_t addr, void *buf, size_t
 bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v)
 {
 	return crash_read_mem(c, addr, v, sizeof(*v)) == sizeof(*v);
+}
+
+/* Code is not in a kernel core (only the first page of each mapped ELF
+ * file is), so what the core lacks is read from the mapped file, which
+ * is still the same file unless it was rebuilt since (unwind.c notes
+ * that as a problem). */
+size_t crash_read_code(const struct rc_crash *c, uint64_t addr, void *buf, size_t n)
+{
+	size_t got = crash_read_mem(c, addr, buf, n);
+	if (got == n || c->live_pid > 0)
+		return got;
+	const struct rc_mapping *m = crash_mapping_at(c, addr);
+	if (!m || !m->path || !m->exec || addr - m->start > UINT64_MAX - m->offset)
+		return got;
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return got;
+	size_t want = (size_t)MIN((uint64_t)n, m->end - addr);
+	ssize_t r = pread(fd, buf, want, (off_t)(m->offset + (addr - m->start)));
+	close(fd);
+	return r > 0 ? (size_t)r : got;
 }

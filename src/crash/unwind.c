@@ -294,6 +294,14 @@ static void modules_debuginfo(struct unwinder *u)
 	free(used);
 }
 
+/* NAME is WANT, or WANT with a symbol version ("_PyRuntime@@..."). */
+static bool symbol_is(const char *name, const char *want)
+{
+	size_t n = strlen(want);
+
+	return strncmp(name, want, n) == 0 && (name[n] == '\0' || name[n] == '@');
+}
+
 /* glibc's __abort_msg (GLIBC_PRIVATE, in libc's .dynsym, so found without
  * debuginfo): where abort() and assert() leave the message they printed.
  * And CPython's _PyRuntime (a dynsym of the python executable or of
@@ -310,29 +318,39 @@ static int abort_msg_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwa
 	if (!base)
 		return DWARF_CB_OK;
 	bool libc = strncmp(base, "libc.so", 7) == 0 || strncmp(base, "libc-", 5) == 0;
-	/* "python3.11", "libpython3.11.so.1.0": the version is in the name. */
+	/* "python3.11", "libpython3.11.so.1.0": the version is in the name,
+	 * but a venv's copied "python" has none; Py_Version (3.11+) or the
+	 * debug offsets (3.13+) tell it then (python.c). */
 	int major = 0, minor = 0;
-	bool python = sscanf(base, "python%d.%d", &major, &minor) == 2 ||
-		      sscanf(base, "libpython%d.%d", &major, &minor) == 2;
+	bool python = strncmp(base, "python", 6) == 0 || strncmp(base, "libpython", 9) == 0;
 	if (!libc && !python)
 		return DWARF_CB_OK;
-	const char *want = libc ? "__abort_msg" : "_PyRuntime";
-	size_t wl = strlen(want);
+	if (python && sscanf(base, "python%d.%d", &major, &minor) != 2 &&
+	    sscanf(base, "libpython%d.%d", &major, &minor) != 2)
+		major = minor = 0;
+	/* Before 3.7 there is no _PyRuntime: the name alone says this is a
+	 * Python whose frames are not read. */
+	if (python && major && !u->c->sym_py_runtime) {
+		u->c->py_major = major;
+		u->c->py_minor = minor;
+	}
 	int n = dwfl_module_getsymtab(mod);
 	for (int i = 1; i < n; i++) {
 		GElf_Sym sym;
 		GElf_Addr addr;
 		const char *sn = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
-		if (sn && strncmp(sn, want, wl) == 0 && (sn[wl] == '\0' || sn[wl] == '@') &&
-		    GELF_ST_TYPE(sym.st_info) == STT_OBJECT) {
-			if (libc) {
-				u->c->sym_abort_msg = addr;
-			} else {
-				u->c->sym_py_runtime = addr;
-				u->c->py_major = major;
-				u->c->py_minor = minor;
-			}
+		if (!sn || GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
+			continue;
+		if (libc && symbol_is(sn, "__abort_msg")) {
+			u->c->sym_abort_msg = addr;
 			break;
+		}
+		if (python && symbol_is(sn, "_PyRuntime")) {
+			u->c->sym_py_runtime = addr;
+			u->c->py_major = major;
+			u->c->py_minor = minor;
+		} else if (python && symbol_is(sn, "Py_Version")) {
+			u->c->sym_py_version = addr;
 		}
 	}
 	return u->c->sym_abort_msg && u->c->sym_py_runtime ? DWARF_CB_ABORT : DWARF_CB_OK;
