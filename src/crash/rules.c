@@ -132,13 +132,7 @@ struct rc_finding *crash_finding(const struct rc_crash *c, struct rc_findings *o
 	va_end(ap);
 	/* A crash under Python: the line of Python that called into the
 	 * native code, which is where the user will look. */
-	const struct rc_thread *ct = crash_thread(c);
-	if (ct && ct->npy && ct->py[0].function) {
-		const struct rc_pyframe *p = &ct->py[0];
-		strbuf_addf(&sb, "; called from Python %s", p->function);
-		if (p->file)
-			strbuf_addf(&sb, " (%s:%d)", crash_basename(p->file), p->line);
-	}
+	crash_python_call(c, &sb);
 	free(f->summary);
 	f->summary = strbuf_detach(&sb);
 	f->effective = sev;

@@ -42,6 +42,9 @@ struct rc_finding *crash_finding(const struct rc_crash *c, struct rc_findings *o
 /* "the caller parse_header (crash.c:31) in crash-null": who is to blame,
  * for summaries; "" when nothing is known. */
 void crash_culprit_str(const struct rc_crash *c, struct strbuf *out);
+/* When Python called the native code that crashed, appends "; F (FILE:LINE)
+ * called NAME, which faulted reading 0xADDR" (crash/pycall.c). */
+void crash_python_call(const struct rc_crash *c, struct strbuf *out);
 
 /* Recursion: how many times the frames from FROM on repeat with some
  * period of 1 to 8 frames (compared by pc); 1 when they don't.  *PERIOD
