@@ -33,6 +33,7 @@ static void thread_release(struct rc_thread *t)
 	}
 	free(t->py);
 	free(t->name);
+	free(t->py_name);
 	free(t->unwind_error);
 }
 

@@ -92,6 +92,7 @@ struct rc_thread {
 	size_t npy;
 	bool python;			/* a Python thread state names this thread */
 	bool gil;			/* it held the GIL */
+	char *py_name;			/* threading's name for it (Thread.name), NULL unknown */
 };
 
 struct rc_crash {

@@ -70,7 +70,11 @@ static void json_thread(struct json *j, const struct rc_thread *t)
 	json_begin_object(j);
 	json_key(j, "tid");
 	json_int(j, t->tid);
-	opt_str(j, "name", t->name);
+	/* Python's name for the thread says more than the kernel's, which
+	 * is the program's name for all of them unless it set one. */
+	opt_str(j, "name", t->py_name ? t->py_name : t->name);
+	if (t->py_name && t->name && strcmp(t->py_name, t->name) != 0)
+		opt_str(j, "comm", t->name);
 	json_key(j, "crashed");
 	json_bool(j, t->crashed);
 	json_key(j, "frames");
@@ -253,7 +257,9 @@ static void text_thread(const struct rc_thread *t, struct strbuf *sb, bool all)
 	for (size_t i = 0; i < t->nframes && !has_eval; i++)
 		has_eval = eval_frame(&t->frames[i]);
 	strbuf_addf(sb, "\nthread %d", t->tid);
-	if (t->name)
+	if (t->py_name)
+		strbuf_addf(sb, " '%s'", t->py_name);
+	else if (t->name)
 		strbuf_addf(sb, " '%s'", t->name);
 	if (t->gil)
 		strbuf_adds(sb, " (held the GIL)");
