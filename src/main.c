@@ -52,6 +52,7 @@ int main(int argc, char **argv)
 		perror("rootcause: cannot open '/dev/null'");
 		return RC_EXIT_INPUT;
 	}
+	signals_own();
 	if (argc < 2) {
 		usage(stderr);
 		return RC_EXIT_USAGE;

@@ -228,6 +228,7 @@ pid_t tracer_spawn(struct tracer *tr, char *const argv[], struct strbuf *err)
 			(void)!write(pfd[1], &code, sizeof(code));
 			_exit(127);
 		}
+		signals_inherited();
 		execv(file, argv);
 		e = errno;
 		(void)!write(pfd[1], &e, sizeof(e));

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,4 +108,22 @@ int sanitize_std_fds(void)
 		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", O_RDWR) < 0)
 			return -1;
 	return 0;
+}
+
+static sigset_t inherited_mask;
+
+void signals_own(void)
+{
+	static const int own[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGCHLD };
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		sigaddset(&set, own[i]);
+	sigprocmask(SIG_UNBLOCK, &set, &inherited_mask);
+}
+
+void signals_inherited(void)
+{
+	sigprocmask(SIG_SETMASK, &inherited_mask, NULL);
 }

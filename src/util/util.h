@@ -23,6 +23,15 @@ char *xstrndup(const char *s, size_t n);
  * its stdin or stdout.  Returns 0, or -1 with errno set. */
 int sanitize_std_fds(void);
 
+/* Unblocks the signals rootcause acts on (Ctrl-C and the like, SIGALRM
+ * for its deadlines, SIGCHLD), keeping the mask it was started with for
+ * signals_inherited(): a runner that blocked them must not stop rootcause
+ * from ending, and the command rootcause runs gets the mask it would have
+ * had without it. */
+void signals_own(void);
+/* In a child before exec: the signal mask rootcause was started with. */
+void signals_inherited(void);
+
 /* write(2) until all N bytes are out (retrying EINTR and short writes);
  * false with errno set on failure. */
 #include <stdbool.h>

@@ -4,6 +4,10 @@
  *
  * - fds 0-2 open. CI may start us with stdin closed; then a test's pipe()
  *   gets fd 0 and a child's dup2 onto fd 0 closes its own pipe end.
+ * - No signal blocked or ignored: both are inherited through fork and
+ *   exec, and a runner that blocks SIGCHLD or ignores SIGUSR1 would hand
+ *   that on to the programs the tests run and trace (a blocked SIGCHLD
+ *   hung test_core; an ignored SIGUSR1 failed test_tracer).
  * - stdout line-buffered, so what a test printed before it hung reaches
  *   meson's log when meson kills it.
  * - A watchdog below meson's 120 s timeout: a test that hangs says so, and
@@ -39,6 +43,14 @@ __attribute__((constructor)) static void unit_harness(void)
 {
 	if (sanitize_std_fds() < 0)
 		_exit(1);
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+		if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+			signal(sig, SIG_DFL);
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGALRM, on_watchdog);
 	alarm(WATCHDOG_S);
