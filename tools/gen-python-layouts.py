@@ -7,7 +7,13 @@ Usage: gen-python-layouts.py [--check] [OUT.h]
 
 --check runs each interpreter on a walk of its own structures with the
 row's offsets (from _PyRuntime to the running frames, the GIL holder, the
-code objects' strings and bytes) and writes nothing if one disagrees.
+code objects' strings and bytes, and the threads' names through
+sys.modules, dicts, ints and instance attributes) and writes nothing if
+one disagrees.
+
+3.13's row is there for what its _Py_DebugOffsets lack (dict keys,
+instance values, modules: for thread names); its frames are read from the
+debug offsets alone.
 
 Each interpreter under $(pyenv root)/versions/3.X.* (X in MINORS, the
 newest patch release when there are several) must be a build whose
@@ -32,7 +38,7 @@ import re
 import subprocess
 import sys
 
-MINORS = (8, 9, 10, 11, 12)
+MINORS = (8, 9, 10, 11, 12, 13)
 
 
 def off(typ, path):
@@ -47,6 +53,13 @@ FO = "PyFrameObject"
 IF = "struct _PyInterpreterFrame"
 CO = "PyCodeObject"
 GIL = "struct _gil_runtime_state"
+TY = "PyTypeObject"
+DO = "PyDictObject"
+DK = "PyDictKeysObject"
+DE = "PyDictKeyEntry"
+DU = "PyDictUnicodeEntry"
+DV = "PyDictValues"
+LO = "PyLongObject"
 
 # (field, C comment, candidate gdb expressions, requires)
 # REQUIRES names a field that must resolve for this one to mean what its
@@ -105,8 +118,8 @@ FIELDS = [
     ("iframe_previous", "_PyInterpreterFrame.previous",
      [off(IF, "previous")], None),
     ("iframe_prev_instr", "_PyInterpreterFrame.prev_instr "
-     "(_Py_CODEUNIT *, the last instruction begun)",
-     [off(IF, "prev_instr")], None),
+     "(_Py_CODEUNIT *, the last instruction begun; instr_ptr in 3.13+)",
+     [off(IF, "prev_instr"), off(IF, "instr_ptr")], None),
     ("iframe_owner", "_PyInterpreterFrame.owner (char)",
      [off(IF, "owner")], None),
     ("iframe_is_entry", "_PyInterpreterFrame.is_entry (bool, 3.11)",
@@ -146,6 +159,66 @@ FIELDS = [
      [off("PyBytesObject", "ob_base.ob_size")], None),
     ("bytes_ob_sval", "PyBytesObject.ob_sval", [off("PyBytesObject",
                                                     "ob_sval")], None),
+    # Thread names: sys.modules["threading"]._active[ident]._name.
+    ("interp_modules", "PyInterpreterState.imports.modules (sys.modules; "
+     "modules before 3.12)",
+     [off(IS, "imports.modules"), off(IS, "modules")], None),
+    ("object_ob_type", "PyObject.ob_type", [off("PyObject", "ob_type")],
+     None),
+    ("type_tp_flags", "PyTypeObject.tp_flags (unsigned long)",
+     [off(TY, "tp_flags")], None),
+    ("type_tp_basicsize", "PyTypeObject.tp_basicsize",
+     [off(TY, "tp_basicsize")], None),
+    ("type_tp_dictoffset", "PyTypeObject.tp_dictoffset (the instance "
+     "dict's place, 3.8-3.10)",
+     [off(TY, "tp_dictoffset")], None),
+    ("heaptype_cached_keys", "PyHeapTypeObject.ht_cached_keys (the keys "
+     "its instances' attribute values share)",
+     [off("PyHeapTypeObject", "ht_cached_keys")], None),
+    ("module_md_dict", "PyModuleObject.md_dict",
+     [off("PyModuleObject", "md_dict")], None),
+    ("dict_ma_keys", "PyDictObject.ma_keys", [off(DO, "ma_keys")], None),
+    ("dict_ma_values", "PyDictObject.ma_values (split tables)",
+     [off(DO, "ma_values")], None),
+    ("dk_size", "PyDictKeysObject.dk_size (Py_ssize_t, 3.8-3.10)",
+     [off(DK, "dk_size")], None),
+    ("dk_log2_size", "PyDictKeysObject.dk_log2_size (uint8_t, 3.11+)",
+     [off(DK, "dk_log2_size")], None),
+    ("dk_log2_index_bytes", "PyDictKeysObject.dk_log2_index_bytes "
+     "(uint8_t, 3.11+)",
+     [off(DK, "dk_log2_index_bytes")], None),
+    ("dk_kind", "PyDictKeysObject.dk_kind (uint8_t, 3.11+)",
+     [off(DK, "dk_kind")], None),
+    ("dk_nentries", "PyDictKeysObject.dk_nentries",
+     [off(DK, "dk_nentries")], None),
+    ("dk_indices", "PyDictKeysObject.dk_indices: the hash index, then the "
+     "entries", [off(DK, "dk_indices")], None),
+    ("dict_keys_general", "value of DICT_KEYS_GENERAL (3.11+): keys of "
+     "that kind have PyDictKeyEntry entries, the others "
+     "PyDictUnicodeEntry", ["(long)DICT_KEYS_GENERAL"], None),
+    ("dict_entry_size", "sizeof(PyDictKeyEntry)", ["(long)sizeof(%s)" % DE],
+     None),
+    ("dict_entry_key", "PyDictKeyEntry.me_key", [off(DE, "me_key")], None),
+    ("dict_entry_value", "PyDictKeyEntry.me_value", [off(DE, "me_value")],
+     None),
+    ("dict_unicode_entry_size", "sizeof(PyDictUnicodeEntry) (3.11+)",
+     ["(long)sizeof(%s)" % DU], None),
+    ("dict_unicode_entry_key", "PyDictUnicodeEntry.me_key (3.11+)",
+     [off(DU, "me_key")], None),
+    ("dict_unicode_entry_value", "PyDictUnicodeEntry.me_value (3.11+)",
+     [off(DU, "me_value")], None),
+    ("dictvalues_values", "PyDictValues.values (3.11+; before, ma_values "
+     "is the array itself)", [off(DV, "values")], None),
+    ("dictvalues_valid", "PyDictValues.valid (uint8_t, 3.13+: the inline "
+     "values are in use)", [off(DV, "valid")], None),
+    ("long_ob_size", "PyLongObject.ob_base.ob_size (digits, negative for "
+     "a negative int; 3.8-3.11)", [off(LO, "ob_base.ob_size")], None),
+    ("long_lv_tag", "PyLongObject.long_value.lv_tag (digits << 3 | sign, "
+     "3.12+)", [off(LO, "long_value.lv_tag")], None),
+    ("long_ob_digit", "PyLongObject.ob_digit (long_value.ob_digit in "
+     "3.12+)", [off(LO, "ob_digit"), off(LO, "long_value.ob_digit")], None),
+    ("long_digit_size", "sizeof(digit): 4 for 30-bit digits, 2 for 15-bit",
+     ["(long)sizeof(digit)"], None),
 ]
 
 # Bit positions inside PyASCIIObject.state, read from 'ptype /o'.
@@ -407,8 +480,11 @@ def here():
             frames += 1
         assert not fr and not f
     else:
-        cf = ptr(ts, L["tstate_cframe"])
-        fr = P.from_address(cf + L["cframe_current_frame"]).value
+        if L["tstate_current_frame"] >= 0:
+            fr = P.from_address(ts + L["tstate_current_frame"]).value
+        else:
+            cf = ptr(ts, L["tstate_cframe"])
+            fr = P.from_address(cf + L["cframe_current_frame"]).value
         fr = ptr(fr, L["iframe_previous"])
         cstack = 0
         while fr:
@@ -429,10 +505,123 @@ def here():
             frames += 1
         assert not f
         assert L["frame_owned_by_cstack"] < 0 or cstack, "no entry shim"
-    return frames
+    return frames, check_names(interp)
+# Thread names as a reader finds them: sys.modules -> "threading" ->
+# _active (ident -> Thread) -> each Thread's _name, with the dict, int and
+# instance attribute layouts of this version.
+TPF_LONG, TPF_UNICODE, TPF_DICT = 1 << 24, 1 << 28, 1 << 29
+TPF_INLINE_VALUES, TPF_MANAGED_DICT = 1 << 2, 1 << 4
+def u8(a, o):
+    return ctypes.c_ubyte.from_address(a + o).value
+def ssize(a, o):
+    return ctypes.c_ssize_t.from_address(a + o).value
+def flags(o):
+    return ulong(ptr(o, L["object_ob_type"]), L["type_tp_flags"])
+def entries(keys, values):
+    # (key, value) addresses of a dict's keys object; VALUES: its split
+    # values (PyDictValues *, or the array itself before 3.11) or 0.
+    if L["dk_size"] >= 0:
+        size = ssize(keys, L["dk_size"])
+        ix = 1 if size <= 0xff else 2 if size <= 0xffff else \
+            4 if size <= 0xffffffff else 8
+        at = keys + L["dk_indices"] + size * ix
+        general = True
+    else:
+        at = keys + L["dk_indices"] + (1 << u8(keys, L["dk_log2_index_bytes"]))
+        general = u8(keys, L["dk_kind"]) == L["dict_keys_general"]
+    if general:
+        es, ek, ev = (L["dict_entry_size"], L["dict_entry_key"],
+                      L["dict_entry_value"])
+    else:
+        es, ek, ev = (L["dict_unicode_entry_size"],
+                      L["dict_unicode_entry_key"],
+                      L["dict_unicode_entry_value"])
+    vat = max(L["dictvalues_values"], 0)
+    for i in range(ssize(keys, L["dk_nentries"])):
+        k = ptr(at + i * es, ek)
+        v = ptr(values, vat + 8 * i) if values else ptr(at + i * es, ev)
+        if k and v:
+            yield k, v
+def items(d):
+    assert flags(d) & TPF_DICT, "not a dict"
+    return entries(ptr(d, L["dict_ma_keys"]), ptr(d, L["dict_ma_values"]))
+def lookup(d, name):
+    for k, v in items(d):
+        if flags(k) & TPF_UNICODE and ascii(k) == name:
+            return v
+    return 0
+def read_int(o):
+    assert flags(o) & TPF_LONG, "not an int"
+    if L["long_lv_tag"] >= 0:
+        tag = ulong(o, L["long_lv_tag"])
+        n, neg = tag >> 3, (tag & 3) == 2
+    else:
+        n = ssize(o, L["long_ob_size"])
+        n, neg = abs(n), n < 0
+    bits = 30 if L["long_digit_size"] == 4 else 15
+    dig = ctypes.c_uint32 if L["long_digit_size"] == 4 else ctypes.c_uint16
+    v = 0
+    for i in range(n):
+        v |= dig.from_address(o + L["long_ob_digit"] +
+                              i * L["long_digit_size"]).value << (bits * i)
+    return -v if neg else v
+def attribute(obj, name):
+    tp = ptr(obj, L["object_ob_type"])
+    fl = ulong(tp, L["type_tp_flags"])
+    cached = ptr(tp, L["heaptype_cached_keys"])
+    if sys.version_info < (3, 11):
+        d = ptr(obj, ssize(tp, L["type_tp_dictoffset"]))
+    elif sys.version_info < (3, 12):
+        assert fl & TPF_MANAGED_DICT
+        values, d = ptr(obj, -32), ptr(obj, -24)
+        if values:
+            return dict((ascii(k), v) for k, v in
+                        entries(cached, values)).get(name, 0)
+    elif sys.version_info < (3, 13):
+        assert fl & TPF_MANAGED_DICT
+        dorv = ptr(obj, -24)
+        if dorv & 1:
+            return dict((ascii(k), v) for k, v in
+                        entries(cached, dorv + 1)).get(name, 0)
+        d = dorv
+    else:
+        assert fl & TPF_MANAGED_DICT
+        values = obj + ssize(tp, L["type_tp_basicsize"])
+        if fl & TPF_INLINE_VALUES and u8(values, L["dictvalues_valid"]):
+            return dict((ascii(k), v) for k, v in
+                        entries(cached, values)).get(name, 0)
+        d = ptr(obj, -24)
+    return lookup(d, name)
+def check_names(interp):
+    mods = ptr(interp, L["interp_modules"])
+    assert mods == id(sys.modules), "sys.modules"
+    mod = lookup(mods, "threading")
+    assert mod == id(threading), "threading"
+    md = ptr(mod, L["module_md_dict"])
+    assert md == id(threading.__dict__), "md_dict"
+    active = lookup(md, "_active")
+    assert active == id(threading._active), "_active"
+    seen = {}
+    for k, v in items(active):
+        seen[read_int(k)] = ascii(attribute(v, "_name"))
+    want = dict((i, t.name) for i, t in threading._active.items())
+    assert seen == want, "names %r, threading says %r" % (seen, want)
+    assert len(seen) == 3, "names %r" % seen
+    return len(seen)
 def outer():
     return here()
-print("ok: %d frames" % outer())
+# Threads whose attributes sit in both places: values shared with the
+# type's keys, and (for vars()) a dict of their own.
+stop = threading.Event()
+workers = [threading.Thread(target=stop.wait, name=n)
+           for n in ("checker-values", "checker-dict")]
+for w in workers:
+    w.start()
+vars(workers[1])
+try:
+    print("ok: %d frames, %d thread names" % outer())
+finally:
+    stop.set()
 """
 
 

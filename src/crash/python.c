@@ -11,6 +11,9 @@
  *   3.11-3.12 PyThreadState.cframe->current_frame -> _PyInterpreterFrame
  *   3.13+     PyThreadState.current_frame -> _PyInterpreterFrame
  *
+ * Each thread's threading name (Thread.name) is read too, from the
+ * threading module's table of threads (read_names).
+ *
  * Reads go through crash_read_mem, so a core and a stopped process read
  * alike, and every pointer and length is checked: the memory may be
  * torn. */
@@ -139,6 +142,15 @@ static bool layout_from_debug_offsets(const struct rc_crash *c, uint64_t runtime
 	L->unicode_state_kind_width = 3;
 	L->unicode_state_compact_bit = 5;
 	L->unicode_state_ascii_bit = 6;
+	/* For thread names; the rest of what they need is in no table of
+	 * 3.13's and comes from python_layouts.h (layout_of). */
+	L->interp_modules = off(d.interpreter_state.imports_modules);
+	L->object_ob_type = off(d.pyobject.ob_type);
+	L->type_tp_flags = off(d.type_object.tp_flags);
+	L->dict_ma_keys = off(d.dict_object.ma_keys);
+	L->dict_ma_values = off(d.dict_object.ma_values);
+	L->long_lv_tag = off(d.long_object.lv_tag);
+	L->long_ob_digit = off(d.long_object.ob_digit);
 	return L->runtime_interpreters_head >= 0 && L->interp_threads_head >= 0 && L->tstate_next >= 0 &&
 	       L->tstate_current_frame >= 0 && L->iframe_code >= 0 && L->iframe_previous >= 0 &&
 	       L->co_filename >= 0 && L->co_name >= 0 && L->unicode_length >= 0 && L->unicode_state >= 0 &&
@@ -156,8 +168,41 @@ static bool rd32(const struct rc_crash *c, uint64_t addr, uint32_t *v)
 	return addr && crash_read_mem(c, addr, v, 4) == 4;
 }
 
-/* A str object's text (compact strings: what names and file names are);
- * NULL when it is not readable as one. */
+/* Appends code point CP to S as UTF-8; a surrogate (a str may hold a lone
+ * one) or anything beyond Unicode as U+FFFD. */
+static size_t put_utf8(char *s, uint32_t cp)
+{
+	/* Names from the process's memory end up on a terminal: no control
+	 * characters (C0, DEL, C1) that could rewrite the report around them. */
+	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+		cp = '?';
+	if (cp < 0x80) {
+		s[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		s[0] = (char)(0xc0 | cp >> 6);
+		s[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if ((cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff)
+		cp = 0xfffd;
+	if (cp < 0x10000) {
+		s[0] = (char)(0xe0 | cp >> 12);
+		s[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		s[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	s[0] = (char)(0xf0 | cp >> 18);
+	s[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+	s[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+	s[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* A str object's text as UTF-8 (compact strings: what names and file
+ * names are; their characters are 1, 2 or 4 bytes wide, latin-1 or
+ * UCS-2 or UCS-4); NULL when it is not readable as one. */
 static char *read_str(const struct rc_crash *c, const struct py_layout *L, uint64_t obj)
 {
 	uint64_t len;
@@ -169,15 +214,28 @@ static char *read_str(const struct rc_crash *c, const struct py_layout *L, uint6
 	unsigned kind = (state >> L->unicode_state_kind_shift) & ((1u << L->unicode_state_kind_width) - 1);
 	bool compact = state & (1u << L->unicode_state_compact_bit);
 	bool ascii = state & (1u << L->unicode_state_ascii_bit);
-	if (!compact || kind != 1)
-		return NULL;	/* names are compact; a wide one is left out */
-	char *s = xmalloc(len + 1);
+	if (!compact || (kind != 1 && kind != 2 && kind != 4) || (ascii && kind != 1))
+		return NULL;
 	uint64_t data = obj + (uint64_t)(ascii ? L->unicode_ascii_data : L->unicode_compact_data);
-	if (crash_read_mem(c, data, s, len) != len) {
-		free(s);
+	unsigned char raw[PY_MAX_STRING * 4];
+	if (crash_read_mem(c, data, raw, len * kind) != len * kind)
+		return NULL;
+	char *s = xmalloc(len * 4 + 1);
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		uint32_t cp = raw[i * kind];
+		if (kind == 2)
+			cp |= (uint32_t)raw[i * 2 + 1] << 8;
+		else if (kind == 4)
+			cp |= (uint32_t)raw[i * 4 + 1] << 8 | (uint32_t)raw[i * 4 + 2] << 16 |
+			      (uint32_t)raw[i * 4 + 3] << 24;
+		n += put_utf8(s + n, cp);
+	}
+	if (n > PY_MAX_STRING) {
+		free(s);	/* the bound holds for the text, as for the str */
 		return NULL;
 	}
-	s[len] = '\0';
+	s[n] = '\0';
 	return s;
 }
 
@@ -423,9 +481,370 @@ static struct rc_thread *thread_of(struct rc_crash *c, const struct py_layout *L
 	return NULL;
 }
 
+/* Thread names: threading's Thread.name is Python data, never the
+ * kernel's (CPython before 3.14 does not name OS threads), so it is read
+ * where the threading module keeps it:
+ *
+ *   interp->modules (sys.modules) ["threading"] -> its md_dict
+ *     ["_active"]: { get_ident(): Thread } -> each Thread's "_name"
+ *
+ * get_ident() is pthread_self(): the thread's fs base on x86_64 glibc,
+ * and its thread state's thread_id.  Dicts are walked entry by entry
+ * (their hashes are seeded per process), keys matched by their text. */
+
+#define PY_MAX_DICT_ENTRIES (1 << 20)
+#define PY_DICT_CHUNK 64
+
+/* tp_flags bits, the same from 3.8 to 3.13 (Include/object.h). */
+#define PY_TPFLAGS_INLINE_VALUES (1ul << 2)	/* 3.13+ */
+#define PY_TPFLAGS_MANAGED_DICT (1ul << 4)	/* 3.11+ */
+#define PY_TPFLAGS_LONG_SUBCLASS (1ul << 24)
+#define PY_TPFLAGS_UNICODE_SUBCLASS (1ul << 28)
+#define PY_TPFLAGS_DICT_SUBCLASS (1ul << 29)
+
+/* Whether the layout has what reading names in this version needs. */
+static bool names_readable(const struct py_layout *L)
+{
+	if (L->interp_modules < 0 || L->object_ob_type < 0 || L->type_tp_flags < 0 || L->module_md_dict < 0 ||
+	    L->dict_ma_keys < 0 || L->dict_ma_values < 0 || L->dk_nentries < 0 || L->dk_indices < 0 ||
+	    L->dict_entry_size <= 0 || L->dict_entry_key < 0 || L->dict_entry_value < 0 ||
+	    L->long_ob_digit < 0 || (L->long_digit_size != 2 && L->long_digit_size != 4) ||
+	    (L->long_ob_size < 0 && L->long_lv_tag < 0))
+		return false;
+	if (L->dk_size < 0 &&
+	    (L->dk_log2_size < 0 || L->dk_log2_index_bytes < 0 || L->dk_kind < 0 || L->dict_keys_general < 0 ||
+	     L->dict_unicode_entry_size <= 0 || L->dict_unicode_entry_key < 0 || L->dict_unicode_entry_value < 0))
+		return false;
+	if (L->minor <= 10)
+		return L->type_tp_dictoffset >= 0;
+	if (L->heaptype_cached_keys < 0 || L->dictvalues_values < 0)
+		return false;
+	return L->minor <= 12 || (L->type_tp_basicsize >= 0 && L->dictvalues_valid >= 0);
+}
+
+static bool type_flags(const struct rc_crash *c, const struct py_layout *L, uint64_t obj, uint64_t *flags)
+{
+	uint64_t type;
+
+	return rd64(c, obj + (uint64_t)L->object_ob_type, &type) &&
+	       rd64(c, type + (uint64_t)L->type_tp_flags, flags);
+}
+
+static bool has_flag(const struct rc_crash *c, const struct py_layout *L, uint64_t obj, unsigned long flag)
+{
+	uint64_t flags;
+
+	return type_flags(c, L, obj, &flags) && (flags & flag);
+}
+
+/* Whether OBJ is the str WANT (compact ASCII): one read of its header
+ * and text, then its type's flags when the text matched. */
+static bool str_is(const struct rc_crash *c, const struct py_layout *L, uint64_t obj, const char *want)
+{
+	size_t n = strlen(want), hdr = (size_t)L->unicode_ascii_data;
+	unsigned char buf[256];
+	uint64_t len;
+	uint32_t state;
+
+	if (!obj || hdr + n > sizeof(buf) || (size_t)L->unicode_length + 8 > hdr ||
+	    (size_t)L->unicode_state + 4 > hdr || crash_read_mem(c, obj, buf, hdr + n) != hdr + n)
+		return false;
+	memcpy(&len, buf + L->unicode_length, 8);
+	memcpy(&state, buf + L->unicode_state, 4);
+	return len == n && (state & (1u << L->unicode_state_compact_bit)) &&
+	       (state & (1u << L->unicode_state_ascii_bit)) && memcmp(buf + hdr, want, n) == 0 &&
+	       has_flag(c, L, obj, PY_TPFLAGS_UNICODE_SUBCLASS);
+}
+
+/* The entries of keys object KEYS: where they start, how many, and the
+ * size and fields of one. */
+struct py_entries {
+	uint64_t at, n;
+	int size, key, value;
+};
+
+static bool keys_entries(const struct rc_crash *c, const struct py_layout *L, uint64_t keys, struct py_entries *e)
+{
+	uint64_t n, size;
+	bool general = true;
+
+	if (!rd64(c, keys + (uint64_t)L->dk_nentries, &n))
+		return false;
+	if (L->dk_size >= 0) {
+		/* 3.8-3.10: dk_size slots of 1, 2, 4 or 8 bytes each. */
+		if (!rd64(c, keys + (uint64_t)L->dk_size, &size) || !size || size > PY_MAX_DICT_ENTRIES ||
+		    (size & (size - 1)))
+			return false;
+		unsigned ix = size <= 0xff ? 1 : size <= 0xffff ? 2 : 4;
+		e->at = keys + (uint64_t)L->dk_indices + size * ix;
+	} else {
+		/* 3.11+: 1 << dk_log2_size slots, 1 << dk_log2_index_bytes
+		 * bytes of them, and two kinds of entry. */
+		unsigned char log2_size, log2_index_bytes, kind;
+		if (crash_read_mem(c, keys + (uint64_t)L->dk_log2_size, &log2_size, 1) != 1 ||
+		    crash_read_mem(c, keys + (uint64_t)L->dk_log2_index_bytes, &log2_index_bytes, 1) != 1 ||
+		    crash_read_mem(c, keys + (uint64_t)L->dk_kind, &kind, 1) != 1 || log2_size > 20 ||
+		    log2_index_bytes < log2_size || log2_index_bytes > log2_size + 3)
+			return false;
+		e->at = keys + (uint64_t)L->dk_indices + (1ull << log2_index_bytes);
+		size = 1ull << log2_size;
+		general = kind == (unsigned char)L->dict_keys_general;
+	}
+	if (n > size || n > PY_MAX_DICT_ENTRIES)
+		return false;
+	e->n = n;
+	e->size = general ? L->dict_entry_size : L->dict_unicode_entry_size;
+	e->key = general ? L->dict_entry_key : L->dict_unicode_entry_key;
+	e->value = general ? L->dict_entry_value : L->dict_unicode_entry_value;
+	return e->size >= 16 && e->size <= 32 && e->key + 8 <= e->size && e->value + 8 <= e->size;
+}
+
+/* Calls FN for each live (key, value) of keys object KEYS, whose values
+ * are in its entries or, for a split table, the array at VALUES; stops
+ * when FN returns true, and returns whether one did. */
+typedef bool py_entry_fn(const struct rc_crash *c, const struct py_layout *L, uint64_t key, uint64_t value,
+			 void *arg);
+
+static bool each_entry(const struct rc_crash *c, const struct py_layout *L, uint64_t keys, uint64_t values,
+		       py_entry_fn *fn, void *arg)
+{
+	struct py_entries e;
+	unsigned char buf[PY_DICT_CHUNK * 32];
+
+	if (!keys || !keys_entries(c, L, keys, &e))
+		return false;
+	for (uint64_t i = 0; i < e.n; i += PY_DICT_CHUNK) {
+		uint64_t m = e.n - i < PY_DICT_CHUNK ? e.n - i : PY_DICT_CHUNK;
+		size_t want = (size_t)m * (size_t)e.size;
+		if (crash_read_mem(c, e.at + i * (uint64_t)e.size, buf, want) != want)
+			return false;
+		for (uint64_t k = 0; k < m; k++) {
+			uint64_t key, value;
+			memcpy(&key, buf + k * (uint64_t)e.size + (uint64_t)e.key, 8);
+			if (values) {
+				if (!key || !rd64(c, values + 8 * (i + k), &value))
+					continue;
+			} else {
+				memcpy(&value, buf + k * (uint64_t)e.size + (uint64_t)e.value, 8);
+			}
+			/* A deleted entry has no key or no value. */
+			if (key && value && fn(c, L, key, value, arg))
+				return true;
+		}
+	}
+	return false;
+}
+
+struct py_find {
+	const char *name;
+	uint64_t value;
+};
+
+static bool find_fn(const struct rc_crash *c, const struct py_layout *L, uint64_t key, uint64_t value, void *arg)
+{
+	struct py_find *f = arg;
+
+	if (!str_is(c, L, key, f->name))
+		return false;
+	f->value = value;
+	return true;
+}
+
+/* The value under str key NAME in keys object KEYS (values at VALUES for
+ * a split table, else 0): 0 when absent or unreadable. */
+static uint64_t keys_lookup(const struct rc_crash *c, const struct py_layout *L, uint64_t keys, uint64_t values,
+			    const char *name)
+{
+	struct py_find f = { .name = name };
+
+	return each_entry(c, L, keys, values, find_fn, &f) ? f.value : 0;
+}
+
+/* Where a split table's values start, given its PyDictValues pointer
+ * (before 3.11, ma_values is the array itself). */
+static uint64_t values_array(const struct py_layout *L, uint64_t values)
+{
+	return values ? values + (uint64_t)(L->dictvalues_values > 0 ? L->dictvalues_values : 0) : 0;
+}
+
+/* Dict DICT's keys object and split values (0: combined). */
+static bool dict_tables(const struct rc_crash *c, const struct py_layout *L, uint64_t dict, uint64_t *keys,
+			uint64_t *values)
+{
+	*values = 0;
+	if (!has_flag(c, L, dict, PY_TPFLAGS_DICT_SUBCLASS) || !rd64(c, dict + (uint64_t)L->dict_ma_keys, keys))
+		return false;
+	rd64(c, dict + (uint64_t)L->dict_ma_values, values);
+	*values = values_array(L, *values);
+	return true;
+}
+
+static uint64_t dict_lookup(const struct rc_crash *c, const struct py_layout *L, uint64_t dict, const char *name)
+{
+	uint64_t keys, values;
+
+	return dict_tables(c, L, dict, &keys, &values) ? keys_lookup(c, L, keys, values, name) : 0;
+}
+
+/* Instance attribute NAME of OBJ (an instance of a class written in
+ * Python), kept as this version keeps them: 0 when absent.
+ *   3.8-3.10  a dict at tp_dictoffset
+ *   3.11      values at obj-4 words (keys: the type's ht_cached_keys),
+ *             or once a dict was made, the dict at obj-3 words
+ *   3.12      obj-3 words: values | 1, or the dict
+ *   3.13      values inline after the object while valid, else the dict
+ *             at obj-3 words */
+static uint64_t attribute(const struct rc_crash *c, const struct py_layout *L, uint64_t obj, const char *name)
+{
+	uint64_t type, flags, keys = 0, dict = 0, v;
+
+	if (!rd64(c, obj + (uint64_t)L->object_ob_type, &type) || !rd64(c, type + (uint64_t)L->type_tp_flags, &flags))
+		return 0;
+	if (L->minor <= 10) {
+		uint64_t off;
+		if (!rd64(c, type + (uint64_t)L->type_tp_dictoffset, &off) || !off || off > PY_MAX_OFFSET)
+			return 0;	/* none, or negative: from a variable size's end */
+		rd64(c, obj + off, &dict);
+		return dict_lookup(c, L, dict, name);
+	}
+	if (!(flags & PY_TPFLAGS_MANAGED_DICT))
+		return 0;
+	rd64(c, type + (uint64_t)L->heaptype_cached_keys, &keys);
+	if (L->minor == 11) {
+		if (rd64(c, obj - 32, &v) && v)
+			return keys_lookup(c, L, keys, values_array(L, v), name);
+		rd64(c, obj - 24, &dict);
+	} else if (L->minor == 12) {
+		if (!rd64(c, obj - 24, &v))
+			return 0;
+		if (v & 1)
+			return keys_lookup(c, L, keys, values_array(L, v + 1), name);
+		dict = v;
+	} else {
+		uint64_t size;
+		unsigned char valid = 0;
+		if ((flags & PY_TPFLAGS_INLINE_VALUES) && rd64(c, type + (uint64_t)L->type_tp_basicsize, &size) &&
+		    size <= PY_MAX_OFFSET &&
+		    crash_read_mem(c, obj + size + (uint64_t)L->dictvalues_valid, &valid, 1) == 1 && valid)
+			return keys_lookup(c, L, keys, values_array(L, obj + size), name);
+		rd64(c, obj - 24, &dict);
+	}
+	return dict_lookup(c, L, dict, name);
+}
+
+/* An int that fits in 64 bits and is not negative (thread idents are
+ * pthread_t): 30- or 15-bit digits, counted by ob_size before 3.12 and
+ * by lv_tag (digits << 3 | sign: 0 positive, 1 zero, 2 negative) after. */
+static bool read_uint(const struct rc_crash *c, const struct py_layout *L, uint64_t obj, uint64_t *v)
+{
+	uint64_t n, digits[5] = { 0 };
+	unsigned bits = L->long_digit_size == 4 ? 30 : 15;
+
+	if (!has_flag(c, L, obj, PY_TPFLAGS_LONG_SUBCLASS))
+		return false;
+	if (L->long_lv_tag >= 0) {
+		uint64_t tag;
+		if (!rd64(c, obj + (uint64_t)L->long_lv_tag, &tag) || (tag & 3) == 2)
+			return false;
+		n = (tag & 3) == 1 ? 0 : tag >> 3;
+	} else if (!rd64(c, obj + (uint64_t)L->long_ob_size, &n) || (int64_t)n < 0) {
+		return false;
+	}
+	if (n > (64 + bits - 1) / bits)
+		return false;
+	uint64_t x = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		uint32_t d = 0;
+		if (crash_read_mem(c, obj + (uint64_t)L->long_ob_digit + i * (uint64_t)L->long_digit_size, &d,
+				   (size_t)L->long_digit_size) != (size_t)L->long_digit_size || d >> bits)
+			return false;
+		digits[i] = d;
+	}
+	for (uint64_t i = n; i-- > 0;) {
+		if (x >> (64 - bits))
+			return false;	/* more than 64 bits */
+		x = x << bits | digits[i];
+	}
+	*v = x;
+	return true;
+}
+
+/* What naming the threads of one interpreter needs: the thread states'
+ * thread_id, per thread of the crash (0: none). */
+struct py_namer {
+	struct rc_crash *c;
+	const uint64_t *ids;
+};
+
+static bool name_fn(const struct rc_crash *cc, const struct py_layout *L, uint64_t key, uint64_t value, void *arg)
+{
+	struct py_namer *nm = arg;
+	struct rc_crash *c = nm->c;	/* CC, writable */
+	uint64_t ident;
+
+	(void)cc;
+	if (!read_uint(c, L, key, &ident) || !ident)
+		return false;
+	for (size_t i = 0; i < c->nthreads; i++) {
+		struct rc_thread *t = &c->threads[i];
+		if (nm->ids[i] != ident && t->regs[RC_REG_FS_BASE] != ident)
+			continue;
+		uint64_t name = attribute(c, L, value, "_name");
+		if (!t->py_name && name && has_flag(c, L, name, PY_TPFLAGS_UNICODE_SUBCLASS))
+			t->py_name = read_str(c, L, name);
+		break;
+	}
+	return false;
+}
+
+/* Names the threads of interpreter INTERP that threading knows; a thread
+ * already named (by an interpreter earlier in the list) keeps its name. */
+static void read_names(struct rc_crash *c, const struct py_layout *L, uint64_t interp, const uint64_t *ids)
+{
+	uint64_t modules, module, md, active, keys, values;
+
+	if (!rd64(c, interp + (uint64_t)L->interp_modules, &modules) ||
+	    !(module = dict_lookup(c, L, modules, "threading")) ||
+	    !rd64(c, module + (uint64_t)L->module_md_dict, &md) || !(active = dict_lookup(c, L, md, "_active")) ||
+	    !dict_tables(c, L, active, &keys, &values))
+		return;
+	struct py_namer nm = { .c = c, .ids = ids };
+	each_entry(c, L, keys, values, name_fn, &nm);
+}
+
 static void not_read(struct strbuf *err, int major, int minor)
 {
 	strbuf_addf(err, "Python %d.%d frames are not read (3.8 to 3.13 are): native frames only", major, minor);
+}
+
+/* The offsets thread names need that the debug offsets lack (dict keys,
+ * instance values, modules), from the version's row when there is one:
+ * structures a release keeps from patch to patch.  Frames are read from
+ * the debug offsets alone. */
+static void names_from_row(struct py_layout *L, const struct py_layout *row)
+{
+	if (!row)
+		return;
+	L->type_tp_basicsize = row->type_tp_basicsize;
+	L->type_tp_dictoffset = row->type_tp_dictoffset;
+	L->heaptype_cached_keys = row->heaptype_cached_keys;
+	L->module_md_dict = row->module_md_dict;
+	L->dk_size = row->dk_size;
+	L->dk_log2_size = row->dk_log2_size;
+	L->dk_log2_index_bytes = row->dk_log2_index_bytes;
+	L->dk_kind = row->dk_kind;
+	L->dk_nentries = row->dk_nentries;
+	L->dk_indices = row->dk_indices;
+	L->dict_keys_general = row->dict_keys_general;
+	L->dict_entry_size = row->dict_entry_size;
+	L->dict_entry_key = row->dict_entry_key;
+	L->dict_entry_value = row->dict_entry_value;
+	L->dict_unicode_entry_size = row->dict_unicode_entry_size;
+	L->dict_unicode_entry_key = row->dict_unicode_entry_key;
+	L->dict_unicode_entry_value = row->dict_unicode_entry_value;
+	L->dictvalues_values = row->dictvalues_values;
+	L->dictvalues_valid = row->dictvalues_valid;
+	L->long_digit_size = row->long_digit_size;
 }
 
 /* This Python's layout into BUF: from its debug offsets (3.13+), else the
@@ -435,6 +854,7 @@ static const struct py_layout *layout_of(struct rc_crash *c, struct py_layout *b
 	if (layout_from_debug_offsets(c, c->sym_py_runtime, buf)) {
 		c->py_major = buf->major;
 		c->py_minor = buf->minor;
+		names_from_row(buf, layout_for(buf->major, buf->minor));
 		return buf;
 	}
 	/* Py_Version (3.11+) is the version the interpreter was built as,
@@ -479,6 +899,8 @@ int crash_python_frames(struct rc_crash *c, struct strbuf *err)
 	/* The GIL's last holder: in _PyRuntime up to 3.11, behind a pointer
 	 * in each interpreter from 3.12. */
 	uint32_t locked = 0;
+	/* Each thread state's thread_id, by thread, for naming the threads. */
+	uint64_t *ids = names_readable(L) && c->nthreads ? xcalloc(c->nthreads, sizeof(*ids)) : NULL;
 	if (L->runtime_gil_last_holder >= 0) {
 		rd64(c, c->sym_py_runtime + (uint64_t)L->runtime_gil_last_holder, &holder);
 		rd32(c, c->sym_py_runtime + (uint64_t)L->runtime_gil_locked, &locked);
@@ -491,11 +913,15 @@ int crash_python_frames(struct rc_crash *c, struct strbuf *err)
 		}
 		if (!rd64(c, interp + (uint64_t)L->interp_threads_head, &ts))
 			break;
+		if (ids)
+			memset(ids, 0, c->nthreads * sizeof(*ids));
 		for (size_t k = 0; ts && k < RC_CRASH_MAX_THREADS; k++) {
 			uint64_t next;
 			if (!rd64(c, ts + (uint64_t)L->tstate_next, &next))
 				break;
 			struct rc_thread *t = thread_of(c, L, ts);
+			if (t && ids && L->tstate_thread_id >= 0)
+				rd64(c, ts + (uint64_t)L->tstate_thread_id, &ids[t - c->threads]);
 			if (t && !t->python) {
 				t->python = true;
 				t->gil = locked && holder == ts;
@@ -506,8 +932,11 @@ int crash_python_frames(struct rc_crash *c, struct strbuf *err)
 			}
 			ts = next;
 		}
+		if (ids)
+			read_names(c, L, interp, ids);
 		if (!rd64(c, interp + (uint64_t)L->interp_next, &interp))
 			break;
 	}
+	free(ids);
 	return 0;
 }

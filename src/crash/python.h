@@ -1,6 +1,7 @@
 /* Python frames for the crash model, with no debug symbols: every thread
  * that has a Python thread state gets its Python frames (function, file,
- * line; innermost first) and whether it held the GIL. */
+ * line; innermost first), its threading name (Thread.name, as py_name) and
+ * whether it held the GIL. */
 #ifndef RC_CRASH_PYTHON_H
 #define RC_CRASH_PYTHON_H
 

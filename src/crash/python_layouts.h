@@ -29,6 +29,7 @@
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->f_executable' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->previous' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->prev_instr' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->instr_ptr' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->owner' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->is_entry' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->localsplus' LIBPYTHON
@@ -47,6 +48,36 @@
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)sizeof(PyCompactUnicodeObject)' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyBytesObject *)0)->ob_base.ob_size' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyBytesObject *)0)->ob_sval' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyInterpreterState *)0)->imports.modules' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyInterpreterState *)0)->modules' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyObject *)0)->ob_type' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyTypeObject *)0)->tp_flags' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyTypeObject *)0)->tp_basicsize' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyTypeObject *)0)->tp_dictoffset' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyHeapTypeObject *)0)->ht_cached_keys' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyModuleObject *)0)->md_dict' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictObject *)0)->ma_keys' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictObject *)0)->ma_values' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictKeysObject *)0)->dk_size' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictKeysObject *)0)->dk_log2_size' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictKeysObject *)0)->dk_log2_index_bytes' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictKeysObject *)0)->dk_kind' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictKeysObject *)0)->dk_nentries' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictKeysObject *)0)->dk_indices' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)DICT_KEYS_GENERAL' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)sizeof(PyDictKeyEntry)' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictKeyEntry *)0)->me_key' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictKeyEntry *)0)->me_value' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)sizeof(PyDictUnicodeEntry)' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictUnicodeEntry *)0)->me_key' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictUnicodeEntry *)0)->me_value' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictValues *)0)->values' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyDictValues *)0)->valid' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyLongObject *)0)->ob_base.ob_size' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyLongObject *)0)->long_value.lv_tag' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyLongObject *)0)->ob_digit' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyLongObject *)0)->long_value.ob_digit' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)sizeof(digit)' LIBPYTHON
  *   gdb -nx -batch -ex 'ptype /o PyASCIIObject' LIBPYTHON
  *
  * -1: the field does not exist in that version, or does not mean there
@@ -81,7 +112,7 @@ struct py_layout {
 	int frame_f_lineno;	/* PyFrameObject.f_lineno (valid only while tracing) */
 	int iframe_code;	/* _PyInterpreterFrame.f_code (f_executable in 3.13+) */
 	int iframe_previous;	/* _PyInterpreterFrame.previous */
-	int iframe_prev_instr;	/* _PyInterpreterFrame.prev_instr (_Py_CODEUNIT *, the last instruction begun) */
+	int iframe_prev_instr;	/* _PyInterpreterFrame.prev_instr (_Py_CODEUNIT *, the last instruction begun; instr_ptr in 3.13+) */
 	int iframe_owner;	/* _PyInterpreterFrame.owner (char) */
 	int iframe_is_entry;	/* _PyInterpreterFrame.is_entry (bool, 3.11) */
 	int iframe_localsplus;	/* _PyInterpreterFrame.localsplus */
@@ -100,6 +131,34 @@ struct py_layout {
 	int unicode_compact_data;	/* sizeof(PyCompactUnicodeObject): the characters of a compact non-ASCII string */
 	int bytes_ob_size;	/* PyBytesObject.ob_base.ob_size */
 	int bytes_ob_sval;	/* PyBytesObject.ob_sval */
+	int interp_modules;	/* PyInterpreterState.imports.modules (sys.modules; modules before 3.12) */
+	int object_ob_type;	/* PyObject.ob_type */
+	int type_tp_flags;	/* PyTypeObject.tp_flags (unsigned long) */
+	int type_tp_basicsize;	/* PyTypeObject.tp_basicsize */
+	int type_tp_dictoffset;	/* PyTypeObject.tp_dictoffset (the instance dict's place, 3.8-3.10) */
+	int heaptype_cached_keys;	/* PyHeapTypeObject.ht_cached_keys (the keys its instances' attribute values share) */
+	int module_md_dict;	/* PyModuleObject.md_dict */
+	int dict_ma_keys;	/* PyDictObject.ma_keys */
+	int dict_ma_values;	/* PyDictObject.ma_values (split tables) */
+	int dk_size;	/* PyDictKeysObject.dk_size (Py_ssize_t, 3.8-3.10) */
+	int dk_log2_size;	/* PyDictKeysObject.dk_log2_size (uint8_t, 3.11+) */
+	int dk_log2_index_bytes;	/* PyDictKeysObject.dk_log2_index_bytes (uint8_t, 3.11+) */
+	int dk_kind;	/* PyDictKeysObject.dk_kind (uint8_t, 3.11+) */
+	int dk_nentries;	/* PyDictKeysObject.dk_nentries */
+	int dk_indices;	/* PyDictKeysObject.dk_indices: the hash index, then the entries */
+	int dict_keys_general;	/* value of DICT_KEYS_GENERAL (3.11+): keys of that kind have PyDictKeyEntry entries, the others PyDictUnicodeEntry */
+	int dict_entry_size;	/* sizeof(PyDictKeyEntry) */
+	int dict_entry_key;	/* PyDictKeyEntry.me_key */
+	int dict_entry_value;	/* PyDictKeyEntry.me_value */
+	int dict_unicode_entry_size;	/* sizeof(PyDictUnicodeEntry) (3.11+) */
+	int dict_unicode_entry_key;	/* PyDictUnicodeEntry.me_key (3.11+) */
+	int dict_unicode_entry_value;	/* PyDictUnicodeEntry.me_value (3.11+) */
+	int dictvalues_values;	/* PyDictValues.values (3.11+; before, ma_values is the array itself) */
+	int dictvalues_valid;	/* PyDictValues.valid (uint8_t, 3.13+: the inline values are in use) */
+	int long_ob_size;	/* PyLongObject.ob_base.ob_size (digits, negative for a negative int; 3.8-3.11) */
+	int long_lv_tag;	/* PyLongObject.long_value.lv_tag (digits << 3 | sign, 3.12+) */
+	int long_ob_digit;	/* PyLongObject.ob_digit (long_value.ob_digit in 3.12+) */
+	int long_digit_size;	/* sizeof(digit): 4 for 30-bit digits, 2 for 15-bit */
 	int unicode_state_kind_shift;	/* first bit of state.kind */
 	int unicode_state_kind_width;	/* bits of state.kind (1, 2 or 4 bytes per character) */
 	int unicode_state_compact_bit;	/* bit of state.compact */
@@ -125,6 +184,16 @@ static const struct py_layout py_layouts[] = {
 	 *   co_qualname: There is no member named co_qualname.
 	 *   co_linetable: There is no member named co_linetable.
 	 *   co_code_adaptive: There is no member named co_code_adaptive.
+	 *   dk_log2_size: There is no member named dk_log2_size.
+	 *   dk_log2_index_bytes: There is no member named dk_log2_index_bytes.
+	 *   dk_kind: There is no member named dk_kind.
+	 *   dict_keys_general: No symbol "DICT_KEYS_GENERAL" in current context.
+	 *   dict_unicode_entry_size: No symbol "PyDictUnicodeEntry" in current context.
+	 *   dict_unicode_entry_key: No symbol "PyDictUnicodeEntry" in current context.
+	 *   dict_unicode_entry_value: No symbol "PyDictUnicodeEntry" in current context.
+	 *   dictvalues_values: No symbol "PyDictValues" in current context.
+	 *   dictvalues_valid: No symbol "PyDictValues" in current context.
+	 *   long_lv_tag: There is no member named long_value.
 	 */
 	{ .major = 3, .minor = 8,
 	  .runtime_interpreters_head = 32,
@@ -169,6 +238,34 @@ static const struct py_layout py_layouts[] = {
 	  .unicode_compact_data = 72,
 	  .bytes_ob_size = 16,
 	  .bytes_ob_sval = 32,
+	  .interp_modules = 56,
+	  .object_ob_type = 8,
+	  .type_tp_flags = 168,
+	  .type_tp_basicsize = 32,
+	  .type_tp_dictoffset = 288,
+	  .heaptype_cached_keys = 872,
+	  .module_md_dict = 16,
+	  .dict_ma_keys = 32,
+	  .dict_ma_values = 40,
+	  .dk_size = 8,
+	  .dk_log2_size = -1,
+	  .dk_log2_index_bytes = -1,
+	  .dk_kind = -1,
+	  .dk_nentries = 32,
+	  .dk_indices = 40,
+	  .dict_keys_general = -1,
+	  .dict_entry_size = 24,
+	  .dict_entry_key = 8,
+	  .dict_entry_value = 16,
+	  .dict_unicode_entry_size = -1,
+	  .dict_unicode_entry_key = -1,
+	  .dict_unicode_entry_value = -1,
+	  .dictvalues_values = -1,
+	  .dictvalues_valid = -1,
+	  .long_ob_size = 16,
+	  .long_lv_tag = -1,
+	  .long_ob_digit = 24,
+	  .long_digit_size = 4,
 	  .unicode_state_kind_shift = 2,
 	  .unicode_state_kind_width = 3,
 	  .unicode_state_compact_bit = 5,
@@ -192,6 +289,16 @@ static const struct py_layout py_layouts[] = {
 	 *   co_qualname: There is no member named co_qualname.
 	 *   co_linetable: There is no member named co_linetable.
 	 *   co_code_adaptive: There is no member named co_code_adaptive.
+	 *   dk_log2_size: There is no member named dk_log2_size.
+	 *   dk_log2_index_bytes: There is no member named dk_log2_index_bytes.
+	 *   dk_kind: There is no member named dk_kind.
+	 *   dict_keys_general: No symbol "DICT_KEYS_GENERAL" in current context.
+	 *   dict_unicode_entry_size: No symbol "PyDictUnicodeEntry" in current context.
+	 *   dict_unicode_entry_key: No symbol "PyDictUnicodeEntry" in current context.
+	 *   dict_unicode_entry_value: No symbol "PyDictUnicodeEntry" in current context.
+	 *   dictvalues_values: No symbol "PyDictValues" in current context.
+	 *   dictvalues_valid: No symbol "PyDictValues" in current context.
+	 *   long_lv_tag: There is no member named long_value.
 	 */
 	{ .major = 3, .minor = 9,
 	  .runtime_interpreters_head = 32,
@@ -236,6 +343,34 @@ static const struct py_layout py_layouts[] = {
 	  .unicode_compact_data = 72,
 	  .bytes_ob_size = 16,
 	  .bytes_ob_sval = 32,
+	  .interp_modules = 856,
+	  .object_ob_type = 8,
+	  .type_tp_flags = 168,
+	  .type_tp_basicsize = 32,
+	  .type_tp_dictoffset = 288,
+	  .heaptype_cached_keys = 864,
+	  .module_md_dict = 16,
+	  .dict_ma_keys = 32,
+	  .dict_ma_values = 40,
+	  .dk_size = 8,
+	  .dk_log2_size = -1,
+	  .dk_log2_index_bytes = -1,
+	  .dk_kind = -1,
+	  .dk_nentries = 32,
+	  .dk_indices = 40,
+	  .dict_keys_general = -1,
+	  .dict_entry_size = 24,
+	  .dict_entry_key = 8,
+	  .dict_entry_value = 16,
+	  .dict_unicode_entry_size = -1,
+	  .dict_unicode_entry_key = -1,
+	  .dict_unicode_entry_value = -1,
+	  .dictvalues_values = -1,
+	  .dictvalues_valid = -1,
+	  .long_ob_size = 16,
+	  .long_lv_tag = -1,
+	  .long_ob_digit = 24,
+	  .long_digit_size = 4,
 	  .unicode_state_kind_shift = 2,
 	  .unicode_state_kind_width = 3,
 	  .unicode_state_compact_bit = 5,
@@ -258,6 +393,16 @@ static const struct py_layout py_layouts[] = {
 	 *   co_qualname: There is no member named co_qualname.
 	 *   co_lnotab: There is no member named co_lnotab.
 	 *   co_code_adaptive: There is no member named co_code_adaptive.
+	 *   dk_log2_size: There is no member named dk_log2_size.
+	 *   dk_log2_index_bytes: There is no member named dk_log2_index_bytes.
+	 *   dk_kind: There is no member named dk_kind.
+	 *   dict_keys_general: No symbol "DICT_KEYS_GENERAL" in current context.
+	 *   dict_unicode_entry_size: No symbol "PyDictUnicodeEntry" in current context.
+	 *   dict_unicode_entry_key: No symbol "PyDictUnicodeEntry" in current context.
+	 *   dict_unicode_entry_value: No symbol "PyDictUnicodeEntry" in current context.
+	 *   dictvalues_values: No symbol "PyDictValues" in current context.
+	 *   dictvalues_valid: No symbol "PyDictValues" in current context.
+	 *   long_lv_tag: There is no member named long_value.
 	 */
 	{ .major = 3, .minor = 10,
 	  .runtime_interpreters_head = 32,
@@ -302,6 +447,34 @@ static const struct py_layout py_layouts[] = {
 	  .unicode_compact_data = 72,
 	  .bytes_ob_size = 16,
 	  .bytes_ob_sval = 32,
+	  .interp_modules = 856,
+	  .object_ob_type = 8,
+	  .type_tp_flags = 168,
+	  .type_tp_basicsize = 32,
+	  .type_tp_dictoffset = 288,
+	  .heaptype_cached_keys = 872,
+	  .module_md_dict = 16,
+	  .dict_ma_keys = 32,
+	  .dict_ma_values = 40,
+	  .dk_size = 8,
+	  .dk_log2_size = -1,
+	  .dk_log2_index_bytes = -1,
+	  .dk_kind = -1,
+	  .dk_nentries = 32,
+	  .dk_indices = 40,
+	  .dict_keys_general = -1,
+	  .dict_entry_size = 24,
+	  .dict_entry_key = 8,
+	  .dict_entry_value = 16,
+	  .dict_unicode_entry_size = -1,
+	  .dict_unicode_entry_key = -1,
+	  .dict_unicode_entry_value = -1,
+	  .dictvalues_values = -1,
+	  .dictvalues_valid = -1,
+	  .long_ob_size = 16,
+	  .long_lv_tag = -1,
+	  .long_ob_digit = 24,
+	  .long_digit_size = 4,
 	  .unicode_state_kind_shift = 2,
 	  .unicode_state_kind_width = 3,
 	  .unicode_state_compact_bit = 5,
@@ -320,6 +493,9 @@ static const struct py_layout py_layouts[] = {
 	 *   frame_owned_by_cstack: No symbol "FRAME_OWNED_BY_CSTACK" in current context.
 	 *   co_lnotab: There is no member named co_lnotab.
 	 *   co_code: There is no member named co_code.
+	 *   dk_size: There is no member named dk_size.
+	 *   dictvalues_valid: There is no member named valid.
+	 *   long_lv_tag: There is no member named long_value.
 	 */
 	{ .major = 3, .minor = 11,
 	  .runtime_interpreters_head = 40,
@@ -364,6 +540,34 @@ static const struct py_layout py_layouts[] = {
 	  .unicode_compact_data = 72,
 	  .bytes_ob_size = 16,
 	  .bytes_ob_sval = 32,
+	  .interp_modules = 888,
+	  .object_ob_type = 8,
+	  .type_tp_flags = 168,
+	  .type_tp_basicsize = 32,
+	  .type_tp_dictoffset = 288,
+	  .heaptype_cached_keys = 872,
+	  .module_md_dict = 16,
+	  .dict_ma_keys = 32,
+	  .dict_ma_values = 40,
+	  .dk_size = -1,
+	  .dk_log2_size = 8,
+	  .dk_log2_index_bytes = 9,
+	  .dk_kind = 10,
+	  .dk_nentries = 24,
+	  .dk_indices = 32,
+	  .dict_keys_general = 0,
+	  .dict_entry_size = 24,
+	  .dict_entry_key = 8,
+	  .dict_entry_value = 16,
+	  .dict_unicode_entry_size = 16,
+	  .dict_unicode_entry_key = 0,
+	  .dict_unicode_entry_value = 8,
+	  .dictvalues_values = 0,
+	  .dictvalues_valid = -1,
+	  .long_ob_size = 16,
+	  .long_lv_tag = -1,
+	  .long_ob_digit = 24,
+	  .long_digit_size = 4,
 	  .unicode_state_kind_shift = 2,
 	  .unicode_state_kind_width = 3,
 	  .unicode_state_compact_bit = 5,
@@ -383,6 +587,9 @@ static const struct py_layout py_layouts[] = {
 	 *   iframe_is_entry: There is no member named is_entry.
 	 *   co_lnotab: There is no member named co_lnotab.
 	 *   co_code: There is no member named co_code.
+	 *   dk_size: There is no member named dk_size.
+	 *   dictvalues_valid: There is no member named valid.
+	 *   long_ob_size: There is no member named ob_size.
 	 *   unicode_state_ready_bit: no bit-field 'ready' in PyASCIIObject.state
 	 */
 	{ .major = 3, .minor = 12,
@@ -428,6 +635,129 @@ static const struct py_layout py_layouts[] = {
 	  .unicode_compact_data = 56,
 	  .bytes_ob_size = 16,
 	  .bytes_ob_sval = 32,
+	  .interp_modules = 944,
+	  .object_ob_type = 8,
+	  .type_tp_flags = 168,
+	  .type_tp_basicsize = 32,
+	  .type_tp_dictoffset = 288,
+	  .heaptype_cached_keys = 880,
+	  .module_md_dict = 16,
+	  .dict_ma_keys = 32,
+	  .dict_ma_values = 40,
+	  .dk_size = -1,
+	  .dk_log2_size = 8,
+	  .dk_log2_index_bytes = 9,
+	  .dk_kind = 10,
+	  .dk_nentries = 24,
+	  .dk_indices = 32,
+	  .dict_keys_general = 0,
+	  .dict_entry_size = 24,
+	  .dict_entry_key = 8,
+	  .dict_entry_value = 16,
+	  .dict_unicode_entry_size = 16,
+	  .dict_unicode_entry_key = 0,
+	  .dict_unicode_entry_value = 8,
+	  .dictvalues_values = 0,
+	  .dictvalues_valid = -1,
+	  .long_ob_size = -1,
+	  .long_lv_tag = 16,
+	  .long_ob_digit = 24,
+	  .long_digit_size = 4,
+	  .unicode_state_kind_shift = 2,
+	  .unicode_state_kind_width = 3,
+	  .unicode_state_compact_bit = 5,
+	  .unicode_state_ascii_bit = 6,
+	  .unicode_state_ready_bit = -1,
+	},
+	/* 3.13.0: versions/3.13.0/lib/libpython3.13.so.1.0 */
+	/* -1:
+	 *   runtime_gil_last_holder: There is no member named gil.
+	 *   runtime_gil_locked: There is no member named gil.
+	 *   tstate_frame: There is no member named frame.
+	 *   tstate_cframe: There is no member named cframe.
+	 *   cframe_current_frame: No symbol "_PyCFrame" in current context.
+	 *   frame_f_back: frames are not chained through it (no tstate_frame)
+	 *   frame_f_code: There is no member named f_code.
+	 *   frame_f_lasti: There is no member named f_lasti.
+	 *   frame_f_lineno: frames are not chained through it (no tstate_frame)
+	 *   iframe_is_entry: There is no member named is_entry.
+	 *   co_lnotab: There is no member named co_lnotab.
+	 *   co_code: There is no member named co_code.
+	 *   dk_size: There is no member named dk_size.
+	 *   long_ob_size: There is no member named ob_size.
+	 *   unicode_state_ready_bit: no bit-field 'ready' in PyASCIIObject.state
+	 */
+	{ .major = 3, .minor = 13,
+	  .runtime_interpreters_head = 632,
+	  .runtime_interpreters_main = 640,
+	  .runtime_gil_last_holder = -1,
+	  .runtime_gil_locked = -1,
+	  .interp_next = 7264,
+	  .interp_threads_head = 7344,
+	  .interp_ceval_gil = 16,
+	  .gil_last_holder = 8,
+	  .gil_locked = 16,
+	  .tstate_next = 8,
+	  .tstate_interp = 16,
+	  .tstate_thread_id = 152,
+	  .tstate_native_thread_id = 160,
+	  .tstate_frame = -1,
+	  .tstate_cframe = -1,
+	  .tstate_current_frame = 72,
+	  .cframe_current_frame = -1,
+	  .frame_f_back = -1,
+	  .frame_f_code = -1,
+	  .frame_f_lasti = -1,
+	  .frame_f_lineno = -1,
+	  .iframe_code = 0,
+	  .iframe_previous = 8,
+	  .iframe_prev_instr = 56,
+	  .iframe_owner = 70,
+	  .iframe_is_entry = -1,
+	  .iframe_localsplus = 72,
+	  .frame_owned_by_cstack = 3,
+	  .co_filename = 112,
+	  .co_name = 120,
+	  .co_qualname = 128,
+	  .co_firstlineno = 68,
+	  .co_lnotab = -1,
+	  .co_linetable = 136,
+	  .co_code = -1,
+	  .co_code_adaptive = 200,
+	  .unicode_length = 16,
+	  .unicode_state = 32,
+	  .unicode_ascii_data = 40,
+	  .unicode_compact_data = 56,
+	  .bytes_ob_size = 16,
+	  .bytes_ob_sval = 32,
+	  .interp_modules = 7656,
+	  .object_ob_type = 8,
+	  .type_tp_flags = 168,
+	  .type_tp_basicsize = 32,
+	  .type_tp_dictoffset = 288,
+	  .heaptype_cached_keys = 880,
+	  .module_md_dict = 16,
+	  .dict_ma_keys = 32,
+	  .dict_ma_values = 40,
+	  .dk_size = -1,
+	  .dk_log2_size = 8,
+	  .dk_log2_index_bytes = 9,
+	  .dk_kind = 10,
+	  .dk_nentries = 24,
+	  .dk_indices = 32,
+	  .dict_keys_general = 0,
+	  .dict_entry_size = 24,
+	  .dict_entry_key = 8,
+	  .dict_entry_value = 16,
+	  .dict_unicode_entry_size = 16,
+	  .dict_unicode_entry_key = 0,
+	  .dict_unicode_entry_value = 8,
+	  .dictvalues_values = 8,
+	  .dictvalues_valid = 3,
+	  .long_ob_size = -1,
+	  .long_lv_tag = 16,
+	  .long_ob_digit = 24,
+	  .long_digit_size = 4,
 	  .unicode_state_kind_shift = 2,
 	  .unicode_state_kind_width = 3,
 	  .unicode_state_compact_bit = 5,

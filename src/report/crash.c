@@ -257,10 +257,14 @@ static void text_thread(const struct rc_thread *t, struct strbuf *sb, bool all)
 	for (size_t i = 0; i < t->nframes && !has_eval; i++)
 		has_eval = eval_frame(&t->frames[i]);
 	strbuf_addf(sb, "\nthread %d", t->tid);
-	if (t->py_name)
+	/* The kernel's name is the program's to set, to anything. */
+	if (t->py_name) {
 		strbuf_addf(sb, " '%s'", t->py_name);
-	else if (t->name)
-		strbuf_addf(sb, " '%s'", t->name);
+	} else if (t->name) {
+		strbuf_adds(sb, " '");
+		strbuf_add_escaped(sb, t->name, strlen(t->name));
+		strbuf_addc(sb, '\'');
+	}
 	if (t->gil)
 		strbuf_adds(sb, " (held the GIL)");
 	strbuf_adds(sb, t->crashed ? " (crashed):\n" : ":\n");

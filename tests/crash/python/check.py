@@ -4,7 +4,8 @@
     check.py --script crash_target.py --tids TIDS --version X.Y --label TEXT
              (--json REPORT.json | --rc-error WHY) [--gdb GDB.txt]
 
-TIDS holds the "ROLE TID" lines the crashed process wrote; REPORT.json is
+TIDS holds the "ROLE TID NAME" lines the crashed process wrote (NAME:
+the thread's threading name, which the report's "name" must be); REPORT.json is
 `rootcause core --format json` of its core, or `rootcause run`'s report of
 the crash; GDB.txt, when given, is `gdb -batch -ex 'info threads'` on the
 same core.  The expected Python stacks come from the script's
@@ -83,13 +84,15 @@ def fmt_stack(stack):
 
 
 def read_tids(path):
-    roles = {}
-    with open(path, encoding="ascii") as f:
+    """({tid: role}, {tid: threading name})."""
+    roles, names = {}, {}
+    with open(path, encoding="utf-8") as f:
         for line in f:
-            parts = line.split()
-            if len(parts) == 2 and parts[1].isdigit():
+            parts = line.rstrip("\n").split(" ", 2)
+            if len(parts) == 3 and parts[1].isdigit():
                 roles[int(parts[1])] = parts[0]
-    return roles
+                names[int(parts[1])] = parts[2]
+    return roles, names
 
 
 def gdb_tids(path):
@@ -139,9 +142,9 @@ def main():
         print("%s: %s" % (args.label, good))
         sys.exit(0)
 
-    roles = {}
+    roles, py_names = {}, {}
     try:
-        roles = read_tids(args.tids)
+        roles, py_names = read_tids(args.tids)
     except OSError as e:
         check(False, "no thread ids from the script: %s" % e)
     check(sorted(roles.values()) == sorted(expected),
@@ -209,6 +212,22 @@ def main():
                 and re.search(r"(?<![\d.])%s(?![\d])" % ver, s)
                 and re.search(r"\bnot\b|\bno\b|unsupported|cannot", s, re.I)]
 
+    # Thread names: threading's, as each thread said it, are read from
+    # memory for a supported version, and not claimed otherwise.  The
+    # script's names are distinct and none is the kernel's name.
+    check(len(set(py_names.values())) == len(py_names) and all(py_names.values()),
+          "the script's thread names are not distinct: %s" % sorted(py_names.values()))
+    got_names = dict((tid, (by_tid.get(tid) or {}).get("name")) for tid in roles)
+    if supported:
+        for tid in sorted(roles):
+            check(got_names[tid] == py_names.get(tid),
+                  "%s: name: expected %r, got %r" % (name.get(tid), py_names.get(tid), got_names[tid]))
+    else:
+        claimed = ["%s: %r" % (name.get(tid), got_names[tid]) for tid in sorted(roles)
+                   if got_names[tid] == py_names.get(tid)]
+        check(not claimed, "Python %s is not read, yet threads have its names: %s"
+              % (args.version, ", ".join(claimed)))
+
     if not supported:
         with_py = ["%s: %s" % (name.get(t.get("tid"), t.get("tid")), fmt_stack(
             [(p.get("function"), p.get("line")) for p in t["python"]]))
@@ -237,7 +256,7 @@ def main():
         fn, os.path.basename(script), line)
     check(want in (first.get("summary") or ""),
           "first finding's summary lacks '%s': %s" % (want, first.get("summary")))
-    done("%d threads, stacks match the script" % len(threads))
+    done("%d threads, stacks and names match the script" % len(threads))
 
 
 if __name__ == "__main__":

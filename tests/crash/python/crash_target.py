@@ -8,7 +8,10 @@
 #   main     <module> -> main -> wait_all -> crasher_thread.join()
 #
 #   crash_target.py TIDFILE
-# Each thread appends "ROLE TID" to TIDFILE before it blocks.  The lines
+# Each thread appends "ROLE TID NAME" to TIDFILE before it blocks, NAME
+# being its threading name (Thread.name, UTF-8): the main thread's is
+# "MainThread", the others' are set below (one not ASCII, one whose
+# attributes were moved into a dict of their own by vars()).  The lines
 # the stacks must show are marked "@stack ROLE DEPTH" (depth 0 = innermost
 # frame); check.py reads the markers, so lines may move freely.
 import ctypes
@@ -26,8 +29,8 @@ lock = threading.Lock()
 
 def announce(role):
     """Record this thread's id and say it is about to block."""
-    line = "%s %d\n" % (role, libc.syscall(SYS_gettid))
-    os.write(tidfile, line.encode("ascii"))
+    line = "%s %d %s\n" % (role, libc.syscall(SYS_gettid), threading.current_thread().name)
+    os.write(tidfile, line.encode("utf-8"))
     if role in ready:
         ready[role].set()
 
@@ -73,13 +76,22 @@ def wait_all(crasher_thread):
     crasher_thread.join()  # @stack main 0
 
 
+# Thread names: an ASCII one, a dict-held one, and (Python 3) one of
+# UCS-2 characters.
+NAMES = {"crasher": "crasher", "sleeper": "sleeper-in-dict",
+         "waiter": u"waiter-\u0142\u00f3d\u017a" if sys.version_info[0] >= 3 else "waiter"}
+
+
 def main():
     lock.acquire()
     threads = {}
     for role, fn in (("sleeper", sleeper), ("waiter", waiter), ("crasher", crasher)):
-        threads[role] = threading.Thread(target=fn, name=role)
+        threads[role] = threading.Thread(target=fn, name=NAMES[role])
         threads[role].daemon = True
         threads[role].start()
+    # Its attributes now live in a dict, not in the values its class's
+    # instances share (3.11+).
+    vars(threads["sleeper"])
     wait_all(threads["crasher"])  # @stack main 1
     sys.exit("crash_target.py: the crasher did not crash")
 
