@@ -19,6 +19,7 @@
  * torn. */
 #include "crash/python.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,9 @@
 #define PY_MAX_FRAMES 4096
 #define PY_MAX_STRING 512
 #define PY_MAX_LINETABLE (1 << 20)
+/* Line tables read in all, per process: a cycle in a frame chain would
+ * otherwise read the same megabyte table once per frame. */
+#define PY_MAX_LINETABLES_TOTAL (64 << 20)
 
 static const struct py_layout *layout_for(int major, int minor)
 {
@@ -260,10 +264,16 @@ static int read_varint(const unsigned char *p, size_t n, size_t *i, unsigned *ou
 	return -1;
 }
 
+/* A line number summed from untrusted deltas, if it is one. */
+static int line_or_0(int64_t line)
+{
+	return line > 0 && line <= INT_MAX ? (int)line : 0;
+}
+
 static int line_of(const unsigned char *t, size_t n, int first, uint64_t index)
 {
 	size_t i = 0;
-	int line = first;
+	int64_t line = first;
 	uint64_t at = 0;
 
 	while (i < n) {
@@ -293,7 +303,7 @@ static int line_of(const unsigned char *t, size_t n, int first, uint64_t index)
 		if (has_line)
 			line += delta;
 		if (index < at + len)
-			return has_line ? line : 0;
+			return has_line ? line_or_0(line) : 0;
 		at += len;
 	}
 	return 0;
@@ -304,7 +314,7 @@ static int line_of(const unsigned char *t, size_t n, int first, uint64_t index)
 static int line_of_lnotab(const unsigned char *t, size_t n, int first, uint64_t addr)
 {
 	uint64_t at = 0;
-	int line = first;
+	int64_t line = first;
 
 	for (size_t i = 0; i + 1 < n; i += 2) {
 		at += t[i];
@@ -312,7 +322,7 @@ static int line_of_lnotab(const unsigned char *t, size_t n, int first, uint64_t 
 			break;
 		line += (signed char)t[i + 1];
 	}
-	return line;
+	return line_or_0(line);
 }
 
 /* 3.10's co_linetable: pairs of (bytecode bytes the entry covers, line
@@ -321,7 +331,7 @@ static int line_of_lnotab(const unsigned char *t, size_t n, int first, uint64_t 
 static int line_of_310(const unsigned char *t, size_t n, int first, uint64_t addr)
 {
 	uint64_t start = 0;
-	int line = first;
+	int64_t line = first;
 
 	for (size_t i = 0; i + 1 < n; i += 2) {
 		uint64_t end = start + t[i];
@@ -329,7 +339,7 @@ static int line_of_310(const unsigned char *t, size_t n, int first, uint64_t add
 		if (d != -128)
 			line += d;
 		if (addr >= start && addr < end)
-			return d == -128 ? 0 : line;
+			return d == -128 ? 0 : line_or_0(line);
 		start = end;
 	}
 	return 0;
@@ -356,7 +366,7 @@ static unsigned char *read_bytes(const struct rc_crash *c, const struct py_layou
  * instruction at LASTI: a code unit index from 3.10 on (3.11+: counted
  * from co_code_adaptive), a byte offset before; negative: not begun. */
 static void read_code(const struct rc_crash *c, const struct py_layout *L, uint64_t code, int64_t lasti,
-		      struct rc_pyframe *f)
+		      size_t *budget, struct rc_pyframe *f)
 {
 	uint64_t name, file, table;
 	uint32_t first;
@@ -368,7 +378,7 @@ static void read_code(const struct rc_crash *c, const struct py_layout *L, uint6
 	if (!rd32(c, code + (uint64_t)L->co_firstlineno, &first))
 		return;
 	if (lasti < 0) {
-		f->line = (int)first;
+		f->line = line_or_0((int32_t)first);
 		return;
 	}
 	int table_at = L->co_linetable >= 0 ? L->co_linetable : L->co_lnotab;
@@ -376,6 +386,11 @@ static void read_code(const struct rc_crash *c, const struct py_layout *L, uint6
 	unsigned char *t;
 	if (table_at < 0 || !rd64(c, code + (uint64_t)table_at, &table) || !(t = read_bytes(c, L, table, &n)))
 		return;
+	if (n > *budget) {
+		free(t);
+		return;
+	}
+	*budget -= n;
 	if (L->co_code_adaptive >= 0)
 		f->line = line_of(t, n, (int)first, (uint64_t)lasti);
 	else if (L->co_linetable >= 0)
@@ -396,7 +411,7 @@ static void push(struct rc_thread *t, size_t *alloc, const struct rc_pyframe *f)
 
 /* One thread's frames, 3.8-3.10: the frame objects' f_back chain. */
 static void read_frame_objects(const struct rc_crash *c, const struct py_layout *L, uint64_t tstate,
-			       struct rc_thread *t)
+			       size_t *budget, struct rc_thread *t)
 {
 	uint64_t frame;
 	size_t alloc = 0;
@@ -412,7 +427,7 @@ static void read_frame_objects(const struct rc_crash *c, const struct py_layout 
 			break;
 		/* Each frame is run by a _PyEval_EvalFrameDefault of its own. */
 		struct rc_pyframe f = { .entry = true };
-		read_code(c, L, code, (int32_t)lasti, &f);
+		read_code(c, L, code, (int32_t)lasti, budget, &f);
 		push(t, &alloc, &f);
 		frame = back;
 	}
@@ -420,7 +435,8 @@ static void read_frame_objects(const struct rc_crash *c, const struct py_layout 
 
 /* One thread's frames, 3.11+: the _PyInterpreterFrame chain, from
  * tstate->cframe->current_frame (3.11, 3.12) or tstate->current_frame. */
-static void read_frames(const struct rc_crash *c, const struct py_layout *L, uint64_t tstate, struct rc_thread *t)
+static void read_frames(const struct rc_crash *c, const struct py_layout *L, uint64_t tstate, size_t *budget,
+			struct rc_thread *t)
 {
 	uint64_t cframe, frame;
 	size_t alloc = 0;
@@ -456,7 +472,9 @@ static void read_frames(const struct rc_crash *c, const struct py_layout *L, uin
 		 * frame not begun (lasti -1, its first line). */
 		uint64_t units = code + (uint64_t)L->co_code_adaptive;
 		bool known = instr + 2 >= units && instr + 2 - units < (1u << 30);
-		read_code(c, L, code, known ? ((int64_t)instr - (int64_t)units) / 2 : -1, &f);
+		/* From the unsigned difference, which KNOWN bounds: the signed
+		 * one of two torn pointers can overflow. */
+		read_code(c, L, code, known ? (int64_t)((instr + 2 - units) / 2) - 1 : -1, budget, &f);
 		if (!known)
 			f.line = 0;
 		push(t, &alloc, &f);
@@ -492,7 +510,8 @@ static struct rc_thread *thread_of(struct rc_crash *c, const struct py_layout *L
  * and its thread state's thread_id.  Dicts are walked entry by entry
  * (their hashes are seeded per process), keys matched by their text. */
 
-#define PY_MAX_DICT_ENTRIES (1 << 20)
+/* sys.modules is the biggest dict walked: a few thousand entries. */
+#define PY_MAX_DICT_ENTRIES (1 << 16)
 #define PY_DICT_CHUNK 64
 
 /* tp_flags bits, the same from 3.8 to 3.13 (Include/object.h). */
@@ -899,6 +918,7 @@ int crash_python_frames(struct rc_crash *c, struct strbuf *err)
 	/* The GIL's last holder: in _PyRuntime up to 3.11, behind a pointer
 	 * in each interpreter from 3.12. */
 	uint32_t locked = 0;
+	size_t budget = PY_MAX_LINETABLES_TOTAL;
 	/* Each thread state's thread_id, by thread, for naming the threads. */
 	uint64_t *ids = names_readable(L) && c->nthreads ? xcalloc(c->nthreads, sizeof(*ids)) : NULL;
 	if (L->runtime_gil_last_holder >= 0) {
@@ -926,9 +946,9 @@ int crash_python_frames(struct rc_crash *c, struct strbuf *err)
 				t->python = true;
 				t->gil = locked && holder == ts;
 				if (L->tstate_frame >= 0)
-					read_frame_objects(c, L, ts, t);
+					read_frame_objects(c, L, ts, &budget, t);
 				else
-					read_frames(c, L, ts, t);
+					read_frames(c, L, ts, &budget, t);
 			}
 			ts = next;
 		}
