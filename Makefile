@@ -14,10 +14,12 @@ FUZZ_SECONDS ?= 60
 # Build and test needs; python3-torch is for the healthy-PyTorch scenario
 # and the demo's realism, strace for recording scenarios; elfutils' libdw and
 # libelf unwind crashes, the compression libraries read systemd-coredump's
-# cores, gdb and eu-stack are the crash tests' peers.
+# cores, gdb and eu-stack are the crash tests' peers; python3-dev builds
+# the C extension a crash test crashes in.
 DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
        python3-torch iproute2 util-linux time cppcheck \
-       libdw-dev libelf-dev libzstd-dev liblzma-dev liblz4-dev gdb elfutils
+       libdw-dev libelf-dev libzstd-dev liblzma-dev liblz4-dev gdb elfutils \
+       python3-dev
 FUZZ_DEPS = clang libclang-rt-14-dev
 
 .PHONY: all deps build test unit asan scenarios demo fuzz bench clean

@@ -97,25 +97,69 @@ static bool python_spelling(const char *text, const char *name, char *out, size_
 	return false;
 }
 
-/* The native frame Python called, and how it was reached. */
+static bool eval_frame(const struct rc_frame *f)
+{
+	return f->function && strstr(f->function, "_PyEval_EvalFrame") && interpreter_frame(f);
+}
+
+/* The native frame Python called, and how it was reached.  From the
+ * innermost evaluator frame inwards: the interpreter's own call
+ * machinery, then the first frame outside it, which Python called (an
+ * extension's function; the C-API functions it calls in turn are inside
+ * it, not callers).  A call through libffi (ctypes, cffi) called the
+ * foreign function just inside libffi's frames. */
 static const struct rc_frame *callee(const struct rc_thread *t, const char **via)
 {
+	size_t e = 0, x, i;
+
 	*via = NULL;
-	for (size_t i = 0; i < t->nframes; i++) {
-		const struct rc_frame *f = &t->frames[i];
-		if (module_is(f, "libffi.so")) {
-			for (size_t k = i + 1; k < t->nframes && !interpreter_frame(&t->frames[k]); k++) {
-				if (module_is(&t->frames[k], "_ctypes"))
-					*via = "ctypes";
-				else if (module_is(&t->frames[k], "_cffi_backend"))
-					*via = "cffi";
-			}
-			return i ? &t->frames[i - 1] : NULL;
-		}
-		if (interpreter_frame(f))
-			return i ? &t->frames[i - 1] : NULL;
+	while (e < t->nframes && !eval_frame(&t->frames[e]))
+		e++;
+	if (e == t->nframes || e == 0)
+		return NULL;
+	for (x = e; x > 0 && interpreter_frame(&t->frames[x - 1]); x--)
+		;
+	if (x == 0)
+		return NULL;	/* the interpreter crashed in itself */
+	x--;
+	for (i = 0; i <= x && !module_is(&t->frames[i], "libffi.so"); i++)
+		;
+	if (i > x)
+		return &t->frames[x];
+	for (size_t k = i; k <= x; k++) {
+		if (module_is(&t->frames[k], "_ctypes"))
+			*via = "ctypes";
+		else if (module_is(&t->frames[k], "_cffi_backend"))
+			*via = "cffi";
 	}
-	return NULL;
+	/* The foreign function may have tail-called the interpreter and left
+	 * no frame (ctypes.string_at is PyBytes_FromStringAndSize's): then
+	 * only "through ctypes" is known. */
+	return i && !interpreter_frame(&t->frames[i - 1]) ? &t->frames[i - 1] : NULL;
+}
+
+/* A file of Python's own library (ctypes/__init__.py, threading.py,
+ * <frozen importlib._bootstrap>), not the program's. */
+static bool stdlib_file(const char *file)
+{
+	return file[0] == '<' || (strstr(file, "/lib/python") && !strstr(file, "-packages/"));
+}
+
+/* F (FILE:LINE), FILE by its last component, or its last two for a
+ * package's __init__.py. */
+static void add_pyframe(const struct rc_pyframe *p, struct strbuf *out)
+{
+	strbuf_adds(out, p->function);
+	if (!p->file)
+		return;
+	const char *b = crash_basename(p->file);
+	if (strcmp(b, "__init__.py") == 0 && b - p->file >= 2) {
+		const char *d = b - 1;
+		while (d > p->file && d[-1] != '/')
+			d--;
+		b = d;
+	}
+	strbuf_addf(out, " (%s:%d)", b, p->line);
 }
 
 void crash_python_call(const struct rc_crash *c, struct strbuf *out)
@@ -125,9 +169,17 @@ void crash_python_call(const struct rc_crash *c, struct strbuf *out)
 	if (!t || !t->npy || !t->py[0].function)
 		return;
 	const struct rc_pyframe *p = &t->py[0];
-	strbuf_addf(out, "; %s", p->function);
-	if (p->file)
-		strbuf_addf(out, " (%s:%d)", crash_basename(p->file), p->line);
+	strbuf_adds(out, "; ");
+	add_pyframe(p, out);
+	/* A library wrapper called it: the program's own line too. */
+	for (size_t k = 1; p->file && stdlib_file(p->file) && k < t->npy; k++) {
+		const struct rc_pyframe *u = &t->py[k];
+		if (u->function && u->file && !stdlib_file(u->file)) {
+			strbuf_adds(out, " from ");
+			add_pyframe(u, out);
+			break;
+		}
+	}
 
 	const char *via;
 	const struct rc_frame *f = callee(t, &via);
@@ -143,6 +195,8 @@ void crash_python_call(const struct rc_crash *c, struct strbuf *out)
 			strbuf_addf(out, " called %s (%s)", name, crash_basename(f->module->name));
 	} else if (f && f->module) {
 		strbuf_addf(out, " called into %s", crash_basename(f->module->name));
+	} else if (via) {
+		strbuf_addf(out, " called a foreign function through %s", via);
 	} else {
 		strbuf_adds(out, " called native code");
 	}
