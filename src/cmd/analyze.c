@@ -30,22 +30,13 @@ int cmd_analyze(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro;
-	int opt;
-	bool bad = false;
+	int opt, done;
 
 	report_opts_init(&ro);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:vh", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			fputs(analyze_usage, stdout);
-			return RC_EXIT_OK;
-		}
-		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
-			if (!bad)
-				fputs(analyze_usage, stderr);
-			return RC_EXIT_USAGE;
-		}
-	}
+	while ((opt = report_getopt(argc, argv, "+o:vh", longopts, &ro, analyze_usage, &done)) != -1)
+		if (opt == RC_OPTS_EXIT)
+			return done;
 	if (optind >= argc) {
 		error_msg("analyze: no log given");
 		fputs(analyze_usage, stderr);

@@ -52,17 +52,15 @@ int cmd_attach(int argc, char **argv)
 	const char *core_out = NULL;
 	const char *expr = NULL;
 	double duration = 0;
-	bool bad = false;
-	int opt;
+	int opt, done;
 
 	report_opts_init(&ro);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:ve:h", longopts, NULL)) != -1) {
+	while ((opt = report_getopt(argc, argv, "+o:ve:h", longopts, &ro, attach_usage, &done)) != -1) {
 		char *end;
 		switch (opt) {
-		case 'h':
-			fputs(attach_usage, stdout);
-			return RC_EXIT_OK;
+		case RC_OPTS_EXIT:
+			return done;
 		case OPT_CORE_OUT:
 			core_out = optarg;
 			continue;
@@ -76,11 +74,6 @@ int cmd_attach(int argc, char **argv)
 		case 'e':
 			expr = optarg;
 			continue;
-		}
-		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
-			if (!bad)
-				fputs(attach_usage, stderr);
-			return RC_EXIT_USAGE;
 		}
 	}
 	if (optind != argc - 1) {

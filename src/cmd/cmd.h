@@ -3,6 +3,7 @@
 #ifndef RC_CMD_CMD_H
 #define RC_CMD_CMD_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -58,6 +59,14 @@ void report_opts_init(struct report_opts *o);
 /* Handle --format/-o/--color/--verbose; returns false when OPT is not one
  * of them, or sets *bad on an invalid value. */
 bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *bad);
+/* getopt_long for a command that takes the report options: those are
+ * parsed into O, and -h prints USAGE.  Returns the next of the command's
+ * own options (optarg set), -1 after the last, or RC_OPTS_EXIT with *STATUS
+ * the command's exit code: RC_EXIT_OK after -h, RC_EXIT_USAGE after a bad
+ * option or value (said on stderr). */
+#define RC_OPTS_EXIT (-2)
+int report_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+		  struct report_opts *o, const char *usage, int *status);
 /* Write R as asked; returns an exit code (RC_EXIT_INPUT when -o fails). */
 int report_emit(const struct report_opts *o, const struct rc_report *r);
 

@@ -69,6 +69,33 @@ bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *ba
 	}
 }
 
+int report_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts,
+		  struct report_opts *o, const char *usage, int *status)
+{
+	int opt;
+	bool bad = false;
+
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(usage, stdout);
+			*status = RC_EXIT_OK;
+			return RC_OPTS_EXIT;
+		}
+		if (report_opts_parse(o, opt, optarg, &bad) && !bad)
+			continue;
+		/* getopt said what was wrong with an unknown option; a bad
+		 * value was said by report_opts_parse. */
+		if (!bad && (opt == '?' || opt == ':'))
+			fputs(usage, stderr);
+		if (bad || opt == '?' || opt == ':') {
+			*status = RC_EXIT_USAGE;
+			return RC_OPTS_EXIT;
+		}
+		return opt;
+	}
+	return -1;
+}
+
 int report_emit(const struct report_opts *o, const struct rc_report *r)
 {
 	struct strbuf sb = STRBUF_INIT;

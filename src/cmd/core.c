@@ -92,25 +92,15 @@ int cmd_core(int argc, char **argv)
 	};
 	struct report_opts ro;
 	const char *exe = NULL;
-	int opt;
-	bool bad = false;
+	int opt, done;
 
 	report_opts_init(&ro);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:vh", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			fputs(core_usage, stdout);
-			return RC_EXIT_OK;
-		}
-		if (opt == OPT_EXE) {
+	while ((opt = report_getopt(argc, argv, "+o:vh", longopts, &ro, core_usage, &done)) != -1) {
+		if (opt == RC_OPTS_EXIT)
+			return done;
+		if (opt == OPT_EXE)
 			exe = optarg;
-			continue;
-		}
-		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
-			if (!bad)
-				fputs(core_usage, stderr);
-			return RC_EXIT_USAGE;
-		}
 	}
 	if (optind != argc - 1) {
 		error_msg(optind >= argc ? "core: no core file given" : "core: one core file at a time");

@@ -316,20 +316,18 @@ int cmd_cores(int argc, char **argv)
 	struct report_opts ro;
 	struct store_config cfg;
 	const char *dir_opt = NULL;
-	int opt;
-	bool bad = false;
+	int opt, done;
 
 	if (argc >= 2 && strcmp(argv[1], "receive") == 0)
 		return receive(argc - 1, argv + 1);
 	report_opts_init(&ro);
 	store_config_default(&cfg);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:vh", longopts, NULL)) != -1) {
+	while ((opt = report_getopt(argc, argv, "o:vh", longopts, &ro, cores_usage, &done)) != -1) {
 		uint64_t v;
 		switch (opt) {
-		case 'h':
-			fputs(cores_usage, stdout);
-			return RC_EXIT_OK;
+		case RC_OPTS_EXIT:
+			return done;
 		case OPT_DIR:
 			dir_opt = optarg;
 			continue;
@@ -349,11 +347,6 @@ int cmd_cores(int argc, char **argv)
 			}
 			*(opt == OPT_KEEP ? &cfg.keep : &cfg.max_age_days) = (unsigned)v;
 			continue;
-		}
-		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
-			if (!bad)
-				fputs(cores_usage, stderr);
-			return RC_EXIT_USAGE;
 		}
 	}
 	const char *sub = optind < argc ? argv[optind] : NULL;

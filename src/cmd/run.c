@@ -52,17 +52,16 @@ int cmd_run(int argc, char **argv)
 	struct report_opts ro;
 	const char *core_out = NULL;
 	const char *trace_out = NULL, *expr = NULL;
-	bool no_filter = false, bad = false;
-	int opt;
+	bool no_filter = false;
+	int opt, done;
 
 	report_opts_init(&ro);
 	ro.fd = STDERR_FILENO;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:ve:h", longopts, NULL)) != -1) {
+	while ((opt = report_getopt(argc, argv, "+o:ve:h", longopts, &ro, run_usage, &done)) != -1) {
 		switch (opt) {
-		case 'h':
-			fputs(run_usage, stdout);
-			return RC_EXIT_OK;
+		case RC_OPTS_EXIT:
+			return done;
 		case OPT_TRACE_OUT:
 			trace_out = optarg;
 			continue;
@@ -75,11 +74,6 @@ int cmd_run(int argc, char **argv)
 		case 'e':
 			expr = optarg;
 			continue;
-		}
-		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
-			if (!bad)
-				fputs(run_usage, stderr);
-			return RC_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {

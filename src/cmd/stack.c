@@ -59,22 +59,13 @@ int cmd_stack(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro;
-	int opt;
-	bool bad = false;
+	int opt, done;
 
 	report_opts_init(&ro);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+o:vh", longopts, NULL)) != -1) {
-		if (opt == 'h') {
-			fputs(stack_usage, stdout);
-			return RC_EXIT_OK;
-		}
-		if (!report_opts_parse(&ro, opt, optarg, &bad) || bad) {
-			if (!bad)
-				fputs(stack_usage, stderr);
-			return RC_EXIT_USAGE;
-		}
-	}
+	while ((opt = report_getopt(argc, argv, "+o:vh", longopts, &ro, stack_usage, &done)) != -1)
+		if (opt == RC_OPTS_EXIT)
+			return done;
 	if (optind != argc - 1) {
 		error_msg(optind >= argc ? "stack: no pid given" : "stack: one pid at a time");
 		fputs(stack_usage, stderr);
