@@ -14,10 +14,16 @@
  *   takes its children with it. A child left alive keeps meson's output
  *   pipe open, and meson then reports only "TIMEOUT" with no output.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "harness.h"
 
 #include "util/util.h"
 
@@ -54,4 +60,38 @@ __attribute__((constructor)) static void unit_harness(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGALRM, on_watchdog);
 	alarm(WATCHDOG_S);
+}
+
+bool test_in_path(const char *tool)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (!path)
+		path = "/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, tool);
+		if (n && access(buf, X_OK) == 0)
+			return true;
+		path += n + (path[n] == ':');
+	}
+	return false;
+}
+
+bool test_ptrace_permitted(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		pause();
+		_exit(0);
+	}
+	bool ok = ptrace(PTRACE_SEIZE, pid, 0L, 0L) == 0;
+	int e = errno;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	if (!ok)
+		printf("# ptrace is not permitted here (%s): skipping\n", strerror(e));
+	return ok;
 }

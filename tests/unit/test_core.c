@@ -32,6 +32,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "harness.h"
+
 #include "crash/crash.h"
 #include "util/util.h"
 
@@ -172,25 +174,6 @@ static int run_in(const char *dir, const char *const argv[], const char *log, in
 	return -1;
 }
 
-static bool have_program(const char *name)
-{
-	const char *path = getenv("PATH");
-	char buf[PATH_MAX];
-
-	if (!path)
-		path = "/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, name);
-		if (access(buf, X_OK) == 0)
-			return true;
-		path += n;
-		if (*path)
-			path++;
-	}
-	return false;
-}
-
 static int read_int_file(const char *dir, const char *name)
 {
 	char path[PATH_MAX], buf[32] = "";
@@ -322,7 +305,7 @@ static void make_gdb_core(struct made_core *mc)
 {
 	char dir[256], cmd[PATH_MAX + 16];
 
-	if (!have_program("gdb") || UNDER_ASAN) {
+	if (!test_in_path("gdb") || UNDER_ASAN) {
 		snprintf(mc->why, sizeof(mc->why), UNDER_ASAN ? "gdb would dump ASan's shadow memory" :
 			 "gdb is not installed");
 		return;
@@ -360,7 +343,7 @@ static void make_gcore_live(struct made_core *mc)
 {
 	char dir[256], prefix[512], pidstr[16];
 
-	if (!have_program("gcore") || UNDER_ASAN) {
+	if (!test_in_path("gcore") || UNDER_ASAN) {
 		snprintf(mc->why, sizeof(mc->why), UNDER_ASAN ? "gdb would dump ASan's shadow memory" :
 			 "gcore (gdb) is not installed");
 		return;

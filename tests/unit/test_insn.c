@@ -21,6 +21,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "harness.h"
+
 #include "crash/insn.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -34,23 +36,6 @@ enum { R_RAX = 10, R_RBP = 4, R_RSI = 13, R_RDI = 14, R_RIP = 16, R_RSP = 19, R_
 
 static char tmpdir[] = "/tmp/rc-insn.XXXXXX";
 static bool have_binutils;
-
-static bool in_path(const char *tool)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
-
-	if (!path)
-		path = "/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, tool);
-		if (n && access(buf, X_OK) == 0)
-			return true;
-		path += n + (path[n] == ':');
-	}
-	return false;
-}
 
 /* Runs CMD (sh -c), its stdout in OUT; its exit status. */
 static int run(const char *cmd, struct strbuf *out)
@@ -682,7 +667,7 @@ static int group_setup(void **state)
 	(void)state;
 	if (!mkdtemp(tmpdir))
 		return -1;
-	have_binutils = in_path("as") && in_path("objcopy") && in_path("nm") && in_path("objdump");
+	have_binutils = test_in_path("as") && test_in_path("objcopy") && test_in_path("nm") && test_in_path("objdump");
 	if (have_binutils && !assemble())
 		return -1;
 	return 0;

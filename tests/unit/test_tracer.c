@@ -16,6 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "harness.h"
+
 #include "capture/session.h"
 #include "util/util.h"
 
@@ -312,19 +314,8 @@ static void test_attach_gone(void **state)
 int main(void)
 {
 	/* ptrace may be refused here (a container, Yama): skip, don't fail. */
-	pid_t pid = fork();
-	if (pid == 0) {
-		pause();
-		_exit(0);
-	}
-	if (ptrace(PTRACE_SEIZE, pid, 0L, 0L) < 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		printf("# ptrace is not permitted here (%s): skipping\n", strerror(errno));
+	if (!test_ptrace_permitted())
 		return 77;
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
 
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_status),

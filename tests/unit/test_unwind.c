@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "harness.h"
+
 #include "crash/crash.h"
 #include "crash/unwind.h"
 #include "util/strbuf.h"
@@ -128,23 +130,6 @@ static const char *const variant_flags[] = {
 	"-g -O2 -fomit-frame-pointer",	/* no frame pointers: CFI only */
 };
 
-static bool in_path(const char *tool)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
-
-	if (!path)
-		path = "/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, tool);
-		if (n && access(buf, X_OK) == 0)
-			return true;
-		path += n + (path[n] == ':');
-	}
-	return false;
-}
-
 static void prog_path(char *buf, size_t n, const char *variant)
 {
 	snprintf(buf, n, "%s/prog-%s", tmpdir, variant);
@@ -153,8 +138,8 @@ static void prog_path(char *buf, size_t n, const char *variant)
 static int group_setup(void **state)
 {
 	(void)state;
-	have_cc = in_path("cc");
-	have_gdb = in_path("gdb") && in_path("gcore");
+	have_cc = test_in_path("cc");
+	have_gdb = test_in_path("gdb") && test_in_path("gcore");
 	if (!mkdtemp(tmpdir))
 		return -1;
 	if (!have_cc)
@@ -566,7 +551,7 @@ static void test_core_cplusplus(void **state)
 	struct rc_crash c;
 
 	(void)state;
-	if (!in_path("c++") || !have_gdb)
+	if (!test_in_path("c++") || !have_gdb)
 		skip();
 	snprintf(path, sizeof(path), "%s/cxx.cc", tmpdir);
 	snprintf(prog, sizeof(prog), "%s/prog-cxx", tmpdir);
@@ -895,19 +880,8 @@ static void test_demangle(void **state)
 int main(void)
 {
 	/* ptrace may be refused here (a container, Yama): skip, don't fail. */
-	pid_t pid = fork();
-	if (pid == 0) {
-		pause();
-		_exit(0);
-	}
-	if (ptrace(PTRACE_SEIZE, pid, 0L, 0L) < 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		printf("# ptrace is not permitted here (%s): skipping\n", strerror(errno));
+	if (!test_ptrace_permitted())
 		return 77;
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
 
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_demangle),

@@ -1,0 +1,16 @@
+/* What tests/unit/harness.c gives every unit test program besides the
+ * conditions it sets before main. */
+#ifndef RC_TESTS_HARNESS_H
+#define RC_TESTS_HARNESS_H
+
+#include <stdbool.h>
+
+/* TOOL is an executable in PATH (/usr/bin:/bin without one). */
+bool test_in_path(const char *tool);
+
+/* Whether this process may ptrace a child of its own (a container or
+ * Yama may refuse); when not, says why on stdout, for a program that
+ * then skips (exit 77). */
+bool test_ptrace_permitted(void);
+
+#endif
