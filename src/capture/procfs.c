@@ -34,6 +34,51 @@ static bool read_file(const char *path, struct strbuf *out, size_t max)
 	return true;
 }
 
+/* A small file read in one read(2), NUL-terminated; its length or -1. */
+static ssize_t read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+bool procfs_status(pid_t pid, char *buf, size_t size)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	return read_small(path, buf, size) > 0;
+}
+
+long procfs_status_long(const char *status, const char *key)
+{
+	const char *p = strstr(status, key);
+
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+char *procfs_comm(pid_t pid, pid_t tid)
+{
+	char path[64], buf[64];
+
+	if (tid)
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	ssize_t n = read_small(path, buf, sizeof(buf));
+	if (n <= 0)
+		return NULL;
+	while (n > 0 && buf[n - 1] == '\n')
+		n--;
+	return xstrndup(buf, (size_t)n);
+}
+
 int procfs_cmdline(pid_t pid, struct strbuf *out)
 {
 	char path[64];

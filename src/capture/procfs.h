@@ -16,6 +16,15 @@ int procfs_cmdline(pid_t pid, struct strbuf *out);
  * unreadable. */
 bool procfs_link(pid_t pid, const char *link, struct strbuf *out);
 
+/* /proc/PID/status (about 1.5 KiB), at most SIZE - 1 bytes of it, into
+ * BUF; false when unreadable. */
+bool procfs_status(pid_t pid, char *buf, size_t size);
+/* The decimal number after KEY ("\nTgid:") in STATUS, or -1. */
+long procfs_status_long(const char *status, const char *key);
+/* The kernel's name for thread TID of PID, or for PID itself when TID is
+ * 0 (its comm, without the newline); NULL when unreadable. */
+char *procfs_comm(pid_t pid, pid_t tid);
+
 /* Socket inodes -> -yy descriptions, read from /proc/PID/net once. */
 struct procfs_socks;
 struct procfs_socks *procfs_socks_load(pid_t pid);

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "capture/procfs.h"
 #include "capture/seccomp.h"
 #include "capture/tracer.h"
 #include "util/hmap.h"
@@ -72,22 +73,12 @@ static struct tracee *find(struct tracer *tr, pid_t tid)
  * stop before its creator's clone event tells us who made it. */
 static pid_t read_tgid(pid_t tid)
 {
-	char path[64], buf[512];
-	pid_t tgid = tid;
+	char buf[512];
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!procfs_status(tid, buf, sizeof(buf)))
 		return tid;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return tid;
-	buf[n] = '\0';
-	const char *p = strstr(buf, "\nTgid:");
-	if (p)
-		tgid = (pid_t)strtol(p + 6, NULL, 10);
-	return tgid > 0 ? tgid : tid;
+	long tgid = procfs_status_long(buf, "\nTgid:");
+	return tgid > 0 ? (pid_t)tgid : tid;
 }
 
 static struct tracee *add(struct tracer *tr, pid_t tid, pid_t tgid)
@@ -330,34 +321,17 @@ int tracer_attach(struct tracer *tr, pid_t pid, struct strbuf *err)
 
 static void explain_tracer_pid(pid_t pid, struct strbuf *out)
 {
-	char path[64], buf[2048];
+	char buf[2048];
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!procfs_status(pid, buf, sizeof(buf)))
 		return;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	const char *p = strstr(buf, "\nTracerPid:");
-	long tracer = p ? strtol(p + 11, NULL, 10) : 0;
+	long tracer = procfs_status_long(buf, "\nTracerPid:");
 	if (tracer > 0) {
-		char comm[64] = "";
-		snprintf(path, sizeof(path), "/proc/%ld/comm", tracer);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			ssize_t m = read(fd, comm, sizeof(comm) - 1);
-			close(fd);
-			comm[m > 0 ? m : 0] = '\0';
-			char *nl = strchr(comm, '\n');
-			if (nl)
-				*nl = '\0';
-		}
+		char *comm = procfs_comm((pid_t)tracer, 0);
 		strbuf_addf(out, "; it is already traced by pid %ld%s%s%s (TracerPid in /proc/%d/status): "
 			    "a process has only one tracer, so stop that one first",
-			    tracer, *comm ? " '" : "", comm, *comm ? "'" : "", (int)pid);
+			    tracer, comm ? " '" : "", comm ? comm : "", comm ? "'" : "", (int)pid);
+		free(comm);
 	}
 }
 

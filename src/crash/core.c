@@ -504,15 +504,8 @@ static int cmp_map(const void *a, const void *b)
 /* The NT_FILE entry holding ADDR in R->files sorted by start, or NULL. */
 static const struct file_entry *file_at(const struct reader *r, uint64_t addr)
 {
-	size_t lo = 0, hi = r->nfiles;
+	size_t lo = count_le_u64(r->files, r->nfiles, sizeof(*r->files), offsetof(struct file_entry, start), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (r->files[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || addr >= r->files[lo - 1].end)
 		return NULL;
 	return &r->files[lo - 1];

@@ -73,15 +73,8 @@ void crash_problem(struct rc_crash *c, const char *fmt, ...)
  * the last one starting at or below ADDR is the only candidate. */
 const struct rc_mapping *crash_mapping_at(const struct rc_crash *c, uint64_t addr)
 {
-	size_t lo = 0, hi = c->nmaps;
+	size_t lo = count_le_u64(c->maps, c->nmaps, sizeof(*c->maps), offsetof(struct rc_mapping, start), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (c->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	const struct rc_mapping *m = &c->maps[lo - 1];

@@ -102,14 +102,9 @@ bool crash_signal_is_fatal(pid_t tgid, int sig)
 	default:
 		return false;
 	}
-	char path[64], buf[4096];
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)tgid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	char buf[4096];
+	if (!procfs_status(tgid, buf, sizeof(buf)))
 		return false;
-	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	uint64_t caught = 0, ignored = 0, bit = 1ULL << (sig - 1);
 	if (!status_mask(buf, "\nSigCgt:", &caught) || !status_mask(buf, "\nSigIgn:", &ignored))
 		return false;

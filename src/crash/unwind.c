@@ -24,6 +24,7 @@
 #include <sys/user.h>
 #include <unistd.h>
 
+#include "capture/procfs.h"
 #include "crash/rules.h"
 #include "crash/unwind.h"
 #include "util/hmap.h"
@@ -715,6 +716,17 @@ static bool stack_bottom(const char *fn)
 	return false;
 }
 
+static void push_raw(struct unwinder *u, uint64_t pc, bool activation)
+{
+	if (u->nraw == u->araw) {
+		u->araw = u->araw ? 2 * u->araw : 256;
+		u->raw = xrealloc(u->raw, u->araw * sizeof(*u->raw));
+	}
+	u->raw[u->nraw].pc = pc;
+	u->raw[u->nraw].activation = activation;
+	u->nraw++;
+}
+
 static int frame_cb(Dwfl_Frame *frame, void *arg)
 {
 	struct unwinder *u = arg;
@@ -750,32 +762,8 @@ static int frame_cb(Dwfl_Frame *frame, void *arg)
 		return DWARF_CB_ABORT;
 	}
 	u->total_frames++;
-
-	if (u->nraw == u->araw) {
-		u->araw = u->araw ? 2 * u->araw : 256;
-		u->raw = xrealloc(u->raw, u->araw * sizeof(*u->raw));
-	}
-	u->raw[u->nraw].pc = pc;
-	u->raw[u->nraw].activation = activation;
-	u->nraw++;
+	push_raw(u, pc, activation);
 	return DWARF_CB_OK;
-}
-
-static char *read_comm(pid_t pid, pid_t tid)
-{
-	char path[64], buf[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return NULL;
-	while (n > 0 && buf[n - 1] == '\n')
-		n--;
-	return xstrndup(buf, (size_t)n);
 }
 
 static void live_thread_info(struct unwinder *u, struct rc_thread *t)
@@ -784,7 +772,7 @@ static void live_thread_info(struct unwinder *u, struct rc_thread *t)
 	struct iovec iov = { &regs, sizeof(regs) };
 
 	if (!t->name)
-		t->name = read_comm(u->pid, t->tid);
+		t->name = procfs_comm(u->pid, t->tid);
 	/* NT_PRSTATUS through the regset interface: the same bytes. */
 	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &iov) == 0 &&
 	    iov.iov_len == sizeof(regs))
@@ -954,16 +942,9 @@ static void read_segments(struct unwinder *u, Elf *elf)
 static bool core_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct unwinder *u = arg;
-	size_t lo = 0, hi = u->nsegs;
+	size_t lo = count_le_u64(u->segs, u->nsegs, sizeof(*u->segs), offsetof(struct segment, vaddr), addr);
 
 	(void)dwfl;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (u->segs[mid].vaddr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
 		return false;
 	const struct segment *s = &u->segs[lo - 1];
@@ -988,17 +969,6 @@ static pid_t core_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
 	/* libdwfl wants a positive id; ours is matched by index anyway. */
 	int tid = u->c->threads[u->cur_thread].tid;
 	return tid > 0 ? tid : (pid_t)(INT32_MAX - (int)u->cur_thread);
-}
-
-static void push_raw(struct unwinder *u, uint64_t pc, bool activation)
-{
-	if (u->nraw == u->araw) {
-		u->araw = u->araw ? 2 * u->araw : 256;
-		u->raw = xrealloc(u->raw, u->araw * sizeof(*u->raw));
-	}
-	u->raw[u->nraw].pc = pc;
-	u->raw[u->nraw].activation = activation;
-	u->nraw++;
 }
 
 static bool live_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg);

@@ -4,10 +4,32 @@
 #define RC_UTIL_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* Of N elements of SIZE bytes at BASE, sorted by the uint64_t at offset
+ * FIELD: how many have it <= KEY.  So the range starting at or below an
+ * address is element count - 1, if any: the lookup of a mapping, segment
+ * or file note by address.  Inline: unwinding reads memory through it. */
+static inline size_t count_le_u64(const void *base, size_t n, size_t size, size_t field, uint64_t key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t v;
+		memcpy(&v, (const char *)base + mid * size + field, sizeof(v));
+		if (v <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 /* Out of memory is not an error rootcause can explain or recover from:
  * these print one line and exit with status 4. */
