@@ -346,6 +346,20 @@ static void print_thread(const struct rc_thread *t)
 	}
 }
 
+/* T's frames hold the functions WANT in this order (others between them
+ * allowed: inlined frames, the C runtime's); prints T when they do not. */
+static void assert_frames_in_order(const struct rc_thread *t, const char *const *want, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->nframes && k < n; i++)
+		if (t->frames[i].function && strcmp(t->frames[i].function, want[k]) == 0)
+			k++;
+	if (k != n)
+		print_thread(t);
+	assert_int_equal(k, n);
+}
+
 /* Our frames of the main thread, up to main (gdb stops there), must be
  * gdb's: the same functions in order, the same prog.c lines. */
 static void compare_main_thread(const struct rc_thread *t, const struct gdb_thread *g)
@@ -648,14 +662,8 @@ static void test_kernel_core_signal_frame(void **state)
 	const struct rc_thread *t = crash_thread(&c);
 	assert_non_null(t);
 	assert_int_equal(t->tid, pid);
-	const char *want[] = { "abort", "on_segv", "__restore_rt", "leaf", "c", "b", "a", "main" };
-	size_t k = 0;
-	for (size_t i = 0; i < t->nframes && k < ARRAY_SIZE(want); i++)
-		if (t->frames[i].function && strcmp(t->frames[i].function, want[k]) == 0)
-			k++;
-	if (k != ARRAY_SIZE(want))
-		print_thread(t);
-	assert_int_equal(k, ARRAY_SIZE(want));
+	const char *const want[] = { "abort", "on_segv", "__restore_rt", "leaf", "c", "b", "a", "main" };
+	assert_frames_in_order(t, want, ARRAY_SIZE(want));
 	assert_false(t->truncated);
 	assert_null(t->unwind_error);
 	crash_release(&c);
@@ -726,14 +734,8 @@ static void test_live(void **state)
 
 	const struct rc_thread *t = thread_by_tid(&c, pid);
 	assert_non_null(t);
-	const char *want[] = { "leaf", "c", "b", "a", "main" };
-	size_t k = 0;
-	for (size_t i = 0; i < t->nframes && k < ARRAY_SIZE(want); i++)
-		if (t->frames[i].function && strcmp(t->frames[i].function, want[k]) == 0)
-			k++;
-	if (k != ARRAY_SIZE(want))
-		print_thread(t);
-	assert_int_equal(k, ARRAY_SIZE(want));
+	const char *const want[] = { "leaf", "c", "b", "a", "main" };
+	assert_frames_in_order(t, want, ARRAY_SIZE(want));
 	assert_true(t->regs[RC_REG_RIP] == t->frames[0].pc);
 	assert_true(t->regs[RC_REG_RSP] != 0);
 
