@@ -4,6 +4,10 @@
  *
  * - fds 0-2 open. CI may start us with stdin closed; then a test's pipe()
  *   gets fd 0 and a child's dup2 onto fd 0 closes its own pipe end.
+ * - No other fd open. The decoder tests use fd 99 as "surely closed" to
+ *   get EBADF, as strace's own tests do; CI's runner hands its children an
+ *   open fd 99, and select(100, [99], NULL, NULL, NULL) then blocked for
+ *   ever. The fds a test needs it opens itself.
  * - No signal blocked or ignored: both are inherited through fork and
  *   exec, and a runner that blocks SIGCHLD or ignores SIGUSR1 would hand
  *   that on to the programs the tests run and trace (a blocked SIGCHLD
@@ -49,6 +53,7 @@ __attribute__((constructor)) static void unit_harness(void)
 {
 	if (sanitize_std_fds() < 0)
 		_exit(1);
+	close_range(3, ~0U, 0);
 	sigset_t none;
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
