@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "capture/procfs.h"
@@ -378,14 +379,16 @@ void tracer_explain_attach(pid_t pid, int err, struct strbuf *out)
  * one we leave stopped (PTRACE_LISTEN) must be collected by the caller
  * (collect()), or waitid would report it again. Deaths are reaped here.
  */
-static pid_t wait_next(int *status)
+static pid_t wait_next(int flags, int *status)
 {
 	siginfo_t si;
 
 	memset(&si, 0, sizeof(si));
-	if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT) < 0)
+	if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | __WALL | WNOWAIT | flags) < 0)
 		return -1;
 	pid_t pid = si.si_pid;
+	if (pid == 0)
+		return 0;	/* WNOHANG, and nothing yet */
 	switch (si.si_code) {
 	case CLD_TRAPPED:
 	case CLD_STOPPED:
@@ -394,6 +397,33 @@ static pid_t wait_next(int *status)
 		return pid;
 	default:
 		return waitpid(pid, status, __WALL);
+	}
+}
+
+/*
+ * Poll for the next stop for up to POLL_NS before blocking for it. A
+ * tracer that blocks sleeps at every stop, and on a VM waking a sleeping
+ * vCPU costs an interrupt and an exit to the hypervisor, twice a call: on
+ * this 2-vCPU VM a tracer doing nothing but wait and resume took 4.1 s for
+ * 152,000 stops blocking, 2.5 s polling first, for the same CPU time (the
+ * sleep and the wake-up cost what the poll does). A tracee that is busy
+ * making calls stops again within microseconds of being resumed; one that
+ * is not costs us at most POLL_NS of CPU per stop. 0: nothing came.
+ */
+enum { POLL_NS = 50 * 1000 };
+
+static pid_t poll_next(struct tracer *tr, int *status)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		pid_t pid = wait_next(WNOHANG, status);
+		if (pid != 0 || *tr->stop_flag)
+			return pid;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > POLL_NS)
+			return 0;
 	}
 }
 
@@ -555,7 +585,11 @@ void tracer_loop(struct tracer *tr)
 {
 	while (tr->tracees.count > 0 && !*tr->stop_flag) {
 		int status;
-		pid_t tid = wait_next(&status);
+		pid_t tid = poll_next(tr, &status);
+		if (tid == 0 && !*tr->stop_flag)
+			tid = wait_next(0, &status);
+		if (tid == 0)
+			continue;	/* *stop_flag */
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;
@@ -602,7 +636,7 @@ void tracer_detach_all(struct tracer *tr)
 	 * new children (a clone racing with us) report a stop too. */
 	while (tr->tracees.count > 0 && waiting > 0) {
 		int status;
-		pid_t tid = wait_next(&status);
+		pid_t tid = wait_next(0, &status);
 		if (tid < 0) {
 			if (errno == EINTR)
 				continue;
