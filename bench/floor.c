@@ -5,10 +5,10 @@
  * no decoding, no memory reads, no output.  Whatever a real tracer spends
  * above this is its decoding and printing; this part it cannot shed.
  *
- * It waits as rootcause does: it polls for up to 50 us before blocking,
- * which on a VM avoids a vCPU wake-up per stop (src/capture/tracer.c,
- * poll_next).  FLOOR_BLOCK=1 in the environment makes it block at once, as
- * strace does, to show what the polling is worth.
+ * It waits as rootcause does while stops come fast: it polls for up to
+ * 50 us before blocking, which on a VM avoids a vCPU wake-up per stop
+ * (src/capture/tracer.c, next_stop).  FLOOR_BLOCK=1 in the environment
+ * makes it block at once, as strace does, to show what polling is worth.
  *
  *     floor CMD [ARGS...]      exit status: CMD's (128+N if killed)
  */

@@ -43,6 +43,7 @@ struct tracer {
 	int spawn_errno;	/* why the command could not be started */
 	unsigned char *filter;	/* the seccomp filter's syscalls */
 	bool no_syscall_info;	/* PTRACE_GET_SYSCALL_INFO is missing */
+	long gap_ns;		/* moving average of the waits for a stop */
 	uint64_t stops;
 };
 
@@ -404,27 +405,45 @@ static pid_t wait_next(int flags, int *status)
  * Poll for the next stop for up to POLL_NS before blocking for it. A
  * tracer that blocks sleeps at every stop, and on a VM waking a sleeping
  * vCPU costs an interrupt and an exit to the hypervisor, twice a call: on
- * this 2-vCPU VM a tracer doing nothing but wait and resume took 4.1 s for
- * 152,000 stops blocking, 2.5 s polling first, for the same CPU time (the
- * sleep and the wake-up cost what the poll does). A tracee that is busy
- * making calls stops again within microseconds of being resumed; one that
- * is not costs us at most POLL_NS of CPU per stop. 0: nothing came.
+ * this 2-vCPU VM a tracer doing nothing but wait and resume took 3.6 s for
+ * 152,000 stops blocking, 2.3 s polling first, for the same CPU time (the
+ * sleep and the wake-up cost what the poll does). A tracee busy making
+ * calls stops again within microseconds of being resumed. One that runs
+ * long between stops, as under a seccomp filter, would make every poll a
+ * waste of CPU: so poll only while the recent waits (a moving average of
+ * the last eight or so, each counted as at most GAP_CAP_NS so that one
+ * long sleep is soon forgotten) were short enough for it to pay.
  */
-enum { POLL_NS = 50 * 1000 };
+enum { POLL_NS = 50 * 1000, GAP_CAP_NS = 1000 * 1000 };
 
-static pid_t poll_next(struct tracer *tr, int *status)
+static long since(const struct timespec *t0)
 {
-	struct timespec t0, t;
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000000000L + (t.tv_nsec - t0->tv_nsec);
+}
+
+/* The next stop or death, or 0 when *stop_flag was set. */
+static pid_t next_stop(struct tracer *tr, int *status)
+{
+	struct timespec t0;
+	pid_t pid = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		pid_t pid = wait_next(WNOHANG, status);
-		if (pid != 0 || *tr->stop_flag)
-			return pid;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > POLL_NS)
-			return 0;
+	if (tr->gap_ns < POLL_NS) {
+		while ((pid = wait_next(WNOHANG, status)) == 0 && !*tr->stop_flag && since(&t0) <= POLL_NS)
+			;
 	}
+	if (pid == 0 && !*tr->stop_flag)
+		pid = wait_next(0, status);
+	if (pid > 0) {
+		long gap = since(&t0);
+		if (gap > GAP_CAP_NS)
+			gap = GAP_CAP_NS;
+		tr->gap_ns += (gap - tr->gap_ns) / 8;
+	}
+	return pid;
 }
 
 /* Consume a stop we peeked at and leave in place. */
@@ -585,9 +604,7 @@ void tracer_loop(struct tracer *tr)
 {
 	while (tr->tracees.count > 0 && !*tr->stop_flag) {
 		int status;
-		pid_t tid = poll_next(tr, &status);
-		if (tid == 0 && !*tr->stop_flag)
-			tid = wait_next(0, &status);
+		pid_t tid = next_stop(tr, &status);
 		if (tid == 0)
 			continue;	/* *stop_flag */
 		if (tid < 0) {
