@@ -82,6 +82,7 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 #include "util/xlat.h"
+#include "input.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -114,26 +115,6 @@ static const long odd_nrs[] = {
 	0x40000000, 0x40000000 | SYS_read, 0x40000000 | SYS_execve, 0x40000000 | 512,
 	0x40000000 | 545, 0x80000000L, -4096,
 };
-
-struct rd {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint64_t take(struct rd *r, int bytes)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < bytes; i++) {
-		uint64_t b = 0;
-		if (r->n) {
-			b = *r->p++;
-			r->n--;
-		}
-		v |= b << (8 * i);
-	}
-	return v;
-}
 
 static void mem_setup(bool holes)
 {
@@ -504,12 +485,12 @@ static void run_capture(const struct call *calls, int ncalls, const struct dec_o
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rd r = { data, size };
+	struct fuzz_input in = { data, size };
 	struct call calls[MAX_CALLS];
 	struct dec_opts o = { 0 };
-	uint64_t opts = take(&r, 1);
-	uint64_t ssize = take(&r, 2), prev = take(&r, 2);
-	uint64_t rbyte = take(&r, 1);
+	uint64_t opts = fuzz_take(&in, 1);
+	uint64_t ssize = fuzz_take(&in, 2), prev = fuzz_take(&in, 2);
+	uint64_t rbyte = fuzz_take(&in, 1);
 	int nrelocs = (int)((rbyte & 63) % 33);
 	int ncalls = 1 + (int)((opts >> 4) & 3);
 	uint8_t ptrmask[MAX_CALLS];
@@ -525,18 +506,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (int i = 0; i < ncalls; i++) {
 		struct call *c = &calls[i];
-		uint64_t kind = take(&r, 1);
+		uint64_t kind = fuzz_take(&in, 1);
 		c->kind = (int)(kind & 3);
 		c->failed = kind & 4;
 		c->group_stop = kind & 8;
-		c->nr = map_nr(take(&r, 2));
-		ptrmask[i] = (uint8_t)take(&r, 1);
+		c->nr = map_nr(fuzz_take(&in, 2));
+		ptrmask[i] = (uint8_t)fuzz_take(&in, 1);
 		for (int a = 0; a < 6; a++)
-			c->args[a] = take(&r, 8);
-		uint64_t ret = take(&r, 8);
+			c->args[a] = fuzz_take(&in, 8);
+		uint64_t ret = fuzz_take(&in, 8);
 		/* The kernel's errnos are 1..4095; 512..516 are the restarts. */
 		c->rval = c->failed ? -(long long)(1 + ret % 600) : (long long)ret;
-		take(&r, 1);
+		fuzz_take(&in, 1);
 	}
 	for (int i = 0; i < ncalls; i++)
 		for (int k = 0; k < nskip; k++)
@@ -544,11 +525,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				return -1;
 	uint64_t relocs[33][2];
 	for (int i = 0; i < nrelocs; i++) {
-		relocs[i][0] = take(&r, 2);
-		relocs[i][1] = take(&r, 4);
+		relocs[i][0] = fuzz_take(&in, 2);
+		relocs[i][1] = fuzz_take(&in, 4);
 	}
-	size_t len = MIN(r.n, (size_t)MAX_BLOB);
-	unsigned char *blob = mem_place(r.p, len, rbyte & 128);
+	size_t len = MIN(in.left, (size_t)MAX_BLOB);
+	unsigned char *blob = mem_place(in.p, len, rbyte & 128);
 	for (int i = 0; i < nrelocs; i++) {
 		uint64_t t = relocs[i][1];
 		uint64_t addr = map_addr(((t >> 28) << 60) | (t & 0x0fffffff), blob, len);

@@ -56,6 +56,7 @@
 #include "crash/crash.h"
 #include "crash/python.h"
 #include "util/strbuf.h"
+#include "input.h"
 #include "pyprint.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -66,25 +67,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define MAX_REGIONS 512
 #define MAX_PY_FRAMES 4096
 #define MAX_PY_STRING 512
-
-struct input {
-	const uint8_t *p;
-	size_t left;
-};
-
-static uint64_t take(struct input *in, size_t n)
-{
-	uint64_t v = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (in->left) {
-			v |= (uint64_t)in->p[0] << (8 * i);
-			in->p++;
-			in->left--;
-		}
-	}
-	return v;
-}
 
 static int by_start(const void *a, const void *b)
 {
@@ -97,21 +79,21 @@ static int by_start(const void *a, const void *b)
  * to free. */
 static unsigned char *load(struct rc_crash *c, const uint8_t *data, size_t size)
 {
-	struct input in = { data, size };
+	struct fuzz_input in = { data, size };
 
-	c->sym_py_runtime = take(&in, 8);
-	c->sym_py_version = take(&in, 8);
-	c->py_major = (int)take(&in, 1);
-	c->py_minor = (int)take(&in, 1);
-	size_t nthreads = take(&in, 1) % (MAX_THREADS + 1);
-	take(&in, 1);
+	c->sym_py_runtime = fuzz_take(&in, 8);
+	c->sym_py_version = fuzz_take(&in, 8);
+	c->py_major = (int)fuzz_take(&in, 1);
+	c->py_minor = (int)fuzz_take(&in, 1);
+	size_t nthreads = fuzz_take(&in, 1) % (MAX_THREADS + 1);
+	fuzz_take(&in, 1);
 	c->threads = calloc(nthreads ? nthreads : 1, sizeof(*c->threads));
 	if (!c->threads)
 		__builtin_trap();
 	c->nthreads = nthreads;
 	for (size_t i = 0; i < nthreads; i++) {
-		c->threads[i].tid = (int)take(&in, 4);
-		c->threads[i].regs[RC_REG_FS_BASE] = take(&in, 8);
+		c->threads[i].tid = (int)fuzz_take(&in, 4);
+		c->threads[i].regs[RC_REG_FS_BASE] = fuzz_take(&in, 8);
 	}
 	c->crashed_tid = nthreads ? c->threads[0].tid : 0;
 	if (nthreads)
@@ -124,9 +106,9 @@ static unsigned char *load(struct rc_crash *c, const uint8_t *data, size_t size)
 	if (!image || !c->maps)
 		__builtin_trap();
 	while (in.left && c->nmaps < MAX_REGIONS) {
-		uint64_t addr = take(&in, 8);
-		uint64_t span = take(&in, 4);
-		size_t held = (size_t)take(&in, 4);
+		uint64_t addr = fuzz_take(&in, 8);
+		uint64_t span = fuzz_take(&in, 4);
+		size_t held = (size_t)fuzz_take(&in, 4);
 		if (held > in.left)
 			held = in.left;
 		memcpy(image + used, in.p, held);
