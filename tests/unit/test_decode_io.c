@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "decode_test.h"
+#include "harness.h"
 #include "util/util.h"
 
 static char dir[64];
@@ -159,6 +160,7 @@ static void read_write(void **state)
 	/* read(3, "", 100) = 0 at end of file; read(99, 0x7ffc3094d0b0, 10) = -1 EBADF */
 	int fd = scratch_file(NULL);
 	real(&t, SYS_read, DT_ARGS((uint64_t)fd, DT_PTR(buf), 100), F("%d, \"\", 100", fd));
+	test_fd_closed(99);
 	real(&t, SYS_read, DT_ARGS(99, DT_PTR(buf), 10), F("99, %#llx, 10", A(buf)));
 	assert_int_equal(t.ev.fd, 99);
 	assert_int_equal(last_err, EBADF);
@@ -506,10 +508,15 @@ static void selecting(void **state)
 	     F("%d, [%d], NULL, NULL, {tv_sec=0, tv_usec=1000}", q[0] + 1, q[0]));
 	assert_string_equal(extra(&t), "(Timeout)");
 	assert_int_equal(t.ev.timeout_ms, 1);
-	/* select(100, [99], NULL, NULL, {...}) = -1 EBADF; select(1, NULL, NULL, NULL, 0x8) = -1 EFAULT */
+	/* select(100, [99], NULL, NULL, {tv_sec=0, tv_usec=0}) = -1 EBADF;
+	 * select(1, NULL, NULL, NULL, 0x8) = -1 EFAULT. A zero timeout: were
+	 * fd 99 open after all, the call must not block. */
+	test_fd_closed(99);
 	FD_ZERO(&r);
 	FD_SET(99, &r);
-	real(&t, SYS_select, DT_ARGS(100, DT_PTR(&r), 0, 0, 0), "100, [99], NULL, NULL, NULL");
+	tv.tv_usec = 0;
+	real(&t, SYS_select, DT_ARGS(100, DT_PTR(&r), 0, 0, DT_PTR(&tv)), "100, [99], NULL, NULL, {tv_sec=0, tv_usec=0}");
+	assert_int_equal(last_err, EBADF);
 	assert_int_equal(t.rv_extra.len, 0);
 	real(&t, SYS_select, DT_ARGS(1, 0, 0, 0, 8), "1, NULL, NULL, NULL, 0x8");
 	assert_int_equal(t.ev.timeout_ms, -1);
