@@ -7,13 +7,39 @@
 
 #include "gen/tables.h"
 
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '-' || (unsigned char)c >= 0x80;
+}
+
+/* WORD occurs in TEXT with no file-name character glued to either side.
+ * A '.' before it is glued ("x.conf" is not "conf"); one after it is not
+ * when a sentence ends there ("missing foo." names foo). */
+static bool names_word(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (!n)
+		return false;
+	for (const char *p = text; (p = strstr(p, word)) != NULL; p++) {
+		if (p > text && (name_char(p[-1]) || p[-1] == '.'))
+			continue;
+		const char *q = p + n;
+		if (name_char(*q) || (*q == '.' && name_char(q[1])))
+			continue;
+		return true;
+	}
+	return false;
+}
+
 const char *rule_output_naming(const struct rc_procs *m, const char *word, uint64_t seq)
 {
 	const char *last = NULL;
 
 	for (size_t i = 0; i < m->out_count; i++) {
 		const struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
-		if (o->seq >= seq && o->text && strstr(o->text, word))
+		if (o->seq >= seq && o->text && names_word(o->text, word))
 			last = o->text;
 	}
 	return last;

@@ -93,7 +93,9 @@ static inline double rule_span(const struct rc_ctx *ctx)
 }
 
 /* The last line of the program's output (the process model keeps the
- * recent ones) written after SEQ that contains WORD; NULL when none did. */
+ * recent ones) written after SEQ that names WORD, a file name, as a whole
+ * word: "re" is not named by "most recent call", nor "time.py" by
+ * "time.pyc". NULL when none did. */
 const char *rule_output_naming(const struct rc_procs *m, const char *word, uint64_t seq);
 
 /* Key per-process state by a name: "LEADER/NAME" (NAME is LEN bytes) into

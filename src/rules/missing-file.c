@@ -8,6 +8,14 @@
  * and never reported. Paths noise_path() knows are never recorded; shared
  * objects are left to missing-library and NVIDIA paths to gpu-unavailable.
  *
+ * Python 2 imports by trying files: for module X in each directory D of
+ * sys.path it stats D/X (a package?), then opens D/X.so, D/Xmodule.so,
+ * D/X.py and D/X.pyc. X.py is never found when X is an extension, so the
+ * sequence itself marks the probing: a stat of D/X followed at once by an
+ * open of D/X.so, and the .py and .pyc tries after a D/Xmodule.so. (Python
+ * 3 lists directories instead, and fails no call.) A module found nowhere
+ * gets its ImportError from error-message.
+ *
  * The kind of call says how much a failure weighs: an open for reading, a
  * create in a missing directory, a chdir are the program needing the file;
  * a stat/access/readlink, or an opendir, is often just a check for
@@ -68,15 +76,25 @@ struct mf_fail {
 struct mf_entry {
 	bool recovered;
 	long long count;
+	long long probes;	/* failures found to be Python 2's import probing */
 	size_t npaths;		/* distinct failing paths seen (may exceed the kept ones) */
 	struct mf_fail paths[MF_MAX_PATHS];	/* the first distinct ones */
 	struct mf_fail decisive;	/* the latest of the strongest kind */
 	bool has_decisive;
 };
 
+/* Python 2's import probing in one directory, as far as it has gone. */
+struct mf_py2 {
+	int stat_pid;
+	char *stat_path;	/* D/X, whose failed stat was recorded */
+	int stem_pid;
+	char *stem;		/* D/X once D/Xmodule.so was tried: the .py and .pyc come next */
+};
+
 struct mf_state {
 	struct hmap names;	/* basename -> struct mf_entry* */
 	long long dropped;	/* failures not tracked for lack of room */
+	struct mf_py2 py2;
 };
 
 static void fail_release(struct mf_fail *f)
@@ -111,6 +129,8 @@ static void mf_release(void *state)
 {
 	struct mf_state *st = state;
 	hmap_release(&st->names, entry_free);
+	free(st->py2.stat_path);
+	free(st->py2.stem);
 }
 
 /* rename and link: their success makes a new name exist. */
@@ -286,7 +306,8 @@ static void evict(struct mf_state *st)
 	}
 }
 
-static void record_failure(struct mf_state *st, const struct rc_event *e, enum mf_kind kind,
+/* Returns whether the failure was counted. */
+static bool record_failure(struct mf_state *st, const struct rc_event *e, enum mf_kind kind,
 			   const struct rc_ctx *ctx)
 {
 	const char *path = e->path;
@@ -294,9 +315,9 @@ static void record_failure(struct mf_state *st, const struct rc_event *e, enum m
 
 	/* "dir/" names the directory itself. */
 	if (!base[0])
-		return;
+		return false;
 	if (noise_path(path) || fp_is_shared_object(base) || fp_gpu_device(path))
-		return;
+		return false;
 
 	bool created;
 	void **slot = hmap_get(&st->names, base, strlen(base));
@@ -305,7 +326,7 @@ static void record_failure(struct mf_state *st, const struct rc_event *e, enum m
 			evict(st);
 		if (st->names.count >= MF_MAX_NAMES) {
 			st->dropped++;
-			return;
+			return false;
 		}
 	}
 	slot = hmap_put(&st->names, base, strlen(base), &created);
@@ -336,6 +357,57 @@ static void record_failure(struct mf_state *st, const struct rc_event *e, enum m
 		fail_set(&en->decisive, e, kind, ctx);
 		en->has_decisive = true;
 	}
+	return true;
+}
+
+/* PATH is PREFIX followed by SUFFIX. */
+static bool is_prefix_plus(const char *path, const char *prefix, const char *suffix)
+{
+	size_t n = strlen(prefix);
+	return strncmp(path, prefix, n) == 0 && strcmp(path + n, suffix) == 0;
+}
+
+/* Follows Python 2's import probing (see the top of the file) through E:
+ * true when E is one of its tries, to be passed over. */
+static bool py2_import_probe(struct mf_state *st, const struct rc_event *e)
+{
+	struct mf_py2 *py = &st->py2;
+
+	if (!rule_is_open(e->nr)) {
+		if (e->pid == py->stat_pid) {
+			free(py->stat_path);
+			py->stat_path = NULL;
+		}
+		return false;
+	}
+	/* The stat of D/X was a package probe: D/X.so is tried next. */
+	if (e->pid == py->stat_pid && py->stat_path) {
+		if (is_prefix_plus(e->path, py->stat_path, ".so")) {
+			const char *base = fp_base(py->stat_path);
+			void **slot = hmap_get(&st->names, base, strlen(base));
+			if (slot)
+				((struct mf_entry *)*slot)->probes++;
+		}
+		free(py->stat_path);
+		py->stat_path = NULL;
+	}
+	size_t n = strlen(e->path);
+	static const char ext[] = "module.so";
+	if (e->err && n > sizeof(ext) - 1 && strcmp(e->path + n - (sizeof(ext) - 1), ext) == 0 &&
+	    e->path[n - sizeof(ext)] != '/') {
+		free(py->stem);
+		py->stem = xstrndup(e->path, n - (sizeof(ext) - 1));
+		py->stem_pid = e->pid;
+		return false;
+	}
+	if (e->pid != py->stem_pid || !py->stem || !e->err)
+		return false;
+	if (is_prefix_plus(e->path, py->stem, ".py"))
+		return true;
+	bool pyc = is_prefix_plus(e->path, py->stem, ".pyc");
+	free(py->stem);
+	py->stem = NULL;
+	return pyc;
 }
 
 static void mf_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -344,6 +416,8 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 	enum mf_kind kind;
 
 	if (e->kind != RC_EV_SYSCALL || !e->path || !e->path[0])
+		return;
+	if (py2_import_probe(st, e))
 		return;
 	if (e->err == 0) {
 		if (!e->ret_known || !is_success_witness(e->nr) || st->names.count == 0)
@@ -357,7 +431,12 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 		return;
 	if (!classify(e, &kind))
 		return;
-	record_failure(st, e, kind, ctx);
+	if (record_failure(st, e, kind, ctx) && kind == MF_PROBE && !strchr(fp_base(e->path), '.')) {
+		/* Perhaps Python 2 asking whether D/X is a package. */
+		free(st->py2.stat_path);
+		st->py2.stat_path = xstrdup(e->path);
+		st->py2.stat_pid = e->pid;
+	}
 }
 
 /* True when DIR is A itself or lies under it. */
@@ -560,7 +639,7 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 
 	for (struct hmap_node *node = hmap_first(&st->names, &it); node; node = hmap_next(&st->names, &it)) {
 		struct mf_entry *en = node->value;
-		if (en->recovered || !en->has_decisive)
+		if (en->recovered || !en->has_decisive || en->probes >= en->count)
 			continue;
 		const struct mf_fail *d = &en->decisive;
 		int weight = kind_weight(d->kind);

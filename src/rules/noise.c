@@ -232,11 +232,16 @@ static bool python_probe(const char *path, const char *base)
 		return true;
 	/* The stdlib landmark and friends, under any prefix Python tries
 	 * (/usr/bin/lib/python3.11/os.py while it looks for its home). */
+	/* Python 2's site.py looks for PREFIX/lib/site-python. */
+	if (strcmp(base, "site-python") == 0 && ends(path, (size_t)(base - path), "/lib/"))
+		return true;
 	const char *lib = strstr(path, "/lib/python");
 	if (lib) {
 		size_t bn = strlen(base);
+		/* lib-old: Python 2's default sys.path names it, nobody has it. */
 		if (ends(base, bn, ".py") || ends(base, bn, ".pyc") || ends(base, bn, ".so") ||
-		    strcmp(base, "site-packages") == 0 || strcmp(base, "dist-packages") == 0)
+		    strcmp(base, "site-packages") == 0 || strcmp(base, "dist-packages") == 0 ||
+		    strcmp(base, "lib-old") == 0)
 			return true;
 		/* .pth files directly in a site directory are path configuration;
 		 * deeper ones are someone's model weights. */

@@ -235,6 +235,91 @@ static void mf_probing_is_quiet(void **state)
 	rt_release(&t);
 }
 
+/* Python 2's import of module NAME tried in directory DIR and not found
+ * there, as python2.7 makes it (pyenv 2.7.18, strace -f). */
+static void py2_import_miss(struct rt *t, int pid, const char *dir, const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s%s", dir, name);
+	path_call(t, pid, "newfstatat", path, 0, -1, ENOENT);
+	static const char *const ext[] = { ".so", "module.so", ".py", ".pyc" };
+	for (size_t i = 0; i < ARRAY_SIZE(ext); i++) {
+		snprintf(path, sizeof(path), "%s%s%s", dir, name, ext[i]);
+		open_fail(t, pid, path, O_RDONLY, ENOENT);
+	}
+}
+
+static void mf_python2_import_probing(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	/* import time: the script's directory, the cwd (""), then the stdlib,
+	 * found as an extension in lib-dynload. */
+	py2_import_miss(&t, 100, "/srv/app/", "time");
+	py2_import_miss(&t, 100, "", "time");
+	py2_import_miss(&t, 100, "/opt/py/lib/python2.7/", "time");
+	open_ok(&t, 100, "/opt/py/lib/python2.7/lib-dynload/time.so", O_RDONLY, 3);
+	/* import json: a package, found after two directories. */
+	py2_import_miss(&t, 100, "/srv/app/", "json");
+	py2_import_miss(&t, 100, "", "json");
+	path_call(&t, 100, "newfstatat", "/opt/py/lib/python2.7/json", 0, 0, 0);
+	/* Then the program's own file, missing; and a script not found at
+	 * all, which no import probing precedes. */
+	open_fail(&t, 100, "/srv/app/config.yaml", O_RDONLY, ENOENT);
+	open_fail(&t, 101, "missing.py", O_RDONLY, ENOENT);
+	/* A stat of a bare name and an open of something else: not Python's. */
+	path_call(&t, 102, "newfstatat", "/srv/data/shard7", 0, -1, ENOENT);
+	open_fail(&t, 102, "/srv/data/shard7.idx", O_RDONLY, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_exit(&t, 101, 2);
+	rt_exit(&t, 102, 1);
+	rt_finish(&t);
+	const char *want[] = { "/srv/app/config.yaml", "missing.py", "/srv/data/shard7", "/srv/data/shard7.idx" };
+	assert_int_equal(rt_count(&t, "missing-file"), ARRAY_SIZE(want));
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "missing-file") != 0)
+			continue;
+		bool known = false;
+		for (size_t j = 0; j < ARRAY_SIZE(want); j++)
+			known |= strcmp(f->path, want[j]) == 0;
+		if (!known)
+			fail_msg("unexpected missing-file '%s'", f->path);
+	}
+	rt_release(&t);
+}
+
+static void mf_output_names_whole_words(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	/* Looked up only: warnings, unless the program's own words name them.
+	 * A traceback's "most recent call last" names neither "re" nor "os". */
+	path_call(&t, 100, "newfstatat", "/srv/app/re", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/srv/app/os", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/srv/app/model.bin", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/srv/app/conf", 0, -1, ENOENT);
+	rt_write(&t, 100, 2, "Traceback (most recent call last):\n");
+	rt_write(&t, 100, 2, "IOError: cannot load model.bin.\n");
+	rt_write(&t, 100, 2, "see /etc/app.conf\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "missing-file") != 0)
+			continue;
+		if (strcmp(f->path, "/srv/app/model.bin") == 0)
+			assert_int_equal(f->effective, RC_SEV_ERROR);
+		else
+			assert_int_equal(f->effective, RC_SEV_WARNING);
+	}
+	assert_int_equal(rt_count(&t, "missing-file"), 4);
+	rt_release(&t);
+}
+
 static void mf_healthy_run_is_a_note(void **state)
 {
 	struct rt t;
@@ -1163,6 +1248,8 @@ int main(void)
 		cmocka_unit_test(noise_real_paths),
 		cmocka_unit_test(mf_story1_model_missing),
 		cmocka_unit_test(mf_probing_is_quiet),
+		cmocka_unit_test(mf_python2_import_probing),
+		cmocka_unit_test(mf_output_names_whole_words),
 		cmocka_unit_test(mf_healthy_run_is_a_note),
 		cmocka_unit_test(mf_handled_failures_are_warnings),
 		cmocka_unit_test(mf_other_rules_paths_left_alone),
