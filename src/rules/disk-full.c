@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -120,6 +121,13 @@ static void add_evidence(struct file_rec *r, const struct rc_event *e)
 	r->ev[3] = line;
 }
 
+/* *ACC += N, held at LLONG_MAX: a log's lengths are untrusted, and a
+ * sum past that is no size anyone wrote. */
+static void add_bytes(long long *acc, uint64_t n)
+{
+	*acc = n > (uint64_t)(LLONG_MAX - *acc) ? LLONG_MAX : *acc + (long long)n;
+}
+
 static void record(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
 		   const char *path, bool inotify, bool is_short)
 {
@@ -133,12 +141,12 @@ static void record(struct state *s, const struct rc_event *e, const struct rc_ct
 	r->inotify = inotify;
 	if (is_short) {
 		r->nshort++;
-		r->bytes += (long long)(e->len - (uint64_t)e->ret);
+		add_bytes(&r->bytes, e->len - (uint64_t)e->ret);
 	} else {
 		r->nfail++;
 		r->err = e->err;
 		if (e->len > 0 && e->len < (uint64_t)1 << 62)
-			r->bytes += (long long)e->len;
+			add_bytes(&r->bytes, e->len);
 	}
 	if (!r->syscall)
 		r->syscall = xstrdup(e->name ? e->name : "?");

@@ -5,6 +5,7 @@
  * each with the command that made it, checked at the end. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -461,6 +462,32 @@ static void write_enospc(void **state)
 	assert_true(has_evidence(f, "= 4096"));
 	assert_true(f->echoed);
 	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* Lengths from a hostile log: the sum is held at LLONG_MAX, not wrapped
+ * (UBSan flagged the overflow; fuzz/corpus/fuzz_analyze keeps the log). */
+static void write_sizes_saturate(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/mnt/cache/model.bin", 3, O_WRONLY | O_CREAT | O_TRUNC);
+	for (int i = 0; i < 3; i++) {
+		struct rc_event e = rt_sys(&t, 100, "write", 4, 0);
+		e.fd = 3;
+		e.len = (uint64_t)LLONG_MAX - 1;
+		rt_feed_line(&t, &e, "write(3, \"...\"..., 9223372036854775806) = 4");
+	}
+	struct rc_event e = rt_sys(&t, 100, "write", -1, ENOSPC);
+	e.fd = 3;
+	e.len = (uint64_t)1 << 61;
+	rt_feed_line(&t, &e, "write(3, \"...\"..., 2305843009213693952) = -1 ENOSPC (No space left on device)");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "disk-full");
+	assert_non_null(f);
+	assert_int_equal(f->bytes, LLONG_MAX);
 	rt_release(&t);
 }
 
@@ -937,6 +964,7 @@ int main(void)
 		cmocka_unit_test(enomem_recovered),
 		cmocka_unit_test(big_but_healthy),
 		cmocka_unit_test(write_enospc),
+		cmocka_unit_test(write_sizes_saturate),
 		cmocka_unit_test(short_writes_not_files),
 		cmocka_unit_test(create_and_quota),
 		cmocka_unit_test(inotify_limit),
