@@ -368,7 +368,8 @@ void procs_learn_fd(struct rc_procs *m, int pid, int fd, const char *desc)
 	learn_fd_hint(proc_get_or_add(m, pid), fd, desc);
 }
 
-static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, const char *s, size_t n)
+static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, bool discarded, const char *s,
+			size_t n)
 {
 	if (n == 0)
 		return;
@@ -384,13 +385,15 @@ static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, const
 	m->out[slot].pid = pid;
 	m->out[slot].fd = fd;
 	m->out[slot].seq = seq;
+	m->out[slot].discarded = discarded;
 }
 
 static void output_flush_fd(struct rc_procs *m, int i)
 {
 	struct strbuf *sb = &m->partial[i];
 	if (sb->len)
-		output_push(m, m->partial_pid[i], i + 1, m->partial_seq[i], sb->buf, sb->len);
+		output_push(m, m->partial_pid[i], i + 1, m->partial_seq[i], m->partial_discarded[i], sb->buf,
+			    sb->len);
 	strbuf_reset(sb);
 }
 
@@ -400,6 +403,13 @@ void procs_flush_output(struct rc_procs *m)
 	output_flush_fd(m, 1);
 }
 
+/* Written to /dev/null (a script's "2>/dev/null"): nobody reads it. */
+static bool to_dev_null(const struct rc_procs *m, const struct rc_event *e)
+{
+	const struct rc_fd *f = procs_fd(m, e->pid, e->fd);
+	return f && f->path && strcmp(f->path, "/dev/null") == 0;
+}
+
 static void output_add(struct rc_procs *m, const struct rc_event *e)
 {
 	int i = e->fd - 1;
@@ -407,7 +417,9 @@ static void output_add(struct rc_procs *m, const struct rc_event *e)
 	const char *s = (const char *)e->data;
 	size_t n = e->data_len;
 
-	if (sb->len && m->partial_pid[i] != e->pid)
+	bool discarded = to_dev_null(m, e);
+
+	if (sb->len && (m->partial_pid[i] != e->pid || m->partial_discarded[i] != discarded))
 		output_flush_fd(m, i);
 	while (n) {
 		const char *nl = memchr(s, '\n', n);
@@ -415,6 +427,7 @@ static void output_add(struct rc_procs *m, const struct rc_event *e)
 		if (sb->len == 0) {
 			m->partial_pid[i] = e->pid;
 			m->partial_seq[i] = e->seq;
+			m->partial_discarded[i] = discarded;
 		}
 		if (sb->len < OUTPUT_LINE_MAX)
 			strbuf_add(sb, s, MIN(take, OUTPUT_LINE_MAX - sb->len));

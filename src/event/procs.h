@@ -77,6 +77,7 @@ struct rc_output {
 	uint64_t seq;
 	char *text;		/* one line, without the newline; ends in "..."
 				 * when strace cut the write short (-s) */
+	bool discarded;		/* written to /dev/null */
 };
 
 #define RC_OUTPUT_KEEP 64
@@ -102,6 +103,7 @@ struct rc_procs {
 	struct strbuf partial[2];	/* an unterminated line per fd 1/2 */
 	int partial_pid[2];
 	uint64_t partial_seq[2];
+	bool partial_discarded[2];
 	struct strbuf scratch;	/* path resolution */
 	/* The last process looked up: consecutive events mostly come from
 	 * the same thread, and several lookups are made per event. */

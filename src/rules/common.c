@@ -33,13 +33,24 @@ static bool names_word(const char *text, const char *word)
 	return false;
 }
 
+bool rule_output_counts(const struct rc_procs *m, const struct rc_output *o)
+{
+	if (!o->discarded)
+		return true;
+	const struct rc_proc *culprit = NULL;
+	if (!procs_failed(m, o->pid, &culprit) || !culprit)
+		return false;
+	const struct rc_proc *writer = procs_leader(m, o->pid), *failed = procs_leader(m, culprit->pid);
+	return writer && failed && writer->pid == failed->pid && procs_failed(m, m->root, NULL);
+}
+
 const char *rule_output_naming(const struct rc_procs *m, const char *word, uint64_t seq)
 {
 	const char *last = NULL;
 
 	for (size_t i = 0; i < m->out_count; i++) {
 		const struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
-		if (o->seq >= seq && o->text && names_word(o->text, word))
+		if (o->seq >= seq && o->text && rule_output_counts(m, o) && names_word(o->text, word))
 			last = o->text;
 	}
 	return last;

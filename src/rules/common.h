@@ -92,10 +92,18 @@ static inline double rule_span(const struct rc_ctx *ctx)
 	return ctx->has_time && ctx->last_ts > ctx->first_ts ? ctx->last_ts - ctx->first_ts : 0;
 }
 
+/* Whether output line O counts as something the program said. What went
+ * to /dev/null was meant to be hidden ("enable -f x.so 2>/dev/null ||
+ * fallback", "ls x 2>/dev/null; true"), unless the process that wrote it
+ * failed and took the whole run with it: a service started with
+ * 2>/dev/null still says why it died, and only the trace saw it. */
+bool rule_output_counts(const struct rc_procs *m, const struct rc_output *o);
+
 /* The last line of the program's output (the process model keeps the
  * recent ones) written after SEQ that names WORD, a file name, as a whole
  * word: "re" is not named by "most recent call", nor "time.py" by
- * "time.pyc". NULL when none did. */
+ * "time.pyc". Only lines that count (rule_output_counts). NULL when
+ * none did. */
 const char *rule_output_naming(const struct rc_procs *m, const char *word, uint64_t seq);
 
 /* Key per-process state by a name: "LEADER/NAME" (NAME is LEN bytes) into

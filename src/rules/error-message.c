@@ -9,6 +9,9 @@
  * plainly errors ("Error: ...", "model load failed", a traceback); plain
  * output is never a finding.
  *
+ * Lines written to /dev/null count only when their writer failed, and
+ * the run with it.
+ *
  * State: none of its own. Everything comes from the bounded output ring.
  */
 #include <ctype.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "rules/common.h"
 #include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/strbuf.h"
@@ -339,6 +343,8 @@ static void em_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		const struct rc_output *o = ring_at(m, i);
 		const struct rc_proc *l = procs_leader(m, o->pid);
 		int pid = l ? l->pid : o->pid;
+		if (!rule_output_counts(m, o))
+			continue;
 		size_t k;
 		for (k = 0; k < npicks; k++)
 			if (picks[k].pid == pid)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/common.h"
 #include "rules/engine.h"
 #include "util/util.h"
 
@@ -51,8 +52,9 @@ static bool echoed(const struct rc_finding *f, const struct rc_procs *m)
 		return false;
 	for (size_t i = 0; i < m->out_count; i++) {
 		const struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
-		/* Only what the program said after the failure can be about it. */
-		if (o->seq < f->seq)
+		/* Only what the program said after the failure can be about
+		 * it, and only what someone could read. */
+		if (o->seq < f->seq || !rule_output_counts(m, o))
 			continue;
 		for (size_t w = 0; w < ARRAY_SIZE(f->echo_words); w++)
 			if (f->echo_words[w] && contains_word(o->text, f->echo_words[w]))

@@ -1089,6 +1089,55 @@ static void em_last_words(void **state)
 	rt_release(&t);
 }
 
+/* PID forks CHILD. */
+static void em_fork(struct rt *t, int pid, int child)
+{
+	struct rc_event e = rt_sys(t, pid, "clone", child, 0);
+	rt_feed(t, &e);
+}
+
+static void em_dev_null(void **state)
+{
+	struct rt t;
+	(void)state;
+
+	/* sh -c 'ls /nonexistent 2>/dev/null; true': hidden, and handled. */
+	rt_init(&t);
+	em_fork(&t, 100, 101);
+	rt_open_fd(&t, 101, "/dev/null", 2, O_WRONLY | O_CREAT | O_TRUNC, 0, NULL);
+	rt_write(&t, 101, 2, "ls: cannot access '/nonexistent': No such file or directory\n");
+	rt_exit(&t, 101, 2);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "error-message"), 0);
+	rt_release(&t);
+
+	/* A helper whose hidden failure its script got over, in a run that
+	 * failed for another reason: still not the program's words. */
+	rt_init(&t);
+	em_fork(&t, 300, 301);
+	rt_open_fd(&t, 301, "/dev/null", 2, O_WRONLY | O_CREAT | O_TRUNC, 0, NULL);
+	rt_write(&t, 301, 2, "enable: cannot open shared object realpath.dylib\n");
+	rt_exit(&t, 301, 0);
+	rt_write(&t, 300, 2, "fatal: no model configured\n");
+	rt_exit(&t, 300, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "error-message"), 1);
+	assert_true(contains(rt_find(&t, "error-message")->summary, "no model configured"));
+	rt_release(&t);
+
+	/* A service started with 2>/dev/null that died: its last words are
+	 * the cause, and only the trace saw them. */
+	rt_init(&t);
+	rt_open_fd(&t, 200, "/dev/null", 2, O_WRONLY | O_CREAT | O_TRUNC, 0, NULL);
+	rt_write(&t, 200, 2, "FileNotFoundError: [Errno 2] No such file or directory: '/srv/none.yaml'\n");
+	rt_exit(&t, 200, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "error-message"), 1);
+	assert_true(contains(rt_find(&t, "error-message")->summary, "none.yaml"));
+	rt_release(&t);
+}
+
 static void em_healthy_output(void **state)
 {
 	struct rt t;
@@ -1279,6 +1328,7 @@ int main(void)
 		cmocka_unit_test(em_python_traceback),
 		cmocka_unit_test(em_last_words),
 		cmocka_unit_test(em_healthy_output),
+		cmocka_unit_test(em_dev_null),
 		cmocka_unit_test(em_one_per_process),
 		cmocka_unit_test(real_logs_checked),
 		cmocka_unit_test(real_story1_ranked),
