@@ -72,6 +72,9 @@ static struct rc_fdtable *fdt_copy(const struct rc_fdtable *t)
 		return n;
 	for (struct hmap_node *node = hmap_first(&t->fds, &it); node; node = hmap_next(&t->fds, &it))
 		*hmap_put(&n->fds, node->key, node->keylen, NULL) = fd_dup(node->value);
+	n->std1 = t->std1;
+	n->std2 = t->std2;
+	n->other = t->other;
 	return n;
 }
 
@@ -262,11 +265,48 @@ static void set_str(char **dst, const char *src)
 }
 
 /* Make F the entry of FD, replacing (and freeing) what was there. */
+/* Sets what fd FD with no entry is: stream 1 or 2, 0 for neither, -1
+ * for what it was at the start. */
+static void stream_mark(struct rc_fdtable *t, int fd, int stream)
+{
+	if (fd < 0 || fd >= 64)
+		return;
+	uint64_t b = (uint64_t)1 << fd;
+	t->std1 &= ~b;
+	t->std2 &= ~b;
+	t->other &= ~b;
+	if (stream == 1)
+		t->std1 |= b;
+	else if (stream == 2)
+		t->std2 |= b;
+	else if (stream == 0)
+		t->other |= b;
+}
+
+/* The inherited stream (1 stdout, 2 stderr) fd FD of P with no entry
+ * writes to; 0 when none. */
+static int inherited_stream(const struct rc_proc *p, int fd)
+{
+	const struct rc_fdtable *t = p->fdt;
+
+	if (t && fd >= 0 && fd < 64) {
+		uint64_t b = (uint64_t)1 << fd;
+		if (t->std1 & b)
+			return 1;
+		if (t->std2 & b)
+			return 2;
+		if (t->other & b)
+			return 0;
+	}
+	return fd == 1 || fd == 2 ? fd : 0;
+}
+
 static void fd_store(struct rc_proc *p, int fd, struct rc_fd *f)
 {
 	bool created;
 	void **slot = hmap_put_int(&p->fdt->fds, fd, &created);
 
+	stream_mark(p->fdt, fd, -1);
 	if (!created)
 		fd_free(*slot);
 	*slot = f;
@@ -285,6 +325,7 @@ static struct rc_fd *fd_put(struct rc_proc *p, int fd, enum rc_fd_kind kind)
 static void fd_close(struct rc_proc *p, int fd)
 {
 	fd_free(hmap_del_int(&p->fdt->fds, fd));
+	stream_mark(p->fdt, fd, 0);
 }
 
 /* The peer of an inet socket from -yy's "TCP:[local->peer]", where each
@@ -320,6 +361,8 @@ static void learn_fd_hint(struct rc_proc *p, int fd, const char *hint)
 {
 	if (fd < 0 || !hint || hmap_get_int(&p->fdt->fds, fd))
 		return;
+	/* Whether it is a standard stream is known from before the hint. */
+	int stream = inherited_stream(p, fd);
 	if (hint[0] == '/') {
 		fd_put(p, fd, RC_FD_FILE)->path = xstrdup(hint);
 	} else if (strncmp(hint, "pipe:", 5) == 0) {
@@ -333,6 +376,9 @@ static void learn_fd_hint(struct rc_proc *p, int fd, const char *hint)
 		f->sock_type = hint[0] == 'U' && hint[1] == 'D' ? SOCK_DGRAM : SOCK_STREAM;
 		learn_peer(f, hint);
 	}
+	void **slot = hmap_get_int(&p->fdt->fds, fd);
+	if (slot)
+		((struct rc_fd *)*slot)->stream = stream;
 }
 
 void procs_adopt(struct rc_procs *m, int pid, int leader, const char *const *argv, int argc,
@@ -410,9 +456,22 @@ static bool to_dev_null(const struct rc_procs *m, const struct rc_event *e)
 	return f && f->path && strcmp(f->path, "/dev/null") == 0;
 }
 
-static void output_add(struct rc_procs *m, const struct rc_event *e)
+/* The stream (1 stdout, 2 stderr) a write on fd FD of P goes to, 0 for
+ * neither: fds 1 and 2 whatever they were redirected to, and copies of
+ * the streams the program started with. */
+static int write_stream(const struct rc_proc *p, int fd)
 {
-	int i = e->fd - 1;
+	void **slot = p->fdt ? hmap_get_int(&p->fdt->fds, fd) : NULL;
+	if (slot && ((const struct rc_fd *)*slot)->stream)
+		return ((const struct rc_fd *)*slot)->stream;
+	if (slot)
+		return fd == 1 || fd == 2 ? fd : 0;
+	return inherited_stream(p, fd);
+}
+
+static void output_add(struct rc_procs *m, const struct rc_event *e, int stream)
+{
+	int i = stream - 1;
 	struct strbuf *sb = &m->partial[i];
 	const char *s = (const char *)e->data;
 	size_t n = e->data_len;
@@ -536,9 +595,9 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 	}
 	/* Program output is text; binary data written to a redirected fd 1
 	 * (dd of=, a pipe of images) is not. */
-	if ((nr == SYS_write || nr == SYS_writev) && (e->fd == 1 || e->fd == 2) && e->data_len &&
-	    !memchr(e->data, '\0', e->data_len))
-		output_add(m, e);
+	int stream = nr == SYS_write || nr == SYS_writev ? write_stream(p, e->fd) : 0;
+	if (stream && e->data_len && !memchr(e->data, '\0', e->data_len))
+		output_add(m, e, stream);
 	if (!e->ret_known || e->err)
 		return;
 	/* A pending non-blocking connect has an outcome once SO_ERROR was read
@@ -614,7 +673,14 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 				copy->cloexec = (e->flags & O_CLOEXEC) != 0;
 				fd_store(p, (int)e->ret, copy);
 			} else {
+				/* A copy of stdout or stderr, or of an fd the
+				 * trace never saw opened: then the new fd is
+				 * taken for what it was at the start, which
+				 * keeps fd 1 stdout when a log lacks the F_DUPFD
+				 * that saved it. */
+				int from = inherited_stream(p, e->fd);
 				fd_close(p, (int)e->ret);
+				stream_mark(p->fdt, (int)e->ret, from ? from : -1);
 			}
 		}
 		break;

@@ -27,6 +27,9 @@ enum rc_fd_kind {
 struct rc_fd {
 	enum rc_fd_kind kind;
 	char *path;		/* file path (absolute when known); NULL unknown */
+	int stream;		/* 1, 2: (a copy of) the stdout or stderr the
+				 * program started with, known from -y's
+				 * decoration; 0: an fd of its own */
 	int family;		/* sockets: AF_* */
 	int sock_type;		/* sockets: SOCK_STREAM, SOCK_DGRAM (without flags) */
 	bool nonblocking;
@@ -46,6 +49,13 @@ struct rc_fd {
 struct rc_fdtable {
 	int refs;		/* shared by threads (CLONE_FILES) */
 	struct hmap fds;	/* int fd -> struct rc_fd* */
+	/* Bits for fds 0-63 with no entry in fds: copies of the stdout
+	 * (std1) or stderr (std2) the program was started with, made by a
+	 * dup of such a copy (an entry says the same in its stream) (a shell's "echo msg >&2" makes fd 1 a copy of
+	 * fd 2 for the write), or fds that are not those streams any more
+	 * (closed). An fd with no bit and no entry is what it was at the
+	 * start: fds 1 and 2 the streams, others unknown. */
+	uint64_t std1, std2, other;
 };
 
 struct rc_proc {
@@ -73,7 +83,8 @@ struct rc_proc {
 /* A recent line the program wrote to stdout or stderr. */
 struct rc_output {
 	int pid;
-	int fd;
+	int fd;			/* 1 stdout, 2 stderr: the stream, whatever fd
+				 * the write went through */
 	uint64_t seq;
 	char *text;		/* one line, without the newline; ends in "..."
 				 * when strace cut the write short (-s) */

@@ -101,15 +101,26 @@ void finding_evidence(struct rc_finding *f, const char *line, size_t n)
 	f->evidence[f->nevidence++] = strbuf_detach(&sb);
 }
 
-void finding_echo_word(struct rc_finding *f, const char *word)
+static void echo_add(struct rc_finding *f, const char *word, bool whole)
 {
 	if (!word || strlen(word) < 3)
 		return;
 	for (size_t i = 0; i < ARRAY_SIZE(f->echo_words); i++)
 		if (!f->echo_words[i]) {
 			f->echo_words[i] = xstrdup(word);
+			f->echo_whole[i] = whole;
 			return;
 		}
+}
+
+void finding_echo_word(struct rc_finding *f, const char *word)
+{
+	echo_add(f, word, false);
+}
+
+void finding_echo_name(struct rc_finding *f, const char *name)
+{
+	echo_add(f, name, true);
 }
 
 const char *severity_name(enum rc_severity s)

@@ -50,8 +50,11 @@ struct rc_finding {
 	 * never appeared, the host was never reached). */
 	bool unrecovered;
 	/* Words the program's own output would contain if it reported this
-	 * failure (a basename, a host); up to 3, matched case-insensitively. */
+	 * failure (a basename, a host); up to 3, matched case-insensitively,
+	 * those with echo_whole set only as whole words (a file "arch" is not
+	 * named by "Architecture"). */
 	char *echo_words[3];
+	bool echo_whole[3];
 	/* An outcome (an exit status) rather than a cause: ranked after the
 	 * causes of its own severity. */
 	bool symptom;
@@ -84,7 +87,12 @@ void finding_set(char **field, const char *value);
 void finding_setf(char **field, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Add one evidence line (N bytes; newlines cut it); ignored past the cap. */
 void finding_evidence(struct rc_finding *f, const char *line, size_t n);
+/* A phrase the program's report of the failure would contain ("no
+ * space", "resol"), matched anywhere. */
 void finding_echo_word(struct rc_finding *f, const char *word);
+/* A name it would contain (a file's basename, a host, an address),
+ * matched only as a whole word. */
+void finding_echo_name(struct rc_finding *f, const char *name);
 
 void finding_free(struct rc_finding *f);
 void findings_init(struct rc_findings *list);

@@ -472,7 +472,7 @@ static void emit(const struct fault *f, struct rc_findings *out)
 	fi->seq = f->seq;
 	fi->ts = f->ts;
 	fi->unrecovered = true;
-	finding_echo_word(fi, fp_name(m->path));
+	finding_echo_name(fi, fp_name(m->path));
 	finding_echo_word(fi, f->signo == SIGBUS ? "bus error" : "segmentation");
 }
 

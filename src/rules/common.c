@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include "gen/tables.h"
@@ -13,16 +14,13 @@ static bool name_char(char c)
 	       c == '-' || (unsigned char)c >= 0x80;
 }
 
-/* WORD occurs in TEXT with no file-name character glued to either side.
- * A '.' before it is glued ("x.conf" is not "conf"); one after it is not
- * when a sentence ends there ("missing foo." names foo). */
-static bool names_word(const char *text, const char *word)
+bool rule_names_word(const char *text, const char *word)
 {
 	size_t n = strlen(word);
 
 	if (!n)
 		return false;
-	for (const char *p = text; (p = strstr(p, word)) != NULL; p++) {
+	for (const char *p = text; (p = strcasestr(p, word)) != NULL; p++) {
 		if (p > text && (name_char(p[-1]) || p[-1] == '.'))
 			continue;
 		const char *q = p + n;
@@ -50,7 +48,7 @@ const char *rule_output_naming(const struct rc_procs *m, const char *word, uint6
 
 	for (size_t i = 0; i < m->out_count; i++) {
 		const struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
-		if (o->seq >= seq && o->text && rule_output_counts(m, o) && names_word(o->text, word))
+		if (o->seq >= seq && o->text && rule_output_counts(m, o) && rule_names_word(o->text, word))
 			last = o->text;
 	}
 	return last;

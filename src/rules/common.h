@@ -92,6 +92,12 @@ static inline double rule_span(const struct rc_ctx *ctx)
 	return ctx->has_time && ctx->last_ts > ctx->first_ts ? ctx->last_ts - ctx->first_ts : 0;
 }
 
+/* WORD, a name (a file, a host, an address), occurs in TEXT as a whole
+ * word, whatever its case: no file-name character is glued to it, nor a
+ * '.' before it ("x.conf" does not name "conf"); a '.' after it may end a
+ * sentence ("missing foo." names foo, "foo.py" does not). */
+bool rule_names_word(const char *text, const char *word);
+
 /* Whether output line O counts as something the program said. What went
  * to /dev/null was meant to be hidden ("enable -f x.so 2>/dev/null ||
  * fallback", "ls x 2>/dev/null; true"), unless the process that wrote it

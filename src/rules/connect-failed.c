@@ -486,11 +486,11 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 	f->ts = pe->last_ts;
 	f->unrecovered = !pe->recovered;
 
-	finding_echo_word(f, pe->addr);
+	finding_echo_name(f, pe->addr);
 	if (pe->family == AF_UNIX)
-		finding_echo_word(f, fp_name(pe->addr));
+		finding_echo_name(f, fp_name(pe->addr));
 	else if (pe->host && !rule_loopback(pe->host))
-		finding_echo_word(f, pe->host);
+		finding_echo_name(f, pe->host);
 	finding_echo_word(f, errno_words(pe->err));
 }
 

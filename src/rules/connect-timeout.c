@@ -448,9 +448,9 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 	f->seq = pe->last_seq;
 	f->ts = pe->last_ts;
 	f->unrecovered = !pe->recovered;
-	finding_echo_word(f, pe->addr);
+	finding_echo_name(f, pe->addr);
 	if (pe->host && !rule_loopback(pe->host))
-		finding_echo_word(f, pe->host);
+		finding_echo_name(f, pe->host);
 	finding_echo_word(f, "timed out");
 }
 

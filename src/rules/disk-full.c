@@ -397,7 +397,7 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 	f->ts = r->last_ts;
 	f->unrecovered = !r->recovered;
 	if (r->path)
-		finding_echo_word(f, fp_name(r->path));
+		finding_echo_name(f, fp_name(r->path));
 	if (r->inotify)
 		finding_echo_word(f, "watch");
 	else if (r->err == EDQUOT)

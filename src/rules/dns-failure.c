@@ -697,7 +697,7 @@ static void emit(const void *value, const void *state, struct rc_findings *out)
 	 * gai_strerror says "Name or service not known", "Temporary failure
 	 * in name resolution" or "No address associated with hostname". */
 	if (n->name[0])
-		finding_echo_word(f, n->name);
+		finding_echo_name(f, n->name);
 	finding_echo_word(f, "resol");
 	if (top == OUT_NXDOMAIN)
 		finding_echo_word(f, "name or service");

@@ -5,9 +5,10 @@
  * end this rule picks, per process, the line that says the most: the
  * exception line of a Python traceback (not "Traceback (most recent call
  * last):"), else the last line on stderr that reads like an error, a fatal
- * message or a warning. Standard output counts only for lines that are
- * plainly errors ("Error: ...", "model load failed", a traceback); plain
- * output is never a finding.
+ * message or a warning, else, for a process that exited with a failure
+ * status, its last line on stderr whatever it says. Standard output counts
+ * only for lines that are plainly errors ("Error: ...", "model load
+ * failed", a traceback); plain output is never a finding.
  *
  * Lines written to /dev/null count only when their writer failed, and
  * the run with it.
@@ -208,9 +209,10 @@ static void advise(struct rc_finding *f, const char *msg, const char *module)
 }
 
 /* Find the telling line of one process: a traceback's exception line, or
- * the last error (else warning) line. Returns the index into PK->idx, or
+ * the last error (else warning) line, or when GAVE_UP (it exited with a
+ * failure status) its last line on stderr. Returns the index into PK->idx, or
  * -1; *tb_start is the traceback header's index when there is one. */
-static long pick_line(const struct rc_procs *m, const struct em_pick *pk, const char *prog,
+static long pick_line(const struct rc_procs *m, const struct em_pick *pk, const char *prog, bool gave_up,
 		      long *tb_start, enum em_level *level)
 {
 	long tb = -1;
@@ -240,9 +242,23 @@ static long pick_line(const struct rc_procs *m, const struct em_pick *pk, const 
 		if (l == EM_WARNING && warn < 0)
 			warn = i;
 	}
-	if (warn >= 0)
+	if (warn >= 0) {
 		*level = EM_WARNING;
-	return warn;
+		return warn;
+	}
+	/* A process that chose to exit with a failure status says why last,
+	 * in whatever words ("start.sh: MODEL_DIR is not set", "usage: ...").
+	 * Not one killed by a signal: its last line is whatever it was doing. */
+	if (gave_up) {
+		for (long i = (long)pk->n - 1; i >= 0; i--) {
+			const struct rc_output *o = ring_at(m, pk->idx[i]);
+			if (o->fd == 2 && o->text && o->text[0]) {
+				*level = EM_ERROR;
+				return i;
+			}
+		}
+	}
+	return -1;
 }
 
 static void add_line(struct rc_finding *f, const char *text)
@@ -259,7 +275,9 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	enum em_level level = EM_NONE;
 
 	const char *name = prog_name(m, pk->pid);
-	at = pick_line(m, pk, procs_failed(m, pk->pid, NULL) ? name : NULL, &tb, &level);
+	const struct rc_proc *p = procs_leader(m, pk->pid);
+	bool gave_up = p && p->ended && p->exited && p->exit_code != 0;
+	at = pick_line(m, pk, procs_failed(m, pk->pid, NULL) ? name : NULL, gave_up, &tb, &level);
 	if (at < 0)
 		return;
 	const struct rc_output *o = ring_at(m, pk->idx[at]);

@@ -524,7 +524,7 @@ static void emit(struct rc_findings *out, const struct ef_entry *en)
 	f->seq = en->last.seq;
 	f->ts = en->last.ts;
 	f->unrecovered = true;
-	finding_echo_word(f, en->name);
+	finding_echo_name(f, en->name);
 	add_evidence(f, en, d);
 }
 

@@ -598,9 +598,9 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 	f->seq = d->seq;
 	f->ts = d->ts;
 	f->unrecovered = true;
-	finding_echo_word(f, c->name);
+	finding_echo_name(f, c->name);
 	if (d->kind == MF_CREATE || d->kind == MF_MKDIR)
-		finding_echo_word(f, fp_base(parent));
+		finding_echo_name(f, fp_base(parent));
 	add_evidence(f, en);
 
 	if (c->command)

@@ -290,7 +290,7 @@ static void emit(struct rc_findings *out, const struct ml_entry *en, const char 
 	f->seq = en->seq;
 	f->ts = en->ts;
 	f->unrecovered = true;
-	finding_echo_word(f, en->name);
+	finding_echo_name(f, en->name);
 	if (msg)
 		finding_set(&f->message, msg);
 

@@ -134,6 +134,10 @@ static const char *const noise_names[] = {
 	"usercustomize.py",
 	"lib-dynload",
 	"__pycache__",
+	/* GNU make's built-in rules check out sources from RCS and SCCS
+	 * directories, so make stats both in every directory it builds. */
+	"RCS",
+	"SCCS",
 	"glibc-hwcaps",
 	".python-version",
 	".python_history",

@@ -386,9 +386,9 @@ static void emit(struct rc_findings *out, const struct pd_cand *c)
 	f->seq = en->seq;
 	f->ts = en->ts;
 	f->unrecovered = true;
-	finding_echo_word(f, fp_base(c->path));
+	finding_echo_name(f, fp_base(c->path));
 	if (en->attempt == PD_CREATE)
-		finding_echo_word(f, fp_base(dir.buf));
+		finding_echo_name(f, fp_base(dir.buf));
 	rule_evidence(f, en->first_line);
 	if (en->count > 1)
 		rule_evidence(f, en->last_line);

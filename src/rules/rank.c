@@ -57,7 +57,8 @@ static bool echoed(const struct rc_finding *f, const struct rc_procs *m)
 		if (o->seq < f->seq || !rule_output_counts(m, o))
 			continue;
 		for (size_t w = 0; w < ARRAY_SIZE(f->echo_words); w++)
-			if (f->echo_words[w] && contains_word(o->text, f->echo_words[w]))
+			if (f->echo_words[w] && (f->echo_whole[w] ? rule_names_word(o->text, f->echo_words[w])
+							       : contains_word(o->text, f->echo_words[w])))
 				return true;
 	}
 	return false;

@@ -231,7 +231,7 @@ static void report(const void *value, struct rc_findings *out)
 	r->ts = f->ts;
 	rule_evidence(r, f->first_line);
 	rule_evidence(r, f->last_line);
-	finding_echo_word(r, fp_base(f->path));
+	finding_echo_name(r, fp_base(f->path));
 	finding_set(&r->advice,
 		    "load it once and keep it in memory (cache the model or the decoded data between "
 		    "requests) instead of reading it again each time");

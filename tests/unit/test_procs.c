@@ -197,6 +197,80 @@ static void output_ring_lines(void **state)
 	rt_release(&t);
 }
 
+/* A dup-family call of PID: NAME(FD, ...) = RET. */
+static void dup_call(struct rt *t, int pid, const char *name, int fd, int ret)
+{
+	struct rc_event e = rt_sys(t, pid, name, ret, 0);
+	e.fd = fd;
+	e.fd2 = ret;
+	rt_feed(t, &e);
+}
+
+/* The stream of the last line in the ring. */
+static int last_stream(const struct rc_procs *m)
+{
+	procs_flush_output((struct rc_procs *)m);
+	assert_true(m->out_count > 0);
+	return m->out[(m->out_head + m->out_count - 1) % RC_OUTPUT_KEEP].fd;
+}
+
+static void output_follows_the_streams(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+
+	/* bash's echo msg >&2, as strace -f showed it: save fd 1, make it a
+	 * copy of fd 2, write, put it back. */
+	dup_call(&t, 10, "fcntl", 1, 11);
+	dup_call(&t, 10, "dup2", 2, 1);
+	rt_write(&t, 10, 1, "start.sh: MODEL_DIR is not set\n");
+	assert_int_equal(last_stream(m), 2);
+	dup_call(&t, 10, "dup2", 11, 1);
+	rt_close_fd(&t, 10, 11, 0, NULL);
+	rt_write(&t, 10, 1, "done\n");
+	assert_int_equal(last_stream(m), 1);
+	/* A saved copy written to directly is the stream too; a fork keeps
+	 * the copies. */
+	dup_call(&t, 10, "dup", 2, 12);
+	struct rc_event e = rt_sys(&t, 10, "clone", 20, 0);
+	rt_feed(&t, &e);
+	rt_write(&t, 20, 12, "child: cannot connect\n");
+	assert_int_equal(last_stream(m), 2);
+	/* A file opened onto fd 1 keeps being stdout, as before; a closed
+	 * fd 2 is nothing. */
+	rt_open_fd(&t, 10, "/tmp/out.log", 1, O_WRONLY | O_CREAT | O_TRUNC, 0, NULL);
+	rt_write(&t, 10, 1, "to the log\n");
+	assert_int_equal(last_stream(m), 1);
+	size_t n = m->out_count;
+	rt_close_fd(&t, 20, 2, 0, NULL);
+	rt_write(&t, 20, 2, "lost\n");
+	procs_flush_output(&t.eng.procs);
+	assert_int_equal(m->out_count, n);
+	/* A copy of an fd the trace never saw opened (a log without the
+	 * F_DUPFD that saved it) leaves fd 1 what it was: stdout. */
+	dup_call(&t, 30, "dup2", 2, 1);
+	dup_call(&t, 30, "dup2", 9, 1);
+	rt_write(&t, 30, 1, "back\n");
+	assert_int_equal(last_stream(m), 1);
+	/* With -y both streams name the file they go to, and the first call
+	 * that shows fd 2 is the dup2 itself. */
+	struct rc_event d = rt_sys(&t, 40, "dup2", 1, 0);
+	d.fd = 2;
+	d.fd2 = 1;
+	d.fd_hint = "/tmp/run.out";
+	rt_feed(&t, &d);
+	struct rc_event w = rt_sys(&t, 40, "write", 6, 0);
+	w.fd = 1;
+	w.fd_hint = "/tmp/run.out";
+	w.data = (const unsigned char *)"oops!\n";
+	w.data_len = 6;
+	rt_feed(&t, &w);
+	assert_int_equal(last_stream(m), 2);
+	rt_release(&t);
+}
+
 static void socket_peer_from_decoration(void **state)
 {
 	(void)state;
@@ -280,6 +354,7 @@ int main(void)
 		cmocka_unit_test(clone_threads_share_fds),
 		cmocka_unit_test(connect_in_progress),
 		cmocka_unit_test(output_ring_lines),
+		cmocka_unit_test(output_follows_the_streams),
 		cmocka_unit_test(socket_peer_from_decoration),
 		cmocka_unit_test(truncated_output_is_marked),
 		cmocka_unit_test(ended_processes_are_bounded),

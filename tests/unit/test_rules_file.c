@@ -7,6 +7,7 @@
  * (each with the .cmd that made it), checked at the end. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -86,7 +87,8 @@ static void noise_real_paths(void **state)
 {
 	(void)state;
 	/* Every one of these failed in a healthy run traced on Debian 12
-	 * (python3 -c 'import torch', pyenv shims, bash -l, git, perl, curl). */
+	 * (python3 -c 'import torch', pyenv shims, bash -l, git, perl, curl,
+	 * make). */
 	static const char *const noise[] = {
 		"/etc/ld.so.preload",
 		"/lib/x86_64-linux-gnu/glibc-hwcaps/x86-64-v4/libfoo.so.1",
@@ -143,6 +145,11 @@ static void noise_real_paths(void **state)
 		"/root/.config/pip/pip.conf",
 		"/usr/share/terminfo/x/xterm",
 		"/usr/share/zoneinfo/UTC",
+		/* Python 2 (pyenv's 2.7.18) and make. */
+		"/root/.pyenv/versions/2.7.18/lib/python2.7/lib-old",
+		"/root/.pyenv/versions/2.7.18/lib/site-python",
+		"/work/main/RCS",
+		"/work/main/SCCS",
 	};
 	/* A program's own files, and what other rules own. */
 	static const char *const real[] = {
@@ -162,6 +169,8 @@ static void noise_real_paths(void **state)
 		"/opt/app/bin/x86_64",
 		"/data/tls/cert.pem",
 		"/var/log/app/out.log",
+		"/srv/app/site-python",
+		"/srv/app/RCS.txt",
 		"",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(noise); i++)
@@ -317,6 +326,35 @@ static void mf_output_names_whole_words(void **state)
 			assert_int_equal(f->effective, RC_SEV_WARNING);
 	}
 	assert_int_equal(rt_count(&t, "missing-file"), 4);
+	rt_release(&t);
+}
+
+static void mf_echo_is_a_whole_name(void **state)
+{
+	struct rt t;
+	(void)state;
+	/* dpkg -l looks for /var/lib/dpkg/arch, does without, and prints a
+	 * table headed "Architecture": a healthy run, not an echo. */
+	rt_init(&t);
+	open_fail(&t, 100, "/var/lib/dpkg/arch", O_RDONLY, ENOENT);
+	rt_write(&t, 100, 1, "||/ Name           Version      Architecture Description\n");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_false(f->echoed);
+	assert_int_not_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+	/* Named as a file, it is the program's complaint. */
+	rt_init(&t);
+	open_fail(&t, 100, "/var/lib/dpkg/arch", O_RDONLY, ENOENT);
+	rt_write(&t, 100, 2, "dpkg: error: cannot read '/var/lib/dpkg/arch': No such file\n");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
 	rt_release(&t);
 }
 
@@ -1138,6 +1176,36 @@ static void em_dev_null(void **state)
 	rt_release(&t);
 }
 
+static void em_last_words_of_a_script(void **state)
+{
+	struct rt t;
+	(void)state;
+	/* A start script that gives up in its own words: no error word. */
+	rt_init(&t);
+	rt_write(&t, 100, 2, "start.sh: MODEL_DIR is not set\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "MODEL_DIR is not set"));
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+	/* Killed by a signal: its last line is what it was doing, not why. */
+	rt_init(&t);
+	rt_write(&t, 100, 2, "loading shard 3 of 8\n");
+	rt_killed(&t, 100, SIGSEGV, false, NULL);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "error-message"));
+	rt_release(&t);
+	/* A healthy run's chatter on stderr is nothing. */
+	rt_init(&t);
+	rt_write(&t, 100, 2, "loading shard 3 of 8\n");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "error-message"));
+	rt_release(&t);
+}
+
 static void em_healthy_output(void **state)
 {
 	struct rt t;
@@ -1299,6 +1367,7 @@ int main(void)
 		cmocka_unit_test(mf_probing_is_quiet),
 		cmocka_unit_test(mf_python2_import_probing),
 		cmocka_unit_test(mf_output_names_whole_words),
+		cmocka_unit_test(mf_echo_is_a_whole_name),
 		cmocka_unit_test(mf_healthy_run_is_a_note),
 		cmocka_unit_test(mf_handled_failures_are_warnings),
 		cmocka_unit_test(mf_other_rules_paths_left_alone),
@@ -1328,6 +1397,7 @@ int main(void)
 		cmocka_unit_test(em_python_traceback),
 		cmocka_unit_test(em_last_words),
 		cmocka_unit_test(em_healthy_output),
+		cmocka_unit_test(em_last_words_of_a_script),
 		cmocka_unit_test(em_dev_null),
 		cmocka_unit_test(em_one_per_process),
 		cmocka_unit_test(real_logs_checked),
