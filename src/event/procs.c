@@ -264,7 +264,6 @@ static void set_str(char **dst, const char *src)
 	*dst = src ? xstrdup(src) : NULL;
 }
 
-/* Make F the entry of FD, replacing (and freeing) what was there. */
 /* Sets what fd FD with no entry is: stream 1 or 2, 0 for neither, -1
  * for what it was at the start. */
 static void stream_mark(struct rc_fdtable *t, int fd, int stream)
@@ -301,6 +300,7 @@ static int inherited_stream(const struct rc_proc *p, int fd)
 	return fd == 1 || fd == 2 ? fd : 0;
 }
 
+/* Make F the entry of FD, replacing (and freeing) what was there. */
 static void fd_store(struct rc_proc *p, int fd, struct rc_fd *f)
 {
 	bool created;
@@ -475,7 +475,6 @@ static void output_add(struct rc_procs *m, const struct rc_event *e, int stream)
 	struct strbuf *sb = &m->partial[i];
 	const char *s = (const char *)e->data;
 	size_t n = e->data_len;
-
 	bool discarded = to_dev_null(m, e);
 
 	if (sb->len && (m->partial_pid[i] != e->pid || m->partial_discarded[i] != discarded))
