@@ -35,6 +35,7 @@ static const char *const error_words[] = {
 	"unable to", "no such file", "permission denied", "not permitted", "not found", "segmentation fault",
 	"core dumped", "aborted", "exception", "refused", "timed out", "out of memory", "killed",
 	"traceback", "errno", "denied", "unreachable", "invalid", "missing",
+	"terminate called",	/* libstdc++: an uncaught exception, a joinable std::thread destroyed */
 };
 
 /* Words that make it a warning. */
@@ -269,6 +270,44 @@ static void add_line(struct rc_finding *f, const char *text)
 	free(c);
 }
 
+/* libstdc++'s verbose terminate handler writes
+ *   terminate called after throwing an instance of 'std::runtime_error'
+ *     what():  cannot parse model header
+ * When line AT of PK is that what() line, returns the text after "what():"
+ * and puts the type into TYPE (empty when cut off); else NULL. */
+static const char *cxx_what(const struct rc_procs *m, const struct em_pick *pk, long at, struct strbuf *type)
+{
+	static const char head[] = "terminate called after throwing an instance of '";
+	const char *t = ring_at(m, pk->idx[at])->text;
+
+	while (t && (*t == ' ' || *t == '\t'))
+		t++;
+	if (!t || !starts_with(t, "what():") || at == 0)
+		return NULL;
+	/* strace's -s cuts the first write short, and the parser ends a line
+	 * at a cut, so the type may be on a line of its own:
+	 * "terminate called after throwing ...", "std::runtime_error'". */
+	const char *h = ring_at(m, pk->idx[at - 1])->text, *typed = NULL;
+	bool own_line = false;
+	if (h && starts_with(h, head)) {
+		typed = h + sizeof(head) - 1;
+	} else if (at >= 2 && h) {
+		typed = h;
+		own_line = true;
+		h = ring_at(m, pk->idx[at - 2])->text;
+	}
+	if (!h || !starts_with(h, "terminate called after throwing"))
+		return NULL;
+	strbuf_reset(type);
+	const char *q = typed ? strrchr(typed, '\'') : NULL;
+	if (q && q > typed && !(own_line && memchr(typed, ' ', (size_t)(q - typed))))
+		strbuf_add(type, typed, (size_t)(q - typed));
+	t += strlen("what():");
+	while (*t == ' ' || *t == '\t')
+		t++;
+	return t;
+}
+
 static void emit(struct rc_findings *out, const struct rc_procs *m, const struct em_pick *pk)
 {
 	long tb, at;
@@ -301,17 +340,28 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 			msg = strbuf_detach(&sb);
 		}
 	}
-	struct strbuf module = STRBUF_INIT, shown = STRBUF_INIT;
+	struct strbuf module = STRBUF_INIT, shown = STRBUF_INIT, type = STRBUF_INIT;
 	bool is_module = tb >= 0 && missing_module(msg, &module);
+	const char *what = cxx_what(m, pk, at, &type);
 	const char *prog = name;
 	struct rc_finding *f;
 
+	if (what) {
+		/* One message of libstdc++'s two lines. */
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "uncaught C++ exception%s%s: %s", type.len ? " " : "", type.len ? type.buf : "", what);
+		free(msg);
+		msg = strbuf_detach(&sb);
+	}
 	strbuf_add(&shown, msg, MIN(strlen(msg), (size_t)EM_SUMMARY_MAX));
 	if (strlen(msg) > EM_SUMMARY_MAX)
 		strbuf_adds(&shown, "...");
 	if (is_module)
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING,
 				"python cannot import module '%s'", module.buf);
+	else if (what)
+		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "'%s' died of an %s",
+				prog ? prog : "the program", shown.buf);
 	else if (prog)
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "'%s' %s: %s", prog,
 				level == EM_WARNING ? "warned" : "reported", shown.buf);
@@ -344,7 +394,12 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 				add_line(f, l->text);
 		}
 	}
-	advise(f, msg, is_module ? module.buf : NULL);
+	if (what)
+		finding_setf(&f->advice, "an exception escaped to std::terminate: catch %s where it is thrown (the "
+			     "crash stack shows where), or fix what it says", type.len ? type.buf : "it");
+	else
+		advise(f, msg, is_module ? module.buf : NULL);
+	strbuf_release(&type);
 	strbuf_release(&module);
 	strbuf_release(&shown);
 	free(msg);

@@ -1206,6 +1206,52 @@ static void em_last_words_of_a_script(void **state)
 	rt_release(&t);
 }
 
+static void em_uncaught_cxx_exception(void **state)
+{
+	struct rt t;
+	(void)state;
+	/* What libstdc++ 12 wrote for a std::runtime_error thrown in a
+	 * std::thread and never caught (g++ -pthread, strace -f -s 256). */
+	rt_init(&t);
+	rt_write(&t, 100, 2, "terminate called after throwing an instance of 'std::runtime_error'\n");
+	rt_write(&t, 100, 2, "  what():  ");
+	rt_write(&t, 100, 2, "cannot parse model header in weights.bin");
+	rt_write(&t, 100, 2, "\n");
+	rt_killed(&t, 100, SIGABRT, false, NULL);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_string_equal(f->message,
+			    "uncaught C++ exception std::runtime_error: cannot parse model header in weights.bin");
+	assert_true(contains(f->advice, "catch std::runtime_error"));
+	assert_true(has_evidence(f, "terminate called after throwing"));
+	rt_release(&t);
+	/* The same under strace's default -s 32: the first write is cut, and
+	 * the type comes as a line of its own. */
+	rt_init(&t);
+	rt_write_cut(&t, 100, 2, "terminate called after throwing ", 48);
+	rt_write(&t, 100, 2, "std::runtime_error");
+	rt_write(&t, 100, 2, "'\n");
+	rt_write(&t, 100, 2, "  what():  ");
+	rt_write_cut(&t, 100, 2, "cannot parse model header in wei", 40);
+	rt_write(&t, 100, 2, "\n");
+	rt_killed(&t, 100, SIGABRT, false, NULL);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_true(contains(f->message, "uncaught C++ exception std::runtime_error: cannot parse model header"));
+	rt_release(&t);
+	/* A joinable std::thread destroyed: no what() line. */
+	rt_init(&t);
+	rt_write(&t, 100, 2, "terminate called without an active exception\n");
+	rt_killed(&t, 100, SIGABRT, false, NULL);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "terminate called without an active exception"));
+	rt_release(&t);
+}
+
 static void em_healthy_output(void **state)
 {
 	struct rt t;
@@ -1397,6 +1443,7 @@ int main(void)
 		cmocka_unit_test(em_python_traceback),
 		cmocka_unit_test(em_last_words),
 		cmocka_unit_test(em_healthy_output),
+		cmocka_unit_test(em_uncaught_cxx_exception),
 		cmocka_unit_test(em_last_words_of_a_script),
 		cmocka_unit_test(em_dev_null),
 		cmocka_unit_test(em_one_per_process),
