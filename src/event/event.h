@@ -77,7 +77,8 @@ struct rc_event {
 	int sockopt_name;
 	int sockopt_value;	/* SO_ERROR: the errno it returned */
 
-	int fds[RC_EVENT_MAX_FDS];	/* poll/select/epoll fds (ready ones for epoll) */
+	int fds[RC_EVENT_MAX_FDS];	/* poll/select/epoll fds (ready ones for epoll);
+					 * the two fds pipe/pipe2/socketpair made */
 	int nfds;
 
 	/* A short preview of the bytes written or sent (stderr text, DNS
@@ -111,6 +112,13 @@ struct rc_event {
 
 /* Reset E to "nothing known" (all optional fields at their none values). */
 void event_clear(struct rc_event *e);
+
+/* Appends FD to E's fds, as long as there is room and it is an fd. */
+static inline void event_add_fd(struct rc_event *e, long long fd)
+{
+	if (e->nfds < RC_EVENT_MAX_FDS && fd >= 0 && fd <= 0x7fffffff)
+		e->fds[e->nfds++] = (int)fd;
+}
 
 /* Helpers for rules. */
 static inline bool event_failed(const struct rc_event *e)

@@ -57,6 +57,7 @@ enum decoder {
 	D_FUTEX,
 	D_SOCKET,
 	D_SOCKETPAIR,
+	D_PIPE,			/* pipe([3, 4]), pipe2([3, 4], flags) */
 	D_CONNECT,		/* connect/bind(fd, sa, len) */
 	D_ACCEPT,		/* accept/accept4/getpeername/getsockname(fd, sa, len) */
 	D_SENDTO,		/* sendto(fd, buf, len, flags, sa, alen) */
@@ -91,7 +92,7 @@ static const unsigned char decoder_nargs[] = {
 	[D_PRW] = 4, [D_RWV] = 2, [D_PRWV] = 4, [D_LSEEK] = 2, [D_FTRUNCATE] = 2,
 	[D_FALLOCATE] = 4, [D_FADVISE] = 3, [D_DUP2] = 2, [D_SENDFILE] = 4,
 	[D_COPY_RANGE] = 5, [D_MMAP] = 6, [D_MUNMAP] = 2, [D_MREMAP] = 4, [D_BRK] = 1,
-	[D_FUTEX] = 4, [D_SOCKET] = 3, [D_SOCKETPAIR] = 2, [D_CONNECT] = 2,
+	[D_FUTEX] = 4, [D_SOCKET] = 3, [D_SOCKETPAIR] = 4, [D_PIPE] = 2, [D_CONNECT] = 2,
 	[D_ACCEPT] = 2, [D_SENDTO] = 5, [D_RECVFROM] = 5, [D_SEND] = 3, [D_RECV] = 3,
 	[D_SENDMSG] = 2, [D_RECVMSG] = 2, [D_SENDMMSG] = 2, [D_RECVMMSG] = 2,
 	[D_GETSOCKOPT] = 4, [D_POLL] = 3, [D_PPOLL] = 3, [D_SELECT] = 5,
@@ -148,6 +149,7 @@ static const struct {
 	{ "mmap", D_MMAP }, { "mmap2", D_MMAP }, { "munmap", D_MUNMAP }, { "mremap", D_MREMAP },
 	{ "brk", D_BRK }, { "futex", D_FUTEX }, { "futex_time64", D_FUTEX },
 	{ "socket", D_SOCKET }, { "socketpair", D_SOCKETPAIR },
+	{ "pipe", D_PIPE }, { "pipe2", D_PIPE },
 	{ "connect", D_CONNECT }, { "bind", D_CONNECT },
 	{ "accept", D_ACCEPT }, { "accept4", D_ACCEPT },
 	{ "getpeername", D_ACCEPT }, { "getsockname", D_ACCEPT },
@@ -444,11 +446,6 @@ static void take_mmsg(struct rc_event *e, struct span s, struct arena *a, bool d
 		take_msghdr(e, v, a, data);
 }
 
-static void add_fd(struct rc_event *e, long long fd)
-{
-	if (e->nfds < RC_EVENT_MAX_FDS && fd >= 0 && fd <= 0x7fffffff)
-		e->fds[e->nfds++] = (int)fd;
-}
 
 /* [{fd=4, events=POLLOUT}, ...] */
 static void take_pollfds(struct rc_event *e, struct span s)
@@ -460,7 +457,7 @@ static void take_pollfds(struct rc_event *e, struct span s)
 		const char *q = item_end(p, end);
 		long long fd;
 		if (find_field(inner(span_make(p, (size_t)(q - p))), "fd", &v) && parse_ll(v, &fd))
-			add_fd(e, fd);
+			event_add_fd(e, fd);
 		if (q >= end || *q != ',')
 			break;
 		p = q + 1;
@@ -485,8 +482,23 @@ static void take_fdset(struct rc_event *e, struct span s, struct arena *a)
 		}
 		long long fd;
 		if (q > p && parse_ll(span_make(p, (size_t)(q - p)), &fd))
-			add_fd(e, fd);
+			event_add_fd(e, fd);
 		p = q;
+	}
+}
+
+/* The two fds pipe and socketpair wrote: "[3, 4]", or with -y
+ * "[3<pipe:[123]>, 4<pipe:[123]>]". */
+static void take_fd_pair(struct rc_event *e, struct span s, struct arena *a)
+{
+	struct span items[2];
+	size_t n = split_items(inner(s), items, 2);
+
+	for (size_t i = 0; i < n; i++) {
+		int fd;
+		const char *hint;
+		if (parse_fd(span_trim(items[i]), a, &fd, &hint))
+			event_add_fd(e, fd);
 	}
 }
 
@@ -502,7 +514,7 @@ static void take_epoll_events(struct rc_event *e, struct span s)
 		if (find_field(inner(span_make(p, (size_t)(q - p))), "data", &v) &&
 		    (find_field(inner(v), "u32", &w) || find_field(inner(v), "fd", &w)) &&
 		    parse_ll(w, &fd))
-			add_fd(e, fd);
+			event_add_fd(e, fd);
 		if (q >= end || *q != ',')
 			break;
 		p = q + 1;
@@ -939,6 +951,14 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 			e->sa.family = (int)v;
 		if (n >= 2)
 			e->flags = flags_of(&rc_xlat_sock_type, a[1]);
+		if (n >= 4 && ok)
+			take_fd_pair(e, a[3], ar);
+		break;
+	case D_PIPE:
+		if (n >= 1 && ok)
+			take_fd_pair(e, a[0], ar);
+		if (n >= 2)
+			e->flags = flags_of(&rc_xlat_open_flag, a[1]);
 		break;
 	case D_CONNECT:
 		if (n >= 1)

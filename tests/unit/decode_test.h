@@ -176,6 +176,8 @@ static inline void dt_check_same_facts(struct dt *t)
 	if (p->sa.host || e->sa.host)
 		assert_string_equal(p->sa.host ? p->sa.host : "(null)", e->sa.host ? e->sa.host : "(null)");
 	assert_int_equal(p->nfds, e->nfds);
+	for (int i = 0; i < p->nfds && i < e->nfds; i++)
+		assert_int_equal(p->fds[i], e->fds[i]);
 	assert_int_equal(p->argc, e->argc);
 	for (int i = 0; i < p->argc && i < e->argc; i++)
 		assert_string_equal(p->argv[i], e->argv[i]);

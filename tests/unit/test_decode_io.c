@@ -330,6 +330,11 @@ static void fd_makers(void **state)
 	assert_string_equal(strbuf_str(&t.args), F("[%d, %d]", p[0], p[1]));
 	assert_int_equal(entry_len, 0);
 	dt_check_same_facts(&t);
+	/* Both ends are facts (and the parser's, checked above): the process
+	 * model knows a read on them waits for another process. */
+	assert_int_equal(t.ev.nfds, 2);
+	assert_int_equal(t.ev.fds[0], p[0]);
+	assert_int_equal(t.ev.fds[1], p[1]);
 	close(p[0]);
 	close(p[1]);
 	decode_k(&t, SYS_pipe2, DT_ARGS(DT_PTR(p), O_CLOEXEC | O_NONBLOCK), true, 0, 0, NULL, NULL);

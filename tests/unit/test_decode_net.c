@@ -161,6 +161,10 @@ static void socketpair_calls(void **state)
 	dt_check_same_facts(&t);
 	assert_int_equal(t.ev.sa.family, AF_UNIX);
 	assert_int_equal(t.ev.flags, SOCK_STREAM | SOCK_CLOEXEC);
+	/* The pair is a fact too: the process model learns both ends. */
+	assert_int_equal(t.ev.nfds, 2);
+	assert_int_equal(t.ev.fds[0], 3);
+	assert_int_equal(t.ev.fds[1], 4);
 
 	/* socketpair(AF_INET, SOCK_STREAM, 0, 0x7ffc9ab46f14) = -1 EOPNOTSUPP */
 	check(&t, SYS_socketpair, DT_ARGS(AF_INET, SOCK_STREAM, 0, DT_PTR(sv)), 0, EOPNOTSUPP,

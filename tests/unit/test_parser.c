@@ -1138,6 +1138,26 @@ static void test_stdin(void **state)
 /* Forms of strace 7.x and rare ones, written from strace's sources. */
 static void test_other_forms(void **state)
 {
+	/* The fds pipe, pipe2 and socketpair made, plain and with -y; none
+	 * for a failed call. */
+	one("4 pipe2([3, 4], 0) = 0\n");
+	assert_int_equal(E.nfds, 2);
+	assert_int_equal(E.fds[0], 3);
+	assert_int_equal(E.fds[1], 4);
+	done();
+	one("4 pipe2([5<pipe:[1234]>, 6<pipe:[1234]>], O_NONBLOCK|O_CLOEXEC) = 0\n");
+	assert_int_equal(E.nfds, 2);
+	assert_int_equal(E.fds[1], 6);
+	assert_int_equal(E.flags, O_NONBLOCK | O_CLOEXEC);
+	done();
+	one("4 pipe(0x8) = -1 EFAULT (Bad address)\n");
+	assert_int_equal(E.nfds, 0);
+	done();
+	one("4 socketpair(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0, [7, 8]) = 0\n");
+	assert_int_equal(E.nfds, 2);
+	assert_int_equal(E.fds[0], 7);
+	assert_int_equal(E.sa.family, AF_UNIX);
+	done();
 	/* in/out values */
 	one("4 getsockopt(4, SOL_SOCKET, SO_ERROR, [0], [4 => 4]) = 0\n");
 	assert_int_equal(E.sockopt_value, 0);

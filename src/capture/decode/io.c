@@ -102,11 +102,6 @@ static void set_len(struct dec *d, uint64_t v)
 		d->e->len = v;
 }
 
-static void add_fd(struct rc_event *e, long long fd)
-{
-	if (e->nfds < RC_EVENT_MAX_FDS && fd >= 0 && fd <= 0x7fffffff)
-		e->fds[e->nfds++] = (int)fd;
-}
 
 /* printnum_int64 / printnum_ulong: "[N]", NULL or the address. False
  * when nothing was read. */
@@ -407,10 +402,15 @@ static void dec_pipe(struct dec *d)
 		dec_sep(d);
 		dec_fd(d, fds[1]);
 		strbuf_addc(d->out, ']');
+		if (!d->err) {
+			event_add_fd(d->e, fds[0]);
+			event_add_fd(d->e, fds[1]);
+		}
 	}
 	if (d->nr == SYS_pipe2) {
 		dec_sep(d);
 		XL_FLAGS(d, open_mode_flags, d->args[1], "O_???");
+		d->e->flags = (long long)d->args[1];
 	}
 }
 
@@ -488,7 +488,7 @@ static void pollfd_elem(struct dec *d, const void *item, void *ctx)
 		XL_FLAGS(d, pollflags, (unsigned short)p.events, "POLL???");
 	}
 	strbuf_addc(d->out, '}');
-	add_fd(d->e, p.fd);
+	event_add_fd(d->e, p.fd);
 }
 
 static void pollfds_at(struct dec *d, uint64_t addr, unsigned nfds)
@@ -651,7 +651,7 @@ static void select_entry(struct dec *d)
 				strbuf_addc(d->out, ' ');
 			first = false;
 			dec_fd(d, j);
-			add_fd(d->e, j);
+			event_add_fd(d->e, j);
 		}
 		strbuf_addc(d->out, ']');
 	}
@@ -790,7 +790,7 @@ static void epoll_elem(struct dec *d, const void *item, void *ctx)
 	(void)ctx;
 	memcpy(&ev, item, sizeof(ev));
 	epoll_event_val(d, &ev);
-	add_fd(d->e, (unsigned)ev.data.u64);
+	event_add_fd(d->e, (unsigned)ev.data.u64);
 }
 
 /* The ready events (at most -s of them); their data.u32 is the fd most

@@ -837,9 +837,11 @@ static void dec_socketpair(struct dec *d)
 	strbuf_addc(d->out, '[');
 	dec_fd(d, sv[0]);
 	dec_sep(d);
-	if (mem_read(d->tid, addr + sizeof(int), &sv[1], sizeof(int)) == (ssize_t)sizeof(int))
+	event_add_fd(d->e, sv[0]);
+	if (mem_read(d->tid, addr + sizeof(int), &sv[1], sizeof(int)) == (ssize_t)sizeof(int)) {
 		dec_fd(d, sv[1]);
-	else
+		event_add_fd(d->e, sv[1]);
+	} else
 		strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)(addr + sizeof(int)));
 	strbuf_addc(d->out, ']');
 }
