@@ -858,6 +858,93 @@ static const struct rt_expect real_logs[] = {
 	{ "net-ok.log", "dns-failure", NULL, false },
 };
 
+/* ---- bind-failed ---- */
+
+static void bind_to(struct rt *t, int pid, int fd, int family, const char *host, int port, int err)
+{
+	struct rc_event e = rt_sys(t, pid, "bind", err ? -1 : 0, err);
+	e.fd = fd;
+	e.sa.family = family;
+	e.sa.host = host;
+	e.sa.port = family == AF_UNIX ? -1 : port;
+	rt_feed_line(t, &e, "bind(...)");
+}
+
+static void bind_port_in_use(void **state)
+{
+	struct rt t;
+	(void)state;
+	/* A service whose port is taken: it says so and exits 1. */
+	rt_init(&t);
+	sock(&t, 10, 3, AF_INET, SOCK_STREAM);
+	bind_to(&t, 10, 3, AF_INET, "127.0.0.1", 8080, EADDRINUSE);
+	rt_write(&t, 10, 2, "OSError: [Errno 98] Address already in use\n");
+	rt_exit(&t, 10, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "bind-failed");
+	assert_non_null(f);
+	assert_string_equal(f->summary, "cannot listen on '127.0.0.1:8080': the address is already in use");
+	assert_string_equal(f->address, "127.0.0.1:8080");
+	assert_int_equal(f->err, EADDRINUSE);
+	assert_true(contains(f->advice, "ss -ltnp 'sport = :8080'"));
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	/* The cause comes before the program's words about it. */
+	assert_string_equal(t.out.v[0]->rule, "bind-failed");
+	rt_release(&t);
+
+	/* Retried until the old socket went: recovered, a note. A search for
+	 * a free port (the next one bound) is a note too. */
+	rt_init(&t);
+	sock(&t, 10, 3, AF_INET6, SOCK_STREAM);
+	for (int i = 0; i < 3; i++)
+		bind_to(&t, 10, 3, AF_INET6, "::1", 8080, EADDRINUSE);
+	bind_to(&t, 10, 3, AF_INET6, "::1", 8080, 0);
+	sock(&t, 10, 4, AF_INET, SOCK_STREAM);
+	bind_to(&t, 10, 4, AF_INET, "127.0.0.1", 9000, EADDRINUSE);
+	bind_to(&t, 10, 4, AF_INET, "127.0.0.1", 9001, 0);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "bind-failed"), 2);
+	for (size_t i = 0; i < t.out.count; i++)
+		if (strcmp(t.out.v[i]->rule, "bind-failed") == 0)
+			assert_int_equal(t.out.v[i]->effective, RC_SEV_INFO);
+	f = rt_match(&t, "bind-failed", "[::1]:8080");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "(3 attempts), later bound"));
+	rt_release(&t);
+}
+
+static void bind_privileged_and_foreign(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 10, 3, AF_INET, SOCK_STREAM);
+	bind_to(&t, 10, 3, AF_INET, "0.0.0.0", 80, EACCES);
+	sock(&t, 11, 3, AF_INET, SOCK_DGRAM);
+	bind_to(&t, 11, 3, AF_INET, "192.0.2.7", 5353, EADDRNOTAVAIL);
+	sock(&t, 12, 3, AF_UNIX, SOCK_STREAM);
+	bind_to(&t, 12, 3, AF_UNIX, "/run/app/api.sock", 0, EADDRINUSE);
+	rt_exit(&t, 10, 1);
+	rt_exit(&t, 11, 1);
+	rt_exit(&t, 12, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_match(&t, "bind-failed", "0.0.0.0:80");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "a port below 1024 needs privilege"));
+	assert_true(contains(f->advice, "CAP_NET_BIND_SERVICE"));
+	f = rt_match(&t, "bind-failed", "192.0.2.7:5353");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "cannot bind '192.0.2.7:5353': the address is not on this host"));
+	f = rt_match(&t, "bind-failed", "api.sock");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/run/app/api.sock");
+	assert_true(contains(f->summary, "the file already exists"));
+	assert_true(contains(f->advice, "remove it"));
+	rt_release(&t);
+}
+
 static void real_logs_checked(void **state)
 {
 	(void)state;
@@ -897,6 +984,8 @@ int main(void)
 		cmocka_unit_test(slow_but_resolved),
 		cmocka_unit_test(other_ports_ignored),
 		cmocka_unit_test(server_unreachable),
+		cmocka_unit_test(bind_port_in_use),
+		cmocka_unit_test(bind_privileged_and_foreign),
 		cmocka_unit_test(real_logs_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
