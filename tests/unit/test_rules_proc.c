@@ -429,6 +429,47 @@ static void big_but_healthy(void **state)
 	rt_release(&t);
 }
 
+/* ---- fd-exhausted ---- */
+
+static void fds_run_out(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	rt_exec(&t, 100, "/usr/bin/python3", "python3", "serve.py", 0, NULL);
+	for (int fd = 3; fd < 20; fd++)
+		open_fd(&t, 100, "/srv/app/sessions.db", fd, O_RDONLY);
+	for (int i = 0; i < 3; i++) {
+		struct rc_event e = rt_sys(&t, 100, "accept4", -1, EMFILE);
+		e.fd = 3;
+		rt_feed_line(&t, &e, "accept4(3, NULL, NULL, SOCK_CLOEXEC) = -1 EMFILE (Too many open files)");
+	}
+	rt_write(&t, 100, 2, "OSError: [Errno 24] Too many open files\n");
+	rt_exit(&t, 100, 1);
+	/* Another process meets the system-wide limit. */
+	struct rc_event e = rt_sys(&t, 200, "openat", -1, ENFILE);
+	e.path = "/etc/hosts";
+	rt_feed_line(&t, &e, "openat(AT_FDCWD, \"/etc/hosts\", O_RDONLY) = -1 ENFILE (Too many open files in system)");
+	rt_exit(&t, 200, 1);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "fd-exhausted"), 2);
+	const struct rc_finding *f = rt_match(&t, "fd-exhausted", "EMFILE");
+	assert_non_null(f);
+	assert_string_equal(f->summary, "'python3' (pid 100) ran out of file descriptors: accept4 failed with "
+					"EMFILE (3 times), with at least 17 fds open");
+	assert_int_equal(f->err, EMFILE);
+	assert_int_equal(f->count, 3);
+	assert_true(contains(f->advice, "/proc/100/fd"));
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	f = rt_match(&t, "fd-exhausted", "ENFILE");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "the system ran out of file descriptors: openat of pid 200"));
+	assert_true(contains(f->advice, "fs.file-max"));
+	rt_release(&t);
+}
+
 /* ---- disk-full ---- */
 
 static void write_enospc(void **state)
@@ -964,6 +1005,7 @@ int main(void)
 		cmocka_unit_test(enomem_recovered),
 		cmocka_unit_test(big_but_healthy),
 		cmocka_unit_test(write_enospc),
+		cmocka_unit_test(fds_run_out),
 		cmocka_unit_test(write_sizes_saturate),
 		cmocka_unit_test(short_writes_not_files),
 		cmocka_unit_test(create_and_quota),
