@@ -347,9 +347,14 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	struct rc_finding *f;
 
 	if (what) {
-		/* One message of libstdc++'s two lines. */
+		/* One message of libstdc++'s two lines, cleaned as the line is. */
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "uncaught C++ exception%s%s: %s", type.len ? " " : "", type.len ? type.buf : "", what);
+		char *w = clean(what), *ty = clean(type.buf);
+		strbuf_reset(&type);
+		strbuf_adds(&type, ty);
+		strbuf_addf(&sb, "uncaught C++ exception%s%s: %s", ty[0] ? " " : "", ty, w);
+		free(w);
+		free(ty);
 		free(msg);
 		msg = strbuf_detach(&sb);
 	}
