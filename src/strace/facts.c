@@ -446,7 +446,6 @@ static void take_mmsg(struct rc_event *e, struct span s, struct arena *a, bool d
 		take_msghdr(e, v, a, data);
 }
 
-
 /* [{fd=4, events=POLLOUT}, ...] */
 static void take_pollfds(struct rc_event *e, struct span s)
 {

@@ -102,7 +102,6 @@ static void set_len(struct dec *d, uint64_t v)
 		d->e->len = v;
 }
 
-
 /* printnum_int64 / printnum_ulong: "[N]", NULL or the address. False
  * when nothing was read. */
 static bool ll_at(struct dec *d, uint64_t addr, bool is_signed)

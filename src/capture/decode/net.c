@@ -841,8 +841,9 @@ static void dec_socketpair(struct dec *d)
 	if (mem_read(d->tid, addr + sizeof(int), &sv[1], sizeof(int)) == (ssize_t)sizeof(int)) {
 		dec_fd(d, sv[1]);
 		event_add_fd(d->e, sv[1]);
-	} else
+	} else {
 		strbuf_addf(d->out, "... /* %#llx */", (unsigned long long)(addr + sizeof(int)));
+	}
 	strbuf_addc(d->out, ']');
 }
 
