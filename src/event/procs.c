@@ -363,22 +363,23 @@ static void learn_fd_hint(struct rc_proc *p, int fd, const char *hint)
 		return;
 	/* Whether it is a standard stream is known from before the hint. */
 	int stream = inherited_stream(p, fd);
+	struct rc_fd *f = NULL;
 	if (hint[0] == '/') {
-		fd_put(p, fd, RC_FD_FILE)->path = xstrdup(hint);
+		f = fd_put(p, fd, RC_FD_FILE);
+		f->path = xstrdup(hint);
 	} else if (strncmp(hint, "pipe:", 5) == 0) {
-		fd_put(p, fd, RC_FD_PIPE);
+		f = fd_put(p, fd, RC_FD_PIPE);
 	} else if (strncmp(hint, "TCP", 3) == 0 || strncmp(hint, "UDP", 3) == 0 ||
 		   strncmp(hint, "UNIX", 4) == 0 || strncmp(hint, "NETLINK", 7) == 0 ||
 		   strncmp(hint, "socket:", 7) == 0) {
-		struct rc_fd *f = fd_put(p, fd, RC_FD_SOCKET);
+		f = fd_put(p, fd, RC_FD_SOCKET);
 		f->family = hint[0] == 'U' && hint[1] == 'N' ? AF_UNIX :
 			    strstr(hint, "v6") ? AF_INET6 : AF_INET;
 		f->sock_type = hint[0] == 'U' && hint[1] == 'D' ? SOCK_DGRAM : SOCK_STREAM;
 		learn_peer(f, hint);
 	}
-	void **slot = hmap_get_int(&p->fdt->fds, fd);
-	if (slot)
-		((struct rc_fd *)*slot)->stream = stream;
+	if (f)
+		f->stream = stream;
 }
 
 void procs_adopt(struct rc_procs *m, int pid, int leader, const char *const *argv, int argc,
@@ -449,33 +450,29 @@ void procs_flush_output(struct rc_procs *m)
 	output_flush_fd(m, 1);
 }
 
-/* Written to /dev/null (a script's "2>/dev/null"): nobody reads it. */
-static bool to_dev_null(const struct rc_procs *m, const struct rc_event *e)
-{
-	const struct rc_fd *f = procs_fd(m, e->pid, e->fd);
-	return f && f->path && strcmp(f->path, "/dev/null") == 0;
-}
-
 /* The stream (1 stdout, 2 stderr) a write on fd FD of P goes to, 0 for
  * neither: fds 1 and 2 whatever they were redirected to, and copies of
- * the streams the program started with. */
-static int write_stream(const struct rc_proc *p, int fd)
+ * the streams the program started with. *TO_NULL: the fd is /dev/null (a
+ * script's "2>/dev/null"), so nobody reads what goes there. */
+static int write_stream(const struct rc_proc *p, int fd, bool *to_null)
 {
 	void **slot = p->fdt ? hmap_get_int(&p->fdt->fds, fd) : NULL;
-	if (slot && ((const struct rc_fd *)*slot)->stream)
-		return ((const struct rc_fd *)*slot)->stream;
-	if (slot)
+	const struct rc_fd *f = slot ? *slot : NULL;
+
+	*to_null = f && f->path && strcmp(f->path, "/dev/null") == 0;
+	if (f && f->stream)
+		return f->stream;
+	if (f)
 		return fd == 1 || fd == 2 ? fd : 0;
 	return inherited_stream(p, fd);
 }
 
-static void output_add(struct rc_procs *m, const struct rc_event *e, int stream)
+static void output_add(struct rc_procs *m, const struct rc_event *e, int stream, bool discarded)
 {
 	int i = stream - 1;
 	struct strbuf *sb = &m->partial[i];
 	const char *s = (const char *)e->data;
 	size_t n = e->data_len;
-	bool discarded = to_dev_null(m, e);
 
 	if (sb->len && (m->partial_pid[i] != e->pid || m->partial_discarded[i] != discarded))
 		output_flush_fd(m, i);
@@ -594,9 +591,10 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 	}
 	/* Program output is text; binary data written to a redirected fd 1
 	 * (dd of=, a pipe of images) is not. */
-	int stream = nr == SYS_write || nr == SYS_writev ? write_stream(p, e->fd) : 0;
+	bool to_null = false;
+	int stream = nr == SYS_write || nr == SYS_writev ? write_stream(p, e->fd, &to_null) : 0;
 	if (stream && e->data_len && !memchr(e->data, '\0', e->data_len))
-		output_add(m, e, stream);
+		output_add(m, e, stream, to_null);
 	if (!e->ret_known || e->err)
 		return;
 	/* A pending non-blocking connect has an outcome once SO_ERROR was read

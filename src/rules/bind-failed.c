@@ -165,8 +165,7 @@ static void advise(struct rc_finding *f, const struct bind_rec *r)
 	}
 }
 
-static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct state *s,
-		 const struct bind_rec *r)
+static void emit(struct rc_findings *out, const struct state *s, const struct bind_rec *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *why;
@@ -207,15 +206,15 @@ static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct
 	finding_echo_word(f, r->err == EADDRINUSE ? "in use" : r->err == EACCES ? "permission denied" :
 			     "assign requested address");
 	finding_echo_name(f, r->addr);
-	(void)ctx;
 }
 
 static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = p;
 
+	(void)ctx;
 	for (size_t i = 0; i < s->n; i++)
-		emit(out, ctx, s, &s->recs[i]);
+		emit(out, s, &s->recs[i]);
 	if (s->dropped)
 		rule_dropped(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, s->dropped,
 			     "%llu more binds failed, on addresses not tracked",
