@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "rules/common.h"
-#include "rules/fileprobe.h"
+#include "rules/proc-label.h"
 #include "rules/rule.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -90,10 +90,7 @@ static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct
 	struct strbuf sb = STRBUF_INIT, who = STRBUF_INIT;
 	const struct rc_proc *pr = procs_get(ctx->procs, r->pid);
 
-	if (pr && pr->argc > 0 && pr->argv && pr->argv[0])
-		strbuf_addf(&who, "'%s' (pid %d)", fp_base(pr->argv[0]), r->pid);
-	else
-		strbuf_addf(&who, "pid %d", r->pid);
+	proc_name(&who, pr, r->pid);
 	if (r->err == EMFILE)
 		strbuf_addf(&sb, "%s ran out of file descriptors: %s failed with EMFILE", who.buf, r->syscall);
 	else

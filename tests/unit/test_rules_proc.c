@@ -456,8 +456,8 @@ static void fds_run_out(void **state)
 	assert_int_equal(rt_count(&t, "fd-exhausted"), 2);
 	const struct rc_finding *f = rt_match(&t, "fd-exhausted", "EMFILE");
 	assert_non_null(f);
-	assert_string_equal(f->summary, "'python3' (pid 100) ran out of file descriptors: accept4 failed with "
-					"EMFILE (3 times), with at least 17 fds open");
+	assert_string_equal(f->summary, "'python3 serve.py' (pid 100) ran out of file descriptors: accept4 "
+					"failed with EMFILE (3 times), with at least 17 fds open");
 	assert_int_equal(f->err, EMFILE);
 	assert_int_equal(f->count, 3);
 	assert_true(contains(f->advice, "/proc/100/fd"));
@@ -465,7 +465,7 @@ static void fds_run_out(void **state)
 	assert_int_equal(f->effective, RC_SEV_ERROR);
 	f = rt_match(&t, "fd-exhausted", "ENFILE");
 	assert_non_null(f);
-	assert_true(contains(f->summary, "the system ran out of file descriptors: openat of pid 200"));
+	assert_true(contains(f->summary, "the system ran out of file descriptors: openat of 'pid 200' (pid 200)"));
 	assert_true(contains(f->advice, "fs.file-max"));
 	rt_release(&t);
 }
