@@ -166,6 +166,10 @@ static const char *const noise_names[] = {
 	".mkshrc",
 	".hushlogin",
 	"pyenv-realpath.dylib",
+	/* node's global folders, searched after every node_modules above the
+	 * script and documented as legacy: nobody is expected to have them. */
+	".node_modules",
+	".node_libraries",
 };
 
 /* Suffixes of probed names: Python extension-module and path files, the
@@ -283,6 +287,9 @@ bool noise_path(const char *path)
 	if (fp_has_prefix(base, "LC_") && base[3] >= 'A' && base[3] <= 'Z')
 		return true;
 	if (ends(path, n, "/glibc-hwcaps") || ends(path, n, "/__pycache__"))
+		return true;
+	/* node's last global folder, PREFIX/lib/node. */
+	if (ends(path, n, "/lib/node"))
 		return true;
 	if (python_probe(path, base))
 		return true;

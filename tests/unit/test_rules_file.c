@@ -150,6 +150,11 @@ static void noise_real_paths(void **state)
 		"/root/.pyenv/versions/2.7.18/lib/site-python",
 		"/work/main/RCS",
 		"/work/main/SCCS",
+		/* node's global module folders. */
+		"/root/.node_modules",
+		"/home/u/.node_libraries",
+		"/usr/lib/node",
+		"/usr/local/lib/node",
 	};
 	/* A program's own files, and what other rules own. */
 	static const char *const real[] = {
@@ -171,6 +176,8 @@ static void noise_real_paths(void **state)
 		"/var/log/app/out.log",
 		"/srv/app/site-python",
 		"/srv/app/RCS.txt",
+		"/srv/app/node_modules/express",
+		"/srv/app/lib/node/index.js",
 		"",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(noise); i++)
