@@ -11,7 +11,13 @@
  * A pair is a successful mmap of MIN_SIZE or more followed by a munmap of
  * the same address in the same process. Pairs are counted per size and
  * file (anonymous maps have none); reported from MIN_PAIRS pairs on.
- * mremap moves a mapping and ends its tracking.
+ * mremap moves a mapping and ends its tracking, and so does a munmap of
+ * only part of it: glibc's arenas and V8 map 64-128 MiB and trim it to an
+ * aligned piece, which is not a round trip.
+ *
+ * Address-space reservations (PROT_NONE with MAP_NORESERVE: glibc's arena
+ * heaps, V8's and the JVM's cages) are not counted at all. Nothing is
+ * faulted in or zero-filled, so remaking them costs next to nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +138,13 @@ static const char *map_path(const struct rc_ctx *ctx, const struct rc_event *e)
 	return file_map(e) ? rule_fd_path(ctx, e) : NULL;
 }
 
+/* PROT_NONE and MAP_NORESERVE. A log that lacks the prot argument leaves
+ * mode 0 too, so MAP_NORESERVE must be there to say it. */
+static bool reservation(const struct rc_event *e)
+{
+	return e->mode == PROT_NONE && (e->flags & MAP_NORESERVE);
+}
+
 static void on_mmap(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	const char *path = map_path(ctx, e);
@@ -161,6 +174,11 @@ static void on_munmap(struct state *s, const struct rc_event *e, const struct rc
 
 	if (!l)
 		return;
+	/* A trim (a length the log did not show counts as the whole). */
+	if (e->len && e->len < l->len) {
+		live_free(l);
+		return;
+	}
 	size_t keylen = strlen(l->key);
 	void **slot = hmap_get(&s->churn, l->key, keylen);
 	if (!slot) {
@@ -212,7 +230,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 #ifdef SYS_mmap2
 	case SYS_mmap2:
 #endif
-		if (e->ret_known && !e->err && e->len >= MIN_SIZE)
+		if (e->ret_known && !e->err && e->len >= MIN_SIZE && !reservation(e))
 			on_mmap(s, e, ctx);
 		break;
 	case SYS_munmap:

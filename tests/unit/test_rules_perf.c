@@ -649,6 +649,46 @@ static void mmap_churn_quiet(void **state)
 		e.flags = MAP_PRIVATE | MAP_ANONYMOUS;
 		rt_feed(&t, &e);
 	}
+	/* glibc's arena heaps: a 128 MiB reservation trimmed to an aligned
+	 * 64 MiB, head and tail. Reserved, then trimmed, many times. */
+	for (int i = 0; i < 6; i++) {
+		uint64_t addr = 0x7f5000000000ULL;
+		struct rc_event e = rt_timed(&t, 10, "mmap", (long long)addr, 0, 0.00003);
+		e.len = 128 * MiB;
+		e.flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+		e.mode = PROT_NONE;
+		rt_feed(&t, &e);
+		e = rt_timed(&t, 10, "munmap", 0, 0, 0.00002);
+		e.addr = addr;
+		e.len = 32 * MiB;
+		rt_feed(&t, &e);
+	}
+	/* The same trims of a mapping that is not a reservation. */
+	for (int i = 0; i < 6; i++) {
+		uint64_t addr = 0x7f6000000000ULL;
+		struct rc_event e = rt_timed(&t, 10, "mmap", (long long)addr, 0, 0.00003);
+		e.len = 128 * MiB;
+		e.flags = MAP_PRIVATE | MAP_ANONYMOUS;
+		e.mode = PROT_READ | PROT_WRITE;
+		rt_feed(&t, &e);
+		e = rt_timed(&t, 10, "munmap", 0, 0, 0.00002);
+		e.addr = addr;
+		e.len = 32 * MiB;
+		rt_feed(&t, &e);
+	}
+	/* Reservations made and dropped whole. */
+	for (int i = 0; i < 6; i++) {
+		uint64_t addr = 0x7f7000000000ULL;
+		struct rc_event e = rt_timed(&t, 10, "mmap", (long long)addr, 0, 0.00003);
+		e.len = 128 * MiB;
+		e.flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+		e.mode = PROT_NONE;
+		rt_feed(&t, &e);
+		e = rt_timed(&t, 10, "munmap", 0, 0, 0.00002);
+		e.addr = addr;
+		e.len = 128 * MiB;
+		rt_feed(&t, &e);
+	}
 	/* A child process unmapping the same address is not a pair. */
 	struct rc_event fork = rt_timed(&t, 10, "clone", 20, 0, 0.0001);
 	fork.flags = 0;
