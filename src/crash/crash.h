@@ -158,8 +158,8 @@ const struct rc_mapping *crash_mapping_at(const struct rc_crash *c, uint64_t add
 size_t crash_read_mem(const struct rc_crash *c, uint64_t addr, void *buf, size_t n);
 /* One 64-bit word of it; false when it cannot be read. */
 bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v);
-/* N bytes of code at ADDR: from memory, else from the file mapped there
- * (a kernel core holds no code).  The bytes read. */
+/* N bytes of code or read-only data at ADDR: from memory, else from the
+ * file mapped there (a kernel core holds neither).  The bytes read. */
 size_t crash_read_code(const struct rc_crash *c, uint64_t addr, void *buf, size_t n);
 /* The thread that crashed (threads[0] when known), or NULL. */
 const struct rc_thread *crash_thread(const struct rc_crash *c);

@@ -50,17 +50,18 @@ bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v)
 	return crash_read_mem(c, addr, v, sizeof(*v)) == sizeof(*v);
 }
 
-/* Code is not in a kernel core (only the first page of each mapped ELF
- * file is), so what the core lacks is read from the mapped file, which
- * is still the same file unless it was rebuilt since (unwind.c notes
- * that as a problem). */
+/* Code and read-only data (.rodata: string literals, C++ type names) are
+ * not in a kernel core (only the first page of each mapped ELF file is),
+ * so what the core lacks is read from the mapped file, which is still the
+ * same file unless it was rebuilt since (unwind.c notes that as a
+ * problem).  A writable mapping's bytes may differ from the file's. */
 size_t crash_read_code(const struct rc_crash *c, uint64_t addr, void *buf, size_t n)
 {
 	size_t got = crash_read_mem(c, addr, buf, n);
 	if (got == n || c->live_pid > 0)
 		return got;
 	const struct rc_mapping *m = crash_mapping_at(c, addr);
-	if (!m || !m->path || !m->exec || addr - m->start > UINT64_MAX - m->offset)
+	if (!m || !m->path || m->write || addr - m->start > UINT64_MAX - m->offset)
 		return got;
 	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

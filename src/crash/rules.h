@@ -58,6 +58,10 @@ bool crash_has_frame(const struct rc_thread *t, const char *name);
  * and whether it is one of malloc's (heap-corruption.c). */
 bool crash_abort_message(const struct rc_crash *c, struct strbuf *msg);
 bool crash_malloc_message(const char *msg);
+/* "uncaught C++ exception std::runtime_error: cannot parse header": the
+ * exception libstdc++'s terminate handler was given, found through the
+ * crashed thread's stack (cxxexc.c); false when there is none to find. */
+bool crash_cxx_exception(const struct rc_crash *c, struct strbuf *out);
 
 /* "SIGSEGV (SEGV_MAPERR at 0x10)", "SIGABRT". */
 void crash_signal_str(const struct rc_crash *c, struct strbuf *out);

@@ -1,7 +1,9 @@
 /* abort: SIGABRT raised by the program itself: a failed assert(), an
  * explicit abort(), a C++ exception nobody caught.  glibc leaves the
  * message it printed in __abort_msg (a pointer to {u32 size; char msg[]}),
- * so the core says what stderr said.  Heap corruption is its own rule. */
+ * so the core says what stderr said; for an uncaught C++ exception the
+ * exception is read instead (crash/cxxexc.c).  Heap corruption is its own
+ * rule. */
 #include <signal.h>
 #include <string.h>
 
@@ -32,6 +34,12 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 	if ((have && crash_malloc_message(msg.buf)) || crash_has_frame(t, "malloc_printerr")) {
 		strbuf_release(&msg);
 		return;
+	}
+	/* libstdc++ prints an uncaught exception to stderr, not to
+	 * __abort_msg; the exception itself is still in memory. */
+	if (!have) {
+		strbuf_reset(&msg);
+		have = crash_cxx_exception(c, &msg);
 	}
 	crash_culprit_str(c, &who);
 	bool assertion = crash_has_frame(t, "__assert_fail") || (have && strstr(msg.buf, "Assertion"));

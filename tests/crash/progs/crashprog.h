@@ -10,7 +10,9 @@
 #ifndef CRASHPROG_H
 #define CRASHPROG_H
 
+#ifndef _GNU_SOURCE		/* g++ defines it already */
 #define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
