@@ -197,6 +197,26 @@ static bool proc_failed(const struct rc_proc *p)
 	return p->ended && ((p->exited && p->exit_code != 0) || (!p->exited && p->signo));
 }
 
+bool procs_handled(const struct rc_procs *m, const struct rc_proc *p)
+{
+	const struct rc_proc *l = p ? procs_leader(m, p->pid) : NULL;
+
+	for (int depth = 0; l && depth < MAX_DEPTH; depth++) {
+		if (!l->ppid || l->ppid == l->pid)
+			break;
+		const struct rc_proc *a = procs_get(m, l->ppid);
+		if (!a)
+			break;
+		a = procs_leader(m, a->pid);
+		if (!a)
+			break;
+		if (a->ended && a->exited && a->exit_code == 0)
+			return true;
+		l = a;
+	}
+	return false;
+}
+
 bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culprit)
 {
 	const struct rc_proc *p = procs_get(m, pid);
@@ -204,8 +224,12 @@ bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culp
 	for (int depth = 0; p && depth < MAX_DEPTH; depth++) {
 		const struct rc_proc *l = procs_leader(m, p->pid);
 		if (proc_failed(p) || (l && proc_failed(l))) {
+			const struct rc_proc *f = proc_failed(p) ? p : l;
+			/* An ancestor that went on to succeed dealt with it. */
+			if (procs_handled(m, f))
+				return false;
 			if (culprit)
-				*culprit = proc_failed(p) ? p : l;
+				*culprit = f;
 			return true;
 		}
 		if (!l || !l->ppid || l->ppid == l->pid)

@@ -143,8 +143,13 @@ const struct rc_fd *procs_fd(const struct rc_procs *m, int pid, int fd);
 /* The process (not thread) that PID belongs to. */
 struct rc_proc *procs_leader(const struct rc_procs *m, int pid);
 /* True when PID or one of its ancestors ended with a non-zero status or
- * a fatal signal; *culprit (may be NULL) is set to the first such. */
+ * a fatal signal, and no ancestor of that one went on to exit 0; *culprit
+ * (may be NULL) is set to the first such. A failure an ancestor survived
+ * was handled: ldd trying each loader in a subshell, $(cmd) whose status
+ * the script ignores, subprocess.run capturing a child's complaint. */
 bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culprit);
+/* Some ancestor of P (above P's process) ended with status 0. */
+bool procs_handled(const struct rc_procs *m, const struct rc_proc *p);
 /* True when any process ended with a non-zero status or a signal. */
 bool procs_any_failed(const struct rc_procs *m);
 

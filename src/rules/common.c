@@ -305,3 +305,37 @@ const char *rule_si_code_name(int signo, int code, int sender)
 		return NULL;
 	return rule_si_code(prefix, code);
 }
+
+/* Words that make a stderr line an error report. */
+static const char *const error_words[] = {
+	"error", "fatal", "panic", "failed", "failure", "cannot ", "can't ", "could not", "couldn't",
+	"unable to", "no such file", "permission denied", "not permitted", "not found", "segmentation fault",
+	"core dumped", "aborted", "exception", "refused", "timed out", "out of memory", "killed",
+	"traceback", "errno", "denied", "unreachable", "invalid", "missing",
+	"terminate called",	/* libstdc++: an uncaught exception, a joinable std::thread destroyed */
+};
+
+/* Standard output carries results; only unmistakable error lines count. */
+static bool stdout_error(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	static const char *const starts[] = { "error", "fatal", "panic", "exception", "traceback (most recent" };
+	for (size_t i = 0; i < ARRAY_SIZE(starts); i++)
+		if (strncasecmp(s, starts[i], strlen(starts[i])) == 0)
+			return true;
+	return strcasestr(s, " failed") || strcasestr(s, "segmentation fault") ||
+	       strcasestr(s, "error while loading shared libraries");
+}
+
+bool rule_error_line(const struct rc_output *o)
+{
+	if (!o->text || !o->text[0])
+		return false;
+	if (o->fd == 1)
+		return stdout_error(o->text);
+	for (size_t i = 0; i < ARRAY_SIZE(error_words); i++)
+		if (strcasestr(o->text, error_words[i]))
+			return true;
+	return false;
+}

@@ -68,6 +68,13 @@ static inline bool rule_succeeded(const struct rc_proc *p)
 	return p && p->ended && p->exited && p->exit_code == 0;
 }
 
+/* P's failure was dealt with: an ancestor (its parent, or a shell above a
+ * subshell that passed the status on) went on to exit 0. */
+static inline bool rule_handled(const struct rc_ctx *ctx, const struct rc_proc *p)
+{
+	return p && procs_handled(ctx->procs, p);
+}
+
 /* Did thread PID, which had made NSYS calls at the failure, make many more
  * after it (RULE_KEPT_GOING)? */
 static inline bool rule_kept_going(const struct rc_ctx *ctx, int pid, uint64_t nsys)
@@ -104,6 +111,12 @@ bool rule_names_word(const char *text, const char *word);
  * failed and took the whole run with it: a service started with
  * 2>/dev/null still says why it died, and only the trace saw it. */
 bool rule_output_counts(const struct rc_procs *m, const struct rc_output *o);
+
+/* Output line O reads as an error report: on stderr, any of the error
+ * words ("error", "cannot ", "no such file"...); on stdout, which carries
+ * results, only a line that starts like one ("Error: ...") or says
+ * " failed". */
+bool rule_error_line(const struct rc_output *o);
 
 /* The last line of the program's output (the process model keeps the
  * recent ones) written after SEQ that names WORD, a file name, as a whole

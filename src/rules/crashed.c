@@ -340,11 +340,11 @@ static const char *signal_name(int signo)
 	return n ? n : "a signal";
 }
 
-/* The parent succeeded: a child it killed or whose pipe it closed was
- * part of the plan. */
+/* The parent (or an ancestor above it) succeeded: a child it killed or
+ * whose pipe it closed was part of the plan. */
 static bool parent_succeeded(const struct rc_ctx *ctx, const struct rc_proc *p)
 {
-	return rule_succeeded(rule_parent(ctx, p));
+	return rule_succeeded(rule_parent(ctx, p)) || rule_handled(ctx, p);
 }
 
 static bool crash_signal(int signo)
@@ -481,8 +481,10 @@ static void emit(const struct crash *c, const struct rc_ctx *ctx, struct rc_find
 
 	enum rc_severity sev = RC_SEV_ERROR, sev_ok = RC_SEV_WARNING;
 	if (parent_succeeded(ctx, p)) {
+		/* A helper that crashed is worth a warning even though its
+		 * caller coped, and its caller's success leaves it unfailed. */
 		sev = RC_SEV_WARNING;
-		sev_ok = RC_SEV_INFO;
+		sev_ok = crash_signal(r->signo) ? RC_SEV_WARNING : RC_SEV_INFO;
 	}
 	struct rc_finding *f = rule_finding(out, RULE_ID, sev, sev_ok, &sb);
 	rule_finding_pid(f, c->pid, c->tid);

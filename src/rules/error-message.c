@@ -29,45 +29,15 @@
 
 #define EM_SUMMARY_MAX 160
 
-/* Words that make a stderr line an error report. */
-static const char *const error_words[] = {
-	"error", "fatal", "panic", "failed", "failure", "cannot ", "can't ", "could not", "couldn't",
-	"unable to", "no such file", "permission denied", "not permitted", "not found", "segmentation fault",
-	"core dumped", "aborted", "exception", "refused", "timed out", "out of memory", "killed",
-	"traceback", "errno", "denied", "unreachable", "invalid", "missing",
-	"terminate called",	/* libstdc++: an uncaught exception, a joinable std::thread destroyed */
-};
-
-/* Words that make it a warning. */
-static const char *const warning_words[] = {
-	"warning", "warn:", "[warn", "deprecat",
-};
-
 static bool contains_ci(const char *hay, const char *needle)
 {
 	return strcasestr(hay, needle) != NULL;
 }
 
-static bool any_word(const char *s, const char *const *words, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (contains_ci(s, words[i]))
-			return true;
-	return false;
-}
-
-/* Standard output carries results; only unmistakable error lines count. */
-static bool stdout_error(const char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	static const char *const starts[] = { "error", "fatal", "panic", "exception", "traceback (most recent" };
-	for (size_t i = 0; i < ARRAY_SIZE(starts); i++)
-		if (strncasecmp(s, starts[i], strlen(starts[i])) == 0)
-			return true;
-	return contains_ci(s, " failed") || contains_ci(s, "segmentation fault") ||
-	       contains_ci(s, "error while loading shared libraries");
-}
+/* Words that make a stderr line a warning (error lines: rule_error_line). */
+static const char *const warning_words[] = {
+	"warning", "warn:", "[warn", "deprecat",
+};
 
 enum em_level {
 	EM_NONE,
@@ -84,12 +54,13 @@ static enum em_level line_level(const struct rc_output *o, const char *prog)
 
 	if (!s || !s[0])
 		return EM_NONE;
-	if (o->fd == 1)
-		return stdout_error(s) ? EM_ERROR : EM_NONE;
-	if (any_word(s, error_words, ARRAY_SIZE(error_words)))
+	if (rule_error_line(o))
 		return EM_ERROR;
-	if (any_word(s, warning_words, ARRAY_SIZE(warning_words)))
-		return EM_WARNING;
+	if (o->fd == 1)
+		return EM_NONE;
+	for (size_t i = 0; i < ARRAY_SIZE(warning_words); i++)
+		if (contains_ci(s, warning_words[i]))
+			return EM_WARNING;
 	if (prog && prog[0] && strncmp(s, prog, strlen(prog)) == 0 && s[strlen(prog)] == ':')
 		return EM_ERROR;
 	return EM_NONE;

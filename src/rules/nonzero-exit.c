@@ -2,9 +2,10 @@
  *
  * An outcome, not a cause (symptom): the causes other rules find rank
  * above it. One finding per failing process that matters:
- *  - a child whose parent went on to exit 0 was handled (`grep` finding
- *    nothing in a pipeline, `which` probing) and is not reported, except
- *    for 126/127 (a command that could not be run), as a note;
+ *  - a child whose parent (or a later ancestor: a subshell passes the
+ *    status on) went on to exit 0 was handled (`grep` finding nothing in
+ *    a pipeline, `which` probing, ldd trying loaders) and is not reported,
+ *    except for 126/127 (a command that could not be run), as a note;
  *  - a parent that merely passes on the status of a child that just
  *    failed with the same status says so and is only a note, so the child
  *    that really failed comes first.
@@ -138,7 +139,7 @@ static void emit(const struct state *s, const struct exit_rec *r, const struct r
 {
 	const struct rc_proc *p = procs_get(ctx->procs, r->pid);
 	const struct rc_proc *parent = rule_parent(ctx, p);
-	bool handled = rule_succeeded(parent);
+	bool handled = rule_handled(ctx, p) || rule_succeeded(parent);
 	bool could_not_run = r->code == 126 || r->code == 127;
 	enum rc_severity sev = RC_SEV_ERROR, sev_ok = RC_SEV_WARNING;
 

@@ -3,7 +3,9 @@
  *  - whether the process (or an ancestor) failed at all: otherwise a rule's
  *    error is only a warning or a note (severity_ok), since a healthy run
  *    that met an ENOENT recovered from it by definition;
- *  - whether the program's own output named the failure (echoed);
+ *  - whether the program's own output named the failure (echoed), which
+ *    makes it an error as well unless the process, or a caller, went on to
+ *    succeed;
  *  - whether it was among the last unrecovered failures before the failed
  *    exit (near_exit);
  *  - whether anything later recovered from it (unrecovered);
@@ -46,7 +48,9 @@ static bool contains_word(const char *hay, const char *word)
 	return false;
 }
 
-static bool echoed(const struct rc_finding *f, const struct rc_procs *m)
+/* Did the program's output name F's subject after F? With ALARMED, only
+ * a line that reads as an error counts. */
+static bool echoed(const struct rc_finding *f, const struct rc_procs *m, bool alarmed)
 {
 	if (f->is_output)
 		return false;
@@ -54,7 +58,7 @@ static bool echoed(const struct rc_finding *f, const struct rc_procs *m)
 		const struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
 		/* Only what the program said after the failure can be about
 		 * it, and only what someone could read. */
-		if (o->seq < f->seq || !rule_output_counts(m, o))
+		if (o->seq < f->seq || !rule_output_counts(m, o) || (alarmed && !rule_error_line(o)))
 			continue;
 		for (size_t w = 0; w < ARRAY_SIZE(f->echo_words); w++)
 			if (f->echo_words[w] && (f->echo_whole[w] ? rule_names_word(o->text, f->echo_words[w])
@@ -62,6 +66,27 @@ static bool echoed(const struct rc_finding *f, const struct rc_procs *m)
 				return true;
 	}
 	return false;
+}
+
+/* Whether F's echo makes it an error whatever the exit status. Not when
+ * an ancestor of its process went on to succeed: the caller coped, and
+ * `x=$(cat f 2>&1)` keeps cat's complaint to itself. Nor, when the
+ * process itself exited 0, unless the line reads as an error: gpg's
+ * "Home: /root/.gnupg" names a directory it looked for and did without,
+ * "error: cannot read 'x'" is a complaint even from a process that went
+ * on. */
+static bool accused(const struct rc_finding *f, const struct rc_procs *m)
+{
+	if (!f->echoed)
+		return false;
+	const struct rc_proc *p = f->pid ? procs_leader(m, f->pid) : NULL;
+	if (!p)
+		return true;
+	if (procs_handled(m, p))
+		return false;
+	if (p->ended && p->exited && p->exit_code == 0)
+		return echoed(f, m, true);
+	return true;
 }
 
 static int cmp_seq_desc(const void *a, const void *b)
@@ -117,7 +142,7 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m)
 	for (size_t i = 0; i < list->count; i++) {
 		struct rc_finding *f = list->v[i];
 		f->failed = f->pid ? procs_failed(m, f->pid, NULL) : any_failed;
-		f->echoed = echoed(f, m);
+		f->echoed = echoed(f, m, false);
 	}
 	mark_near_exit(list, m);
 
@@ -126,7 +151,7 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m)
 		last = MAX(last, list->v[i]->seq);
 	for (size_t i = 0; i < list->count; i++) {
 		struct rc_finding *f = list->v[i];
-		f->effective = f->failed || f->echoed ? f->severity : f->severity_ok;
+		f->effective = f->failed || accused(f, m) ? f->severity : f->severity_ok;
 		double score = 0;
 		if (f->is_output) {
 			if (f->failed)

@@ -365,6 +365,73 @@ static void mf_echo_is_a_whole_name(void **state)
 	rt_release(&t);
 }
 
+/* A failure an ancestor survived was handled, even through a subshell
+ * that passed the status on: ldd runs each loader in $(...), bash -c
+ * 'x=$(cat f 2>&1)' keeps cat's complaint. */
+static void mf_handled_by_a_grandparent(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/bin/bash", "bash");
+	struct rc_event e = rt_sys(&t, 100, "clone", 101, 0);
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 101, "clone", 102, 0);
+	rt_feed(&t, &e);
+	exec_ok(&t, 102, "/usr/bin/cat", "cat");
+	open_fail(&t, 102, "/srv/nonexist", O_RDONLY, ENOENT);
+	rt_write(&t, 102, 2, "cat: /srv/nonexist: No such file or directory\n");
+	rt_exit(&t, 102, 1);
+	rt_exit(&t, 101, 1);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_true(f->echoed);
+	assert_false(f->failed);
+	assert_int_not_equal(f->effective, RC_SEV_ERROR);
+	assert_int_equal(rt_errors(&t), 0);
+	rt_release(&t);
+	/* The same with the outer shell failing too: an error. */
+	rt_init(&t);
+	exec_ok(&t, 100, "/bin/bash", "bash");
+	e = rt_sys(&t, 100, "clone", 101, 0);
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 101, "clone", 102, 0);
+	rt_feed(&t, &e);
+	exec_ok(&t, 102, "/usr/bin/cat", "cat");
+	open_fail(&t, 102, "/srv/nonexist", O_RDONLY, ENOENT);
+	rt_exit(&t, 102, 1);
+	rt_exit(&t, 101, 1);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_true(f->failed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* A process that exited 0 and only mentions what it looked for ("Home:
+ * /root/.gnupg", gpg --version) did without it. */
+static void mf_healthy_mention_is_no_error(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/gpg", "gpg");
+	path_call(&t, 100, "newfstatat", "/root/.gnupg", 0, -1, ENOENT);
+	rt_write(&t, 100, 1, "Home: /root/.gnupg\n");
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_true(f->echoed);
+	assert_int_not_equal(f->effective, RC_SEV_ERROR);
+	assert_int_equal(rt_errors(&t), 0);
+	rt_release(&t);
+}
+
 static void mf_healthy_run_is_a_note(void **state)
 {
 	struct rt t;
@@ -996,6 +1063,23 @@ static void ml_per_process(void **state)
 	const struct rc_finding *f = rt_find(&t, "missing-library");
 	assert_non_null(f);
 	assert_int_equal(f->pid, 200);
+	/* The parent coped (it exited 0): the helper's failure was handled,
+	 * a note as nonzero-exit's for its status 127. */
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	rt_release(&t);
+	/* A parent that failed with it leaves it an error. */
+	rt_init(&t);
+	open_ok(&t, 100, "/opt/app/lib/libfoo.so.1", O_RDONLY | O_CLOEXEC, 3);
+	e = rt_sys(&t, 100, "clone", 200, 0);
+	rt_feed(&t, &e);
+	exec_ok(&t, 200, "/usr/bin/helper", "helper");
+	loader_search(&t, 200, "libfoo.so.1");
+	rt_exit(&t, 200, 127);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-library");
+	assert_non_null(f);
+	assert_int_equal(f->pid, 200);
 	assert_int_equal(f->effective, RC_SEV_ERROR);
 	rt_release(&t);
 }
@@ -1421,6 +1505,8 @@ int main(void)
 		cmocka_unit_test(mf_python2_import_probing),
 		cmocka_unit_test(mf_output_names_whole_words),
 		cmocka_unit_test(mf_echo_is_a_whole_name),
+		cmocka_unit_test(mf_handled_by_a_grandparent),
+		cmocka_unit_test(mf_healthy_mention_is_no_error),
 		cmocka_unit_test(mf_healthy_run_is_a_note),
 		cmocka_unit_test(mf_handled_failures_are_warnings),
 		cmocka_unit_test(mf_other_rules_paths_left_alone),
