@@ -114,6 +114,15 @@ static bool exception_line(const char *s)
 	return *p == '\0' || (*p == ':' && (p[1] == ' ' || p[1] == '\0'));
 }
 
+/* Lines that close another report instead of making one: perl follows
+ * "Can't locate Missing/Module.pm in @INC ..." with these. */
+static bool trailer_line(const char *s)
+{
+	return s && (starts_with(s, "BEGIN failed--compilation aborted") ||
+		     starts_with(s, "Compilation failed in require") ||
+		     starts_with(s, "Execution of ") /* "... aborted due to compilation errors." */);
+}
+
 struct em_pick {
 	int pid;
 	size_t idx[RC_OUTPUT_KEEP];	/* this process's lines, oldest first */
@@ -204,15 +213,24 @@ static long pick_line(const struct rc_procs *m, const struct em_pick *pk, const 
 			}
 		}
 	}
-	long warn = -1;
+	long warn = -1, trailer = -1;
 	for (long i = (long)pk->n - 1; i >= 0; i--) {
 		enum em_level l = line_level(ring_at(m, pk->idx[i]), prog);
+		if (l == EM_ERROR && trailer_line(ring_at(m, pk->idx[i])->text)) {
+			if (trailer < 0)
+				trailer = i;
+			continue;
+		}
 		if (l == EM_ERROR) {
 			*level = EM_ERROR;
 			return i;
 		}
 		if (l == EM_WARNING && warn < 0)
 			warn = i;
+	}
+	if (trailer >= 0) {
+		*level = EM_ERROR;
+		return trailer;
 	}
 	if (warn >= 0) {
 		*level = EM_WARNING;

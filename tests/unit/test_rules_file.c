@@ -1218,6 +1218,34 @@ static void em_last_words(void **state)
 	rt_release(&t);
 }
 
+/* perl closes a failed `use` with trailers; the line before is the cause. */
+static void em_perl_trailers(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/perl", "perl");
+	rt_write(&t, 100, 2, "Can't locate Missing/Module.pm in @INC (you may need to install the "
+			     "Missing::Module module) (@INC contains: /etc/perl) at missmod.pl line 1.\n");
+	rt_write(&t, 100, 2, "BEGIN failed--compilation aborted at missmod.pl line 1.\n");
+	rt_exit(&t, 100, 2);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_true(contains(f->message, "Can't locate Missing/Module.pm"));
+	rt_release(&t);
+	/* A trailer alone is still what the program said. */
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/perl", "perl");
+	rt_write(&t, 100, 2, "BEGIN failed--compilation aborted at missmod.pl line 1.\n");
+	rt_exit(&t, 100, 2);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_true(contains(f->message, "BEGIN failed"));
+	rt_release(&t);
+}
+
 /* PID forks CHILD. */
 static void em_fork(struct rt *t, int pid, int child)
 {
@@ -1535,6 +1563,7 @@ int main(void)
 		cmocka_unit_test(gpu_quiet_without_gpu_use),
 		cmocka_unit_test(em_python_traceback),
 		cmocka_unit_test(em_last_words),
+		cmocka_unit_test(em_perl_trailers),
 		cmocka_unit_test(em_healthy_output),
 		cmocka_unit_test(em_uncaught_cxx_exception),
 		cmocka_unit_test(em_last_words_of_a_script),
