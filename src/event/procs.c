@@ -23,6 +23,7 @@ void procs_init(struct rc_procs *m)
 	strbuf_init(&m->partial[0]);
 	strbuf_init(&m->partial[1]);
 	strbuf_init(&m->scratch);
+	strbuf_init(&m->scratch2);
 }
 
 static void fd_free(void *p)
@@ -104,6 +105,7 @@ void procs_release(struct rc_procs *m)
 	strbuf_release(&m->partial[0]);
 	strbuf_release(&m->partial[1]);
 	strbuf_release(&m->scratch);
+	strbuf_release(&m->scratch2);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -276,6 +278,14 @@ void procs_resolve(struct rc_procs *m, struct rc_event *e)
 		} else {
 			const struct rc_fd *f = procs_fd(m, e->pid, e->dirfd);
 			base = f && f->kind == RC_FD_FILE ? f->path : NULL;
+			/* A directory opened by a relative name while the cwd was
+			 * unknown: cp's openat(AT_FDCWD, "rodir/", O_PATH) then
+			 * openat(3, "src.txt", O_CREAT) names rodir/src.txt, not
+			 * src.txt. */
+			if (base && base[0] && base[0] != '/') {
+				join(&m->scratch2, base, e->path);
+				e->path = m->scratch2.buf;
+			}
 		}
 	}
 	if (base && base[0] == '/')

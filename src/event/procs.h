@@ -116,6 +116,7 @@ struct rc_procs {
 	uint64_t partial_seq[2];
 	bool partial_discarded[2];
 	struct strbuf scratch;	/* path resolution */
+	struct strbuf scratch2;	/* ... against a dirfd opened by a relative name */
 	/* The last process looked up: consecutive events mostly come from
 	 * the same thread, and several lookups are made per event. */
 	int cached_pid;

@@ -88,6 +88,19 @@ static void relative_paths_resolve(void **state)
 	rt_feed(&t, &e);
 	assert_string_equal(e.path, "/home/u/a.txt");
 	assert_string_equal(procs_get(m, 11)->cwd, "/home/u");
+
+	/* A directory opened by a relative name with the cwd unknown (cp
+	 * into "rodir/"): an *at call below it names the file under it. */
+	e = rt_sys(&t, 12, "openat", 3, 0);
+	e.path = "rodir/";
+	e.flags = O_RDONLY | O_PATH | O_DIRECTORY;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 12, "openat", -1, EACCES);
+	e.dirfd = 3;
+	e.path = "src.txt";
+	e.flags = O_WRONLY | O_CREAT | O_EXCL;
+	rt_feed(&t, &e);
+	assert_string_equal(e.path, "rodir/src.txt");
 	rt_release(&t);
 }
 
