@@ -332,6 +332,28 @@ static void sigkill_after_allocations(void **state)
 	rt_release(&t);
 }
 
+/* Reserved address space is not memory gained: rustc reserves 300 MiB
+ * PROT_NONE at start-up, and pip's time-out SIGKILL then is no OOM kill. */
+static void sigkill_after_reservations(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int i = 0; i < 8; i++) {
+		struct rc_event e = rt_sys(&t, 100, "mmap", 0x7f0000000000LL, 0);
+		e.len = 128 * MiB;
+		e.flags = MAP_PRIVATE | MAP_ANONYMOUS;
+		e.mode = PROT_NONE;
+		rt_feed(&t, &e);
+	}
+	rt_killed(&t, 100, SIGKILL, false, "+++ killed by SIGKILL +++");
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "out-of-memory"));
+	assert_non_null(rt_find(&t, "crashed"));
+	rt_release(&t);
+}
+
 /* ---- out-of-memory ---- */
 
 static void mmap_enomem(void **state)
@@ -1000,6 +1022,7 @@ int main(void)
 		cmocka_unit_test(thread_crash_one_finding),
 		cmocka_unit_test(sigkill_plain),
 		cmocka_unit_test(sigkill_after_allocations),
+		cmocka_unit_test(sigkill_after_reservations),
 		cmocka_unit_test(mmap_enomem),
 		cmocka_unit_test(brk_fallback),
 		cmocka_unit_test(enomem_recovered),
