@@ -24,9 +24,11 @@
 
 /* A file read in a few hundred pieces is read in a loop, not by accident. */
 #define MIN_CALLS 256
-/* Below a page: stdio and Python's buffered I/O move 4 KiB or 8 KiB at a
- * time, which is a reasonable default, not a finding. */
-#define SMALL_MAX 4095
+/* Below half a page: stdio and Python's buffered I/O move 4 KiB or 8 KiB
+ * at a time, which is a reasonable default, not a finding, and so is a
+ * reader that keeps a partial line and asks for the rest of its 4 KiB
+ * buffer (mawk asks for 4090 or so). */
+#define SMALL_MAX 2047
 /* Small files cost little however they are read. */
 #define MIN_BYTES (256LL << 10)
 /* Paths kept at once; when full, those with few calls are dropped. */

@@ -789,6 +789,10 @@ static void small_io_quiet(void **state)
 	open_fd(&t, 10, "/data/big.csv", 3, O_RDONLY);
 	for (int i = 0; i < 1000; i++)
 		read_fd(&t, 10, 3, 4096, 4096, 0.00001);
+	/* mawk keeps a partial line and reads the rest of its 4 KiB. */
+	open_fd(&t, 10, "/data/big.txt", 8, O_RDONLY);
+	for (int i = 0; i < 1000; i++)
+		read_fd(&t, 10, 8, 4090 - i % 7, 4090 - i % 7, 0.00001);
 	open_fd(&t, 10, "/data/few.raw", 4, O_RDONLY);
 	for (int i = 0; i < 100; i++)
 		read_fd(&t, 10, 4, 1024, 1024, 0.00001);
