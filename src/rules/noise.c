@@ -166,6 +166,12 @@ static const char *const noise_names[] = {
 	".mkshrc",
 	".hushlogin",
 	"pyenv-realpath.dylib",
+	/* Optional start-up files of other tools: sqlite3's shell, the JVM,
+	 * OpenSSL's Certificate Transparency list. */
+	".sqliterc",
+	".hotspotrc",
+	".hotspot_compiler",
+	"ct_log_list.cnf",
 	/* node's global folders, searched after every node_modules above the
 	 * script and documented as legacy: nobody is expected to have them. */
 	".node_modules",

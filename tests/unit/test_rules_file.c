@@ -155,6 +155,11 @@ static void noise_real_paths(void **state)
 		"/home/u/.node_libraries",
 		"/usr/lib/node",
 		"/usr/local/lib/node",
+		/* sqlite3, the JVM, OpenSSL. */
+		"/root/.sqliterc",
+		"/srv/app/.hotspotrc",
+		"/srv/app/.hotspot_compiler",
+		"/usr/lib/ssl/ct_log_list.cnf",
 	};
 	/* A program's own files, and what other rules own. */
 	static const char *const real[] = {
