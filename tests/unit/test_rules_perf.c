@@ -586,6 +586,21 @@ static void map_unmap(struct rt *t, int map_pid, int unmap_pid, uint64_t addr, u
 	rt_feed_line(t, &e, "munmap(0x7f0000000000, 67108864) = 0");
 }
 
+/* A 128 MiB anonymous mapping at ADDR (with EXTRA flags and PROT) in
+ * pid 10, then a munmap of its first UNMAP bytes. */
+static void map_then_unmap(struct rt *t, uint64_t addr, int extra, int prot, uint64_t unmap)
+{
+	struct rc_event e = rt_timed(t, 10, "mmap", (long long)addr, 0, 0.00003);
+	e.len = 128 * MiB;
+	e.flags = MAP_PRIVATE | MAP_ANONYMOUS | extra;
+	e.mode = prot;
+	rt_feed(t, &e);
+	e = rt_timed(t, 10, "munmap", 0, 0, 0.00002);
+	e.addr = addr;
+	e.len = unmap;
+	rt_feed(t, &e);
+}
+
 static void mmap_churn_anonymous(void **state)
 {
 	(void)state;
@@ -651,44 +666,14 @@ static void mmap_churn_quiet(void **state)
 	}
 	/* glibc's arena heaps: a 128 MiB reservation trimmed to an aligned
 	 * 64 MiB, head and tail. Reserved, then trimmed, many times. */
-	for (int i = 0; i < 6; i++) {
-		uint64_t addr = 0x7f5000000000ULL;
-		struct rc_event e = rt_timed(&t, 10, "mmap", (long long)addr, 0, 0.00003);
-		e.len = 128 * MiB;
-		e.flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-		e.mode = PROT_NONE;
-		rt_feed(&t, &e);
-		e = rt_timed(&t, 10, "munmap", 0, 0, 0.00002);
-		e.addr = addr;
-		e.len = 32 * MiB;
-		rt_feed(&t, &e);
-	}
+	for (int i = 0; i < 6; i++)
+		map_then_unmap(&t, 0x7f5000000000ULL, MAP_NORESERVE, PROT_NONE, 32 * MiB);
 	/* The same trims of a mapping that is not a reservation. */
-	for (int i = 0; i < 6; i++) {
-		uint64_t addr = 0x7f6000000000ULL;
-		struct rc_event e = rt_timed(&t, 10, "mmap", (long long)addr, 0, 0.00003);
-		e.len = 128 * MiB;
-		e.flags = MAP_PRIVATE | MAP_ANONYMOUS;
-		e.mode = PROT_READ | PROT_WRITE;
-		rt_feed(&t, &e);
-		e = rt_timed(&t, 10, "munmap", 0, 0, 0.00002);
-		e.addr = addr;
-		e.len = 32 * MiB;
-		rt_feed(&t, &e);
-	}
+	for (int i = 0; i < 6; i++)
+		map_then_unmap(&t, 0x7f6000000000ULL, 0, PROT_READ | PROT_WRITE, 32 * MiB);
 	/* Reservations made and dropped whole. */
-	for (int i = 0; i < 6; i++) {
-		uint64_t addr = 0x7f7000000000ULL;
-		struct rc_event e = rt_timed(&t, 10, "mmap", (long long)addr, 0, 0.00003);
-		e.len = 128 * MiB;
-		e.flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
-		e.mode = PROT_NONE;
-		rt_feed(&t, &e);
-		e = rt_timed(&t, 10, "munmap", 0, 0, 0.00002);
-		e.addr = addr;
-		e.len = 128 * MiB;
-		rt_feed(&t, &e);
-	}
+	for (int i = 0; i < 6; i++)
+		map_then_unmap(&t, 0x7f7000000000ULL, MAP_NORESERVE, PROT_NONE, 128 * MiB);
 	/* A child process unmapping the same address is not a pair. */
 	struct rc_event fork = rt_timed(&t, 10, "clone", 20, 0, 0.0001);
 	fork.flags = 0;
