@@ -23,7 +23,6 @@ void procs_init(struct rc_procs *m)
 	strbuf_init(&m->partial[0]);
 	strbuf_init(&m->partial[1]);
 	strbuf_init(&m->scratch);
-	strbuf_init(&m->scratch2);
 }
 
 static void fd_free(void *p)
@@ -105,7 +104,6 @@ void procs_release(struct rc_procs *m)
 	strbuf_release(&m->partial[0]);
 	strbuf_release(&m->partial[1]);
 	strbuf_release(&m->scratch);
-	strbuf_release(&m->scratch2);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -203,18 +201,10 @@ bool procs_handled(const struct rc_procs *m, const struct rc_proc *p)
 {
 	const struct rc_proc *l = p ? procs_leader(m, p->pid) : NULL;
 
-	for (int depth = 0; l && depth < MAX_DEPTH; depth++) {
-		if (!l->ppid || l->ppid == l->pid)
-			break;
-		const struct rc_proc *a = procs_get(m, l->ppid);
-		if (!a)
-			break;
-		a = procs_leader(m, a->pid);
-		if (!a)
-			break;
-		if (a->ended && a->exited && a->exit_code == 0)
+	for (int depth = 0; l && l->ppid && l->ppid != l->pid && depth < MAX_DEPTH; depth++) {
+		l = procs_leader(m, l->ppid);
+		if (procs_succeeded(l))
 			return true;
-		l = a;
 	}
 	return false;
 }
@@ -282,10 +272,8 @@ void procs_resolve(struct rc_procs *m, struct rc_event *e)
 			 * unknown: cp's openat(AT_FDCWD, "rodir/", O_PATH) then
 			 * openat(3, "src.txt", O_CREAT) names rodir/src.txt, not
 			 * src.txt. */
-			if (base && base[0] && base[0] != '/') {
-				join(&m->scratch2, base, e->path);
-				e->path = m->scratch2.buf;
-			}
+			if (base && base[0] && base[0] != '/')
+				e->path = join(&m->scratch, base, e->path);
 		}
 	}
 	if (base && base[0] == '/')

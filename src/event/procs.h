@@ -116,7 +116,6 @@ struct rc_procs {
 	uint64_t partial_seq[2];
 	bool partial_discarded[2];
 	struct strbuf scratch;	/* path resolution */
-	struct strbuf scratch2;	/* ... against a dirfd opened by a relative name */
 	/* The last process looked up: consecutive events mostly come from
 	 * the same thread, and several lookups are made per event. */
 	int cached_pid;
@@ -151,6 +150,11 @@ struct rc_proc *procs_leader(const struct rc_procs *m, int pid);
 bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culprit);
 /* Some ancestor of P (above P's process) ended with status 0. */
 bool procs_handled(const struct rc_procs *m, const struct rc_proc *p);
+/* P ended with status 0. */
+static inline bool procs_succeeded(const struct rc_proc *p)
+{
+	return p && p->ended && p->exited && p->exit_code == 0;
+}
 /* True when any process ended with a non-zero status or a signal. */
 bool procs_any_failed(const struct rc_procs *m);
 

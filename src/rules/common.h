@@ -61,15 +61,9 @@ static inline const struct rc_proc *rule_parent(const struct rc_ctx *ctx, const 
 	return p && p->ppid ? procs_get(ctx->procs, p->ppid) : NULL;
 }
 
-/* P ended with status 0. A parent that did handled whatever its child
- * failed at (a pipeline's `head`, a supervisor stopping a helper). */
-static inline bool rule_succeeded(const struct rc_proc *p)
-{
-	return p && p->ended && p->exited && p->exit_code == 0;
-}
-
 /* P's failure was dealt with: an ancestor (its parent, or a shell above a
- * subshell that passed the status on) went on to exit 0. */
+ * subshell that passed the status on) went on to exit 0 (a pipeline's
+ * `head`, a supervisor stopping a helper). */
 static inline bool rule_handled(const struct rc_ctx *ctx, const struct rc_proc *p)
 {
 	return p && procs_handled(ctx->procs, p);

@@ -344,7 +344,7 @@ static const char *signal_name(int signo)
  * whose pipe it closed was part of the plan. */
 static bool parent_succeeded(const struct rc_ctx *ctx, const struct rc_proc *p)
 {
-	return rule_succeeded(rule_parent(ctx, p)) || rule_handled(ctx, p);
+	return rule_handled(ctx, p);
 }
 
 static bool crash_signal(int signo)

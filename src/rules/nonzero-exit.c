@@ -139,7 +139,7 @@ static void emit(const struct state *s, const struct exit_rec *r, const struct r
 {
 	const struct rc_proc *p = procs_get(ctx->procs, r->pid);
 	const struct rc_proc *parent = rule_parent(ctx, p);
-	bool handled = rule_handled(ctx, p) || rule_succeeded(parent);
+	bool handled = rule_handled(ctx, p);
 	bool could_not_run = r->code == 126 || r->code == 127;
 	enum rc_severity sev = RC_SEV_ERROR, sev_ok = RC_SEV_WARNING;
 

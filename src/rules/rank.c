@@ -84,7 +84,7 @@ static bool accused(const struct rc_finding *f, const struct rc_procs *m)
 		return true;
 	if (procs_handled(m, p))
 		return false;
-	if (p->ended && p->exited && p->exit_code == 0)
+	if (procs_succeeded(p))
 		return echoed(f, m, true);
 	return true;
 }
