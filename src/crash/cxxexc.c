@@ -94,21 +94,17 @@ static bool message_base(const char *mangled)
 	return strcmp(mangled, "St13runtime_error") == 0 || strcmp(mangled, "St11logic_error") == 0;
 }
 
-/* Is the type at TI, or a single-inheritance base of it, one of them? */
-static bool has_message(const struct rc_crash *c, uint64_t ti)
+/* Is the type at TI, whose mangled name is NAME, or a single-inheritance
+ * base of it, one of them? */
+static bool has_message(const struct rc_crash *c, uint64_t ti, const char *name)
 {
-	struct strbuf name = STRBUF_INIT;
-	bool yes = false;
+	struct strbuf base = STRBUF_INIT;
+	bool yes = message_base(name);
 
-	for (int depth = 0; depth < BASES_MAX && type_name(c, ti, &name); depth++) {
-		if (message_base(name.buf)) {
-			yes = true;
-			break;
-		}
-		if (!crash_read_u64(c, ti + 16, &ti))
-			break;
-	}
-	strbuf_release(&name);
+	for (int depth = 1; !yes && depth < BASES_MAX && crash_read_u64(c, ti + 16, &ti) &&
+			    type_name(c, ti, &base); depth++)
+		yes = message_base(base.buf);
+	strbuf_release(&base);
 	return yes;
 }
 
@@ -162,7 +158,7 @@ static bool describe(const struct rc_crash *c, uint64_t hdr, struct strbuf *out)
 		strbuf_adds(out, name.buf);
 	free(dem);
 	uint64_t obj = hdr + UNWIND_HEADER_SIZE;
-	if (has_message(c, ti) && crash_read_u64(c, obj + 8, &msg) && msg &&
+	if (has_message(c, ti, name.buf) && crash_read_u64(c, obj + 8, &msg) && msg &&
 	    crash_read_string(c, msg, WHAT_MAX_LEN, &what) && printable(&what)) {
 		while (what.len && (what.buf[what.len - 1] == '\n' || what.buf[what.len - 1] == ' '))
 			what.buf[--what.len] = '\0';

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/mman.h>
 
 enum rc_event_kind {
 	RC_EV_SYSCALL,
@@ -121,6 +122,16 @@ static inline void event_add_fd(struct rc_event *e, long long fd)
 }
 
 /* Helpers for rules. */
+
+/* An mmap that only reserves address space (PROT_NONE: glibc's arena
+ * heaps, V8's cages, rustc's 300 MiB at start-up). Nothing is faulted in
+ * or zero-filled. A parsed mmap always has flags, which tells PROT_NONE
+ * from prot lost with the arguments (mode 0 either way). */
+static inline bool event_mmap_reserves(const struct rc_event *e)
+{
+	return e->flags && e->mode == PROT_NONE;
+}
+
 static inline bool event_failed(const struct rc_event *e)
 {
 	return e->kind == RC_EV_SYSCALL && e->err != 0 && !e->interrupted;

@@ -15,9 +15,8 @@
  * only part of it: glibc's arenas and V8 map 64-128 MiB and trim it to an
  * aligned piece, which is not a round trip.
  *
- * Address-space reservations (PROT_NONE with MAP_NORESERVE: glibc's arena
- * heaps, V8's and the JVM's cages) are not counted at all. Nothing is
- * faulted in or zero-filled, so remaking them costs next to nothing.
+ * Address-space reservations (event_mmap_reserves) are not counted at
+ * all: remaking them costs next to nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -138,13 +137,6 @@ static const char *map_path(const struct rc_ctx *ctx, const struct rc_event *e)
 	return file_map(e) ? rule_fd_path(ctx, e) : NULL;
 }
 
-/* PROT_NONE and MAP_NORESERVE. A log that lacks the prot argument leaves
- * mode 0 too, so MAP_NORESERVE must be there to say it. */
-static bool reservation(const struct rc_event *e)
-{
-	return e->mode == PROT_NONE && (e->flags & MAP_NORESERVE);
-}
-
 static void on_mmap(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	const char *path = map_path(ctx, e);
@@ -230,7 +222,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 #ifdef SYS_mmap2
 	case SYS_mmap2:
 #endif
-		if (e->ret_known && !e->err && e->len >= MIN_SIZE && !reservation(e))
+		if (e->ret_known && !e->err && e->len >= MIN_SIZE && !event_mmap_reserves(e))
 			on_mmap(s, e, ctx);
 		break;
 	case SYS_munmap:

@@ -54,11 +54,8 @@ static inline uint64_t oom_hint_gain(struct oom_hint *h, const struct rc_event *
 		return gain;
 	}
 #ifdef SYS_mmap
-	/* A PROT_NONE mapping reserves address space and gains no memory
-	 * (rustc reserves 300 MiB so at start-up). A parsed mmap always has
-	 * flags, which tells PROT_NONE from prot lost with the arguments. */
-	if (e->nr == SYS_mmap && (e->fd < 0 || (e->flags & MAP_ANONYMOUS)) &&
-	    !(e->flags && e->mode == PROT_NONE))
+	/* A reservation gains no memory. */
+	if (e->nr == SYS_mmap && (e->fd < 0 || (e->flags & MAP_ANONYMOUS)) && !event_mmap_reserves(e))
 		return e->len;
 #endif
 	return 0;
