@@ -15,11 +15,15 @@ FUZZ_SECONDS ?= 60
 # and the demo's realism, strace for recording scenarios; elfutils' libdw and
 # libelf unwind crashes, the compression libraries read systemd-coredump's
 # cores, gdb and eu-stack are the crash tests' peers; python3-dev builds
-# the C extension a crash test crashes in.
+# the C extension a crash test crashes in. The servers are the real
+# programs the scenarios and the healthy-programs sweep run: Debian's own
+# nginx, redis, PostgreSQL, haproxy and gunicorn with Flask (the package
+# scripts do not start them here: policy-rc.d, or no init at all).
 DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
        python3-torch iproute2 util-linux time cppcheck \
        libdw-dev libelf-dev libzstd-dev liblzma-dev liblz4-dev gdb elfutils \
-       python3-dev
+       python3-dev \
+       nginx redis-server postgresql haproxy gunicorn python3-flask sqlite3
 FUZZ_DEPS = clang libclang-rt-14-dev
 
 .PHONY: all deps build test unit asan scenarios demo fuzz bench clean
