@@ -34,6 +34,10 @@ struct cthread {
 	double ts;		/* its entry, realtime */
 	double mono;		/* its entry, monotonic */
 	char name_buf[32];	/* "syscall_0x1c5" for calls the headers lack */
+	/* Set at its birth: the process whose fork made it, until its first
+	 * event says so (rc_event.forked_by), which may come before the
+	 * parent's fork returns. */
+	int forked_by;
 };
 
 struct capture {
@@ -112,8 +116,14 @@ static struct cthread *thread_of(struct tracee *t)
 	return t->user;
 }
 
-static void feed(struct capture *c, struct rc_event *e)
+static void feed(struct capture *c, struct tracee *t, struct rc_event *e)
 {
+	struct cthread *th = t->user;
+
+	if (th && th->forked_by) {
+		e->forked_by = th->forked_by;
+		th->forked_by = 0;
+	}
 	c->events++;
 	if (c->o.engine)
 		engine_feed(c->o.engine, e);
@@ -276,7 +286,7 @@ static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_i
 	strbuf_add(&th->text, th->rv.buf, th->rv.len);
 	e->line = th->text.buf;
 	e->line_len = th->text.len;
-	feed(c, e);
+	feed(c, t, e);
 	th->text.len = n;
 }
 
@@ -337,7 +347,7 @@ static void hook_signal(void *ctx, struct tracee *t, const siginfo_t *si)
 	}
 	e.line = c->line.buf;
 	e.line_len = c->line.len;
-	feed(c, &e);
+	feed(c, t, &e);
 }
 
 static void hook_stopped(void *ctx, struct tracee *t, int sig)
@@ -360,7 +370,7 @@ static void hook_stopped(void *ctx, struct tracee *t, int sig)
 	e.signo = sig;
 	e.line = c->line.buf;
 	e.line_len = c->line.len;
-	feed(c, &e);
+	feed(c, t, &e);
 }
 
 /* A thread that dies inside a call (exit_group, or killed while blocked)
@@ -377,7 +387,7 @@ static void unreturned(struct capture *c, struct tracee *t, struct cthread *th, 
 	e->dur = now(CLOCK_MONOTONIC) - th->mono;
 	e->line = th->text.buf;
 	e->line_len = th->text.len;
-	feed(c, e);
+	feed(c, t, e);
 }
 
 static void hook_gone(void *ctx, struct tracee *t, int status)
@@ -413,7 +423,7 @@ static void hook_gone(void *ctx, struct tracee *t, int status)
 	}
 	e.line = c->line.buf;
 	e.line_len = c->line.len;
-	feed(c, &e);
+	feed(c, t, &e);
 }
 
 /* A process found running: its argv, exe, cwd and open fds from /proc,
@@ -463,6 +473,8 @@ static void hook_born(void *ctx, struct tracee *parent, struct tracee *child)
 	c->nthreads++;
 	if (c->o.printer)
 		printer_set_nprocs(c->o.printer, c->nthreads);
+	if (parent)
+		thread_of(child)->forked_by = parent->tgid;
 	if (!parent && c->o.adopt && c->o.engine) {
 		struct rc_procs *m = &c->o.engine->procs;
 		if (!procs_get(m, child->tgid))
@@ -536,7 +548,7 @@ static void finish_one(void *arg, struct tracee *t)
 	th->ev.dur = fa->mono - th->mono;
 	th->ev.line = th->text.buf;
 	th->ev.line_len = th->text.len;
-	feed(fa->c, &th->ev);
+	feed(fa->c, t, &th->ev);
 }
 
 void capture_finish(struct capture *c, struct tracer *tr, bool detaching)

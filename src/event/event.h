@@ -104,6 +104,14 @@ struct rc_event {
 	int exit_code;
 	bool core_dumped;
 
+	/* The first event of a pid the source had not seen, while a
+	 * fork-family call of this process had not yet returned: the child
+	 * runs (and a log shows its calls) before its parent's clone() is
+	 * seen to return it. The process model takes the child as that
+	 * process's then, so its cwd and fds are known from its first call.
+	 * 0: none. */
+	int forked_by;
+
 	/* Evidence only: the event as one strace-format line (a log's own line,
 	 * unfinished and resumed halves joined). Rules quote it; they never
 	 * parse it. */

@@ -201,7 +201,7 @@ bool procs_handled(const struct rc_procs *m, const struct rc_proc *p)
 {
 	const struct rc_proc *l = p ? procs_leader(m, p->pid) : NULL;
 
-	for (int depth = 0; l && l->ppid && l->ppid != l->pid && depth < MAX_DEPTH; depth++) {
+	for (int depth = 0; l && l->has_parent && l->ppid != l->pid && depth < MAX_DEPTH; depth++) {
 		l = procs_leader(m, l->ppid);
 		if (procs_succeeded(l))
 			return true;
@@ -224,9 +224,27 @@ bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culp
 				*culprit = f;
 			return true;
 		}
-		if (!l || !l->ppid || l->ppid == l->pid)
+		if (!l || !l->has_parent || l->ppid == l->pid)
 			break;
 		p = procs_get(m, l->ppid);
+	}
+	return false;
+}
+
+bool procs_descends(const struct rc_procs *m, int pid, int ancestor)
+{
+	const struct rc_proc *a = procs_leader(m, ancestor);
+	const struct rc_proc *l = procs_leader(m, pid);
+	int want = a ? a->pid : ancestor;
+
+	if (!l)
+		return pid == ancestor;
+	for (int depth = 0; l && depth < MAX_DEPTH; depth++) {
+		if (l->pid == want)
+			return true;
+		if (!l->has_parent || l->ppid == l->pid)
+			break;
+		l = procs_leader(m, l->ppid);
 	}
 	return false;
 }
@@ -256,8 +274,45 @@ static const char *join(struct strbuf *sb, const char *base, const char *path)
 	return strbuf_str(sb);
 }
 
+/* PARENT's child CHILD: its parentage, and what a fork gives it (the fd
+ * table, as shared or copied, the cwd, argv and exe). */
+static void inherit(struct rc_proc *child, struct rc_proc *parent, bool thread, bool share_files)
+{
+	child->is_thread = thread;
+	child->leader = thread ? parent->leader : child->pid;
+	child->ppid = thread ? parent->ppid : parent->leader;
+	child->has_parent = thread ? parent->has_parent : true;
+	fdt_unref(child->fdt);
+	if (thread || share_files) {
+		child->fdt = parent->fdt;
+		parent->fdt->refs++;
+	} else {
+		child->fdt = fdt_copy(parent->fdt);
+	}
+	if (!child->cwd && parent->cwd)
+		child->cwd = xstrdup(parent->cwd);
+	if (!child->argv && parent->argv) {
+		child->argv = xcalloc((size_t)parent->argc + 1, sizeof(char *));
+		for (int i = 0; i < parent->argc; i++)
+			child->argv[i] = xstrdup(parent->argv[i]);
+		child->argc = parent->argc;
+	}
+	if (!child->exe && parent->exe)
+		child->exe = xstrdup(parent->exe);
+}
+
 void procs_resolve(struct rc_procs *m, struct rc_event *e)
 {
+	/* A child seen before its parent's fork returned: a process of its
+	 * own until the fork says otherwise (apply_clone). */
+	if (e->forked_by > 0 && e->forked_by != e->pid && !procs_get(m, e->pid)) {
+		struct rc_proc *parent = procs_get(m, e->forked_by);
+		if (parent && !parent->ended) {
+			struct rc_proc *child = proc_get_or_add(m, e->pid);
+			inherit(child, parent, false, false);
+			child->forked_early = true;
+		}
+	}
 	if (e->kind != RC_EV_SYSCALL || !e->path || e->path[0] == '/' || e->path[0] == '\0')
 		return;
 	const char *base = e->dir_hint;
@@ -414,6 +469,7 @@ void procs_adopt(struct rc_procs *m, int pid, int leader, const char *const *arg
 		p->is_thread = true;
 		p->leader = leader;
 		p->ppid = l->ppid;
+		p->has_parent = l->has_parent;
 		fdt_unref(p->fdt);
 		p->fdt = l->fdt;
 		l->fdt->refs++;
@@ -538,27 +594,16 @@ static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct
 	struct rc_proc *child = proc_get_or_add(m, child_pid);
 
 	/* The child may already have shown up in the log before the parent's
-	 * clone resumed; its parentage is set now either way. */
-	child->is_thread = thread;
-	child->leader = thread ? parent->leader : child_pid;
-	child->ppid = thread ? parent->ppid : parent->leader;
-	fdt_unref(child->fdt);
-	if (thread || (e->flags & CLONE_FILES)) {
-		child->fdt = parent->fdt;
-		parent->fdt->refs++;
-	} else {
-		child->fdt = fdt_copy(parent->fdt);
+	 * clone resumed; its parentage is set now either way. A child taken
+	 * early as this process's own (procs_resolve) keeps the fds and cwd
+	 * it has changed since. */
+	bool share = thread || (e->flags & CLONE_FILES);
+	if (child->forked_early && !share && child->ppid == parent->leader && !child->is_thread) {
+		child->forked_early = false;
+		return;
 	}
-	if (!child->cwd && parent->cwd)
-		child->cwd = xstrdup(parent->cwd);
-	if (!child->argv && parent->argv) {
-		child->argv = xcalloc((size_t)parent->argc + 1, sizeof(char *));
-		for (int i = 0; i < parent->argc; i++)
-			child->argv[i] = xstrdup(parent->argv[i]);
-		child->argc = parent->argc;
-	}
-	if (!child->exe && parent->exe)
-		child->exe = xstrdup(parent->exe);
+	child->forked_early = false;
+	inherit(child, parent, thread, share);
 }
 
 static void apply_exec(struct rc_proc *p, const struct rc_event *e)

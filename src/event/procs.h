@@ -60,7 +60,10 @@ struct rc_fdtable {
 
 struct rc_proc {
 	int pid;		/* as the trace names it (a tid for threads) */
-	int ppid;		/* 0 unknown */
+	int ppid;		/* valid when has_parent */
+	/* The trace showed its parent: ppid is then valid, even when 0 (the
+	 * unprefixed first process of a log of a terminal's strace -f). */
+	bool has_parent;
 	int leader;		/* thread-group leader (itself for a process) */
 	bool is_thread;
 	char **argv;		/* last execve's argv (NULL until one is seen) */
@@ -78,6 +81,9 @@ struct rc_proc {
 	uint64_t end_seq;
 	double end_ts;
 	uint64_t nsyscalls;
+	/* Taken as a child of its parent before the parent's fork returned
+	 * (the event's forked_by), and not yet confirmed by that fork. */
+	bool forked_early;
 };
 
 /* A recent line the program wrote to stdout or stderr. */
@@ -155,6 +161,10 @@ static inline bool procs_succeeded(const struct rc_proc *p)
 {
 	return p && p->ended && p->exited && p->exit_code == 0;
 }
+/* PID's process is ANCESTOR's process or a descendant of it, as far as
+ * the trace showed parentage (a pid the model does not know descends
+ * only from itself). */
+bool procs_descends(const struct rc_procs *m, int pid, int ancestor);
 /* True when any process ended with a non-zero status or a signal. */
 bool procs_any_failed(const struct rc_procs *m);
 

@@ -551,7 +551,7 @@ static void children_text(struct blocked *b, const struct rc_ctx *ctx)
 	for (struct hmap_node *node = hmap_first(&ctx->procs->procs, &it); node;
 	     node = hmap_next(&ctx->procs->procs, &it)) {
 		const struct rc_proc *c = node->value;
-		if (c->is_thread || c->ended || !c->ppid || rule_leader(ctx, c->ppid) != b->pid)
+		if (c->is_thread || c->ended || !c->has_parent || rule_leader(ctx, c->ppid) != b->pid)
 			continue;
 		if (n < 3) {
 			strbuf_addf(&sb, "%spid %d", n ? ", " : "", c->pid);

@@ -50,7 +50,7 @@ static inline int rule_group(const struct rc_ctx *ctx, int pid)
 {
 	const struct rc_proc *p = procs_leader(ctx->procs, pid);
 
-	if (!p || (!p->ppid && !p->is_thread))
+	if (!p || (!p->has_parent && !p->is_thread))
 		return 0;
 	return p->pid;
 }
@@ -58,7 +58,7 @@ static inline int rule_group(const struct rc_ctx *ctx, int pid)
 /* P's parent, when the trace showed it. */
 static inline const struct rc_proc *rule_parent(const struct rc_ctx *ctx, const struct rc_proc *p)
 {
-	return p && p->ppid ? procs_get(ctx->procs, p->ppid) : NULL;
+	return p && p->has_parent ? procs_get(ctx->procs, p->ppid) : NULL;
 }
 
 /* P's failure was dealt with: an ancestor (its parent, or a shell above a
@@ -98,6 +98,10 @@ static inline double rule_span(const struct rc_ctx *ctx)
  * '.' before it ("x.conf" does not name "conf"); a '.' after it may end a
  * sentence ("missing foo." names foo, "foo.py" does not). */
 bool rule_names_word(const char *text, const char *word);
+
+/* TEXT names F's subject: one of F's echo words (a phrase anywhere, a
+ * name as a whole word). */
+bool rule_text_echoes(const struct rc_finding *f, const char *text);
 
 /* Whether output line O counts as something the program said. What went
  * to /dev/null was meant to be hidden ("enable -f x.so 2>/dev/null ||

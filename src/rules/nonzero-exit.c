@@ -108,7 +108,7 @@ static const struct exit_rec *passed_on(const struct state *s, const struct exit
 	for (size_t i = 0; i < s->nexits; i++) {
 		const struct exit_rec *c = &s->exits[i];
 		const struct rc_proc *cp = procs_get(ctx->procs, c->pid);
-		if (c == r || c->code != r->code || c->seq > r->seq || !cp || cp->ppid != r->pid)
+		if (c == r || c->code != r->code || c->seq > r->seq || !cp || !cp->has_parent || cp->ppid != r->pid)
 			continue;
 		if (!best || c->seq > best->seq)
 			best = c;

@@ -217,6 +217,7 @@ struct strace_parser {
 	bool carry_skipped;	/* the carried line was counted as skipped */
 
 	struct imap live;	/* pids alive, for lines without a pid (terminal) */
+	struct imap seen;	/* pids whose events were given out */
 	int root_alias;		/* the pid the unprefixed first process turned out to be */
 };
 
@@ -702,6 +703,41 @@ static int line_pid(struct strace_parser *p, struct source *s, const struct pref
 }
 
 /* ---- pending split calls ---- */
+
+static bool is_fork_call(const char *b, size_t n)
+{
+	static const char *const names[] = { "clone(", "clone3(", "fork(", "vfork(" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (n >= strlen(names[i]) && memcmp(b, names[i], strlen(names[i])) == 0)
+			return true;
+	return false;
+}
+
+/* E is the first event of its pid: the process whose fork-family call is
+ * still unfinished (the latest, if several are), as the likely parent. */
+static void note_first_event(struct strace_parser *p, struct rc_event *e)
+{
+	if (imap_get(&p->seen, e->pid))
+		return;
+	if (p->seen.count >= LIVE_MAX) {
+		imap_release(&p->seen);
+		imap_init(&p->seen);
+	}
+	*imap_put(&p->seen, e->pid) = p;
+	const struct pending *best = NULL;
+	for (size_t i = 0; p->pending.count && i <= p->pending.mask; i++) {
+		const struct islot *sl = &p->pending.s[i];
+		if (!sl->used || sl->key == e->pid)
+			continue;
+		const struct pending *pd = sl->val;
+		if (is_fork_call(pd->text.buf + pd->body, pd->text.len - pd->body) &&
+		    (!best || pd->order > best->order))
+			best = pd;
+	}
+	if (best)
+		e->forked_by = best->pid;
+}
 
 static struct pending *pending_get(struct strace_parser *p, int pid)
 {
@@ -1379,6 +1415,7 @@ static struct strace_parser *parser_new(size_t nsrc)
 	arena_init(&p->arena);
 	imap_init(&p->pending);
 	imap_init(&p->live);
+	imap_init(&p->seen);
 	strbuf_init(&p->join);
 	strbuf_init(&p->carry);
 	return p;
@@ -1595,6 +1632,7 @@ int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbu
 			continue;
 		if (r == LINE_EVENT_HOLD)
 			p->hold = true;
+		note_first_event(p, e);
 		return 1;
 	}
 }
@@ -1637,6 +1675,7 @@ void strace_parser_free(struct strace_parser *p)
 		free_pending_value(pd);
 	}
 	imap_release(&p->live);
+	imap_release(&p->seen);
 	sc_table_release(&p->sc);
 	arena_release(&p->arena);
 	strbuf_release(&p->join);
