@@ -57,6 +57,8 @@ int cmd_analyze(int argc, char **argv)
 	struct rc_event e;
 	int r;
 	engine_init(&eng);
+	/* A log may be an excerpt: nine pasted lines around the failing call. */
+	eng.may_be_excerpt = true;
 	while ((r = strace_parser_next(p, &e, &err)) > 0)
 		engine_feed(&eng, &e);
 	if (r < 0) {
@@ -91,6 +93,7 @@ int cmd_analyze(int argc, char **argv)
 			.events = st->events,
 			.procs = &eng.procs,
 			.findings = &findings,
+			.no_outcome = eng.no_outcome,
 		};
 		status = report_emit(&ro, &rep);
 	}

@@ -119,7 +119,7 @@ int cmd_attach(int argc, char **argv)
 		struct rc_findings findings;
 		findings_init(&findings);
 		engine_finish(&eng, &findings);
-		findings_prepend(&findings, &crash_findings);
+		findings_prepend(&findings, &crash_findings, &eng.procs);
 		struct rc_report rep = {
 			.kind = "attach",
 			.pid = (int)pid,

@@ -11,8 +11,8 @@
 #include "util/strbuf.h"
 
 enum rc_exit {
-	RC_EXIT_OK = 0,		/* analysed, no error findings */
-	RC_EXIT_FINDINGS = 1,	/* analysed, error findings */
+	RC_EXIT_OK = 0,		/* analysed, no error cause */
+	RC_EXIT_FINDINGS = 1,	/* analysed, an error cause found */
 	RC_EXIT_USAGE = 2,
 	RC_EXIT_INPUT = 3,	/* input unreadable */
 	RC_EXIT_INTERNAL = 4,	/* out of memory, internal failure */
@@ -42,9 +42,10 @@ int trace_session(const struct session_opts *so, struct session_result *res, str
 int command_status(const struct session_result *res, bool started);
 
 /* run and attach: the crash rules' findings (from a crash caught alive)
- * go first, before the trace rules' ranked ones: they name the cause of
- * the fatal signal that `crashed` reports. Moves them out of CRASH. */
-void findings_prepend(struct rc_findings *findings, struct rc_findings *crash);
+ * rank first, before the trace rules' ranked ones: they name the cause of
+ * the fatal signal that `crashed` reports, which becomes their
+ * consequence (findings_link, against PROCS). Moves them out of CRASH. */
+void findings_prepend(struct rc_findings *findings, struct rc_findings *crash, const struct rc_procs *procs);
 
 /* Shared by the diagnosing commands. */
 struct report_opts {
@@ -101,8 +102,8 @@ enum {
 
 #define EXIT_CODES_HELP                                                 \
 	"exit status:\n"                                                \
-	"  0  analysed, no error findings\n"                            \
-	"  1  analysed, error findings\n"                               \
+	"  0  analysed, no error cause found\n"                         \
+	"  1  analysed, an error cause found (its consequences do not count)\n" \
 	"  2  usage error\n"                                            \
 	"  3  input unreadable (missing file, not a log, -o not writable)\n" \
 	"  4  internal failure (out of memory)\n"

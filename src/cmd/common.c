@@ -10,6 +10,7 @@
 
 #include "capture/session.h"
 #include "cmd/cmd.h"
+#include "rules/engine.h"
 #include "util/util.h"
 #include "util/strbuf.h"
 
@@ -133,7 +134,7 @@ int report_emit(const struct report_opts *o, const struct rc_report *r)
 	return report_has_errors(r) ? RC_EXIT_FINDINGS : RC_EXIT_OK;
 }
 
-void findings_prepend(struct rc_findings *findings, struct rc_findings *crash)
+void findings_prepend(struct rc_findings *findings, struct rc_findings *crash, const struct rc_procs *procs)
 {
 	if (!crash->count)
 		return;
@@ -160,6 +161,11 @@ void findings_prepend(struct rc_findings *findings, struct rc_findings *crash)
 		}
 	}
 	crash->count = kept;
+	/* They rank first; then the trace's findings, as ranked. */
+	for (size_t i = 0; i < crash->count; i++)
+		crash->v[i]->rank = i;
+	for (size_t i = 0; i < findings->count; i++)
+		findings->v[i]->rank += crash->count;
 	size_t n = crash->count + findings->count;
 	struct rc_finding **v = xcalloc(n ? n : 1, sizeof(*v));
 	memcpy(v, crash->v, crash->count * sizeof(*v));
@@ -171,6 +177,8 @@ void findings_prepend(struct rc_findings *findings, struct rc_findings *crash)
 	free(crash->v);
 	crash->v = NULL;
 	crash->count = crash->alloc = 0;
+	/* The crash findings explain the fatal signal and what followed. */
+	findings_link(findings, procs);
 }
 
 /* Open a trace log private to the user, as reports are. */

@@ -131,7 +131,7 @@ int cmd_run(int argc, char **argv)
 		struct rc_findings findings;
 		findings_init(&findings);
 		engine_finish(&eng, &findings);
-		findings_prepend(&findings, &crash_findings);
+		findings_prepend(&findings, &crash_findings, &eng.procs);
 		struct rc_report rep = {
 			.kind = "run",
 			.command = (const char *const *)(argv + optind),

@@ -63,6 +63,10 @@ struct rc_finding {
 	bool outcome;
 	/* A rule that reads the program's output itself (error-message). */
 	bool is_output;
+	/* The process that sent the signal a finding is about (crashed): a
+	 * supervisor's SIGTERM after its child failed is that failure's
+	 * consequence. 0 unknown, or the kernel. */
+	int sender_pid;
 
 	/* Ranking outputs, set by rank_findings(). */
 	bool echoed;			/* the program's output named it */
@@ -70,6 +74,15 @@ struct rc_finding {
 	bool failed;			/* its process or an ancestor failed */
 	enum rc_severity effective;	/* severity or severity_ok */
 	double score;
+	/* Its place in the ranking, 0 first; findings_link() keeps it as
+	 * the order among causes and among one cause's consequences. */
+	size_t rank;
+
+	/* Linking output (rules/causes.c): the cause this finding is a
+	 * consequence of, itself a cause; NULL for a cause. */
+	struct rc_finding *cause;
+	/* How many findings are this one's consequences. */
+	size_t nconsequences;
 };
 
 struct rc_findings {

@@ -1,5 +1,6 @@
 /* The JSON report: the contract of docs/report-schema.md. Fields that do
  * not apply are omitted, never filled with placeholders. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "gen/tables.h"
@@ -54,6 +55,10 @@ static void write_subject(struct json *j, const struct rc_report *r)
 	if (r->seconds > 0) {
 		json_key(j, "duration_s");
 		json_double(j, r->seconds);
+	}
+	if (r->no_outcome) {
+		json_key(j, "outcome_in_trace");
+		json_bool(j, false);
 	}
 	json_end_object(j);
 }
@@ -110,9 +115,30 @@ static void write_processes(struct json *j, const struct rc_procs *m)
 	free(v);
 }
 
-static void write_finding(struct json *j, const struct rc_finding *f)
+/* A finding's id: its place in the report, "f1" first. A consequence
+ * follows its cause, so the cause is found looking back from it. */
+static void write_id(struct json *j, const char *key, size_t i)
 {
+	char id[32];
+
+	snprintf(id, sizeof(id), "f%zu", i + 1);
+	json_key(j, key);
+	json_string(j, id);
+}
+
+static void write_finding(struct json *j, const struct rc_findings *list, size_t i)
+{
+	const struct rc_finding *f = list->v[i];
+
 	json_begin_object(j);
+	write_id(j, "id", i);
+	if (f->cause) {
+		for (size_t k = i; k-- > 0;)
+			if (list->v[k] == f->cause) {
+				write_id(j, "caused_by", k);
+				break;
+			}
+	}
 	json_key(j, "rule");
 	json_string(j, f->rule);
 	json_key(j, "severity");
@@ -163,8 +189,8 @@ static void write_finding(struct json *j, const struct rc_finding *f)
 	if (f->nevidence) {
 		json_key(j, "evidence");
 		json_begin_array(j);
-		for (int i = 0; i < f->nevidence; i++)
-			json_string(j, f->evidence[i]);
+		for (int e = 0; e < f->nevidence; e++)
+			json_string(j, f->evidence[e]);
 		json_end_array(j);
 	}
 	opt_string(j, "advice", f->advice);
@@ -185,7 +211,7 @@ void report_json(const struct rc_report *r, struct strbuf *out)
 	json_key(&j, "findings");
 	json_begin_array(&j);
 	for (size_t i = 0; r->findings && i < r->findings->count; i++)
-		write_finding(&j, r->findings->v[i]);
+		write_finding(&j, r->findings, i);
 	json_end_array(&j);
 	if (r->crash)
 		report_crash_json(r->crash, &j);
@@ -195,7 +221,7 @@ void report_json(const struct rc_report *r, struct strbuf *out)
 bool report_has_errors(const struct rc_report *r)
 {
 	for (size_t i = 0; r->findings && i < r->findings->count; i++)
-		if (r->findings->v[i]->effective == RC_SEV_ERROR)
+		if (!r->findings->v[i]->cause && r->findings->v[i]->effective == RC_SEV_ERROR)
 			return true;
 	return false;
 }

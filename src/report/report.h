@@ -21,7 +21,10 @@ struct rc_report {
 	uint64_t events;
 	double seconds;			/* how long run/attach traced; 0 unknown */
 	const struct rc_procs *procs;	/* may be NULL */
-	const struct rc_findings *findings;
+	const struct rc_findings *findings;	/* as findings_link ordered them */
+	/* The trace shows no outcome (an excerpt): unrecovered failures were
+	 * judged as errors. */
+	bool no_outcome;
 	const struct rc_crash *crash;	/* core, stack: may be NULL */
 };
 
@@ -47,7 +50,8 @@ void report_crash_json(const struct rc_crash *c, struct json *j);
 /* N with thousands separators ("12,345"), for the text report. */
 void report_add_count(struct strbuf *sb, unsigned long long n);
 
-/* True when any finding's effective severity is error. */
+/* True when a cause (a finding that is no other's consequence) has the
+ * effective severity error. */
 bool report_has_errors(const struct rc_report *r);
 
 #endif

@@ -183,32 +183,95 @@ static void finding_block(struct out *o, const struct rc_report *r, const struct
 		strbuf_addf(sb, "  advice: %s\n", f->advice);
 }
 
+/* What cause F led to: its consequences, which follow it in the list
+ * from index I on, a line each (with -v, their evidence too). */
+static size_t consequence_lines(struct out *o, const struct rc_findings *list, size_t i, bool verbose)
+{
+	const struct rc_finding *cause = list->v[i - 1];
+	size_t n = 0;
+
+	for (; i < list->count && list->v[i]->cause == cause; i++, n++) {
+		const struct rc_finding *f = list->v[i];
+		if (!n)
+			strbuf_adds(o->sb, "  led to:\n");
+		strbuf_addf(o->sb, "    %s %s[%s]%s\n", f->summary, o->color ? C_DIM : "", f->rule,
+			    o->color ? C_RESET : "");
+		for (int e = 0; verbose && e < f->nevidence; e++) {
+			strbuf_adds(o->sb, "      ");
+			paint(o, C_DIM, "| ");
+			strbuf_adds(o->sb, f->evidence[e]);
+			strbuf_addc(o->sb, '\n');
+		}
+	}
+	return n;
+}
+
+/* "1 cause (exec-failed), 2 consequences, 1 warning, 3 notes (...)". */
+static void footer(struct out *o, const struct rc_findings *list, bool verbose)
+{
+	struct strbuf *sb = o->sb, ids = STRBUF_INIT;
+	size_t counts[3] = { 0, 0, 0 }, consequences = 0;
+
+	for (size_t i = 0; list && i < list->count; i++) {
+		const struct rc_finding *f = list->v[i];
+		if (f->cause) {
+			consequences += f->cause->effective != RC_SEV_INFO || verbose;
+			continue;
+		}
+		counts[f->effective]++;
+		if (f->effective != RC_SEV_ERROR)
+			continue;
+		/* Each rule once, in the order the causes rank. */
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !list->v[k]->cause && list->v[k]->effective == RC_SEV_ERROR &&
+			       strcmp(list->v[k]->rule, f->rule) == 0;
+		if (!seen)
+			strbuf_addf(&ids, "%s%s", ids.len ? ", " : "", f->rule);
+	}
+	size_t before = sb->len;
+	if (counts[RC_SEV_ERROR])
+		strbuf_addf(sb, "%zu cause%s (%s)", counts[RC_SEV_ERROR], counts[RC_SEV_ERROR] == 1 ? "" : "s",
+			    ids.buf);
+	if (consequences)
+		strbuf_addf(sb, "%s%zu consequence%s", sb->len > before ? ", " : "", consequences,
+			    consequences == 1 ? "" : "s");
+	if (counts[RC_SEV_WARNING])
+		strbuf_addf(sb, "%s%zu warning%s", sb->len > before ? ", " : "", counts[RC_SEV_WARNING],
+			    counts[RC_SEV_WARNING] == 1 ? "" : "s");
+	if (sb->len == before)
+		strbuf_adds(sb, "no problems found");
+	if (counts[RC_SEV_INFO])
+		strbuf_addf(sb, ", %zu note%s%s", counts[RC_SEV_INFO], counts[RC_SEV_INFO] == 1 ? "" : "s",
+			    verbose ? "" : " (shown with --verbose)");
+	strbuf_addc(sb, '\n');
+	strbuf_release(&ids);
+}
+
 void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool verbose)
 {
 	struct out o = { out, color };
-	size_t counts[3] = { 0, 0, 0 };
+	const struct rc_findings *list = r->findings;
 
 	subject_line(&o, r);
 	outcome_line(&o, r);
+	if (r->no_outcome)
+		strbuf_adds(out, "the outcome is not in the trace (no exit, no fatal signal): an excerpt; what "
+			    "nothing in it recovered from is reported as an error\n");
 	if (r->crash)
 		report_crash_header(r->crash, out);
-	for (size_t i = 0; r->findings && i < r->findings->count; i++) {
-		const struct rc_finding *f = r->findings->v[i];
-		counts[f->effective]++;
-		if (f->effective != RC_SEV_INFO || verbose)
-			finding_block(&o, r, f);
+	for (size_t i = 0; list && i < list->count; i++) {
+		const struct rc_finding *f = list->v[i];
+		if (f->cause)
+			continue;
+		if (f->effective == RC_SEV_INFO && !verbose)
+			continue;
+		finding_block(&o, r, f);
+		if (f->nconsequences)
+			consequence_lines(&o, list, i + 1, verbose);
 	}
 	if (r->crash)
 		report_crash_text(r->crash, out, verbose);
 	strbuf_addc(out, '\n');
-	if (!counts[RC_SEV_ERROR] && !counts[RC_SEV_WARNING])
-		strbuf_adds(out, "no problems found");
-	else
-		strbuf_addf(out, "%zu error%s, %zu warning%s", counts[RC_SEV_ERROR],
-			    counts[RC_SEV_ERROR] == 1 ? "" : "s", counts[RC_SEV_WARNING],
-			    counts[RC_SEV_WARNING] == 1 ? "" : "s");
-	if (counts[RC_SEV_INFO])
-		strbuf_addf(out, ", %zu note%s%s", counts[RC_SEV_INFO], counts[RC_SEV_INFO] == 1 ? "" : "s",
-			    verbose ? "" : " (shown with --verbose)");
-	strbuf_addc(out, '\n');
+	footer(&o, list, verbose);
 }

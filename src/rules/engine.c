@@ -48,7 +48,11 @@ void engine_finish(struct rc_engine *eng, struct rc_findings *out)
 	for (size_t i = 0; i < rc_nrules; i++)
 		if (eng->states[i] && rc_rules[i].ops->finish)
 			rc_rules[i].ops->finish(eng->states[i], &eng->ctx, out);
-	rank_findings(out, &eng->procs);
+	const struct rc_proc *root = eng->procs.nprocs ? procs_get(&eng->procs, eng->procs.root) : NULL;
+	eng->no_outcome = eng->may_be_excerpt && eng->seq && !(root && root->ended) &&
+			  !procs_any_failed(&eng->procs);
+	rank_findings(out, &eng->procs, eng->no_outcome);
+	findings_link(out, &eng->procs);
 }
 
 void engine_release(struct rc_engine *eng)

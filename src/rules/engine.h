@@ -13,16 +13,35 @@ struct rc_engine {
 	struct rc_ctx ctx;
 	void **states;		/* per rule in rc_rules order; NULL when not a trace rule */
 	uint64_t seq;
+	/* Set by the command: the input may be an excerpt of a longer trace
+	 * (a log, pasted lines), which need not show how the program ended. */
+	bool may_be_excerpt;
+	/* Set by engine_finish: an excerpt showed no outcome (the first
+	 * process did not end, none failed), so its unrecovered failures were
+	 * judged as errors; the report says so. */
+	bool no_outcome;
 };
 
 void engine_init(struct rc_engine *eng);
 /* E is modified: seq is assigned and its path resolved. */
 void engine_feed(struct rc_engine *eng, struct rc_event *e);
-/* Run every rule's finish and rank the findings into OUT. */
+/* Run every rule's finish, rank the findings into OUT and link each
+ * consequence to its cause (findings_link). */
 void engine_finish(struct rc_engine *eng, struct rc_findings *out);
 void engine_release(struct rc_engine *eng);
 
-/* Order FINDINGS most important first (rules/rank.c). */
-void rank_findings(struct rc_findings *findings, const struct rc_procs *procs);
+/* Order FINDINGS most important first (rules/rank.c); NO_OUTCOME: the
+ * trace shows no outcome, and unrecovered failures count as a failed
+ * run's. Sets each finding's effective severity and rank. */
+void rank_findings(struct rc_findings *findings, const struct rc_procs *procs, bool no_outcome);
+
+/* Link every consequence to its cause (rules/causes.c): the program's
+ * echo of a failure, the exit status that followed it, a fatal signal a
+ * crash rule explains, a supervisor's signal after its child failed. Then
+ * order FINDINGS as the report lists them: each cause, in rank order,
+ * followed by its consequences. A cause takes the highest severity among
+ * its consequences. May be called again on a list that gained findings,
+ * as long as their ranks were set. */
+void findings_link(struct rc_findings *findings, const struct rc_procs *procs);
 
 #endif

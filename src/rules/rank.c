@@ -10,6 +10,8 @@
  *    exit (near_exit);
  *  - whether anything later recovered from it (unrecovered);
  *  - and, as a tie-break, lateness in the trace.
+ * A trace with no outcome (an excerpt) judges its unrecovered failures as
+ * a failed run's.
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -38,16 +40,6 @@
 /* A tie-break within a class: later failures are closer to the exit. */
 #define W_LATENESS 50.0
 
-static bool contains_word(const char *hay, const char *word)
-{
-	size_t n = strlen(word);
-
-	for (const char *p = hay; *p; p++)
-		if (strncasecmp(p, word, n) == 0)
-			return true;
-	return false;
-}
-
 /* Did the program's output name F's subject after F? With ALARMED, only
  * a line that reads as an error counts. */
 static bool echoed(const struct rc_finding *f, const struct rc_procs *m, bool alarmed)
@@ -60,10 +52,8 @@ static bool echoed(const struct rc_finding *f, const struct rc_procs *m, bool al
 		 * it, and only what someone could read. */
 		if (o->seq < f->seq || !rule_output_counts(m, o) || (alarmed && !rule_error_line(o)))
 			continue;
-		for (size_t w = 0; w < ARRAY_SIZE(f->echo_words); w++)
-			if (f->echo_words[w] && (f->echo_whole[w] ? rule_names_word(o->text, f->echo_words[w])
-							       : contains_word(o->text, f->echo_words[w])))
-				return true;
+		if (rule_text_echoes(f, o->text))
+			return true;
 	}
 	return false;
 }
@@ -135,13 +125,18 @@ static void mark_near_exit(struct rc_findings *list, const struct rc_procs *m)
 	free(v);
 }
 
-void rank_findings(struct rc_findings *list, const struct rc_procs *m)
+void rank_findings(struct rc_findings *list, const struct rc_procs *m, bool no_outcome)
 {
 	bool any_failed = procs_any_failed(m);
 
 	for (size_t i = 0; i < list->count; i++) {
 		struct rc_finding *f = list->v[i];
 		f->failed = f->pid ? procs_failed(m, f->pid, NULL) : any_failed;
+		/* An excerpt that ends before anything did: what nothing in it
+		 * recovered from is judged as if the program failed of it, since
+		 * the user pasted it because it did. */
+		if (no_outcome && f->unrecovered && !f->symptom && !f->is_output)
+			f->failed = true;
 		f->echoed = echoed(f, m, false);
 	}
 	mark_near_exit(list, m);
@@ -179,4 +174,6 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m)
 	}
 	if (list->count)
 		qsort(list->v, list->count, sizeof(*list->v), cmp_rank);
+	for (size_t i = 0; i < list->count; i++)
+		list->v[i]->rank = i;
 }

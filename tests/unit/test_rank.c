@@ -28,7 +28,7 @@ static void healthy_run_has_no_errors(void **state)
 	struct rc_findings l;
 	findings_init(&l);
 	add(&l, "missing-file", 10, 1, true, "x.cfg");
-	rank_findings(&l, &t.eng.procs);
+	rank_findings(&l, &t.eng.procs, false);
 	assert_int_equal(l.v[0]->effective, RC_SEV_INFO);
 	findings_release(&l);
 	rt_release(&t);
@@ -53,7 +53,7 @@ static void echoed_and_late_failures_first(void **state)
 	add(&l, "missing-file", 10, 3, true, "model_v23.pth");
 	struct rc_finding *exit = add(&l, "nonzero-exit", 10, 12, false, NULL);
 	exit->symptom = true;
-	rank_findings(&l, &t.eng.procs);
+	rank_findings(&l, &t.eng.procs, false);
 
 	/* The echoed one first, the exit (a symptom) last of the errors. */
 	assert_string_equal(l.v[0]->summary, "missing-file at 3");
@@ -80,7 +80,7 @@ static void output_before_the_failure_is_not_an_echo(void **state)
 	struct rc_findings l;
 	findings_init(&l);
 	add(&l, "missing-file", 10, e.seq, true, "model_v23.pth");
-	rank_findings(&l, &t.eng.procs);
+	rank_findings(&l, &t.eng.procs, false);
 	assert_false(l.v[0]->echoed);
 	findings_release(&l);
 	rt_release(&t);
@@ -104,7 +104,7 @@ static void first_words_lead_among_outputs(void **state)
 	parent->is_output = true;
 	struct rc_finding *child = add(&l, "error-message", 11, 3, false, NULL);
 	child->is_output = true;
-	rank_findings(&l, &t.eng.procs);
+	rank_findings(&l, &t.eng.procs, false);
 	assert_ptr_equal(l.v[0], child);
 	findings_release(&l);
 	rt_release(&t);

@@ -28,7 +28,9 @@ GROUPS = {
     "untimed": ["plain", "t-x"],
 }
 SEVERITIES = ("error", "warning", "info")
-STATEMENTS = ("flags", "must", "mustnot", "first", "proc", "exit", "status", "log", "text")
+STATEMENTS = ("flags", "must", "mustnot", "first", "proc", "exit", "status", "log", "text",
+              "causes", "consequences", "consequence")
+COUNT = re.compile(r"^(>=|<=|>|<)?(\d+)$")
 MATCHER = re.compile(r"^([a-z_]+)(!=|>=|<=|=|~|>|<)(.*)$", re.S)
 SHOWN = ("syscall", "errno", "path", "address", "host", "signal", "count",
          "duration_s", "bytes", "pid", "message")
@@ -100,6 +102,21 @@ def lint(stmts, rules):
             matchers = args[1:]
         elif stmt == "proc":
             matchers = args
+        elif stmt == "consequence":
+            if "of" not in args:
+                raise ExpectError("line %d: 'consequence SEL [MATCH...] of SEL [MATCH...]'" % no)
+            k = args.index("of")
+            matchers = []
+            for part in (args[:k], args[k + 1:]):
+                if not part:
+                    raise ExpectError("line %d: 'consequence' needs a rule, a severity or * on both sides" % no)
+                if part[0] != "*" and part[0] not in SEVERITIES and part[0] not in rules:
+                    raise ExpectError("line %d: '%s' is no rule id in rules.def" % (no, part[0]))
+                matchers += part[1:]
+        elif stmt in ("causes", "consequences"):
+            if len(args) != 1 or not COUNT.match(args[0]):
+                raise ExpectError("line %d: '%s' takes a count: N, >=N, <=N, >N or <N" % (no, stmt))
+            matchers = []
         elif stmt in ("exit", "status"):
             if len(args) != 1 or not re.fullmatch(r"!?\d+", args[0]):
                 raise ExpectError("line %d: '%s' takes one number (or !N)" % (no, stmt))
@@ -190,6 +207,8 @@ def selects(finding, sel):
 
 def show_finding(i, f):
     parts = ["%s/%s" % (f.get("rule"), f.get("severity"))]
+    if "caused_by" in f:
+        parts.append("<-%s" % f["caused_by"])
     for k in SHOWN:
         if k in f:
             v = f[k]
@@ -284,9 +303,27 @@ def check(a):
                 empty.append("summary '(pid 0)'")
             if empty:
                 problems.append("finding %d fills %s with placeholders (should omit)" % (i, ", ".join(empty)))
-        has_error = any(f.get("severity") == "error" for f in findings)
+        # Causes and consequences: ids "f1", "f2"... in order; a
+        # consequence names a cause listed before it, which is no
+        # consequence itself and is at least as severe.
+        rank = {s: i for i, s in enumerate(reversed(SEVERITIES))}
+        by_id = {}
+        for i, f in enumerate(findings):
+            if f.get("id") != "f%d" % (i + 1):
+                problems.append("finding %d has id %r (want 'f%d')" % (i, f.get("id"), i + 1))
+            cause = by_id.get(f.get("caused_by")) if "caused_by" in f else None
+            if "caused_by" in f:
+                if cause is None:
+                    problems.append("finding %d is caused_by %r, which is no earlier finding" % (i, f["caused_by"]))
+                elif "caused_by" in cause:
+                    problems.append("finding %d is caused_by %r, itself a consequence" % (i, f["caused_by"]))
+                elif rank.get(cause.get("severity"), 0) < rank.get(f.get("severity"), 0):
+                    problems.append("finding %d (%s) outranks its cause %r (%s)"
+                                    % (i, f.get("severity"), f["caused_by"], cause.get("severity")))
+            by_id[f.get("id")] = f
+        has_error = any(f.get("severity") == "error" and "caused_by" not in f for f in findings)
         if a.json_exit in (0, 1) and a.json_exit != (1 if has_error else 0):
-            problems.append("exit %d but %s error finding" % (a.json_exit, "an" if has_error else "no"))
+            problems.append("exit %d but %s error cause" % (a.json_exit, "an" if has_error else "no"))
     if a.text_exit != a.json_exit:
         problems.append("--format text exited %d, --format json %d" % (a.text_exit, a.json_exit))
     text = read(a.text) if a.text else ""
@@ -302,6 +339,25 @@ def check(a):
             elif stmt == "first":
                 if not findings or not (selects(findings[0], sel) and matches(findings[0], ms)):
                     problems.append("line %d: first finding is not: %s" % (no, line))
+        elif stmt == "consequence":
+            k = args.index("of")
+            (csel, cms), (xsel, xms) = (args[0], args[1:k]), (args[k + 1], args[k + 2:])
+            ids = {f.get("id"): f for f in findings}
+            if not any(selects(f, csel) and matches(f, cms) and f.get("caused_by") in ids
+                       and selects(ids[f["caused_by"]], xsel) and matches(ids[f["caused_by"]], xms)
+                       for f in findings):
+                problems.append("line %d: no such consequence: %s" % (no, line))
+        elif stmt in ("causes", "consequences"):
+            op, n = COUNT.match(args[0]).groups()
+            if stmt == "causes":
+                got = sum(1 for f in findings if "caused_by" not in f and f.get("severity") == "error")
+            else:
+                got = sum(1 for f in findings if "caused_by" in f)
+            ok = {None: got == int(n), ">=": got >= int(n), "<=": got <= int(n),
+                  ">": got > int(n), "<": got < int(n)}[op]
+            if not ok:
+                problems.append("line %d: %d %s, expected %s"
+                                % (no, got, "error causes" if stmt == "causes" else "consequences", args[0]))
         elif stmt == "proc":
             if not any(matches(p, args) for p in processes):
                 problems.append("line %d: no process for: %s" % (no, line))
@@ -324,11 +380,26 @@ def check(a):
             back = None
             problems.append("read-back report is not JSON: %s" % e)
         if back is not None:
-            key = lambda f: tuple(str(f.get(k, "")) for k in
-                                  ("rule", "severity", "syscall", "errno", "path", "address", "signal"))
+            fields = ("rule", "severity", "syscall", "errno", "path", "address", "signal")
             unwound = crash_rule_ids(a.rules)
-            live = sorted(key(f) for f in findings if f.get("rule") not in unwound)
-            logged = sorted(map(key, back))
+
+            def base(f):
+                return tuple(str(f.get(k, "")) for k in fields)
+
+            def cause_of(f, report):
+                return next((x for x in report if x.get("id") == f.get("caused_by")), None)
+            # What each is about, and what it is a consequence of; not for
+            # the consequences of a crash rule's finding, which no log holds.
+            free = {base(f) for f in findings
+                    if (cause_of(f, findings) or {}).get("rule") in unwound}
+
+            def key(f, report):
+                cause = cause_of(f, report)
+                by = "" if cause is None or base(f) in free else \
+                    "<- " + " ".join(str(cause.get(k, "")) for k in fields[:1] + fields[2:])
+                return base(f) + (by,)
+            live = sorted(key(f, findings) for f in findings if f.get("rule") not in unwound)
+            logged = sorted(key(f, back) for f in back)
             if live != logged:
                 problems.append("run's findings differ from analyze of its --trace-out log")
                 for k in sorted(set(live) - set(logged)):

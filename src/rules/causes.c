@@ -1,0 +1,361 @@
+/* Causes and consequences (DESIGN.md): every finding is a cause or the
+ * consequence of one. One failure shows itself several times: the call
+ * that failed, the program's words about it, the exit status that
+ * followed, the signal a supervisor sent when its child died. This pass
+ * links each consequence to its cause, so that the report names one cause
+ * with what it led to and counts causes, not echoes.
+ *
+ * The links, tried in this order (a finding takes the first that fits,
+ * and the best-ranked cause that fits):
+ *  1. a fatal signal (crashed) that another finding about the same
+ *     process and signal explains: a crash rule, bad-file-mapping,
+ *     out-of-memory's OOM kill;
+ *  2. the program's words (error-message) that name a cause's subject
+ *     (its echo words), or quote the error text of a call that failed in
+ *     that process or below it ("No such file or directory" after an
+ *     ENOENT); and an abort's own words ("Assertion ... failed", an
+ *     uncaught exception) under the crash rule that explains the abort;
+ *  3. an abort (SIGABRT) no crash rule explains, after the process's own
+ *     last words: they say why it aborted;
+ *  4. a signal another traced process sent after a failure in its own
+ *     subtree: the supervisor stopping the rest after a child failed;
+ *  5. in the order the processes ended: the words of a process after one
+ *     of its children failed are its report of that failure; the exit
+ *     status of a process follows from the best cause in its subtree, else
+ *     from a child's failure it passed on.
+ * A consequence is linked to a cause, never to another consequence, so no
+ * loop can form. Without a cause the program's last words stand as the
+ * cause, and without those the exit status itself.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "rules/common.h"
+#include "rules/engine.h"
+#include "util/util.h"
+
+struct links {
+	struct rc_finding **v;		/* in rank order */
+	size_t n;
+	const struct rc_procs *m;
+	struct rc_finding **ends;	/* nonzero-exit and crashed, by seq */
+	size_t nends;
+};
+
+static struct rc_finding *root_of(struct rc_finding *f)
+{
+	while (f->cause)
+		f = f->cause;
+	return f;
+}
+
+/* Make X, a cause so far, a consequence of C's cause; false when X has a
+ * cause already or that cause would be X itself. */
+static bool link_to(struct rc_finding *x, struct rc_finding *c)
+{
+	if (x->cause)
+		return false;
+	c = root_of(c);
+	if (c == x)
+		return false;
+	x->cause = c;
+	return true;
+}
+
+static bool is_rule(const struct rc_finding *f, const char *id)
+{
+	return strcmp(f->rule, id) == 0;
+}
+
+static bool from_crash_rule(const struct rc_finding *f)
+{
+	const struct rc_rule *r = rule_find(f->rule);
+
+	return r && r->source == RC_RULE_CRASH;
+}
+
+static int leader_of(const struct rc_procs *m, int pid)
+{
+	const struct rc_proc *l = procs_leader(m, pid);
+
+	return l ? l->pid : pid;
+}
+
+/* One of the two processes is the other or below it. */
+static bool related(const struct rc_procs *m, int a, int b)
+{
+	return procs_descends(m, a, b) || procs_descends(m, b, a);
+}
+
+/* PID's process is strictly below ANCESTOR's. */
+static bool below(const struct rc_procs *m, int pid, int ancestor)
+{
+	return leader_of(m, pid) != leader_of(m, ancestor) && procs_descends(m, pid, ancestor);
+}
+
+/* The error text of C's failed call ("Permission denied"), or NULL. */
+static const char *error_text(const struct rc_finding *c)
+{
+	if (c->err <= 0)
+		return NULL;
+	const char *s = strerror(c->err);
+	return s && strncmp(s, "Unknown error", 13) != 0 ? s : NULL;
+}
+
+/* E's words (its line, its summary, the lines quoted with it) name C's
+ * subject; with QUOTE, they quote C's error text instead. */
+static bool words_about(const struct rc_finding *e, const struct rc_finding *c, bool quote)
+{
+	const char *err = quote ? error_text(c) : NULL;
+
+	if (quote && !err)
+		return false;
+	const char *texts[RC_EVIDENCE_MAX + 2] = { e->message, e->summary };
+	size_t n = 2;
+	for (int i = 0; i < e->nevidence; i++)
+		texts[n++] = e->evidence[i];
+	for (size_t i = 0; i < n; i++) {
+		if (!texts[i])
+			continue;
+		if (quote ? strcasestr(texts[i], err) != NULL : rule_text_echoes(c, texts[i]))
+			return true;
+	}
+	return false;
+}
+
+/* 1. */
+static void link_explained_signals(struct links *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct rc_finding *x = l->v[i];
+		if (!is_rule(x, "crashed") || !x->signo)
+			continue;
+		for (size_t k = 0; k < l->n; k++) {
+			struct rc_finding *c = l->v[k];
+			if (c == x || c->signo != x->signo || c->symptom || c->is_output || is_rule(c, "crashed") ||
+			    leader_of(l->m, c->pid) != leader_of(l->m, x->pid))
+				continue;
+			if (link_to(x, c))
+				break;
+		}
+	}
+}
+
+/* The crash finding that explains PID's death by SIGABRT, if any. */
+static struct rc_finding *abort_explained(const struct links *l, int pid)
+{
+	const struct rc_proc *p = procs_leader(l->m, pid);
+
+	for (size_t k = 0; k < l->n; k++) {
+		struct rc_finding *c = l->v[k];
+		if (from_crash_rule(c) && c->signo == SIGABRT && leader_of(l->m, c->pid) == leader_of(l->m, pid) &&
+		    (!p || !p->ended || p->signo == SIGABRT))
+			return c;
+	}
+	return NULL;
+}
+
+/* 2. */
+static void link_echoes(struct links *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct rc_finding *e = l->v[i];
+		if (!e->is_output)
+			continue;
+		for (size_t k = 0; k < l->n && !e->cause; k++) {
+			struct rc_finding *c = l->v[k];
+			if (c == e || c->is_output || c->symptom || c->seq > e->seq || c->effective < e->effective ||
+			    !related(l->m, c->pid, e->pid))
+				continue;
+			if (words_about(e, c, false) ||
+			    (procs_descends(l->m, c->pid, e->pid) && words_about(e, c, true)))
+				link_to(e, c);
+		}
+		/* An abort's words are the crash's own report. */
+		struct rc_finding *a = e->cause ? NULL : abort_explained(l, e->pid);
+		if (a)
+			link_to(e, a);
+		/* Words that name nothing we can match (cut short by strace's
+		 * -s, or in the program's own terms: "cannot allocate a 1 GiB
+		 * buffer") after a call of the same process, or below it,
+		 * failed for good just before it gave up: its report of that
+		 * failure. */
+		for (size_t k = 0; k < l->n && !e->cause; k++) {
+			struct rc_finding *c = l->v[k];
+			if (c != e && !c->is_output && !c->symptom && c->near_exit && c->effective == RC_SEV_ERROR &&
+			    c->seq <= e->seq && procs_descends(l->m, c->pid, e->pid))
+				link_to(e, c);
+		}
+	}
+}
+
+/* 3. */
+static void link_aborts(struct links *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct rc_finding *x = l->v[i];
+		if (!is_rule(x, "crashed") || x->signo != SIGABRT || x->cause)
+			continue;
+		for (size_t k = 0; k < l->n; k++) {
+			struct rc_finding *e = l->v[k];
+			if (e->is_output && e->seq <= x->seq && leader_of(l->m, e->pid) == leader_of(l->m, x->pid) &&
+			    link_to(x, e))
+				break;
+		}
+	}
+}
+
+static bool is_error(struct rc_finding *c)
+{
+	return c->effective == RC_SEV_ERROR || root_of(c)->effective == RC_SEV_ERROR;
+}
+
+/* 4. */
+static void link_sent_signals(struct links *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct rc_finding *x = l->v[i];
+		if (!is_rule(x, "crashed") || x->cause || x->sender_pid <= 0)
+			continue;
+		int sender = leader_of(l->m, x->sender_pid);
+		if (sender == leader_of(l->m, x->pid))
+			continue;
+		/* A cause first; the bare failure of another child else. */
+		for (int pass = 0; pass < 2 && !x->cause; pass++)
+			for (size_t k = 0; k < l->n && !x->cause; k++) {
+				struct rc_finding *c = l->v[k];
+				if (c == x || (c->symptom != (pass == 1)) || c->seq > x->seq || !is_error(c) ||
+				    !procs_descends(l->m, c->pid, sender) || procs_descends(l->m, c->pid, x->pid))
+					continue;
+				link_to(x, c);
+			}
+	}
+}
+
+/* The last failure (exit or crash) strictly below process P before SEQ. */
+static struct rc_finding *child_failure(const struct links *l, int p, uint64_t seq)
+{
+	for (size_t k = l->nends; k-- > 0;) {
+		struct rc_finding *y = l->ends[k];
+		if (y->seq < seq && below(l->m, y->pid, p))
+			return y;
+	}
+	return NULL;
+}
+
+/* 5, the words: P's words after a child of it failed. */
+static void link_reports(struct links *l, int p, uint64_t before)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct rc_finding *e = l->v[i];
+		if (!e->is_output || e->cause || e->seq > before || leader_of(l->m, e->pid) != p)
+			continue;
+		struct rc_finding *y = child_failure(l, p, e->seq);
+		if (y)
+			link_to(e, y);
+	}
+}
+
+/* 5, the exit status X. */
+static void link_exit(struct links *l, struct rc_finding *x)
+{
+	for (size_t k = 0; k < l->n; k++) {
+		struct rc_finding *c = l->v[k];
+		if (c == x || c->symptom || c->seq > x->seq || !is_error(c) || !procs_descends(l->m, c->pid, x->pid))
+			continue;
+		if (link_to(x, c))
+			return;
+	}
+	struct rc_finding *y = child_failure(l, leader_of(l->m, x->pid), x->seq);
+	if (y)
+		link_to(x, y);
+}
+
+static int cmp_seq(const void *a, const void *b)
+{
+	const struct rc_finding *x = *(struct rc_finding *const *)a, *y = *(struct rc_finding *const *)b;
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static void link_ends(struct links *l)
+{
+	l->ends = xcalloc(l->n + 1, sizeof(*l->ends));
+	for (size_t i = 0; i < l->n; i++)
+		if (is_rule(l->v[i], "nonzero-exit") || is_rule(l->v[i], "crashed"))
+			l->ends[l->nends++] = l->v[i];
+	qsort(l->ends, l->nends, sizeof(*l->ends), cmp_seq);
+	for (size_t i = 0; i < l->nends; i++) {
+		struct rc_finding *x = l->ends[i];
+		link_reports(l, leader_of(l->m, x->pid), x->seq);
+		if (is_rule(x, "nonzero-exit"))
+			link_exit(l, x);
+	}
+	/* Processes that had not ended when the trace did. */
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i]->is_output && !l->v[i]->cause)
+			link_reports(l, leader_of(l->m, l->v[i]->pid), UINT64_MAX);
+	free(l->ends);
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct rc_finding *x = *(struct rc_finding *const *)a, *y = *(struct rc_finding *const *)b;
+
+	return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+/* Causes by severity, then rank; each cause's consequences after it, in
+ * the order they happened. */
+static int cmp_report(const void *a, const void *b)
+{
+	const struct rc_finding *x = *(struct rc_finding *const *)a, *y = *(struct rc_finding *const *)b;
+	const struct rc_finding *cx = x->cause ? x->cause : x, *cy = y->cause ? y->cause : y;
+
+	if (cx != cy) {
+		if (cx->effective != cy->effective)
+			return cx->effective > cy->effective ? -1 : 1;
+		return (cx->rank > cy->rank) - (cx->rank < cy->rank);
+	}
+	if (!x->cause || !y->cause)
+		return x->cause ? 1 : -1;
+	return cmp_seq(a, b);
+}
+
+void findings_link(struct rc_findings *list, const struct rc_procs *m)
+{
+	struct links l = { list->v, list->count, m, NULL, 0 };
+
+	if (!l.n)
+		return;
+	qsort(l.v, l.n, sizeof(*l.v), cmp_rank);
+	for (size_t i = 0; i < l.n; i++) {
+		l.v[i]->cause = NULL;
+		l.v[i]->nconsequences = 0;
+	}
+	link_explained_signals(&l);
+	link_echoes(&l);
+	link_aborts(&l);
+	link_sent_signals(&l);
+	link_ends(&l);
+
+	struct rc_finding **roots = xcalloc(l.n, sizeof(*roots));
+	for (size_t i = 0; i < l.n; i++)
+		roots[i] = l.v[i]->cause ? root_of(l.v[i]) : NULL;
+	for (size_t i = 0; i < l.n; i++) {
+		struct rc_finding *f = l.v[i], *c = roots[i];
+		f->cause = c;
+		if (!c)
+			continue;
+		c->nconsequences++;
+		/* What it led to was a failure: so was it. */
+		if (f->effective > c->effective)
+			c->effective = f->effective;
+	}
+	free(roots);
+	qsort(l.v, l.n, sizeof(*l.v), cmp_report);
+}

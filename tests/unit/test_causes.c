@@ -1,0 +1,310 @@
+/* Causes and consequences (rules/causes.c) and the report's shape: each
+ * failure's echoes, exit statuses and signals go under their cause, in
+ * text and in JSON, and are not counted as errors of their own. The logs
+ * are strace -f -tt lines as the machine's strace 6.1 prints them. */
+#include <errno.h>
+#include <signal.h>
+
+#include "rule_test.h"
+#include "report/report.h"
+
+/* Parse LOG into T (rt_init()ed) and finish it; EXCERPT as analyze sets
+ * it (a log may be an excerpt). */
+static void run_log(struct rt *t, const char *log, bool excerpt)
+{
+	struct strace_parser *p = strace_parser_from_buffer(log, strlen(log));
+	struct strbuf err = STRBUF_INIT;
+	struct rc_event e;
+
+	t->eng.may_be_excerpt = excerpt;
+	while (strace_parser_next(p, &e, &err) > 0)
+		rt_feed(t, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+	rt_finish(t);
+}
+
+static struct rc_report report_of(struct rt *t)
+{
+	struct rc_report r = { .kind = "log", .events = t->eng.seq, .procs = &t->eng.procs,
+			       .findings = &t->out, .no_outcome = t->eng.no_outcome };
+	return r;
+}
+
+static void text_of(struct rt *t, struct strbuf *sb)
+{
+	struct rc_report r = report_of(t);
+
+	report_text(&r, sb, false, false);
+}
+
+static size_t causes(struct rt *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->out.count; i++)
+		n += !t->out.v[i]->cause && t->out.v[i]->effective == RC_SEV_ERROR;
+	return n;
+}
+
+/* Every consequence follows its cause and is no cause of its own. */
+static void assert_shape(struct rt *t)
+{
+	for (size_t i = 0; i < t->out.count; i++) {
+		const struct rc_finding *f = t->out.v[i];
+		if (!f->cause)
+			continue;
+		assert_null(f->cause->cause);
+		assert_true(f->cause->effective >= f->effective);
+		bool before = false;
+		for (size_t k = 0; k < i; k++)
+			before |= t->out.v[k] == f->cause;
+		assert_true(before);
+	}
+}
+
+static const char exec_eacces[] =
+	"3741  17:34:30.001000 execve(\"/usr/bin/bash\", [\"bash\", \"launch.sh\"], 0x7ffd /* 20 vars */) = 0\n"
+	"3741  17:34:30.002000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+	"child_tidptr=0x7f) = 3742\n"
+	"3742  17:34:30.003000 execve(\"/tmp/app/start.sh\", [\"./start.sh\"], 0x55 /* 20 vars */) = -1 EACCES "
+	"(Permission denied)\n"
+	"3742  17:34:30.004000 write(2, \"launch.sh: line 2: ./start.sh: Permission denied\\n\", 49) = 49\n"
+	"3742  17:34:30.005000 exit_group(126)  = ?\n"
+	"3742  17:34:30.005100 +++ exited with 126 +++\n"
+	"3741  17:34:30.006000 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=3742, si_uid=0, "
+	"si_status=126, si_utime=0, si_stime=0} ---\n"
+	"3741  17:34:30.007000 exit_group(126)  = ?\n"
+	"3741  17:34:30.007100 +++ exited with 126 +++\n";
+
+/* The issue's own case: the shell's "Permission denied" and the exit
+ * statuses are the exec failure's consequences. */
+static void exec_failure_and_its_echoes(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t, exec_eacces, true);
+	assert_shape(&t);
+
+	assert_string_equal(t.out.v[0]->rule, "exec-failed");
+	assert_null(t.out.v[0]->cause);
+	assert_int_equal(causes(&t), 1);
+	const struct rc_finding *em = rt_find(&t, "error-message");
+	assert_non_null(em);
+	assert_ptr_equal(em->cause, t.out.v[0]);
+	for (size_t i = 0; i < t.out.count; i++)
+		if (strcmp(t.out.v[i]->rule, "nonzero-exit") == 0)
+			assert_ptr_equal(t.out.v[i]->cause, t.out.v[0]);
+	assert_int_equal(t.out.v[0]->nconsequences, t.out.count - 1);
+
+	struct strbuf sb = STRBUF_INIT;
+	text_of(&t, &sb);
+	assert_true(contains(sb.buf, "  led to:\n"));
+	assert_true(contains(sb.buf, "1 cause (exec-failed), 3 consequences\n"));
+	assert_false(contains(sb.buf, "error: 'bash' reported"));
+	strbuf_release(&sb);
+
+	strbuf_init(&sb);
+	struct rc_report r = report_of(&t);
+	report_json(&r, &sb);
+	assert_true(contains(sb.buf, "\"id\": \"f1\""));
+	assert_true(contains(sb.buf, "\"caused_by\": \"f1\""));
+	assert_false(contains(sb.buf, "\"caused_by\": \"f2\""));
+	assert_true(report_has_errors(&r));
+	strbuf_release(&sb);
+	rt_release(&t);
+}
+
+/* No system call explains it: the program's last words are the cause, and
+ * the exit status goes under them. */
+static void last_words_are_the_cause(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"50  10:00:00.001000 execve(\"/usr/bin/python3\", [\"python3\", \"app.py\"], 0x7f /* 9 vars */) = 0\n"
+		"50  10:00:00.002000 write(2, \"Traceback (most recent call last):\\n\", 35) = 35\n"
+		"50  10:00:00.003000 write(2, \"ModuleNotFoundError: No module named 'voice_codec'\\n\", 51) = 51\n"
+		"50  10:00:00.004000 exit_group(1)    = ?\n"
+		"50  10:00:00.004100 +++ exited with 1 +++\n",
+		true);
+	assert_shape(&t);
+	assert_string_equal(t.out.v[0]->rule, "error-message");
+	assert_int_equal(causes(&t), 1);
+	const struct rc_finding *x = rt_find(&t, "nonzero-exit");
+	assert_non_null(x);
+	assert_ptr_equal(x->cause, t.out.v[0]);
+	rt_release(&t);
+}
+
+/* A supervisor's SIGTERM to its other worker after one failed is that
+ * failure's consequence, and so is the supervisor's own exit. */
+static void supervisor_stops_the_rest(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"10  10:00:00.001000 execve(\"/usr/bin/python3\", [\"python3\", \"super.py\"], 0x7f /* 9 vars */) = 0\n"
+		"10  10:00:00.002000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		"child_tidptr=0x7f) = 11\n"
+		"10  10:00:00.003000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		"child_tidptr=0x7f) = 12\n"
+		"11  10:00:00.004000 openat(AT_FDCWD, \"/srv/model/weights.bin\", O_RDONLY|O_CLOEXEC) = -1 ENOENT "
+		"(No such file or directory)\n"
+		"11  10:00:00.005000 exit_group(3)    = ?\n"
+		"11  10:00:00.005100 +++ exited with 3 +++\n"
+		"10  10:00:00.006000 kill(12, SIGTERM) = 0\n"
+		"12  10:00:00.006100 --- SIGTERM {si_signo=SIGTERM, si_code=SI_USER, si_pid=10, si_uid=0} ---\n"
+		"12  10:00:00.006200 +++ killed by SIGTERM +++\n"
+		"10  10:00:00.007000 exit_group(1)    = ?\n"
+		"10  10:00:00.007100 +++ exited with 1 +++\n",
+		true);
+	assert_shape(&t);
+	assert_string_equal(t.out.v[0]->rule, "missing-file");
+	assert_int_equal(causes(&t), 1);
+	const struct rc_finding *k = rt_find(&t, "crashed");
+	assert_non_null(k);
+	assert_int_equal(k->signo, SIGTERM);
+	assert_int_equal(k->sender_pid, 10);
+	assert_ptr_equal(k->cause, t.out.v[0]);
+	rt_release(&t);
+}
+
+/* An abort after the process's own last words: the words are the cause. */
+static void abort_under_its_words(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"70  10:00:00.001000 execve(\"./loader\", [\"./loader\"], 0x7f /* 9 vars */) = 0\n"
+		"70  10:00:00.002000 write(2, \"loader: loader.c:12: main: Assertion `n > 0' failed.\\n\", 52) = 52\n"
+		"70  10:00:00.003000 rt_sigprocmask(SIG_UNBLOCK, [ABRT], NULL, 8) = 0\n"
+		"70  10:00:00.004000 gettid()         = 70\n"
+		"70  10:00:00.005000 tgkill(70, 70, SIGABRT) = 0\n"
+		"70  10:00:00.006000 --- SIGABRT {si_signo=SIGABRT, si_code=SI_TKILL, si_pid=70, si_uid=0} ---\n"
+		"70  10:00:00.007000 +++ killed by SIGABRT (core dumped) +++\n",
+		true);
+	assert_shape(&t);
+	assert_int_equal(causes(&t), 1);
+	assert_string_equal(t.out.v[0]->rule, "error-message");
+	const struct rc_finding *k = rt_find(&t, "crashed");
+	assert_non_null(k);
+	assert_ptr_equal(k->cause, t.out.v[0]);
+	rt_release(&t);
+}
+
+/* A shell's "Segmentation fault" line is the crash's echo. */
+static void shell_reports_the_crash(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"80  10:00:00.001000 execve(\"/usr/bin/bash\", [\"bash\", \"run.sh\"], 0x7f /* 9 vars */) = 0\n"
+		"80  10:00:00.002000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		"child_tidptr=0x7f) = 81\n"
+		"81  10:00:00.003000 execve(\"./mixer\", [\"./mixer\"], 0x7f /* 9 vars */) = 0\n"
+		"81  10:00:00.004000 --- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=0x10} ---\n"
+		"81  10:00:00.005000 +++ killed by SIGSEGV (core dumped) +++\n"
+		"80  10:00:00.006000 write(2, \"run.sh: line 1:    81 Segmentation fault      (core dumped) ./mixer\\n\", 68)"
+		" = 68\n"
+		"80  10:00:00.007000 exit_group(139)  = ?\n"
+		"80  10:00:00.007100 +++ exited with 139 +++\n",
+		true);
+	assert_shape(&t);
+	assert_int_equal(causes(&t), 1);
+	assert_string_equal(t.out.v[0]->rule, "crashed");
+	assert_ptr_equal(rt_find(&t, "error-message")->cause, t.out.v[0]);
+	assert_ptr_equal(rt_find(&t, "nonzero-exit")->cause, t.out.v[0]);
+	rt_release(&t);
+}
+
+/* Nine lines pasted around the failing call, no exit: what nothing
+ * recovered from is an error, and the report says the outcome is not in
+ * the trace. A whole run that ended well stays a healthy one. */
+static const char excerpt[] =
+	"12345 10:00:01.000100 openat(AT_FDCWD, \"/etc/app/app.conf\", O_RDONLY|O_CLOEXEC) = -1 ENOENT "
+	"(No such file or directory)\n"
+	"12345 10:00:01.000200 getpid()         = 12345\n";
+
+static void excerpt_without_outcome(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t, excerpt, true);
+	assert_true(t.eng.no_outcome);
+	assert_int_equal(causes(&t), 1);
+	struct strbuf sb = STRBUF_INIT;
+	text_of(&t, &sb);
+	assert_true(contains(sb.buf, "the outcome is not in the trace"));
+	strbuf_release(&sb);
+	rt_release(&t);
+
+	/* The same lines from a source that always has the outcome (run). */
+	rt_init(&t);
+	run_log(&t, excerpt, false);
+	assert_false(t.eng.no_outcome);
+	assert_int_equal(causes(&t), 0);
+	rt_release(&t);
+
+	/* With the exit: a run that went on to succeed. */
+	rt_init(&t);
+	struct strbuf log = STRBUF_INIT;
+	strbuf_addf(&log, "%s12345 10:00:01.000300 exit_group(0) = ?\n12345 10:00:01.000400 +++ exited with 0 +++\n",
+		    excerpt);
+	run_log(&t, log.buf, true);
+	assert_false(t.eng.no_outcome);
+	assert_int_equal(causes(&t), 0);
+	strbuf_release(&log);
+	rt_release(&t);
+}
+
+/* A child's calls logged before its parent's clone() returned, as strace
+ * -f (and our tracer) print them when the child runs first: the child
+ * still has its parent's cwd, so its relative path names the right file. */
+static void child_before_clone_returns(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"20  10:00:00.001000 execve(\"/usr/bin/bash\", [\"bash\", \"run.sh\"], 0x7f /* 9 vars */) = 0\n"
+		"20  10:00:00.002000 chdir(\"/srv/voice\") = 0\n"
+		"20  10:00:00.003000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD"
+		" <unfinished ...>\n"
+		"21  10:00:00.003100 execve(\"./start_app.sh\", [\"./start_app.sh\"], 0x55 /* 9 vars */) = -1 ENOENT "
+		"(No such file or directory)\n"
+		"20  10:00:00.003200 <... clone resumed>, child_tidptr=0x7f) = 21\n"
+		"21  10:00:00.004000 exit_group(127)  = ?\n"
+		"21  10:00:00.004100 +++ exited with 127 +++\n"
+		"20  10:00:00.005000 exit_group(127)  = ?\n"
+		"20  10:00:00.005100 +++ exited with 127 +++\n",
+		true);
+	const struct rc_finding *f = rt_find(&t, "exec-failed");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/srv/voice/start_app.sh");
+	const struct rc_proc *child = procs_get(&t.eng.procs, 21);
+	assert_non_null(child);
+	assert_int_equal(child->ppid, 20);
+	assert_false(child->forked_early);
+	rt_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(exec_failure_and_its_echoes),
+		cmocka_unit_test(last_words_are_the_cause),
+		cmocka_unit_test(supervisor_stops_the_rest),
+		cmocka_unit_test(abort_under_its_words),
+		cmocka_unit_test(shell_reports_the_crash),
+		cmocka_unit_test(excerpt_without_outcome),
+		cmocka_unit_test(child_before_clone_returns),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
