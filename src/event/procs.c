@@ -587,21 +587,22 @@ static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct
 	 * from that, and unsharing its fd table from itself would free it. */
 	if (child_pid == parent->pid)
 		return;
-	/* A pid that ended earlier and comes back is a new process. */
+	/* A child taken early as this process's own (procs_resolve) keeps
+	 * the fds and cwd it has changed since, and may even have ended: a
+	 * vfork returns only once the child has exec'd or exited. */
+	bool share = thread || (e->flags & CLONE_FILES);
 	struct rc_proc *old = procs_get(m, child_pid);
+	if (old && old->forked_early && !share && old->ppid == parent->leader && !old->is_thread) {
+		old->forked_early = false;
+		return;
+	}
+	/* A pid that ended earlier and comes back is a new process. */
 	if (old && old->ended && child_pid != m->root)
 		proc_forget(m, child_pid);
 	struct rc_proc *child = proc_get_or_add(m, child_pid);
 
 	/* The child may already have shown up in the log before the parent's
-	 * clone resumed; its parentage is set now either way. A child taken
-	 * early as this process's own (procs_resolve) keeps the fds and cwd
-	 * it has changed since. */
-	bool share = thread || (e->flags & CLONE_FILES);
-	if (child->forked_early && !share && child->ppid == parent->leader && !child->is_thread) {
-		child->forked_early = false;
-		return;
-	}
+	 * clone resumed; its parentage is set now either way. */
 	child->forked_early = false;
 	inherit(child, parent, thread, share);
 }

@@ -21,13 +21,15 @@
  *     subtree: the supervisor stopping the rest after a child failed;
  *  5. in the order the processes ended: the words of a process after one
  *     of its children failed are its report of that failure; the exit
- *     status of a process follows from the best cause in its subtree, else
- *     from a child's failure it passed on.
+ *     status of a process follows from the cause its last words were
+ *     about, else the best cause in its subtree, else a child's failure it
+ *     passed on.
  * A consequence is linked to a cause, never to another consequence, so no
  * loop can form. Without a cause the program's last words stand as the
  * cause, and without those the exit status itself.
  */
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -104,22 +106,46 @@ static const char *error_text(const struct rc_finding *c)
 	return s && strncmp(s, "Unknown error", 13) != 0 ? s : NULL;
 }
 
-/* E's words (its line, its summary, the lines quoted with it) name C's
- * subject; with QUOTE, they quote C's error text instead. */
-static bool words_about(const struct rc_finding *e, const struct rc_finding *c, bool quote)
+/* TEXT quotes C's error: its text ("Permission denied"), or the number as
+ * Python's OSError prints it ("[Errno 13]"), which survives strace's -s
+ * cutting the text off. */
+static bool quotes_error(const char *text, const struct rc_finding *c, const char *err)
 {
-	const char *err = quote ? error_text(c) : NULL;
+	char num[32];
 
-	if (quote && !err)
+	snprintf(num, sizeof(num), "[Errno %d]", c->err);
+	return strcasestr(text, err) || strstr(text, num);
+}
+
+/* How E's words can be about C, strongest first: its own line names C's
+ * subject (a file, a host), quotes C's error, or a line quoted with it
+ * (the one before, a traceback's frame) names C's subject. */
+enum about {
+	ABOUT_NAMES,
+	ABOUT_QUOTES,
+	ABOUT_CONTEXT,
+	ABOUT_COUNT,
+};
+
+static bool words_about(const struct rc_finding *e, const struct rc_finding *c, enum about how)
+{
+	const char *err = how == ABOUT_QUOTES ? error_text(c) : NULL;
+
+	if (how == ABOUT_QUOTES && !err)
 		return false;
-	const char *texts[RC_EVIDENCE_MAX + 2] = { e->message, e->summary };
-	size_t n = 2;
-	for (int i = 0; i < e->nevidence; i++)
-		texts[n++] = e->evidence[i];
+	const char *texts[RC_EVIDENCE_MAX + 2];
+	size_t n = 0;
+	if (how == ABOUT_CONTEXT) {
+		for (int i = 0; i < e->nevidence; i++)
+			texts[n++] = e->evidence[i];
+	} else {
+		texts[n++] = e->message;
+		texts[n++] = e->summary;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (!texts[i])
 			continue;
-		if (quote ? strcasestr(texts[i], err) != NULL : rule_text_echoes(c, texts[i]))
+		if (how == ABOUT_QUOTES ? quotes_error(texts[i], c, err) : rule_text_echoes(c, texts[i]))
 			return true;
 	}
 	return false;
@@ -164,28 +190,32 @@ static void link_echoes(struct links *l)
 		struct rc_finding *e = l->v[i];
 		if (!e->is_output)
 			continue;
-		for (size_t k = 0; k < l->n && !e->cause; k++) {
-			struct rc_finding *c = l->v[k];
-			if (c == e || c->is_output || c->symptom || c->seq > e->seq || c->effective < e->effective ||
-			    !related(l->m, c->pid, e->pid))
-				continue;
-			if (words_about(e, c, false) ||
-			    (procs_descends(l->m, c->pid, e->pid) && words_about(e, c, true)))
-				link_to(e, c);
-		}
+		for (enum about how = 0; how < ABOUT_COUNT && !e->cause; how++)
+			for (size_t k = 0; k < l->n && !e->cause; k++) {
+				struct rc_finding *c = l->v[k];
+				if (c == e || c->is_output || c->symptom || c->seq > e->seq ||
+				    c->effective < e->effective || !related(l->m, c->pid, e->pid))
+					continue;
+				/* An error text says nothing of whose it is: only a
+				 * call of that process, or below it. */
+				if (how == ABOUT_QUOTES && !procs_descends(l->m, c->pid, e->pid))
+					continue;
+				if (words_about(e, c, how))
+					link_to(e, c);
+			}
 		/* An abort's words are the crash's own report. */
 		struct rc_finding *a = e->cause ? NULL : abort_explained(l, e->pid);
 		if (a)
 			link_to(e, a);
 		/* Words that name nothing we can match (cut short by strace's
 		 * -s, or in the program's own terms: "cannot allocate a 1 GiB
-		 * buffer") after a call of the same process, or below it,
-		 * failed for good just before it gave up: its report of that
-		 * failure. */
+		 * buffer") after a call of the same process failed for good
+		 * just before it gave up: its report of that failure. (A
+		 * parent's words after a child failed: step 5.) */
 		for (size_t k = 0; k < l->n && !e->cause; k++) {
 			struct rc_finding *c = l->v[k];
 			if (c != e && !c->is_output && !c->symptom && c->near_exit && c->effective == RC_SEV_ERROR &&
-			    c->seq <= e->seq && procs_descends(l->m, c->pid, e->pid))
+			    c->seq <= e->seq && leader_of(l->m, c->pid) == leader_of(l->m, e->pid))
 				link_to(e, c);
 		}
 	}
@@ -261,6 +291,17 @@ static void link_reports(struct links *l, int p, uint64_t before)
 /* 5, the exit status X. */
 static void link_exit(struct links *l, struct rc_finding *x)
 {
+	/* The process said why it gave up: its last words, when they are
+	 * about a cause, name the one the exit followed from. */
+	struct rc_finding *last = NULL;
+	for (size_t k = 0; k < l->n; k++) {
+		struct rc_finding *e = l->v[k];
+		if (e->is_output && e->cause && e->seq <= x->seq &&
+		    leader_of(l->m, e->pid) == leader_of(l->m, x->pid) && (!last || e->seq > last->seq))
+			last = e;
+	}
+	if (last && is_error(last->cause) && link_to(x, last->cause))
+		return;
 	for (size_t k = 0; k < l->n; k++) {
 		struct rc_finding *c = l->v[k];
 		if (c == x || c->symptom || c->seq > x->seq || !is_error(c) || !procs_descends(l->m, c->pid, x->pid))

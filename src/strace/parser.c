@@ -10,11 +10,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "gen/tables.h"
@@ -219,6 +221,8 @@ struct strace_parser {
 	struct imap live;	/* pids alive, for lines without a pid (terminal) */
 	struct imap seen;	/* pids whose events were given out */
 	int root_alias;		/* the pid the unprefixed first process turned out to be */
+	struct imap attached;	/* pids strace said it attached to ("Process N attached") */
+	bool root_forked;	/* the unprefixed first process made a fork-family call */
 };
 
 /* ---- input ---- */
@@ -676,6 +680,26 @@ static void live_add(struct strace_parser *p, int pid)
 	*imap_put(&p->live, pid) = p;
 }
 
+/* strace's "Process N attached" in MSG (N bytes): N is a child (or, with
+ * -p, a process it was given), never the command it started. */
+static void note_attached(struct strace_parser *p, const char *msg, size_t n)
+{
+	const char *q = memmem(msg, n, "Process ", 8);
+	long long pid;
+
+	if (!q)
+		return;
+	q += 8;
+	const char *end = memmem(q, (size_t)(msg + n - q), " attached", 9);
+	if (!end || !parse_ll(span_make(q, (size_t)(end - q)), &pid) || pid <= 0 || pid > INT_MAX)
+		return;
+	if (p->attached.count >= LIVE_MAX) {
+		imap_release(&p->attached);
+		imap_init(&p->attached);
+	}
+	*imap_put(&p->attached, (int)pid) = p;
+}
+
 /* The pid of a line: "[pid N]" where N may turn out to be the process that
  * printed without a prefix before its first child; a line without a pid in
  * a terminal log belongs to the only process alive, if that is known. */
@@ -683,6 +707,14 @@ static int line_pid(struct strace_parser *p, struct source *s, const struct pref
 {
 	if (pre->bracket) {
 		s->brackets = true;
+		/* strace announces every child it attaches to before the child
+		 * prints; the first process it started is never announced. So a
+		 * bracketed pid strace never announced, once the unprefixed
+		 * process forked, is that process under its real pid. */
+		if (!p->root_alias && pre->pid > 0 && p->root_forked && imap_get(&p->live, 0) &&
+		    !imap_get(&p->attached, pre->pid) && !imap_get(&p->live, pre->pid) && p->attached.count) {
+			p->root_alias = pre->pid;
+		}
 		int pid = pre->pid == p->root_alias && p->root_alias ? 0 : pre->pid;
 		live_add(p, pid);
 		return pid;
@@ -718,6 +750,9 @@ static bool is_fork_call(const char *b, size_t n)
  * still unfinished (the latest, if several are), as the likely parent. */
 static void note_first_event(struct strace_parser *p, struct rc_event *e)
 {
+	if (e->pid == 0 && e->kind == RC_EV_SYSCALL && e->ret_known && e->ret > 0 &&
+	    (e->nr == SYS_clone || e->nr == SYS_clone3 || e->nr == SYS_fork || e->nr == SYS_vfork))
+		p->root_forked = true;
 	if (imap_get(&p->seen, e->pid))
 		return;
 	if (p->seen.count >= LIVE_MAX) {
@@ -832,6 +867,8 @@ static void pending_store(struct strace_parser *p, int pid, double ts, const cha
 	pd->body = body;
 	pd->elided = elided;
 	pd->order = ++p->pending_order;
+	if (pid == 0 && is_fork_call(pd->text.buf + body, pd->text.len - body))
+		p->root_forked = true;
 	*imap_put(&p->pending, pid) = pd;
 	arrival_push(p, pid, pd->order);
 }
@@ -1182,6 +1219,7 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 	if (msg) {
 		keep = (size_t)(msg - line);
 		p->stats.strace_messages++;
+		note_attached(p, msg, (size_t)(line + len - msg));
 	} else {
 		p->stats.skipped++;
 	}
@@ -1227,6 +1265,7 @@ static int do_continuation(struct strace_parser *p, struct rc_event *e, const ch
 	if (msg) {
 		strbuf_add(&p->carry, line, (size_t)(msg - line));
 		p->stats.strace_messages++;
+		note_attached(p, msg, (size_t)(line + len - msg));
 	} else {
 		p->stats.skipped++;
 	}
@@ -1307,6 +1346,7 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 
 	if (bn >= 8 && memcmp(b, "strace: ", 8) == 0) {
 		p->stats.strace_messages++;
+		note_attached(p, b, bn);
 		return LINE_DONE;
 	}
 	if (bn >= 8 && b[0] == '-' && memcmp(b, "--- ", 4) == 0 && ends_with(b, bn, " ---", 4)) {
@@ -1416,6 +1456,7 @@ static struct strace_parser *parser_new(size_t nsrc)
 	imap_init(&p->pending);
 	imap_init(&p->live);
 	imap_init(&p->seen);
+	imap_init(&p->attached);
 	strbuf_init(&p->join);
 	strbuf_init(&p->carry);
 	return p;
@@ -1676,6 +1717,7 @@ void strace_parser_free(struct strace_parser *p)
 	}
 	imap_release(&p->live);
 	imap_release(&p->seen);
+	imap_release(&p->attached);
 	sc_table_release(&p->sc);
 	arena_release(&p->arena);
 	strbuf_release(&p->join);

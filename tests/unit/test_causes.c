@@ -295,6 +295,39 @@ static void child_before_clone_returns(void **state)
 	rt_release(&t);
 }
 
+/* A vfork returns only after the child exec'd or exited: the child's
+ * whole life is logged before it, and it is still the same process. */
+static void vfork_child_ends_first(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"30  09:06:19 execve(\"/usr/bin/sh\", [\"sh\", \"launch.sh\"], 0x7f /* 9 vars */) = 0\n"
+		"30  09:06:19 chdir(\"/srv/voice\") = 0\n"
+		"30  09:06:19 vfork( <unfinished ...>\n"
+		"31  09:06:19 execve(\"./start_app.sh\", [\"./start_app.sh\"], 0x55 /* 9 vars */) = -1 EACCES "
+		"(Permission denied)\n"
+		"31  09:06:19 write(2, \"launch.sh: 6: \", 14) = 14\n"
+		"31  09:06:19 write(2, \"./start_app.sh: Permission denie\"..., 33) = 33\n"
+		"31  09:06:19 write(2, \"\\n\", 1)        = 1\n"
+		"31  09:06:19 exit_group(126)          = ?\n"
+		"31  09:06:19 +++ exited with 126 +++\n"
+		"30  09:06:19 <... vfork resumed>)     = 31\n"
+		"30  09:06:19 exit_group(126)          = ?\n"
+		"30  09:06:19 +++ exited with 126 +++\n",
+		true);
+	const struct rc_proc *child = procs_get(&t.eng.procs, 31);
+	assert_non_null(child);
+	assert_true(child->ended);
+	assert_int_equal(child->exit_code, 126);
+	assert_int_equal(causes(&t), 1);
+	const struct rc_finding *em = rt_find(&t, "error-message");
+	assert_non_null(em);
+	assert_ptr_equal(em->cause, rt_find(&t, "exec-failed"));
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -305,6 +338,7 @@ int main(void)
 		cmocka_unit_test(shell_reports_the_crash),
 		cmocka_unit_test(excerpt_without_outcome),
 		cmocka_unit_test(child_before_clone_returns),
+		cmocka_unit_test(vfork_child_ends_first),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -827,6 +827,34 @@ static void test_ff_sets(void **state)
 
 /* ---- terminal sessions ---- */
 
+/* The first process prints its own pid once a child exists, and may do so
+ * before any call of it resumes: strace never announced it ("Process N
+ * attached" is for children), so it is the unprefixed process. Lines of
+ * a real `strace -f -tt -T bash start_app.sh` on a pty. */
+static void test_terminal_root_prefixed(void **state)
+{
+	(void)state;
+	open_buf("09:08:43.099475 lseek(255, -261, SEEK_CUR) = 136 <0.000031>\n"
+		 "09:08:43.099556 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD"
+		 "strace: Process 28717 attached\n"
+		 ", child_tidptr=0x7fa703515a10) = 28717 <0.000178>\n"
+		 "[pid 28717] 09:08:43.099789 set_robust_list(0x7fa703515a20, 24 <unfinished ...>\n"
+		 "[pid 28716] 09:08:43.099826 rt_sigprocmask(SIG_SETMASK, [],  <unfinished ...>\n"
+		 "[pid 28717] 09:08:43.099857 <... set_robust_list resumed>) = 0 <0.000039>\n"
+		 "[pid 28716] 09:08:43.099916 <... rt_sigprocmask resumed>NULL, 8) = 0 <0.000082>\n"
+		 "[pid 28716] 09:08:43.100016 chdir(\"/srv/voice\") = 0 <0.000031>\n");
+	find("clone");
+	assert_int_equal(E.pid, 0);
+	assert_int_equal(E.ret, 28717);
+	find("set_robust_list");
+	assert_int_equal(E.pid, 28717);
+	find("rt_sigprocmask");
+	assert_int_equal(E.pid, 0);
+	find("chdir");
+	assert_int_equal(E.pid, 0);
+	drain();
+}
+
 static void test_terminal(void **state)
 {
 	open_fixture("terminal.typescript");
@@ -1247,6 +1275,7 @@ int main(void)
 		cmocka_unit_test(test_program_output),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_huge_line),
+		cmocka_unit_test(test_terminal_root_prefixed),
 		cmocka_unit_test(test_many_pending),
 		cmocka_unit_test(test_many_files),
 		cmocka_unit_test(test_open_errors),
