@@ -92,7 +92,13 @@ struct rc_event {
 	int argc;
 	bool argv_truncated;
 
-	/* RC_EV_SIGNAL */
+	/* kill, tkill, tgkill: the pid (tid) signalled, as kill takes it (0:
+	 * the caller's process group, -1: every process, -N: group N), and
+	 * the signal in signo. */
+	bool has_kill_target;
+	int kill_target;
+
+	/* RC_EV_SIGNAL; and the signal a kill-family call sends */
 	int signo;
 	int si_code;		/* raw si_code; 0 unknown */
 	bool has_fault_addr;

@@ -636,6 +636,16 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 		learn_fd_hint(p, e->fd, e->fd_hint);
 	if (e->dir_hint && e->dirfd == RC_AT_FDCWD && !p->cwd && e->dir_hint[0] == '/')
 		p->cwd = xstrdup(e->dir_hint);
+	/* A signal sent by a traced process: who it was, for a death by a
+	 * signal no siginfo shows (SIGKILL). kill(0, ...) names the sender's
+	 * own group, itself with it. */
+	if (e->has_kill_target && e->signo > 0 && !e->err && e->kill_target >= 0) {
+		struct rc_proc *v = e->kill_target ? procs_leader(m, e->kill_target) : procs_leader(m, e->pid);
+		if (v) {
+			v->signalled_by = p->leader;
+			v->signalled_with = e->signo;
+		}
+	}
 
 	if (nr == SYS_connect && e->fd >= 0) {
 		struct rc_fd *f = (struct rc_fd *)procs_fd(m, e->pid, e->fd);

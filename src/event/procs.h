@@ -81,6 +81,10 @@ struct rc_proc {
 	uint64_t end_seq;
 	double end_ts;
 	uint64_t nsyscalls;
+	/* The last signal a traced process sent it with a kill-family call
+	 * (signalled_with 0: none), and that process's leader. */
+	int signalled_with;
+	int signalled_by;
 	/* Taken as a child of its parent before the parent's fork returned
 	 * (the event's forked_by), and not yet confirmed by that fork. */
 	bool forked_early;

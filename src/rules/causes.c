@@ -18,7 +18,9 @@
  *  3. an abort (SIGABRT) no crash rule explains, after the process's own
  *     last words: they say why it aborted;
  *  4. a signal another traced process sent after a failure in its own
- *     subtree: the supervisor stopping the rest after a child failed;
+ *     subtree: the supervisor stopping the rest after a child failed; and
+ *     a process's death by its own kill of its group, under the death of
+ *     the victim it named first;
  *  5. in the order the processes ended: the words of a process after one
  *     of its children failed are its report of that failure; the exit
  *     status of a process follows from the cause its last words were
@@ -250,8 +252,18 @@ static void link_sent_signals(struct links *l)
 		if (!is_rule(x, "crashed") || x->cause || x->sender_pid <= 0)
 			continue;
 		int sender = leader_of(l->m, x->sender_pid);
-		if (sender == leader_of(l->m, x->pid))
+		/* A process that killed its own group with the rest (timeout's
+		 * kill(0, SIGKILL) after its child's): the victims it named
+		 * first are the cause. */
+		if (sender == leader_of(l->m, x->pid)) {
+			for (size_t k = 0; k < l->n && !x->cause; k++) {
+				struct rc_finding *y = l->v[k];
+				if (y != x && is_rule(y, "crashed") && y->sender_pid > 0 && y->seq <= x->seq &&
+				    leader_of(l->m, y->sender_pid) == sender && leader_of(l->m, y->pid) != sender)
+					link_to(x, y);
+			}
 			continue;
+		}
 		/* A cause first; the bare failure of another child else. */
 		for (int pass = 0; pass < 2 && !x->cause; pass++)
 			for (size_t k = 0; k < l->n && !x->cause; k++) {

@@ -12,7 +12,17 @@
  * SIGPIPE or SIGTERM under a parent that succeeded (`yes | head`, a
  * supervisor stopping a helper) is not reported; a child that crashed
  * (SIGSEGV...) under one is a warning.
+ *
+ * Who sent it: siginfo's si_pid when the signal was delivered, else (a
+ * SIGKILL is never delivered, only "+++ killed by SIGKILL +++") the last
+ * kill-family call of a traced process that named the victim, its group
+ * or everyone. And why the sender did it, from its own last calls: its
+ * timer went off (SIGALRM, a timer signal, a wait with a time-out that
+ * expired), or it was polling for the victim to end (wait4 WNOHANG
+ * returning 0) and gave up. A sender's own failure is causes.c's link.
  */
+#include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +46,28 @@
 /* A caught fault counts when the process exited within this many of its
  * own calls after it (a handler printing a traceback, then exit). */
 #define CAUGHT_WINDOW 500
+/* Kill-family calls remembered, the newest kept. */
+#define MAX_KILLS 64
+/* A sender's timer or poll counts as its reason when it came within this
+ * many of its own calls before the kill. */
+#define REASON_WINDOW 16
+
+/* Why a sender sent it, as far as its calls show. */
+enum why {
+	WHY_UNKNOWN,
+	WHY_TIMER,		/* its timer went off, or a wait of it timed out */
+	WHY_WAITED,		/* it polled for the victim to end, then gave up */
+};
+
+struct kill_rec {
+	int sender;		/* leader */
+	int target;		/* as kill takes it: pid, 0, -1, -pgid */
+	int signo;
+	uint64_t seq;
+	double ts;
+	enum why why;
+	char *line;
+};
 
 struct sig_rec {
 	int signo;
@@ -55,6 +87,9 @@ struct thread {
 	unsigned head;		/* next slot */
 	unsigned n;
 	struct sig_rec sig;	/* the last fatal-by-default signal; signo 0 none */
+	uint64_t ncalls;	/* its calls seen by this rule */
+	uint64_t timer_at;	/* ncalls at its last timer or timed-out wait; 0 none */
+	uint64_t poll_at;	/* ncalls at its last wait for a child that found none ended */
 };
 
 struct crash {
@@ -67,6 +102,8 @@ struct crash {
 	char *exit_line;
 	uint64_t seq;
 	double ts;
+	struct kill_rec kill;	/* the call that sent it; signo 0 when not seen */
+	bool group_kill;	/* it sent it to its own group, itself with it */
 };
 
 struct state {
@@ -75,6 +112,8 @@ struct state {
 	struct crash crashes[MAX_CRASHES];
 	size_t ncrashes;
 	uint64_t dropped;
+	struct kill_rec kills[MAX_KILLS];	/* a ring, the oldest at kills_head */
+	size_t kills_head, nkills;
 };
 
 static void init(void *p)
@@ -112,7 +151,10 @@ static void release(void *p)
 	for (size_t i = 0; i < s->ncrashes; i++) {
 		sig_release(&s->crashes[i].sig);
 		free(s->crashes[i].exit_line);
+		free(s->crashes[i].kill.line);
 	}
+	for (size_t i = 0; i < s->nkills; i++)
+		free(s->kills[(s->kills_head + i) % MAX_KILLS].line);
 }
 
 /* Signals whose default action ends the process. */
@@ -163,6 +205,12 @@ static void ring_push(struct thread *t, const struct rc_event *e)
 
 static void on_signal(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
+	/* A timer going off: SIGALRM, or any signal a POSIX timer sends. */
+	if (e->signo == SIGALRM || e->si_code == SI_TIMER) {
+		struct thread *t = thread_get(s, e->pid, true);
+		if (t)
+			t->timer_at = t->ncalls + 1;
+	}
 	if (!fatal_by_default(e->signo))
 		return;
 	struct thread *t = thread_get(s, e->pid, true);
@@ -258,6 +306,66 @@ static int crash_thread(struct state *s, const struct rc_event *e, const struct 
 	return tid;
 }
 
+/* Waits that tell why a thread might kill: one that timed out, and a
+ * poll for a child's end that found it still running. */
+static void note_waits(struct thread *t, const struct rc_event *e)
+{
+	if (!e->ret_known)
+		return;
+	bool timed_out = (rule_is_poll(e->nr) || rule_is_epoll(e->nr)) && e->ret == 0 && !e->err;
+	timed_out |= e->err == ETIMEDOUT && e->nr == SYS_futex;
+	timed_out |= e->err == EAGAIN && e->nr == SYS_rt_sigtimedwait;
+	if (timed_out)
+		t->timer_at = t->ncalls;
+	if ((e->nr == SYS_wait4 || e->nr == SYS_waitid) && e->ret == 0 && !e->err)
+		t->poll_at = t->ncalls;
+}
+
+static void record_kill(struct state *s, const struct thread *t, const struct rc_event *e,
+			const struct rc_ctx *ctx)
+{
+	struct kill_rec *k;
+
+	if (s->nkills == MAX_KILLS) {
+		k = &s->kills[s->kills_head];
+		free(k->line);
+		s->kills_head = (s->kills_head + 1) % MAX_KILLS;
+		s->nkills--;
+	}
+	k = &s->kills[(s->kills_head + s->nkills++) % MAX_KILLS];
+	k->sender = rule_leader(ctx, e->pid);
+	k->target = e->kill_target;
+	k->signo = e->signo;
+	k->seq = e->seq;
+	k->ts = e->ts;
+	k->line = rule_line_short(e);
+	k->why = WHY_UNKNOWN;
+	if (t->timer_at && t->ncalls - t->timer_at <= REASON_WINDOW)
+		k->why = WHY_TIMER;
+	else if (t->poll_at && t->ncalls - t->poll_at <= REASON_WINDOW)
+		k->why = WHY_WAITED;
+}
+
+/* The last kill-family call before SEQ that sent SIGNO to process VICTIM:
+ * by its pid (a thread's tid counts for its process), its group (0: the
+ * sender's, -N: group N, taken as the process tree below N), or -1. */
+static const struct kill_rec *kill_of(const struct state *s, const struct rc_ctx *ctx, int victim, int signo,
+				      uint64_t seq)
+{
+	for (size_t i = s->nkills; i-- > 0;) {
+		const struct kill_rec *k = &s->kills[(s->kills_head + i) % MAX_KILLS];
+		if (k->signo != signo || k->seq > seq)
+			continue;
+		bool hit = k->target > 0 ? rule_leader(ctx, k->target) == victim
+			 : k->target == 0 ? procs_descends(ctx->procs, victim, k->sender)
+			 : k->target == -1 ? true
+			 : k->target != INT_MIN && procs_descends(ctx->procs, victim, -k->target);
+		if (hit)
+			return k;
+	}
+	return NULL;
+}
+
 static void record_crash(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	const struct rc_proc *l = procs_leader(ctx->procs, e->pid);
@@ -285,6 +393,25 @@ static void record_crash(struct state *s, const struct rc_event *e, const struct
 		sig_copy(&c->sig, &t->sig);
 	if (c->killed || !t)
 		c->sig.signo = e->signo;
+	/* A signal never delivered (SIGKILL): what the victim was doing
+	 * when it came are its last calls. */
+	const struct thread *self = thread_get(s, e->pid, false);
+	if (c->killed && !c->sig.line && self)
+		for (unsigned i = 0, k = 0; i < self->n; i++) {
+			unsigned slot = (self->head + RING - self->n + i) % RING;
+			free(c->sig.before[k]);
+			c->sig.before[k++] = xstrdup(strbuf_str(&self->ring[slot]));
+		}
+	/* The call that sent it: one from the sender siginfo names, or from
+	 * anyone when no siginfo was seen (SIGKILL). */
+	const struct kill_rec *k = c->killed ? kill_of(s, ctx, leader, e->signo, e->seq) : NULL;
+	if (k && (c->sig.sender <= 0 || rule_leader(ctx, c->sig.sender) == k->sender)) {
+		c->kill = *k;
+		c->kill.line = k->line ? xstrdup(k->line) : NULL;
+		if (c->sig.sender <= 0)
+			c->sig.sender = k->sender;
+		c->group_kill = k->sender == leader && k->target <= 0;
+	}
 }
 
 static void on_exit_event(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -314,8 +441,13 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		break;
 	}
 	struct thread *t = thread_get(s, e->pid, true);
-	if (t)
+	if (t) {
 		ring_push(t, e);
+		t->ncalls++;
+		note_waits(t, e);
+		if (e->has_kill_target && e->signo > 0 && !e->err)
+			record_kill(s, t, e, ctx);
+	}
 	switch (e->nr) {
 #ifdef SYS_mmap
 	case SYS_mmap:
@@ -352,11 +484,49 @@ static bool crash_signal(int signo)
 	return fault_signal(signo) || signo == SIGABRT || signo == SIGSYS || signo == SIGTRAP;
 }
 
-static void advise(struct rc_finding *f, const struct crash *c, const struct rc_proc *sender)
+/* The advice for a signal whose sender the trace showed: the sender
+ * decided, so the kernel's OOM killer is out of the question. */
+static void advise_sent(struct strbuf *sb, const struct crash *c, const struct rc_proc *sender, double ran)
+{
+	struct strbuf who = STRBUF_INIT;
+
+	if (c->group_kill)
+		strbuf_adds(&who, "it (with its whole process group)");
+	else
+		proc_name(&who, sender, c->sig.sender);
+	switch (c->kill.why) {
+	case WHY_TIMER:
+		strbuf_addf(sb, "%s stopped it when its time limit ran out", who.buf);
+		if (ran >= 0)
+			strbuf_addf(sb, " (after %.1f s)", ran);
+		strbuf_adds(sb, ": the command took longer than it was given; see what it was doing then (its "
+			    "last calls, or `rootcause stack PID` while it hangs), or give it more time");
+		break;
+	case WHY_WAITED:
+		strbuf_addf(sb, "%s waited for it to end", who.buf);
+		if (ran >= 0)
+			strbuf_addf(sb, " for %.1f s", ran);
+		strbuf_adds(sb, ", then killed it: its time-out was too short or the command hung; see what it "
+			    "was doing then (its last calls), or raise the time-out");
+		break;
+	default:
+		strbuf_addf(sb, "%s sent it, and the trace shows no failure or timer behind that: find out why "
+			    "that process stops it (a shutdown, a restart, a health check, a script)", who.buf);
+		break;
+	}
+	strbuf_release(&who);
+}
+
+static void advise(struct rc_finding *f, const struct crash *c, const struct rc_proc *sender, double ran)
 {
 	const struct sig_rec *r = &c->sig;
 	struct strbuf sb = STRBUF_INIT;
 
+	if (c->kill.signo && !crash_signal(r->signo)) {
+		advise_sent(&sb, c, sender, ran);
+		f->advice = strbuf_detach(&sb);
+		return;
+	}
 	switch (r->signo) {
 	case SIGSEGV:
 		if (r->has_addr && r->addr < 4096)
@@ -451,10 +621,16 @@ static void emit(const struct crash *c, const struct rc_ctx *ctx, struct rc_find
 		strbuf_adds(&detail, code);
 	if (r->has_addr && fault_signal(r->signo))
 		strbuf_addf(&detail, "%s0x%llx", detail.len ? " at " : "at ", (unsigned long long)r->addr);
+	/* How long the victim ran before it was sent the signal. */
+	double ran = -1;
+	if (c->kill.signo && p && p->first_ts >= 0 && c->kill.ts >= p->first_ts)
+		ran = c->kill.ts - p->first_ts;
 	if (r->sender > 0 && (r->code <= 0 || !code)) {
 		sender = procs_get(ctx->procs, r->sender);
 		if (r->sender == c->pid && r->signo == SIGABRT)
 			strbuf_addf(&detail, "%sabort() called", detail.len ? ", " : "");
+		else if (c->group_kill)
+			strbuf_addf(&detail, "%ssent by itself to its whole process group", detail.len ? ", " : "");
 		else if (r->sender == c->pid)
 			strbuf_addf(&detail, "%sraised by the process itself", detail.len ? ", " : "");
 		else
@@ -465,6 +641,12 @@ static void emit(const struct crash *c, const struct rc_ctx *ctx, struct rc_find
 			strbuf_addf(&detail, " '%s'", strbuf_str(&sl));
 			strbuf_release(&sl);
 		}
+		if (c->kill.why == WHY_TIMER)
+			strbuf_adds(&detail, " when its timer went off");
+		else if (c->kill.why == WHY_WAITED)
+			strbuf_adds(&detail, " after waiting for it to end");
+		if (ran >= 0 && c->kill.why != WHY_UNKNOWN)
+			strbuf_addf(&detail, ", %.1f s after it started", ran);
 	}
 	if (r->reraised)
 		strbuf_addf(&detail, "%sre-raised by its handler", detail.len ? ", " : "");
@@ -489,7 +671,7 @@ static void emit(const struct crash *c, const struct rc_ctx *ctx, struct rc_find
 	struct rc_finding *f = rule_finding(out, RULE_ID, sev, sev_ok, &sb);
 	rule_finding_pid(f, c->pid, c->tid);
 	f->signo = r->signo;
-	if (r->sender > 0 && r->sender != c->pid && (r->code <= 0 || !code))
+	if (r->sender > 0 && (r->sender != c->pid || c->group_kill) && (r->code <= 0 || !code))
 		f->sender_pid = r->sender;
 	if (detail.len)
 		f->message = strbuf_detach(&detail);
@@ -498,8 +680,9 @@ static void emit(const struct crash *c, const struct rc_ctx *ctx, struct rc_find
 	for (int i = 0; i < RING; i++)
 		rule_evidence(f, r->before[i]);
 	rule_evidence(f, r->line);
+	rule_evidence(f, c->kill.line);
 	rule_evidence(f, c->exit_line);
-	advise(f, c, sender);
+	advise(f, c, sender, ran);
 	f->seq = c->seq;
 	f->ts = c->ts;
 	f->unrecovered = true;

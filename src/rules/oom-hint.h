@@ -12,6 +12,7 @@
 #define RC_RULES_OOM_HINT_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -99,10 +100,14 @@ static inline uint64_t oom_hint_recent(const struct oom_hint *h, const struct rc
 	return sum;
 }
 
-/* Whether a SIGKILL at E most likely came from the OOM killer. */
+/* Whether a SIGKILL at E most likely came from the OOM killer: not when a
+ * traced process was seen sending it one (pip's time-out killing rustc,
+ * `timeout -s KILL`). */
 static inline bool oom_hint_likely(const struct oom_hint *h, const struct rc_event *e,
 				   const struct rc_proc *p)
 {
+	if (p && p->signalled_with == SIGKILL)
+		return false;
 	return h->enomem || oom_hint_recent(h, e, p) >= OOM_HINT_BYTES;
 }
 

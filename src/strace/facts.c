@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <math.h>
 #include <netinet/in.h>
@@ -78,6 +79,8 @@ enum decoder {
 	D_CLONE,
 	D_CLONE3,
 	D_WAIT4,		/* wait4(pid, status, options, rusage) */
+	D_KILL,			/* kill(pid, sig), tkill(tid, sig) */
+	D_TGKILL,		/* tgkill(tgid, tid, sig) */
 	D_EXIT,			/* exit/exit_group(code) */
 };
 
@@ -98,6 +101,7 @@ static const unsigned char decoder_nargs[] = {
 	[D_GETSOCKOPT] = 4, [D_POLL] = 3, [D_PPOLL] = 3, [D_SELECT] = 5,
 	[D_PSELECT] = 5, [D_EPOLL_WAIT] = 4, [D_EPOLL_PWAIT2] = 4, [D_CLONE] = 8,
 	[D_CLONE3] = 1, [D_WAIT4] = 2, [D_EXIT] = 1,
+	[D_KILL] = 2, [D_TGKILL] = 3,
 };
 
 static const struct {
@@ -164,6 +168,7 @@ static const struct {
 	{ "epoll_pwait2", D_EPOLL_PWAIT2 },
 	{ "clone", D_CLONE }, { "clone2", D_CLONE }, { "clone3", D_CLONE3 },
 	{ "wait4", D_WAIT4 }, { "exit", D_EXIT }, { "exit_group", D_EXIT },
+	{ "kill", D_KILL }, { "tkill", D_KILL }, { "tgkill", D_TGKILL },
 };
 
 static unsigned long long name_hash(const char *s, size_t n)
@@ -1079,6 +1084,18 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 		if (n >= 1 && parse_ll(a[0], &v))
 			e->exit_code = (int)v;
 		break;
+	case D_KILL:
+	case D_TGKILL: {
+		size_t t = sc->dec == D_TGKILL ? 1 : 0;
+		if (n > t + 1 && parse_ll(a[t], &v) && v >= INT_MIN && v <= INT_MAX) {
+			e->has_kill_target = true;
+			e->kill_target = (int)v;
+		}
+		if (n > t + 1 && (xlat_span(&rc_xlat_signal, a[t + 1], &v) || parse_ll(a[t + 1], &v)) && v >= 0 &&
+		    v < 256)
+			e->signo = (int)v;
+		break;
+	}
 	}
 
 	/* A -yy socket decoration names the peer when the arguments do not. */

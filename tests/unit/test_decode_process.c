@@ -342,6 +342,22 @@ static void test_kill(void **state)
 	assert_string_equal(dt_decode(&t, SYS_tgkill, DT_ARGS(31026, 31026, SIGTERM), 0, 0),
 			    "31026, 31026, SIGTERM");
 	assert_string_equal(dt_decode(&t, SYS_tkill, DT_ARGS(31024, 0), 0, 0), "31024, 0");
+	/* Who is signalled, and with what: the facts who-sent-it rests on. */
+	dt_decode(&t, SYS_kill, DT_ARGS(576, SIGKILL), 0, 0);
+	assert_true(t.ev.has_kill_target);
+	assert_int_equal(t.ev.kill_target, 576);
+	assert_int_equal(t.ev.signo, SIGKILL);
+	dt_check_same_facts(&t);
+	dt_decode(&t, SYS_kill, DT_ARGS(0, SIGKILL), 0, 0);
+	assert_int_equal(t.ev.kill_target, 0);
+	dt_check_same_facts(&t);
+	dt_decode(&t, SYS_kill, DT_ARGS((uint64_t)-4242, SIGTERM), 0, 0);
+	assert_int_equal(t.ev.kill_target, -4242);
+	dt_check_same_facts(&t);
+	dt_decode(&t, SYS_tgkill, DT_ARGS(31026, 31027, SIGTERM), 0, 0);
+	assert_int_equal(t.ev.kill_target, 31027);
+	assert_int_equal(t.ev.signo, SIGTERM);
+	dt_check_same_facts(&t);
 	assert_string_equal(dt_decode(&t, SYS_pidfd_send_signal, DT_ARGS(3, 0, 0, 0), 0, 0), "3, 0, NULL, 0");
 }
 

@@ -354,6 +354,77 @@ static void sigkill_after_reservations(void **state)
 	rt_release(&t);
 }
 
+/* A SIGKILL the trace shows sent: the sender and why, never the OOM
+ * killer, even after large allocations. */
+static void kill_call(struct rt *t, int sender, int target, int sig)
+{
+	struct rc_event e = rt_sys(t, sender, "kill", 0, 0);
+
+	e.has_kill_target = true;
+	e.kill_target = target;
+	e.signo = sig;
+	rt_feed_line(t, &e, "kill(101, SIGKILL) = 0");
+}
+
+static void sigkill_sender_timer(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	struct rc_event c = rt_sys(&t, 100, "clone", 101, 0);
+	c.flags = SIGCHLD;
+	rt_feed(&t, &c);
+	for (int i = 0; i < 8; i++)
+		mmap_anon(&t, 101, 128 * MiB, 0);
+	struct rc_event alrm = rt_event(&t, RC_EV_SIGNAL, 100, "--- SIGALRM {si_signo=SIGALRM, si_code=SI_TIMER} ---");
+	alrm.signo = SIGALRM;
+	alrm.si_code = SI_TIMER;
+	rt_feed(&t, &alrm);
+	kill_call(&t, 100, 101, SIGKILL);
+	rt_killed(&t, 101, SIGKILL, false, "+++ killed by SIGKILL +++");
+	rt_exit(&t, 100, 137);
+	rt_finish(&t);
+
+	assert_null(rt_find(&t, "out-of-memory"));
+	const struct rc_finding *f = rt_find(&t, "crashed");
+	assert_non_null(f);
+	assert_int_equal(f->pid, 101);
+	assert_int_equal(f->sender_pid, 100);
+	assert_true(contains(f->message, "sent by pid 100"));
+	assert_true(contains(f->message, "when its timer went off"));
+	assert_false(contains(f->advice, "OOM"));
+	assert_true(contains(f->advice, "time limit"));
+	assert_true(has_evidence(f, "kill(101, SIGKILL)"));
+	rt_release(&t);
+}
+
+/* Python's subprocess time-out: polls wait4 WNOHANG, then kills. The
+ * victim's last calls say what it was doing. */
+static void sigkill_sender_waited(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	struct rc_event c = rt_sys(&t, 100, "clone", 101, 0);
+	c.flags = SIGCHLD;
+	rt_feed(&t, &c);
+	some_call(&t, 101, "victim's last call");
+	for (int i = 0; i < 3; i++) {
+		struct rc_event w = rt_sys(&t, 100, "wait4", 0, 0);
+		rt_feed(&t, &w);
+	}
+	kill_call(&t, 100, 101, SIGKILL);
+	rt_killed(&t, 101, SIGKILL, false, "+++ killed by SIGKILL +++");
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "crashed");
+	assert_non_null(f);
+	assert_true(contains(f->message, "after waiting for it to end"));
+	assert_true(contains(f->advice, "time-out"));
+	assert_true(has_evidence(f, "victim's last call"));
+	rt_release(&t);
+}
+
 /* ---- out-of-memory ---- */
 
 static void mmap_enomem(void **state)
@@ -1023,6 +1094,8 @@ int main(void)
 		cmocka_unit_test(sigkill_plain),
 		cmocka_unit_test(sigkill_after_allocations),
 		cmocka_unit_test(sigkill_after_reservations),
+		cmocka_unit_test(sigkill_sender_timer),
+		cmocka_unit_test(sigkill_sender_waited),
 		cmocka_unit_test(mmap_enomem),
 		cmocka_unit_test(brk_fallback),
 		cmocka_unit_test(enomem_recovered),

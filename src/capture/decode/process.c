@@ -443,10 +443,21 @@ static void dec_getrusage(struct dec *d)
 /*
  * Signals sent.
  */
+/* The facts of a kill-family call: the pid it names (arg T) and the
+ * signal (arg T + 1), as the log parser takes them from the text. */
+static void kill_facts(struct dec *d, int t)
+{
+	d->e->has_kill_target = true;
+	d->e->kill_target = (int)d->args[t];
+	if (d->args[t + 1] < 256)
+		d->e->signo = (int)d->args[t + 1];
+}
+
 static void dec_kill(struct dec *d)
 {
 	if (d->exiting)
 		return;
+	kill_facts(d, 0);
 	pid_arg(d, 0);
 	dec_sep(d);
 	dec_signal(d, (int)d->args[1]);
@@ -456,6 +467,7 @@ static void dec_tgkill(struct dec *d)
 {
 	if (d->exiting)
 		return;
+	kill_facts(d, 1);
 	pid_arg(d, 0);
 	dec_sep(d);
 	pid_arg(d, 1);
