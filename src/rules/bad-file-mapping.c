@@ -527,6 +527,10 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 /* The most of the crashed thread's stack read for the copy's arguments:
  * the frames up to the culprit's. */
 #define STACK_SCAN_MAX (64 * 1024)
+/* Pointers into file mappings below the fault tried as a copy's start:
+ * a stack full of pointers into one index must not make the pairing with
+ * every length quadratic. */
+#define COPY_PTRS_MAX 64
 /* A length beyond this is a pointer or garbage, not a copy's size. */
 #define COPY_LEN_MAX (1ULL << 40)
 /* user_regs_struct begins with the 15 general registers, r15 to rdi. */
@@ -542,18 +546,24 @@ struct span {
 	uint64_t offset;	/* of start, in the file */
 };
 
-/* M maps an ELF file: its magic, from the file, or from memory when the
- * file is gone and M maps its start (libdwfl reports every mapped file as
- * a module, ELF or not, so the module list cannot tell). */
+/* M maps an ELF file (or a device: not a data file either): its magic,
+ * from the file, or from memory when the file is gone and M maps its start
+ * (libdwfl reports every mapped file as a module, ELF or not, so the
+ * module list cannot tell). */
 static bool elf_mapping(const struct rc_crash *c, const struct rc_mapping *m)
 {
 	const struct rc_module *mod = crash_module_at(c, m->start);
-	unsigned char magic[4];
+	unsigned char magic[4] = { 0 };
 	bool got = false;
 
 	if (mod && mod->has_symbols)
 		return true;	/* a data file has no symbol table */
-	int fd = open(m->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* A path from a core: no device is opened, and only a regular file
+	 * is read. */
+	struct stat st;
+	if (strncmp(m->path, "/dev/", 5) == 0)
+		return true;
+	int fd = stat(m->path, &st) == 0 && S_ISREG(st.st_mode) ? open(m->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
 	if (fd >= 0) {
 		got = pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic);
 		close(fd);
@@ -684,9 +694,14 @@ static bool copy_range(const struct rc_crash *c, const struct rc_thread *t, stru
 	size_t n = arg_words(c, t, &w);
 	bool found = false;
 
-	for (size_t i = 0; i < n; i++) {
+	size_t tried = 0;
+	for (size_t i = 0; i < n && tried < COPY_PTRS_MAX; i++) {
 		struct span sp;
-		if (w[i] >= a || !data_span_at(c, w[i], &sp) || sp.end > a)
+		const struct rc_mapping *m = w[i] < a ? crash_mapping_at(c, w[i]) : NULL;
+		if (!m || !m->path || !m->read || m->end > a)
+			continue;
+		tried++;
+		if (!data_span_at(c, w[i], &sp) || sp.end > a)
 			continue;
 		for (size_t k = 0; k < n; k++) {
 			uint64_t len = w[k];
