@@ -104,7 +104,7 @@ int cmd_attach(int argc, char **argv)
 		.duration = duration,
 		.follow = true,
 		.select = sel,
-		.dec = { .strsize = 1024, .preview_max = 1024 },
+		.dec = { .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX },
 		.engine = &eng,
 		.crash = &crash,
 		.crash_findings = &crash_findings,

@@ -147,14 +147,26 @@ void findings_prepend(struct rc_findings *findings, struct rc_findings *crash, c
 				    "below; the finding above names the cause.");
 	}
 	/* A rule with both halves (bad-file-mapping) that the trace already
-	 * found for this process says it once, from the trace. */
+	 * found for this process says it once: the trace's finding, which
+	 * quotes the calls, in the crash's words, which name the frame that
+	 * made the access; its frames fill the evidence left. */
 	size_t kept = 0;
 	for (size_t i = 0; i < crash->count; i++) {
-		struct rc_finding *f = crash->v[i];
-		bool dup = false;
+		struct rc_finding *f = crash->v[i], *dup = NULL;
 		for (size_t k = 0; k < findings->count && !dup; k++)
-			dup = strcmp(findings->v[k]->rule, f->rule) == 0 && findings->v[k]->pid == f->pid;
+			if (strcmp(findings->v[k]->rule, f->rule) == 0 && findings->v[k]->pid == f->pid)
+				dup = findings->v[k];
 		if (dup) {
+			char *swap = dup->summary;
+			dup->summary = f->summary;
+			f->summary = swap;
+			if (f->advice) {
+				swap = dup->advice;
+				dup->advice = f->advice;
+				f->advice = swap;
+			}
+			for (int e = 0; e < f->nevidence && dup->nevidence < RC_EVIDENCE_MAX; e++)
+				finding_evidence(dup, f->evidence[e], strlen(f->evidence[e]));
 			finding_free(f);
 		} else {
 			crash->v[kept++] = f;

@@ -113,9 +113,10 @@ int cmd_run(int argc, char **argv)
 		.follow = true,
 		.no_seccomp = no_filter,
 		.select = sel,
-		/* Long enough for a program's whole error message, and the
-		 * same in --trace-out so that analyze reads the same facts. */
-		.dec = { .strsize = 1024, .preview_max = 1024 },
+		/* The trace shows 1 KiB of each buffer, as strace -s 1024
+		 * would; the rules get the head and the tail of every write,
+		 * as much as from a log (event.h). */
+		.dec = { .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX },
 		.printer = pr,
 		.engine = &eng,
 		.crash = &crash,

@@ -9,6 +9,7 @@
  * and the instructions' pages. */
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "crash/insn.h"
 #include "util/util.h"
@@ -52,6 +53,7 @@ struct dec {
 	unsigned rex;
 	enum enc enc;
 	unsigned map;		/* 0 one-byte, 1 0F, 2 0F 38, 3 0F 3A (VEX/EVEX: mmm) */
+	unsigned evex_p2;	/* EVEX's last payload byte: z, L'L, b, V', aaa */
 	unsigned pp;		/* mandatory prefix: 0 none, 1 66, 2 F3, 3 F2 */
 	bool w;
 	unsigned op;
@@ -683,7 +685,10 @@ static bool decode(struct dec *d, struct op *o)
 			d->map = b == 0xc4 ? p0 & 0x1f : p0 & 7;
 			d->w = p1 >> 7;
 			d->pp = p1 & 3;
-			if (b == 0x62 && !skip(d, 1))	/* P2: z, L'L, b, V', aaa */
+			/* X and B extend the index and base registers as REX's
+			 * do, stored inverted. */
+			d->rex = 0x40 | (p0 & 0x40 ? 0 : 2) | (p0 & 0x20 ? 0 : 1);
+			if (b == 0x62 && !next(d, &d->evex_p2))
 				return false;
 		}
 		if (!next(d, &d->op))
@@ -894,6 +899,121 @@ enum rc_access insn_access(const unsigned char *code, size_t n, const uint64_t *
 	size_t len;
 
 	return insn_access_len(code, n, regs, fault, &len);
+}
+
+/* EVEX scales an 8-bit displacement by the memory operand's size (Intel
+ * SDM 2.7.5).  For the full-vector moves that is the vector length; the
+ * other tuple types are not worked out here. */
+static bool evex_disp8_scale(const struct dec *d, unsigned *n)
+{
+	bool bcast = d->evex_p2 & 0x10;
+	unsigned op = d->op;
+
+	if (d->map != 1 || bcast)
+		return false;
+	if (((op == 0x10 || op == 0x11) && d->pp <= 1) || op == 0x28 || op == 0x29 || op == 0x6f ||
+	    op == 0x7f || op == 0xe7 || op == 0x2b) {
+		*n = 16u << ((d->evex_p2 >> 5) & 3);
+		return true;
+	}
+	return false;
+}
+
+static uint64_t seg_base(const struct dec *d, const uint64_t *regs)
+{
+	return d->seg == 0x64 ? regs[R_FS_BASE] : d->seg == 0x65 ? regs[R_GS_BASE] : 0;
+}
+
+bool insn_mem_operand(const unsigned char *code, size_t n, const uint64_t *regs, uint64_t fault,
+		      struct rc_insn_mem *out)
+{
+	struct dec d = { .p = code, .n = MIN(n, (size_t)INSN_MAX) };
+	struct op o = { K_NONE, 0, false };
+	size_t len;
+
+	memset(out, 0, sizeof(*out));
+	if (!regs || !code)
+		return false;
+	out->access = insn_access_len(code, n, regs, fault, &len);
+	if (out->access != RC_ACCESS_READ && out->access != RC_ACCESS_WRITE)
+		return false;
+	if (!decode(&d, &o) || d.cut)
+		return false;
+	out->scale = 1;
+	switch (o.kind) {
+	case K_MOVS:
+	case K_IMPL_READ:
+	case K_IMPL_WRITE: {
+		/* cmps reads both: the one nearer the fault, as movs. */
+		uint64_t src = regs[R_RSI], dst = regs[R_RDI];
+		unsigned op = d.enc == ENC_LEGACY && d.map == 0 ? d.op : 0;
+		bool via_rsi;
+		if (op == 0xd7)
+			return false;	/* xlat: rbx + al */
+		if (op == 0xa6 || op == 0xa7)
+			via_rsi = distance(fault, src) <= distance(fault, dst);
+		else if (op == 0xa4 || op == 0xa5)
+			via_rsi = out->access == RC_ACCESS_READ;
+		else
+			via_rsi = op == 0xac || op == 0xad;
+		uint64_t v = via_rsi ? src : dst;
+		if (d.adsize)
+			v = (uint32_t)v;
+		out->has_base = true;
+		out->base = v;
+		out->ea_known = true;
+		/* Only the source may take a segment override. */
+		out->ea = v + (via_rsi ? seg_base(&d, regs) : 0);
+		return true;
+	}
+	case K_READ:
+	case K_WRITE:
+		break;
+	case K_PUSH_MEM:
+		/* push or call through memory: its operand, when that is what
+		 * faulted, not the push */
+		if (out->access != RC_ACCESS_READ)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	if (!o.modrm || d.mod == 3)
+		return false;	/* moffs: an absolute address, no pointer */
+	uint64_t a;
+	bool known = true;
+	if (d.enc == ENC_EVEX && d.mod == 1) {
+		unsigned scale;
+		known = evex_disp8_scale(&d, &scale);
+		a = known ? (uint64_t)(d.disp * (int64_t)scale) : 0;
+	} else {
+		a = (uint64_t)d.disp;
+	}
+	if (d.base == BASE_RIP) {
+		out->has_base = true;
+		out->base = regs[R_RIP] + len;
+	} else if (d.base >= 0) {
+		out->has_base = true;
+		out->base = regs[gpr_index[d.base]];
+	}
+	/* A gather's or scatter's index is a vector register. */
+	bool vsib = d.enc != ENC_LEGACY && d.map == 2 &&
+		    ((d.op >= 0x90 && d.op <= 0x93) || (d.op >= 0xa0 && d.op <= 0xa3));
+	if (vsib) {
+		known = false;
+	} else if (d.index >= 0) {
+		out->has_index = true;
+		out->index = regs[gpr_index[d.index]];
+		out->scale = 1u << d.scale;
+	}
+	if (!out->has_base && !out->has_index)
+		return false;
+	a += out->base + out->index * out->scale;
+	if (d.adsize)
+		a = (uint32_t)a;
+	out->ea = a + seg_base(&d, regs);
+	out->ea_known = known;
+	return true;
 }
 
 const char *insn_access_verb(enum rc_access a)

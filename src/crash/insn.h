@@ -12,6 +12,7 @@
 #ifndef RC_CRASH_INSN_H
 #define RC_CRASH_INSN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,6 +46,31 @@ enum rc_access insn_access(const unsigned char *code, size_t n, const uint64_t *
  * the assembler's. */
 enum rc_access insn_access_len(const unsigned char *code, size_t n, const uint64_t *regs, uint64_t fault,
 			       size_t *len);
+
+/* The pointer a faulting data access went through: the memory operand's
+ * base and index registers (a string instruction's rsi or rdi), and the
+ * effective address they make, for rules that ask which object the access
+ * was computed from (bad-file-mapping: a pointer into a file mapping whose
+ * access landed past its end). */
+struct rc_insn_mem {
+	enum rc_access access;		/* READ or WRITE */
+	bool has_base, has_index;
+	uint64_t base, index;		/* the registers' values; index unscaled */
+	unsigned scale;			/* 1, 2, 4 or 8 */
+	/* base + index * scale + displacement (+ fs/gs base), when known: not
+	 * for EVEX's compressed 8-bit displacements of tuple types other than
+	 * full-vector moves. */
+	bool ea_known;
+	uint64_t ea;
+};
+
+/* Fills *OUT for the data access at the faulting pc (arguments as for
+ * insn_access, REGS required); false when the access is not a read or a
+ * write through registers: unknown, an instruction fetch, the stack's own
+ * push/pop/call/ret (a push or call through memory that faulted reading
+ * its operand does name the operand's registers), an absolute address. */
+bool insn_mem_operand(const unsigned char *code, size_t n, const uint64_t *regs, uint64_t fault,
+		      struct rc_insn_mem *out);
 
 /* "reading", "writing", "executing"; NULL for UNKNOWN (and anything else). */
 const char *insn_access_verb(enum rc_access a);

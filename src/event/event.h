@@ -38,6 +38,14 @@ struct rc_sockaddr {
 /* The argv of an execve, as far as it was shown. */
 #define RC_EVENT_MAX_ARGV 16
 
+/* The bytes of a write an event keeps, whichever source fed it: all of a
+ * write up to RC_EVENT_DATA_MAX, and of a longer one its first
+ * RC_EVENT_DATA_HEAD bytes and its last RC_EVENT_DATA_MAX - HEAD, because
+ * what matters is often at its end (the last line of a Python traceback,
+ * written in one write, says what went wrong). */
+#define RC_EVENT_DATA_MAX 4096
+#define RC_EVENT_DATA_HEAD (RC_EVENT_DATA_MAX / 2)
+
 struct rc_event {
 	enum rc_event_kind kind;
 	int pid;		/* the thread id strace prints; 0 when the log has none */
@@ -82,11 +90,16 @@ struct rc_event {
 					 * the two fds pipe/pipe2/socketpair made */
 	int nfds;
 
-	/* A short preview of the bytes written or sent (stderr text, DNS
-	 * queries), as far as the source showed them. */
+	/* A preview of the bytes written or sent (stderr text, DNS queries),
+	 * as far as the source showed them: all of them, or the head and the
+	 * tail of a write longer than the cap, with DATA_OMITTED bytes between
+	 * them left out at offset DATA_GAP of DATA. */
 	const unsigned char *data;
 	size_t data_len;
-	bool data_truncated;
+	size_t data_gap;
+	uint64_t data_omitted;	/* 0: nothing left out in the middle */
+	bool data_truncated;	/* the end is not there: the source stopped
+				 * short (strace's -s cut the string) */
 
 	const char *argv[RC_EVENT_MAX_ARGV];	/* execve */
 	int argc;
@@ -127,6 +140,11 @@ struct rc_event {
 
 /* Reset E to "nothing known" (all optional fields at their none values). */
 void event_clear(struct rc_event *e);
+
+/* Keeps the N bytes at SRC (all there is of a write) as E's data in DST,
+ * which has room for MAX: all of them, or the first MAX / 2 and the last
+ * MAX - MAX / 2. */
+void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const unsigned char *src, size_t n);
 
 /* Appends FD to E's fds, as long as there is room and it is an fd. */
 static inline void event_add_fd(struct rc_event *e, long long fd)

@@ -494,7 +494,7 @@ void procs_learn_fd(struct rc_procs *m, int pid, int fd, const char *desc)
 }
 
 static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, bool discarded, const char *s,
-			size_t n)
+			size_t n, size_t cut_shown)
 {
 	if (n == 0)
 		return;
@@ -511,15 +511,24 @@ static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, bool 
 	m->out[slot].fd = fd;
 	m->out[slot].seq = seq;
 	m->out[slot].discarded = discarded;
+	m->out[slot].cut = cut_shown > 0;
+	m->out[slot].shown = cut_shown;
 }
 
-static void output_flush_fd(struct rc_procs *m, int i)
+/* CUT_SHOWN: the line ends where the source stopped showing a write of
+ * which it showed that many bytes; 0 for a whole line. */
+static void output_flush_cut(struct rc_procs *m, int i, size_t cut_shown)
 {
 	struct strbuf *sb = &m->partial[i];
 	if (sb->len)
 		output_push(m, m->partial_pid[i], i + 1, m->partial_seq[i], m->partial_discarded[i], sb->buf,
-			    sb->len);
+			    sb->len, cut_shown);
 	strbuf_reset(sb);
+}
+
+static void output_flush_fd(struct rc_procs *m, int i)
+{
+	output_flush_cut(m, i, 0);
 }
 
 void procs_flush_output(struct rc_procs *m)
@@ -545,15 +554,12 @@ static int write_stream(const struct rc_proc *p, int fd, bool *to_null)
 	return inherited_stream(p, fd);
 }
 
-static void output_add(struct rc_procs *m, const struct rc_event *e, int stream, bool discarded)
+/* N bytes of a write, split into lines. */
+static void output_lines(struct rc_procs *m, const struct rc_event *e, int i, bool discarded, const char *s,
+			 size_t n)
 {
-	int i = stream - 1;
 	struct strbuf *sb = &m->partial[i];
-	const char *s = (const char *)e->data;
-	size_t n = e->data_len;
 
-	if (sb->len && (m->partial_pid[i] != e->pid || m->partial_discarded[i] != discarded))
-		output_flush_fd(m, i);
 	while (n) {
 		const char *nl = memchr(s, '\n', n);
 		size_t take = nl ? (size_t)(nl - s) : n;
@@ -570,11 +576,43 @@ static void output_add(struct rc_procs *m, const struct rc_event *e, int stream,
 		s = nl + 1;
 		n -= take + 1;
 	}
+}
+
+static void output_add(struct rc_procs *m, const struct rc_event *e, int stream, bool discarded)
+{
+	int i = stream - 1;
+	struct strbuf *sb = &m->partial[i];
+	const char *s = (const char *)e->data;
+	size_t gap = e->data_omitted && e->data_gap <= e->data_len ? e->data_gap : e->data_len;
+
+	if (sb->len && (m->partial_pid[i] != e->pid || m->partial_discarded[i] != discarded))
+		output_flush_fd(m, i);
+	output_lines(m, e, i, discarded, s, gap);
+	if (gap < e->data_len) {
+		/* The middle of a long write was left out: the line it breaks
+		 * ends "..." and what follows begins a fragment. */
+		if (sb->len) {
+			strbuf_adds(sb, "...");
+			output_flush_fd(m, i);
+		}
+		m->partial_pid[i] = e->pid;
+		m->partial_seq[i] = e->seq;
+		m->partial_discarded[i] = discarded;
+		strbuf_adds(sb, "...");
+		output_lines(m, e, i, discarded, s + gap, e->data_len - gap);
+	}
 	/* A preview cut short by strace's -s is a line of its own, marked the
 	 * way strace marks it. */
 	if (e->data_truncated && sb->len) {
 		strbuf_adds(sb, "...");
-		output_flush_fd(m, i);
+		output_flush_cut(m, i, e->data_len + (size_t)e->data_omitted);
+	} else if (e->data_truncated && m->out_count) {
+		/* Cut right after a newline: the line before is the last seen. */
+		struct rc_output *last = &m->out[(m->out_head + m->out_count - 1) % RC_OUTPUT_KEEP];
+		if (last->seq == e->seq && last->fd == stream) {
+			last->cut = true;
+			last->shown = e->data_len + (size_t)e->data_omitted;
+		}
 	}
 }
 

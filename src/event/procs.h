@@ -97,8 +97,14 @@ struct rc_output {
 				 * the write went through */
 	uint64_t seq;
 	char *text;		/* one line, without the newline; ends in "..."
-				 * when strace cut the write short (-s) */
+				 * when strace cut the write short (-s), and
+				 * lines broken where the middle of a long write
+				 * was left out (event.h) end or begin with it */
 	bool discarded;		/* written to /dev/null */
+	/* The source stopped showing the write this line ends (strace's -s
+	 * cut the string): what the program wrote after it is unknown. */
+	bool cut;
+	size_t shown;		/* then: the bytes of that write it showed */
 };
 
 #define RC_OUTPUT_KEEP 64

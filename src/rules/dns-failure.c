@@ -216,6 +216,14 @@ static bool parse_at(const unsigned char *d, size_t n, size_t off, bool truncate
 	return true;
 }
 
+/* The bytes of E's data that follow each other from the start: a packet
+ * longer than the preview keeps its head and its tail, and only the head
+ * parses. */
+static size_t dns_bytes(const struct rc_event *e)
+{
+	return e->data_omitted ? e->data_gap : e->data_len;
+}
+
 /* Parse a DNS message as sent or received; TCP ones start with a length. */
 static bool dns_parse(const unsigned char *d, size_t n, bool truncated, bool tcp, struct dns_msg *m)
 {
@@ -337,7 +345,7 @@ static void on_send(struct state *s, const struct rc_event *e, const struct rc_c
 	if (!server)
 		return;
 	struct dns_msg m;
-	bool parsed = dns_parse(e->data, e->data_len, e->data_truncated, tcp, &m);
+	bool parsed = dns_parse(e->data, dns_bytes(e), e->data_truncated || e->data_omitted, tcp, &m);
 	if (parsed && m.response) {
 		free(m.name);
 		free(server);
@@ -398,7 +406,7 @@ static void on_recv(struct state *s, const struct rc_event *e, const struct rc_c
 	}
 	struct dns_msg m;
 	bool parsed = e->ret_known && e->ret > 0 &&
-		      dns_parse(e->data, e->data_len, e->data_truncated, tcp, &m);
+		      dns_parse(e->data, dns_bytes(e), e->data_truncated || e->data_omitted, tcp, &m);
 	if (!parsed || !m.response || m.tc) {
 		if (e->ret_known && e->ret > 0 && d)
 			d->awaiting = false;	/* an answer, unseen or cut */

@@ -297,6 +297,25 @@ static const char *cxx_what(const struct rc_procs *m, const struct em_pick *pk, 
 	return t;
 }
 
+/* The line that would decide was cut by strace's -s (the source stopped
+ * showing the write): the line picked, a later line of the same write
+ * (its end), or, for a traceback whose exception line is not there, any
+ * line after its header.  NULL when nothing deciding is missing. */
+static const struct rc_output *cut_line(const struct rc_procs *m, const struct em_pick *pk, long at, long tb,
+					bool have_exception)
+{
+	const struct rc_output *o = ring_at(m, pk->idx[at]);
+
+	if (o->cut)
+		return o;
+	for (long i = at + 1; i < (long)pk->n; i++) {
+		const struct rc_output *l = ring_at(m, pk->idx[i]);
+		if (l->cut && l->fd == o->fd && (l->seq == o->seq || (tb >= 0 && !have_exception)))
+			return l;
+	}
+	return NULL;
+}
+
 static void emit(struct rc_findings *out, const struct rc_procs *m, const struct em_pick *pk)
 {
 	long tb, at;
@@ -350,7 +369,13 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	strbuf_add(&shown, msg, MIN(strlen(msg), (size_t)EM_SUMMARY_MAX));
 	if (strlen(msg) > EM_SUMMARY_MAX)
 		strbuf_adds(&shown, "...");
-	if (is_module)
+	bool have_exception = tb >= 0 && at > tb && exception_line(o->text);
+	const struct rc_output *cut = cut_line(m, pk, at, tb, have_exception);
+	if (cut && tb >= 0 && !have_exception)
+		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING,
+				"'%s' printed a Python traceback whose last line is not in the trace: strace -s %zu "
+				"cut this write; record with a larger -s", prog ? prog : "the program", cut->shown);
+	else if (is_module)
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING,
 				"python cannot import module '%s'", module.buf);
 	else if (what)
@@ -362,6 +387,13 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	else
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "the program %s: %s",
 				level == EM_WARNING ? "warned" : "reported", shown.buf);
+	if (cut && !(tb >= 0 && !have_exception)) {
+		char *sum = f->summary;
+		f->summary = NULL;
+		finding_setf(&f->summary, "%s (strace -s %zu cut this write; record with a larger -s)", sum,
+			     cut->shown);
+		free(sum);
+	}
 	f->pid = o->pid;
 	f->seq = o->seq;
 	f->is_output = true;
@@ -393,6 +425,14 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 			     "crash stack shows where), or fix what it says", type.len ? type.buf : "it");
 	else
 		advise(f, msg, is_module ? module.buf : NULL);
+	if (cut) {
+		char *adv = f->advice;
+		f->advice = NULL;
+		finding_setf(&f->advice, "the trace shows only the first %zu bytes of what the program wrote there "
+			     "(strace -s %zu): record again with a larger -s (strace -s 4096, or rootcause run) to "
+			     "see the rest; %s", cut->shown, cut->shown, adv ? adv : "");
+		free(adv);
+	}
 	strbuf_release(&type);
 	strbuf_release(&module);
 	strbuf_release(&shown);

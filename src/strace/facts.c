@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 
 #include "gen/tables.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 enum decoder {
@@ -383,23 +384,44 @@ static void take_size(struct rc_event *e, struct span s, const char *key)
 	}
 }
 
-/* The data preview buffer of E, allocated on first use. */
-static unsigned char *data_buf(struct rc_event *e, struct arena *a)
-{
-	if (!e->data)
-		e->data = arena_alloc(a, RC_DATA_PREVIEW + 1);
-	return (unsigned char *)e->data;
-}
-
-static void take_data(struct rc_event *e, struct span s, struct arena *a)
+/* The bytes of the C-escaped string S appended to SB; *TRUNC set when
+ * strace cut it at -s (or the line ended inside it). */
+static void string_bytes(struct span s, struct strbuf *sb, bool *trunc)
 {
 	struct span t = span_trim(s);
 
 	if (!t.n || t.p[0] != '"')
 		return;
-	unsigned char *buf = data_buf(e, a);
-	append_string(t, buf, RC_DATA_PREVIEW, &e->data_len, &e->data_truncated);
+	/* Unescaped, a string is no longer than its text. */
+	unsigned char *tmp = xmalloc(t.n);
+	size_t n = 0;
+	append_string(t, tmp, t.n, &n, trunc);
+	strbuf_add(sb, tmp, n);
+	free(tmp);
+}
+
+/* E keeps what the log showed of its data: all of it, or its head and
+ * its tail (event.h). */
+static void keep_data(struct rc_event *e, const struct strbuf *sb, bool trunc, struct arena *a)
+{
+	unsigned char *buf = arena_alloc(a, RC_EVENT_DATA_MAX + 1);
+
+	event_keep_ends(e, buf, RC_EVENT_DATA_MAX, (const unsigned char *)strbuf_str(sb), sb->len);
 	buf[e->data_len] = '\0';
+	e->data_truncated = trunc;
+}
+
+static void take_data(struct rc_event *e, struct span s, struct arena *a)
+{
+	struct span t = span_trim(s);
+	struct strbuf sb = STRBUF_INIT;
+	bool trunc = false;
+
+	if (!t.n || t.p[0] != '"')
+		return;
+	string_bytes(t, &sb, &trunc);
+	keep_data(e, &sb, trunc, a);
+	strbuf_release(&sb);
 }
 
 /* [{iov_base="..", iov_len=N}, ...]: the data concatenated, the lengths summed. */
@@ -408,13 +430,16 @@ static void take_iov(struct rc_event *e, struct span s, struct arena *a, bool da
 	struct span in = inner(s), v;
 	const char *p = in.p, *end = span_end(in);
 	unsigned long long sum = 0;
-	bool have_len = false;
+	bool have_len = false, any = false, trunc = false;
+	struct strbuf sb = STRBUF_INIT;
 
 	while (p < end) {
 		const char *q = item_end(p, end);
 		struct span el = inner(span_make(p, (size_t)(q - p)));
-		if (data && find_field(el, "iov_base", &v))
-			take_data(e, v, a);
+		if (data && find_field(el, "iov_base", &v) && span_trim(v).n && span_trim(v).p[0] == '"') {
+			string_bytes(v, &sb, &trunc);
+			any = true;
+		}
 		long long n;
 		if (find_field(el, "iov_len", &v) && parse_ll(v, &n) && n >= 0) {
 			sum += (unsigned long long)n;
@@ -428,7 +453,10 @@ static void take_iov(struct rc_event *e, struct span s, struct arena *a, bool da
 		e->len = sum;
 	/* strace shows at most -s elements; a trailing "..." is the rest. */
 	if (data && in.n >= 3 && memcmp(span_end(in) - 3, "...", 3) == 0)
-		e->data_truncated = true;
+		trunc = true;
+	if (any)
+		keep_data(e, &sb, trunc, a);
+	strbuf_release(&sb);
 }
 
 /* A struct msghdr: the address in msg_name, the data in msg_iov. */

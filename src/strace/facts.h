@@ -43,7 +43,4 @@ struct call_text {
 void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_text *ct,
 		struct arena *a);
 
-/* Bytes of written/sent data an event keeps. */
-#define RC_DATA_PREVIEW 4096
-
 #endif

@@ -492,12 +492,16 @@ static void buffers(void **state)
 	assert_memory_equal(pe.data, h.ev.data, pe.data_len);
 	strace_parser_free(p);
 
-	/* A preview smaller than the buffer is truncated. */
+	/* A preview smaller than the buffer keeps its head and its tail. */
 	hc_reset(&h);
 	h.opts.preview_max = 16;
-	dec_buf(&h.d, DT_PTR(data), sizeof(data), true);
+	char text[] = "Traceback (most recent call last):\nE: x\n";
+	dec_buf(&h.d, DT_PTR(text), 40, true);
 	assert_int_equal(h.ev.data_len, 16);
-	assert_true(h.ev.data_truncated);
+	assert_memory_equal(h.ev.data, "Tracebac):\nE: x\n", 16);
+	assert_int_equal(h.ev.data_gap, 8);
+	assert_int_equal(h.ev.data_omitted, 24);
+	assert_false(h.ev.data_truncated);
 
 	/* sendto(3, "hello\0\1world\nhello\0\1world\nhello\0"..., 65, 0, ...) */
 	hc_reset(&h);
@@ -546,10 +550,18 @@ static void buffers(void **state)
 	dec_buf(&h.d, DT_PTR(m + ps - 8), 20, true);
 	snprintf(line, sizeof(line), "%p", (void *)(m + ps - 8));
 	assert_string_equal(hc_text(&h), line);
-	/* The printed part is readable, the preview's reach is not: print,
-	 * and keep what was read. */
+	/* The printed part and the preview's head are readable, its tail is
+	 * not: print, and keep the head (the preview is 16 bytes here). */
 	hc_reset(&h);
 	h.opts.strsize = 4;
+	dec_buf(&h.d, DT_PTR(m + ps - 8), 20, true);
+	assert_string_equal(hc_text(&h), "\"qqqq\"...");
+	assert_int_equal(h.ev.data_len, 8);
+	assert_int_equal(h.ev.data_omitted, 0);
+	assert_true(h.ev.data_truncated);
+	/* Only the printed part is readable: keep that. */
+	hc_reset(&h);
+	h.opts.preview_max = 32;
 	dec_buf(&h.d, DT_PTR(m + ps - 8), 20, true);
 	assert_string_equal(hc_text(&h), "\"qqqq\"...");
 	assert_int_equal(h.ev.data_len, 4);

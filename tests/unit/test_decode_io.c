@@ -147,8 +147,12 @@ static void read_write(void **state)
 	/* read(3, "0123"..., 100) = 41 with -s 4 */
 	real(&t, SYS_read, DT_ARGS((uint64_t)p[0], DT_PTR(buf), 100), F("%d, \"0123\"..., 100", p[0]));
 	real(&t, SYS_write, DT_ARGS((uint64_t)p[1], DT_PTR(digits), 41), F("%d, \"0123\"..., 41", p[1]));
+	/* longer than the preview: its head and its tail */
 	assert_int_equal(t.ev.data_len, 8);
-	assert_true(t.ev.data_truncated);
+	assert_memory_equal(t.ev.data, "0123789\n", 8);
+	assert_int_equal(t.ev.data_gap, 4);
+	assert_int_equal(t.ev.data_omitted, 33);
+	assert_false(t.ev.data_truncated);
 	t.opts.strsize = 32;
 	t.opts.preview_max = 1024;
 	assert_int_equal(read(p[0], buf, sizeof(buf)), 41);
@@ -235,6 +239,21 @@ static void vectors(void **state)
 	assert_int_equal(t.ev.len, 5);
 	assert_int_equal(t.ev.data_len, 5);
 	t.opts.strsize = 32;
+	assert_int_equal(read(p[0], big, sizeof(big)), 14);
+	/* A preview smaller than the vector: the head from the first buffers,
+	 * the tail from the last two, read apart:
+	 * writev(6, [{iov_base="ab", ...}, ..., {iov_base="eeeee", iov_len=5}], 5) = 14 */
+	t.opts.preview_max = 6;
+	real(&t, SYS_writev, DT_ARGS((uint64_t)p[1], DT_PTR(iov), 5),
+	     F("%d, [{iov_base=\"ab\", iov_len=2}, {iov_base=\"cde\", iov_len=3}, {iov_base=\"\", iov_len=0}, "
+	       "{iov_base=\"dddd\", iov_len=4}, {iov_base=\"eeeee\", iov_len=5}], 5", p[1]));
+	assert_int_equal(t.ev.len, 14);
+	assert_int_equal(t.ev.data_len, 6);
+	assert_memory_equal(t.ev.data, "abceee", 6);
+	assert_int_equal(t.ev.data_gap, 3);
+	assert_int_equal(t.ev.data_omitted, 8);
+	assert_false(t.ev.data_truncated);
+	t.opts.preview_max = 1024;
 	assert_int_equal(read(p[0], big, sizeof(big)), 14);
 	/* A vector of empty buffers: the length is the return value (0 here). */
 	struct iovec empty[1] = { { "", 0 } };

@@ -932,6 +932,7 @@ struct expect {
 	enum rc_access want[2];
 	int reg[2];		/* -1: a data fault (0x10); R_RSI/R_RDI: string operand */
 	bool sure;		/* the rules below know this mnemonic */
+	char mem[64];		/* the first memory operand as objdump wrote it */
 };
 
 static bool starts(const char *s, const char *prefix)
@@ -1060,6 +1061,8 @@ static void oracle(const char *text, struct expect *e)
 			return;
 		}
 		int k = e->nmem++;
+		if (!k)
+			snprintf(e->mem, sizeof(e->mem), "%s", ops[i]);
 		e->reg[k] = string_reg(mnem, ops[i]);
 		if (any_prefix(mnem, noacc))
 			e->want[k] = UN;
@@ -1088,8 +1091,74 @@ static void oracle(const char *text, struct expect *e)
 		e->sure = false;
 }
 
+/* A 64-bit register's name to its user_regs_struct index; -1 otherwise. */
+static int reg_index(const char *name, size_t n)
+{
+	static const struct {
+		const char *name;
+		int idx;
+	} names[] = {
+		{ "rax", 10 }, { "rcx", 11 }, { "rdx", 12 }, { "rbx", 5 }, { "rsp", 19 }, { "rbp", 4 },
+		{ "rsi", 13 }, { "rdi", 14 }, { "r8", 9 }, { "r9", 8 }, { "r10", 7 }, { "r11", 6 },
+		{ "r12", 3 }, { "r13", 2 }, { "r14", 1 }, { "r15", 0 }, { "rip", R_RIP },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strlen(names[i].name) == n && !strncmp(name, names[i].name, n))
+			return names[i].idx;
+	return -1;
+}
+
+/* objdump's "disp(%base,%index,scale)" as an address with REGS (and RIP
+ * the next instruction's address for %rip); false for what it cannot
+ * say simply (absolute, fs/gs, 32-bit or vector registers). */
+static bool operand_address(const char *op, const uint64_t *regs, uint64_t next_rip, uint64_t *ea, int *base)
+{
+	const char *p = op + (*op == '*');
+	char *end;
+
+	if (p[0] == '%' && p[3] == ':') {
+		if (p[1] == 'f' || p[1] == 'g')
+			return false;
+		p += 4;
+	}
+	long long disp = *p == '(' ? 0 : strtoll(p, &end, 0);
+	if (*p != '(')
+		p = end;
+	if (*p++ != '(')
+		return false;
+	uint64_t a = (uint64_t)disp;
+	*base = -1;
+	if (*p == '%') {
+		size_t n = strcspn(p + 1, ",)");
+		if ((*base = reg_index(p + 1, n)) < 0)
+			return false;
+		a += *base == R_RIP ? next_rip : regs[*base];
+		p += 1 + n;
+	}
+	if (*p == ',') {
+		p++;
+		size_t n = strcspn(p + 1, ",)");
+		if (*p != '%')
+			return false;
+		if (n == 3 && !strncmp(p + 1, "riz", 3)) {
+			p += 1 + n;
+		} else {
+			int x = reg_index(p + 1, n);
+			if (x < 0 || x == R_RIP)
+				return false;
+			p += 1 + n;
+			unsigned long scale = *p == ',' ? strtoul(p + 1, &end, 10) : 1;
+			a += regs[x] * scale;
+		}
+	}
+	*ea = a;
+	return true;
+}
+
 struct sweep {
 	long insns, with_mem, recognised, unsure, bad;
+	long ea_checked;	/* effective addresses compared with objdump's operand */
 	bool strict;		/* every instruction must get the oracle's verdict */
 	struct strbuf missed;	/* mnemonics the decoder did not know (not strict) */
 };
@@ -1165,6 +1234,22 @@ static void sweep_line(struct sweep *s, char *line)
 		print_message("%llx: '%s' (fault %#llx): %s, want %s\n", addr, t2 + 1,
 			      (unsigned long long)fault, verb(a), verb(want));
 		s->bad++;
+	}
+	/* The pointer and address insn_mem_operand names are objdump's. */
+	uint64_t ea;
+	int base;
+	struct rc_insn_mem m;
+	if (e.sure && e.nmem == 1 && e.reg[0] < 0 && (e.want[0] == RD || e.want[0] == WR) &&
+	    operand_address(e.mem, regs, addr + n, &ea, &base) && ea != regs[R_RIP]) {
+		bool got = insn_mem_operand(code, n, regs, ea, &m);
+		uint64_t bval = base == R_RIP ? addr + n : base >= 0 ? regs[base] : 0;
+		if (!got || m.has_base != (base >= 0) || (base >= 0 && m.base != bval) || (m.ea_known && m.ea != ea)) {
+			print_message("%llx: '%s': operand %d base %#llx ea %d %#llx, objdump's %#llx %#llx\n", addr,
+				      t2 + 1, got, (unsigned long long)m.base, m.ea_known, (unsigned long long)m.ea,
+				      (unsigned long long)bval, (unsigned long long)ea);
+			s->bad++;
+		}
+		s->ea_checked += got && m.ea_known;
 	}
 }
 
@@ -1300,8 +1385,8 @@ static void test_glibc_string_functions(void **state)
 			line = nl ? nl + 1 : NULL;
 		}
 		sweep_text(&s, &dis);
-		print_message("# %s: %ld instructions, %ld loads, %ld stores\n", funcs[i].name, s.insns, loads,
-			      stores);
+		print_message("# %s: %ld instructions, %ld loads, %ld stores, %ld addresses\n", funcs[i].name,
+			      s.insns, loads, stores, s.ea_checked);
 		if (s.bad || loads < funcs[i].min_loads || stores < funcs[i].min_stores || s.insns < 40)
 			fail_msg("%s: %ld wrong (or too few loads/stores seen)", funcs[i].name, s.bad);
 		strbuf_release(&s.missed);
@@ -1321,9 +1406,9 @@ static long sweep_file(const char *path, long *insns)
 	assert_int_equal(run(cmd.buf, &dis), 0);
 	sweep_text(&s, &dis);
 	print_message("# %s .text: %ld instructions, %ld that read or write memory, %ld of them recognised "
-		      "(%.1f%%), %ld without a rule here\n",
+		      "(%.1f%%), %ld without a rule here, %ld addresses as objdump's\n",
 		      path, s.insns, s.with_mem, s.recognised,
-		      s.with_mem ? 100.0 * s.recognised / s.with_mem : 0.0, s.unsure);
+		      s.with_mem ? 100.0 * s.recognised / s.with_mem : 0.0, s.unsure, s.ea_checked);
 	if (s.missed.len)
 		print_message("# not recognised:%s\n", s.missed.buf);
 	strbuf_release(&s.missed);
@@ -1358,6 +1443,116 @@ static void test_libc_text(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Assembles one instruction into BUF (at most MAX bytes); its length, or
+ * 0 when `as` refused it. */
+static size_t assemble_one(const char *insn, unsigned char *buf, size_t max)
+{
+	struct strbuf cmd = STRBUF_INIT, out = STRBUF_INIT;
+	size_t n = 0;
+
+	strbuf_addf(&cmd, "cd %s && printf '\\t.text\\n\\t%%s\\n' '%s' > one.s && as -o one.o one.s && "
+		    "objcopy -O binary -j .text one.o one.bin && cat one.bin; rm -f one.s one.o one.bin",
+		    tmpdir, insn);
+	if (run(cmd.buf, &out) == 0 && out.len <= max) {
+		memcpy(buf, out.buf, out.len);
+		n = out.len;
+	}
+	strbuf_release(&cmd);
+	strbuf_release(&out);
+	return n;
+}
+
+/* Which register a faulting access went through, and the address it made. */
+struct mcase {
+	const char *insn;
+	int base, index;	/* user_regs_struct index, -1 none */
+	unsigned scale;
+	int64_t disp;		/* what the effective address adds */
+	bool ea_known;
+};
+
+enum { R_R8 = 9, R_R9 = 8, R_R12 = 3, R_R13 = 2, R_RBX = 5, R_RCX = 11, R_RDX = 12 };
+
+static const struct mcase mcases[] = {
+	{ "mov 0x10(%rax),%rcx", R_RAX, -1, 1, 0x10, true },
+	{ "mov (%rax,%rbx,4),%r8d", R_RAX, R_RBX, 4, 0, true },
+	{ "movzbl (%r13,%r12,1),%eax", R_R13, R_R12, 1, 0, true },
+	{ "add %eax,-8(%rcx)", R_RCX, -1, 1, -8, true },
+	{ "vmovdqu 0x20(%r9),%ymm0", R_R9, -1, 1, 0x20, true },
+	/* EVEX: an 8-bit displacement counts in vectors */
+	{ "vmovdqu64 0xc0(%rsi),%zmm17", R_RSI, -1, 1, 0xc0, true },
+	{ "vmovdqu64 0x40(%r8),%zmm1", R_R8, -1, 1, 0x40, true },
+	{ "vmovdqu64 -0x40(%rsi,%rdx,1),%zmm21", R_RSI, R_RDX, 1, -0x40, true },
+	{ "vmovdqu64 %zmm16,0x1000(%rdi)", R_RDI, -1, 1, 0x1000, true },
+	{ "vmovdqu8 -0x20(%rsi),%ymm16", R_RSI, -1, 1, -0x20, true },
+	{ "vmovss 0x4(%rax),%xmm16", R_RAX, -1, 1, 0, false },
+	/* a gather's index is a vector */
+	{ "vpgatherdd 0x8(%rax,%zmm1,4),%zmm2{%k1}", R_RAX, -1, 1, 0, false },
+	{ "mov 0x10(%rip),%rax", R_RIP, -1, 1, 0x10, true },
+	{ "push 0x8(%rax)", R_RAX, -1, 1, 8, true },
+	{ "call *(%rbx,%rcx,8)", R_RBX, R_RCX, 8, 0, true },
+	{ "rep movsb", R_RSI, -1, 1, 0, true },
+	{ "lodsq", R_RSI, -1, 1, 0, true },
+	{ "rep stosb", R_RDI, -1, 1, 0, true },
+	{ "scasb", R_RDI, -1, 1, 0, true },
+};
+
+/* No pointer to name: no memory, the stack's own accesses (pop to memory
+ * writes through an rsp-relative address taken after the pop), absolute
+ * addresses, lea. */
+static const char *const no_pointer[] = {
+	"mov %rax,%rbx", "push %rax", "ret", "pop (%rax)", "mov 0x1000,%eax", "movabs 0x123456789a,%eax",
+	"mov %fs:0x28,%rax", "lea 0x10(%rax),%rax", "prefetcht0 (%rax)", "xlat",
+};
+
+static void test_mem_operand(void **state)
+{
+	int bad = 0;
+	unsigned char code[16];
+	uint64_t regs[NREGS];
+	struct rc_insn_mem m;
+
+	(void)state;
+	need_binutils();
+	for (size_t i = 0; i < ARRAY_SIZE(mcases); i++) {
+		const struct mcase *t = &mcases[i];
+		size_t n = assemble_one(t->insn, code, sizeof(code));
+		assert_true(n > 0);
+		setup_regs(regs, AT_DATA, 0x401000);
+		uint64_t base = t->base == R_RIP ? 0x401000 + n : regs[t->base];
+		uint64_t ea = base + (t->index >= 0 ? regs[t->index] * t->scale : 0) + (uint64_t)t->disp;
+		/* rep movsb reading: the fault nearer rsi */
+		uint64_t fault = t->base == R_RSI && t->index < 0 && !t->disp ? regs[R_RSI] + 4 : ea;
+		if (!insn_mem_operand(code, n, regs, fault, &m) || !m.has_base || m.base != base ||
+		    m.has_index != (t->index >= 0) || (t->index >= 0 && (m.index != regs[t->index] || m.scale != t->scale)) ||
+		    m.ea_known != t->ea_known || (t->ea_known && m.ea != ea)) {
+			print_message("%-40s base %d %#llx index %d %#llx x%u ea %d %#llx, want %#llx %#llx\n", t->insn,
+				      m.has_base, (unsigned long long)m.base, m.has_index, (unsigned long long)m.index,
+				      m.scale, m.ea_known, (unsigned long long)m.ea, (unsigned long long)base,
+				      (unsigned long long)ea);
+			bad++;
+		}
+	}
+	/* movs writing: the fault nearer rdi names rdi */
+	size_t n = assemble_one("movsq", code, sizeof(code));
+	setup_regs(regs, AT_DATA, 0x401000);
+	assert_true(insn_mem_operand(code, n, regs, regs[R_RDI] + 8, &m));
+	assert_int_equal(m.access, RC_ACCESS_WRITE);
+	assert_true(m.base == regs[R_RDI]);
+	/* no registers, no answer */
+	assert_false(insn_mem_operand(code, n, NULL, regs[R_RDI], &m));
+	for (size_t i = 0; i < ARRAY_SIZE(no_pointer); i++) {
+		n = assemble_one(no_pointer[i], code, sizeof(code));
+		assert_true(n > 0);
+		setup_regs(regs, AT_DATA, 0x401000);
+		if (insn_mem_operand(code, n, regs, regs[R_RAX], &m)) {
+			print_message("%-40s named a pointer %#llx\n", no_pointer[i], (unsigned long long)m.base);
+			bad++;
+		}
+	}
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1368,6 +1563,7 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_glibc_string_functions),
 		cmocka_unit_test(test_libc_text),
+		cmocka_unit_test(test_mem_operand),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

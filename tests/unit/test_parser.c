@@ -21,6 +21,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "harness.h"
+#include "event/event.h"
 #include "strace/parser.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -1031,14 +1033,17 @@ static void test_huge_line(void **state)
 	assert_string_equal(E.name, "write");
 	assert_int_equal(E.len, n);
 	assert_int_equal(E.ret, (long long)n);
-	assert_int_equal(E.data_len, 4096);
-	assert_true(E.data_truncated);
+	/* all of it shown: its head and its tail kept */
+	assert_int_equal(E.data_len, RC_EVENT_DATA_MAX);
+	assert_int_equal(E.data_omitted, n - RC_EVENT_DATA_MAX);
+	assert_false(E.data_truncated);
 	assert_memory_equal(E.data, "\377\0ab\377\0ab", 8);
+	assert_memory_equal(E.data + E.data_len - 8, "\377\0ab\377\0ab", 8);
 	assert_int_equal(next(), 1);
 	assert_string_equal(E.name, "close");
 	done();
 
-	/* the same from a file: the line is longer than the reader keeps */
+	/* the same from a file, read in pieces */
 	char path[] = "/tmp/rootcause-test-parser-XXXXXX";
 	int fd = mkstemp(path);
 	assert_true(fd >= 0);
@@ -1050,7 +1055,8 @@ static void test_huge_line(void **state)
 	assert_string_equal(E.name, "write");
 	assert_int_equal(E.ret, (long long)n);
 	assert_true(E.dur > 0.00099 && E.dur < 0.00101);
-	assert_true(E.data_truncated);
+	assert_false(E.data_truncated);
+	assert_int_equal(E.data_omitted, n - RC_EVENT_DATA_MAX);
 	assert_int_equal(next(), 1);
 	assert_string_equal(E.name, "close");
 	done();
@@ -1254,9 +1260,63 @@ static void test_other_forms(void **state)
 	done();
 }
 
+/* A traceback written in one 6 KB write, recorded by the machine's strace
+ * with -s 8192 (the whole write shown) and -s 256 (cut): the event keeps
+ * the head and the tail of the first, the head of the second. */
+static void record_long_write(const char *log, int strsize)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd),
+		 "strace -f -s %d -e trace=write -o %s /usr/bin/python3 -S -c "
+		 "'import os; os.write(2, b\"Traceback (most recent call last):\\n\" + "
+		 "b\"  File \\\"/srv/app/layer.py\\\", line 7, in load\\n\" * 150 + "
+		 "b\"ModuleNotFoundError: No module named \\x27voice_codec\\x27\\n\")' 2>/dev/null",
+		 strsize, log);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_long_write_head_and_tail(void **state)
+{
+	char log[] = "/tmp/rc-parser-longXXXXXX";
+	const char *files[1] = { log };
+	int fd = mkstemp(log);
+
+	(void)state;
+	if (!test_in_path("strace") || access("/usr/bin/python3", X_OK) != 0) {
+		close(fd);
+		unlink(log);
+		print_message("# skip: strace or /usr/bin/python3 is missing\n");
+		skip();
+	}
+	close(fd);
+	record_long_write(log, 8192);
+	open_files(files, 1);
+	find_line("write", "Traceback");
+	assert_true(E.len > RC_EVENT_DATA_MAX);
+	assert_int_equal(E.data_len, RC_EVENT_DATA_MAX);
+	assert_int_equal(E.data_gap, RC_EVENT_DATA_HEAD);
+	assert_int_equal(E.data_omitted, E.len - RC_EVENT_DATA_MAX);
+	assert_false(E.data_truncated);
+	assert_memory_equal(E.data, "Traceback (most recent call last):\n", 35);
+	static const char last[] = "ModuleNotFoundError: No module named 'voice_codec'\n";
+	assert_memory_equal(E.data + E.data_len - (sizeof(last) - 1), last, sizeof(last) - 1);
+	done();
+
+	record_long_write(log, 256);
+	open_files(files, 1);
+	find_line("write", "Traceback");
+	assert_int_equal(E.data_len, 256);
+	assert_int_equal(E.data_omitted, 0);
+	assert_true(E.data_truncated);
+	done();
+	unlink(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_long_write_head_and_tail),
 		cmocka_unit_test(test_file_calls),
 		cmocka_unit_test(test_io_calls),
 		cmocka_unit_test(test_hex_and_raw),

@@ -210,6 +210,64 @@ static void output_ring_lines(void **state)
 	rt_release(&t);
 }
 
+/* A long write kept as its head and its tail (event.h): the lines the
+ * gap breaks are marked, the rest are whole; a write strace's -s cut marks
+ * the line it ends, with how much was shown. */
+static void output_ring_gap_and_cut(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+	struct strbuf text = STRBUF_INIT;
+
+	strbuf_adds(&text, "Traceback (most recent call last):\n");
+	for (int i = 0; i < 200; i++)
+		strbuf_addf(&text, "  File \"/srv/app/layer%03d.py\", line %d, in call\n", i, i + 1);
+	strbuf_adds(&text, "ModuleNotFoundError: No module named 'voice_codec'\n");
+	unsigned char kept[RC_EVENT_DATA_MAX + 1];
+	struct rc_event e = rt_sys(&t, 10, "write", (long long)text.len, 0);
+	e.fd = 2;
+	e.len = text.len;
+	event_keep_ends(&e, kept, RC_EVENT_DATA_MAX, (const unsigned char *)text.buf, text.len);
+	assert_int_equal(e.data_len, RC_EVENT_DATA_MAX);
+	assert_int_equal(e.data_gap, RC_EVENT_DATA_HEAD);
+	assert_int_equal(e.data_omitted, text.len - RC_EVENT_DATA_MAX);
+	assert_false(e.data_truncated);
+	rt_feed(&t, &e);
+	procs_flush_output(&t.eng.procs);
+	const struct rc_output *last = &m->out[(m->out_head + m->out_count - 1) % RC_OUTPUT_KEEP];
+	assert_string_equal(last->text, "ModuleNotFoundError: No module named 'voice_codec'");
+	assert_false(last->cut);
+	size_t head_end = 0, tail_start = 0;
+	for (size_t i = 0; i < m->out_count; i++) {
+		const char *l = m->out[(m->out_head + i) % RC_OUTPUT_KEEP].text;
+		size_t n = strlen(l);
+		if (n > 3 && !strcmp(l + n - 3, "..."))
+			head_end++;
+		if (!strncmp(l, "...", 3))
+			tail_start++;
+	}
+	assert_int_equal(head_end, 1);
+	assert_int_equal(tail_start, 1);
+	strbuf_release(&text);
+
+	/* strace -s 32 cut a write; and one cut right after a newline */
+	rt_write_cut(&t, 10, 2, "error: cannot open '/srv/models", 400);
+	last = &m->out[(m->out_head + m->out_count - 1) % RC_OUTPUT_KEEP];
+	assert_string_equal(last->text, "error: cannot open '/srv/models...");
+	assert_true(last->cut);
+	assert_int_equal(last->shown, 31);
+	rt_write_cut(&t, 10, 2, "fatal: no model\n", 80);
+	last = &m->out[(m->out_head + m->out_count - 1) % RC_OUTPUT_KEEP];
+	assert_string_equal(last->text, "fatal: no model");
+	assert_true(last->cut);
+	rt_write(&t, 10, 2, "whole\n");
+	last = &m->out[(m->out_head + m->out_count - 1) % RC_OUTPUT_KEEP];
+	assert_false(last->cut);
+	rt_release(&t);
+}
+
 /* A dup-family call of PID: NAME(FD, ...) = RET. */
 static void dup_call(struct rt *t, int pid, const char *name, int fd, int ret)
 {
@@ -367,6 +425,7 @@ int main(void)
 		cmocka_unit_test(clone_threads_share_fds),
 		cmocka_unit_test(connect_in_progress),
 		cmocka_unit_test(output_ring_lines),
+		cmocka_unit_test(output_ring_gap_and_cut),
 		cmocka_unit_test(output_follows_the_streams),
 		cmocka_unit_test(socket_peer_from_decoration),
 		cmocka_unit_test(truncated_output_is_marked),

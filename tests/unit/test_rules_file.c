@@ -1191,6 +1191,96 @@ static void em_python_traceback(void **state)
 	rt_release(&t);
 }
 
+/* A logger's record: a traceback in one write, the line that matters at
+ * its end (gunicorn's "Exception in worker process", logging.exception). */
+static void traceback_record(struct strbuf *sb, int frames)
+{
+	strbuf_adds(sb, "[2026-01-01 09:00:00 +0000] [7] [ERROR] Exception in worker process\n"
+		    "Traceback (most recent call last):\n");
+	for (int i = 0; i < frames; i++)
+		strbuf_addf(sb, "  File \"/usr/lib/python3/dist-packages/gunicorn/app/layers/wsgi_loader_layer%d.py\", "
+			    "line %d, in load_wsgi_application\n    return self.load_next_layer(environ, name)\n",
+			    i, 100 + i);
+	strbuf_adds(sb, "ModuleNotFoundError: No module named 'voice_codec'\n");
+}
+
+/* Longer than the preview: its head and its tail are kept, and the tail
+ * has the exception line (run kept 1,024 bytes of a write, and lost it). */
+static void em_traceback_in_one_long_write(void **state)
+{
+	struct rt t;
+	struct strbuf rec = STRBUF_INIT;
+	unsigned char kept[RC_EVENT_DATA_MAX];
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/python3", "/usr/bin/python3");
+	traceback_record(&rec, 30);
+	assert_true(rec.len > RC_EVENT_DATA_MAX);
+	struct rc_event e = rt_sys(&t, 100, "write", (long long)rec.len, 0);
+	e.fd = 2;
+	e.len = rec.len;
+	event_keep_ends(&e, kept, sizeof(kept), (const unsigned char *)rec.buf, rec.len);
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 3);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_string_equal(f->summary, "python cannot import module 'voice_codec'");
+	assert_string_equal(f->message, "ModuleNotFoundError: No module named 'voice_codec'");
+	assert_true(has_evidence(f, "Traceback (most recent call last):"));
+	rt_release(&t);
+	strbuf_release(&rec);
+}
+
+/* strace's -s cut the write before the line that decides: the finding
+ * says so, and how to see it, rather than quote a frame as the cause. */
+static void em_decisive_line_cut_by_s(void **state)
+{
+	struct rt t;
+	struct strbuf rec = STRBUF_INIT;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/gunicorn", "/usr/bin/gunicorn");
+	traceback_record(&rec, 12);
+	rec.buf[256] = '\0';
+	rt_write_cut(&t, 100, 2, rec.buf, 2149);
+	rt_exit(&t, 100, 3);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_string_equal(f->summary, "'gunicorn' printed a Python traceback whose last line is not in the trace: "
+			    "strace -s 256 cut this write; record with a larger -s");
+	assert_true(contains(f->advice, "record again with a larger -s"));
+	assert_false(contains(f->summary, "import module"));
+	rt_release(&t);
+	strbuf_release(&rec);
+
+	/* Not a traceback: the line picked is itself cut. */
+	rt_init(&t);
+	exec_ok(&t, 100, "/srv/loader", "/srv/loader");
+	rt_write_cut(&t, 100, 2, "error: cannot load '/srv/models/en", 300);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "reported: error: cannot load '/srv/models/en..."));
+	assert_true(contains(f->summary, "(strace -s 34 cut this write; record with a larger -s)"));
+	rt_release(&t);
+
+	/* A whole line, and a later write cut that is not its end: no note. */
+	rt_init(&t);
+	exec_ok(&t, 100, "/srv/loader", "/srv/loader");
+	rt_write(&t, 100, 2, "error: cannot load model\n");
+	rt_write_cut(&t, 100, 1, "progress: 10%", 300);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_false(contains(f->summary, "strace -s"));
+	rt_release(&t);
+}
+
 static void em_last_words(void **state)
 {
 	struct rt t;
@@ -1573,6 +1663,8 @@ int main(void)
 		cmocka_unit_test(em_uncaught_cxx_exception),
 		cmocka_unit_test(em_last_words_of_a_script),
 		cmocka_unit_test(em_dev_null),
+		cmocka_unit_test(em_traceback_in_one_long_write),
+		cmocka_unit_test(em_decisive_line_cut_by_s),
 		cmocka_unit_test(em_one_per_process),
 		cmocka_unit_test(real_logs_checked),
 		cmocka_unit_test(real_story1_ranked),

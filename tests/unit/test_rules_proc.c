@@ -935,8 +935,60 @@ static void read_past_mapping(void **state)
 
 	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
 	assert_non_null(f);
-	assert_true(contains(f->summary, "just past the end of the mapping of '/x/index.dat'"));
-	assert_true(contains(f->summary, "offset 8200"));
+	assert_true(contains(f->summary, "'/x/index.dat' has 8192 bytes, but the program read past them"));
+	assert_true(contains(f->summary, "SIGSEGV (SEGV_MAPERR) 8 bytes past the end of the mapping "
+				 "(0x7f0000000000-0x7f0000002000, file offsets 0-8192)"));
+	assert_true(contains(f->message, "file offset 8200"));
+	assert_true(contains(f->advice, "size and its checksum (SHA-256)"));
+	rt_release(&t);
+}
+
+/* Story 3's shard: mapped as long as the file, then read as if it were
+ * longer; the page after the mapping is a thread stack's guard, so the
+ * fault is SEGV_ACCERR, not SIGBUS.  A SIGSEGV another process sent (it
+ * carries no fault of the program's) is not one. */
+static void read_into_guard_page(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/x/shard-00001.bin", 3, O_RDONLY);
+	map_file(&t, 100, 3, 0x7f0000000000ULL, 1 << 20, 1 << 20);
+	signal_ev(&t, 100, SIGSEGV, SEGV_ACCERR, true, 0x7f0000100000ULL, 0,
+		  "--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_ACCERR, si_addr=0x7f0000100000} ---");
+	rt_killed(&t, 100, SIGSEGV, true, NULL);
+	open_fd(&t, 200, "/x/shard-00001.bin", 3, O_RDONLY);
+	map_file(&t, 200, 3, 0x7f0000000000ULL, 1 << 20, 1 << 20);
+	signal_ev(&t, 200, SIGSEGV, SI_USER, true, 0x7f0000100000ULL, 0, NULL);
+	rt_killed(&t, 200, SIGSEGV, false, NULL);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "bad-file-mapping"), 1);
+	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
+	assert_int_equal(f->pid, 100);
+	assert_true(contains(f->summary, "'/x/shard-00001.bin' has 1048576 bytes, but the program read past them"));
+	assert_true(contains(f->summary, "SIGSEGV (SEGV_ACCERR) at the end of the mapping"));
+	assert_int_equal(f->bytes, 1 << 20);
+	assert_true(has_evidence(f, "SEGV_ACCERR"));
+	rt_release(&t);
+}
+
+/* A window of a longer file read past: the mapping is what is short. */
+static void read_past_window(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/x/index.dat", 3, O_RDONLY);
+	map_file(&t, 100, 3, 0x7f0000000000ULL, 8192, 65536);
+	signal_ev(&t, 100, SIGSEGV, SEGV_MAPERR, true, 0x7f0000002000ULL, 0, NULL);
+	rt_killed(&t, 100, SIGSEGV, false, NULL);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "the program read past what it mapped of '/x/index.dat' (65536 bytes)"));
+	assert_true(contains(f->advice, "read more than it mapped"));
 	rt_release(&t);
 }
 
@@ -1112,6 +1164,8 @@ int main(void)
 		cmocka_unit_test(mapping_not_at_fault),
 		cmocka_unit_test(fault_among_many),
 		cmocka_unit_test(read_past_mapping),
+		cmocka_unit_test(read_into_guard_page),
+		cmocka_unit_test(read_past_window),
 		cmocka_unit_test(mapping_table_bounded),
 		cmocka_unit_test(root_exit_status),
 		cmocka_unit_test(handled_child_quiet),

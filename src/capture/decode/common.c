@@ -570,17 +570,18 @@ const char *dec_str(struct dec *d, uint64_t addr)
 void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
 {
 	size_t shown = MIN(len, (size_t)strsize(d));
-	size_t want = shown;
-	size_t pmax = d->opts ? d->opts->preview_max : 0;
+	size_t pmax = preview && d->opts ? d->opts->preview_max : 0;
+	/* The preview: all of the buffer up to PMAX, else its head and its
+	 * tail (event.h), read apart. */
+	size_t head = len <= pmax ? len : pmax / 2, tail = len <= pmax ? 0 : pmax - head;
+	size_t want = MAX(shown, head);
 	unsigned char *buf;
 
 	if (!addr) {
 		strbuf_add(d->out, "NULL", 4);
 		return;
 	}
-	if (preview && pmax)
-		want = MAX(want, MIN(len, pmax));
-	buf = (unsigned char *)scratch(want + 1);
+	buf = (unsigned char *)scratch(want + tail + 1);
 	if (!buf) {
 		dec_ptr(d, addr);
 		return;
@@ -592,14 +593,20 @@ void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
 			dec_ptr(d, addr);
 			return;
 		}
-		want = shown;
+		want = head = shown;
+		tail = 0;
 	}
+	if (tail && mem_read(d->tid, addr + len - tail, buf + want, tail) != (ssize_t)tail)
+		tail = 0;
 	dec_quote(d, buf, shown, shown < len);
-	if (preview && pmax && d->e) {
-		size_t keep = MIN(want, pmax);
-		d->e->data = (const unsigned char *)dec_keep(d, buf, keep);
-		d->e->data_len = d->e->data ? keep : 0;
-		d->e->data_truncated = keep < len;
+	if (pmax && d->e) {
+		head = MIN(head, want);
+		memmove(buf + head, buf + want, tail);
+		d->e->data = (const unsigned char *)dec_keep(d, buf, head + tail);
+		d->e->data_len = d->e->data ? head + tail : 0;
+		d->e->data_gap = d->e->data && tail ? head : 0;
+		d->e->data_omitted = d->e->data && tail ? len - head - tail : 0;
+		d->e->data_truncated = !tail && head < len;
 	}
 }
 

@@ -221,7 +221,33 @@ struct iov_ctx {
 	unsigned long long sum, total;
 	unsigned char *pbuf;	/* the preview, gathered; NULL without one */
 	size_t have, pmax;
+	uint64_t nelem;		/* elements seen */
 };
+
+/* The last N bytes of the buffers of the first CNT elements of the iovec
+ * array at ADDR, TOTAL bytes in all, into OUT; false when unreadable. */
+static bool iov_tail(struct dec *d, uint64_t addr, uint64_t cnt, unsigned long long total, unsigned char *out,
+		     size_t n)
+{
+	unsigned long long from = total - n, off = 0;
+	size_t got = 0;
+
+	for (uint64_t i = 0; i < cnt && got < n; i++) {
+		struct k_iovec v;
+		if (mem_read(d->tid, addr + i * sizeof(v), &v, sizeof(v)) != (ssize_t)sizeof(v))
+			return false;
+		unsigned long long end = off + v.len;
+		if (end > from && v.len) {
+			unsigned long long at = MAX(from, off);
+			size_t k = (size_t)MIN(end - at, (unsigned long long)(n - got));
+			if (mem_read(d->tid, v.base + (at - off), out + got, k) != (ssize_t)k)
+				return false;
+			got += k;
+		}
+		off = end;
+	}
+	return got == n;
+}
 
 static void iov_elem(struct dec *d, const void *item, void *ctx)
 {
@@ -239,6 +265,7 @@ static void iov_elem(struct dec *d, const void *item, void *ctx)
 		dec_buf(d, v.base, (size_t)len, false);
 	strbuf_addf(d->out, ", iov_len=%llu}", (unsigned long long)v.len);
 	c->sum += v.len;
+	c->nelem++;
 	if (c->pbuf) {
 		c->total += v.len;
 		preview_add(d, c->pbuf, &c->have, c->pmax, &v);
@@ -259,9 +286,23 @@ static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_
 	}
 	d->e->len = c.sum;
 	if (c.pbuf) {
-		d->e->data = (const unsigned char *)dec_keep(d, c.pbuf, c.have);
-		d->e->data_len = d->e->data ? c.have : 0;
-		d->e->data_truncated = c.have < c.total;
+		/* More than the preview holds: its head, and its tail read
+		 * apart (event.h). */
+		size_t keep = c.have, gap = 0;
+		if (c.have < c.total && c.have == c.pmax) {
+			size_t head = c.pmax / 2;
+			unsigned char *t = malloc(c.pmax - head);
+			if (t && iov_tail(d, addr, c.nelem, c.total, t, c.pmax - head)) {
+				memcpy(c.pbuf + head, t, c.pmax - head);
+				gap = head;
+			}
+			free(t);
+		}
+		d->e->data = (const unsigned char *)dec_keep(d, c.pbuf, keep);
+		d->e->data_len = d->e->data ? keep : 0;
+		d->e->data_gap = d->e->data ? gap : 0;
+		d->e->data_omitted = d->e->data && gap ? c.total - keep : 0;
+		d->e->data_truncated = !gap && c.have < c.total;
 		free(c.pbuf);
 	}
 }

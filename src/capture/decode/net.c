@@ -432,7 +432,10 @@ static void preview_take(struct dec *d, struct preview *p)
 	if (!d->e->data)
 		return;
 	size_t room = max > p->buf.len ? max - p->buf.len : 0;
-	size_t n = MIN(room, d->e->data_len);
+	/* A message's buffers keep their head only (DNS reads them as one
+	 * packet): a buffer's own tail would not follow its head. */
+	size_t have = d->e->data_omitted ? d->e->data_gap : d->e->data_len;
+	size_t n = MIN(room, have);
 	strbuf_add(&p->buf, d->e->data, n);
 	p->any = true;
 	if (n < d->e->data_len || d->e->data_truncated)
@@ -443,6 +446,8 @@ static void preview_finish(struct dec *d, struct preview *p)
 {
 	d->e->data = NULL;
 	d->e->data_len = 0;
+	d->e->data_gap = 0;
+	d->e->data_omitted = 0;
 	d->e->data_truncated = false;
 	if (p->any) {
 		d->e->data = (const unsigned char *)dec_keep(d, strbuf_str(&p->buf), p->buf.len);

@@ -18,13 +18,13 @@ import re
 import shlex
 import sys
 
-FLAGSETS = ["tt-T-y", "plain", "ff", "ttt-yy", "r-T", "t-x", "filter", "tty",
+FLAGSETS = ["tt-T-y", "plain", "ff", "ttt-yy", "s4096", "r-T", "t-x", "filter", "tty",
             "rc-trace", "rc-run"]
 GROUPS = {
     "all": FLAGSETS,
     # Sets whose lines carry a duration (-T): only these can show how
     # long a call blocked.
-    "timed": ["tt-T-y", "ff", "ttt-yy", "r-T", "filter", "tty", "rc-trace", "rc-run"],
+    "timed": ["tt-T-y", "ff", "ttt-yy", "s4096", "r-T", "filter", "tty", "rc-trace", "rc-run"],
     "untimed": ["plain", "t-x"],
 }
 SEVERITIES = ("error", "warning", "info")
