@@ -38,6 +38,9 @@ struct rc_sockaddr {
 /* The argv of an execve, as far as it was shown. */
 #define RC_EVENT_MAX_ARGV 16
 
+/* The ids of a credentials call kept in an event. */
+#define RC_EVENT_MAX_IDS 32
+
 struct rc_event {
 	enum rc_event_kind kind;
 	int pid;		/* the thread id strace prints; 0 when the log has none */
@@ -91,6 +94,14 @@ struct rc_event {
 	const char *argv[RC_EVENT_MAX_ARGV];	/* execve */
 	int argc;
 	bool argv_truncated;
+
+	/* setuid, setreuid, setresuid, setfsuid and their gid twins: the ids
+	 * asked for, in argument order, -1 for "leave as it is"; setgroups,
+	 * and a getgroups that worked: the group list. IDS_TRUNCATED: the
+	 * list went on past what was shown. */
+	long long ids[RC_EVENT_MAX_IDS];
+	int nids;
+	bool ids_truncated;
 
 	/* RC_EV_SIGNAL */
 	int signo;
