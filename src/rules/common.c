@@ -124,6 +124,34 @@ bool rule_missing_dir(struct strbuf *sb, const char *path)
 	return false;
 }
 
+void rule_enter_failed(struct rule_enter_pending *p, int leader, const char *key)
+{
+	size_t i = p->next++ % RULE_ENTER_PENDING;
+
+	free(p->key[i]);
+	p->key[i] = xstrdup(key);
+	p->pid[i] = leader;
+}
+
+void rule_enter_worked(struct rule_enter_pending *p, int leader, void (*found)(const char *key, void *arg),
+		       void *arg)
+{
+	for (size_t i = 0; i < RULE_ENTER_PENDING; i++) {
+		if (!p->key[i] || p->pid[i] != leader)
+			continue;
+		found(p->key[i], arg);
+		free(p->key[i]);
+		p->key[i] = NULL;
+	}
+}
+
+void rule_enter_release(struct rule_enter_pending *p)
+{
+	for (size_t i = 0; i < RULE_ENTER_PENDING; i++)
+		free(p->key[i]);
+	memset(p, 0, sizeof(*p));
+}
+
 const char *rule_si_code(const char *prefix, int code)
 {
 	size_t plen = strlen(prefix);

@@ -137,6 +137,41 @@ static inline bool rule_is_open(long nr)
 		;
 }
 
+/* The calls that move a process into a directory: chdir, fchdir, chroot,
+ * pivot_root. */
+static inline bool rule_is_enter(long nr)
+{
+	return nr == SYS_chdir || nr == SYS_fchdir || nr == SYS_chroot
+#ifdef SYS_pivot_root
+	       || nr == SYS_pivot_root
+#endif
+		;
+}
+
+/* A process looking for a directory to be in: the shell's `cd` tried over
+ * candidates, a program that tries its configured directory and then a
+ * default. What it looks for is a place, not a name, so a later move
+ * into any directory by the same process found one, as a later open of
+ * the same name does for a file: the failed moves before it were probes.
+ * The file rules keep the keys (a basename, a path) of their failed moves
+ * here until the process moves somewhere: the last RULE_ENTER_PENDING,
+ * older ones forgotten (they then stay failures, the safe side). */
+#define RULE_ENTER_PENDING 32
+
+struct rule_enter_pending {
+	int pid[RULE_ENTER_PENDING];	/* the process (leader) that failed */
+	char *key[RULE_ENTER_PENDING];
+	size_t next;
+};
+
+/* A failed move by process LEADER, kept under KEY. */
+void rule_enter_failed(struct rule_enter_pending *p, int leader, const char *key);
+/* LEADER moved into a directory: FOUND(KEY, ARG) for each of its failed
+ * moves, which are then forgotten. */
+void rule_enter_worked(struct rule_enter_pending *p, int leader, void (*found)(const char *key, void *arg),
+		       void *arg);
+void rule_enter_release(struct rule_enter_pending *p);
+
 /* The calls that make a new process or thread. */
 static inline bool rule_is_fork(long nr)
 {
