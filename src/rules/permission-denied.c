@@ -22,8 +22,10 @@
  * of a program that never asked), the process is taken to be neither the
  * owner nor in the group of what refused it, as an EACCES from the mode
  * bits mostly means, and the finding says whom the directory lets in.
- * Root passes the mode bits, so an EACCES to root names what else can
- * refuse (a security module, a root-squashing NFS mount).
+ * Root passes the mode bits only with its DAC capabilities: an EACCES to
+ * root is looked up like anyone's, and when no mode bit refuses uid 0 the
+ * finding names what else can (a security module, a root-squashing NFS
+ * mount).
  *
  * A move into a directory (chdir, chroot, pivot_root) that fails and is
  * followed by a move of the same process elsewhere was a probe
@@ -565,12 +567,16 @@ static void advise(struct rc_finding *f, const char *path, const struct pd_entry
 		if (exists)
 			strbuf_addf(&adv, "; '%s' is %s", path, now.buf);
 		strbuf_adds(&adv, ": run the program as the owner, or chown the file to the user it runs as");
-	} else if (en->err == EACCES && en->creds.uid == 0) {
-		strbuf_addf(&adv, "the program runs as root, which the mode bits do not stop: a security module "
-			    "(AppArmor, SELinux: see the audit log), a root-squashing NFS mount or a FUSE file "
-			    "system refused '%s'", path);
 	} else if (b->found) {
 		advise_block(&adv, path, en, b);
+		if (en->creds.uid == 0)
+			strbuf_adds(&adv, ". Root passes the mode bits only with CAP_DAC_OVERRIDE and "
+				    "CAP_DAC_READ_SEARCH, which this process lacks (a container that drops "
+				    "capabilities, a user namespace that does not own the files)");
+	} else if (en->err == EACCES && en->creds.uid == 0) {
+		strbuf_addf(&adv, "the program runs as root, and the mode bits of '%s' and the directories above "
+			    "it let root in anyway: a security module (AppArmor, SELinux: see the audit log), a "
+			    "root-squashing NFS mount or a FUSE file system refused it", path);
 	} else if (en->err == EACCES && exists && (en->attempt == PD_READ || en->attempt == PD_WRITE ||
 						   en->attempt == PD_SEARCH || en->attempt == PD_ENTER)) {
 		/* Every mode bit on the way allows it. */
@@ -613,8 +619,10 @@ static void emit(struct rc_findings *out, const struct pd_cand *c)
 	struct pd_block b;
 
 	find_block(&b, c->path, en->attempt, &en->creds);
-	/* Only a refusal by the mode bits has one, and root passes them. */
-	if (en->err != EACCES || en->creds.uid == 0 || en->attempt == PD_CHMOD || en->attempt == PD_CHOWN ||
+	/* Only a refusal by the mode bits has one. Root, whom they stop only
+	 * without its DAC capabilities, is walked like anyone: a directory
+	 * that would refuse uid 0 explains the refusal best. */
+	if (en->err != EACCES || en->attempt == PD_CHMOD || en->attempt == PD_CHOWN ||
 	    en->attempt == PD_TIMES)
 		b.found = false;
 	fp_dir(&dir, c->path);

@@ -904,6 +904,22 @@ static void pd_directory_on_the_way(void **state)
 		assert_true(contains(f->advice, "ACL"));
 	rt_release(&t);
 
+	/* Root refused by a directory of another user's: root without its DAC
+	 * capabilities (a container that drops them). */
+	if (geteuid() == 0 && chown(dir, 65533, 65533) == 0) {
+		rt_init(&t);
+		e = rt_sys(&t, 100, "geteuid", 0, 0);
+		rt_feed(&t, &e);
+		open_fail(&t, 100, file.buf, O_RDONLY, EACCES);
+		rt_exit(&t, 100, 1);
+		rt_finish(&t);
+		f = rt_find(&t, "permission-denied");
+		assert_non_null(f);
+		assert_true(contains(f->summary, "denies search (x) to uid 0"));
+		assert_true(contains(f->advice, "CAP_DAC_OVERRIDE"));
+		rt_release(&t);
+	}
+
 	strbuf_release(&sub);
 	remove_file(dir, &file);
 }
