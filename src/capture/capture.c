@@ -243,6 +243,42 @@ static void format_rv(struct capture *c, struct cthread *th, long long rval, boo
 	}
 }
 
+/* What /proc says of thread T that a failure with EACCES, EPERM or ENOSYS
+ * may turn on, for the process model: the ids its file access was checked
+ * against, and the seccomp filters in place (those that are not ours: a
+ * run's filter never refuses a call, it only stops on it). Read at the
+ * failure, while T sits in its exit stop, so they are as the call saw
+ * them; the rules get them before the event. */
+static void learn_live(struct capture *c, struct tracee *t)
+{
+	char status[4096];
+	long long v[4], groups[RC_PROC_MAX_GROUPS + 1];
+
+	if (!c->o.engine || !procfs_status(t->tid, status, sizeof(status)))
+		return;
+	struct rc_procs *m = &c->o.engine->procs;
+	struct rc_creds cr = { .uid = -1, .gid = -1, .ngroups = -1, .live = true };
+	/* Uid: real, effective, saved, file system: access uses the last. */
+	if (procfs_status_list(status, "\nUid:", v, 4) == 4)
+		cr.uid = v[3];
+	if (procfs_status_list(status, "\nGid:", v, 4) == 4)
+		cr.gid = v[3];
+	if (strstr(status, "\nGroups:")) {
+		int n = procfs_status_list(status, "\nGroups:", groups, RC_PROC_MAX_GROUPS + 1);
+		cr.ngroups = n > RC_PROC_MAX_GROUPS ? -1 : n;
+		for (int i = 0; i < n && i < RC_PROC_MAX_GROUPS; i++)
+			cr.groups[i] = (unsigned)groups[i];
+	}
+	if (cr.uid >= 0)
+		procs_set_creds(m, t->tid, &cr);
+	long mode = procfs_status_long(status, "\nSeccomp:");
+	long filters = procfs_status_long(status, "\nSeccomp_filters:");
+	if (mode >= 0) {
+		int ours = c->tr && tracer_uses_seccomp(c->tr) ? 1 : 0;
+		procs_set_seccomp(m, t->tid, (int)mode, filters < 0 ? -1 : (int)MAX(filters - ours, 0L));
+	}
+}
+
 static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_info *si)
 {
 	struct capture *c = ctx;
@@ -269,6 +305,8 @@ static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_i
 		e->ret = -1;
 		e->err = (int)-rval;
 		e->interrupted = e->err >= 512 && e->err <= 516;
+		if (e->err == EACCES || e->err == EPERM || e->err == ENOSYS)
+			learn_live(c, t);
 	} else {
 		e->ret = rval;
 	}
@@ -484,6 +522,12 @@ static void hook_born(void *ctx, struct tracee *parent, struct tracee *child)
 	}
 }
 
+static void hook_parented(void *ctx, struct tracee *parent, struct tracee *child)
+{
+	(void)ctx;
+	thread_of(child)->forked_by = parent->tgid;
+}
+
 static void hook_release(void *ctx, struct tracee *t)
 {
 	struct cthread *th = t->user;
@@ -506,6 +550,7 @@ static const struct tracer_hooks hooks = {
 	.stopped = hook_stopped,
 	.gone = hook_gone,
 	.born = hook_born,
+	.parented = hook_parented,
 	.release = hook_release,
 };
 

@@ -63,6 +63,26 @@ long procfs_status_long(const char *status, const char *key)
 	return p ? strtol(p + strlen(key), NULL, 10) : -1;
 }
 
+int procfs_status_list(const char *status, const char *key, long long *out, int max)
+{
+	const char *p = strstr(status, key);
+	int n = 0;
+
+	if (!p)
+		return 0;
+	p += strlen(key);
+	while (n < max) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			break;
+		char *end;
+		out[n++] = strtoll(p, &end, 10);
+		p = end;
+	}
+	return n;
+}
+
 char *procfs_comm(pid_t pid, pid_t tid)
 {
 	char path[64], buf[64];

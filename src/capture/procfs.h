@@ -21,6 +21,9 @@ bool procfs_link(pid_t pid, const char *link, struct strbuf *out);
 bool procfs_status(pid_t pid, char *buf, size_t size);
 /* The decimal number after KEY ("\nTgid:") in STATUS, or -1. */
 long procfs_status_long(const char *status, const char *key);
+/* Up to MAX decimal numbers after KEY ("\nUid:", "\nGroups:") in STATUS,
+ * into OUT; returns how many. */
+int procfs_status_list(const char *status, const char *key, long long *out, int max);
 /* The kernel's name for thread TID of PID, or for PID itself when TID is
  * 0 (its comm, without the newline); NULL when unreadable. */
 char *procfs_comm(pid_t pid, pid_t tid);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "capture/capture.h"
+#include "event/calls.h"
 #include "util/util.h"
 
 unsigned char *select_new(void)
@@ -143,7 +144,9 @@ int select_parse(unsigned char *map, const char *expr, struct strbuf *err)
 
 /*
  * What the trace rules read (the files in rules/): files, fds and I/O, sockets,
- * processes and signals sent, memory maps, futexes. Left out are calls no
+ * processes and signals sent, credentials (whose permissions apply), memory
+ * maps, futexes, and the privileged facilities a policy may refuse
+ * (event/calls.h: mount, bpf, ptrace, keyctl...). Left out are calls no
  * rule looks at and that busy programs make most: clocks, sched_yield,
  * signal masks, getpid and friends, madvise, rseq.
  */
@@ -151,7 +154,8 @@ void select_rules(unsigned char *map)
 {
 	for (long nr = 0; nr < dec_nr_max(); nr++) {
 		const struct dec_syscall *sc = dec_lookup(nr);
-		if (sc && (sc->classes & (TC_FILE | TC_DESC | TC_NETWORK | TC_PROCESS | TC_STAT)))
+		if ((sc && (sc->classes & (TC_FILE | TC_DESC | TC_NETWORK | TC_PROCESS | TC_STAT | TC_CREDS))) ||
+		    event_call_privilege(nr))
 			select_set(map, nr, true);
 	}
 	static const long extra[] = {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/seccomp.h>
 
 #include "capture/procfs.h"
 #include "capture/seccomp.h"
@@ -42,6 +44,7 @@ struct tracer {
 	int errfd;		/* read end of the child's exec-error pipe; -1 */
 	int spawn_errno;	/* why the command could not be started */
 	unsigned char *filter;	/* the seccomp filter's syscalls */
+	bool every_call;	/* a tracee has a filter of its own: stop on all */
 	bool no_syscall_info;	/* PTRACE_GET_SYSCALL_INFO is missing */
 	long gap_ns;		/* moving average of the waits for a stop */
 	uint64_t stops;
@@ -114,7 +117,7 @@ static bool hidden(const struct tracer *tr, const struct tracee *t)
  * a filter stops us at the next wanted entry by itself. */
 static void resume(struct tracer *tr, struct tracee *t, int sig)
 {
-	long req = (tr->use_seccomp && !t->in_syscall) ? PTRACE_CONT : PTRACE_SYSCALL;
+	long req = (tr->use_seccomp && !tr->every_call && !t->in_syscall) ? PTRACE_CONT : PTRACE_SYSCALL;
 
 	/* ESRCH: killed meanwhile (SIGKILL needs no tracer's leave); its
 	 * death is reported by wait. */
@@ -163,6 +166,34 @@ static char *find_command(const char *cmd, int *err)
 	return found;
 }
 
+/* Seccomp filters in place for TID (0 for "self"); -1 when unknown. */
+static long seccomp_filters(pid_t tid)
+{
+	char buf[4096];
+
+	if (tid ? !procfs_status(tid, buf, sizeof(buf)) : !procfs_status(getpid(), buf, sizeof(buf)))
+		return -1;
+	return procfs_status_long(buf, "\nSeccomp_filters:");
+}
+
+/* A call that can add a seccomp filter: seccomp(SECCOMP_SET_MODE_FILTER),
+ * prctl(PR_SET_SECCOMP). */
+static bool adds_filter(long nr, uint64_t arg0)
+{
+	return (nr == SYS_seccomp && arg0 == SECCOMP_SET_MODE_FILTER) ||
+	       (nr == SYS_prctl && arg0 == PR_SET_SECCOMP);
+}
+
+/* T's call that can add a filter returned RVAL: with a filter of its own
+ * beside ours, stop on every call from now on (see tracer.h). */
+static void filter_added(struct tracer *tr, struct tracee *t, long long rval)
+{
+	if (!tr->use_seccomp || tr->every_call || rval != 0)
+		return;
+	if (seccomp_filters(t->tid) > 1)
+		tr->every_call = true;
+}
+
 /*
  * Spawning: the child stops itself, we seize it, and only then does it
  * install the filter and exec. A filter installed before the seize would
@@ -172,15 +203,21 @@ pid_t tracer_spawn(struct tracer *tr, char *const argv[], struct strbuf *err)
 {
 	/* Children inherit the filter: untraced (no -f), their filtered
 	 * calls would fail with ENOSYS. */
-	tr->use_seccomp = tr->opts.wanted && tr->opts.follow && !tr->opts.no_seccomp && seccomp_usable();
+	/* Under a filter already (a container's), ours would not see what that
+	 * one refuses (see tracer.h). */
+	tr->use_seccomp = tr->opts.wanted && tr->opts.follow && !tr->opts.no_seccomp && seccomp_usable() &&
+			  seccomp_filters(0) == 0;
 	if (tr->use_seccomp) {
 		/* The command's execve ends the hidden prelude, so the filter
-		 * stops on it whatever was selected. */
+		 * stops on it whatever was selected; and on the calls that add
+		 * a filter, which may hide calls from ours. */
+		static const long always[] = { SYS_execve, SYS_execveat, SYS_seccomp, SYS_prctl };
 		size_t bytes = (size_t)(tr->opts.nbits + 7) / 8;
 		unsigned char *w = xmalloc(bytes);
 		memcpy(w, tr->opts.wanted, bytes);
-		w[SYS_execve / 8] |= (unsigned char)(1u << (SYS_execve % 8));
-		w[SYS_execveat / 8] |= (unsigned char)(1u << (SYS_execveat % 8));
+		for (size_t i = 0; i < sizeof(always) / sizeof(always[0]); i++)
+			if (always[i] < tr->opts.nbits)
+				w[always[i] / 8] |= (unsigned char)(1u << (always[i] % 8));
 		tr->filter = w;
 	}
 	if (tr->use_seccomp)
@@ -466,9 +503,15 @@ static void on_syscall_stop(struct tracer *tr, struct tracee *t)
 		si.op = PTRACE_SYSCALL_INFO_NONE;
 	}
 	switch (si.op) {
-	case PTRACE_SYSCALL_INFO_ENTRY:
 	case PTRACE_SYSCALL_INFO_SECCOMP:
+		/* Stopping on every call, the entry stop came first. */
+		if (t->in_syscall)
+			break;
+		/* fall through */
+	case PTRACE_SYSCALL_INFO_ENTRY:
 		t->in_syscall = true;
+		t->nr = (long)si.entry.nr;
+		t->arg0 = si.entry.args[0];
 		/* The command's own life starts at its execve: what came
 		 * before (stopping, the filter) is ours. */
 		if (hidden(tr, t) && (si.entry.nr == SYS_execve || si.entry.nr == SYS_execveat))
@@ -477,6 +520,8 @@ static void on_syscall_stop(struct tracer *tr, struct tracee *t)
 			tr->hooks->entry(tr->ctx, t, &si);
 		break;
 	case PTRACE_SYSCALL_INFO_EXIT:
+		if (t->in_syscall && adds_filter(t->nr, t->arg0) && !hidden(tr, t))
+			filter_added(tr, t, si.exit.rval);
 		if (t->in_syscall && !hidden(tr, t) && tr->hooks->exit)
 			tr->hooks->exit(tr->ctx, t, &si);
 		t->in_syscall = false;
@@ -524,8 +569,12 @@ static void on_new_child(struct tracer *tr, struct tracee *parent)
 		return;
 	bool created = !hmap_get_int(&tr->tracees, (long long)msg);
 	struct tracee *c = add(tr, (pid_t)msg, 0);
-	if (created && tr->hooks->born && !hidden(tr, parent))
+	if (hidden(tr, parent))
+		return;
+	if (created && tr->hooks->born)
 		tr->hooks->born(tr->ctx, parent, c);
+	else if (!created && tr->hooks->parented)
+		tr->hooks->parented(tr->ctx, parent, c);
 }
 
 static void on_stop(struct tracer *tr, struct tracee *t, int status)
@@ -815,6 +864,11 @@ pid_t tracer_child_pid(const struct tracer *tr)
 bool tracer_uses_seccomp(const struct tracer *tr)
 {
 	return tr->use_seccomp;
+}
+
+bool tracer_stops_every_call(const struct tracer *tr)
+{
+	return tr->every_call;
 }
 
 bool tracer_lacks_syscall_info(const struct tracer *tr)

@@ -14,6 +14,14 @@
  *  - PTRACE_EVENT_{FORK,VFORK,CLONE,EXEC}, including the exec of a thread
  *    other than the leader, whose tid then becomes the leader's.
  *
+ * A filter of the program's own (or one rootcause itself runs under, a
+ * container's) takes precedence over ours: the calls it refuses with
+ * SECCOMP_RET_ERRNO fail without ever stopping at our SECCOMP_RET_TRACE.
+ * So under a filter of its own we install none, and once a tracee installs
+ * one (seccomp(2), prctl(PR_SET_SECCOMP), which our filter always stops
+ * on) the tracer stops on every call of every tracee, as without a
+ * filter: the calls a policy refuses are the ones worth seeing.
+ *
  * Never harm the target: tracer_detach_all() leaves every thread running
  * (or stopped, if job control stopped it), with a signal that was being
  * delivered passed on. If rootcause dies, the kernel detaches the tracees
@@ -36,6 +44,8 @@ struct tracee {
 	pid_t tid;
 	pid_t tgid;
 	bool in_syscall;	/* between an entry and its exit */
+	long nr;		/* the call in progress, and its first argument */
+	uint64_t arg0;
 	bool group_stopped;	/* in a group-stop (PTRACE_LISTEN) */
 	bool detaching;		/* interrupted for detach; detach at its next stop */
 	bool held;		/* stopped for a snapshot (tracer_hold_all) */
@@ -56,6 +66,9 @@ struct tracer_hooks {
 	void (*gone)(void *ctx, struct tracee *t, int status);
 	/* A new thread or process is traced; PARENT may be NULL. */
 	void (*born)(void *ctx, struct tracee *parent, struct tracee *child);
+	/* CHILD, born without a parent because its first stop came before
+	 * its parent's fork event, turns out to be PARENT's. */
+	void (*parented)(void *ctx, struct tracee *parent, struct tracee *child);
 	/* T (now the leader) finished an exec; OLD_TID was the exec-ing thread. */
 	void (*exec)(void *ctx, struct tracee *t, pid_t old_tid);
 	/* T is being forgotten (gone or detached): free t->user. */
@@ -112,8 +125,12 @@ void tracer_each(struct tracer *tr, void (*fn)(void *arg, struct tracee *t), voi
 /* The wait status of the spawned command's leader; -1 while unknown. */
 int tracer_child_status(const struct tracer *tr);
 pid_t tracer_child_pid(const struct tracer *tr);
-/* Whether the seccomp filter is in use. */
+/* Whether the seccomp filter is in use (installed in the command and its
+ * descendants; it may stop on fewer calls than it was built for once
+ * tracer_stops_every_call()). */
 bool tracer_uses_seccomp(const struct tracer *tr);
+/* A tracee installed a filter of its own: every call stops now. */
+bool tracer_stops_every_call(const struct tracer *tr);
 /* The kernel refused PTRACE_GET_SYSCALL_INFO (before Linux 5.3): no call
  * could be decoded. */
 bool tracer_lacks_syscall_info(const struct tracer *tr);

@@ -45,6 +45,8 @@ struct rc_sockaddr {
  * written in one write, says what went wrong). */
 #define RC_EVENT_DATA_MAX 4096
 #define RC_EVENT_DATA_HEAD (RC_EVENT_DATA_MAX / 2)
+/* The ids of a credentials call kept in an event. */
+#define RC_EVENT_MAX_IDS 32
 
 struct rc_event {
 	enum rc_event_kind kind;
@@ -110,6 +112,14 @@ struct rc_event {
 	 * the signal in signo. */
 	bool has_kill_target;
 	int kill_target;
+
+	/* setuid, setreuid, setresuid, setfsuid and their gid twins: the ids
+	 * asked for, in argument order, -1 for "leave as it is"; setgroups,
+	 * and a getgroups that worked: the group list. IDS_TRUNCATED: the
+	 * list went on past what was shown. */
+	long long ids[RC_EVENT_MAX_IDS];
+	int nids;
+	bool ids_truncated;
 
 	/* RC_EV_SIGNAL; and the signal a kill-family call sends */
 	int signo;

@@ -162,6 +162,9 @@ static struct rc_proc *proc_get_or_add(struct rc_procs *m, int pid)
 		p->leader = pid;
 		p->fdt = fdt_new();
 		p->first_ts = -1;
+		p->creds.uid = p->creds.gid = -1;
+		p->creds.ngroups = -1;
+		p->seccomp_mode = p->seccomp_filters = -1;
 		*slot = p;
 		m->nprocs++;
 		if (m->nprocs == 1)
@@ -276,7 +279,8 @@ static const char *join(struct strbuf *sb, const char *base, const char *path)
 
 /* PARENT's child CHILD: its parentage, and what a fork gives it (the fd
  * table, as shared or copied, the cwd, argv and exe). */
-static void inherit(struct rc_proc *child, struct rc_proc *parent, bool thread, bool share_files)
+static void inherit(struct rc_procs *m, struct rc_proc *child, struct rc_proc *parent, bool thread,
+		    bool share_files)
 {
 	child->is_thread = thread;
 	child->leader = thread ? parent->leader : child->pid;
@@ -299,17 +303,29 @@ static void inherit(struct rc_proc *child, struct rc_proc *parent, bool thread, 
 	}
 	if (!child->exe && parent->exe)
 		child->exe = xstrdup(parent->exe);
+	/* A child runs as its parent and under its parent's filters. */
+	const struct rc_proc *pl = procs_leader(m, parent->pid);
+	if (!thread && pl && !child->creds.live)
+		child->creds = pl->creds;
+	if (child->seccomp_mode < 0) {
+		child->seccomp_mode = parent->seccomp_mode;
+		child->seccomp_filters = parent->seccomp_filters;
+	}
 }
 
 void procs_resolve(struct rc_procs *m, struct rc_event *e)
 {
 	/* A child seen before its parent's fork returned: a process of its
 	 * own until the fork says otherwise (apply_clone). */
-	if (e->forked_by > 0 && e->forked_by != e->pid && !procs_get(m, e->pid)) {
+	struct rc_proc *known = e->forked_by > 0 ? procs_get(m, e->pid) : NULL;
+	/* (Known only by facts read live before its first call: its
+	 * credentials when that call failed.) */
+	if (e->forked_by > 0 && e->forked_by != e->pid &&
+	    (!known || (!known->has_parent && !known->nsyscalls && !known->ended && !known->argv))) {
 		struct rc_proc *parent = procs_get(m, e->forked_by);
 		if (parent && !parent->ended) {
 			struct rc_proc *child = proc_get_or_add(m, e->pid);
-			inherit(child, parent, false, false);
+			inherit(m, child, parent, false, false);
 			child->forked_early = true;
 		}
 	}
@@ -642,7 +658,65 @@ static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct
 	/* The child may already have shown up in the log before the parent's
 	 * clone resumed; its parentage is set now either way. */
 	child->forked_early = false;
-	inherit(child, parent, thread, share);
+	inherit(m, child, parent, thread, share);
+}
+
+/* A credentials call that worked (or a get*id answer): what P's process
+ * now runs as. The effective ids are what file access is checked
+ * against; getuid's answer stands in for them only while they are
+ * unknown (real and effective differ only in set-user-ID programs). */
+static void apply_creds(struct rc_procs *m, struct rc_proc *p, const struct rc_event *e)
+{
+	struct rc_proc *l = procs_leader(m, p->pid);
+	struct rc_creds *c = l ? &l->creds : &p->creds;
+	long nr = e->nr;
+	bool uid_call = nr == SYS_setuid || nr == SYS_setreuid || nr == SYS_setresuid;
+	bool gid_call = nr == SYS_setgid || nr == SYS_setregid || nr == SYS_setresgid;
+
+	if (uid_call || gid_call) {
+		/* setuid(id); setreuid(r, e) and setresuid(r, e, s): the second. */
+		int i = nr == SYS_setuid || nr == SYS_setgid ? 0 : 1;
+		if (e->nids > i && e->ids[i] >= 0) {
+			if (uid_call)
+				c->uid = e->ids[i];
+			else
+				c->gid = e->ids[i];
+			c->live = false;
+		}
+	} else if (nr == SYS_setgroups || nr == SYS_getgroups) {
+		if (nr == SYS_getgroups && e->nids == 0 && e->ret != 0)
+			return;	/* getgroups(0, NULL) only counts them */
+		c->ngroups = e->ids_truncated ? -1 : e->nids;
+		for (int i = 0; i < e->nids && i < RC_PROC_MAX_GROUPS; i++)
+			c->groups[i] = (unsigned)e->ids[i];
+	} else if (nr == SYS_geteuid || (nr == SYS_getuid && c->uid < 0)) {
+		c->uid = e->ret;
+	} else if (nr == SYS_getegid || (nr == SYS_getgid && c->gid < 0)) {
+		c->gid = e->ret;
+	}
+}
+
+void procs_set_creds(struct rc_procs *m, int pid, const struct rc_creds *c)
+{
+	struct rc_proc *p = proc_get_or_add(m, pid);
+	struct rc_proc *l = procs_leader(m, pid);
+
+	(l ? l : p)->creds = *c;
+}
+
+void procs_set_seccomp(struct rc_procs *m, int pid, int mode, int filters)
+{
+	struct rc_proc *p = proc_get_or_add(m, pid);
+
+	p->seccomp_mode = mode;
+	p->seccomp_filters = filters;
+}
+
+const struct rc_creds *procs_creds(const struct rc_procs *m, int pid)
+{
+	const struct rc_proc *l = procs_leader(m, pid);
+
+	return l ? &l->creds : NULL;
 }
 
 static void apply_exec(struct rc_proc *p, const struct rc_event *e)
@@ -814,6 +888,20 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 	case SYS_execve:
 	case SYS_execveat:
 		apply_exec(p, e);
+		break;
+	case SYS_setuid:
+	case SYS_setgid:
+	case SYS_setreuid:
+	case SYS_setregid:
+	case SYS_setresuid:
+	case SYS_setresgid:
+	case SYS_setgroups:
+	case SYS_getgroups:
+	case SYS_getuid:
+	case SYS_geteuid:
+	case SYS_getgid:
+	case SYS_getegid:
+		apply_creds(m, p, e);
 		break;
 	case SYS_clone:
 #ifdef SYS_clone3

@@ -58,6 +58,19 @@ struct rc_fdtable {
 	uint64_t std1, std2, other;
 };
 
+/* Whose permissions a process's file access is checked against: its
+ * effective (fs) ids and supplementary groups, as the trace showed them
+ * (setuid and the like, geteuid's answer, setgroups) or the capture read
+ * them live from /proc. */
+#define RC_PROC_MAX_GROUPS RC_EVENT_MAX_IDS
+
+struct rc_creds {
+	long long uid, gid;	/* -1 unknown */
+	int ngroups;		/* -1 unknown */
+	unsigned groups[RC_PROC_MAX_GROUPS];
+	bool live;		/* read from /proc, not inferred from the trace */
+};
+
 struct rc_proc {
 	int pid;		/* as the trace names it (a tid for threads) */
 	int ppid;		/* valid when has_parent */
@@ -88,6 +101,15 @@ struct rc_proc {
 	/* Taken as a child of its parent before the parent's fork returned
 	 * (the event's forked_by), and not yet confirmed by that fork. */
 	bool forked_early;
+	/* The leader's record holds the process's: glibc's setuid and friends
+	 * change every thread. */
+	struct rc_creds creds;
+	/* Seccomp as /proc showed it live for this thread: the mode (0 none,
+	 * 1 strict, 2 filter) and how many filters are in place that are not
+	 * rootcause's own; -1 unknown (a log has no such facts). Children
+	 * inherit them, as they inherit the filters. */
+	int seccomp_mode;
+	int seccomp_filters;
 };
 
 /* A recent line the program wrote to stdout or stderr. */
@@ -152,6 +174,14 @@ void procs_apply(struct rc_procs *m, const struct rc_event *e);
  * ARGV (ARGC strings), EXE and CWD may be NULL. */
 void procs_adopt(struct rc_procs *m, int pid, int leader, const char *const *argv, int argc,
 		 const char *exe, const char *cwd);
+/* Facts a live capture read from /proc for thread PID (the process's
+ * credentials go to its leader): what the trace cannot show. */
+void procs_set_creds(struct rc_procs *m, int pid, const struct rc_creds *c);
+void procs_set_seccomp(struct rc_procs *m, int pid, int mode, int filters);
+/* The credentials of PID's process as far as known (never NULL for a
+ * known PID; fields -1 unknown). */
+const struct rc_creds *procs_creds(const struct rc_procs *m, int pid);
+
 /* An fd PID had before tracing began, described as strace -yy prints it. */
 void procs_learn_fd(struct rc_procs *m, int pid, int fd, const char *desc);
 struct rc_proc *procs_get(const struct rc_procs *m, int pid);

@@ -3,7 +3,11 @@
  *    is left from a previous run);
  *  - EACCES: a port below 1024 without CAP_NET_BIND_SERVICE, or a unix
  *    socket in a directory the program may not write;
- *  - EADDRNOTAVAIL: the address is not one of this host's.
+ *  - EADDRNOTAVAIL: the address is not one of this host's;
+ *  - ENOENT, ENOTDIR (unix sockets): the directory the socket file goes
+ *    in does not exist. The program's own words rarely help there: redis
+ *    says "Failed opening Unix socket: bind: No such file or directory",
+ *    naming no path, so the path comes from the call.
  *
  * Story 1: a service that "won't start" because its port is taken says
  * "OSError: [Errno 98] Address already in use" and exits; this names the
@@ -21,6 +25,7 @@
 #include <sys/syscall.h>
 
 #include "rules/common.h"
+#include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -95,7 +100,8 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		free(addr);
 		return;
 	}
-	if (e->err != EADDRINUSE && e->err != EACCES && e->err != EADDRNOTAVAIL) {
+	bool no_dir = fam == AF_UNIX && (e->err == ENOENT || e->err == ENOTDIR);
+	if (e->err != EADDRINUSE && e->err != EACCES && e->err != EADDRNOTAVAIL && !no_dir) {
 		free(addr);
 		return;
 	}
@@ -126,6 +132,24 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	r->ts = e->ts;
 }
 
+/* A unix socket whose directory is missing: bind creates the socket file,
+ * never the directories above it. */
+static void advise_no_dir(struct rc_finding *f, const struct bind_rec *r)
+{
+	struct strbuf dir = STRBUF_INIT, gone = STRBUF_INIT;
+
+	fp_dir(&dir, r->host);
+	finding_setf(&f->advice, "bind creates the socket file but not its directory: create '%s' before the "
+		     "service starts (mkdir -p, owned by the user it runs as; RuntimeDirectory= makes one "
+		     "under /run for a systemd unit), or point the service at a directory that exists",
+		     dir.buf);
+	if (rule_missing_dir(&gone, r->host) && strcmp(gone.buf, dir.buf) != 0)
+		finding_setf(&f->advice, "%s; '%s' is the first directory missing on the way now", f->advice,
+			     gone.buf);
+	strbuf_release(&dir);
+	strbuf_release(&gone);
+}
+
 static void advise(struct rc_finding *f, const struct bind_rec *r)
 {
 	if (r->family == AF_UNIX) {
@@ -137,6 +161,11 @@ static void advise(struct rc_finding *f, const struct bind_rec *r)
 			finding_setf(&f->advice, "the user the program runs as may not create '%s': give it "
 				     "write permission on the directory, or put the socket where it may write",
 				     r->addr);
+		else if (r->err == ENOENT)
+			advise_no_dir(f, r);
+		else if (r->err == ENOTDIR)
+			finding_setf(&f->advice, "a file stands where a directory is expected on the way to "
+				     "'%s': check the socket's path, or remove the file that is in the way", r->addr);
 		else
 			finding_setf(&f->advice, "check the socket's path '%s'", r->addr);
 		return;
@@ -167,20 +196,28 @@ static void advise(struct rc_finding *f, const struct bind_rec *r)
 
 static void emit(struct rc_findings *out, const struct state *s, const struct bind_rec *r)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, dir = STRBUF_INIT, why_dir = STRBUF_INIT;
 	const char *why;
 
-	if (r->family == AF_UNIX)
+	if (r->family == AF_UNIX && r->err == ENOENT) {
+		strbuf_addf(&why_dir, "directory '%s' does not exist", fp_dir(&dir, r->host));
+		why = why_dir.buf;
+	} else if (r->family == AF_UNIX && r->err == ENOTDIR) {
+		why = "a component of its path is not a directory";
+	} else if (r->family == AF_UNIX) {
 		why = r->err == EADDRINUSE ? "the file already exists" :
 		      r->err == EACCES	   ? "permission denied" : "the address is not available";
-	else if (r->err == EADDRINUSE)
+	} else if (r->err == EADDRINUSE) {
 		why = "the address is already in use";
-	else if (r->err == EACCES)
+	} else if (r->err == EACCES) {
 		why = r->port > 0 && r->port < 1024 ? "a port below 1024 needs privilege" : "permission denied";
-	else
+	} else {
 		why = "the address is not on this host";
+	}
 	strbuf_addf(&sb, "cannot %s '%s': %s", r->udp || r->family == AF_UNIX ? "bind" : "listen on", r->addr,
 		    why);
+	strbuf_release(&dir);
+	strbuf_release(&why_dir);
 	if (r->count > 1)
 		strbuf_addf(&sb, " (%llu attempts)", r->count);
 	/* A search for a free port (bind, fail, try the next) recovered. */
@@ -204,7 +241,8 @@ static void emit(struct rc_findings *out, const struct state *s, const struct bi
 	f->ts = r->ts;
 	f->unrecovered = !r->recovered;
 	finding_echo_word(f, r->err == EADDRINUSE ? "in use" : r->err == EACCES ? "permission denied" :
-			     "assign requested address");
+			     r->err == EADDRNOTAVAIL ? "assign requested address" :
+			     r->err == ENOENT ? "no such file" : "not a directory");
 	finding_echo_name(f, r->addr);
 }
 

@@ -1,10 +1,12 @@
 #include "rules/common.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "gen/tables.h"
 
@@ -112,6 +114,58 @@ char *rule_addr_format(int family, const char *host, int port, bool abstract)
 	else
 		strbuf_adds(&sb, host);
 	return strbuf_detach(&sb);
+}
+
+bool rule_missing_dir(struct strbuf *sb, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	struct stat st;
+
+	if (path[0] != '/' || !base)
+		return false;
+	strbuf_reset(sb);
+	/* Each directory from the top: "/srv", "/srv/app", ... */
+	for (const char *p = path + 1; p <= base; p++) {
+		if (*p != '/' || p[-1] == '/')
+			continue;
+		strbuf_reset(sb);
+		strbuf_add(sb, path, (size_t)(p - path));
+		if (stat(sb->buf, &st) == 0) {
+			if (!S_ISDIR(st.st_mode))
+				return false;
+			continue;
+		}
+		return errno == ENOENT;
+	}
+	return false;
+}
+
+void rule_enter_failed(struct rule_enter_pending *p, int leader, const char *key)
+{
+	size_t i = p->next++ % RULE_ENTER_PENDING;
+
+	free(p->key[i]);
+	p->key[i] = xstrdup(key);
+	p->pid[i] = leader;
+}
+
+void rule_enter_worked(struct rule_enter_pending *p, int leader, void (*found)(const char *key, void *arg),
+		       void *arg)
+{
+	for (size_t i = 0; i < RULE_ENTER_PENDING; i++) {
+		if (!p->key[i] || p->pid[i] != leader)
+			continue;
+		found(p->key[i], arg);
+		free(p->key[i]);
+		p->key[i] = NULL;
+	}
+}
+
+void rule_enter_release(struct rule_enter_pending *p)
+{
+	for (size_t i = 0; i < RULE_ENTER_PENDING; i++)
+		free(p->key[i]);
+	memset(p, 0, sizeof(*p));
 }
 
 const char *rule_si_code(const char *prefix, int code)

@@ -141,6 +141,41 @@ static inline bool rule_is_open(long nr)
 		;
 }
 
+/* The calls that move a process into a directory: chdir, fchdir, chroot,
+ * pivot_root. */
+static inline bool rule_is_enter(long nr)
+{
+	return nr == SYS_chdir || nr == SYS_fchdir || nr == SYS_chroot
+#ifdef SYS_pivot_root
+	       || nr == SYS_pivot_root
+#endif
+		;
+}
+
+/* A process looking for a directory to be in: the shell's `cd` tried over
+ * candidates, a program that tries its configured directory and then a
+ * default. What it looks for is a place, not a name, so a later move
+ * into any directory by the same process found one, as a later open of
+ * the same name does for a file: the failed moves before it were probes.
+ * The file rules keep the keys (a basename, a path) of their failed moves
+ * here until the process moves somewhere: the last RULE_ENTER_PENDING,
+ * older ones forgotten (they then stay failures, the safe side). */
+#define RULE_ENTER_PENDING 32
+
+struct rule_enter_pending {
+	int pid[RULE_ENTER_PENDING];	/* the process (leader) that failed */
+	char *key[RULE_ENTER_PENDING];
+	size_t next;
+};
+
+/* A failed move by process LEADER, kept under KEY. */
+void rule_enter_failed(struct rule_enter_pending *p, int leader, const char *key);
+/* LEADER moved into a directory: FOUND(KEY, ARG) for each of its failed
+ * moves, which are then forgotten. */
+void rule_enter_worked(struct rule_enter_pending *p, int leader, void (*found)(const char *key, void *arg),
+		       void *arg);
+void rule_enter_release(struct rule_enter_pending *p);
+
 /* The calls that make a new process or thread. */
 static inline bool rule_is_fork(long nr)
 {
@@ -267,6 +302,14 @@ void rule_add_bytes(struct strbuf *sb, unsigned long long n);
 /* A peer as findings name it: "127.0.0.1:8080", "[::1]:443",
  * "/run/x.sock", "@abstract". The caller frees it. */
 char *rule_addr_format(int family, const char *host, int port, bool abstract);
+
+/* The first directory on the way to PATH (absolute) that does not exist
+ * on this machine now, into SB: "/srv/app" for "/srv/app/run/x.sock" when
+ * /srv exists and /srv/app does not. False when every directory above
+ * PATH exists, PATH is relative, or the first missing one cannot be told
+ * (a file stands in the way). A log may be read on another machine, or
+ * after the fact: findings say "now". */
+bool rule_missing_dir(struct strbuf *sb, const char *path);
 
 /* A peer the connection rules report: TCP/UDP or a unix socket, and not a
  * DNS server. */

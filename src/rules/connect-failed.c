@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "rules/common.h"
@@ -383,20 +384,51 @@ static const char *what_happened(const struct peer *pe)
 	}
 }
 
+/* What stands at a unix socket's PATH now, when it is not a socket: "a
+ * regular file", "a directory"; NULL for a socket or nothing. */
+static const char *not_a_socket(const char *path)
+{
+	struct stat st;
+
+	if (!path || path[0] != '/' || stat(path, &st) != 0 || S_ISSOCK(st.st_mode))
+		return NULL;
+	return S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ? "a regular file" : "not a socket";
+}
+
+static void advise_unix_missing(struct rc_finding *f, const struct peer *pe)
+{
+	struct strbuf gone = STRBUF_INIT;
+
+	if (pe->host && rule_missing_dir(&gone, pe->host))
+		finding_setf(&f->advice, "no socket '%s' exists, nor the directory '%s' on the way to it: the "
+			     "service that should create it has not started here (it makes the socket when it "
+			     "starts: systemctl status, its logs), or the program is configured with another "
+			     "path", pe->addr, gone.buf);
+	else
+		finding_setf(&f->advice, "no socket '%s' exists: the service that should create it is "
+			     "not running (start it: systemctl status, its logs) or the program is "
+			     "configured with another path", pe->addr);
+	strbuf_release(&gone);
+}
+
 static void advise(struct rc_finding *f, const struct peer *pe)
 {
 	const char *a = pe->addr;
 
 	if (pe->family == AF_UNIX) {
+		const char *what = pe->addr[0] == '@' ? NULL : not_a_socket(pe->host);
 		switch (pe->err) {
 		case ENOENT:
-			finding_setf(&f->advice, "no socket '%s' exists: the service that should create it is "
-				     "not running (start it: systemctl status, its logs) or the program is "
-				     "configured with another path", a);
+			advise_unix_missing(f, pe);
 			return;
 		case ECONNREFUSED:
-			finding_setf(&f->advice, "'%s' exists but nothing accepts on it: the service died or is "
-				     "restarting and left a stale socket; restart the service", a);
+			if (what)
+				finding_setf(&f->advice, "'%s' is %s, not a socket: the program is configured "
+					     "with the wrong path, or something replaced the socket", a, what);
+			else
+				finding_setf(&f->advice, "'%s' exists but nothing accepts on it: the service "
+					     "died or is restarting and left a stale socket; restart the service "
+					     "(`ss -xlp | grep %s` shows who listens, if anyone)", a, fp_name(a));
 			return;
 		case EACCES:
 		case EPERM:

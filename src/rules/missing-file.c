@@ -17,16 +17,23 @@
  * gets its ImportError from error-message.
  *
  * The kind of call says how much a failure weighs: an open for reading, a
- * create in a missing directory, a chdir are the program needing the file;
+ * create in a missing directory, a move into a directory (chdir, chroot,
+ * pivot_root) are the program needing the file;
  * a stat/access/readlink, or an opendir, is often just a check for
  * something optional. Those stay warnings unless the program's own output
  * named the file afterwards.
+ *
+ * A move into a directory is looked for as a place rather than by name
+ * (rules/common.h, rule_enter_failed): one that fails and is followed by
+ * a move into another directory by the same process was a probe, a
+ * shell's `cd` over candidates.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "rules/common.h"
@@ -47,7 +54,7 @@ enum mf_kind {
 	MF_READ,		/* open of an existing file */
 	MF_CREATE,		/* O_CREAT, creat: the directory is missing */
 	MF_MKDIR,		/* mkdir: the parent is missing */
-	MF_CHDIR,
+	MF_ENTER,		/* chdir, chroot, pivot_root: a place to work or run in */
 };
 
 static int kind_weight(enum mf_kind k)
@@ -60,6 +67,7 @@ static int kind_weight(enum mf_kind k)
 }
 
 struct mf_fail {
+	long nr;
 	char *path;
 	char *path2;		/* rename/link target */
 	char *line;
@@ -95,6 +103,7 @@ struct mf_state {
 	struct hmap names;	/* basename -> struct mf_entry* */
 	long long dropped;	/* failures not tracked for lack of room */
 	struct mf_py2 py2;
+	struct rule_enter_pending enter;	/* failed moves, by basename */
 };
 
 static void fail_release(struct mf_fail *f)
@@ -131,6 +140,7 @@ static void mf_release(void *state)
 	hmap_release(&st->names, entry_free);
 	free(st->py2.stat_path);
 	free(st->py2.stem);
+	rule_enter_release(&st->enter);
 }
 
 /* rename and link: their success makes a new name exist. */
@@ -201,8 +211,8 @@ static bool classify(const struct rc_event *e, enum mf_kind *kind)
 		*kind = MF_MKDIR;
 		return true;
 	}
-	if (nr == SYS_chdir) {
-		*kind = MF_CHDIR;
+	if (rule_is_enter(nr) && nr != SYS_fchdir) {
+		*kind = MF_ENTER;
 		return true;
 	}
 	if (new_name_call(nr) ||
@@ -250,6 +260,7 @@ static void fail_set(struct mf_fail *f, const struct rc_event *e, enum mf_kind k
 		     const struct rc_ctx *ctx)
 {
 	fail_release(f);
+	f->nr = e->nr;
 	f->path = xstrdup(e->path);
 	f->path2 = e->path2 ? xstrdup(e->path2) : NULL;
 	f->line = rule_line_short(e);
@@ -410,12 +421,27 @@ static bool py2_import_probe(struct mf_state *st, const struct rc_event *e)
 	return pyc;
 }
 
+/* A failed move of the process that has now moved elsewhere was a probe. */
+static void moved_elsewhere(const char *name, void *arg)
+{
+	struct mf_state *st = arg;
+	void **slot = hmap_get(&st->names, name, strlen(name));
+	struct mf_entry *en = slot ? *slot : NULL;
+
+	if (en && en->decisive.kind == MF_ENTER)
+		en->recovered = true;
+}
+
 static void mf_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct mf_state *st = state;
 	enum mf_kind kind;
 
-	if (e->kind != RC_EV_SYSCALL || !e->path || !e->path[0])
+	if (e->kind != RC_EV_SYSCALL)
+		return;
+	if (rule_is_enter(e->nr) && e->ret_known && !e->err)
+		rule_enter_worked(&st->enter, rule_leader(ctx, e->pid), moved_elsewhere, st);
+	if (!e->path || !e->path[0])
 		return;
 	if (py2_import_probe(st, e))
 		return;
@@ -431,7 +457,10 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 		return;
 	if (!classify(e, &kind))
 		return;
-	if (record_failure(st, e, kind, ctx) && kind == MF_PROBE && !strchr(fp_base(e->path), '.')) {
+	bool counted = record_failure(st, e, kind, ctx);
+	if (counted && kind == MF_ENTER)
+		rule_enter_failed(&st->enter, rule_leader(ctx, e->pid), fp_base(e->path));
+	if (counted && kind == MF_PROBE && !strchr(fp_base(e->path), '.')) {
 		/* Perhaps Python 2 asking whether D/X is a package. */
 		free(st->py2.stat_path);
 		st->py2.stat_path = xstrdup(e->path);
@@ -515,6 +544,8 @@ struct mf_cand {
 	bool echoed;
 	bool command;
 	bool kept_going;
+	bool folded;		/* a look-up on the way to another try */
+	const char *ancestor;	/* the missing directory a folded look-up named */
 };
 
 static void add_evidence(struct rc_finding *f, const struct mf_entry *en)
@@ -542,6 +573,78 @@ static const char *printable(struct strbuf *sb, const char *s)
 	return strbuf_str(sb);
 }
 
+/* What stands at PATH now, when it is there and not a directory ("a
+ * regular file"); NULL otherwise. */
+static const char *not_a_dir(const char *path)
+{
+	struct stat st;
+
+	if (path[0] != '/' || stat(path, &st) != 0 || S_ISDIR(st.st_mode))
+		return NULL;
+	return S_ISREG(st.st_mode) ? "a regular file" : "not a directory";
+}
+
+static bool is_dir_now(const char *path)
+{
+	struct stat st;
+
+	return path[0] == '/' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The finding of a move into a directory (chdir, chroot, pivot_root) that
+ * failed; PATH is D's path, printable. */
+static struct rc_finding *emit_enter(struct rc_findings *out, const struct mf_fail *d, enum rc_severity sev,
+				     const char *path)
+{
+	const char *what = not_a_dir(d->path);
+	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
+
+	if (d->err == ENOTDIR && what)
+		strbuf_addf(&sb, "cannot %s to '%s': it is %s, not a directory", d->syscall, path, what);
+	else if (d->err == ENOTDIR)
+		strbuf_addf(&sb, "cannot %s to '%s': a component of its path is not a directory", d->syscall,
+			    path);
+	else if (d->nr == SYS_chdir)
+		strbuf_addf(&sb, "directory '%s' does not exist", path);
+#ifdef SYS_pivot_root
+	else if (d->nr == SYS_pivot_root && d->path2) {
+		/* Either may be missing; what is on disk now may tell which. */
+		strbuf_add_escaped(&old, d->path2, strlen(d->path2));
+		if (is_dir_now(d->path) && !is_dir_now(d->path2))
+			strbuf_addf(&sb, "cannot pivot_root to '%s': the directory for the old root, '%s', does "
+				    "not exist", path, old.buf);
+		else
+			strbuf_addf(&sb, "cannot pivot_root to '%s': it, or the directory for the old root "
+				    "('%s'), does not exist", path, old.buf);
+	}
+#endif
+	else
+		strbuf_addf(&sb, "cannot %s to '%s': the directory does not exist", d->syscall, path);
+	strbuf_release(&old);
+	return rule_finding(out, "missing-file", sev, RC_SEV_INFO, &sb);
+}
+
+static void advise_enter(struct rc_finding *f, const struct mf_fail *d, const char *path)
+{
+	if (d->err == ENOTDIR)
+		finding_setf(&f->advice, "a file stands where a directory is expected at or on the way to '%s': "
+			     "check the path, or remove the file that is in the way", path);
+	else if (d->nr == SYS_chroot)
+		finding_setf(&f->advice, "the new root must exist and hold what the program runs in it: create "
+			     "and fill '%s', or fix the root the program is configured with (RootDirectory= in "
+			     "a systemd unit)", path);
+#ifdef SYS_pivot_root
+	else if (d->nr == SYS_pivot_root && d->path2)
+		finding_setf(&f->advice, "pivot_root needs the new root to be a mount point with a directory "
+			     "for the old root inside it: create '%s' (mkdir -p) in the new root before the "
+			     "call, and check that '%s' exists", d->path2, path);
+#endif
+	else
+		finding_setf(&f->advice, "create the directory (mkdir -p '%s') or fix the one the program is "
+			     "told to work in (a start script's cd, WorkingDirectory= in a systemd unit, "
+			     "docker's --workdir)", path);
+}
+
 static void emit(struct rc_findings *out, const struct mf_cand *c)
 {
 	const struct mf_entry *en = c->en;
@@ -560,7 +663,9 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 	struct rc_finding *f;
 	bool notdir = d->err == ENOTDIR;
 
-	if (c->command) {
+	if (d->kind == MF_ENTER) {
+		f = emit_enter(out, d, sev, path);
+	} else if (c->command) {
 		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
 				"command '%s' not found in PATH (%zu directories searched)", name, en->npaths);
 	} else if (notdir) {
@@ -572,8 +677,6 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 	} else if (d->kind == MF_MKDIR) {
 		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
 				"cannot create directory '%s': parent '%s' does not exist", path, pdir);
-	} else if (d->kind == MF_CHDIR) {
-		f = finding_add(out, "missing-file", sev, RC_SEV_INFO, "directory '%s' does not exist", path);
 	} else if (d->kind == MF_OTHER && d->path2) {
 		struct strbuf tb = STRBUF_INIT;
 		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
@@ -601,9 +704,13 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 	finding_echo_name(f, c->name);
 	if (d->kind == MF_CREATE || d->kind == MF_MKDIR)
 		finding_echo_name(f, fp_base(parent));
+	else if (c->ancestor)
+		finding_echo_name(f, fp_base(c->ancestor));
 	add_evidence(f, en);
 
-	if (c->command)
+	if (d->kind == MF_ENTER)
+		advise_enter(f, d, path);
+	else if (c->command)
 		finding_setf(&f->advice, "install '%s' or add the directory that has it to PATH", name);
 	else if (notdir)
 		finding_setf(&f->advice, "a file stands where a directory is expected on the way to '%s': "
@@ -628,6 +735,63 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 	strbuf_release(&nb);
 	strbuf_release(&pb);
 	strbuf_release(&db);
+}
+
+/* PATH lies beneath directory DIR: "/srv/app/data" beneath "/srv/app". */
+static bool beneath(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return n > 1 && strncmp(path, dir, n) == 0 && path[n] == '/';
+}
+
+/* A failed try that is more than a look-up (an open, a create, a chdir),
+ * kept for folding. */
+struct mf_try {
+	const struct mf_fail *fail;
+	struct mf_entry *en;
+};
+
+/* A failed look-up (stat, access) of a directory on the way to another
+ * failed try of the same process is that try seen earlier: bash's `cd
+ * /srv/app/data` stats /srv/app first, a library resolves a path before
+ * opening it. One missing directory, one cause: the look-up is folded
+ * into the try, and shares its fate (a try found later elsewhere was a
+ * probe, so both are quiet). Tries are compared up to MF_FOLD_MAX. */
+#define MF_FOLD_MAX 512
+
+static void fold_lookups(struct mf_state *st, struct mf_cand *cands, size_t n)
+{
+	struct mf_try *tries = xcalloc(MF_FOLD_MAX, sizeof(*tries));
+	size_t ntries = 0;
+	struct hmap_iter it;
+
+	for (struct hmap_node *node = hmap_first(&st->names, &it); node && ntries < MF_FOLD_MAX;
+	     node = hmap_next(&st->names, &it)) {
+		struct mf_entry *en = node->value;
+		size_t kept = MIN(en->npaths, (size_t)MF_MAX_PATHS);
+		for (size_t i = 0; i < kept && ntries < MF_FOLD_MAX; i++)
+			if (kind_weight(en->paths[i].kind) > 0)
+				tries[ntries++] = (struct mf_try){ &en->paths[i], en };
+	}
+	for (size_t i = 0; i < n && ntries; i++) {
+		const struct mf_fail *d = &cands[i].en->decisive;
+		if (kind_weight(d->kind) != 0 || cands[i].en->npaths != 1)
+			continue;
+		for (size_t j = 0; j < ntries && !cands[i].folded; j++) {
+			const struct mf_fail *t = tries[j].fail;
+			if (tries[j].en == cands[i].en || t->pid != d->pid || !beneath(t->path, d->path))
+				continue;
+			cands[i].folded = true;
+			/* The try's finding speaks for the directory too. */
+			for (size_t k = 0; k < n; k++)
+				if (cands[k].en == tries[j].en) {
+					cands[k].echoed = cands[k].echoed || cands[i].echoed;
+					cands[k].ancestor = d->path;
+				}
+		}
+	}
+	free(tries);
 }
 
 static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings *out)
@@ -659,13 +823,23 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		 * as commands: no one's file name has control characters. */
 		if (c->command && has_control(node->key))
 			continue;
-		c->rank.score = 100.0 * weight + (c->echoed ? 400 : 0) + (c->command ? 50 : 0) -
+		n++;
+	}
+	fold_lookups(st, cands, n);
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct mf_cand *c = &cands[i];
+		if (c->folded)
+			continue;
+		const struct mf_fail *d = &c->en->decisive;
+		c->rank.score = 100.0 * kind_weight(d->kind) + (c->echoed ? 400 : 0) + (c->command ? 50 : 0) -
 				(c->kept_going ? 150 : 0) +
 				(procs_failed(ctx->procs, d->pid, NULL) ? 300 : 0) +
 				rule_recency(ctx, d->seq);
 		c->rank.seq = d->seq;
-		n++;
+		cands[kept++] = *c;
 	}
+	n = kept;
 	qsort(cands, n, sizeof(*cands), rule_cmp_rank);
 	size_t shown = MIN(n, (size_t)MF_MAX_REPORT);
 	for (size_t i = 0; i < shown; i++)

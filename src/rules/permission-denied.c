@@ -10,10 +10,32 @@
  * devices (gpu-unavailable).
  *
  * When the path exists on this machine now, the report says who owns it
- * and its mode, which is what the user needs for chown/chmod.
+ * and its mode, which is what the user needs for chown/chmod. A file
+ * whose own mode allows the access is reached through directories, each
+ * of which needs search (x) permission: the first one on the way that
+ * refuses it is what blocks, and is named with its owner and mode
+ * instead of the file (a parent of mode 0700 owned by another user).
+ *
+ * Whose permissions apply: the process's effective ids and groups as the
+ * process model knows them (a setuid or setresuid in the trace, geteuid's
+ * answer, or, live, /proc at the failure). When they are unknown (a log
+ * of a program that never asked), the process is taken to be neither the
+ * owner nor in the group of what refused it, as an EACCES from the mode
+ * bits mostly means, and the finding says whom the directory lets in.
+ * Root passes the mode bits only with its DAC capabilities: an EACCES to
+ * root is looked up like anyone's, and when no mode bit refuses uid 0 the
+ * finding names what else can (a security module, a root-squashing NFS
+ * mount).
+ *
+ * A move into a directory (chdir, chroot, pivot_root) that fails and is
+ * followed by a move of the same process elsewhere was a probe
+ * (rules/common.h, rule_enter_failed). EPERM from the look-only calls
+ * (stat, access) and the privileged ones (chroot, pivot_root) is no
+ * file's answer but a policy's or a capability's: syscall-blocked's.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <pwd.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,6 +44,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "event/calls.h"
 #include "rules/common.h"
 #include "rules/fileprobe.h"
 #include "rules/noise.h"
@@ -38,7 +61,8 @@ enum pd_attempt {
 	PD_WRITE,
 	PD_CREATE,		/* a new entry in a directory: O_CREAT, mkdir, link... */
 	PD_REMOVE,		/* unlink, rmdir, rename away */
-	PD_SEARCH,		/* stat/chdir: a directory on the way */
+	PD_SEARCH,		/* stat, readlink: a directory on the way */
+	PD_ENTER,		/* chdir, chroot, pivot_root: the directory itself too */
 	PD_CHMOD,
 	PD_CHOWN,
 	PD_TIMES,
@@ -57,11 +81,13 @@ struct pd_entry {
 	char *first_line;
 	char *last_line;
 	char *cwd;
+	struct rc_creds creds;	/* whose permissions applied, as far as known */
 };
 
 struct pd_state {
 	struct hmap paths;	/* path -> struct pd_entry* */
 	long long dropped;
+	struct rule_enter_pending enter;	/* failed moves, by path */
 };
 
 static void entry_free(void *p)
@@ -87,6 +113,7 @@ static void pd_release(void *state)
 {
 	struct pd_state *st = state;
 	hmap_release(&st->paths, entry_free);
+	rule_enter_release(&st->enter);
 }
 
 static enum pd_attempt open_attempt(long long flags)
@@ -159,8 +186,14 @@ static bool classify(const struct rc_event *e, enum pd_attempt *a)
 #endif
 	case SYS_statx:
 	case SYS_readlinkat:
-	case SYS_chdir:
 		*a = PD_SEARCH;
+		return true;
+	case SYS_chdir:
+	case SYS_chroot:
+#ifdef SYS_pivot_root
+	case SYS_pivot_root:
+#endif
+		*a = PD_ENTER;
 		return true;
 #ifdef SYS_chmod
 	case SYS_chmod:
@@ -242,6 +275,22 @@ static void record(struct pd_state *st, const struct rc_event *e, enum pd_attemp
 		if (cwd)
 			en->cwd = xstrdup(cwd);
 	}
+	const struct rc_creds *cr = procs_creds(ctx->procs, e->pid);
+	if (cr)
+		en->creds = *cr;
+	else
+		en->creds = (struct rc_creds){ .uid = -1, .gid = -1, .ngroups = -1 };
+}
+
+/* A failed move of the process that has now moved elsewhere was a probe. */
+static void moved_elsewhere(const char *path, void *arg)
+{
+	struct pd_state *st = arg;
+	void **slot = hmap_get(&st->paths, path, strlen(path));
+	struct pd_entry *en = slot ? *slot : NULL;
+
+	if (en && en->attempt == PD_ENTER)
+		en->recovered = true;
 }
 
 static void pd_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -249,7 +298,11 @@ static void pd_on_event(void *state, const struct rc_event *e, const struct rc_c
 	struct pd_state *st = state;
 	enum pd_attempt a;
 
-	if (e->kind != RC_EV_SYSCALL || !e->path || !e->path[0])
+	if (e->kind != RC_EV_SYSCALL)
+		return;
+	if (rule_is_enter(e->nr) && e->ret_known && !e->err)
+		rule_enter_worked(&st->enter, rule_leader(ctx, e->pid), moved_elsewhere, st);
+	if (!e->path || !e->path[0])
 		return;
 	if (!classify(e, &a))
 		return;
@@ -264,9 +317,14 @@ static void pd_on_event(void *state, const struct rc_event *e, const struct rc_c
 	}
 	if (e->interrupted || (e->err != EACCES && e->err != EPERM && e->err != EROFS))
 		return;
+	if (e->err == EPERM && (event_call_looks(e->nr) || event_call_privilege(e->nr)))
+		return;
 	if (noise_path(e->path) || fp_gpu_device(e->path))
 		return;
+	long long before = st->dropped;
 	record(st, e, a, ctx);
+	if (a == PD_ENTER && st->dropped == before)
+		rule_enter_failed(&st->enter, rule_leader(ctx, e->pid), e->path);
 }
 
 static const char *attempt_verb(enum pd_attempt a)
@@ -277,6 +335,7 @@ static const char *attempt_verb(enum pd_attempt a)
 	case PD_CREATE: return "create";
 	case PD_REMOVE: return "remove or rename";
 	case PD_SEARCH: return "reach";
+	case PD_ENTER: return "enter";
 	case PD_CHMOD: return "change the mode of";
 	case PD_CHOWN: return "change the owner of";
 	default: return "change the times of";
@@ -292,6 +351,73 @@ static const char *err_text(int err)
 	}
 }
 
+/* The name of user UID ("bob") into SB, when this machine knows it. */
+static bool user_name(struct strbuf *sb, uid_t uid)
+{
+	long size = sysconf(_SC_GETPW_R_SIZE_MAX);
+	size_t bufsize = size > 0 ? (size_t)size : 16384;
+	char *buf = xmalloc(bufsize);
+	struct passwd pw, *res = NULL;
+	bool ok = getpwuid_r(uid, &pw, buf, bufsize, &res) == 0 && res;
+
+	if (ok)
+		strbuf_adds(sb, res->pw_name);
+	free(buf);
+	return ok;
+}
+
+static bool group_name(struct strbuf *sb, gid_t gid)
+{
+	long size = sysconf(_SC_GETGR_R_SIZE_MAX);
+	size_t bufsize = size > 0 ? (size_t)size : 16384;
+	char *buf = xmalloc(bufsize);
+	struct group gr, *res = NULL;
+	bool ok = getgrgid_r(gid, &gr, buf, bufsize, &res) == 0 && res;
+
+	if (ok)
+		strbuf_adds(sb, res->gr_name);
+	free(buf);
+	return ok;
+}
+
+/* Cut SB back to its first AT bytes (AT <= its length). */
+static void cut_to(struct strbuf *sb, size_t at)
+{
+	if (sb->len > at) {
+		sb->len = at;
+		sb->buf[at] = '\0';
+	}
+}
+
+/* "uid 1001 ('bob')". */
+static void add_uid(struct strbuf *sb, uid_t uid)
+{
+	strbuf_addf(sb, "uid %u", (unsigned)uid);
+	size_t at = sb->len;
+	strbuf_adds(sb, " ('");
+	if (user_name(sb, uid))
+		strbuf_adds(sb, "')");
+	else
+		cut_to(sb, at);
+}
+
+/* "owned by uid 1001 ('bob'), mode 0755" for ST. */
+static void describe_stat(struct strbuf *sb, const struct stat *st, bool with_group)
+{
+	strbuf_adds(sb, "owned by ");
+	add_uid(sb, st->st_uid);
+	if (with_group) {
+		strbuf_addf(sb, ", group %u", (unsigned)st->st_gid);
+		size_t at = sb->len;
+		strbuf_adds(sb, " ('");
+		if (group_name(sb, st->st_gid))
+			strbuf_adds(sb, "')");
+		else
+			cut_to(sb, at);
+	}
+	strbuf_addf(sb, ", mode %04o", (unsigned)(st->st_mode & 07777));
+}
+
 /* "owned by uid 1001 ('bob'), mode 0755" for PATH as it is now, or false
  * when it cannot be looked at from here. */
 static bool describe_on_disk(struct strbuf *sb, const char *path, struct stat *out)
@@ -300,18 +426,94 @@ static bool describe_on_disk(struct strbuf *sb, const char *path, struct stat *o
 
 	if (path[0] != '/' || stat(path, &sbuf) != 0)
 		return false;
-	strbuf_addf(sb, "owned by uid %u", (unsigned)sbuf.st_uid);
-	long size = sysconf(_SC_GETPW_R_SIZE_MAX);
-	size_t bufsize = size > 0 ? (size_t)size : 16384;
-	char *buf = xmalloc(bufsize);
-	struct passwd pw, *res = NULL;
-	if (getpwuid_r(sbuf.st_uid, &pw, buf, bufsize, &res) == 0 && res)
-		strbuf_addf(sb, " ('%s')", res->pw_name);
-	free(buf);
-	strbuf_addf(sb, ", mode %04o", (unsigned)(sbuf.st_mode & 07777));
+	describe_stat(sb, &sbuf, false);
 	if (out)
 		*out = sbuf;
 	return true;
+}
+
+/* The permission bits (rwx, 0-7) of ST that CR gets: the owner's, the
+ * group's or the others'. When CR's groups are not known, a file of
+ * another group may give it the group's bits or the others': only what
+ * both give is sure. Unknown credentials get the others' bits (see the
+ * top of the file). */
+static unsigned granted(const struct rc_creds *cr, const struct stat *st)
+{
+	unsigned mode = (unsigned)st->st_mode;
+
+	if (cr->uid >= 0 && (uid_t)cr->uid == st->st_uid)
+		return (mode >> 6) & 7;
+	bool in_group = cr->gid >= 0 && (gid_t)cr->gid == st->st_gid;
+	for (int i = 0; i < cr->ngroups && !in_group; i++)
+		in_group = cr->groups[i] == st->st_gid;
+	if (in_group)
+		return (mode >> 3) & 7;
+	if (cr->uid >= 0 && cr->ngroups < 0)
+		return (mode >> 3) & mode & 7;
+	return mode & 7;
+}
+
+/* What refused an access, by the mode bits on disk now. */
+struct pd_block {
+	bool found;		/* DIR (or the file itself) lacks NEED */
+	bool file;		/* the file itself, not a directory on the way */
+	struct strbuf dir;
+	struct stat st;
+	const char *need;	/* "search (x)", "write and search (wx)", "read (r)"... */
+};
+
+/* Walk PATH's directories from the top: each must grant CR search (x);
+ * the last one write too for a create or remove; a directory entered
+ * itself too. Then the file, for a read or write. Stops where the disk
+ * no longer shows the path. */
+static void find_block(struct pd_block *b, const char *path, enum pd_attempt a, const struct rc_creds *cr)
+{
+	const char *base = strrchr(path, '/');
+	struct stat st;
+
+	memset(b, 0, sizeof(*b));
+	strbuf_init(&b->dir);
+	if (path[0] != '/' || !base)
+		return;
+	/* The directories "/", "/srv", "/srv/app" of "/srv/app/x"; "/srv/app"
+	 * itself too when it is entered. */
+	size_t parent = base == path ? 1 : (size_t)(base - path);
+	size_t last = a == PD_ENTER ? strlen(path) : parent;
+	for (size_t i = 1; i <= last; i++) {
+		if (i != 1 && i != last && path[i] != '/')
+			continue;
+		strbuf_reset(&b->dir);
+		strbuf_add(&b->dir, path, i);
+		if (stat(b->dir.buf, &st) != 0 || !S_ISDIR(st.st_mode))
+			return;
+		unsigned want = i == parent && (a == PD_CREATE || a == PD_REMOVE) ? 3 : 1;
+		if ((granted(cr, &st) & want) != want) {
+			b->found = true;
+			b->st = st;
+			b->need = want == 3 ? "write and search (wx)" : "search (x)";
+			return;
+		}
+	}
+	if ((a == PD_READ || a == PD_WRITE) && stat(path, &st) == 0) {
+		unsigned want = a == PD_READ ? 4 : 2;
+		if ((granted(cr, &st) & want) != want) {
+			strbuf_reset(&b->dir);
+			strbuf_adds(&b->dir, path);
+			b->found = b->file = true;
+			b->st = st;
+			b->need = want == 4 ? "read (r)" : "write (w)";
+		}
+	}
+}
+
+/* Who the program runs as, in words: "uid 65534 ('nobody')", or "the
+ * program's user" when unknown. */
+static void add_who(struct strbuf *sb, const struct rc_creds *cr)
+{
+	if (cr->uid >= 0)
+		add_uid(sb, (uid_t)cr->uid);
+	else
+		strbuf_adds(sb, "the user the program runs as");
 }
 
 struct pd_cand {
@@ -321,21 +523,68 @@ struct pd_cand {
 	bool kept_going;
 };
 
-static void advise(struct rc_finding *f, const char *path, const struct pd_entry *en)
+/* A directory on the way, or the file, refuses by its mode bits. */
+static void advise_block(struct strbuf *adv, const char *path, const struct pd_entry *en, const struct pd_block *b)
+{
+	struct strbuf who = STRBUF_INIT;
+
+	add_who(&who, &en->creds);
+	if (b->file) {
+		strbuf_addf(adv, "%s has no %s permission on '%s' (", who.buf, b->need, path);
+		describe_stat(adv, &b->st, false);
+		strbuf_adds(adv, "): chown it to that user, chmod it, or run the program as its owner");
+		strbuf_release(&who);
+		return;
+	}
+	strbuf_addf(adv, "'%s' (", b->dir.buf);
+	describe_stat(adv, &b->st, true);
+	strbuf_addf(adv, ") gives %s no %s permission", who.buf, b->need);
+	if (b->need[0] != 'w' && strcmp(b->dir.buf, path) != 0)
+		strbuf_addf(adv, ", so '%s' cannot be reached through it, whatever its own mode", path);
+	strbuf_adds(adv, ": ");
+	if (b->need[0] == 'w')
+		strbuf_addf(adv, "chown -R <user> '%s' (or chmod it), run the program as the directory's owner, "
+			    "or point it at a directory it owns", b->dir.buf);
+	else
+		strbuf_addf(adv, "let that user through (chmod o+x '%s', or g+x with the user in its group), "
+			    "move what the program needs out of it, or run the program as its owner", b->dir.buf);
+	strbuf_release(&who);
+}
+
+static void advise(struct rc_finding *f, const char *path, const struct pd_entry *en, const struct pd_block *b)
 {
 	struct strbuf now = STRBUF_INIT, dir = STRBUF_INIT, adv = STRBUF_INIT;
 	struct stat sbuf;
 	bool exists = describe_on_disk(&now, path, &sbuf);
+	bool modes = en->attempt != PD_CHMOD && en->attempt != PD_CHOWN && en->attempt != PD_TIMES;
 
 	fp_dir(&dir, path);
 	if (en->err == EROFS) {
 		strbuf_addf(&adv, "the file system holding '%s' is mounted read-only: point the program at a "
 			    "writable location (a volume, /tmp) or remount it read-write", path);
-	} else if (en->attempt == PD_CHMOD || en->attempt == PD_CHOWN || en->attempt == PD_TIMES) {
+	} else if (!modes) {
 		strbuf_addf(&adv, "only the owner (or root) may %s a file", attempt_verb(en->attempt));
 		if (exists)
 			strbuf_addf(&adv, "; '%s' is %s", path, now.buf);
 		strbuf_adds(&adv, ": run the program as the owner, or chown the file to the user it runs as");
+	} else if (b->found) {
+		advise_block(&adv, path, en, b);
+		if (en->creds.uid == 0)
+			strbuf_adds(&adv, ". Root passes the mode bits only with CAP_DAC_OVERRIDE and "
+				    "CAP_DAC_READ_SEARCH, which this process lacks (a container that drops "
+				    "capabilities, a user namespace that does not own the files)");
+	} else if (en->err == EACCES && en->creds.uid == 0) {
+		strbuf_addf(&adv, "the program runs as root, and the mode bits of '%s' and the directories above "
+			    "it let root in anyway: a security module (AppArmor, SELinux: see the audit log), a "
+			    "root-squashing NFS mount or a FUSE file system refused it", path);
+	} else if (en->err == EACCES && exists && (en->attempt == PD_READ || en->attempt == PD_WRITE ||
+						   en->attempt == PD_SEARCH || en->attempt == PD_ENTER)) {
+		/* Every mode bit on the way allows it. */
+		strbuf_addf(&adv, "the mode bits of '%s' (%s) and of the directories above it allow this to ",
+			    path, now.buf);
+		add_who(&adv, &en->creds);
+		strbuf_adds(&adv, ": an ACL (getfacl), a security module (AppArmor, SELinux: the audit log) or "
+			    "the file system (a root-squashing NFS or FUSE mount) refused it");
 	} else if (en->attempt == PD_CREATE || en->attempt == PD_REMOVE || (en->attempt == PD_WRITE && !exists)) {
 		struct strbuf dnow = STRBUF_INIT;
 		strbuf_addf(&adv, "the user the program runs as needs write and search permission on '%s'",
@@ -345,7 +594,7 @@ static void advise(struct rc_finding *f, const char *path, const struct pd_entry
 		strbuf_addf(&adv, ": chown -R <user> '%s' (or chmod it), run the program as the "
 			    "directory's owner, or point it at a directory it owns", dir.buf);
 		strbuf_release(&dnow);
-	} else if (en->attempt == PD_SEARCH) {
+	} else if (en->attempt == PD_SEARCH || en->attempt == PD_ENTER) {
 		strbuf_addf(&adv, "a directory on the way to '%s' lacks search (x) permission for the user the "
 			    "program runs as: chmod +x it, or run as a user that may enter it", path);
 	} else {
@@ -366,18 +615,49 @@ static void emit(struct rc_findings *out, const struct pd_cand *c)
 	const struct pd_entry *en = c->en;
 	enum rc_severity sev = c->kept_going ? RC_SEV_WARNING : RC_SEV_ERROR;
 	struct rc_finding *f;
-	struct strbuf dir = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, sb = STRBUF_INIT;
+	struct pd_block b;
 
+	find_block(&b, c->path, en->attempt, &en->creds);
+	/* Only a refusal by the mode bits has one. Root, whom they stop only
+	 * without its DAC capabilities, is walked like anyone: a directory
+	 * that would refuse uid 0 explains the refusal best. */
+	if (en->err != EACCES || en->attempt == PD_CHMOD || en->attempt == PD_CHOWN ||
+	    en->attempt == PD_TIMES)
+		b.found = false;
 	fp_dir(&dir, c->path);
 	if (en->attempt == PD_CREATE)
-		f = finding_add(out, "permission-denied", sev, RC_SEV_INFO,
-				"cannot create '%s' in '%s': %s", fp_base(c->path), dir.buf, err_text(en->err));
+		strbuf_addf(&sb, "cannot create '%s' in '%s': %s", fp_base(c->path), dir.buf, err_text(en->err));
+	else if (en->attempt == PD_ENTER && en->syscall && strcmp(en->syscall, "chdir") != 0)
+		strbuf_addf(&sb, "cannot %s to '%s': %s", en->syscall, c->path, err_text(en->err));
+	else if (en->attempt == PD_ENTER)
+		strbuf_addf(&sb, "cannot enter directory '%s': %s", c->path, err_text(en->err));
+	else if (en->attempt == PD_SEARCH && en->err == EACCES && !b.found)
+		strbuf_addf(&sb, "cannot reach '%s': a directory on the way may not be searched", c->path);
 	else if (en->attempt == PD_SEARCH && en->err == EACCES)
-		f = finding_add(out, "permission-denied", sev, RC_SEV_INFO,
-				"cannot reach '%s': a directory on the way may not be searched", c->path);
+		strbuf_addf(&sb, "cannot reach '%s'", c->path);
 	else
-		f = finding_add(out, "permission-denied", sev, RC_SEV_INFO,
-				"cannot %s '%s': %s", attempt_verb(en->attempt), c->path, err_text(en->err));
+		strbuf_addf(&sb, "cannot %s '%s': %s", attempt_verb(en->attempt), c->path, err_text(en->err));
+	if (b.found && !b.file && b.need[0] == 'w') {
+		/* The directory written in: named already. */
+		strbuf_adds(&sb, ": ");
+		add_who(&sb, &en->creds);
+		strbuf_addf(&sb, " may not write in it (mode %04o, owner ", (unsigned)(b.st.st_mode & 07777));
+		if (!user_name(&sb, b.st.st_uid))
+			strbuf_addf(&sb, "uid %u", (unsigned)b.st.st_uid);
+		strbuf_adds(&sb, ")");
+	} else if (b.found && !b.file) {
+		strbuf_addf(&sb, ": directory '%s' on the way (mode %04o, owner ", b.dir.buf,
+			    (unsigned)(b.st.st_mode & 07777));
+		if (!user_name(&sb, b.st.st_uid))
+			strbuf_addf(&sb, "uid %u", (unsigned)b.st.st_uid);
+		strbuf_addf(&sb, ") denies %s", b.need);
+		if (en->creds.uid >= 0) {
+			strbuf_adds(&sb, " to ");
+			add_uid(&sb, (uid_t)en->creds.uid);
+		}
+	}
+	f = rule_finding(out, "permission-denied", sev, RC_SEV_INFO, &sb);
 	f->pid = en->pid;
 	finding_set(&f->syscall, en->syscall);
 	f->err = en->err;
@@ -392,8 +672,9 @@ static void emit(struct rc_findings *out, const struct pd_cand *c)
 	rule_evidence(f, en->first_line);
 	if (en->count > 1)
 		rule_evidence(f, en->last_line);
-	advise(f, c->path, en);
+	advise(f, c->path, en, &b);
 	strbuf_release(&dir);
+	strbuf_release(&b.dir);
 }
 
 static void pd_finish(void *state, const struct rc_ctx *ctx, struct rc_findings *out)

@@ -83,6 +83,8 @@ enum decoder {
 	D_KILL,			/* kill(pid, sig), tkill(tid, sig) */
 	D_TGKILL,		/* tgkill(tgid, tid, sig) */
 	D_EXIT,			/* exit/exit_group(code) */
+	D_IDS,			/* setuid/setresuid...(id, ...) */
+	D_GROUPS,		/* setgroups/getgroups(n, [gid, ...]) */
 };
 
 /* How many leading arguments each decoder reads: the splitter stops there
@@ -101,7 +103,7 @@ static const unsigned char decoder_nargs[] = {
 	[D_SENDMSG] = 2, [D_RECVMSG] = 2, [D_SENDMMSG] = 2, [D_RECVMMSG] = 2,
 	[D_GETSOCKOPT] = 4, [D_POLL] = 3, [D_PPOLL] = 3, [D_SELECT] = 5,
 	[D_PSELECT] = 5, [D_EPOLL_WAIT] = 4, [D_EPOLL_PWAIT2] = 4, [D_CLONE] = 8,
-	[D_CLONE3] = 1, [D_WAIT4] = 2, [D_EXIT] = 1,
+	[D_CLONE3] = 1, [D_WAIT4] = 2, [D_EXIT] = 1, [D_IDS] = 3, [D_GROUPS] = 2,
 	[D_KILL] = 2, [D_TGKILL] = 3,
 };
 
@@ -121,7 +123,7 @@ static const struct {
 	{ "chdir", D_PATH }, { "chroot", D_PATH }, { "rmdir", D_PATH }, { "unlink", D_PATH },
 	{ "mkdir", D_PATH_MODE }, { "mkdirat", D_AT_PATH_MODE }, { "unlinkat", D_AT_PATH },
 	{ "rename", D_PATH2 }, { "renameat", D_AT_PATH2 }, { "renameat2", D_AT_PATH2 },
-	{ "link", D_PATH2 }, { "linkat", D_AT_PATH2 },
+	{ "link", D_PATH2 }, { "linkat", D_AT_PATH2 }, { "pivot_root", D_PATH2 },
 	{ "symlink", D_SYMLINK }, { "symlinkat", D_SYMLINKAT },
 	{ "chmod", D_PATH_MODE }, { "fchmodat", D_AT_PATH_MODE }, { "fchmodat2", D_AT_PATH_MODE },
 	{ "chown", D_PATH }, { "lchown", D_PATH }, { "fchownat", D_AT_PATH },
@@ -170,6 +172,9 @@ static const struct {
 	{ "clone", D_CLONE }, { "clone2", D_CLONE }, { "clone3", D_CLONE3 },
 	{ "wait4", D_WAIT4 }, { "exit", D_EXIT }, { "exit_group", D_EXIT },
 	{ "kill", D_KILL }, { "tkill", D_KILL }, { "tgkill", D_TGKILL },
+	{ "setuid", D_IDS }, { "setgid", D_IDS }, { "setreuid", D_IDS }, { "setregid", D_IDS },
+	{ "setresuid", D_IDS }, { "setresgid", D_IDS }, { "setfsuid", D_IDS }, { "setfsgid", D_IDS },
+	{ "setgroups", D_GROUPS }, { "getgroups", D_GROUPS },
 };
 
 static unsigned long long name_hash(const char *s, size_t n)
@@ -531,6 +536,25 @@ static void take_fd_pair(struct rc_event *e, struct span s, struct arena *a)
 		const char *hint;
 		if (parse_fd(span_trim(items[i]), a, &fd, &hint))
 			event_add_fd(e, fd);
+	}
+}
+
+/* "[0, 4, 27]" or "[0, 4, ...]" (cut at -s): a group list into E's ids. */
+static void take_ids(struct rc_event *e, struct span s)
+{
+	struct span items[RC_EVENT_MAX_IDS + 1];
+	struct span t = span_trim(s);
+	size_t n;
+
+	if (!t.n || t.p[0] != '[')
+		return;
+	n = split_items(inner(t), items, ARRAY_SIZE(items));
+	for (size_t i = 0; i < n; i++) {
+		long long v;
+		if (e->nids < RC_EVENT_MAX_IDS && parse_ll(span_trim(items[i]), &v))
+			e->ids[e->nids++] = v;
+		else
+			e->ids_truncated = true;
 	}
 }
 
@@ -1124,6 +1148,15 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 			e->signo = (int)v;
 		break;
 	}
+	case D_IDS:
+		for (size_t i = 0; i < n && e->nids < RC_EVENT_MAX_IDS; i++)
+			e->ids[e->nids++] = parse_ll(a[i], &v) ? v : -1;
+		break;
+	case D_GROUPS:
+		/* getgroups writes its list: only a call that worked has one. */
+		if (n >= 2 && (sc->name[0] == 's' || ok))
+			take_ids(e, a[1]);
+		break;
 	}
 
 	/* A -yy socket decoration names the peer when the arguments do not. */

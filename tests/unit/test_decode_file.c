@@ -875,7 +875,8 @@ static void system_calls(void **state)
 	fake(&t, SYS_acct, DT_ARGS(0), 0, 0, NULL, NULL, "NULL");
 	/* pivot_root("/a", "/b") = -1 ENOENT */
 	fake(&t, SYS_pivot_root, DT_ARGS(DT_PTR("/a"), DT_PTR("/b")), 0, ENOENT, NULL, NULL, "\"/a\", \"/b\"");
-	assert_null(t.ev.path);
+	assert_string_equal(t.ev.path, "/a");
+	assert_string_equal(t.ev.path2, "/b");
 	/* fanotify_init(FAN_CLASS_NOTIF, O_RDONLY) = 6 */
 	fake(&t, SYS_fanotify_init, DT_ARGS(0, 0), 6, 0, NULL, NULL, "FAN_CLASS_NOTIF, O_RDONLY");
 	/* quotactl is printed generically. */

@@ -666,9 +666,18 @@ static void test_creds(void **state)
 	assert_string_equal(dt_decode(&t, SYS_setuid, DT_ARGS(0), 0, 0), "0");
 	assert_string_equal(dt_decode(&t, SYS_setresuid, DT_ARGS(0xffffffff, (uint64_t)-1, 1000), 0, 0),
 			    "-1, -1, 1000");
+	/* The ids as the parser reads them back: -1 for "unchanged". */
+	assert_int_equal(t.ev.nids, 3);
+	assert_int_equal(t.ev.ids[0], -1);
+	assert_int_equal(t.ev.ids[2], 1000);
 	assert_string_equal(dt_decode(&t, SYS_setgroups, DT_ARGS(0, 0), 0, 0), "0, NULL");
+	assert_int_equal(t.ev.nids, 0);
 	assert_string_equal(dt_decode(&t, SYS_setgroups, DT_ARGS(2, DT_PTR(groups)), 0, 0), "2, [0, 27]");
+	assert_int_equal(t.ev.nids, 2);
+	assert_int_equal(t.ev.ids[1], 27);
 	assert_string_equal(dt_decode(&t, SYS_getgroups, DT_ARGS(32, DT_PTR(groups)), 2, 0), "32, [0, 27]");
+	assert_int_equal(t.ev.nids, 2);
+	assert_false(t.ev.ids_truncated);
 	s = dt_decode(&t, SYS_getresuid, DT_ARGS(DT_PTR(&ids[0]), DT_PTR(&ids[1]), DT_PTR(&ids[2])), 0, 0);
 	assert_string_equal(s, "[0], [1000], [-1]");
 	assert_string_equal(dt_decode(&t, SYS_setpgid, DT_ARGS(0, 0), 0, 0), "0, 0");

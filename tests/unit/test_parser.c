@@ -1170,6 +1170,45 @@ static void test_stdin(void **state)
 }
 
 /* Forms of strace 7.x and rare ones, written from strace's sources. */
+/* pivot_root names two directories; credentials calls name ids and groups. */
+static void test_enter_and_ids(void **state)
+{
+	one("7 pivot_root(\"/srv/new\", \"/srv/new/old\") = -1 ENOENT (No such file or directory)\n");
+	assert_int_equal(E.nr, SYS_pivot_root);
+	assert_string_equal(E.path, "/srv/new");
+	assert_string_equal(E.path2, "/srv/new/old");
+	done();
+	one("7 chroot(\"/srv/jail\") = -1 EPERM (Operation not permitted)\n");
+	assert_string_equal(E.path, "/srv/jail");
+	done();
+	one("7 setresuid(-1, 65534, -1) = 0\n");
+	assert_int_equal(E.nids, 3);
+	assert_int_equal(E.ids[0], -1);
+	assert_int_equal(E.ids[1], 65534);
+	done();
+	one("7 setuid(1000) = 0\n");
+	assert_int_equal(E.nids, 1);
+	assert_int_equal(E.ids[0], 1000);
+	done();
+	one("7 setgroups(2, [4, 27]) = 0\n");
+	assert_int_equal(E.nids, 2);
+	assert_int_equal(E.ids[1], 27);
+	assert_false(E.ids_truncated);
+	done();
+	one("7 setgroups(0, []) = 0\n");
+	assert_int_equal(E.nids, 0);
+	assert_false(E.ids_truncated);
+	done();
+	/* Cut at -s: the list is not all there. */
+	one("7 getgroups(40, [0, 1, 2, ...]) = 40\n");
+	assert_int_equal(E.nids, 3);
+	assert_true(E.ids_truncated);
+	done();
+	one("7 getgroups(1, 0x7ffc) = -1 EINVAL (Invalid argument)\n");
+	assert_int_equal(E.nids, 0);
+	done();
+}
+
 static void test_other_forms(void **state)
 {
 	/* The fds pipe, pipe2 and socketpair made, plain and with -y; none
@@ -1319,6 +1358,7 @@ int main(void)
 		cmocka_unit_test(test_long_write_head_and_tail),
 		cmocka_unit_test(test_file_calls),
 		cmocka_unit_test(test_io_calls),
+		cmocka_unit_test(test_enter_and_ids),
 		cmocka_unit_test(test_hex_and_raw),
 		cmocka_unit_test(test_return_forms),
 		cmocka_unit_test(test_unfinished_resumed),

@@ -417,6 +417,66 @@ static void ended_processes_are_bounded(void **state)
 	rt_release(&t);
 }
 
+/* Whose permissions apply: set*id calls that worked, geteuid's answer,
+ * setgroups; children inherit them, and the seccomp facts a live capture
+ * gives, as they inherit the filters. */
+static void creds_and_seccomp_follow_the_trace(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+
+	struct rc_event e = rt_sys(&t, 10, "getuid", 0, 0);
+	rt_feed(&t, &e);
+	assert_int_equal(procs_creds(m, 10)->uid, 0);
+	assert_int_equal(procs_creds(m, 10)->ngroups, -1);
+	e = rt_sys(&t, 10, "setgroups", 0, 0);
+	e.nids = 1;
+	e.ids[0] = 65534;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 10, "setresgid", 0, 0);
+	e.nids = 3;
+	e.ids[0] = e.ids[1] = e.ids[2] = 65534;
+	rt_feed(&t, &e);
+	/* A refused setuid changes nothing. */
+	e = rt_sys(&t, 10, "setuid", -1, EPERM);
+	e.nids = 1;
+	e.ids[0] = 1234;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 10, "setresuid", 0, 0);
+	e.nids = 3;
+	e.ids[0] = -1;
+	e.ids[1] = 65534;
+	e.ids[2] = -1;
+	rt_feed(&t, &e);
+	const struct rc_creds *c = procs_creds(m, 10);
+	assert_int_equal(c->uid, 65534);
+	assert_int_equal(c->gid, 65534);
+	assert_int_equal(c->ngroups, 1);
+	assert_int_equal(c->groups[0], 65534);
+	/* getuid no longer stands in once the effective id is known. */
+	e = rt_sys(&t, 10, "getuid", 0, 0);
+	rt_feed(&t, &e);
+	assert_int_equal(procs_creds(m, 10)->uid, 65534);
+
+	procs_set_seccomp(&t.eng.procs, 10, 2, 1);
+	e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	rt_clone_thread(&t, 10, 12, RT_NO_DUR);
+	assert_int_equal(procs_creds(m, 11)->uid, 65534);
+	assert_int_equal(procs_creds(m, 12)->uid, 65534);
+	assert_int_equal(procs_get(m, 11)->seccomp_filters, 1);
+	assert_int_equal(procs_get(m, 12)->seccomp_mode, 2);
+	/* Unknown in a process nothing was learnt of. */
+	e = rt_sys(&t, 20, "getpid", 20, 0);
+	rt_feed(&t, &e);
+	assert_int_equal(procs_creds(m, 20)->uid, -1);
+	assert_int_equal(procs_get(m, 20)->seccomp_mode, -1);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +490,7 @@ int main(void)
 		cmocka_unit_test(socket_peer_from_decoration),
 		cmocka_unit_test(truncated_output_is_marked),
 		cmocka_unit_test(ended_processes_are_bounded),
+		cmocka_unit_test(creds_and_seccomp_follow_the_trace),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -533,6 +533,101 @@ static void mf_create_in_missing_directory(void **state)
 	rt_release(&t);
 }
 
+/* chroot and pivot_root need a directory as chdir does: their failures are
+ * missing-file's too, with advice for a directory (a root, a working
+ * directory) rather than for a file. */
+static void mf_enter_directories(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "chroot", "/srv/jail", 0, -1, ENOENT);
+	struct rc_event e = rt_sys(&t, 101, "pivot_root", -1, ENOENT);
+	e.path = "/nonexistent-rc-test/new";
+	e.path2 = "/nonexistent-rc-test/new/old";
+	rt_feed(&t, &e);
+	path_call(&t, 102, "chdir", "/srv/work", 0, -1, ENOENT);
+	path_call(&t, 103, "chdir", "/etc/passwd", 0, -1, ENOTDIR);
+	for (int pid = 100; pid <= 103; pid++)
+		rt_exit(&t, pid, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 4);
+	const struct rc_finding *f = rt_match(&t, "missing-file", "jail");
+	assert_non_null(f);
+	assert_string_equal(f->summary, "cannot chroot to '/srv/jail': the directory does not exist");
+	assert_string_equal(f->syscall, "chroot");
+	assert_true(contains(f->advice, "the new root must exist"));
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	f = rt_match(&t, "missing-file", "pivot_root");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "cannot pivot_root to '/nonexistent-rc-test/new'"));
+	assert_true(contains(f->summary, "'/nonexistent-rc-test/new/old'"));
+	assert_true(contains(f->advice, "create '/nonexistent-rc-test/new/old' (mkdir -p)"));
+	f = rt_match(&t, "missing-file", "/srv/work");
+	assert_non_null(f);
+	assert_string_equal(f->summary, "directory '/srv/work' does not exist");
+	assert_true(contains(f->advice, "mkdir -p '/srv/work'"));
+	assert_true(contains(f->advice, "WorkingDirectory="));
+	f = rt_match(&t, "missing-file", "passwd");
+	assert_non_null(f);
+	assert_string_equal(f->summary, "cannot chdir to '/etc/passwd': it is a regular file, not a directory");
+	rt_release(&t);
+}
+
+/* A move into a directory that fails, followed by a move of the same
+ * process into another one, was a probe (bash's cd over candidates, a
+ * program trying its configured directory, then a default). */
+static void mf_enter_probing(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "chdir", "/srv/a", 0, -1, ENOENT);
+	path_call(&t, 100, "chdir", "/srv/b", 0, -1, ENOENT);
+	path_call(&t, 100, "chdir", "/tmp", 0, 0, 0);
+	path_call(&t, 100, "chroot", "/srv/jail1", 0, -1, ENOENT);
+	struct rc_event e = rt_sys(&t, 100, "fchdir", 0, 0);
+	e.fd = 3;
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	rt_release(&t);
+
+	/* Another process moving elsewhere does not make this one's failure a
+	 * probe. */
+	rt_init(&t);
+	path_call(&t, 100, "chdir", "/srv/d", 0, -1, ENOENT);
+	path_call(&t, 101, "chdir", "/tmp", 0, 0, 0);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_non_null(rt_match(&t, "missing-file", "'/srv/d'"));
+	rt_release(&t);
+}
+
+/* bash's `cd /srv/app/data` stats /srv/app first: that failed look-up is
+ * the same missing directory, and the chdir carries it. */
+static void mf_lookup_on_the_way_folded(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/srv", 0, 0, 0);
+	path_call(&t, 100, "newfstatat", "/srv/app", 0, -1, ENOENT);
+	path_call(&t, 100, "chdir", "/srv/app/data", 0, -1, ENOENT);
+	path_call(&t, 100, "chdir", "/srv/app/data", 0, -1, ENOENT);
+	rt_write(&t, 100, 2, "start.sh: line 2: cd: /srv/app/d...\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 1);
+	const struct rc_finding *f = t.out.v[0];
+	assert_string_equal(f->rule, "missing-file");
+	assert_string_equal(f->summary, "directory '/srv/app/data' does not exist");
+	/* The cut message names the directory above: the chdir's echo. */
+	assert_true(f->echoed);
+	rt_release(&t);
+}
+
 static void mf_duplicates_grouped(void **state)
 {
 	struct rt t;
@@ -721,6 +816,8 @@ static void pd_reports_owner_and_mode(void **state)
 	(void)state;
 
 	make_file(dir, &file, "secret.bin", "", 0, 0600);
+	/* The way there open to all: the file's own mode refuses. */
+	assert_int_equal(chmod(dir, 0755), 0);
 
 	rt_init(&t);
 	open_fail(&t, 100, file.buf, O_RDONLY, EACCES);
@@ -733,6 +830,97 @@ static void pd_reports_owner_and_mode(void **state)
 	assert_true(contains(f->advice, "owned by uid"));
 	rt_release(&t);
 
+	remove_file(dir, &file);
+}
+
+/* A file whose own mode allows the read, in a directory of mode 0700 that
+ * belongs to another user: the directory blocks, and is named with its
+ * owner and mode; the file's mode is not the advice. Whose permissions
+ * apply comes from the trace (setresuid, as setpriv and runuser make it)
+ * or, unknown, is taken to be nobody's in particular. */
+static void pd_directory_on_the_way(void **state)
+{
+	char dir[] = "/tmp/rc-test-pd-XXXXXX";
+	struct strbuf file = STRBUF_INIT, sub = STRBUF_INIT;
+	struct rt t;
+	(void)state;
+
+	make_file(dir, &file, "app.json", "{}", 2, 0644);
+	assert_int_equal(chmod(dir, 0700), 0);
+	struct stat st;
+	assert_int_equal(stat(dir, &st), 0);
+	uid_t other = st.st_uid == 65534 ? 65533 : 65534;
+
+	/* Known: the process became another user before the open. */
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "setresuid", 0, 0);
+	e.ids[0] = e.ids[1] = e.ids[2] = other;
+	e.nids = 3;
+	rt_feed(&t, &e);
+	open_fail(&t, 100, file.buf, O_RDONLY | O_CLOEXEC, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	strbuf_addf(&sub, "cannot read '%s': permission denied: directory '%s' on the way (mode 0700", file.buf, dir);
+	assert_true(contains(f->summary, sub.buf));
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "denies search (x) to uid %u", (unsigned)other);
+	assert_true(contains(f->summary, sub.buf));
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "chmod o+x '%s'", dir);
+	assert_true(contains(f->advice, sub.buf));
+	assert_true(contains(f->advice, "mode 0700"));
+	assert_false(contains(f->advice, "read access"));
+	rt_release(&t);
+
+	/* Unknown credentials: taken as neither owner nor group. */
+	rt_init(&t);
+	open_fail(&t, 100, file.buf, O_RDONLY, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "directory '%s' on the way", dir);
+	assert_true(contains(f->summary, sub.buf));
+	assert_true(contains(f->advice, "the user the program runs as no search (x) permission"));
+	rt_release(&t);
+
+	/* The directory's owner is not blocked by it: then the file is looked
+	 * at, and its mode allows the read, so something else refused. */
+	rt_init(&t);
+	e = rt_sys(&t, 100, "geteuid", st.st_uid, 0);
+	rt_feed(&t, &e);
+	open_fail(&t, 100, file.buf, O_RDONLY, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	assert_false(contains(f->summary, "on the way"));
+	if (st.st_uid == 0)
+		assert_true(contains(f->advice, "runs as root"));
+	else
+		assert_true(contains(f->advice, "ACL"));
+	rt_release(&t);
+
+	/* Root refused by a directory of another user's: root without its DAC
+	 * capabilities (a container that drops them). */
+	if (geteuid() == 0 && chown(dir, 65533, 65533) == 0) {
+		rt_init(&t);
+		e = rt_sys(&t, 100, "geteuid", 0, 0);
+		rt_feed(&t, &e);
+		open_fail(&t, 100, file.buf, O_RDONLY, EACCES);
+		rt_exit(&t, 100, 1);
+		rt_finish(&t);
+		f = rt_find(&t, "permission-denied");
+		assert_non_null(f);
+		assert_true(contains(f->summary, "denies search (x) to uid 0"));
+		assert_true(contains(f->advice, "CAP_DAC_OVERRIDE"));
+		rt_release(&t);
+	}
+
+	strbuf_release(&sub);
 	remove_file(dir, &file);
 }
 
@@ -1566,6 +1754,13 @@ static const struct expect real_logs[] = {
 	{ "file-missing-dirs.log", "missing-file", "parent '/tmp/rcfix/nodir2' does not exist", true, RC_SEV_ERROR },
 	{ "file-missing-dirs.log", "missing-file", "'/tmp/rcfix/nodir3' does not exist", true, RC_SEV_ERROR },
 	{ "file-git-no-repo.log", "missing-file", NULL, false, 0 },
+	{ "file-perm-parent.log", "permission-denied", "cannot read '/tmp/rcfix/private/conf/app.json'", true,
+	  RC_SEV_ERROR },
+	{ "file-enter-dirs.log", "missing-file", "directory '/tmp/rcfix/releases/current' does not exist", true,
+	  RC_SEV_ERROR },
+	{ "file-enter-dirs.log", "missing-file", "nothere", false, 0 },
+	{ "file-chroot-missing.log", "missing-file", "cannot chroot to '/tmp/rcfix/jail'", true, RC_SEV_ERROR },
+	{ "file-enter-calls.log", "missing-file", "cannot pivot_root to '/tmp/rcfix/newroot'", true, RC_SEV_ERROR },
 };
 
 static const char *const file_rules[] = {
@@ -1583,6 +1778,23 @@ static void real_logs_checked(void **state)
 			fail_msg("%s: %s is %s", x->log, hit->summary, severity_name(hit->effective));
 		rt_release(&t);
 	}
+}
+
+/* setpriv --reuid=nobody --regid=nogroup --clear-groups: the process model
+ * knows whose permissions apply from the trace's own calls. */
+static void real_creds_from_trace(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	assert_true(analyze_log("file-perm-parent.log", &t));
+	const struct rc_creds *cr = procs_creds(&t.eng.procs, 28838);
+	assert_non_null(cr);
+	assert_int_equal(cr->uid, 65534);
+	assert_int_equal(cr->gid, 65534);
+	assert_int_equal(cr->ngroups, 0);
+	assert_false(cr->live);
+	rt_release(&t);
 }
 
 /* Story 1: among the hundreds of ENOENTs of a torch start-up, the missing
@@ -1666,7 +1878,12 @@ int main(void)
 		cmocka_unit_test(em_traceback_in_one_long_write),
 		cmocka_unit_test(em_decisive_line_cut_by_s),
 		cmocka_unit_test(em_one_per_process),
+		cmocka_unit_test(mf_enter_directories),
+		cmocka_unit_test(mf_enter_probing),
+		cmocka_unit_test(mf_lookup_on_the_way_folded),
+		cmocka_unit_test(pd_directory_on_the_way),
 		cmocka_unit_test(real_logs_checked),
+		cmocka_unit_test(real_creds_from_trace),
 		cmocka_unit_test(real_story1_ranked),
 		cmocka_unit_test(real_healthy_torch_silent),
 	};

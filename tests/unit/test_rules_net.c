@@ -256,6 +256,28 @@ static void unix_socket_missing(void **state)
 	rt_release(&t);
 }
 
+/* What is on disk now says more: a socket whose directory is missing too
+ * (its service never started here), a path that is a file, not a socket. */
+static void unix_socket_on_disk(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_UNIX, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_UNIX, "/nonexistent-rc-test/run/app.sock", 0, ENOENT, NULL);
+	sock(&t, 100, 4, AF_UNIX, SOCK_STREAM);
+	connect_to(&t, 100, 4, AF_UNIX, "/etc/passwd", 0, ECONNREFUSED, NULL);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_match(&t, "connect-failed", "app.sock");
+	assert_non_null(f);
+	assert_true(contains(f->advice, "nor the directory '/nonexistent-rc-test'"));
+	f = rt_match(&t, "connect-failed", "/etc/passwd");
+	assert_non_null(f);
+	assert_true(contains(f->advice, "'/etc/passwd' is a regular file, not a socket"));
+	rt_release(&t);
+}
+
 /* glibc asks nscd on every lookup; DNS belongs to dns-failure. */
 static void noise_and_dns_ignored(void **state)
 {
@@ -945,6 +967,46 @@ static void bind_privileged_and_foreign(void **state)
 	rt_release(&t);
 }
 
+/* A unix socket whose directory is missing (redis with --unixsocket in a
+ * directory nobody made): the path comes from the call, since redis' own
+ * "bind: No such file or directory" names none. */
+static void bind_unix_missing_dir(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 10, 6, AF_UNIX, SOCK_STREAM);
+	bind_to(&t, 10, 6, AF_UNIX, "/nonexistent-rc-test/run/redis.sock", 0, ENOENT);
+	rt_write(&t, 10, 1, "10:M 01 Dec 2026 08:46:20.911 # Failed opening Unix socket: bind: No such file or "
+		 "directory\n");
+	rt_exit(&t, 10, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "bind-failed");
+	assert_non_null(f);
+	assert_string_equal(f->summary, "cannot bind '/nonexistent-rc-test/run/redis.sock': directory "
+			    "'/nonexistent-rc-test/run' does not exist");
+	assert_string_equal(f->path, "/nonexistent-rc-test/run/redis.sock");
+	assert_int_equal(f->err, ENOENT);
+	assert_true(contains(f->advice, "create '/nonexistent-rc-test/run'"));
+	assert_true(contains(f->advice, "'/nonexistent-rc-test' is the first directory missing"));
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_string_equal(t.out.v[0]->rule, "bind-failed");
+	rt_release(&t);
+
+	/* A file where a directory should be. */
+	rt_init(&t);
+	sock(&t, 10, 3, AF_UNIX, SOCK_STREAM);
+	bind_to(&t, 10, 3, AF_UNIX, "/etc/passwd/app.sock", 0, ENOTDIR);
+	rt_exit(&t, 10, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "bind-failed");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "a component of its path is not a directory"));
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
 static void real_logs_checked(void **state)
 {
 	(void)state;
@@ -962,6 +1024,7 @@ int main(void)
 		cmocka_unit_test(nonblocking_io_error),
 		cmocka_unit_test(reset_after_connect_ignored),
 		cmocka_unit_test(unix_socket_missing),
+		cmocka_unit_test(unix_socket_on_disk),
 		cmocka_unit_test(noise_and_dns_ignored),
 		cmocka_unit_test(healthy_run_not_error),
 		cmocka_unit_test(udp_port_unreachable),
@@ -986,6 +1049,7 @@ int main(void)
 		cmocka_unit_test(server_unreachable),
 		cmocka_unit_test(bind_port_in_use),
 		cmocka_unit_test(bind_privileged_and_foreign),
+		cmocka_unit_test(bind_unix_missing_dir),
 		cmocka_unit_test(real_logs_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -213,6 +213,45 @@ static void test_select(void **state)
 	}
 }
 
+/* A command that installs a seccomp filter of its own, refusing statx with
+ * EPERM, and then runs ls: that filter's refusal takes precedence over our
+ * filter's RET_TRACE, so the tracer must stop on every call from the
+ * filter's install on to see it. The capture tells the rules whether a
+ * filter other than ours was in place. */
+static void test_own_filter(void **state)
+{
+	char dir[] = "/tmp/rc-test-launch-XXXXXX";
+	char cmd[1024], exe[512];
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(exe, sizeof(exe), "%s/seccomp-launch", dir);
+	snprintf(cmd, sizeof(cmd), "cc -o '%s' '%s/tests/scenarios/lib/seccomp-launch.c' 2>/dev/null", exe,
+		 SOURCE_ROOT);
+	if (system(cmd) != 0) {
+		rmdir(dir);
+		skip();
+	}
+	struct traced t = { 0 };
+	const char *const argv[] = { exe, "-e", "EPERM", "statx", "--", "ls", "-l", "/etc/hostname", NULL };
+	trace_cmd(&t, argv, "trace=statx,openat", true, false);
+	unlink(exe);
+	rmdir(dir);
+	assert_int_equal(WEXITSTATUS(t.res.child_status), 2);
+	assert_true(t.res.seccomp);
+	assert_non_null(strstr(t.text, "\"/etc/hostname\", AT_STATX_SYNC_AS_STAT"));
+	assert_non_null(strstr(t.text, "= -1 EPERM (Operation not permitted)"));
+	const struct rc_finding *f = NULL;
+	for (size_t i = 0; i < t.findings.count && !f; i++)
+		if (strcmp(t.findings.v[i]->rule, "syscall-blocked") == 0)
+			f = t.findings.v[i];
+	assert_non_null(f);
+	assert_string_equal(f->syscall, "statx");
+	assert_non_null(f->message);
+	assert_non_null(strstr(f->message, "with 1 filter that is not rootcause's"));
+	traced_release(&t);
+}
+
 static const char *proc_state(pid_t pid, char *buf, size_t size, long *tracer)
 {
 	char path[64];
@@ -325,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_signals_passed_on),
 		cmocka_unit_test(test_crash_finding),
 		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_own_filter),
 		cmocka_unit_test(test_attach_detach),
 		cmocka_unit_test(test_attach_gone),
 	};

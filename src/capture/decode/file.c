@@ -1954,14 +1954,15 @@ static void dec_mount(struct dec *d)
 		dec_str(d, d->args[4]);
 }
 
-/* pivot_root(new_root, put_old): facts.c takes no path from it. */
+/* pivot_root(new_root, put_old): the new root is the event's path, the
+ * old root's place its path2, as facts.c reads them. */
 static void dec_pivot_root(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_path(d, d->args[0]);
+	d->e->path = dec_path(d, d->args[0]);
 	dec_sep(d);
-	dec_path(d, d->args[1]);
+	d->e->path2 = dec_path(d, d->args[1]);
 }
 
 static void dec_umount2(struct dec *d)

@@ -522,6 +522,8 @@ static void dec_uids(struct dec *d)
 		if (i)
 			dec_sep(d);
 		uid_val(d, (unsigned)d->args[i]);
+		if (d->e->nids < RC_EVENT_MAX_IDS)
+			d->e->ids[d->e->nids++] = (unsigned)d->args[i] == (unsigned)-1 ? -1 : (long long)(unsigned)d->args[i];
 	}
 }
 
@@ -576,9 +578,16 @@ static void groups_at(struct dec *d, uint64_t addr, unsigned len)
 		}
 		strbuf_add(d->out, i ? ", " : "[", i ? 2 : 1);
 		uid_val(d, gid);
+		/* The list as the parser reads it back from the text. */
+		if (d->e->nids < RC_EVENT_MAX_IDS)
+			d->e->ids[d->e->nids++] = gid;
+		else
+			d->e->ids_truncated = true;
 	}
-	if (shown < len)
+	if (shown < len) {
 		strbuf_add(d->out, ", ...", 5);
+		d->e->ids_truncated = true;
+	}
 	strbuf_addc(d->out, ']');
 }
 

@@ -1,0 +1,403 @@
+/* syscall-blocked: a system call refused to the process as a whole, by a
+ * policy or for want of privilege, rather than by a file's permissions.
+ *
+ * Which refusals qualify. The kernel says EACCES when an object's
+ * permission bits refuse (inode_permission), and EPERM when the process
+ * may not do the thing at all (capable() failing) or when an object's
+ * owner or attributes forbid a change (chmod of another's file, unlink in
+ * a sticky directory, a signal to another user's process). So EPERM says
+ * "blocked" only from calls where no object's owner or attributes can be
+ * the reason:
+ *  - calls that make a new task (clone, clone3, fork, vfork): without the
+ *    namespace flags, which need CAP_SYS_ADMIN, only a policy refuses
+ *    them. Docker's older default profile answered EPERM for clone3, and
+ *    glibc 2.34 and later then cannot start threads (it falls back to
+ *    clone only on ENOSYS): Python's "can't start new thread";
+ *  - calls that only look at a file (stat, access, readlink families,
+ *    event_call_looks): a file's permissions answer them with EACCES,
+ *    never EPERM, so EPERM there is a policy's (an old profile without
+ *    statx: `ls: cannot access 'x': Operation not permitted`);
+ *  - the privileged facilities of event_call_privilege (mount, unshare,
+ *    bpf, perf_event_open, ptrace, keyctl, membarrier, io_uring...): a
+ *    process lacking the capability they need, or under a policy (a
+ *    seccomp filter, a container profile, a sysctl such as
+ *    kernel.unprivileged_bpf_disabled, a security module), gets EPERM.
+ * ENOSYS from any call means the call is not there: this kernel lacks it,
+ * or a filter answers so (newer container profiles refuse calls they do
+ * not know with ENOSYS, so that programs fall back).
+ * Everything else is left to the rules of the object refused (EPERM on a
+ * path is permission-denied's, on a connect connect-failed's), and calls
+ * whose EPERM is the credentials model at work (setuid, setsid, kill) are
+ * left alone: a process may become or signal only what it owns.
+ *
+ * What qualifies is not always a cause. A refused call followed by the
+ * call it replaces is a fallback, as the program meant it: clone3 then
+ * clone, statx then newfstatat on the same path, faccessat2 then
+ * faccessat. Calls of one job share a name (the newer one adds a version
+ * number, clone3, openat2, or a suffix, close_range), and look-ups share
+ * the path: a later success of either kind, or of the same call, makes
+ * the refusal a note. A thread that went on for many calls coped with it.
+ *
+ * Live (run, attach) the capture reads Seccomp and Seccomp_filters from
+ * /proc when a call fails with EPERM or ENOSYS, less the filter `run`
+ * installs itself (which only stops on calls, never refuses one): the
+ * finding then says whether a filter of the program's environment was in
+ * place, and without one names the capability or the kernel instead. A
+ * log has no such facts and says what is likely.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include "event/calls.h"
+#include "rules/common.h"
+#include "rules/rule.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+#define RULE_ID "syscall-blocked"
+/* (process, call, errno) records kept; more are counted. */
+#define MAX_RECS 64
+/* A fallback follows its refusal within this many calls of the thread. */
+#define FALLBACK_WINDOW 16
+
+/* Namespace flags: clone with them needs CAP_SYS_ADMIN. */
+#define NS_FLAGS                                                                                   \
+	(CLONE_NEWNS | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET |  \
+	 CLONE_NEWCGROUP)
+
+struct rec {
+	int pid, tid;		/* the process (leader), the thread that was refused */
+	long nr;
+	int err;
+	char *name;
+	char *path;		/* the file a look-up named; NULL none */
+	int fd;			/* or its fd; -1 none */
+	long long flags;	/* clone's */
+	const char *cap;	/* the capability the call needs; NULL none */
+	const char *setting;
+	int seccomp_mode;	/* as /proc showed it live; -1 unknown */
+	int seccomp_filters;
+	unsigned long long count;
+	uint64_t nsys;		/* the thread's calls before the last refusal */
+	char *first_line, *last_line;
+	uint64_t first_seq, seq;
+	double ts;
+	bool recovered;
+	char *fallback;		/* the call that did the job instead */
+};
+
+struct state {
+	struct rec recs[MAX_RECS];
+	size_t n;
+	unsigned long long dropped;
+};
+
+static void release(void *p)
+{
+	struct state *s = p;
+
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->recs[i].name);
+		free(s->recs[i].path);
+		free(s->recs[i].first_line);
+		free(s->recs[i].last_line);
+		free(s->recs[i].fallback);
+	}
+}
+
+/* Whether E's refusal is one this rule explains (see the top); *CAP and
+ * *SETTING are set to what the call needs. */
+static bool qualifies(const struct rc_event *e, const char **cap, const char **setting)
+{
+	const struct event_privilege *pr = event_call_privilege(e->nr);
+
+	*cap = pr ? pr->cap : NULL;
+	*setting = pr ? pr->setting : NULL;
+	if (e->err == ENOSYS)
+		return true;
+	if (e->err != EPERM)
+		return false;
+	if (rule_is_fork(e->nr)) {
+		if (e->flags & NS_FLAGS) {
+			*cap = "CAP_SYS_ADMIN";
+			*setting = e->flags & CLONE_NEWUSER ? "user.max_user_namespaces" : NULL;
+		}
+		return true;
+	}
+	return pr || event_call_looks(e->nr);
+}
+
+/* The name of a call without its version number: clone3 -> clone,
+ * faccessat2 -> faccessat; its length. */
+static size_t stem_len(const char *name)
+{
+	size_t n = strlen(name);
+
+	while (n > 1 && name[n - 1] >= '0' && name[n - 1] <= '9')
+		n--;
+	return n;
+}
+
+/* NEWER and OLDER name calls of one job: clone3 and clone, openat2 and
+ * openat, close_range and close, epoll_create1 and epoll_create. */
+static bool same_job(const char *newer, const char *older)
+{
+	size_t a = stem_len(newer), b = stem_len(older);
+
+	if (a == b && strncmp(newer, older, a) == 0)
+		return true;
+	return b < a && strncmp(newer, older, b) == 0 && newer[b] == '_';
+}
+
+/* The success E ends the refusal R: a retry, a fallback in the same
+ * thread soon after, or a look-up of the same file that worked. */
+static bool ends(const struct rec *r, const struct rc_event *e, const struct rc_ctx *ctx, int leader)
+{
+	if (r->recovered || r->pid != leader)
+		return false;
+	if (e->nr == r->nr)
+		return true;
+	if (event_call_looks(r->nr) && event_call_looks(e->nr) &&
+	    ((r->path && r->path[0] && e->path && strcmp(r->path, e->path) == 0) ||
+	     (r->fd >= 0 && (!r->path || !r->path[0]) && e->fd == r->fd)))
+		return true;
+	if (e->pid != r->tid || !e->name || !same_job(r->name, e->name))
+		return false;
+	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+	return p && p->nsyscalls <= r->nsys + FALLBACK_WINDOW;
+}
+
+static void on_success(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	int leader = rule_leader(ctx, e->pid);
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct rec *r = &s->recs[i];
+		if (!ends(r, e, ctx, leader))
+			continue;
+		r->recovered = true;
+		if (e->nr != r->nr && e->name)
+			r->fallback = xstrdup(e->name);
+	}
+}
+
+static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct state *s = p;
+	const char *cap, *setting;
+
+	if (e->kind != RC_EV_SYSCALL || e->interrupted)
+		return;
+	if (!e->err) {
+		if (s->n && e->ret_known)
+			on_success(s, e, ctx);
+		return;
+	}
+	if (!qualifies(e, &cap, &setting))
+		return;
+	int leader = rule_leader(ctx, e->pid);
+	struct rec *r = NULL;
+	for (size_t i = 0; i < s->n && !r; i++)
+		if (s->recs[i].pid == leader && s->recs[i].nr == e->nr && s->recs[i].err == e->err)
+			r = &s->recs[i];
+	if (!r) {
+		if (s->n == MAX_RECS) {
+			s->dropped++;
+			return;
+		}
+		r = &s->recs[s->n++];
+		memset(r, 0, sizeof(*r));
+		r->pid = leader;
+		r->nr = e->nr;
+		r->err = e->err;
+		r->name = xstrdup(e->name ? e->name : "?");
+		r->path = e->path ? xstrdup(e->path) : NULL;
+		r->fd = e->fd;
+		r->flags = e->flags;
+		r->cap = cap;
+		r->setting = setting;
+		r->first_line = rule_line_short(e);
+		r->first_seq = e->seq;
+	} else {
+		free(r->last_line);
+		r->last_line = rule_line_short(e);
+	}
+	/* The facts of the thread refused, else of its process. */
+	const struct rc_proc *t = procs_get(ctx->procs, e->pid), *l = procs_leader(ctx->procs, e->pid);
+	const struct rc_proc *facts = t && t->seccomp_mode >= 0 ? t : l;
+	r->seccomp_mode = facts ? facts->seccomp_mode : -1;
+	r->seccomp_filters = facts ? facts->seccomp_filters : -1;
+	r->tid = e->pid;
+	r->nsys = t ? t->nsyscalls : 0;
+	r->count++;
+	r->seq = e->seq;
+	r->ts = e->ts;
+	r->recovered = false;
+	free(r->fallback);
+	r->fallback = NULL;
+}
+
+/* What the call was for, when that says more than its name. */
+static const char *purpose(const struct rec *r)
+{
+	if (!rule_is_fork(r->nr))
+		return NULL;
+	return r->flags & CLONE_THREAD ? "a thread could not be started: " : "a process could not be started: ";
+}
+
+/* Live facts: a filter of the program's environment was in place. */
+static bool filtered(const struct rec *r)
+{
+	return r->seccomp_mode == 2 && r->seccomp_filters > 0;
+}
+
+/* Live facts: no filter but possibly ours. */
+static bool unfiltered(const struct rec *r)
+{
+	return r->seccomp_mode == 0 || (r->seccomp_mode == 2 && r->seccomp_filters == 0);
+}
+
+static void summarize(struct strbuf *sb, const struct rec *r)
+{
+	const char *why = r->recovered ? NULL : purpose(r);
+
+	if (why)
+		strbuf_adds(sb, why);
+	if (r->err == ENOSYS && unfiltered(r))
+		strbuf_addf(sb, "this kernel does not have '%s' (ENOSYS)", r->name);
+	else if (r->err == ENOSYS)
+		strbuf_addf(sb, "'%s' is not available (ENOSYS): %s", r->name,
+			    filtered(r) ? "a seccomp filter in place answers so" :
+					  "a seccomp filter or container profile answers so, or the kernel lacks it");
+	else if (filtered(r) && r->cap)
+		strbuf_addf(sb, "'%s' was refused (EPERM) by a seccomp filter, or for want of %s", r->name, r->cap);
+	else if (filtered(r))
+		strbuf_addf(sb, "'%s' was refused (EPERM) by a seccomp filter", r->name);
+	else if (unfiltered(r) && r->cap)
+		strbuf_addf(sb, "'%s' was refused (EPERM): the process lacks %s", r->name, r->cap);
+	else if (unfiltered(r))
+		strbuf_addf(sb, "'%s' was refused (EPERM) with no seccomp filter in place: a security module or "
+			    "a kernel setting forbids it", r->name);
+	else if (r->cap)
+		strbuf_addf(sb, "'%s' was refused (EPERM): the process lacks %s, or a seccomp filter or "
+			    "container profile blocks it", r->name, r->cap);
+	else
+		strbuf_addf(sb, "'%s' was refused (EPERM): a seccomp filter or container profile blocks it",
+			    r->name);
+	if (r->count > 1)
+		strbuf_addf(sb, " (%llu times)", r->count);
+	if (r->recovered && r->fallback)
+		strbuf_addf(sb, ", then '%s' did the job", r->fallback);
+	else if (r->recovered)
+		strbuf_adds(sb, ", later it worked");
+}
+
+/* What to change in the policy: the runtime's seccomp profile. */
+static void add_profile_advice(struct strbuf *sb, const struct rec *r)
+{
+	strbuf_addf(sb, "allow '%s' in the seccomp profile of what starts the program: docker or podman run "
+		    "--security-opt seccomp=PROFILE.json (a current Docker's default profile; "
+		    "--security-opt seccomp=unconfined to test), Kubernetes' securityContext.seccompProfile, "
+		    "SystemCallFilter= in a systemd unit", r->name);
+	if (r->err == EPERM)
+		strbuf_adds(sb, ". A profile should refuse calls it does not know with ENOSYS, not EPERM: "
+			    "programs fall back from ENOSYS to older calls (glibc from clone3 to clone)");
+}
+
+static void add_cap_advice(struct strbuf *sb, const struct rec *r)
+{
+	strbuf_addf(sb, "run it with %s (docker run --cap-add %s, AmbientCapabilities=%s in a systemd "
+		    "unit), or as a user that has it", r->cap, r->cap + 4, r->cap);
+	if (r->setting)
+		strbuf_addf(sb, "; for unprivileged users the sysctl %s also decides", r->setting);
+}
+
+static void advise(struct rc_finding *f, const struct rec *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (r->recovered && r->fallback) {
+		strbuf_addf(&sb, "the program did without '%s' as it is meant to, with '%s': nothing to change",
+			    r->name, r->fallback);
+	} else if (r->recovered) {
+		strbuf_addf(&sb, "a later '%s' worked: nothing to change", r->name);
+	} else if (r->err == ENOSYS && unfiltered(r)) {
+		strbuf_addf(&sb, "the kernel (uname -r) is too old for '%s' or built without it: run it on a "
+			    "newer kernel, or use a build of the program that does without it", r->name);
+	} else if (r->err == ENOSYS) {
+		add_profile_advice(&sb, r);
+		if (!filtered(r))
+			strbuf_adds(&sb, "; outside a container, the kernel (uname -r) may be too old for it");
+	} else if (unfiltered(r)) {
+		if (r->cap)
+			add_cap_advice(&sb, r);
+		else
+			strbuf_addf(&sb, "nothing filtered '%s': check the security module's log (AppArmor, "
+				    "SELinux: journalctl -k, /var/log/audit)", r->name);
+		if (!r->cap && r->setting)
+			strbuf_addf(&sb, " and the sysctl %s", r->setting);
+	} else {
+		add_profile_advice(&sb, r);
+		if (r->cap) {
+			strbuf_adds(&sb, "; or, if no profile is in the way, ");
+			add_cap_advice(&sb, r);
+		} else if (r->setting) {
+			strbuf_addf(&sb, "; or, if no profile is in the way, the sysctl %s forbids it", r->setting);
+		}
+	}
+	finding_set(&f->advice, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct rec *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	summarize(&sb, r);
+	bool kept_going = rule_kept_going(ctx, r->tid, r->nsys);
+	enum rc_severity sev = r->recovered ? RC_SEV_INFO : kept_going ? RC_SEV_WARNING : RC_SEV_ERROR;
+	struct rc_finding *f = rule_finding(out, RULE_ID, sev, RC_SEV_INFO, &sb);
+	rule_finding_pid(f, r->pid, r->tid);
+	finding_set(&f->syscall, r->name);
+	f->err = r->err;
+	if (r->path && r->path[0])
+		finding_set(&f->path, r->path);
+	f->count = (long long)r->count;
+	rule_evidence(f, r->first_line);
+	rule_evidence(f, r->last_line);
+	if (r->seccomp_mode >= 0)
+		finding_setf(&f->message, "seccomp %s, with %d filter%s that %s not rootcause's",
+			     r->seccomp_mode == 2 ? "filter mode" : r->seccomp_mode == 1 ? "strict mode" : "off",
+			     MAX(r->seccomp_filters, 0), r->seccomp_filters == 1 ? "" : "s",
+			     r->seccomp_filters == 1 ? "is" : "are");
+	advise(f, r);
+	f->seq = r->seq;
+	f->ts = r->ts;
+	f->unrecovered = !r->recovered;
+	finding_echo_name(f, r->name);
+	finding_echo_word(f, r->err == EPERM ? "not permitted" : "not implemented");
+	if (rule_is_fork(r->nr))
+		finding_echo_word(f, r->flags & CLONE_THREAD ? "thread" : "fork");
+}
+
+static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
+{
+	struct state *s = p;
+
+	for (size_t i = 0; i < s->n; i++)
+		emit(out, ctx, &s->recs[i]);
+	if (s->dropped)
+		rule_dropped(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO, s->dropped,
+			     "%llu more calls were refused with EPERM or ENOSYS, in processes or calls not tracked",
+			     "see the findings above: the same policy applies");
+}
+
+const struct rc_rule_ops rc_rule_syscall_blocked_ops = {
+	.state_size = sizeof(struct state),
+	.release = release,
+	.on_event = on_event,
+	.finish = finish,
+};

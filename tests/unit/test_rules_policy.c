@@ -1,0 +1,328 @@
+/* syscall-blocked: calls refused by a policy (a seccomp filter, a
+ * container profile, a kernel setting) or for want of a capability, told
+ * apart from the refusals an object's permissions make, and from
+ * fallbacks (clone3 refused, clone does the job). Real logs from
+ * tests/scenarios/lib/seccomp-launch.c (tests/fixtures/rules/proc-clone3-*)
+ * are checked at the end. */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rule_test.h"
+#include "rules/common.h"
+#include "util/util.h"
+
+/* glibc's pthread_create: clone3 with the thread flags, refused with ERR
+ * (0: it works, returning TID). */
+static void thread_clone3(struct rt *t, int pid, int tid, int err)
+{
+	struct rc_event e = rt_sys(t, pid, "clone3", err ? -1 : tid, err);
+
+	e.flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM;
+	rt_feed_line(t, &e, "clone3({flags=CLONE_VM|...|CLONE_THREAD|...}, 88) = -1");
+}
+
+/* A call NAME of PID that fails with ERR, about PATH (may be NULL). */
+static void refused(struct rt *t, int pid, const char *name, const char *path, int err)
+{
+	struct rc_event e = rt_sys(t, pid, name, -1, err);
+
+	e.path = path;
+	rt_feed(t, &e);
+}
+
+static void ok_call(struct rt *t, int pid, const char *name, const char *path, long long ret)
+{
+	struct rc_event e = rt_sys(t, pid, name, ret, 0);
+
+	e.path = path;
+	rt_feed(t, &e);
+}
+
+/* Docker's old profile: clone3 refused with EPERM, and glibc, which falls
+ * back only on ENOSYS, cannot start the thread: Python says so and exits. */
+static void clone3_eperm_is_the_cause(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	ok_call(&t, 100, "openat", "/srv/app/worker.py", 3);
+	thread_clone3(&t, 100, 0, EPERM);
+	rt_write(&t, 100, 2, "RuntimeError: can't start new thread\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "syscall-blocked");
+	assert_non_null(f);
+	assert_ptr_equal(f, t.out.v[0]);
+	assert_string_equal(f->summary, "a thread could not be started: 'clone3' was refused (EPERM): a seccomp "
+			    "filter or container profile blocks it");
+	assert_string_equal(f->syscall, "clone3");
+	assert_int_equal(f->err, EPERM);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_true(f->unrecovered);
+	assert_true(f->echoed);
+	assert_true(contains(f->advice, "--security-opt seccomp="));
+	assert_true(contains(f->advice, "ENOSYS, not EPERM"));
+	/* A log knows no live facts. */
+	assert_null(f->message);
+	rt_release(&t);
+
+	/* One pasted line, no outcome: unrecovered, whatever the ranking
+	 * makes of a trace without an end. */
+	rt_init(&t);
+	thread_clone3(&t, 100, 0, EPERM);
+	rt_finish(&t);
+	f = rt_find(&t, "syscall-blocked");
+	assert_non_null(f);
+	assert_true(f->unrecovered);
+	assert_int_equal(f->severity, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* ENOSYS, then the older call of the same job: a fallback, as meant. The
+ * same for a look-up of the same file. Notes, not causes. */
+static void fallbacks_are_notes(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	thread_clone3(&t, 100, 0, ENOSYS);
+	struct rc_event e = rt_sys(&t, 100, "clone", 101, 0);
+	e.flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM;
+	rt_feed(&t, &e);
+	refused(&t, 102, "statx", "/srv/app/model.bin", ENOSYS);
+	ok_call(&t, 102, "newfstatat", "/srv/app/model.bin", 0);
+	refused(&t, 102, "faccessat2", "/srv/app/run.sh", ENOSYS);
+	ok_call(&t, 102, "faccessat", "/srv/app/run.sh", 0);
+	refused(&t, 102, "close_range", NULL, ENOSYS);
+	ok_call(&t, 102, "close", NULL, 0);
+	rt_exit(&t, 100, 1);
+	rt_exit(&t, 102, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "syscall-blocked"), 4);
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "syscall-blocked") != 0)
+			continue;
+		assert_int_equal(f->effective, RC_SEV_INFO);
+		assert_false(f->unrecovered);
+		assert_true(contains(f->advice, "nothing to change"));
+	}
+	const struct rc_finding *f = rt_match(&t, "syscall-blocked", "'clone3'");
+	assert_true(contains(f->summary, "then 'clone' did the job"));
+	assert_false(contains(f->summary, "could not be started"));
+	f = rt_match(&t, "syscall-blocked", "'statx'");
+	assert_true(contains(f->summary, "then 'newfstatat' did the job"));
+	rt_release(&t);
+
+	/* Not a fallback: another call, too late, or in another thread. */
+	rt_init(&t);
+	thread_clone3(&t, 100, 0, EPERM);
+	for (int i = 0; i < 40; i++)
+		ok_call(&t, 100, "read", NULL, 10);
+	e = rt_sys(&t, 100, "clone", 101, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	refused(&t, 103, "statx", "/srv/a", EPERM);
+	ok_call(&t, 104, "newfstatat", "/srv/b", 0);
+	rt_exit(&t, 100, 1);
+	rt_exit(&t, 103, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "syscall-blocked"), 2);
+	for (size_t i = 0; i < t.out.count; i++)
+		if (strcmp(t.out.v[i]->rule, "syscall-blocked") == 0)
+			assert_int_equal(t.out.v[i]->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* The live facts (run, attach): a filter of the program's environment was
+ * in place, or none was and the capability or the kernel is the reason. */
+static void live_seccomp_facts(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	ok_call(&t, 100, "getpid", NULL, 100);
+	procs_set_seccomp(&t.eng.procs, 100, 2, 1);
+	thread_clone3(&t, 100, 0, EPERM);
+	ok_call(&t, 200, "getpid", NULL, 200);
+	procs_set_seccomp(&t.eng.procs, 200, 2, 0);
+	refused(&t, 200, "mount", NULL, EPERM);
+	ok_call(&t, 300, "getpid", NULL, 300);
+	procs_set_seccomp(&t.eng.procs, 300, 0, 0);
+	refused(&t, 300, "io_uring_setup", NULL, ENOSYS);
+	refused(&t, 300, "keyctl", NULL, EPERM);
+	for (int pid = 100; pid <= 300; pid += 100)
+		rt_exit(&t, pid, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_match(&t, "syscall-blocked", "'clone3'");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "'clone3' was refused (EPERM) by a seccomp filter"));
+	assert_string_equal(f->message, "seccomp filter mode, with 1 filter that is not rootcause's");
+	/* Only rootcause's own filter: the capability is the reason. */
+	f = rt_match(&t, "syscall-blocked", "'mount'");
+	assert_non_null(f);
+	assert_string_equal(f->summary, "'mount' was refused (EPERM): the process lacks CAP_SYS_ADMIN");
+	assert_true(contains(f->advice, "--cap-add SYS_ADMIN"));
+	assert_string_equal(f->message, "seccomp filter mode, with 0 filters that are not rootcause's");
+	f = rt_match(&t, "syscall-blocked", "io_uring_setup");
+	assert_non_null(f);
+	assert_string_equal(f->summary, "this kernel does not have 'io_uring_setup' (ENOSYS)");
+	assert_true(contains(f->advice, "uname -r"));
+	f = rt_match(&t, "syscall-blocked", "'keyctl'");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "with no seccomp filter in place"));
+	rt_release(&t);
+}
+
+/* EPERM that an object's owner or the credentials model gives is not a
+ * policy's: a setuid to another user, a signal to another's process, an
+ * unlink in a sticky directory, setsid of a group leader. EACCES is the
+ * permission bits' (permission-denied). */
+static void object_refusals_are_not_policy(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	refused(&t, 100, "setuid", NULL, EPERM);
+	refused(&t, 100, "kill", NULL, EPERM);
+	refused(&t, 100, "setsid", NULL, EPERM);
+	refused(&t, 100, "unlinkat", "/tmp/other.lock", EPERM);
+	refused(&t, 100, "chmod", "/etc/hosts", EPERM);
+	refused(&t, 100, "newfstatat", "/root/x", EACCES);
+	refused(&t, 100, "openat", "/etc/shadow", EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "syscall-blocked"), 0);
+	rt_release(&t);
+
+	/* A look-up refused with EPERM is a policy's, not the file's: it is
+	 * not permission-denied's either. */
+	rt_init(&t);
+	refused(&t, 100, "statx", "/srv/app/model.bin", EPERM);
+	rt_write(&t, 100, 2, "ls: cannot access '/srv/app/model.bin': Operation not permitted\n");
+	rt_exit(&t, 100, 2);
+	rt_finish(&t);
+	assert_non_null(rt_find(&t, "syscall-blocked"));
+	assert_null(rt_find(&t, "permission-denied"));
+	assert_string_equal(t.out.v[0]->rule, "syscall-blocked");
+	assert_string_equal(t.out.v[0]->path, "/srv/app/model.bin");
+	rt_release(&t);
+}
+
+/* New namespaces need CAP_SYS_ADMIN (or user namespaces); chroot needs
+ * CAP_SYS_CHROOT: named, with the sysctl that also decides. */
+static void capabilities_named(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "clone", -1, EPERM);
+	e.flags = CLONE_NEWUSER | CLONE_NEWNS | SIGCHLD;
+	rt_feed(&t, &e);
+	refused(&t, 101, "chroot", "/srv/jail", EPERM);
+	refused(&t, 102, "perf_event_open", NULL, EPERM);
+	rt_exit(&t, 100, 1);
+	rt_exit(&t, 101, 1);
+	rt_exit(&t, 102, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_match(&t, "syscall-blocked", "'clone'");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "a process could not be started"));
+	assert_true(contains(f->summary, "lacks CAP_SYS_ADMIN"));
+	assert_true(contains(f->advice, "user.max_user_namespaces"));
+	f = rt_match(&t, "syscall-blocked", "'chroot'");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "CAP_SYS_CHROOT"));
+	assert_null(rt_find(&t, "permission-denied"));
+	f = rt_match(&t, "syscall-blocked", "perf_event_open");
+	assert_true(contains(f->advice, "kernel.perf_event_paranoid"));
+	rt_release(&t);
+}
+
+/* A run that succeeded coped: a note. A thread that went on for many
+ * calls coped too: a warning. */
+static void coped_with(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	refused(&t, 100, "membarrier", NULL, EPERM);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "syscall-blocked");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	rt_release(&t);
+
+	rt_init(&t);
+	refused(&t, 100, "membarrier", NULL, EPERM);
+	for (int i = 0; i < RULE_KEPT_GOING + 10; i++)
+		ok_call(&t, 100, "read", NULL, 10);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "syscall-blocked");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	rt_release(&t);
+}
+
+/* The state is capped; what does not fit is counted. */
+static void bounded(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int pid = 1000; pid < 1070; pid++)
+		refused(&t, pid, "keyctl", NULL, EPERM);
+	refused(&t, 1000, "keyctl", NULL, EPERM);
+	rt_exit(&t, 1000, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "syscall-blocked"), 65);
+	const struct rc_finding *f = rt_match(&t, "syscall-blocked", "6 more calls");
+	assert_non_null(f);
+	f = rt_match(&t, "syscall-blocked", "(2 times)");
+	assert_non_null(f);
+	rt_release(&t);
+}
+
+static const struct rt_expect real_logs[] = {
+	{ "proc-clone3-eperm.log", "syscall-blocked", "a thread could not be started: 'clone3' was refused (EPERM)",
+	  true },
+	{ "proc-clone3-eperm.log", "permission-denied", NULL, false },
+	{ "proc-clone3-enosys.log", "syscall-blocked", "then 'clone' did the job", true },
+};
+
+static void real_logs_checked(void **state)
+{
+	(void)state;
+	rt_check_logs(real_logs, ARRAY_SIZE(real_logs));
+
+	struct rt t;
+	const struct rc_finding *f = rt_expect_log(&t, "proc-clone3-eperm.log", "syscall-blocked", NULL, true);
+	assert_ptr_equal(f, t.out.v[0]);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+	f = rt_expect_log(&t, "proc-clone3-enosys.log", "syscall-blocked", NULL, true);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	assert_int_equal(rt_errors(&t), 0);
+	rt_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(clone3_eperm_is_the_cause),
+		cmocka_unit_test(fallbacks_are_notes),
+		cmocka_unit_test(live_seccomp_facts),
+		cmocka_unit_test(object_refusals_are_not_policy),
+		cmocka_unit_test(capabilities_named),
+		cmocka_unit_test(coped_with),
+		cmocka_unit_test(bounded),
+		cmocka_unit_test(real_logs_checked),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
