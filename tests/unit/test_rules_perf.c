@@ -567,6 +567,97 @@ static void reopen_quiet(void **state)
 	rt_release(&t);
 }
 
+/* What the file is for names it and picks the advice: weights are loaded
+ * again (a warning, story 2's advice), a file a server sends to clients or
+ * a package manager's lists are read again by design (notes), and a file
+ * the program also writes is its own store (nothing). */
+static void reopen_kinds(void **state)
+{
+	(void)state;
+	struct rt t;
+
+	rt_init(&t);
+	for (int i = 0; i < 6; i++)
+		load_file(&t, 10, "/srv/voices/en_US.pth", 2 * MiB, MiB, true);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_int_equal(f->severity_ok, RC_SEV_WARNING);
+	assert_true(contains(f->summary, "model weights '/srv/voices/en_US.pth'"));
+	assert_true(contains(f->advice, "load the model once"));
+	rt_release(&t);
+
+	/* A file of unknown kind: no word of models. */
+	rt_init(&t);
+	for (int i = 0; i < 6; i++)
+		load_file(&t, 10, "/srv/data/table.csv", 2 * MiB, MiB, true);
+	rt_finish(&t);
+	f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_int_equal(f->severity_ok, RC_SEV_WARNING);
+	assert_false(contains(f->advice, "model"));
+	assert_true(contains(f->advice, "read it once"));
+	rt_release(&t);
+
+	/* python3 -m http.server: each request reads data.txt and sends
+	 * what it read to the client's socket. */
+	rt_init(&t);
+	struct rc_event e = rt_timed(&t, 10, "socket", 5, 0, 0.00001);
+	e.flags = SOCK_STREAM;
+	rt_feed(&t, &e);
+	for (int i = 0; i < 6; i++) {
+		open_fd(&t, 10, "/srv/www/data.txt", 3, O_RDONLY | O_CLOEXEC);
+		for (int k = 0; k < 4; k++) {
+			read_fd(&t, 10, 3, 65536 * 8, 65536 * 8, 0.0001);
+			e = rt_timed(&t, 10, "sendto", 65536 * 8, 0, 0.0001);
+			e.fd = 5;
+			e.len = 65536 * 8;
+			rt_feed(&t, &e);
+		}
+		read_fd(&t, 10, 3, 65536, 0, 0.00001);
+		close_fd(&t, 10, 3);
+	}
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_int_equal(f->severity, RC_SEV_INFO);
+	assert_int_equal(f->severity_ok, RC_SEV_INFO);
+	assert_true(contains(f->summary, "to send it to clients"));
+	assert_true(contains(f->advice, "sendfile"));
+	assert_false(contains(f->advice, "model"));
+	rt_release(&t);
+
+	/* apt-cache parsing its lists, several passes a run. */
+	rt_init(&t);
+	for (int i = 0; i < 5; i++)
+		load_file(&t, 10, "/var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages.lz4",
+			  4 * MiB, MiB, true);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_int_equal(f->severity, RC_SEV_INFO);
+	assert_true(contains(f->summary, "the package index"));
+	assert_true(contains(f->advice, "pkgcache.bin"));
+	rt_release(&t);
+
+	/* A database's relation file: opened read-write, read block by block
+	 * by each of its processes. */
+	rt_init(&t);
+	for (int i = 0; i < 8; i++) {
+		open_fd(&t, 10, "/var/lib/postgresql/15/main/base/1/1255", 3, O_RDWR);
+		for (int k = 0; k < 32; k++)
+			rt_io(&t, 10, "pread64", 3, 8192 * 8, 8192 * 8, 0, 0.00001, NULL);
+		close_fd(&t, 10, 3);
+	}
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "repeated-open"));
+	rt_release(&t);
+}
+
 /* ---- mmap-churn ---- */
 
 static void map_unmap(struct rt *t, int map_pid, int unmap_pid, uint64_t addr, uint64_t len, int fd)
@@ -852,6 +943,7 @@ int main(void)
 		cmocka_unit_test(reopen_weights),
 		cmocka_unit_test(reopen_size_from_sessions),
 		cmocka_unit_test(reopen_quiet),
+		cmocka_unit_test(reopen_kinds),
 		cmocka_unit_test(mmap_churn_anonymous),
 		cmocka_unit_test(mmap_churn_file),
 		cmocka_unit_test(mmap_churn_quiet),
