@@ -47,6 +47,7 @@ struct peer {
 	char *first_ev[2];	/* the first attempt: connect (+ getsockopt/io) */
 	char *last_ev[2];	/* the last attempt, when there were more */
 	bool udp;		/* a connected UDP socket told "port unreachable" */
+	bool dgram;		/* a datagram socket's connect failed */
 	bool recovered;
 	char *recovered_by;	/* the address that worked, when another */
 	struct peer *next_same_port;
@@ -270,8 +271,12 @@ static void on_connect(struct state *s, const struct rc_event *e, const struct r
 		}
 		return;
 	}
-	if (event_failed(e) && failure_errno(sa->family, e->err))
-		record(s, e, ctx, sa->family, sa->host, sa->port, sa->abstract, e->err, NULL);
+	if (event_failed(e) && failure_errno(sa->family, e->err)) {
+		struct peer *pe = record(s, e, ctx, sa->family, sa->host, sa->port, sa->abstract, e->err, NULL);
+		const struct rc_fd *f = rule_socket_fd(ctx, e, e->fd);
+		if (pe && f && f->sock_type == SOCK_DGRAM)
+			pe->dgram = true;
+	}
 }
 
 static void on_sockopt(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -462,10 +467,13 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 		strbuf_addf(&sb, ", then '%s' worked", pe->recovered_by);
 	else if (pe->recovered)
 		strbuf_adds(&sb, ", later connected");
+	else if (pe->dgram && !pe->udp)
+		strbuf_adds(&sb, ": a datagram socket, so what the program sent there was dropped");
 
-	/* Datagrams to a closed port are mostly fire-and-forget (metrics,
-	 * syslog): worth a warning, rarely the cause. */
-	bool soft = pe->recovered || pe->udp;
+	/* Datagrams to a closed port or a missing socket are mostly
+	 * fire-and-forget (metrics, syslog on /dev/log with no syslog daemon
+	 * running): worth a warning, rarely the cause. */
+	bool soft = pe->recovered || pe->udp || pe->dgram;
 	struct rc_finding *f = rule_finding(out, RULE_ID, soft ? RC_SEV_WARNING : RC_SEV_ERROR,
 					    soft ? RC_SEV_INFO : RC_SEV_WARNING, &sb);
 	rule_finding_pid(f, pe->pid, pe->tid);

@@ -256,6 +256,31 @@ static void unix_socket_missing(void **state)
 	rt_release(&t);
 }
 
+/* syslog() on a machine with no syslog daemon: a datagram socket that
+ * cannot reach /dev/log drops what it sends, and the program goes on; a
+ * warning even when the program fails, never the cause. */
+static void unix_datagram_missing(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int i = 0; i < 3; i++) {
+		sock(&t, 100, 3, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC);
+		connect_to(&t, 100, 3, AF_UNIX, "/dev/log", 0, ENOENT,
+			   "connect(3, {sa_family=AF_UNIX, sun_path=\"/dev/log\"}, 110) = -1 ENOENT");
+		struct rc_event e = rt_sys(&t, 100, "close", 0, 0);
+		e.fd = 3;
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_true(contains(f->summary, "a datagram socket"));
+	rt_release(&t);
+}
+
 /* glibc asks nscd on every lookup; DNS belongs to dns-failure. */
 static void noise_and_dns_ignored(void **state)
 {
@@ -962,6 +987,7 @@ int main(void)
 		cmocka_unit_test(nonblocking_io_error),
 		cmocka_unit_test(reset_after_connect_ignored),
 		cmocka_unit_test(unix_socket_missing),
+		cmocka_unit_test(unix_datagram_missing),
 		cmocka_unit_test(noise_and_dns_ignored),
 		cmocka_unit_test(healthy_run_not_error),
 		cmocka_unit_test(udp_port_unreachable),
