@@ -148,6 +148,14 @@ struct rc_proc *procs_leader(const struct rc_procs *m, int pid);
  * was handled: ldd trying each loader in a subshell, $(cmd) whose status
  * the script ignores, subprocess.run capturing a child's complaint. */
 bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culprit);
+/* PID's process exited with the status of the last child to end before
+ * it, which had failed (128+N for a child killed by signal N), and SEQ
+ * came before that child began: runuser, su, sudo, timeout or a shell
+ * passing on the failure of the command it started. What such a process
+ * did without on its way to starting that child did not make it fail: it
+ * went on to start the child. (A failure after the child began may be the
+ * process's own: a shell's `cd` after a failed command.) */
+bool procs_passed_on(const struct rc_procs *m, int pid, uint64_t seq);
 /* Some ancestor of P (above P's process) ended with status 0. */
 bool procs_handled(const struct rc_procs *m, const struct rc_proc *p);
 /* P ended with status 0. */

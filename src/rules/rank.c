@@ -141,7 +141,12 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m)
 
 	for (size_t i = 0; i < list->count; i++) {
 		struct rc_finding *f = list->v[i];
-		f->failed = f->pid ? procs_failed(m, f->pid, NULL) : any_failed;
+		/* A wrapper that passed its child's failure on (runuser exiting
+		 * with its command's status) did not fail by what it met on its
+		 * way to starting the child: its user look-ups, its optional
+		 * files. */
+		f->failed = f->pid ? procs_failed(m, f->pid, NULL) && !procs_passed_on(m, f->pid, f->seq)
+				   : any_failed;
 		f->echoed = echoed(f, m, false);
 	}
 	mark_near_exit(list, m);
