@@ -746,6 +746,61 @@ static void mf_before_exec(void **state)
 	rt_release(&t);
 }
 
+/* DB (/etc/passwd, /etc/group) opened and read to its end by PID, as
+ * glibc's files source does for a name it does not find. */
+static void scan_to_end(struct rt *t, int pid, const char *db)
+{
+	open_ok(t, pid, db, O_RDONLY | O_CLOEXEC, 4);
+	rt_io(t, pid, "read", 4, 4096, 1325, 0, RT_NO_DUR, NULL);
+	rt_io(t, pid, "read", 4, 4096, 0, 0, RT_NO_DUR, "read(4</etc/x>, \"\", 4096) = 0");
+	rt_close_fd(t, pid, 4, RT_NO_DUR, NULL);
+}
+
+static void unknown_user_words(void **state)
+{
+	struct rt t;
+	(void)state;
+
+	/* chgrp's complaint after the group database was read through. */
+	rt_init(&t);
+	scan_to_end(&t, 100, "/etc/group");
+	rt_write(&t, 100, 2, "chgrp: invalid group: 'webdev'\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "unknown-user");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "group 'webdev' does not exist: not in /etc/group"));
+	assert_true(contains(f->advice, "addgroup --system webdev"));
+	assert_string_equal(f->path, "/etc/group");
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	/* It ranks before the program's own words. */
+	assert_string_equal(t.out.v[0]->rule, "unknown-user");
+	rt_release(&t);
+
+	/* The database read through (an enumeration), then a complaint about
+	 * a file: no user is named. */
+	rt_init(&t);
+	scan_to_end(&t, 100, "/etc/passwd");
+	rt_write(&t, 100, 2, "error: cannot open 'config.json'\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "unknown-user"));
+	rt_release(&t);
+
+	/* A complaint about a user, but the database was not read to its end
+	 * (the user was found): no finding. */
+	rt_init(&t);
+	open_ok(&t, 100, "/etc/passwd", O_RDONLY | O_CLOEXEC, 4);
+	rt_io(&t, 100, "read", 4, 4096, 1325, 0, RT_NO_DUR, NULL);
+	rt_close_fd(&t, 100, 4, RT_NO_DUR, NULL);
+	rt_write(&t, 100, 2, "error: user 'www-data' may not write '/srv/www'\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "unknown-user"));
+	rt_release(&t);
+}
+
 static void mf_command_not_found(void **state)
 {
 	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin" };
@@ -1642,7 +1697,15 @@ static const struct expect real_logs[] = {
 	{ "file-missing-dirs.log", "missing-file", "parent '/tmp/rcfix/nodir2' does not exist", true, RC_SEV_ERROR },
 	{ "file-missing-dirs.log", "missing-file", "'/tmp/rcfix/nodir3' does not exist", true, RC_SEV_ERROR },
 	{ "file-git-no-repo.log", "missing-file", NULL, false, 0 },
-	/* Optional sources and what a wrapper did without are notes. */
+	/* Name-service searches and optional sources are notes; the unknown
+	 * user is the cause. */
+	{ "file-nginx-no-user.log", "unknown-user", "user 'nginx' does not exist", true, RC_SEV_ERROR },
+	{ "file-nginx-no-user.log", "missing-file", "nginx.user", true, RC_SEV_INFO },
+	{ "file-nginx-no-user.log", "missing-file", "/run/host", true, RC_SEV_INFO },
+	{ "file-runuser-no-user.log", "unknown-user", "user 'nosuchuser' does not exist", true, RC_SEV_ERROR },
+	{ "file-runuser-no-user.log", "missing-file", "nosuchuser.user", true, RC_SEV_INFO },
+	{ "file-py-getpwnam.log", "unknown-user", "user 'nosuchuser' does not exist", true, RC_SEV_ERROR },
+	{ "file-runuser-user-exists.log", "unknown-user", NULL, false, 0 },
 	{ "file-runuser-user-exists.log", "missing-file", "/etc/default/runuser", true, RC_SEV_INFO },
 	{ "file-runuser-user-exists.log", "error-message", "may not write", true, RC_SEV_ERROR },
 	{ "file-node-resolver.log", "missing-file", "/etc/svc.conf", true, RC_SEV_INFO },
@@ -1719,6 +1782,7 @@ int main(void)
 		cmocka_unit_test(mf_lookups_are_weaker),
 		cmocka_unit_test(mf_search_across_sources),
 		cmocka_unit_test(mf_before_exec),
+		cmocka_unit_test(unknown_user_words),
 		cmocka_unit_test(mf_command_not_found),
 		cmocka_unit_test(mf_capped_most_causal_first),
 		cmocka_unit_test(mf_bounded),
