@@ -253,6 +253,20 @@ cmd_java_program() {
 	traced java -cp . Sum
 }
 
+# A one-second run: the JVM's helper threads wait for work all along.
+cmd_java_sleep() {
+	command -v javac >/dev/null || skip "no javac (a JDK)"
+	printf 'public class Pause {\n\tpublic static void main(String[] a) throws Exception {\n\t\tThread.sleep(1000);\n\t\tSystem.out.println("done");\n\t}\n}\n' > Pause.java
+	javac Pause.java || broken "javac failed"
+	traced java -cp . Pause
+}
+
+# javac is a Java program too, with a second of start-up and compiling.
+cmd_javac() {
+	printf 'public class Hello {\n\tpublic static void main(String[] a) {\n\t\tSystem.out.println("hello");\n\t}\n}\n' > Hello.java
+	traced javac -d classes Hello.java
+}
+
 cmd_gunicorn() {
 	local port
 	port=$(free_port)
