@@ -48,8 +48,26 @@ static bool contains_word(const char *hay, const char *word)
 	return false;
 }
 
+/* WRITER's process is a child (or a later descendant) of PID's. */
+static bool writer_below(const struct rc_procs *m, int writer, int pid)
+{
+	const struct rc_proc *w = procs_leader(m, writer), *p = pid ? procs_leader(m, pid) : NULL;
+
+	if (!w || !p || w->pid == p->pid)
+		return false;
+	for (int depth = 0; w && w->ppid && w->ppid != w->pid && depth < 64; depth++) {
+		if (w->ppid == p->pid)
+			return true;
+		w = procs_leader(m, w->ppid);
+	}
+	return false;
+}
+
 /* Did the program's output name F's subject after F? With ALARMED, only
- * a line that reads as an error counts. */
+ * a line that reads as an error counts. A phrase ("no such file", "out of
+ * memory") is generic: it is not about F in the words of a child of F's
+ * process, which failed its own way (su's D-Bus socket is not what cat's
+ * "No such file or directory" is about). */
 static bool echoed(const struct rc_finding *f, const struct rc_procs *m, bool alarmed)
 {
 	if (f->is_output)
@@ -60,10 +78,13 @@ static bool echoed(const struct rc_finding *f, const struct rc_procs *m, bool al
 		 * it, and only what someone could read. */
 		if (o->seq < f->seq || !rule_output_counts(m, o) || (alarmed && !rule_error_line(o)))
 			continue;
-		for (size_t w = 0; w < ARRAY_SIZE(f->echo_words); w++)
-			if (f->echo_words[w] && (f->echo_whole[w] ? rule_names_word(o->text, f->echo_words[w])
-							       : contains_word(o->text, f->echo_words[w])))
+		for (size_t w = 0; w < ARRAY_SIZE(f->echo_words); w++) {
+			if (!f->echo_words[w])
+				continue;
+			if (f->echo_whole[w] ? rule_names_word(o->text, f->echo_words[w])
+					     : contains_word(o->text, f->echo_words[w]) && !writer_below(m, o->pid, f->pid))
 				return true;
+		}
 	}
 	return false;
 }

@@ -281,6 +281,62 @@ static void unix_datagram_missing(void **state)
 	rt_release(&t);
 }
 
+/* libnss_systemd asks systemd's userdb multiplexer first, then reads
+ * the records in the socket's directory: a source tried, then the next. */
+static void unix_socket_then_its_directory(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 3, AF_UNIX, "/run/systemd/userdb/io.systemd.Multiplexer", 0, ENOENT, NULL);
+	struct rc_event e = rt_sys(&t, 100, "close", 0, 0);
+	e.fd = 3;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 100, "openat", -1, ENOENT);
+	e.path = "/run/systemd/userdb/";
+	e.flags = O_RDONLY | O_DIRECTORY;
+	rt_feed(&t, &e);
+	/* A service's own socket, looked for once: the cause. */
+	sock(&t, 100, 3, AF_UNIX, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_UNIX, "/run/app/app.sock", 0, ENOENT, NULL);
+	e = rt_sys(&t, 100, "openat", 4, 0);
+	e.path = "/etc/app/retry.conf";
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "connect-failed") != 0)
+			continue;
+		if (contains(f->address, "Multiplexer"))
+			assert_int_equal(f->effective, RC_SEV_INFO);
+		else
+			assert_int_equal(f->effective, RC_SEV_ERROR);
+	}
+	assert_int_equal(rt_count(&t, "connect-failed"), 2);
+	rt_release(&t);
+}
+
+/* su (a real log): its PAM stack's sockets, none of which exist in a
+ * container, then the command it starts fails, and su passes the status
+ * on. The command's missing file is the cause; su's sockets are no error,
+ * cat's "No such file or directory" notwithstanding. */
+static void su_wrapper_sockets(void **state)
+{
+	struct rt t;
+	(void)state;
+	const struct rc_finding *f =
+		rt_expect_log(&t, "net-su-child-fails.log", "connect-failed", "io.systemd.Multiplexer", true);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	f = rt_match(&t, "connect-failed", "system_bus_socket");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_string_equal(t.out.v[0]->rule, "missing-file");
+	assert_true(contains(t.out.v[0]->summary, "nonexistent.conf"));
+	rt_release(&t);
+}
+
 /* glibc asks nscd on every lookup; DNS belongs to dns-failure. */
 static void noise_and_dns_ignored(void **state)
 {
@@ -988,6 +1044,8 @@ int main(void)
 		cmocka_unit_test(reset_after_connect_ignored),
 		cmocka_unit_test(unix_socket_missing),
 		cmocka_unit_test(unix_datagram_missing),
+		cmocka_unit_test(unix_socket_then_its_directory),
+		cmocka_unit_test(su_wrapper_sockets),
 		cmocka_unit_test(noise_and_dns_ignored),
 		cmocka_unit_test(healthy_run_not_error),
 		cmocka_unit_test(udp_port_unreachable),
