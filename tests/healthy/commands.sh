@@ -208,7 +208,12 @@ cmd_postgres() {
 		broken "initdb failed"
 	(
 		pid=$(listener "$port") || exit 1
-		$bin/psql -h 127.0.0.1 -p "$port" -U postgres -At -c 'select 6 * 7' > query.out 2>&1 || :
+		# It listens before it accepts queries ("the database system is
+		# starting up"): ask again for up to 20 s.
+		for i in $(seq 100); do
+			$bin/psql -h 127.0.0.1 -p "$port" -U postgres -At -c 'select 6 * 7' > query.out 2>&1 && break
+			sleep 0.2
+		done
 		# SIGTERM is postgres' smart shutdown.
 		kill -TERM "$pid"
 	) &
@@ -217,6 +222,11 @@ cmd_postgres() {
 		$bin/postgres -D "$W/pg" -k "$W/sock" -h 127.0.0.1 -p "$port"
 	wait $client || broken "postgres never listened on 127.0.0.1:$port"
 	grep -qx 42 query.out || broken "psql got no answer: $(cat query.out)"
+}
+
+# su as an init script uses it: PAM, the user look-ups, then the command.
+cmd_su() {
+	traced su -s /bin/sh nobody -c 'id -un'
 }
 
 cmd_ssh_keygen() {
