@@ -252,6 +252,33 @@ bool procs_descends(const struct rc_procs *m, int pid, int ancestor)
 	return false;
 }
 
+bool procs_passed_on(const struct rc_procs *m, int pid, uint64_t seq)
+{
+	const struct rc_proc *p = procs_leader(m, pid);
+	const struct rc_proc *last = NULL;
+	struct hmap_iter it;
+
+	if (!p || !p->ended || !p->exited || p->exit_code == 0)
+		return false;
+	for (struct hmap_node *n = hmap_first(&m->procs, &it); n; n = hmap_next(&m->procs, &it)) {
+		const struct rc_proc *c = n->value;
+		if (c->has_parent && c->ppid == p->pid && !c->is_thread && c->pid != p->pid && c->ended &&
+		    c->end_seq <= p->end_seq && (!last || c->end_seq > last->end_seq))
+			last = c;
+	}
+	if (!last || !proc_failed(last) || seq >= last->first_seq)
+		return false;
+	/* A shell reports a child killed by signal N as 128+N. */
+	return last->exited ? last->exit_code == p->exit_code : 128 + last->signo == p->exit_code;
+}
+
+bool procs_below(const struct rc_procs *m, int pid, int ancestor)
+{
+	const struct rc_proc *a = procs_leader(m, ancestor), *l = procs_leader(m, pid);
+
+	return a && l && a->pid != l->pid && procs_descends(m, pid, ancestor);
+}
+
 bool procs_any_failed(const struct rc_procs *m)
 {
 	struct hmap_iter it;

@@ -194,6 +194,14 @@ struct rc_proc *procs_leader(const struct rc_procs *m, int pid);
  * was handled: ldd trying each loader in a subshell, $(cmd) whose status
  * the script ignores, subprocess.run capturing a child's complaint. */
 bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culprit);
+/* PID's process exited with the status of the last child to end before
+ * it, which had failed (128+N for a child killed by signal N), and SEQ
+ * came before that child began: runuser, su, sudo, timeout or a shell
+ * passing on the failure of the command it started. What such a process
+ * did without on its way to starting that child did not make it fail: it
+ * went on to start the child. (A failure after the child began may be the
+ * process's own: a shell's `cd` after a failed command.) */
+bool procs_passed_on(const struct rc_procs *m, int pid, uint64_t seq);
 /* Some ancestor of P (above P's process) ended with status 0. */
 bool procs_handled(const struct rc_procs *m, const struct rc_proc *p);
 /* P ended with status 0. */
@@ -205,6 +213,8 @@ static inline bool procs_succeeded(const struct rc_proc *p)
  * the trace showed parentage (a pid the model does not know descends
  * only from itself). */
 bool procs_descends(const struct rc_procs *m, int pid, int ancestor);
+/* The same, strictly below: PID's process is not ANCESTOR's own. */
+bool procs_below(const struct rc_procs *m, int pid, int ancestor);
 /* True when any process ended with a non-zero status or a signal. */
 bool procs_any_failed(const struct rc_procs *m);
 

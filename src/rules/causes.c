@@ -93,12 +93,6 @@ static bool related(const struct rc_procs *m, int a, int b)
 	return procs_descends(m, a, b) || procs_descends(m, b, a);
 }
 
-/* PID's process is strictly below ANCESTOR's. */
-static bool below(const struct rc_procs *m, int pid, int ancestor)
-{
-	return leader_of(m, pid) != leader_of(m, ancestor) && procs_descends(m, pid, ancestor);
-}
-
 /* The error text of C's failed call ("Permission denied"), or NULL. */
 static const char *error_text(const struct rc_finding *c)
 {
@@ -129,7 +123,8 @@ enum about {
 	ABOUT_COUNT,
 };
 
-static bool words_about(const struct rc_finding *e, const struct rc_finding *c, enum about how)
+static bool words_about(const struct rc_procs *m, const struct rc_finding *e, const struct rc_finding *c,
+			enum about how)
 {
 	const char *err = how == ABOUT_QUOTES ? error_text(c) : NULL;
 
@@ -147,7 +142,8 @@ static bool words_about(const struct rc_finding *e, const struct rc_finding *c, 
 	for (size_t i = 0; i < n; i++) {
 		if (!texts[i])
 			continue;
-		if (how == ABOUT_QUOTES ? quotes_error(texts[i], c, err) : rule_text_echoes(c, texts[i]))
+		if (how == ABOUT_QUOTES ? quotes_error(texts[i], c, err)
+					: rule_text_echoes(c, texts[i], procs_below(m, e->pid, c->pid)))
 			return true;
 	}
 	return false;
@@ -202,7 +198,7 @@ static void link_echoes(struct links *l)
 				 * call of that process, or below it. */
 				if (how == ABOUT_QUOTES && !procs_descends(l->m, c->pid, e->pid))
 					continue;
-				if (words_about(e, c, how))
+				if (words_about(l->m, e, c, how))
 					link_to(e, c);
 			}
 		/* An abort's words are the crash's own report. */
@@ -281,7 +277,7 @@ static struct rc_finding *child_failure(const struct links *l, int p, uint64_t s
 {
 	for (size_t k = l->nends; k-- > 0;) {
 		struct rc_finding *y = l->ends[k];
-		if (y->seq < seq && below(l->m, y->pid, p))
+		if (y->seq < seq && procs_below(l->m, y->pid, p))
 			return y;
 	}
 	return NULL;

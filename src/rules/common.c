@@ -38,13 +38,13 @@ static bool contains_phrase(const char *hay, const char *phrase)
 	return phrase[0] && strcasestr(hay, phrase) != NULL;
 }
 
-bool rule_text_echoes(const struct rc_finding *f, const char *text)
+bool rule_text_echoes(const struct rc_finding *f, const char *text, bool names_only)
 {
 	if (!text)
 		return false;
 	for (size_t w = 0; w < ARRAY_SIZE(f->echo_words); w++)
 		if (f->echo_words[w] && (f->echo_whole[w] ? rule_names_word(text, f->echo_words[w])
-						       : contains_phrase(text, f->echo_words[w])))
+						       : !names_only && contains_phrase(text, f->echo_words[w])))
 			return true;
 	return false;
 }

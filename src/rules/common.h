@@ -100,8 +100,8 @@ static inline double rule_span(const struct rc_ctx *ctx)
 bool rule_names_word(const char *text, const char *word);
 
 /* TEXT names F's subject: one of F's echo words (a phrase anywhere, a
- * name as a whole word). */
-bool rule_text_echoes(const struct rc_finding *f, const char *text);
+ * name as a whole word; with NAMES_ONLY, names only). */
+bool rule_text_echoes(const struct rc_finding *f, const char *text, bool names_only);
 
 /* Whether output line O counts as something the program said. What went
  * to /dev/null was meant to be hidden ("enable -f x.so 2>/dev/null ||

@@ -48,15 +48,29 @@ struct peer {
 	char *first_ev[2];	/* the first attempt: connect (+ getsockopt/io) */
 	char *last_ev[2];	/* the last attempt, when there were more */
 	bool udp;		/* a connected UDP socket told "port unreachable" */
+	bool dgram;		/* a datagram socket's connect failed */
+	bool searched;		/* a unix socket tried first, before its directory's other sources */
 	bool recovered;
 	char *recovered_by;	/* the address that worked, when another */
 	struct peer *next_same_port;
 };
 
+/* A thread's last unix-socket connect that found no socket. */
+struct unix_try {
+	char *path;
+	uint64_t nsys;		/* the thread's calls before it */
+};
+
+/* Calls between a failed connect and the look-up that goes on searching. */
+#define SEARCH_GAP 4
+/* Threads followed so; past it a thread's connects stand alone. */
+#define TRIES_MAX 1024
+
 struct state {
 	struct hmap peers;	/* addr -> struct peer* */
 	struct hmap by_port;	/* (leader pid, port) -> struct peer* chain */
 	struct hmap resolved;	/* connect seq -> non-NULL */
+	struct hmap tries;	/* tid -> struct unix_try */
 	uint64_t dropped;
 };
 
@@ -67,6 +81,16 @@ static void init(void *p)
 	hmap_init(&s->peers);
 	hmap_init(&s->by_port);
 	hmap_init(&s->resolved);
+	hmap_init(&s->tries);
+}
+
+static void try_free(void *p)
+{
+	struct unix_try *t = p;
+
+	if (t)
+		free(t->path);
+	free(t);
 }
 
 static void peer_free(void *p)
@@ -91,6 +115,7 @@ static void release(void *p)
 	hmap_release(&s->peers, peer_free);
 	hmap_release(&s->by_port, NULL);
 	hmap_release(&s->resolved, NULL);
+	hmap_release(&s->tries, try_free);
 }
 
 struct port_key {
@@ -271,8 +296,51 @@ static void on_connect(struct state *s, const struct rc_event *e, const struct r
 		}
 		return;
 	}
-	if (event_failed(e) && failure_errno(sa->family, e->err))
-		record(s, e, ctx, sa->family, sa->host, sa->port, sa->abstract, e->err, NULL);
+	if (event_failed(e) && failure_errno(sa->family, e->err)) {
+		struct peer *pe = record(s, e, ctx, sa->family, sa->host, sa->port, sa->abstract, e->err, NULL);
+		const struct rc_fd *f = rule_socket_fd(ctx, e, e->fd);
+		if (pe && f && f->sock_type == SOCK_DGRAM)
+			pe->dgram = true;
+		if (pe && sa->family == AF_UNIX && !sa->abstract && sa->host && e->err == ENOENT) {
+			bool created;
+			struct unix_try *t = rule_int_value(&s->tries, e->pid, true, sizeof(*t), TRIES_MAX, &created);
+			const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+			if (t) {
+				free(t->path);
+				t->path = xstrdup(sa->host);
+				t->nsys = p ? p->nsyscalls : 0;
+			}
+		}
+	}
+}
+
+/* The socket's directory, or another name in it, looked up right after
+ * its connect found no socket: the program going on through its sources
+ * (libnss_systemd tries the userdb multiplexer's socket, then the
+ * directory of userdb records it is in). */
+static void on_path(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	void **slot = hmap_get_int(&s->tries, e->pid);
+	struct unix_try *t = slot ? *slot : NULL;
+	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+
+	if (!t || !t->path || !p || p->nsyscalls - t->nsys > SEARCH_GAP)
+		return;
+	const char *base = strrchr(t->path, '/');
+	size_t dn = base ? (size_t)(base - t->path) : 0;
+	size_t n = strlen(e->path);
+	while (n > 1 && e->path[n - 1] == '/')
+		n--;
+	bool in_dir = dn && n >= dn && memcmp(e->path, t->path, dn) == 0 && (n == dn || e->path[dn] == '/');
+	if (in_dir && strcmp(e->path, t->path) != 0) {
+		char *addr = rule_addr_format(AF_UNIX, t->path, -1, false);
+		void **ps = hmap_get(&s->peers, addr, strlen(addr));
+		if (ps)
+			((struct peer *)*ps)->searched = true;
+		free(addr);
+	}
+	free(t->path);
+	t->path = NULL;
 }
 
 static void on_sockopt(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -335,8 +403,14 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 {
 	struct state *s = p;
 
+	if (e->kind == RC_EV_EXIT) {
+		try_free(hmap_del_int(&s->tries, e->pid));
+		return;
+	}
 	if (e->kind != RC_EV_SYSCALL)
 		return;
+	if (e->path && e->path[0] && s->tries.count)
+		on_path(s, e, ctx);
 	switch (e->nr) {
 	case SYS_connect:
 		on_connect(s, e, ctx);
@@ -494,12 +568,19 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 		strbuf_addf(&sb, ", then '%s' worked", pe->recovered_by);
 	else if (pe->recovered)
 		strbuf_adds(&sb, ", later connected");
+	else if (pe->dgram && !pe->udp)
+		strbuf_adds(&sb, ": a datagram socket, so what the program sent there was dropped");
 
-	/* Datagrams to a closed port are mostly fire-and-forget (metrics,
-	 * syslog): worth a warning, rarely the cause. */
-	bool soft = pe->recovered || pe->udp;
-	struct rc_finding *f = rule_finding(out, RULE_ID, soft ? RC_SEV_WARNING : RC_SEV_ERROR,
-					    soft ? RC_SEV_INFO : RC_SEV_WARNING, &sb);
+	/* Datagrams to a closed port or a missing socket are mostly
+	 * fire-and-forget (metrics, syslog on /dev/log with no syslog daemon
+	 * running): worth a warning, rarely the cause. */
+	bool soft = pe->recovered || pe->udp || pe->dgram;
+	/* A socket tried as the first of several sources (see on_path). */
+	if (pe->searched && !pe->recovered)
+		strbuf_adds(&sb, "; the program went on to look in its directory");
+	struct rc_finding *f = pe->searched ? rule_finding(out, RULE_ID, RC_SEV_INFO, RC_SEV_INFO, &sb)
+					    : rule_finding(out, RULE_ID, soft ? RC_SEV_WARNING : RC_SEV_ERROR,
+							   soft ? RC_SEV_INFO : RC_SEV_WARNING, &sb);
 	rule_finding_pid(f, pe->pid, pe->tid);
 	finding_set(&f->syscall, pe->syscall);
 	f->err = pe->err;

@@ -1,31 +1,35 @@
-/* lock-wait: threads blocked in futex waits (mutexes, condition variables,
- * semaphores, queues, waits for GPU work all end up there).
+/* lock-wait: threads blocked waiting for a lock that other threads hold
+ * and release (mutexes, Python's threading.Lock, a semaphore used as one,
+ * PI locks).
  *
- * Not every long futex wait is a problem. Idle threads wait by design: a
- * thread pool's workers (torch's intra-op pool, ThreadPoolExecutor) park
- * until work comes, often for the whole run, and pthread_join waits for a
- * thread to finish. A wait counts as idle when it
+ * Not every long futex wait is contention. Idle threads wait by design: a
+ * thread pool's workers (torch's intra-op pool, ThreadPoolExecutor), a
+ * JVM's compiler and GC threads at start-up, park on a condition variable
+ * until work comes, often for the whole run, and are woken by a thread
+ * that was busy meanwhile; pthread_join waits for a thread to finish. What
+ * tells a lock from those is who wakes the futex word: a lock is woken by
+ * the threads that hold it, and the threads that waited for it hold it
+ * next, so one of them wakes the same word in turn. glibc's mutex marks
+ * itself contended when a waiter takes it, and that waiter's unlock then
+ * wakes the word; a semaphore's post wakes the next waiter. A condition
+ * variable, a join, a pool's work queue are woken only by the threads
+ * that give the work, never by those that wait. So a futex word counts
+ * as a lock when a thread that had waited on it and was woken later woke
+ * it itself (or when it is a PI lock, FUTEX_LOCK_PI: a lock by name), and
+ * only waits on locks count. Besides, a wait is idle when it
  *  - ended with ETIMEDOUT (a timed wait that nobody needed to end; the
  *    Python GIL's 5 ms waits end so too),
  *  - never ended (still waiting when tracing stopped),
- *  - ended right after another thread of the process exited (a join),
- *  - or ended with 0 although the thread that woke it (a futex wake of the
- *    same address) had not been busy during the wait: an event loop idle
- *    in epoll_wait that got a request and handed it to a parked worker.
- * A wait that ended with 0 while its waker was busy, making system calls
- * that are not idle waits themselves (I/O, a GPU ioctl, even a sleep
- * inside the lock), is contention: the thread wanted to run and could not.
- * When the waker is not in the trace, any other busy thread of the process
- * counts. A holder that computes without any system call is invisible, so
- * such waits count as idle: the rule errs towards silence. Activity in the
- * last tenth of a wait is left out: that is the waker getting ready.
+ *  - ended right after another thread of the process exited (a join).
+ * A lock is known as one only once its waiter woke it, later in the
+ * trace, so waits are kept per futex word and judged at the end. The
+ * thread that ended a wait, when the trace shows its wake (strace often
+ * prints it after the woken thread's line), is named in the summary.
  *
- * Without timestamps (strace -T without -t) activity cannot be placed in
- * time, and a wait that ended with 0 counts as contention unless it was a
- * join; the summary says so. Without durations (-T) the rule says nothing.
- *
- * Reported when the longest contended wait took LONG_WAIT_S or more and
- * the contended waits add up to SHARE_MIN of the traced time.
+ * Without durations (-T) the rule says nothing. Reported when the
+ * contended waits add up to CONTENDED_MIN_S and to SHARE_MIN of the
+ * traced time: four workers that each hold a lock 0.15 s keep the last
+ * one waiting 0.45 s, 0.9 s in all.
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -43,24 +47,18 @@
 #define FUTEX_LOCK_PI2 13
 #endif
 
-/* A single wait this long is a stall a user can feel. */
-#define LONG_WAIT_S 0.5
+/* Contended waits adding up to this are a stall a user can feel. */
+#define CONTENDED_MIN_S 0.5
 /* Contended waits must also add up to this share of the traced time: a
  * half-second hiccup in a ten-minute trace is not the cause of slowness. */
 #define SHARE_MIN 0.05
 /* Waits shorter than this are a lock changing hands or a pool parking
  * briefly: too cheap to weigh. */
 #define MIN_WAIT_S 0.01
-/* Activity in the last tenth of a wait is most likely the waker getting
- * ready to wake it (a request arriving for a parked worker). */
-#define WAIT_HEAD 0.9
 /* A wait ending this soon after another thread's exit was a join. */
 #define JOIN_SLACK_S 0.05
 /* ... or, without timestamps, this many events after it. */
 #define JOIN_SLACK_EVENTS 8
-/* Bursts of activity kept per process, and the gap that splits a burst. */
-#define ACT_RING 128
-#define ACT_GAP_S 0.01
 /* Recent futex wakes kept per process, to find who ended a wait. */
 #define WAKE_RING 16
 /* Finished waits whose waker has not shown up yet (strace often prints
@@ -70,17 +68,14 @@
 #define PENDING_EVENTS 256
 /* Bounds on the keyed aggregates. */
 #define PROCS_MAX 1024
-#define THREADS_MAX 4096
 #define ADDRS_MAX 4096
 #define TOP_N 5
+/* Threads remembered per futex word: those that waited on it (to know a
+ * lock by its waiter's wake) and the time each spent waiting. */
+#define ADDR_THREADS 8
 /* Threads and futex addresses named in the summary. */
 #define SUMMARY_THREADS 3
 #define SUMMARY_ADDRS 2
-
-struct burst {
-	double start, end;
-	int tid;
-};
 
 struct wake {
 	uint64_t addr;
@@ -89,8 +84,6 @@ struct wake {
 };
 
 struct proc_act {
-	struct burst ring[ACT_RING];
-	int n, head;		/* next slot is head */
 	struct wake wakes[WAKE_RING];
 	int nwakes, wake_head;
 	double exit_ts;		/* the last thread exit, -1 none */
@@ -108,12 +101,6 @@ struct wait {
 	char *line;
 };
 
-struct addr_stat {
-	uint64_t addr;
-	double total;
-	uint64_t count;
-};
-
 struct top {
 	double dur;
 	double ts;
@@ -123,18 +110,28 @@ struct top {
 	char *line;
 };
 
+/* Everything known about one futex word of one process. */
+struct addr_stat {
+	uint64_t addr;
+	int group;
+	bool lock;		/* a waiter woke it in turn, or a PI lock */
+	/* The threads that waited on it and were woken (up to ADDR_THREADS),
+	 * with the time each waited; waits of other threads are in total. */
+	struct rule_thread_time waiters[ADDR_THREADS];
+	int nwaiters;
+	double total;
+	uint64_t count;
+	struct top top[TOP_N];
+	int ntop;
+};
+
 struct state {
 	struct hmap procs;	/* rule_group() -> struct proc_act */
-	struct hmap threads;	/* tid -> struct rule_thread_time */
 	struct hmap addrs;	/* struct addr_key -> struct addr_stat */
 	struct wait pending[PENDING_MAX];
 	int npending;
-	uint64_t contended;
-	double contended_total;
-	uint64_t idle_timedout, idle_unfinished, idle_join, idle_quiet;
-	bool untimed;		/* some contended wait was judged without timestamps */
-	struct top top[TOP_N];
-	int ntop;
+	uint64_t idle_timedout, idle_unfinished, idle_join;
+	uint64_t dropped;	/* waits on futex words past ADDRS_MAX */
 };
 
 struct addr_key {
@@ -148,8 +145,18 @@ static void init(void *st)
 	struct state *s = st;
 
 	hmap_init(&s->procs);
-	hmap_init(&s->threads);
 	hmap_init(&s->addrs);
+}
+
+static void addr_free(void *p)
+{
+	struct addr_stat *a = p;
+
+	if (!a)
+		return;
+	for (int i = 0; i < a->ntop; i++)
+		free(a->top[i].line);
+	free(a);
 }
 
 static void release(void *st)
@@ -157,12 +164,9 @@ static void release(void *st)
 	struct state *s = st;
 
 	hmap_release(&s->procs, free);
-	hmap_release(&s->threads, free);
-	hmap_release(&s->addrs, free);
+	hmap_release(&s->addrs, addr_free);
 	for (int i = 0; i < s->npending; i++)
 		free(s->pending[i].line);
-	for (int i = 0; i < s->ntop; i++)
-		free(s->top[i].line);
 }
 
 static struct proc_act *proc_act(struct state *s, int group)
@@ -193,80 +197,43 @@ static bool futex_waits(const struct rc_event *e)
 	}
 }
 
-/* A futex call that woke a waiter (or released a PI lock). */
-static bool futex_woke(const struct rc_event *e)
+/* The PI ops: a lock by name. */
+static bool futex_pi(const struct rc_event *e)
 {
-	if (!e->ret_known || e->err)
+	switch (e->futex_op) {
+	case FUTEX_LOCK_PI:
+	case FUTEX_LOCK_PI2:
+	case FUTEX_UNLOCK_PI:
+	case FUTEX_TRYLOCK_PI:
+	case FUTEX_WAIT_REQUEUE_PI:
+	case FUTEX_CMP_REQUEUE_PI:
+		return true;
+	default:
 		return false;
+	}
+}
+
+/* A futex call that wakes the word (or releases a PI lock). */
+static bool futex_wakes(const struct rc_event *e)
+{
 	switch (e->futex_op) {
 	case FUTEX_UNLOCK_PI:
-		return true;
 	case FUTEX_WAKE:
 	case FUTEX_REQUEUE:
 	case FUTEX_CMP_REQUEUE:
 	case FUTEX_WAKE_OP:
 	case FUTEX_WAKE_BITSET:
 	case FUTEX_CMP_REQUEUE_PI:
-		return e->ret > 0;
+		return e->ret_known && !e->err;
 	default:
 		return false;
 	}
 }
 
-/* Calls during which a thread is idle itself: they are not activity. */
-static bool idle_call(long nr)
+/* ... and woke a waiter: it may have ended one. */
+static bool futex_woke(const struct rc_event *e)
 {
-	if (rule_is_poll(nr) || rule_is_epoll(nr))
-		return true;
-	switch (nr) {
-	case SYS_futex:
-#ifdef SYS_futex_waitv
-	case SYS_futex_waitv:
-#endif
-	case SYS_accept:
-	case SYS_accept4:
-	case SYS_wait4:
-	case SYS_waitid:
-#ifdef SYS_pause
-	case SYS_pause:
-#endif
-	case SYS_rt_sigsuspend:
-	case SYS_rt_sigtimedwait:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Record a busy interval of TID, merged into its latest burst when close. */
-static void note_activity(struct proc_act *a, int tid, double start, double end)
-{
-	for (int i = 1; i <= a->n && i <= 8; i++) {
-		struct burst *b = &a->ring[(a->head - i + ACT_RING) % ACT_RING];
-		if (b->tid == tid && start - b->end <= ACT_GAP_S && end >= b->start - ACT_GAP_S) {
-			b->start = MIN(b->start, start);
-			b->end = MAX(b->end, end);
-			return;
-		}
-	}
-	struct burst *b = &a->ring[a->head];
-	b->start = start;
-	b->end = end;
-	b->tid = tid;
-	a->head = (a->head + 1) % ACT_RING;
-	if (a->n < ACT_RING)
-		a->n++;
-}
-
-/* Was WAKER (or, when 0, any thread but TID) busy between FROM and TO? */
-static bool busy(const struct proc_act *a, int waker, int tid, double from, double to)
-{
-	for (int i = 0; i < a->n; i++) {
-		const struct burst *b = &a->ring[i];
-		if ((waker ? b->tid == waker : b->tid != tid) && b->start < to && b->end > from)
-			return true;
-	}
-	return false;
+	return futex_wakes(e) && (e->futex_op == FUTEX_UNLOCK_PI || e->ret > 0);
 }
 
 static void top_drop(void *entry)
@@ -274,10 +241,41 @@ static void top_drop(void *entry)
 	free(((struct top *)entry)->line);
 }
 
-static void top_insert(struct state *s, const struct wait *w, int waker)
+/* The record of futex word ADDR of process GROUP, made when CREATE (NULL
+ * past ADDRS_MAX). */
+static struct addr_stat *addr_stat(struct state *s, int group, uint64_t addr, bool create)
 {
-	struct top *t = rule_top_slot(s->top, &s->ntop, TOP_N, sizeof(s->top[0]),
-				      offsetof(struct top, dur), w->dur, top_drop);
+	struct addr_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.group = group;
+	k.addr = addr;
+	void **slot = hmap_get(&s->addrs, &k, sizeof(k));
+	if (slot)
+		return *slot;
+	if (!create || s->addrs.count >= ADDRS_MAX)
+		return NULL;
+	slot = hmap_put(&s->addrs, &k, sizeof(k), NULL);
+	struct addr_stat *a = xcalloc(1, sizeof(*a));
+	a->addr = addr;
+	a->group = group;
+	*slot = a;
+	return a;
+}
+
+/* Did TID wait on A and get woken? */
+static bool waited_on(const struct addr_stat *a, int tid)
+{
+	for (int i = 0; i < a->nwaiters; i++)
+		if (a->waiters[i].tid == tid)
+			return true;
+	return false;
+}
+
+static void top_insert(struct top *top, int *ntop, const struct wait *w, int waker)
+{
+	struct top *t = rule_top_slot(top, ntop, TOP_N, sizeof(top[0]), offsetof(struct top, dur), w->dur,
+				      top_drop);
 
 	if (!t)
 		return;
@@ -289,45 +287,29 @@ static void top_insert(struct state *s, const struct wait *w, int waker)
 	t->line = w->line ? xstrdup(w->line) : NULL;
 }
 
-static void count_contended(struct state *s, const struct wait *w, int waker)
-{
-	s->contended++;
-	s->contended_total += w->dur;
-	rule_thread_time_add(&s->threads, w->tid, w->dur, THREADS_MAX);
-
-	struct addr_key k;
-	memset(&k, 0, sizeof(k));
-	k.group = w->group;
-	k.addr = w->addr;
-	void **slot = hmap_get(&s->addrs, &k, sizeof(k));
-	if (!slot && s->addrs.count < ADDRS_MAX) {
-		slot = hmap_put(&s->addrs, &k, sizeof(k), NULL);
-		struct addr_stat *a = xcalloc(1, sizeof(*a));
-		a->addr = w->addr;
-		*slot = a;
-	}
-	if (slot) {
-		struct addr_stat *a = *slot;
-		a->total += w->dur;
-		a->count++;
-	}
-
-	if (s->ntop < TOP_N || w->dur > s->top[TOP_N - 1].dur)
-		top_insert(s, w, waker);
-}
-
-/* The verdict on a timed wait that ended with 0: contention when the
- * thread that woke it (WAKER; 0 unknown: any other thread) was busy during
- * the wait, idle otherwise. */
+/* A wait that ended with 0, woken by WAKER (0: unknown): contention if
+ * its futex word turns out to be a lock. */
 static void judge(struct state *s, const struct wait *w, int waker)
 {
-	void **slot = hmap_get_int(&s->procs, w->group);
-	const struct proc_act *a = slot ? *slot : NULL;
+	struct addr_stat *a = addr_stat(s, w->group, w->addr, true);
 
-	if (a && busy(a, waker, w->tid, w->from, w->from + WAIT_HEAD * w->dur))
-		count_contended(s, w, waker);
-	else
-		s->idle_quiet++;
+	if (!a) {
+		s->dropped++;
+		return;
+	}
+	a->total += w->dur;
+	a->count++;
+	int i;
+	for (i = 0; i < a->nwaiters && a->waiters[i].tid != w->tid; i++)
+		;
+	if (i == a->nwaiters && a->nwaiters < ADDR_THREADS)
+		a->waiters[a->nwaiters++].tid = w->tid;
+	if (i < a->nwaiters) {
+		a->waiters[i].total += w->dur;
+		a->waiters[i].count++;
+	}
+	if (a->ntop < TOP_N || w->dur > a->top[TOP_N - 1].dur)
+		top_insert(a->top, &a->ntop, w, waker);
 }
 
 static void pending_judge(struct state *s, int i, int waker)
@@ -350,7 +332,15 @@ static void on_wake(struct state *s, const struct rc_event *e, const struct rc_c
 	int group = rule_group(ctx, e->pid);
 	struct proc_act *a = proc_act(s, group);
 
-	if (!a || e->ts < 0)
+	/* A thread that waited on this word and now wakes it took the lock
+	 * in between and releases it. Its own wait may be pending still. */
+	for (int i = 0; i < s->npending; i++)
+		if (s->pending[i].group == group && s->pending[i].addr == e->addr && s->pending[i].tid == e->pid)
+			pending_judge(s, i--, 0);
+	struct addr_stat *st = addr_stat(s, group, e->addr, false);
+	if (st && waited_on(st, e->pid))
+		st->lock = true;
+	if (!futex_woke(e) || !a || e->ts < 0)
 		return;
 	struct wake *k = &a->wakes[a->wake_head];
 	k->addr = e->addr;
@@ -362,20 +352,22 @@ static void on_wake(struct state *s, const struct rc_event *e, const struct rc_c
 	for (int i = 0; i < s->npending; i++) {
 		const struct wait *w = &s->pending[i];
 		if (w->group == group && w->addr == e->addr && w->tid != e->pid &&
-		    e->ts <= w->from + w->dur + JOIN_SLACK_S)
+		    e->ts <= w->from + w->dur + JOIN_SLACK_S && e->ts >= w->from + w->dur - JOIN_SLACK_S)
 			pending_judge(s, i--, e->pid);
 	}
 }
 
-/* The thread whose wake of W's address fell inside W, or 0. */
+/* The thread whose wake of W's address came as W ended, or 0: a wake in
+ * the middle of W woke another waiter. */
 static int find_waker(const struct proc_act *a, const struct wait *w)
 {
 	if (!a)
 		return 0;
 	for (int i = 1; i <= a->nwakes; i++) {
 		const struct wake *k = &a->wakes[(a->wake_head - i + WAKE_RING) % WAKE_RING];
+		double end = w->from + w->dur;
 		if (k->addr == w->addr && k->tid != w->tid && k->ts >= w->from &&
-		    k->ts <= w->from + w->dur + JOIN_SLACK_S)
+		    k->ts >= end - JOIN_SLACK_S && k->ts <= end + JOIN_SLACK_S)
 			return k->tid;
 	}
 	return 0;
@@ -425,14 +417,9 @@ static void on_wait(struct state *s, const struct rc_event *e, const struct rc_c
 			return;
 		}
 	}
-	w.line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+	w.line = rule_line_short(e);
 	if (!timed || waker) {
-		if (timed) {
-			judge(s, &w, waker);
-		} else {
-			s->untimed = true;
-			count_contended(s, &w, 0);
-		}
+		judge(s, &w, waker);
 		free(w.line);
 		return;
 	}
@@ -478,17 +465,16 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 	) {
 		if (s->npending)
 			pending_expire(s, e->seq);
+		if (futex_pi(e)) {
+			struct addr_stat *a = addr_stat(s, rule_group(ctx, e->pid), e->addr, true);
+			if (a)
+				a->lock = true;
+		}
 		if (futex_waits(e))
 			on_wait(s, e, ctx);
-		else if (futex_woke(e))
+		else if (futex_wakes(e))
 			on_wake(s, e, ctx);
-		return;
 	}
-	if (e->ts < 0 || idle_call(e->nr))
-		return;
-	struct proc_act *a = proc_act(s, rule_group(ctx, e->pid));
-	if (a)
-		note_activity(a, e->pid, e->ts, e->ts + (e->dur > 0 ? e->dur : 0));
 }
 
 static int cmp_thread(const void *x, const void *y)
@@ -512,28 +498,63 @@ static void add_seconds(struct strbuf *sb, double s)
 	strbuf_addf(sb, s < 10 ? "%.2f s" : "%.1f s", s);
 }
 
+static bool is_lock(const void *value, const void *arg)
+{
+	(void)arg;
+	return ((const struct addr_stat *)value)->lock;
+}
+
 static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = st;
 
 	while (s->npending)
 		pending_judge(s, s->npending - 1, 0);
-	if (!s->ntop || s->top[0].dur < LONG_WAIT_S)
-		return;
-	double span = rule_span(ctx);
-	if (span > 0 && s->contended_total < SHARE_MIN * span)
-		return;
 
-	const struct top *t = &s->top[0];
+	/* The waits on locks, across the locks. */
+	size_t naddrs;
+	void **va = rule_values(&s->addrs, is_lock, NULL, &naddrs);
+	double total = 0;
+	uint64_t count = 0, idle_waits = 0;
+	struct top top[TOP_N];
+	int ntop = 0;
+	struct hmap threads = HMAP_INIT;
+	for (size_t i = 0; i < naddrs; i++) {
+		const struct addr_stat *a = va[i];
+		total += a->total;
+		count += a->count;
+		for (int k = 0; k < a->ntop; k++) {
+			struct wait w = { .tid = a->top[k].tid, .from = a->top[k].ts, .dur = a->top[k].dur,
+					  .seq = a->top[k].seq, .line = a->top[k].line };
+			top_insert(top, &ntop, &w, a->top[k].waker);
+		}
+		for (int k = 0; k < a->nwaiters; k++)
+			rule_thread_time_add(&threads, a->waiters[k].tid, a->waiters[k].total, SIZE_MAX);
+	}
+	struct hmap_iter it;
+	for (struct hmap_node *n = hmap_first(&s->addrs, &it); n; n = hmap_next(&s->addrs, &it))
+		if (!((struct addr_stat *)n->value)->lock)
+			idle_waits += ((struct addr_stat *)n->value)->count;
+	double span = rule_span(ctx);
+	if (!ntop || total < CONTENDED_MIN_S || (span > 0 && total < SHARE_MIN * span)) {
+		free(va);
+		for (int i = 0; i < ntop; i++)
+			free(top[i].line);
+		hmap_release(&threads, free);
+		return;
+	}
+
+	const struct top *t = &top[0];
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "threads blocked ");
-	add_seconds(&sb, s->contended_total);
-	strbuf_addf(&sb, " in %llu contended futex wait%s, longest ", (unsigned long long)s->contended,
-		    s->contended == 1 ? "" : "s");
+	add_seconds(&sb, total);
+	strbuf_addf(&sb, " waiting for %s held, in %llu futex wait%s, longest ",
+		    naddrs == 1 ? "a lock other threads" : "locks other threads", (unsigned long long)count,
+		    count == 1 ? "" : "s");
 	add_seconds(&sb, t->dur);
 
 	size_t nthreads;
-	void **v = rule_values(&s->threads, NULL, NULL, &nthreads);
+	void **v = rule_values(&threads, NULL, NULL, &nthreads);
 	qsort(v, nthreads, sizeof(*v), cmp_thread);
 	strbuf_adds(&sb, " (");
 	for (size_t i = 0; i < nthreads && i < SUMMARY_THREADS; i++) {
@@ -543,41 +564,43 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	}
 	if (nthreads > SUMMARY_THREADS)
 		strbuf_addf(&sb, ", %zu more", nthreads - SUMMARY_THREADS);
-	size_t naddrs;
-	void **va = rule_values(&s->addrs, NULL, NULL, &naddrs);
 	qsort(va, naddrs, sizeof(*va), cmp_addr);
 	for (size_t i = 0; i < naddrs && i < SUMMARY_ADDRS; i++) {
 		const struct addr_stat *a = va[i];
 		strbuf_addf(&sb, "%sfutex 0x%llx %llu wait%s", i ? ", " : "; ", (unsigned long long)a->addr,
 			    (unsigned long long)a->count, a->count == 1 ? "" : "s");
 	}
-	free(va);
 	if (t->waker)
 		strbuf_addf(&sb, "; the longest ended when tid %d woke it", t->waker);
 	strbuf_adds(&sb, ")");
-	uint64_t idle = s->idle_timedout + s->idle_unfinished + s->idle_join + s->idle_quiet;
+	uint64_t idle = s->idle_timedout + s->idle_unfinished + s->idle_join + idle_waits;
 	if (idle)
-		strbuf_addf(&sb, "; %llu idle wait%s not counted (timed out, joins, unfinished, or woken by "
-			    "an idle thread)", (unsigned long long)idle, idle == 1 ? "" : "s");
-	if (s->untimed)
-		strbuf_adds(&sb, "; without timestamps idle pool threads cannot be told apart");
+		strbuf_addf(&sb, "; %llu idle wait%s not counted (timed out, joins, unfinished, or threads "
+			    "waiting for work they were then given)", (unsigned long long)idle, idle == 1 ? "" : "s");
+	if (s->dropped)
+		strbuf_addf(&sb, "; %llu waits on more futex words not followed for lack of room",
+			    (unsigned long long)s->dropped);
 	free(v);
+	free(va);
+	hmap_release(&threads, free);
 
 	struct rc_finding *f = rule_finding(out, "lock-wait", RC_SEV_WARNING, RC_SEV_WARNING, &sb);
 	f->pid = rule_leader(ctx, t->tid);
 	f->tid = t->tid;
 	finding_set(&f->syscall, "futex");
-	f->count = (long long)s->contended;
-	f->duration_s = s->contended_total;
+	f->count = (long long)count;
+	f->duration_s = total;
 	f->seq = t->seq;
 	f->ts = t->ts;
-	for (int i = 0; i < s->ntop; i++)
-		rule_evidence(f, s->top[i].line);
+	for (int i = 0; i < ntop; i++) {
+		rule_evidence(f, top[i].line);
+		free(top[i].line);
+	}
 	finding_set(&f->advice,
-		    "find what the other thread does while holding the lock: `rootcause stack PID` "
-		    "during a stall shows every thread's stack; waits for GPU work (synchronize, "
-		    ".item(), .cpu()) and for the Python GIL show up here too, so keep critical "
-		    "sections short and synchronize once per batch, not per item");
+		    "find what the thread holding the lock does meanwhile: `rootcause stack PID` during a "
+		    "stall shows every thread's stack; keep the work done under a lock short (I/O, a model "
+		    "step or a GPU synchronize inside it serialises every thread behind it), or give each "
+		    "thread its own");
 }
 
 const struct rc_rule_ops rc_rule_lock_wait_ops = {

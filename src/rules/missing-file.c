@@ -19,9 +19,34 @@
  * The kind of call says how much a failure weighs: an open for reading, a
  * create in a missing directory, a move into a directory (chdir, chroot,
  * pivot_root) are the program needing the file;
- * a stat/access/readlink, or an opendir, is often just a check for
- * something optional. Those stay warnings unless the program's own output
- * named the file afterwards.
+ * a stat/access/readlink, an opendir or an O_PATH open (which reads
+ * nothing: it only finds the file) is often just a check for something
+ * optional. Those stay warnings unless the program's own output named the
+ * file afterwards.
+ *
+ * A look-up across a list of sources, none of them required, is probing
+ * too, found or not: glibc's name service asks each source nsswitch.conf
+ * lists (systemd's userdb directories after /etc/passwd), c-ares tries
+ * /etc/netsvc.conf and /etc/svc.conf for its look-up order, Flask tries
+ * the --app name as a file, a package and a module. The trace shows such
+ * a search as
+ *  - one name looked up in several places, found in none: it is the
+ *    program's to say what it was after ("getpwnam failed");
+ *  - a failed look-up that the thread follows at once with a look-up of
+ *    another name in the same directory, or that follows a failed one
+ *    there: the next candidate;
+ *  - a failed step of a path walk: an O_PATH open of one component just
+ *    after the O_PATH open of its parent (systemd resolves its userdb
+ *    directories so).
+ * Unless the program named the file, such a failure is only a note. So is
+ * a failure in a program that then ran another in its place (execve):
+ * setpriv, runuser's child, env and exec wrappers look users, groups and
+ * their own optional files up, then start the service, whose pid it is
+ * afterwards; what they did without did not stop them. When
+ * the search then found a candidate (a run of look-ups in one directory
+ * that ends in one that succeeds: Flask's 'hello', 'hello/__init__.py',
+ * then 'hello.py'), the failed candidates are notes even when the program
+ * names them: "While importing 'hello'" is about the module it found.
  *
  * A move into a directory is looked for as a place rather than by name
  * (rules/common.h, rule_enter_failed): one that fails and is followed by
@@ -47,6 +72,14 @@
 #define MF_MAX_NAMES 4096	/* basenames tracked at once */
 #define MF_MAX_PATHS 8		/* distinct failing paths kept per name */
 #define MF_MAX_REPORT 10	/* findings emitted; the rest are counted */
+/* Look-ups this close together in one thread (calls between them) are one
+ * after the other: a search going down its list. */
+#define MF_SEARCH_GAP 4
+/* Threads whose last look-up is remembered; past it a thread's failures
+ * are judged without their neighbours. */
+#define MF_MAX_THREADS 1024
+/* Failed candidates of one search remembered until it finds one. */
+#define MF_MAX_CHAIN 8
 
 enum mf_kind {
 	MF_PROBE,		/* stat, access, readlink, opendir */
@@ -68,6 +101,7 @@ static int kind_weight(enum mf_kind k)
 
 struct mf_fail {
 	long nr;
+	uint64_t execs;		/* successful execve calls of the process before it */
 	char *path;
 	char *path2;		/* rename/link target */
 	char *line;
@@ -85,6 +119,8 @@ struct mf_entry {
 	bool recovered;
 	long long count;
 	long long probes;	/* failures found to be Python 2's import probing */
+	long long steps;	/* failures that were steps of a search */
+	long long resolved;	/* ... of a search that then found a candidate */
 	size_t npaths;		/* distinct failing paths seen (may exceed the kept ones) */
 	struct mf_fail paths[MF_MAX_PATHS];	/* the first distinct ones */
 	struct mf_fail decisive;	/* the latest of the strongest kind */
@@ -99,8 +135,23 @@ struct mf_py2 {
 	char *stem;		/* D/X once D/Xmodule.so was tried: the .py and .pyc come next */
 };
 
+/* A thread's last look-up, to see a search going down its list. */
+struct mf_last {
+	char *path;
+	uint64_t nsys;		/* the thread's calls before it */
+	bool failed;
+	bool counted;		/* failed, recorded, and already a step */
+	bool o_path;
+	/* The search in one directory going on: its failed candidates. */
+	char *chain_dir;
+	char *chain[MF_MAX_CHAIN];
+	int nchain;
+};
+
 struct mf_state {
 	struct hmap names;	/* basename -> struct mf_entry* */
+	struct hmap last;	/* tid -> struct mf_last */
+	struct hmap execs;	/* pid -> successful execve count, as a pointer */
 	long long dropped;	/* failures not tracked for lack of room */
 	struct mf_py2 py2;
 	struct rule_enter_pending enter;	/* failed moves, by basename */
@@ -132,12 +183,43 @@ static void mf_init(void *state)
 {
 	struct mf_state *st = state;
 	hmap_init(&st->names);
+	hmap_init(&st->last);
+	hmap_init(&st->execs);
+}
+
+/* How many programs PID has run (successful execve calls). */
+static uint64_t execs_of(const struct mf_state *st, int pid)
+{
+	void **slot = hmap_get_int(&st->execs, pid);
+
+	return slot ? (uint64_t)(uintptr_t)*slot : 0;
+}
+
+static void chain_clear(struct mf_last *l)
+{
+	for (int i = 0; i < l->nchain; i++)
+		free(l->chain[i]);
+	l->nchain = 0;
+}
+
+static void last_free(void *p)
+{
+	struct mf_last *l = p;
+
+	if (l) {
+		free(l->path);
+		chain_clear(l);
+		free(l->chain_dir);
+	}
+	free(l);
 }
 
 static void mf_release(void *state)
 {
 	struct mf_state *st = state;
 	hmap_release(&st->names, entry_free);
+	hmap_release(&st->last, last_free);
+	hmap_release(&st->execs, NULL);
 	free(st->py2.stat_path);
 	free(st->py2.stem);
 	rule_enter_release(&st->enter);
@@ -168,7 +250,7 @@ static bool classify(const struct rc_event *e, enum mf_kind *kind)
 	if (rule_is_open(nr)) {
 		if (e->flags & O_CREAT)
 			*kind = MF_CREATE;
-		else if ((e->flags & O_DIRECTORY) == O_DIRECTORY)
+		else if ((e->flags & O_DIRECTORY) == O_DIRECTORY || (e->flags & O_PATH) == O_PATH)
 			*kind = MF_PROBE;
 		else
 			*kind = MF_READ;
@@ -256,11 +338,12 @@ static void mark_found(struct mf_state *st, const char *path)
 		((struct mf_entry *)*slot)->recovered = true;
 }
 
-static void fail_set(struct mf_fail *f, const struct rc_event *e, enum mf_kind kind,
+static void fail_set(struct mf_state *st, struct mf_fail *f, const struct rc_event *e, enum mf_kind kind,
 		     const struct rc_ctx *ctx)
 {
 	fail_release(f);
 	f->nr = e->nr;
+	f->execs = execs_of(st, e->pid);
 	f->path = xstrdup(e->path);
 	f->path2 = e->path2 ? xstrdup(e->path2) : NULL;
 	f->line = rule_line_short(e);
@@ -354,10 +437,10 @@ static bool record_failure(struct mf_state *st, const struct rc_event *e, enum m
 	if (i == kept) {
 		en->npaths++;
 		if (i < MF_MAX_PATHS)
-			fail_set(&en->paths[i], e, kind, ctx);
+			fail_set(st, &en->paths[i], e, kind, ctx);
 	} else if (kind_weight(kind) > kind_weight(en->paths[i].kind)) {
 		/* Keep the strongest call on the path for evidence. */
-		fail_set(&en->paths[i], e, kind, ctx);
+		fail_set(st, &en->paths[i], e, kind, ctx);
 	}
 	/* Only the first few paths are quoted; the rest serve to count. */
 	if (i < MF_MAX_PATHS && i >= RC_EVIDENCE_MAX - 1) {
@@ -365,7 +448,7 @@ static bool record_failure(struct mf_state *st, const struct rc_event *e, enum m
 		en->paths[i].line = NULL;
 	}
 	if (!en->has_decisive || kind_weight(kind) >= kind_weight(en->decisive.kind)) {
-		fail_set(&en->decisive, e, kind, ctx);
+		fail_set(st, &en->decisive, e, kind, ctx);
 		en->has_decisive = true;
 	}
 	return true;
@@ -432,11 +515,124 @@ static void moved_elsewhere(const char *name, void *arg)
 		en->recovered = true;
 }
 
+/* A and B are two names in one directory. */
+static bool siblings(const char *a, const char *b)
+{
+	size_t da = (size_t)(fp_base(a) - a), db = (size_t)(fp_base(b) - b);
+
+	return da == db && memcmp(a, b, da) == 0 && strcmp(a, b) != 0;
+}
+
+/* DIR is the directory PATH is in. */
+static bool parent_of(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+	const char *base = fp_base(path);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return base > path && (size_t)(base - path) >= n && memcmp(dir, path, n) == 0 &&
+	       (size_t)(base - path - 1) == (n == 1 ? 0 : n);
+}
+
+static struct mf_entry *entry_of(struct mf_state *st, const char *path)
+{
+	const char *base = fp_base(path);
+	void **slot = base[0] ? hmap_get(&st->names, base, strlen(base)) : NULL;
+
+	return slot ? *slot : NULL;
+}
+
+/* Count the recorded failure of PATH as a step of a search. */
+static void count_step(struct mf_state *st, const char *path)
+{
+	struct mf_entry *en = entry_of(st, path);
+
+	if (en)
+		en->steps++;
+}
+
+/* The search L's thread makes in one directory, through look-up E: its
+ * failed candidates, until one in the directory succeeds. */
+static void follow_chain(struct mf_state *st, struct mf_last *l, const struct rc_event *e, bool within,
+			 bool recorded)
+{
+	struct strbuf d = STRBUF_INIT;
+	const char *dir = fp_dir(&d, e->path);
+	bool same = l->chain_dir && strcmp(dir, l->chain_dir) == 0;
+
+	/* A look at the directory itself does not end the search. */
+	if (!within || (!same && !(l->chain_dir && strcmp(e->path, l->chain_dir) == 0))) {
+		chain_clear(l);
+		free(l->chain_dir);
+		l->chain_dir = xstrdup(dir);
+		same = true;
+	}
+	if (same && !e->err) {
+		for (int i = 0; i < l->nchain; i++) {
+			struct mf_entry *en = entry_of(st, l->chain[i]);
+			if (en)
+				en->resolved++;
+		}
+		chain_clear(l);
+	} else if (same && recorded) {
+		if (l->nchain == MF_MAX_CHAIN) {
+			free(l->chain[0]);
+			memmove(l->chain, l->chain + 1, sizeof(l->chain[0]) * (MF_MAX_CHAIN - 1));
+			l->nchain--;
+		}
+		l->chain[l->nchain++] = xstrdup(e->path);
+	}
+	strbuf_release(&d);
+}
+
+/* A look-up by E's thread (RECORDED: a failure the rule counted): is it,
+ * or the look-up before it, a step of a search (see the top)? */
+static void follow_search(struct mf_state *st, const struct rc_event *e, const struct rc_ctx *ctx,
+			  bool recorded)
+{
+	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+	uint64_t nsys = p ? p->nsyscalls : 0;
+	bool failed = e->err != 0, o_path = rule_is_open(e->nr) && (e->flags & O_PATH) == O_PATH;
+	bool created;
+	struct mf_last *l = rule_int_value(&st->last, e->pid, true, sizeof(*l), MF_MAX_THREADS, &created);
+
+	if (!l)
+		return;
+	bool step = false;
+	bool within = !created && l->path && nsys - l->nsys <= MF_SEARCH_GAP;
+	follow_chain(st, l, e, within, recorded);
+	if (within) {
+		bool sib = siblings(l->path, e->path);
+		/* The one before was a candidate this one replaces. */
+		if (l->failed && sib && !l->counted && st->names.count)
+			count_step(st, l->path);
+		/* This one replaces a candidate that failed, or walks on
+		 * from its parent. */
+		step = failed && ((l->failed && sib) || (o_path && l->o_path && !l->failed &&
+							  parent_of(l->path, e->path)));
+	}
+	if (recorded && step)
+		count_step(st, e->path);
+	free(l->path);
+	l->path = xstrdup(e->path);
+	l->nsys = nsys;
+	l->failed = failed;
+	l->counted = recorded && step;
+	l->o_path = o_path;
+	if (failed && !recorded)
+		l->counted = true;	/* nothing to count */
+}
+
 static void mf_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct mf_state *st = state;
 	enum mf_kind kind;
 
+	if (e->kind == RC_EV_EXIT) {
+		last_free(hmap_del_int(&st->last, e->pid));
+		return;
+	}
 	if (e->kind != RC_EV_SYSCALL)
 		return;
 	if (rule_is_enter(e->nr) && e->ret_known && !e->err)
@@ -445,7 +641,18 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 		return;
 	if (py2_import_probe(st, e))
 		return;
+	bool lookup = classify(e, &kind) && (kind == MF_PROBE || kind == MF_READ);
 	if (e->err == 0) {
+		if (lookup && e->ret_known)
+			follow_search(st, e, ctx, false);
+		/* Counted per process while there is room; a process past it
+		 * is judged as if it ran one program. */
+		if ((e->nr == SYS_execve || e->nr == SYS_execveat) && e->ret_known &&
+		    (hmap_get_int(&st->execs, e->pid) || st->execs.count < MF_MAX_THREADS)) {
+			bool created;
+			void **slot = hmap_put_int(&st->execs, e->pid, &created);
+			*slot = (void *)((uintptr_t)*slot + 1);
+		}
 		if (!e->ret_known || !is_success_witness(e->nr) || st->names.count == 0)
 			return;
 		mark_found(st, e->path);
@@ -453,14 +660,19 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 			mark_found(st, e->path2);
 		return;
 	}
-	if ((e->err != ENOENT && e->err != ENOTDIR) || e->interrupted)
+	if ((e->err != ENOENT && e->err != ENOTDIR) || e->interrupted) {
+		if (lookup)
+			follow_search(st, e, ctx, false);
 		return;
+	}
 	if (!classify(e, &kind))
 		return;
-	bool counted = record_failure(st, e, kind, ctx);
-	if (counted && kind == MF_ENTER)
+	bool recorded = record_failure(st, e, kind, ctx);
+	if (recorded && kind == MF_ENTER)
 		rule_enter_failed(&st->enter, rule_leader(ctx, e->pid), fp_base(e->path));
-	if (counted && kind == MF_PROBE && !strchr(fp_base(e->path), '.')) {
+	if (kind == MF_PROBE || kind == MF_READ)
+		follow_search(st, e, ctx, recorded);
+	if (recorded && kind == MF_PROBE && !strchr(fp_base(e->path), '.')) {
 		/* Perhaps Python 2 asking whether D/X is a package. */
 		free(st->py2.stat_path);
 		st->py2.stat_path = xstrdup(e->path);
@@ -546,6 +758,9 @@ struct mf_cand {
 	bool kept_going;
 	bool folded;		/* a look-up on the way to another try */
 	const char *ancestor;	/* the missing directory a folded look-up named */
+	bool search;		/* a step of a search across sources */
+	bool resolved;		/* ... that found another candidate */
+	bool exec_after;	/* the program went on to run another */
 };
 
 static void add_evidence(struct rc_finding *f, const struct mf_entry *en)
@@ -652,8 +867,9 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 	int weight = kind_weight(d->kind);
 	enum rc_severity sev = (weight > 0 && !c->kept_going) || c->echoed ? RC_SEV_ERROR : RC_SEV_WARNING;
 	/* A shell's command -v / type / which: only the "command not found"
-	 * it prints when it meant to run it makes the look-up matter. */
-	if (c->command && !c->echoed)
+	 * it prints when it meant to run it makes the look-up matter. Nor
+	 * does a search across sources the program named none of. */
+	if (((c->command || c->search || c->exec_after) && !c->echoed) || c->resolved)
 		sev = RC_SEV_INFO;
 	struct strbuf dir = STRBUF_INIT, nb = STRBUF_INIT, pb = STRBUF_INIT, db = STRBUF_INIT;
 	const char *parent = fp_dir(&dir, d->path);
@@ -685,7 +901,8 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 		strbuf_release(&tb);
 	} else if (en->npaths > 1) {
 		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
-				"'%s' not found in any of %zu places tried", name, en->npaths);
+				"'%s' not found in any of %zu places %s", name, en->npaths,
+				c->echoed ? "tried" : "searched");
 	} else if (weight == 0) {
 		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
 				"'%s' does not exist (looked up with %s)", path, d->syscall);
@@ -720,15 +937,28 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 			     "or point the program at a directory that exists", pdir);
 	else if (d->kind == MF_MKDIR)
 		finding_setf(&f->advice, "create the parent first (mkdir -p '%s'), or fix the path", pdir);
-	else if (en->npaths > 1)
+	else if (en->npaths > 1 && c->echoed)
 		finding_setf(&f->advice, "put '%s' in one of the places the program looked (see evidence), "
 			     "or point it at where the file is", name);
+	else if (en->npaths > 1)
+		finding_setf(&f->advice, "the program searched several places for it (see evidence) and did "
+			     "not say it needed it: a search for something optional, or one whose failure the "
+			     "program reports in its own words");
+	else if (c->resolved)
+		finding_setf(&f->advice, "the program tried it as one of several candidates and then found "
+			     "another one in the same directory");
+	else if (c->exec_after && !c->echoed)
+		finding_setf(&f->advice, "the program that looked for it went on without it and ran another "
+			     "program in its place (execve)");
+	else if (c->search && !c->echoed)
+		finding_setf(&f->advice, "the program tried it as one of several candidates (another name "
+			     "in the same directory, or one step of a path) and did not say it needed it");
 	else if (d->cwd)
 		finding_setf(&f->advice, "create it, or check the path the program was given "
 			     "(relative paths resolve against its cwd '%s')", d->cwd);
 	else
 		finding_setf(&f->advice, "create it, or check the path the program was given");
-	if (weight == 0 && !c->echoed && !c->command)
+	if (weight == 0 && !c->echoed && !c->command && !c->search && !c->exec_after)
 		finding_setf(&f->advice, "%s; it was only looked up, which programs also do for optional files",
 			     f->advice);
 	strbuf_release(&dir);
@@ -813,6 +1043,10 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		c->echoed = rule_output_naming(ctx->procs, node->key, en->paths[0].seq) != NULL;
 		c->command = weight == 0 && path_search(en);
 		c->kept_going = rule_kept_going(ctx, d->pid, d->nsys);
+		c->resolved = en->resolved >= en->count;
+		c->exec_after = execs_of(st, d->pid) > d->execs;
+		c->search = !c->command && d->kind != MF_CREATE && d->kind != MF_MKDIR &&
+			    (en->npaths > 1 || en->steps >= en->count || c->resolved);
 		/* A name looked for in a directory and its ancestors is a config
 		 * search (rust-toolchain.toml, .git); one only looked up in three
 		 * places or more and never complained about is a scan for
@@ -833,6 +1067,7 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 			continue;
 		const struct mf_fail *d = &c->en->decisive;
 		c->rank.score = 100.0 * kind_weight(d->kind) + (c->echoed ? 400 : 0) + (c->command ? 50 : 0) -
+				(((c->search || c->exec_after) && !c->echoed) || c->resolved ? 150 : 0) -
 				(c->kept_going ? 150 : 0) +
 				(procs_failed(ctx->procs, d->pid, NULL) ? 300 : 0) +
 				rule_recency(ctx, d->seq);

@@ -11,6 +11,16 @@
  *    memory (rules/oom-hint.h decides, the same way crashed does, so the
  *    kill is reported by exactly one of the two).
  * One finding per process.
+ *
+ * A refused mmap that the same thread follows at once with a mapping that
+ * succeeds, of the same kind and at least half the size, was a fallback:
+ * the program asked for something better than it needed and took what
+ * there was. PostgreSQL asks for its shared memory in huge pages
+ * (MAP_HUGETLB), gets ENOMEM when none are reserved, and maps the same
+ * memory again with normal pages. That is not a lack of memory, so a
+ * process whose every refusal was a fallback gets only a note saying so.
+ * Whether a refusal was one is known at the thread's next mmap, so each
+ * refused mmap waits there (one per process) before it is counted.
  */
 #include <errno.h>
 #include <signal.h>
@@ -53,6 +63,22 @@ struct mem_proc {
 	char *kill_line;
 	uint64_t kill_seq;
 	double kill_ts;
+	/* The last refused mmap, until the thread's next mmap says whether
+	 * it was a fallback (open) or a refusal (counted then). */
+	bool open;
+	int open_tid;
+	uint64_t open_len;
+	long long open_flags, open_prot;
+	char *open_line;
+	uint64_t open_seq;
+	double open_ts;
+	/* Refused mmaps that were fallbacks. */
+	uint64_t nfallback;
+	uint64_t fallback_asked, fallback_got;	/* the largest one's sizes */
+	bool fallback_hugetlb;	/* one asked for huge pages */
+	char *fallback_line, *fallback_ok_line;
+	uint64_t fallback_seq;
+	double fallback_ts;
 };
 
 struct state {
@@ -77,6 +103,9 @@ static void mp_free(void *p)
 	free(m->first_line);
 	free(m->last_line);
 	free(m->kill_line);
+	free(m->open_line);
+	free(m->fallback_line);
+	free(m->fallback_ok_line);
 	free(m);
 }
 
@@ -91,7 +120,14 @@ static void release(void *p)
 
 static bool reportable(const struct mem_proc *m)
 {
-	return m->nfail || m->killed || (m->nbrk && !m->brk_recovered);
+	return m->nfail || m->killed || (m->nbrk && !m->brk_recovered) || m->nfallback;
+}
+
+/* Only a fallback to tell: every refusal was followed by what the program
+ * made do with. */
+static bool only_fallbacks(const struct mem_proc *m)
+{
+	return m->nfallback && !m->nfail && !m->killed && !(m->nbrk && !m->brk_recovered);
 }
 
 static struct mem_proc *mp_get(struct state *s, int pid)
@@ -104,21 +140,22 @@ static struct mem_proc *mp_get(struct state *s, int pid)
 	return m;
 }
 
-static void refused(struct mem_proc *m, const struct rc_event *e, uint64_t want, bool brk)
+/* Count a refusal: LINE (taken over), at SEQ and TS in thread TID, by
+ * the call NAME, for WANT bytes. */
+static void refused_at(struct mem_proc *m, char *line, uint64_t seq, double ts, int tid, const char *name,
+		       uint64_t want, bool brk)
 {
-	char *line = rule_line(e);
-
 	if (!m->first_line) {
 		m->first_line = line;
-		m->first_seq = e->seq;
-		m->first_ts = e->ts;
+		m->first_seq = seq;
+		m->first_ts = ts;
 	} else {
 		free(m->last_line);
 		m->last_line = line;
 	}
-	m->last_seq = e->seq;
-	m->last_ts = e->ts;
-	m->tid = e->pid;
+	m->last_seq = seq;
+	m->last_ts = ts;
+	m->tid = tid;
 	if (brk) {
 		m->nbrk++;
 		m->brk_want = MAX(m->brk_want, want);
@@ -131,8 +168,60 @@ static void refused(struct mem_proc *m, const struct rc_event *e, uint64_t want,
 	m->recovered = false;
 	if (want >= m->largest || !m->syscall || strcmp(m->syscall, "brk") == 0) {
 		m->largest = MAX(m->largest, want);
-		finding_set(&m->syscall, e->name);
+		finding_set(&m->syscall, name);
 	}
+}
+
+static void refused(struct mem_proc *m, const struct rc_event *e, uint64_t want, bool brk)
+{
+	refused_at(m, rule_line(e), e->seq, e->ts, e->pid, e->name, want, brk);
+}
+
+/* The open refusal was not a fallback after all: count it. */
+static void close_refusal(struct mem_proc *m)
+{
+	if (!m->open)
+		return;
+	m->open = false;
+	refused_at(m, m->open_line, m->open_seq, m->open_ts, m->open_tid, "mmap", m->open_len, false);
+	m->open_line = NULL;
+}
+
+/* Flags that say what a mapping is for, without how it is backed: huge
+ * pages (and their size bits) are a way to get the same memory. */
+static long long map_kind(long long flags)
+{
+	return flags & (MAP_SHARED | MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK);
+}
+
+/* E, a successful mmap by the thread whose mmap was refused last: the
+ * fallback when it maps the same kind of memory, at least half as much. */
+static bool is_fallback(const struct mem_proc *m, const struct rc_event *e)
+{
+	return map_kind(e->flags) == map_kind(m->open_flags) && e->mode == m->open_prot &&
+	       e->len >= m->open_len / 2 && (e->fd < 0) == !!(m->open_flags & MAP_ANONYMOUS);
+}
+
+static void fell_back(struct mem_proc *m, const struct rc_event *e)
+{
+	m->open = false;
+	m->nfallback++;
+	if (m->open_len >= m->fallback_asked) {
+		m->fallback_asked = m->open_len;
+		m->fallback_got = e->len;
+		free(m->fallback_line);
+		m->fallback_line = m->open_line;
+		m->open_line = NULL;
+		free(m->fallback_ok_line);
+		m->fallback_ok_line = rule_line(e);
+		m->fallback_seq = e->seq;
+		m->fallback_ts = e->ts;
+		m->tid = m->open_tid;
+	}
+	if (m->open_flags & MAP_HUGETLB)
+		m->fallback_hugetlb = true;
+	free(m->open_line);
+	m->open_line = NULL;
 }
 
 static void on_syscall(struct mem_proc *m, const struct rc_event *e)
@@ -143,10 +232,27 @@ static void on_syscall(struct mem_proc *m, const struct rc_event *e)
 #ifdef SYS_mmap
 	map = nr == SYS_mmap;
 #endif
+	/* The thread's next mmap after a refused one tells a fallback. */
+	if (map && m->open && e->pid == m->open_tid) {
+		if (e->ret_known && !event_failed(e) && is_fallback(m, e))
+			fell_back(m, e);
+		else
+			close_refusal(m);
+	}
 	if (event_failed(e)) {
 		if (e->err != ENOMEM)
 			return;
-		if (map || nr == SYS_mremap) {
+		if (map) {
+			close_refusal(m);
+			m->open = true;
+			m->open_tid = e->pid;
+			m->open_len = e->len;
+			m->open_flags = e->flags;
+			m->open_prot = e->mode;
+			m->open_line = rule_line(e);
+			m->open_seq = e->seq;
+			m->open_ts = e->ts;
+		} else if (nr == SYS_mremap) {
 			refused(m, e, e->len, false);
 		} else if (nr == SYS_mprotect || nr == SYS_munmap) {
 			m->map_count = true;
@@ -174,6 +280,7 @@ static void on_syscall(struct mem_proc *m, const struct rc_event *e)
 static void retire(struct state *s, struct mem_proc *m)
 {
 	hmap_del_int(&s->procs, m->pid);
+	close_refusal(m);
 	if (!reportable(m)) {
 		mp_free(m);
 		return;
@@ -253,6 +360,40 @@ static void human_bytes(struct strbuf *sb, uint64_t n)
 		strbuf_addf(sb, "%.1f %s", v, unit[u]);
 }
 
+/* A process that only fell back: a note on what it asked for and what it
+ * made do with. */
+static void emit_fallback(const struct mem_proc *m, const struct strbuf *who, struct rc_findings *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s asked for ", strbuf_str(who));
+	human_bytes(&sb, m->fallback_asked);
+	strbuf_adds(&sb, m->fallback_hugetlb ? " of huge pages (mmap MAP_HUGETLB) and got ENOMEM, then mapped "
+					     : " with mmap and got ENOMEM, then mapped ");
+	human_bytes(&sb, m->fallback_got);
+	strbuf_adds(&sb, m->fallback_hugetlb ? " of normal pages instead" : " instead");
+	if (m->nfallback > 1)
+		strbuf_addf(&sb, " (%llu times)", (unsigned long long)m->nfallback);
+	strbuf_adds(&sb, ": a fallback, not a lack of memory");
+	struct rc_finding *f = rule_finding(out, RULE_ID, RC_SEV_INFO, RC_SEV_INFO, &sb);
+	rule_finding_pid(f, m->pid, m->tid);
+	finding_set(&f->syscall, "mmap");
+	f->err = ENOMEM;
+	f->count = (long long)m->nfallback;
+	f->bytes = (long long)m->fallback_asked;
+	rule_evidence(f, m->fallback_line);
+	rule_evidence(f, m->fallback_ok_line);
+	if (m->fallback_hugetlb)
+		finding_set(&f->advice, "no huge page was free for it (the kernel keeps none unless "
+			    "vm.nr_hugepages reserves them; see HugePages_Free in /proc/meminfo): reserve "
+			    "enough if the program should use huge pages, or turn its huge-page setting off");
+	else
+		finding_set(&f->advice, "the program retried with a smaller mapping and went on; "
+			    "if it runs short later, give it more memory (`ulimit -v`, memory.max)");
+	f->seq = m->fallback_seq;
+	f->ts = m->fallback_ts;
+}
+
 static void emit(const struct mem_proc *m, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	const struct rc_proc *p = procs_get(ctx->procs, m->pid);
@@ -262,6 +403,11 @@ static void emit(const struct mem_proc *m, const struct rc_ctx *ctx, struct rc_f
 	bool recovered = m->nfail ? m->recovered : m->brk_recovered;
 
 	proc_name(&who, p, m->pid);
+	if (only_fallbacks(m)) {
+		emit_fallback(m, &who, out);
+		strbuf_release(&who);
+		return;
+	}
 	if (nref && !(m->nbrk && !m->nfail && m->brk_recovered)) {
 		if (m->fork_failed && !m->largest)
 			strbuf_addf(&sb, "%s could not fork: ENOMEM", strbuf_str(&who));
@@ -347,9 +493,11 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 
 	for (size_t i = 0; i < s->nreports; i++)
 		emit(s->reports[i], ctx, out);
-	for (struct hmap_node *n = hmap_first(&s->procs, &it); n; n = hmap_next(&s->procs, &it))
+	for (struct hmap_node *n = hmap_first(&s->procs, &it); n; n = hmap_next(&s->procs, &it)) {
+		close_refusal(n->value);
 		if (reportable(n->value))
 			emit(n->value, ctx, out);
+	}
 	if (s->dropped)
 		rule_dropped(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, s->dropped,
 			     "%llu more processes ran out of memory",

@@ -41,7 +41,10 @@
 #define W_LATENESS 50.0
 
 /* Did the program's output name F's subject after F? With ALARMED, only
- * a line that reads as an error counts. */
+ * a line that reads as an error counts. A phrase ("no such file", "out of
+ * memory") is generic: it is not about F in the words of a child of F's
+ * process, which failed its own way (su's D-Bus socket is not what cat's
+ * "No such file or directory" is about). */
 static bool echoed(const struct rc_finding *f, const struct rc_procs *m, bool alarmed)
 {
 	if (f->is_output)
@@ -52,7 +55,9 @@ static bool echoed(const struct rc_finding *f, const struct rc_procs *m, bool al
 		 * it, and only what someone could read. */
 		if (o->seq < f->seq || !rule_output_counts(m, o) || (alarmed && !rule_error_line(o)))
 			continue;
-		if (rule_text_echoes(f, o->text))
+		/* A child's generic phrase ("No such file or directory") is
+		 * about its own failures, not its parent's: names only. */
+		if (rule_text_echoes(f, o->text, f->pid && procs_below(m, o->pid, f->pid)))
 			return true;
 	}
 	return false;
@@ -131,7 +136,12 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m, bool no_o
 
 	for (size_t i = 0; i < list->count; i++) {
 		struct rc_finding *f = list->v[i];
-		f->failed = f->pid ? procs_failed(m, f->pid, NULL) : any_failed;
+		/* A wrapper that passed its child's failure on (runuser exiting
+		 * with its command's status) did not fail by what it met on its
+		 * way to starting the child: its user look-ups, its optional
+		 * files. */
+		f->failed = f->pid ? procs_failed(m, f->pid, NULL) && !procs_passed_on(m, f->pid, f->seq)
+				   : any_failed;
 		/* An excerpt that ends before anything did: what nothing in it
 		 * recovered from is judged as if the program failed of it, since
 		 * the user pasted it because it did. */

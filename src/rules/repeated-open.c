@@ -11,7 +11,22 @@
  * Left out: pseudo and device files (/proc, /sys, /dev), directories, and
  * code (.py, .pyc, shared objects, the loader cache): interpreters and the
  * loader read those once per process, and tools like inspect or linecache
- * read sources again on purpose.
+ * read sources again on purpose. So are files the program also writes (an
+ * open for writing, a write to it): that is its own store, a database's
+ * relation files or a cache it keeps up to date, read where it needs it.
+ *
+ * What the advice says depends on what the file is for, told by where its
+ * bytes went and what it is:
+ *  - sent on: what a thread read from the file it then wrote to a socket
+ *    (served to clients: a static file server) or to another file or pipe
+ *    (copied). Reading the file per request is how such a server works and
+ *    the page cache keeps it in memory: a note, pointing at sendfile();
+ *  - a package index (the package manager's own lists under /var/lib and
+ *    /var/cache): apt parses them again whenever it keeps no binary cache;
+ *    a note that says so;
+ *  - model weights (the formats frameworks save them in): story 2's
+ *    "load the model once", a warning;
+ *  - anything else: data loaded again, a warning to keep it in memory.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -43,6 +58,9 @@ struct file_stat {
 	long long cur;		/* read since the last open */
 	long long max_session;	/* most read between two opens */
 	long long st_size;	/* -1 unknown */
+	long long sent;		/* of those, written on to a socket (served) ... */
+	long long copied;	/* ... or to another file or a pipe */
+	bool writes;		/* the program writes it too: its own store */
 	int pid;		/* first opener */
 	uint64_t seq;		/* last open */
 	double ts;
@@ -50,8 +68,19 @@ struct file_stat {
 	char *last_line;
 };
 
+/* What a thread read last from a tracked file and has not yet written on:
+ * a server's read-then-send loop, cp's read-then-write. */
+struct reader {
+	char *path;
+	long long pending;
+};
+
+/* Threads followed at once; past it a thread's reads are taken as loads. */
+#define READERS_MAX 1024
+
 struct state {
 	struct hmap files;	/* path -> struct file_stat */
+	struct hmap readers;	/* tid -> struct reader */
 	uint64_t dropped;	/* paths not tracked for lack of room */
 };
 
@@ -60,6 +89,16 @@ static void init(void *st)
 	struct state *s = st;
 
 	hmap_init(&s->files);
+	hmap_init(&s->readers);
+}
+
+static void reader_free(void *p)
+{
+	struct reader *r = p;
+
+	if (r)
+		free(r->path);
+	free(r);
 }
 
 static void file_free(void *p)
@@ -76,6 +115,7 @@ static void release(void *st)
 	struct state *s = st;
 
 	hmap_release(&s->files, file_free);
+	hmap_release(&s->readers, reader_free);
 }
 
 static bool has_suffix(const char *s, const char *suffix)
@@ -109,8 +149,15 @@ static bool opened_once(const void *value)
 
 static void on_open(struct state *s, const struct rc_event *e)
 {
-	if (!e->path || (e->flags & O_DIRECTORY) || (e->flags & O_ACCMODE) == O_WRONLY || noise(e->path))
+	if (!e->path || (e->flags & O_DIRECTORY) || noise(e->path))
 		return;
+	if ((e->flags & O_ACCMODE) != O_RDONLY) {
+		struct file_stat *w = lookup(s, e->path);
+		if (w)
+			w->writes = true;
+		if ((e->flags & O_ACCMODE) == O_WRONLY)
+			return;
+	}
 	size_t len = strlen(e->path);
 	void **slot = hmap_get(&s->files, e->path, len);
 	if (!slot) {
@@ -129,6 +176,8 @@ static void on_open(struct state *s, const struct rc_event *e)
 		*slot = f;
 	}
 	struct file_stat *f = *slot;
+	if ((e->flags & O_ACCMODE) != O_RDONLY)
+		f->writes = true;
 	f->opens++;
 	f->max_session = MAX(f->max_session, f->cur);
 	f->cur = 0;
@@ -140,11 +189,56 @@ static void on_open(struct state *s, const struct rc_event *e)
 	}
 }
 
+static void note_read(struct state *s, int tid, const struct file_stat *f, long long n)
+{
+	bool created;
+	struct reader *r = rule_int_value(&s->readers, tid, true, sizeof(*r), READERS_MAX, &created);
+
+	if (!r)
+		return;
+	if (!r->path || strcmp(r->path, f->path) != 0) {
+		free(r->path);
+		r->path = xstrdup(f->path);
+		r->pending = 0;
+	}
+	r->pending = n > LLONG_MAX - r->pending ? LLONG_MAX : r->pending + n;
+}
+
+/* A write by E's thread: to the file itself (the program's store), or on
+ * to a socket, a pipe or another file with what it read last. */
+static void on_write(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	const char *path = rule_fd_path(ctx, e);
+	struct file_stat *f = lookup(s, path);
+
+	if (f) {
+		f->writes = true;
+		return;
+	}
+	void **slot = hmap_get_int(&s->readers, e->pid);
+	struct reader *r = slot ? *slot : NULL;
+	if (!r || r->pending <= 0 || !(f = lookup(s, r->path)))
+		return;
+	const struct rc_fd *fd = procs_fd(ctx->procs, e->pid, e->fd);
+	long long n = MIN(e->ret, r->pending);
+	r->pending -= n;
+	if (fd && fd->kind == RC_FD_SOCKET)
+		f->sent += n;
+	else if (path || (fd && fd->kind == RC_FD_PIPE))
+		f->copied += n;
+	else
+		r->pending += n;
+}
+
 static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct state *s = st;
 	struct file_stat *f;
 
+	if (e->kind == RC_EV_EXIT) {
+		reader_free(hmap_del_int(&s->readers, e->pid));
+		return;
+	}
 	if (e->kind != RC_EV_SYSCALL || !e->ret_known || e->err)
 		return;
 	if (rule_is_open(e->nr)) {
@@ -165,7 +259,17 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		if (e->ret > 0 && s->files.count && (f = lookup(s, rule_fd_path(ctx, e)))) {
 			f->bytes = e->ret > LLONG_MAX - f->bytes ? LLONG_MAX : f->bytes + e->ret;
 			f->cur = e->ret > LLONG_MAX - f->cur ? LLONG_MAX : f->cur + e->ret;
+			note_read(s, e->pid, f, e->ret);
 		}
+		break;
+	case SYS_write:
+	case SYS_writev:
+	case SYS_pwrite64:
+	case SYS_pwritev:
+	case SYS_sendto:
+	case SYS_sendmsg:
+		if (e->ret > 0 && s->files.count)
+			on_write(s, e, ctx);
 		break;
 #ifdef SYS_fstat
 	case SYS_fstat:
@@ -208,7 +312,56 @@ static bool reported(const void *value, const void *arg)
 {
 	const struct file_stat *f = value;
 
-	return f->opens >= MIN_OPENS && reread(f) >= MIN_REREAD;
+	return f->opens >= MIN_OPENS && reread(f) >= MIN_REREAD && !f->writes;
+}
+
+enum kind {
+	KIND_DATA,
+	KIND_WEIGHTS,
+	KIND_SENT,
+	KIND_COPIED,
+	KIND_INDEX,
+};
+
+/* The formats frameworks save model weights in. */
+static bool weights_file(const char *base)
+{
+	static const char *const ext[] = {
+		".pth", ".pt", ".ckpt", ".safetensors", ".onnx", ".gguf", ".ggml", ".h5", ".hdf5",
+		".tflite", ".pb", ".npz", ".caffemodel", ".params", ".mlmodel",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(ext); i++)
+		if (has_suffix(base, ext[i]))
+			return true;
+	return false;
+}
+
+/* The package manager's own lists: apt's (and dpkg's) under /var/lib and
+ * /var/cache, rpm's and dnf's databases and metadata. */
+static bool package_index(const char *path)
+{
+	static const char *const dirs[] = {
+		"/var/lib/apt/", "/var/cache/apt/", "/var/lib/dpkg/", "/var/lib/rpm/", "/var/cache/dnf/",
+		"/var/cache/yum/", "/var/lib/pacman/", "/var/cache/apk/", "/lib/apk/db/",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
+		if (fp_has_prefix(path, dirs[i]))
+			return true;
+	return false;
+}
+
+static enum kind file_kind(const struct file_stat *f)
+{
+	long long on = f->sent + f->copied;
+
+	/* Most of what was read went on somewhere. */
+	if (on >= f->bytes / 2 && on > 0)
+		return f->sent >= f->copied ? KIND_SENT : KIND_COPIED;
+	if (package_index(f->path))
+		return KIND_INDEX;
+	if (weights_file(fp_base(f->path)))
+		return KIND_WEIGHTS;
+	return KIND_DATA;
 }
 
 static void report(const void *value, struct rc_findings *out)
@@ -216,12 +369,27 @@ static void report(const void *value, struct rc_findings *out)
 	const struct file_stat *f = value;
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "'%s' was opened %llu times and read ", f->path, (unsigned long long)f->opens);
+	enum kind kind = file_kind(f);
+	static const char *const what[] = {
+		[KIND_DATA] = "", [KIND_WEIGHTS] = "model weights ", [KIND_SENT] = "",
+		[KIND_COPIED] = "", [KIND_INDEX] = "the package index ",
+	};
+
+	strbuf_addf(&sb, "%s'%s' was opened %llu times and read ", what[kind], f->path,
+		    (unsigned long long)f->opens);
 	rule_add_bytes(&sb, (unsigned long long)f->bytes);
 	strbuf_adds(&sb, ", ");
 	rule_add_bytes(&sb, (unsigned long long)reread(f));
 	strbuf_adds(&sb, " of it again");
-	struct rc_finding *r = rule_finding(out, "repeated-open", RC_SEV_WARNING, RC_SEV_WARNING, &sb);
+	if (kind == KIND_SENT)
+		strbuf_adds(&sb, ", to send it to clients");
+	else if (kind == KIND_COPIED)
+		strbuf_adds(&sb, ", to copy it on");
+	/* A file sent on, or a package manager's lists, is read again by
+	 * design: worth knowing, not a warning. */
+	enum rc_severity sev = kind == KIND_SENT || kind == KIND_COPIED || kind == KIND_INDEX ? RC_SEV_INFO
+											  : RC_SEV_WARNING;
+	struct rc_finding *r = rule_finding(out, "repeated-open", sev, sev, &sb);
 	r->pid = f->pid;
 	finding_set(&r->syscall, "openat");
 	finding_set(&r->path, f->path);
@@ -232,9 +400,30 @@ static void report(const void *value, struct rc_findings *out)
 	rule_evidence(r, f->first_line);
 	rule_evidence(r, f->last_line);
 	finding_echo_name(r, fp_base(f->path));
-	finding_set(&r->advice,
-		    "load it once and keep it in memory (cache the model or the decoded data between "
-		    "requests) instead of reading it again each time");
+	switch (kind) {
+	case KIND_WEIGHTS:
+		finding_set(&r->advice, "load the model once and keep it in memory between requests "
+			    "instead of loading it again for each one");
+		break;
+	case KIND_SENT:
+		finding_set(&r->advice, "a server reads a file again for each client that asks for it, "
+			    "and the page cache keeps it in memory; sendfile() (os.sendfile, nginx's "
+			    "`sendfile on`) would spare the copies through the program");
+		break;
+	case KIND_COPIED:
+		finding_set(&r->advice, "each copy reads the file again; the page cache keeps it in "
+			    "memory, so this costs little unless the copies themselves are not needed");
+		break;
+	case KIND_INDEX:
+		finding_set(&r->advice, "a package manager parses its lists, in several passes, whenever it "
+			    "keeps no binary cache of them (apt's pkgcache.bin, which Dir::Cache::pkgcache \"\" "
+			    "in a container image's apt.conf turns off): each run pays for that, nothing is wrong");
+		break;
+	default:
+		finding_set(&r->advice, "read it once and keep what you need in memory (cache the decoded "
+			    "data between requests) instead of reading it again each time");
+		break;
+	}
 }
 
 static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)

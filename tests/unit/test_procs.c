@@ -477,6 +477,72 @@ static void creds_and_seccomp_follow_the_trace(void **state)
 	rt_release(&t);
 }
 
+/* A wrapper (runuser, a shell) that exits with the status of the child it
+ * started passed that failure on: what it did before starting the child
+ * was not its failure; what it did after may be (a shell's failed `cd`
+ * after a failed command, exiting 1 like the command). */
+static void wrapper_passes_failure_on(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+	struct rc_event e = rt_sys(&t, 10, "openat", -1, ENOENT);
+	e.path = "/etc/default/wrapper";
+	rt_feed(&t, &e);
+	uint64_t before = e.seq;
+	e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 11, "openat", -1, ENOENT);
+	e.path = "/srv/x";
+	rt_feed(&t, &e);
+	uint64_t in_child = e.seq;
+	rt_exit(&t, 11, 1);
+	e = rt_sys(&t, 10, "chdir", -1, ENOENT);
+	e.path = "/nodir";
+	rt_feed(&t, &e);
+	uint64_t after = e.seq;
+	rt_exit(&t, 10, 1);
+
+	assert_true(procs_passed_on(m, 10, before));
+	assert_false(procs_passed_on(m, 10, after));
+	assert_false(procs_passed_on(m, 11, in_child));
+	rt_release(&t);
+
+	/* Its own status, not the child's: its own failure. So is a child
+	 * that succeeded, and a shell's 128+N for a child killed by N. */
+	rt_init(&t);
+	m = &t.eng.procs;
+	e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	rt_exit(&t, 11, 1);
+	rt_exit(&t, 10, 2);
+	assert_false(procs_passed_on(m, 10, 1));
+	rt_release(&t);
+
+	rt_init(&t);
+	m = &t.eng.procs;
+	e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	rt_exit(&t, 11, 0);
+	rt_exit(&t, 10, 1);
+	assert_false(procs_passed_on(m, 10, 1));
+	rt_release(&t);
+
+	rt_init(&t);
+	m = &t.eng.procs;
+	e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	rt_killed(&t, 11, SIGSEGV, false, NULL);
+	rt_exit(&t, 10, 128 + SIGSEGV);
+	assert_true(procs_passed_on(m, 10, 1));
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +555,7 @@ int main(void)
 		cmocka_unit_test(output_follows_the_streams),
 		cmocka_unit_test(socket_peer_from_decoration),
 		cmocka_unit_test(truncated_output_is_marked),
+		cmocka_unit_test(wrapper_passes_failure_on),
 		cmocka_unit_test(ended_processes_are_bounded),
 		cmocka_unit_test(creds_and_seccomp_follow_the_trace),
 	};

@@ -51,6 +51,16 @@ static void exec_fail(struct rt *t, int pid, const char *path, int err)
 	rt_exec(t, pid, path, slash ? slash + 1 : path, NULL, err, NULL);
 }
 
+/* Calls of PID that look nothing up, so that the look-ups around them are
+ * not one search going down its list. */
+static void other_work(struct rt *t, int pid)
+{
+	for (int i = 0; i < 6; i++) {
+		struct rc_event e = rt_sys(t, pid, "clock_gettime", 0, 0);
+		rt_feed(t, &e);
+	}
+}
+
 /* Tells the process model PID's working directory the way -y does. */
 static void learn_cwd(struct rt *t, int pid, const char *cwd)
 {
@@ -320,8 +330,11 @@ static void mf_output_names_whole_words(void **state)
 	/* Looked up only: warnings, unless the program's own words name them.
 	 * A traceback's "most recent call last" names neither "re" nor "os". */
 	path_call(&t, 100, "newfstatat", "/srv/app/re", 0, -1, ENOENT);
+	other_work(&t, 100);
 	path_call(&t, 100, "newfstatat", "/srv/app/os", 0, -1, ENOENT);
+	other_work(&t, 100);
 	path_call(&t, 100, "newfstatat", "/srv/app/model.bin", 0, -1, ENOENT);
+	other_work(&t, 100);
 	path_call(&t, 100, "newfstatat", "/srv/app/conf", 0, -1, ENOENT);
 	rt_write(&t, 100, 2, "Traceback (most recent call last):\n");
 	rt_write(&t, 100, 2, "IOError: cannot load model.bin.\n");
@@ -652,6 +665,7 @@ static void mf_lookups_are_weaker(void **state)
 	(void)state;
 	rt_init(&t);
 	path_call(&t, 100, "newfstatat", "/srv/app/plugins.d", 0, -1, ENOENT);
+	other_work(&t, 100);
 	path_call(&t, 100, "access", "/srv/app/feature.flag", 0, -1, ENOENT);
 	rt_exit(&t, 100, 1);
 	rt_finish(&t);
@@ -672,6 +686,213 @@ static void mf_lookups_are_weaker(void **state)
 	const struct rc_finding *f = rt_find(&t, "missing-file");
 	assert_non_null(f);
 	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* A look-up across a list of sources, none of them required, is probing:
+ * the candidates a search goes through one after another. */
+static void mf_search_across_sources(void **state)
+{
+	struct rt t;
+	(void)state;
+
+	/* c-ares reads nsswitch.conf, then tries netsvc.conf and svc.conf
+	 * for its look-up order; the program then fails for its own reason. */
+	rt_init(&t);
+	open_ok(&t, 100, "/etc/resolv.conf", O_RDONLY, 18);
+	open_ok(&t, 100, "/etc/nsswitch.conf", O_RDONLY, 18);
+	open_fail(&t, 100, "/etc/netsvc.conf", O_RDONLY, ENOENT);
+	open_fail(&t, 100, "/etc/svc.conf", O_RDONLY, ENOENT);
+	other_work(&t, 100);
+	rt_write(&t, 100, 2, "giving up\n");
+	rt_exit(&t, 100, 3);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 2);
+	for (size_t i = 0; i < t.out.count; i++)
+		if (strcmp(t.out.v[i]->rule, "missing-file") == 0)
+			assert_int_equal(t.out.v[i]->effective, RC_SEV_INFO);
+	rt_release(&t);
+
+	/* Flask's --app discovery: 'hello' as a file, the directory as a
+	 * package, then hello.py found. The program's "While importing
+	 * 'hello'" is about the module it found, not the candidate that
+	 * failed. */
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/srv/app/hello", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/srv/app/__init__.py", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/srv/app", 0, 0, 0);
+	path_call(&t, 100, "newfstatat", "/srv/app/hello.py", 0, 0, 0);
+	other_work(&t, 100);
+	rt_write(&t, 100, 2, "Error: While importing 'hello', an ImportError was raised:\n");
+	rt_exit(&t, 100, 2);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_match(&t, "missing-file", "/srv/app/hello'");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	assert_true(contains(f->advice, "found another one"));
+	rt_release(&t);
+
+	/* One name in several places, found in none, the program naming
+	 * something else: a search whose failure it reports its own way. */
+	rt_init(&t);
+	static const char *const dirs[] = { "/etc/userdb", "/run/userdb", "/run/host/userdb", "/usr/lib/userdb" };
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		struct strbuf p = STRBUF_INIT;
+		strbuf_addf(&p, "%s/nginx.user", dirs[i]);
+		open_fail(&t, 100, p.buf, O_RDONLY | O_CLOEXEC, ENOENT);
+		strbuf_release(&p);
+	}
+	rt_write(&t, 100, 2, "nginx: [emerg] getpwnam(\"nginx\") failed\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	assert_true(contains(f->summary, "places searched"));
+	assert_false(contains(f->advice, "put 'nginx.user'"));
+	rt_release(&t);
+
+	/* The same search that the program names is the cause. */
+	rt_init(&t);
+	open_fail(&t, 100, "/etc/app/app.conf", O_RDONLY, ENOENT);
+	open_fail(&t, 100, "/root/.config-app/app.conf", O_RDONLY, ENOENT);
+	rt_write(&t, 100, 2, "error: no app.conf found\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_true(contains(f->advice, "put 'app.conf'"));
+	rt_release(&t);
+
+	/* A path walk (systemd's chase): O_PATH opens one component at a
+	 * time; the step that fails is a look-up, part of the walk. */
+	rt_init(&t);
+	path_call(&t, 100, "openat", "/", O_PATH | O_DIRECTORY, 4, 0);
+	path_call(&t, 100, "openat", "/run", O_PATH | O_NOFOLLOW, 5, 0);
+	path_call(&t, 100, "openat", "/run/host", O_PATH | O_NOFOLLOW, -1, ENOENT);
+	other_work(&t, 100);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	rt_release(&t);
+
+	/* Not a search: a config found, then the model needed, missing, in
+	 * the same directory, and the program gives up without naming it. */
+	rt_init(&t);
+	open_ok(&t, 100, "/srv/app/config.json", O_RDONLY, 3);
+	open_fail(&t, 100, "/srv/app/model.bin", O_RDONLY, ENOENT);
+	other_work(&t, 100);
+	rt_write(&t, 100, 2, "failed to start\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/srv/app/model.bin");
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* What a program did without before it ran another in its place (setpriv
+ * dropping root, then the server) did not stop it. */
+static void mf_before_exec(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/setpriv", "setpriv");
+	open_fail(&t, 100, "/etc/setpriv.conf", O_RDONLY, ENOENT);
+	other_work(&t, 100);
+	exec_ok(&t, 100, "/usr/sbin/server", "server");
+	other_work(&t, 100);
+	open_fail(&t, 100, "/etc/server/server.conf", O_RDONLY, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_match(&t, "missing-file", "setpriv.conf");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	assert_true(contains(f->advice, "execve"));
+	f = rt_match(&t, "missing-file", "server.conf");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+
+	/* runuser's parent: its own optional file before it starts the
+	 * command, whose failure it then passes on as its exit status. */
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/sbin/runuser", "runuser");
+	open_fail(&t, 100, "/etc/runuser.conf", O_RDONLY, ENOENT);
+	other_work(&t, 100);
+	struct rc_event e = rt_sys(&t, 100, "clone", 101, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	open_fail(&t, 101, "/srv/app/app.conf", O_RDONLY, ENOENT);
+	rt_exit(&t, 101, 1);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_match(&t, "missing-file", "runuser.conf");
+	assert_non_null(f);
+	assert_int_not_equal(f->effective, RC_SEV_ERROR);
+	f = rt_match(&t, "missing-file", "app.conf");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
+/* DB (/etc/passwd, /etc/group) opened and read to its end by PID, as
+ * glibc's files source does for a name it does not find. */
+static void scan_to_end(struct rt *t, int pid, const char *db)
+{
+	open_ok(t, pid, db, O_RDONLY | O_CLOEXEC, 4);
+	rt_io(t, pid, "read", 4, 4096, 1325, 0, RT_NO_DUR, NULL);
+	rt_io(t, pid, "read", 4, 4096, 0, 0, RT_NO_DUR, "read(4</etc/x>, \"\", 4096) = 0");
+	rt_close_fd(t, pid, 4, RT_NO_DUR, NULL);
+}
+
+static void unknown_user_words(void **state)
+{
+	struct rt t;
+	(void)state;
+
+	/* chgrp's complaint after the group database was read through. */
+	rt_init(&t);
+	scan_to_end(&t, 100, "/etc/group");
+	rt_write(&t, 100, 2, "chgrp: invalid group: 'webdev'\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "unknown-user");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "group 'webdev' does not exist: not in /etc/group"));
+	assert_true(contains(f->advice, "addgroup --system webdev"));
+	assert_string_equal(f->path, "/etc/group");
+	assert_true(f->echoed);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	/* It ranks before the program's own words. */
+	assert_string_equal(t.out.v[0]->rule, "unknown-user");
+	rt_release(&t);
+
+	/* The database read through (an enumeration), then a complaint about
+	 * a file: no user is named. */
+	rt_init(&t);
+	scan_to_end(&t, 100, "/etc/passwd");
+	rt_write(&t, 100, 2, "error: cannot open 'config.json'\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "unknown-user"));
+	rt_release(&t);
+
+	/* A complaint about a user, but the database was not read to its end
+	 * (the user was found): no finding. */
+	rt_init(&t);
+	open_ok(&t, 100, "/etc/passwd", O_RDONLY | O_CLOEXEC, 4);
+	rt_io(&t, 100, "read", 4, 4096, 1325, 0, RT_NO_DUR, NULL);
+	rt_close_fd(&t, 100, 4, RT_NO_DUR, NULL);
+	rt_write(&t, 100, 2, "error: user 'www-data' may not write '/srv/www'\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "unknown-user"));
 	rt_release(&t);
 }
 
@@ -1754,6 +1975,21 @@ static const struct expect real_logs[] = {
 	{ "file-missing-dirs.log", "missing-file", "parent '/tmp/rcfix/nodir2' does not exist", true, RC_SEV_ERROR },
 	{ "file-missing-dirs.log", "missing-file", "'/tmp/rcfix/nodir3' does not exist", true, RC_SEV_ERROR },
 	{ "file-git-no-repo.log", "missing-file", NULL, false, 0 },
+	/* Name-service searches and optional sources are notes; the unknown
+	 * user is the cause. */
+	{ "file-nginx-no-user.log", "unknown-user", "user 'nginx' does not exist", true, RC_SEV_ERROR },
+	{ "file-nginx-no-user.log", "missing-file", "nginx.user", true, RC_SEV_INFO },
+	/* The walk that hit /run/host is folded into the look-ups it was on the
+	 * way to (one missing directory, one finding). */
+	{ "file-nginx-no-user.log", "missing-file", "/run/host", false, 0 },
+	{ "file-runuser-no-user.log", "unknown-user", "user 'nosuchuser' does not exist", true, RC_SEV_ERROR },
+	{ "file-runuser-no-user.log", "missing-file", "nosuchuser.user", true, RC_SEV_INFO },
+	{ "file-py-getpwnam.log", "unknown-user", "user 'nosuchuser' does not exist", true, RC_SEV_ERROR },
+	{ "file-runuser-user-exists.log", "unknown-user", NULL, false, 0 },
+	{ "file-runuser-user-exists.log", "missing-file", "/etc/default/runuser", true, RC_SEV_INFO },
+	{ "file-runuser-user-exists.log", "error-message", "may not write", true, RC_SEV_ERROR },
+	{ "file-node-resolver.log", "missing-file", "/etc/svc.conf", true, RC_SEV_INFO },
+	{ "file-node-resolver.log", "missing-file", "/etc/netsvc.conf", true, RC_SEV_INFO },
 	{ "file-perm-parent.log", "permission-denied", "cannot read '/tmp/rcfix/private/conf/app.json'", true,
 	  RC_SEV_ERROR },
 	{ "file-enter-dirs.log", "missing-file", "directory '/tmp/rcfix/releases/current' does not exist", true,
@@ -1848,6 +2084,9 @@ int main(void)
 		cmocka_unit_test(mf_create_in_missing_directory),
 		cmocka_unit_test(mf_duplicates_grouped),
 		cmocka_unit_test(mf_lookups_are_weaker),
+		cmocka_unit_test(mf_search_across_sources),
+		cmocka_unit_test(mf_before_exec),
+		cmocka_unit_test(unknown_user_words),
 		cmocka_unit_test(mf_command_not_found),
 		cmocka_unit_test(mf_capped_most_causal_first),
 		cmocka_unit_test(mf_bounded),

@@ -278,6 +278,87 @@ static void unix_socket_on_disk(void **state)
 	rt_release(&t);
 }
 
+/* syslog() on a machine with no syslog daemon: a datagram socket that
+ * cannot reach /dev/log drops what it sends, and the program goes on; a
+ * warning even when the program fails, never the cause. */
+static void unix_datagram_missing(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int i = 0; i < 3; i++) {
+		sock(&t, 100, 3, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC);
+		connect_to(&t, 100, 3, AF_UNIX, "/dev/log", 0, ENOENT,
+			   "connect(3, {sa_family=AF_UNIX, sun_path=\"/dev/log\"}, 110) = -1 ENOENT");
+		struct rc_event e = rt_sys(&t, 100, "close", 0, 0);
+		e.fd = 3;
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_true(contains(f->summary, "a datagram socket"));
+	rt_release(&t);
+}
+
+/* libnss_systemd asks systemd's userdb multiplexer first, then reads
+ * the records in the socket's directory: a source tried, then the next. */
+static void unix_socket_then_its_directory(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 3, AF_UNIX, "/run/systemd/userdb/io.systemd.Multiplexer", 0, ENOENT, NULL);
+	struct rc_event e = rt_sys(&t, 100, "close", 0, 0);
+	e.fd = 3;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 100, "openat", -1, ENOENT);
+	e.path = "/run/systemd/userdb/";
+	e.flags = O_RDONLY | O_DIRECTORY;
+	rt_feed(&t, &e);
+	/* A service's own socket, looked for once: the cause. */
+	sock(&t, 100, 3, AF_UNIX, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_UNIX, "/run/app/app.sock", 0, ENOENT, NULL);
+	e = rt_sys(&t, 100, "openat", 4, 0);
+	e.path = "/etc/app/retry.conf";
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "connect-failed") != 0)
+			continue;
+		if (contains(f->address, "Multiplexer"))
+			assert_int_equal(f->effective, RC_SEV_INFO);
+		else
+			assert_int_equal(f->effective, RC_SEV_ERROR);
+	}
+	assert_int_equal(rt_count(&t, "connect-failed"), 2);
+	rt_release(&t);
+}
+
+/* su (a real log): its PAM stack's sockets, none of which exist in a
+ * container, then the command it starts fails, and su passes the status
+ * on. The command's missing file is the cause; su's sockets are no error,
+ * cat's "No such file or directory" notwithstanding. */
+static void su_wrapper_sockets(void **state)
+{
+	struct rt t;
+	(void)state;
+	const struct rc_finding *f =
+		rt_expect_log(&t, "net-su-child-fails.log", "connect-failed", "io.systemd.Multiplexer", true);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	f = rt_match(&t, "connect-failed", "system_bus_socket");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_string_equal(t.out.v[0]->rule, "missing-file");
+	assert_true(contains(t.out.v[0]->summary, "nonexistent.conf"));
+	rt_release(&t);
+}
+
 /* glibc asks nscd on every lookup; DNS belongs to dns-failure. */
 static void noise_and_dns_ignored(void **state)
 {
@@ -1051,6 +1132,9 @@ int main(void)
 		cmocka_unit_test(bind_privileged_and_foreign),
 		cmocka_unit_test(bind_unix_missing_dir),
 		cmocka_unit_test(real_logs_checked),
+		cmocka_unit_test(unix_datagram_missing),
+		cmocka_unit_test(unix_socket_then_its_directory),
+		cmocka_unit_test(su_wrapper_sockets),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -266,6 +266,11 @@ static void lock_contention(void **state)
 	struct rc_event wake = futex_wake(&t, 101, 0x5555a0, 0.0001);
 	rt_feed(&t, &wake);
 	rt_feed_line(&t, &wait, "102 futex(0x5555a0, FUTEX_WAIT_PRIVATE, 2, NULL) = 0 <0.950000>");
+	/* 102 holds the lock now; glibc marked it contended, so its unlock
+	 * wakes the word (nobody waits any more). */
+	struct rc_event unlock = futex_wake(&t, 102, 0x5555a0, 0.0001);
+	unlock.ret = 0;
+	rt_feed(&t, &unlock);
 	/* Some more work so the wait is a fair share of the run. */
 	for (int i = 0; i < 5; i++) {
 		struct rc_event e = rt_timed(&t, 100, "getpid", 100, 0, 0.0001);
@@ -283,7 +288,7 @@ static void lock_contention(void **state)
 	assert_true(contains(f->summary, "tid 102"));
 	assert_true(contains(f->summary, "0x5555a0"));
 	assert_true(contains(f->summary, "tid 101 woke it"));
-	assert_false(contains(f->summary, "without timestamps"));
+	assert_true(contains(f->summary, "waiting for a lock other threads held"));
 	assert_int_equal(f->nevidence, 1);
 	assert_true(contains(f->evidence[0], "FUTEX_WAIT_PRIVATE"));
 	assert_int_equal(f->severity_ok, RC_SEV_WARNING);
@@ -311,6 +316,9 @@ static void lock_contention_holder_exits(void **state)
 	rt_feed(&t, &wake);
 	rt_exit(&t, 101, 0);
 	rt_feed_line(&t, &wait, "100 futex(0x5555a0, FUTEX_WAIT_PRIVATE, 2, NULL) = 0 <1.500000>");
+	struct rc_event unlock = futex_wake(&t, 100, 0x5555a0, 0.0001);
+	unlock.ret = 0;
+	rt_feed(&t, &unlock);
 	for (int i = 0; i < 5; i++) {
 		struct rc_event e = rt_timed(&t, 100, "getpid", 100, 0, 0.0001);
 		rt_feed(&t, &e);
@@ -345,6 +353,10 @@ static void lock_contention_waker_later(void **state)
 	struct rc_event wake = futex_wake(&t, 101, 0x7000, 0.0001);
 	wake.ts = start + 1.9995;
 	rt_feed(&t, &wake);
+	struct rc_event unlock = futex_wake(&t, 102, 0x7000, 0.0001);
+	unlock.ret = 0;
+	unlock.ts = start + 2.1;
+	rt_feed(&t, &unlock);
 	rt_exit(&t, 100, 0);
 	rt_finish(&t);
 
@@ -423,12 +435,107 @@ static void lock_without_timestamps(void **state)
 	struct rc_event e = futex_wait(&t, 101, 0x7f00, 0, 0, 3.214567);
 	e.ts = -1;
 	rt_feed_line(&t, &e, "futex(0x7f00, FUTEX_WAIT_PRIVATE, 0, NULL) = 0 <3.214567>");
+	/* The waiter's unlock tells a lock, timestamps or not. */
+	e = futex_wake(&t, 101, 0x7f00, 0.00001);
+	e.ts = -1;
+	e.ret = 0;
+	rt_feed(&t, &e);
 	rt_finish(&t);
 
 	const struct rc_finding *f = rt_find(&t, "lock-wait");
 	assert_non_null(f);
-	assert_true(contains(f->summary, "without timestamps"));
 	assert_true(f->duration_s > 3.2 && f->duration_s < 3.3);
+	rt_release(&t);
+
+	/* A wait nobody woke in turn: a parked worker, quiet. */
+	rt_init(&t);
+	clone_thread(&t, 100, 101);
+	e = futex_wait(&t, 101, 0x7f00, 0, 0, 3.214567);
+	e.ts = -1;
+	rt_feed(&t, &e);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "lock-wait"));
+	rt_release(&t);
+}
+
+/* Four workers serialise on one threading.Lock, each holding it 0.15 s
+ * (sleeping inside it): the waits are 0.15, 0.3 and 0.45 s, none of them
+ * 0.5 s, 0.9 s in all. Each waiter takes the lock next and releases it:
+ * a lock. */
+static void lock_serialised_workers(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	for (int tid = 101; tid <= 104; tid++)
+		clone_thread(&t, 100, tid);
+	double start = t.now;
+	/* 101 takes the lock without waiting; 102-104 wait from start. */
+	for (int k = 0; k < 4; k++) {
+		int holder = 101 + k;
+		struct rc_event hold = call_at(&t, holder, "clock_nanosleep", 0, start + 0.15 * k, 0.15);
+		rt_feed(&t, &hold);
+		struct rc_event wake = futex_wake(&t, holder, 0x1ef05ce0, 0.0001);
+		wake.ts = start + 0.15 * (k + 1);
+		wake.ret = k < 3 ? 1 : 0;
+		rt_feed(&t, &wake);
+		if (k < 3) {
+			struct rc_event wait = futex_wait(&t, holder + 1, 0x1ef05ce0, 0, 0, 0.15 * (k + 1));
+			wait.futex_op = FUTEX_WAIT_BITSET;
+			wait.ts = start;
+			rt_feed_line(&t, &wait, "futex(0x1ef05ce0, FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME, 0, "
+				     "NULL, FUTEX_BITSET_MATCH_ANY) = 0");
+		}
+	}
+	t.now = start + 0.65;
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "lock-wait");
+	assert_non_null(f);
+	assert_int_equal(f->count, 3);
+	assert_true(f->duration_s > 0.89 && f->duration_s < 0.91);
+	assert_int_equal(f->tid, 104);
+	assert_true(contains(f->summary, "futex 0x1ef05ce0 3 waits"));
+	assert_true(contains(f->summary, "tid 103 woke it"));
+	rt_release(&t);
+}
+
+/* A JVM's helper threads at start-up wait on their own condition
+ * variables for the whole one-second run and are woken at the end by the
+ * main thread, which was busy meanwhile: threads waiting for work, not
+ * for a lock. None of them wakes its word in turn. */
+static void lock_idle_helpers(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	for (int tid = 101; tid <= 108; tid++)
+		clone_thread(&t, 100, tid);
+	double start = t.now;
+	for (int i = 0; i < 10; i++) {
+		struct rc_event e = call_at(&t, 100, "openat", 3, start + 0.1 * i, 0.001);
+		e.path = "/usr/lib/jvm/java-17-openjdk-amd64/lib/modules";
+		rt_feed(&t, &e);
+	}
+	struct rc_event sleep = call_at(&t, 100, "clock_nanosleep", 0, start, 1.0);
+	rt_feed(&t, &sleep);
+	for (int tid = 101; tid <= 108; tid++) {
+		uint64_t addr = 0x7f4bbc0132c8 + 0x100 * (uint64_t)tid;
+		struct rc_event wake = futex_wake(&t, 100, addr, 0.00002);
+		wake.ts = start + 1.0;
+		rt_feed(&t, &wake);
+		struct rc_event wait = futex_wait(&t, tid, addr, 0, 0, 1.0);
+		wait.futex_op = FUTEX_WAIT_BITSET;
+		wait.ts = start;
+		rt_feed(&t, &wait);
+	}
+	t.now = start + 1.05;
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "lock-wait"));
 	rt_release(&t);
 }
 
@@ -456,6 +563,23 @@ static void lock_short_waits_quiet(void **state)
 	assert_int_equal(rt_count(&t, "lock-wait"), 0);
 	rt_release(&t);
 
+	/* A real lock, but the waits add up to 0.3 s. */
+	rt_init(&t);
+	clone_thread(&t, 100, 101);
+	for (int i = 0; i < 3; i++) {
+		double start = t.now;
+		struct rc_event e = futex_wait(&t, 101, 0x9000, 0, 0, 0.1);
+		e.ts = start;
+		t.now = start + 0.1;
+		rt_feed(&t, &e);
+		e = futex_wake(&t, 101, 0x9000, 0.00001);
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "lock-wait"), 0);
+	rt_release(&t);
+
 	rt_init(&t);
 	clone_thread(&t, 100, 101);
 	double start = t.now;
@@ -463,6 +587,8 @@ static void lock_short_waits_quiet(void **state)
 	rt_feed(&t, &w);
 	struct rc_event e = futex_wait(&t, 101, 0x9000, 0, 0, 0.6);
 	e.ts = start;
+	rt_feed(&t, &e);
+	e = futex_wake(&t, 101, 0x9000, 0.00001);
 	rt_feed(&t, &e);
 	t.now = start + 100;
 	e = rt_sys(&t, 100, "getpid", 100, 0);
@@ -564,6 +690,97 @@ static void reopen_quiet(void **state)
 	rt_exit(&t, 10, 0);
 	rt_finish(&t);
 	assert_int_equal(rt_count(&t, "repeated-open"), 0);
+	rt_release(&t);
+}
+
+/* What the file is for names it and picks the advice: weights are loaded
+ * again (a warning, story 2's advice), a file a server sends to clients or
+ * a package manager's lists are read again by design (notes), and a file
+ * the program also writes is its own store (nothing). */
+static void reopen_kinds(void **state)
+{
+	(void)state;
+	struct rt t;
+
+	rt_init(&t);
+	for (int i = 0; i < 6; i++)
+		load_file(&t, 10, "/srv/voices/en_US.pth", 2 * MiB, MiB, true);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_int_equal(f->severity_ok, RC_SEV_WARNING);
+	assert_true(contains(f->summary, "model weights '/srv/voices/en_US.pth'"));
+	assert_true(contains(f->advice, "load the model once"));
+	rt_release(&t);
+
+	/* A file of unknown kind: no word of models. */
+	rt_init(&t);
+	for (int i = 0; i < 6; i++)
+		load_file(&t, 10, "/srv/data/table.csv", 2 * MiB, MiB, true);
+	rt_finish(&t);
+	f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_int_equal(f->severity_ok, RC_SEV_WARNING);
+	assert_false(contains(f->advice, "model"));
+	assert_true(contains(f->advice, "read it once"));
+	rt_release(&t);
+
+	/* python3 -m http.server: each request reads data.txt and sends
+	 * what it read to the client's socket. */
+	rt_init(&t);
+	struct rc_event e = rt_timed(&t, 10, "socket", 5, 0, 0.00001);
+	e.flags = SOCK_STREAM;
+	rt_feed(&t, &e);
+	for (int i = 0; i < 6; i++) {
+		open_fd(&t, 10, "/srv/www/data.txt", 3, O_RDONLY | O_CLOEXEC);
+		for (int k = 0; k < 4; k++) {
+			read_fd(&t, 10, 3, 65536 * 8, 65536 * 8, 0.0001);
+			e = rt_timed(&t, 10, "sendto", 65536 * 8, 0, 0.0001);
+			e.fd = 5;
+			e.len = 65536 * 8;
+			rt_feed(&t, &e);
+		}
+		read_fd(&t, 10, 3, 65536, 0, 0.00001);
+		close_fd(&t, 10, 3);
+	}
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_int_equal(f->severity, RC_SEV_INFO);
+	assert_int_equal(f->severity_ok, RC_SEV_INFO);
+	assert_true(contains(f->summary, "to send it to clients"));
+	assert_true(contains(f->advice, "sendfile"));
+	assert_false(contains(f->advice, "model"));
+	rt_release(&t);
+
+	/* apt-cache parsing its lists, several passes a run. */
+	rt_init(&t);
+	for (int i = 0; i < 5; i++)
+		load_file(&t, 10, "/var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages.lz4",
+			  4 * MiB, MiB, true);
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_int_equal(f->severity, RC_SEV_INFO);
+	assert_true(contains(f->summary, "the package index"));
+	assert_true(contains(f->advice, "pkgcache.bin"));
+	rt_release(&t);
+
+	/* A database's relation file: opened read-write, read block by block
+	 * by each of its processes. */
+	rt_init(&t);
+	for (int i = 0; i < 8; i++) {
+		open_fd(&t, 10, "/var/lib/postgresql/15/main/base/1/1255", 3, O_RDWR);
+		for (int k = 0; k < 32; k++)
+			rt_io(&t, 10, "pread64", 3, 8192 * 8, 8192 * 8, 0, 0.00001, NULL);
+		close_fd(&t, 10, 3);
+	}
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "repeated-open"));
 	rt_release(&t);
 }
 
@@ -808,7 +1025,9 @@ static const struct rt_expect real_logs[] = {
 	{ "perf-reopen.log", "small-io", NULL, false },
 	{ "perf-mmapchurn.log", "mmap-churn", "64 MiB anonymous mapping was made and dropped 8", true },
 	{ "perf-mmapchurn.log", "small-io", NULL, false },
-	{ "perf-lockwait.log", "lock-wait", "in 2 contended futex waits", true },
+	{ "perf-lockwait.log", "lock-wait", "in 2 futex waits", true },
+	{ "perf-python-lock.log", "lock-wait", "futex 0x1ef05ce0 3 waits", true },
+	{ "perf-java-startup.log", "lock-wait", NULL, false },
 	{ "perf-lockwait.log", "slow-syscall", "sleep", true },
 	{ "perf-lockwait.log", "slow-syscall", "network", false },
 	{ "perf-slownet.log", "slow-syscall", "from 127.0.0.1:47811", true },
@@ -844,6 +1063,8 @@ int main(void)
 		cmocka_unit_test(slow_by_share),
 		cmocka_unit_test(slow_quiet_without_durations),
 		cmocka_unit_test(lock_contention),
+		cmocka_unit_test(lock_serialised_workers),
+		cmocka_unit_test(lock_idle_helpers),
 		cmocka_unit_test(lock_contention_holder_exits),
 		cmocka_unit_test(lock_contention_waker_later),
 		cmocka_unit_test(lock_idle_waits),
@@ -852,6 +1073,7 @@ int main(void)
 		cmocka_unit_test(reopen_weights),
 		cmocka_unit_test(reopen_size_from_sessions),
 		cmocka_unit_test(reopen_quiet),
+		cmocka_unit_test(reopen_kinds),
 		cmocka_unit_test(mmap_churn_anonymous),
 		cmocka_unit_test(mmap_churn_file),
 		cmocka_unit_test(mmap_churn_quiet),

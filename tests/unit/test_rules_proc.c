@@ -505,6 +505,69 @@ static void enomem_recovered(void **state)
 	rt_release(&t);
 }
 
+/* A mapping of LEN bytes with FLAGS, as postgres asks for its shared
+ * memory, refused with ERR (0: it succeeded). */
+static void mmap_shared(struct rt *t, int pid, uint64_t len, long long flags, int err, const char *line)
+{
+	struct rc_event e = rt_sys(t, pid, "mmap", err ? -1 : 0x7fc1134ce000LL, err);
+	e.len = len;
+	e.flags = flags;
+	e.mode = PROT_READ | PROT_WRITE;
+	rt_feed_line(t, &e, line);
+}
+
+/* PostgreSQL asks for huge pages first, gets ENOMEM (none reserved) and
+ * maps the same memory with normal pages: a fallback, not out of memory,
+ * even when the server fails later for another reason. */
+static void hugetlb_fallback(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/usr/lib/postgresql/15/bin/postgres", "-D");
+	mmap_shared(&t, 100, 150994944, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB, ENOMEM,
+		    "mmap(NULL, 150994944, PROT_READ|PROT_WRITE, MAP_SHARED|MAP_ANONYMOUS|MAP_HUGETLB, -1, 0) "
+		    "= -1 ENOMEM (Cannot allocate memory)");
+	mmap_shared(&t, 100, 149520384, MAP_SHARED | MAP_ANONYMOUS, 0,
+		    "mmap(NULL, 149520384, PROT_READ|PROT_WRITE, MAP_SHARED|MAP_ANONYMOUS, -1, 0) = 0x7fc1134ce000");
+	rt_write(&t, 100, 2, "FATAL:  could not open configuration file\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "out-of-memory");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	assert_true(contains(f->summary, "huge pages"));
+	assert_true(contains(f->summary, "a fallback"));
+	assert_true(contains(f->advice, "vm.nr_hugepages"));
+	assert_true(has_evidence(f, "MAP_HUGETLB"));
+	assert_true(has_evidence(f, "= 0x7fc1134ce000"));
+	rt_release(&t);
+
+	/* The thread's next mapping is something else (a small buffer): the
+	 * refusal stands. */
+	rt_init(&t);
+	mmap_shared(&t, 100, 150994944, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB, ENOMEM, "mmap(...) = -1 ENOMEM");
+	mmap_anon(&t, 100, 65536, 0);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "out-of-memory");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_true(contains(f->summary, "returned ENOMEM"));
+	rt_release(&t);
+
+	/* Nothing mapped after it at all. */
+	rt_init(&t);
+	mmap_shared(&t, 100, 150994944, MAP_SHARED | MAP_ANONYMOUS | MAP_HUGETLB, ENOMEM, "mmap(...) = -1 ENOMEM");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "out-of-memory");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
 /* Plenty of memory used, but slowly, and the process ends well. */
 static void big_but_healthy(void **state)
 {
@@ -1152,6 +1215,7 @@ int main(void)
 		cmocka_unit_test(brk_fallback),
 		cmocka_unit_test(enomem_recovered),
 		cmocka_unit_test(big_but_healthy),
+		cmocka_unit_test(hugetlb_fallback),
 		cmocka_unit_test(write_enospc),
 		cmocka_unit_test(fds_run_out),
 		cmocka_unit_test(write_sizes_saturate),
