@@ -10,6 +10,13 @@
  * Attempts are grouped by peer address; an attempt is recovered when a
  * later connect by the same process to that address (or to the same port
  * on another address, as clients do trying ::1 then 127.0.0.1) succeeded.
+ *
+ * A client given several addresses for one service (a name that resolves
+ * to ::1 and 127.0.0.1, a list of sockets to try) tries them in turn: a
+ * failed connect the same thread follows at once with a connect elsewhere
+ * was one try of a list. Those that all failed are one failure, reported
+ * once, at the first address, naming the others; when the next one
+ * worked, the failure was a fallback (a note).
  * Port 53 belongs to dns-failure and timeouts to connect-timeout.
  */
 #include <errno.h>
@@ -53,6 +60,17 @@ struct peer {
 	bool recovered;
 	char *recovered_by;	/* the address that worked, when another */
 	struct peer *next_same_port;
+	/* Addresses tried in turn: the first one's peer heads the list, the
+	 * others follow it in the order tried. */
+	struct peer *turn_head;
+	struct peer *turn_next;
+	int sock_type;		/* SOCK_STREAM, SOCK_DGRAM; 0 unknown */
+};
+
+/* A thread's last failed connect, to tell a list tried in turn. */
+struct last_fail {
+	struct peer *peer;
+	uint64_t nsys;		/* the thread's calls before it */
 };
 
 /* A thread's last unix-socket connect that found no socket. */
@@ -63,6 +81,9 @@ struct unix_try {
 
 /* Calls between a failed connect and the look-up that goes on searching. */
 #define SEARCH_GAP 4
+/* Calls between a failed connect and the next connect of a list tried in
+ * turn, all of them socket plumbing (turn_plumbing). */
+#define TURN_GAP 8
 /* Threads followed so; past it a thread's connects stand alone. */
 #define TRIES_MAX 1024
 
@@ -71,6 +92,7 @@ struct state {
 	struct hmap by_port;	/* (leader pid, port) -> struct peer* chain */
 	struct hmap resolved;	/* connect seq -> non-NULL */
 	struct hmap tries;	/* tid -> struct unix_try */
+	struct hmap last;	/* tid -> struct last_fail */
 	uint64_t dropped;
 };
 
@@ -82,6 +104,7 @@ static void init(void *p)
 	hmap_init(&s->by_port);
 	hmap_init(&s->resolved);
 	hmap_init(&s->tries);
+	hmap_init(&s->last);
 }
 
 static void try_free(void *p)
@@ -116,6 +139,76 @@ static void release(void *p)
 	hmap_release(&s->by_port, NULL);
 	hmap_release(&s->resolved, NULL);
 	hmap_release(&s->tries, try_free);
+	hmap_release(&s->last, free);
+}
+
+/* What a client does between one address of its list and the next:
+ * close the socket, make another, set its options, say that the last one
+ * failed (perror). Anything else is other work, and a later connect is not
+ * the next of that list. */
+static bool turn_plumbing(const struct rc_event *e)
+{
+	switch (e->nr) {
+	case SYS_write:
+	case SYS_writev:
+		return e->fd == 1 || e->fd == 2;
+	case SYS_close:
+	case SYS_socket:
+	case SYS_setsockopt:
+	case SYS_getsockopt:
+	case SYS_fcntl:
+	case SYS_ioctl:
+	case SYS_connect:
+	case SYS_poll:
+	case SYS_ppoll:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* E's thread's failed connect just before E, if any. */
+static struct peer *tried_before(const struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	void **slot = hmap_get_int(&s->last, e->pid);
+	const struct last_fail *l = slot ? *slot : NULL;
+	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+
+	if (!l || !l->peer || !p || p->nsyscalls - l->nsys > TURN_GAP)
+		return NULL;
+	return l->peer;
+}
+
+/* PE, which E's thread just failed to reach, is the next of a list when
+ * the thread's connect before failed elsewhere. */
+static void note_turn(struct state *s, struct peer *pe, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct peer *prev = tried_before(s, e, ctx);
+	const struct rc_fd *fd = rule_socket_fd(ctx, e, e->fd);
+
+	if (fd && !pe->sock_type)
+		pe->sock_type = fd->sock_type;
+	/* The same service at another address: the same kind of socket (IPv6
+	 * and IPv4 alike), and for TCP and UDP the same port. */
+	bool same_kind = prev && (prev->family == AF_UNIX) == (pe->family == AF_UNIX) &&
+			 prev->sock_type == pe->sock_type && (pe->family == AF_UNIX || prev->port == pe->port);
+	if (same_kind && prev != pe && !pe->turn_head && !pe->turn_next && prev->turn_head != pe) {
+		struct peer *head = prev->turn_head ? prev->turn_head : prev;
+		if (head != pe) {
+			struct peer **tail = &head->turn_next;
+			while (*tail)
+				tail = &(*tail)->turn_next;
+			*tail = pe;
+			pe->turn_head = head;
+		}
+	}
+	bool created;
+	struct last_fail *l = rule_int_value(&s->last, e->pid, true, sizeof(*l), TRIES_MAX, &created);
+	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+	if (l) {
+		l->peer = pe;
+		l->nsys = p ? p->nsyscalls : 0;
+	}
 }
 
 struct port_key {
@@ -218,6 +311,7 @@ static struct peer *record(struct state *s, const struct rc_event *e, const stru
 	free(pe->recovered_by);
 	pe->recovered_by = NULL;
 	finding_set(&pe->syscall, e->name);
+	note_turn(s, pe, e, ctx);
 	return pe;
 }
 
@@ -237,6 +331,19 @@ static void succeeded(struct state *s, const struct rc_event *e, const struct rc
 		free(pe->recovered_by);
 		pe->recovered_by = NULL;
 	}
+	/* The next of a list tried in turn worked. */
+	struct peer *prev = tried_before(s, e, ctx);
+	if (prev && strcmp(prev->addr, addr) != 0) {
+		struct peer *head = prev->turn_head ? prev->turn_head : prev;
+		for (struct peer *pe = head; pe; pe = pe->turn_next)
+			if (!pe->recovered) {
+				pe->recovered = true;
+				finding_set(&pe->recovered_by, addr);
+			}
+	}
+	void **lf = hmap_get_int(&s->last, e->pid);
+	if (lf)
+		((struct last_fail *)*lf)->peer = NULL;
 	if (family == AF_INET || family == AF_INET6) {
 		struct port_key k = { rule_leader(ctx, e->pid), port };
 		void **chain = hmap_get(&s->by_port, &k, sizeof(k));
@@ -405,12 +512,18 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 
 	if (e->kind == RC_EV_EXIT) {
 		try_free(hmap_del_int(&s->tries, e->pid));
+		free(hmap_del_int(&s->last, e->pid));
 		return;
 	}
 	if (e->kind != RC_EV_SYSCALL)
 		return;
 	if (e->path && e->path[0] && s->tries.count)
 		on_path(s, e, ctx);
+	if (s->last.count && !turn_plumbing(e)) {
+		void **lf = hmap_get_int(&s->last, e->pid);
+		if (lf)
+			((struct last_fail *)*lf)->peer = NULL;
+	}
 	switch (e->nr) {
 	case SYS_connect:
 		on_connect(s, e, ctx);
@@ -564,6 +677,13 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 			strbuf_addf(&sb, " over %.1f s", pe->last_ts - pe->first_ts);
 		strbuf_adds(&sb, ")");
 	}
+	/* The others of a list tried in turn. */
+	for (const struct peer *o = pe->turn_next; o; o = o->turn_next) {
+		if (o->err == pe->err && o->udp == pe->udp)
+			strbuf_addf(&sb, "; so was '%s', tried next", o->addr);
+		else
+			strbuf_addf(&sb, "; then '%s' %s", o->addr, what_happened(o));
+	}
 	if (pe->recovered && pe->recovered_by)
 		strbuf_addf(&sb, ", then '%s' worked", pe->recovered_by);
 	else if (pe->recovered)
@@ -590,13 +710,28 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 	f->count = (long long)pe->count;
 	for (int i = 0; i < 2; i++)
 		rule_evidence(f, pe->first_ev[i]);
+	for (const struct peer *o = pe->turn_next; o; o = o->turn_next)
+		rule_evidence(f, o->first_ev[0]);
 	for (int i = 0; i < 2; i++)
 		rule_evidence(f, pe->last_ev[i]);
 	advise(f, pe);
+	/* Each other address of the list, in its own terms. */
+	for (const struct peer *o = pe->turn_next; o; o = o->turn_next) {
+		struct rc_finding tmp = { 0 };
+		advise(&tmp, o);
+		if (tmp.advice && (!f->advice || !strstr(f->advice, tmp.advice)))
+			finding_setf(&f->advice, "%s; for '%s': %s", f->advice ? f->advice : "", o->addr, tmp.advice);
+		free(tmp.advice);
+	}
 	if (retried && !pe->recovered)
 		finding_setf(&f->message, "%llu attempts, none succeeded", (unsigned long long)pe->count);
 	f->seq = pe->last_seq;
 	f->ts = pe->last_ts;
+	for (const struct peer *o = pe->turn_next; o; o = o->turn_next)
+		if (o->last_seq > f->seq) {
+			f->seq = o->last_seq;
+			f->ts = o->last_ts;
+		}
 	f->unrecovered = !pe->recovered;
 
 	finding_echo_name(f, pe->addr);
@@ -605,13 +740,22 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 	else if (pe->host && !rule_loopback(pe->host))
 		finding_echo_name(f, pe->host);
 	finding_echo_word(f, errno_words(pe->err));
+	for (const struct peer *o = pe->turn_next; o; o = o->turn_next)
+		finding_echo_name(f, o->family == AF_UNIX ? fp_name(o->addr) : o->addr);
+}
+
+/* The peers a finding starts from: not the later ones of a list. */
+static bool first_tried(const void *value, const void *arg)
+{
+	(void)arg;
+	return !((const struct peer *)value)->turn_head;
 }
 
 static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = p;
 
-	rule_report_in_order(&s->peers, NULL, offsetof(struct peer, first_seq), emit, ctx, out);
+	rule_report_in_order(&s->peers, first_tried, offsetof(struct peer, first_seq), emit, ctx, out);
 	if (s->dropped)
 		rule_dropped(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO, s->dropped,
 			     "connections to %llu more addresses failed",

@@ -226,6 +226,45 @@ static void reset_after_connect_ignored(void **state)
 	rt_release(&t);
 }
 
+/* A client given a list of addresses for one service tries them in
+ * turn: all refused is one failure, named once; a later one that worked
+ * makes it a fallback. */
+static void addresses_tried_in_turn(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET6, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET6, "::1", 5432, ECONNREFUSED, "connect(3, ::1) = -1 ECONNREFUSED");
+	close_fd(&t, 100, 3);
+	sock(&t, 100, 3, AF_INET, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET, "127.0.0.1", 5432, ECONNREFUSED, "connect(3, 127.0.0.1) = -1 ECONNREFUSED");
+	rt_exit(&t, 100, 2);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "connect-failed"), 1);
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_string_equal(f->address, "[::1]:5432");
+	assert_true(contains(f->summary, "so was '127.0.0.1:5432', tried next"));
+	assert_true(has_evidence(f, "127.0.0.1) = -1"));
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+
+	/* Two unix sockets, the second worked. */
+	rt_init(&t);
+	sock(&t, 100, 3, AF_UNIX, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_UNIX, "/run/a/api.sock", 0, ENOENT, NULL);
+	close_fd(&t, 100, 3);
+	sock(&t, 100, 3, AF_UNIX, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_UNIX, "/run/b/api.sock", 0, 0, NULL);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	assert_true(contains(f->summary, "then '/run/b/api.sock' worked"));
+	rt_release(&t);
+}
+
 static void unix_socket_missing(void **state)
 {
 	struct rt t;
@@ -234,6 +273,10 @@ static void unix_socket_missing(void **state)
 	sock(&t, 100, 3, AF_UNIX, SOCK_STREAM);
 	connect_to(&t, 100, 3, AF_UNIX, "/run/x.sock", 0, ENOENT,
 		   "connect(3, {sa_family=AF_UNIX, sun_path=\"/run/x.sock\"}, 110) = -1 ENOENT");
+	/* Other work between: a socket of its own, not the next of a list. */
+	struct rc_event w = rt_sys(&t, 100, "openat", 5, 0);
+	w.path = "/etc/app.conf";
+	rt_feed(&t, &w);
 	sock(&t, 100, 4, AF_UNIX, SOCK_STREAM);
 	connect_to(&t, 100, 4, AF_UNIX, "/run/y.sock", 0, ECONNREFUSED, NULL);
 	rt_exit(&t, 100, 1);
@@ -1104,6 +1147,7 @@ int main(void)
 		cmocka_unit_test(nonblocking_so_error),
 		cmocka_unit_test(nonblocking_io_error),
 		cmocka_unit_test(reset_after_connect_ignored),
+		cmocka_unit_test(addresses_tried_in_turn),
 		cmocka_unit_test(unix_socket_missing),
 		cmocka_unit_test(unix_socket_on_disk),
 		cmocka_unit_test(noise_and_dns_ignored),
