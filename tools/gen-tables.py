@@ -24,6 +24,7 @@ HEADERS = """
 #include <poll.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <sys/file.h>
 """
 
 # group name, prefix, strip prefix in name?, filter regex on the full name
@@ -41,6 +42,10 @@ GROUPS = [
     ("poll_event", "POLL", False, r"^POLL[A-Z0-9]+$"),
     ("si_code", "", False, r"^(SI|ILL|FPE|SEGV|BUS|TRAP|CLD|POLL)_[A-Z0-9_]+$"),
     ("clone_flag", "CLONE_", False, r"^CLONE_[A-Z0-9_]+$"),
+    # flock's operation, and fcntl's record-lock commands and lock types
+    ("flock_op", "LOCK_", False, r"^LOCK_(SH|EX|NB|UN)$"),
+    ("lock_cmd", "F_", False, r"^F_(OFD_)?(GETLK|SETLK|SETLKW)$"),
+    ("lock_type", "F_", False, r"^F_(RDLCK|WRLCK|UNLCK)$"),
 ]
 
 # Second names of a value that the headers define through another

@@ -1,8 +1,10 @@
 #include "event/event.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 
 #include "util/util.h"
@@ -36,6 +38,23 @@ void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const u
 	e->data_len = head + tail;
 	e->data_gap = tail ? head : 0;
 	e->data_omitted = tail ? n - head - tail : 0;
+}
+
+void event_flock_facts(struct rc_event *e, long long op)
+{
+	e->lock_waits = !(op & LOCK_NB);
+	op &= ~(long long)LOCK_NB;
+	e->lock = op == LOCK_EX ? RC_LOCK_EXCL : op == LOCK_SH ? RC_LOCK_SHARED : op == LOCK_UN ? RC_LOCK_UNLOCK
+									      : RC_LOCK_NONE;
+}
+
+void event_fcntl_lock_facts(struct rc_event *e, long long cmd, long long type)
+{
+	if (cmd != F_SETLK && cmd != F_SETLKW && cmd != F_OFD_SETLK && cmd != F_OFD_SETLKW)
+		return;
+	e->lock_waits = cmd == F_SETLKW || cmd == F_OFD_SETLKW;
+	e->lock = type == F_WRLCK ? RC_LOCK_EXCL : type == F_RDLCK ? RC_LOCK_SHARED : type == F_UNLCK ? RC_LOCK_UNLOCK
+										  : RC_LOCK_NONE;
 }
 
 const char *sockaddr_format(const struct rc_sockaddr *sa, char *buf, size_t size)

@@ -29,6 +29,14 @@ struct rc_sockaddr {
 	bool abstract;		/* AF_UNIX abstract name (printed with a leading @) */
 };
 
+/* A file lock asked for (flock, fcntl's record locks). */
+enum rc_lock {
+	RC_LOCK_NONE,
+	RC_LOCK_SHARED,		/* LOCK_SH, F_RDLCK */
+	RC_LOCK_EXCL,		/* LOCK_EX, F_WRLCK */
+	RC_LOCK_UNLOCK,		/* LOCK_UN, F_UNLCK */
+};
+
 /* dirfd value meaning "relative to the cwd" (AT_FDCWD). */
 #define RC_AT_FDCWD (-100)
 
@@ -107,6 +115,12 @@ struct rc_event {
 	int argc;
 	bool argv_truncated;
 
+	/* flock, and fcntl's F_SETLK/F_SETLKW (and their OFD twins): the lock
+	 * asked for, and whether the call waits until the lock is free
+	 * (flock without LOCK_NB, F_SETLKW). */
+	enum rc_lock lock;
+	bool lock_waits;
+
 	/* kill, tkill, tgkill: the pid (tid) signalled, as kill takes it (0:
 	 * the caller's process group, -1: every process, -N: group N), and
 	 * the signal in signo. */
@@ -150,6 +164,11 @@ struct rc_event {
 
 /* Reset E to "nothing known" (all optional fields at their none values). */
 void event_clear(struct rc_event *e);
+
+/* The lock facts of flock(fd, OP) and of fcntl(fd, CMD, {l_type=TYPE}),
+ * from their numbers, the same for every source. */
+void event_flock_facts(struct rc_event *e, long long op);
+void event_fcntl_lock_facts(struct rc_event *e, long long cmd, long long type);
 
 /* Keeps the N bytes at SRC (all there is of a write) as E's data in DST,
  * which has room for MAX: all of them, or the first MAX / 2 and the last

@@ -63,6 +63,10 @@ struct rc_finding {
 	bool outcome;
 	/* A rule that reads the program's output itself (error-message). */
 	bool is_output;
+	/* The process was stuck in the call this finding is about when a
+	 * signal cut it short (a lock wait a time-out interrupted): a signal
+	 * another process sent it then is its consequence. */
+	bool stuck;
 	/* The process that sent the signal a finding is about (crashed): a
 	 * supervisor's SIGTERM after its child failed is that failure's
 	 * consequence. 0 unknown, or the kernel. */

@@ -17,8 +17,10 @@
  *     uncaught exception) under the crash rule that explains the abort;
  *  3. an abort (SIGABRT) no crash rule explains, after the process's own
  *     last words: they say why it aborted;
- *  4. a signal another traced process sent after a failure in its own
- *     subtree: the supervisor stopping the rest after a child failed; and
+ *  4. a signal another traced process sent while its victim was stuck in a
+ *     call (a lock wait its time-out cut short), or after a failure in
+ *     the sender's own subtree: the supervisor stopping the rest after a
+ *     child failed; and
  *     a process's death by its own kill of its group, under the death of
  *     the victim it named first;
  *  5. in the order the processes ended: the words of a process after one
@@ -248,6 +250,15 @@ static void link_sent_signals(struct links *l)
 		if (!is_rule(x, "crashed") || x->cause || x->sender_pid <= 0)
 			continue;
 		int sender = leader_of(l->m, x->sender_pid);
+		/* Stopped while stuck in a call (a lock wait a time-out cut
+		 * short): the call it was stuck in is why it was stopped. */
+		for (size_t k = 0; k < l->n && !x->cause && sender != leader_of(l->m, x->pid); k++) {
+			struct rc_finding *c = l->v[k];
+			if (c->stuck && c->seq <= x->seq && leader_of(l->m, c->pid) == leader_of(l->m, x->pid))
+				link_to(x, c);
+		}
+		if (x->cause)
+			continue;
 		/* A process that killed its own group with the rest (timeout's
 		 * kill(0, SIGKILL) after its child's): the victims it named
 		 * first are the cause. */

@@ -363,6 +363,10 @@ static enum kind classify(struct state *s, const struct rc_event *e, const struc
 
 	case SYS_flock:
 	case SYS_fcntl:
+		/* A file lock is file-lock's, which names the file and holder. */
+		if (e->lock != RC_LOCK_NONE)
+			return K_SKIP;
+		return K_LOCK;
 	case SYS_semop:
 	case SYS_semtimedop:
 		return K_LOCK;

@@ -81,6 +81,8 @@ enum decoder {
 	D_CLONE3,
 	D_WAIT4,		/* wait4(pid, status, options, rusage) */
 	D_KILL,			/* kill(pid, sig), tkill(tid, sig) */
+	D_FLOCK,		/* flock(fd, op) */
+	D_FCNTL,		/* fcntl(fd, cmd, arg) */
 	D_TGKILL,		/* tgkill(tgid, tid, sig) */
 	D_EXIT,			/* exit/exit_group(code) */
 	D_IDS,			/* setuid/setresuid...(id, ...) */
@@ -104,7 +106,7 @@ static const unsigned char decoder_nargs[] = {
 	[D_GETSOCKOPT] = 4, [D_POLL] = 3, [D_PPOLL] = 3, [D_SELECT] = 5,
 	[D_PSELECT] = 5, [D_EPOLL_WAIT] = 4, [D_EPOLL_PWAIT2] = 4, [D_CLONE] = 8,
 	[D_CLONE3] = 1, [D_WAIT4] = 2, [D_EXIT] = 1, [D_IDS] = 3, [D_GROUPS] = 2,
-	[D_KILL] = 2, [D_TGKILL] = 3,
+	[D_KILL] = 2, [D_TGKILL] = 3, [D_FLOCK] = 2, [D_FCNTL] = 3,
 };
 
 static const struct {
@@ -141,8 +143,8 @@ static const struct {
 	{ "readv", D_RWV }, { "writev", D_RWV },
 	{ "preadv", D_PRWV }, { "pwritev", D_PRWV }, { "preadv2", D_PRWV }, { "pwritev2", D_PRWV },
 	{ "close", D_FD }, { "fsync", D_FD }, { "fdatasync", D_FD }, { "syncfs", D_FD },
-	{ "getdents", D_FD }, { "getdents64", D_FD }, { "ioctl", D_FD }, { "fcntl", D_FD },
-	{ "fcntl64", D_FD }, { "flock", D_FD }, { "fchdir", D_FD }, { "fchmod", D_FD },
+	{ "getdents", D_FD }, { "getdents64", D_FD }, { "ioctl", D_FD }, { "fcntl", D_FCNTL },
+	{ "fcntl64", D_FCNTL }, { "flock", D_FLOCK }, { "fchdir", D_FD }, { "fchmod", D_FD },
 	{ "fchown", D_FD }, { "fstatfs", D_FD }, { "fstatfs64", D_FD }, { "listen", D_FD },
 	{ "shutdown", D_FD }, { "dup", D_FD }, { "fgetxattr", D_FD }, { "fsetxattr", D_FD },
 	{ "flistxattr", D_FD }, { "epoll_ctl", D_FD }, { "inotify_rm_watch", D_FD },
@@ -1136,6 +1138,23 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 		if (n >= 1 && parse_ll(a[0], &v))
 			e->exit_code = (int)v;
 		break;
+	case D_FLOCK:
+		if (n >= 1)
+			take_fd(e, a[0], ar);
+		if (n >= 2)
+			event_flock_facts(e, parse_ll(a[1], &v) ? v : flags_of(&rc_xlat_flock_op, a[1]));
+		break;
+	case D_FCNTL: {
+		if (n >= 1)
+			take_fd(e, a[0], ar);
+		long long cmd, type;
+		struct span f;
+		if (n >= 3 && (xlat_span(&rc_xlat_lock_cmd, a[1], &cmd) || parse_ll(a[1], &cmd)) &&
+		    find_field(inner(span_in(a[2])), "l_type", &f) &&
+		    (xlat_span(&rc_xlat_lock_type, f, &type) || parse_ll(f, &type)))
+			event_fcntl_lock_facts(e, cmd, type);
+		break;
+	}
 	case D_KILL:
 	case D_TGKILL: {
 		size_t t = sc->dec == D_TGKILL ? 1 : 0;

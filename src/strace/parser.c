@@ -1005,6 +1005,12 @@ static void parse_return(struct strace_parser *p, struct rc_event *e, const char
 		else
 			e->err = 4095;	/* a name this build's headers lack */
 		e->interrupted = ne - q > 8 && memcmp(q, "ERESTART", 8) == 0;
+		/* "= ? ERESTARTSYS": the call did end, cut short by a signal;
+		 * only a bare "= ?" never returned. The tracer says the same. */
+		if (e->interrupted && !e->ret_known) {
+			e->ret_known = true;
+			e->ret = -1;
+		}
 	} else if (end - q > 7 && memcmp(q, "(errno ", 7) == 0) {
 		long long v;
 		if (parse_ll(span_make(q + 7, (size_t)(end - q - 7)), &v) && v > 0)

@@ -181,6 +181,8 @@ static inline void dt_check_same_facts(struct dt *t)
 	assert_int_equal(p->argc, e->argc);
 	for (int i = 0; i < p->argc && i < e->argc; i++)
 		assert_string_equal(p->argv[i], e->argv[i]);
+	assert_int_equal(p->lock, e->lock);
+	assert_int_equal(p->lock_waits, e->lock_waits);
 	assert_int_equal(p->has_kill_target, e->has_kill_target);
 	assert_int_equal(p->kill_target, e->kill_target);
 	if (p->kind == RC_EV_SYSCALL && e->has_kill_target)

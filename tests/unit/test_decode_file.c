@@ -601,6 +601,9 @@ static void fd_calls(void **state)
 	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
 	real(&t, SYS_fcntl, DT_ARGS((uint64_t)fd, F_SETLK, DT_PTR(&fl)),
 	     F("%d, F_SETLK, {l_type=F_WRLCK, l_whence=SEEK_SET, l_start=0, l_len=0}", fd));
+	/* The lock facts both sources give: an exclusive lock, not waited for. */
+	assert_int_equal(t.ev.lock, RC_LOCK_EXCL);
+	assert_false(t.ev.lock_waits);
 	real(&t, SYS_fcntl, DT_ARGS((uint64_t)fd, F_GETLK, DT_PTR(&fl)),
 	     F("%d, F_GETLK, {l_type=F_UNLCK, l_whence=SEEK_SET, l_start=0, l_len=0, l_pid=0}", fd));
 	fl.l_type = F_UNLCK;
@@ -633,8 +636,11 @@ static void fd_calls(void **state)
 
 	/* flock(3, LOCK_EX|LOCK_NB) = 0, flock(9, 0) = -1 EINVAL */
 	real(&t, SYS_flock, DT_ARGS((uint64_t)fd, LOCK_EX | LOCK_NB), F("%d, LOCK_EX|LOCK_NB", fd));
+	assert_int_equal(t.ev.lock, RC_LOCK_EXCL);
+	assert_false(t.ev.lock_waits);
 	assert_int_equal(t.ev.fd, fd);
 	real(&t, SYS_flock, DT_ARGS((uint64_t)fd, LOCK_UN), F("%d, LOCK_UN", fd));
+	assert_int_equal(t.ev.lock, RC_LOCK_UNLOCK);
 	real(&t, SYS_flock, DT_ARGS((uint64_t)fd, 0), F("%d, 0", fd));
 
 	/* lseek(3, 0, SEEK_SET) = 0; lseek(3, -2, SEEK_END); lseek(3, 0, 0x7 /\* SEEK_??? *\/) = -1 EINVAL */

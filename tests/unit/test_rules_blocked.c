@@ -3,13 +3,15 @@
  * in "<detached ...>", the other threads' calls stay "<unfinished ...>"),
  * a log that ends mid-call, and the events the tracer feeds at its end
  * (exact durations). Then real logs made by the .cmd file beside each:
- * tests/fixtures/rules/proc-blocked-*.log. */
+ * tests/fixtures/rules/proc-blocked-*.log. And file-lock: the lock file
+ * another process held, whose waits end, cut short or not. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 
 #include "rule_test.h"
@@ -602,6 +604,96 @@ static void real_logs_checked(void **state)
 	rt_release(&t);
 }
 
+/* ---- file-lock ---- */
+
+/* PID opens PATH as FD, then asks for its lock (LOCK: flock's op), the
+ * call lasting DUR and ending with ERR (ERESTARTSYS: cut short). */
+static void lock_call(struct rt *t, int pid, int fd, long long op, int err, double dur)
+{
+	struct rc_event e = rt_timed(t, pid, "flock", 0, err, dur);
+
+	e.fd = fd;
+	event_flock_facts(&e, op);
+	e.interrupted = err >= 512 && err <= 516;
+	rt_feed_line(t, &e, "flock(3, LOCK_EX) = ? ERESTARTSYS (To be restarted if SA_RESTART is set)");
+}
+
+static void fl_cut_short_names_file_and_holder(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	/* The holder: another traced process that took it and kept it. */
+	rt_open_fd(&t, 50, "/srv/run/app.lock", 3, O_RDWR | O_CREAT, RT_NO_DUR, NULL);
+	lock_call(&t, 50, 3, LOCK_EX, 0, 0.0001);
+	struct rc_event c = rt_sys(&t, 10, "clone", 11, 0);
+	c.flags = SIGCHLD;
+	rt_feed(&t, &c);
+	rt_open_fd(&t, 11, "/srv/run/app.lock", 3, O_RDWR | O_CREAT, RT_NO_DUR, NULL);
+	lock_call(&t, 11, 3, LOCK_EX, 512, 1.9);
+	struct rc_event k = rt_sys(&t, 10, "kill", 0, 0);
+	k.has_kill_target = true;
+	k.kill_target = 11;
+	k.signo = SIGTERM;
+	rt_feed(&t, &k);
+	struct rc_event sig = rt_event(&t, RC_EV_SIGNAL, 11, "--- SIGTERM {si_signo=SIGTERM, si_code=SI_USER} ---");
+	sig.signo = SIGTERM;
+	sig.sender_pid = 10;
+	rt_feed(&t, &sig);
+	rt_killed(&t, 11, SIGTERM, false, NULL);
+	rt_exit(&t, 10, 124);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "file-lock");
+	assert_non_null(f);
+	assert_ptr_equal(f, t.out.v[0]);
+	assert_string_equal(f->path, "/srv/run/app.lock");
+	assert_int_equal(f->pid, 11);
+	assert_true(contains(f->summary, "waited 1.9 s"));
+	assert_true(contains(f->summary, "interrupted before it got it"));
+	assert_true(contains(f->summary, "held by"));
+	assert_true(f->stuck);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_ptr_equal(rt_find(&t, "crashed")->cause, f);
+	assert_null(rt_find(&t, "slow-syscall"));
+	rt_release(&t);
+}
+
+/* A try without waiting that found it taken: an error when nothing got it
+ * later; a note-worthy retry when the process got it on a later try. A
+ * quick interrupted wait (a signal handler's moment) is nothing. */
+static void fl_try_taken_and_quick_waits(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	rt_open_fd(&t, 11, "/var/lib/dpkg/lock-frontend", 3, O_RDWR, RT_NO_DUR, NULL);
+	lock_call(&t, 11, 3, LOCK_EX | LOCK_NB, EAGAIN, 0.00002);
+	rt_exit(&t, 11, 100);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "file-lock");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "could not take it"));
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+
+	rt_init(&t);
+	rt_open_fd(&t, 11, "/run/app.lock", 3, O_RDWR, RT_NO_DUR, NULL);
+	lock_call(&t, 11, 3, LOCK_EX | LOCK_NB, EAGAIN, 0.00002);
+	lock_call(&t, 11, 3, LOCK_EX, 0, 0.2);
+	rt_open_fd(&t, 11, "/run/other.lock", 4, O_RDWR, RT_NO_DUR, NULL);
+	lock_call(&t, 11, 4, LOCK_EX, 514, 0.01);
+	rt_exit(&t, 11, 0);
+	rt_finish(&t);
+	f = rt_find(&t, "file-lock");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/run/app.lock");
+	assert_true(contains(f->message, "later try"));
+	assert_int_not_equal(f->effective, RC_SEV_ERROR);
+	assert_int_equal(rt_count(&t, "file-lock"), 1);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -615,6 +707,8 @@ int main(void)
 		cmocka_unit_test(capped),
 		cmocka_unit_test(ranking),
 		cmocka_unit_test(real_logs_checked),
+		cmocka_unit_test(fl_cut_short_names_file_and_holder),
+		cmocka_unit_test(fl_try_taken_and_quick_waits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

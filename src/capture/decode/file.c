@@ -1021,13 +1021,17 @@ static void dec_dup2(struct dec *d)
 /*
  * fcntl.
  */
-static void flock_at(struct dec *d, uint64_t addr, bool getlk)
+/* The struct flock at ADDR; for a lock asked for with CMD (not getlk),
+ * its lock facts too. */
+static void flock_at(struct dec *d, uint64_t addr, bool getlk, unsigned cmd)
 {
 	/* x86_64's struct flock is struct flock64. */
 	struct flock fl;
 
 	if (!dec_umove(d, addr, &fl, sizeof(fl)))
 		return;
+	if (!getlk)
+		event_fcntl_lock_facts(d->e, cmd, fl.l_type);
 	strbuf_add(d->out, "{l_type=", 8);
 	XL_VAL(d, lockfcmds, (unsigned short)fl.l_type, "F_???");
 	strbuf_add(d->out, ", l_whence=", 11);
@@ -1100,7 +1104,7 @@ static void dec_fcntl(struct dec *d)
 		case F_OFD_SETLK:
 		case F_OFD_SETLKW:
 			dec_sep(d);
-			flock_at(d, arg, false);
+			flock_at(d, arg, false, cmd);
 			break;
 		case F_SETOWN_EX:
 			dec_sep(d);
@@ -1146,7 +1150,7 @@ static void dec_fcntl(struct dec *d)
 	case F_GETLK:
 	case F_OFD_GETLK:
 		dec_sep(d);
-		flock_at(d, arg, true);
+		flock_at(d, arg, true, 0);
 		break;
 	case F_GETOWN_EX:
 		dec_sep(d);
@@ -1675,6 +1679,7 @@ static void dec_flock(struct dec *d)
 {
 	if (d->exiting)
 		return;
+	event_flock_facts(d->e, (long long)d->args[1]);
 	fd_arg(d, 0);
 	dec_sep(d);
 	XL_FLAGS(d, flockcmds, d->args[1], "LOCK_???");
