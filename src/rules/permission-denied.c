@@ -208,7 +208,14 @@ static bool classify(const struct rc_event *e, enum pd_attempt *a)
 	case SYS_lchown:
 #endif
 	case SYS_fchownat:
+	case SYS_fchown:
 		*a = PD_CHOWN;
+		return true;
+	case SYS_fchmod:
+		*a = PD_CHMOD;
+		return true;
+	case SYS_ftruncate:
+		*a = PD_WRITE;
 		return true;
 	case SYS_truncate:
 		*a = PD_WRITE;
@@ -238,11 +245,11 @@ static bool path_recovered(const void *value)
 	return ((const struct pd_entry *)value)->recovered;
 }
 
-static void record(struct pd_state *st, const struct rc_event *e, enum pd_attempt a,
+static void record(struct pd_state *st, const struct rc_event *e, const char *path, enum pd_attempt a,
 		   const struct rc_ctx *ctx)
 {
-	size_t len = strlen(e->path);
-	void **slot = hmap_get(&st->paths, e->path, len);
+	size_t len = strlen(path);
+	void **slot = hmap_get(&st->paths, path, len);
 
 	if (!slot) {
 		if (st->paths.count >= PD_MAX_PATHS)
@@ -251,7 +258,7 @@ static void record(struct pd_state *st, const struct rc_event *e, enum pd_attemp
 			st->dropped++;
 			return;
 		}
-		slot = hmap_put(&st->paths, e->path, len, NULL);
+		slot = hmap_put(&st->paths, path, len, NULL);
 		*slot = xcalloc(1, sizeof(struct pd_entry));
 	}
 	struct pd_entry *en = *slot;
@@ -302,14 +309,16 @@ static void pd_on_event(void *state, const struct rc_event *e, const struct rc_c
 		return;
 	if (rule_is_enter(e->nr) && e->ret_known && !e->err)
 		rule_enter_worked(&st->enter, rule_leader(ctx, e->pid), moved_elsewhere, st);
-	if (!e->path || !e->path[0])
-		return;
 	if (!classify(e, &a))
+		return;
+	/* fchown, fchmod, ftruncate: the file is the fd's. */
+	const char *path = e->path && e->path[0] ? e->path : rule_fd_file(ctx, e);
+	if (!path || !path[0])
 		return;
 	if (e->err == 0) {
 		if (!e->ret_known || st->paths.count == 0)
 			return;
-		void **slot = hmap_get(&st->paths, e->path, strlen(e->path));
+		void **slot = hmap_get(&st->paths, path, strlen(path));
 		/* A stat that works says nothing about a write that did not. */
 		if (slot && (a != PD_SEARCH || ((struct pd_entry *)*slot)->attempt == PD_SEARCH))
 			((struct pd_entry *)*slot)->recovered = true;
@@ -319,12 +328,12 @@ static void pd_on_event(void *state, const struct rc_event *e, const struct rc_c
 		return;
 	if (e->err == EPERM && (event_call_looks(e->nr) || event_call_privilege(e->nr)))
 		return;
-	if (noise_path(e->path) || fp_gpu_device(e->path))
+	if (noise_path(path) || fp_gpu_device(path))
 		return;
 	long long before = st->dropped;
-	record(st, e, a, ctx);
+	record(st, e, path, a, ctx);
 	if (a == PD_ENTER && st->dropped == before)
-		rule_enter_failed(&st->enter, rule_leader(ctx, e->pid), e->path);
+		rule_enter_failed(&st->enter, rule_leader(ctx, e->pid), path);
 }
 
 static const char *attempt_verb(enum pd_attempt a)
@@ -562,6 +571,15 @@ static void advise(struct rc_finding *f, const char *path, const struct pd_entry
 	if (en->err == EROFS) {
 		strbuf_addf(&adv, "the file system holding '%s' is mounted read-only: point the program at a "
 			    "writable location (a volume, /tmp) or remount it read-write", path);
+	} else if (!modes && en->attempt == PD_CHOWN) {
+		/* chown(2): giving a file away needs CAP_CHOWN, whoever owns it;
+		 * its owner may only change its group, to one of its own. */
+		strbuf_adds(&adv, "only root (CAP_CHOWN) may give a file to another user; its owner may only "
+			    "change its group, to a group it is in");
+		if (exists)
+			strbuf_addf(&adv, "; '%s' is %s", path, now.buf);
+		strbuf_adds(&adv, ": run that step as root (an install or entrypoint step, not the service), or "
+			    "leave the ownership as it is (a container without CAP_CHOWN refuses it to root too)");
 	} else if (!modes) {
 		strbuf_addf(&adv, "only the owner (or root) may %s a file", attempt_verb(en->attempt));
 		if (exists)

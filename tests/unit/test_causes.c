@@ -264,6 +264,44 @@ static void excerpt_without_outcome(void **state)
 	rt_release(&t);
 }
 
+/* The issue's two pastes: nine lines around two fchown calls refused, and
+ * one clone3 line a seccomp profile refused. Each failure is an error. */
+static void pasted_failures_are_errors(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"12345 10:00:01.000100 openat(AT_FDCWD, \"/var/lib/app/data\", O_RDONLY|O_DIRECTORY|O_CLOEXEC) = 3\n"
+		"12345 10:00:01.000200 newfstatat(3, \"\", {st_mode=S_IFDIR|0755, st_size=4096, ...}, AT_EMPTY_PATH) = 0\n"
+		"12345 10:00:01.000300 openat(AT_FDCWD, \"/var/lib/app/data/db.sqlite\", O_RDWR|O_CREAT|O_CLOEXEC, 0644) = 4\n"
+		"12345 10:00:01.000400 fchown(4, 999, 999) = -1 EACCES (Permission denied)\n"
+		"12345 10:00:01.000500 close(4) = 0\n"
+		"12345 10:00:01.000600 openat(AT_FDCWD, \"/var/lib/app/data/db.sqlite-wal\", O_RDWR|O_CREAT|O_CLOEXEC, 0644) = 4\n"
+		"12345 10:00:01.000700 fchown(4, 999, 999) = -1 EACCES (Permission denied)\n"
+		"12345 10:00:01.000800 close(4) = 0\n"
+		"12345 10:00:01.000900 write(2, \"init failed\\n\", 12) = 12\n",
+		true);
+	assert_true(t.eng.no_outcome);
+	assert_int_equal(rt_count(&t, "permission-denied"), 2);
+	assert_int_equal(causes(&t), 2);
+	assert_string_equal(t.out.v[0]->path, "/var/lib/app/data/db.sqlite-wal");
+	assert_ptr_equal(rt_find(&t, "error-message")->cause, t.out.v[0]);
+	rt_release(&t);
+
+	rt_init(&t);
+	run_log(&t,
+		"clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|"
+		"CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f3b2d7fe910, "
+		"parent_tid=0x7f3b2d7fe910, exit_signal=0, stack=0x7f3b2cffe000, stack_size=0x7fff00, "
+		"tls=0x7f3b2d7fe640} => {parent_tid=[0]}, 88) = -1 EPERM (Operation not permitted)\n",
+		true);
+	assert_true(t.eng.no_outcome);
+	assert_int_equal(causes(&t), 1);
+	assert_string_equal(t.out.v[0]->rule, "syscall-blocked");
+	rt_release(&t);
+}
+
 /* A child's calls logged before its parent's clone() returned, as strace
  * -f (and our tracer) print them when the child runs first: the child
  * still has its parent's cwd, so its relative path names the right file. */
@@ -337,6 +375,7 @@ int main(void)
 		cmocka_unit_test(abort_under_its_words),
 		cmocka_unit_test(shell_reports_the_crash),
 		cmocka_unit_test(excerpt_without_outcome),
+		cmocka_unit_test(pasted_failures_are_errors),
 		cmocka_unit_test(child_before_clone_returns),
 		cmocka_unit_test(vfork_child_ends_first),
 	};
