@@ -538,6 +538,8 @@ static void pollfds_at(struct dec *d, uint64_t addr, unsigned nfds)
 
 /* strace's decode_poll_exiting: "(Timeout)", or the fds with revents and
  * for ppoll the time left, into rv_extra. */
+#define POLL_SCAN_MAX (1u << 20)
+
 static void poll_result(struct dec *d, uint64_t pts)
 {
 	struct strbuf *sb = d->rv_extra;
@@ -563,7 +565,13 @@ static void poll_result(struct dec *d, uint64_t pts)
 	 * stopped for seconds. */
 	struct pollfd chunk[256];
 	unsigned have = 0, first = 0, ready = 0;
-	for (unsigned i = 0; i < nfds && ready < (unsigned long long)d->rval; i++) {
+	/* A tracee may claim any NFDS (the kernel refuses more than its fd
+	 * limit, but the decoder cannot know that limit): scan at most
+	 * POLL_SCAN_MAX entries for the ready ones, as many as an fd table
+	 * of a million holds. fuzz_decode found a 2^32 array of idle entries
+	 * in readable memory taking minutes. */
+	unsigned scan = nfds < POLL_SCAN_MAX ? nfds : POLL_SCAN_MAX;
+	for (unsigned i = 0; i < scan && ready < (unsigned long long)d->rval; i++) {
 		uint64_t at = addr + (uint64_t)i * sizeof(p);
 		bool ok;
 		if (i - first >= have) {
@@ -599,6 +607,8 @@ static void poll_result(struct dec *d, uint64_t pts)
 		strbuf_addc(sb, '}');
 		printed++;
 	}
+	if (ready < (unsigned long long)d->rval && scan < nfds && printed < strsize(d))
+		strbuf_adds(sb, sb->len == body ? "[..." : ", ...");
 	if (sb->len != body)
 		strbuf_addc(sb, ']');
 	if (pts) {
