@@ -10,19 +10,21 @@
  *  1. a fatal signal (crashed) that another finding about the same
  *     process and signal explains: a crash rule, bad-file-mapping,
  *     out-of-memory's OOM kill;
- *  2. the program's words (error-message) that name a cause's subject
- *     (its echo words), or quote the error text of a call that failed in
- *     that process or below it ("No such file or directory" after an
- *     ENOENT); and an abort's own words ("Assertion ... failed", an
- *     uncaught exception) under the crash rule that explains the abort;
+ *  2. the program's words (error-message), by how surely they are about a
+ *     cause: their own line names its subject (its echo words), quotes the
+ *     error of a call that failed in that process or below it ("No such
+ *     file or directory", Python's "[Errno 2]"), or a line quoted with them
+ *     names it; an abort's own words ("Assertion ... failed", an uncaught
+ *     exception) go under the crash rule that explains the abort; else
+ *     words a process gave after one of its own calls failed for good just
+ *     before it failed (near_exit), in terms of its own or cut by -s;
  *  3. an abort (SIGABRT) no crash rule explains, after the process's own
  *     last words: they say why it aborted;
  *  4. a signal another traced process sent while its victim was stuck in a
  *     call (a lock wait its time-out cut short), or after a failure in
  *     the sender's own subtree: the supervisor stopping the rest after a
- *     child failed; and
- *     a process's death by its own kill of its group, under the death of
- *     the victim it named first;
+ *     child failed; and a process's death by its own kill of its group,
+ *     under the death of the victim it named first;
  *  5. in the order the processes ended: the words of a process after one
  *     of its children failed are its report of that failure; the exit
  *     status of a process follows from the cause its last words were
