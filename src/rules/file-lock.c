@@ -204,14 +204,19 @@ static void on_lock(struct state *s, const struct rc_event *e, const struct rc_c
 static void let_go(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	int pid = rule_leader(ctx, e->pid);
-	const char *path = e->kind == RC_EV_SYSCALL ? rule_fd_file(ctx, e) : NULL;
-	struct hmap_iter it;
 
-	if (e->kind == RC_EV_SYSCALL && !path)
+	if (e->kind == RC_EV_SYSCALL) {
+		/* A close: one look-up, however many files are followed. */
+		const char *path = rule_fd_file(ctx, e);
+		struct lockfile *lf = path ? lockfile_get(s, path, false) : NULL;
+		if (lf && lf->holder.pid == pid)
+			holder_clear(&lf->holder);
 		return;
+	}
+	struct hmap_iter it;
 	for (struct hmap_node *n = hmap_first(&s->files, &it); n; n = hmap_next(&s->files, &it)) {
 		struct lockfile *lf = n->value;
-		if (lf->holder.pid == pid && (!path || strcmp(path, lf->path) == 0))
+		if (lf->holder.pid == pid)
 			holder_clear(&lf->holder);
 	}
 }
