@@ -72,12 +72,14 @@ struct lockfile {
 
 struct state {
 	struct hmap files;	/* path -> struct lockfile* */
+	struct hmap holding;	/* leader pid -> how many files it holds */
 	uint64_t dropped;
 };
 
 static void init(void *p)
 {
 	hmap_init(&((struct state *)p)->files);
+	hmap_init(&((struct state *)p)->holding);
 }
 
 static void holder_clear(struct holder *h)
@@ -101,6 +103,29 @@ static void lockfile_free(void *p)
 static void release(void *p)
 {
 	hmap_release(&((struct state *)p)->files, lockfile_free);
+	hmap_release(&((struct state *)p)->holding, NULL);
+}
+
+/* LF's holder gives it back (PID: a new one takes it, 0: nobody): the
+ * count of files each process holds lets an exit skip the walk. */
+static void set_holder(struct state *s, struct lockfile *lf, int pid, const struct rc_event *e)
+{
+	if (lf->holder.pid) {
+		void **slot = hmap_get_int(&s->holding, lf->holder.pid);
+		if (slot && (uintptr_t)*slot > 1)
+			*slot = (void *)((uintptr_t)*slot - 1);
+		else if (slot)
+			hmap_del_int(&s->holding, lf->holder.pid);
+	}
+	holder_clear(&lf->holder);
+	if (!pid)
+		return;
+	bool created;
+	void **slot = hmap_put_int(&s->holding, pid, &created);
+	*slot = (void *)((uintptr_t)*slot + 1);
+	lf->holder.pid = pid;
+	lf->holder.line = rule_line_short(e);
+	lf->holder.ts = e->ts;
 }
 
 static struct lockfile *lockfile_get(struct state *s, const char *path, bool create)
@@ -164,7 +189,7 @@ static void on_lock(struct state *s, const struct rc_event *e, const struct rc_c
 	if (e->lock == RC_LOCK_UNLOCK) {
 		struct lockfile *lf = lockfile_get(s, path, false);
 		if (lf && lf->holder.pid == pid)
-			holder_clear(&lf->holder);
+			set_holder(s, lf, 0, e);
 		return;
 	}
 	if (!e->err) {
@@ -177,10 +202,7 @@ static void on_lock(struct state *s, const struct rc_event *e, const struct rc_c
 			lf->got_later = true;
 		if (e->lock_waits && e->dur >= SLOW_WAIT_S && (!lf->have_wait || lf->outcome == GOT))
 			note_try(lf, e, ctx, GOT);
-		holder_clear(&lf->holder);
-		lf->holder.pid = pid;
-		lf->holder.line = rule_line_short(e);
-		lf->holder.ts = e->ts;
+		set_holder(s, lf, pid, e);
 		return;
 	}
 	enum outcome o;
@@ -210,14 +232,17 @@ static void let_go(struct state *s, const struct rc_event *e, const struct rc_ct
 		const char *path = rule_fd_file(ctx, e);
 		struct lockfile *lf = path ? lockfile_get(s, path, false) : NULL;
 		if (lf && lf->holder.pid == pid)
-			holder_clear(&lf->holder);
+			set_holder(s, lf, 0, e);
 		return;
 	}
+	/* An exit: the walk only for a process that holds something. */
+	if (!hmap_get_int(&s->holding, pid))
+		return;
 	struct hmap_iter it;
 	for (struct hmap_node *n = hmap_first(&s->files, &it); n; n = hmap_next(&s->files, &it)) {
 		struct lockfile *lf = n->value;
 		if (lf->holder.pid == pid)
-			holder_clear(&lf->holder);
+			set_holder(s, lf, 0, e);
 	}
 }
 
