@@ -50,6 +50,7 @@ enum decoder {
 	D_FALLOCATE,		/* fallocate(fd, mode, offset, len) */
 	D_FADVISE,		/* fadvise64(fd, offset, len, advice) */
 	D_DUP2,			/* dup2/dup3(oldfd, newfd) */
+	D_FCNTL,		/* fcntl(fd, cmd, ...) */
 	D_SENDFILE,		/* sendfile(out_fd, in_fd, offset, count) */
 	D_COPY_RANGE,		/* copy_file_range/splice(in, off, out, off, len) */
 	D_MMAP,
@@ -96,7 +97,7 @@ static const unsigned char decoder_nargs[] = {
 	[D_SYMLINK] = 2, [D_SYMLINKAT] = 3, [D_AT_PATH2] = 4, [D_EXECVE] = 2,
 	[D_EXECVEAT] = 3, [D_TRUNCATE] = 2, [D_FD_PATH] = 2, [D_FD] = 1, [D_RW] = 3,
 	[D_PRW] = 4, [D_RWV] = 2, [D_PRWV] = 4, [D_LSEEK] = 2, [D_FTRUNCATE] = 2,
-	[D_FALLOCATE] = 4, [D_FADVISE] = 3, [D_DUP2] = 2, [D_SENDFILE] = 4,
+	[D_FALLOCATE] = 4, [D_FADVISE] = 3, [D_DUP2] = 2, [D_FCNTL] = 2, [D_SENDFILE] = 4,
 	[D_COPY_RANGE] = 5, [D_MMAP] = 6, [D_MUNMAP] = 2, [D_MREMAP] = 4, [D_BRK] = 1,
 	[D_FUTEX] = 4, [D_SOCKET] = 3, [D_SOCKETPAIR] = 4, [D_PIPE] = 2, [D_CONNECT] = 2,
 	[D_ACCEPT] = 2, [D_SENDTO] = 5, [D_RECVFROM] = 5, [D_SEND] = 3, [D_RECV] = 3,
@@ -141,8 +142,8 @@ static const struct {
 	{ "readv", D_RWV }, { "writev", D_RWV },
 	{ "preadv", D_PRWV }, { "pwritev", D_PRWV }, { "preadv2", D_PRWV }, { "pwritev2", D_PRWV },
 	{ "close", D_FD }, { "fsync", D_FD }, { "fdatasync", D_FD }, { "syncfs", D_FD },
-	{ "getdents", D_FD }, { "getdents64", D_FD }, { "ioctl", D_FD }, { "fcntl", D_FD },
-	{ "fcntl64", D_FD }, { "flock", D_FD }, { "fchdir", D_FD }, { "fchmod", D_FD },
+	{ "getdents", D_FD }, { "getdents64", D_FD }, { "ioctl", D_FD }, { "fcntl", D_FCNTL },
+	{ "fcntl64", D_FCNTL }, { "flock", D_FD }, { "fchdir", D_FD }, { "fchmod", D_FD },
 	{ "fchown", D_FD }, { "fstatfs", D_FD }, { "fstatfs64", D_FD }, { "listen", D_FD },
 	{ "shutdown", D_FD }, { "dup", D_FD }, { "fgetxattr", D_FD }, { "fsetxattr", D_FD },
 	{ "flistxattr", D_FD }, { "epoll_ctl", D_FD }, { "inotify_rm_watch", D_FD },
@@ -927,6 +928,17 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 			int fd;
 			if (parse_fd(a[1], ar, &fd, NULL))
 				e->fd2 = fd;
+		}
+		break;
+	case D_FCNTL:
+		if (n >= 1)
+			take_fd(e, a[0], ar);
+		/* F_DUPFD makes a copy, as dup does: the new fd is fd2, as for
+		 * accept (bash saves stderr this way before a redirection). */
+		if (n >= 2 && (span_eq(a[1], "F_DUPFD") || span_eq(a[1], "F_DUPFD_CLOEXEC"))) {
+			e->fd2 = ok && e->ret <= 0x7fffffff ? (int)e->ret : -1;
+			if (span_eq(a[1], "F_DUPFD_CLOEXEC"))
+				e->flags |= O_CLOEXEC;
 		}
 		break;
 	case D_SENDFILE:

@@ -342,6 +342,42 @@ static void output_follows_the_streams(void **state)
 	rt_release(&t);
 }
 
+/* Feed strace text LOG to T's engine, as a log would be read. */
+static void feed_log(struct rt *t, const char *log)
+{
+	struct strace_parser *p = strace_parser_from_buffer(log, strlen(log));
+	struct strbuf err = STRBUF_INIT;
+	struct rc_event e;
+
+	while (strace_parser_next(p, &e, &err) > 0)
+		rt_feed(t, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+}
+
+/* bash saves stderr with fcntl(F_DUPFD) before hiding it in /dev/null and
+ * puts the copy back with dup2: stderr again, so a later `echo ... >&2`
+ * (dup2(2, 1), then write(1)) is on stderr, as strace -y showed pyenv's. */
+static void output_stream_saved_by_fcntl(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	feed_log(&t,
+		 "4586  fcntl(2</tmp/rcfix/run.out>, F_DUPFD, 10) = 11</tmp/rcfix/run.out>\n"
+		 "4586  openat(AT_FDCWD</tmp/rcfix>, \"/dev/null\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</dev/null>\n"
+		 "4586  dup2(3</dev/null>, 2</tmp/rcfix/run.out>) = 2</dev/null>\n"
+		 "4586  close(3</dev/null>) = 0\n"
+		 "4586  dup2(11</tmp/rcfix/run.out>, 2</dev/null>) = 2</tmp/rcfix/run.out>\n"
+		 "4586  close(11</tmp/rcfix/run.out>) = 0\n"
+		 "4586  clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		 "child_tidptr=0x7f) = 4597\n"
+		 "4597  dup2(2</tmp/rcfix/run.out>, 1<pipe:[604886]>) = 1</tmp/rcfix/run.out>\n"
+		 "4597  write(1</tmp/rcfix/run.out>, \"pyenv: invalid version `cpython/3.13' ignored\\n\", 46) = 46\n");
+	assert_int_equal(last_stream(&t.eng.procs), 2);
+	rt_release(&t);
+}
+
 static void socket_peer_from_decoration(void **state)
 {
 	(void)state;
@@ -553,6 +589,7 @@ int main(void)
 		cmocka_unit_test(output_ring_lines),
 		cmocka_unit_test(output_ring_gap_and_cut),
 		cmocka_unit_test(output_follows_the_streams),
+		cmocka_unit_test(output_stream_saved_by_fcntl),
 		cmocka_unit_test(socket_peer_from_decoration),
 		cmocka_unit_test(truncated_output_is_marked),
 		cmocka_unit_test(wrapper_passes_failure_on),
