@@ -878,6 +878,7 @@ static void test_terminal_root_prefixed(void **state)
 	find("chdir");
 	assert_int_equal(E.pid, 0);
 	drain();
+	done();
 }
 
 static void test_terminal(void **state)
