@@ -63,6 +63,9 @@ struct rc_finding {
 	bool outcome;
 	/* A rule that reads the program's output itself (error-message). */
 	bool is_output;
+	/* Then: the program image of its process that wrote it (procs.h),
+	 * whose failure, not a later program's, makes the words an error. */
+	unsigned image;
 	/* The process that sent the signal a finding is about (crashed): a
 	 * supervisor's SIGTERM after its child failed is that failure's
 	 * consequence. 0 unknown, or the kernel. */

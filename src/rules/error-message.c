@@ -13,6 +13,11 @@
  * Lines written to /dev/null count only when their writer failed, and
  * the run with it.
  *
+ * What a process wrote before a successful execve was written by another
+ * program than the one that later failed: each program image's lines are
+ * picked apart, and those of one that handed over (pyenv's shim before
+ * the python it runs) are the words of a program that did not fail.
+ *
  * State: none of its own. Everything comes from the bounded output ring.
  */
 #include <ctype.h>
@@ -160,9 +165,13 @@ static bool heading_line(const char *s)
 	return n && s[n - 1] == ':' && !detail_line(s);
 }
 
+/* The lines of one program: a process's, as one program image (an
+ * execve starts another program, whose words are its own). */
 struct em_pick {
 	int pid;
-	size_t idx[RC_OUTPUT_KEEP];	/* this process's lines, oldest first */
+	unsigned image;
+	const char *exe;		/* that image's path, NULL unknown */
+	size_t idx[RC_OUTPUT_KEEP];	/* its lines, oldest first */
 	size_t n;
 };
 
@@ -202,7 +211,10 @@ static const char *prog_name(const struct rc_procs *m, int pid)
 	return NULL;
 }
 
-static void advise(struct rc_finding *f, const char *msg, const char *module)
+/* PROG wrote MSG; HANDED_TO: the program the process exec'd after it, or
+ * NULL. */
+static void advise(struct rc_finding *f, const char *msg, const char *module, const char *prog,
+		   const char *handed_to)
 {
 	if (module)
 		finding_setf(&f->advice, "install the package that provides module '%s' into the Python the program "
@@ -221,6 +233,10 @@ static void advise(struct rc_finding *f, const char *msg, const char *module)
 	else if (contains_ci(msg, "segmentation fault") || contains_ci(msg, "core dumped"))
 		finding_setf(&f->advice, "the program crashed: see the crashed finding, and run rootcause core on the "
 			     "core file for the stack");
+	else if (handed_to)
+		finding_setf(&f->advice, "written by '%s' before the process exec'd '%s': it went on to start that "
+			     "program, so this did not stop the run; what '%s' said and did is in the other findings",
+			     prog ? prog : "the program", handed_to, handed_to);
 	else
 		finding_setf(&f->advice, "this is what the program said last; the other findings show the system "
 			     "calls behind it");
@@ -417,10 +433,12 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	long tb, at;
 	enum em_level level = EM_NONE;
 
-	const char *name = prog_name(m, pk->pid);
+	const char *name = pk->exe && pk->exe[0] ? fp_base(pk->exe) : prog_name(m, pk->pid);
 	const struct rc_proc *p = procs_leader(m, pk->pid);
-	bool gave_up = p && p->ended && p->exited && p->exit_code != 0;
-	const char *failed_as = procs_failed(m, pk->pid, NULL) ? name : NULL;
+	/* A program that exec'd another handed over; it did not give up. */
+	bool handed_over = p && pk->image < p->image;
+	bool gave_up = !handed_over && p && p->ended && p->exited && p->exit_code != 0;
+	const char *failed_as = procs_image_failed(m, pk->pid, pk->image, NULL) ? name : NULL;
 	at = pick_line(m, pk, failed_as, gave_up, &tb, &level);
 	if (at < 0)
 		return;
@@ -497,6 +515,10 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	else if (what)
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "'%s' died of an %s",
 				prog ? prog : "the program", shown.buf);
+	else if (prog && handed_over)
+		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING,
+				"'%s' %s before the process ran '%s': %s", prog,
+				level == EM_WARNING ? "warned" : "reported", prog_name(m, pk->pid), shown.buf);
 	else if (prog)
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "'%s' %s: %s", prog,
 				level == EM_WARNING ? "warned" : "reported", shown.buf);
@@ -513,6 +535,7 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	f->pid = o->pid;
 	f->seq = o->seq;
 	f->is_output = true;
+	f->image = pk->image;
 	finding_set(&f->message, msg);
 
 	/* Evidence: for a traceback its header, the innermost frame and the
@@ -554,7 +577,7 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 		finding_setf(&f->advice, "an exception escaped to std::terminate: catch %s where it is thrown (the "
 			     "crash stack shows where), or fix what it says", type.len ? type.buf : "it");
 	else
-		advise(f, msg, is_module ? module.buf : NULL);
+		advise(f, msg, is_module ? module.buf : NULL, prog, handed_over ? prog_name(m, pk->pid) : NULL);
 	if (cut) {
 		char *adv = f->advice;
 		f->advice = NULL;
@@ -584,10 +607,14 @@ static void em_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 			continue;
 		size_t k;
 		for (k = 0; k < npicks; k++)
-			if (picks[k].pid == pid)
+			if (picks[k].pid == pid && picks[k].image == o->image)
 				break;
-		if (k == npicks)
-			picks[npicks++].pid = pid;
+		if (k == npicks) {
+			picks[npicks].pid = pid;
+			picks[npicks++].image = o->image;
+		}
+		if (o->exe)
+			picks[k].exe = o->exe;
 		picks[k].idx[picks[k].n++] = i;
 	}
 	for (size_t k = 0; k < npicks; k++)

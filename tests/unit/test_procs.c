@@ -579,6 +579,67 @@ static void wrapper_passes_failure_on(void **state)
 	rt_release(&t);
 }
 
+/* PID's execve of PATH, successful or failing with ERR. */
+static void exec_call(struct rt *t, int pid, const char *path, int err)
+{
+	rt_exec(t, pid, path, path, NULL, err, NULL);
+}
+
+/* Each successful execve starts another program image: the lines a process
+ * wrote, and the children it forked, before one belong to the program it
+ * was then, which handed over and did not fail. */
+static void exec_starts_another_program(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+	exec_call(&t, 10, "/usr/bin/bash", 0);
+	rt_write(&t, 10, 2, "pyenv: no pyenv-realpath.dylib");
+	struct rc_event e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	rt_write(&t, 11, 2, "pyenv: invalid version `x/y' ignored\n");
+	rt_exit(&t, 11, 0);
+	exec_call(&t, 10, "/nonexistent/python3", ENOENT);
+	exec_call(&t, 10, "/root/.pyenv/versions/3.11.7/bin/python3", 0);
+	rt_write(&t, 10, 2, "voice: MODEL_DIR is not set\n");
+	rt_exit(&t, 10, 1);
+
+	assert_int_equal(procs_image(m, 10), 2);
+	assert_int_equal(procs_get(m, 11)->parent_image, 1);
+	assert_int_equal(m->out_count, 3);
+	/* The unterminated line ended with the program that wrote it. */
+	const struct rc_output *shim = &m->out[0], *helper = &m->out[1], *py = &m->out[2];
+	assert_string_equal(shim->text, "pyenv: no pyenv-realpath.dylib");
+	assert_int_equal(shim->image, 1);
+	assert_string_equal(shim->exe, "/usr/bin/bash");
+	assert_int_equal(py->image, 2);
+	assert_string_equal(py->exe, "/root/.pyenv/versions/3.11.7/bin/python3");
+	/* The failed program is python; the shim and its helper went on. */
+	assert_true(procs_image_failed(m, 10, py->image, NULL));
+	assert_false(procs_image_failed(m, 10, shim->image, NULL));
+	assert_false(procs_image_failed(m, 11, helper->image, NULL));
+	assert_true(procs_failed(m, 11, NULL));
+	assert_true(procs_before_image(m, 10, shim->seq));
+	assert_false(procs_before_image(m, 10, py->seq));
+	rt_release(&t);
+
+	/* A helper that failed, of a program that went on to exec: survived. */
+	rt_init(&t);
+	m = &t.eng.procs;
+	exec_call(&t, 10, "/usr/bin/bash", 0);
+	e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	rt_write(&t, 11, 2, "readlink: missing operand\n");
+	rt_exit(&t, 11, 1);
+	exec_call(&t, 10, "/usr/bin/python3", 0);
+	rt_exit(&t, 10, 1);
+	assert_false(procs_image_failed(m, 11, m->out[0].image, NULL));
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -593,6 +654,7 @@ int main(void)
 		cmocka_unit_test(socket_peer_from_decoration),
 		cmocka_unit_test(truncated_output_is_marked),
 		cmocka_unit_test(wrapper_passes_failure_on),
+		cmocka_unit_test(exec_starts_another_program),
 		cmocka_unit_test(ended_processes_are_bounded),
 		cmocka_unit_test(creds_and_seccomp_follow_the_trace),
 	};
