@@ -99,8 +99,10 @@ static void proc_free(void *p)
 void procs_release(struct rc_procs *m)
 {
 	hmap_release(&m->procs, proc_free);
-	for (size_t i = 0; i < RC_OUTPUT_KEEP; i++)
+	for (size_t i = 0; i < RC_OUTPUT_KEEP; i++) {
 		free(m->out[i].text);
+		free(m->out[i].exe);
+	}
 	strbuf_release(&m->partial[0]);
 	strbuf_release(&m->partial[1]);
 	strbuf_release(&m->scratch);
@@ -234,6 +236,61 @@ bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culp
 	return false;
 }
 
+/* P's failure was survived by an ancestor: one that exited 0, or whose
+ * program image that started P's line went on to exec another program. */
+static bool image_handled(const struct rc_procs *m, const struct rc_proc *p)
+{
+	const struct rc_proc *l = p ? procs_leader(m, p->pid) : NULL;
+
+	for (int depth = 0; l && l->has_parent && l->ppid != l->pid && depth < MAX_DEPTH; depth++) {
+		unsigned img = l->parent_image;
+		l = procs_leader(m, l->ppid);
+		if (procs_succeeded(l) || (l && img < l->image))
+			return true;
+	}
+	return false;
+}
+
+bool procs_image_failed(const struct rc_procs *m, int pid, unsigned image, const struct rc_proc **culprit)
+{
+	const struct rc_proc *p = procs_get(m, pid);
+	unsigned img = image;
+
+	for (int depth = 0; p && depth < MAX_DEPTH; depth++) {
+		const struct rc_proc *l = procs_leader(m, p->pid);
+		/* That program handed over: what failed later is another's. */
+		if (l && img < l->image)
+			return false;
+		if (proc_failed(p) || (l && proc_failed(l))) {
+			const struct rc_proc *f = proc_failed(p) ? p : l;
+			if (image_handled(m, f))
+				return false;
+			if (culprit)
+				*culprit = f;
+			return true;
+		}
+		if (!l || !l->has_parent || l->ppid == l->pid)
+			break;
+		img = l->parent_image;
+		p = procs_get(m, l->ppid);
+	}
+	return false;
+}
+
+unsigned procs_image(const struct rc_procs *m, int pid)
+{
+	const struct rc_proc *l = procs_leader(m, pid);
+
+	return l ? l->image : 0;
+}
+
+bool procs_before_image(const struct rc_procs *m, int pid, uint64_t seq)
+{
+	const struct rc_proc *l = procs_leader(m, pid);
+
+	return l && seq < l->image_seq;
+}
+
 bool procs_descends(const struct rc_procs *m, int pid, int ancestor)
 {
 	const struct rc_proc *a = procs_leader(m, ancestor);
@@ -332,6 +389,8 @@ static void inherit(struct rc_procs *m, struct rc_proc *child, struct rc_proc *p
 		child->exe = xstrdup(parent->exe);
 	/* A child runs as its parent and under its parent's filters. */
 	const struct rc_proc *pl = procs_leader(m, parent->pid);
+	if (!thread)
+		child->parent_image = pl ? pl->image : parent->image;
 	if (!thread && pl && !child->creds.live)
 		child->creds = pl->creds;
 	if (child->seccomp_mode < 0) {
@@ -541,6 +600,9 @@ static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, bool 
 {
 	if (n == 0)
 		return;
+	/* Lines are pushed as they end, by a write of the same process (or
+	 * a flush): its image is the one that wrote them. */
+	const struct rc_proc *w = procs_leader(m, pid);
 	size_t slot = (m->out_head + m->out_count) % RC_OUTPUT_KEEP;
 	if (m->out_count == RC_OUTPUT_KEEP) {
 		slot = m->out_head;
@@ -556,6 +618,9 @@ static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, bool 
 	m->out[slot].discarded = discarded;
 	m->out[slot].cut = cut_shown > 0;
 	m->out[slot].shown = cut_shown;
+	m->out[slot].image = w ? w->image : 0;
+	free(m->out[slot].exe);
+	m->out[slot].exe = w && w->exe ? xstrdup(w->exe) : NULL;
 }
 
 /* CUT_SHOWN: the line ends where the source stopped showing a write of
@@ -746,8 +811,15 @@ const struct rc_creds *procs_creds(const struct rc_procs *m, int pid)
 	return l ? &l->creds : NULL;
 }
 
-static void apply_exec(struct rc_proc *p, const struct rc_event *e)
+static void apply_exec(struct rc_procs *m, struct rc_proc *p, const struct rc_event *e)
 {
+	/* A line the old program left unterminated was its own. */
+	for (int i = 0; i < 2; i++)
+		if (m->partial[i].len && procs_leader(m, m->partial_pid[i]) == procs_leader(m, p->pid))
+			output_flush_fd(m, i);
+	struct rc_proc *l = procs_leader(m, p->pid);
+	(l ? l : p)->image++;
+	(l ? l : p)->image_seq = e->seq;
 	argv_free(p->argv, p->argc);
 	p->argv = xcalloc((size_t)e->argc + 1, sizeof(char *));
 	for (int i = 0; i < e->argc; i++)
@@ -914,7 +986,7 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 	}
 	case SYS_execve:
 	case SYS_execveat:
-		apply_exec(p, e);
+		apply_exec(m, p, e);
 		break;
 	case SYS_setuid:
 	case SYS_setgid:

@@ -82,6 +82,13 @@ struct rc_proc {
 	char **argv;		/* last execve's argv (NULL until one is seen) */
 	int argc;
 	char *exe;		/* last successful execve's path */
+	/* The program image it runs: how many successful execves the trace
+	 * showed it make (0: the program it ran when the trace first showed
+	 * it). Kept on the leader. What a process wrote, and the children it
+	 * started, before an execve belong to the program it was then. */
+	unsigned image;
+	unsigned parent_image;	/* the parent's image when it forked this one */
+	uint64_t image_seq;	/* the execve that started the image it runs (0 none) */
 	char *cwd;		/* NULL unknown */
 	struct rc_fdtable *fdt;
 	double first_ts, last_ts;
@@ -123,6 +130,8 @@ struct rc_output {
 				 * lines broken where the middle of a long write
 				 * was left out (event.h) end or begin with it */
 	bool discarded;		/* written to /dev/null */
+	unsigned image;		/* the writer's program image (rc_proc) then */
+	char *exe;		/* and that image's path; NULL unknown */
 	/* The source stopped showing the write this line ends (strace's -s
 	 * cut the string): what the program wrote after it is unknown. */
 	bool cut;
@@ -202,6 +211,18 @@ bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culp
  * went on to start the child. (A failure after the child began may be the
  * process's own: a shell's `cd` after a failed command.) */
 bool procs_passed_on(const struct rc_procs *m, int pid, uint64_t seq);
+/* procs_failed for what program image IMAGE of PID's process did (its
+ * words): false also when that image handed over to another program by a
+ * successful execve, or when an ancestor's image that started it did, or
+ * went on after it failed. A failure of a later image is that program's
+ * own: pyenv's shim (bash) that warned and then exec'd the python that
+ * failed did not fail, nor did the helpers it ran first. */
+bool procs_image_failed(const struct rc_procs *m, int pid, unsigned image, const struct rc_proc **culprit);
+/* The image PID's process runs now (0 for a pid the model does not know). */
+unsigned procs_image(const struct rc_procs *m, int pid);
+/* Event SEQ of PID's process came before the program it runs now started:
+ * it was an earlier program's. */
+bool procs_before_image(const struct rc_procs *m, int pid, uint64_t seq);
 /* Some ancestor of P (above P's process) ended with status 0. */
 bool procs_handled(const struct rc_procs *m, const struct rc_proc *p);
 /* P ended with status 0. */

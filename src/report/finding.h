@@ -67,6 +67,9 @@ struct rc_finding {
 	 * signal cut it short (a lock wait a time-out interrupted): a signal
 	 * another process sent it then is its consequence. */
 	bool stuck;
+	/* Then: the program image of its process that wrote it (procs.h),
+	 * whose failure, not a later program's, makes the words an error. */
+	unsigned image;
 	/* The process that sent the signal a finding is about (crashed): a
 	 * supervisor's SIGTERM after its child failed is that failure's
 	 * consequence. 0 unknown, or the kernel. */

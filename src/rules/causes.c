@@ -17,7 +17,9 @@
  *     names it; an abort's own words ("Assertion ... failed", an uncaught
  *     exception) go under the crash rule that explains the abort; else
  *     words a process gave after one of its own calls failed for good just
- *     before it failed (near_exit), in terms of its own or cut by -s;
+ *     before it failed (near_exit), in terms of its own or cut by -s (a
+ *     call of that program: not one of a program it ran before its
+ *     execve);
  *  3. an abort (SIGABRT) no crash rule explains, after the process's own
  *     last words: they say why it aborted;
  *  4. a signal another traced process sent while its victim was stuck in a
@@ -211,13 +213,17 @@ static void link_echoes(struct links *l)
 			link_to(e, a);
 		/* Words that name nothing we can match (cut short by strace's
 		 * -s, or in the program's own terms: "cannot allocate a 1 GiB
-		 * buffer") after a call of the same process failed for good
+		 * buffer") after a call of the same program failed for good
 		 * just before it gave up: its report of that failure. (A
-		 * parent's words after a child failed: step 5.) */
+		 * parent's words after a child failed: step 5.) Not a call of
+		 * a program the process ran before it exec'd the one that
+		 * spoke: that was another program. */
+		bool last_image = e->image == procs_image(l->m, e->pid);
 		for (size_t k = 0; k < l->n && !e->cause; k++) {
 			struct rc_finding *c = l->v[k];
 			if (c != e && !c->is_output && !c->symptom && c->near_exit && c->effective == RC_SEV_ERROR &&
-			    c->seq <= e->seq && leader_of(l->m, c->pid) == leader_of(l->m, e->pid))
+			    c->seq <= e->seq && leader_of(l->m, c->pid) == leader_of(l->m, e->pid) &&
+			    !(last_image && procs_before_image(l->m, e->pid, c->seq)))
 				link_to(e, c);
 		}
 	}

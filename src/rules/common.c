@@ -54,7 +54,7 @@ bool rule_output_counts(const struct rc_procs *m, const struct rc_output *o)
 	if (!o->discarded)
 		return true;
 	const struct rc_proc *culprit = NULL;
-	if (!procs_failed(m, o->pid, &culprit) || !culprit)
+	if (!procs_image_failed(m, o->pid, o->image, &culprit) || !culprit)
 		return false;
 	const struct rc_proc *writer = procs_leader(m, o->pid), *failed = procs_leader(m, culprit->pid);
 	return writer && failed && writer->pid == failed->pid && procs_failed(m, m->root, NULL);

@@ -105,9 +105,11 @@ bool rule_text_echoes(const struct rc_finding *f, const char *text, bool names_o
 
 /* Whether output line O counts as something the program said. What went
  * to /dev/null was meant to be hidden ("enable -f x.so 2>/dev/null ||
- * fallback", "ls x 2>/dev/null; true"), unless the process that wrote it
+ * fallback", "ls x 2>/dev/null; true"), unless the program that wrote it
  * failed and took the whole run with it: a service started with
- * 2>/dev/null still says why it died, and only the trace saw it. */
+ * 2>/dev/null still says why it died, and only the trace saw it. A
+ * program that went on to exec another did not fail (pyenv's script
+ * before the python it runs). */
 bool rule_output_counts(const struct rc_procs *m, const struct rc_output *o);
 
 /* Output line O reads as an error report: on stderr, any of the error

@@ -13,6 +13,11 @@
  * Lines written to /dev/null count only when their writer failed, and
  * the run with it.
  *
+ * What a process wrote before a successful execve was written by another
+ * program than the one that later failed: each program image's lines are
+ * picked apart, and those of one that handed over (pyenv's shim before
+ * the python it runs) are the words of a program that did not fail.
+ *
  * State: none of its own. Everything comes from the bounded output ring.
  */
 #include <ctype.h>
@@ -123,9 +128,50 @@ static bool trailer_line(const char *s)
 		     starts_with(s, "Execution of ") /* "... aborted due to compilation errors." */);
 }
 
+/* A line that is detail of a report, not its headline: an indented one
+ * (a stack frame: node's "    at listen (node:net:1908:16)", Java's
+ * "\tat Main.main(Main.java:4)", Rust's "   2: core::result::unwrap_failed";
+ * the fields of node's "{ code: 'EADDRINUSE', errno: -98 }" dump; a source
+ * excerpt), the closing brackets of such a dump, or a chained cause, which
+ * the JVM's languages print flush left under the exception it explains
+ * ("Caused by: java.io.FileNotFoundException: ...", "Suppressed: ..."). */
+static bool detail_line(const char *s)
+{
+	if (!s || !s[0])
+		return false;
+	if (s[0] == ' ' || s[0] == '\t') {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		return *s != '\0';
+	}
+	if (starts_with(s, "Caused by: ") || starts_with(s, "Suppressed: "))
+		return true;
+	for (const char *p = s; *p; p++)
+		if (!strchr("}]),; \t", *p))
+			return false;
+	return true;
+}
+
+/* A line that introduces the one after it: "thread 'main' panicked at
+ * src/main.rs:2:5:" before Rust's message, "stack backtrace:", node's
+ * "Emitted 'error' event on Server instance at:", Go's "goroutine 1
+ * [running]:". */
+static bool heading_line(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n && s[n - 1] == ':' && !detail_line(s);
+}
+
+/* The lines of one program: a process's, as one program image (an
+ * execve starts another program, whose words are its own). */
 struct em_pick {
 	int pid;
-	size_t idx[RC_OUTPUT_KEEP];	/* this process's lines, oldest first */
+	unsigned image;
+	const char *exe;		/* that image's path, NULL unknown */
+	size_t idx[RC_OUTPUT_KEEP];	/* its lines, oldest first */
 	size_t n;
 };
 
@@ -165,7 +211,10 @@ static const char *prog_name(const struct rc_procs *m, int pid)
 	return NULL;
 }
 
-static void advise(struct rc_finding *f, const char *msg, const char *module)
+/* PROG wrote MSG; HANDED_TO: the program the process exec'd after it, or
+ * NULL. */
+static void advise(struct rc_finding *f, const char *msg, const char *module, const char *prog,
+		   const char *handed_to)
 {
 	if (module)
 		finding_setf(&f->advice, "install the package that provides module '%s' into the Python the program "
@@ -184,6 +233,10 @@ static void advise(struct rc_finding *f, const char *msg, const char *module)
 	else if (contains_ci(msg, "segmentation fault") || contains_ci(msg, "core dumped"))
 		finding_setf(&f->advice, "the program crashed: see the crashed finding, and run rootcause core on the "
 			     "core file for the stack");
+	else if (handed_to)
+		finding_setf(&f->advice, "written by '%s' before the process exec'd '%s': it went on to start that "
+			     "program, so this did not stop the run; what '%s' said and did is in the other findings",
+			     prog ? prog : "the program", handed_to, handed_to);
 	else
 		finding_setf(&f->advice, "this is what the program said last; the other findings show the system "
 			     "calls behind it");
@@ -251,6 +304,58 @@ static long pick_line(const struct rc_procs *m, const struct em_pick *pk, const 
 	return -1;
 }
 
+/* The line of PK before (DIR -1) or after (+1) line I on the same
+ * stream, or -1. */
+static long next_on_stream(const struct rc_procs *m, const struct em_pick *pk, long i, int dir)
+{
+	int fd = ring_at(m, pk->idx[i])->fd;
+
+	for (long k = i + dir; k >= 0 && k < (long)pk->n; k += dir)
+		if (ring_at(m, pk->idx[k])->fd == fd)
+			return k;
+	return -1;
+}
+
+/* Whether line J (of level LJ) belongs to the report of line K, the line
+ * above it: detail hangs from the line above it, a heading introduces the
+ * line after it, and a sub-heading that says nothing alarming of its own,
+ * or that follows detail, continues the report above it (Rust's "stack
+ * backtrace:" after the panic message; node's "Emitted 'error' event on
+ * Server instance at:" after a list of frames). A heading that reads as an
+ * error after a line of its own starts a report ("error: bad config:"). */
+static bool in_report(const char *k, const char *j, enum em_level lj)
+{
+	return detail_line(j) || heading_line(k) ||
+	       (heading_line(j) && (detail_line(k) || lj == EM_NONE));
+}
+
+/* A multi-line error report has a headline, and the fields and frames
+ * after it are detail: node's uncaught error ("Error: listen EADDRINUSE:
+ * address already in use 127.0.0.1:8080", then its stack, then "{ code:
+ * 'EADDRINUSE', errno: -98, ... }"), Java's exception and its "at" lines
+ * and "Caused by:", Rust's panic and its backtrace, Go's panic and its
+ * goroutines. When line AT, the last that reads as LEVEL, is part of such
+ * a report, the headline is the report's first line that reads as LEVEL
+ * or worse; else AT itself. */
+static long headline(const struct rc_procs *m, const struct em_pick *pk, long at, const char *prog,
+		     enum em_level level)
+{
+	long top = at;
+
+	for (long j = at, k; (k = next_on_stream(m, pk, j, -1)) >= 0; j = k) {
+		const struct rc_output *oj = ring_at(m, pk->idx[j]);
+		if (!in_report(ring_at(m, pk->idx[k])->text, oj->text, line_level(oj, prog)))
+			break;
+		top = k;
+	}
+	for (long i = top; i >= 0 && i < at; i = next_on_stream(m, pk, i, 1)) {
+		const struct rc_output *o = ring_at(m, pk->idx[i]);
+		if (!detail_line(o->text) && line_level(o, prog) >= level)
+			return i;
+	}
+	return at;
+}
+
 static void add_line(struct rc_finding *f, const char *text)
 {
 	char *c = clean(text);
@@ -308,6 +413,13 @@ static const struct rc_output *cut_line(const struct rc_procs *m, const struct e
 
 	if (o->cut)
 		return o;
+	/* A headline whose write goes on with its detail (a whole frame or
+	 * field seen after it): cutting the rest of those leaves the line
+	 * that decides whole. */
+	long nx = tb < 0 ? next_on_stream(m, pk, at, 1) : -1;
+	const struct rc_output *after = nx >= 0 ? ring_at(m, pk->idx[nx]) : NULL;
+	if (after && after->seq == o->seq && !after->cut && detail_line(after->text))
+		return NULL;
 	for (long i = at + 1; i < (long)pk->n; i++) {
 		const struct rc_output *l = ring_at(m, pk->idx[i]);
 		if (l->cut && l->fd == o->fd && (l->seq == o->seq || (tb >= 0 && !have_exception)))
@@ -321,17 +433,39 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	long tb, at;
 	enum em_level level = EM_NONE;
 
-	const char *name = prog_name(m, pk->pid);
+	const char *name = pk->exe && pk->exe[0] ? fp_base(pk->exe) : prog_name(m, pk->pid);
 	const struct rc_proc *p = procs_leader(m, pk->pid);
-	bool gave_up = p && p->ended && p->exited && p->exit_code != 0;
-	at = pick_line(m, pk, procs_failed(m, pk->pid, NULL) ? name : NULL, gave_up, &tb, &level);
+	/* A program that exec'd another handed over; it did not give up. */
+	bool handed_over = p && pk->image < p->image;
+	bool gave_up = !handed_over && p && p->ended && p->exited && p->exit_code != 0;
+	const char *failed_as = procs_image_failed(m, pk->pid, pk->image, NULL) ? name : NULL;
+	at = pick_line(m, pk, failed_as, gave_up, &tb, &level);
 	if (at < 0)
 		return;
+	/* libstdc++'s what() line is the message of the line above it. */
+	struct strbuf type = STRBUF_INIT;
+	bool report = tb < 0 && !cxx_what(m, pk, at, &type);
+	if (report)
+		at = headline(m, pk, at, failed_as, level);
 	const struct rc_output *o = ring_at(m, pk->idx[at]);
 	char *msg = clean(o->text);
 	if (!msg[0]) {
 		free(msg);
+		strbuf_release(&type);
 		return;
+	}
+	/* A headline that ends in ':' goes on in the line after it, written
+	 * with it: "thread 'main' panicked at src/main.rs:2:5:" and Rust's
+	 * message. */
+	long next = next_on_stream(m, pk, at, 1);
+	const struct rc_output *on = next >= 0 ? ring_at(m, pk->idx[next]) : NULL;
+	if (report && heading_line(o->text) && on && on->seq == o->seq && on->text && !detail_line(on->text)) {
+		char *rest = clean(on->text);
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s %s", msg, rest);
+		free(rest);
+		free(msg);
+		msg = strbuf_detach(&sb);
 	}
 	/* ": No such file or directory" continues a line whose write strace
 	 * cut short (-s): show the two together. */
@@ -348,7 +482,7 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 			msg = strbuf_detach(&sb);
 		}
 	}
-	struct strbuf module = STRBUF_INIT, shown = STRBUF_INIT, type = STRBUF_INIT;
+	struct strbuf module = STRBUF_INIT, shown = STRBUF_INIT;
 	bool is_module = tb >= 0 && missing_module(msg, &module);
 	const char *what = cxx_what(m, pk, at, &type);
 	const char *prog = name;
@@ -381,6 +515,10 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	else if (what)
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "'%s' died of an %s",
 				prog ? prog : "the program", shown.buf);
+	else if (prog && handed_over)
+		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING,
+				"'%s' %s before the process ran '%s': %s", prog,
+				level == EM_WARNING ? "warned" : "reported", prog_name(m, pk->pid), shown.buf);
 	else if (prog)
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "'%s' %s: %s", prog,
 				level == EM_WARNING ? "warned" : "reported", shown.buf);
@@ -397,6 +535,7 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	f->pid = o->pid;
 	f->seq = o->seq;
 	f->is_output = true;
+	f->image = pk->image;
 	finding_set(&f->message, msg);
 
 	/* Evidence: for a traceback its header, the innermost frame and the
@@ -412,6 +551,20 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 		for (long i = frame; i >= 0 && i < at && f->nevidence < RC_EVIDENCE_MAX - 1; i++)
 			add_line(f, ring_at(m, pk->idx[i])->text);
 		add_line(f, o->text);
+	} else if (report && next >= 0 && in_report(o->text, on->text, line_level(on, failed_as))) {
+		/* A report: its headline, the line after it (the innermost
+		 * frame), and what else in it reads as an error flush left (a
+		 * chained cause). */
+		add_line(f, o->text);
+		for (long i = next, prev = at; i >= 0 && f->nevidence < RC_EVIDENCE_MAX;
+		     prev = i, i = next_on_stream(m, pk, i, 1)) {
+			const struct rc_output *l = ring_at(m, pk->idx[i]);
+			enum em_level ll = line_level(l, failed_as);
+			if (!in_report(ring_at(m, pk->idx[prev])->text, l->text, ll))
+				break;
+			if (i == next || (l->text[0] != ' ' && l->text[0] != '\t' && ll == EM_ERROR))
+				add_line(f, l->text);
+		}
 	} else {
 		long from = at - (RC_EVIDENCE_MAX - 1);
 		for (long i = from < 0 ? 0 : from; i <= at; i++) {
@@ -424,7 +577,7 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 		finding_setf(&f->advice, "an exception escaped to std::terminate: catch %s where it is thrown (the "
 			     "crash stack shows where), or fix what it says", type.len ? type.buf : "it");
 	else
-		advise(f, msg, is_module ? module.buf : NULL);
+		advise(f, msg, is_module ? module.buf : NULL, prog, handed_over ? prog_name(m, pk->pid) : NULL);
 	if (cut) {
 		char *adv = f->advice;
 		f->advice = NULL;
@@ -454,10 +607,14 @@ static void em_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 			continue;
 		size_t k;
 		for (k = 0; k < npicks; k++)
-			if (picks[k].pid == pid)
+			if (picks[k].pid == pid && picks[k].image == o->image)
 				break;
-		if (k == npicks)
-			picks[npicks++].pid = pid;
+		if (k == npicks) {
+			picks[npicks].pid = pid;
+			picks[npicks++].image = o->image;
+		}
+		if (o->exe)
+			picks[k].exe = o->exe;
 		picks[k].idx[picks[k].n++] = i;
 	}
 	for (size_t k = 0; k < npicks; k++)

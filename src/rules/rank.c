@@ -140,8 +140,11 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m, bool no_o
 		 * with its command's status) did not fail by what it met on its
 		 * way to starting the child: its user look-ups, its optional
 		 * files. */
-		f->failed = f->pid ? procs_failed(m, f->pid, NULL) && !procs_passed_on(m, f->pid, f->seq)
-				   : any_failed;
+		/* Words are the program's that wrote them: a shim's warning
+		 * before it exec'd the program that failed is not a failure. */
+		bool failed = f->is_output ? procs_image_failed(m, f->pid, f->image, NULL)
+					   : procs_failed(m, f->pid, NULL);
+		f->failed = f->pid ? failed && !procs_passed_on(m, f->pid, f->seq) : any_failed;
 		/* An excerpt that ends before anything did: what nothing in it
 		 * recovered from is judged as if the program failed of it, since
 		 * the user pasted it because it did. */

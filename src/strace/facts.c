@@ -50,6 +50,7 @@ enum decoder {
 	D_FALLOCATE,		/* fallocate(fd, mode, offset, len) */
 	D_FADVISE,		/* fadvise64(fd, offset, len, advice) */
 	D_DUP2,			/* dup2/dup3(oldfd, newfd) */
+	D_FCNTL,		/* fcntl(fd, cmd, ...) */
 	D_SENDFILE,		/* sendfile(out_fd, in_fd, offset, count) */
 	D_COPY_RANGE,		/* copy_file_range/splice(in, off, out, off, len) */
 	D_MMAP,
@@ -82,7 +83,6 @@ enum decoder {
 	D_WAIT4,		/* wait4(pid, status, options, rusage) */
 	D_KILL,			/* kill(pid, sig), tkill(tid, sig) */
 	D_FLOCK,		/* flock(fd, op) */
-	D_FCNTL,		/* fcntl(fd, cmd, arg) */
 	D_TGKILL,		/* tgkill(tgid, tid, sig) */
 	D_EXIT,			/* exit/exit_group(code) */
 	D_IDS,			/* setuid/setresuid...(id, ...) */
@@ -98,7 +98,7 @@ static const unsigned char decoder_nargs[] = {
 	[D_SYMLINK] = 2, [D_SYMLINKAT] = 3, [D_AT_PATH2] = 4, [D_EXECVE] = 2,
 	[D_EXECVEAT] = 3, [D_TRUNCATE] = 2, [D_FD_PATH] = 2, [D_FD] = 1, [D_RW] = 3,
 	[D_PRW] = 4, [D_RWV] = 2, [D_PRWV] = 4, [D_LSEEK] = 2, [D_FTRUNCATE] = 2,
-	[D_FALLOCATE] = 4, [D_FADVISE] = 3, [D_DUP2] = 2, [D_SENDFILE] = 4,
+	[D_FALLOCATE] = 4, [D_FADVISE] = 3, [D_DUP2] = 2, [D_FCNTL] = 3, [D_SENDFILE] = 4,
 	[D_COPY_RANGE] = 5, [D_MMAP] = 6, [D_MUNMAP] = 2, [D_MREMAP] = 4, [D_BRK] = 1,
 	[D_FUTEX] = 4, [D_SOCKET] = 3, [D_SOCKETPAIR] = 4, [D_PIPE] = 2, [D_CONNECT] = 2,
 	[D_ACCEPT] = 2, [D_SENDTO] = 5, [D_RECVFROM] = 5, [D_SEND] = 3, [D_RECV] = 3,
@@ -106,7 +106,7 @@ static const unsigned char decoder_nargs[] = {
 	[D_GETSOCKOPT] = 4, [D_POLL] = 3, [D_PPOLL] = 3, [D_SELECT] = 5,
 	[D_PSELECT] = 5, [D_EPOLL_WAIT] = 4, [D_EPOLL_PWAIT2] = 4, [D_CLONE] = 8,
 	[D_CLONE3] = 1, [D_WAIT4] = 2, [D_EXIT] = 1, [D_IDS] = 3, [D_GROUPS] = 2,
-	[D_KILL] = 2, [D_TGKILL] = 3, [D_FLOCK] = 2, [D_FCNTL] = 3,
+	[D_KILL] = 2, [D_TGKILL] = 3, [D_FLOCK] = 2,
 };
 
 static const struct {
@@ -931,6 +931,25 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 				e->fd2 = fd;
 		}
 		break;
+	case D_FCNTL: {
+		if (n >= 1)
+			take_fd(e, a[0], ar);
+		/* F_DUPFD makes a copy, as dup does: the new fd is fd2, as for
+		 * accept (bash saves stderr this way before a redirection). */
+		if (n >= 2 && (span_eq(a[1], "F_DUPFD") || span_eq(a[1], "F_DUPFD_CLOEXEC"))) {
+			e->fd2 = ok && e->ret <= 0x7fffffff ? (int)e->ret : -1;
+			if (span_eq(a[1], "F_DUPFD_CLOEXEC"))
+				e->flags |= O_CLOEXEC;
+		}
+		/* A record lock asked for: the lock facts. */
+		long long cmd, type;
+		struct span f;
+		if (n >= 3 && (xlat_span(&rc_xlat_lock_cmd, a[1], &cmd) || parse_ll(a[1], &cmd)) &&
+		    find_field(inner(span_in(a[2])), "l_type", &f) &&
+		    (xlat_span(&rc_xlat_lock_type, f, &type) || parse_ll(f, &type)))
+			event_fcntl_lock_facts(e, cmd, type);
+		break;
+	}
 	case D_SENDFILE:
 		if (n >= 1)
 			take_fd(e, a[0], ar);
@@ -1144,17 +1163,6 @@ void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_
 		if (n >= 2)
 			event_flock_facts(e, parse_ll(a[1], &v) ? v : flags_of(&rc_xlat_flock_op, a[1]));
 		break;
-	case D_FCNTL: {
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		long long cmd, type;
-		struct span f;
-		if (n >= 3 && (xlat_span(&rc_xlat_lock_cmd, a[1], &cmd) || parse_ll(a[1], &cmd)) &&
-		    find_field(inner(span_in(a[2])), "l_type", &f) &&
-		    (xlat_span(&rc_xlat_lock_type, f, &type) || parse_ll(f, &type)))
-			event_fcntl_lock_facts(e, cmd, type);
-		break;
-	}
 	case D_KILL:
 	case D_TGKILL: {
 		size_t t = sc->dec == D_TGKILL ? 1 : 0;

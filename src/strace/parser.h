@@ -9,7 +9,8 @@
  * Conventions beyond event.h's field comments:
  *  - open/openat/openat2/creat/socket have no fd argument: their fd_hint is
  *    the -y decoration of the returned fd ("= 3</etc/x>");
- *  - accept/accept4 put the new fd in fd2; dup2/dup3 the target fd;
+ *  - accept/accept4 and fcntl's F_DUPFD put the new fd in fd2; dup2/dup3
+ *    the target fd;
  *  - exit/exit_group (ret_known false) and wait4 carry the status in
  *    exit_code, wait4 a terminating signal in signo;
  *  - "--- stopped by SIGTSTP ---" is a signal event without siginfo;

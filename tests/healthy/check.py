@@ -14,7 +14,15 @@ import json
 import sys
 
 
+# Warnings about time, which a busy machine gives any command (an fsync
+# that took a second while the other core compiled): allowed on every row,
+# as a person reading them would take them, and never an error.
+TIMING = ("slow-syscall",)
+
+
 def allowed(finding, specs):
+    if finding.get("rule") in TIMING:
+        return True
     for spec in specs:
         rule, _, text = spec.partition("~")
         if finding.get("rule") != rule:

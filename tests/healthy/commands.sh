@@ -208,8 +208,14 @@ cmd_postgres() {
 		broken "initdb failed"
 	(
 		pid=$(listener "$port") || exit 1
-		# It listens before it accepts queries ("the database system is
-		# starting up"): ask again for up to 20 s.
+		# It listens before it accepts queries, and a connection then
+		# makes it log "FATAL: the database system is starting up": wait
+		# for its own word that it is ready (in cmd.err, up to 20 s), as
+		# a unit's Type=notify waits, then ask, and ask again if need be.
+		for i in $(seq 100); do
+			grep -q "ready to accept connections" "$W/cmd.err" 2>/dev/null && break
+			sleep 0.2
+		done
 		for i in $(seq 100); do
 			$bin/psql -h 127.0.0.1 -p "$port" -U postgres -At -c 'select 6 * 7' > query.out 2>&1 && break
 			sleep 0.2

@@ -366,6 +366,136 @@ static void vfork_child_ends_first(void **state)
 	rt_release(&t);
 }
 
+/* pyenv's shim chain (pid 4100: the shim, then pyenv, then pyenv-exec, each
+ * an execve) writes its `enable` complaint to /dev/null and runs a helper
+ * that warns and exits 0, then execs the python that fails in words of its
+ * own. Those are the only words of the program that failed; strace 6.1's
+ * lines as it printed them for the real shim, stderr a file. */
+static const char pyenv_shim[] =
+	"4100  09:42:44.402955 execve(\"/root/.pyenv/shims/python3\", [\"python3\", \"app.py\"], 0x7ffc /* 41 vars */) = 0\n"
+	"4100  09:42:44.438477 execve(\"/usr/bin/bash\", [\"bash\", \"/root/.pyenv/libexec/pyenv\", \"exec\", "
+	"\"python3\", \"app.py\"], 0x7ffe /* 40 vars */) = 0\n"
+	"4100  09:42:44.456400 fcntl(2</tmp/rcfix/err.log>, F_DUPFD, 10) = 11</tmp/rcfix/err.log>\n"
+	"4100  09:42:44.456450 openat(AT_FDCWD</tmp/rcfix>, \"/dev/null\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</dev/null>\n"
+	"4100  09:42:44.456597 dup2(3</dev/null>, 2</tmp/rcfix/err.log>) = 2</dev/null>\n"
+	"4100  09:42:44.456679 close(3</dev/null>) = 0\n"
+	"4100  09:42:44.457489 write(2</dev/null>, \"/root/.pyenv/libexec/pyenv: line 23: enable: cannot open shared object "
+	"/root/.pyenv/libexec/../libexec/pyenv-realpath.dylib: /root/.pyenv/libexec/../libexec/pyenv-realpath.dylib: "
+	"cannot open shared object file: No such file or directory\\n\", 237) = 237\n"
+	"4100  09:42:44.457569 dup2(11</tmp/rcfix/err.log>, 2</dev/null>) = 2</tmp/rcfix/err.log>\n"
+	"4100  09:42:44.457754 close(11</tmp/rcfix/err.log>) = 0\n"
+	"4100  09:42:44.491753 execve(\"/usr/bin/bash\", [\"bash\", \"/root/.pyenv/libexec/pyenv-exec\", \"python3\", "
+	"\"app.py\"], 0x7fff /* 43 vars */) = 0\n"
+	"4100  09:42:44.498000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+	"child_tidptr=0x7f) = 4101\n"
+	"4101  09:42:44.560443 execve(\"/usr/bin/bash\", [\"bash\", \"/root/.pyenv/libexec/pyenv-version-file-read\", "
+	"\"/tmp/rcfix/.python-version\"], 0x7ffd /* 44 vars */) = 0\n"
+	"4101  09:42:44.586115 write(2</tmp/rcfix/err.log>, \"pyenv: invalid version `cpython/3.11' ignored in "
+	"`/tmp/rcfix/.python-version'\\n\", 78) = 78\n"
+	"4101  09:42:44.588160 exit_group(0)     = ?\n"
+	"4101  09:42:44.588200 +++ exited with 0 +++\n"
+	"4100  09:42:44.850000 execve(\"/root/.pyenv/versions/3.11.7/bin/python3\", [\"python3\", \"app.py\"], "
+	"0x5559 /* 44 vars */) = 0\n"
+	"4100  09:42:45.073359 write(2</tmp/rcfix/err.log>, \"voice: MODEL_DIR is not set\", 27) = 27\n"
+	"4100  09:42:45.073460 write(2</tmp/rcfix/err.log>, \"\\n\", 1) = 1\n"
+	"4100  09:42:45.079890 exit_group(1)     = ?\n"
+	"4100  09:42:45.080944 +++ exited with 1 +++\n";
+
+static void shim_words_before_exec(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t, pyenv_shim, false);
+	assert_shape(&t);
+	assert_string_equal(t.out.v[0]->rule, "error-message");
+	assert_string_equal(t.out.v[0]->message, "voice: MODEL_DIR is not set");
+	assert_true(contains(t.out.v[0]->summary, "'python3' reported"));
+	assert_int_equal(causes(&t), 1);
+	const struct rc_finding *x = rt_find(&t, "nonzero-exit");
+	assert_non_null(x);
+	assert_ptr_equal(x->cause, t.out.v[0]);
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		/* Hidden by a program that went on: not the failure's words. */
+		assert_false(contains(f->message, "enable: cannot open shared object"));
+		/* The helper's note is a warning of a run that went on. */
+		if (contains(f->message, "invalid version"))
+			assert_int_equal(f->effective, RC_SEV_WARNING);
+	}
+	rt_release(&t);
+}
+
+/* bash warns at start-up (an LC_ALL with no locale behind it), then execs
+ * python3, whose own words are the ones that matter; bash's stay a warning,
+ * named as bash's. */
+static void words_of_the_program_before_exec(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"60  10:00:00.001000 execve(\"/usr/bin/bash\", [\"bash\", \"start.sh\"], 0x7f /* 9 vars */) = 0\n"
+		"60  10:00:00.002000 write(2, \"bash: warning: setlocale: LC_ALL: cannot change locale (de_AT.UTF-8)\\n\", "
+		"70) = 70\n"
+		"60  10:00:00.003000 execve(\"/usr/bin/python3\", [\"/usr/bin/python3\", \"app.py\"], 0x55 /* 9 vars */) = 0\n"
+		"60  10:00:00.004000 write(2, \"voice: MODEL_DIR is not set\\n\", 28) = 28\n"
+		"60  10:00:00.005000 exit_group(1)    = ?\n"
+		"60  10:00:00.005100 +++ exited with 1 +++\n",
+		false);
+	assert_shape(&t);
+	assert_string_equal(t.out.v[0]->rule, "error-message");
+	assert_string_equal(t.out.v[0]->message, "voice: MODEL_DIR is not set");
+	assert_int_equal(causes(&t), 1);
+	assert_int_equal(rt_count(&t, "error-message"), 2);
+	const struct rc_finding *w = NULL;
+	for (size_t i = 0; i < t.out.count; i++)
+		if (contains(t.out.v[i]->message, "setlocale"))
+			w = t.out.v[i];
+	assert_non_null(w);
+	assert_int_equal(w->effective, RC_SEV_WARNING);
+	assert_true(contains(w->summary, "'bash' reported before the process ran 'python3'"));
+	assert_true(contains(w->advice, "before the process exec'd 'python3'"));
+	rt_release(&t);
+}
+
+/* A start script's own failure, then the program it execs fails its own way
+ * and says so in words that name nothing: those words, and the exit, are
+ * about the program's failure, not the script's. */
+static void exit_follows_the_last_program(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"70  10:00:00.001000 execve(\"/usr/bin/bash\", [\"bash\", \"start.sh\"], 0x7f /* 9 vars */) = 0\n"
+		"70  10:00:00.002000 openat(AT_FDCWD, \"/etc/voice/defaults\", O_RDONLY) = -1 ENOENT "
+		"(No such file or directory)\n"
+		"70  10:00:00.003000 write(2, \"start.sh: line 2: /etc/voice/defaults: No such file or directory\\n\", 65) = 65\n"
+		"70  10:00:00.004000 execve(\"/usr/bin/python3\", [\"/usr/bin/python3\", \"app.py\"], 0x55 /* 9 vars */) = 0\n"
+		"70  10:00:00.005000 socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC, IPPROTO_TCP) = 3\n"
+		"70  10:00:00.006000 connect(3, {sa_family=AF_INET, sin_port=htons(5432), sin_addr=inet_addr(\"127.0.0.1\")}, "
+		"16) = -1 ECONNREFUSED (Connection refused)\n"
+		"70  10:00:00.007000 close(3)                = 0\n"
+		"70  10:00:00.008000 write(2, \"voice: database unavailable, giving up\\n\", 39) = 39\n"
+		"70  10:00:00.009000 exit_group(1)    = ?\n"
+		"70  10:00:00.009100 +++ exited with 1 +++\n",
+		false);
+	assert_shape(&t);
+	const struct rc_finding *c = rt_find(&t, "connect-failed");
+	assert_non_null(c);
+	const struct rc_finding *e = NULL;
+	for (size_t i = 0; i < t.out.count; i++)
+		if (contains(t.out.v[i]->message, "database unavailable"))
+			e = t.out.v[i];
+	assert_non_null(e);
+	assert_ptr_equal(e->cause, c);
+	const struct rc_finding *x = rt_find(&t, "nonzero-exit");
+	assert_non_null(x);
+	assert_ptr_equal(x->cause, c);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +508,9 @@ int main(void)
 		cmocka_unit_test(pasted_failures_are_errors),
 		cmocka_unit_test(child_before_clone_returns),
 		cmocka_unit_test(vfork_child_ends_first),
+		cmocka_unit_test(shim_words_before_exec),
+		cmocka_unit_test(words_of_the_program_before_exec),
+		cmocka_unit_test(exit_follows_the_last_program),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

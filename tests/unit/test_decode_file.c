@@ -595,6 +595,13 @@ static void fd_calls(void **state)
 	assert_true(strncmp(strbuf_str(&t.rv_extra), "(flags O_RDWR|O_NONBLOCK", 24) == 0);
 	/* fcntl(3, F_DUPFD, 10) = 13; fcntl(3, F_DUPFD_CLOEXEC, 3) = 14 */
 	int d2 = (int)real(&t, SYS_fcntl, DT_ARGS((uint64_t)fd, F_DUPFD_CLOEXEC, 10), F("%d, F_DUPFD_CLOEXEC, 10", fd));
+	/* The copy is fd2, as the parser has it. */
+	assert_int_equal(t.ev.fd2, d2);
+	assert_int_equal(t.ev.flags & O_CLOEXEC, O_CLOEXEC);
+	close(d2);
+	d2 = (int)real(&t, SYS_fcntl, DT_ARGS((uint64_t)fd, F_DUPFD, 10), F("%d, F_DUPFD, 10", fd));
+	assert_int_equal(t.ev.fd2, d2);
+	assert_int_equal(t.ev.flags & O_CLOEXEC, 0);
 	close(d2);
 	/* fcntl(3, F_SETLK, {l_type=F_RDLCK, l_whence=SEEK_SET, l_start=0, l_len=0}) = 0
 	 * fcntl(3, F_GETLK, {l_type=F_UNLCK, l_whence=SEEK_SET, l_start=0, l_len=0, l_pid=0}) = 0 */

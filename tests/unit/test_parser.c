@@ -213,6 +213,7 @@ static void test_io_calls(void **state)
 	find_line("fcntl", "(flags FD_CLOEXEC)");
 	assert_int_equal(E.ret, 1);
 	assert_int_equal(E.fd, 9);
+	assert_int_equal(E.fd2, -1);
 
 	find("truncate");
 	assert_string_equal(E.path, "/tmp/rootcause-fixture-io");
@@ -242,6 +243,28 @@ static void test_io_calls(void **state)
 	assert_int_equal(E.data_len, 32);
 	assert_true(E.data_truncated);
 	assert_memory_equal(E.data, "AAAAAAAAAA\0AAAAAAAAA\"AAAAAAAAA\\A", 32);
+	done();
+}
+
+/* F_DUPFD makes a copy, as dup does: its new fd is fd2 (bash saves stderr
+ * so before a redirection, and puts it back with dup2). */
+static void test_fcntl_dupfd(void **state)
+{
+	(void)state;
+	one("4586  09:42:44.883297 fcntl(2</tmp/rcfix/run.out>, F_DUPFD, 10) = 11</tmp/rcfix/run.out> <0.000007>\n");
+	assert_int_equal(E.fd, 2);
+	assert_int_equal(E.fd2, 11);
+	assert_int_equal(E.flags & O_CLOEXEC, 0);
+	done();
+	one("4586  fcntl(1, F_DUPFD_CLOEXEC, 3) = 4\n");
+	assert_int_equal(E.fd2, 4);
+	assert_int_equal(E.flags & O_CLOEXEC, O_CLOEXEC);
+	done();
+	one("4586  fcntl(1, F_DUPFD, 10) = -1 EMFILE (Too many open files)\n");
+	assert_int_equal(E.fd2, -1);
+	done();
+	one("4586  fcntl(11, F_SETFD, FD_CLOEXEC) = 0\n");
+	assert_int_equal(E.fd2, -1);
 	done();
 }
 
@@ -1361,6 +1384,7 @@ int main(void)
 		cmocka_unit_test(test_file_calls),
 		cmocka_unit_test(test_io_calls),
 		cmocka_unit_test(test_enter_and_ids),
+		cmocka_unit_test(test_fcntl_dupfd),
 		cmocka_unit_test(test_hex_and_raw),
 		cmocka_unit_test(test_return_forms),
 		cmocka_unit_test(test_unfinished_resumed),

@@ -342,6 +342,42 @@ static void output_follows_the_streams(void **state)
 	rt_release(&t);
 }
 
+/* Feed strace text LOG to T's engine, as a log would be read. */
+static void feed_log(struct rt *t, const char *log)
+{
+	struct strace_parser *p = strace_parser_from_buffer(log, strlen(log));
+	struct strbuf err = STRBUF_INIT;
+	struct rc_event e;
+
+	while (strace_parser_next(p, &e, &err) > 0)
+		rt_feed(t, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+}
+
+/* bash saves stderr with fcntl(F_DUPFD) before hiding it in /dev/null and
+ * puts the copy back with dup2: stderr again, so a later `echo ... >&2`
+ * (dup2(2, 1), then write(1)) is on stderr, as strace -y showed pyenv's. */
+static void output_stream_saved_by_fcntl(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	feed_log(&t,
+		 "4586  fcntl(2</tmp/rcfix/run.out>, F_DUPFD, 10) = 11</tmp/rcfix/run.out>\n"
+		 "4586  openat(AT_FDCWD</tmp/rcfix>, \"/dev/null\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</dev/null>\n"
+		 "4586  dup2(3</dev/null>, 2</tmp/rcfix/run.out>) = 2</dev/null>\n"
+		 "4586  close(3</dev/null>) = 0\n"
+		 "4586  dup2(11</tmp/rcfix/run.out>, 2</dev/null>) = 2</tmp/rcfix/run.out>\n"
+		 "4586  close(11</tmp/rcfix/run.out>) = 0\n"
+		 "4586  clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		 "child_tidptr=0x7f) = 4597\n"
+		 "4597  dup2(2</tmp/rcfix/run.out>, 1<pipe:[604886]>) = 1</tmp/rcfix/run.out>\n"
+		 "4597  write(1</tmp/rcfix/run.out>, \"pyenv: invalid version `cpython/3.13' ignored\\n\", 46) = 46\n");
+	assert_int_equal(last_stream(&t.eng.procs), 2);
+	rt_release(&t);
+}
+
 static void socket_peer_from_decoration(void **state)
 {
 	(void)state;
@@ -543,6 +579,67 @@ static void wrapper_passes_failure_on(void **state)
 	rt_release(&t);
 }
 
+/* PID's execve of PATH, successful or failing with ERR. */
+static void exec_call(struct rt *t, int pid, const char *path, int err)
+{
+	rt_exec(t, pid, path, path, NULL, err, NULL);
+}
+
+/* Each successful execve starts another program image: the lines a process
+ * wrote, and the children it forked, before one belong to the program it
+ * was then, which handed over and did not fail. */
+static void exec_starts_another_program(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+	exec_call(&t, 10, "/usr/bin/bash", 0);
+	rt_write(&t, 10, 2, "pyenv: no pyenv-realpath.dylib");
+	struct rc_event e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	rt_write(&t, 11, 2, "pyenv: invalid version `x/y' ignored\n");
+	rt_exit(&t, 11, 0);
+	exec_call(&t, 10, "/nonexistent/python3", ENOENT);
+	exec_call(&t, 10, "/root/.pyenv/versions/3.11.7/bin/python3", 0);
+	rt_write(&t, 10, 2, "voice: MODEL_DIR is not set\n");
+	rt_exit(&t, 10, 1);
+
+	assert_int_equal(procs_image(m, 10), 2);
+	assert_int_equal(procs_get(m, 11)->parent_image, 1);
+	assert_int_equal(m->out_count, 3);
+	/* The unterminated line ended with the program that wrote it. */
+	const struct rc_output *shim = &m->out[0], *helper = &m->out[1], *py = &m->out[2];
+	assert_string_equal(shim->text, "pyenv: no pyenv-realpath.dylib");
+	assert_int_equal(shim->image, 1);
+	assert_string_equal(shim->exe, "/usr/bin/bash");
+	assert_int_equal(py->image, 2);
+	assert_string_equal(py->exe, "/root/.pyenv/versions/3.11.7/bin/python3");
+	/* The failed program is python; the shim and its helper went on. */
+	assert_true(procs_image_failed(m, 10, py->image, NULL));
+	assert_false(procs_image_failed(m, 10, shim->image, NULL));
+	assert_false(procs_image_failed(m, 11, helper->image, NULL));
+	assert_true(procs_failed(m, 11, NULL));
+	assert_true(procs_before_image(m, 10, shim->seq));
+	assert_false(procs_before_image(m, 10, py->seq));
+	rt_release(&t);
+
+	/* A helper that failed, of a program that went on to exec: survived. */
+	rt_init(&t);
+	m = &t.eng.procs;
+	exec_call(&t, 10, "/usr/bin/bash", 0);
+	e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	rt_write(&t, 11, 2, "readlink: missing operand\n");
+	rt_exit(&t, 11, 1);
+	exec_call(&t, 10, "/usr/bin/python3", 0);
+	rt_exit(&t, 10, 1);
+	assert_false(procs_image_failed(m, 11, m->out[0].image, NULL));
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -553,9 +650,11 @@ int main(void)
 		cmocka_unit_test(output_ring_lines),
 		cmocka_unit_test(output_ring_gap_and_cut),
 		cmocka_unit_test(output_follows_the_streams),
+		cmocka_unit_test(output_stream_saved_by_fcntl),
 		cmocka_unit_test(socket_peer_from_decoration),
 		cmocka_unit_test(truncated_output_is_marked),
 		cmocka_unit_test(wrapper_passes_failure_on),
+		cmocka_unit_test(exec_starts_another_program),
 		cmocka_unit_test(ended_processes_are_bounded),
 		cmocka_unit_test(creds_and_seccomp_follow_the_trace),
 	};

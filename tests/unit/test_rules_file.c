@@ -1933,6 +1933,179 @@ static void em_one_per_process(void **state)
 	rt_release(&t);
 }
 
+/* node 20's dump of an uncaught 'error' event, as one write: the location,
+ * the headline, the stack, then the error's fields. */
+static const char node_eaddrinuse[] =
+	"node:events:502\n"
+	"      throw er; // Unhandled 'error' event\n"
+	"      ^\n"
+	"\n"
+	"Error: listen EADDRINUSE: address already in use 127.0.0.1:8080\n"
+	"    at Server.setupListenHandle [as _listen2] (node:net:1908:16)\n"
+	"    at listenInCluster (node:net:1965:12)\n"
+	"    at doListen (node:net:2139:7)\n"
+	"    at process.processTicksAndRejections (node:internal/process/task_queues:83:21)\n"
+	"Emitted 'error' event on Server instance at:\n"
+	"    at emitErrorNT (node:net:1944:8)\n"
+	"    at process.processTicksAndRejections (node:internal/process/task_queues:82:21) {\n"
+	"  code: 'EADDRINUSE',\n"
+	"  errno: -98,\n"
+	"  syscall: 'listen',\n"
+	"  address: '127.0.0.1',\n"
+	"  port: 8080\n"
+	"}\n";
+
+/* A multi-line error report has a headline; the frames and fields after it
+ * are detail ("errno: -98," is not what went wrong). */
+static void em_report_headline(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/node", "node");
+	rt_write(&t, 100, 2, node_eaddrinuse);
+	rt_write(&t, 100, 2, "\nNode.js v20.20.2\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_string_equal(f->message, "Error: listen EADDRINUSE: address already in use 127.0.0.1:8080");
+	assert_string_equal(f->summary, "'node' reported: Error: listen EADDRINUSE: address already in use 127.0.0.1:8080");
+	assert_string_equal(f->evidence[0], "Error: listen EADDRINUSE: address already in use 127.0.0.1:8080");
+	assert_true(has_evidence(f, "at Server.setupListenHandle"));
+	assert_false(has_evidence(f, "errno: -98"));
+	rt_release(&t);
+
+	/* Java, a line per write: the exception, its frames, the cause it
+	 * wraps and that cause's frames, whose class names say "Exception". */
+	static const char *const java[] = {
+		"Exception in thread \"main\" ", "java.lang.IllegalStateException: cannot load voice config\n",
+		"\tat Voice.load(Voice.java:5)\n", "\tat Voice.main(Voice.java:7)\n",
+		"Caused by: java.nio.file.NoSuchFileException: /srv/conf/voice.json\n",
+		"\tat java.base/sun.nio.fs.UnixException.translateToIOException(UnixException.java:92)\n",
+		"\tat java.base/sun.nio.fs.UnixException.rethrowAsIOException(UnixException.java:111)\n",
+		"\tat java.base/java.nio.file.Files.readString(Files.java:3325)\n",
+		"\tat Voice.load(Voice.java:4)\n", "\t... 1 more\n",
+	};
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/java", "java");
+	rt_write(&t, 100, 1, "voice service starting\n");
+	for (size_t i = 0; i < ARRAY_SIZE(java); i++)
+		rt_write(&t, 100, 2, java[i]);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_string_equal(f->message,
+			    "Exception in thread \"main\" java.lang.IllegalStateException: cannot load voice config");
+	assert_true(has_evidence(f, "Caused by: java.nio.file.NoSuchFileException: /srv/conf/voice.json"));
+	rt_release(&t);
+
+	/* Rust: the panic's heading goes on in the message written with it;
+	 * RUST_BACKTRACE's frames below say "panicking" and "failed". */
+	rt_init(&t);
+	exec_ok(&t, 100, "/srv/bin/voiced", "voiced");
+	rt_write(&t, 100, 2, "\nthread 'main' (3821) panicked at src/main.rs:2:87:\ncalled `Result::unwrap()` on an "
+			     "`Err` value: Os { code: 98, kind: AddrInUse, message: \"Address already in use\" }\n");
+	rt_write(&t, 100, 2, "stack backtrace:\n");
+	rt_write(&t, 100, 2, "   0: __rustc::rust_begin_unwind\n");
+	rt_write(&t, 100, 2, "             at /rustc/5980/library/std/src/panicking.rs:689:5\n");
+	rt_write(&t, 100, 2, "   1: core::panicking::panic_fmt\n");
+	rt_write(&t, 100, 2, "   2: core::result::unwrap_failed\n");
+	rt_write(&t, 100, 2, "   3: voiced::main\n");
+	rt_write(&t, 100, 2, "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.\n");
+	rt_exit(&t, 100, 101);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_string_equal(f->message, "thread 'main' (3821) panicked at src/main.rs:2:87: called `Result::unwrap()` "
+			    "on an `Err` value: Os { code: 98, kind: AddrInUse, message: \"Address already in use\" }");
+	rt_release(&t);
+
+	/* An earlier complaint of its own is not the report's headline. */
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/node", "node");
+	rt_write(&t, 100, 2, "error: cannot read /srv/cache/index.json, starting cold\n");
+	rt_write(&t, 100, 2, node_eaddrinuse + strlen("node:events:502\n      throw er; // Unhandled 'error' "
+						      "event\n      ^\n\n"));
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_string_equal(f->message, "Error: listen EADDRINUSE: address already in use 127.0.0.1:8080");
+	rt_release(&t);
+
+	/* Detail under a line that is not an error keeps its own words. */
+	rt_init(&t);
+	exec_ok(&t, 100, "/srv/bin/voiced", "voiced");
+	rt_write(&t, 100, 2, "starting voice service\n  loading /srv/models/en.bin\n  fatal: model header corrupt\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_true(contains(f->message, "fatal: model header corrupt"));
+	rt_release(&t);
+}
+
+/* strace's -s cut node's dump: after a whole frame, only detail is lost;
+ * before the headline, the line that decides is. */
+static void em_report_cut_by_s(void **state)
+{
+	struct rt t;
+	char buf[sizeof(node_eaddrinuse)];
+	(void)state;
+	const char *frame = strstr(node_eaddrinuse, "    at listenInCluster");
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/node", "node");
+	snprintf(buf, sizeof(buf), "%.*s", (int)(frame - node_eaddrinuse + 20), node_eaddrinuse);
+	rt_write_cut(&t, 100, 2, buf, (long long)strlen(node_eaddrinuse));
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_string_equal(f->summary, "'node' reported: Error: listen EADDRINUSE: address already in use 127.0.0.1:8080");
+	rt_release(&t);
+
+	rt_init(&t);
+	exec_ok(&t, 100, "/usr/bin/node", "node");
+	rt_write_cut(&t, 100, 2, "node:events:502\n      throw er; ", (long long)strlen(node_eaddrinuse));
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "strace -s 32 cut this write"));
+	rt_release(&t);
+}
+
+/* The real logs: node's headline, under the bind that failed; Java's
+ * exception, with the missing file it wraps in its evidence. */
+static void real_report_headlines(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	assert_true(analyze_log("file-node-eaddrinuse.log", &t));
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_string_equal(f->message, "Error: listen EADDRINUSE: address already in use 127.0.0.1:56465");
+	assert_non_null(f->cause);
+	assert_string_equal(f->cause->rule, "bind-failed");
+	assert_string_equal(t.out.v[0]->rule, "bind-failed");
+	rt_release(&t);
+
+	rt_init(&t);
+	assert_true(analyze_log("file-java-caused-by.log", &t));
+	f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_string_equal(f->message,
+			    "Exception in thread \"main\" java.lang.IllegalStateException: cannot load voice config");
+	assert_true(has_evidence(f, "Caused by: java.nio.file.NoSuchFileException: /tmp/rcfix/conf/voice.json"));
+	assert_non_null(f->cause);
+	assert_string_equal(f->cause->rule, "missing-file");
+	assert_true(contains(f->cause->path, "/tmp/rcfix/conf/voice.json"));
+	rt_release(&t);
+}
+
 /* ---- real logs (tests/fixtures/rules/file-*.log) ---- */
 
 /* struct rt_expect's columns, and the severity the first match has. */
@@ -2117,6 +2290,9 @@ int main(void)
 		cmocka_unit_test(em_traceback_in_one_long_write),
 		cmocka_unit_test(em_decisive_line_cut_by_s),
 		cmocka_unit_test(em_one_per_process),
+		cmocka_unit_test(em_report_headline),
+		cmocka_unit_test(em_report_cut_by_s),
+		cmocka_unit_test(real_report_headlines),
 		cmocka_unit_test(mf_enter_directories),
 		cmocka_unit_test(mf_enter_probing),
 		cmocka_unit_test(mf_lookup_on_the_way_folded),

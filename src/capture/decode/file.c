@@ -15,6 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
 #include <stdio.h>
@@ -1077,6 +1078,13 @@ static void dec_fcntl(struct dec *d)
 {
 	unsigned cmd = (unsigned)d->args[1];
 	uint64_t arg = d->args[2];
+
+	/* F_DUPFD's copy is fd2, as the parser has it. */
+	if (d->exiting && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) {
+		d->e->fd2 = !d->err && d->rval >= 0 && d->rval <= INT_MAX ? (int)d->rval : -1;
+		if (cmd == F_DUPFD_CLOEXEC)
+			d->e->flags |= O_CLOEXEC;
+	}
 
 	if (!d->exiting) {
 		fd_arg(d, 0);

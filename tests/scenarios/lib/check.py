@@ -243,6 +243,30 @@ def read(path, limit=None):
         return ""
 
 
+UNFINISHED = " <unfinished ...>"
+RESUMED = re.compile(r"^(\[pid +)?(\d+)\]? *(.*?)<\.\.\. [a-z0-9_]+ resumed>(.*)$")
+PID = re.compile(r"^(?:\[pid +)?(\d+)\]? ")
+
+
+def joined_halves(text):
+    """TEXT with every unfinished call joined to its resumed half, each on
+    the line of its start; other lines as they are."""
+    out, pending = [], {}
+    for line in text.split("\n"):
+        m = PID.match(line)
+        pid = m.group(1) if m else ""
+        if line.endswith(UNFINISHED):
+            pending[pid] = len(out)
+            out.append(line[:-len(UNFINISHED)])
+            continue
+        r = RESUMED.match(line)
+        if r and pid in pending:
+            out[pending.pop(pid)] += r.group(4)
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
 def check(a):
     rules = rule_ids(a.rules)
     variables = load_vars(a.vars)
@@ -256,6 +280,10 @@ def check(a):
     # The scenario itself: did the program fail the way it is meant to,
     # and does the log really show it?  Checked first, from the raw log.
     logtext = "".join(read(p) for p in a.logs)
+    # A call other threads' lines split into "<unfinished ...>" and
+    # "<... resumed>" halves shows whole in the joined text: a log line
+    # must not fail by how the threads happened to interleave.
+    logtext += "\n" + joined_halves(logtext)
     status = read(a.status).strip() if a.status else ""
     for no, _s, stmt, args, line in stmts:
         if stmt == "log" and re.search(args[0], logtext, re.M) is None:
