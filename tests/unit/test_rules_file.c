@@ -1145,6 +1145,144 @@ static void pd_directory_on_the_way(void **state)
 	remove_file(dir, &file);
 }
 
+/* A cluster's pg_wal that links to a root-owned directory on a volume of
+ * its own: the mkdir in it is refused there, and that directory is named
+ * where it really is, since `chown -R` of the link would change only the
+ * link. */
+static void pd_directory_through_a_link(void **state)
+{
+	char top[] = "/tmp/rc-test-pdl-XXXXXX";
+	struct strbuf data = STRBUF_INIT, vol = STRBUF_INIT, wal = STRBUF_INIT, link = STRBUF_INIT,
+		      sub = STRBUF_INIT, target = STRBUF_INIT;
+	struct rt t;
+	(void)state;
+
+	assert_non_null(mkdtemp(top));
+	assert_int_equal(chmod(top, 0755), 0);
+	strbuf_addf(&data, "%s/data", top);
+	strbuf_addf(&vol, "%s/vol", top);
+	strbuf_addf(&wal, "%s/vol/pg_wal", top);
+	strbuf_addf(&link, "%s/data/pg_wal", top);
+	strbuf_addf(&target, "%s/data/pg_wal/archive_status", top);
+	assert_int_equal(mkdir(data.buf, 0755), 0);
+	assert_int_equal(mkdir(vol.buf, 0755), 0);
+	assert_int_equal(mkdir(wal.buf, 0700), 0);
+	assert_int_equal(symlink(wal.buf, link.buf), 0);
+	struct stat st;
+	assert_int_equal(stat(wal.buf, &st), 0);
+	uid_t other = st.st_uid == 65534 ? 65533 : 65534;
+
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "setresuid", 0, 0);
+	e.ids[0] = e.ids[1] = e.ids[2] = other;
+	e.nids = 3;
+	rt_feed(&t, &e);
+	path_call(&t, 100, "mkdir", target.buf, 0700, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	strbuf_addf(&sub, "may not write in it (is '%s', mode 0700", wal.buf);
+	assert_true(contains(f->summary, sub.buf));
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "chown -R <user> '%s'", wal.buf);
+	assert_true(contains(f->advice, sub.buf));
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "chown -R <user> '%s'", link.buf);
+	assert_false(contains(f->advice, sub.buf));
+	rt_release(&t);
+
+	unlink(link.buf);
+	rmdir(wal.buf);
+	rmdir(vol.buf);
+	rmdir(data.buf);
+	rmdir(top);
+	strbuf_release(&data);
+	strbuf_release(&vol);
+	strbuf_release(&wal);
+	strbuf_release(&link);
+	strbuf_release(&sub);
+	strbuf_release(&target);
+}
+
+/* Whose ids a process has is unknown (a log of file calls only): a
+ * directory is then taken to refuse what it gives neither owner nor
+ * group. But a directory the process was seen getting through (a stat
+ * beneath it worked, with the same ids) let it search: the block is
+ * further down, where the process was stopped. */
+static void pd_reached_directory_is_not_the_block(void **state)
+{
+	char top[] = "/tmp/rc-test-pdr-XXXXXX";
+	struct strbuf data = STRBUF_INIT, wal = STRBUF_INIT, conf = STRBUF_INIT, target = STRBUF_INIT,
+		      sub = STRBUF_INIT;
+	struct rt t;
+	(void)state;
+
+	assert_non_null(mkdtemp(top));
+	assert_int_equal(chmod(top, 0755), 0);
+	strbuf_addf(&data, "%s/data", top);
+	strbuf_addf(&wal, "%s/data/pg_wal", top);
+	strbuf_addf(&conf, "%s/data/postgresql.conf", top);
+	strbuf_addf(&target, "%s/data/pg_wal/archive_status", top);
+	assert_int_equal(mkdir(data.buf, 0700), 0);
+	assert_int_equal(mkdir(wal.buf, 0700), 0);
+
+	/* Nothing seen beneath data: data is the guess. */
+	rt_init(&t);
+	path_call(&t, 100, "mkdir", target.buf, 0700, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	strbuf_addf(&sub, "directory '%s' on the way", data.buf);
+	assert_true(contains(f->summary, sub.buf));
+	rt_release(&t);
+
+	/* The process opened its config in data: data let it through, and
+	 * pg_wal is what refused the write. */
+	rt_init(&t);
+	open_ok(&t, 100, conf.buf, O_RDONLY, 3);
+	path_call(&t, 100, "mkdir", target.buf, 0700, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	assert_false(contains(f->summary, "on the way"));
+	assert_true(contains(f->summary, "may not write in it (mode 0700"));
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "chown -R <user> '%s'", wal.buf);
+	assert_true(contains(f->advice, sub.buf));
+	rt_release(&t);
+
+	/* Seen with other ids (before a setuid): no proof for the new ones. */
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "geteuid", 0, 0);
+	rt_feed(&t, &e);
+	open_ok(&t, 100, conf.buf, O_RDONLY, 3);
+	e = rt_sys(&t, 100, "setresuid", 0, 0);
+	e.ids[0] = e.ids[1] = e.ids[2] = 65534;
+	e.nids = 3;
+	rt_feed(&t, &e);
+	path_call(&t, 100, "mkdir", target.buf, 0700, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "directory '%s' on the way", data.buf);
+	assert_true(contains(f->summary, sub.buf));
+	rt_release(&t);
+
+	rmdir(wal.buf);
+	rmdir(data.buf);
+	rmdir(top);
+	strbuf_release(&data);
+	strbuf_release(&wal);
+	strbuf_release(&conf);
+	strbuf_release(&target);
+	strbuf_release(&sub);
+}
+
 static void pd_quiet_cases(void **state)
 {
 	struct rt t;
@@ -2121,6 +2259,8 @@ int main(void)
 		cmocka_unit_test(mf_enter_probing),
 		cmocka_unit_test(mf_lookup_on_the_way_folded),
 		cmocka_unit_test(pd_directory_on_the_way),
+		cmocka_unit_test(pd_directory_through_a_link),
+		cmocka_unit_test(pd_reached_directory_is_not_the_block),
 		cmocka_unit_test(real_logs_checked),
 		cmocka_unit_test(real_creds_from_trace),
 		cmocka_unit_test(real_story1_ranked),
