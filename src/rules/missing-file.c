@@ -48,6 +48,12 @@
  * then 'hello.py'), the failed candidates are notes even when the program
  * names them: "While importing 'hello'" is about the module it found.
  *
+ * A look-up (or a read) of a path that the process then tries to create
+ * (mkdir, an O_CREAT open) was the check before creating it: initdb stats its data
+ * directory, finds none, and makes it. The absence was expected, whether
+ * the creation then worked or was refused (a refusal is another rule's
+ * finding, an ENOENT for the parent this rule's own).
+ *
  * A move into a directory is looked for as a place rather than by name
  * (rules/common.h, rule_enter_failed): one that fails and is followed by
  * a move into another directory by the same process was a probe, a
@@ -624,6 +630,22 @@ static void follow_search(struct mf_state *st, const struct rc_event *e, const s
 		l->counted = true;	/* nothing to count */
 }
 
+/* E tried to create its path and was refused (not for a missing
+ * parent): the failed look-ups of that very path before it were the
+ * check before creating it. */
+static void create_tried(struct mf_state *st, const struct rc_event *e)
+{
+	struct mf_entry *en = entry_of(st, e->path);
+
+	if (!en || en->npaths > MF_MAX_PATHS || !en->has_decisive ||
+	    (en->decisive.kind != MF_PROBE && en->decisive.kind != MF_READ))
+		return;
+	for (size_t i = 0; i < en->npaths; i++)
+		if (strcmp(en->paths[i].path, e->path) != 0 || en->paths[i].pid != e->pid)
+			return;
+	en->recovered = true;
+}
+
 static void mf_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct mf_state *st = state;
@@ -663,6 +685,9 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 	if ((e->err != ENOENT && e->err != ENOTDIR) || e->interrupted) {
 		if (lookup)
 			follow_search(st, e, ctx, false);
+		if (!e->interrupted && classify(e, &kind) && (kind == MF_CREATE || kind == MF_MKDIR) &&
+		    st->names.count)
+			create_tried(st, e);
 		return;
 	}
 	if (!classify(e, &kind))

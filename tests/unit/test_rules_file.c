@@ -546,6 +546,59 @@ static void mf_create_in_missing_directory(void **state)
 	rt_release(&t);
 }
 
+/* initdb stats its data directory, finds none and makes it: the look-up
+ * was the check before creating, whether the mkdir then worked or was
+ * refused (permission-denied's, the one cause). A mkdir that fails for a
+ * missing parent is this rule's own. A path the program only looked up,
+ * or created elsewhere, stays a finding. */
+static void mf_checked_before_creating(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/srv/pgdata", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/srv/pgdata", 0, -1, ENOENT);
+	path_call(&t, 100, "mkdir", "/srv/pgdata", 0700, -1, EACCES);
+	rt_write(&t, 100, 2, "initdb: error: could not create directory \"/srv/pgdata\": Permission denied\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	assert_non_null(rt_find(&t, "permission-denied"));
+	rt_release(&t);
+
+	/* The same for a file: read, not there, created (refused). */
+	rt_init(&t);
+	open_fail(&t, 100, "/srv/app/state.json", O_RDONLY, ENOENT);
+	open_fail(&t, 100, "/srv/app/state.json", O_WRONLY | O_CREAT | O_TRUNC, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	rt_release(&t);
+
+	/* The parent missing: the mkdir's own ENOENT is the finding. */
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/srv/pg/15/main", 0, -1, ENOENT);
+	path_call(&t, 100, "mkdir", "/srv/pg/15/main", 0700, -1, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "parent '/srv/pg/15' does not exist"));
+	rt_release(&t);
+
+	/* Another path created: the one looked up is still missing. */
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/etc/app/app.conf", 0, -1, ENOENT);
+	rt_write(&t, 100, 2, "app: cannot stat '/etc/app/app.conf'\n");
+	path_call(&t, 100, "mkdir", "/etc/app/app.conf.d", 0755, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/etc/app/app.conf");
+	rt_release(&t);
+}
+
 /* chroot and pivot_root need a directory as chdir does: their failures are
  * missing-file's too, with advice for a directory (a root, a working
  * directory) rather than for a file. */
@@ -2220,6 +2273,7 @@ int main(void)
 		cmocka_unit_test(mf_handled_failures_are_warnings),
 		cmocka_unit_test(mf_other_rules_paths_left_alone),
 		cmocka_unit_test(mf_create_in_missing_directory),
+		cmocka_unit_test(mf_checked_before_creating),
 		cmocka_unit_test(mf_duplicates_grouped),
 		cmocka_unit_test(mf_lookups_are_weaker),
 		cmocka_unit_test(mf_search_across_sources),
