@@ -48,11 +48,12 @@
  * then 'hello.py'), the failed candidates are notes even when the program
  * names them: "While importing 'hello'" is about the module it found.
  *
- * A look-up (or a read) of a path that the process then tries to create
- * (mkdir, an O_CREAT open) was the check before creating it: initdb stats its data
- * directory, finds none, and makes it. The absence was expected, whether
- * the creation then worked or was refused (a refusal is another rule's
- * finding, an ENOENT for the parent this rule's own).
+ * A look-up, a read or a move into a path that the process then tries to
+ * create (mkdir, an O_CREAT open) was the check before creating it:
+ * initdb stats its data directory, finds none, and makes it; git init
+ * tries to chdir into its repository first. The absence was expected,
+ * whether the creation then worked or was refused (a refusal is another
+ * rule's finding, an ENOENT for the parent this rule's own).
  *
  * A move into a directory is looked for as a place rather than by name
  * (rules/common.h, rule_enter_failed): one that fails and is followed by
@@ -631,14 +632,14 @@ static void follow_search(struct mf_state *st, const struct rc_event *e, const s
 }
 
 /* E tried to create its path and was refused (not for a missing
- * parent): the failed look-ups of that very path before it were the
- * check before creating it. */
+ * parent): the failures of that very path before it (look-ups, reads, a
+ * chdir) were the check before creating it. */
 static void create_tried(struct mf_state *st, const struct rc_event *e)
 {
 	struct mf_entry *en = entry_of(st, e->path);
 
-	if (!en || en->npaths > MF_MAX_PATHS || !en->has_decisive ||
-	    (en->decisive.kind != MF_PROBE && en->decisive.kind != MF_READ))
+	if (!en || en->npaths > MF_MAX_PATHS || !en->has_decisive || en->decisive.kind == MF_CREATE ||
+	    en->decisive.kind == MF_MKDIR)
 		return;
 	for (size_t i = 0; i < en->npaths; i++)
 		if (strcmp(en->paths[i].path, e->path) != 0 || en->paths[i].pid != e->pid)

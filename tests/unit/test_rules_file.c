@@ -575,6 +575,16 @@ static void mf_checked_before_creating(void **state)
 	assert_int_equal(rt_count(&t, "missing-file"), 0);
 	rt_release(&t);
 
+	/* git init tries to enter its repository, then makes it. */
+	rt_init(&t);
+	path_call(&t, 100, "chdir", "/srv/git/repo", 0, -1, ENOENT);
+	path_call(&t, 100, "mkdir", "/srv/git/repo", 0777, -1, EACCES);
+	rt_write(&t, 100, 2, "fatal: cannot mkdir /srv/git/repo: Permission denied\n");
+	rt_exit(&t, 100, 128);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	rt_release(&t);
+
 	/* The parent missing: the mkdir's own ENOENT is the finding. */
 	rt_init(&t);
 	path_call(&t, 100, "newfstatat", "/srv/pg/15/main", 0, -1, ENOENT);
