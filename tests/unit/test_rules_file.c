@@ -609,6 +609,62 @@ static void mf_checked_before_creating(void **state)
 	rt_release(&t);
 }
 
+/* haproxy's `crt site.pem`: site.pem, then its forms site.pem.dsa,
+ * .ecdsa and .rsa, none there, then "[ALERT] ... unable to stat SSL
+ * certificate ..." cut by strace's -s 32. One file in four forms is one
+ * look-up, and the thread's last failure before words cut short is what
+ * they report: an error, first. A search across places stays the
+ * program's to name, and a failure with another after it is not what the
+ * words follow. */
+static void mf_forms_and_cut_words(void **state)
+{
+	struct rt t;
+	(void)state;
+	static const char *const forms[] = { "/etc/haproxy/certs/site.pem", "/etc/haproxy/certs/site.pem.dsa",
+					     "/etc/haproxy/certs/site.pem.ecdsa", "/etc/haproxy/certs/site.pem.rsa" };
+
+	rt_init(&t);
+	for (size_t i = 0; i < 4; i++)
+		path_call(&t, 100, "newfstatat", forms[i], 0, -1, ENOENT);
+	rt_write_cut(&t, 100, 2, "[ALERT]    (100) : config : pars", 180);
+	rt_write_cut(&t, 100, 2, "[ALERT]    (100) : config : Fata", 60);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_string_equal(t.out.v[0]->rule, "missing-file");
+	assert_string_equal(t.out.v[0]->path, forms[0]);
+	assert_int_equal(t.out.v[0]->effective, RC_SEV_ERROR);
+	assert_true(contains(t.out.v[0]->message, "3 other forms ('site.pem.*')"));
+	assert_true(contains(t.out.v[0]->advice, "cut short"));
+	assert_int_equal(rt_count(&t, "missing-file"), 1);
+	assert_ptr_equal(rt_find(&t, "error-message")->cause, t.out.v[0]);
+	rt_release(&t);
+
+	/* One name in several places (the name service's userdb search). */
+	rt_init(&t);
+	open_fail(&t, 100, "/etc/userdb/nginx.user", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_fail(&t, 100, "/run/userdb/nginx.user", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_fail(&t, 100, "/usr/lib/userdb/nginx.user", O_RDONLY | O_CLOEXEC, ENOENT);
+	rt_write_cut(&t, 100, 2, "2026/12/01 09:58:13 [emerg] 4153", 112);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_true(!f || f->effective == RC_SEV_INFO);
+	rt_release(&t);
+
+	/* Another call failed after it, before the words. */
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/etc/app/optional.conf", 0, -1, ENOENT);
+	open_fail(&t, 100, "/srv/app/data.db", O_RDWR, EACCES);
+	rt_write_cut(&t, 100, 2, "app: fatal: cannot open database", 80);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_not_equal(f->effective, RC_SEV_ERROR);
+	assert_string_equal(t.out.v[0]->rule, "permission-denied");
+	rt_release(&t);
+}
+
 /* chroot and pivot_root need a directory as chdir does: their failures are
  * missing-file's too, with advice for a directory (a root, a working
  * directory) rather than for a file. */
@@ -2284,6 +2340,7 @@ int main(void)
 		cmocka_unit_test(mf_other_rules_paths_left_alone),
 		cmocka_unit_test(mf_create_in_missing_directory),
 		cmocka_unit_test(mf_checked_before_creating),
+		cmocka_unit_test(mf_forms_and_cut_words),
 		cmocka_unit_test(mf_duplicates_grouped),
 		cmocka_unit_test(mf_lookups_are_weaker),
 		cmocka_unit_test(mf_search_across_sources),
