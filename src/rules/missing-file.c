@@ -705,12 +705,13 @@ static void create_tried(struct mf_state *st, const struct rc_event *e)
 }
 
 /* E's thread failed a call: the failure pending before it, if any, is
- * no longer the thread's last, unless E is one of its file's forms. */
+ * no longer the thread's last, unless E is one of its file's forms or
+ * probing (the message catalogs a program's complaint is looked up in). */
 static void follow_failure(struct mf_state *st, const struct rc_event *e)
 {
 	struct mf_last *l = rule_int_value(&st->last, e->pid, false, 0, 0, NULL);
 
-	if (!l || !l->pending ||
+	if (!l || !l->pending || (e->path && noise_path(e->path)) ||
 	    (e->path && ((e->nr == l->nr && is_form(l->pending, e->path)) ||
 			 (l->form_base && is_form(l->form_base, e->path)))))
 		return;
