@@ -7,7 +7,10 @@
  * than a failure, and execve belongs to exec-failed. A path that later
  * succeeded (the program fell back from O_RDWR to O_RDONLY, or fixed the
  * mode) is not reported, nor are probing paths (noise_path) and NVIDIA
- * devices (gpu-unavailable).
+ * devices (gpu-unavailable). A look-up refused in one directory whose
+ * name the process then found in another was a search going down its
+ * list: a shell run as another user with root's PATH stats
+ * /root/.local/bin/tar (EACCES: /root is 0700) before /usr/bin/tar.
  *
  * When the path exists on this machine now, the report says who owns it
  * and its mode, which is what the user needs for chown/chmod. A file
@@ -106,6 +109,7 @@ struct pd_reach {
 
 struct pd_state {
 	struct hmap paths;	/* path -> struct pd_entry* */
+	struct hmap searched;	/* basenames of refused look-ups (no value) */
 	struct hmap reached;	/* leader -> struct pd_reach* */
 	long long dropped;
 	struct rule_enter_pending enter;	/* failed moves, by path */
@@ -140,6 +144,7 @@ static void pd_init(void *state)
 	struct pd_state *st = state;
 	hmap_init(&st->paths);
 	hmap_init(&st->reached);
+	hmap_init(&st->searched);
 }
 
 static void pd_release(void *state)
@@ -147,6 +152,7 @@ static void pd_release(void *state)
 	struct pd_state *st = state;
 	hmap_release(&st->paths, entry_free);
 	hmap_release(&st->reached, reach_free);
+	hmap_release(&st->searched, NULL);
 	rule_enter_release(&st->enter);
 }
 
@@ -314,6 +320,29 @@ static void record(struct pd_state *st, const struct rc_event *e, enum pd_attemp
 		en->creds = *cr;
 	else
 		en->creds = (struct rc_creds){ .uid = -1, .gid = -1, .ngroups = -1 };
+	/* Past the cap a refused look-up is judged by its own path only. */
+	const char *base = fp_base(e->path);
+	if (a == PD_SEARCH && base[0] && st->searched.count < PD_MAX_PATHS)
+		hmap_put(&st->searched, base, strlen(base), NULL);
+}
+
+/* E found its name: the refused look-ups of that name in other
+ * directories by its process were steps of its search. */
+static void found_elsewhere(struct pd_state *st, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	const char *base = fp_base(e->path);
+	struct hmap_iter it;
+
+	if (!base[0] || !hmap_get(&st->searched, base, strlen(base)))
+		return;
+	int leader = rule_leader(ctx, e->pid);
+	for (struct hmap_node *n = hmap_first(&st->paths, &it); n; n = hmap_next(&st->paths, &it)) {
+		struct pd_entry *en = n->value;
+		const char *path = n->key;
+		if (en->attempt == PD_SEARCH && !en->recovered && strcmp(fp_base(path), base) == 0 &&
+		    strcmp(path, e->path) != 0 && rule_leader(ctx, en->pid) == leader)
+			en->recovered = true;
+	}
 }
 
 /* A failed move of the process that has now moved elsewhere was a probe. */
@@ -398,6 +427,7 @@ static void pd_on_event(void *state, const struct rc_event *e, const struct rc_c
 		/* A stat that works says nothing about a write that did not. */
 		if (slot && (a != PD_SEARCH || ((struct pd_entry *)*slot)->attempt == PD_SEARCH))
 			((struct pd_entry *)*slot)->recovered = true;
+		found_elsewhere(st, e, ctx);
 		return;
 	}
 	if (e->interrupted || (e->err != EACCES && e->err != EPERM && e->err != EROFS))

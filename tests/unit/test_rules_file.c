@@ -1404,6 +1404,34 @@ static void pd_reached_directory_is_not_the_block(void **state)
 	strbuf_release(&sub);
 }
 
+/* A shell run as another user with root's PATH looks tar up in /root's
+ * directories first (EACCES: /root is 0700), then finds /usr/bin/tar: a
+ * search going down its list, not a refusal that mattered. A name found
+ * by another process, or another name found, proves nothing. */
+static void pd_refused_then_found_elsewhere(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/root/.local/bin/tar", 0, -1, EACCES);
+	path_call(&t, 100, "newfstatat", "/root/.cargo/bin/tar", 0, -1, EACCES);
+	path_call(&t, 100, "newfstatat", "/usr/local/bin/tar", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/usr/bin/tar", 0, 0, 0);
+	rt_exit(&t, 100, 3);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "permission-denied"), 0);
+	rt_release(&t);
+
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/root/.local/bin/tar", 0, -1, EACCES);
+	path_call(&t, 101, "newfstatat", "/usr/bin/tar", 0, 0, 0);
+	path_call(&t, 100, "newfstatat", "/usr/bin/gzip", 0, 0, 0);
+	rt_exit(&t, 100, 3);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "permission-denied"), 1);
+	rt_release(&t);
+}
+
 static void pd_quiet_cases(void **state)
 {
 	struct rt t;
@@ -2384,6 +2412,7 @@ int main(void)
 		cmocka_unit_test(pd_directory_on_the_way),
 		cmocka_unit_test(pd_directory_through_a_link),
 		cmocka_unit_test(pd_reached_directory_is_not_the_block),
+		cmocka_unit_test(pd_refused_then_found_elsewhere),
 		cmocka_unit_test(real_logs_checked),
 		cmocka_unit_test(real_creds_from_trace),
 		cmocka_unit_test(real_story1_ranked),
