@@ -208,8 +208,15 @@ cmd_postgres() {
 		broken "initdb failed"
 	(
 		pid=$(listener "$port") || exit 1
-		# It listens before it accepts queries ("the database system is
-		# starting up"): ask again for up to 20 s.
+		# It listens before it accepts queries: a client that comes too
+		# early is turned away ("FATAL: the database system is starting
+		# up", in the server's own log), which would make the run depend
+		# on the machine's speed. Wait for the server to say it is ready
+		# (up to 20 s), and ask again for as long should it not say so.
+		for i in $(seq 100); do
+			grep -q 'ready to accept connections' "$W/cmd.err" 2>/dev/null && break
+			sleep 0.2
+		done
 		for i in $(seq 100); do
 			$bin/psql -h 127.0.0.1 -p "$port" -U postgres -At -c 'select 6 * 7' > query.out 2>&1 && break
 			sleep 0.2
