@@ -25,8 +25,10 @@
  *  4. a signal another traced process sent while its victim was stuck in a
  *     call (a lock wait its time-out cut short), or after a failure in
  *     the sender's own subtree: the supervisor stopping the rest after a
- *     child failed; and a process's death by its own kill of its group,
- *     under the death of the victim it named first;
+ *     child failed, whether the signal killed them (crashed) or their
+ *     handler exited non-zero on it (nonzero-exit with the sender: a
+ *     postmaster's SIGQUIT); and a process's death by its own kill of its
+ *     group, under the death of the victim it named first;
  *  5. in the order the processes ended: the words of a process after one
  *     of its children failed are its report of that failure; the exit
  *     status of a process follows from the cause its last words were
@@ -255,7 +257,7 @@ static void link_sent_signals(struct links *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		struct rc_finding *x = l->v[i];
-		if (!is_rule(x, "crashed") || x->cause || x->sender_pid <= 0)
+		if ((!is_rule(x, "crashed") && !is_rule(x, "nonzero-exit")) || x->cause || x->sender_pid <= 0)
 			continue;
 		int sender = leader_of(l->m, x->sender_pid);
 		/* Stopped while stuck in a call (a lock wait a time-out cut

@@ -48,6 +48,27 @@
  * then 'hello.py'), the failed candidates are notes even when the program
  * names them: "While importing 'hello'" is about the module it found.
  *
+ * One file looked for in several forms is one look-up, not a search among
+ * candidates: haproxy's `crt site.pem` stats site.pem, then site.pem.dsa,
+ * site.pem.ecdsa and site.pem.rsa (a bundle of one certificate per key
+ * type). A failed look-up of X that the thread follows at once with
+ * look-ups of X.SUFFIX by the same call is X's, and the forms are folded
+ * into it: none of them found, X was not found.
+ *
+ * When the program's words after a failure were cut short by strace's -s,
+ * they may well name the file: the failure that was the thread's last
+ * before those words, in a process that then failed, is taken as the one
+ * they report (the same judgement that makes such words its consequence,
+ * rules/causes.c). A search across several places is not: the program
+ * names what it was after (unknown-user's "getpwnam failed").
+ *
+ * A look-up, a read or a move into a path that the process then tries to
+ * create (mkdir, an O_CREAT open) was the check before creating it:
+ * initdb stats its data directory, finds none, and makes it; git init
+ * tries to chdir into its repository first. The absence was expected,
+ * whether the creation then worked or was refused (a refusal is another
+ * rule's finding, an ENOENT for the parent this rule's own).
+ *
  * A move into a directory is looked for as a place rather than by name
  * (rules/common.h, rule_enter_failed): one that fails and is followed by
  * a move into another directory by the same process was a probe, a
@@ -118,6 +139,11 @@ struct mf_fail {
 struct mf_entry {
 	bool recovered;
 	long long count;
+	long long forms;	/* failures that were another name's forms (X.rsa after X) */
+	long long other_forms;	/* forms of this name looked up after it */
+	/* The thread's next failed call after the decisive one (0: none
+	 * yet), other than the file's forms: what its words came before. */
+	uint64_t next_fail_seq;
 	long long probes;	/* failures found to be Python 2's import probing */
 	long long steps;	/* failures that were steps of a search */
 	long long resolved;	/* ... of a search that then found a candidate */
@@ -138,6 +164,7 @@ struct mf_py2 {
 /* A thread's last look-up, to see a search going down its list. */
 struct mf_last {
 	char *path;
+	long nr;		/* its call */
 	uint64_t nsys;		/* the thread's calls before it */
 	bool failed;
 	bool counted;		/* failed, recorded, and already a step */
@@ -146,6 +173,12 @@ struct mf_last {
 	char *chain_dir;
 	char *chain[MF_MAX_CHAIN];
 	int nchain;
+	/* X, whose forms (X.SUFFIX) the thread is looking up. */
+	char *form_base;
+	/* The thread's last failure that the rule recorded, the decisive one
+	 * of its name, until another call of the thread fails: its seq. */
+	char *pending;
+	uint64_t pending_seq;
 };
 
 struct mf_state {
@@ -210,6 +243,8 @@ static void last_free(void *p)
 		free(l->path);
 		chain_clear(l);
 		free(l->chain_dir);
+		free(l->form_base);
+		free(l->pending);
 	}
 	free(l);
 }
@@ -450,6 +485,7 @@ static bool record_failure(struct mf_state *st, const struct rc_event *e, enum m
 	if (!en->has_decisive || kind_weight(kind) >= kind_weight(en->decisive.kind)) {
 		fail_set(st, &en->decisive, e, kind, ctx);
 		en->has_decisive = true;
+		en->next_fail_seq = 0;
 	}
 	return true;
 }
@@ -586,6 +622,14 @@ static void follow_chain(struct mf_state *st, struct mf_last *l, const struct rc
 	strbuf_release(&d);
 }
 
+/* PATH is a form of BASE: BASE, a dot and a suffix, in one directory. */
+static bool is_form(const char *base, const char *path)
+{
+	size_t n = strlen(base);
+
+	return n && strncmp(path, base, n) == 0 && path[n] == '.' && path[n + 1] && !strchr(path + n + 1, '/');
+}
+
 /* A look-up by E's thread (RECORDED: a failure the rule counted): is it,
  * or the look-up before it, a step of a search (see the top)? */
 static void follow_search(struct mf_state *st, const struct rc_event *e, const struct rc_ctx *ctx,
@@ -602,6 +646,25 @@ static void follow_search(struct mf_state *st, const struct rc_event *e, const s
 	bool step = false;
 	bool within = !created && l->path && nsys - l->nsys <= MF_SEARCH_GAP;
 	follow_chain(st, l, e, within, recorded);
+	/* X.rsa after X, looked up the same way: X again, in another form,
+	 * not another candidate (a read of X.idx after a stat of X is another
+	 * file). */
+	bool form = within && failed && l->failed && l->nr == e->nr &&
+		    (l->form_base ? is_form(l->form_base, e->path) : is_form(l->path, e->path));
+	if (form) {
+		if (!l->form_base)
+			l->form_base = xstrdup(l->path);
+		struct mf_entry *en = recorded ? entry_of(st, e->path) : NULL;
+		struct mf_entry *base = entry_of(st, l->form_base);
+		if (en && base && en != base) {
+			en->forms++;
+			base->other_forms++;
+		}
+		within = false;
+	} else {
+		free(l->form_base);
+		l->form_base = NULL;
+	}
 	if (within) {
 		bool sib = siblings(l->path, e->path);
 		/* The one before was a candidate this one replaces. */
@@ -616,12 +679,60 @@ static void follow_search(struct mf_state *st, const struct rc_event *e, const s
 		count_step(st, e->path);
 	free(l->path);
 	l->path = xstrdup(e->path);
+	l->nr = e->nr;
 	l->nsys = nsys;
 	l->failed = failed;
 	l->counted = recorded && step;
 	l->o_path = o_path;
 	if (failed && !recorded)
 		l->counted = true;	/* nothing to count */
+}
+
+/* E tried to create its path and was refused (not for a missing
+ * parent): the failures of that very path before it (look-ups, reads, a
+ * chdir) were the check before creating it. */
+static void create_tried(struct mf_state *st, const struct rc_event *e)
+{
+	struct mf_entry *en = entry_of(st, e->path);
+
+	if (!en || en->npaths > MF_MAX_PATHS || !en->has_decisive || en->decisive.kind == MF_CREATE ||
+	    en->decisive.kind == MF_MKDIR)
+		return;
+	for (size_t i = 0; i < en->npaths; i++)
+		if (strcmp(en->paths[i].path, e->path) != 0 || en->paths[i].pid != e->pid)
+			return;
+	en->recovered = true;
+}
+
+/* E's thread failed a call: the failure pending before it, if any, is
+ * no longer the thread's last, unless E is one of its file's forms or
+ * probing (the message catalogs a program's complaint is looked up in). */
+static void follow_failure(struct mf_state *st, const struct rc_event *e)
+{
+	struct mf_last *l = rule_int_value(&st->last, e->pid, false, 0, 0, NULL);
+
+	if (!l || !l->pending || (e->path && noise_path(e->path)) ||
+	    (e->path && ((e->nr == l->nr && is_form(l->pending, e->path)) ||
+			 (l->form_base && is_form(l->form_base, e->path)))))
+		return;
+	struct mf_entry *en = entry_of(st, l->pending);
+	if (en && en->decisive.seq == l->pending_seq && !en->next_fail_seq)
+		en->next_fail_seq = e->seq;
+	free(l->pending);
+	l->pending = NULL;
+}
+
+/* The failure E, just recorded, is its thread's last for now. */
+static void set_pending(struct mf_state *st, const struct rc_event *e)
+{
+	struct mf_last *l = rule_int_value(&st->last, e->pid, true, sizeof(*l), MF_MAX_THREADS, NULL);
+	struct mf_entry *en = entry_of(st, e->path);
+
+	if (!l || !en || en->decisive.seq != e->seq || (l->form_base && is_form(l->form_base, e->path)))
+		return;
+	free(l->pending);
+	l->pending = xstrdup(e->path);
+	l->pending_seq = e->seq;
 }
 
 static void mf_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -635,6 +746,9 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 	}
 	if (e->kind != RC_EV_SYSCALL)
 		return;
+	/* Waits and non-blocking I/O fail as a matter of course. */
+	if (e->err && e->err != EAGAIN && e->err != EINTR && !e->interrupted && st->names.count)
+		follow_failure(st, e);
 	if (rule_is_enter(e->nr) && e->ret_known && !e->err)
 		rule_enter_worked(&st->enter, rule_leader(ctx, e->pid), moved_elsewhere, st);
 	if (!e->path || !e->path[0])
@@ -663,6 +777,9 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 	if ((e->err != ENOENT && e->err != ENOTDIR) || e->interrupted) {
 		if (lookup)
 			follow_search(st, e, ctx, false);
+		if (!e->interrupted && classify(e, &kind) && (kind == MF_CREATE || kind == MF_MKDIR) &&
+		    st->names.count)
+			create_tried(st, e);
 		return;
 	}
 	if (!classify(e, &kind))
@@ -672,6 +789,8 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 		rule_enter_failed(&st->enter, rule_leader(ctx, e->pid), fp_base(e->path));
 	if (kind == MF_PROBE || kind == MF_READ)
 		follow_search(st, e, ctx, recorded);
+	if (recorded)
+		set_pending(st, e);
 	if (recorded && kind == MF_PROBE && !strchr(fp_base(e->path), '.')) {
 		/* Perhaps Python 2 asking whether D/X is a package. */
 		free(st->py2.stat_path);
@@ -761,6 +880,7 @@ struct mf_cand {
 	bool search;		/* a step of a search across sources */
 	bool resolved;		/* ... that found another candidate */
 	bool exec_after;	/* the program went on to run another */
+	bool cut_words;		/* the thread's last failure before words -s cut */
 };
 
 static void add_evidence(struct rc_finding *f, const struct mf_entry *en)
@@ -865,7 +985,8 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 	const struct mf_entry *en = c->en;
 	const struct mf_fail *d = &en->decisive;
 	int weight = kind_weight(d->kind);
-	enum rc_severity sev = (weight > 0 && !c->kept_going) || c->echoed ? RC_SEV_ERROR : RC_SEV_WARNING;
+	enum rc_severity sev = (weight > 0 && !c->kept_going) || c->echoed || c->cut_words ? RC_SEV_ERROR
+											   : RC_SEV_WARNING;
 	/* A shell's command -v / type / which: only the "command not found"
 	 * it prints when it meant to run it makes the look-up matter. Nor
 	 * does a search across sources the program named none of. */
@@ -958,9 +1079,15 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 			     "(relative paths resolve against its cwd '%s')", d->cwd);
 	else
 		finding_setf(&f->advice, "create it, or check the path the program was given");
-	if (weight == 0 && !c->echoed && !c->command && !c->search && !c->exec_after)
+	if (weight == 0 && c->cut_words && !c->echoed)
+		finding_setf(&f->advice, "%s; it was the last call that failed before the program's words, "
+			     "which strace's -s cut short (record with a larger -s to read them)", f->advice);
+	else if (weight == 0 && !c->echoed && !c->command && !c->search && !c->exec_after)
 		finding_setf(&f->advice, "%s; it was only looked up, which programs also do for optional files",
 			     f->advice);
+	if (en->other_forms)
+		finding_setf(&f->message, "also looked for in %lld other form%s ('%s.*'), none there",
+			     en->other_forms, en->other_forms == 1 ? "" : "s", name);
 	strbuf_release(&dir);
 	strbuf_release(&nb);
 	strbuf_release(&pb);
@@ -1024,6 +1151,23 @@ static void fold_lookups(struct mf_state *st, struct mf_cand *cands, size_t n)
 	free(tries);
 }
 
+/* Words of EN's process after its decisive failure, before the thread's
+ * next failed call, that strace's -s cut short. */
+static bool cut_words_after(const struct rc_ctx *ctx, const struct mf_entry *en)
+{
+	const struct rc_procs *m = ctx->procs;
+	const struct mf_fail *d = &en->decisive;
+	int leader = rule_leader(ctx, d->pid);
+
+	for (size_t i = 0; i < m->out_count; i++) {
+		const struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
+		if (o->cut && o->seq > d->seq && (!en->next_fail_seq || o->seq < en->next_fail_seq) &&
+		    rule_leader(ctx, o->pid) == leader && rule_output_counts(m, o))
+			return true;
+	}
+	return false;
+}
+
 static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct mf_state *st = state;
@@ -1033,7 +1177,7 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 
 	for (struct hmap_node *node = hmap_first(&st->names, &it); node; node = hmap_next(&st->names, &it)) {
 		struct mf_entry *en = node->value;
-		if (en->recovered || !en->has_decisive || en->probes >= en->count)
+		if (en->recovered || !en->has_decisive || en->probes >= en->count || en->forms >= en->count)
 			continue;
 		const struct mf_fail *d = &en->decisive;
 		int weight = kind_weight(d->kind);
@@ -1047,6 +1191,8 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		c->exec_after = execs_of(st, d->pid) > d->execs;
 		c->search = !c->command && d->kind != MF_CREATE && d->kind != MF_MKDIR &&
 			    (en->npaths > 1 || en->steps >= en->count || c->resolved);
+		c->cut_words = !c->echoed && !c->search && !c->command && !c->kept_going && !c->exec_after &&
+			       cut_words_after(ctx, en);
 		/* A name looked for in a directory and its ancestors is a config
 		 * search (rust-toolchain.toml, .git); one only looked up in three
 		 * places or more and never complained about is a scan for
@@ -1066,7 +1212,8 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		if (c->folded)
 			continue;
 		const struct mf_fail *d = &c->en->decisive;
-		c->rank.score = 100.0 * kind_weight(d->kind) + (c->echoed ? 400 : 0) + (c->command ? 50 : 0) -
+		c->rank.score = 100.0 * kind_weight(d->kind) + (c->echoed ? 400 : 0) + (c->cut_words ? 300 : 0) +
+				(c->command ? 50 : 0) -
 				(((c->search || c->exec_after) && !c->echoed) || c->resolved ? 150 : 0) -
 				(c->kept_going ? 150 : 0) +
 				(procs_failed(ctx->procs, d->pid, NULL) ? 300 : 0) +

@@ -9,8 +9,14 @@
  *  - a parent that merely passes on the status of a child that just
  *    failed with the same status says so and is only a note, so the child
  *    that really failed comes first.
+ * A process that another traced process told to end with a signal (a
+ * postmaster's SIGQUIT to its other children after one failed, a
+ * supervisor's SIGTERM) and that exited soon after, from its handler,
+ * ended because it was told to: the finding names the sender
+ * (sender_pid), and causes.c puts it under what made the sender act.
  * Evidence: the process's execve and its exit.
  */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -28,6 +34,12 @@
 #define MAX_EXITS 256
 /* Findings written; the rest are counted in one more. */
 #define MAX_REPORTED 32
+/* Live processes whose last stop request is remembered; past it the
+ * request is not seen (counted in signals_dropped). */
+#define MAX_SIGNALLED 4096
+/* Calls after the request within which an exit is its answer: a handler
+ * cleans up and exits; a process that went on for longer kept running. */
+#define ANSWER_WINDOW 500
 
 struct exit_rec {
 	int pid;
@@ -36,18 +48,33 @@ struct exit_rec {
 	char *exit_line;
 	uint64_t seq;
 	double ts;
+	int sender;		/* the leader that told it to end, 0 none */
+	int signo;
+};
+
+/* The last signal asking a process to end that another traced process
+ * sent it. */
+struct request {
+	int sender;		/* the sender's leader */
+	int signo;
+	uint64_t nsys;		/* the receiver's calls before it */
 };
 
 struct state {
 	struct hmap execs;	/* pid -> execve line */
+	struct hmap requests;	/* leader -> struct request */
 	struct exit_rec exits[MAX_EXITS];
 	size_t nexits;
 	uint64_t dropped;
+	uint64_t signals_dropped;
 };
 
 static void init(void *p)
 {
-	hmap_init(&((struct state *)p)->execs);
+	struct state *s = p;
+
+	hmap_init(&s->execs);
+	hmap_init(&s->requests);
 }
 
 static void release(void *p)
@@ -55,16 +82,61 @@ static void release(void *p)
 	struct state *s = p;
 
 	hmap_release(&s->execs, free);
+	hmap_release(&s->requests, free);
 	for (size_t i = 0; i < s->nexits; i++) {
 		free(s->exits[i].exec_line);
 		free(s->exits[i].exit_line);
 	}
 }
 
+/* Signals that end a process unless it handles them: what a sender uses
+ * to tell it to stop (SIGTERM, SIGQUIT, SIGINT, SIGHUP, SIGUSR2...). */
+static bool asks_to_end(int signo)
+{
+	switch (signo) {
+	case SIGCHLD:
+	case SIGCONT:
+	case SIGSTOP:
+	case SIGTSTP:
+	case SIGTTIN:
+	case SIGTTOU:
+	case SIGURG:
+	case SIGWINCH:
+		return false;
+	default:
+		return signo > 0;
+	}
+}
+
+/* A signal another process sent (si_code SI_USER, SI_QUEUE, SI_TKILL: a
+ * kill-like call, whose si_pid is the sender). */
+static void on_signal(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	if (e->sender_pid <= 0 || e->si_code > 0 || !asks_to_end(e->signo))
+		return;
+	int leader = rule_leader(ctx, e->pid), sender = rule_leader(ctx, e->sender_pid);
+	if (sender == leader)
+		return;
+	bool created;
+	struct request *r = rule_int_value(&s->requests, leader, true, sizeof(*r), MAX_SIGNALLED, &created);
+	if (!r) {
+		s->signals_dropped++;
+		return;
+	}
+	const struct rc_proc *l = procs_get(ctx->procs, leader);
+	r->sender = sender;
+	r->signo = e->signo;
+	r->nsys = l ? l->nsyscalls : 0;
+}
+
 static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct state *s = p;
 
+	if (e->kind == RC_EV_SIGNAL) {
+		on_signal(s, e, ctx);
+		return;
+	}
 	if (e->kind == RC_EV_SYSCALL) {
 		if ((e->nr != SYS_execve && e->nr != SYS_execveat) || e->err || !e->ret_known)
 			return;
@@ -81,18 +153,32 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	char *exec_line = hmap_del_int(&s->execs, e->pid);
 	const struct rc_proc *l = procs_leader(ctx->procs, e->pid);
 	/* Every thread of an exiting process shows the status: one is enough. */
-	if (!e->exited || e->exit_code == 0 || (l && l->pid != e->pid)) {
+	if (l && l->pid != e->pid) {
+		free(exec_line);
+		return;
+	}
+	struct request *req = hmap_del_int(&s->requests, e->pid);
+	if (!e->exited || e->exit_code == 0) {
+		free(req);
 		free(exec_line);
 		return;
 	}
 	if (s->nexits >= MAX_EXITS) {
 		s->dropped++;
+		free(req);
 		free(exec_line);
 		return;
 	}
 	struct exit_rec *r = &s->exits[s->nexits++];
 	r->pid = e->pid;
 	r->code = e->exit_code;
+	r->sender = 0;
+	r->signo = 0;
+	if (req && (!l || l->nsyscalls - req->nsys <= ANSWER_WINDOW)) {
+		r->sender = req->sender;
+		r->signo = req->signo;
+	}
+	free(req);
 	r->exec_line = exec_line;
 	r->exit_line = rule_line_short(e);
 	r->seq = e->seq;
@@ -173,6 +259,11 @@ static void emit(const struct state *s, const struct exit_rec *r, const struct r
 		strbuf_adds(&sb, ", passing on the status of ");
 		proc_name(&sb, cp, child->pid);
 	}
+	if (r->sender) {
+		const char *sig = xlat_name(&rc_xlat_signal, r->signo);
+		strbuf_addf(&sb, ", told to stop by %s from ", sig ? sig : "a signal");
+		proc_name(&sb, procs_get(ctx->procs, r->sender), r->sender);
+	}
 	if (r->code == 127)
 		strbuf_adds(&sb, ": command not found");
 	else if (r->code == 126)
@@ -190,6 +281,7 @@ static void emit(const struct state *s, const struct exit_rec *r, const struct r
 	f->ts = r->ts;
 	f->unrecovered = true;
 	f->symptom = true;
+	f->sender_pid = r->sender;
 }
 
 static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
@@ -209,6 +301,12 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 		struct rc_finding *f = rule_dropped(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO, more,
 						    "%llu more processes exited with a non-zero status",
 						    "the processes above show the pattern");
+		f->symptom = true;
+	}
+	if (s->signals_dropped) {
+		struct rc_finding *f = rule_dropped(out, RULE_ID, RC_SEV_INFO, RC_SEV_INFO, s->signals_dropped,
+						    "%llu signals to running processes not followed for lack of "
+						    "room", "an exit after one of them is not tied to its sender");
 		f->symptom = true;
 	}
 }

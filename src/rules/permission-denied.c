@@ -7,7 +7,10 @@
  * than a failure, and execve belongs to exec-failed. A path that later
  * succeeded (the program fell back from O_RDWR to O_RDONLY, or fixed the
  * mode) is not reported, nor are probing paths (noise_path) and NVIDIA
- * devices (gpu-unavailable).
+ * devices (gpu-unavailable). A look-up refused in one directory whose
+ * name the process then found in another was a search going down its
+ * list: a shell run as another user with root's PATH stats
+ * /root/.local/bin/tar (EACCES: /root is 0700) before /usr/bin/tar.
  *
  * When the path exists on this machine now, the report says who owns it
  * and its mode, which is what the user needs for chown/chmod. A file
@@ -25,7 +28,13 @@
  * Root passes the mode bits only with its DAC capabilities: an EACCES to
  * root is looked up like anyone's, and when no mode bit refuses uid 0 the
  * finding names what else can (a security module, a root-squashing NFS
- * mount).
+ * mount). A directory the process was seen getting through, with the ids
+ * it had at the failure (a call on a path beneath it worked), lets it
+ * search: it is not what refused, whatever the guessed ids say. A
+ * directory reached through a symbolic link (a pg_wal that links to a
+ * volume of its own) is named where it really is too, since that is what
+ * chown and chmod must be given: `chown -R` of the link changes only the
+ * link.
  *
  * A move into a directory (chdir, chroot, pivot_root) that fails and is
  * followed by a move of the same process elsewhere was a probe
@@ -55,6 +64,10 @@
 
 #define PD_MAX_PATHS 1024
 #define PD_MAX_REPORT 10
+/* Processes whose reached directories are kept, and how many of the
+ * latest each (past it a process's guesses go unchecked). */
+#define PD_MAX_REACHERS 1024
+#define PD_REACH_KEEP 16
 
 enum pd_attempt {
 	PD_READ,
@@ -84,8 +97,20 @@ struct pd_entry {
 	struct rc_creds creds;	/* whose permissions applied, as far as known */
 };
 
+/* Directories a process was seen getting through: a call on a path that
+ * worked had search (x) permission on every directory above it. With the
+ * uid it had then (-1 unknown): ids change (setuid), and with them what a
+ * process may search. */
+struct pd_reach {
+	char *dir[PD_REACH_KEEP];
+	long long uid[PD_REACH_KEEP];
+	int n, next;
+};
+
 struct pd_state {
 	struct hmap paths;	/* path -> struct pd_entry* */
+	struct hmap searched;	/* basenames of refused look-ups (no value) */
+	struct hmap reached;	/* leader -> struct pd_reach* */
 	long long dropped;
 	struct rule_enter_pending enter;	/* failed moves, by path */
 };
@@ -103,16 +128,31 @@ static void entry_free(void *p)
 	free(en);
 }
 
+static void reach_free(void *p)
+{
+	struct pd_reach *r = p;
+
+	if (!r)
+		return;
+	for (int i = 0; i < r->n; i++)
+		free(r->dir[i]);
+	free(r);
+}
+
 static void pd_init(void *state)
 {
 	struct pd_state *st = state;
 	hmap_init(&st->paths);
+	hmap_init(&st->reached);
+	hmap_init(&st->searched);
 }
 
 static void pd_release(void *state)
 {
 	struct pd_state *st = state;
 	hmap_release(&st->paths, entry_free);
+	hmap_release(&st->reached, reach_free);
+	hmap_release(&st->searched, NULL);
 	rule_enter_release(&st->enter);
 }
 
@@ -287,6 +327,29 @@ static void record(struct pd_state *st, const struct rc_event *e, const char *pa
 		en->creds = *cr;
 	else
 		en->creds = (struct rc_creds){ .uid = -1, .gid = -1, .ngroups = -1 };
+	/* Past the cap a refused look-up is judged by its own path only. */
+	const char *base = fp_base(path);
+	if (a == PD_SEARCH && base[0] && st->searched.count < PD_MAX_PATHS)
+		hmap_put(&st->searched, base, strlen(base), NULL);
+}
+
+/* E found its name: the refused look-ups of that name in other
+ * directories by its process were steps of its search. */
+static void found_elsewhere(struct pd_state *st, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	const char *base = fp_base(e->path);
+	struct hmap_iter it;
+
+	if (!base[0] || !hmap_get(&st->searched, base, strlen(base)))
+		return;
+	int leader = rule_leader(ctx, e->pid);
+	for (struct hmap_node *n = hmap_first(&st->paths, &it); n; n = hmap_next(&st->paths, &it)) {
+		struct pd_entry *en = n->value;
+		const char *path = n->key;
+		if (en->attempt == PD_SEARCH && !en->recovered && strcmp(fp_base(path), base) == 0 &&
+		    strcmp(path, e->path) != 0 && rule_leader(ctx, en->pid) == leader)
+			en->recovered = true;
+	}
 }
 
 /* A failed move of the process that has now moved elsewhere was a probe. */
@@ -300,6 +363,55 @@ static void moved_elsewhere(const char *path, void *arg)
 		en->recovered = true;
 }
 
+/* E's call on its absolute path worked: its process got through the
+ * directory the path is in, and every one above. */
+static void note_reached(struct pd_state *st, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct strbuf d = STRBUF_INIT;
+	const char *dir = fp_dir(&d, e->path);
+	const struct rc_creds *cr = procs_creds(ctx->procs, e->pid);
+	long long uid = cr ? cr->uid : -1;
+	struct pd_reach *r = rule_int_value(&st->reached, rule_leader(ctx, e->pid), true, sizeof(*r),
+					    PD_MAX_REACHERS, NULL);
+
+	for (int i = 0; r && i < r->n; i++)
+		if (strcmp(r->dir[i], dir) == 0) {
+			r->uid[i] = uid;
+			r = NULL;
+		}
+	if (r) {
+		int i;
+		if (r->n < PD_REACH_KEEP) {
+			i = r->n++;
+		} else {
+			/* The oldest goes. */
+			i = r->next;
+			free(r->dir[i]);
+			r->next = (i + 1) % PD_REACH_KEEP;
+		}
+		r->dir[i] = xstrdup(dir);
+		r->uid[i] = uid;
+	}
+	strbuf_release(&d);
+}
+
+/* LEADER was seen getting through DIR with UID: a directory it reached
+ * is DIR or lies beneath it. */
+static bool reached(const struct pd_state *st, int leader, const char *dir, long long uid)
+{
+	void **slot = hmap_get_int(&st->reached, leader);
+	const struct pd_reach *r = slot ? *slot : NULL;
+	size_t n = strlen(dir);
+
+	for (int i = 0; r && i < r->n; i++) {
+		const char *x = r->dir[i];
+		if (r->uid[i] == uid && strncmp(x, dir, n) == 0 &&
+		    (x[n] == '\0' || x[n] == '/' || (n == 1 && dir[0] == '/')))
+			return true;
+	}
+	return false;
+}
+
 static void pd_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct pd_state *st = state;
@@ -309,6 +421,8 @@ static void pd_on_event(void *state, const struct rc_event *e, const struct rc_c
 		return;
 	if (rule_is_enter(e->nr) && e->ret_known && !e->err)
 		rule_enter_worked(&st->enter, rule_leader(ctx, e->pid), moved_elsewhere, st);
+	if (e->path && e->path[0] == '/' && e->ret_known && !e->err)
+		note_reached(st, e, ctx);
 	if (!classify(e, &a))
 		return;
 	/* fchown, fchmod, ftruncate: the file is the fd's. */
@@ -322,6 +436,8 @@ static void pd_on_event(void *state, const struct rc_event *e, const struct rc_c
 		/* A stat that works says nothing about a write that did not. */
 		if (slot && (a != PD_SEARCH || ((struct pd_entry *)*slot)->attempt == PD_SEARCH))
 			((struct pd_entry *)*slot)->recovered = true;
+		if (e->path && e->path[0])
+			found_elsewhere(st, e, ctx);
 		return;
 	}
 	if (e->interrupted || (e->err != EACCES && e->err != EPERM && e->err != EROFS))
@@ -467,6 +583,7 @@ struct pd_block {
 	bool found;		/* DIR (or the file itself) lacks NEED */
 	bool file;		/* the file itself, not a directory on the way */
 	struct strbuf dir;
+	struct strbuf real;	/* DIR without symbolic links, when it has some; else empty */
 	struct stat st;
 	const char *need;	/* "search (x)", "write and search (wx)", "read (r)"... */
 };
@@ -474,14 +591,17 @@ struct pd_block {
 /* Walk PATH's directories from the top: each must grant CR search (x);
  * the last one write too for a create or remove; a directory entered
  * itself too. Then the file, for a read or write. Stops where the disk
- * no longer shows the path. */
-static void find_block(struct pd_block *b, const char *path, enum pd_attempt a, const struct rc_creds *cr)
+ * no longer shows the path. A directory the process was seen getting
+ * through (ST and LEADER's reached ones, with CR's uid) has search. */
+static void find_block(struct pd_block *b, const char *path, enum pd_attempt a, const struct rc_creds *cr,
+		       const struct pd_state *pst, int leader)
 {
 	const char *base = strrchr(path, '/');
 	struct stat st;
 
 	memset(b, 0, sizeof(*b));
 	strbuf_init(&b->dir);
+	strbuf_init(&b->real);
 	if (path[0] != '/' || !base)
 		return;
 	/* The directories "/", "/srv", "/srv/app" of "/srv/app/x"; "/srv/app"
@@ -496,10 +616,17 @@ static void find_block(struct pd_block *b, const char *path, enum pd_attempt a, 
 		if (stat(b->dir.buf, &st) != 0 || !S_ISDIR(st.st_mode))
 			return;
 		unsigned want = i == parent && (a == PD_CREATE || a == PD_REMOVE) ? 3 : 1;
-		if ((granted(cr, &st) & want) != want) {
+		unsigned got = granted(cr, &st);
+		if ((got & want) != want && reached(pst, leader, b->dir.buf, cr->uid))
+			got |= 1;
+		if ((got & want) != want) {
 			b->found = true;
 			b->st = st;
 			b->need = want == 3 ? "write and search (wx)" : "search (x)";
+			char *real = realpath(b->dir.buf, NULL);
+			if (real && strcmp(real, b->dir.buf) != 0)
+				strbuf_adds(&b->real, real);
+			free(real);
 			return;
 		}
 	}
@@ -545,7 +672,12 @@ static void advise_block(struct strbuf *adv, const char *path, const struct pd_e
 		strbuf_release(&who);
 		return;
 	}
+	/* Commands act on the directory itself: `chown -R` of a link would
+	 * change only the link. */
+	const char *target = b->real.len ? b->real.buf : b->dir.buf;
 	strbuf_addf(adv, "'%s' (", b->dir.buf);
+	if (b->real.len)
+		strbuf_addf(adv, "a symbolic link on the way makes it '%s', ", b->real.buf);
 	describe_stat(adv, &b->st, true);
 	strbuf_addf(adv, ") gives %s no %s permission", who.buf, b->need);
 	if (b->need[0] != 'w' && strcmp(b->dir.buf, path) != 0)
@@ -553,10 +685,10 @@ static void advise_block(struct strbuf *adv, const char *path, const struct pd_e
 	strbuf_adds(adv, ": ");
 	if (b->need[0] == 'w')
 		strbuf_addf(adv, "chown -R <user> '%s' (or chmod it), run the program as the directory's owner, "
-			    "or point it at a directory it owns", b->dir.buf);
+			    "or point it at a directory it owns", target);
 	else
 		strbuf_addf(adv, "let that user through (chmod o+x '%s', or g+x with the user in its group), "
-			    "move what the program needs out of it, or run the program as its owner", b->dir.buf);
+			    "move what the program needs out of it, or run the program as its owner", target);
 	strbuf_release(&who);
 }
 
@@ -628,7 +760,15 @@ static void advise(struct rc_finding *f, const char *path, const struct pd_entry
 	strbuf_release(&adv);
 }
 
-static void emit(struct rc_findings *out, const struct pd_cand *c)
+/* "is '/walvol/pg_wal', " for a directory a symbolic link leads to. */
+static void add_real(struct strbuf *sb, const struct pd_block *b)
+{
+	if (b->real.len)
+		strbuf_addf(sb, "is '%s', ", b->real.buf);
+}
+
+static void emit(struct rc_findings *out, const struct pd_cand *c, const struct pd_state *st,
+		 const struct rc_ctx *ctx)
 {
 	const struct pd_entry *en = c->en;
 	enum rc_severity sev = c->kept_going ? RC_SEV_WARNING : RC_SEV_ERROR;
@@ -636,7 +776,7 @@ static void emit(struct rc_findings *out, const struct pd_cand *c)
 	struct strbuf dir = STRBUF_INIT, sb = STRBUF_INIT;
 	struct pd_block b;
 
-	find_block(&b, c->path, en->attempt, &en->creds);
+	find_block(&b, c->path, en->attempt, &en->creds, st, rule_leader(ctx, en->pid));
 	/* Only a refusal by the mode bits has one. Root, whom they stop only
 	 * without its DAC capabilities, is walked like anyone: a directory
 	 * that would refuse uid 0 explains the refusal best. */
@@ -660,13 +800,16 @@ static void emit(struct rc_findings *out, const struct pd_cand *c)
 		/* The directory written in: named already. */
 		strbuf_adds(&sb, ": ");
 		add_who(&sb, &en->creds);
-		strbuf_addf(&sb, " may not write in it (mode %04o, owner ", (unsigned)(b.st.st_mode & 07777));
+		strbuf_adds(&sb, " may not write in it (");
+		add_real(&sb, &b);
+		strbuf_addf(&sb, "mode %04o, owner ", (unsigned)(b.st.st_mode & 07777));
 		if (!user_name(&sb, b.st.st_uid))
 			strbuf_addf(&sb, "uid %u", (unsigned)b.st.st_uid);
 		strbuf_adds(&sb, ")");
 	} else if (b.found && !b.file) {
-		strbuf_addf(&sb, ": directory '%s' on the way (mode %04o, owner ", b.dir.buf,
-			    (unsigned)(b.st.st_mode & 07777));
+		strbuf_addf(&sb, ": directory '%s' on the way (", b.dir.buf);
+		add_real(&sb, &b);
+		strbuf_addf(&sb, "mode %04o, owner ", (unsigned)(b.st.st_mode & 07777));
 		if (!user_name(&sb, b.st.st_uid))
 			strbuf_addf(&sb, "uid %u", (unsigned)b.st.st_uid);
 		strbuf_addf(&sb, ") denies %s", b.need);
@@ -693,6 +836,7 @@ static void emit(struct rc_findings *out, const struct pd_cand *c)
 	advise(f, c->path, en, &b);
 	strbuf_release(&dir);
 	strbuf_release(&b.dir);
+	strbuf_release(&b.real);
 }
 
 static void pd_finish(void *state, const struct rc_ctx *ctx, struct rc_findings *out)
@@ -718,7 +862,7 @@ static void pd_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 	qsort(cands, n, sizeof(*cands), rule_cmp_rank);
 	size_t shown = MIN(n, (size_t)PD_MAX_REPORT);
 	for (size_t i = 0; i < shown; i++)
-		emit(out, &cands[i]);
+		emit(out, &cands[i], st, ctx);
 	rule_note_rest(out, shown, (long long)(n - shown) + st->dropped, "denied paths");
 	free(cands);
 }

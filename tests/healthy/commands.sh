@@ -208,12 +208,13 @@ cmd_postgres() {
 		broken "initdb failed"
 	(
 		pid=$(listener "$port") || exit 1
-		# It listens before it accepts queries, and a connection then
-		# makes it log "FATAL: the database system is starting up": wait
-		# for its own word that it is ready (in cmd.err, up to 20 s), as
-		# a unit's Type=notify waits, then ask, and ask again if need be.
+		# It listens before it accepts queries: a client that comes too
+		# early is turned away ("FATAL: the database system is starting
+		# up", in the server's own log), which would make the run depend
+		# on the machine's speed. Wait for the server to say it is ready
+		# (up to 20 s), and ask again for as long should it not say so.
 		for i in $(seq 100); do
-			grep -q "ready to accept connections" "$W/cmd.err" 2>/dev/null && break
+			grep -q 'ready to accept connections' "$W/cmd.err" 2>/dev/null && break
 			sleep 0.2
 		done
 		for i in $(seq 100); do

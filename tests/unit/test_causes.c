@@ -496,6 +496,102 @@ static void exit_follows_the_last_program(void **state)
 	rt_release(&t);
 }
 
+/* A postmaster's children: the startup process fails, and the postmaster
+ * sends SIGQUIT to the others, whose handler exits 2. Those exits answer
+ * the request, so they go under the startup process's failure, with the
+ * postmaster's words and exit: one cause. */
+static const char stopped_children[] =
+	"40  10:00:00.001000 execve(\"/usr/lib/postgresql/15/bin/postgres\", [\"postgres\", \"-D\", \"/srv/pg\"], "
+	"0x7f /* 9 vars */) = 0\n"
+	"40  10:00:00.002000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+	"child_tidptr=0x7f) = 41\n"
+	"40  10:00:00.003000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+	"child_tidptr=0x7f) = 42\n"
+	"40  10:00:00.004000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+	"child_tidptr=0x7f) = 43\n"
+	"41  10:00:00.005000 epoll_wait(8, 0x55, 1, 300000) = -1 EINTR (Interrupted system call)\n"
+	"43  10:00:00.006000 mkdir(\"/srv/wal/pg_wal/archive_status\", 0700) = -1 EACCES (Permission denied)\n"
+	"43  10:00:00.007000 exit_group(1)    = ?\n"
+	"43  10:00:00.007100 +++ exited with 1 +++\n"
+	"40  10:00:00.008000 kill(41, SIGQUIT) = 0\n"
+	"40  10:00:00.008100 kill(42, SIGQUIT) = 0\n"
+	"41  10:00:00.008200 --- SIGQUIT {si_signo=SIGQUIT, si_code=SI_USER, si_pid=40, si_uid=101} ---\n"
+	"41  10:00:00.008300 exit_group(2)    = ?\n"
+	"41  10:00:00.008400 +++ exited with 2 +++\n"
+	"42  10:00:00.008500 --- SIGQUIT {si_signo=SIGQUIT, si_code=SI_USER, si_pid=40, si_uid=101} ---\n"
+	"42  10:00:00.008600 exit_group(2)    = ?\n"
+	"42  10:00:00.008700 +++ exited with 2 +++\n"
+	"40  10:00:00.009000 write(2, \"LOG:  shutting down due to startup process failure\\n\", 51) = 51\n"
+	"40  10:00:00.010000 exit_group(1)    = ?\n"
+	"40  10:00:00.010100 +++ exited with 1 +++\n";
+
+static void handler_exits_on_supervisors_signal(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t, stopped_children, true);
+	assert_shape(&t);
+	assert_string_equal(t.out.v[0]->rule, "permission-denied");
+	assert_int_equal(t.out.v[0]->pid, 43);
+	assert_int_equal(causes(&t), 1);
+	size_t told = 0;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "nonzero-exit") != 0)
+			continue;
+		assert_ptr_equal(f->cause, t.out.v[0]);
+		if (f->pid == 41 || f->pid == 42) {
+			assert_int_equal(f->sender_pid, 40);
+			assert_true(contains(f->summary, "told to stop by SIGQUIT from 'postgres -D /srv/pg' (pid 40)"));
+			told++;
+		}
+	}
+	assert_int_equal(told, 2);
+	assert_ptr_equal(rt_find(&t, "error-message")->cause, t.out.v[0]);
+	rt_release(&t);
+}
+
+/* A process that took a signal and went on working for long after did
+ * not end because of it: its own failure later is a cause of its own. */
+static void signal_long_before_exit(void **state)
+{
+	(void)state;
+	struct rt t;
+	struct strbuf log = STRBUF_INIT;
+	strbuf_adds(&log,
+		    "50  10:00:00.001000 execve(\"/usr/sbin/haproxy\", [\"haproxy\"], 0x7f /* 9 vars */) = 0\n"
+		    "50  10:00:00.002000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		    "child_tidptr=0x7f) = 51\n"
+		    "51  10:00:00.003000 write(2, \"worker: bad frame\\n\", 18) = 18\n"
+		    "51  10:00:00.004000 exit_group(1)    = ?\n"
+		    "51  10:00:00.004100 +++ exited with 1 +++\n"
+		    "50  10:00:00.005000 kill(52, SIGHUP) = 0\n"
+		    "52  10:00:00.005100 --- SIGHUP {si_signo=SIGHUP, si_code=SI_USER, si_pid=50, si_uid=0} ---\n");
+	for (int i = 0; i < 600; i++)
+		strbuf_addf(&log, "52  10:00:01.%06d getpid()         = 52\n", i);
+	strbuf_adds(&log,
+		    "52  10:00:02.000000 openat(AT_FDCWD, \"/etc/app/keys.pem\", O_RDONLY) = -1 ENOENT "
+		    "(No such file or directory)\n"
+		    "52  10:00:02.000100 exit_group(1)    = ?\n"
+		    "52  10:00:02.000200 +++ exited with 1 +++\n");
+	rt_init(&t);
+	run_log(&t, log.buf, true);
+	assert_shape(&t);
+	const struct rc_finding *mf = rt_find(&t, "missing-file");
+	assert_non_null(mf);
+	assert_null(mf->cause);
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "nonzero-exit") == 0 && f->pid == 52) {
+			assert_int_equal(f->sender_pid, 0);
+			assert_ptr_equal(f->cause, mf);
+		}
+	}
+	strbuf_release(&log);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,6 +603,8 @@ int main(void)
 		cmocka_unit_test(excerpt_without_outcome),
 		cmocka_unit_test(pasted_failures_are_errors),
 		cmocka_unit_test(child_before_clone_returns),
+		cmocka_unit_test(handler_exits_on_supervisors_signal),
+		cmocka_unit_test(signal_long_before_exit),
 		cmocka_unit_test(vfork_child_ends_first),
 		cmocka_unit_test(shim_words_before_exec),
 		cmocka_unit_test(words_of_the_program_before_exec),

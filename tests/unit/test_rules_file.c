@@ -546,6 +546,127 @@ static void mf_create_in_missing_directory(void **state)
 	rt_release(&t);
 }
 
+/* initdb stats its data directory, finds none and makes it: the look-up
+ * was the check before creating, whether the mkdir then worked or was
+ * refused (permission-denied's, the one cause). A mkdir that fails for a
+ * missing parent is this rule's own. A path the program only looked up,
+ * or created elsewhere, stays a finding. */
+static void mf_checked_before_creating(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/srv/pgdata", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/srv/pgdata", 0, -1, ENOENT);
+	path_call(&t, 100, "mkdir", "/srv/pgdata", 0700, -1, EACCES);
+	rt_write(&t, 100, 2, "initdb: error: could not create directory \"/srv/pgdata\": Permission denied\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	assert_non_null(rt_find(&t, "permission-denied"));
+	rt_release(&t);
+
+	/* The same for a file: read, not there, created (refused). */
+	rt_init(&t);
+	open_fail(&t, 100, "/srv/app/state.json", O_RDONLY, ENOENT);
+	open_fail(&t, 100, "/srv/app/state.json", O_WRONLY | O_CREAT | O_TRUNC, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	rt_release(&t);
+
+	/* git init tries to enter its repository, then makes it. */
+	rt_init(&t);
+	path_call(&t, 100, "chdir", "/srv/git/repo", 0, -1, ENOENT);
+	path_call(&t, 100, "mkdir", "/srv/git/repo", 0777, -1, EACCES);
+	rt_write(&t, 100, 2, "fatal: cannot mkdir /srv/git/repo: Permission denied\n");
+	rt_exit(&t, 100, 128);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "missing-file"), 0);
+	rt_release(&t);
+
+	/* The parent missing: the mkdir's own ENOENT is the finding. */
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/srv/pg/15/main", 0, -1, ENOENT);
+	path_call(&t, 100, "mkdir", "/srv/pg/15/main", 0700, -1, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "parent '/srv/pg/15' does not exist"));
+	rt_release(&t);
+
+	/* Another path created: the one looked up is still missing. */
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/etc/app/app.conf", 0, -1, ENOENT);
+	rt_write(&t, 100, 2, "app: cannot stat '/etc/app/app.conf'\n");
+	path_call(&t, 100, "mkdir", "/etc/app/app.conf.d", 0755, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/etc/app/app.conf");
+	rt_release(&t);
+}
+
+/* haproxy's `crt site.pem`: site.pem, then its forms site.pem.dsa,
+ * .ecdsa and .rsa, none there, then "[ALERT] ... unable to stat SSL
+ * certificate ..." cut by strace's -s 32. One file in four forms is one
+ * look-up, and the thread's last failure before words cut short is what
+ * they report: an error, first. A search across places stays the
+ * program's to name, and a failure with another after it is not what the
+ * words follow. */
+static void mf_forms_and_cut_words(void **state)
+{
+	struct rt t;
+	(void)state;
+	static const char *const forms[] = { "/etc/haproxy/certs/site.pem", "/etc/haproxy/certs/site.pem.dsa",
+					     "/etc/haproxy/certs/site.pem.ecdsa", "/etc/haproxy/certs/site.pem.rsa" };
+
+	rt_init(&t);
+	for (size_t i = 0; i < 4; i++)
+		path_call(&t, 100, "newfstatat", forms[i], 0, -1, ENOENT);
+	/* Its complaint's translation looked up first: probing, not a failure. */
+	open_fail(&t, 100, "/usr/share/locale/C.UTF-8/LC_MESSAGES/libc.mo", O_RDONLY, ENOENT);
+	rt_write_cut(&t, 100, 2, "[ALERT]    (100) : config : pars", 180);
+	rt_write_cut(&t, 100, 2, "[ALERT]    (100) : config : Fata", 60);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_string_equal(t.out.v[0]->rule, "missing-file");
+	assert_string_equal(t.out.v[0]->path, forms[0]);
+	assert_int_equal(t.out.v[0]->effective, RC_SEV_ERROR);
+	assert_true(contains(t.out.v[0]->message, "3 other forms ('site.pem.*')"));
+	assert_true(contains(t.out.v[0]->advice, "cut short"));
+	assert_int_equal(rt_count(&t, "missing-file"), 1);
+	assert_ptr_equal(rt_find(&t, "error-message")->cause, t.out.v[0]);
+	rt_release(&t);
+
+	/* One name in several places (the name service's userdb search). */
+	rt_init(&t);
+	open_fail(&t, 100, "/etc/userdb/nginx.user", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_fail(&t, 100, "/run/userdb/nginx.user", O_RDONLY | O_CLOEXEC, ENOENT);
+	open_fail(&t, 100, "/usr/lib/userdb/nginx.user", O_RDONLY | O_CLOEXEC, ENOENT);
+	rt_write_cut(&t, 100, 2, "2026/12/01 09:58:13 [emerg] 4153", 112);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_true(!f || f->effective == RC_SEV_INFO);
+	rt_release(&t);
+
+	/* Another call failed after it, before the words. */
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/etc/app/optional.conf", 0, -1, ENOENT);
+	open_fail(&t, 100, "/srv/app/data.db", O_RDWR, EACCES);
+	rt_write_cut(&t, 100, 2, "app: fatal: cannot open database", 80);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_not_equal(f->effective, RC_SEV_ERROR);
+	assert_string_equal(t.out.v[0]->rule, "permission-denied");
+	rt_release(&t);
+}
+
 /* chroot and pivot_root need a directory as chdir does: their failures are
  * missing-file's too, with advice for a directory (a root, a working
  * directory) rather than for a file. */
@@ -1143,6 +1264,172 @@ static void pd_directory_on_the_way(void **state)
 
 	strbuf_release(&sub);
 	remove_file(dir, &file);
+}
+
+/* A cluster's pg_wal that links to a root-owned directory on a volume of
+ * its own: the mkdir in it is refused there, and that directory is named
+ * where it really is, since `chown -R` of the link would change only the
+ * link. */
+static void pd_directory_through_a_link(void **state)
+{
+	char top[] = "/tmp/rc-test-pdl-XXXXXX";
+	struct strbuf data = STRBUF_INIT, vol = STRBUF_INIT, wal = STRBUF_INIT, link = STRBUF_INIT,
+		      sub = STRBUF_INIT, target = STRBUF_INIT;
+	struct rt t;
+	(void)state;
+
+	assert_non_null(mkdtemp(top));
+	assert_int_equal(chmod(top, 0755), 0);
+	strbuf_addf(&data, "%s/data", top);
+	strbuf_addf(&vol, "%s/vol", top);
+	strbuf_addf(&wal, "%s/vol/pg_wal", top);
+	strbuf_addf(&link, "%s/data/pg_wal", top);
+	strbuf_addf(&target, "%s/data/pg_wal/archive_status", top);
+	assert_int_equal(mkdir(data.buf, 0755), 0);
+	assert_int_equal(mkdir(vol.buf, 0755), 0);
+	assert_int_equal(mkdir(wal.buf, 0700), 0);
+	assert_int_equal(symlink(wal.buf, link.buf), 0);
+	struct stat st;
+	assert_int_equal(stat(wal.buf, &st), 0);
+	uid_t other = st.st_uid == 65534 ? 65533 : 65534;
+
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "setresuid", 0, 0);
+	e.ids[0] = e.ids[1] = e.ids[2] = other;
+	e.nids = 3;
+	rt_feed(&t, &e);
+	path_call(&t, 100, "mkdir", target.buf, 0700, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	strbuf_addf(&sub, "may not write in it (is '%s', mode 0700", wal.buf);
+	assert_true(contains(f->summary, sub.buf));
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "chown -R <user> '%s'", wal.buf);
+	assert_true(contains(f->advice, sub.buf));
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "chown -R <user> '%s'", link.buf);
+	assert_false(contains(f->advice, sub.buf));
+	rt_release(&t);
+
+	unlink(link.buf);
+	rmdir(wal.buf);
+	rmdir(vol.buf);
+	rmdir(data.buf);
+	rmdir(top);
+	strbuf_release(&data);
+	strbuf_release(&vol);
+	strbuf_release(&wal);
+	strbuf_release(&link);
+	strbuf_release(&sub);
+	strbuf_release(&target);
+}
+
+/* Whose ids a process has is unknown (a log of file calls only): a
+ * directory is then taken to refuse what it gives neither owner nor
+ * group. But a directory the process was seen getting through (a stat
+ * beneath it worked, with the same ids) let it search: the block is
+ * further down, where the process was stopped. */
+static void pd_reached_directory_is_not_the_block(void **state)
+{
+	char top[] = "/tmp/rc-test-pdr-XXXXXX";
+	struct strbuf data = STRBUF_INIT, wal = STRBUF_INIT, conf = STRBUF_INIT, target = STRBUF_INIT,
+		      sub = STRBUF_INIT;
+	struct rt t;
+	(void)state;
+
+	assert_non_null(mkdtemp(top));
+	assert_int_equal(chmod(top, 0755), 0);
+	strbuf_addf(&data, "%s/data", top);
+	strbuf_addf(&wal, "%s/data/pg_wal", top);
+	strbuf_addf(&conf, "%s/data/postgresql.conf", top);
+	strbuf_addf(&target, "%s/data/pg_wal/archive_status", top);
+	assert_int_equal(mkdir(data.buf, 0700), 0);
+	assert_int_equal(mkdir(wal.buf, 0700), 0);
+
+	/* Nothing seen beneath data: data is the guess. */
+	rt_init(&t);
+	path_call(&t, 100, "mkdir", target.buf, 0700, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	strbuf_addf(&sub, "directory '%s' on the way", data.buf);
+	assert_true(contains(f->summary, sub.buf));
+	rt_release(&t);
+
+	/* The process opened its config in data: data let it through, and
+	 * pg_wal is what refused the write. */
+	rt_init(&t);
+	open_ok(&t, 100, conf.buf, O_RDONLY, 3);
+	path_call(&t, 100, "mkdir", target.buf, 0700, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	assert_false(contains(f->summary, "on the way"));
+	assert_true(contains(f->summary, "may not write in it (mode 0700"));
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "chown -R <user> '%s'", wal.buf);
+	assert_true(contains(f->advice, sub.buf));
+	rt_release(&t);
+
+	/* Seen with other ids (before a setuid): no proof for the new ones. */
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "geteuid", 0, 0);
+	rt_feed(&t, &e);
+	open_ok(&t, 100, conf.buf, O_RDONLY, 3);
+	e = rt_sys(&t, 100, "setresuid", 0, 0);
+	e.ids[0] = e.ids[1] = e.ids[2] = 65534;
+	e.nids = 3;
+	rt_feed(&t, &e);
+	path_call(&t, 100, "mkdir", target.buf, 0700, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "directory '%s' on the way", data.buf);
+	assert_true(contains(f->summary, sub.buf));
+	rt_release(&t);
+
+	rmdir(wal.buf);
+	rmdir(data.buf);
+	rmdir(top);
+	strbuf_release(&data);
+	strbuf_release(&wal);
+	strbuf_release(&conf);
+	strbuf_release(&target);
+	strbuf_release(&sub);
+}
+
+/* A shell run as another user with root's PATH looks tar up in /root's
+ * directories first (EACCES: /root is 0700), then finds /usr/bin/tar: a
+ * search going down its list, not a refusal that mattered. A name found
+ * by another process, or another name found, proves nothing. */
+static void pd_refused_then_found_elsewhere(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/root/.local/bin/tar", 0, -1, EACCES);
+	path_call(&t, 100, "newfstatat", "/root/.cargo/bin/tar", 0, -1, EACCES);
+	path_call(&t, 100, "newfstatat", "/usr/local/bin/tar", 0, -1, ENOENT);
+	path_call(&t, 100, "newfstatat", "/usr/bin/tar", 0, 0, 0);
+	rt_exit(&t, 100, 3);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "permission-denied"), 0);
+	rt_release(&t);
+
+	rt_init(&t);
+	path_call(&t, 100, "newfstatat", "/root/.local/bin/tar", 0, -1, EACCES);
+	path_call(&t, 101, "newfstatat", "/usr/bin/tar", 0, 0, 0);
+	path_call(&t, 100, "newfstatat", "/usr/bin/gzip", 0, 0, 0);
+	rt_exit(&t, 100, 3);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "permission-denied"), 1);
+	rt_release(&t);
 }
 
 static void pd_quiet_cases(void **state)
@@ -2255,6 +2542,8 @@ int main(void)
 		cmocka_unit_test(mf_handled_failures_are_warnings),
 		cmocka_unit_test(mf_other_rules_paths_left_alone),
 		cmocka_unit_test(mf_create_in_missing_directory),
+		cmocka_unit_test(mf_checked_before_creating),
+		cmocka_unit_test(mf_forms_and_cut_words),
 		cmocka_unit_test(mf_duplicates_grouped),
 		cmocka_unit_test(mf_lookups_are_weaker),
 		cmocka_unit_test(mf_search_across_sources),
@@ -2297,6 +2586,9 @@ int main(void)
 		cmocka_unit_test(mf_enter_probing),
 		cmocka_unit_test(mf_lookup_on_the_way_folded),
 		cmocka_unit_test(pd_directory_on_the_way),
+		cmocka_unit_test(pd_directory_through_a_link),
+		cmocka_unit_test(pd_reached_directory_is_not_the_block),
+		cmocka_unit_test(pd_refused_then_found_elsewhere),
 		cmocka_unit_test(real_logs_checked),
 		cmocka_unit_test(real_creds_from_trace),
 		cmocka_unit_test(real_story1_ranked),
