@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -11,7 +12,13 @@
 
 void event_clear(struct rc_event *e)
 {
-	memset(e, 0, sizeof(*e));
+	/* Not the arrays at the end (half the struct): their counts are. */
+	memset(e, 0, offsetof(struct rc_event, fds));
+	e->nfds = 0;
+	e->argc = 0;
+	e->argv_truncated = false;
+	e->nids = 0;
+	e->ids_truncated = false;
 	e->ts = -1;
 	e->dur = -1;
 	e->nr = -1;

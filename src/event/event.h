@@ -96,10 +96,6 @@ struct rc_event {
 	int sockopt_name;
 	int sockopt_value;	/* SO_ERROR: the errno it returned */
 
-	int fds[RC_EVENT_MAX_FDS];	/* poll/select/epoll fds (ready ones for epoll);
-					 * the two fds pipe/pipe2/socketpair made */
-	int nfds;
-
 	/* A preview of the bytes written or sent (stderr text, DNS queries),
 	 * as far as the source showed them: all of them, or the head and the
 	 * tail of a write longer than the cap, with DATA_OMITTED bytes between
@@ -110,10 +106,6 @@ struct rc_event {
 	uint64_t data_omitted;	/* 0: nothing left out in the middle */
 	bool data_truncated;	/* the end is not there: the source stopped
 				 * short (strace's -s cut the string) */
-
-	const char *argv[RC_EVENT_MAX_ARGV];	/* execve */
-	int argc;
-	bool argv_truncated;
 
 	/* flock, and fcntl's F_SETLK/F_SETLKW (and their OFD twins): the lock
 	 * asked for, and whether the call waits until the lock is free
@@ -126,14 +118,6 @@ struct rc_event {
 	 * the signal in signo. */
 	bool has_kill_target;
 	int kill_target;
-
-	/* setuid, setreuid, setresuid, setfsuid and their gid twins: the ids
-	 * asked for, in argument order, -1 for "leave as it is"; setgroups,
-	 * and a getgroups that worked: the group list. IDS_TRUNCATED: the
-	 * list went on past what was shown. */
-	long long ids[RC_EVENT_MAX_IDS];
-	int nids;
-	bool ids_truncated;
 
 	/* RC_EV_SIGNAL; and the signal a kill-family call sends */
 	int signo;
@@ -160,6 +144,24 @@ struct rc_event {
 	 * parse it. */
 	const char *line;
 	size_t line_len;
+
+	/* The arrays last: event_clear() clears what comes before them, and
+	 * their counts say how much of each is set (nfds, argc, nids). */
+	int fds[RC_EVENT_MAX_FDS];	/* poll/select/epoll fds (ready ones for epoll);
+					 * the two fds pipe/pipe2/socketpair made */
+	int nfds;
+
+	const char *argv[RC_EVENT_MAX_ARGV];	/* execve */
+	int argc;
+	bool argv_truncated;
+
+	/* setuid, setreuid, setresuid, setfsuid and their gid twins: the ids
+	 * asked for, in argument order, -1 for "leave as it is"; setgroups,
+	 * and a getgroups that worked: the group list. IDS_TRUNCATED: the
+	 * list went on past what was shown. */
+	long long ids[RC_EVENT_MAX_IDS];
+	int nids;
+	bool ids_truncated;
 };
 
 /* Reset E to "nothing known" (all optional fields at their none values). */

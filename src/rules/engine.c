@@ -13,6 +13,7 @@ void engine_init(struct rc_engine *eng)
 	eng->ctx.first_ts = -1;
 	eng->ctx.last_ts = -1;
 	eng->states = xcalloc(rc_nrules, sizeof(void *));
+	eng->hooks = xcalloc(rc_nrules, sizeof(*eng->hooks));
 	for (size_t i = 0; i < rc_nrules; i++) {
 		const struct rc_rule_ops *ops = rc_rules[i].ops;
 		if (rc_rules[i].source != RC_RULE_TRACE || !ops)
@@ -20,6 +21,10 @@ void engine_init(struct rc_engine *eng)
 		eng->states[i] = xcalloc(1, ops->state_size ? ops->state_size : 1);
 		if (ops->init)
 			ops->init(eng->states[i]);
+		if (ops->on_event) {
+			eng->hooks[eng->nhooks].on_event = ops->on_event;
+			eng->hooks[eng->nhooks++].state = eng->states[i];
+		}
 	}
 }
 
@@ -36,9 +41,8 @@ void engine_feed(struct rc_engine *eng, struct rc_event *e)
 		eng->ctx.has_duration = true;
 	eng->ctx.nevents = eng->seq;
 	procs_resolve(&eng->procs, e);
-	for (size_t i = 0; i < rc_nrules; i++)
-		if (eng->states[i] && rc_rules[i].ops->on_event)
-			rc_rules[i].ops->on_event(eng->states[i], e, &eng->ctx);
+	for (size_t i = 0; i < eng->nhooks; i++)
+		eng->hooks[i].on_event(eng->hooks[i].state, e, &eng->ctx);
 	procs_apply(&eng->procs, e);
 }
 
@@ -65,6 +69,7 @@ void engine_release(struct rc_engine *eng)
 		free(eng->states[i]);
 	}
 	free(eng->states);
+	free(eng->hooks);
 	procs_release(&eng->procs);
 	memset(eng, 0, sizeof(*eng));
 }

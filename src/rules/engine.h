@@ -12,6 +12,12 @@ struct rc_engine {
 	struct rc_procs procs;
 	struct rc_ctx ctx;
 	void **states;		/* per rule in rc_rules order; NULL when not a trace rule */
+	/* The rules that look at events, in order: one tight loop per event. */
+	struct engine_hook {
+		void (*on_event)(void *state, const struct rc_event *e, const struct rc_ctx *ctx);
+		void *state;
+	} *hooks;
+	size_t nhooks;
 	uint64_t seq;
 	/* Set by the command: the input may be an excerpt of a longer trace
 	 * (a log, pasted lines), which need not show how the program ended. */

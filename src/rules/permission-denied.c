@@ -103,8 +103,10 @@ struct pd_entry {
  * process may search. */
 struct pd_reach {
 	char *dir[PD_REACH_KEEP];
+	size_t len[PD_REACH_KEEP];
 	long long uid[PD_REACH_KEEP];
 	int n, next;
+	int last;		/* the one the last call was in */
 };
 
 struct pd_state {
@@ -367,18 +369,27 @@ static void moved_elsewhere(const char *path, void *arg)
  * directory the path is in, and every one above. */
 static void note_reached(struct pd_state *st, const struct rc_event *e, const struct rc_ctx *ctx)
 {
-	struct strbuf d = STRBUF_INIT;
-	const char *dir = fp_dir(&d, e->path);
+	/* The directory is the path up to its last slash ("/" for "/x"):
+	 * compared in place, copied only when it is new (this runs for every
+	 * call that worked). */
+	const char *base = fp_base(e->path);
+	size_t dn = base > e->path + 1 ? (size_t)(base - e->path - 1) : 1;
 	const struct rc_creds *cr = procs_creds(ctx->procs, e->pid);
 	long long uid = cr ? cr->uid : -1;
 	struct pd_reach *r = rule_int_value(&st->reached, rule_leader(ctx, e->pid), true, sizeof(*r),
 					    PD_MAX_REACHERS, NULL);
 
-	for (int i = 0; r && i < r->n; i++)
-		if (strcmp(r->dir[i], dir) == 0) {
+	/* The directory of the last call first: calls come in runs there. */
+	for (int k = 0; r && k < r->n; k++) {
+		int i = (r->last + k) % r->n;
+		if (r->len[i] == dn && memcmp(r->dir[i], e->path, dn) == 0) {
 			r->uid[i] = uid;
+			r->last = i;
 			r = NULL;
 		}
+	}
+	struct strbuf d = STRBUF_INIT;
+	const char *dir = r ? fp_dir(&d, e->path) : NULL;
 	if (r) {
 		int i;
 		if (r->n < PD_REACH_KEEP) {
@@ -390,7 +401,9 @@ static void note_reached(struct pd_state *st, const struct rc_event *e, const st
 			r->next = (i + 1) % PD_REACH_KEEP;
 		}
 		r->dir[i] = xstrdup(dir);
+		r->len[i] = strlen(dir);
 		r->uid[i] = uid;
+		r->last = i;
 	}
 	strbuf_release(&d);
 }

@@ -112,14 +112,16 @@ static void release(void *p)
  * *SETTING are set to what the call needs. */
 static bool qualifies(const struct rc_event *e, const char **cap, const char **setting)
 {
+	/* Most failures are neither (a path search's ENOENT): the table
+	 * only for these. */
+	if (e->err != ENOSYS && e->err != EPERM)
+		return false;
 	const struct event_privilege *pr = event_call_privilege(e->nr);
 
 	*cap = pr ? pr->cap : NULL;
 	*setting = pr ? pr->setting : NULL;
 	if (e->err == ENOSYS)
 		return true;
-	if (e->err != EPERM)
-		return false;
 	if (rule_is_fork(e->nr)) {
 		if (e->flags & NS_FLAGS) {
 			*cap = "CAP_SYS_ADMIN";
