@@ -380,7 +380,9 @@ static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct
 	f->ts = r->ts;
 	f->unrecovered = !r->recovered;
 	finding_echo_name(f, r->name);
-	finding_echo_word(f, r->err == EPERM ? "not permitted" : "not implemented");
+	/* The error's own text ("Operation not permitted", "Function not
+	 * implemented"), which perror and Python's OSError print. */
+	finding_echo_word(f, strerror(r->err));
 	if (rule_is_fork(r->nr))
 		finding_echo_word(f, r->flags & CLONE_THREAD ? "thread" : "fork");
 }
