@@ -10,6 +10,7 @@
 #ifndef RC_EVENT_EVENT_H
 #define RC_EVENT_EVENT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -193,6 +194,25 @@ static inline void event_add_fd(struct rc_event *e, long long fd)
 static inline bool event_mmap_reserves(const struct rc_event *e)
 {
 	return e->flags && e->mode == PROT_NONE;
+}
+
+/* SIGNO's default action ends the process: what a sender uses to tell a
+ * process to stop (SIGTERM, SIGQUIT, SIGINT...), and the faults. */
+static inline bool event_signal_ends(int signo)
+{
+	switch (signo) {
+	case SIGCHLD:
+	case SIGCONT:
+	case SIGSTOP:
+	case SIGTSTP:
+	case SIGTTIN:
+	case SIGTTOU:
+	case SIGURG:
+	case SIGWINCH:
+		return false;
+	default:
+		return signo > 0;
+	}
 }
 
 static inline bool event_failed(const struct rc_event *e)

@@ -157,24 +157,6 @@ static void release(void *p)
 		free(s->kills[(s->kills_head + i) % MAX_KILLS].line);
 }
 
-/* Signals whose default action ends the process. */
-static bool fatal_by_default(int signo)
-{
-	switch (signo) {
-	case SIGCHLD:
-	case SIGCONT:
-	case SIGSTOP:
-	case SIGTSTP:
-	case SIGTTIN:
-	case SIGTTOU:
-	case SIGURG:
-	case SIGWINCH:
-		return false;
-	default:
-		return signo > 0;
-	}
-}
-
 /* Faults the CPU raises: a handler that catches one cannot really go on. */
 static bool fault_signal(int signo)
 {
@@ -211,7 +193,7 @@ static void on_signal(struct state *s, const struct rc_event *e, const struct rc
 		if (t)
 			t->timer_at = t->ncalls + 1;
 	}
-	if (!fatal_by_default(e->signo))
+	if (!event_signal_ends(e->signo))
 		return;
 	struct thread *t = thread_get(s, e->pid, true);
 	if (!t)

@@ -89,30 +89,11 @@ static void release(void *p)
 	}
 }
 
-/* Signals that end a process unless it handles them: what a sender uses
- * to tell it to stop (SIGTERM, SIGQUIT, SIGINT, SIGHUP, SIGUSR2...). */
-static bool asks_to_end(int signo)
-{
-	switch (signo) {
-	case SIGCHLD:
-	case SIGCONT:
-	case SIGSTOP:
-	case SIGTSTP:
-	case SIGTTIN:
-	case SIGTTOU:
-	case SIGURG:
-	case SIGWINCH:
-		return false;
-	default:
-		return signo > 0;
-	}
-}
-
 /* A signal another process sent (si_code SI_USER, SI_QUEUE, SI_TKILL: a
  * kill-like call, whose si_pid is the sender). */
 static void on_signal(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
-	if (e->sender_pid <= 0 || e->si_code > 0 || !asks_to_end(e->signo))
+	if (e->sender_pid <= 0 || e->si_code > 0 || !event_signal_ends(e->signo))
 		return;
 	int leader = rule_leader(ctx, e->pid), sender = rule_leader(ctx, e->sender_pid);
 	if (sender == leader)
