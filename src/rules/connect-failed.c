@@ -341,9 +341,7 @@ static void succeeded(struct state *s, const struct rc_event *e, const struct rc
 				finding_set(&pe->recovered_by, addr);
 			}
 	}
-	void **lf = hmap_get_int(&s->last, e->pid);
-	if (lf)
-		((struct last_fail *)*lf)->peer = NULL;
+	free(hmap_del_int(&s->last, e->pid));
 	if (family == AF_INET || family == AF_INET6) {
 		struct port_key k = { rule_leader(ctx, e->pid), port };
 		void **chain = hmap_get(&s->by_port, &k, sizeof(k));
@@ -519,11 +517,10 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		return;
 	if (e->path && e->path[0] && s->tries.count)
 		on_path(s, e, ctx);
-	if (s->last.count && !turn_plumbing(e)) {
-		void **lf = hmap_get_int(&s->last, e->pid);
-		if (lf)
-			((struct last_fail *)*lf)->peer = NULL;
-	}
+	/* Other work ends the list: the thread's entry goes, so that once
+	 * no list is open no event pays for a look-up. */
+	if (s->last.count && !turn_plumbing(e))
+		free(hmap_del_int(&s->last, e->pid));
 	switch (e->nr) {
 	case SYS_connect:
 		on_connect(s, e, ctx);
