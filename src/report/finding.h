@@ -56,10 +56,11 @@ struct rc_finding {
 	char *echo_words[3];
 	bool echo_whole[3];
 	/* An outcome (an exit status) rather than a cause: ranked after the
-	 * causes of its own severity. */
+	 * causes of its own severity, and linked under one (causes.c). */
 	bool symptom;
-	/* An outcome that is also a cause (a crash): ranked after the more
-	 * specific findings about the same failure (bad-file-mapping). */
+	/* An outcome that is also a cause (a fatal signal): ranked after the
+	 * more specific findings about the same failure (bad-file-mapping),
+	 * and linked under one when one explains it. */
 	bool outcome;
 	/* A rule that reads the program's output itself (error-message). */
 	bool is_output;

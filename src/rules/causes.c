@@ -76,11 +76,6 @@ static bool link_to(struct rc_finding *x, struct rc_finding *c)
 	return true;
 }
 
-static bool is_rule(const struct rc_finding *f, const char *id)
-{
-	return strcmp(f->rule, id) == 0;
-}
-
 static bool from_crash_rule(const struct rc_finding *f)
 {
 	const struct rc_rule *r = rule_find(f->rule);
@@ -162,11 +157,11 @@ static void link_explained_signals(struct links *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		struct rc_finding *x = l->v[i];
-		if (!is_rule(x, "crashed") || !x->signo)
+		if (!x->outcome || !x->signo)
 			continue;
 		for (size_t k = 0; k < l->n; k++) {
 			struct rc_finding *c = l->v[k];
-			if (c == x || c->signo != x->signo || c->symptom || c->is_output || is_rule(c, "crashed") ||
+			if (c == x || c->signo != x->signo || c->symptom || c->is_output || c->outcome ||
 			    leader_of(l->m, c->pid) != leader_of(l->m, x->pid))
 				continue;
 			if (link_to(x, c))
@@ -236,7 +231,7 @@ static void link_aborts(struct links *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		struct rc_finding *x = l->v[i];
-		if (!is_rule(x, "crashed") || x->signo != SIGABRT || x->cause)
+		if (!x->outcome || x->signo != SIGABRT || x->cause)
 			continue;
 		for (size_t k = 0; k < l->n; k++) {
 			struct rc_finding *e = l->v[k];
@@ -257,7 +252,7 @@ static void link_sent_signals(struct links *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		struct rc_finding *x = l->v[i];
-		if ((!is_rule(x, "crashed") && !is_rule(x, "nonzero-exit")) || x->cause || x->sender_pid <= 0)
+		if ((!x->outcome && !x->symptom) || x->cause || x->sender_pid <= 0)
 			continue;
 		int sender = leader_of(l->m, x->sender_pid);
 		/* Stopped while stuck in a call (a lock wait a time-out cut
@@ -275,7 +270,7 @@ static void link_sent_signals(struct links *l)
 		if (sender == leader_of(l->m, x->pid)) {
 			for (size_t k = 0; k < l->n && !x->cause; k++) {
 				struct rc_finding *y = l->v[k];
-				if (y != x && is_rule(y, "crashed") && y->sender_pid > 0 && y->seq <= x->seq &&
+				if (y != x && y->outcome && y->sender_pid > 0 && y->seq <= x->seq &&
 				    leader_of(l->m, y->sender_pid) == sender && leader_of(l->m, y->pid) != sender)
 					link_to(x, y);
 			}
@@ -356,13 +351,13 @@ static void link_ends(struct links *l)
 {
 	l->ends = xcalloc(l->n + 1, sizeof(*l->ends));
 	for (size_t i = 0; i < l->n; i++)
-		if (is_rule(l->v[i], "nonzero-exit") || is_rule(l->v[i], "crashed"))
+		if (l->v[i]->symptom || l->v[i]->outcome)
 			l->ends[l->nends++] = l->v[i];
 	qsort(l->ends, l->nends, sizeof(*l->ends), cmp_seq);
 	for (size_t i = 0; i < l->nends; i++) {
 		struct rc_finding *x = l->ends[i];
 		link_reports(l, leader_of(l->m, x->pid), x->seq);
-		if (is_rule(x, "nonzero-exit"))
+		if (x->symptom)
 			link_exit(l, x);
 	}
 	/* Processes that had not ended when the trace did. */
