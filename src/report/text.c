@@ -185,15 +185,13 @@ static void finding_block(struct out *o, const struct rc_report *r, const struct
 
 /* What cause F led to: its consequences, which follow it in the list
  * from index I on, a line each (with -v, their evidence too). */
-static size_t consequence_lines(struct out *o, const struct rc_findings *list, size_t i, bool verbose)
+static void consequence_lines(struct out *o, const struct rc_findings *list, size_t i, bool verbose)
 {
 	const struct rc_finding *cause = list->v[i - 1];
-	size_t n = 0;
 
-	for (; i < list->count && list->v[i]->cause == cause; i++, n++) {
+	strbuf_adds(o->sb, "  led to:\n");
+	for (; i < list->count && list->v[i]->cause == cause; i++) {
 		const struct rc_finding *f = list->v[i];
-		if (!n)
-			strbuf_adds(o->sb, "  led to:\n");
 		strbuf_addf(o->sb, "    %s %s[%s]%s\n", f->summary, o->color ? C_DIM : "", f->rule,
 			    o->color ? C_RESET : "");
 		for (int e = 0; verbose && e < f->nevidence; e++) {
@@ -203,7 +201,6 @@ static size_t consequence_lines(struct out *o, const struct rc_findings *list, s
 			strbuf_addc(o->sb, '\n');
 		}
 	}
-	return n;
 }
 
 /* "1 cause (exec-failed), 2 consequences, 1 warning, 3 notes (...)". */
