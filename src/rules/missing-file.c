@@ -162,15 +162,17 @@ struct mf_py2 {
 };
 
 /* A thread's last look-up, to see a search going down its list. */
+/* Its strings are buffers reused from one look-up to the next: this is
+ * kept for every look-up a thread makes. */
 struct mf_last {
-	char *path;
+	struct strbuf path;	/* empty: none yet */
 	long nr;		/* its call */
 	uint64_t nsys;		/* the thread's calls before it */
 	bool failed;
 	bool counted;		/* failed, recorded, and already a step */
 	bool o_path;
 	/* The search in one directory going on: its failed candidates. */
-	char *chain_dir;
+	struct strbuf chain_dir;	/* empty: none */
 	char *chain[MF_MAX_CHAIN];
 	int nchain;
 	/* X, whose forms (X.SUFFIX) the thread is looking up. */
@@ -188,6 +190,7 @@ struct mf_state {
 	long long dropped;	/* failures not tracked for lack of room */
 	struct mf_py2 py2;
 	struct rule_enter_pending enter;	/* failed moves, by basename */
+	struct strbuf dir;	/* scratch: a look-up's directory */
 };
 
 static void fail_release(struct mf_fail *f)
@@ -240,9 +243,9 @@ static void last_free(void *p)
 	struct mf_last *l = p;
 
 	if (l) {
-		free(l->path);
+		strbuf_release(&l->path);
 		chain_clear(l);
-		free(l->chain_dir);
+		strbuf_release(&l->chain_dir);
 		free(l->form_base);
 		free(l->pending);
 	}
@@ -258,6 +261,7 @@ static void mf_release(void *state)
 	free(st->py2.stat_path);
 	free(st->py2.stem);
 	rule_enter_release(&st->enter);
+	strbuf_release(&st->dir);
 }
 
 /* rename and link: their success makes a new name exist. */
@@ -593,15 +597,15 @@ static void count_step(struct mf_state *st, const char *path)
 static void follow_chain(struct mf_state *st, struct mf_last *l, const struct rc_event *e, bool within,
 			 bool recorded)
 {
-	struct strbuf d = STRBUF_INIT;
-	const char *dir = fp_dir(&d, e->path);
-	bool same = l->chain_dir && strcmp(dir, l->chain_dir) == 0;
+	const char *dir = fp_dir(&st->dir, e->path);
+	bool have = l->chain_dir.len > 0;
+	bool same = have && strcmp(dir, l->chain_dir.buf) == 0;
 
 	/* A look at the directory itself does not end the search. */
-	if (!within || (!same && !(l->chain_dir && strcmp(e->path, l->chain_dir) == 0))) {
+	if (!within || (!same && !(have && strcmp(e->path, l->chain_dir.buf) == 0))) {
 		chain_clear(l);
-		free(l->chain_dir);
-		l->chain_dir = xstrdup(dir);
+		strbuf_reset(&l->chain_dir);
+		strbuf_adds(&l->chain_dir, dir);
 		same = true;
 	}
 	if (same && !e->err) {
@@ -619,7 +623,6 @@ static void follow_chain(struct mf_state *st, struct mf_last *l, const struct rc
 		}
 		l->chain[l->nchain++] = xstrdup(e->path);
 	}
-	strbuf_release(&d);
 }
 
 /* PATH is a form of BASE: BASE, a dot and a suffix, in one directory. */
@@ -644,16 +647,16 @@ static void follow_search(struct mf_state *st, const struct rc_event *e, const s
 	if (!l)
 		return;
 	bool step = false;
-	bool within = !created && l->path && nsys - l->nsys <= MF_SEARCH_GAP;
+	bool within = !created && l->path.len && nsys - l->nsys <= MF_SEARCH_GAP;
 	follow_chain(st, l, e, within, recorded);
 	/* X.rsa after X, looked up the same way: X again, in another form,
 	 * not another candidate (a read of X.idx after a stat of X is another
 	 * file). */
 	bool form = within && failed && l->failed && l->nr == e->nr &&
-		    (l->form_base ? is_form(l->form_base, e->path) : is_form(l->path, e->path));
+		    (l->form_base ? is_form(l->form_base, e->path) : is_form(l->path.buf, e->path));
 	if (form) {
 		if (!l->form_base)
-			l->form_base = xstrdup(l->path);
+			l->form_base = xstrdup(l->path.buf);
 		struct mf_entry *en = recorded ? entry_of(st, e->path) : NULL;
 		struct mf_entry *base = entry_of(st, l->form_base);
 		if (en && base && en != base) {
@@ -666,19 +669,19 @@ static void follow_search(struct mf_state *st, const struct rc_event *e, const s
 		l->form_base = NULL;
 	}
 	if (within) {
-		bool sib = siblings(l->path, e->path);
+		bool sib = siblings(l->path.buf, e->path);
 		/* The one before was a candidate this one replaces. */
 		if (l->failed && sib && !l->counted && st->names.count)
-			count_step(st, l->path);
+			count_step(st, l->path.buf);
 		/* This one replaces a candidate that failed, or walks on
 		 * from its parent. */
 		step = failed && ((l->failed && sib) || (o_path && l->o_path && !l->failed &&
-							  parent_of(l->path, e->path)));
+							  parent_of(l->path.buf, e->path)));
 	}
 	if (recorded && step)
 		count_step(st, e->path);
-	free(l->path);
-	l->path = xstrdup(e->path);
+	strbuf_reset(&l->path);
+	strbuf_adds(&l->path, e->path);
 	l->nr = e->nr;
 	l->nsys = nsys;
 	l->failed = failed;
