@@ -19,7 +19,7 @@
 #include "crash/corewrite.h"
 #include "crash/live.h"
 #include "crash/rules.h"
-#include "capture/procfs.h"
+#include "util/procfs.h"
 #include "util/util.h"
 
 struct cthread {

@@ -16,10 +16,10 @@
 #include <unistd.h>
 #include <linux/seccomp.h>
 
-#include "capture/procfs.h"
 #include "capture/seccomp.h"
 #include "capture/tracer.h"
 #include "util/hmap.h"
+#include "util/procfs.h"
 #include "util/util.h"
 
 /* glibc's <sys/ptrace.h> and <linux/ptrace.h> disagree on a few names;

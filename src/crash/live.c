@@ -8,9 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "capture/procfs.h"
 #include "crash/python.h"
 #include "crash/unwind.h"
+#include "util/procfs.h"
 #include "util/util.h"
 
 static void read_maps(struct rc_crash *c, pid_t pid)

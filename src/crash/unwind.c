@@ -24,10 +24,10 @@
 #include <sys/user.h>
 #include <unistd.h>
 
-#include "capture/procfs.h"
 #include "crash/rules.h"
 #include "crash/unwind.h"
 #include "util/hmap.h"
+#include "util/procfs.h"
 #include "util/util.h"
 
 /* Where separate debuginfo is looked for: next to the file, in .debug/,

@@ -1,4 +1,4 @@
-/* /proc readers for attach (see procfs.h). */
+/* /proc readers (see procfs.h). */
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture/procfs.h"
+#include "util/procfs.h"
 #include "util/hmap.h"
 #include "util/util.h"
 

@@ -1,9 +1,12 @@
-/* What /proc says of a process we attach to, for what the trace cannot
- * show: its argv, exe, cwd and the fds it opened before we came, described
- * as strace -yy describes them ("/path", "pipe:[123]",
- * "TCP:[127.0.0.1:5000->127.0.0.1:8080]", "UNIX-STREAM:[123->124,\"/run/x\"]"). */
-#ifndef RC_CAPTURE_PROCFS_H
-#define RC_CAPTURE_PROCFS_H
+/* What /proc says of a live process, for what a trace or a stack cannot
+ * show: its argv, exe, cwd, status and thread names, and the fds it opened
+ * before we came, described as strace -yy describes them ("/path",
+ * "pipe:[123]", "TCP:[127.0.0.1:5000->127.0.0.1:8080]",
+ * "UNIX-STREAM:[123->124,\"/run/x\"]"). Shared ground below the tracer
+ * (capture/) and the live unwinder (crash/), which must not include each
+ * other: it knows neither. */
+#ifndef RC_UTIL_PROCFS_H
+#define RC_UTIL_PROCFS_H
 
 #include <stdbool.h>
 #include <sys/types.h>
