@@ -358,7 +358,7 @@ static void hook_signal(void *ctx, struct tracee *t, const siginfo_t *si)
 	signal_line(&c->line, si);
 	if (c->o.printer)
 		printer_line(c->o.printer, t->tid, ts, c->line.buf);
-	if (c->o.crash && !c->crash_taken && crash_signal_is_fatal(t->tgid, si->si_signo))
+	if (c->o.crash && !c->crash_taken && procfs_signal_is_fatal(t->tgid, si->si_signo))
 		take_crash(c, t, si);
 	event_clear(&e);
 	e.kind = RC_EV_SIGNAL;

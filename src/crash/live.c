@@ -83,36 +83,6 @@ void crash_describe_pid(struct rc_crash *c, pid_t pid)
 		read_maps(c, pid);
 }
 
-/* A hex mask line of /proc/PID/status ("SigCgt:\t0000000000004a02"). */
-static bool status_mask(const char *status, const char *key, uint64_t *mask)
-{
-	const char *p = strstr(status, key);
-
-	if (!p)
-		return false;
-	*mask = strtoull(p + strlen(key), NULL, 16);
-	return true;
-}
-
-bool crash_signal_is_fatal(pid_t tgid, int sig)
-{
-	switch (sig) {
-	case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGABRT: case SIGSYS: case SIGTRAP:
-		break;
-	default:
-		return false;
-	}
-	char buf[4096];
-	if (!procfs_status(tgid, buf, sizeof(buf)))
-		return false;
-	uint64_t caught = 0, ignored = 0, bit = 1ULL << (sig - 1);
-	if (!status_mask(buf, "\nSigCgt:", &caught) || !status_mask(buf, "\nSigIgn:", &ignored))
-		return false;
-	/* An ignored fault still kills (the kernel forces it); abort()
-	 * resets an ignored SIGABRT itself. */
-	return !(caught & bit);
-}
-
 int crash_capture_live(struct rc_crash *c, pid_t tgid, pid_t tid, const siginfo_t *si, struct strbuf *err)
 {
 	c->signo = si->si_signo;

@@ -17,12 +17,6 @@
  * mapped file's size now). */
 void crash_describe_pid(struct rc_crash *c, pid_t pid);
 
-/* SIG, delivered to TGID now, kills it: its default action dumps core
- * and the process neither catches nor ignores it (a handler that
- * re-raises, as Python's faulthandler does, is seen on the second
- * delivery). */
-bool crash_signal_is_fatal(pid_t tgid, int sig);
-
 /* Thread TID of TGID sits in the signal-delivery-stop of the fatal SI, and
  * the caller, its tracer, has stopped the other threads: fill C (empty, from
  * crash_init) with the signal, the process, its mappings, every thread's

@@ -1,6 +1,8 @@
 /* /proc readers (see procfs.h). */
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +83,36 @@ int procfs_status_list(const char *status, const char *key, long long *out, int 
 		p = end;
 	}
 	return n;
+}
+
+/* A hex mask line of /proc/PID/status ("SigCgt:\t0000000000004a02"). */
+static bool status_mask(const char *status, const char *key, uint64_t *mask)
+{
+	const char *p = strstr(status, key);
+
+	if (!p)
+		return false;
+	*mask = strtoull(p + strlen(key), NULL, 16);
+	return true;
+}
+
+bool procfs_signal_is_fatal(pid_t tgid, int sig)
+{
+	switch (sig) {
+	case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGABRT: case SIGSYS: case SIGTRAP:
+		break;
+	default:
+		return false;
+	}
+	char buf[4096];
+	if (!procfs_status(tgid, buf, sizeof(buf)))
+		return false;
+	uint64_t caught = 0, ignored = 0, bit = 1ULL << (sig - 1);
+	if (!status_mask(buf, "\nSigCgt:", &caught) || !status_mask(buf, "\nSigIgn:", &ignored))
+		return false;
+	/* An ignored fault still kills (the kernel forces it); abort()
+	 * resets an ignored SIGABRT itself. */
+	return !(caught & bit);
 }
 
 char *procfs_comm(pid_t pid, pid_t tid)

@@ -27,6 +27,11 @@ long procfs_status_long(const char *status, const char *key);
 /* Up to MAX decimal numbers after KEY ("\nUid:", "\nGroups:") in STATUS,
  * into OUT; returns how many. */
 int procfs_status_list(const char *status, const char *key, long long *out, int max);
+/* SIG, delivered to TGID now, kills it: its default action dumps core
+ * and the process neither catches nor ignores it (a handler that
+ * re-raises, as Python's faulthandler does, is seen on the second
+ * delivery). */
+bool procfs_signal_is_fatal(pid_t tgid, int sig);
 /* The kernel's name for thread TID of PID, or for PID itself when TID is
  * 0 (its comm, without the newline); NULL when unreadable. */
 char *procfs_comm(pid_t pid, pid_t tid);
