@@ -420,6 +420,13 @@ static void run_direct(const struct call *calls, int ncalls, const struct dec_op
 	strbuf_release(&t.line);
 }
 
+/* capture.c's events to the rules, as the commands wire them
+ * (cmd/pipeline.c). */
+static void feed_engine(void *user, struct rc_event *e)
+{
+	engine_feed(user, e);
+}
+
 /*
  * The tracer's own way: capture.c's hooks with a thread that is us, so
  * its return-value printing (-y on new fds), evidence lines, signal and
@@ -436,7 +443,9 @@ static void run_capture(const struct call *calls, int ncalls, const struct dec_o
 		.durations = pr_opts,
 	};
 	struct printer *pr = devnull ? printer_new(&po) : NULL;
-	struct capture_opts co = { .dec = *o, .engine = eng, .printer = pr };
+	struct capture_opts co = {
+		.dec = *o, .on_event = feed_engine, .user = eng, .procs = &eng->procs, .printer = pr,
+	};
 	struct capture *c = capture_new(&co);
 	const struct tracer_hooks *h = capture_hooks();
 	struct tracee t = { .tid = getpid(), .tgid = getpid() };

@@ -3,7 +3,7 @@
  *	entry stop:  decode the entry half -> text "name(args..." (printed at
  *	             once, as strace does, so that a blocked call shows)
  *	exit stop:   decode the exit half and the return value, print the
- *	             rest, build the event and feed it to the rules
+ *	             rest, build the event and hand it to on_event
  *
  * The per-thread state keeps the decoder's context between the two stops.
  */
@@ -16,9 +16,7 @@
 #include <dirent.h>
 
 #include "capture/capture.h"
-#include "crash/corewrite.h"
-#include "crash/live.h"
-#include "crash/rules.h"
+#include "event/procs.h"
 #include "util/procfs.h"
 #include "util/util.h"
 
@@ -46,7 +44,7 @@ struct capture {
 	uint64_t events;
 	struct strbuf line;	/* lines other than calls */
 	struct tracer *tr;
-	bool crash_taken;	/* the first fatal signal was unwound */
+	bool fatal_seen;	/* on_fatal_signal was called */
 };
 
 void capture_set_tracer(struct capture *c, struct tracer *tr)
@@ -54,30 +52,14 @@ void capture_set_tracer(struct capture *c, struct tracer *tr)
 	c->tr = tr;
 }
 
-/* A fatal signal is about to kill T's process: unwind every thread now,
- * while they are all still there, and judge the crash while its memory
- * can be read. */
-static void take_crash(struct capture *c, struct tracee *t, const siginfo_t *si)
+/* A fatal signal is about to kill T's process: hold every thread now,
+ * while they are all still there, and let the user read them. */
+static void fatal_signal(struct capture *c, struct tracee *t, const siginfo_t *si)
 {
-	struct strbuf err = STRBUF_INIT;
-
-	c->crash_taken = true;
+	c->fatal_seen = true;
 	if (c->tr)
 		tracer_hold_group(c->tr, t->tgid, t->tid);
-	if (crash_capture_live(c->o.crash, t->tgid, t->tid, si, &err) < 0)
-		crash_problem(c->o.crash, "no stacks: %s", err.buf);
-	if (c->o.core_out) {
-		strbuf_reset(&err);
-		if (crash_write_core(c->o.crash, t->tgid, c->o.core_out, &err) < 0)
-			crash_problem(c->o.crash, "%s", err.buf);
-		else
-			crash_problem(c->o.crash, "core written to '%s' (gdb %s %s)", c->o.core_out,
-				      c->o.crash->exe ? c->o.crash->exe : "PROGRAM", c->o.core_out);
-	}
-	if (c->o.crash_findings)
-		crash_rules_run(c->o.crash, c->o.crash_findings);
-	c->o.crash->live_pid = 0;	/* about to be gone */
-	strbuf_release(&err);
+	c->o.on_fatal_signal(c->o.user, t->tgid, t->tid, si);
 }
 
 struct capture *capture_new(const struct capture_opts *o)
@@ -125,8 +107,8 @@ static void feed(struct capture *c, struct tracee *t, struct rc_event *e)
 		th->forked_by = 0;
 	}
 	c->events++;
-	if (c->o.engine)
-		engine_feed(c->o.engine, e);
+	if (c->o.on_event)
+		c->o.on_event(c->o.user, e);
 }
 
 static const char *call_name(struct cthread *th, long nr)
@@ -248,15 +230,15 @@ static void format_rv(struct capture *c, struct cthread *th, long long rval, boo
  * against, and the seccomp filters in place (those that are not ours: a
  * run's filter never refuses a call, it only stops on it). Read at the
  * failure, while T sits in its exit stop, so they are as the call saw
- * them; the rules get them before the event. */
+ * them; the model has them before the event. */
 static void learn_live(struct capture *c, struct tracee *t)
 {
 	char status[4096];
 	long long v[4], groups[RC_PROC_MAX_GROUPS + 1];
 
-	if (!c->o.engine || !procfs_status(t->tid, status, sizeof(status)))
+	if (!c->o.procs || !procfs_status(t->tid, status, sizeof(status)))
 		return;
-	struct rc_procs *m = &c->o.engine->procs;
+	struct rc_procs *m = c->o.procs;
 	struct rc_creds cr = { .uid = -1, .gid = -1, .ngroups = -1, .live = true };
 	/* Uid: real, effective, saved, file system: access uses the last. */
 	if (procfs_status_list(status, "\nUid:", v, 4) == 4)
@@ -358,8 +340,8 @@ static void hook_signal(void *ctx, struct tracee *t, const siginfo_t *si)
 	signal_line(&c->line, si);
 	if (c->o.printer)
 		printer_line(c->o.printer, t->tid, ts, c->line.buf);
-	if (c->o.crash && !c->crash_taken && procfs_signal_is_fatal(t->tgid, si->si_signo))
-		take_crash(c, t, si);
+	if (c->o.on_fatal_signal && !c->fatal_seen && procfs_signal_is_fatal(t->tgid, si->si_signo))
+		fatal_signal(c, t, si);
 	event_clear(&e);
 	e.kind = RC_EV_SIGNAL;
 	e.pid = t->tid;
@@ -513,8 +495,8 @@ static void hook_born(void *ctx, struct tracee *parent, struct tracee *child)
 		printer_set_nprocs(c->o.printer, c->nthreads);
 	if (parent)
 		thread_of(child)->forked_by = parent->tgid;
-	if (!parent && c->o.adopt && c->o.engine) {
-		struct rc_procs *m = &c->o.engine->procs;
+	if (!parent && c->o.adopt && c->o.procs) {
+		struct rc_procs *m = c->o.procs;
 		if (!procs_get(m, child->tgid))
 			adopt_process(m, child->tgid);
 		if (child->tid != child->tgid)

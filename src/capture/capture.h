@@ -1,16 +1,48 @@
-/* A capture session: the tracer's hooks, which decode each call (decode/),
- * print it in strace's format (strace/printer.c) and feed it as an event to
- * the rules (rules/engine.c), either or both. */
+/* A capture session: the tracer's hooks (tracer.h), which decode each call
+ * (decode/), print it in strace's format (strace/printer.c) and emit it as
+ * an event, either or both. It knows nothing of what the events are for:
+ * its user, the command (cmd/pipeline.c for run and attach), wires them to
+ * the rules and a dying process to the unwinder. So it includes event/,
+ * strace/ and util/, never rules/, crash/ or cmd/.
+ *
+ * What the user gets, through struct capture_opts:
+ *  - on_event: every event, once it is complete, in the order the tracer
+ *    saw them: a call at its exit stop (its line ending " = ?" when its
+ *    thread died inside it, or " <detached ...>", blocked, from
+ *    capture_finish), a signal, a group-stop, a thread's end. The event
+ *    and all it points to (line, paths, data) are capture's and valid
+ *    only during the call; the callee may write the event's fields (the
+ *    engine numbers it), not keep it.
+ *  - on_fatal_signal: once, for the first signal that will kill its
+ *    process (procfs_signal_is_fatal: a core-dumping signal with no
+ *    handler), before that signal's event. The thread TID sits in its
+ *    signal-delivery-stop and the other threads of TGID are held
+ *    (tracer_hold_group, given capture_set_tracer): every thread's
+ *    registers and memory can still be read. The process dies when the
+ *    tracer lets the signal through, after the call.
+ *  - procs: the process model the events go on to update. What /proc
+ *    knows and no event says is written into it directly: the argv, exe,
+ *    cwd and open fds of the processes found running (ADOPT), and a
+ *    thread's ids and seccomp filters at a call that failed with EACCES,
+ *    EPERM or ENOSYS (before that call's event).
+ * Every callback may be NULL, and procs too; events are counted either way. */
 #ifndef RC_CAPTURE_CAPTURE_H
 #define RC_CAPTURE_CAPTURE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "capture/decode.h"
 #include "capture/tracer.h"
-#include "rules/engine.h"
 #include "strace/printer.h"
+
+struct rc_procs;
+
+/* The user's end of a capture (see above); USER is capture_opts.user. */
+typedef void (*capture_event_fn)(void *user, struct rc_event *e);
+typedef void (*capture_fatal_fn)(void *user, pid_t tgid, pid_t tid, const siginfo_t *si);
 
 struct capture_opts {
 	/* The calls reported (a bitmap of syscall numbers NBITS long); NULL:
@@ -19,18 +51,15 @@ struct capture_opts {
 	long nbits;
 	struct dec_opts dec;
 	struct printer *printer;	/* NULL: no text */
-	struct rc_engine *engine;	/* NULL: no rules */
-	/* attach: tell the rules what /proc knows of the threads found
-	 * running (argv, cwd, the fds opened before we came). */
+	capture_event_fn on_event;	/* NULL: no events wanted */
+	/* run/attach: a thread about to die of a fatal signal; NULL: not
+	 * wanted (trace). */
+	capture_fatal_fn on_fatal_signal;
+	void *user;
+	struct rc_procs *procs;		/* NULL: nothing learnt from /proc */
+	/* attach: tell PROCS what /proc knows of the threads found running
+	 * (argv, cwd, the fds opened before we came). */
 	bool adopt;
-	/* run/attach: a thread about to die of a fatal signal is unwound in
-	 * place into CRASH (once, the first crash) and the crash rules run at
-	 * once into CRASH_FINDINGS, while its memory can still be read.
-	 * NULL: not wanted (trace). */
-	struct rc_crash *crash;
-	struct rc_findings *crash_findings;
-	/* With CRASH: also write the crashing process's core here. */
-	const char *core_out;
 };
 
 struct capture;

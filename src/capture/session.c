@@ -86,11 +86,11 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 		.nbits = dec_nr_max(),
 		.dec = o->dec,
 		.printer = o->printer,
-		.engine = o->engine,
+		.on_event = o->on_event,
+		.on_fatal_signal = o->on_fatal_signal,
+		.user = o->user,
+		.procs = o->procs,
 		.adopt = o->argv == NULL,
-		.crash = o->crash,
-		.crash_findings = o->crash_findings,
-		.core_out = o->core_out,
 	};
 	struct tracer_opts to = {
 		.follow = o->follow,

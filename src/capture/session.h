@@ -1,6 +1,7 @@
-/* A tracing session: wires the tracer, the capture hooks, the printer and
- * the rules together for run, attach and trace, including the signal
- * policy that keeps the target unharmed:
+/* A tracing session: wires the tracer, the capture hooks and the printer
+ * together for run, attach and trace, and hands the events and a fatal
+ * signal to the caller's callbacks (capture.h says when and how), with the
+ * signal policy that keeps the target unharmed:
  *  - a command we started gets SIGTERM/SIGHUP forwarded (and SIGINT/SIGQUIT
  *    that someone sent to rootcause itself; a terminal's Ctrl-C already
  *    reached the command), and we trace on until it ends;
@@ -26,10 +27,12 @@ struct session_opts {
 	const unsigned char *select;
 	struct dec_opts dec;
 	struct printer *printer;	/* may be NULL */
-	struct rc_engine *engine;	/* may be NULL */
-	struct rc_crash *crash;		/* see capture_opts; may be NULL */
-	struct rc_findings *crash_findings;
-	const char *core_out;		/* see capture_opts; may be NULL */
+	/* As in capture_opts; each may be NULL. An attach adopts the
+	 * processes found running into PROCS. */
+	capture_event_fn on_event;
+	capture_fatal_fn on_fatal_signal;
+	void *user;
+	struct rc_procs *procs;
 };
 
 struct session_result {

@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/session.h"
 #include "cmd/cmd.h"
-#include "crash/crash.h"
+#include "cmd/pipeline.h"
 
 static const char attach_usage[] =
 	"usage: rootcause attach [options] PID\n"
@@ -93,23 +92,16 @@ int cmd_attach(int argc, char **argv)
 		return RC_EXIT_USAGE;
 	struct strbuf err = STRBUF_INIT;
 
-	struct rc_engine eng;
-	engine_init(&eng);
-	struct rc_crash crash;
-	struct rc_findings crash_findings;
-	crash_init(&crash);
-	findings_init(&crash_findings);
+	struct pipeline pl;
+	pipeline_init(&pl, core_out);
 	struct session_opts so = {
 		.pid = (pid_t)pid,
 		.duration = duration,
 		.follow = true,
 		.select = sel,
 		.dec = { .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX },
-		.engine = &eng,
-		.crash = &crash,
-		.crash_findings = &crash_findings,
-		.core_out = core_out,
 	};
+	pipeline_wire(&pl, &so);
 	struct session_result res;
 	int status;
 	if (trace_session(&so, &res, &err) < 0) {
@@ -118,23 +110,20 @@ int cmd_attach(int argc, char **argv)
 	} else {
 		struct rc_findings findings;
 		findings_init(&findings);
-		engine_finish(&eng, &findings);
-		findings_prepend(&findings, &crash_findings, &eng.procs);
+		pipeline_finish(&pl, &findings);
 		struct rc_report rep = {
 			.kind = "attach",
 			.pid = (int)pid,
 			.events = res.events,
 			.seconds = res.seconds,
-			.procs = &eng.procs,
+			.procs = &pl.eng.procs,
 			.findings = &findings,
-			.crash = crash.signo ? &crash : NULL,
+			.crash = pipeline_crash(&pl),
 		};
 		status = report_emit(&ro, &rep);
 		findings_release(&findings);
 	}
-	engine_release(&eng);
-	findings_release(&crash_findings);
-	crash_release(&crash);
+	pipeline_release(&pl);
 	strbuf_release(&err);
 	free(sel);
 	return status;

@@ -41,12 +41,6 @@ int trace_session(const struct session_opts *so, struct session_result *res, str
  * signal N, 127/126 when it could not be started (STARTED false). */
 int command_status(const struct session_result *res, bool started);
 
-/* run and attach: the crash rules' findings (from a crash caught alive)
- * rank first, before the trace rules' ranked ones: they name the cause of
- * the fatal signal that `crashed` reports, which becomes their
- * consequence (findings_link, against PROCS). Moves them out of CRASH. */
-void findings_prepend(struct rc_findings *findings, struct rc_findings *crash, const struct rc_procs *procs);
-
 /* Shared by the diagnosing commands. */
 struct report_opts {
 	enum rc_format format;

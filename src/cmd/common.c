@@ -10,7 +10,6 @@
 
 #include "capture/session.h"
 #include "cmd/cmd.h"
-#include "rules/engine.h"
 #include "util/util.h"
 #include "util/strbuf.h"
 
@@ -132,65 +131,6 @@ int report_emit(const struct report_opts *o, const struct rc_report *r)
 		return RC_EXIT_INPUT;
 	}
 	return report_has_errors(r) ? RC_EXIT_FINDINGS : RC_EXIT_OK;
-}
-
-void findings_prepend(struct rc_findings *findings, struct rc_findings *crash, const struct rc_procs *procs)
-{
-	if (!crash->count)
-		return;
-	/* crashed's advice (get a core, run gdb) is done: the stacks are
-	 * in this report. */
-	for (size_t i = 0; i < findings->count; i++) {
-		struct rc_finding *f = findings->v[i];
-		if (strcmp(f->rule, "crashed") == 0 && f->pid == crash->v[0]->pid)
-			finding_set(&f->advice, "every thread's stack, unwound before the process died, is "
-				    "below; the finding above names the cause.");
-	}
-	/* A rule with both halves (bad-file-mapping) that the trace already
-	 * found for this process says it once: the trace's finding, which
-	 * quotes the calls, in the crash's words, which name the frame that
-	 * made the access; its frames fill the evidence left. */
-	size_t kept = 0;
-	for (size_t i = 0; i < crash->count; i++) {
-		struct rc_finding *f = crash->v[i], *dup = NULL;
-		for (size_t k = 0; k < findings->count && !dup; k++)
-			if (strcmp(findings->v[k]->rule, f->rule) == 0 && findings->v[k]->pid == f->pid)
-				dup = findings->v[k];
-		if (dup) {
-			char *swap = dup->summary;
-			dup->summary = f->summary;
-			f->summary = swap;
-			if (f->advice) {
-				swap = dup->advice;
-				dup->advice = f->advice;
-				f->advice = swap;
-			}
-			for (int e = 0; e < f->nevidence && dup->nevidence < RC_EVIDENCE_MAX; e++)
-				finding_evidence(dup, f->evidence[e], strlen(f->evidence[e]));
-			finding_free(f);
-		} else {
-			crash->v[kept++] = f;
-		}
-	}
-	crash->count = kept;
-	/* They rank first; then the trace's findings, as ranked. */
-	for (size_t i = 0; i < crash->count; i++)
-		crash->v[i]->rank = i;
-	for (size_t i = 0; i < findings->count; i++)
-		findings->v[i]->rank += crash->count;
-	size_t n = crash->count + findings->count;
-	struct rc_finding **v = xcalloc(n ? n : 1, sizeof(*v));
-	memcpy(v, crash->v, crash->count * sizeof(*v));
-	if (findings->count)
-		memcpy(v + crash->count, findings->v, findings->count * sizeof(*v));
-	free(findings->v);
-	findings->v = v;
-	findings->count = findings->alloc = n;
-	free(crash->v);
-	crash->v = NULL;
-	crash->count = crash->alloc = 0;
-	/* The crash findings explain the fatal signal and what followed. */
-	findings_link(findings, procs);
 }
 
 /* Open a trace log private to the user, as reports are. */

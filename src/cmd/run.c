@@ -6,9 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture/session.h"
 #include "cmd/cmd.h"
-#include "crash/crash.h"
+#include "cmd/pipeline.h"
 
 static const char run_usage[] =
 	"usage: rootcause run [options] [--] CMD [ARGS...]\n"
@@ -102,12 +101,8 @@ int cmd_run(int argc, char **argv)
 		pr = printer_new(&po);
 	}
 
-	struct rc_engine eng;
-	engine_init(&eng);
-	struct rc_crash crash;
-	struct rc_findings crash_findings;
-	crash_init(&crash);
-	findings_init(&crash_findings);
+	struct pipeline pl;
+	pipeline_init(&pl, core_out);
 	struct session_opts so = {
 		.argv = argv + optind,
 		.follow = true,
@@ -118,11 +113,8 @@ int cmd_run(int argc, char **argv)
 		 * as much as from a log (event.h). */
 		.dec = { .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX },
 		.printer = pr,
-		.engine = &eng,
-		.crash = &crash,
-		.crash_findings = &crash_findings,
-		.core_out = core_out,
 	};
+	pipeline_wire(&pl, &so);
 	struct session_result res;
 	int status;
 	if (trace_session(&so, &res, &err) < 0) {
@@ -131,16 +123,15 @@ int cmd_run(int argc, char **argv)
 	} else {
 		struct rc_findings findings;
 		findings_init(&findings);
-		engine_finish(&eng, &findings);
-		findings_prepend(&findings, &crash_findings, &eng.procs);
+		pipeline_finish(&pl, &findings);
 		struct rc_report rep = {
 			.kind = "run",
 			.command = (const char *const *)(argv + optind),
 			.events = res.events,
 			.seconds = res.seconds,
-			.procs = &eng.procs,
+			.procs = &pl.eng.procs,
 			.findings = &findings,
-			.crash = crash.signo ? &crash : NULL,
+			.crash = pipeline_crash(&pl),
 		};
 		report_emit(&ro, &rep);
 		findings_release(&findings);
@@ -150,9 +141,7 @@ int cmd_run(int argc, char **argv)
 		error_msg("cannot write trace '%s'", trace_out);
 	if (tf && fclose(tf) != 0)
 		error_msg("cannot write trace '%s': %s", trace_out, strerror(errno));
-	engine_release(&eng);
-	findings_release(&crash_findings);
-	crash_release(&crash);
+	pipeline_release(&pl);
 	strbuf_release(&err);
 	free(sel);
 	return status;

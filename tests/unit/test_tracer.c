@@ -19,9 +19,17 @@
 #include "harness.h"
 
 #include "capture/session.h"
+#include "rules/engine.h"
 #include "util/util.h"
 
 /* One traced run: its trace text (strace format, -f -o style) and status. */
+/* The session's events to the rules, as the commands wire them
+ * (cmd/pipeline.c). */
+static void feed_engine(void *user, struct rc_event *e)
+{
+	engine_feed(user, e);
+}
+
 struct traced {
 	char *text;
 	size_t len;
@@ -55,7 +63,9 @@ static void trace_cmd(struct traced *t, const char *const argv[], const char *ex
 		.select = sel,
 		.dec = { .strsize = 64, .preview_max = 256 },
 		.printer = pr,
-		.engine = with_engine ? &t->eng : NULL,
+		.on_event = with_engine ? feed_engine : NULL,
+		.user = &t->eng,
+		.procs = with_engine ? &t->eng.procs : NULL,
 	};
 	t->rc = session_run(&so, &t->res, &err);
 	printer_free(pr);
@@ -297,7 +307,9 @@ static void test_attach_detach(void **state)
 		.follow = true,
 		.select = sel,
 		.dec = { .strsize = 64, .preview_max = 256 },
-		.engine = &eng,
+		.on_event = feed_engine,
+		.user = &eng,
+		.procs = &eng.procs,
 	};
 	assert_int_equal(session_run(&so, &res, &err), 0);
 	assert_true(res.detached);

@@ -1,0 +1,134 @@
+/* run and attach: the trace wired to the rules, a crash to the unwinder
+ * (see pipeline.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/pipeline.h"
+#include "crash/corewrite.h"
+#include "crash/live.h"
+#include "crash/rules.h"
+#include "util/util.h"
+
+static void on_event(void *user, struct rc_event *e)
+{
+	struct pipeline *p = user;
+
+	engine_feed(&p->eng, e);
+}
+
+/* Every thread is held and readable (capture.h): unwind them now, while
+ * they are all still there, and judge the crash while its memory can be
+ * read. */
+static void on_fatal_signal(void *user, pid_t tgid, pid_t tid, const siginfo_t *si)
+{
+	struct pipeline *p = user;
+	struct rc_crash *c = &p->crash;
+	struct strbuf err = STRBUF_INIT;
+
+	if (crash_capture_live(c, tgid, tid, si, &err) < 0)
+		crash_problem(c, "no stacks: %s", err.buf);
+	if (p->core_out) {
+		strbuf_reset(&err);
+		if (crash_write_core(c, tgid, p->core_out, &err) < 0)
+			crash_problem(c, "%s", err.buf);
+		else
+			crash_problem(c, "core written to '%s' (gdb %s %s)", p->core_out,
+				      c->exe ? c->exe : "PROGRAM", p->core_out);
+	}
+	crash_rules_run(c, &p->crash_findings);
+	c->live_pid = 0;	/* about to be gone */
+	strbuf_release(&err);
+}
+
+void pipeline_init(struct pipeline *p, const char *core_out)
+{
+	engine_init(&p->eng);
+	crash_init(&p->crash);
+	findings_init(&p->crash_findings);
+	p->core_out = core_out;
+}
+
+void pipeline_wire(struct pipeline *p, struct session_opts *so)
+{
+	so->on_event = on_event;
+	so->on_fatal_signal = on_fatal_signal;
+	so->user = p;
+	so->procs = &p->eng.procs;
+}
+
+void pipeline_finish(struct pipeline *p, struct rc_findings *out)
+{
+	engine_finish(&p->eng, out);
+	findings_prepend(out, &p->crash_findings, &p->eng.procs);
+}
+
+const struct rc_crash *pipeline_crash(const struct pipeline *p)
+{
+	return p->crash.signo ? &p->crash : NULL;
+}
+
+void pipeline_release(struct pipeline *p)
+{
+	engine_release(&p->eng);
+	findings_release(&p->crash_findings);
+	crash_release(&p->crash);
+}
+
+void findings_prepend(struct rc_findings *findings, struct rc_findings *crash, const struct rc_procs *procs)
+{
+	if (!crash->count)
+		return;
+	/* crashed's advice (get a core, run gdb) is done: the stacks are
+	 * in this report. */
+	for (size_t i = 0; i < findings->count; i++) {
+		struct rc_finding *f = findings->v[i];
+		if (strcmp(f->rule, "crashed") == 0 && f->pid == crash->v[0]->pid)
+			finding_set(&f->advice, "every thread's stack, unwound before the process died, is "
+				    "below; the finding above names the cause.");
+	}
+	/* A rule with both halves (bad-file-mapping) that the trace already
+	 * found for this process says it once: the trace's finding, which
+	 * quotes the calls, in the crash's words, which name the frame that
+	 * made the access; its frames fill the evidence left. */
+	size_t kept = 0;
+	for (size_t i = 0; i < crash->count; i++) {
+		struct rc_finding *f = crash->v[i], *dup = NULL;
+		for (size_t k = 0; k < findings->count && !dup; k++)
+			if (strcmp(findings->v[k]->rule, f->rule) == 0 && findings->v[k]->pid == f->pid)
+				dup = findings->v[k];
+		if (dup) {
+			char *swap = dup->summary;
+			dup->summary = f->summary;
+			f->summary = swap;
+			if (f->advice) {
+				swap = dup->advice;
+				dup->advice = f->advice;
+				f->advice = swap;
+			}
+			for (int e = 0; e < f->nevidence && dup->nevidence < RC_EVIDENCE_MAX; e++)
+				finding_evidence(dup, f->evidence[e], strlen(f->evidence[e]));
+			finding_free(f);
+		} else {
+			crash->v[kept++] = f;
+		}
+	}
+	crash->count = kept;
+	/* They rank first; then the trace's findings, as ranked. */
+	for (size_t i = 0; i < crash->count; i++)
+		crash->v[i]->rank = i;
+	for (size_t i = 0; i < findings->count; i++)
+		findings->v[i]->rank += crash->count;
+	size_t n = crash->count + findings->count;
+	struct rc_finding **v = xcalloc(n ? n : 1, sizeof(*v));
+	memcpy(v, crash->v, crash->count * sizeof(*v));
+	if (findings->count)
+		memcpy(v + crash->count, findings->v, findings->count * sizeof(*v));
+	free(findings->v);
+	findings->v = v;
+	findings->count = findings->alloc = n;
+	free(crash->v);
+	crash->v = NULL;
+	crash->count = crash->alloc = 0;
+	/* The crash findings explain the fatal signal and what followed. */
+	findings_link(findings, procs);
+}
