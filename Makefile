@@ -1,7 +1,7 @@
 # A thin wrapper over meson for the commands a newcomer types.
 #   make deps    install the Debian packages the project needs (only the missing ones)
 #   make         build build/rootcause
-#   make test    every test (unit, ASan+UBSan, cppcheck, CLI, scenarios, differential vs strace, do-no-harm, docs)
+#   make test    every test (unit, ASan+UBSan, cppcheck, CLI, scenarios, differential vs strace, do-no-harm, docs, house rules)
 #   make demo    the bundled voice-service demo, diagnosed
 #   make fuzz    build the fuzz targets with clang and run each for FUZZ_SECONDS
 #   make bench   benchmarks against strace/grep (not tests)
