@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "gen/tables.h"
-#include "rules/common.h"
 #include "rules/rule.h"
 #include "util/util.h"
 
@@ -179,7 +178,7 @@ bool crash_has_fault_addr(const struct rc_crash *c)
 void crash_signal_str(const struct rc_crash *c, struct strbuf *out)
 {
 	const char *name = xlat_name(&rc_xlat_signal, c->signo);
-	const char *code = c->has_siginfo ? rule_si_code_name(c->signo, c->si_code, 0) : NULL;
+	const char *code = c->has_siginfo ? xlat_si_code_name(c->signo, c->si_code, 0) : NULL;
 
 	if (name)
 		strbuf_adds(out, name);

@@ -8,7 +8,7 @@
 #include "crash/rules.h"
 #include "gen/tables.h"
 #include "report/report.h"
-#include "rules/common.h"
+#include "util/xlat.h"
 #include "util/json.h"
 #include "util/util.h"
 
@@ -139,7 +139,7 @@ void report_crash_json(const struct rc_crash *c, struct json *j)
 			json_string(j, s);
 		else
 			json_int(j, c->signo);
-		const char *code = c->has_siginfo ? rule_si_code_name(c->signo, c->si_code, 0) : NULL;
+		const char *code = c->has_siginfo ? xlat_si_code_name(c->signo, c->si_code, 0) : NULL;
 		opt_str(j, "si_code", code);
 		if (crash_has_fault_addr(c))
 			hex(j, "fault_address", c->fault_addr);
