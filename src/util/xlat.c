@@ -169,6 +169,8 @@ const char *xlat_si_code_name(int signo, int code, int sender)
 		prefix = "CLD_";
 	else if (signo == SIGIO)
 		prefix = "POLL_";
+	else if (signo == SIGSYS)
+		prefix = "SYS_";
 	else
 		return NULL;
 	return xlat_si_code(prefix, code);
