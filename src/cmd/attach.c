@@ -9,6 +9,7 @@
 #include "capture/session.h"
 #include "cmd/cmd.h"
 #include "crash/crash.h"
+#include "crash/export.h"
 
 static const char attach_usage[] =
 	"usage: rootcause attach [options] PID\n"
@@ -120,6 +121,10 @@ int cmd_attach(int argc, char **argv)
 		findings_init(&findings);
 		engine_finish(&eng, &findings);
 		findings_prepend(&findings, &crash_findings, &eng.procs);
+		/* Only a crash is printed: a fatal signal the tracer caught. */
+		struct rc_report_crash crash_part = { 0 };
+		if (crash.signo)
+			crash_report_fill(&crash, &crash_part);
 		struct rc_report rep = {
 			.kind = "attach",
 			.pid = (int)pid,
@@ -127,9 +132,10 @@ int cmd_attach(int argc, char **argv)
 			.seconds = res.seconds,
 			.procs = &eng.procs,
 			.findings = &findings,
-			.crash = crash.signo ? &crash : NULL,
+			.crash = crash.signo ? &crash_part : NULL,
 		};
 		status = report_emit(&ro, &rep);
+		crash_report_release(&crash_part);
 		findings_release(&findings);
 	}
 	engine_release(&eng);

@@ -9,6 +9,7 @@
 #include "capture/session.h"
 #include "cmd/cmd.h"
 #include "crash/crash.h"
+#include "crash/export.h"
 
 static const char run_usage[] =
 	"usage: rootcause run [options] [--] CMD [ARGS...]\n"
@@ -133,6 +134,10 @@ int cmd_run(int argc, char **argv)
 		findings_init(&findings);
 		engine_finish(&eng, &findings);
 		findings_prepend(&findings, &crash_findings, &eng.procs);
+		/* Only a crash is printed: a fatal signal the tracer caught. */
+		struct rc_report_crash crash_part = { 0 };
+		if (crash.signo)
+			crash_report_fill(&crash, &crash_part);
 		struct rc_report rep = {
 			.kind = "run",
 			.command = (const char *const *)(argv + optind),
@@ -140,9 +145,10 @@ int cmd_run(int argc, char **argv)
 			.seconds = res.seconds,
 			.procs = &eng.procs,
 			.findings = &findings,
-			.crash = crash.signo ? &crash : NULL,
+			.crash = crash.signo ? &crash_part : NULL,
 		};
 		report_emit(&ro, &rep);
+		crash_report_release(&crash_part);
 		findings_release(&findings);
 		status = command_status(&res, true);
 	}

@@ -97,10 +97,7 @@ const struct rc_thread *crash_thread(const struct rc_crash *c)
 
 const char *crash_basename(const char *path)
 {
-	if (!path)
-		return "?";
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
+	return path ? path_base(path) : "?";
 }
 
 const struct rc_module *crash_module_at(const struct rc_crash *c, uint64_t addr)
@@ -130,4 +127,22 @@ void crash_signal_str(const struct rc_crash *c, struct strbuf *out)
 		strbuf_addf(out, " (%s at 0x%llx)", code ? code : "fault", (unsigned long long)c->fault_addr);
 	else if (code)
 		strbuf_addf(out, " (%s)", code);
+}
+
+size_t crash_repeats(const struct rc_thread *t, size_t from, size_t *period)
+{
+	size_t best = 1;
+
+	*period = 1;
+	for (size_t p = 1; p <= 8 && from + p < t->nframes; p++) {
+		size_t i = from;
+		while (i + p < t->nframes && t->frames[i].pc == t->frames[i + p].pc)
+			i++;
+		size_t reps = (i - from) / p + 1;
+		if (reps > best && (i - from) >= p) {
+			best = reps;
+			*period = p;
+		}
+	}
+	return best;
 }

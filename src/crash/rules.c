@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crash/export.h"
 #include "rules/rule.h"
 #include "util/util.h"
 
@@ -38,24 +39,6 @@ long crash_culprit(const struct rc_crash *c)
 			return (long)i;
 	}
 	return -1;
-}
-
-void crash_frame_str(const struct rc_frame *f, struct strbuf *out)
-{
-	strbuf_addf(out, "0x%llx in ", (unsigned long long)f->pc);
-	if (f->function)
-		strbuf_adds(out, f->function);
-	else if (f->module)
-		strbuf_addf(out, "?? (%s+0x%llx)", crash_basename(f->module->name),
-			    (unsigned long long)f->offset);
-	else
-		strbuf_adds(out, "??");
-	if (f->file && f->line > 0)
-		strbuf_addf(out, " (%s:%d)", f->file, f->line);
-	if (f->inlined)
-		strbuf_adds(out, " [inlined]");
-	if (f->module)
-		strbuf_addf(out, " from %s", f->module->name);
 }
 
 void crash_culprit_str(const struct rc_crash *c, struct strbuf *out)
@@ -131,24 +114,6 @@ struct rc_finding *crash_finding(const struct rc_crash *c, struct rc_findings *o
 		strbuf_release(&line);
 	}
 	return f;
-}
-
-size_t crash_repeats(const struct rc_thread *t, size_t from, size_t *period)
-{
-	size_t best = 1;
-
-	*period = 1;
-	for (size_t p = 1; p <= 8 && from + p < t->nframes; p++) {
-		size_t i = from;
-		while (i + p < t->nframes && t->frames[i].pc == t->frames[i + p].pc)
-			i++;
-		size_t reps = (i - from) / p + 1;
-		if (reps > best && (i - from) >= p) {
-			best = reps;
-			*period = p;
-		}
-	}
-	return best;
 }
 
 bool crash_has_frame(const struct rc_thread *t, const char *name)

@@ -24,9 +24,6 @@ long crash_culprit(const struct rc_crash *c);
  * passed them something bad. */
 bool crash_runtime_module(const char *path);
 
-/* One frame as gdb prints it, without the number:
- * "0x401136 in parse_header (crash.c:12) from /tmp/crash". */
-void crash_frame_str(const struct rc_frame *f, struct strbuf *out);
 
 /* A finding of RULE for C: signal, tid, the summary (printf-style) with
  * " in MODULE" of the culprit appended by the caller as it likes, and the
@@ -41,11 +38,6 @@ void crash_culprit_str(const struct rc_crash *c, struct strbuf *out);
 /* When Python called the native code that crashed, appends "; F (FILE:LINE)
  * called NAME, which faulted reading 0xADDR" (crash/pycall.c). */
 void crash_python_call(const struct rc_crash *c, struct strbuf *out);
-
-/* Recursion: how many times the frames from FROM on repeat with some
- * period of 1 to 8 frames (compared by pc); 1 when they don't.  *PERIOD
- * gets the period.  Linear in the run's length. */
-size_t crash_repeats(const struct rc_thread *t, size_t from, size_t *period);
 
 /* Thread T has a frame of function NAME among its innermost 32. */
 bool crash_has_frame(const struct rc_thread *t, const char *name);
