@@ -24,7 +24,6 @@ long crash_culprit(const struct rc_crash *c);
  * passed them something bad. */
 bool crash_runtime_module(const char *path);
 
-
 /* A finding of RULE for C: signal, tid, the summary (printf-style) with
  * " in MODULE" of the culprit appended by the caller as it likes, and the
  * crashed thread's first frames as evidence, and the advice on symbols when
