@@ -27,6 +27,14 @@ HEADERS = """
 #include <sys/file.h>
 """
 
+# The kernel's own header for the si_codes glibc leaves out (TRAP_PERF,
+# SYS_SECCOMP): it clashes with glibc's <signal.h>, so it is read on its
+# own, and only names glibc lacks are taken from it, by their literal value.
+KERNEL_HEADERS = """
+#include <asm-generic/siginfo.h>
+"""
+KERNEL_GROUPS = {"si_code"}
+
 # group name, prefix, strip prefix in name?, filter regex on the full name
 GROUPS = [
     ("syscall", "__NR_", True, None),
@@ -40,7 +48,7 @@ GROUPS = [
     ("sock_type", "SOCK_", False, r"^SOCK_[A-Z0-9_]+$"),
     # POLLIN, not the si_codes POLL_IN... (those are in si_code)
     ("poll_event", "POLL", False, r"^POLL[A-Z0-9]+$"),
-    ("si_code", "", False, r"^(SI|ILL|FPE|SEGV|BUS|TRAP|CLD|POLL)_[A-Z0-9_]+$"),
+    ("si_code", "", False, r"^(SI|ILL|FPE|SEGV|BUS|TRAP|CLD|POLL|SYS)_[A-Z0-9_]+$"),
     ("clone_flag", "CLONE_", False, r"^CLONE_[A-Z0-9_]+$"),
     # flock's operation, and fcntl's record-lock commands and lock types
     ("flock_op", "LOCK_", False, r"^LOCK_(SH|EX|NB|UN)$"),
@@ -64,11 +72,12 @@ SKIP = {
     "FUTEX_CLOCK_REALTIME", "FUTEX_CMD_MASK",
     "EOF", "EXIT_SUCCESS", "EXIT_FAILURE",
     "SOCK_NONBLOCK_", "POLL_GENERIC",
+    "SI_MAX_SIZE",
 }
 
 
-def macros(cc):
-    out = subprocess.run(cc + ["-E", "-dM", "-x", "c", "-"], input=HEADERS,
+def macros(cc, headers=HEADERS):
+    out = subprocess.run(cc + ["-E", "-dM", "-x", "c", "-"], input=headers,
                          capture_output=True, text=True, check=True).stdout
     defs = {}
     for line in out.splitlines():
@@ -100,6 +109,7 @@ def is_constant(value, defs, depth=0):
 def main():
     out_c, out_h, cc = sys.argv[1], sys.argv[2], sys.argv[3:]
     defs = macros(cc)
+    kdefs = macros(cc, KERNEL_HEADERS)
     # Enum constants that glibc also #defines as themselves (si codes) are
     # valid C but not integer text: accept them when the name maps to itself.
     tables = {}
@@ -120,6 +130,12 @@ def main():
             alias = (value in defs and value != name and value.startswith(prefix)) or name in ALIASES
             label = name[len(prefix):] if strip else name
             rows.append((label, name, alias))
+        if group in KERNEL_GROUPS:
+            for name, value in kdefs.items():
+                if name in defs or name in SKIP or not re.match(pattern, name):
+                    continue
+                if re.fullmatch(r"-?(0x[0-9a-fA-F]+|[0-9]+)", value):
+                    rows.append((name, value, False))
         rows.sort()
         tables[group] = rows
 

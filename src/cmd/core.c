@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "crash/crash.h"
 #include "crash/decompress.h"
+#include "crash/export.h"
 #include "crash/python.h"
 #include "crash/rules.h"
 #include "crash/unwind.h"
@@ -68,14 +69,17 @@ int core_report(const char *path, const char *exe, const struct report_opts *ro,
 	findings_init(&findings);
 	crash_rules_run(&c, &findings);
 	const char *files[] = { path, NULL };
+	struct rc_report_crash crash_part;
+	crash_report_fill(&c, &crash_part);
 	struct rc_report rep = {
 		.kind = "core",
 		.files = files,
 		.pid = c.pid,
 		.findings = &findings,
-		.crash = &c,
+		.crash = &crash_part,
 	};
 	int status = report_emit(ro, &rep);
+	crash_report_release(&crash_part);
 	findings_release(&findings);
 	crash_release(&c);
 	core_image_release(&im);

@@ -5,6 +5,7 @@
 
 #include "cmd/pipeline.h"
 #include "crash/corewrite.h"
+#include "crash/export.h"
 #include "crash/live.h"
 #include "crash/rules.h"
 #include "util/util.h"
@@ -45,6 +46,7 @@ void pipeline_init(struct pipeline *p, const char *core_out)
 	engine_init(&p->eng);
 	crash_init(&p->crash);
 	findings_init(&p->crash_findings);
+	memset(&p->crash_part, 0, sizeof(p->crash_part));
 	p->core_out = core_out;
 }
 
@@ -60,17 +62,21 @@ void pipeline_finish(struct pipeline *p, struct rc_findings *out)
 {
 	engine_finish(&p->eng, out);
 	findings_prepend(out, &p->crash_findings, &p->eng.procs);
+	/* Only a crash is printed: a fatal signal the tracer caught. */
+	if (p->crash.signo)
+		crash_report_fill(&p->crash, &p->crash_part);
 }
 
-const struct rc_crash *pipeline_crash(const struct pipeline *p)
+const struct rc_report_crash *pipeline_crash(const struct pipeline *p)
 {
-	return p->crash.signo ? &p->crash : NULL;
+	return p->crash.signo ? &p->crash_part : NULL;
 }
 
 void pipeline_release(struct pipeline *p)
 {
 	engine_release(&p->eng);
 	findings_release(&p->crash_findings);
+	crash_report_release(&p->crash_part);
 	crash_release(&p->crash);
 }
 

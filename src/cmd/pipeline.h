@@ -9,12 +9,14 @@
 #include "capture/session.h"
 #include "crash/crash.h"
 #include "report/finding.h"
+#include "report/model.h"
 #include "rules/engine.h"
 
 struct pipeline {
 	struct rc_engine eng;
 	struct rc_crash crash;		/* the first crash caught; signo 0: none */
 	struct rc_findings crash_findings;
+	struct rc_report_crash crash_part;	/* the report's view of CRASH */
 	const char *core_out;		/* or NULL */
 };
 
@@ -22,10 +24,10 @@ void pipeline_init(struct pipeline *p, const char *core_out);
 /* Point SO's callbacks and process model at P. */
 void pipeline_wire(struct pipeline *p, struct session_opts *so);
 /* After the session: the findings into OUT (from findings_init), the crash
- * rules' first (findings_prepend). */
+ * rules' first (findings_prepend), and the crash as the report shows it. */
 void pipeline_finish(struct pipeline *p, struct rc_findings *out);
 /* The crash for the report, or NULL when none was caught. */
-const struct rc_crash *pipeline_crash(const struct pipeline *p);
+const struct rc_report_crash *pipeline_crash(const struct pipeline *p);
 void pipeline_release(struct pipeline *p);
 
 /* The crash rules' findings (from a crash caught alive) rank first, before

@@ -13,6 +13,7 @@
 #include "capture/tracer.h"
 #include "cmd/cmd.h"
 #include "crash/crash.h"
+#include "crash/export.h"
 #include "crash/live.h"
 #include "crash/python.h"
 #include "crash/unwind.h"
@@ -139,14 +140,17 @@ int cmd_stack(int argc, char **argv)
 
 	struct rc_findings findings;
 	findings_init(&findings);
+	struct rc_report_crash crash_part;
+	crash_report_fill(&c, &crash_part);
 	struct rc_report rep = {
 		.kind = "stack",
 		.pid = (int)pid,
 		.seconds = stopped,
 		.findings = &findings,
-		.crash = &c,
+		.crash = &crash_part,
 	};
 	int status = report_emit(&ro, &rep);
+	crash_report_release(&crash_part);
 	findings_release(&findings);
 	crash_release(&c);
 	strbuf_release(&err);

@@ -1,10 +1,14 @@
-/* The crash model's own helpers (see crash.h): ownership and look-ups. */
+/* The crash model's own helpers (see crash.h): ownership, look-ups, and
+ * the signal in words. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "crash/crash.h"
+#include "gen/tables.h"
 #include "util/util.h"
+#include "util/xlat.h"
 
 /* The order of x86_64's user_regs_struct, which is NT_PRSTATUS's pr_reg
  * and what PTRACE_GETREGS fills. */
@@ -89,4 +93,56 @@ const struct rc_thread *crash_thread(const struct rc_crash *c)
 		if (c->threads[i].crashed)
 			return &c->threads[i];
 	return NULL;
+}
+
+const char *crash_basename(const char *path)
+{
+	return path ? path_base(path) : "?";
+}
+
+const struct rc_module *crash_module_at(const struct rc_crash *c, uint64_t addr)
+{
+	for (size_t i = 0; i < c->nmodules; i++)
+		if (addr >= c->modules[i].start && addr < c->modules[i].end)
+			return &c->modules[i];
+	return NULL;
+}
+
+bool crash_has_fault_addr(const struct rc_crash *c)
+{
+	return c->has_siginfo && c->si_code > 0 &&
+	       (c->signo == SIGSEGV || c->signo == SIGBUS || c->signo == SIGILL || c->signo == SIGFPE);
+}
+
+void crash_signal_str(const struct rc_crash *c, struct strbuf *out)
+{
+	const char *name = xlat_name(&rc_xlat_signal, c->signo);
+	const char *code = c->has_siginfo ? xlat_si_code_name(c->signo, c->si_code, 0) : NULL;
+
+	if (name)
+		strbuf_adds(out, name);
+	else
+		strbuf_addf(out, "signal %d", c->signo);
+	if (crash_has_fault_addr(c))
+		strbuf_addf(out, " (%s at 0x%llx)", code ? code : "fault", (unsigned long long)c->fault_addr);
+	else if (code)
+		strbuf_addf(out, " (%s)", code);
+}
+
+size_t crash_repeats(const struct rc_thread *t, size_t from, size_t *period)
+{
+	size_t best = 1;
+
+	*period = 1;
+	for (size_t p = 1; p <= 8 && from + p < t->nframes; p++) {
+		size_t i = from;
+		while (i + p < t->nframes && t->frames[i].pc == t->frames[i + p].pc)
+			i++;
+		size_t reps = (i - from) / p + 1;
+		if (reps > best && (i - from) >= p) {
+			best = reps;
+			*period = p;
+		}
+	}
+	return best;
 }

@@ -163,6 +163,21 @@ bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v);
 size_t crash_read_code(const struct rc_crash *c, uint64_t addr, void *buf, size_t n);
 /* The thread that crashed (threads[0] when known), or NULL. */
 const struct rc_thread *crash_thread(const struct rc_crash *c);
+/* The module that holds ADDR, or NULL. */
+const struct rc_module *crash_module_at(const struct rc_crash *c, uint64_t addr);
+/* The basename of a module path ("?" for none). */
+const char *crash_basename(const char *path);
+
+/* Recursion: how many times the frames from FROM on repeat with some
+ * period of 1 to 8 frames (compared by pc); 1 when they don't.  *PERIOD
+ * gets the period.  Linear in the run's length. */
+size_t crash_repeats(const struct rc_thread *t, size_t from, size_t *period);
+
+/* "SIGSEGV (SEGV_MAPERR at 0x10)", "SIGABRT". */
+void crash_signal_str(const struct rc_crash *c, struct strbuf *out);
+/* The signal carries a fault address (SIGSEGV, SIGBUS, SIGILL, SIGFPE
+ * raised by the kernel). */
+bool crash_has_fault_addr(const struct rc_crash *c);
 
 /* core.c: reads the ELF core at PATH (already decompressed) held in memory
  * [IMAGE, IMAGE+SIZE): notes and program headers into C.  Returns 0, or -1

@@ -3,31 +3,13 @@
  * evidence, and reads of the crashed process's memory. */
 #include "crash/rules.h"
 
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/tables.h"
-#include "rules/common.h"
+#include "crash/export.h"
 #include "rules/rule.h"
 #include "util/util.h"
-
-const char *crash_basename(const char *path)
-{
-	if (!path)
-		return "?";
-	const char *s = strrchr(path, '/');
-	return s ? s + 1 : path;
-}
-
-const struct rc_module *crash_module_at(const struct rc_crash *c, uint64_t addr)
-{
-	for (size_t i = 0; i < c->nmodules; i++)
-		if (addr >= c->modules[i].start && addr < c->modules[i].end)
-			return &c->modules[i];
-	return NULL;
-}
 
 bool crash_runtime_module(const char *path)
 {
@@ -57,24 +39,6 @@ long crash_culprit(const struct rc_crash *c)
 			return (long)i;
 	}
 	return -1;
-}
-
-void crash_frame_str(const struct rc_frame *f, struct strbuf *out)
-{
-	strbuf_addf(out, "0x%llx in ", (unsigned long long)f->pc);
-	if (f->function)
-		strbuf_adds(out, f->function);
-	else if (f->module)
-		strbuf_addf(out, "?? (%s+0x%llx)", crash_basename(f->module->name),
-			    (unsigned long long)f->offset);
-	else
-		strbuf_adds(out, "??");
-	if (f->file && f->line > 0)
-		strbuf_addf(out, " (%s:%d)", f->file, f->line);
-	if (f->inlined)
-		strbuf_adds(out, " [inlined]");
-	if (f->module)
-		strbuf_addf(out, " from %s", f->module->name);
 }
 
 void crash_culprit_str(const struct rc_crash *c, struct strbuf *out)
@@ -152,45 +116,6 @@ struct rc_finding *crash_finding(const struct rc_crash *c, struct rc_findings *o
 	return f;
 }
 
-size_t crash_repeats(const struct rc_thread *t, size_t from, size_t *period)
-{
-	size_t best = 1;
-
-	*period = 1;
-	for (size_t p = 1; p <= 8 && from + p < t->nframes; p++) {
-		size_t i = from;
-		while (i + p < t->nframes && t->frames[i].pc == t->frames[i + p].pc)
-			i++;
-		size_t reps = (i - from) / p + 1;
-		if (reps > best && (i - from) >= p) {
-			best = reps;
-			*period = p;
-		}
-	}
-	return best;
-}
-
-bool crash_has_fault_addr(const struct rc_crash *c)
-{
-	return c->has_siginfo && c->si_code > 0 &&
-	       (c->signo == SIGSEGV || c->signo == SIGBUS || c->signo == SIGILL || c->signo == SIGFPE);
-}
-
-void crash_signal_str(const struct rc_crash *c, struct strbuf *out)
-{
-	const char *name = xlat_name(&rc_xlat_signal, c->signo);
-	const char *code = c->has_siginfo ? rule_si_code_name(c->signo, c->si_code, 0) : NULL;
-
-	if (name)
-		strbuf_adds(out, name);
-	else
-		strbuf_addf(out, "signal %d", c->signo);
-	if (crash_has_fault_addr(c))
-		strbuf_addf(out, " (%s at 0x%llx)", code ? code : "fault", (unsigned long long)c->fault_addr);
-	else if (code)
-		strbuf_addf(out, " (%s)", code);
-}
-
 bool crash_has_frame(const struct rc_thread *t, const char *name)
 {
 	for (size_t i = 0; i < t->nframes && i < 32; i++)
@@ -218,6 +143,35 @@ bool crash_read_string(const struct rc_crash *c, uint64_t addr, size_t max, stru
 		done += got;
 	}
 	return true;
+}
+
+/* glibc leaves the message abort() printed in __abort_msg: a pointer to
+ * {u32 size; char msg[]}. */
+bool crash_abort_message(const struct rc_crash *c, struct strbuf *msg)
+{
+	uint64_t p;
+
+	if (!c->sym_abort_msg || !crash_read_u64(c, c->sym_abort_msg, &p) || !p)
+		return false;
+	if (!crash_read_string(c, p + 4, 1024, msg) || !msg->len)
+		return false;
+	while (msg->len && (msg->buf[msg->len - 1] == '\n' || msg->buf[msg->len - 1] == ' '))
+		msg->buf[--msg->len] = '\0';
+	return true;
+}
+
+/* The words of malloc's own messages when it finds its data damaged. */
+bool crash_malloc_message(const char *msg)
+{
+	static const char *const words[] = {
+		"double free", "corrupted", "free(): invalid", "malloc(): ", "realloc(): invalid",
+		"munmap_chunk(): invalid", "malloc_consolidate(): ", "free(): unaligned", "tcache",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strstr(msg, words[i]))
+			return true;
+	return false;
 }
 
 void crash_rules_run(const struct rc_crash *c, struct rc_findings *out)

@@ -24,14 +24,6 @@ long crash_culprit(const struct rc_crash *c);
  * passed them something bad. */
 bool crash_runtime_module(const char *path);
 
-/* One frame as gdb prints it, without the number:
- * "0x401136 in parse_header (crash.c:12) from /tmp/crash". */
-void crash_frame_str(const struct rc_frame *f, struct strbuf *out);
-/* The module that holds ADDR, or NULL. */
-const struct rc_module *crash_module_at(const struct rc_crash *c, uint64_t addr);
-/* The basename of a module path. */
-const char *crash_basename(const char *path);
-
 /* A finding of RULE for C: signal, tid, the summary (printf-style) with
  * " in MODULE" of the culprit appended by the caller as it likes, and the
  * crashed thread's first frames as evidence, and the advice on symbols when
@@ -46,28 +38,18 @@ void crash_culprit_str(const struct rc_crash *c, struct strbuf *out);
  * called NAME, which faulted reading 0xADDR" (crash/pycall.c). */
 void crash_python_call(const struct rc_crash *c, struct strbuf *out);
 
-/* Recursion: how many times the frames from FROM on repeat with some
- * period of 1 to 8 frames (compared by pc); 1 when they don't.  *PERIOD
- * gets the period.  Linear in the run's length. */
-size_t crash_repeats(const struct rc_thread *t, size_t from, size_t *period);
-
 /* Thread T has a frame of function NAME among its innermost 32. */
 bool crash_has_frame(const struct rc_thread *t, const char *name);
 
-/* The message abort() or assert() left in glibc's __abort_msg (abort.c),
- * and whether it is one of malloc's (heap-corruption.c). */
+/* The message abort() or assert() left in glibc's __abort_msg, and
+ * whether it is one of malloc's (the abort and heap-corruption rules read
+ * both). */
 bool crash_abort_message(const struct rc_crash *c, struct strbuf *msg);
 bool crash_malloc_message(const char *msg);
 /* "uncaught C++ exception std::runtime_error: cannot parse header": the
  * exception libstdc++'s terminate handler was given, found through the
  * crashed thread's stack (cxxexc.c); false when there is none to find. */
 bool crash_cxx_exception(const struct rc_crash *c, struct strbuf *out);
-
-/* "SIGSEGV (SEGV_MAPERR at 0x10)", "SIGABRT". */
-void crash_signal_str(const struct rc_crash *c, struct strbuf *out);
-/* The signal carries a fault address (SIGSEGV, SIGBUS, SIGILL, SIGFPE
- * raised by the kernel). */
-bool crash_has_fault_addr(const struct rc_crash *c);
 
 /* Reads a NUL-terminated string of at most MAX bytes at ADDR from the
  * core's memory (for __abort_msg and assert arguments); false when the

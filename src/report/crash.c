@@ -1,20 +1,15 @@
 /* The crash parts of the report: "crash", "threads", "modules" and
  * "mappings" in JSON (docs/report-schema.md), and the stacks in text as
- * gdb's `thread apply all bt` would show them, with recursion folded. */
+ * gdb's `thread apply all bt` would show them, with recursion folded.
+ * They read the report model's crash part (report/model.h) only. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "crash/rules.h"
-#include "gen/tables.h"
 #include "report/report.h"
-#include "rules/common.h"
 #include "util/json.h"
 #include "util/util.h"
 
-/* A run of frames repeating this many times or more is folded into one
- * entry: JSON "repeat", text "x N". */
-#define FOLD_MIN 4
 /* Frames of a thread listed in text before the rest is summed up; the
  * crashed thread's are all listed (folded). */
 #define TEXT_FRAMES_OTHER 40
@@ -36,7 +31,7 @@ static void opt_str(struct json *j, const char *key, const char *v)
 	}
 }
 
-static void json_frame(struct json *j, const struct rc_frame *f, size_t repeat, size_t period)
+static void json_frame(struct json *j, const struct rc_report_frame *f, size_t repeat, size_t period)
 {
 	json_begin_object(j);
 	hex(j, "pc", f->pc);
@@ -65,7 +60,7 @@ static void json_frame(struct json *j, const struct rc_frame *f, size_t repeat, 
 	json_end_object(j);
 }
 
-static void json_thread(struct json *j, const struct rc_thread *t)
+static void json_thread(struct json *j, const struct rc_report_thread *t)
 {
 	json_begin_object(j);
 	json_key(j, "tid");
@@ -80,8 +75,8 @@ static void json_thread(struct json *j, const struct rc_thread *t)
 	json_key(j, "frames");
 	json_begin_array(j);
 	for (size_t i = 0; i < t->nframes;) {
-		size_t period, reps = crash_repeats(t, i, &period);
-		if (reps >= FOLD_MIN) {
+		size_t period = t->frames[i].period, reps = t->frames[i].repeat;
+		if (reps > 1) {
 			/* The first cycle stands for all: its first frame
 			 * carries the count, its others follow. */
 			for (size_t k = 0; k < period; k++)
@@ -118,30 +113,18 @@ static void json_thread(struct json *j, const struct rc_thread *t)
 	json_end_object(j);
 }
 
-static void perms(const struct rc_mapping *m, char out[4])
+void report_crash_json(const struct rc_report_crash *c, struct json *j)
 {
-	out[0] = m->read ? 'r' : '-';
-	out[1] = m->write ? 'w' : '-';
-	out[2] = m->exec ? 'x' : '-';
-	out[3] = '\0';
-}
-
-void report_crash_json(const struct rc_crash *c, struct json *j)
-{
-	const struct rc_thread *ct = crash_thread(c);
-
 	if (c->signo) {
 		json_key(j, "crash");
 		json_begin_object(j);
-		const char *s = xlat_name(&rc_xlat_signal, c->signo);
 		json_key(j, "signal");
-		if (s)
-			json_string(j, s);
+		if (c->signal_name)
+			json_string(j, c->signal_name);
 		else
 			json_int(j, c->signo);
-		const char *code = c->has_siginfo ? rule_si_code_name(c->signo, c->si_code, 0) : NULL;
-		opt_str(j, "si_code", code);
-		if (crash_has_fault_addr(c))
+		opt_str(j, "si_code", c->si_code_name);
+		if (c->has_fault_addr)
 			hex(j, "fault_address", c->fault_addr);
 		if (c->crashed_tid) {
 			json_key(j, "tid");
@@ -155,11 +138,11 @@ void report_crash_json(const struct rc_crash *c, struct json *j)
 				json_string(j, c->argv[i]);
 			json_end_array(j);
 		}
-		if (ct) {
+		if (c->nregs) {
 			json_key(j, "registers");
 			json_begin_object(j);
-			for (int i = 0; i < RC_CRASH_NREGS; i++)
-				hex(j, rc_crash_reg_names[i], ct->regs[i]);
+			for (size_t i = 0; i < c->nregs; i++)
+				hex(j, c->regs[i].name, c->regs[i].value);
 			json_end_object(j);
 		}
 		json_end_object(j);
@@ -173,7 +156,7 @@ void report_crash_json(const struct rc_crash *c, struct json *j)
 	json_key(j, "modules");
 	json_begin_array(j);
 	for (size_t i = 0; i < c->nmodules; i++) {
-		const struct rc_module *m = &c->modules[i];
+		const struct rc_report_module *m = &c->modules[i];
 		json_begin_object(j);
 		opt_str(j, "name", m->name);
 		hex(j, "start", m->start);
@@ -191,14 +174,12 @@ void report_crash_json(const struct rc_crash *c, struct json *j)
 	json_key(j, "mappings");
 	json_begin_array(j);
 	for (size_t i = 0; i < c->nmaps; i++) {
-		const struct rc_mapping *m = &c->maps[i];
-		char p[4];
-		perms(m, p);
+		const struct rc_report_mapping *m = &c->maps[i];
 		json_begin_object(j);
 		hex(j, "start", m->start);
 		hex(j, "end", m->end);
 		json_key(j, "perms");
-		json_string(j, p);
+		json_string(j, m->perms);
 		if (m->path) {
 			opt_str(j, "path", m->path);
 			json_key(j, "offset");
@@ -214,10 +195,10 @@ void report_crash_json(const struct rc_crash *c, struct json *j)
 	}
 	json_end_array(j);
 
-	if (c->problems.len) {
+	if (*c->problems) {
 		json_key(j, "problems");
 		json_begin_array(j);
-		const char *s = c->problems.buf;
+		const char *s = c->problems;
 		while (*s) {
 			const char *nl = strchr(s, '\n');
 			size_t n = nl ? (size_t)(nl - s) : strlen(s);
@@ -231,10 +212,10 @@ void report_crash_json(const struct rc_crash *c, struct json *j)
 
 /* The Python frames of one _PyEval_EvalFrameDefault call, from *NEXT on:
  * up to and with the entry frame. */
-static void text_py_run(const struct rc_thread *t, size_t *next, struct strbuf *sb)
+static void text_py_run(const struct rc_report_thread *t, size_t *next, struct strbuf *sb)
 {
 	while (*next < t->npy) {
-		const struct rc_pyframe *p = &t->py[(*next)++];
+		const struct rc_report_pyframe *p = &t->py[(*next)++];
 		strbuf_addf(sb, "  py     %s", p->function ? p->function : "??");
 		if (p->file)
 			strbuf_addf(sb, " (%s:%d)", p->file, p->line);
@@ -244,18 +225,30 @@ static void text_py_run(const struct rc_thread *t, size_t *next, struct strbuf *
 	}
 }
 
-static bool eval_frame(const struct rc_frame *f)
+void report_frame_str(const struct rc_report_frame *f, struct strbuf *out)
 {
-	return f->function && !f->inlined && strcmp(f->function, "_PyEval_EvalFrameDefault") == 0;
+	strbuf_addf(out, "0x%llx in ", (unsigned long long)f->pc);
+	if (f->function)
+		strbuf_adds(out, f->function);
+	else if (f->module)
+		strbuf_addf(out, "?? (%s+0x%llx)", path_base(f->module->name), (unsigned long long)f->offset);
+	else
+		strbuf_adds(out, "??");
+	if (f->file && f->line > 0)
+		strbuf_addf(out, " (%s:%d)", f->file, f->line);
+	if (f->inlined)
+		strbuf_adds(out, " [inlined]");
+	if (f->module)
+		strbuf_addf(out, " from %s", f->module->name);
 }
 
-static void text_thread(const struct rc_thread *t, struct strbuf *sb, bool all)
+static void text_thread(const struct rc_report_thread *t, struct strbuf *sb, bool all)
 {
 	size_t py_next = 0;
 	bool has_eval = false;
 
 	for (size_t i = 0; i < t->nframes && !has_eval; i++)
-		has_eval = eval_frame(&t->frames[i]);
+		has_eval = t->frames[i].runs_python;
 	strbuf_addf(sb, "\nthread %d", t->tid);
 	/* The kernel's name is the program's to set, to anything. */
 	if (t->py_name) {
@@ -279,28 +272,28 @@ static void text_thread(const struct rc_thread *t, struct strbuf *sb, bool all)
 			strbuf_addf(sb, "  ... %zu more frames (--format json lists them all)\n", t->nframes - i);
 			break;
 		}
-		size_t period, reps = crash_repeats(t, i, &period);
-		if (reps >= FOLD_MIN) {
+		size_t period = t->frames[i].period, reps = t->frames[i].repeat;
+		if (reps > 1) {
 			strbuf_addf(sb, "  #%-5zu ", i);
 			for (size_t k = 0; k < period; k++) {
-				const struct rc_frame *f = &t->frames[i + k];
+				const struct rc_report_frame *f = &t->frames[i + k];
 				if (k)
 					strbuf_adds(sb, " -> ");
 				strbuf_adds(sb, f->function ? f->function : "??");
 				if (f->file && f->line > 0)
-					strbuf_addf(sb, " (%s:%d)", crash_basename(f->file), f->line);
+					strbuf_addf(sb, " (%s:%d)", path_base(f->file), f->line);
 			}
 			strbuf_adds(sb, " x ");
-			report_add_count(sb, reps);
+			strbuf_add_count(sb, reps);
 			strbuf_addf(sb, " (frames #%zu to #%zu)\n", i, i + reps * period - 1);
 			i += reps * period;
 		} else {
 			/* Each evaluator call runs a run of Python frames: they
 			 * sit just above it, as in py-spy's merged view. */
-			if (eval_frame(&t->frames[i]))
+			if (t->frames[i].runs_python)
 				text_py_run(t, &py_next, sb);
 			strbuf_addf(sb, "  #%-5zu ", i);
-			crash_frame_str(&t->frames[i], sb);
+			report_frame_str(&t->frames[i], sb);
 			strbuf_addc(sb, '\n');
 			i++;
 		}
@@ -313,11 +306,11 @@ static void text_thread(const struct rc_thread *t, struct strbuf *sb, bool all)
 			    t->unwind_error ? ": " : "", t->unwind_error ? t->unwind_error : "");
 }
 
-void report_crash_header(const struct rc_crash *c, struct strbuf *sb)
+void report_crash_header(const struct rc_report_crash *c, struct strbuf *sb)
 {
 	if (c->signo) {
 		strbuf_adds(sb, "crashed: ");
-		crash_signal_str(c, sb);
+		strbuf_adds(sb, c->signal_text);
 		if (c->crashed_tid)
 			strbuf_addf(sb, " in thread %d", c->crashed_tid);
 		strbuf_addc(sb, '\n');
@@ -334,8 +327,8 @@ void report_crash_header(const struct rc_crash *c, struct strbuf *sb)
 			strbuf_addf(sb, " (%s)", c->exe);
 		strbuf_addf(sb, ", %zu thread%s\n", c->nthreads, c->nthreads == 1 ? "" : "s");
 	}
-	const char *s = c->problems.buf;
-	while (s && *s) {
+	const char *s = c->problems;
+	while (*s) {
 		const char *nl = strchr(s, '\n');
 		size_t n = nl ? (size_t)(nl - s) : strlen(s);
 		strbuf_adds(sb, "note: ");
@@ -345,10 +338,8 @@ void report_crash_header(const struct rc_crash *c, struct strbuf *sb)
 	}
 }
 
-void report_crash_text(const struct rc_crash *c, struct strbuf *sb, bool verbose)
+void report_crash_text(const struct rc_report_crash *c, struct strbuf *sb, bool verbose)
 {
-	const struct rc_thread *ct = crash_thread(c);
-
 	for (size_t i = 0; i < c->nthreads; i++)
 		text_thread(&c->threads[i], sb, c->threads[i].crashed || verbose);
 
@@ -362,22 +353,20 @@ void report_crash_text(const struct rc_crash *c, struct strbuf *sb, bool verbose
 				strbuf_addf(sb, "  %s%s%s\n", c->modules[i].name,
 					    c->modules[i].build_id[0] ? " build id " : "", c->modules[i].build_id);
 	}
-	if (ct && c->signo) {
-		strbuf_addf(sb, "\nregisters of thread %d:\n", ct->tid);
-		for (int i = 0; i < RC_CRASH_NREGS; i++) {
-			bool last = i % 3 == 2 || i == RC_CRASH_NREGS - 1;
+	if (c->nregs && c->signo) {
+		strbuf_addf(sb, "\nregisters of thread %d:\n", c->regs_tid);
+		for (size_t i = 0; i < c->nregs; i++) {
+			bool last = i % 3 == 2 || i == c->nregs - 1;
 			char v[24];
-			snprintf(v, sizeof(v), "0x%" PRIx64, ct->regs[i]);
-			strbuf_addf(sb, "  %-8s %-*s%s", rc_crash_reg_names[i], last ? 0 : 18, v, last ? "\n" : "");
+			snprintf(v, sizeof(v), "0x%" PRIx64, c->regs[i].value);
+			strbuf_addf(sb, "  %-8s %-*s%s", c->regs[i].name, last ? 0 : 18, v, last ? "\n" : "");
 		}
 	}
 	if (verbose && c->nmaps) {
 		strbuf_adds(sb, "\nmappings:\n");
 		for (size_t i = 0; i < c->nmaps; i++) {
-			const struct rc_mapping *m = &c->maps[i];
-			char p[4];
-			perms(m, p);
-			strbuf_addf(sb, "  %016" PRIx64 "-%016" PRIx64 " %s %s", m->start, m->end, p,
+			const struct rc_report_mapping *m = &c->maps[i];
+			strbuf_addf(sb, "  %016" PRIx64 "-%016" PRIx64 " %s %s", m->start, m->end, m->perms,
 				    m->in_core ? "core" : "    ");
 			if (m->path)
 				strbuf_addf(sb, " %s @ %" PRIu64, m->path, m->offset);

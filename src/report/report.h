@@ -9,6 +9,7 @@
 
 #include "event/procs.h"
 #include "report/finding.h"
+#include "report/model.h"
 #include "util/strbuf.h"
 
 struct rc_report {
@@ -25,7 +26,9 @@ struct rc_report {
 	/* The trace shows no outcome (an excerpt): unrecovered failures were
 	 * judged as errors. */
 	bool no_outcome;
-	const struct rc_crash *crash;	/* core, stack: may be NULL */
+	/* core, stack, a crash that run or attach caught: may be NULL;
+	 * crash_report_fill() makes it. */
+	const struct rc_report_crash *crash;
 };
 
 enum rc_format {
@@ -41,14 +44,13 @@ void report_json(const struct rc_report *r, struct strbuf *out);
 /* The crash parts (report/crash.c): the signal and process lines, the
  * stacks and registers (text), and "crash", "threads", "modules",
  * "mappings" (JSON). */
-struct rc_crash;
 struct json;
-void report_crash_header(const struct rc_crash *c, struct strbuf *out);
-void report_crash_text(const struct rc_crash *c, struct strbuf *out, bool verbose);
-void report_crash_json(const struct rc_crash *c, struct json *j);
-
-/* N with thousands separators ("12,345"), for the text report. */
-void report_add_count(struct strbuf *sb, unsigned long long n);
+void report_crash_header(const struct rc_report_crash *c, struct strbuf *out);
+void report_crash_text(const struct rc_report_crash *c, struct strbuf *out, bool verbose);
+void report_crash_json(const struct rc_report_crash *c, struct json *j);
+/* One frame as gdb prints it, without the number:
+ * "0x401136 in parse_header (crash.c:12) from /tmp/crash". */
+void report_frame_str(const struct rc_report_frame *f, struct strbuf *out);
 
 /* True when a cause (a finding that is no other's consequence) has the
  * effective severity error. */

@@ -28,18 +28,6 @@ static void paint(struct out *o, const char *code, const char *text)
 		strbuf_adds(o->sb, text);
 }
 
-void report_add_count(struct strbuf *sb, unsigned long long n)
-{
-	char digits[32];
-	int len = snprintf(digits, sizeof(digits), "%llu", n);
-
-	for (int i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
-			strbuf_addc(sb, ',');
-		strbuf_addc(sb, digits[i]);
-	}
-}
-
 static void add_argv(struct strbuf *sb, const struct rc_proc *p)
 {
 	size_t start = sb->len;
@@ -74,9 +62,9 @@ static void subject_line(struct out *o, const struct rc_report *r)
 	}
 	if (r->files) {
 		strbuf_addf(sb, "analyzed %zu log%s: ", nfiles, nfiles == 1 ? "" : "s");
-		report_add_count(sb, r->lines);
+		strbuf_add_count(sb, r->lines);
 		strbuf_adds(sb, " lines, ");
-		report_add_count(sb, r->events);
+		strbuf_add_count(sb, r->events);
 		strbuf_adds(sb, " events");
 		if (r->procs) {
 			size_t nproc = 0;
@@ -89,7 +77,7 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		}
 		strbuf_addc(sb, '\n');
 		if (r->skipped_lines) {
-			report_add_count(sb, r->skipped_lines);
+			strbuf_add_count(sb, r->skipped_lines);
 			strbuf_addf(sb, " line%s that were not trace lines (program output, strace messages) were skipped\n",
 				    r->skipped_lines == 1 ? "" : "s");
 		}
@@ -98,11 +86,11 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		for (const char *const *a = r->command; *a; a++)
 			strbuf_addf(sb, " %s", *a);
 		strbuf_adds(sb, " (");
-		report_add_count(sb, r->events);
+		strbuf_add_count(sb, r->events);
 		strbuf_adds(sb, " events)\n");
 	} else if (r->pid > 0) {
 		strbuf_addf(sb, "attached to pid %d for %.1f s (", r->pid, r->seconds);
-		report_add_count(sb, r->events);
+		strbuf_add_count(sb, r->events);
 		strbuf_adds(sb, " events); detached, it runs on\n");
 	}
 }

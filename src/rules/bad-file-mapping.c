@@ -41,6 +41,7 @@
 #include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
+#include "util/xlat.h"
 
 #define RULE_ID "bad-file-mapping"
 /* File mappings kept; the oldest goes when a new one comes. */
@@ -429,7 +430,7 @@ static const char *si_code_name(int signo, int code)
 {
 	if (code <= 0)
 		return NULL;
-	return rule_si_code(signo == SIGBUS ? "BUS_" : "SEGV_", code);
+	return xlat_si_code(signo == SIGBUS ? "BUS_" : "SEGV_", code);
 }
 
 static void emit(const struct fault *f, struct rc_findings *out)
@@ -785,7 +786,7 @@ static void overrun_finding(const struct rc_crash *c, struct rc_findings *out)
 		f->bytes = m->file_size;
 	struct strbuf msg = STRBUF_INIT;
 	strbuf_addf(&msg, "%s at 0x%llx, %llu bytes past the mapping of file offsets %llu-%llu",
-		    rule_si_code_name(SIGSEGV, c->si_code, 0), (unsigned long long)c->fault_addr,
+		    xlat_si_code_name(SIGSEGV, c->si_code, 0), (unsigned long long)c->fault_addr,
 		    (unsigned long long)past, (unsigned long long)o.map.offset, (unsigned long long)map_end_off);
 	if (o.copy)
 		strbuf_addf(&msg, "; the %s's start 0x%llx and a length of %llu bytes were in the registers "

@@ -168,18 +168,6 @@ void rule_enter_release(struct rule_enter_pending *p)
 	memset(p, 0, sizeof(*p));
 }
 
-const char *rule_si_code(const char *prefix, int code)
-{
-	size_t plen = strlen(prefix);
-
-	for (size_t i = 0; i < rc_xlat_si_code.count; i++) {
-		const struct rc_xlat_entry *r = &rc_xlat_si_code.rows[i];
-		if (r->value == code && !r->alias && strncmp(r->name, prefix, plen) == 0)
-			return r->name;
-	}
-	return NULL;
-}
-
 struct rc_finding *rule_finding(struct rc_findings *out, const char *rule, enum rc_severity severity,
 				enum rc_severity severity_ok, struct strbuf *sb)
 {
@@ -346,34 +334,6 @@ void rule_thread_time_add(struct hmap *map, int tid, double dur, size_t cap)
 		t->total += dur;
 		t->count++;
 	}
-}
-
-/* The si_code's name for this signal. */
-const char *rule_si_code_name(int signo, int code, int sender)
-{
-	const char *prefix;
-
-	if (code == 0 && !sender)
-		return NULL;
-	if (code <= 0 || code == SI_KERNEL)
-		prefix = "SI_";
-	else if (signo == SIGSEGV)
-		prefix = "SEGV_";
-	else if (signo == SIGBUS)
-		prefix = "BUS_";
-	else if (signo == SIGILL)
-		prefix = "ILL_";
-	else if (signo == SIGFPE)
-		prefix = "FPE_";
-	else if (signo == SIGTRAP)
-		prefix = "TRAP_";
-	else if (signo == SIGCHLD)
-		prefix = "CLD_";
-	else if (signo == SIGIO)
-		prefix = "POLL_";
-	else
-		return NULL;
-	return rule_si_code(prefix, code);
 }
 
 /* Words that make a stderr line an error report. */

@@ -328,14 +328,6 @@ static inline bool rule_loopback(const char *host)
 	return strcmp(host, "127.0.0.1") == 0 || strcmp(host, "::1") == 0;
 }
 
-/* The name of si_code CODE among those that begin with PREFIX ("SEGV_",
- * "BUS_", "SI_"...): the numbers overlap between signals (SEGV_MAPERR and
- * BUS_ADRALN are both 1). NULL when none does. */
-const char *rule_si_code(const char *prefix, int code);
-/* The name of si_code CODE of signal SIGNO ("SEGV_MAPERR", "SI_USER"), or
- * NULL; SENDER: a process sent it (a 0 code then reads SI_USER). */
-const char *rule_si_code_name(int signo, int code, int sender);
-
 /* A finding of RULE whose summary was built in SB (released). */
 struct rc_finding *rule_finding(struct rc_findings *out, const char *rule, enum rc_severity severity,
 				enum rc_severity severity_ok, struct strbuf *sb);

@@ -591,7 +591,7 @@ static void emit(const struct crash *c, const struct rc_ctx *ctx, struct rc_find
 	if (!crash_signal(c->sig.signo) && parent_succeeded(ctx, p))
 		return;
 	const struct sig_rec *r = &c->sig;
-	const char *code = rule_si_code_name(r->signo, r->code, r->sender);
+	const char *code = xlat_si_code_name(r->signo, r->code, r->sender);
 	const struct rc_proc *sender = NULL;
 	struct strbuf sb = STRBUF_INIT, detail = STRBUF_INIT;
 

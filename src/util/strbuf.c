@@ -114,3 +114,15 @@ char *strbuf_detach(struct strbuf *sb)
 	strbuf_init(sb);
 	return p;
 }
+
+void strbuf_add_count(struct strbuf *sb, unsigned long long n)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof(digits), "%llu", n);
+
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			strbuf_addc(sb, ',');
+		strbuf_addc(sb, digits[i]);
+	}
+}

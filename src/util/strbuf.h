@@ -26,6 +26,8 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_add_escaped(struct strbuf *sb, const void *s, size_t n);
 /* Hand the buffer over to the caller (never NULL); SB is reset. */
 char *strbuf_detach(struct strbuf *sb);
+/* N with thousands separators ("12,345"). */
+void strbuf_add_count(struct strbuf *sb, unsigned long long n);
 /* The contents, "" when empty (buf may be NULL). */
 static inline const char *strbuf_str(const struct strbuf *sb)
 {

@@ -51,6 +51,13 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+const char *path_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
 static unsigned long long mix64(unsigned long long x)
 {
 	/* splitmix64's finaliser */

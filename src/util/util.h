@@ -39,6 +39,9 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* The last component of PATH: what follows its last '/'. */
+const char *path_base(const char *path);
+
 /* Opens /dev/null on whichever of fds 0, 1 and 2 is closed, as strace does
  * at start: otherwise the first file rootcause opens (a report, a trace
  * log) would become a standard fd, and a traced command would inherit it as

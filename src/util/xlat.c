@@ -1,5 +1,6 @@
 #include "util/xlat.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,4 +131,47 @@ const char *xlat_errno_name(int value)
 		if (kernel_errnos[i].value == value)
 			return kernel_errnos[i].name;
 	return NULL;
+}
+
+const char *xlat_si_code(const char *prefix, int code)
+{
+	size_t plen = strlen(prefix);
+
+	for (size_t i = 0; i < rc_xlat_si_code.count; i++) {
+		const struct rc_xlat_entry *r = &rc_xlat_si_code.rows[i];
+		if (r->value == code && !r->alias && strncmp(r->name, prefix, plen) == 0)
+			return r->name;
+	}
+	return NULL;
+}
+
+/* The generic codes (SI_*) are 0 or negative, and SI_KERNEL; the others
+ * are the signal's own, whose numbers overlap between signals. */
+const char *xlat_si_code_name(int signo, int code, int sender)
+{
+	const char *prefix;
+
+	if (code == 0 && !sender)
+		return NULL;
+	if (code <= 0 || code == SI_KERNEL)
+		prefix = "SI_";
+	else if (signo == SIGSEGV)
+		prefix = "SEGV_";
+	else if (signo == SIGBUS)
+		prefix = "BUS_";
+	else if (signo == SIGILL)
+		prefix = "ILL_";
+	else if (signo == SIGFPE)
+		prefix = "FPE_";
+	else if (signo == SIGTRAP)
+		prefix = "TRAP_";
+	else if (signo == SIGCHLD)
+		prefix = "CLD_";
+	else if (signo == SIGIO)
+		prefix = "POLL_";
+	else if (signo == SIGSYS)
+		prefix = "SYS_";
+	else
+		return NULL;
+	return xlat_si_code(prefix, code);
 }

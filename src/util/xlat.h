@@ -35,4 +35,12 @@ long long xlat_flags(const struct rc_xlat *x, const char *s, size_t len, bool *u
 bool xlat_errno_value(const char *name, size_t len, int *value);
 const char *xlat_errno_name(int value);
 
+/* The name of si_code CODE among those that begin with PREFIX ("SEGV_",
+ * "BUS_", "SI_"...): the numbers overlap between signals (SEGV_MAPERR and
+ * BUS_ADRALN are both 1). NULL when none does. */
+const char *xlat_si_code(const char *prefix, int code);
+/* The name of si_code CODE of signal SIGNO ("SEGV_MAPERR", "SI_USER"), or
+ * NULL; SENDER: a process sent it (a 0 code then reads SI_USER). */
+const char *xlat_si_code_name(int signo, int code, int sender);
+
 #endif

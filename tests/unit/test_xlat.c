@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <cmocka.h>
 
+#include "capture/decode.h"
 #include "gen/tables.h"
 #include "util/xlat.h"
 
@@ -75,6 +76,57 @@ static void signals_and_codes(void **state)
 	assert_int_equal(v, BUS_ADRERR);
 }
 
+/* One si_code namer for the crash model, the rules and the tracer's
+ * siginfo lines: the numbers overlap between signals, the generic codes
+ * do not depend on the signal, and the codes glibc's headers leave out
+ * come from the kernel's. */
+static void si_code_names(void **state)
+{
+	(void)state;
+
+	assert_string_equal(xlat_si_code_name(SIGSEGV, SEGV_MAPERR, 0), "SEGV_MAPERR");
+	assert_string_equal(xlat_si_code_name(SIGBUS, 1, 0), "BUS_ADRALN");
+	assert_string_equal(xlat_si_code_name(SIGILL, 1, 0), "ILL_ILLOPC");
+	assert_string_equal(xlat_si_code_name(SIGFPE, FPE_INTDIV, 0), "FPE_INTDIV");
+	assert_string_equal(xlat_si_code_name(SIGCHLD, CLD_KILLED, 0), "CLD_KILLED");
+	assert_string_equal(xlat_si_code_name(SIGIO, POLL_IN, 0), "POLL_IN");
+	assert_string_equal(xlat_si_code_name(SIGSEGV, SI_KERNEL, 0), "SI_KERNEL");
+	assert_string_equal(xlat_si_code_name(SIGABRT, SI_TKILL, 0), "SI_TKILL");
+	assert_string_equal(xlat_si_code_name(SIGALRM, SI_TIMER, 0), "SI_TIMER");
+	/* 0 is SI_USER only when a process sent it. */
+	assert_null(xlat_si_code_name(SIGTERM, 0, 0));
+	assert_string_equal(xlat_si_code_name(SIGTERM, 0, 1), "SI_USER");
+	/* A signal without codes of its own. */
+	assert_null(xlat_si_code_name(SIGTERM, 1, 0));
+	assert_null(xlat_si_code_name(SIGSEGV, 99, 0));
+	/* Only in <asm-generic/siginfo.h>. */
+	assert_string_equal(xlat_si_code_name(SIGSYS, 1, 0), "SYS_SECCOMP");
+	assert_string_equal(xlat_si_code_name(SIGSYS, 2, 0), "SYS_USER_DISPATCH");
+	assert_string_equal(xlat_si_code_name(SIGTRAP, 6, 0), "TRAP_PERF");
+	assert_string_equal(xlat_si_code("TRAP_", TRAP_BRKPT), "TRAP_BRKPT");
+	assert_null(xlat_si_code("SI_", 128 + 1));
+}
+
+/* The tracer's signal names are the table's, with strace's choice where
+ * glibc has two names for a number. */
+static void tracer_signal_names(void **state)
+{
+	(void)state;
+
+	assert_string_equal(dec_signame(SIGIO), "SIGIO");
+	assert_string_equal(dec_signame(SIGABRT), "SIGABRT");
+	assert_string_equal(dec_signame(SIGCHLD), "SIGCHLD");
+	assert_string_equal(dec_signame(SIGSTKFLT), "SIGSTKFLT");
+	assert_string_equal(dec_signame(SIGRTMIN), "SIGRT_2");
+	for (int sig = 1; sig < 32; sig++) {
+		assert_non_null(dec_signame(sig));
+		if (sig != SIGIO)
+			assert_string_equal(dec_signame(sig), xlat_name(&rc_xlat_signal, sig));
+	}
+	assert_null(dec_signame(0));
+	assert_null(dec_signame(65));
+}
+
 static void flags(void **state)
 {
 	(void)state;
@@ -98,6 +150,8 @@ int main(void)
 		cmocka_unit_test(syscalls_round_trip),
 		cmocka_unit_test(errnos),
 		cmocka_unit_test(signals_and_codes),
+		cmocka_unit_test(si_code_names),
+		cmocka_unit_test(tracer_signal_names),
 		cmocka_unit_test(flags),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

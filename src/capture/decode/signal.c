@@ -26,15 +26,6 @@
 #ifndef SS_AUTODISARM
 #define SS_AUTODISARM (1U << 31)
 #endif
-#ifndef TRAP_PERF
-#define TRAP_PERF 6
-#endif
-#ifndef SYS_SECCOMP
-#define SYS_SECCOMP 1
-#endif
-#ifndef SYS_USER_DISPATCH
-#define SYS_USER_DISPATCH 2
-#endif
 
 /* The kernel's sigset on x86_64: 64 signals (strace's NSIG_BYTES). */
 #define KSIGSET_BYTES 8
@@ -42,17 +33,6 @@
 /*
  * Names.
  */
-/* strace's names where glibc has two (SIGIO, not SIGPOLL). */
-static const struct dec_xl signals[] = {
-	DEC_XL(SIGHUP), DEC_XL(SIGINT), DEC_XL(SIGQUIT), DEC_XL(SIGILL), DEC_XL(SIGTRAP),
-	DEC_XL(SIGABRT), DEC_XL(SIGBUS), DEC_XL(SIGFPE), DEC_XL(SIGKILL), DEC_XL(SIGUSR1),
-	DEC_XL(SIGSEGV), DEC_XL(SIGUSR2), DEC_XL(SIGPIPE), DEC_XL(SIGALRM), DEC_XL(SIGTERM),
-	DEC_XL(SIGSTKFLT), DEC_XL(SIGCHLD), DEC_XL(SIGCONT), DEC_XL(SIGSTOP), DEC_XL(SIGTSTP),
-	DEC_XL(SIGTTIN), DEC_XL(SIGTTOU), DEC_XL(SIGURG), DEC_XL(SIGXCPU), DEC_XL(SIGXFSZ),
-	DEC_XL(SIGVTALRM), DEC_XL(SIGPROF), DEC_XL(SIGWINCH), DEC_XL(SIGIO), DEC_XL(SIGPWR),
-	DEC_XL(SIGSYS),
-};
-
 const char *dec_signame(int sig)
 {
 	/* "SIGRT_32" and the NUL; strace names SIGRTMIN+n this way. */
@@ -60,8 +40,12 @@ const char *dec_signame(int sig)
 
 	if (sig <= 0)
 		return NULL;
+	/* glibc's headers make SIGIO the alias of SIGPOLL; strace prints
+	 * SIGIO. */
+	if (sig == SIGIO)
+		return "SIGIO";
 	if (sig < __SIGRTMIN)
-		return dec_xl_name(signals, DEC_XL_N(signals), (unsigned)sig);
+		return xlat_name(&rc_xlat_signal, sig);
 	if (sig == __SIGRTMIN)
 		return "SIGRTMIN";
 	if (sig > __SIGRTMAX)
@@ -138,81 +122,11 @@ void dec_sigset(struct dec *d, uint64_t addr, uint64_t len)
 /*
  * siginfo, as strace's printsiginfo.
  */
-static const struct dec_xl siginfo_codes[] = {
-	DEC_XL(SI_USER), DEC_XL(SI_KERNEL), DEC_XL(SI_QUEUE), DEC_XL(SI_TIMER),
-	DEC_XL(SI_MESGQ), DEC_XL(SI_ASYNCIO), DEC_XL(SI_SIGIO), DEC_XL(SI_TKILL),
-	DEC_XL(SI_DETHREAD), DEC_XL(SI_ASYNCNL),
-};
-
-static const struct dec_xl sigill_codes[] = {
-	DEC_XL(ILL_ILLOPC), DEC_XL(ILL_ILLOPN), DEC_XL(ILL_ILLADR), DEC_XL(ILL_ILLTRP),
-	DEC_XL(ILL_PRVOPC), DEC_XL(ILL_PRVREG), DEC_XL(ILL_COPROC), DEC_XL(ILL_BADSTK),
-	DEC_XL(ILL_BADIADDR),
-};
-
-static const struct dec_xl sigfpe_codes[] = {
-	DEC_XL(FPE_INTDIV), DEC_XL(FPE_INTOVF), DEC_XL(FPE_FLTDIV), DEC_XL(FPE_FLTOVF),
-	DEC_XL(FPE_FLTUND), DEC_XL(FPE_FLTRES), DEC_XL(FPE_FLTINV), DEC_XL(FPE_FLTSUB),
-	DEC_XL(FPE_FLTUNK), DEC_XL(FPE_CONDTRAP),
-};
-
-static const struct dec_xl sigsegv_codes[] = {
-	DEC_XL(SEGV_MAPERR), DEC_XL(SEGV_ACCERR), DEC_XL(SEGV_BNDERR), DEC_XL(SEGV_PKUERR),
-	DEC_XL(SEGV_ACCADI), DEC_XL(SEGV_ADIDERR), DEC_XL(SEGV_ADIPERR), DEC_XL(SEGV_MTEAERR),
-	DEC_XL(SEGV_MTESERR),
-};
-
-static const struct dec_xl sigbus_codes[] = {
-	DEC_XL(BUS_ADRALN), DEC_XL(BUS_ADRERR), DEC_XL(BUS_OBJERR), DEC_XL(BUS_MCEERR_AR),
-	DEC_XL(BUS_MCEERR_AO),
-};
-
-static const struct dec_xl sigtrap_codes[] = {
-	DEC_XL(TRAP_BRKPT), DEC_XL(TRAP_TRACE), DEC_XL(TRAP_BRANCH), DEC_XL(TRAP_HWBKPT),
-	DEC_XL(TRAP_UNK), DEC_XL(TRAP_PERF),
-};
-
-static const struct dec_xl sigchld_codes[] = {
-	DEC_XL(CLD_EXITED), DEC_XL(CLD_KILLED), DEC_XL(CLD_DUMPED), DEC_XL(CLD_TRAPPED),
-	DEC_XL(CLD_STOPPED), DEC_XL(CLD_CONTINUED),
-};
-
-static const struct dec_xl sigpoll_codes[] = {
-	DEC_XL(POLL_IN), DEC_XL(POLL_OUT), DEC_XL(POLL_MSG), DEC_XL(POLL_ERR),
-	DEC_XL(POLL_PRI), DEC_XL(POLL_HUP),
-};
-
-static const struct dec_xl sigsys_codes[] = {
-	DEC_XL(SYS_SECCOMP), DEC_XL(SYS_USER_DISPATCH),
-};
-
 static const struct dec_xl audit_arches[] = {
 	DEC_XL(AUDIT_ARCH_X86_64), DEC_XL(AUDIT_ARCH_I386), DEC_XL(AUDIT_ARCH_AARCH64),
 };
 
 #define XL_NAME(tab, v) dec_xl_name(tab, DEC_XL_N(tab), v)
-
-static const char *si_code_name(int signo, int code)
-{
-	unsigned long long v = (unsigned)code;
-	const char *name = XL_NAME(siginfo_codes, (unsigned long long)(long long)code);
-
-	/* The generic codes are negative or SI_KERNEL; the table holds them
-	 * sign-extended. */
-	if (name)
-		return name;
-	switch (signo) {
-	case SIGTRAP: return XL_NAME(sigtrap_codes, v);
-	case SIGCHLD: return XL_NAME(sigchld_codes, v);
-	case SIGIO: return XL_NAME(sigpoll_codes, v);
-	case SIGILL: return XL_NAME(sigill_codes, v);
-	case SIGFPE: return XL_NAME(sigfpe_codes, v);
-	case SIGSEGV: return XL_NAME(sigsegv_codes, v);
-	case SIGBUS: return XL_NAME(sigbus_codes, v);
-	case SIGSYS: return XL_NAME(sigsys_codes, v);
-	default: return NULL;
-	}
-}
 
 static void put_ptr(struct strbuf *out, const char *field, const void *p)
 {
@@ -368,7 +282,8 @@ void dec_siginfo(struct strbuf *out, const siginfo_t *si)
 		strbuf_add(out, "si_signo=", 9);
 		put_signal(out, si->si_signo);
 		strbuf_add(out, ", si_code=", 10);
-		const char *code = si_code_name(si->si_signo, si->si_code);
+		/* strace names a 0 code SI_USER whoever sent it. */
+		const char *code = xlat_si_code_name(si->si_signo, si->si_code, 1);
 		if (code)
 			strbuf_adds(out, code);
 		else

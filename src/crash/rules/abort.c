@@ -10,19 +10,6 @@
 #include "crash/rules.h"
 #include "rules/rule.h"
 
-bool crash_abort_message(const struct rc_crash *c, struct strbuf *msg)
-{
-	uint64_t p;
-
-	if (!c->sym_abort_msg || !crash_read_u64(c, c->sym_abort_msg, &p) || !p)
-		return false;
-	if (!crash_read_string(c, p + 4, 1024, msg) || !msg->len)
-		return false;
-	while (msg->len && (msg->buf[msg->len - 1] == '\n' || msg->buf[msg->len - 1] == ' '))
-		msg->buf[--msg->len] = '\0';
-	return true;
-}
-
 static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 {
 	const struct rc_thread *t = crash_thread(c);

@@ -4,6 +4,7 @@
  * sits at the top of the stack (a call pushes it before jumping). */
 #include <signal.h>
 
+#include "crash/export.h"
 #include "crash/rules.h"
 #include "rules/rule.h"
 

@@ -9,19 +9,6 @@
 #include "crash/rules.h"
 #include "rules/rule.h"
 
-bool crash_malloc_message(const char *msg)
-{
-	static const char *const words[] = {
-		"double free", "corrupted", "free(): invalid", "malloc(): ", "realloc(): invalid",
-		"munmap_chunk(): invalid", "malloc_consolidate(): ", "free(): unaligned", "tcache",
-	};
-
-	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
-		if (strstr(msg, words[i]))
-			return true;
-	return false;
-}
-
 static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 {
 	const struct rc_thread *t = crash_thread(c);

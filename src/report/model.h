@@ -1,0 +1,132 @@
+/* The report model's crash part: what the writers print about a crash or a
+ * snapshot of a process's stacks, as plain data.  The rest of the model is
+ * struct rc_report (report.h): the findings (report/finding.h), made by the
+ * rules and the crash rules, and the processes (event/procs.h), made by the
+ * event model.
+ *
+ * crash/ fills this part from its crash model (crash_report_fill(), in
+ * crash/export.c) and the commands hand it to the writers; the writers
+ * (report/text.c, report/json.c, report/crash.c, and the HTML and Perfetto
+ * writers to come) read only this, never crash/.  Whatever takes crash
+ * knowledge to say (the signal in words, which frames a recursion folds,
+ * which frame runs Python) is worked out by the filler; what is left to a
+ * writer is layout.
+ *
+ * Strings are borrowed from the crash model that filled this part and live
+ * as long as it does; the arrays and signal_text are this part's own,
+ * freed by crash_report_release(). */
+#ifndef RC_REPORT_MODEL_H
+#define RC_REPORT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A loaded ELF object of the process, as the unwinder found it; frames
+ * point at theirs. */
+struct rc_report_module {
+	const char *name;		/* path as mapped, never NULL */
+	uint64_t start, end;
+	const char *build_id;		/* hex, "" when it has none */
+	bool has_symbols;		/* a symbol table was found */
+	bool has_debuginfo;		/* DWARF (file:line) was found */
+};
+
+/* One native frame, innermost first, as gdb would name it. */
+struct rc_report_frame {
+	uint64_t pc;
+	const struct rc_report_module *module;	/* NULL: pc in no module */
+	const char *function;		/* demangled; NULL when no symbol covers pc */
+	uint64_t offset;		/* from function's start, else from the module's */
+	const char *file;		/* whole path; NULL without line info */
+	int line;			/* 0 unknown */
+	bool inlined;			/* inlined into the next (outer) frame */
+	/* A call of the Python evaluator: the Python frames it runs are
+	 * printed just above it (text). */
+	bool runs_python;
+	/* Recursion, folded: when REPEAT > 1, this frame and the PERIOD - 1
+	 * after it are one cycle that repeats REPEAT times, so the next frame
+	 * to print is REPEAT * PERIOD further on.  1 and 1 otherwise, also
+	 * for the frames inside a fold.  (Frames are capped at
+	 * RC_CRASH_MAX_FRAMES, far below UINT32_MAX.) */
+	uint32_t repeat, period;
+};
+
+/* One Python frame, innermost first. */
+struct rc_report_pyframe {
+	const char *function;		/* qualified name; NULL unknown */
+	const char *file;		/* NULL unknown */
+	int line;			/* 0 unknown */
+	/* The last frame one evaluator call runs: the frames after it belong
+	 * to the next frame with runs_python. */
+	bool entry;
+};
+
+/* One thread: its names, its native and Python stacks. */
+struct rc_report_thread {
+	int tid;
+	const char *name;		/* the kernel's (comm); NULL unknown */
+	const char *py_name;		/* threading's name for it; NULL unknown */
+	bool crashed;
+	struct rc_report_frame *frames;
+	size_t nframes;
+	bool truncated;			/* the walk stopped early ... */
+	const char *unwind_error;	/* ... and why; NULL unknown */
+	bool python;			/* a Python thread state names it: py and gil mean something */
+	bool gil;			/* it held the GIL */
+	struct rc_report_pyframe *py;
+	size_t npy;
+};
+
+/* A piece of the address space (a core's PT_LOAD segment, with the file
+ * mapped there). */
+struct rc_report_mapping {
+	uint64_t start, end;		/* [start, end) */
+	char perms[4];			/* "r-x" */
+	const char *path;		/* NULL: anonymous */
+	uint64_t offset;		/* in the file */
+	int64_t file_size;		/* the file's size now; -1 gone or unknown */
+	bool in_core;			/* the core holds its bytes */
+};
+
+/* One register of the crashed thread, in the kernel's order. */
+struct rc_report_reg {
+	const char *name;		/* "rip" */
+	uint64_t value;
+};
+
+/* The crash (or, with signo 0, a snapshot of a process's stacks: a core
+ * made by gcore, `rootcause stack`). */
+struct rc_report_crash {
+	int signo;			/* 0: no signal */
+	const char *signal_name;	/* "SIGSEGV"; NULL for a number without one */
+	const char *si_code_name;	/* "SEGV_MAPERR"; NULL none or unknown */
+	bool has_fault_addr;		/* the kernel gave a fault address ... */
+	uint64_t fault_addr;		/* ... this one */
+	/* "SIGSEGV (SEGV_MAPERR at 0x10)": the signal in the words the
+	 * findings use; NULL with signo 0. */
+	char *signal_text;
+	int crashed_tid;		/* 0 unknown */
+
+	int pid;
+	const char *exe;		/* the executable's path; NULL unknown */
+	const char *const *argv;	/* the command line; NULL unknown */
+	int argc;
+
+	struct rc_report_thread *threads;	/* the crashed one first */
+	size_t nthreads;
+	/* The crashed thread's registers (of thread regs_tid); none when no
+	 * thread crashed. */
+	struct rc_report_reg *regs;
+	size_t nregs;
+	int regs_tid;
+	struct rc_report_module *modules;
+	size_t nmodules;
+	struct rc_report_mapping *maps;
+	size_t nmaps;
+	/* Why part of the picture is missing, one reason a line, each ended
+	 * by '\n'; "" when nothing is. */
+	const char *problems;
+};
+
+#endif
