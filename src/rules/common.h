@@ -250,11 +250,9 @@ static inline bool rule_is_sock_io(long nr)
  * path strace -y printed for it. */
 static inline const char *rule_fd_path(const struct rc_ctx *ctx, const struct rc_event *e)
 {
-	const struct rc_fd *f = e->fd >= 0 ? procs_fd(ctx->procs, e->pid, e->fd) : NULL;
+	struct rc_fdinfo fi;
 
-	if (f)
-		return f->kind == RC_FD_FILE ? f->path : NULL;
-	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
+	return procs_fd_info(ctx->procs, e, e->fd, &fi) && fi.kind == RC_FD_FILE ? fi.path : NULL;
 }
 
 /* FD of E's process when the model has it as a socket, else NULL. */
@@ -275,7 +273,8 @@ static inline const char *rule_fd_file(const struct rc_ctx *ctx, const struct rc
 
 	if (f && f->kind == RC_FD_FILE)
 		return f->path;
-	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
+	const struct rc_fdfacts *shown = procs_fd_shown(ctx->procs, e, e->fd);
+	return shown && shown->kind == RC_FD_FILE ? shown->path : NULL;
 }
 
 /* A copy of E's line to quote later; NULL when it has none. */
