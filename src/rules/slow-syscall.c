@@ -157,12 +157,6 @@ static bool storage_path(const char *path)
 	       strcmp(path, "/sys") != 0 && strcmp(path, "/dev") != 0;
 }
 
-static bool terminal_path(const char *path)
-{
-	return path && (fp_has_prefix(path, "/dev/tty") || fp_has_prefix(path, "/dev/pts/") ||
-			strcmp(path, "/dev/console") == 0);
-}
-
 /* A socket whose far end we connected to (a remote peer we wait on), as
  * opposed to one a server accepted or listens on. */
 static bool client_socket(const struct state *s, const struct rc_ctx *ctx, const struct rc_event *e,
@@ -204,7 +198,7 @@ static enum kind classify_fd_io(struct state *s, const struct rc_event *e, const
 		if (storage_path(fi.path))
 			return K_DISK;
 		/* A terminal or stdin waits for a person. */
-		if (reading && (terminal_path(fi.path) || e->fd == 0))
+		if (reading && (rule_terminal_path(fi.path) || e->fd == 0))
 			return K_SKIP;
 		return K_OTHER;
 	case RC_FD_SOCKET:
@@ -488,14 +482,6 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		top_insert(ks, e, path, address);
 }
 
-static void add_seconds(struct strbuf *sb, double s)
-{
-	if (s < 0.01)
-		strbuf_addf(sb, "%.1f ms", s * 1000);
-	else
-		strbuf_addf(sb, s < 10 ? "%.2f s" : "%.1f s", s);
-}
-
 /* The thread that spent the most time in calls of this kind. */
 static const struct rule_thread_time *busiest(const struct kind_stat *ks)
 {
@@ -561,16 +547,16 @@ static void report_kind(const struct kind_stat *ks, enum kind k, const struct rc
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%s took ", kind_what[k]);
 	if (by_share) {
-		add_seconds(&sb, ks->total);
+		rule_add_seconds(&sb, ks->total);
 		strbuf_addf(&sb, " in %llu calls (tid %d: %.0f%% of the traced time)",
 			    (unsigned long long)ks->count, tt->tid, MIN(100.0, 100.0 * tt->total / span));
 	} else {
-		add_seconds(&sb, ks->slow_total);
+		rule_add_seconds(&sb, ks->slow_total);
 		strbuf_addf(&sb, " in %llu call%s of %.0f s or more", (unsigned long long)ks->nslow,
 			    ks->nslow == 1 ? "" : "s", SLOW_CALL_S);
 	}
 	strbuf_adds(&sb, "; longest ");
-	add_seconds(&sb, t->dur);
+	rule_add_seconds(&sb, t->dur);
 	strbuf_addf(&sb, " in %s", t->name);
 	if (t->address)
 		strbuf_addf(&sb, " %s %s", t->outgoing ? "to" : "from", t->address);
