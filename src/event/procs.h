@@ -238,6 +238,16 @@ void procs_set_seccomp(struct rc_procs *m, int pid, int mode, int filters);
  * known PID; fields -1 unknown). */
 const struct rc_creds *procs_creds(const struct rc_procs *m, int pid);
 
+/* The working directory relative paths of E (a call of P) resolved
+ * against: P's, else the one E's -y decoration of AT_FDCWD showed; NULL
+ * unless absolute. */
+static inline const char *procs_cwd(const struct rc_proc *p, const struct rc_event *e)
+{
+	const char *cwd = p && p->cwd ? p->cwd : e->dir_hint;
+
+	return cwd && cwd[0] == '/' ? cwd : NULL;
+}
+
 /* An fd PID had before tracing began, described as strace -yy prints it. */
 void procs_learn_fd(struct rc_procs *m, int pid, int fd, const char *desc);
 struct rc_proc *procs_get(const struct rc_procs *m, int pid);

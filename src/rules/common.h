@@ -78,13 +78,11 @@ static inline bool rule_kept_going(const struct rc_ctx *ctx, int pid, uint64_t n
 	return p && p->nsyscalls > nsys + RULE_KEPT_GOING;
 }
 
-/* The working directory relative paths of E resolved against: the
- * model's, else the one strace -y printed; NULL unless absolute. */
+/* The working directory relative paths of E resolved against
+ * (procs_cwd). */
 static inline const char *rule_cwd(const struct rc_proc *p, const struct rc_event *e)
 {
-	const char *cwd = p && p->cwd ? p->cwd : e->dir_hint;
-
-	return cwd && cwd[0] == '/' ? cwd : NULL;
+	return procs_cwd(p, e);
 }
 
 /* The traced wall time, 0 without timestamps. */
