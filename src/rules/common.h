@@ -248,9 +248,12 @@ static inline bool rule_is_sock_io(long nr)
  * path strace -y printed for it. */
 static inline const char *rule_fd_path(const struct rc_ctx *ctx, const struct rc_event *e)
 {
-	struct rc_fdinfo fi;
+	const struct rc_fd *f = e->fd >= 0 ? procs_fd(ctx->procs, e->pid, e->fd) : NULL;
 
-	return procs_fd_info(ctx->procs, e, e->fd, &fi) && fi.kind == RC_FD_FILE ? fi.path : NULL;
+	if (f)
+		return f->kind == RC_FD_FILE ? f->path : NULL;
+	const struct rc_fdfacts *shown = procs_fd_shown(ctx->procs, e, e->fd);
+	return shown && shown->kind == RC_FD_FILE ? shown->path : NULL;
 }
 
 /* FD of E's process when the model has it as a socket, else NULL. */
