@@ -942,6 +942,48 @@ static void fdfacts_kept_per_fd(void **state)
 	rt_release(&t);
 }
 
+/* The fds an attach finds, as the tracer describes them from /proc (its
+ * own -yy forms), become model entries as they always have: a socket that
+ * is not unix or IPv6 is taken for IPv4, one that is not UDP for a stream. */
+static void fds_learnt_at_attach(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	struct rc_procs *m = &t.eng.procs;
+
+	procs_learn_fd(m, 20, 3, "TCP:[10.0.0.1:40000->10.0.0.2:5432]");
+	procs_learn_fd(m, 20, 4, "UNIX-DGRAM:[77]");
+	procs_learn_fd(m, 20, 5, "UNIX-STREAM:[78,\"@sd-notify\"]");
+	procs_learn_fd(m, 20, 6, "socket:[79]");
+	procs_learn_fd(m, 20, 7, "/var/log/app.log (deleted)");
+	procs_learn_fd(m, 20, 8, "UDP:[0.0.0.0:5353]");
+	procs_learn_fd(m, 20, 9, "anon_inode:[eventfd]");
+	procs_learn_fd(m, 20, 10, "pipe:[80]");
+	const struct rc_fd *f = procs_fd(m, 20, 3);
+	assert_int_equal(f->kind, RC_FD_SOCKET);
+	assert_int_equal(f->family, AF_INET);
+	assert_int_equal(f->sock_type, SOCK_STREAM);
+	assert_string_equal(f->peer_host, "10.0.0.2");
+	assert_int_equal(f->peer_port, 5432);
+	f = procs_fd(m, 20, 4);
+	assert_int_equal(f->family, AF_UNIX);
+	assert_int_equal(f->sock_type, SOCK_STREAM);
+	assert_null(f->peer_host);
+	assert_int_equal(procs_fd(m, 20, 5)->family, AF_UNIX);
+	assert_null(procs_fd(m, 20, 5)->peer_host);
+	assert_int_equal(procs_fd(m, 20, 6)->kind, RC_FD_SOCKET);
+	assert_int_equal(procs_fd(m, 20, 6)->family, AF_INET);
+	assert_string_equal(procs_fd(m, 20, 7)->path, "/var/log/app.log (deleted)");
+	assert_int_equal(procs_fd(m, 20, 8)->sock_type, SOCK_DGRAM);
+	assert_int_equal(procs_fd(m, 20, 8)->peer_port, -1);
+	assert_null(procs_fd(m, 20, 9));
+	assert_int_equal(procs_fd(m, 20, 10)->kind, RC_FD_PIPE);
+	/* Each description is kept parsed for its fd. */
+	assert_int_equal(procs_get(m, 20)->fdt->shown.count, 8);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -964,6 +1006,7 @@ int main(void)
 		cmocka_unit_test(fdfacts_inet_sockets),
 		cmocka_unit_test(fdfacts_unix_and_netlink),
 		cmocka_unit_test(fdfacts_kept_per_fd),
+		cmocka_unit_test(fds_learnt_at_attach),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
