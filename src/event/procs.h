@@ -96,9 +96,10 @@ struct rc_fdtable {
 	 * start: fds 1 and 2 the streams, others unknown. */
 	uint64_t std1, std2, other;
 	/* int fd -> struct rc_fdfacts*: the last decoration an fd showed,
-	 * kept so that the next one that says the same is not parsed again.
-	 * At most one per fd, dropped when the model closes or replaces the
-	 * fd: no larger than the fd table itself. */
+	 * kept so that the next one that says the same is not parsed again
+	 * (one that says otherwise replaces it). At most one per fd, dropped
+	 * when the model closes the fd: no more than the fds the trace shows
+	 * the process holding, as the entries in FDS. */
 	struct hmap shown;
 };
 
