@@ -35,7 +35,6 @@
 #include <sys/syscall.h>
 
 #include "rules/common.h"
-#include "rules/fileprobe.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -161,208 +160,56 @@ static void release(void *st)
 	hmap_release(&s->ports, NULL);
 }
 
-static long long pair_key(int group, int n)
-{
-	return (long long)((unsigned long long)(unsigned)group << 32 | (unsigned)n);
-}
-
-static void set_add(struct hmap *set, long long key, size_t cap)
-{
-	if (set->count < cap || hmap_get_int(set, key))
-		*hmap_put_int(set, key, NULL) = (void *)1;
-}
-
-static bool set_has(const struct hmap *set, long long key)
-{
-	return set->count && hmap_get_int(set, key);
-}
-
 /* ---- what an fd is ---- */
 
-/* "TCP:[127.0.0.1:5000->127.0.0.1:8080]" (-yy): the protocol, and the
- * text between the brackets. NULL unless a TCP or UDP socket. */
-static const char *inet_hint(const char *hint, size_t *proto_len, size_t *inner_len)
+/* The ends of an inet socket as its decoration showed them ("127.0.0.1:
+ * 5000"), which tell the two ends of one connection (find_deadlocks) and a
+ * listening port; nothing for a decoration that shows no address. */
+static void shown_ends(const struct rc_fdfacts *h, char **local, int *local_port, char **peer)
 {
-	if (!hint || !(strncmp(hint, "TCP", 3) == 0 || strncmp(hint, "UDP", 3) == 0))
-		return NULL;
-	const char *open = strstr(hint, ":[");
-	size_t n = strlen(hint);
-	if (!open || n < 2 || hint[n - 1] != ']' || open + 2 > hint + n - 1)
-		return NULL;
-	*proto_len = (size_t)(open - hint);
-	*inner_len = (size_t)(hint + n - 1 - (open + 2));
-	return open + 2;
-}
-
-/* The port at the end of "127.0.0.1:80" or "[::1]:80" (N bytes); -1 none. */
-static int end_port(const char *s, size_t n)
-{
-	const char *colon = NULL;
-
-	for (size_t i = n; i > 0; i--)
-		if (s[i - 1] == ':') {
-			colon = s + i - 1;
-			break;
-		}
-	if (!colon || colon + 1 >= s + n)
-		return -1;
-	int port = 0;
-	for (const char *c = colon + 1; c < s + n; c++) {
-		if (*c < '0' || *c > '9' || port > 65535)
-			return -1;
-		port = port * 10 + (*c - '0');
-	}
-	return port <= 65535 ? port : -1;
-}
-
-/* The local address of a -yy TCP/UDP decoration, its port, and the peer
- * (NULL for a listening socket). */
-static void hint_ends(const char *hint, char **local, int *local_port, char **peer)
-{
-	size_t plen, n;
-	const char *inner = inet_hint(hint, &plen, &n);
-
-	if (!inner)
+	if (!h || h->kind != RC_FD_SOCKET || (h->family != AF_INET && h->family != AF_INET6) || !h->local.family)
 		return;
-	const char *arrow = memmem(inner, n, "->", 2);
-	size_t ln = arrow ? (size_t)(arrow - inner) : n;
-	*local = xstrndup(inner, ln);
-	*local_port = end_port(inner, ln);
-	if (arrow)
-		*peer = xstrndup(arrow + 2, (size_t)(inner + n - arrow - 2));
-}
-
-struct fdinfo {
-	bool known;
-	enum rc_fd_kind kind;
-	const char *path;	/* files */
-	const struct rc_fd *f;	/* the model's entry, if any */
-	const char *hint;	/* what -y/-yy printed, for E's own fd */
-};
-
-static void fd_lookup(const struct rc_ctx *ctx, const struct rc_event *e, int fd, struct fdinfo *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->hint = fd == e->fd ? e->fd_hint : NULL;
-	out->f = fd >= 0 ? procs_fd(ctx->procs, e->pid, fd) : NULL;
-	if (out->f) {
-		out->known = true;
-		out->kind = out->f->kind;
-		out->path = out->f->kind == RC_FD_FILE ? out->f->path : NULL;
-		return;
-	}
-	const char *h = out->hint;
-	if (!h || !h[0])
-		return;
-	out->known = true;
-	if (h[0] == '/') {
-		out->kind = RC_FD_FILE;
-		out->path = h;
-	} else if (strncmp(h, "pipe:", 5) == 0) {
-		out->kind = RC_FD_PIPE;
-	} else if (strncmp(h, "TCP", 3) == 0 || strncmp(h, "UDP", 3) == 0 || strncmp(h, "UNIX", 4) == 0 ||
-		   strncmp(h, "NETLINK", 7) == 0 || strncmp(h, "socket:", 7) == 0) {
-		out->kind = RC_FD_SOCKET;
-	} else {
-		out->kind = RC_FD_OTHER;
-	}
-}
-
-/* The peer of socket FI as findings name it ("127.0.0.1:8080",
- * "/run/x.sock"), or NULL: the model's, else the address E carries for
- * its own fd (strace's -yy decoration, or the tracer's). */
-static char *socket_peer(const struct rc_event *e, int fd, const struct fdinfo *fi)
-{
-	if (fi->f && fi->f->peer_host)
-		return rule_addr_format(fi->f->family, fi->f->peer_host, fi->f->peer_port, fi->f->abstract);
-	if (fd == e->fd && e->sa.host &&
-	    (e->sa.family == AF_INET || e->sa.family == AF_INET6 || e->sa.family == AF_UNIX))
-		return rule_addr_format(e->sa.family, e->sa.host, e->sa.port, e->sa.abstract);
-	return NULL;
-}
-
-/* FI in words, for the summary: "'/etc/x'", "pipe:[123]",
- * "TCP 127.0.0.1:5000->127.0.0.1:8080", "unix socket /run/x.sock". */
-static void add_fd_text(struct strbuf *sb, const struct fdinfo *fi, const char *peer)
-{
-	size_t plen, n;
-	const char *inner = inet_hint(fi->hint, &plen, &n);
-
-	switch (fi->kind) {
-	case RC_FD_FILE:
-		strbuf_addf(sb, "'%s'", fi->path ? fi->path : "?");
-		return;
-	case RC_FD_PIPE:
-		strbuf_adds(sb, fi->hint && strncmp(fi->hint, "pipe:", 5) == 0 ? fi->hint : "a pipe");
-		return;
-	case RC_FD_SOCKET: {
-		if (inner) {
-			strbuf_add(sb, fi->hint, plen);
-			strbuf_addc(sb, ' ');
-			strbuf_add(sb, inner, n);
-			return;
-		}
-		bool unix_sock = (fi->f && fi->f->family == AF_UNIX) ||
-				 (!fi->f && fi->hint && strncmp(fi->hint, "UNIX", 4) == 0);
-		if (peer && unix_sock)
-			strbuf_addf(sb, "unix socket %s", peer);
-		else if (peer)
-			strbuf_addf(sb, "%s socket to %s", fi->f && fi->f->sock_type == SOCK_DGRAM ? "UDP" : "TCP",
-				    peer);
-		else if (fi->hint)
-			strbuf_adds(sb, fi->hint);
-		else
-			strbuf_adds(sb, unix_sock ? "unix socket" : "socket");
-		return;
-	}
-	default:
-		strbuf_adds(sb, fi->hint ? fi->hint : "an eventfd, timerfd or similar");
-		return;
-	}
-}
-
-static bool terminal_path(const char *path)
-{
-	return path && (fp_has_prefix(path, "/dev/tty") || fp_has_prefix(path, "/dev/pts/") ||
-			strcmp(path, "/dev/console") == 0);
+	*local = rule_addr_format(h->local.family, h->local.host, h->local.port, false);
+	*local_port = h->local.port;
+	if (h->peer.family)
+		*peer = rule_addr_format(h->peer.family, h->peer.host, h->peer.port, false);
 }
 
 /* Describe E's fd into B: the summary's words, the evidence line, the
- * path or peer; returns what the fd is. */
-static struct fdinfo describe_fd(struct state *s, struct blocked *b, const struct rc_event *e,
-				 const struct rc_ctx *ctx)
+ * path or peer; *FI is what the fd is, and false when that is unknown. */
+static bool describe_fd(struct state *s, struct blocked *b, const struct rc_event *e, const struct rc_ctx *ctx,
+			struct rc_fdinfo *fi)
 {
-	struct fdinfo fi;
 	struct strbuf sb = STRBUF_INIT;
 
-	fd_lookup(ctx, e, e->fd, &fi);
-	if (!fi.known) {
+	if (!procs_fd_info(ctx->procs, e, e->fd, fi)) {
 		strbuf_addf(&sb, "fd %d%s", e->fd, e->fd == 0 ? " (stdin)" : "");
 		b->what = strbuf_detach(&sb);
-		return fi;
+		return false;
 	}
-	char *peer = fi.kind == RC_FD_SOCKET ? socket_peer(e, e->fd, &fi) : NULL;
+	const struct rc_fdfacts *shown = procs_fd_shown(ctx->procs, e, e->fd);
+	char *peer = fi->kind == RC_FD_SOCKET ? rule_socket_peer(e, e->fd, fi) : NULL;
 	strbuf_addf(&sb, "fd %d (", e->fd);
-	add_fd_text(&sb, &fi, peer);
+	rule_fd_words(&sb, fi, shown, peer);
 	strbuf_addc(&sb, ')');
 	b->what = strbuf_detach(&sb);
 
 	strbuf_addf(&sb, "fd %d is ", e->fd);
-	add_fd_text(&sb, &fi, peer);
-	if (fi.f && fi.f->connect_line)
-		strbuf_addf(&sb, ", connected by: %s", fi.f->connect_line);
+	rule_fd_words(&sb, fi, shown, peer);
+	if (fi->f && fi->f->connect_line)
+		strbuf_addf(&sb, ", connected by: %s", fi->f->connect_line);
 	b->fdline = strbuf_detach(&sb);
 
-	if (fi.kind == RC_FD_FILE && fi.path)
-		b->path = xstrdup(fi.path);
-	if (fi.kind == RC_FD_SOCKET) {
+	if (fi->kind == RC_FD_FILE && fi->path)
+		b->path = xstrdup(fi->path);
+	if (fi->kind == RC_FD_SOCKET) {
 		b->address = peer;
 		peer = NULL;
-		hint_ends(fi.hint, &b->local, &b->local_port, &b->peer);
-		b->server = set_has(&s->server_fds, pair_key(b->group, e->fd));
+		shown_ends(shown, &b->local, &b->local_port, &b->peer);
+		b->server = rule_set_has(&s->server_fds, rule_pair_key(b->group, e->fd));
 	}
 	free(peer);
-	return fi;
+	return true;
 }
 
 /* ---- which call ---- */
@@ -470,9 +317,9 @@ static bool futex_waits(const struct rc_event *e)
 static enum kind classify_read(struct state *s, struct blocked *b, const struct rc_event *e,
 			       const struct rc_ctx *ctx)
 {
-	struct fdinfo fi = describe_fd(s, b, e, ctx);
+	struct rc_fdinfo fi;
 
-	if (!fi.known)
+	if (!describe_fd(s, b, e, ctx, &fi))
 		return e->fd == 0 ? K_INPUT : K_OTHER;
 	switch (fi.kind) {
 	case RC_FD_SOCKET:
@@ -480,7 +327,7 @@ static enum kind classify_read(struct state *s, struct blocked *b, const struct 
 	case RC_FD_PIPE:
 		return K_PIPE_READ;
 	case RC_FD_FILE:
-		if (terminal_path(fi.path))
+		if (rule_terminal_path(fi.path))
 			return K_INPUT;
 		return K_FILE_IO;
 	default:
@@ -491,9 +338,9 @@ static enum kind classify_read(struct state *s, struct blocked *b, const struct 
 static enum kind classify_write(struct state *s, struct blocked *b, const struct rc_event *e,
 				const struct rc_ctx *ctx)
 {
-	struct fdinfo fi = describe_fd(s, b, e, ctx);
+	struct rc_fdinfo fi;
 
-	if (!fi.known)
+	if (!describe_fd(s, b, e, ctx, &fi))
 		return K_OTHER;
 	switch (fi.kind) {
 	case RC_FD_SOCKET:
@@ -501,7 +348,7 @@ static enum kind classify_write(struct state *s, struct blocked *b, const struct
 	case RC_FD_PIPE:
 		return K_PIPE_WRITE;
 	case RC_FD_FILE:
-		return terminal_path(fi.path) ? K_OTHER : K_FILE_IO;
+		return rule_terminal_path(fi.path) ? K_OTHER : K_FILE_IO;
 	default:
 		return K_OTHER;
 	}
@@ -520,16 +367,15 @@ static enum kind classify_poll(struct state *s, struct blocked *b, const struct 
 	strbuf_adds(&sb, e->nfds == 1 ? "fd " : "fds ");
 	for (int i = 0; i < e->nfds && i < RC_EVENT_MAX_FDS; i++) {
 		strbuf_addf(&sb, "%s%d", i ? ", " : "", e->fds[i]);
-		struct fdinfo fi;
-		fd_lookup(ctx, e, e->fds[i], &fi);
-		if (b->address || !fi.known || fi.kind != RC_FD_SOCKET ||
-		    set_has(&s->server_fds, pair_key(b->group, e->fds[i])))
+		struct rc_fdinfo fi;
+		if (b->address || !procs_fd_info(ctx->procs, e, e->fds[i], &fi) || fi.kind != RC_FD_SOCKET ||
+		    rule_set_has(&s->server_fds, rule_pair_key(b->group, e->fds[i])))
 			continue;
-		b->address = socket_peer(e, e->fds[i], &fi);
+		b->address = rule_socket_peer(e, e->fds[i], &fi);
 		if (b->address) {
 			struct strbuf l = STRBUF_INIT;
 			strbuf_addf(&l, "fd %d is ", e->fds[i]);
-			add_fd_text(&l, &fi, b->address);
+			rule_fd_words(&l, &fi, procs_fd_shown(ctx->procs, e, e->fds[i]), b->address);
 			b->fdline = strbuf_detach(&l);
 		}
 	}
@@ -571,6 +417,7 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 			  const struct rc_ctx *ctx)
 {
 	long nr = e->nr;
+	struct rc_fdinfo fi;
 
 	if (is_read(nr) && e->fd >= 0)
 		return classify_read(s, b, e, ctx);
@@ -606,10 +453,10 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 	switch (nr) {
 	case SYS_accept:
 	case SYS_accept4:
-		describe_fd(s, b, e, ctx);
+		describe_fd(s, b, e, ctx, &fi);
 		return K_ACCEPT;
 	case SYS_connect: {
-		describe_fd(s, b, e, ctx);
+		describe_fd(s, b, e, ctx, &fi);
 		if (e->sa.host && (e->sa.family == AF_INET || e->sa.family == AF_INET6 ||
 				   e->sa.family == AF_UNIX)) {
 			free(b->address);
@@ -618,11 +465,11 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 		return K_CONNECT;
 	}
 	case SYS_ioctl:
-		describe_fd(s, b, e, ctx);
+		describe_fd(s, b, e, ctx, &fi);
 		return K_DEVICE;
 	case SYS_flock:
 	case SYS_fcntl:
-		describe_fd(s, b, e, ctx);
+		describe_fd(s, b, e, ctx, &fi);
 		return K_FILE_LOCK;
 	case SYS_nanosleep:
 	case SYS_clock_nanosleep:
@@ -647,15 +494,13 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 	case SYS_syncfs:
 	case SYS_msync:
 		if (e->fd >= 0)
-			describe_fd(s, b, e, ctx);
+			describe_fd(s, b, e, ctx, &fi);
 		return K_FILE_IO;
 	default:
 		break;
 	}
-	if (is_sync(nr) && e->fd >= 0) {
-		struct fdinfo fi = describe_fd(s, b, e, ctx);
-		return fi.known && fi.kind == RC_FD_FILE ? K_FILE_IO : K_OTHER;
-	}
+	if (is_sync(nr) && e->fd >= 0)
+		return describe_fd(s, b, e, ctx, &fi) && fi.kind == RC_FD_FILE ? K_FILE_IO : K_OTHER;
 	if (e->path && e->path[0]) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "'%s'", e->path);
@@ -664,7 +509,7 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 		return K_PATH;
 	}
 	if (e->fd >= 0)
-		describe_fd(s, b, e, ctx);
+		describe_fd(s, b, e, ctx, &fi);
 	return K_OTHER;
 }
 
@@ -679,20 +524,20 @@ static void track_server(struct state *s, const struct rc_event *e, const struct
 	switch (e->nr) {
 	case SYS_close:
 		if (s->server_fds.count && e->fd >= 0)
-			hmap_del_int(&s->server_fds, pair_key(group, e->fd));
+			hmap_del_int(&s->server_fds, rule_pair_key(group, e->fd));
 		return;
 	case SYS_accept:
 	case SYS_accept4:
 	case SYS_listen: {
 		if (e->nr != SYS_listen && e->ret_known && !e->err && e->ret >= 0 && e->ret <= 0x7fffffff)
-			set_add(&s->server_fds, pair_key(group, (int)e->ret), SERVER_FDS_MAX);
+			rule_set_add(&s->server_fds, rule_pair_key(group, (int)e->ret), SERVER_FDS_MAX);
 		/* The listening socket's -yy decoration has its port (and no
 		 * peer), also for an accept the trace ended in. */
 		char *local = NULL, *peer = NULL;
 		int port = -1;
-		hint_ends(e->fd_hint, &local, &port, &peer);
+		shown_ends(procs_fd_shown(ctx->procs, e, e->fd), &local, &port, &peer);
 		if (local && !peer && port > 0)
-			set_add(&s->ports, pair_key(group, port), PORTS_MAX);
+			rule_set_add(&s->ports, rule_pair_key(group, port), PORTS_MAX);
 		free(local);
 		free(peer);
 		return;
@@ -700,7 +545,7 @@ static void track_server(struct state *s, const struct rc_event *e, const struct
 	case SYS_bind:
 		if (e->ret_known && !e->err && e->sa.port > 0 &&
 		    (e->sa.family == AF_INET || e->sa.family == AF_INET6))
-			set_add(&s->ports, pair_key(group, e->sa.port), PORTS_MAX);
+			rule_set_add(&s->ports, rule_pair_key(group, e->sa.port), PORTS_MAX);
 		return;
 	default:
 		return;
@@ -791,7 +636,7 @@ static bool is_stall(const struct state *s, const struct blocked *b)
 	case K_SOCK_READ:
 		if (b->deadlock_tid)
 			return true;
-		return !b->server && !(b->local_port > 0 && set_has(&s->ports, pair_key(b->group, b->local_port)));
+		return !b->server && !(b->local_port > 0 && rule_set_has(&s->ports, rule_pair_key(b->group, b->local_port)));
 	case K_SOCK_WRITE:
 	case K_CONNECT:
 	case K_PIPE_READ:
@@ -898,14 +743,6 @@ static int cmp_blocked(const void *x, const void *y)
 	if (da != db)
 		return da > db ? -1 : 1;
 	return (a->seq > b->seq) - (a->seq < b->seq);
-}
-
-static void add_seconds(struct strbuf *sb, double s)
-{
-	if (s < 0.01)
-		strbuf_addf(sb, "%.1f ms", s * 1000);
-	else
-		strbuf_addf(sb, s < 10 ? "%.2f s" : "%.1f s", s);
 }
 
 static const char *verb(const struct blocked *b)
@@ -1148,19 +985,19 @@ static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, st
 		strbuf_addf(&sb, "the traced process %s", verb(b));
 	if (b->exact && b->dur >= 0) {
 		strbuf_adds(&sb, " for ");
-		add_seconds(&sb, b->dur);
+		rule_add_seconds(&sb, b->dur);
 	} else if (b->whole) {
 		/* The log's clock gives a lower bound; the thread did nothing
 		 * else, so it was inside the call from the start. */
 		if (b->dur >= 0.1) {
 			strbuf_adds(&sb, " for at least ");
-			add_seconds(&sb, b->dur);
+			rule_add_seconds(&sb, b->dur);
 			strbuf_addc(&sb, ',');
 		}
 		strbuf_adds(&sb, " all through the trace");
 	} else if (b->dur >= 0.1) {
 		strbuf_adds(&sb, " for at least ");
-		add_seconds(&sb, b->dur);
+		rule_add_seconds(&sb, b->dur);
 	}
 	strbuf_addf(&sb, " in %s", b->name);
 	if (b->what)

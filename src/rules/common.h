@@ -78,13 +78,11 @@ static inline bool rule_kept_going(const struct rc_ctx *ctx, int pid, uint64_t n
 	return p && p->nsyscalls > nsys + RULE_KEPT_GOING;
 }
 
-/* The working directory relative paths of E resolved against: the
- * model's, else the one strace -y printed; NULL unless absolute. */
+/* The working directory relative paths of E resolved against
+ * (procs_cwd). */
 static inline const char *rule_cwd(const struct rc_proc *p, const struct rc_event *e)
 {
-	const char *cwd = p && p->cwd ? p->cwd : e->dir_hint;
-
-	return cwd && cwd[0] == '/' ? cwd : NULL;
+	return procs_cwd(p, e);
 }
 
 /* The traced wall time, 0 without timestamps. */
@@ -254,7 +252,8 @@ static inline const char *rule_fd_path(const struct rc_ctx *ctx, const struct rc
 
 	if (f)
 		return f->kind == RC_FD_FILE ? f->path : NULL;
-	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
+	const struct rc_fdfacts *shown = procs_fd_shown(ctx->procs, e, e->fd);
+	return shown && shown->kind == RC_FD_FILE ? shown->path : NULL;
 }
 
 /* FD of E's process when the model has it as a socket, else NULL. */
@@ -275,7 +274,52 @@ static inline const char *rule_fd_file(const struct rc_ctx *ctx, const struct rc
 
 	if (f && f->kind == RC_FD_FILE)
 		return f->path;
-	return e->fd_hint && e->fd_hint[0] == '/' ? e->fd_hint : NULL;
+	const struct rc_fdfacts *shown = procs_fd_shown(ctx->procs, e, e->fd);
+	return shown && shown->kind == RC_FD_FILE ? shown->path : NULL;
+}
+
+/* A terminal: a read there waits for a person. */
+static inline bool rule_terminal_path(const char *path)
+{
+	return path && (strncmp(path, "/dev/tty", 8) == 0 || strncmp(path, "/dev/pts/", 9) == 0 ||
+			strcmp(path, "/dev/console") == 0);
+}
+
+/* The peer of socket FI (fd FD of E) as findings name it
+ * ("127.0.0.1:8080", "/run/x.sock"), or NULL: the model's, else the
+ * address E carries for its own fd (from its decoration, or the tracer's).
+ * The caller frees it. */
+char *rule_socket_peer(const struct rc_event *e, int fd, const struct rc_fdinfo *fi);
+
+/* One end of a socket, as rule_addr_format has it, added to SB. */
+void rule_add_end(struct strbuf *sb, const struct rc_sockaddr *sa);
+
+/* FI in words, for a summary: "'/etc/x'", "pipe:[123]", "TCP
+ * 127.0.0.1:5000->127.0.0.1:8080", "unix socket /run/x.sock", "TCP
+ * socket to 10.0.0.2:80", "anon_inode:[eventfd]". SHOWN is what E's own
+ * decoration of the fd says (procs_fd_shown; NULL none), PEER the
+ * socket's peer (rule_socket_peer; NULL none). */
+void rule_fd_words(struct strbuf *sb, const struct rc_fdinfo *fi, const struct rc_fdfacts *shown, const char *peer);
+
+/* A duration in words: "2.0 ms", "1.84 s", "12.5 s". */
+void rule_add_seconds(struct strbuf *sb, double s);
+
+/* Sets of int keys (hmap values (void *)1), capped at CAP keys; a key of
+ * two ints: a process group and an fd or a port. */
+static inline long long rule_pair_key(int group, int n)
+{
+	return (long long)((unsigned long long)(unsigned)group << 32 | (unsigned)n);
+}
+
+static inline void rule_set_add(struct hmap *set, long long key, size_t cap)
+{
+	if (set->count < cap || hmap_get_int(set, key))
+		*hmap_put_int(set, key, NULL) = (void *)1;
+}
+
+static inline bool rule_set_has(const struct hmap *set, long long key)
+{
+	return set->count && hmap_get_int(set, key);
 }
 
 /* A copy of E's line to quote later; NULL when it has none. */

@@ -100,15 +100,6 @@ struct fdkey {
 	int fd;
 };
 
-/* What an fd refers to, from the process model or, for an fd the model
- * has not seen opened (strace -p), from strace's -y decoration. */
-struct fdinfo {
-	bool known;
-	enum rc_fd_kind kind;
-	const char *path;
-	const struct rc_fd *f;
-};
-
 static void init(void *st)
 {
 	struct state *s = st;
@@ -159,33 +150,6 @@ static bool is_server_fd(const struct state *s, const struct rc_ctx *ctx, int pi
 	return s->server_fds.count && hmap_get(&s->server_fds, &k, sizeof(k));
 }
 
-static void fd_lookup(const struct rc_ctx *ctx, const struct rc_event *e, int fd, struct fdinfo *out)
-{
-	memset(out, 0, sizeof(*out));
-	out->f = procs_fd(ctx->procs, e->pid, fd);
-	if (out->f) {
-		out->known = true;
-		out->kind = out->f->kind;
-		out->path = out->f->path;
-		return;
-	}
-	const char *h = fd == e->fd ? e->fd_hint : NULL;
-	if (!h)
-		return;
-	out->known = true;
-	if (h[0] == '/') {
-		out->kind = RC_FD_FILE;
-		out->path = h;
-	} else if (strncmp(h, "pipe:", 5) == 0) {
-		out->kind = RC_FD_PIPE;
-	} else if (strncmp(h, "TCP", 3) == 0 || strncmp(h, "UDP", 3) == 0 ||
-		   strncmp(h, "UNIX", 4) == 0 || strncmp(h, "socket:", 7) == 0) {
-		out->kind = RC_FD_SOCKET;
-	} else {
-		out->kind = RC_FD_OTHER;
-	}
-}
-
 /* Pseudo and device files are not storage. */
 static bool storage_path(const char *path)
 {
@@ -193,23 +157,17 @@ static bool storage_path(const char *path)
 	       strcmp(path, "/sys") != 0 && strcmp(path, "/dev") != 0;
 }
 
-static bool terminal_path(const char *path)
-{
-	return path && (fp_has_prefix(path, "/dev/tty") || fp_has_prefix(path, "/dev/pts/") ||
-			strcmp(path, "/dev/console") == 0);
-}
-
 /* A socket whose far end we connected to (a remote peer we wait on), as
  * opposed to one a server accepted or listens on. */
 static bool client_socket(const struct state *s, const struct rc_ctx *ctx, const struct rc_event *e,
-			  const struct fdinfo *fi, int fd)
+			  const struct rc_fdinfo *fi, int fd)
 {
-	if (!fi->known || fi->kind != RC_FD_SOCKET || is_server_fd(s, ctx, e->pid, fd))
+	if (fi->kind != RC_FD_SOCKET || is_server_fd(s, ctx, e->pid, fd))
 		return false;
 	return fi->f && (fi->f->peer_host || fi->f->connecting);
 }
 
-static void set_address(const struct fdinfo *fi, const char **address, struct strbuf *sb)
+static void set_address(const struct rc_fdinfo *fi, const char **address, struct strbuf *sb)
 {
 	char buf[128];
 	struct rc_sockaddr sa;
@@ -230,10 +188,9 @@ static void set_address(const struct fdinfo *fi, const char **address, struct st
 static enum kind classify_fd_io(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
 				bool reading, const char **path, const char **address)
 {
-	struct fdinfo fi;
+	struct rc_fdinfo fi;
 
-	fd_lookup(ctx, e, e->fd, &fi);
-	if (!fi.known)
+	if (!procs_fd_info(ctx->procs, e, e->fd, &fi))
 		return e->fd == 0 && reading ? K_SKIP : K_OTHER;
 	switch (fi.kind) {
 	case RC_FD_FILE:
@@ -241,7 +198,7 @@ static enum kind classify_fd_io(struct state *s, const struct rc_event *e, const
 		if (storage_path(fi.path))
 			return K_DISK;
 		/* A terminal or stdin waits for a person. */
-		if (reading && (terminal_path(fi.path) || e->fd == 0))
+		if (reading && (rule_terminal_path(fi.path) || e->fd == 0))
 			return K_SKIP;
 		return K_OTHER;
 	case RC_FD_SOCKET:
@@ -279,9 +236,8 @@ static enum kind classify_wait(struct state *s, const struct rc_event *e, const 
 	if (!epoll && e->nfds == 0 && e->fd < 0)
 		return K_SLEEP;
 	for (int i = 0; i < e->nfds && i < RC_EVENT_MAX_FDS; i++) {
-		struct fdinfo fi;
-		fd_lookup(ctx, e, e->fds[i], &fi);
-		if (client_socket(s, ctx, e, &fi, e->fds[i])) {
+		struct rc_fdinfo fi;
+		if (procs_fd_info(ctx->procs, e, e->fds[i], &fi) && client_socket(s, ctx, e, &fi, e->fds[i])) {
 			set_address(&fi, address, &s->scratch);
 			return K_NETWORK;
 		}
@@ -425,9 +381,8 @@ static enum kind classify(struct state *s, const struct rc_event *e, const struc
 
 	default:
 		if (e->fd >= 0) {
-			struct fdinfo fi;
-			fd_lookup(ctx, e, e->fd, &fi);
-			if (fi.known && fi.kind == RC_FD_FILE)
+			struct rc_fdinfo fi;
+			if (procs_fd_info(ctx->procs, e, e->fd, &fi) && fi.kind == RC_FD_FILE)
 				*path = fi.path;
 		}
 		return K_OTHER;
@@ -527,14 +482,6 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		top_insert(ks, e, path, address);
 }
 
-static void add_seconds(struct strbuf *sb, double s)
-{
-	if (s < 0.01)
-		strbuf_addf(sb, "%.1f ms", s * 1000);
-	else
-		strbuf_addf(sb, s < 10 ? "%.2f s" : "%.1f s", s);
-}
-
 /* The thread that spent the most time in calls of this kind. */
 static const struct rule_thread_time *busiest(const struct kind_stat *ks)
 {
@@ -600,16 +547,16 @@ static void report_kind(const struct kind_stat *ks, enum kind k, const struct rc
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%s took ", kind_what[k]);
 	if (by_share) {
-		add_seconds(&sb, ks->total);
+		rule_add_seconds(&sb, ks->total);
 		strbuf_addf(&sb, " in %llu calls (tid %d: %.0f%% of the traced time)",
 			    (unsigned long long)ks->count, tt->tid, MIN(100.0, 100.0 * tt->total / span));
 	} else {
-		add_seconds(&sb, ks->slow_total);
+		rule_add_seconds(&sb, ks->slow_total);
 		strbuf_addf(&sb, " in %llu call%s of %.0f s or more", (unsigned long long)ks->nslow,
 			    ks->nslow == 1 ? "" : "s", SLOW_CALL_S);
 	}
 	strbuf_adds(&sb, "; longest ");
-	add_seconds(&sb, t->dur);
+	rule_add_seconds(&sb, t->dur);
 	strbuf_addf(&sb, " in %s", t->name);
 	if (t->address)
 		strbuf_addf(&sb, " %s %s", t->outgoing ? "to" : "from", t->address);

@@ -694,12 +694,55 @@ static void fl_try_taken_and_quick_waits(void **state)
 	rt_release(&t);
 }
 
+/* What an fd is in words, for each decoration strace -yy prints and the
+ * fixtures lack: a socket with no address yet (its inode), unix sockets
+ * with and without a name, -y's "socket:[N]", a pipe, IPv6 ends, netlink.
+ * The words come from the decoration's facts (procs_fd_shown), never from
+ * its text. */
+static void fd_words_from_decorations(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, "300 10:00:00.000000 read(3<TCP:[19723]>,  <unfinished ...>\n"
+			 "301 10:00:00.000000 read(4<UNIX-STREAM:[12358->12359]>,  <unfinished ...>\n"
+			 "302 10:00:00.000000 read(5<socket:[99]>,  <unfinished ...>\n"
+			 "304 10:00:00.000000 read(7<UNIX-STREAM:[1446197->1446193,\"/tmp/x.sock\"]>,  "
+			 "<unfinished ...>\n"
+			 "305 10:00:00.000000 write(8<pipe:[55]>, \"x\", 1 <unfinished ...>\n"
+			 "306 10:00:00.000000 read(9<TCPv6:[[::1]:41234->[::1]:443]>,  <unfinished ...>\n"
+			 "307 10:00:00.000000 accept4(10<TCP:[0.0.0.0:8080]>,  <unfinished ...>\n"
+			 "309 10:00:00.000000 read(12<NETLINK:[ROUTE:7609]>,  <unfinished ...>\n");
+	static const struct {
+		int tid;
+		const char *words;
+	} want[] = {
+		{ 300, "in read on fd 3 (TCP 19723): waiting for data from the peer" },
+		{ 301, "in read on fd 4 (UNIX-STREAM:[12358->12359]): waiting" },
+		{ 302, "in read on fd 5 (socket:[99]): waiting" },
+		{ 304, "in read on fd 7 (unix socket /tmp/x.sock): waiting for data from /tmp/x.sock" },
+		{ 305, "in write on fd 8 (pipe:[55]): the pipe is full" },
+		{ 306, "in read on fd 9 (TCPv6 [::1]:41234->[::1]:443): waiting for data from [::1]:443" },
+		{ 307, "in accept4 on fd 10 (TCP 0.0.0.0:8080): a server waiting for clients" },
+		{ 309, "in read on fd 12 (NETLINK:[ROUTE:7609]): waiting" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		const struct rc_finding *f = about(&t, want[i].tid);
+		assert_non_null(f);
+		if (!contains(f->summary, want[i].words))
+			fail_msg("thread %d: '%s'", want[i].tid, f->summary);
+	}
+	/* The evidence says the same. */
+	assert_true(has_evidence(about(&t, 306), "fd 9 is TCPv6 [::1]:41234->[::1]:443"));
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(session_pipe_and_lock),
 		cmocka_unit_test(session_deadlock),
 		cmocka_unit_test(session_server_idle),
+		cmocka_unit_test(fd_words_from_decorations),
 		cmocka_unit_test(cut_off_log),
 		cmocka_unit_test(untimed_log),
 		cmocka_unit_test(tracer_events),
