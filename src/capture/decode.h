@@ -28,22 +28,9 @@
 #include <sys/types.h>
 
 #include "event/event.h"
+#include "event/syscalls.h"
 #include "util/strbuf.h"
 #include "util/xlat.h"
-
-/* Trace classes, as strace's -e trace=%file... */
-enum {
-	TC_FILE = 1 << 0,	/* takes a file name */
-	TC_DESC = 1 << 1,	/* takes or returns an fd */
-	TC_NETWORK = 1 << 2,
-	TC_PROCESS = 1 << 3,	/* process lifecycle: fork, exec, exit, wait */
-	TC_SIGNAL = 1 << 4,
-	TC_IPC = 1 << 5,
-	TC_MEMORY = 1 << 6,
-	TC_CREDS = 1 << 7,
-	TC_STAT = 1 << 8,	/* the stat family (%stat) */
-	TC_CLOCK = 1 << 9,
-};
 
 /* A bump allocator whose pointers stay valid until dec_arena_reset(). */
 struct dec_arena {
@@ -90,16 +77,18 @@ struct dec {
 
 typedef void (*dec_fn)(struct dec *d);
 
-/* How the return value is printed. */
+/* How the return value is printed (event/syscalls.h). */
 enum dec_rv {
-	RV_DEC,			/* "= 5", "= -1 ENOENT (...)" */
-	RV_FD,			/* a new fd: "= 3</path>" with -y */
-	RV_HEX,			/* an address: "= 0x7f..." (mmap, brk) */
-	RV_OCT,			/* umask: "= 022" */
-	RV_NONE,		/* never returns on success: exit, exit_group: "= ?" */
+	RV_DEC = RC_RV_DEC,
+	RV_FD = RC_RV_FD,
+	RV_HEX = RC_RV_HEX,
+	RV_OCT = RC_RV_OCT,
+	RV_NONE = RC_RV_NONE,
 };
 
-/* One syscall a family knows. */
+/* A call as the tracer prints it: its decoder, and from the syscall
+ * table how many arguments, how the return value prints, its trace
+ * classes. */
 struct dec_syscall {
 	long nr;		/* SYS_x */
 	dec_fn fn;		/* NULL: print NARGS arguments generically */
@@ -108,9 +97,15 @@ struct dec_syscall {
 	unsigned classes;	/* TC_* */
 };
 
+/* A family's decoder of one call. */
+struct dec_entry {
+	long nr;		/* SYS_x */
+	dec_fn fn;
+};
+
 /* Each family's list (decode/<family>.c). */
 #define DEC_FAMILY(name)                                  \
-	extern const struct dec_syscall dec_##name##_calls[]; \
+	extern const struct dec_entry dec_##name##_calls[]; \
 	extern const size_t dec_##name##_ncalls
 DEC_FAMILY(file);
 DEC_FAMILY(io);
@@ -122,7 +117,8 @@ DEC_FAMILY(signal);
 DEC_FAMILY(misc);
 #undef DEC_FAMILY
 
-/* The merged table (decode/table.c), indexed by syscall number. */
+/* The merged table (decode/table.c), indexed by syscall number: the
+ * calls event/syscalls.def gives a family, with their decoders. */
 const struct dec_syscall *dec_lookup(long nr);
 /* The syscall's name, or NULL when the headers do not name NR. */
 const char *dec_syscall_name(long nr);

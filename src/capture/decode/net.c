@@ -1527,31 +1527,31 @@ static void dec_setsockopt(struct dec *d)
 }
 
 /* strace 6.1 puts every socket call in %network and none in %desc. */
-const struct dec_syscall dec_net_calls[] = {
-	{ SYS_socket, dec_socket, 3, RV_FD, TC_NETWORK },
-	{ SYS_socketpair, dec_socketpair, 4, RV_DEC, TC_NETWORK },
-	{ SYS_connect, dec_connect, 3, RV_DEC, TC_NETWORK },
-	{ SYS_bind, dec_connect, 3, RV_DEC, TC_NETWORK },
-	{ SYS_listen, dec_listen, 2, RV_DEC, TC_NETWORK },
-	{ SYS_accept, dec_accept, 3, RV_FD, TC_NETWORK },
-	{ SYS_accept4, dec_accept4, 4, RV_FD, TC_NETWORK },
-	{ SYS_getsockname, dec_getsockname, 3, RV_DEC, TC_NETWORK },
-	{ SYS_getpeername, dec_getsockname, 3, RV_DEC, TC_NETWORK },
-	{ SYS_sendto, dec_sendto, 6, RV_DEC, TC_NETWORK },
-	{ SYS_recvfrom, dec_recvfrom, 6, RV_DEC, TC_NETWORK },
+const struct dec_entry dec_net_calls[] = {
+	{ SYS_socket, dec_socket },
+	{ SYS_socketpair, dec_socketpair },
+	{ SYS_connect, dec_connect },
+	{ SYS_bind, dec_connect },
+	{ SYS_listen, dec_listen },
+	{ SYS_accept, dec_accept },
+	{ SYS_accept4, dec_accept4 },
+	{ SYS_getsockname, dec_getsockname },
+	{ SYS_getpeername, dec_getsockname },
+	{ SYS_sendto, dec_sendto },
+	{ SYS_recvfrom, dec_recvfrom },
 #ifdef SYS_send
-	{ SYS_send, dec_send, 4, RV_DEC, TC_NETWORK },
+	{ SYS_send, dec_send },
 #endif
 #ifdef SYS_recv
-	{ SYS_recv, dec_recv, 4, RV_DEC, TC_NETWORK },
+	{ SYS_recv, dec_recv },
 #endif
-	{ SYS_sendmsg, dec_sendmsg, 3, RV_DEC, TC_NETWORK },
-	{ SYS_recvmsg, dec_recvmsg, 3, RV_DEC, TC_NETWORK },
-	{ SYS_sendmmsg, dec_sendmmsg, 4, RV_DEC, TC_NETWORK },
-	{ SYS_recvmmsg, dec_recvmmsg, 5, RV_DEC, TC_NETWORK },
-	{ SYS_setsockopt, dec_setsockopt, 5, RV_DEC, TC_NETWORK },
-	{ SYS_getsockopt, dec_getsockopt, 5, RV_DEC, TC_NETWORK },
-	{ SYS_shutdown, dec_shutdown, 2, RV_DEC, TC_NETWORK },
+	{ SYS_sendmsg, dec_sendmsg },
+	{ SYS_recvmsg, dec_recvmsg },
+	{ SYS_sendmmsg, dec_sendmmsg },
+	{ SYS_recvmmsg, dec_recvmmsg },
+	{ SYS_setsockopt, dec_setsockopt },
+	{ SYS_getsockopt, dec_getsockopt },
+	{ SYS_shutdown, dec_shutdown },
 };
 
 const size_t dec_net_ncalls = ARRAY_SIZE(dec_net_calls);

@@ -1,0 +1,172 @@
+/* The syscall table (event/syscalls.def) and its API: one meaning of each
+ * call, whichever source reads it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <cmocka.h>
+
+#include "event/syscalls.h"
+#include "gen/tables.h"
+
+/* Every name the headers number is found by name with that number, and
+ * by number with its name (or an alias's). */
+static void names_and_numbers(void **state)
+{
+	(void)state;
+
+	for (size_t i = 0; i < rc_xlat_syscall.count; i++) {
+		const struct rc_xlat_entry *x = &rc_xlat_syscall.rows[i];
+		const struct rc_syscall *sc = syscall_by_name(x->name, strlen(x->name));
+		assert_non_null(sc);
+		assert_string_equal(sc->name, x->name);
+		assert_int_equal(sc->nr, x->value);
+		assert_non_null(syscall_name(sc->nr));
+	}
+	assert_string_equal(syscall_name(SYS_read), "read");
+	assert_string_equal(syscall_name(SYS_openat), "openat");
+	assert_int_equal(syscall_by_name("openat", 6)->nr, SYS_openat);
+	assert_ptr_equal(syscall_by_name("openat", 6), syscall_by_nr(SYS_openat));
+	/* A prefix or a longer name is another name. */
+	assert_null(syscall_by_name("opena", 5));
+	assert_null(syscall_by_name("openat_", 7));
+	assert_null(syscall_by_name("nosuchcall", 10));
+	assert_null(syscall_by_nr(-1));
+	assert_null(syscall_by_nr(syscall_nr_max()));
+	assert_null(syscall_name(syscall_nr_max() + 100));
+	assert_int_equal(syscall_classes(-1), 0);
+	/* A call of other architectures, read from their logs: listed, no
+	 * number here, so no look-up by number finds it. */
+	const struct rc_syscall *st = syscall_by_name("stat64", 6);
+	assert_non_null(st);
+	assert_int_equal(st->nr, -1);
+	assert_int_equal(st->family, RC_FAM_NONE);
+	assert_int_equal(st->layout, F_STAT);
+}
+
+/* Each row is consistent with itself: what its roles say of it agrees
+ * with its classes and trace classes. */
+static void rows_consistent(void **state)
+{
+	(void)state;
+	size_t n = syscall_count();
+
+	assert_true(n > 300);
+	for (size_t i = 0; i < n; i++) {
+		const struct rc_syscall *sc = syscall_at(i);
+		assert_non_null(sc);
+		/* Listed once. */
+		assert_ptr_equal(syscall_by_name(sc->name, sc->len), sc);
+		assert_true(sc->nargs <= RC_SC_MAX_ARGS);
+		assert_true(sc->rv <= RC_RV_NONE);
+		assert_true(sc->layout < F_COUNT);
+		for (int a = 0; a < RC_SC_MAX_ARGS; a++)
+			assert_true(sc->roles[a] < ROLE_COUNT);
+		/* A layout is read from roles, so a call read from text has
+		 * some (exit_group has one: its code), and one with roles a layout. */
+		if (sc->layout != F_NONE || syscall_role_args(sc))
+			assert_true(sc->layout != F_NONE && syscall_role_args(sc) > 0);
+		if (sc->family == RC_FAM_NONE)
+			continue;
+		/* A call the tracer prints has no role past the arguments it
+		 * prints. */
+		if (syscall_role_args(sc) > sc->nargs)
+			fail_msg("%s: a role past its %u arguments", sc->name, sc->nargs);
+		/* strace's %file is the calls that take a path, and %desc the
+		 * ones that take an fd, but for the socket calls (%network). */
+		if (syscall_arg(sc, ROLE_PATH) >= 0 && !(sc->tclasses & TC_FILE))
+			fail_msg("%s takes a path but is not in %%file", sc->name);
+		if ((syscall_arg(sc, ROLE_FD) >= 0 || syscall_arg(sc, ROLE_DIRFD) >= 0) &&
+		    !(sc->tclasses & (TC_DESC | TC_NETWORK)) && sc->family != RC_FAM_MEMORY)
+			fail_msg("%s takes an fd but is in neither %%desc nor %%network", sc->name);
+		if (sc->classes & CL_EXEC)
+			assert_int_not_equal(syscall_arg(sc, ROLE_PATH), -1);
+		if (sc->classes & (CL_READ | CL_WRITE | CL_SYNC))
+			assert_int_not_equal(syscall_arg(sc, ROLE_FD), -1);
+		if (sc->classes & CL_OPEN) {
+			assert_int_equal(sc->rv, RC_RV_FD);
+			assert_int_not_equal(syscall_arg(sc, ROLE_PATH), -1);
+		}
+	}
+}
+
+/* The narrower classes are parts of the wider ones. */
+static void classes_nest(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned part, whole;
+	} nest[] = {
+		{ CL_CREATES, CL_OPEN },
+		{ CL_FORK_WAITS, CL_FORK },
+		{ CL_FUTEX_WAITS, CL_FUTEX },
+	};
+
+	for (size_t i = 0; i < syscall_count(); i++) {
+		const struct rc_syscall *sc = syscall_at(i);
+		for (size_t k = 0; k < sizeof(nest) / sizeof(nest[0]); k++)
+			if ((sc->classes & nest[k].part) && !(sc->classes & nest[k].whole))
+				fail_msg("%s: a class without the class it is part of", sc->name);
+		/* A socket's data calls read or write. */
+		if ((sc->classes & CL_SOCK_IO) && !(sc->classes & (CL_READ | CL_WRITE)))
+			fail_msg("%s moves socket data but neither reads nor writes", sc->name);
+		/* Reading and writing are apart. */
+		assert_false((sc->classes & CL_READ) && (sc->classes & CL_WRITE));
+	}
+	assert_true(syscall_is(SYS_read, CL_READ));
+	assert_false(syscall_is(SYS_read, CL_WRITE));
+	assert_true(syscall_is(SYS_pwritev2, CL_WRITE));
+	assert_true(syscall_is(SYS_sendfile, CL_WRITE));
+	assert_true(syscall_is(SYS_fsync, CL_SYNC));
+	assert_true(syscall_is(SYS_vfork, CL_FORK_WAITS));
+	assert_false(syscall_is(SYS_clone, CL_FORK_WAITS));
+	assert_true(syscall_is(SYS_clone3, CL_FORK));
+	assert_true(syscall_is(SYS_creat, CL_CREATES));
+	assert_false(syscall_is(SYS_openat, CL_CREATES));
+	assert_true(syscall_is(SYS_futex_waitv, CL_FUTEX_WAITS));
+	assert_false(syscall_is(SYS_futex, CL_FUTEX_WAITS));
+	assert_true(syscall_is(SYS_epoll_pwait2, CL_EPOLL));
+	assert_true(syscall_is(SYS_pselect6, CL_POLL));
+	assert_false(syscall_is(SYS_getpid, ~0u));
+}
+
+/* Roles: where each fact sits, and how far a parser must read. */
+static void roles(void **state)
+{
+	(void)state;
+	const struct rc_syscall *sc = syscall_by_nr(SYS_openat);
+
+	assert_int_equal(syscall_arg(sc, ROLE_DIRFD), 0);
+	assert_int_equal(syscall_arg(sc, ROLE_PATH), 1);
+	assert_int_equal(syscall_arg(sc, ROLE_OPEN_FLAGS), 2);
+	assert_int_equal(syscall_arg(sc, ROLE_MODE), 3);
+	assert_int_equal(syscall_arg(sc, ROLE_FD), -1);
+	assert_int_equal(syscall_role_args(sc), 4);
+	/* symlink(target, linkpath): the link is what gets made. */
+	sc = syscall_by_nr(SYS_symlink);
+	assert_int_equal(syscall_arg(sc, ROLE_PATH), 1);
+	assert_int_equal(syscall_arg(sc, ROLE_PATH2), 0);
+	/* statx reads only up to its buffer, the fifth argument. */
+	assert_int_equal(syscall_role_args(syscall_by_nr(SYS_statx)), 5);
+	/* A read's buffer holds nothing before the call; a write's data. */
+	assert_int_equal(syscall_arg(syscall_by_nr(SYS_read), ROLE_DATA_OUT), -1);
+	assert_int_equal(syscall_arg(syscall_by_nr(SYS_write), ROLE_DATA_OUT), 1);
+	assert_int_equal(syscall_arg(syscall_by_nr(SYS_recvfrom), ROLE_DATA_IN), 1);
+	assert_int_equal(syscall_arg(syscall_by_nr(SYS_setresuid), ROLE_ID), 0);
+	assert_int_equal(syscall_role_args(syscall_by_nr(SYS_setresuid)), 3);
+	assert_int_equal(syscall_role_args(syscall_by_nr(SYS_setuid)), 1);
+	assert_int_equal(syscall_role_args(syscall_by_nr(SYS_getpid)), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(names_and_numbers),
+		cmocka_unit_test(rows_consistent),
+		cmocka_unit_test(classes_nest),
+		cmocka_unit_test(roles),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
