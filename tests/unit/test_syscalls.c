@@ -42,7 +42,7 @@ static void names_and_numbers(void **state)
 	assert_non_null(st);
 	assert_int_equal(st->nr, -1);
 	assert_int_equal(st->family, RC_FAM_NONE);
-	assert_int_equal(st->layout, F_STAT);
+	assert_int_equal(st->layout, LY_STAT);
 }
 
 /* Each row is consistent with itself: what its roles say of it agrees
@@ -60,13 +60,13 @@ static void rows_consistent(void **state)
 		assert_ptr_equal(syscall_by_name(sc->name, sc->len), sc);
 		assert_true(sc->nargs <= RC_SC_MAX_ARGS);
 		assert_true(sc->rv <= RC_RV_NONE);
-		assert_true(sc->layout < F_COUNT);
+		assert_true(sc->layout < LY_COUNT);
 		for (int a = 0; a < RC_SC_MAX_ARGS; a++)
 			assert_true(sc->roles[a] < ROLE_COUNT);
 		/* A layout is read from roles, so a call read from text has
 		 * some (exit_group has one: its code), and one with roles a layout. */
-		if (sc->layout != F_NONE || syscall_role_args(sc))
-			assert_true(sc->layout != F_NONE && syscall_role_args(sc) > 0);
+		if (sc->layout != LY_NONE || syscall_role_args(sc))
+			assert_true(sc->layout != LY_NONE && syscall_role_args(sc) > 0);
 		if (sc->family == RC_FAM_NONE)
 			continue;
 		/* A call the tracer prints has no role past the arguments it
