@@ -215,6 +215,11 @@ static inline bool event_signal_ends(int signo)
 	}
 }
 
+/* E is a futex call that waits: futex_waitv, or a futex whose op waits
+ * (FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_LOCK_PI, FUTEX_LOCK_PI2,
+ * FUTEX_WAIT_REQUEUE_PI). */
+bool event_futex_waits(const struct rc_event *e);
+
 static inline bool event_failed(const struct rc_event *e)
 {
 	return e->kind == RC_EV_SYSCALL && e->err != 0 && !e->interrupted;

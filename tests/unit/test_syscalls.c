@@ -4,9 +4,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
 
+#include "event/event.h"
 #include "event/syscalls.h"
 #include "gen/tables.h"
 
@@ -159,6 +161,35 @@ static void roles(void **state)
 	assert_int_equal(syscall_role_args(syscall_by_nr(SYS_getpid)), 0);
 }
 
+/* A futex call waits by its op; futex_waitv always does; no other call. */
+static void futex_waits(void **state)
+{
+	(void)state;
+	struct rc_event e;
+	static const struct {
+		int op;
+		bool waits;
+	} ops[] = {
+		{ FUTEX_WAIT, true },	       { FUTEX_WAIT_BITSET, true }, { FUTEX_LOCK_PI, true },
+		{ FUTEX_LOCK_PI2, true },      { FUTEX_WAIT_REQUEUE_PI, true }, { FUTEX_WAKE, false },
+		{ FUTEX_WAKE_BITSET, false },  { FUTEX_UNLOCK_PI, false },  { FUTEX_TRYLOCK_PI, false },
+		{ FUTEX_CMP_REQUEUE, false },  { -1, false },
+	};
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		event_clear(&e);
+		e.kind = RC_EV_SYSCALL;
+		e.nr = SYS_futex;
+		e.futex_op = ops[i].op;
+		assert_int_equal(event_futex_waits(&e), ops[i].waits);
+	}
+	event_clear(&e);
+	e.nr = SYS_futex_waitv;
+	assert_true(event_futex_waits(&e));
+	e.nr = SYS_read;
+	assert_false(event_futex_waits(&e));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +197,7 @@ int main(void)
 		cmocka_unit_test(rows_consistent),
 		cmocka_unit_test(classes_nest),
 		cmocka_unit_test(roles),
+		cmocka_unit_test(futex_waits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
