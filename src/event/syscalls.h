@@ -64,6 +64,9 @@ enum {
 	CL_ACCEPT = 1u << 22,	/* accept, accept4: the new fd is the return value */
 	CL_IDS = 1u << 23,	/* sets or reads the process's user and group ids
 				 * and groups (set*id, get*id, *groups) */
+	CL_EMPTY_PATH_FD = 1u << 24,	/* an empty path with a dirfd means the
+					 * dirfd's own file (AT_EMPTY_PATH):
+					 * newfstatat, statx */
 };
 
 /* The decode/ file that prints a call. */

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 
+#include "event/facts.h"
 #include "event/syscalls.h"
 #include "gen/tables.h"
 #include "util/strbuf.h"
@@ -479,16 +480,6 @@ static void take_at_path(struct rc_event *e, const struct span *a, size_t n, siz
 		e->path = path_of(a[i + 1], ar);
 }
 
-/* newfstatat(3, "", ..., AT_EMPTY_PATH) and statx(3, "", ...) are an fstat
- * of fd 3. */
-static void empty_path_is_fd(struct rc_event *e)
-{
-	if (e->path && !e->path[0] && e->dirfd >= 0) {
-		e->fd = e->dirfd;
-		e->fd_hint = e->dir_hint;
-	}
-}
-
 /* How many leading arguments SC's layout reads: the splitter stops there
  * instead of scanning the rest of the line. strace prints clone's
  * arguments by name, in an order of its own: all of them are looked at. */
@@ -552,7 +543,6 @@ void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct ca
 			e->path = path_of(a[0], ar);
 		if (n >= 2)
 			e->mode = num_or(a[1], 0);
-		e->flags = O_CREAT | O_WRONLY | O_TRUNC;
 		e->fd_hint = ct->ret_hint;
 		break;
 	case LY_PATH:
@@ -583,13 +573,11 @@ void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct ca
 		take_at_path(e, a, n, 0, ar);
 		if (n >= 3)
 			take_size(e, a[2], "st_size=");
-		empty_path_is_fd(e);
 		break;
 	case LY_STATX:
 		take_at_path(e, a, n, 0, ar);
 		if (n >= 5)
 			take_size(e, a[4], "stx_size=");
-		empty_path_is_fd(e);
 		break;
 	case LY_FSTAT:
 		if (n >= 1)
@@ -665,8 +653,6 @@ void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct ca
 			take_fd(e, a[0], ar);
 		if (n >= 2)
 			take_iov(e, a[1], ar, is_write);
-		if (e->len == 0 && e->ret_known && e->ret > 0)
-			e->len = (uint64_t)e->ret;
 		if (sc->layout == LY_PRWV && n >= 4)
 			e->offset = num_or(a[3], -1);
 		break;
@@ -825,8 +811,6 @@ void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct ca
 			take_fd(e, a[0], ar);
 		if (n >= 2)
 			parse_sockaddr(a[1], ar, &e->sa);
-		if (sc->name[0] == 'a')
-			e->fd2 = ok && e->ret <= 0x7fffffff ? (int)e->ret : -1;
 		break;
 	case LY_SENDTO:
 	case LY_RECVFROM:
@@ -962,6 +946,8 @@ void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct ca
 			take_ids(e, a[1]);
 		break;
 	}
+
+	event_call_facts(e, sc, e->ret_known, e->ret, e->err);
 
 	/* A -yy socket decoration names the peer when the arguments do not. */
 	if (e->sa.family == 0 && e->fd_hint && (e->fd_hint[0] == 'T' || e->fd_hint[0] == 'U'))

@@ -1,14 +1,17 @@
 /* The syscall table (event/syscalls.def) and its API: one meaning of each
  * call, whichever source reads it. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <fcntl.h>
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
 
 #include "event/event.h"
+#include "event/facts.h"
 #include "event/syscalls.h"
 #include "gen/tables.h"
 
@@ -190,6 +193,85 @@ static void futex_waits(void **state)
 	assert_false(event_futex_waits(&e));
 }
 
+static void call_event(struct rc_event *e, long nr)
+{
+	event_clear(e);
+	e->kind = RC_EV_SYSCALL;
+	e->nr = nr;
+}
+
+/* event/facts.c: what follows from a call's meaning, for every source. */
+static void call_facts(void **state)
+{
+	(void)state;
+	struct rc_event e;
+
+	/* newfstatat(3</etc>, "", ..., AT_EMPTY_PATH) is an fstat of fd 3. */
+	call_event(&e, SYS_newfstatat);
+	e.dirfd = 3;
+	e.dir_hint = "/etc";
+	e.path = "";
+	event_call_facts(&e, syscall_by_nr(SYS_newfstatat), false, 0, 0);
+	assert_int_equal(e.fd, 3);
+	assert_string_equal(e.fd_hint, "/etc");
+	/* Not with a path, nor relative to the cwd, nor for openat. */
+	call_event(&e, SYS_statx);
+	e.dirfd = 3;
+	e.path = "passwd";
+	event_call_facts(&e, syscall_by_nr(SYS_statx), true, 0, 0);
+	assert_int_equal(e.fd, -1);
+	call_event(&e, SYS_statx);
+	e.path = "";
+	event_call_facts(&e, syscall_by_nr(SYS_statx), true, 0, 0);
+	assert_int_equal(e.fd, -1);
+	call_event(&e, SYS_openat);
+	e.dirfd = 3;
+	e.path = "";
+	event_call_facts(&e, syscall_by_nr(SYS_openat), true, -1, ENOENT);
+	assert_int_equal(e.fd, -1);
+
+	/* creat opens for writing, creating and truncating. */
+	call_event(&e, SYS_creat);
+	event_call_facts(&e, syscall_by_nr(SYS_creat), false, 0, 0);
+	assert_int_equal(e.flags, O_CREAT | O_WRONLY | O_TRUNC);
+	call_event(&e, SYS_openat);
+	event_call_facts(&e, syscall_by_nr(SYS_openat), true, 3, 0);
+	assert_int_equal(e.flags, 0);
+
+	/* accept's connection is fd2; none when it failed or has not returned. */
+	call_event(&e, SYS_accept4);
+	event_call_facts(&e, syscall_by_nr(SYS_accept4), true, 7, 0);
+	assert_int_equal(e.fd2, 7);
+	event_call_facts(&e, syscall_by_nr(SYS_accept4), true, -1, EAGAIN);
+	assert_int_equal(e.fd2, -1);
+	event_call_facts(&e, syscall_by_nr(SYS_accept), false, 0, 0);
+	assert_int_equal(e.fd2, -1);
+	call_event(&e, SYS_getpeername);
+	event_call_facts(&e, syscall_by_nr(SYS_getpeername), true, 0, 0);
+	assert_int_equal(e.fd2, -1);
+
+	/* An iovec call whose vectors were not shown moved what it returned. */
+	call_event(&e, SYS_readv);
+	event_call_facts(&e, syscall_by_nr(SYS_readv), false, 0, 0);
+	assert_int_equal(e.len, 0);
+	event_call_facts(&e, syscall_by_nr(SYS_readv), true, 512, 0);
+	assert_int_equal(e.len, 512);
+	call_event(&e, SYS_pwritev2);
+	e.len = 100;
+	event_call_facts(&e, syscall_by_nr(SYS_pwritev2), true, 40, 0);
+	assert_int_equal(e.len, 100);
+	call_event(&e, SYS_read);
+	event_call_facts(&e, syscall_by_nr(SYS_read), true, 512, 0);
+	assert_int_equal(e.len, 0);
+	call_event(&e, SYS_writev);
+	event_call_facts(&e, syscall_by_nr(SYS_writev), true, -1, EPIPE);
+	assert_int_equal(e.len, 0);
+	/* A call the table does not list is left as it is. */
+	call_event(&e, SYS_getpid);
+	event_call_facts(&e, NULL, true, 5, 0);
+	assert_int_equal(e.len, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +280,7 @@ int main(void)
 		cmocka_unit_test(classes_nest),
 		cmocka_unit_test(roles),
 		cmocka_unit_test(futex_waits),
+		cmocka_unit_test(call_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -425,18 +425,6 @@ static void other_dirfd(struct dec *d, int i)
 	d->e->dir_hint = hint;
 }
 
-/* newfstatat(3, "", ..., AT_EMPTY_PATH) and statx(3, "", ...) are an fstat
- * of fd 3 (facts.c's empty_path_is_fd). */
-static void empty_path_is_fd(struct dec *d)
-{
-	struct rc_event *e = d->e;
-
-	if (e->path && !e->path[0] && e->dirfd >= 0) {
-		e->fd = e->dirfd;
-		e->fd_hint = e->dir_hint;
-	}
-}
-
 /* Open flags V; the event keeps what the parser reads back from
  * the text (xlat_flags over the names), so both sources agree on flags
  * the generated table does not name. */
@@ -544,7 +532,6 @@ static void dec_creat(struct dec *d)
 	d->e->path = arg_str(d, 0);
 	dec_sep(d);
 	d->e->mode = umode(d, d->args[1]);
-	d->e->flags = O_CREAT | O_WRONLY | O_TRUNC;
 }
 
 /*
@@ -601,7 +588,6 @@ static void dec_newfstatat(struct dec *d)
 		dec_sep(d);
 		d->e->path = arg_str(d, 1);
 		dec_sep(d);
-		empty_path_is_fd(d);
 	} else {
 		stat_struct(d, d->args[2]);
 		dec_sep(d);
@@ -619,7 +605,6 @@ static void dec_statx(struct dec *d)
 		dec_sep(d);
 		d->e->path = arg_str(d, 1);
 		dec_sep(d);
-		empty_path_is_fd(d);
 		XL_FLAGS(d, at_statx_sync_types, flags & AT_STATX_SYNC_TYPE, NULL);
 		flags &= ~(unsigned)AT_STATX_SYNC_TYPE;
 		if (flags) {

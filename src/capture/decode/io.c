@@ -316,8 +316,6 @@ static void dec_readv(struct dec *d)
 		return;
 	}
 	iov_print(d, d->args[1], d->args[2], d->err ? UINT64_MAX : (uint64_t)d->rval, d->err != 0, false);
-	if (d->e->len == 0 && !d->err && d->rval > 0)
-		d->e->len = (uint64_t)d->rval;
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
 	if (d->nr != SYS_readv) {
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
@@ -331,12 +329,8 @@ static void dec_readv(struct dec *d)
 
 static void dec_writev(struct dec *d)
 {
-	if (d->exiting) {
-		/* facts.c falls back to the return value for the length. */
-		if (d->e->len == 0 && !d->err && d->rval > 0)
-			d->e->len = (uint64_t)d->rval;
+	if (d->exiting)
 		return;
-	}
 	fd_arg(d, 0);
 	dec_sep(d);
 	iov_print(d, d->args[1], d->args[2], UINT64_MAX, false, true);

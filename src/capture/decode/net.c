@@ -938,23 +938,15 @@ static void decode_sockname(struct dec *d, bool flags)
 	}
 }
 
-/* The new connection's fd, as the parser puts it in fd2. */
-static void accepted_fd(struct dec *d)
-{
-	if (d->exiting)
-		d->e->fd2 = !d->err && d->rval >= 0 && d->rval <= INT_MAX ? (int)d->rval : -1;
-}
-
+/* The new connection's fd is fd2 (event/facts.c). */
 static void dec_accept(struct dec *d)
 {
 	decode_sockname(d, false);
-	accepted_fd(d);
 }
 
 static void dec_accept4(struct dec *d)
 {
 	decode_sockname(d, true);
-	accepted_fd(d);
 }
 
 static void dec_getsockname(struct dec *d)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event/facts.h"
 #include "event/syscalls.h"
 #include "util/util.h"
 
@@ -117,11 +118,13 @@ void dec_call(struct dec *d)
 {
 	const struct dec_syscall *sc = dec_lookup(d->nr);
 
-	if (sc && sc->fn) {
+	if (sc && sc->fn)
 		sc->fn(d);
-		return;
-	}
-	/* Generic arguments are all printed at entry. */
-	if (!d->exiting)
+	else if (!d->exiting)	/* generic arguments are all printed at entry */
 		print_generic(d, sc ? sc->nargs : 6);
+	/* The facts that follow from the call's meaning, as for every
+	 * source: at entry those of its arguments (a call may never return),
+	 * at exit those of its outcome. */
+	if (sc)
+		event_call_facts(d->e, syscall_by_nr(d->nr), d->exiting, d->rval, d->err);
 }

@@ -1,0 +1,24 @@
+/* The call-level facts both sources need (see facts.h). */
+#include "event/facts.h"
+
+#include <fcntl.h>
+#include <limits.h>
+
+void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_known, long long ret, int err)
+{
+	bool ok = ret_known && err == 0;
+
+	if (!sc)
+		return;
+	if ((sc->classes & CL_EMPTY_PATH_FD) && e->path && !e->path[0] && e->dirfd >= 0) {
+		e->fd = e->dirfd;
+		e->fd_hint = e->dir_hint;
+	}
+	if (sc->classes & CL_CREATES)
+		e->flags = O_CREAT | O_WRONLY | O_TRUNC;
+	if (sc->classes & CL_ACCEPT)
+		e->fd2 = ok && ret >= 0 && ret <= INT_MAX ? (int)ret : -1;
+	if (e->len == 0 && ret_known && ret > 0 &&
+	    (syscall_arg(sc, ROLE_IOV_IN) >= 0 || syscall_arg(sc, ROLE_IOV_OUT) >= 0))
+		e->len = (uint64_t)ret;
+}
