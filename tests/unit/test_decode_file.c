@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "decode_test.h"
+#include "gen/tables.h"
 #include "util/util.h"
 
 static char dir[64];
@@ -1003,10 +1004,38 @@ static void table_rows(void **state)
 	assert_non_null(dec_lookup(SYS_fcntl)->fn);
 }
 
+/* The open flags an event keeps are the ones a log reader gets from the
+ * printed text, worked out without reading that text back: the names
+ * the headers define as 0 (O_LARGEFILE here), bits with no name, every
+ * access mode. */
+static void open_flags_fact(void **state)
+{
+	(void)state;
+	static const unsigned long long values[] = {
+		O_RDONLY, O_WRONLY | O_CREAT | O_TRUNC, O_RDWR | O_CLOEXEC | O_DIRECTORY, O_ACCMODE,
+		O_RDONLY | 0x8000 /* the kernel's O_LARGEFILE */, O_WRONLY | O_TMPFILE, O_SYNC | O_DSYNC,
+		O_RDONLY | FASYNC | O_NOATIME | O_PATH, O_RDWR | 0x40000000, 0xffffffff,
+	};
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		struct strbuf out = STRBUF_INIT;
+		struct dec d;
+		memset(&d, 0, sizeof(d));
+		d.out = &out;
+		unsigned long long fact = dec_open_flags(&d, values[i]);
+		long long parsed = xlat_flags(&rc_xlat_open_flag, out.buf, out.len, NULL);
+		if ((long long)fact != parsed)
+			fail_msg("%#llx printed as %s: kept %#llx, read back %#llx", values[i], out.buf, fact,
+				 (unsigned long long)parsed);
+		strbuf_release(&out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(open_calls),
+		cmocka_unit_test(open_flags_fact),
 		cmocka_unit_test(stat_calls),
 		cmocka_unit_test(statfs_calls),
 		cmocka_unit_test(path_calls),

@@ -425,15 +425,11 @@ static void other_dirfd(struct dec *d, int i)
 	d->e->dir_hint = hint;
 }
 
-/* Open flags V; the event keeps what the parser reads back from
- * the text (xlat_flags over the names), so both sources agree on flags
- * the generated table does not name. */
+/* Open flags V, printed, and as the event's flags what a log reader gets
+ * from the same text. */
 static void open_flags(struct dec *d, uint64_t v)
 {
-	size_t start = d->out->len;
-
-	dec_open_flags(d, v);
-	d->e->flags = xlat_flags(&rc_xlat_open_flag, d->out->buf + start, d->out->len - start, NULL);
+	d->e->flags = (long long)dec_open_flags(d, v);
 }
 
 /* strace's sprinttime_nsec & co: a local date for a comment, or NULL. */
