@@ -19,6 +19,6 @@ void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_
 	if (sc->classes & CL_ACCEPT)
 		e->fd2 = ok && ret >= 0 && ret <= INT_MAX ? (int)ret : -1;
 	if (e->len == 0 && ret_known && ret > 0 &&
-	    (syscall_arg(sc, ROLE_IOV_IN) >= 0 || syscall_arg(sc, ROLE_IOV_OUT) >= 0))
+	    (syscall_has_role(sc, ROLE_IOV_IN) || syscall_has_role(sc, ROLE_IOV_OUT)))
 		e->len = (uint64_t)ret;
 }

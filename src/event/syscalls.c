@@ -4,18 +4,21 @@
 
 #include <string.h>
 
+_Static_assert(ROLE_COUNT <= 64, "a role set is a 64-bit mask");
+
 #include "gen/tables.h"
 #include "util/util.h"
 
 static const struct rc_syscall listed[] = {
-#define SC(name, fam, nargs, rv, tc, cl, layout, r0, r1, r2, r3, r4, r5)                       \
+#define SC(name, fam, nargs, rv, tc, cl, r0, r1, r2, r3, r4, r5)                               \
 	{ name,                                                                                \
 	  sizeof(name) - 1,                                                                    \
 	  -1,                                                                                  \
 	  RC_FAM_##fam,                                                                        \
 	  nargs,                                                                               \
 	  RC_RV_##rv,                                                                          \
-	  layout,                                                                              \
+	  0,                                                                                   \
+	  0,                                                                                   \
 	  tc,                                                                                  \
 	  cl,                                                                                  \
 	  { ROLE_##r0, ROLE_##r1, ROLE_##r2, ROLE_##r3, ROLE_##r4, ROLE_##r5 } },
@@ -26,6 +29,8 @@ static const struct rc_syscall listed[] = {
 /* Numbers above this are not syscalls of a native tracee (x32 ones have
  * bit 30 set); an index that high would only make the table huge. */
 #define NR_LIMIT 0x10000
+
+struct rc_syscall_index rc_syscall_index;
 
 static struct {
 	bool built;
@@ -68,11 +73,17 @@ static struct rc_syscall *find(const char *name, size_t len)
 static void put(const struct rc_syscall *row)
 {
 	size_t i = name_hash(row->name, row->len) & T.mask;
+	struct rc_syscall *r = &T.rows[T.nrows];
 
 	while (T.slots[i])
 		i = (i + 1) & T.mask;
-	T.rows[T.nrows++] = *row;
-	T.slots[i] = (unsigned)T.nrows;
+	*r = *row;
+	for (unsigned a = 0; a < RC_SC_MAX_ARGS; a++)
+		if (r->roles[a] != ROLE_NONE) {
+			r->nroles = (unsigned char)(a + 1);
+			r->roleset |= 1ULL << r->roles[a];
+		}
+	T.slots[i] = (unsigned)++T.nrows;
 }
 
 static void build(void)
@@ -115,17 +126,28 @@ static void build(void)
 			if (r->value >= 0 && r->value < max && !T.names[r->value] && (pass || !r->alias))
 				T.names[r->value] = r->name;
 		}
+	unsigned *classes = xcalloc((size_t)max + 1, sizeof(*classes));
 	for (size_t i = 0; i < ARRAY_SIZE(listed); i++) {
 		const struct rc_syscall *r = find(listed[i].name, listed[i].len);
-		if (r->nr >= 0 && r->nr < max && !T.by_nr[r->nr])
+		if (r->nr >= 0 && r->nr < max && !T.by_nr[r->nr]) {
 			T.by_nr[r->nr] = r;
+			classes[r->nr] = r->classes;
+		}
 	}
+	rc_syscall_index.classes = classes;
+	rc_syscall_index.max = max;
+	rc_syscall_index.built = true;
 }
 
 static inline void init(void)
 {
 	if (!T.built)
 		build();
+}
+
+void syscall_table_init(void)
+{
+	init();
 }
 
 const struct rc_syscall *syscall_by_nr(long nr)
@@ -156,12 +178,6 @@ long syscall_nr_max(void)
 	return T.max;
 }
 
-unsigned syscall_classes(long nr)
-{
-	const struct rc_syscall *sc = syscall_by_nr(nr);
-
-	return sc ? sc->classes : 0;
-}
 
 int syscall_arg(const struct rc_syscall *sc, enum rc_sc_role role)
 {
@@ -169,16 +185,6 @@ int syscall_arg(const struct rc_syscall *sc, enum rc_sc_role role)
 		if (sc->roles[i] == role)
 			return i;
 	return -1;
-}
-
-unsigned syscall_role_args(const struct rc_syscall *sc)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < RC_SC_MAX_ARGS; i++)
-		if (sc->roles[i] != ROLE_NONE)
-			n = i + 1;
-	return n;
 }
 
 size_t syscall_count(void)

@@ -67,6 +67,9 @@ enum {
 	CL_EMPTY_PATH_FD = 1u << 24,	/* an empty path with a dirfd means the
 					 * dirfd's own file (AT_EMPTY_PATH):
 					 * newfstatat, statx */
+	CL_NEW_FD = 1u << 25,	/* returns a new fd that is what the call is about
+				 * (open, socket): its -y decoration is fd_hint */
+	CL_RET_ADDR = 1u << 26,	/* returns the address it mapped (mmap): addr */
 };
 
 /* The decode/ file that prints a call. */
@@ -91,80 +94,6 @@ enum rc_sc_rv {
 	RC_RV_NONE,		/* never returns on success: exit, exit_group: "= ?" */
 };
 
-/* How strace/facts.c reads a call's argument text: calls with one layout
- * are read alike. */
-enum rc_sc_layout {
-	LY_NONE,		/* no facts read from the text */
-	LY_OPEN,
-	LY_OPENAT,
-	LY_OPENAT2,
-	LY_CREAT,
-	LY_PATH,
-	LY_PATH_MODE,
-	LY_AT_PATH,
-	LY_AT_PATH_MODE,
-	LY_STAT,
-	LY_FSTATAT,
-	LY_STATX,
-	LY_FSTAT,
-	LY_PATH2,
-	LY_SYMLINK,
-	LY_SYMLINKAT,
-	LY_AT_PATH2,
-	LY_EXECVE,
-	LY_EXECVEAT,
-	LY_TRUNCATE,
-	LY_FD_PATH,
-	LY_FD,
-	LY_RW,
-	LY_PRW,
-	LY_RWV,
-	LY_PRWV,
-	LY_LSEEK,
-	LY_FTRUNCATE,
-	LY_FALLOCATE,
-	LY_FADVISE,
-	LY_DUP2,
-	LY_FCNTL,
-	LY_SENDFILE,
-	LY_COPY_RANGE,
-	LY_MMAP,
-	LY_MUNMAP,
-	LY_MREMAP,
-	LY_BRK,
-	LY_FUTEX,
-	LY_SOCKET,
-	LY_SOCKETPAIR,
-	LY_PIPE,
-	LY_CONNECT,
-	LY_ACCEPT,
-	LY_SENDTO,
-	LY_RECVFROM,
-	LY_SEND,
-	LY_RECV,
-	LY_SENDMSG,
-	LY_RECVMSG,
-	LY_SENDMMSG,
-	LY_RECVMMSG,
-	LY_GETSOCKOPT,
-	LY_POLL,
-	LY_PPOLL,
-	LY_SELECT,
-	LY_PSELECT,
-	LY_EPOLL_WAIT,
-	LY_EPOLL_PWAIT2,
-	LY_CLONE,
-	LY_CLONE3,
-	LY_WAIT4,
-	LY_KILL,
-	LY_FLOCK,
-	LY_TGKILL,
-	LY_EXIT,
-	LY_IDS,
-	LY_GROUPS,
-	LY_COUNT,
-};
-
 /* The fact an argument gives. */
 enum rc_sc_role {
 	ROLE_NONE,
@@ -177,7 +106,8 @@ enum rc_sc_role {
 	ROLE_OPEN_HOW,		/* openat2's struct open_how: e->flags, e->mode */
 	ROLE_PIPE_FLAGS,	/* pipe2's O_* flags: e->flags */
 	ROLE_MODE,		/* e->mode: a file mode, access's mode */
-	ROLE_LEN,		/* e->len: a byte count */
+	ROLE_LEN,		/* e->len: a byte count (signed: a negative one is none) */
+	ROLE_MAP_LEN,		/* e->len: a mapping's length (unsigned) */
 	ROLE_OFFSET,		/* e->offset */
 	ROLE_ADDR,		/* e->addr: a mapping's, brk's or a futex word's address */
 	ROLE_PROT,		/* e->mode: mmap's PROT_* */
@@ -214,14 +144,17 @@ enum rc_sc_role {
 	ROLE_FCNTL_CMD,		/* fcntl's command */
 	ROLE_FCNTL_ARG,		/* fcntl's third argument: a lock for the lock commands */
 	ROLE_FLOCK_OP,		/* e->lock, e->lock_waits */
-	ROLE_CLONE_FLAGS,	/* e->flags: CLONE_* and the exit signal */
+	ROLE_CLONE_FLAGS,	/* e->flags: CLONE_* and the exit signal (strace
+				 * names clone's arguments and prints them in an
+				 * order of its own: a reader looks for it by name) */
 	ROLE_CLONE_ARGS,	/* clone3's struct clone_args: e->flags */
 	ROLE_WSTATUS,		/* wait4's status: e->exit_code or e->signo */
-	ROLE_KILL_PID,		/* e->kill_target */
+	ROLE_KILL_PID,		/* e->kill_target, when the signal follows it */
 	ROLE_SIGNAL,		/* e->signo */
 	ROLE_EXIT_CODE,		/* e->exit_code */
 	ROLE_ID,		/* a uid or gid: e->ids */
-	ROLE_GROUPS,		/* a group list: e->ids */
+	ROLE_GROUPS,		/* a group list given: e->ids */
+	ROLE_GROUPS_IN,		/* a group list returned: e->ids, when the call worked */
 	ROLE_COUNT,
 };
 
@@ -234,7 +167,8 @@ struct rc_syscall {
 	unsigned char family;	/* enum rc_sc_family */
 	unsigned char nargs;
 	unsigned char rv;	/* enum rc_sc_rv */
-	unsigned char layout;	/* enum rc_sc_layout */
+	unsigned char nroles;	/* leading arguments that hold a role */
+	unsigned long long roleset;	/* bit R set: some argument has role R */
 	unsigned tclasses;	/* TC_* */
 	unsigned classes;	/* CL_* */
 	unsigned char roles[RC_SC_MAX_ARGS];	/* enum rc_sc_role */
@@ -253,8 +187,23 @@ const char *syscall_name(long nr);
 /* Highest number the headers or the table know, + 1. */
 long syscall_nr_max(void);
 
+/* The classes by number, built with the table: the rules ask them of
+ * every event, so the look-up is inline. */
+struct rc_syscall_index {
+	bool built;
+	long max;
+	const unsigned *classes;
+};
+extern struct rc_syscall_index rc_syscall_index;
+void syscall_table_init(void);
+
 /* The CL_* classes of NR (0 when unknown). */
-unsigned syscall_classes(long nr);
+static inline unsigned syscall_classes(long nr)
+{
+	if (!rc_syscall_index.built)
+		syscall_table_init();
+	return nr >= 0 && nr < rc_syscall_index.max ? rc_syscall_index.classes[nr] : 0;
+}
 /* NR has one of the classes in CLASSES. */
 static inline bool syscall_is(long nr, unsigned classes)
 {
@@ -263,8 +212,16 @@ static inline bool syscall_is(long nr, unsigned classes)
 
 /* The index of SC's first argument with ROLE, or -1. */
 int syscall_arg(const struct rc_syscall *sc, enum rc_sc_role role);
+/* Some argument of SC has ROLE. */
+static inline bool syscall_has_role(const struct rc_syscall *sc, enum rc_sc_role role)
+{
+	return (sc->roleset >> role) & 1;
+}
 /* How many leading arguments hold a role: what a parser must read. */
-unsigned syscall_role_args(const struct rc_syscall *sc);
+static inline unsigned syscall_role_args(const struct rc_syscall *sc)
+{
+	return sc->nroles;
+}
 
 /* The table's rows, in its order (for tests and listings). */
 size_t syscall_count(void);

@@ -393,24 +393,24 @@ static long long clone_flags(struct span s)
 	return sum;
 }
 
-static void decode_futex(struct rc_event *e, struct span *a, size_t n)
+/* futex's op: the command, and whether its deadline is on the realtime
+ * clock (FUTEX_CLOCK_REALTIME, which strace may print as a comment). */
+static void take_futex_op(struct rc_event *e, struct span s, bool *realtime)
 {
-	unsigned long long addr;
-	long long op;
+	long long op = flags_of(&rc_xlat_futex_op, s);
+	struct span ops = span_uncomment(s);
 
-	if (n >= 1 && parse_ull(a[0], &addr))
-		e->addr = addr;
-	if (n < 2)
-		return;
-	op = flags_of(&rc_xlat_futex_op, a[1]);
-	struct span ops = span_uncomment(a[1]);
-	bool realtime = (op & FUTEX_CLOCK_REALTIME) ||
-			(ops.n > 14 && memcmp(span_end(ops) - 14, "CLOCK_REALTIME", 14) == 0);
+	*realtime = (op & FUTEX_CLOCK_REALTIME) ||
+		    (ops.n > 14 && memcmp(span_end(ops) - 14, "CLOCK_REALTIME", 14) == 0);
 	e->futex_op = (int)(op & FUTEX_CMD_MASK);
-	if (n < 4)
-		return;
+}
+
+/* futex's timeout: relative for FUTEX_WAIT, a deadline for the others. */
+static void take_futex_timeout(struct rc_event *e, struct span s, bool realtime)
+{
 	double sec;
-	if (!parse_timespec(a[3], &sec))
+
+	if (!parse_timespec(s, &sec))
 		return;
 	switch (e->futex_op) {
 	case FUTEX_WAIT:
@@ -431,21 +431,20 @@ static void decode_futex(struct rc_event *e, struct span *a, size_t n)
 	}
 }
 
-static void decode_wait4(struct rc_event *e, struct span *a, size_t n)
+/* wait4's status, as strace decodes it: "[{WIFEXITED(s) && WEXITSTATUS(s) == 1}]". */
+static void take_wstatus(struct rc_event *e, struct span s)
 {
-	if (n < 2)
-		return;
-	const char *p = memmem(a[1].p, a[1].n, "WEXITSTATUS(s) == ", 18);
+	const char *p = memmem(s.p, s.n, "WEXITSTATUS(s) == ", 18);
 	if (p) {
 		long long v;
 		const char *q = p + 18;
-		if (parse_ll(span_make(q, (size_t)(span_end(a[1]) - q)), &v))
+		if (parse_ll(span_make(q, (size_t)(span_end(s) - q)), &v))
 			e->exit_code = (int)v;
 		return;
 	}
-	p = memmem(a[1].p, a[1].n, "WTERMSIG(s) == ", 15);
+	p = memmem(s.p, s.n, "WTERMSIG(s) == ", 15);
 	if (p) {
-		const char *q = p + 15, *end = span_end(a[1]);
+		const char *q = p + 15, *end = span_end(s);
 		const char *r = q;
 		while (r < end && (r[0] == '_' || (r[0] >= 'A' && r[0] <= 'Z') || (r[0] >= '0' && r[0] <= '9')))
 			r++;
@@ -453,7 +452,7 @@ static void decode_wait4(struct rc_event *e, struct span *a, size_t n)
 		if (xlat_value(&rc_xlat_signal, q, (size_t)(r - q), &sig) ||
 		    parse_ll(span_make(q, (size_t)(r - q)), &sig))
 			e->signo = (int)sig;
-		e->core_dumped = memmem(a[1].p, a[1].n, "WCOREDUMP", 9) != NULL;
+		e->core_dumped = memmem(s.p, s.n, "WCOREDUMP", 9) != NULL;
 	}
 }
 
@@ -471,482 +470,273 @@ static struct span drop_arg_name(struct span s)
 	return s;
 }
 
-/* DIRFD at A[I] and the path after it, the *at calls' first two arguments. */
-static void take_at_path(struct rc_event *e, const struct span *a, size_t n, size_t i, struct arena *ar)
-{
-	if (n > i)
-		take_dirfd(e, a[i], ar);
-	if (n > i + 1)
-		e->path = path_of(a[i + 1], ar);
-}
+/* The arguments of one call being read. OK: the call worked (buffers
+ * the kernel fills hold something only then). */
+struct role_ctx {
+	const struct span *a;	/* every argument read */
+	size_t n;
+	bool ok;
+};
 
-/* How many leading arguments SC's layout reads: the splitter stops there
- * instead of scanning the rest of the line. strace prints clone's
- * arguments by name, in an order of its own: all of them are looked at. */
-static size_t layout_args(const struct rc_syscall *sc)
+/* What argument I's text says as the role SC gives it, into E. REALTIME
+ * carries futex's clock from its op to its timeout. */
+static void take_role(struct rc_event *e, const struct rc_syscall *sc, const struct role_ctx *c, size_t i,
+		      struct arena *ar, bool *realtime)
 {
-	return sc->layout == LY_CLONE ? 8 : syscall_role_args(sc);
+	struct span s = c->a[i];
+	long long v;
+	unsigned long long u;
+	int fd, x;
+	struct span f;
+
+	switch ((enum rc_sc_role)sc->roles[i]) {
+	case ROLE_NONE:
+	case ROLE_COUNT:
+		break;
+	case ROLE_FD:
+		take_fd(e, s, ar);
+		break;
+	case ROLE_FD2:
+		if (parse_fd(s, ar, &fd, NULL))
+			e->fd2 = fd;
+		break;
+	case ROLE_DIRFD:
+		take_dirfd(e, s, ar);
+		break;
+	case ROLE_PATH:
+		e->path = path_of(s, ar);
+		break;
+	case ROLE_PATH2:
+		e->path2 = path_of(s, ar);
+		break;
+	case ROLE_OPEN_FLAGS:
+	case ROLE_PIPE_FLAGS:
+		e->flags = flags_of(&rc_xlat_open_flag, s);
+		break;
+	case ROLE_OPEN_HOW: {
+		struct span how = inner(s);
+		if (find_field(how, "flags", &f))
+			e->flags = flags_of(&rc_xlat_open_flag, f);
+		if (find_field(how, "mode", &f))
+			e->mode = num_or(f, 0);
+		break;
+	}
+	case ROLE_MODE:
+		e->mode = num_or(s, 0);
+		break;
+	case ROLE_LEN:
+		if (parse_ll(s, &v) && v >= 0)
+			e->len = (uint64_t)v;
+		break;
+	case ROLE_MAP_LEN:
+		if (parse_ull(s, &u))
+			e->len = u;
+		break;
+	case ROLE_OFFSET:
+		e->offset = num_or(s, -1);
+		break;
+	case ROLE_ADDR:
+		if (parse_ull(s, &u))
+			e->addr = u;
+		break;
+	case ROLE_PROT:
+		e->mode = flags_of(&rc_xlat_prot_flag, s);
+		break;
+	case ROLE_MMAP_FLAGS:
+		e->flags = flags_of(&rc_xlat_mmap_flag, s);
+		break;
+	case ROLE_MREMAP_FLAGS:
+		e->flags = named_flags(mremap_names, ARRAY_SIZE(mremap_names), s);
+		break;
+	case ROLE_STAT_BUF:
+		take_size(e, s, "st_size=");
+		break;
+	case ROLE_STATX_BUF:
+		take_size(e, s, "stx_size=");
+		break;
+	case ROLE_ARGV:
+		take_argv(e, s, ar);
+		break;
+	case ROLE_DATA_OUT:
+		take_data(e, s, ar);
+		break;
+	case ROLE_DATA_IN:
+		if (c->ok)
+			take_data(e, s, ar);
+		break;
+	case ROLE_IOV_OUT:
+	case ROLE_IOV_IN:
+		take_iov(e, s, ar, sc->roles[i] == ROLE_IOV_OUT);
+		break;
+	case ROLE_MSGHDR_OUT:
+	case ROLE_MSGHDR_IN:
+		take_msghdr(e, s, ar, sc->roles[i] == ROLE_MSGHDR_OUT || c->ok);
+		break;
+	case ROLE_MMSGHDR_OUT:
+	case ROLE_MMSGHDR_IN:
+		take_mmsg(e, s, ar, sc->roles[i] == ROLE_MMSGHDR_OUT || c->ok);
+		break;
+	case ROLE_SOCKADDR:
+	case ROLE_SOCKADDR_OUT:
+		parse_sockaddr(s, ar, &e->sa);
+		break;
+	case ROLE_FAMILY:
+		if (xlat_span(&rc_xlat_family, s, &v) || parse_ll(s, &v))
+			e->sa.family = (int)v;
+		break;
+	case ROLE_SOCK_TYPE:
+		e->flags = flags_of(&rc_xlat_sock_type, s);
+		break;
+	case ROLE_PROTOCOL:
+		if (named_value(sol_names, ARRAY_SIZE(sol_names), s, &x))
+			e->mode = x;
+		break;
+	case ROLE_FD_PAIR:
+		if (c->ok)
+			take_fd_pair(e, s, ar);
+		break;
+	case ROLE_SOCKOPT_LEVEL:
+		if (named_value(sol_names, ARRAY_SIZE(sol_names), s, &x))
+			e->sockopt_level = x;
+		break;
+	case ROLE_SOCKOPT_NAME:
+		if (named_value(so_names, ARRAY_SIZE(so_names), s, &x))
+			e->sockopt_name = x;
+		break;
+	case ROLE_SOCKOPT_VALUE: {
+		struct span val = span_uncomment(span_out(s));
+		if (e->sockopt_name == SO_ERROR && errno_span(val, &x))
+			e->sockopt_value = x;
+		else if (parse_ll(val, &v))
+			e->sockopt_value = (int)v;
+		break;
+	}
+	case ROLE_POLL_FDS:
+		take_pollfds(e, s);
+		break;
+	case ROLE_FD_SET:
+		take_fdset(e, s, ar);
+		break;
+	case ROLE_EPOLL_EVENTS:
+		if (c->ok)
+			take_epoll_events(e, s);
+		break;
+	case ROLE_TIMEOUT_MS:
+		if (parse_ll(s, &v) && v >= 0)
+			e->timeout_ms = v;
+		break;
+	case ROLE_TIMEOUT_TS:
+	case ROLE_TIMEOUT_TV:
+		if (parse_timeout_ms(s, &v))
+			e->timeout_ms = v;
+		break;
+	case ROLE_FUTEX_OP:
+		take_futex_op(e, s, realtime);
+		break;
+	case ROLE_FUTEX_TIMEOUT:
+		take_futex_timeout(e, s, *realtime);
+		break;
+	case ROLE_FCNTL_CMD:
+		/* F_DUPFD makes a copy, as dup does: the new fd is fd2, as for
+		 * accept (bash saves stderr this way before a redirection). */
+		if (span_eq(s, "F_DUPFD") || span_eq(s, "F_DUPFD_CLOEXEC")) {
+			e->fd2 = c->ok && e->ret <= 0x7fffffff ? (int)e->ret : -1;
+			if (span_eq(s, "F_DUPFD_CLOEXEC"))
+				e->flags |= O_CLOEXEC;
+		}
+		break;
+	case ROLE_FCNTL_ARG: {
+		/* A record lock asked for: the lock facts. */
+		long long cmd, type;
+		int ci = syscall_arg(sc, ROLE_FCNTL_CMD);
+		if (ci >= 0 && (xlat_span(&rc_xlat_lock_cmd, c->a[ci], &cmd) || parse_ll(c->a[ci], &cmd)) &&
+		    find_field(inner(span_in(s)), "l_type", &f) &&
+		    (xlat_span(&rc_xlat_lock_type, f, &type) || parse_ll(f, &type)))
+			event_fcntl_lock_facts(e, cmd, type);
+		break;
+	}
+	case ROLE_FLOCK_OP:
+		event_flock_facts(e, parse_ll(s, &v) ? v : flags_of(&rc_xlat_flock_op, s));
+		break;
+	case ROLE_CLONE_FLAGS:
+		/* By name, wherever strace put it. */
+		for (size_t k = 0; k < c->n; k++) {
+			if (span_starts(c->a[k], "flags=")) {
+				e->flags = clone_flags(span_make(c->a[k].p + 6, c->a[k].n - 6));
+				break;
+			}
+		}
+		break;
+	case ROLE_CLONE_ARGS:
+		if (find_field(inner(span_in(s)), "flags", &f))
+			e->flags = clone_flags(f);
+		if (find_field(inner(span_in(s)), "exit_signal", &f)) {
+			if (xlat_span(&rc_xlat_signal, f, &v) || parse_ll(f, &v))
+				e->flags |= v & 0xff;
+		}
+		break;
+	case ROLE_WSTATUS:
+		take_wstatus(e, s);
+		break;
+	case ROLE_KILL_PID:
+		if (i + 1 < c->n && parse_ll(s, &v) && v >= INT_MIN && v <= INT_MAX) {
+			e->has_kill_target = true;
+			e->kill_target = (int)v;
+		}
+		break;
+	case ROLE_SIGNAL:
+		if ((xlat_span(&rc_xlat_signal, s, &v) || parse_ll(s, &v)) && v >= 0 && v < 256)
+			e->signo = (int)v;
+		break;
+	case ROLE_EXIT_CODE:
+		if (parse_ll(s, &v))
+			e->exit_code = (int)v;
+		break;
+	case ROLE_ID:
+		if (e->nids < RC_EVENT_MAX_IDS)
+			e->ids[e->nids++] = parse_ll(s, &v) ? v : -1;
+		break;
+	case ROLE_GROUPS:
+		take_ids(e, s);
+		break;
+	case ROLE_GROUPS_IN:
+		/* getgroups writes its list: only a call that worked has one. */
+		if (c->ok)
+			take_ids(e, s);
+		break;
+	}
 }
 
 void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct call_text *ct,
 		struct arena *ar)
 {
 	struct span a[8];
-	size_t n;
-	long long v;
-	unsigned long long u;
-	bool ok = e->ret_known && e->err == 0;
+	struct role_ctx c;
+	bool clone_names = false, realtime = false;
 
-	if (!sc || sc->layout == LY_NONE)
+	if (!sc || !sc->nroles)
 		return;
-	n = split_items(ct->args, a, MIN(ARRAY_SIZE(a), layout_args(sc)));
+	/* strace prints clone's arguments by name, in an order of its own:
+	 * all of them are looked at. Other calls are read only as far as
+	 * their last role: the splitter stops there instead of scanning the
+	 * rest of the line. */
+	clone_names = syscall_has_role(sc, ROLE_CLONE_FLAGS);
+	c.n = split_items(ct->args, a, clone_names ? ARRAY_SIZE(a) : MIN(ARRAY_SIZE(a), (size_t)sc->nroles));
+	c.a = a;
+	c.ok = e->ret_known && e->err == 0;
 	/* strace -N (6.16+) names every argument: "openat(dirfd=AT_FDCWD,
-	 * pathname=...)". clone prints names anyway and decodes them itself. */
-	if (sc->layout != LY_CLONE)
-		for (size_t i = 0; i < n; i++)
+	 * pathname=...)". clone prints names anyway and is read by them. */
+	if (!clone_names)
+		for (size_t i = 0; i < c.n; i++)
 			a[i] = drop_arg_name(a[i]);
+	for (size_t i = 0; i < c.n && i < RC_SC_MAX_ARGS; i++)
+		take_role(e, sc, &c, i, ar, &realtime);
 
-	switch ((enum rc_sc_layout)sc->layout) {
-	case LY_NONE:
-	case LY_COUNT:
-		break;
-	case LY_OPEN:
-		if (n >= 1)
-			e->path = path_of(a[0], ar);
-		if (n >= 2)
-			e->flags = flags_of(&rc_xlat_open_flag, a[1]);
-		if (n >= 3)
-			e->mode = num_or(a[2], 0);
+	/* What the return value says. */
+	if ((sc->classes & CL_RET_ADDR) && c.ok)
+		e->addr = (uint64_t)e->ret;
+	if (sc->classes & CL_NEW_FD)
 		e->fd_hint = ct->ret_hint;
-		break;
-	case LY_OPENAT:
-		take_at_path(e, a, n, 0, ar);
-		if (n >= 3)
-			e->flags = flags_of(&rc_xlat_open_flag, a[2]);
-		if (n >= 4)
-			e->mode = num_or(a[3], 0);
-		e->fd_hint = ct->ret_hint;
-		break;
-	case LY_OPENAT2:
-		take_at_path(e, a, n, 0, ar);
-		if (n >= 3) {
-			struct span how = inner(a[2]), f;
-			if (find_field(how, "flags", &f))
-				e->flags = flags_of(&rc_xlat_open_flag, f);
-			if (find_field(how, "mode", &f))
-				e->mode = num_or(f, 0);
-		}
-		e->fd_hint = ct->ret_hint;
-		break;
-	case LY_CREAT:
-		if (n >= 1)
-			e->path = path_of(a[0], ar);
-		if (n >= 2)
-			e->mode = num_or(a[1], 0);
-		e->fd_hint = ct->ret_hint;
-		break;
-	case LY_PATH:
-		if (n >= 1)
-			e->path = path_of(a[0], ar);
-		break;
-	case LY_PATH_MODE:
-		if (n >= 1)
-			e->path = path_of(a[0], ar);
-		if (n >= 2)
-			e->mode = num_or(a[1], 0);
-		break;
-	case LY_AT_PATH:
-		take_at_path(e, a, n, 0, ar);
-		break;
-	case LY_AT_PATH_MODE:
-		take_at_path(e, a, n, 0, ar);
-		if (n >= 3)
-			e->mode = num_or(a[2], 0);
-		break;
-	case LY_STAT:
-		if (n >= 1)
-			e->path = path_of(a[0], ar);
-		if (n >= 2)
-			take_size(e, a[1], "st_size=");
-		break;
-	case LY_FSTATAT:
-		take_at_path(e, a, n, 0, ar);
-		if (n >= 3)
-			take_size(e, a[2], "st_size=");
-		break;
-	case LY_STATX:
-		take_at_path(e, a, n, 0, ar);
-		if (n >= 5)
-			take_size(e, a[4], "stx_size=");
-		break;
-	case LY_FSTAT:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2)
-			take_size(e, a[1], "st_size=");
-		break;
-	case LY_PATH2:
-		if (n >= 1)
-			e->path = path_of(a[0], ar);
-		if (n >= 2)
-			e->path2 = path_of(a[1], ar);
-		break;
-	case LY_SYMLINK:
-		/* The link is what gets created (and fails); the target is path2. */
-		if (n >= 1)
-			e->path2 = path_of(a[0], ar);
-		if (n >= 2)
-			e->path = path_of(a[1], ar);
-		break;
-	case LY_SYMLINKAT:
-		if (n >= 1)
-			e->path2 = path_of(a[0], ar);
-		take_at_path(e, a, n, 1, ar);
-		break;
-	case LY_AT_PATH2:
-		take_at_path(e, a, n, 0, ar);
-		if (n >= 4)
-			e->path2 = path_of(a[3], ar);
-		break;
-	case LY_EXECVE:
-		if (n >= 1)
-			e->path = path_of(a[0], ar);
-		if (n >= 2)
-			take_argv(e, a[1], ar);
-		break;
-	case LY_EXECVEAT:
-		take_at_path(e, a, n, 0, ar);
-		if (n >= 3)
-			take_argv(e, a[2], ar);
-		break;
-	case LY_TRUNCATE:
-		if (n >= 1)
-			e->path = path_of(a[0], ar);
-		if (n >= 2 && parse_ll(a[1], &v) && v >= 0)
-			e->len = (uint64_t)v;
-		break;
-	case LY_FD_PATH:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2)
-			e->path = path_of(a[1], ar);
-		break;
-	case LY_FD:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		break;
-	case LY_RW:
-	case LY_PRW:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2 && strstr(sc->name, "write"))
-			take_data(e, a[1], ar);
-		if (n >= 3 && parse_ll(a[2], &v) && v >= 0)
-			e->len = (uint64_t)v;
-		if (sc->layout == LY_PRW && n >= 4)
-			e->offset = num_or(a[3], -1);
-		break;
-	case LY_RWV:
-	case LY_PRWV: {
-		bool is_write = strstr(sc->name, "write") != NULL;
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2)
-			take_iov(e, a[1], ar, is_write);
-		if (sc->layout == LY_PRWV && n >= 4)
-			e->offset = num_or(a[3], -1);
-		break;
-	}
-	case LY_LSEEK:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2)
-			e->offset = num_or(a[1], -1);
-		break;
-	case LY_FTRUNCATE:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2 && parse_ll(a[1], &v) && v >= 0)
-			e->len = (uint64_t)v;
-		break;
-	case LY_FALLOCATE:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 3)
-			e->offset = num_or(a[2], -1);
-		if (n >= 4 && parse_ll(a[3], &v) && v >= 0)
-			e->len = (uint64_t)v;
-		break;
-	case LY_FADVISE:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2)
-			e->offset = num_or(a[1], -1);
-		if (n >= 3 && parse_ll(a[2], &v) && v >= 0)
-			e->len = (uint64_t)v;
-		break;
-	case LY_DUP2:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2) {
-			int fd;
-			if (parse_fd(a[1], ar, &fd, NULL))
-				e->fd2 = fd;
-		}
-		break;
-	case LY_FCNTL: {
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		/* F_DUPFD makes a copy, as dup does: the new fd is fd2, as for
-		 * accept (bash saves stderr this way before a redirection). */
-		if (n >= 2 && (span_eq(a[1], "F_DUPFD") || span_eq(a[1], "F_DUPFD_CLOEXEC"))) {
-			e->fd2 = ok && e->ret <= 0x7fffffff ? (int)e->ret : -1;
-			if (span_eq(a[1], "F_DUPFD_CLOEXEC"))
-				e->flags |= O_CLOEXEC;
-		}
-		/* A record lock asked for: the lock facts. */
-		long long cmd, type;
-		struct span f;
-		if (n >= 3 && (xlat_span(&rc_xlat_lock_cmd, a[1], &cmd) || parse_ll(a[1], &cmd)) &&
-		    find_field(inner(span_in(a[2])), "l_type", &f) &&
-		    (xlat_span(&rc_xlat_lock_type, f, &type) || parse_ll(f, &type)))
-			event_fcntl_lock_facts(e, cmd, type);
-		break;
-	}
-	case LY_SENDFILE:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2) {
-			int fd;
-			if (parse_fd(a[1], ar, &fd, NULL))
-				e->fd2 = fd;
-		}
-		if (n >= 4 && parse_ll(a[3], &v) && v >= 0)
-			e->len = (uint64_t)v;
-		break;
-	case LY_COPY_RANGE:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 3) {
-			int fd;
-			if (parse_fd(a[2], ar, &fd, NULL))
-				e->fd2 = fd;
-		}
-		if (n >= 5 && parse_ll(a[4], &v) && v >= 0)
-			e->len = (uint64_t)v;
-		break;
-	case LY_MMAP:
-		if (n >= 1 && parse_ull(a[0], &u))
-			e->addr = u;
-		if (ok)
-			e->addr = (uint64_t)e->ret;
-		if (n >= 2 && parse_ull(a[1], &u))
-			e->len = u;
-		if (n >= 3)
-			e->mode = flags_of(&rc_xlat_prot_flag, a[2]);
-		if (n >= 4)
-			e->flags = flags_of(&rc_xlat_mmap_flag, a[3]);
-		if (n >= 5)
-			take_fd(e, a[4], ar);
-		if (n >= 6)
-			e->offset = num_or(a[5], -1);
-		break;
-	case LY_MUNMAP:
-		if (n >= 1 && parse_ull(a[0], &u))
-			e->addr = u;
-		if (n >= 2 && parse_ull(a[1], &u))
-			e->len = u;
-		break;
-	case LY_MREMAP:
-		if (n >= 1 && parse_ull(a[0], &u))
-			e->addr = u;
-		if (n >= 3 && parse_ull(a[2], &u))
-			e->len = u;
-		if (n >= 4)
-			e->flags = named_flags(mremap_names, ARRAY_SIZE(mremap_names), a[3]);
-		break;
-	case LY_BRK:
-		if (n >= 1 && parse_ull(a[0], &u))
-			e->addr = u;
-		break;
-	case LY_FUTEX:
-		decode_futex(e, a, n);
-		break;
-	case LY_SOCKET:
-		if (n >= 1 && (xlat_span(&rc_xlat_family, a[0], &v) ||
-			       parse_ll(a[0], &v)))
-			e->sa.family = (int)v;
-		if (n >= 2)
-			e->flags = flags_of(&rc_xlat_sock_type, a[1]);
-		if (n >= 3) {
-			int proto;
-			if (named_value(sol_names, ARRAY_SIZE(sol_names), a[2], &proto))
-				e->mode = proto;
-		}
-		e->fd_hint = ct->ret_hint;
-		break;
-	case LY_SOCKETPAIR:
-		if (n >= 1 && (xlat_span(&rc_xlat_family, a[0], &v) ||
-			       parse_ll(a[0], &v)))
-			e->sa.family = (int)v;
-		if (n >= 2)
-			e->flags = flags_of(&rc_xlat_sock_type, a[1]);
-		if (n >= 4 && ok)
-			take_fd_pair(e, a[3], ar);
-		break;
-	case LY_PIPE:
-		if (n >= 1 && ok)
-			take_fd_pair(e, a[0], ar);
-		if (n >= 2)
-			e->flags = flags_of(&rc_xlat_open_flag, a[1]);
-		break;
-	case LY_CONNECT:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2)
-			parse_sockaddr(a[1], ar, &e->sa);
-		break;
-	case LY_ACCEPT:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2)
-			parse_sockaddr(a[1], ar, &e->sa);
-		break;
-	case LY_SENDTO:
-	case LY_RECVFROM:
-	case LY_SEND:
-	case LY_RECV:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2 && (sc->layout == LY_SENDTO || sc->layout == LY_SEND || ok))
-			take_data(e, a[1], ar);
-		if (n >= 3 && parse_ll(a[2], &v) && v >= 0)
-			e->len = (uint64_t)v;
-		if (n >= 5 && (sc->layout == LY_SENDTO || sc->layout == LY_RECVFROM))
-			parse_sockaddr(a[4], ar, &e->sa);
-		break;
-	case LY_SENDMSG:
-	case LY_RECVMSG:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2)
-			take_msghdr(e, a[1], ar, sc->layout == LY_SENDMSG || ok);
-		break;
-	case LY_SENDMMSG:
-	case LY_RECVMMSG:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2)
-			take_mmsg(e, a[1], ar, sc->layout == LY_SENDMMSG || ok);
-		break;
-	case LY_GETSOCKOPT: {
-		int x;
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2 && named_value(sol_names, ARRAY_SIZE(sol_names), a[1], &x))
-			e->sockopt_level = x;
-		if (n >= 3 && named_value(so_names, ARRAY_SIZE(so_names), a[2], &x))
-			e->sockopt_name = x;
-		if (n >= 4) {
-			struct span val = span_uncomment(span_out(a[3]));
-			int errv;
-			if (e->sockopt_name == SO_ERROR && errno_span(val, &errv))
-				e->sockopt_value = errv;
-			else if (parse_ll(val, &v))
-				e->sockopt_value = (int)v;
-		}
-		break;
-	}
-	case LY_POLL:
-	case LY_PPOLL:
-		if (n >= 1)
-			take_pollfds(e, a[0]);
-		if (n >= 3) {
-			if (sc->layout == LY_POLL) {
-				if (parse_ll(a[2], &v) && v >= 0)
-					e->timeout_ms = v;
-			} else if (parse_timeout_ms(a[2], &v)) {
-				e->timeout_ms = v;
-			}
-		}
-		break;
-	case LY_SELECT:
-	case LY_PSELECT:
-		for (size_t i = 1; i < 4 && i < n; i++)
-			take_fdset(e, a[i], ar);
-		if (n >= 5 && parse_timeout_ms(a[4], &v))
-			e->timeout_ms = v;
-		break;
-	case LY_EPOLL_WAIT:
-	case LY_EPOLL_PWAIT2:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2 && ok)
-			take_epoll_events(e, a[1]);
-		if (n >= 4) {
-			if (sc->layout == LY_EPOLL_WAIT) {
-				if (parse_ll(a[3], &v) && v >= 0)
-					e->timeout_ms = v;
-			} else if (parse_timeout_ms(a[3], &v)) {
-				e->timeout_ms = v;
-			}
-		}
-		break;
-	case LY_CLONE:
-		for (size_t i = 0; i < n; i++) {
-			struct span f = a[i];
-			if (span_starts(f, "flags=")) {
-				e->flags = clone_flags(span_make(f.p + 6, f.n - 6));
-				break;
-			}
-		}
-		break;
-	case LY_CLONE3: {
-		struct span f;
-		if (n >= 1 && find_field(inner(span_in(a[0])), "flags", &f))
-			e->flags = clone_flags(f);
-		if (n >= 1 && find_field(inner(span_in(a[0])), "exit_signal", &f)) {
-			if (xlat_span(&rc_xlat_signal, f, &v) || parse_ll(f, &v))
-				e->flags |= v & 0xff;
-		}
-		break;
-	}
-	case LY_WAIT4:
-		decode_wait4(e, a, n);
-		break;
-	case LY_EXIT:
-		if (n >= 1 && parse_ll(a[0], &v))
-			e->exit_code = (int)v;
-		break;
-	case LY_FLOCK:
-		if (n >= 1)
-			take_fd(e, a[0], ar);
-		if (n >= 2)
-			event_flock_facts(e, parse_ll(a[1], &v) ? v : flags_of(&rc_xlat_flock_op, a[1]));
-		break;
-	case LY_KILL:
-	case LY_TGKILL: {
-		size_t t = sc->layout == LY_TGKILL ? 1 : 0;
-		if (n > t + 1 && parse_ll(a[t], &v) && v >= INT_MIN && v <= INT_MAX) {
-			e->has_kill_target = true;
-			e->kill_target = (int)v;
-		}
-		if (n > t + 1 && (xlat_span(&rc_xlat_signal, a[t + 1], &v) || parse_ll(a[t + 1], &v)) && v >= 0 &&
-		    v < 256)
-			e->signo = (int)v;
-		break;
-	}
-	case LY_IDS:
-		for (size_t i = 0; i < n && e->nids < RC_EVENT_MAX_IDS; i++)
-			e->ids[e->nids++] = parse_ll(a[i], &v) ? v : -1;
-		break;
-	case LY_GROUPS:
-		/* getgroups writes its list: only a call that worked has one. */
-		if (n >= 2 && (sc->name[0] == 's' || ok))
-			take_ids(e, a[1]);
-		break;
-	}
-
 	event_call_facts(e, sc, e->ret_known, e->ret, e->err);
 
 	/* A -yy socket decoration names the peer when the arguments do not. */

@@ -47,7 +47,8 @@ static void names_and_numbers(void **state)
 	assert_non_null(st);
 	assert_int_equal(st->nr, -1);
 	assert_int_equal(st->family, RC_FAM_NONE);
-	assert_int_equal(st->layout, LY_STAT);
+	assert_int_equal(syscall_arg(st, ROLE_PATH), 0);
+	assert_int_equal(syscall_arg(st, ROLE_STAT_BUF), 1);
 }
 
 /* Each row is consistent with itself: what its roles say of it agrees
@@ -65,13 +66,16 @@ static void rows_consistent(void **state)
 		assert_ptr_equal(syscall_by_name(sc->name, sc->len), sc);
 		assert_true(sc->nargs <= RC_SC_MAX_ARGS);
 		assert_true(sc->rv <= RC_RV_NONE);
-		assert_true(sc->layout < LY_COUNT);
 		for (int a = 0; a < RC_SC_MAX_ARGS; a++)
 			assert_true(sc->roles[a] < ROLE_COUNT);
-		/* A layout is read from roles, so a call read from text has
-		 * some (exit_group has one: its code), and one with roles a layout. */
-		if (sc->layout != LY_NONE || syscall_role_args(sc))
-			assert_true(sc->layout != LY_NONE && syscall_role_args(sc) > 0);
+		for (int r = ROLE_NONE + 1; r < ROLE_COUNT; r++)
+			assert_int_equal(syscall_has_role(sc, r), syscall_arg(sc, r) >= 0);
+		/* Roles end where the arguments a reader must read end. */
+		for (int a = 0; a < RC_SC_MAX_ARGS; a++)
+			if (sc->roles[a] != ROLE_NONE)
+				assert_true((unsigned)a < syscall_role_args(sc));
+		if (syscall_role_args(sc))
+			assert_int_not_equal(sc->roles[syscall_role_args(sc) - 1], ROLE_NONE);
 		if (sc->family == RC_FAM_NONE)
 			continue;
 		/* A call the tracer prints has no role past the arguments it
