@@ -204,8 +204,9 @@ ssize_t mem_read(pid_t tid, uint64_t addr, void *buf, size_t len);
 ssize_t mem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max, bool *cut);
 
 /*
- * Printers the families share (decode/misc.c, signal.c, process.c); the
- * tracer prints its signal-delivery lines with dec_signame and dec_siginfo.
+ * Printers the families share (decode/common.c; the signal ones in
+ * signal.c, dec_rusage in process.c); the tracer prints its
+ * signal-delivery lines with dec_signame and dec_siginfo.
  *
  * strace walks its value tables in its own order, which is not always the
  * order of the bits (MAP_NORESERVE before MAP_GROWSDOWN), so a family keeps
@@ -239,6 +240,13 @@ bool dec_umove(struct dec *d, uint64_t addr, void *buf, size_t len);
 bool dec_timespec(struct dec *d, uint64_t addr, double *sec);
 /* A struct timeval: "{tv_sec=1, tv_usec=0}". */
 void dec_timeval(struct dec *d, uint64_t addr);
+/* The kernel's struct __kernel_timespec, and timeval, on x86_64. */
+struct dec_ktime {
+	int64_t sec;
+	int64_t nsec;		/* tv_usec in a timeval */
+};
+/* A timeval already read. */
+void dec_timeval_val(struct dec *d, const struct dec_ktime *t);
 /* A clock_t count of ticks as strace prints it, the seconds in a
  * comment when not 0: 123 ticks of 100 Hz print as 123 and "1.23 s". */
 void dec_clock_t(struct strbuf *out, unsigned long long ticks);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gen/tables.h"
@@ -882,4 +883,137 @@ void dec_sockaddr(struct dec *d, uint64_t addr, size_t len)
 		sa->port = -1;
 	}
 	strbuf_addc(d->out, '}');
+}
+
+/*
+ * The printers the families share (decode.h): value tables in strace's
+ * order, tracee structs, times and clocks.
+ */
+void dec_xl_flags(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
+		  const char *dflt)
+{
+	unsigned found = 0;
+
+	/* strace's printflags_ex: a zero value can only match the table's
+	 * first entry (the loop stops as soon as nothing is left). */
+	for (size_t i = 0; i < n && (v || !found); i++) {
+		unsigned long long xv = x[i].val;
+		if (v == xv || (xv && (v & xv) == xv)) {
+			if (found++)
+				strbuf_addc(d->out, '|');
+			strbuf_adds(d->out, x[i].name);
+			v &= ~xv;
+		}
+		if (!v)
+			break;
+	}
+	if (found) {
+		if (v)
+			strbuf_addf(d->out, "|%#llx", v);
+	} else if (v) {
+		strbuf_addf(d->out, "%#llx", v);
+		if (dflt)
+			strbuf_addf(d->out, " /* %s */", dflt);
+	} else if (dflt) {
+		strbuf_addc(d->out, '0');
+	}
+}
+
+const char *dec_xl_name(const struct dec_xl *x, size_t n, unsigned long long v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i].val == v)
+			return x[i].name;
+	return NULL;
+}
+
+bool dec_xl_val(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
+		const char *dflt)
+{
+	const char *name = dec_xl_name(x, n, v);
+
+	if (name) {
+		strbuf_adds(d->out, name);
+		return true;
+	}
+	strbuf_addf(d->out, "%#llx", v);
+	if (dflt)
+		strbuf_addf(d->out, " /* %s */", dflt);
+	return false;
+}
+
+bool dec_umove(struct dec *d, uint64_t addr, void *buf, size_t len)
+{
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return false;
+	}
+	if ((d->exiting && d->err) || mem_read(d->tid, addr, buf, len) != (ssize_t)len) {
+		dec_ptr(d, addr);
+		return false;
+	}
+	return true;
+}
+
+bool dec_timespec(struct dec *d, uint64_t addr, double *sec)
+{
+	struct dec_ktime t;
+
+	if (!dec_umove(d, addr, &t, sizeof(t)))
+		return false;
+	strbuf_addf(d->out, "{tv_sec=%lld, tv_nsec=%llu}", (long long)t.sec,
+		    (unsigned long long)t.nsec);
+	if (sec)
+		*sec = (double)t.sec + (double)t.nsec * 1e-9;
+	return true;
+}
+
+void dec_timeval_val(struct dec *d, const struct dec_ktime *t)
+{
+	strbuf_addf(d->out, "{tv_sec=%lld, tv_usec=%llu}", (long long)t->sec,
+		    (unsigned long long)t->nsec);
+}
+
+void dec_timeval(struct dec *d, uint64_t addr)
+{
+	struct dec_ktime t;
+
+	if (dec_umove(d, addr, &t, sizeof(t)))
+		dec_timeval_val(d, &t);
+}
+
+void dec_clock_t(struct strbuf *out, unsigned long long v)
+{
+	static long tck;
+
+	strbuf_addf(out, "%llu", v);
+	if (!tck) {
+		tck = sysconf(_SC_CLK_TCK);
+		if (tck <= 0)
+			tck = -1;
+	}
+	if (tck <= 0 || v == 0)
+		return;
+	/* As many decimals as the tick rate has (2 at 100 Hz), the fraction
+	 * rounded as printf rounds it. */
+	int width = 0;
+	for (long t = tck; t >= 10 && width < 9; t /= 10)
+		width++;
+	char frac[32];
+	snprintf(frac, sizeof(frac), "%.*f", width,
+		 (double)(v % (unsigned long long)tck) / (double)tck);
+	strbuf_addf(out, " /* %llu%s s */", v / (unsigned long long)tck, frac + 1);
+}
+
+/* The clocks strace names. */
+static const struct dec_xl clocknames[] = {
+	DEC_XL(CLOCK_REALTIME), DEC_XL(CLOCK_MONOTONIC), DEC_XL(CLOCK_PROCESS_CPUTIME_ID),
+	DEC_XL(CLOCK_THREAD_CPUTIME_ID), DEC_XL(CLOCK_MONOTONIC_RAW),
+	DEC_XL(CLOCK_REALTIME_COARSE), DEC_XL(CLOCK_MONOTONIC_COARSE), DEC_XL(CLOCK_BOOTTIME),
+	DEC_XL(CLOCK_REALTIME_ALARM), DEC_XL(CLOCK_BOOTTIME_ALARM), DEC_XL(CLOCK_TAI),
+};
+
+void dec_clockid(struct dec *d, unsigned id)
+{
+	dec_xl_val(d, clocknames, DEC_XL_N(clocknames), id, "CLOCK_???");
 }
