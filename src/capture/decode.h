@@ -15,8 +15,9 @@
  * must come from dec_keep() or the dec_* readers, which copy into the
  * thread's arena: it lives from entry until the event has been dispatched.
  *
- * Families, one file each under decode/: file, net, process, memory,
- * futex, io, signal, and misc for calls printed generically.
+ * Families, one file each under decode/: file (with fcntl, ioctl and
+ * mount, which share file.h), net, process, memory, futex, io, signal,
+ * and misc for calls printed generically.
  */
 #ifndef RC_CAPTURE_DECODE_H
 #define RC_CAPTURE_DECODE_H
@@ -108,6 +109,9 @@ struct dec_entry {
 	extern const struct dec_entry dec_##name##_calls[]; \
 	extern const size_t dec_##name##_ncalls
 DEC_FAMILY(file);
+DEC_FAMILY(fcntl);
+DEC_FAMILY(ioctl);
+DEC_FAMILY(mount);
 DEC_FAMILY(io);
 DEC_FAMILY(net);
 DEC_FAMILY(process);

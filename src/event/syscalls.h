@@ -76,6 +76,9 @@ enum {
 enum rc_sc_family {
 	RC_FAM_NONE,		/* printed generically, or not a call of this architecture */
 	RC_FAM_FILE,
+	RC_FAM_FCNTL,
+	RC_FAM_IOCTL,
+	RC_FAM_MOUNT,
 	RC_FAM_IO,
 	RC_FAM_NET,
 	RC_FAM_PROCESS,

@@ -33,6 +33,12 @@
  * object is not linked reads as NULL. */
 #pragma weak dec_file_calls
 #pragma weak dec_file_ncalls
+#pragma weak dec_fcntl_calls
+#pragma weak dec_fcntl_ncalls
+#pragma weak dec_ioctl_calls
+#pragma weak dec_ioctl_ncalls
+#pragma weak dec_mount_calls
+#pragma weak dec_mount_ncalls
 #pragma weak dec_io_calls
 #pragma weak dec_io_ncalls
 #pragma weak dec_net_calls
@@ -910,6 +916,9 @@ static const struct {
 	int family;	/* what event/syscalls.def must say of each */
 } families[] = {
 	{ "file", dec_file_calls, &dec_file_ncalls, RC_FAM_FILE },
+	{ "fcntl", dec_fcntl_calls, &dec_fcntl_ncalls, RC_FAM_FCNTL },
+	{ "ioctl", dec_ioctl_calls, &dec_ioctl_ncalls, RC_FAM_IOCTL },
+	{ "mount", dec_mount_calls, &dec_mount_ncalls, RC_FAM_MOUNT },
 	{ "io", dec_io_calls, &dec_io_ncalls, RC_FAM_IO },
 	{ "net", dec_net_calls, &dec_net_ncalls, RC_FAM_NET },
 	{ "process", dec_process_calls, &dec_process_ncalls, RC_FAM_PROCESS },

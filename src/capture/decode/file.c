@@ -1,5 +1,7 @@
 /* The file family: paths, the stat family, directories, links, modes and
- * owners, and the fd housekeeping calls (close, dup, fcntl, ioctl, lseek),
+ * owners, and the fd housekeeping calls (close, dup, lseek; fcntl and
+ * flock are in fcntl.c, ioctl in ioctl.c, xattrs, mounts and fanotify in
+ * mount.c),
  * as strace 6.1 prints them, with the facts strace/facts.c reads back from
  * that text: the raw path (the engine resolves it against dirfd or the
  * cwd), dirfd, fd, fd2, flags, mode, len, offset and st_size.
@@ -21,22 +23,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/fanotify.h>
-#include <sys/file.h>
 #include <sys/inotify.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
-#include <sys/swap.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <sys/xattr.h>
-#include <termios.h>
 #include <time.h>
 
+#include "capture/decode/file.h"
 #include "gen/tables.h"
 #include "util/util.h"
 
@@ -130,54 +126,8 @@ static const struct dec_xl open_resolve_flags[] = {
 #endif
 };
 
-static const struct dec_xl fcntlcmds[] = {
-	DEC_XL(F_DUPFD), DEC_XL(F_GETFD), DEC_XL(F_SETFD), DEC_XL(F_GETFL), DEC_XL(F_SETFL),
-	DEC_XL(F_GETLK), DEC_XL(F_SETLK), DEC_XL(F_SETLKW), DEC_XL(F_SETOWN), DEC_XL(F_GETOWN),
-	DEC_XL(F_SETSIG), DEC_XL(F_GETSIG), DEC_XL(F_GETLK64), DEC_XL(F_SETLK64),
-	DEC_XL(F_SETLKW64), DEC_XL(F_SETOWN_EX), DEC_XL(F_GETOWN_EX),
-#ifdef F_GETOWNER_UIDS
-	DEC_XL(F_GETOWNER_UIDS),
-#endif
-	DEC_XL(F_OFD_GETLK), DEC_XL(F_OFD_SETLK), DEC_XL(F_OFD_SETLKW), DEC_XL(F_SETLEASE),
-	DEC_XL(F_GETLEASE), DEC_XL(F_NOTIFY),
-#ifdef F_CANCELLK
-	DEC_XL(F_CANCELLK),
-#endif
-	DEC_XL(F_DUPFD_CLOEXEC), DEC_XL(F_SETPIPE_SZ), DEC_XL(F_GETPIPE_SZ),
-	DEC_XL(F_ADD_SEALS), DEC_XL(F_GET_SEALS),
-};
-
-static const struct dec_xl fdflags[] = {
-	DEC_XL(FD_CLOEXEC),
-};
-
-static const struct dec_xl lockfcmds[] = {
-	DEC_XL(F_RDLCK), DEC_XL(F_WRLCK), DEC_XL(F_UNLCK), DEC_XL(F_EXLCK), DEC_XL(F_SHLCK),
-};
-
-static const struct dec_xl f_seals[] = {
-	DEC_XL(F_SEAL_SEAL), DEC_XL(F_SEAL_SHRINK), DEC_XL(F_SEAL_GROW), DEC_XL(F_SEAL_WRITE),
-#ifdef F_SEAL_FUTURE_WRITE
-	DEC_XL(F_SEAL_FUTURE_WRITE),
-#endif
-};
-
-static const struct dec_xl notifyflags[] = {
-	DEC_XL(DN_ACCESS), DEC_XL(DN_MODIFY), DEC_XL(DN_CREATE), DEC_XL(DN_DELETE),
-	DEC_XL(DN_RENAME), DEC_XL(DN_ATTRIB), { (unsigned)DN_MULTISHOT, "DN_MULTISHOT" },
-};
-
-static const struct dec_xl f_owner_types[] = {
-	DEC_XL(F_OWNER_TID), DEC_XL(F_OWNER_PID), DEC_XL(F_OWNER_PGRP),
-};
-
-static const struct dec_xl whence_codes[] = {
+const struct dec_xl file_whence_codes[FILE_NWHENCE] = {
 	DEC_XL(SEEK_SET), DEC_XL(SEEK_CUR), DEC_XL(SEEK_END), DEC_XL(SEEK_DATA), DEC_XL(SEEK_HOLE),
-};
-
-static const struct dec_xl flockcmds[] = {
-	DEC_XL(LOCK_SH), DEC_XL(LOCK_EX), DEC_XL(LOCK_NB), DEC_XL(LOCK_UN),
-	DEC_XL(LOCK_MAND), DEC_XL(LOCK_RW), DEC_XL(LOCK_READ), DEC_XL(LOCK_WRITE),
 };
 
 static const struct dec_xl falloc_flags[] = {
@@ -211,39 +161,7 @@ static const struct dec_xl inotify_init_flags[] = {
 	DEC_XL(IN_NONBLOCK), DEC_XL(IN_CLOEXEC),
 };
 
-static const struct dec_xl xattrflags[] = {
-	DEC_XL(XATTR_CREATE), DEC_XL(XATTR_REPLACE),
-};
-
 /* MS_NOUSER is 1 << 31 in an int: keep it from sign-extending. */
-static const struct dec_xl mount_flags[] = {
-	DEC_XL(MS_RDONLY), DEC_XL(MS_NOSUID), DEC_XL(MS_NODEV), DEC_XL(MS_NOEXEC),
-	DEC_XL(MS_SYNCHRONOUS), DEC_XL(MS_REMOUNT), DEC_XL(MS_MANDLOCK), DEC_XL(MS_DIRSYNC),
-#ifdef MS_NOSYMFOLLOW
-	DEC_XL(MS_NOSYMFOLLOW),
-#endif
-	DEC_XL(MS_NOATIME), DEC_XL(MS_NODIRATIME), DEC_XL(MS_BIND), DEC_XL(MS_MOVE),
-	DEC_XL(MS_REC), DEC_XL(MS_SILENT), DEC_XL(MS_POSIXACL), DEC_XL(MS_UNBINDABLE),
-	DEC_XL(MS_PRIVATE), DEC_XL(MS_SLAVE), DEC_XL(MS_SHARED), DEC_XL(MS_RELATIME),
-	DEC_XL(MS_KERNMOUNT), DEC_XL(MS_I_VERSION), DEC_XL(MS_STRICTATIME), DEC_XL(MS_LAZYTIME),
-	DEC_XL(MS_SUBMOUNT), DEC_XL(MS_NOREMOTELOCK), DEC_XL(MS_NOSEC), DEC_XL(MS_BORN),
-	DEC_XL(MS_ACTIVE), { (unsigned)MS_NOUSER, "MS_NOUSER" },
-};
-
-static const struct dec_xl umount_flags[] = {
-	DEC_XL(MNT_FORCE), DEC_XL(MNT_DETACH), DEC_XL(MNT_EXPIRE), DEC_XL(UMOUNT_NOFOLLOW),
-};
-
-static const struct dec_xl swap_flags[] = {
-	DEC_XL(SWAP_FLAG_PREFER), DEC_XL(SWAP_FLAG_DISCARD),
-#ifdef SWAP_FLAG_DISCARD_ONCE
-	DEC_XL(SWAP_FLAG_DISCARD_ONCE),
-#endif
-#ifdef SWAP_FLAG_DISCARD_PAGES
-	DEC_XL(SWAP_FLAG_DISCARD_PAGES),
-#endif
-};
-
 /* strace's fsmagic, as far as linux/magic.h names them (ascending). */
 static const struct dec_xl fsmagic[] = {
 	DEC_XL(AUTOFS_SUPER_MAGIC), DEC_XL(DEVPTS_SUPER_MAGIC), DEC_XL(MSDOS_SUPER_MAGIC),
@@ -267,74 +185,11 @@ static const struct dec_xl statfs_flags[] = {
 #endif
 };
 
-static const struct dec_xl fan_classes[] = {
-	DEC_XL(FAN_CLASS_NOTIF), DEC_XL(FAN_CLASS_CONTENT), DEC_XL(FAN_CLASS_PRE_CONTENT),
-};
-
-static const struct dec_xl fan_init_flags[] = {
-	DEC_XL(FAN_CLOEXEC), DEC_XL(FAN_NONBLOCK), DEC_XL(FAN_UNLIMITED_QUEUE),
-	DEC_XL(FAN_UNLIMITED_MARKS), DEC_XL(FAN_ENABLE_AUDIT),
-#ifdef FAN_REPORT_PIDFD
-	DEC_XL(FAN_REPORT_PIDFD),
-#endif
-	DEC_XL(FAN_REPORT_TID), DEC_XL(FAN_REPORT_FID),
-#ifdef FAN_REPORT_DIR_FID
-	DEC_XL(FAN_REPORT_DIR_FID), DEC_XL(FAN_REPORT_NAME),
-#endif
-#ifdef FAN_REPORT_TARGET_FID
-	DEC_XL(FAN_REPORT_TARGET_FID),
-#endif
-};
-
-static const struct dec_xl fan_mark_flags[] = {
-	DEC_XL(FAN_MARK_ADD), DEC_XL(FAN_MARK_REMOVE), DEC_XL(FAN_MARK_DONT_FOLLOW),
-	DEC_XL(FAN_MARK_ONLYDIR), DEC_XL(FAN_MARK_MOUNT), DEC_XL(FAN_MARK_IGNORED_MASK),
-	DEC_XL(FAN_MARK_IGNORED_SURV_MODIFY), DEC_XL(FAN_MARK_FLUSH),
-#ifdef FAN_MARK_FILESYSTEM
-	DEC_XL(FAN_MARK_FILESYSTEM),
-#endif
-#ifdef FAN_MARK_EVICTABLE
-	DEC_XL(FAN_MARK_EVICTABLE),
-#endif
-#ifdef FAN_MARK_IGNORE
-	DEC_XL(FAN_MARK_IGNORE),
-#endif
-};
-
-static const struct dec_xl fan_event_flags[] = {
-	DEC_XL(FAN_ACCESS), DEC_XL(FAN_MODIFY), DEC_XL(FAN_ATTRIB), DEC_XL(FAN_CLOSE_WRITE),
-	DEC_XL(FAN_CLOSE_NOWRITE), DEC_XL(FAN_OPEN),
-#ifdef FAN_MOVED_FROM
-	DEC_XL(FAN_MOVED_FROM), DEC_XL(FAN_MOVED_TO), DEC_XL(FAN_CREATE), DEC_XL(FAN_DELETE),
-	DEC_XL(FAN_DELETE_SELF), DEC_XL(FAN_MOVE_SELF),
-#endif
-#ifdef FAN_OPEN_EXEC
-	DEC_XL(FAN_OPEN_EXEC),
-#endif
-	DEC_XL(FAN_Q_OVERFLOW),
-#ifdef FAN_FS_ERROR
-	DEC_XL(FAN_FS_ERROR),
-#endif
-	DEC_XL(FAN_OPEN_PERM), DEC_XL(FAN_ACCESS_PERM),
-#ifdef FAN_OPEN_EXEC_PERM
-	DEC_XL(FAN_OPEN_EXEC_PERM),
-#endif
-#ifdef FAN_DIR_MODIFY
-	DEC_XL(FAN_DIR_MODIFY),
-#endif
-	DEC_XL(FAN_ONDIR), DEC_XL(FAN_EVENT_ON_CHILD),
-#ifdef FAN_RENAME
-	DEC_XL(FAN_RENAME),
-#endif
-};
-
-#define XL_FLAGS(d, tab, v, dflt) dec_xl_flags(d, tab, DEC_XL_N(tab), v, dflt)
-#define XL_VAL(d, tab, v, dflt) dec_xl_val(d, tab, DEC_XL_N(tab), v, dflt)
 
 /*
  * Small printers.
  */
-static const char *arg_str(struct dec *d, int i)
+const char *file_arg_str(struct dec *d, int i)
 {
 	return dec_path(d, d->args[i]);
 }
@@ -393,7 +248,7 @@ static void uid_arg(struct dec *d, uint64_t v)
 		strbuf_addf(d->out, "%u", id);
 }
 
-static void int_at(struct dec *d, uint64_t addr)
+void file_int_at(struct dec *d, uint64_t addr)
 {
 	int v;
 
@@ -402,7 +257,7 @@ static void int_at(struct dec *d, uint64_t addr)
 }
 
 /* The fd argument I as the event's fd. */
-static void fd_arg(struct dec *d, int i)
+void file_fd_arg(struct dec *d, int i)
 {
 	d->e->fd = (int)d->args[i];
 	dec_fd(d, d->e->fd);
@@ -467,7 +322,7 @@ static void time_comment(struct dec *d, long long sec, unsigned long long part, 
  */
 static void open_tail(struct dec *d, int i)
 {
-	d->e->path = arg_str(d, i);
+	d->e->path = file_arg_str(d, i);
 	dec_sep(d);
 	open_flags(d, d->args[i + 1]);
 	if (d->args[i + 1] & (O_CREAT | O_TMPFILE_BIT)) {
@@ -500,7 +355,7 @@ static void dec_openat2(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	/* OPEN_HOW_SIZE_VER0: smaller is EINVAL and printed as an address. */
 	memset(&how, 0, sizeof(how));
@@ -525,7 +380,7 @@ static void dec_creat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	d->e->mode = umode(d, d->args[1]);
 }
@@ -560,7 +415,7 @@ static void stat_struct(struct dec *d, uint64_t addr)
 static void dec_stat(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = arg_str(d, 0);
+		d->e->path = file_arg_str(d, 0);
 		dec_sep(d);
 	} else {
 		stat_struct(d, d->args[1]);
@@ -570,7 +425,7 @@ static void dec_stat(struct dec *d)
 static void dec_fstat(struct dec *d)
 {
 	if (!d->exiting) {
-		fd_arg(d, 0);
+		file_fd_arg(d, 0);
 		dec_sep(d);
 	} else {
 		stat_struct(d, d->args[1]);
@@ -582,7 +437,7 @@ static void dec_newfstatat(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = arg_str(d, 1);
+		d->e->path = file_arg_str(d, 1);
 		dec_sep(d);
 	} else {
 		stat_struct(d, d->args[2]);
@@ -599,7 +454,7 @@ static void dec_statx(struct dec *d)
 		unsigned flags = (unsigned)d->args[2];
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = arg_str(d, 1);
+		d->e->path = file_arg_str(d, 1);
 		dec_sep(d);
 		XL_FLAGS(d, at_statx_sync_types, flags & AT_STATX_SYNC_TYPE, NULL);
 		flags &= ~(unsigned)AT_STATX_SYNC_TYPE;
@@ -660,7 +515,7 @@ static void statfs_struct(struct dec *d, uint64_t addr)
 static void dec_statfs(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = arg_str(d, 0);
+		d->e->path = file_arg_str(d, 0);
 		dec_sep(d);
 	} else {
 		statfs_struct(d, d->args[1]);
@@ -670,7 +525,7 @@ static void dec_statfs(struct dec *d)
 static void dec_fstatfs(struct dec *d)
 {
 	if (!d->exiting) {
-		fd_arg(d, 0);
+		file_fd_arg(d, 0);
 		dec_sep(d);
 	} else {
 		statfs_struct(d, d->args[1]);
@@ -692,7 +547,7 @@ static void dec_access(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	access_mode(d, d->args[1]);
 }
@@ -703,7 +558,7 @@ static void dec_faccessat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	access_mode(d, d->args[2]);
 	if (d->nr == SYS_faccessat2) {
@@ -726,7 +581,7 @@ static void readlink_tail(struct dec *d, int i)
 static void dec_readlink(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = arg_str(d, 0);
+		d->e->path = file_arg_str(d, 0);
 		dec_sep(d);
 	} else {
 		readlink_tail(d, 1);
@@ -738,7 +593,7 @@ static void dec_readlinkat(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = arg_str(d, 1);
+		d->e->path = file_arg_str(d, 1);
 		dec_sep(d);
 	} else {
 		readlink_tail(d, 2);
@@ -749,7 +604,7 @@ static void dec_readlinkat(struct dec *d)
 static void dec_path1(struct dec *d)
 {
 	if (!d->exiting)
-		d->e->path = arg_str(d, 0);
+		d->e->path = file_arg_str(d, 0);
 }
 
 /* f(path, mode): mkdir, chmod. */
@@ -757,7 +612,7 @@ static void dec_path_mode(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	d->e->mode = umode(d, d->args[1]);
 }
@@ -769,7 +624,7 @@ static void dec_at_path_mode(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	d->e->mode = umode(d, d->args[2]);
 }
@@ -780,7 +635,7 @@ static void dec_unlinkat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	XL_FLAGS(d, at_flags, d->args[2], "AT_???");
 }
@@ -790,9 +645,9 @@ static void dec_path2(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
-	d->e->path2 = arg_str(d, 1);
+	d->e->path2 = file_arg_str(d, 1);
 }
 
 /* renameat(olddirfd, old, newdirfd, new[, flags]), linkat(..., flags). */
@@ -802,11 +657,11 @@ static void dec_at_path2(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	other_dirfd(d, 2);
 	dec_sep(d);
-	d->e->path2 = arg_str(d, 3);
+	d->e->path2 = file_arg_str(d, 3);
 	if (d->nr == SYS_renameat2) {
 		dec_sep(d);
 		XL_FLAGS(d, rename_flags, d->args[4], "RENAME_??");
@@ -822,27 +677,27 @@ static void dec_symlink(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path2 = arg_str(d, 0);
+	d->e->path2 = file_arg_str(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 }
 
 static void dec_symlinkat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path2 = arg_str(d, 0);
+	d->e->path2 = file_arg_str(d, 0);
 	dec_sep(d);
 	dirfd_arg(d, 1);
 	dec_sep(d);
-	d->e->path = arg_str(d, 2);
+	d->e->path = file_arg_str(d, 2);
 }
 
 /* f(fd): close, fchdir, fsync, fdatasync, syncfs, dup. */
 static void dec_fd1(struct dec *d)
 {
 	if (!d->exiting)
-		fd_arg(d, 0);
+		file_fd_arg(d, 0);
 }
 
 static void dec_getcwd(struct dec *d)
@@ -861,7 +716,7 @@ static void dec_fchmod(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
 	umode(d, d->args[1]);
 }
@@ -871,7 +726,7 @@ static void dec_chown(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	uid_arg(d, d->args[1]);
 	dec_sep(d);
@@ -882,7 +737,7 @@ static void dec_fchown(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
 	uid_arg(d, d->args[1]);
 	dec_sep(d);
@@ -895,7 +750,7 @@ static void dec_fchownat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	uid_arg(d, d->args[2]);
 	dec_sep(d);
@@ -908,7 +763,7 @@ static void dec_truncate(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	if ((long long)d->args[1] >= 0)
@@ -919,7 +774,7 @@ static void dec_ftruncate(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	if ((long long)d->args[1] >= 0)
@@ -944,7 +799,7 @@ static void dec_getdents(struct dec *d)
 	unsigned count = (unsigned)d->args[2];
 
 	if (!d->exiting) {
-		fd_arg(d, 0);
+		file_fd_arg(d, 0);
 		dec_sep(d);
 		return;
 	}
@@ -990,7 +845,7 @@ static void dec_dup2(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
 	d->e->fd2 = (int)d->args[1];
 	dec_fd(d, d->e->fd2);
@@ -1000,505 +855,14 @@ static void dec_dup2(struct dec *d)
 	}
 }
 
-/*
- * fcntl.
- */
-/* The struct flock at ADDR; for a lock asked for with CMD (not getlk),
- * its lock facts too. */
-static void flock_at(struct dec *d, uint64_t addr, bool getlk, unsigned cmd)
-{
-	/* x86_64's struct flock is struct flock64. */
-	struct flock fl;
-
-	if (!dec_umove(d, addr, &fl, sizeof(fl)))
-		return;
-	if (!getlk)
-		event_fcntl_lock_facts(d->e, cmd, fl.l_type);
-	strbuf_add(d->out, "{l_type=", 8);
-	XL_VAL(d, lockfcmds, (unsigned short)fl.l_type, "F_???");
-	strbuf_add(d->out, ", l_whence=", 11);
-	XL_VAL(d, whence_codes, (unsigned short)fl.l_whence, "SEEK_???");
-	strbuf_addf(d->out, ", l_start=%lld, l_len=%lld", (long long)fl.l_start, (long long)fl.l_len);
-	if (getlk)
-		strbuf_addf(d->out, ", l_pid=%d", fl.l_pid);
-	strbuf_addc(d->out, '}');
-}
-
-static void f_owner_ex_at(struct dec *d, uint64_t addr)
-{
-	struct f_owner_ex owner;
-
-	if (!dec_umove(d, addr, &owner, sizeof(owner)))
-		return;
-	strbuf_add(d->out, "{type=", 6);
-	XL_VAL(d, f_owner_types, (unsigned)owner.type, "F_OWNER_???");
-	strbuf_addf(d->out, ", pid=%d}", owner.pid);
-}
-
-/* sprintflags with a prefix, as the text after fcntl's return value:
- * "(flags FD_CLOEXEC)"; nothing when no name and no bit. */
-static void rv_flags(struct dec *d, const char *prefix, const struct dec_xl *x, size_t n, unsigned long long v)
-{
-	struct strbuf *save = d->out;
-
-	if (!v)
-		return;
-	strbuf_addf(d->rv_extra, "(%s", prefix);
-	d->out = d->rv_extra;
-	dec_xl_flags(d, x, n, v, NULL);
-	d->out = save;
-	strbuf_addc(d->rv_extra, ')');
-}
-
-/*
- * fcntl's F_GETFD, F_GETFL, F_GETLEASE and F_GET_SEALS return values are
- * printed in hex by strace ("= 0x1 (flags FD_CLOEXEC)"), with the flags
- * named in parentheses after it.
- */
-static void dec_fcntl(struct dec *d)
-{
-	unsigned cmd = (unsigned)d->args[1];
-	uint64_t arg = d->args[2];
-
-	/* F_DUPFD's copy is fd2, as the parser has it. */
-	if (d->exiting && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) {
-		d->e->fd2 = !d->err && d->rval >= 0 && d->rval <= INT_MAX ? (int)d->rval : -1;
-		if (cmd == F_DUPFD_CLOEXEC)
-			d->e->flags |= O_CLOEXEC;
-	}
-
-	if (!d->exiting) {
-		fd_arg(d, 0);
-		dec_sep(d);
-		XL_VAL(d, fcntlcmds, cmd, "F_???");
-		switch (cmd) {
-		case F_SETFD:
-			dec_sep(d);
-			XL_FLAGS(d, fdflags, arg, "FD_???");
-			break;
-		case F_SETOWN:
-			strbuf_addf(d->out, ", %d", (int)arg);
-			break;
-		case F_SETPIPE_SZ:
-		case F_DUPFD:
-		case F_DUPFD_CLOEXEC:
-			strbuf_addf(d->out, ", %lld", (long long)arg);
-			break;
-		case F_SETFL:
-			dec_sep(d);
-			dec_open_flags(d, (unsigned)arg);
-			break;
-		case F_SETLK:
-		case F_SETLKW:
-		case F_OFD_SETLK:
-		case F_OFD_SETLKW:
-			dec_sep(d);
-			flock_at(d, arg, false, cmd);
-			break;
-		case F_SETOWN_EX:
-			dec_sep(d);
-			f_owner_ex_at(d, arg);
-			break;
-		case F_NOTIFY:
-			dec_sep(d);
-			XL_FLAGS(d, notifyflags, arg, "DN_???");
-			break;
-		case F_SETLEASE:
-			dec_sep(d);
-			XL_VAL(d, lockfcmds, arg, "F_???");
-			break;
-		case F_ADD_SEALS:
-			dec_sep(d);
-			XL_FLAGS(d, f_seals, arg, "F_SEAL_???");
-			break;
-		case F_SETSIG:
-			dec_sep(d);
-			dec_signal(d, (int)arg);
-			break;
-		case F_GETOWN:
-		case F_GETPIPE_SZ:
-		case F_GETFD:
-		case F_GETFL:
-		case F_GETLK:
-		case F_OFD_GETLK:
-		case F_GETOWN_EX:
-		case F_GETLEASE:
-		case F_GET_SEALS:
-		case F_GETSIG:
-			break;
-		default:
-			dec_sep(d);
-			strbuf_addf(d->out, "%#llx", (unsigned long long)arg);
-			break;
-		}
-		return;
-	}
-	if (!d->err && (cmd == F_GETFD || cmd == F_GETFL || cmd == F_GETLEASE || cmd == F_GET_SEALS))
-		d->rv_hex = true;
-	switch (cmd) {
-	case F_GETLK:
-	case F_OFD_GETLK:
-		dec_sep(d);
-		flock_at(d, arg, true, 0);
-		break;
-	case F_GETOWN_EX:
-		dec_sep(d);
-		f_owner_ex_at(d, arg);
-		break;
-	case F_GETFD:
-		if (!d->err)
-			rv_flags(d, "flags ", fdflags, DEC_XL_N(fdflags), (unsigned long long)d->rval);
-		break;
-	case F_GETFL:
-		if (!d->err) {
-			struct strbuf *save = d->out;
-			strbuf_add(d->rv_extra, "(flags ", 7);
-			d->out = d->rv_extra;
-			dec_open_flags(d, (unsigned long long)d->rval);
-			d->out = save;
-			strbuf_addc(d->rv_extra, ')');
-		}
-		break;
-	case F_GETLEASE:
-		if (!d->err) {
-			const char *name = dec_xl_name(lockfcmds, DEC_XL_N(lockfcmds), (unsigned long long)d->rval);
-			if (name)
-				strbuf_addf(d->rv_extra, "(%s)", name);
-		}
-		break;
-	case F_GET_SEALS:
-		if (!d->err)
-			rv_flags(d, "seals ", f_seals, DEC_XL_N(f_seals), (unsigned long long)d->rval);
-		break;
-	case F_GETSIG:
-		if (!d->err && d->rval) {
-			const char *name = dec_signame((int)d->rval);
-			if (name)
-				strbuf_addf(d->rv_extra, "(%s)", name);
-		}
-		break;
-	default:
-		break;
-	}
-}
-
-/*
- * ioctl: the terminal and FIO requests strace decodes (its term.c), and
- * every other request as _IOC(dir, type, nr, size) with its argument in
- * hex. strace names thousands of requests from the kernel's headers; the
- * ones a failing program typically makes (isatty's TCGETS, TIOCGWINSZ,
- * FIONBIO, FIONREAD...) are named here.
- */
-enum ioc_arg {
-	IOC_NONE,		/* no argument */
-	IOC_HEX,		/* the argument in hex */
-	IOC_INT,		/* an int: "[1]" */
-	IOC_INT_OUT,		/* an int the kernel writes */
-	IOC_DEC,		/* the argument itself, as an int */
-	IOC_TERMIOS,		/* struct termios */
-	IOC_TERMIOS_OUT,
-	IOC_WINSZ,		/* struct winsize */
-	IOC_WINSZ_OUT,
-	IOC_MODEM,		/* int of TIOCM_* */
-	IOC_MODEM_OUT,
-	IOC_CHAR,		/* one byte: "\"x\"" */
-	IOC_TCXONC,
-	IOC_TCFLSH,
-};
-
-static const struct {
-	unsigned code;
-	const char *name;	/* as strace prints it, "A or B" for shared codes */
-	unsigned char arg;	/* enum ioc_arg */
-} ioctls[] = {
-	{ TCGETS, "TCGETS", IOC_TERMIOS_OUT },
-	{ TCSETS, "SNDCTL_TMR_START or TCSETS", IOC_TERMIOS },
-	{ TCSETSW, "SNDCTL_TMR_STOP or TCSETSW", IOC_TERMIOS },
-	{ TCSETSF, "SNDCTL_TMR_CONTINUE or TCSETSF", IOC_TERMIOS },
-	{ TCSBRK, "TCSBRK", IOC_DEC },
-	{ TCXONC, "TCXONC", IOC_TCXONC },
-	{ TCFLSH, "TCFLSH", IOC_TCFLSH },
-	{ TIOCEXCL, "TIOCEXCL", IOC_NONE },
-	{ TIOCNXCL, "TIOCNXCL", IOC_NONE },
-	{ TIOCSCTTY, "TIOCSCTTY", IOC_DEC },
-	{ TIOCGPGRP, "TIOCGPGRP", IOC_INT_OUT },
-	{ TIOCSPGRP, "TIOCSPGRP", IOC_INT },
-	{ TIOCOUTQ, "TIOCOUTQ", IOC_INT_OUT },
-	{ TIOCSTI, "TIOCSTI", IOC_CHAR },
-	{ TIOCGWINSZ, "TIOCGWINSZ", IOC_WINSZ_OUT },
-	{ TIOCSWINSZ, "TIOCSWINSZ", IOC_WINSZ },
-	{ TIOCMGET, "TIOCMGET", IOC_MODEM_OUT },
-	{ TIOCMBIS, "TIOCMBIS", IOC_MODEM },
-	{ TIOCMBIC, "TIOCMBIC", IOC_MODEM },
-	{ TIOCMSET, "TIOCMSET", IOC_MODEM },
-	{ TIOCGSOFTCAR, "TIOCGSOFTCAR", IOC_INT_OUT },
-	{ TIOCSSOFTCAR, "TIOCSSOFTCAR", IOC_INT },
-	{ FIONREAD, "FIONREAD", IOC_INT_OUT },
-	{ TIOCCONS, "TIOCCONS", IOC_NONE },
-	{ TIOCPKT, "TIOCPKT", IOC_INT },
-	{ FIONBIO, "FIONBIO", IOC_INT },
-	{ TIOCNOTTY, "TIOCNOTTY", IOC_NONE },
-	{ TIOCSETD, "TIOCSETD", IOC_INT },
-	{ TIOCGETD, "TIOCGETD", IOC_INT_OUT },
-	{ TCSBRKP, "TCSBRKP", IOC_DEC },
-	{ TIOCSBRK, "TIOCSBRK", IOC_NONE },
-	{ TIOCCBRK, "TIOCCBRK", IOC_NONE },
-	{ TIOCGSID, "TIOCGSID", IOC_INT_OUT },
-	{ TIOCGPTN, "TIOCGPTN", IOC_INT_OUT },
-	{ TIOCSPTLCK, "TIOCSPTLCK", IOC_INT },
-#ifdef TIOCGDEV
-	{ TIOCGDEV, "TIOCGDEV", IOC_INT_OUT },
-#endif
-#ifdef TIOCVHANGUP
-	{ TIOCVHANGUP, "TIOCVHANGUP", IOC_NONE },
-#endif
-#ifdef TIOCGEXCL
-	{ TIOCGEXCL, "TIOCGEXCL", IOC_INT_OUT },
-#endif
-#ifdef TIOCGPTPEER
-	{ TIOCGPTPEER, "TIOCGPTPEER", IOC_HEX },
-#endif
-	{ FIONCLEX, "FIONCLEX", IOC_NONE },
-	{ FIOCLEX, "FIOCLEX", IOC_NONE },
-	{ FIOASYNC, "FIOASYNC", IOC_INT },
-};
-
-static const struct dec_xl ioctl_dirs[] = {
-	DEC_XL(_IOC_NONE), DEC_XL(_IOC_READ), DEC_XL(_IOC_WRITE),
-};
-
-static const struct dec_xl tcxonc_options[] = {
-	DEC_XL(TCOOFF), DEC_XL(TCOON), DEC_XL(TCIOFF), DEC_XL(TCION),
-};
-
-static const struct dec_xl tcflsh_options[] = {
-	DEC_XL(TCIFLUSH), DEC_XL(TCOFLUSH), DEC_XL(TCIOFLUSH),
-};
-
-static const struct dec_xl modem_flags[] = {
-	DEC_XL(TIOCM_LE), DEC_XL(TIOCM_DTR), DEC_XL(TIOCM_RTS), DEC_XL(TIOCM_ST),
-	DEC_XL(TIOCM_SR), DEC_XL(TIOCM_CTS), DEC_XL(TIOCM_CAR), DEC_XL(TIOCM_RNG),
-	DEC_XL(TIOCM_DSR),
-#ifdef TIOCM_OUT1
-	DEC_XL(TIOCM_OUT1), DEC_XL(TIOCM_OUT2), DEC_XL(TIOCM_LOOP),
-#endif
-};
-
-/* The termios flag tables of strace's term.c, x86's values. */
-static const struct dec_xl term_iflags[] = {
-	DEC_XL(IGNBRK), DEC_XL(BRKINT), DEC_XL(IGNPAR), DEC_XL(PARMRK), DEC_XL(INPCK),
-	DEC_XL(ISTRIP), DEC_XL(INLCR), DEC_XL(IGNCR), DEC_XL(ICRNL), DEC_XL(IUCLC),
-	DEC_XL(IXON), DEC_XL(IXANY), DEC_XL(IXOFF), DEC_XL(IMAXBEL), DEC_XL(IUTF8),
-};
-
-static const struct dec_xl term_oflags_nldly[] = { DEC_XL(NL0), DEC_XL(NL1) };
-static const struct dec_xl term_oflags_crdly[] = {
-	DEC_XL(CR0), DEC_XL(CR1), DEC_XL(CR2), DEC_XL(CR3),
-};
-static const struct dec_xl term_oflags_tabdly[] = {
-	DEC_XL(XTABS), DEC_XL(TAB0), DEC_XL(TAB1), DEC_XL(TAB2), DEC_XL(TAB3),
-};
-static const struct dec_xl term_oflags_bsdly[] = { DEC_XL(BS1), DEC_XL(BS0) };
-static const struct dec_xl term_oflags_vtdly[] = { DEC_XL(VT0), DEC_XL(VT1) };
-static const struct dec_xl term_oflags_ffdly[] = { DEC_XL(FF0), DEC_XL(FF1) };
-
-static const struct dec_xl term_oflags[] = {
-	DEC_XL(OPOST), DEC_XL(OLCUC), DEC_XL(ONLCR), DEC_XL(OCRNL), DEC_XL(ONOCR),
-	DEC_XL(ONLRET), DEC_XL(OFILL), DEC_XL(OFDEL),
-};
-
-static const struct dec_xl baud_options[] = {
-	DEC_XL(B0), DEC_XL(B50), DEC_XL(B75), DEC_XL(B110), DEC_XL(B134), DEC_XL(B150),
-	DEC_XL(B200), DEC_XL(B300), DEC_XL(B600), DEC_XL(B1200), DEC_XL(B1800), DEC_XL(B2400),
-	DEC_XL(B4800), DEC_XL(B9600), DEC_XL(B19200), DEC_XL(B38400), DEC_XL(B57600),
-	DEC_XL(B115200), DEC_XL(B230400), DEC_XL(B460800), DEC_XL(B500000), DEC_XL(B576000),
-	DEC_XL(B921600), DEC_XL(B1000000), DEC_XL(B1152000), DEC_XL(B1500000),
-	DEC_XL(B2000000), DEC_XL(B2500000), DEC_XL(B3000000), DEC_XL(B3500000),
-	DEC_XL(B4000000),
-};
-
-static const struct dec_xl term_cflags_csize[] = {
-	DEC_XL(CS5), DEC_XL(CS6), DEC_XL(CS7), DEC_XL(CS8),
-};
-
-static const struct dec_xl term_cflags[] = {
-	DEC_XL(CSTOPB), DEC_XL(CREAD), DEC_XL(PARENB), DEC_XL(PARODD), DEC_XL(HUPCL),
-	DEC_XL(CLOCAL), DEC_XL(CMSPAR), DEC_XL(CRTSCTS),
-};
-
-static const struct dec_xl term_lflags[] = {
-	DEC_XL(ISIG), DEC_XL(ICANON), DEC_XL(XCASE), DEC_XL(ECHO), DEC_XL(ECHOE),
-	DEC_XL(ECHOK), DEC_XL(ECHONL), DEC_XL(NOFLSH), DEC_XL(IEXTEN), DEC_XL(ECHOCTL),
-	DEC_XL(ECHOPRT), DEC_XL(ECHOKE), DEC_XL(FLUSHO), DEC_XL(PENDIN), DEC_XL(TOSTOP),
-	DEC_XL(EXTPROC),
-};
-
-/* The kernel's struct termios (not glibc's, which is longer). */
-struct k_termios {
-	uint32_t c_iflag, c_oflag, c_cflag, c_lflag;
-	unsigned char c_line;
-	unsigned char c_cc[19];
-};
-
-static void termios_at(struct dec *d, uint64_t addr)
-{
-	static const struct {
-		const struct dec_xl *x;
-		size_t n;
-		unsigned mask;
-		const char *dflt;
-	} odelays[] = {
-		{ term_oflags_nldly, DEC_XL_N(term_oflags_nldly), NLDLY, "NL?" },
-		{ term_oflags_crdly, DEC_XL_N(term_oflags_crdly), CRDLY, "CR?" },
-		{ term_oflags_tabdly, DEC_XL_N(term_oflags_tabdly), TABDLY, "TAB?" },
-		{ term_oflags_bsdly, DEC_XL_N(term_oflags_bsdly), BSDLY, "BS?" },
-		{ term_oflags_vtdly, DEC_XL_N(term_oflags_vtdly), VTDLY, "VT?" },
-		{ term_oflags_ffdly, DEC_XL_N(term_oflags_ffdly), FFDLY, "FF?" },
-	};
-	/* IBSHIFT (asm/termbits.h): where CIBAUD keeps the input speed. */
-	const int ibshift = __builtin_ctz(CIBAUD);
-	struct k_termios t;
-
-	if (!dec_umove(d, addr, &t, sizeof(t)))
-		return;
-	strbuf_add(d->out, "{c_iflag=", 9);
-	XL_FLAGS(d, term_iflags, t.c_iflag, NULL);
-	strbuf_add(d->out, ", c_oflag=", 10);
-	unsigned v = t.c_oflag;
-	for (size_t i = 0; i < ARRAY_SIZE(odelays); i++) {
-		dec_xl_val(d, odelays[i].x, odelays[i].n, v & odelays[i].mask, odelays[i].dflt);
-		strbuf_addc(d->out, '|');
-		v &= ~odelays[i].mask;
-	}
-	XL_FLAGS(d, term_oflags, v, NULL);
-	strbuf_add(d->out, ", c_cflag=", 10);
-	v = t.c_cflag;
-	XL_VAL(d, baud_options, v & CBAUD, "B???");
-	strbuf_addc(d->out, '|');
-	if (v & CIBAUD) {
-		XL_VAL(d, baud_options, (v & CIBAUD) >> ibshift, "B???");
-		strbuf_add(d->out, "<<IBSHIFT|", 10);
-	}
-	XL_VAL(d, term_cflags_csize, v & CSIZE, "CS?");
-	strbuf_addc(d->out, '|');
-	XL_FLAGS(d, term_cflags, v & ~(unsigned)(CBAUD | CIBAUD | CSIZE), NULL);
-	strbuf_add(d->out, ", c_lflag=", 10);
-	XL_FLAGS(d, term_lflags, t.c_lflag, NULL);
-	strbuf_add(d->out, ", ...}", 6);
-}
-
-static void winsize_at(struct dec *d, uint64_t addr)
-{
-	struct winsize ws;
-
-	if (dec_umove(d, addr, &ws, sizeof(ws)))
-		strbuf_addf(d->out, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}", ws.ws_row,
-			    ws.ws_col, ws.ws_xpixel, ws.ws_ypixel);
-}
-
-static void modem_at(struct dec *d, uint64_t addr)
-{
-	int v;
-
-	if (!dec_umove(d, addr, &v, sizeof(v)))
-		return;
-	strbuf_addc(d->out, '[');
-	XL_FLAGS(d, modem_flags, (unsigned)v, "TIOCM_???");
-	strbuf_addc(d->out, ']');
-}
-
-/* The argument of a request the kernel reads (entry) or writes (exit). */
-static void ioctl_arg(struct dec *d, enum ioc_arg kind, uint64_t arg)
-{
-	switch (kind) {
-	case IOC_NONE:
-		return;
-	case IOC_HEX:
-		strbuf_addf(d->out, ", %#llx", (unsigned long long)arg);
-		return;
-	case IOC_DEC:
-		strbuf_addf(d->out, ", %d", (int)arg);
-		return;
-	default:
-		break;
-	}
-	dec_sep(d);
-	switch (kind) {
-	case IOC_INT:
-	case IOC_INT_OUT:
-		int_at(d, arg);
-		break;
-	case IOC_TERMIOS:
-	case IOC_TERMIOS_OUT:
-		termios_at(d, arg);
-		break;
-	case IOC_WINSZ:
-	case IOC_WINSZ_OUT:
-		winsize_at(d, arg);
-		break;
-	case IOC_MODEM:
-	case IOC_MODEM_OUT:
-		modem_at(d, arg);
-		break;
-	case IOC_CHAR:
-		dec_buf(d, arg, 1, false);
-		break;
-	case IOC_TCXONC:
-		XL_VAL(d, tcxonc_options, arg, "TC???");
-		break;
-	case IOC_TCFLSH:
-		XL_VAL(d, tcflsh_options, arg, "TC???");
-		break;
-	default:
-		break;
-	}
-}
-
-static bool ioc_is_out(enum ioc_arg kind)
-{
-	return kind == IOC_INT_OUT || kind == IOC_TERMIOS_OUT || kind == IOC_WINSZ_OUT ||
-	       kind == IOC_MODEM_OUT;
-}
-
-static void dec_ioctl(struct dec *d)
-{
-	unsigned code = (unsigned)d->args[1];
-	int known = -1;
-
-	for (size_t i = 0; i < ARRAY_SIZE(ioctls); i++)
-		if (ioctls[i].code == code) {
-			known = (int)i;
-			break;
-		}
-	if (d->exiting) {
-		/* Unknown requests print their argument last, in hex. */
-		if (known < 0)
-			strbuf_addf(d->out, ", %#llx", (unsigned long long)d->args[2]);
-		else if (ioc_is_out(ioctls[known].arg))
-			ioctl_arg(d, (enum ioc_arg)ioctls[known].arg, d->args[2]);
-		return;
-	}
-	fd_arg(d, 0);
-	dec_sep(d);
-	if (known >= 0) {
-		strbuf_adds(d->out, ioctls[known].name);
-		if (!ioc_is_out(ioctls[known].arg))
-			ioctl_arg(d, (enum ioc_arg)ioctls[known].arg, d->args[2]);
-		return;
-	}
-	strbuf_add(d->out, "_IOC(", 5);
-	XL_FLAGS(d, ioctl_dirs, _IOC_DIR(code), "_IOC_???");
-	strbuf_addf(d->out, ", %#x, %#x, %#x)", _IOC_TYPE(code), _IOC_NR(code), _IOC_SIZE(code));
-}
-
 static void dec_lseek(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, ", (long long)d->args[1]);
 	d->e->offset = (long long)d->args[1];
-	XL_VAL(d, whence_codes, d->args[2], "SEEK_???");
+	XL_VAL(d, file_whence_codes, d->args[2], "SEEK_???");
 }
 
 /*
@@ -1555,7 +919,7 @@ static void dec_utimensat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	utime_pair(d, d->args[2]);
 	dec_sep(d);
@@ -1568,7 +932,7 @@ static void dec_utime(struct dec *d)
 
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	if (!dec_umove(d, d->args[1], u, sizeof(u)))
 		return;
@@ -1583,7 +947,7 @@ static void dec_utimes(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	timeval_pair(d, d->args[1]);
 }
@@ -1594,7 +958,7 @@ static void dec_futimesat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	timeval_pair(d, d->args[2]);
 }
@@ -1606,9 +970,9 @@ static void dec_inotify_add_watch(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	XL_FLAGS(d, inotify_flags, (unsigned)d->args[2], "IN_???");
 }
@@ -1617,7 +981,7 @@ static void dec_inotify_rm_watch(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %d", (int)d->args[1]);
 }
 
@@ -1632,7 +996,7 @@ static void mknod_tail(struct dec *d, int i)
 	unsigned mode = (unsigned short)d->args[i + 1];
 	size_t start;
 
-	d->e->path = arg_str(d, i);
+	d->e->path = file_arg_str(d, i);
 	dec_sep(d);
 	start = d->out->len;
 	symbolic_mode(d, mode);
@@ -1664,21 +1028,11 @@ static void dec_umask(struct dec *d)
 		umode(d, d->args[0]);
 }
 
-static void dec_flock(struct dec *d)
-{
-	if (d->exiting)
-		return;
-	event_flock_facts(d->e, (long long)d->args[1]);
-	fd_arg(d, 0);
-	dec_sep(d);
-	XL_FLAGS(d, flockcmds, d->args[1], "LOCK_???");
-}
-
 static void dec_fallocate(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
 	XL_FLAGS(d, falloc_flags, d->args[1], "FALLOC_FL_???");
 	strbuf_addf(d->out, ", %lld, %lld", (long long)d->args[2], (long long)d->args[3]);
@@ -1691,7 +1045,7 @@ static void dec_fadvise64(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu, ", (long long)d->args[1], (unsigned long long)d->args[2]);
 	d->e->offset = (long long)d->args[1];
 	/* facts.c reads the length as a signed number. */
@@ -1737,7 +1091,7 @@ static void dec_name_to_handle_at(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = arg_str(d, 1);
+		d->e->path = file_arg_str(d, 1);
 		dec_sep(d);
 		d->priv[0] = 0;
 		if (!dec_umove(d, addr, &h, sizeof(h))) {
@@ -1774,7 +1128,7 @@ static void dec_name_to_handle_at(struct dec *d)
 		}
 	}
 	strbuf_add(d->out, "}, ", 3);
-	int_at(d, d->args[3]);
+	file_int_at(d, d->args[3]);
 	dec_sep(d);
 	XL_FLAGS(d, name_to_handle_at_flags, d->args[4], "AT_???");
 }
@@ -1813,219 +1167,6 @@ static void dec_open_by_handle_at(struct dec *d)
 	dec_open_flags(d, (unsigned)d->args[2]);
 }
 
-/*
- * Extended attributes.
- */
-/* strace's print_xattr_val: the value up to -s, a trailing NUL of the
- * printed part dropped; a size beyond XATTR_SIZE_MAX (a failed call's -1)
- * prints the address. */
-static void xattr_val(struct dec *d, uint64_t addr, uint64_t insize, uint64_t size)
-{
-	int strsize = d->opts && d->opts->strsize >= 0 ? d->opts->strsize : 32;
-
-	if (size > 65536 || !addr) {
-		dec_ptr(d, addr);
-	} else {
-		size_t n = MIN((size_t)size, (size_t)strsize);
-		char *buf = malloc(n + 1);
-		if (!buf || mem_read(d->tid, addr, buf, n) != (ssize_t)n) {
-			dec_ptr(d, addr);
-		} else {
-			size_t shown = n;
-			if (shown && buf[shown - 1] == '\0')
-				shown--;
-			dec_quote(d, buf, shown, size > (uint64_t)strsize);
-		}
-		free(buf);
-	}
-	dec_sep(d);
-	strbuf_addf(d->out, "%llu", (unsigned long long)insize);
-}
-
-/* setxattr/lsetxattr(path, ...) and fsetxattr(fd, ...). */
-static void dec_setxattr(struct dec *d)
-{
-	if (d->exiting)
-		return;
-	if (d->nr == SYS_fsetxattr)
-		fd_arg(d, 0);
-	else
-		d->e->path = arg_str(d, 0);
-	dec_sep(d);
-	dec_str(d, d->args[1]);
-	dec_sep(d);
-	xattr_val(d, d->args[2], d->args[3], d->args[3]);
-	dec_sep(d);
-	XL_FLAGS(d, xattrflags, d->args[4], "XATTR_???");
-}
-
-static void dec_getxattr(struct dec *d)
-{
-	if (!d->exiting) {
-		if (d->nr == SYS_fgetxattr)
-			fd_arg(d, 0);
-		else
-			d->e->path = arg_str(d, 0);
-		dec_sep(d);
-		dec_str(d, d->args[1]);
-		dec_sep(d);
-	} else {
-		xattr_val(d, d->args[2], d->args[3], (uint64_t)d->rval);
-	}
-}
-
-static void dec_listxattr(struct dec *d)
-{
-	if (!d->exiting) {
-		if (d->nr == SYS_flistxattr)
-			fd_arg(d, 0);
-		else
-			d->e->path = arg_str(d, 0);
-		dec_sep(d);
-		return;
-	}
-	if (!d->args[2] || d->err)
-		dec_ptr(d, d->args[1]);
-	else
-		dec_buf(d, d->args[1], (size_t)d->rval, false);
-	dec_sep(d);
-	dec_ulong(d, 2);
-}
-
-static void dec_removexattr(struct dec *d)
-{
-	if (d->exiting)
-		return;
-	/* facts.c does not know fremovexattr: its fd is not the event's. */
-	if (d->nr == SYS_fremovexattr)
-		dec_fd(d, (int)d->args[0]);
-	else
-		d->e->path = arg_str(d, 0);
-	dec_sep(d);
-	dec_str(d, d->args[1]);
-}
-
-/*
- * Mounts and swap.
- */
-static void dec_mount(struct dec *d)
-{
-	unsigned long long flags = d->args[3];
-	bool ignore_type = false, ignore_data = false, old_magic = false;
-
-	if (d->exiting)
-		return;
-	if ((flags & MS_MGC_MSK) == MS_MGC_VAL) {
-		flags &= ~(unsigned long long)MS_MGC_MSK;
-		old_magic = true;
-	}
-	if (flags & MS_REMOUNT)
-		ignore_type = true;
-	else if (flags & (MS_BIND | MS_MOVE | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE))
-		ignore_type = ignore_data = true;
-	/* facts.c takes no path from mount (neither the source nor the
-	 * target), so neither is the event's. */
-	dec_path(d, d->args[0]);
-	dec_sep(d);
-	dec_path(d, d->args[1]);
-	dec_sep(d);
-	if (ignore_type)
-		dec_ptr(d, d->args[2]);
-	else
-		dec_str(d, d->args[2]);
-	dec_sep(d);
-	if (old_magic) {
-		strbuf_adds(d->out, "MS_MGC_VAL");
-		if (flags)
-			strbuf_addc(d->out, '|');
-	}
-	if (flags || !old_magic)
-		XL_FLAGS(d, mount_flags, flags, "MS_???");
-	dec_sep(d);
-	if (ignore_data)
-		dec_ptr(d, d->args[4]);
-	else
-		dec_str(d, d->args[4]);
-}
-
-/* pivot_root(new_root, put_old): the new root is the event's path, the
- * old root's place its path2, as facts.c reads them. */
-static void dec_pivot_root(struct dec *d)
-{
-	if (d->exiting)
-		return;
-	d->e->path = dec_path(d, d->args[0]);
-	dec_sep(d);
-	d->e->path2 = dec_path(d, d->args[1]);
-}
-
-static void dec_umount2(struct dec *d)
-{
-	if (d->exiting)
-		return;
-	d->e->path = arg_str(d, 0);
-	dec_sep(d);
-	XL_FLAGS(d, umount_flags, d->args[1], "MNT_???");
-}
-
-static void dec_swapon(struct dec *d)
-{
-	unsigned flags = (unsigned)d->args[1];
-	unsigned prio = flags & SWAP_FLAG_PRIO_MASK;
-
-	if (d->exiting)
-		return;
-	flags &= ~(unsigned)SWAP_FLAG_PRIO_MASK;
-	d->e->path = arg_str(d, 0);
-	dec_sep(d);
-	if (flags) {
-		XL_FLAGS(d, swap_flags, flags, "SWAP_FLAG_???");
-		strbuf_addc(d->out, '|');
-	}
-	strbuf_addf(d->out, "%u", prio);
-}
-
-/* fanotify is not one of facts.c's calls: nothing is the event's. */
-static void dec_fanotify_init(struct dec *d)
-{
-	unsigned flags = (unsigned)d->args[0];
-	const unsigned class_bits = FAN_CLASS_NOTIF | FAN_CLASS_CONTENT | FAN_CLASS_PRE_CONTENT;
-
-	if (d->exiting)
-		return;
-	XL_VAL(d, fan_classes, flags & class_bits, "FAN_CLASS_???");
-	flags &= ~class_bits;
-	if (flags) {
-		strbuf_addc(d->out, '|');
-		XL_FLAGS(d, fan_init_flags, flags, "FAN_???");
-	}
-	dec_sep(d);
-	dec_open_flags(d, (unsigned)d->args[1]);
-}
-
-static void dec_fanotify_mark(struct dec *d)
-{
-	int dirfd = (int)d->args[3];
-
-	if (d->exiting)
-		return;
-	dec_fd(d, (int)d->args[0]);
-	dec_sep(d);
-	XL_FLAGS(d, fan_mark_flags, (unsigned)d->args[1], "FAN_MARK_???");
-	dec_sep(d);
-	XL_FLAGS(d, fan_event_flags, d->args[2], "FAN_???");
-	dec_sep(d);
-	if (dirfd == FAN_NOFD) {
-		strbuf_adds(d->out, "FAN_NOFD");
-	} else {
-		const char *hint = d->e->dir_hint;
-		dec_dirfd(d, dirfd);
-		d->e->dir_hint = hint;
-	}
-	dec_sep(d);
-	dec_path(d, d->args[4]);
-}
-
 /* sync_file_range(fd, offset, nbytes, flags) and readahead(fd, offset,
  * count): their fd is all facts.c takes. */
 static void dec_sync_file_range(struct dec *d)
@@ -2037,7 +1178,7 @@ static void dec_sync_file_range(struct dec *d)
 
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %lld, ", (long long)d->args[1], (long long)d->args[2]);
 	XL_FLAGS(d, sync_file_range_flags, d->args[3], "SYNC_FILE_RANGE_???");
 }
@@ -2046,7 +1187,7 @@ static void dec_readahead(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu", (long long)d->args[1], (unsigned long long)d->args[2]);
 }
 
@@ -2110,8 +1251,6 @@ const struct dec_entry dec_file_calls[] = {
 	R(SYS_dup, dec_fd1),
 	R(SYS_dup2, dec_dup2),
 	R(SYS_dup3, dec_dup2),
-	R(SYS_fcntl, dec_fcntl),
-	R(SYS_ioctl, dec_ioctl),
 	R(SYS_lseek, dec_lseek),
 	R(SYS_utimensat, dec_utimensat),
 	R(SYS_utime, dec_utime),
@@ -2128,33 +1267,14 @@ const struct dec_entry dec_file_calls[] = {
 	R(SYS_syncfs, dec_fd1),
 	R(SYS_sync_file_range, dec_sync_file_range),
 	R(SYS_readahead, dec_readahead),
-	R(SYS_flock, dec_flock),
 	R(SYS_fallocate, dec_fallocate),
 	R(SYS_fadvise64, dec_fadvise64),
 	R(SYS_memfd_create, dec_memfd_create),
 	R(SYS_name_to_handle_at, dec_name_to_handle_at),
 	R(SYS_open_by_handle_at, dec_open_by_handle_at),
-	R(SYS_setxattr, dec_setxattr),
-	R(SYS_lsetxattr, dec_setxattr),
-	R(SYS_fsetxattr, dec_setxattr),
-	R(SYS_getxattr, dec_getxattr),
-	R(SYS_lgetxattr, dec_getxattr),
-	R(SYS_fgetxattr, dec_getxattr),
-	R(SYS_listxattr, dec_listxattr),
-	R(SYS_llistxattr, dec_listxattr),
-	R(SYS_flistxattr, dec_listxattr),
-	R(SYS_removexattr, dec_removexattr),
-	R(SYS_lremovexattr, dec_removexattr),
-	R(SYS_fremovexattr, dec_removexattr),
-	R(SYS_mount, dec_mount),
-	R(SYS_umount2, dec_umount2),
-	R(SYS_pivot_root, dec_pivot_root),
-	R(SYS_swapon, dec_swapon),
 	R(SYS_swapoff, dec_path1),
 	R(SYS_acct, dec_path1),
 	R(SYS_uselib, dec_path1),
-	R(SYS_fanotify_init, dec_fanotify_init),
-	R(SYS_fanotify_mark, dec_fanotify_mark),
 };
 
 const size_t dec_file_ncalls = ARRAY_SIZE(dec_file_calls);

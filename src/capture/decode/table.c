@@ -17,6 +17,9 @@ static const struct {
 	const size_t *ncalls;
 } families[] = {
 	{ dec_file_calls, &dec_file_ncalls },
+	{ dec_fcntl_calls, &dec_fcntl_ncalls },
+	{ dec_ioctl_calls, &dec_ioctl_ncalls },
+	{ dec_mount_calls, &dec_mount_ncalls },
 	{ dec_io_calls, &dec_io_ncalls },
 	{ dec_net_calls, &dec_net_ncalls },
 	{ dec_process_calls, &dec_process_ncalls },
