@@ -10,8 +10,10 @@
  * "\"data\"..., 1024" at exit).
  *
  * The same call fills d->e, the event the rules read, with the facts that
- * event.h documents and strace/parser.h's conventions (fd2 for accept's new
- * fd, exit_code for exit_group and wait4...). Strings kept in the event
+ * event.h documents, each argument as its role in event/syscalls.def says
+ * (the roles strace/facts.c reads a log's text by); dec_call then adds
+ * the facts that follow from the call's meaning (event/facts.c: accept's
+ * new fd, creat's flags...). Strings kept in the event
  * must come from dec_keep() or the dec_* readers, which copy into the
  * thread's arena: it lives from entry until the event has been dispatched.
  *

@@ -2,8 +2,8 @@
  * owners, and the fd housekeeping calls (close, dup, lseek; fcntl and
  * flock are in fcntl.c, ioctl in ioctl.c, xattrs, mounts and fanotify in
  * mount.c),
- * as strace 6.1 prints them, with the facts strace/facts.c reads back from
- * that text: the raw path (the engine resolves it against dirfd or the
+ * as strace 6.1 prints them, with the facts their arguments' roles in
+ * event/syscalls.def give (what strace/facts.c reads from the same text): the raw path (the engine resolves it against dirfd or the
  * cwd), dirfd, fd, fd2, flags, mode, len, offset and st_size.
  *
  * Calls that write a result (stat buffers, readlink's and getcwd's text,
@@ -672,7 +672,7 @@ static void dec_at_path2(struct dec *d)
 }
 
 /* The link is what gets created (and fails): it is the path, the target
- * path2, as facts.c has it. */
+ * path2, as their roles say. */
 static void dec_symlink(struct dec *d)
 {
 	if (d->exiting)
@@ -840,7 +840,7 @@ static void dec_close_range(struct dec *d)
 	XL_FLAGS(d, close_range_flags, d->args[2], "CLOSE_RANGE_???");
 }
 
-/* dup2/dup3: the target is fd2, as facts.c has it. */
+/* dup2/dup3: the target is fd2 (its FD2 role). */
 static void dec_dup2(struct dec *d)
 {
 	if (d->exiting)
@@ -1048,7 +1048,7 @@ static void dec_fadvise64(struct dec *d)
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu, ", (long long)d->args[1], (unsigned long long)d->args[2]);
 	d->e->offset = (long long)d->args[1];
-	/* facts.c reads the length as a signed number. */
+	/* A LEN role is a signed number: a negative one is none. */
 	if ((long long)d->args[2] >= 0)
 		d->e->len = d->args[2];
 	XL_VAL(d, advise, d->args[3], "POSIX_FADV_???");
@@ -1143,7 +1143,7 @@ static void dec_open_by_handle_at(struct dec *d)
 
 	if (d->exiting)
 		return;
-	/* Not one of facts.c's calls: the mount fd is not the event's fd. */
+	/* The table gives it no roles: the mount fd is not the event's fd. */
 	dec_fd(d, (int)d->args[0]);
 	dec_sep(d);
 	if (dec_umove(d, addr, &h, sizeof(h))) {
@@ -1168,7 +1168,7 @@ static void dec_open_by_handle_at(struct dec *d)
 }
 
 /* sync_file_range(fd, offset, nbytes, flags) and readahead(fd, offset,
- * count): their fd is all facts.c takes. */
+ * count): their fd is their only role. */
 static void dec_sync_file_range(struct dec *d)
 {
 	static const struct dec_xl sync_file_range_flags[] = {

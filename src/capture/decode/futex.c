@@ -1,6 +1,6 @@
 /* futex, futex_waitv, get_robust_list.
  *
- * Facts as strace/facts.c's decode_futex reads them back: the futex
+ * Facts as the roles of futex's arguments give them: the futex
  * address, the operation without its PRIVATE/CLOCK_REALTIME bits, and the
  * timeout of the waits: FUTEX_WAIT's is relative; the absolute deadline of
  * FUTEX_WAIT_BITSET and FUTEX_WAIT_REQUEUE_PI is turned into a timeout

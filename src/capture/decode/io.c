@@ -1,6 +1,7 @@
 /* The I/O family: reading and writing, vectors, pipes and splicing, event
  * and timer fds, and waiting for fds (poll, select, epoll), as strace 6.1
- * prints them, with the facts strace/facts.c reads back from that text:
+ * prints them, with the facts their arguments' roles in event/syscalls.def
+ * give (what strace/facts.c reads from the same text):
  * fd, fd2, len, offset, the data written, the polled fds and the timeout.
  *
  * What the kernel writes (read buffers, ready fds, pipe fds, the time
@@ -95,7 +96,7 @@ static void fd_arg(struct dec *d, int i)
 	dec_fd(d, d->e->fd);
 }
 
-/* A byte count facts.c reads as a signed number: negative is no length. */
+/* A byte count (LEN role) is a signed number: negative is no length. */
 static void set_len(struct dec *d, uint64_t v)
 {
 	if ((long long)v >= 0)
@@ -137,7 +138,7 @@ static void left_time(struct dec *d, struct strbuf *sb, uint64_t addr, bool usec
 			    (long long)t.sec, (unsigned long long)t.nsec);
 }
 
-/* A timeout at entry: printed, and the event's timeout_ms as facts.c's
+/* A timeout at entry: printed, and the event's timeout_ms as the
  * parse_timeout_ms reads it (none for NULL or a negative time). */
 static void timeout_ts(struct dec *d, uint64_t addr)
 {
@@ -200,7 +201,7 @@ static void dec_write(struct dec *d)
  * Vectors: strace's tprint_iov_upto. Each element's data is printed up to
  * what is left of DATA_SIZE (a read's return value; all of it for a
  * write), at most -s elements. The event gets the sum of the printed
- * iov_len (facts.c's take_iov) and, for writes, a preview of the data.
+ * iov_len (the IOV roles) and, for writes, a preview of the data.
  */
 struct k_iovec {
 	uint64_t base;
@@ -374,7 +375,7 @@ static void dec_sendfile(struct dec *d)
 }
 
 /* splice and copy_file_range(fd_in, off_in, fd_out, off_out, len, flags):
- * fd_out is fd2, as facts.c has it. */
+ * fd_out is fd2, as their roles say. */
 static void dec_splice(struct dec *d)
 {
 	if (d->exiting)
@@ -395,7 +396,7 @@ static void dec_splice(struct dec *d)
 		strbuf_addf(d->out, "%u", (unsigned)d->args[5]);
 }
 
-/* tee and vmsplice are not facts.c's: their fds are not the event's. */
+/* tee and vmsplice have no roles: their fds are not the event's. */
 static void dec_tee(struct dec *d)
 {
 	if (d->exiting)
@@ -479,7 +480,7 @@ static void dec_timerfd_create(struct dec *d)
 	XL_FLAGS(d, timerfdflags, d->args[1], "TFD_???");
 }
 
-/* The timer fd is not one of facts.c's: printed, not the event's fd. */
+/* The timer calls have no roles: the fd is printed, not the event's. */
 static void dec_timerfd_settime(struct dec *d)
 {
 	if (!d->exiting) {
@@ -838,7 +839,7 @@ static void epoll_elem(struct dec *d, const void *item, void *ctx)
 }
 
 /* The ready events (at most -s of them); their data.u32 is the fd most
- * programs store there, and the event's fds (facts.c). */
+ * programs store there, and the event's fds (the EPOLL_EVENTS role). */
 static void epoll_events_at(struct dec *d, uint64_t addr)
 {
 	/* A failed call wrote nothing: its array is just an address. */

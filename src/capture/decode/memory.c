@@ -1,7 +1,7 @@
 /* Memory mappings: mmap, munmap, mremap, brk, mprotect, madvise and the
  * locking, NUMA and System V shared memory calls.
  *
- * Facts as strace/facts.c reads them back: the address (mmap's result
+ * Facts as the arguments' roles give them: the address (mmap's result
  * when it worked), length, prot in mode, flags, fd and offset. */
 #include "capture/decode.h"
 

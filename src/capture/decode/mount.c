@@ -197,7 +197,7 @@ static void dec_removexattr(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	/* facts.c does not know fremovexattr: its fd is not the event's. */
+	/* fremovexattr has no roles: its fd is not the event's. */
 	if (d->nr == SYS_fremovexattr)
 		dec_fd(d, (int)d->args[0]);
 	else
@@ -224,7 +224,7 @@ static void dec_mount(struct dec *d)
 		ignore_type = true;
 	else if (flags & (MS_BIND | MS_MOVE | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE))
 		ignore_type = ignore_data = true;
-	/* facts.c takes no path from mount (neither the source nor the
+	/* mount has no roles (neither the source nor the
 	 * target), so neither is the event's. */
 	dec_path(d, d->args[0]);
 	dec_sep(d);
@@ -250,7 +250,7 @@ static void dec_mount(struct dec *d)
 }
 
 /* pivot_root(new_root, put_old): the new root is the event's path, the
- * old root's place its path2, as facts.c reads them. */
+ * old root's place its path2, as their roles say. */
 static void dec_pivot_root(struct dec *d)
 {
 	if (d->exiting)
@@ -286,7 +286,7 @@ static void dec_swapon(struct dec *d)
 	strbuf_addf(d->out, "%u", prio);
 }
 
-/* fanotify is not one of facts.c's calls: nothing is the event's. */
+/* fanotify has no roles: nothing is the event's. */
 static void dec_fanotify_init(struct dec *d)
 {
 	unsigned flags = (unsigned)d->args[0];

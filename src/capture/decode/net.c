@@ -1,5 +1,5 @@
 /* The network family: sockets, addresses, messages and socket options, as
- * strace 6.1 prints them, and the facts facts.c reads from that text (fd,
+ * strace 6.1 prints them, and the facts their arguments' roles give (fd,
  * the peer address, the data sent, SO_ERROR...).
  *
  * Calls that write results (accept's address, recvfrom's data, recvmsg's
@@ -460,7 +460,7 @@ static void preview_finish(struct dec *d, struct preview *p)
 }
 
 /* What a message's printing puts into the event (only the first message
- * of sendmmsg/recvmmsg does, as facts.c reads only that one). */
+ * of sendmmsg/recvmmsg does, as the MMSGHDR roles take only that one). */
 struct msg_facts {
 	bool data;		/* keep the data of msg_iov */
 	uint64_t len;		/* the printed iov_len summed */

@@ -1,7 +1,7 @@
 /* Process lifecycle and identity: execve, clone, fork, exit, wait, kill,
  * credentials, limits, prctl and the pidfd calls.
  *
- * Facts as strace/facts.c reads them back: execve's path and argv,
+ * Facts as the arguments' roles give them: execve's path and argv,
  * clone's flags word (the flag bits and the exit signal in the low byte),
  * clone3's flags with its exit signal, exit_group's code, wait4's status. */
 #include "capture/decode.h"
@@ -326,7 +326,7 @@ static const struct dec_xl ptrace_events[] = {
 	DEC_XL(PTRACE_EVENT_SECCOMP), DEC_XL(PTRACE_EVENT_STOP),
 };
 
-/* strace's printstatus, also filling the event as facts.c does. */
+/* strace's printstatus, also filling the event as the WSTATUS role says. */
 static void wait_status(struct dec *d, int status)
 {
 	struct rc_event *e = d->e;
