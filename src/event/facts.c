@@ -4,6 +4,27 @@
 #include <fcntl.h>
 #include <limits.h>
 
+void event_raw_arg_facts(struct rc_event *e, const struct rc_syscall *sc, const uint64_t args[RC_SC_MAX_ARGS])
+{
+	if (!sc)
+		return;
+	for (unsigned i = 0; i < sc->nroles; i++) {
+		switch (sc->roles[i]) {
+		case ROLE_FD:
+			e->fd = (int)args[i];
+			break;
+		case ROLE_FD2:
+			e->fd2 = (int)args[i];
+			break;
+		case ROLE_DIRFD:
+			e->dirfd = (int)args[i];
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_known, long long ret, int err)
 {
 	bool ok = ret_known && err == 0;

@@ -7,6 +7,7 @@
 #define RC_EVENT_FACTS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "event/event.h"
 #include "event/syscalls.h"
@@ -22,5 +23,11 @@
  * - an iovec call whose vectors were not shown moved what it returned: len.
  */
 void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_known, long long ret, int err);
+
+/* The facts a call's raw argument values ARGS (registers, a kernel
+ * record) give by their roles, for a source that has them before it
+ * prints or reads anything else: the fd (FD), the second fd (FD2) and the
+ * dirfd (DIRFD). */
+void event_raw_arg_facts(struct rc_event *e, const struct rc_syscall *sc, const uint64_t args[RC_SC_MAX_ARGS]);
 
 #endif

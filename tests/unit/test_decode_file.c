@@ -1031,11 +1031,53 @@ static void open_flags_fact(void **state)
 	}
 }
 
+/* The MODE fact of access and mknod is what a reader of the printed
+ * mode gets: the number when it is printed alone, 0 when by name. */
+static long long text_num(const char *s)
+{
+	return *s >= '0' && *s <= '9' ? strtoll(s, NULL, 0) : 0;
+}
+
+static void mode_fact(void **state)
+{
+	(void)state;
+	static const unsigned long long access_modes[] = {
+		F_OK, R_OK, R_OK | W_OK | X_OK, 0x10, R_OK | 0x10, 0xffffffffffffffffULL,
+	};
+	static const unsigned mknod_modes[] = {
+		0644, S_IFIFO | 0600, S_IFCHR | 0620, S_IFREG | S_ISUID | 0755, S_ISVTX | 0777, 0,
+		S_ISGID | 0750, 0170000 | 0644,
+	};
+	struct dt t;
+
+	for (size_t i = 0; i < sizeof(access_modes) / sizeof(access_modes[0]); i++) {
+		dt_init(&t);
+		uint64_t args[6] = { 0, access_modes[i] };
+		const char *text = dt_decode(&t, SYS_access, args, -1, ENOENT);
+		const char *m = strstr(text, ", ");
+		assert_non_null(m);
+		if (t.ev.mode != text_num(m + 2))
+			fail_msg("access mode %#llx printed as %s: fact %lld", access_modes[i], m + 2, t.ev.mode);
+		dt_release(&t);
+	}
+	for (size_t i = 0; i < sizeof(mknod_modes) / sizeof(mknod_modes[0]); i++) {
+		dt_init(&t);
+		uint64_t args[6] = { 0, mknod_modes[i], 0 };
+		const char *text = dt_decode(&t, SYS_mknod, args, -1, ENOENT);
+		const char *m = strstr(text, ", ");
+		assert_non_null(m);
+		if (t.ev.mode != text_num(m + 2))
+			fail_msg("mknod mode %#o printed as %s: fact %lld", mknod_modes[i], m + 2, t.ev.mode);
+		dt_release(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(open_calls),
 		cmocka_unit_test(open_flags_fact),
+		cmocka_unit_test(mode_fact),
 		cmocka_unit_test(stat_calls),
 		cmocka_unit_test(statfs_calls),
 		cmocka_unit_test(path_calls),

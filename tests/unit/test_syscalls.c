@@ -276,6 +276,39 @@ static void call_facts(void **state)
 	assert_int_equal(e.len, 0);
 }
 
+/* Raw argument values (registers) give the fds by their roles. */
+static void raw_arg_facts(void **state)
+{
+	(void)state;
+	struct rc_event e;
+	const uint64_t sendfile_args[6] = { 4, 7, 0, 100 };
+	const uint64_t renameat_args[6] = { 3, 0x1000, 5, 0x2000 };
+	const uint64_t mmap_args[6] = { 0, 4096, 1, 2, (uint64_t)-1, 0 };
+	const uint64_t setxattr_args[6] = { 9, 0, 0, 0, 0 };
+
+	call_event(&e, SYS_sendfile);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_sendfile), sendfile_args);
+	assert_int_equal(e.fd, 4);
+	assert_int_equal(e.fd2, 7);
+	assert_int_equal(e.dirfd, RC_AT_FDCWD);
+	/* renameat's new dirfd is not the event's. */
+	call_event(&e, SYS_renameat);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_renameat), renameat_args);
+	assert_int_equal(e.dirfd, 3);
+	assert_int_equal(e.fd, -1);
+	/* An anonymous mapping's fd is -1. */
+	call_event(&e, SYS_mmap);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_mmap), mmap_args);
+	assert_int_equal(e.fd, -1);
+	/* setxattr's first argument is a path, fsetxattr's an fd. */
+	call_event(&e, SYS_setxattr);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_setxattr), setxattr_args);
+	assert_int_equal(e.fd, -1);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_fsetxattr), setxattr_args);
+	assert_int_equal(e.fd, 9);
+	event_raw_arg_facts(&e, NULL, setxattr_args);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +318,7 @@ int main(void)
 		cmocka_unit_test(roles),
 		cmocka_unit_test(futex_waits),
 		cmocka_unit_test(call_facts),
+		cmocka_unit_test(raw_arg_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

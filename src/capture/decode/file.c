@@ -194,18 +194,6 @@ const char *file_arg_str(struct dec *d, int i)
 	return dec_path(d, d->args[i]);
 }
 
-/* What the parser reads back from the text printed since START when it
- * takes a number there (facts.c's num_or(..., 0)): a mode printed as
- * "R_OK|W_OK" or "S_IFIFO|0644" is 0 to it. */
-static long long printed_num(const struct dec *d, size_t start)
-{
-	const char *s = d->out->buf ? d->out->buf + start : "";
-
-	if (*s < '0' || *s > '9')
-		return 0;
-	return strtoll(s, NULL, 0);
-}
-
 /* strace's print_numeric_umode_t: the mode as an unsigned short. */
 static unsigned umode(struct dec *d, uint64_t v)
 {
@@ -215,21 +203,25 @@ static unsigned umode(struct dec *d, uint64_t v)
 	return m;
 }
 
-/* strace's print_symbolic_mode_t: "S_IFREG|0644", "S_ISUID|0755", "0600". */
-static void symbolic_mode(struct dec *d, unsigned mode)
+/* strace's print_symbolic_mode_t: "S_IFREG|0644", "S_ISUID|0755", "0600".
+ * Returns the MODE fact a reader of that text gets: the number when it is
+ * printed alone, 0 when names come with it. */
+static unsigned symbolic_mode(struct dec *d, unsigned mode)
 {
 	const char *ifmt = "";
+	const unsigned special = S_ISUID | S_ISGID | S_ISVTX;
 
 	if (mode & S_IFMT)
 		ifmt = dec_xl_name(modetypes, DEC_XL_N(modetypes), mode & S_IFMT);
 	if (!ifmt) {
 		strbuf_addf(d->out, "%#03o", mode);
-		return;
+		return mode;
 	}
 	strbuf_addf(d->out, "%s%s%s%s%s%#03o", ifmt, ifmt[0] ? "|" : "",
 		    (mode & S_ISUID) ? "S_ISUID|" : "", (mode & S_ISGID) ? "S_ISGID|" : "",
 		    (mode & S_ISVTX) ? "S_ISVTX|" : "",
-		    mode & ~(unsigned)(S_IFMT | S_ISUID | S_ISGID | S_ISVTX));
+		    mode & ~(unsigned)(S_IFMT | special));
+	return ifmt[0] || (mode & special) ? 0 : mode;
 }
 
 static void dev_t_val(struct dec *d, unsigned long long dev)
@@ -256,18 +248,16 @@ void file_int_at(struct dec *d, uint64_t addr)
 		strbuf_addf(d->out, "[%d]", v);
 }
 
-/* The fd argument I as the event's fd. */
+/* The fd argument I, printed; the event's fd is its FD role's (event_raw_arg_facts). */
 void file_fd_arg(struct dec *d, int i)
 {
-	d->e->fd = (int)d->args[i];
-	dec_fd(d, d->e->fd);
+	dec_fd(d, (int)d->args[i]);
 }
 
-/* The dirfd argument I as the event's dirfd. */
+/* The dirfd argument I, printed; the event's dirfd is its DIRFD role's. */
 static void dirfd_arg(struct dec *d, int i)
 {
-	d->e->dirfd = (int)d->args[i];
-	dec_dirfd(d, d->e->dirfd);
+	dec_dirfd(d, (int)d->args[i]);
 }
 
 /* A dirfd that is not the event's (the second one of renameat). */
@@ -535,12 +525,16 @@ static void dec_fstatfs(struct dec *d)
 /*
  * Paths with a mode, flags or a second path.
  */
+/* access's mode, printed by name ("R_OK|W_OK", "F_OK"); the MODE fact a
+ * reader of the text gets is 0 then, and the number only when no name
+ * covers any of its bits (printed in hex). */
 static void access_mode(struct dec *d, uint64_t v)
 {
-	size_t start = d->out->len;
-
 	XL_FLAGS(d, access_modes, v, "?_OK");
-	d->e->mode = printed_num(d, start);
+	if (v & (R_OK | W_OK | X_OK))
+		d->e->mode = 0;
+	else	/* strtoll's reading of the hex: a huge one saturates */
+		d->e->mode = v > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)v;
 }
 
 static void dec_access(struct dec *d)
@@ -847,8 +841,7 @@ static void dec_dup2(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	dec_sep(d);
-	d->e->fd2 = (int)d->args[1];
-	dec_fd(d, d->e->fd2);
+	dec_fd(d, (int)d->args[1]);
 	if (d->nr == SYS_dup3) {
 		dec_sep(d);
 		XL_FLAGS(d, open_mode_flags, d->args[2], "O_???");
@@ -994,13 +987,10 @@ static void dec_inotify_init1(struct dec *d)
 static void mknod_tail(struct dec *d, int i)
 {
 	unsigned mode = (unsigned short)d->args[i + 1];
-	size_t start;
 
 	d->e->path = file_arg_str(d, i);
 	dec_sep(d);
-	start = d->out->len;
-	symbolic_mode(d, mode);
-	d->e->mode = printed_num(d, start);
+	d->e->mode = symbolic_mode(d, mode);
 	if ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK) {
 		dec_sep(d);
 		dev_t_val(d, (unsigned)d->args[i + 2]);

@@ -14,7 +14,7 @@
 const char *file_arg_str(struct dec *d, int i);
 /* The int at ADDR: "[1]". */
 void file_int_at(struct dec *d, uint64_t addr);
-/* The fd argument I as the event's fd. */
+/* The fd argument I, printed; the event's fd is its FD role's (event_raw_arg_facts). */
 void file_fd_arg(struct dec *d, int i);
 
 /* lseek's and struct flock's whence, in strace's order. */

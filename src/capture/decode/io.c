@@ -89,11 +89,10 @@ static size_t strsize(const struct dec *d)
 	return d->opts && d->opts->strsize >= 0 ? (size_t)d->opts->strsize : 32;
 }
 
-/* The fd argument I as the event's fd. */
+/* The fd argument I, printed; the event's fd is its FD role's (event_raw_arg_facts). */
 static void fd_arg(struct dec *d, int i)
 {
-	d->e->fd = (int)d->args[i];
-	dec_fd(d, d->e->fd);
+	dec_fd(d, (int)d->args[i]);
 }
 
 /* A byte count (LEN role) is a signed number: negative is no length. */
@@ -356,8 +355,7 @@ static void dec_sendfile(struct dec *d)
 	if (!d->exiting) {
 		fd_arg(d, 0);
 		dec_sep(d);
-		d->e->fd2 = (int)d->args[1];
-		dec_fd(d, d->e->fd2);
+		dec_fd(d, (int)d->args[1]);
 		dec_sep(d);
 		set_len(d, d->args[3]);
 		d->priv[0] = ll_at(d, d->args[2], false);
@@ -384,8 +382,7 @@ static void dec_splice(struct dec *d)
 	dec_sep(d);
 	ll_at(d, d->args[1], true);
 	dec_sep(d);
-	d->e->fd2 = (int)d->args[2];
-	dec_fd(d, d->e->fd2);
+	dec_fd(d, (int)d->args[2]);
 	dec_sep(d);
 	ll_at(d, d->args[3], true);
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[4]);

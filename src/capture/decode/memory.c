@@ -130,7 +130,6 @@ static void dec_mmap(struct dec *d)
 	e->len = d->args[1];
 	e->mode = (long long)d->args[2];
 	e->flags = (long long)d->args[3];
-	e->fd = (int)d->args[4];
 	e->offset = (long long)d->args[5];
 	dec_ptr(d, d->args[0]);
 	dec_sep(d);

@@ -394,11 +394,10 @@ static void print_inet_addr(struct dec *d, const char *field, const struct in_ad
 	strbuf_addf(d->out, "%s=inet_addr(\"%s\")", field, host);
 }
 
-/* The first argument, the socket: the event's fd. */
+/* The first argument, the socket, printed (the event's fd by its role). */
 static void sock_fd(struct dec *d)
 {
-	d->e->fd = (int)d->args[0];
-	dec_fd(d, d->e->fd);
+	dec_fd(d, (int)d->args[0]);
 }
 
 /* A socket address of LEN bytes (an int: strace prints the address when

@@ -88,7 +88,6 @@ static void dec_execveat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->dirfd = (int)d->args[0];
 	dec_dirfd(d, (int)d->args[0]);
 	dec_sep(d);
 	exec_args(d, 1);

@@ -121,6 +121,11 @@ void dec_call(struct dec *d)
 {
 	const struct dec_syscall *sc = dec_lookup(d->nr);
 
+	/* The arguments' facts that are their raw values come first: the
+	 * decoders print an fd with its -y decoration as the event's fd_hint
+	 * when it is the event's fd. */
+	if (sc && !d->exiting)
+		event_raw_arg_facts(d->e, syscall_by_nr(d->nr), d->args);
 	if (sc && sc->fn)
 		sc->fn(d);
 	else if (!d->exiting)	/* generic arguments are all printed at entry */
