@@ -1,6 +1,7 @@
 #include "event/event.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/futex.h>
 #include <math.h>
 #include <stddef.h>
@@ -65,6 +66,15 @@ bool event_futex_waits(const struct rc_event *e)
 	default:
 		return false;
 	}
+}
+
+void event_fcntl_dup_facts(struct rc_event *e, long long cmd, bool ok, long long ret)
+{
+	if (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC)
+		return;
+	e->fd2 = ok && ret >= 0 && ret <= INT_MAX ? (int)ret : -1;
+	if (cmd == F_DUPFD_CLOEXEC)
+		e->flags |= O_CLOEXEC;
 }
 
 void event_flock_facts(struct rc_event *e, long long op)

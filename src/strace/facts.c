@@ -637,13 +637,10 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 		take_futex_timeout(e, s, *realtime);
 		break;
 	case ROLE_FCNTL_CMD:
-		/* F_DUPFD makes a copy, as dup does: the new fd is fd2, as for
-		 * accept (bash saves stderr this way before a redirection). */
-		if (span_eq(s, "F_DUPFD") || span_eq(s, "F_DUPFD_CLOEXEC")) {
-			e->fd2 = c->ok && e->ret <= 0x7fffffff ? (int)e->ret : -1;
-			if (span_eq(s, "F_DUPFD_CLOEXEC"))
-				e->flags |= O_CLOEXEC;
-		}
+		if (span_eq(s, "F_DUPFD"))
+			event_fcntl_dup_facts(e, F_DUPFD, c->ok, e->ret);
+		else if (span_eq(s, "F_DUPFD_CLOEXEC"))
+			event_fcntl_dup_facts(e, F_DUPFD_CLOEXEC, c->ok, e->ret);
 		break;
 	case ROLE_FCNTL_ARG: {
 		/* A record lock asked for: the lock facts. */

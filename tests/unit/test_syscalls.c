@@ -270,6 +270,21 @@ static void call_facts(void **state)
 	call_event(&e, SYS_writev);
 	event_call_facts(&e, syscall_by_nr(SYS_writev), true, -1, EPIPE);
 	assert_int_equal(e.len, 0);
+	/* fcntl's F_DUPFD copies are fd2; F_DUPFD_CLOEXEC's close on exec. */
+	call_event(&e, SYS_fcntl);
+	event_fcntl_dup_facts(&e, F_DUPFD, true, 10);
+	assert_int_equal(e.fd2, 10);
+	assert_int_equal(e.flags, 0);
+	event_fcntl_dup_facts(&e, F_DUPFD_CLOEXEC, true, 11);
+	assert_int_equal(e.fd2, 11);
+	assert_int_equal(e.flags, O_CLOEXEC);
+	event_fcntl_dup_facts(&e, F_DUPFD, false, -1);
+	assert_int_equal(e.fd2, -1);
+	call_event(&e, SYS_fcntl);
+	event_fcntl_dup_facts(&e, F_GETFL, true, 2);
+	assert_int_equal(e.fd2, -1);
+	assert_int_equal(e.flags, 0);
+
 	/* A call the table does not list is left as it is. */
 	call_event(&e, SYS_getpid);
 	event_call_facts(&e, NULL, true, 5, 0);

@@ -125,12 +125,8 @@ static void dec_fcntl(struct dec *d)
 	unsigned cmd = (unsigned)d->args[1];
 	uint64_t arg = d->args[2];
 
-	/* F_DUPFD's copy is fd2 (the FCNTL_CMD role). */
-	if (d->exiting && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) {
-		d->e->fd2 = !d->err && d->rval >= 0 && d->rval <= INT_MAX ? (int)d->rval : -1;
-		if (cmd == F_DUPFD_CLOEXEC)
-			d->e->flags |= O_CLOEXEC;
-	}
+	if (d->exiting)
+		event_fcntl_dup_facts(d->e, cmd, !d->err, d->rval);
 
 	if (!d->exiting) {
 		file_fd_arg(d, 0);
