@@ -4,24 +4,23 @@
 
 #include <string.h>
 
-_Static_assert(ROLE_COUNT <= 64, "a role set is a 64-bit mask");
-
 #include "gen/tables.h"
 #include "util/util.h"
 
+_Static_assert(ROLE_COUNT <= 64, "a role set is a 64-bit mask");
+
+/* The number, nroles and roleset are filled in when the table is built. */
 static const struct rc_syscall listed[] = {
-#define SC(name, fam, nargs, rv, tc, cl, r0, r1, r2, r3, r4, r5)                               \
-	{ name,                                                                                \
-	  sizeof(name) - 1,                                                                    \
-	  -1,                                                                                  \
-	  RC_FAM_##fam,                                                                        \
-	  nargs,                                                                               \
-	  RC_RV_##rv,                                                                          \
-	  0,                                                                                   \
-	  0,                                                                                   \
-	  tc,                                                                                  \
-	  cl,                                                                                  \
-	  { ROLE_##r0, ROLE_##r1, ROLE_##r2, ROLE_##r3, ROLE_##r4, ROLE_##r5 } },
+#define SC(name_, fam, nargs_, rv_, tc, cl, r0, r1, r2, r3, r4, r5)                      \
+	{ .name = name_,                                                                 \
+	  .len = sizeof(name_) - 1,                                                      \
+	  .nr = -1,                                                                      \
+	  .family = RC_FAM_##fam,                                                        \
+	  .nargs = nargs_,                                                               \
+	  .rv = RC_RV_##rv_,                                                             \
+	  .tclasses = tc,                                                                \
+	  .classes = cl,                                                                 \
+	  .roles = { ROLE_##r0, ROLE_##r1, ROLE_##r2, ROLE_##r3, ROLE_##r4, ROLE_##r5 } },
 #include "event/syscalls.def"
 #undef SC
 };
