@@ -10,13 +10,16 @@
  * "\"data\"..., 1024" at exit).
  *
  * The same call fills d->e, the event the rules read, with the facts that
- * event.h documents and strace/parser.h's conventions (fd2 for accept's new
- * fd, exit_code for exit_group and wait4...). Strings kept in the event
+ * event.h documents, each argument as its role in event/syscalls.def says
+ * (the roles strace/facts.c reads a log's text by); dec_call then adds
+ * the facts that follow from the call's meaning (event/facts.c: accept's
+ * new fd, creat's flags...). Strings kept in the event
  * must come from dec_keep() or the dec_* readers, which copy into the
  * thread's arena: it lives from entry until the event has been dispatched.
  *
- * Families, one file each under decode/: file, net, process, memory,
- * futex, io, signal, and misc for calls printed generically.
+ * Families, one file each under decode/: file (with fcntl, ioctl and
+ * mount, which share file.h), net, process, memory, futex, io, signal,
+ * and misc for calls printed generically.
  */
 #ifndef RC_CAPTURE_DECODE_H
 #define RC_CAPTURE_DECODE_H
@@ -28,22 +31,9 @@
 #include <sys/types.h>
 
 #include "event/event.h"
+#include "event/syscalls.h"
 #include "util/strbuf.h"
 #include "util/xlat.h"
-
-/* Trace classes, as strace's -e trace=%file... */
-enum {
-	TC_FILE = 1 << 0,	/* takes a file name */
-	TC_DESC = 1 << 1,	/* takes or returns an fd */
-	TC_NETWORK = 1 << 2,
-	TC_PROCESS = 1 << 3,	/* process lifecycle: fork, exec, exit, wait */
-	TC_SIGNAL = 1 << 4,
-	TC_IPC = 1 << 5,
-	TC_MEMORY = 1 << 6,
-	TC_CREDS = 1 << 7,
-	TC_STAT = 1 << 8,	/* the stat family (%stat) */
-	TC_CLOCK = 1 << 9,
-};
 
 /* A bump allocator whose pointers stay valid until dec_arena_reset(). */
 struct dec_arena {
@@ -90,16 +80,18 @@ struct dec {
 
 typedef void (*dec_fn)(struct dec *d);
 
-/* How the return value is printed. */
+/* How the return value is printed (event/syscalls.h). */
 enum dec_rv {
-	RV_DEC,			/* "= 5", "= -1 ENOENT (...)" */
-	RV_FD,			/* a new fd: "= 3</path>" with -y */
-	RV_HEX,			/* an address: "= 0x7f..." (mmap, brk) */
-	RV_OCT,			/* umask: "= 022" */
-	RV_NONE,		/* never returns on success: exit, exit_group: "= ?" */
+	RV_DEC = RC_RV_DEC,
+	RV_FD = RC_RV_FD,
+	RV_HEX = RC_RV_HEX,
+	RV_OCT = RC_RV_OCT,
+	RV_NONE = RC_RV_NONE,
 };
 
-/* One syscall a family knows. */
+/* A call as the tracer prints it: its decoder, and from the syscall
+ * table how many arguments, how the return value prints, its trace
+ * classes. */
 struct dec_syscall {
 	long nr;		/* SYS_x */
 	dec_fn fn;		/* NULL: print NARGS arguments generically */
@@ -108,11 +100,20 @@ struct dec_syscall {
 	unsigned classes;	/* TC_* */
 };
 
+/* A family's decoder of one call. */
+struct dec_entry {
+	long nr;		/* SYS_x */
+	dec_fn fn;
+};
+
 /* Each family's list (decode/<family>.c). */
 #define DEC_FAMILY(name)                                  \
-	extern const struct dec_syscall dec_##name##_calls[]; \
+	extern const struct dec_entry dec_##name##_calls[]; \
 	extern const size_t dec_##name##_ncalls
 DEC_FAMILY(file);
+DEC_FAMILY(fcntl);
+DEC_FAMILY(ioctl);
+DEC_FAMILY(mount);
 DEC_FAMILY(io);
 DEC_FAMILY(net);
 DEC_FAMILY(process);
@@ -122,7 +123,8 @@ DEC_FAMILY(signal);
 DEC_FAMILY(misc);
 #undef DEC_FAMILY
 
-/* The merged table (decode/table.c), indexed by syscall number. */
+/* The merged table (decode/table.c), indexed by syscall number: the
+ * calls event/syscalls.def gives a family, with their decoders. */
 const struct dec_syscall *dec_lookup(long nr);
 /* The syscall's name, or NULL when the headers do not name NR. */
 const char *dec_syscall_name(long nr);
@@ -156,8 +158,12 @@ void dec_dirfd(struct dec *d, int fd);
 /* "A|B|0x10" for V against X; DFLT when V is 0 (may be NULL: prints 0). */
 void dec_flags(struct dec *d, const struct rc_xlat *x, unsigned long long v, const char *dflt);
 /* Open flags: the access mode, then the other flags in strace's order:
- * "O_RDONLY|O_CLOEXEC", "O_WRONLY|O_CREAT|O_TRUNC". */
-void dec_open_flags(struct dec *d, unsigned long long v);
+ * "O_RDONLY|O_CLOEXEC", "O_WRONLY|O_CREAT|O_TRUNC". Returns the flags as
+ * the event keeps them, the same a log reader gets from that text: each
+ * name printed has its value in the generated table (O_LARGEFILE, 0 in
+ * 64-bit glibc, counts for nothing), the bits printed in hex count as
+ * they are. */
+unsigned long long dec_open_flags(struct dec *d, unsigned long long v);
 /* One value's name, or V in decimal. */
 void dec_xval(struct dec *d, const struct rc_xlat *x, long long v);
 /* A NUL-terminated path: printed quoted in full (up to PATH_MAX), kept and
@@ -204,8 +210,9 @@ ssize_t mem_read(pid_t tid, uint64_t addr, void *buf, size_t len);
 ssize_t mem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max, bool *cut);
 
 /*
- * Printers the families share (decode/misc.c, signal.c, process.c); the
- * tracer prints its signal-delivery lines with dec_signame and dec_siginfo.
+ * Printers the families share (decode/common.c; the signal ones in
+ * signal.c, dec_rusage in process.c); the tracer prints its
+ * signal-delivery lines with dec_signame and dec_siginfo.
  *
  * strace walks its value tables in its own order, which is not always the
  * order of the bits (MAP_NORESERVE before MAP_GROWSDOWN), so a family keeps
@@ -239,6 +246,13 @@ bool dec_umove(struct dec *d, uint64_t addr, void *buf, size_t len);
 bool dec_timespec(struct dec *d, uint64_t addr, double *sec);
 /* A struct timeval: "{tv_sec=1, tv_usec=0}". */
 void dec_timeval(struct dec *d, uint64_t addr);
+/* The kernel's struct __kernel_timespec, and timeval, on x86_64. */
+struct dec_ktime {
+	int64_t sec;
+	int64_t nsec;		/* tv_usec in a timeval */
+};
+/* A timeval already read. */
+void dec_timeval_val(struct dec *d, const struct dec_ktime *t);
 /* A clock_t count of ticks as strace prints it, the seconds in a
  * comment when not 0: 123 ticks of 100 Hz print as 123 and "1.23 s". */
 void dec_clock_t(struct strbuf *out, unsigned long long ticks);

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <sys/syscall.h>
 
+#include "event/syscalls.h"
+
 static const struct event_privilege privileged[] = {
 	/* Mounts and namespaces. */
 	{ SYS_mount, "CAP_SYS_ADMIN", NULL },
@@ -83,31 +85,5 @@ const struct event_privilege *event_call_privilege(long nr)
 
 bool event_call_looks(long nr)
 {
-	switch (nr) {
-	case SYS_statx:
-	case SYS_fstat:
-	case SYS_faccessat:
-	case SYS_readlinkat:
-#ifdef SYS_newfstatat
-	case SYS_newfstatat:
-#endif
-#ifdef SYS_stat
-	case SYS_stat:
-#endif
-#ifdef SYS_lstat
-	case SYS_lstat:
-#endif
-#ifdef SYS_access
-	case SYS_access:
-#endif
-#ifdef SYS_faccessat2
-	case SYS_faccessat2:
-#endif
-#ifdef SYS_readlink
-	case SYS_readlink:
-#endif
-		return true;
-	default:
-		return false;
-	}
+	return syscall_is(nr, CL_LOOK);
 }

@@ -1,6 +1,8 @@
 #include "event/event.h"
 
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -8,6 +10,7 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 
+#include "event/syscalls.h"
 #include "util/util.h"
 
 void event_clear(struct rc_event *e)
@@ -45,6 +48,33 @@ void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const u
 	e->data_len = head + tail;
 	e->data_gap = tail ? head : 0;
 	e->data_omitted = tail ? n - head - tail : 0;
+}
+
+bool event_futex_waits(const struct rc_event *e)
+{
+	if (syscall_is(e->nr, CL_FUTEX_WAITS))
+		return true;
+	switch (e->futex_op) {
+	case FUTEX_WAIT:
+	case FUTEX_WAIT_BITSET:
+	case FUTEX_LOCK_PI:
+#ifdef FUTEX_LOCK_PI2
+	case FUTEX_LOCK_PI2:
+#endif
+	case FUTEX_WAIT_REQUEUE_PI:
+		return true;
+	default:
+		return false;
+	}
+}
+
+void event_fcntl_dup_facts(struct rc_event *e, long long cmd, bool ok, long long ret)
+{
+	if (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC)
+		return;
+	e->fd2 = ok && ret >= 0 && ret <= INT_MAX ? (int)ret : -1;
+	if (cmd == F_DUPFD_CLOEXEC)
+		e->flags |= O_CLOEXEC;
 }
 
 void event_flock_facts(struct rc_event *e, long long op)

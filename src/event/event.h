@@ -172,6 +172,11 @@ void event_clear(struct rc_event *e);
  * from their numbers, the same for every source. */
 void event_flock_facts(struct rc_event *e, long long op);
 void event_fcntl_lock_facts(struct rc_event *e, long long cmd, long long type);
+/* fcntl(fd, F_DUPFD or F_DUPFD_CLOEXEC, ...) makes a copy, as dup does:
+ * the new fd is fd2, as for accept (bash saves stderr this way before a
+ * redirection), -1 when the call failed (OK false); F_DUPFD_CLOEXEC's
+ * copy is close-on-exec. Nothing for other commands. */
+void event_fcntl_dup_facts(struct rc_event *e, long long cmd, bool ok, long long ret);
 
 /* Keeps the N bytes at SRC (all there is of a write) as E's data in DST,
  * which has room for MAX: all of them, or the first MAX / 2 and the last
@@ -214,6 +219,11 @@ static inline bool event_signal_ends(int signo)
 		return signo > 0;
 	}
 }
+
+/* E is a futex call that waits: futex_waitv, or a futex whose op waits
+ * (FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_LOCK_PI, FUTEX_LOCK_PI2,
+ * FUTEX_WAIT_REQUEUE_PI). */
+bool event_futex_waits(const struct rc_event *e);
 
 static inline bool event_failed(const struct rc_event *e)
 {

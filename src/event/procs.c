@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include "event/syscalls.h"
 #include "util/util.h"
 
 /* Kept by the output ring per line: enough for any error message. */
@@ -1140,33 +1141,46 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 		return;
 	/* A pending non-blocking connect has an outcome once SO_ERROR was read
 	 * or data moved on it; rules see it "connecting" until then. */
-	if (e->fd >= 0 && (nr == SYS_getsockopt || nr == SYS_read || nr == SYS_write ||
-			   nr == SYS_sendto || nr == SYS_recvfrom || nr == SYS_sendmsg ||
-			   nr == SYS_recvmsg || nr == SYS_writev || nr == SYS_readv)) {
+	if (e->fd >= 0 && (nr == SYS_getsockopt || syscall_is(nr, CL_SOCK_IO))) {
 		struct rc_fd *f = (struct rc_fd *)procs_fd(m, e->pid, e->fd);
 		if (f && f->connecting && (nr != SYS_getsockopt || (e->sockopt_level == SOL_SOCKET &&
 								    e->sockopt_name == SO_ERROR)))
 			f->connecting = false;
 	}
 
-	switch (nr) {
-#ifdef SYS_open
-	case SYS_open:
-#endif
-#ifdef SYS_creat
-	case SYS_creat:
-#endif
-	case SYS_openat:
-#ifdef SYS_openat2
-	case SYS_openat2:
-#endif
+	unsigned cl = syscall_classes(nr);
+	if (cl & CL_OPEN) {
 		if (e->ret >= 0) {
 			struct rc_fd *f = fd_put(p, (int)e->ret, RC_FD_FILE);
 			f->path = e->path ? xstrdup(e->path) : NULL;
 			f->cloexec = (e->flags & O_CLOEXEC) != 0;
 			f->nonblocking = (e->flags & O_NONBLOCK) != 0;
 		}
-		break;
+		return;
+	}
+	if (cl & CL_ACCEPT) {
+		if (e->ret >= 0) {
+			struct rc_fd *f = fd_put(p, (int)e->ret, RC_FD_SOCKET);
+			f->family = e->sa.family;
+			f->peer_host = e->sa.host ? xstrdup(e->sa.host) : NULL;
+			f->peer_port = e->sa.port;
+		}
+		return;
+	}
+	if (cl & CL_EXEC) {
+		apply_exec(m, p, e);
+		return;
+	}
+	if (cl & CL_IDS) {
+		apply_creds(m, p, e);
+		return;
+	}
+	if (cl & CL_FORK) {
+		if (e->ret > 0)
+			apply_clone(m, p, e);
+		return;
+	}
+	switch (nr) {
 	case SYS_socket:
 		if (e->ret >= 0) {
 			struct rc_fd *f = fd_put(p, (int)e->ret, RC_FD_SOCKET);
@@ -1174,15 +1188,6 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 			f->sock_type = (int)(e->flags & 0xf);
 			f->nonblocking = (e->flags & SOCK_NONBLOCK) != 0;
 			f->cloexec = (e->flags & SOCK_CLOEXEC) != 0;
-		}
-		break;
-	case SYS_accept:
-	case SYS_accept4:
-		if (e->ret >= 0) {
-			struct rc_fd *f = fd_put(p, (int)e->ret, RC_FD_SOCKET);
-			f->family = e->sa.family;
-			f->peer_host = e->sa.host ? xstrdup(e->sa.host) : NULL;
-			f->peer_port = e->sa.port;
 		}
 		break;
 #ifdef SYS_pipe
@@ -1236,37 +1241,6 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 			set_str(&p->cwd, f->path);
 		break;
 	}
-	case SYS_execve:
-	case SYS_execveat:
-		apply_exec(m, p, e);
-		break;
-	case SYS_setuid:
-	case SYS_setgid:
-	case SYS_setreuid:
-	case SYS_setregid:
-	case SYS_setresuid:
-	case SYS_setresgid:
-	case SYS_setgroups:
-	case SYS_getgroups:
-	case SYS_getuid:
-	case SYS_geteuid:
-	case SYS_getgid:
-	case SYS_getegid:
-		apply_creds(m, p, e);
-		break;
-	case SYS_clone:
-#ifdef SYS_clone3
-	case SYS_clone3:
-#endif
-#ifdef SYS_fork
-	case SYS_fork:
-#endif
-#ifdef SYS_vfork
-	case SYS_vfork:
-#endif
-		if (e->ret > 0)
-			apply_clone(m, p, e);
-		break;
 	default:
 		break;
 	}

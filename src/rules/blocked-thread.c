@@ -34,6 +34,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include "event/syscalls.h"
 #include "rules/common.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
@@ -214,104 +215,33 @@ static bool describe_fd(struct state *s, struct blocked *b, const struct rc_even
 
 /* ---- which call ---- */
 
+/* Calls a thread is never stuck in: it leaves (exit), becomes another
+ * program (exec), returns from a handler, or makes a process and goes on
+ * (vfork is apart: its caller waits for the child). */
 static bool ignored(long nr)
 {
-	switch (nr) {
-	case SYS_exit:
-	case SYS_exit_group:
-	case SYS_execve:
-	case SYS_execveat:
-	case SYS_rt_sigreturn:
-	case SYS_clone:
-#ifdef SYS_clone3
-	case SYS_clone3:
-#endif
-#ifdef SYS_fork
-	case SYS_fork:
-#endif
-		return true;
-	default:
-		return false;
-	}
+	return syscall_is(nr, CL_EXIT | CL_EXEC | CL_SIGRETURN | CL_FORK) && !syscall_is(nr, CL_FORK_WAITS);
 }
 
 static bool is_read(long nr)
 {
-	switch (nr) {
-	case SYS_read:
-	case SYS_readv:
-	case SYS_pread64:
-	case SYS_preadv:
-	case SYS_preadv2:
-	case SYS_recvfrom:
-	case SYS_recvmsg:
-	case SYS_recvmmsg:
-#ifdef SYS_recv
-	case SYS_recv:
-#endif
-		return true;
-	default:
-		return false;
-	}
+	return syscall_is(nr, CL_READ);
 }
 
 static bool is_write(long nr)
 {
-	switch (nr) {
-	case SYS_write:
-	case SYS_writev:
-	case SYS_pwrite64:
-	case SYS_pwritev:
-	case SYS_pwritev2:
-	case SYS_sendto:
-	case SYS_sendmsg:
-	case SYS_sendmmsg:
-	case SYS_sendfile:
-	case SYS_splice:
-	case SYS_copy_file_range:
-#ifdef SYS_send
-	case SYS_send:
-#endif
-		return true;
-	default:
-		return false;
-	}
+	return syscall_is(nr, CL_WRITE);
 }
 
 /* Calls that wait for storage on their fd. */
 static bool is_sync(long nr)
 {
-	switch (nr) {
-	case SYS_fsync:
-	case SYS_fdatasync:
-	case SYS_sync_file_range:
-	case SYS_fallocate:
-	case SYS_ftruncate:
-	case SYS_getdents64:
-	case SYS_fstat:
-	case SYS_close:
-		return true;
-	default:
-		return false;
-	}
+	return syscall_is(nr, CL_SYNC);
 }
 
 static bool futex_waits(const struct rc_event *e)
 {
-#ifdef SYS_futex_waitv
-	if (e->nr == SYS_futex_waitv)
-		return true;
-#endif
-	switch (e->futex_op) {
-	case FUTEX_WAIT:
-	case FUTEX_WAIT_BITSET:
-	case FUTEX_LOCK_PI:
-	case FUTEX_LOCK_PI2:
-	case FUTEX_WAIT_REQUEUE_PI:
-		return true;
-	default:
-		return false;
-	}
+	return event_futex_waits(e);
 }
 
 static enum kind classify_read(struct state *s, struct blocked *b, const struct rc_event *e,
@@ -435,11 +365,7 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 		b->what = strbuf_detach(&sb);
 		return K_EPOLL;
 	}
-	if (nr == SYS_futex
-#ifdef SYS_futex_waitv
-	    || nr == SYS_futex_waitv
-#endif
-	) {
+	if (syscall_is(nr, CL_FUTEX)) {
 		if (!futex_waits(e))
 			return K_OTHER;
 		struct strbuf sb = STRBUF_INIT;

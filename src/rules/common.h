@@ -20,6 +20,7 @@
 
 #include "event/event.h"
 #include "event/procs.h"
+#include "event/syscalls.h"
 #include "report/finding.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
@@ -131,25 +132,14 @@ const char *rule_proc_key(struct strbuf *sb, const struct rc_ctx *ctx, int pid, 
 /* open, openat, openat2 (creat is apart: it always creates). */
 static inline bool rule_is_open(long nr)
 {
-	return nr == SYS_openat
-#ifdef SYS_open
-	       || nr == SYS_open
-#endif
-#ifdef SYS_openat2
-	       || nr == SYS_openat2
-#endif
-		;
+	return syscall_is(nr, CL_OPEN) && !syscall_is(nr, CL_CREATES);
 }
 
 /* The calls that move a process into a directory: chdir, fchdir, chroot,
  * pivot_root. */
 static inline bool rule_is_enter(long nr)
 {
-	return nr == SYS_chdir || nr == SYS_fchdir || nr == SYS_chroot
-#ifdef SYS_pivot_root
-	       || nr == SYS_pivot_root
-#endif
-		;
+	return syscall_is(nr, CL_ENTER);
 }
 
 /* A process looking for a directory to be in: the shell's `cd` tried over
@@ -179,68 +169,26 @@ void rule_enter_release(struct rule_enter_pending *p);
 /* The calls that make a new process or thread. */
 static inline bool rule_is_fork(long nr)
 {
-	return nr == SYS_clone
-#ifdef SYS_clone3
-	       || nr == SYS_clone3
-#endif
-#ifdef SYS_fork
-	       || nr == SYS_fork
-#endif
-#ifdef SYS_vfork
-	       || nr == SYS_vfork
-#endif
-		;
+	return syscall_is(nr, CL_FORK);
 }
 
 /* poll and select: E->fds lists the fds waited on. */
 static inline bool rule_is_poll(long nr)
 {
-	return nr == SYS_ppoll || nr == SYS_pselect6
-#ifdef SYS_poll
-	       || nr == SYS_poll
-#endif
-#ifdef SYS_select
-	       || nr == SYS_select
-#endif
-		;
+	return syscall_is(nr, CL_POLL);
 }
 
 /* epoll waits: E->fds lists the fds that turned ready. */
 static inline bool rule_is_epoll(long nr)
 {
-	return nr == SYS_epoll_pwait
-#ifdef SYS_epoll_wait
-	       || nr == SYS_epoll_wait
-#endif
-#ifdef SYS_epoll_pwait2
-	       || nr == SYS_epoll_pwait2
-#endif
-		;
+	return syscall_is(nr, CL_EPOLL);
 }
 
 /* Calls that move data through a connected socket: the first one after a
  * non-blocking connect tells how the connect ended. */
 static inline bool rule_is_sock_io(long nr)
 {
-	switch (nr) {
-	case SYS_read:
-	case SYS_write:
-	case SYS_readv:
-	case SYS_writev:
-	case SYS_sendto:
-	case SYS_recvfrom:
-	case SYS_sendmsg:
-	case SYS_recvmsg:
-#ifdef SYS_send
-	case SYS_send:
-#endif
-#ifdef SYS_recv
-	case SYS_recv:
-#endif
-		return true;
-	default:
-		return false;
-	}
+	return syscall_is(nr, CL_SOCK_IO);
 }
 
 /* The path of E's fd as the process model knows it (NULL for a socket, a

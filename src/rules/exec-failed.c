@@ -25,6 +25,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "event/syscalls.h"
 #include "rules/common.h"
 #include "rules/fileprobe.h"
 #include "rules/rule.h"
@@ -197,35 +198,13 @@ static void record_failure(struct ef_state *st, const struct rc_event *e, const 
 
 static bool is_exec(long nr)
 {
-	return nr == SYS_execve || nr == SYS_execveat;
+	return syscall_is(nr, CL_EXEC);
 }
 
 /* Calls whose success shows a path exists. */
 static bool is_existence_witness(long nr)
 {
-	switch (nr) {
-#ifdef SYS_open
-	case SYS_open:
-#endif
-#ifdef SYS_stat
-	case SYS_stat:
-#endif
-#ifdef SYS_lstat
-	case SYS_lstat:
-#endif
-#ifdef SYS_access
-	case SYS_access:
-#endif
-#ifdef SYS_newfstatat
-	case SYS_newfstatat:
-#endif
-	case SYS_openat:
-	case SYS_statx:
-	case SYS_faccessat:
-		return true;
-	default:
-		return false;
-	}
+	return syscall_is(nr, CL_PATH_EXISTS);
 }
 
 static void ef_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)

@@ -37,6 +37,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "event/syscalls.h"
 #include "rules/common.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
@@ -181,20 +182,7 @@ static struct proc_act *proc_act(struct state *s, int group)
 
 static bool futex_waits(const struct rc_event *e)
 {
-#ifdef SYS_futex_waitv
-	if (e->nr == SYS_futex_waitv)
-		return true;
-#endif
-	switch (e->futex_op) {
-	case FUTEX_WAIT:
-	case FUTEX_LOCK_PI:
-	case FUTEX_WAIT_BITSET:
-	case FUTEX_WAIT_REQUEUE_PI:
-	case FUTEX_LOCK_PI2:
-		return true;
-	default:
-		return false;
-	}
+	return event_futex_waits(e);
 }
 
 /* The PI ops: a lock by name. */
@@ -458,11 +446,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		note_exit(s, e, ctx);
 		return;
 	}
-	if (e->nr == SYS_futex
-#ifdef SYS_futex_waitv
-	    || e->nr == SYS_futex_waitv
-#endif
-	) {
+	if (syscall_is(e->nr, CL_FUTEX)) {
 		if (s->npending)
 			pending_expire(s, e->seq);
 		if (futex_pi(e)) {

@@ -32,6 +32,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include "event/syscalls.h"
 #include "rules/common.h"
 #include "rules/fileprobe.h"
 #include "rules/rule.h"
@@ -252,28 +253,24 @@ static enum kind classify(struct state *s, const struct rc_event *e, const struc
 {
 	if (rule_is_poll(e->nr) || rule_is_epoll(e->nr))
 		return classify_wait(s, e, ctx, rule_is_epoll(e->nr), address);
-	switch (e->nr) {
-	case SYS_futex:
-#ifdef SYS_futex_waitv
-	case SYS_futex_waitv:
-#endif
-	case SYS_wait4:
-	case SYS_waitid:
-#ifdef SYS_pause
-	case SYS_pause:
-#endif
-	case SYS_rt_sigsuspend:
-	case SYS_rt_sigtimedwait:
-	case SYS_accept:
-	case SYS_accept4:
-	case SYS_exit:
-	case SYS_exit_group:
+	unsigned cl = syscall_classes(e->nr);
+	/* Waits for another party: a lock holder, a child, a signal, a
+	 * client; and the calls that do not return. */
+	if (cl & (CL_FUTEX | CL_WAIT_CHILD | CL_SIGWAIT | CL_ACCEPT | CL_EXIT))
 		return K_SKIP;
-
-	case SYS_nanosleep:
-	case SYS_clock_nanosleep:
+	if (cl & CL_SLEEP)
 		return K_SLEEP;
-
+	if (cl & CL_READ)
+		return classify_fd_io(s, e, ctx, true, path, address);
+	/* splice is left out: one of its ends is a pipe. syncfs flushes its
+	 * fd's file system, sync and msync storage at large. */
+	if ((cl & (CL_WRITE | CL_SYNC)) && e->nr != SYS_splice)
+		return classify_fd_io(s, e, ctx, false, path, address);
+	if (cl & CL_FLUSH) {
+		const struct rc_syscall *sc = syscall_by_nr(e->nr);
+		return syscall_arg(sc, ROLE_FD) >= 0 ? classify_fd_io(s, e, ctx, false, path, address) : K_DISK;
+	}
+	switch (e->nr) {
 	case SYS_connect:
 		if (e->sa.family == AF_UNIX || e->sa.family == AF_INET || e->sa.family == AF_INET6) {
 			strbuf_reset(&s->scratch);
@@ -282,40 +279,6 @@ static enum kind classify(struct state *s, const struct rc_event *e, const struc
 			*address = strbuf_str(&s->scratch);
 		}
 		return K_NETWORK;
-
-	case SYS_read:
-	case SYS_readv:
-	case SYS_pread64:
-	case SYS_preadv:
-	case SYS_preadv2:
-	case SYS_recvfrom:
-	case SYS_recvmsg:
-	case SYS_recvmmsg:
-		return classify_fd_io(s, e, ctx, true, path, address);
-	case SYS_write:
-	case SYS_writev:
-	case SYS_pwrite64:
-	case SYS_pwritev:
-	case SYS_pwritev2:
-	case SYS_sendto:
-	case SYS_sendmsg:
-	case SYS_sendmmsg:
-	case SYS_fsync:
-	case SYS_fdatasync:
-	case SYS_sync_file_range:
-	case SYS_syncfs:
-	case SYS_ftruncate:
-	case SYS_fallocate:
-	case SYS_getdents64:
-	case SYS_close:
-	case SYS_fstat:
-	case SYS_copy_file_range:
-	case SYS_sendfile:
-		return classify_fd_io(s, e, ctx, false, path, address);
-
-	case SYS_sync:
-	case SYS_msync:
-		return K_DISK;
 
 	case SYS_flock:
 	case SYS_fcntl:

@@ -1,5 +1,6 @@
-/* Syscall facts from strace's argument text: which calls are decoded and
- * how (one decoder per argument layout), filled into struct rc_event.
+/* Syscall facts from strace's argument text, filled into struct rc_event.
+ * Which calls are read and how is event/syscalls.def's: one reader per
+ * argument layout.
  *
  * Calls no rule needs (mprotect, rt_sigaction...) have no decoder: the
  * parser then never looks at their arguments, which is most of the speed.
@@ -11,26 +12,8 @@
 #include <stddef.h>
 
 #include "event/event.h"
+#include "event/syscalls.h"
 #include "strace/args.h"
-
-struct sc_info {
-	const char *name;
-	size_t len;
-	long nr;		/* -1 when this architecture has no such call */
-	unsigned char dec;	/* enum decoder in facts.c; 0 = none */
-};
-
-/* Name -> info, open addressing; built once per parser. */
-struct sc_table {
-	struct sc_info *rows;
-	size_t nrows;
-	unsigned *slots;	/* index + 1 into rows; 0 empty */
-	size_t mask;
-};
-
-void sc_table_init(struct sc_table *t);
-void sc_table_release(struct sc_table *t);
-const struct sc_info *sc_table_find(const struct sc_table *t, const char *name, size_t len);
 
 /* Everything the parser knows about one call besides its arguments. */
 struct call_text {
@@ -40,7 +23,7 @@ struct call_text {
 };
 
 /* Fill E's argument facts. E's name, nr, ret, err, ts... are already set. */
-void facts_fill(struct rc_event *e, const struct sc_info *sc, const struct call_text *ct,
+void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct call_text *ct,
 		struct arena *a);
 
 #endif

@@ -198,7 +198,6 @@ struct strace_parser {
 	size_t heap_n;
 	bool hold;		/* the current line is processed again */
 
-	struct sc_table sc;
 	struct arena arena;
 	struct strace_stats stats;
 	uint64_t seq;
@@ -1025,7 +1024,7 @@ static void fill_call(struct strace_parser *p, struct rc_event *e, const char *b
 		      bool finished, bool elided, bool args)
 {
 	size_t nl = call_name_len(body, blen);
-	const struct sc_info *sc = sc_table_find(&p->sc, body, nl);
+	const struct rc_syscall *sc = syscall_by_name(body, nl);
 	struct call_text ct = { span_make(body + nl + 1, blen - nl - 1), false, NULL };
 	struct tail t;
 
@@ -1156,7 +1155,7 @@ static void emit_unresumed(struct strace_parser *p, struct rc_event *e, struct p
 static bool known_call(struct strace_parser *p, const char *b, size_t bn)
 {
 	size_t nl = call_name_len(b, bn);
-	return nl && sc_table_find(&p->sc, b, nl) != NULL;
+	return nl && syscall_by_name(b, nl) != NULL;
 }
 
 /* A call line: complete, unfinished, detached, or cut short. */
@@ -1457,7 +1456,6 @@ static struct strace_parser *parser_new(size_t nsrc)
 
 	p->src = xcalloc(nsrc ? nsrc : 1, sizeof(*p->src));
 	p->nsrc = nsrc;
-	sc_table_init(&p->sc);
 	arena_init(&p->arena);
 	imap_init(&p->pending);
 	imap_init(&p->live);
@@ -1724,7 +1722,6 @@ void strace_parser_free(struct strace_parser *p)
 	imap_release(&p->live);
 	imap_release(&p->seen);
 	imap_release(&p->attached);
-	sc_table_release(&p->sc);
 	arena_release(&p->arena);
 	strbuf_release(&p->join);
 	strbuf_release(&p->carry);

@@ -31,6 +31,7 @@
 #include <time.h>
 
 #include "decode_test.h"
+#include "gen/tables.h"
 #include "util/util.h"
 
 static char dir[64];
@@ -980,11 +981,10 @@ static void decorated_fds(void **state)
 static void table_rows(void **state)
 {
 	(void)state;
-	const struct dec_syscall *sc;
-
 	for (size_t i = 0; i < dec_file_ncalls; i++) {
-		sc = &dec_file_calls[i];
-		assert_ptr_equal(dec_lookup(sc->nr), sc);
+		const struct dec_syscall *sc = dec_lookup(dec_file_calls[i].nr);
+		assert_non_null(sc);
+		assert_ptr_equal(sc->fn, dec_file_calls[i].fn);
 		assert_true(sc->nargs <= 6);
 	}
 	/* strace 6.1's classes: %file, %desc, and %stat for stat alone. */
@@ -1004,10 +1004,80 @@ static void table_rows(void **state)
 	assert_non_null(dec_lookup(SYS_fcntl)->fn);
 }
 
+/* The open flags an event keeps are the ones a log reader gets from the
+ * printed text, worked out without reading that text back: the names
+ * the headers define as 0 (O_LARGEFILE here), bits with no name, every
+ * access mode. */
+static void open_flags_fact(void **state)
+{
+	(void)state;
+	static const unsigned long long values[] = {
+		O_RDONLY, O_WRONLY | O_CREAT | O_TRUNC, O_RDWR | O_CLOEXEC | O_DIRECTORY, O_ACCMODE,
+		O_RDONLY | 0x8000 /* the kernel's O_LARGEFILE */, O_WRONLY | O_TMPFILE, O_SYNC | O_DSYNC,
+		O_RDONLY | FASYNC | O_NOATIME | O_PATH, O_RDWR | 0x40000000, 0xffffffff,
+	};
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		struct strbuf out = STRBUF_INIT;
+		struct dec d;
+		memset(&d, 0, sizeof(d));
+		d.out = &out;
+		unsigned long long fact = dec_open_flags(&d, values[i]);
+		long long parsed = xlat_flags(&rc_xlat_open_flag, out.buf, out.len, NULL);
+		if ((long long)fact != parsed)
+			fail_msg("%#llx printed as %s: kept %#llx, read back %#llx", values[i], out.buf, fact,
+				 (unsigned long long)parsed);
+		strbuf_release(&out);
+	}
+}
+
+/* The MODE fact of access and mknod is what a reader of the printed
+ * mode gets: the number when it is printed alone, 0 when by name. */
+static long long text_num(const char *s)
+{
+	return *s >= '0' && *s <= '9' ? strtoll(s, NULL, 0) : 0;
+}
+
+static void mode_fact(void **state)
+{
+	(void)state;
+	static const unsigned long long access_modes[] = {
+		F_OK, R_OK, R_OK | W_OK | X_OK, 0x10, R_OK | 0x10, 0xffffffffffffffffULL,
+	};
+	static const unsigned mknod_modes[] = {
+		0644, S_IFIFO | 0600, S_IFCHR | 0620, S_IFREG | S_ISUID | 0755, S_ISVTX | 0777, 0,
+		S_ISGID | 0750, 0170000 | 0644,
+	};
+	struct dt t;
+
+	for (size_t i = 0; i < sizeof(access_modes) / sizeof(access_modes[0]); i++) {
+		dt_init(&t);
+		uint64_t args[6] = { 0, access_modes[i] };
+		const char *text = dt_decode(&t, SYS_access, args, -1, ENOENT);
+		const char *m = strstr(text, ", ");
+		assert_non_null(m);
+		if (t.ev.mode != text_num(m + 2))
+			fail_msg("access mode %#llx printed as %s: fact %lld", access_modes[i], m + 2, t.ev.mode);
+		dt_release(&t);
+	}
+	for (size_t i = 0; i < sizeof(mknod_modes) / sizeof(mknod_modes[0]); i++) {
+		dt_init(&t);
+		uint64_t args[6] = { 0, mknod_modes[i], 0 };
+		const char *text = dt_decode(&t, SYS_mknod, args, -1, ENOENT);
+		const char *m = strstr(text, ", ");
+		assert_non_null(m);
+		if (t.ev.mode != text_num(m + 2))
+			fail_msg("mknod mode %#o printed as %s: fact %lld", mknod_modes[i], m + 2, t.ev.mode);
+		dt_release(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(open_calls),
+		cmocka_unit_test(open_flags_fact),
+		cmocka_unit_test(mode_fact),
 		cmocka_unit_test(stat_calls),
 		cmocka_unit_test(statfs_calls),
 		cmocka_unit_test(path_calls),

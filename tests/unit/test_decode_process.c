@@ -790,7 +790,7 @@ static void test_process_misc(void **state)
 static void test_tables(void **state)
 {
 	static const struct {
-		const struct dec_syscall *calls;
+		const struct dec_entry *calls;
 		const size_t *n;
 	} fams[] = {
 		{ dec_process_calls, &dec_process_ncalls }, { dec_memory_calls, &dec_memory_ncalls },
@@ -803,7 +803,8 @@ static void test_tables(void **state)
 	memset(seen, 0, sizeof(seen));
 	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++)
 		for (size_t i = 0; i < *fams[f].n; i++) {
-			const struct dec_syscall *sc = &fams[f].calls[i];
+			const struct dec_syscall *sc = dec_lookup(fams[f].calls[i].nr);
+			assert_non_null(sc);
 			assert_true(sc->nr >= 0 && sc->nr < (long)sizeof(seen));
 			assert_non_null(dec_syscall_name(sc->nr));
 			assert_true(sc->nargs <= 6);

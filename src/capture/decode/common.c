@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gen/tables.h"
@@ -393,7 +394,16 @@ void dec_flags(struct dec *d, const struct rc_xlat *x, unsigned long long v, con
 #define KERNEL_O_LARGEFILE O_LARGEFILE
 #endif
 
-void dec_open_flags(struct dec *d, unsigned long long v)
+/* NAME's value in the generated table: what a reader of the text takes
+ * it for (0 for a name the headers define as 0 or do not have). */
+static long long open_flag_fact(const char *name)
+{
+	long long v;
+
+	return xlat_value(&rc_xlat_open_flag, name, strlen(name), &v) ? v : 0;
+}
+
+unsigned long long dec_open_flags(struct dec *d, unsigned long long v)
 {
 	/* strace's order (its open_mode_flags table), not the bit order:
 	 * O_CLOEXEC before O_DIRECTORY, O_TMPFILE before O_DIRECTORY. */
@@ -410,19 +420,33 @@ void dec_open_flags(struct dec *d, unsigned long long v)
 		{ "FASYNC", FASYNC },
 	};
 	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	/* The names' values as a log reader takes them, once. */
+	static bool facts_known;
+	static long long order_fact[ARRAY_SIZE(order)], mode_fact[ARRAY_SIZE(modes)];
 	unsigned long long left = v & ~(unsigned long long)O_ACCMODE;
+	unsigned long long fact;
 
+	if (!facts_known) {
+		for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+			order_fact[i] = open_flag_fact(order[i].name);
+		for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+			mode_fact[i] = open_flag_fact(modes[i]);
+		facts_known = true;
+	}
 	strbuf_adds(d->out, modes[v & O_ACCMODE]);
+	fact = (unsigned long long)mode_fact[v & O_ACCMODE];
 	for (size_t i = 0; i < ARRAY_SIZE(order) && left; i++) {
 		/* glibc defines O_LARGEFILE as 0 on 64-bit targets. */
 		if (order[i].value && (left & order[i].value) == order[i].value) {
 			strbuf_addc(d->out, '|');
 			strbuf_adds(d->out, order[i].name);
 			left &= ~order[i].value;
+			fact |= (unsigned long long)order_fact[i];
 		}
 	}
 	if (left)
 		strbuf_addf(d->out, "|%#llx", left);
+	return fact | left;
 }
 
 /* VALUE's name as strace prints it. The generated tables mark aliases
@@ -859,4 +883,137 @@ void dec_sockaddr(struct dec *d, uint64_t addr, size_t len)
 		sa->port = -1;
 	}
 	strbuf_addc(d->out, '}');
+}
+
+/*
+ * The printers the families share (decode.h): value tables in strace's
+ * order, tracee structs, times and clocks.
+ */
+void dec_xl_flags(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
+		  const char *dflt)
+{
+	unsigned found = 0;
+
+	/* strace's printflags_ex: a zero value can only match the table's
+	 * first entry (the loop stops as soon as nothing is left). */
+	for (size_t i = 0; i < n && (v || !found); i++) {
+		unsigned long long xv = x[i].val;
+		if (v == xv || (xv && (v & xv) == xv)) {
+			if (found++)
+				strbuf_addc(d->out, '|');
+			strbuf_adds(d->out, x[i].name);
+			v &= ~xv;
+		}
+		if (!v)
+			break;
+	}
+	if (found) {
+		if (v)
+			strbuf_addf(d->out, "|%#llx", v);
+	} else if (v) {
+		strbuf_addf(d->out, "%#llx", v);
+		if (dflt)
+			strbuf_addf(d->out, " /* %s */", dflt);
+	} else if (dflt) {
+		strbuf_addc(d->out, '0');
+	}
+}
+
+const char *dec_xl_name(const struct dec_xl *x, size_t n, unsigned long long v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i].val == v)
+			return x[i].name;
+	return NULL;
+}
+
+bool dec_xl_val(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
+		const char *dflt)
+{
+	const char *name = dec_xl_name(x, n, v);
+
+	if (name) {
+		strbuf_adds(d->out, name);
+		return true;
+	}
+	strbuf_addf(d->out, "%#llx", v);
+	if (dflt)
+		strbuf_addf(d->out, " /* %s */", dflt);
+	return false;
+}
+
+bool dec_umove(struct dec *d, uint64_t addr, void *buf, size_t len)
+{
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return false;
+	}
+	if ((d->exiting && d->err) || mem_read(d->tid, addr, buf, len) != (ssize_t)len) {
+		dec_ptr(d, addr);
+		return false;
+	}
+	return true;
+}
+
+bool dec_timespec(struct dec *d, uint64_t addr, double *sec)
+{
+	struct dec_ktime t;
+
+	if (!dec_umove(d, addr, &t, sizeof(t)))
+		return false;
+	strbuf_addf(d->out, "{tv_sec=%lld, tv_nsec=%llu}", (long long)t.sec,
+		    (unsigned long long)t.nsec);
+	if (sec)
+		*sec = (double)t.sec + (double)t.nsec * 1e-9;
+	return true;
+}
+
+void dec_timeval_val(struct dec *d, const struct dec_ktime *t)
+{
+	strbuf_addf(d->out, "{tv_sec=%lld, tv_usec=%llu}", (long long)t->sec,
+		    (unsigned long long)t->nsec);
+}
+
+void dec_timeval(struct dec *d, uint64_t addr)
+{
+	struct dec_ktime t;
+
+	if (dec_umove(d, addr, &t, sizeof(t)))
+		dec_timeval_val(d, &t);
+}
+
+void dec_clock_t(struct strbuf *out, unsigned long long v)
+{
+	static long tck;
+
+	strbuf_addf(out, "%llu", v);
+	if (!tck) {
+		tck = sysconf(_SC_CLK_TCK);
+		if (tck <= 0)
+			tck = -1;
+	}
+	if (tck <= 0 || v == 0)
+		return;
+	/* As many decimals as the tick rate has (2 at 100 Hz), the fraction
+	 * rounded as printf rounds it. */
+	int width = 0;
+	for (long t = tck; t >= 10 && width < 9; t /= 10)
+		width++;
+	char frac[32];
+	snprintf(frac, sizeof(frac), "%.*f", width,
+		 (double)(v % (unsigned long long)tck) / (double)tck);
+	strbuf_addf(out, " /* %llu%s s */", v / (unsigned long long)tck, frac + 1);
+}
+
+/* The clocks strace names. */
+static const struct dec_xl clocknames[] = {
+	DEC_XL(CLOCK_REALTIME), DEC_XL(CLOCK_MONOTONIC), DEC_XL(CLOCK_PROCESS_CPUTIME_ID),
+	DEC_XL(CLOCK_THREAD_CPUTIME_ID), DEC_XL(CLOCK_MONOTONIC_RAW),
+	DEC_XL(CLOCK_REALTIME_COARSE), DEC_XL(CLOCK_MONOTONIC_COARSE), DEC_XL(CLOCK_BOOTTIME),
+	DEC_XL(CLOCK_REALTIME_ALARM), DEC_XL(CLOCK_BOOTTIME_ALARM), DEC_XL(CLOCK_TAI),
+};
+
+void dec_clockid(struct dec *d, unsigned id)
+{
+	dec_xl_val(d, clocknames, DEC_XL_N(clocknames), id, "CLOCK_???");
 }

@@ -1,7 +1,9 @@
 /* The file family: paths, the stat family, directories, links, modes and
- * owners, and the fd housekeeping calls (close, dup, fcntl, ioctl, lseek),
- * as strace 6.1 prints them, with the facts strace/facts.c reads back from
- * that text: the raw path (the engine resolves it against dirfd or the
+ * owners, and the fd housekeeping calls (close, dup, lseek; fcntl and
+ * flock are in fcntl.c, ioctl in ioctl.c, xattrs, mounts and fanotify in
+ * mount.c),
+ * as strace 6.1 prints them, with the facts their arguments' roles in
+ * event/syscalls.def give (what strace/facts.c reads from the same text): the raw path (the engine resolves it against dirfd or the
  * cwd), dirfd, fd, fd2, flags, mode, len, offset and st_size.
  *
  * Calls that write a result (stat buffers, readlink's and getcwd's text,
@@ -21,22 +23,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/fanotify.h>
-#include <sys/file.h>
 #include <sys/inotify.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
-#include <sys/swap.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <sys/xattr.h>
-#include <termios.h>
 #include <time.h>
 
+#include "capture/decode/file.h"
 #include "gen/tables.h"
 #include "util/util.h"
 
@@ -130,54 +126,8 @@ static const struct dec_xl open_resolve_flags[] = {
 #endif
 };
 
-static const struct dec_xl fcntlcmds[] = {
-	DEC_XL(F_DUPFD), DEC_XL(F_GETFD), DEC_XL(F_SETFD), DEC_XL(F_GETFL), DEC_XL(F_SETFL),
-	DEC_XL(F_GETLK), DEC_XL(F_SETLK), DEC_XL(F_SETLKW), DEC_XL(F_SETOWN), DEC_XL(F_GETOWN),
-	DEC_XL(F_SETSIG), DEC_XL(F_GETSIG), DEC_XL(F_GETLK64), DEC_XL(F_SETLK64),
-	DEC_XL(F_SETLKW64), DEC_XL(F_SETOWN_EX), DEC_XL(F_GETOWN_EX),
-#ifdef F_GETOWNER_UIDS
-	DEC_XL(F_GETOWNER_UIDS),
-#endif
-	DEC_XL(F_OFD_GETLK), DEC_XL(F_OFD_SETLK), DEC_XL(F_OFD_SETLKW), DEC_XL(F_SETLEASE),
-	DEC_XL(F_GETLEASE), DEC_XL(F_NOTIFY),
-#ifdef F_CANCELLK
-	DEC_XL(F_CANCELLK),
-#endif
-	DEC_XL(F_DUPFD_CLOEXEC), DEC_XL(F_SETPIPE_SZ), DEC_XL(F_GETPIPE_SZ),
-	DEC_XL(F_ADD_SEALS), DEC_XL(F_GET_SEALS),
-};
-
-static const struct dec_xl fdflags[] = {
-	DEC_XL(FD_CLOEXEC),
-};
-
-static const struct dec_xl lockfcmds[] = {
-	DEC_XL(F_RDLCK), DEC_XL(F_WRLCK), DEC_XL(F_UNLCK), DEC_XL(F_EXLCK), DEC_XL(F_SHLCK),
-};
-
-static const struct dec_xl f_seals[] = {
-	DEC_XL(F_SEAL_SEAL), DEC_XL(F_SEAL_SHRINK), DEC_XL(F_SEAL_GROW), DEC_XL(F_SEAL_WRITE),
-#ifdef F_SEAL_FUTURE_WRITE
-	DEC_XL(F_SEAL_FUTURE_WRITE),
-#endif
-};
-
-static const struct dec_xl notifyflags[] = {
-	DEC_XL(DN_ACCESS), DEC_XL(DN_MODIFY), DEC_XL(DN_CREATE), DEC_XL(DN_DELETE),
-	DEC_XL(DN_RENAME), DEC_XL(DN_ATTRIB), { (unsigned)DN_MULTISHOT, "DN_MULTISHOT" },
-};
-
-static const struct dec_xl f_owner_types[] = {
-	DEC_XL(F_OWNER_TID), DEC_XL(F_OWNER_PID), DEC_XL(F_OWNER_PGRP),
-};
-
-static const struct dec_xl whence_codes[] = {
+const struct dec_xl file_whence_codes[FILE_NWHENCE] = {
 	DEC_XL(SEEK_SET), DEC_XL(SEEK_CUR), DEC_XL(SEEK_END), DEC_XL(SEEK_DATA), DEC_XL(SEEK_HOLE),
-};
-
-static const struct dec_xl flockcmds[] = {
-	DEC_XL(LOCK_SH), DEC_XL(LOCK_EX), DEC_XL(LOCK_NB), DEC_XL(LOCK_UN),
-	DEC_XL(LOCK_MAND), DEC_XL(LOCK_RW), DEC_XL(LOCK_READ), DEC_XL(LOCK_WRITE),
 };
 
 static const struct dec_xl falloc_flags[] = {
@@ -211,39 +161,7 @@ static const struct dec_xl inotify_init_flags[] = {
 	DEC_XL(IN_NONBLOCK), DEC_XL(IN_CLOEXEC),
 };
 
-static const struct dec_xl xattrflags[] = {
-	DEC_XL(XATTR_CREATE), DEC_XL(XATTR_REPLACE),
-};
-
 /* MS_NOUSER is 1 << 31 in an int: keep it from sign-extending. */
-static const struct dec_xl mount_flags[] = {
-	DEC_XL(MS_RDONLY), DEC_XL(MS_NOSUID), DEC_XL(MS_NODEV), DEC_XL(MS_NOEXEC),
-	DEC_XL(MS_SYNCHRONOUS), DEC_XL(MS_REMOUNT), DEC_XL(MS_MANDLOCK), DEC_XL(MS_DIRSYNC),
-#ifdef MS_NOSYMFOLLOW
-	DEC_XL(MS_NOSYMFOLLOW),
-#endif
-	DEC_XL(MS_NOATIME), DEC_XL(MS_NODIRATIME), DEC_XL(MS_BIND), DEC_XL(MS_MOVE),
-	DEC_XL(MS_REC), DEC_XL(MS_SILENT), DEC_XL(MS_POSIXACL), DEC_XL(MS_UNBINDABLE),
-	DEC_XL(MS_PRIVATE), DEC_XL(MS_SLAVE), DEC_XL(MS_SHARED), DEC_XL(MS_RELATIME),
-	DEC_XL(MS_KERNMOUNT), DEC_XL(MS_I_VERSION), DEC_XL(MS_STRICTATIME), DEC_XL(MS_LAZYTIME),
-	DEC_XL(MS_SUBMOUNT), DEC_XL(MS_NOREMOTELOCK), DEC_XL(MS_NOSEC), DEC_XL(MS_BORN),
-	DEC_XL(MS_ACTIVE), { (unsigned)MS_NOUSER, "MS_NOUSER" },
-};
-
-static const struct dec_xl umount_flags[] = {
-	DEC_XL(MNT_FORCE), DEC_XL(MNT_DETACH), DEC_XL(MNT_EXPIRE), DEC_XL(UMOUNT_NOFOLLOW),
-};
-
-static const struct dec_xl swap_flags[] = {
-	DEC_XL(SWAP_FLAG_PREFER), DEC_XL(SWAP_FLAG_DISCARD),
-#ifdef SWAP_FLAG_DISCARD_ONCE
-	DEC_XL(SWAP_FLAG_DISCARD_ONCE),
-#endif
-#ifdef SWAP_FLAG_DISCARD_PAGES
-	DEC_XL(SWAP_FLAG_DISCARD_PAGES),
-#endif
-};
-
 /* strace's fsmagic, as far as linux/magic.h names them (ascending). */
 static const struct dec_xl fsmagic[] = {
 	DEC_XL(AUTOFS_SUPER_MAGIC), DEC_XL(DEVPTS_SUPER_MAGIC), DEC_XL(MSDOS_SUPER_MAGIC),
@@ -267,88 +185,13 @@ static const struct dec_xl statfs_flags[] = {
 #endif
 };
 
-static const struct dec_xl fan_classes[] = {
-	DEC_XL(FAN_CLASS_NOTIF), DEC_XL(FAN_CLASS_CONTENT), DEC_XL(FAN_CLASS_PRE_CONTENT),
-};
-
-static const struct dec_xl fan_init_flags[] = {
-	DEC_XL(FAN_CLOEXEC), DEC_XL(FAN_NONBLOCK), DEC_XL(FAN_UNLIMITED_QUEUE),
-	DEC_XL(FAN_UNLIMITED_MARKS), DEC_XL(FAN_ENABLE_AUDIT),
-#ifdef FAN_REPORT_PIDFD
-	DEC_XL(FAN_REPORT_PIDFD),
-#endif
-	DEC_XL(FAN_REPORT_TID), DEC_XL(FAN_REPORT_FID),
-#ifdef FAN_REPORT_DIR_FID
-	DEC_XL(FAN_REPORT_DIR_FID), DEC_XL(FAN_REPORT_NAME),
-#endif
-#ifdef FAN_REPORT_TARGET_FID
-	DEC_XL(FAN_REPORT_TARGET_FID),
-#endif
-};
-
-static const struct dec_xl fan_mark_flags[] = {
-	DEC_XL(FAN_MARK_ADD), DEC_XL(FAN_MARK_REMOVE), DEC_XL(FAN_MARK_DONT_FOLLOW),
-	DEC_XL(FAN_MARK_ONLYDIR), DEC_XL(FAN_MARK_MOUNT), DEC_XL(FAN_MARK_IGNORED_MASK),
-	DEC_XL(FAN_MARK_IGNORED_SURV_MODIFY), DEC_XL(FAN_MARK_FLUSH),
-#ifdef FAN_MARK_FILESYSTEM
-	DEC_XL(FAN_MARK_FILESYSTEM),
-#endif
-#ifdef FAN_MARK_EVICTABLE
-	DEC_XL(FAN_MARK_EVICTABLE),
-#endif
-#ifdef FAN_MARK_IGNORE
-	DEC_XL(FAN_MARK_IGNORE),
-#endif
-};
-
-static const struct dec_xl fan_event_flags[] = {
-	DEC_XL(FAN_ACCESS), DEC_XL(FAN_MODIFY), DEC_XL(FAN_ATTRIB), DEC_XL(FAN_CLOSE_WRITE),
-	DEC_XL(FAN_CLOSE_NOWRITE), DEC_XL(FAN_OPEN),
-#ifdef FAN_MOVED_FROM
-	DEC_XL(FAN_MOVED_FROM), DEC_XL(FAN_MOVED_TO), DEC_XL(FAN_CREATE), DEC_XL(FAN_DELETE),
-	DEC_XL(FAN_DELETE_SELF), DEC_XL(FAN_MOVE_SELF),
-#endif
-#ifdef FAN_OPEN_EXEC
-	DEC_XL(FAN_OPEN_EXEC),
-#endif
-	DEC_XL(FAN_Q_OVERFLOW),
-#ifdef FAN_FS_ERROR
-	DEC_XL(FAN_FS_ERROR),
-#endif
-	DEC_XL(FAN_OPEN_PERM), DEC_XL(FAN_ACCESS_PERM),
-#ifdef FAN_OPEN_EXEC_PERM
-	DEC_XL(FAN_OPEN_EXEC_PERM),
-#endif
-#ifdef FAN_DIR_MODIFY
-	DEC_XL(FAN_DIR_MODIFY),
-#endif
-	DEC_XL(FAN_ONDIR), DEC_XL(FAN_EVENT_ON_CHILD),
-#ifdef FAN_RENAME
-	DEC_XL(FAN_RENAME),
-#endif
-};
-
-#define XL_FLAGS(d, tab, v, dflt) dec_xl_flags(d, tab, DEC_XL_N(tab), v, dflt)
-#define XL_VAL(d, tab, v, dflt) dec_xl_val(d, tab, DEC_XL_N(tab), v, dflt)
 
 /*
  * Small printers.
  */
-static const char *arg_str(struct dec *d, int i)
+const char *file_arg_str(struct dec *d, int i)
 {
 	return dec_path(d, d->args[i]);
-}
-
-/* What the parser reads back from the text printed since START when it
- * takes a number there (facts.c's num_or(..., 0)): a mode printed as
- * "R_OK|W_OK" or "S_IFIFO|0644" is 0 to it. */
-static long long printed_num(const struct dec *d, size_t start)
-{
-	const char *s = d->out->buf ? d->out->buf + start : "";
-
-	if (*s < '0' || *s > '9')
-		return 0;
-	return strtoll(s, NULL, 0);
 }
 
 /* strace's print_numeric_umode_t: the mode as an unsigned short. */
@@ -360,21 +203,25 @@ static unsigned umode(struct dec *d, uint64_t v)
 	return m;
 }
 
-/* strace's print_symbolic_mode_t: "S_IFREG|0644", "S_ISUID|0755", "0600". */
-static void symbolic_mode(struct dec *d, unsigned mode)
+/* strace's print_symbolic_mode_t: "S_IFREG|0644", "S_ISUID|0755", "0600".
+ * Returns the MODE fact a reader of that text gets: the number when it is
+ * printed alone, 0 when names come with it. */
+static unsigned symbolic_mode(struct dec *d, unsigned mode)
 {
 	const char *ifmt = "";
+	const unsigned special = S_ISUID | S_ISGID | S_ISVTX;
 
 	if (mode & S_IFMT)
 		ifmt = dec_xl_name(modetypes, DEC_XL_N(modetypes), mode & S_IFMT);
 	if (!ifmt) {
 		strbuf_addf(d->out, "%#03o", mode);
-		return;
+		return mode;
 	}
 	strbuf_addf(d->out, "%s%s%s%s%s%#03o", ifmt, ifmt[0] ? "|" : "",
 		    (mode & S_ISUID) ? "S_ISUID|" : "", (mode & S_ISGID) ? "S_ISGID|" : "",
 		    (mode & S_ISVTX) ? "S_ISVTX|" : "",
-		    mode & ~(unsigned)(S_IFMT | S_ISUID | S_ISGID | S_ISVTX));
+		    mode & ~(unsigned)(S_IFMT | special));
+	return ifmt[0] || (mode & special) ? 0 : mode;
 }
 
 static void dev_t_val(struct dec *d, unsigned long long dev)
@@ -393,7 +240,7 @@ static void uid_arg(struct dec *d, uint64_t v)
 		strbuf_addf(d->out, "%u", id);
 }
 
-static void int_at(struct dec *d, uint64_t addr)
+void file_int_at(struct dec *d, uint64_t addr)
 {
 	int v;
 
@@ -401,18 +248,16 @@ static void int_at(struct dec *d, uint64_t addr)
 		strbuf_addf(d->out, "[%d]", v);
 }
 
-/* The fd argument I as the event's fd. */
-static void fd_arg(struct dec *d, int i)
+/* The fd argument I, printed; the event's fd is its FD role's (event_raw_arg_facts). */
+void file_fd_arg(struct dec *d, int i)
 {
-	d->e->fd = (int)d->args[i];
-	dec_fd(d, d->e->fd);
+	dec_fd(d, (int)d->args[i]);
 }
 
-/* The dirfd argument I as the event's dirfd. */
+/* The dirfd argument I, printed; the event's dirfd is its DIRFD role's. */
 static void dirfd_arg(struct dec *d, int i)
 {
-	d->e->dirfd = (int)d->args[i];
-	dec_dirfd(d, d->e->dirfd);
+	dec_dirfd(d, (int)d->args[i]);
 }
 
 /* A dirfd that is not the event's (the second one of renameat). */
@@ -425,27 +270,11 @@ static void other_dirfd(struct dec *d, int i)
 	d->e->dir_hint = hint;
 }
 
-/* newfstatat(3, "", ..., AT_EMPTY_PATH) and statx(3, "", ...) are an fstat
- * of fd 3 (facts.c's empty_path_is_fd). */
-static void empty_path_is_fd(struct dec *d)
-{
-	struct rc_event *e = d->e;
-
-	if (e->path && !e->path[0] && e->dirfd >= 0) {
-		e->fd = e->dirfd;
-		e->fd_hint = e->dir_hint;
-	}
-}
-
-/* Open flags V; the event keeps what the parser reads back from
- * the text (xlat_flags over the names), so both sources agree on flags
- * the generated table does not name. */
+/* Open flags V, printed, and as the event's flags what a log reader gets
+ * from the same text. */
 static void open_flags(struct dec *d, uint64_t v)
 {
-	size_t start = d->out->len;
-
-	dec_open_flags(d, v);
-	d->e->flags = xlat_flags(&rc_xlat_open_flag, d->out->buf + start, d->out->len - start, NULL);
+	d->e->flags = (long long)dec_open_flags(d, v);
 }
 
 /* strace's sprinttime_nsec & co: a local date for a comment, or NULL. */
@@ -483,7 +312,7 @@ static void time_comment(struct dec *d, long long sec, unsigned long long part, 
  */
 static void open_tail(struct dec *d, int i)
 {
-	d->e->path = arg_str(d, i);
+	d->e->path = file_arg_str(d, i);
 	dec_sep(d);
 	open_flags(d, d->args[i + 1]);
 	if (d->args[i + 1] & (O_CREAT | O_TMPFILE_BIT)) {
@@ -516,7 +345,7 @@ static void dec_openat2(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	/* OPEN_HOW_SIZE_VER0: smaller is EINVAL and printed as an address. */
 	memset(&how, 0, sizeof(how));
@@ -541,10 +370,9 @@ static void dec_creat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	d->e->mode = umode(d, d->args[1]);
-	d->e->flags = O_CREAT | O_WRONLY | O_TRUNC;
 }
 
 /*
@@ -577,7 +405,7 @@ static void stat_struct(struct dec *d, uint64_t addr)
 static void dec_stat(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = arg_str(d, 0);
+		d->e->path = file_arg_str(d, 0);
 		dec_sep(d);
 	} else {
 		stat_struct(d, d->args[1]);
@@ -587,7 +415,7 @@ static void dec_stat(struct dec *d)
 static void dec_fstat(struct dec *d)
 {
 	if (!d->exiting) {
-		fd_arg(d, 0);
+		file_fd_arg(d, 0);
 		dec_sep(d);
 	} else {
 		stat_struct(d, d->args[1]);
@@ -599,9 +427,8 @@ static void dec_newfstatat(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = arg_str(d, 1);
+		d->e->path = file_arg_str(d, 1);
 		dec_sep(d);
-		empty_path_is_fd(d);
 	} else {
 		stat_struct(d, d->args[2]);
 		dec_sep(d);
@@ -617,9 +444,8 @@ static void dec_statx(struct dec *d)
 		unsigned flags = (unsigned)d->args[2];
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = arg_str(d, 1);
+		d->e->path = file_arg_str(d, 1);
 		dec_sep(d);
-		empty_path_is_fd(d);
 		XL_FLAGS(d, at_statx_sync_types, flags & AT_STATX_SYNC_TYPE, NULL);
 		flags &= ~(unsigned)AT_STATX_SYNC_TYPE;
 		if (flags) {
@@ -679,7 +505,7 @@ static void statfs_struct(struct dec *d, uint64_t addr)
 static void dec_statfs(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = arg_str(d, 0);
+		d->e->path = file_arg_str(d, 0);
 		dec_sep(d);
 	} else {
 		statfs_struct(d, d->args[1]);
@@ -689,7 +515,7 @@ static void dec_statfs(struct dec *d)
 static void dec_fstatfs(struct dec *d)
 {
 	if (!d->exiting) {
-		fd_arg(d, 0);
+		file_fd_arg(d, 0);
 		dec_sep(d);
 	} else {
 		statfs_struct(d, d->args[1]);
@@ -699,19 +525,23 @@ static void dec_fstatfs(struct dec *d)
 /*
  * Paths with a mode, flags or a second path.
  */
+/* access's mode, printed by name ("R_OK|W_OK", "F_OK"); the MODE fact a
+ * reader of the text gets is 0 then, and the number only when no name
+ * covers any of its bits (printed in hex). */
 static void access_mode(struct dec *d, uint64_t v)
 {
-	size_t start = d->out->len;
-
 	XL_FLAGS(d, access_modes, v, "?_OK");
-	d->e->mode = printed_num(d, start);
+	if (v & (R_OK | W_OK | X_OK))
+		d->e->mode = 0;
+	else	/* strtoll's reading of the hex: a huge one saturates */
+		d->e->mode = v > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)v;
 }
 
 static void dec_access(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	access_mode(d, d->args[1]);
 }
@@ -722,7 +552,7 @@ static void dec_faccessat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	access_mode(d, d->args[2]);
 	if (d->nr == SYS_faccessat2) {
@@ -745,7 +575,7 @@ static void readlink_tail(struct dec *d, int i)
 static void dec_readlink(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = arg_str(d, 0);
+		d->e->path = file_arg_str(d, 0);
 		dec_sep(d);
 	} else {
 		readlink_tail(d, 1);
@@ -757,7 +587,7 @@ static void dec_readlinkat(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = arg_str(d, 1);
+		d->e->path = file_arg_str(d, 1);
 		dec_sep(d);
 	} else {
 		readlink_tail(d, 2);
@@ -768,7 +598,7 @@ static void dec_readlinkat(struct dec *d)
 static void dec_path1(struct dec *d)
 {
 	if (!d->exiting)
-		d->e->path = arg_str(d, 0);
+		d->e->path = file_arg_str(d, 0);
 }
 
 /* f(path, mode): mkdir, chmod. */
@@ -776,7 +606,7 @@ static void dec_path_mode(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	d->e->mode = umode(d, d->args[1]);
 }
@@ -788,7 +618,7 @@ static void dec_at_path_mode(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	d->e->mode = umode(d, d->args[2]);
 }
@@ -799,7 +629,7 @@ static void dec_unlinkat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	XL_FLAGS(d, at_flags, d->args[2], "AT_???");
 }
@@ -809,9 +639,9 @@ static void dec_path2(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
-	d->e->path2 = arg_str(d, 1);
+	d->e->path2 = file_arg_str(d, 1);
 }
 
 /* renameat(olddirfd, old, newdirfd, new[, flags]), linkat(..., flags). */
@@ -821,11 +651,11 @@ static void dec_at_path2(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	other_dirfd(d, 2);
 	dec_sep(d);
-	d->e->path2 = arg_str(d, 3);
+	d->e->path2 = file_arg_str(d, 3);
 	if (d->nr == SYS_renameat2) {
 		dec_sep(d);
 		XL_FLAGS(d, rename_flags, d->args[4], "RENAME_??");
@@ -836,32 +666,32 @@ static void dec_at_path2(struct dec *d)
 }
 
 /* The link is what gets created (and fails): it is the path, the target
- * path2, as facts.c has it. */
+ * path2, as their roles say. */
 static void dec_symlink(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path2 = arg_str(d, 0);
+	d->e->path2 = file_arg_str(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 }
 
 static void dec_symlinkat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path2 = arg_str(d, 0);
+	d->e->path2 = file_arg_str(d, 0);
 	dec_sep(d);
 	dirfd_arg(d, 1);
 	dec_sep(d);
-	d->e->path = arg_str(d, 2);
+	d->e->path = file_arg_str(d, 2);
 }
 
 /* f(fd): close, fchdir, fsync, fdatasync, syncfs, dup. */
 static void dec_fd1(struct dec *d)
 {
 	if (!d->exiting)
-		fd_arg(d, 0);
+		file_fd_arg(d, 0);
 }
 
 static void dec_getcwd(struct dec *d)
@@ -880,7 +710,7 @@ static void dec_fchmod(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
 	umode(d, d->args[1]);
 }
@@ -890,7 +720,7 @@ static void dec_chown(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	uid_arg(d, d->args[1]);
 	dec_sep(d);
@@ -901,7 +731,7 @@ static void dec_fchown(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
 	uid_arg(d, d->args[1]);
 	dec_sep(d);
@@ -914,7 +744,7 @@ static void dec_fchownat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	uid_arg(d, d->args[2]);
 	dec_sep(d);
@@ -927,7 +757,7 @@ static void dec_truncate(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	if ((long long)d->args[1] >= 0)
@@ -938,7 +768,7 @@ static void dec_ftruncate(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	if ((long long)d->args[1] >= 0)
@@ -963,7 +793,7 @@ static void dec_getdents(struct dec *d)
 	unsigned count = (unsigned)d->args[2];
 
 	if (!d->exiting) {
-		fd_arg(d, 0);
+		file_fd_arg(d, 0);
 		dec_sep(d);
 		return;
 	}
@@ -1004,520 +834,28 @@ static void dec_close_range(struct dec *d)
 	XL_FLAGS(d, close_range_flags, d->args[2], "CLOSE_RANGE_???");
 }
 
-/* dup2/dup3: the target is fd2, as facts.c has it. */
+/* dup2/dup3: the target is fd2 (its FD2 role). */
 static void dec_dup2(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
-	d->e->fd2 = (int)d->args[1];
-	dec_fd(d, d->e->fd2);
+	dec_fd(d, (int)d->args[1]);
 	if (d->nr == SYS_dup3) {
 		dec_sep(d);
 		XL_FLAGS(d, open_mode_flags, d->args[2], "O_???");
 	}
 }
 
-/*
- * fcntl.
- */
-/* The struct flock at ADDR; for a lock asked for with CMD (not getlk),
- * its lock facts too. */
-static void flock_at(struct dec *d, uint64_t addr, bool getlk, unsigned cmd)
-{
-	/* x86_64's struct flock is struct flock64. */
-	struct flock fl;
-
-	if (!dec_umove(d, addr, &fl, sizeof(fl)))
-		return;
-	if (!getlk)
-		event_fcntl_lock_facts(d->e, cmd, fl.l_type);
-	strbuf_add(d->out, "{l_type=", 8);
-	XL_VAL(d, lockfcmds, (unsigned short)fl.l_type, "F_???");
-	strbuf_add(d->out, ", l_whence=", 11);
-	XL_VAL(d, whence_codes, (unsigned short)fl.l_whence, "SEEK_???");
-	strbuf_addf(d->out, ", l_start=%lld, l_len=%lld", (long long)fl.l_start, (long long)fl.l_len);
-	if (getlk)
-		strbuf_addf(d->out, ", l_pid=%d", fl.l_pid);
-	strbuf_addc(d->out, '}');
-}
-
-static void f_owner_ex_at(struct dec *d, uint64_t addr)
-{
-	struct f_owner_ex owner;
-
-	if (!dec_umove(d, addr, &owner, sizeof(owner)))
-		return;
-	strbuf_add(d->out, "{type=", 6);
-	XL_VAL(d, f_owner_types, (unsigned)owner.type, "F_OWNER_???");
-	strbuf_addf(d->out, ", pid=%d}", owner.pid);
-}
-
-/* sprintflags with a prefix, as the text after fcntl's return value:
- * "(flags FD_CLOEXEC)"; nothing when no name and no bit. */
-static void rv_flags(struct dec *d, const char *prefix, const struct dec_xl *x, size_t n, unsigned long long v)
-{
-	struct strbuf *save = d->out;
-
-	if (!v)
-		return;
-	strbuf_addf(d->rv_extra, "(%s", prefix);
-	d->out = d->rv_extra;
-	dec_xl_flags(d, x, n, v, NULL);
-	d->out = save;
-	strbuf_addc(d->rv_extra, ')');
-}
-
-/*
- * fcntl's F_GETFD, F_GETFL, F_GETLEASE and F_GET_SEALS return values are
- * printed in hex by strace ("= 0x1 (flags FD_CLOEXEC)"), with the flags
- * named in parentheses after it.
- */
-static void dec_fcntl(struct dec *d)
-{
-	unsigned cmd = (unsigned)d->args[1];
-	uint64_t arg = d->args[2];
-
-	/* F_DUPFD's copy is fd2, as the parser has it. */
-	if (d->exiting && (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)) {
-		d->e->fd2 = !d->err && d->rval >= 0 && d->rval <= INT_MAX ? (int)d->rval : -1;
-		if (cmd == F_DUPFD_CLOEXEC)
-			d->e->flags |= O_CLOEXEC;
-	}
-
-	if (!d->exiting) {
-		fd_arg(d, 0);
-		dec_sep(d);
-		XL_VAL(d, fcntlcmds, cmd, "F_???");
-		switch (cmd) {
-		case F_SETFD:
-			dec_sep(d);
-			XL_FLAGS(d, fdflags, arg, "FD_???");
-			break;
-		case F_SETOWN:
-			strbuf_addf(d->out, ", %d", (int)arg);
-			break;
-		case F_SETPIPE_SZ:
-		case F_DUPFD:
-		case F_DUPFD_CLOEXEC:
-			strbuf_addf(d->out, ", %lld", (long long)arg);
-			break;
-		case F_SETFL:
-			dec_sep(d);
-			dec_open_flags(d, (unsigned)arg);
-			break;
-		case F_SETLK:
-		case F_SETLKW:
-		case F_OFD_SETLK:
-		case F_OFD_SETLKW:
-			dec_sep(d);
-			flock_at(d, arg, false, cmd);
-			break;
-		case F_SETOWN_EX:
-			dec_sep(d);
-			f_owner_ex_at(d, arg);
-			break;
-		case F_NOTIFY:
-			dec_sep(d);
-			XL_FLAGS(d, notifyflags, arg, "DN_???");
-			break;
-		case F_SETLEASE:
-			dec_sep(d);
-			XL_VAL(d, lockfcmds, arg, "F_???");
-			break;
-		case F_ADD_SEALS:
-			dec_sep(d);
-			XL_FLAGS(d, f_seals, arg, "F_SEAL_???");
-			break;
-		case F_SETSIG:
-			dec_sep(d);
-			dec_signal(d, (int)arg);
-			break;
-		case F_GETOWN:
-		case F_GETPIPE_SZ:
-		case F_GETFD:
-		case F_GETFL:
-		case F_GETLK:
-		case F_OFD_GETLK:
-		case F_GETOWN_EX:
-		case F_GETLEASE:
-		case F_GET_SEALS:
-		case F_GETSIG:
-			break;
-		default:
-			dec_sep(d);
-			strbuf_addf(d->out, "%#llx", (unsigned long long)arg);
-			break;
-		}
-		return;
-	}
-	if (!d->err && (cmd == F_GETFD || cmd == F_GETFL || cmd == F_GETLEASE || cmd == F_GET_SEALS))
-		d->rv_hex = true;
-	switch (cmd) {
-	case F_GETLK:
-	case F_OFD_GETLK:
-		dec_sep(d);
-		flock_at(d, arg, true, 0);
-		break;
-	case F_GETOWN_EX:
-		dec_sep(d);
-		f_owner_ex_at(d, arg);
-		break;
-	case F_GETFD:
-		if (!d->err)
-			rv_flags(d, "flags ", fdflags, DEC_XL_N(fdflags), (unsigned long long)d->rval);
-		break;
-	case F_GETFL:
-		if (!d->err) {
-			struct strbuf *save = d->out;
-			strbuf_add(d->rv_extra, "(flags ", 7);
-			d->out = d->rv_extra;
-			dec_open_flags(d, (unsigned long long)d->rval);
-			d->out = save;
-			strbuf_addc(d->rv_extra, ')');
-		}
-		break;
-	case F_GETLEASE:
-		if (!d->err) {
-			const char *name = dec_xl_name(lockfcmds, DEC_XL_N(lockfcmds), (unsigned long long)d->rval);
-			if (name)
-				strbuf_addf(d->rv_extra, "(%s)", name);
-		}
-		break;
-	case F_GET_SEALS:
-		if (!d->err)
-			rv_flags(d, "seals ", f_seals, DEC_XL_N(f_seals), (unsigned long long)d->rval);
-		break;
-	case F_GETSIG:
-		if (!d->err && d->rval) {
-			const char *name = dec_signame((int)d->rval);
-			if (name)
-				strbuf_addf(d->rv_extra, "(%s)", name);
-		}
-		break;
-	default:
-		break;
-	}
-}
-
-/*
- * ioctl: the terminal and FIO requests strace decodes (its term.c), and
- * every other request as _IOC(dir, type, nr, size) with its argument in
- * hex. strace names thousands of requests from the kernel's headers; the
- * ones a failing program typically makes (isatty's TCGETS, TIOCGWINSZ,
- * FIONBIO, FIONREAD...) are named here.
- */
-enum ioc_arg {
-	IOC_NONE,		/* no argument */
-	IOC_HEX,		/* the argument in hex */
-	IOC_INT,		/* an int: "[1]" */
-	IOC_INT_OUT,		/* an int the kernel writes */
-	IOC_DEC,		/* the argument itself, as an int */
-	IOC_TERMIOS,		/* struct termios */
-	IOC_TERMIOS_OUT,
-	IOC_WINSZ,		/* struct winsize */
-	IOC_WINSZ_OUT,
-	IOC_MODEM,		/* int of TIOCM_* */
-	IOC_MODEM_OUT,
-	IOC_CHAR,		/* one byte: "\"x\"" */
-	IOC_TCXONC,
-	IOC_TCFLSH,
-};
-
-static const struct {
-	unsigned code;
-	const char *name;	/* as strace prints it, "A or B" for shared codes */
-	unsigned char arg;	/* enum ioc_arg */
-} ioctls[] = {
-	{ TCGETS, "TCGETS", IOC_TERMIOS_OUT },
-	{ TCSETS, "SNDCTL_TMR_START or TCSETS", IOC_TERMIOS },
-	{ TCSETSW, "SNDCTL_TMR_STOP or TCSETSW", IOC_TERMIOS },
-	{ TCSETSF, "SNDCTL_TMR_CONTINUE or TCSETSF", IOC_TERMIOS },
-	{ TCSBRK, "TCSBRK", IOC_DEC },
-	{ TCXONC, "TCXONC", IOC_TCXONC },
-	{ TCFLSH, "TCFLSH", IOC_TCFLSH },
-	{ TIOCEXCL, "TIOCEXCL", IOC_NONE },
-	{ TIOCNXCL, "TIOCNXCL", IOC_NONE },
-	{ TIOCSCTTY, "TIOCSCTTY", IOC_DEC },
-	{ TIOCGPGRP, "TIOCGPGRP", IOC_INT_OUT },
-	{ TIOCSPGRP, "TIOCSPGRP", IOC_INT },
-	{ TIOCOUTQ, "TIOCOUTQ", IOC_INT_OUT },
-	{ TIOCSTI, "TIOCSTI", IOC_CHAR },
-	{ TIOCGWINSZ, "TIOCGWINSZ", IOC_WINSZ_OUT },
-	{ TIOCSWINSZ, "TIOCSWINSZ", IOC_WINSZ },
-	{ TIOCMGET, "TIOCMGET", IOC_MODEM_OUT },
-	{ TIOCMBIS, "TIOCMBIS", IOC_MODEM },
-	{ TIOCMBIC, "TIOCMBIC", IOC_MODEM },
-	{ TIOCMSET, "TIOCMSET", IOC_MODEM },
-	{ TIOCGSOFTCAR, "TIOCGSOFTCAR", IOC_INT_OUT },
-	{ TIOCSSOFTCAR, "TIOCSSOFTCAR", IOC_INT },
-	{ FIONREAD, "FIONREAD", IOC_INT_OUT },
-	{ TIOCCONS, "TIOCCONS", IOC_NONE },
-	{ TIOCPKT, "TIOCPKT", IOC_INT },
-	{ FIONBIO, "FIONBIO", IOC_INT },
-	{ TIOCNOTTY, "TIOCNOTTY", IOC_NONE },
-	{ TIOCSETD, "TIOCSETD", IOC_INT },
-	{ TIOCGETD, "TIOCGETD", IOC_INT_OUT },
-	{ TCSBRKP, "TCSBRKP", IOC_DEC },
-	{ TIOCSBRK, "TIOCSBRK", IOC_NONE },
-	{ TIOCCBRK, "TIOCCBRK", IOC_NONE },
-	{ TIOCGSID, "TIOCGSID", IOC_INT_OUT },
-	{ TIOCGPTN, "TIOCGPTN", IOC_INT_OUT },
-	{ TIOCSPTLCK, "TIOCSPTLCK", IOC_INT },
-#ifdef TIOCGDEV
-	{ TIOCGDEV, "TIOCGDEV", IOC_INT_OUT },
-#endif
-#ifdef TIOCVHANGUP
-	{ TIOCVHANGUP, "TIOCVHANGUP", IOC_NONE },
-#endif
-#ifdef TIOCGEXCL
-	{ TIOCGEXCL, "TIOCGEXCL", IOC_INT_OUT },
-#endif
-#ifdef TIOCGPTPEER
-	{ TIOCGPTPEER, "TIOCGPTPEER", IOC_HEX },
-#endif
-	{ FIONCLEX, "FIONCLEX", IOC_NONE },
-	{ FIOCLEX, "FIOCLEX", IOC_NONE },
-	{ FIOASYNC, "FIOASYNC", IOC_INT },
-};
-
-static const struct dec_xl ioctl_dirs[] = {
-	DEC_XL(_IOC_NONE), DEC_XL(_IOC_READ), DEC_XL(_IOC_WRITE),
-};
-
-static const struct dec_xl tcxonc_options[] = {
-	DEC_XL(TCOOFF), DEC_XL(TCOON), DEC_XL(TCIOFF), DEC_XL(TCION),
-};
-
-static const struct dec_xl tcflsh_options[] = {
-	DEC_XL(TCIFLUSH), DEC_XL(TCOFLUSH), DEC_XL(TCIOFLUSH),
-};
-
-static const struct dec_xl modem_flags[] = {
-	DEC_XL(TIOCM_LE), DEC_XL(TIOCM_DTR), DEC_XL(TIOCM_RTS), DEC_XL(TIOCM_ST),
-	DEC_XL(TIOCM_SR), DEC_XL(TIOCM_CTS), DEC_XL(TIOCM_CAR), DEC_XL(TIOCM_RNG),
-	DEC_XL(TIOCM_DSR),
-#ifdef TIOCM_OUT1
-	DEC_XL(TIOCM_OUT1), DEC_XL(TIOCM_OUT2), DEC_XL(TIOCM_LOOP),
-#endif
-};
-
-/* The termios flag tables of strace's term.c, x86's values. */
-static const struct dec_xl term_iflags[] = {
-	DEC_XL(IGNBRK), DEC_XL(BRKINT), DEC_XL(IGNPAR), DEC_XL(PARMRK), DEC_XL(INPCK),
-	DEC_XL(ISTRIP), DEC_XL(INLCR), DEC_XL(IGNCR), DEC_XL(ICRNL), DEC_XL(IUCLC),
-	DEC_XL(IXON), DEC_XL(IXANY), DEC_XL(IXOFF), DEC_XL(IMAXBEL), DEC_XL(IUTF8),
-};
-
-static const struct dec_xl term_oflags_nldly[] = { DEC_XL(NL0), DEC_XL(NL1) };
-static const struct dec_xl term_oflags_crdly[] = {
-	DEC_XL(CR0), DEC_XL(CR1), DEC_XL(CR2), DEC_XL(CR3),
-};
-static const struct dec_xl term_oflags_tabdly[] = {
-	DEC_XL(XTABS), DEC_XL(TAB0), DEC_XL(TAB1), DEC_XL(TAB2), DEC_XL(TAB3),
-};
-static const struct dec_xl term_oflags_bsdly[] = { DEC_XL(BS1), DEC_XL(BS0) };
-static const struct dec_xl term_oflags_vtdly[] = { DEC_XL(VT0), DEC_XL(VT1) };
-static const struct dec_xl term_oflags_ffdly[] = { DEC_XL(FF0), DEC_XL(FF1) };
-
-static const struct dec_xl term_oflags[] = {
-	DEC_XL(OPOST), DEC_XL(OLCUC), DEC_XL(ONLCR), DEC_XL(OCRNL), DEC_XL(ONOCR),
-	DEC_XL(ONLRET), DEC_XL(OFILL), DEC_XL(OFDEL),
-};
-
-static const struct dec_xl baud_options[] = {
-	DEC_XL(B0), DEC_XL(B50), DEC_XL(B75), DEC_XL(B110), DEC_XL(B134), DEC_XL(B150),
-	DEC_XL(B200), DEC_XL(B300), DEC_XL(B600), DEC_XL(B1200), DEC_XL(B1800), DEC_XL(B2400),
-	DEC_XL(B4800), DEC_XL(B9600), DEC_XL(B19200), DEC_XL(B38400), DEC_XL(B57600),
-	DEC_XL(B115200), DEC_XL(B230400), DEC_XL(B460800), DEC_XL(B500000), DEC_XL(B576000),
-	DEC_XL(B921600), DEC_XL(B1000000), DEC_XL(B1152000), DEC_XL(B1500000),
-	DEC_XL(B2000000), DEC_XL(B2500000), DEC_XL(B3000000), DEC_XL(B3500000),
-	DEC_XL(B4000000),
-};
-
-static const struct dec_xl term_cflags_csize[] = {
-	DEC_XL(CS5), DEC_XL(CS6), DEC_XL(CS7), DEC_XL(CS8),
-};
-
-static const struct dec_xl term_cflags[] = {
-	DEC_XL(CSTOPB), DEC_XL(CREAD), DEC_XL(PARENB), DEC_XL(PARODD), DEC_XL(HUPCL),
-	DEC_XL(CLOCAL), DEC_XL(CMSPAR), DEC_XL(CRTSCTS),
-};
-
-static const struct dec_xl term_lflags[] = {
-	DEC_XL(ISIG), DEC_XL(ICANON), DEC_XL(XCASE), DEC_XL(ECHO), DEC_XL(ECHOE),
-	DEC_XL(ECHOK), DEC_XL(ECHONL), DEC_XL(NOFLSH), DEC_XL(IEXTEN), DEC_XL(ECHOCTL),
-	DEC_XL(ECHOPRT), DEC_XL(ECHOKE), DEC_XL(FLUSHO), DEC_XL(PENDIN), DEC_XL(TOSTOP),
-	DEC_XL(EXTPROC),
-};
-
-/* The kernel's struct termios (not glibc's, which is longer). */
-struct k_termios {
-	uint32_t c_iflag, c_oflag, c_cflag, c_lflag;
-	unsigned char c_line;
-	unsigned char c_cc[19];
-};
-
-static void termios_at(struct dec *d, uint64_t addr)
-{
-	static const struct {
-		const struct dec_xl *x;
-		size_t n;
-		unsigned mask;
-		const char *dflt;
-	} odelays[] = {
-		{ term_oflags_nldly, DEC_XL_N(term_oflags_nldly), NLDLY, "NL?" },
-		{ term_oflags_crdly, DEC_XL_N(term_oflags_crdly), CRDLY, "CR?" },
-		{ term_oflags_tabdly, DEC_XL_N(term_oflags_tabdly), TABDLY, "TAB?" },
-		{ term_oflags_bsdly, DEC_XL_N(term_oflags_bsdly), BSDLY, "BS?" },
-		{ term_oflags_vtdly, DEC_XL_N(term_oflags_vtdly), VTDLY, "VT?" },
-		{ term_oflags_ffdly, DEC_XL_N(term_oflags_ffdly), FFDLY, "FF?" },
-	};
-	/* IBSHIFT (asm/termbits.h): where CIBAUD keeps the input speed. */
-	const int ibshift = __builtin_ctz(CIBAUD);
-	struct k_termios t;
-
-	if (!dec_umove(d, addr, &t, sizeof(t)))
-		return;
-	strbuf_add(d->out, "{c_iflag=", 9);
-	XL_FLAGS(d, term_iflags, t.c_iflag, NULL);
-	strbuf_add(d->out, ", c_oflag=", 10);
-	unsigned v = t.c_oflag;
-	for (size_t i = 0; i < ARRAY_SIZE(odelays); i++) {
-		dec_xl_val(d, odelays[i].x, odelays[i].n, v & odelays[i].mask, odelays[i].dflt);
-		strbuf_addc(d->out, '|');
-		v &= ~odelays[i].mask;
-	}
-	XL_FLAGS(d, term_oflags, v, NULL);
-	strbuf_add(d->out, ", c_cflag=", 10);
-	v = t.c_cflag;
-	XL_VAL(d, baud_options, v & CBAUD, "B???");
-	strbuf_addc(d->out, '|');
-	if (v & CIBAUD) {
-		XL_VAL(d, baud_options, (v & CIBAUD) >> ibshift, "B???");
-		strbuf_add(d->out, "<<IBSHIFT|", 10);
-	}
-	XL_VAL(d, term_cflags_csize, v & CSIZE, "CS?");
-	strbuf_addc(d->out, '|');
-	XL_FLAGS(d, term_cflags, v & ~(unsigned)(CBAUD | CIBAUD | CSIZE), NULL);
-	strbuf_add(d->out, ", c_lflag=", 10);
-	XL_FLAGS(d, term_lflags, t.c_lflag, NULL);
-	strbuf_add(d->out, ", ...}", 6);
-}
-
-static void winsize_at(struct dec *d, uint64_t addr)
-{
-	struct winsize ws;
-
-	if (dec_umove(d, addr, &ws, sizeof(ws)))
-		strbuf_addf(d->out, "{ws_row=%u, ws_col=%u, ws_xpixel=%u, ws_ypixel=%u}", ws.ws_row,
-			    ws.ws_col, ws.ws_xpixel, ws.ws_ypixel);
-}
-
-static void modem_at(struct dec *d, uint64_t addr)
-{
-	int v;
-
-	if (!dec_umove(d, addr, &v, sizeof(v)))
-		return;
-	strbuf_addc(d->out, '[');
-	XL_FLAGS(d, modem_flags, (unsigned)v, "TIOCM_???");
-	strbuf_addc(d->out, ']');
-}
-
-/* The argument of a request the kernel reads (entry) or writes (exit). */
-static void ioctl_arg(struct dec *d, enum ioc_arg kind, uint64_t arg)
-{
-	switch (kind) {
-	case IOC_NONE:
-		return;
-	case IOC_HEX:
-		strbuf_addf(d->out, ", %#llx", (unsigned long long)arg);
-		return;
-	case IOC_DEC:
-		strbuf_addf(d->out, ", %d", (int)arg);
-		return;
-	default:
-		break;
-	}
-	dec_sep(d);
-	switch (kind) {
-	case IOC_INT:
-	case IOC_INT_OUT:
-		int_at(d, arg);
-		break;
-	case IOC_TERMIOS:
-	case IOC_TERMIOS_OUT:
-		termios_at(d, arg);
-		break;
-	case IOC_WINSZ:
-	case IOC_WINSZ_OUT:
-		winsize_at(d, arg);
-		break;
-	case IOC_MODEM:
-	case IOC_MODEM_OUT:
-		modem_at(d, arg);
-		break;
-	case IOC_CHAR:
-		dec_buf(d, arg, 1, false);
-		break;
-	case IOC_TCXONC:
-		XL_VAL(d, tcxonc_options, arg, "TC???");
-		break;
-	case IOC_TCFLSH:
-		XL_VAL(d, tcflsh_options, arg, "TC???");
-		break;
-	default:
-		break;
-	}
-}
-
-static bool ioc_is_out(enum ioc_arg kind)
-{
-	return kind == IOC_INT_OUT || kind == IOC_TERMIOS_OUT || kind == IOC_WINSZ_OUT ||
-	       kind == IOC_MODEM_OUT;
-}
-
-static void dec_ioctl(struct dec *d)
-{
-	unsigned code = (unsigned)d->args[1];
-	int known = -1;
-
-	for (size_t i = 0; i < ARRAY_SIZE(ioctls); i++)
-		if (ioctls[i].code == code) {
-			known = (int)i;
-			break;
-		}
-	if (d->exiting) {
-		/* Unknown requests print their argument last, in hex. */
-		if (known < 0)
-			strbuf_addf(d->out, ", %#llx", (unsigned long long)d->args[2]);
-		else if (ioc_is_out(ioctls[known].arg))
-			ioctl_arg(d, (enum ioc_arg)ioctls[known].arg, d->args[2]);
-		return;
-	}
-	fd_arg(d, 0);
-	dec_sep(d);
-	if (known >= 0) {
-		strbuf_adds(d->out, ioctls[known].name);
-		if (!ioc_is_out(ioctls[known].arg))
-			ioctl_arg(d, (enum ioc_arg)ioctls[known].arg, d->args[2]);
-		return;
-	}
-	strbuf_add(d->out, "_IOC(", 5);
-	XL_FLAGS(d, ioctl_dirs, _IOC_DIR(code), "_IOC_???");
-	strbuf_addf(d->out, ", %#x, %#x, %#x)", _IOC_TYPE(code), _IOC_NR(code), _IOC_SIZE(code));
-}
-
 static void dec_lseek(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, ", (long long)d->args[1]);
 	d->e->offset = (long long)d->args[1];
-	XL_VAL(d, whence_codes, d->args[2], "SEEK_???");
+	XL_VAL(d, file_whence_codes, d->args[2], "SEEK_???");
 }
 
 /*
@@ -1574,7 +912,7 @@ static void dec_utimensat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	utime_pair(d, d->args[2]);
 	dec_sep(d);
@@ -1587,7 +925,7 @@ static void dec_utime(struct dec *d)
 
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	if (!dec_umove(d, d->args[1], u, sizeof(u)))
 		return;
@@ -1602,7 +940,7 @@ static void dec_utimes(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = arg_str(d, 0);
+	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	timeval_pair(d, d->args[1]);
 }
@@ -1613,7 +951,7 @@ static void dec_futimesat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	timeval_pair(d, d->args[2]);
 }
@@ -1625,9 +963,9 @@ static void dec_inotify_add_watch(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = arg_str(d, 1);
+	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
 	XL_FLAGS(d, inotify_flags, (unsigned)d->args[2], "IN_???");
 }
@@ -1636,7 +974,7 @@ static void dec_inotify_rm_watch(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %d", (int)d->args[1]);
 }
 
@@ -1649,13 +987,10 @@ static void dec_inotify_init1(struct dec *d)
 static void mknod_tail(struct dec *d, int i)
 {
 	unsigned mode = (unsigned short)d->args[i + 1];
-	size_t start;
 
-	d->e->path = arg_str(d, i);
+	d->e->path = file_arg_str(d, i);
 	dec_sep(d);
-	start = d->out->len;
-	symbolic_mode(d, mode);
-	d->e->mode = printed_num(d, start);
+	d->e->mode = symbolic_mode(d, mode);
 	if ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK) {
 		dec_sep(d);
 		dev_t_val(d, (unsigned)d->args[i + 2]);
@@ -1683,21 +1018,11 @@ static void dec_umask(struct dec *d)
 		umode(d, d->args[0]);
 }
 
-static void dec_flock(struct dec *d)
-{
-	if (d->exiting)
-		return;
-	event_flock_facts(d->e, (long long)d->args[1]);
-	fd_arg(d, 0);
-	dec_sep(d);
-	XL_FLAGS(d, flockcmds, d->args[1], "LOCK_???");
-}
-
 static void dec_fallocate(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	dec_sep(d);
 	XL_FLAGS(d, falloc_flags, d->args[1], "FALLOC_FL_???");
 	strbuf_addf(d->out, ", %lld, %lld", (long long)d->args[2], (long long)d->args[3]);
@@ -1710,10 +1035,10 @@ static void dec_fadvise64(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu, ", (long long)d->args[1], (unsigned long long)d->args[2]);
 	d->e->offset = (long long)d->args[1];
-	/* facts.c reads the length as a signed number. */
+	/* A LEN role is a signed number: a negative one is none. */
 	if ((long long)d->args[2] >= 0)
 		d->e->len = d->args[2];
 	XL_VAL(d, advise, d->args[3], "POSIX_FADV_???");
@@ -1756,7 +1081,7 @@ static void dec_name_to_handle_at(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = arg_str(d, 1);
+		d->e->path = file_arg_str(d, 1);
 		dec_sep(d);
 		d->priv[0] = 0;
 		if (!dec_umove(d, addr, &h, sizeof(h))) {
@@ -1793,7 +1118,7 @@ static void dec_name_to_handle_at(struct dec *d)
 		}
 	}
 	strbuf_add(d->out, "}, ", 3);
-	int_at(d, d->args[3]);
+	file_int_at(d, d->args[3]);
 	dec_sep(d);
 	XL_FLAGS(d, name_to_handle_at_flags, d->args[4], "AT_???");
 }
@@ -1808,7 +1133,7 @@ static void dec_open_by_handle_at(struct dec *d)
 
 	if (d->exiting)
 		return;
-	/* Not one of facts.c's calls: the mount fd is not the event's fd. */
+	/* The table gives it no roles: the mount fd is not the event's fd. */
 	dec_fd(d, (int)d->args[0]);
 	dec_sep(d);
 	if (dec_umove(d, addr, &h, sizeof(h))) {
@@ -1832,221 +1157,8 @@ static void dec_open_by_handle_at(struct dec *d)
 	dec_open_flags(d, (unsigned)d->args[2]);
 }
 
-/*
- * Extended attributes.
- */
-/* strace's print_xattr_val: the value up to -s, a trailing NUL of the
- * printed part dropped; a size beyond XATTR_SIZE_MAX (a failed call's -1)
- * prints the address. */
-static void xattr_val(struct dec *d, uint64_t addr, uint64_t insize, uint64_t size)
-{
-	int strsize = d->opts && d->opts->strsize >= 0 ? d->opts->strsize : 32;
-
-	if (size > 65536 || !addr) {
-		dec_ptr(d, addr);
-	} else {
-		size_t n = MIN((size_t)size, (size_t)strsize);
-		char *buf = malloc(n + 1);
-		if (!buf || mem_read(d->tid, addr, buf, n) != (ssize_t)n) {
-			dec_ptr(d, addr);
-		} else {
-			size_t shown = n;
-			if (shown && buf[shown - 1] == '\0')
-				shown--;
-			dec_quote(d, buf, shown, size > (uint64_t)strsize);
-		}
-		free(buf);
-	}
-	dec_sep(d);
-	strbuf_addf(d->out, "%llu", (unsigned long long)insize);
-}
-
-/* setxattr/lsetxattr(path, ...) and fsetxattr(fd, ...). */
-static void dec_setxattr(struct dec *d)
-{
-	if (d->exiting)
-		return;
-	if (d->nr == SYS_fsetxattr)
-		fd_arg(d, 0);
-	else
-		d->e->path = arg_str(d, 0);
-	dec_sep(d);
-	dec_str(d, d->args[1]);
-	dec_sep(d);
-	xattr_val(d, d->args[2], d->args[3], d->args[3]);
-	dec_sep(d);
-	XL_FLAGS(d, xattrflags, d->args[4], "XATTR_???");
-}
-
-static void dec_getxattr(struct dec *d)
-{
-	if (!d->exiting) {
-		if (d->nr == SYS_fgetxattr)
-			fd_arg(d, 0);
-		else
-			d->e->path = arg_str(d, 0);
-		dec_sep(d);
-		dec_str(d, d->args[1]);
-		dec_sep(d);
-	} else {
-		xattr_val(d, d->args[2], d->args[3], (uint64_t)d->rval);
-	}
-}
-
-static void dec_listxattr(struct dec *d)
-{
-	if (!d->exiting) {
-		if (d->nr == SYS_flistxattr)
-			fd_arg(d, 0);
-		else
-			d->e->path = arg_str(d, 0);
-		dec_sep(d);
-		return;
-	}
-	if (!d->args[2] || d->err)
-		dec_ptr(d, d->args[1]);
-	else
-		dec_buf(d, d->args[1], (size_t)d->rval, false);
-	dec_sep(d);
-	dec_ulong(d, 2);
-}
-
-static void dec_removexattr(struct dec *d)
-{
-	if (d->exiting)
-		return;
-	/* facts.c does not know fremovexattr: its fd is not the event's. */
-	if (d->nr == SYS_fremovexattr)
-		dec_fd(d, (int)d->args[0]);
-	else
-		d->e->path = arg_str(d, 0);
-	dec_sep(d);
-	dec_str(d, d->args[1]);
-}
-
-/*
- * Mounts and swap.
- */
-static void dec_mount(struct dec *d)
-{
-	unsigned long long flags = d->args[3];
-	bool ignore_type = false, ignore_data = false, old_magic = false;
-
-	if (d->exiting)
-		return;
-	if ((flags & MS_MGC_MSK) == MS_MGC_VAL) {
-		flags &= ~(unsigned long long)MS_MGC_MSK;
-		old_magic = true;
-	}
-	if (flags & MS_REMOUNT)
-		ignore_type = true;
-	else if (flags & (MS_BIND | MS_MOVE | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE))
-		ignore_type = ignore_data = true;
-	/* facts.c takes no path from mount (neither the source nor the
-	 * target), so neither is the event's. */
-	dec_path(d, d->args[0]);
-	dec_sep(d);
-	dec_path(d, d->args[1]);
-	dec_sep(d);
-	if (ignore_type)
-		dec_ptr(d, d->args[2]);
-	else
-		dec_str(d, d->args[2]);
-	dec_sep(d);
-	if (old_magic) {
-		strbuf_adds(d->out, "MS_MGC_VAL");
-		if (flags)
-			strbuf_addc(d->out, '|');
-	}
-	if (flags || !old_magic)
-		XL_FLAGS(d, mount_flags, flags, "MS_???");
-	dec_sep(d);
-	if (ignore_data)
-		dec_ptr(d, d->args[4]);
-	else
-		dec_str(d, d->args[4]);
-}
-
-/* pivot_root(new_root, put_old): the new root is the event's path, the
- * old root's place its path2, as facts.c reads them. */
-static void dec_pivot_root(struct dec *d)
-{
-	if (d->exiting)
-		return;
-	d->e->path = dec_path(d, d->args[0]);
-	dec_sep(d);
-	d->e->path2 = dec_path(d, d->args[1]);
-}
-
-static void dec_umount2(struct dec *d)
-{
-	if (d->exiting)
-		return;
-	d->e->path = arg_str(d, 0);
-	dec_sep(d);
-	XL_FLAGS(d, umount_flags, d->args[1], "MNT_???");
-}
-
-static void dec_swapon(struct dec *d)
-{
-	unsigned flags = (unsigned)d->args[1];
-	unsigned prio = flags & SWAP_FLAG_PRIO_MASK;
-
-	if (d->exiting)
-		return;
-	flags &= ~(unsigned)SWAP_FLAG_PRIO_MASK;
-	d->e->path = arg_str(d, 0);
-	dec_sep(d);
-	if (flags) {
-		XL_FLAGS(d, swap_flags, flags, "SWAP_FLAG_???");
-		strbuf_addc(d->out, '|');
-	}
-	strbuf_addf(d->out, "%u", prio);
-}
-
-/* fanotify is not one of facts.c's calls: nothing is the event's. */
-static void dec_fanotify_init(struct dec *d)
-{
-	unsigned flags = (unsigned)d->args[0];
-	const unsigned class_bits = FAN_CLASS_NOTIF | FAN_CLASS_CONTENT | FAN_CLASS_PRE_CONTENT;
-
-	if (d->exiting)
-		return;
-	XL_VAL(d, fan_classes, flags & class_bits, "FAN_CLASS_???");
-	flags &= ~class_bits;
-	if (flags) {
-		strbuf_addc(d->out, '|');
-		XL_FLAGS(d, fan_init_flags, flags, "FAN_???");
-	}
-	dec_sep(d);
-	dec_open_flags(d, (unsigned)d->args[1]);
-}
-
-static void dec_fanotify_mark(struct dec *d)
-{
-	int dirfd = (int)d->args[3];
-
-	if (d->exiting)
-		return;
-	dec_fd(d, (int)d->args[0]);
-	dec_sep(d);
-	XL_FLAGS(d, fan_mark_flags, (unsigned)d->args[1], "FAN_MARK_???");
-	dec_sep(d);
-	XL_FLAGS(d, fan_event_flags, d->args[2], "FAN_???");
-	dec_sep(d);
-	if (dirfd == FAN_NOFD) {
-		strbuf_adds(d->out, "FAN_NOFD");
-	} else {
-		const char *hint = d->e->dir_hint;
-		dec_dirfd(d, dirfd);
-		d->e->dir_hint = hint;
-	}
-	dec_sep(d);
-	dec_path(d, d->args[4]);
-}
-
 /* sync_file_range(fd, offset, nbytes, flags) and readahead(fd, offset,
- * count): their fd is all facts.c takes. */
+ * count): their fd is their only role. */
 static void dec_sync_file_range(struct dec *d)
 {
 	static const struct dec_xl sync_file_range_flags[] = {
@@ -2056,7 +1168,7 @@ static void dec_sync_file_range(struct dec *d)
 
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %lld, ", (long long)d->args[1], (long long)d->args[2]);
 	XL_FLAGS(d, sync_file_range_flags, d->args[3], "SYNC_FILE_RANGE_???");
 }
@@ -2065,117 +1177,94 @@ static void dec_readahead(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	fd_arg(d, 0);
+	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu", (long long)d->args[1], (unsigned long long)d->args[2]);
 }
 
 #define TF TC_FILE
 #define TD TC_DESC
-#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+#define R(nr, fn) { nr, fn }
 
 /* Classes as strace 6.1's x86_64 syscallent: %stat is stat alone. */
-const struct dec_syscall dec_file_calls[] = {
-	R(SYS_open, dec_open, 3, RV_FD, TD | TF),
-	R(SYS_openat, dec_openat, 4, RV_FD, TD | TF),
+const struct dec_entry dec_file_calls[] = {
+	R(SYS_open, dec_open),
+	R(SYS_openat, dec_openat),
 #ifdef SYS_openat2
-	R(SYS_openat2, dec_openat2, 4, RV_FD, TD | TF),
+	R(SYS_openat2, dec_openat2),
 #endif
-	R(SYS_creat, dec_creat, 2, RV_FD, TD | TF),
-	R(SYS_close, dec_fd1, 1, RV_DEC, TD),
+	R(SYS_creat, dec_creat),
+	R(SYS_close, dec_fd1),
 #ifdef SYS_close_range
-	R(SYS_close_range, dec_close_range, 3, RV_DEC, 0),
+	R(SYS_close_range, dec_close_range),
 #endif
-	R(SYS_stat, dec_stat, 2, RV_DEC, TF | TC_STAT),
-	R(SYS_lstat, dec_stat, 2, RV_DEC, TF),
-	R(SYS_fstat, dec_fstat, 2, RV_DEC, TD),
-	R(SYS_newfstatat, dec_newfstatat, 4, RV_DEC, TD | TF),
-	R(SYS_statx, dec_statx, 5, RV_DEC, TD | TF),
-	R(SYS_statfs, dec_statfs, 2, RV_DEC, TF),
-	R(SYS_fstatfs, dec_fstatfs, 2, RV_DEC, TD),
-	R(SYS_access, dec_access, 2, RV_DEC, TF),
-	R(SYS_faccessat, dec_faccessat, 3, RV_DEC, TD | TF),
+	R(SYS_stat, dec_stat),
+	R(SYS_lstat, dec_stat),
+	R(SYS_fstat, dec_fstat),
+	R(SYS_newfstatat, dec_newfstatat),
+	R(SYS_statx, dec_statx),
+	R(SYS_statfs, dec_statfs),
+	R(SYS_fstatfs, dec_fstatfs),
+	R(SYS_access, dec_access),
+	R(SYS_faccessat, dec_faccessat),
 #ifdef SYS_faccessat2
-	R(SYS_faccessat2, dec_faccessat, 4, RV_DEC, TD | TF),
+	R(SYS_faccessat2, dec_faccessat),
 #endif
-	R(SYS_readlink, dec_readlink, 3, RV_DEC, TF),
-	R(SYS_readlinkat, dec_readlinkat, 4, RV_DEC, TD | TF),
-	R(SYS_mkdir, dec_path_mode, 2, RV_DEC, TF),
-	R(SYS_mkdirat, dec_at_path_mode, 3, RV_DEC, TD | TF),
-	R(SYS_rmdir, dec_path1, 1, RV_DEC, TF),
-	R(SYS_unlink, dec_path1, 1, RV_DEC, TF),
-	R(SYS_unlinkat, dec_unlinkat, 3, RV_DEC, TD | TF),
-	R(SYS_rename, dec_path2, 2, RV_DEC, TF),
-	R(SYS_renameat, dec_at_path2, 4, RV_DEC, TD | TF),
-	R(SYS_renameat2, dec_at_path2, 5, RV_DEC, TD | TF),
-	R(SYS_link, dec_path2, 2, RV_DEC, TF),
-	R(SYS_linkat, dec_at_path2, 5, RV_DEC, TD | TF),
-	R(SYS_symlink, dec_symlink, 2, RV_DEC, TF),
-	R(SYS_symlinkat, dec_symlinkat, 3, RV_DEC, TD | TF),
-	R(SYS_chdir, dec_path1, 1, RV_DEC, TF),
-	R(SYS_fchdir, dec_fd1, 1, RV_DEC, TD),
-	R(SYS_getcwd, dec_getcwd, 2, RV_DEC, TF),
-	R(SYS_chroot, dec_path1, 1, RV_DEC, TF),
-	R(SYS_chmod, dec_path_mode, 2, RV_DEC, TF),
-	R(SYS_fchmod, dec_fchmod, 2, RV_DEC, TD),
-	R(SYS_fchmodat, dec_at_path_mode, 3, RV_DEC, TD | TF),
-	R(SYS_chown, dec_chown, 3, RV_DEC, TF),
-	R(SYS_lchown, dec_chown, 3, RV_DEC, TF),
-	R(SYS_fchown, dec_fchown, 3, RV_DEC, TD),
-	R(SYS_fchownat, dec_fchownat, 5, RV_DEC, TD | TF),
-	R(SYS_truncate, dec_truncate, 2, RV_DEC, TF),
-	R(SYS_ftruncate, dec_ftruncate, 2, RV_DEC, TD),
-	R(SYS_getdents, dec_getdents, 3, RV_DEC, TD),
-	R(SYS_getdents64, dec_getdents, 3, RV_DEC, TD),
-	R(SYS_dup, dec_fd1, 1, RV_FD, TD),
-	R(SYS_dup2, dec_dup2, 2, RV_FD, TD),
-	R(SYS_dup3, dec_dup2, 3, RV_FD, TD),
-	R(SYS_fcntl, dec_fcntl, 3, RV_DEC, TD),
-	R(SYS_ioctl, dec_ioctl, 3, RV_DEC, TD),
-	R(SYS_lseek, dec_lseek, 3, RV_DEC, TD),
-	R(SYS_utimensat, dec_utimensat, 4, RV_DEC, TD | TF),
-	R(SYS_utime, dec_utime, 2, RV_DEC, TF),
-	R(SYS_utimes, dec_utimes, 2, RV_DEC, TF),
-	R(SYS_futimesat, dec_futimesat, 3, RV_DEC, TD | TF),
-	R(SYS_inotify_init, NULL, 0, RV_FD, TD),
-	R(SYS_inotify_init1, dec_inotify_init1, 1, RV_FD, TD),
-	R(SYS_inotify_add_watch, dec_inotify_add_watch, 3, RV_DEC, TD | TF),
-	R(SYS_inotify_rm_watch, dec_inotify_rm_watch, 2, RV_DEC, TD),
-	R(SYS_mknod, dec_mknod, 3, RV_DEC, TF),
-	R(SYS_mknodat, dec_mknodat, 4, RV_DEC, TD | TF),
-	R(SYS_umask, dec_umask, 1, RV_OCT, 0),
-	R(SYS_fsync, dec_fd1, 1, RV_DEC, TD),
-	R(SYS_fdatasync, dec_fd1, 1, RV_DEC, TD),
-	R(SYS_syncfs, dec_fd1, 1, RV_DEC, TD),
-	R(SYS_sync_file_range, dec_sync_file_range, 4, RV_DEC, TD),
-	R(SYS_readahead, dec_readahead, 3, RV_DEC, TD),
-	R(SYS_flock, dec_flock, 2, RV_DEC, TD),
-	R(SYS_fallocate, dec_fallocate, 4, RV_DEC, TD),
-	R(SYS_fadvise64, dec_fadvise64, 4, RV_DEC, TD),
-	R(SYS_memfd_create, dec_memfd_create, 2, RV_FD, TD),
-	R(SYS_name_to_handle_at, dec_name_to_handle_at, 5, RV_DEC, TD | TF),
-	R(SYS_open_by_handle_at, dec_open_by_handle_at, 3, RV_FD, TD),
-	R(SYS_setxattr, dec_setxattr, 5, RV_DEC, TF),
-	R(SYS_lsetxattr, dec_setxattr, 5, RV_DEC, TF),
-	R(SYS_fsetxattr, dec_setxattr, 5, RV_DEC, TD),
-	R(SYS_getxattr, dec_getxattr, 4, RV_DEC, TF),
-	R(SYS_lgetxattr, dec_getxattr, 4, RV_DEC, TF),
-	R(SYS_fgetxattr, dec_getxattr, 4, RV_DEC, TD),
-	R(SYS_listxattr, dec_listxattr, 3, RV_DEC, TF),
-	R(SYS_llistxattr, dec_listxattr, 3, RV_DEC, TF),
-	R(SYS_flistxattr, dec_listxattr, 3, RV_DEC, TD),
-	R(SYS_removexattr, dec_removexattr, 2, RV_DEC, TF),
-	R(SYS_lremovexattr, dec_removexattr, 2, RV_DEC, TF),
-	R(SYS_fremovexattr, dec_removexattr, 2, RV_DEC, TD),
-	R(SYS_mount, dec_mount, 5, RV_DEC, TF),
-	R(SYS_umount2, dec_umount2, 2, RV_DEC, TF),
-	R(SYS_pivot_root, dec_pivot_root, 2, RV_DEC, TF),
-	R(SYS_swapon, dec_swapon, 2, RV_DEC, TF),
-	R(SYS_swapoff, dec_path1, 1, RV_DEC, TF),
-	R(SYS_acct, dec_path1, 1, RV_DEC, TF),
-	R(SYS_uselib, dec_path1, 1, RV_DEC, TF),
-	R(SYS_quotactl, NULL, 4, RV_DEC, TF),
-	R(SYS_fanotify_init, dec_fanotify_init, 2, RV_FD, TD),
-	R(SYS_fanotify_mark, dec_fanotify_mark, 5, RV_DEC, TD | TF),
+	R(SYS_readlink, dec_readlink),
+	R(SYS_readlinkat, dec_readlinkat),
+	R(SYS_mkdir, dec_path_mode),
+	R(SYS_mkdirat, dec_at_path_mode),
+	R(SYS_rmdir, dec_path1),
+	R(SYS_unlink, dec_path1),
+	R(SYS_unlinkat, dec_unlinkat),
+	R(SYS_rename, dec_path2),
+	R(SYS_renameat, dec_at_path2),
+	R(SYS_renameat2, dec_at_path2),
+	R(SYS_link, dec_path2),
+	R(SYS_linkat, dec_at_path2),
+	R(SYS_symlink, dec_symlink),
+	R(SYS_symlinkat, dec_symlinkat),
+	R(SYS_chdir, dec_path1),
+	R(SYS_fchdir, dec_fd1),
+	R(SYS_getcwd, dec_getcwd),
+	R(SYS_chroot, dec_path1),
+	R(SYS_chmod, dec_path_mode),
+	R(SYS_fchmod, dec_fchmod),
+	R(SYS_fchmodat, dec_at_path_mode),
+	R(SYS_chown, dec_chown),
+	R(SYS_lchown, dec_chown),
+	R(SYS_fchown, dec_fchown),
+	R(SYS_fchownat, dec_fchownat),
+	R(SYS_truncate, dec_truncate),
+	R(SYS_ftruncate, dec_ftruncate),
+	R(SYS_getdents, dec_getdents),
+	R(SYS_getdents64, dec_getdents),
+	R(SYS_dup, dec_fd1),
+	R(SYS_dup2, dec_dup2),
+	R(SYS_dup3, dec_dup2),
+	R(SYS_lseek, dec_lseek),
+	R(SYS_utimensat, dec_utimensat),
+	R(SYS_utime, dec_utime),
+	R(SYS_utimes, dec_utimes),
+	R(SYS_futimesat, dec_futimesat),
+	R(SYS_inotify_init1, dec_inotify_init1),
+	R(SYS_inotify_add_watch, dec_inotify_add_watch),
+	R(SYS_inotify_rm_watch, dec_inotify_rm_watch),
+	R(SYS_mknod, dec_mknod),
+	R(SYS_mknodat, dec_mknodat),
+	R(SYS_umask, dec_umask),
+	R(SYS_fsync, dec_fd1),
+	R(SYS_fdatasync, dec_fd1),
+	R(SYS_syncfs, dec_fd1),
+	R(SYS_sync_file_range, dec_sync_file_range),
+	R(SYS_readahead, dec_readahead),
+	R(SYS_fallocate, dec_fallocate),
+	R(SYS_fadvise64, dec_fadvise64),
+	R(SYS_memfd_create, dec_memfd_create),
+	R(SYS_name_to_handle_at, dec_name_to_handle_at),
+	R(SYS_open_by_handle_at, dec_open_by_handle_at),
+	R(SYS_swapoff, dec_path1),
+	R(SYS_acct, dec_path1),
+	R(SYS_uselib, dec_path1),
 };
 
 const size_t dec_file_ncalls = ARRAY_SIZE(dec_file_calls);

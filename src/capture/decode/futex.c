@@ -1,6 +1,6 @@
 /* futex, futex_waitv, get_robust_list.
  *
- * Facts as strace/facts.c's decode_futex reads them back: the futex
+ * Facts as the roles of futex's arguments give them: the futex
  * address, the operation without its PRIVATE/CLOCK_REALTIME bits, and the
  * timeout of the waits: FUTEX_WAIT's is relative; the absolute deadline of
  * FUTEX_WAIT_BITSET and FUTEX_WAIT_REQUEUE_PI is turned into a timeout
@@ -255,12 +255,12 @@ static void dec_get_robust_list(struct dec *d)
 		strbuf_addf(d->out, "[%llu]", (unsigned long long)v);
 }
 
-#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+#define R(nr, fn) { nr, fn }
 
-const struct dec_syscall dec_futex_calls[] = {
-	R(SYS_futex, dec_futex, 6, RV_DEC, 0),
-	R(SYS_futex_waitv, dec_futex_waitv, 5, RV_DEC, 0),
-	R(SYS_get_robust_list, dec_get_robust_list, 3, RV_DEC, 0),
+const struct dec_entry dec_futex_calls[] = {
+	R(SYS_futex, dec_futex),
+	R(SYS_futex_waitv, dec_futex_waitv),
+	R(SYS_get_robust_list, dec_get_robust_list),
 };
 
 const size_t dec_futex_ncalls = ARRAY_SIZE(dec_futex_calls);

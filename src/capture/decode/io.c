@@ -1,6 +1,7 @@
 /* The I/O family: reading and writing, vectors, pipes and splicing, event
  * and timer fds, and waiting for fds (poll, select, epoll), as strace 6.1
- * prints them, with the facts strace/facts.c reads back from that text:
+ * prints them, with the facts their arguments' roles in event/syscalls.def
+ * give (what strace/facts.c reads from the same text):
  * fd, fd2, len, offset, the data written, the polled fds and the timeout.
  *
  * What the kernel writes (read buffers, ready fds, pipe fds, the time
@@ -88,14 +89,13 @@ static size_t strsize(const struct dec *d)
 	return d->opts && d->opts->strsize >= 0 ? (size_t)d->opts->strsize : 32;
 }
 
-/* The fd argument I as the event's fd. */
+/* The fd argument I, printed; the event's fd is its FD role's (event_raw_arg_facts). */
 static void fd_arg(struct dec *d, int i)
 {
-	d->e->fd = (int)d->args[i];
-	dec_fd(d, d->e->fd);
+	dec_fd(d, (int)d->args[i]);
 }
 
-/* A byte count facts.c reads as a signed number: negative is no length. */
+/* A byte count (LEN role) is a signed number: negative is no length. */
 static void set_len(struct dec *d, uint64_t v)
 {
 	if ((long long)v >= 0)
@@ -137,7 +137,7 @@ static void left_time(struct dec *d, struct strbuf *sb, uint64_t addr, bool usec
 			    (long long)t.sec, (unsigned long long)t.nsec);
 }
 
-/* A timeout at entry: printed, and the event's timeout_ms as facts.c's
+/* A timeout at entry: printed, and the event's timeout_ms as the
  * parse_timeout_ms reads it (none for NULL or a negative time). */
 static void timeout_ts(struct dec *d, uint64_t addr)
 {
@@ -200,7 +200,7 @@ static void dec_write(struct dec *d)
  * Vectors: strace's tprint_iov_upto. Each element's data is printed up to
  * what is left of DATA_SIZE (a read's return value; all of it for a
  * write), at most -s elements. The event gets the sum of the printed
- * iov_len (facts.c's take_iov) and, for writes, a preview of the data.
+ * iov_len (the IOV roles) and, for writes, a preview of the data.
  */
 struct k_iovec {
 	uint64_t base;
@@ -316,8 +316,6 @@ static void dec_readv(struct dec *d)
 		return;
 	}
 	iov_print(d, d->args[1], d->args[2], d->err ? UINT64_MAX : (uint64_t)d->rval, d->err != 0, false);
-	if (d->e->len == 0 && !d->err && d->rval > 0)
-		d->e->len = (uint64_t)d->rval;
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
 	if (d->nr != SYS_readv) {
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
@@ -331,12 +329,8 @@ static void dec_readv(struct dec *d)
 
 static void dec_writev(struct dec *d)
 {
-	if (d->exiting) {
-		/* facts.c falls back to the return value for the length. */
-		if (d->e->len == 0 && !d->err && d->rval > 0)
-			d->e->len = (uint64_t)d->rval;
+	if (d->exiting)
 		return;
-	}
 	fd_arg(d, 0);
 	dec_sep(d);
 	iov_print(d, d->args[1], d->args[2], UINT64_MAX, false, true);
@@ -361,8 +355,7 @@ static void dec_sendfile(struct dec *d)
 	if (!d->exiting) {
 		fd_arg(d, 0);
 		dec_sep(d);
-		d->e->fd2 = (int)d->args[1];
-		dec_fd(d, d->e->fd2);
+		dec_fd(d, (int)d->args[1]);
 		dec_sep(d);
 		set_len(d, d->args[3]);
 		d->priv[0] = ll_at(d, d->args[2], false);
@@ -380,7 +373,7 @@ static void dec_sendfile(struct dec *d)
 }
 
 /* splice and copy_file_range(fd_in, off_in, fd_out, off_out, len, flags):
- * fd_out is fd2, as facts.c has it. */
+ * fd_out is fd2, as their roles say. */
 static void dec_splice(struct dec *d)
 {
 	if (d->exiting)
@@ -389,8 +382,7 @@ static void dec_splice(struct dec *d)
 	dec_sep(d);
 	ll_at(d, d->args[1], true);
 	dec_sep(d);
-	d->e->fd2 = (int)d->args[2];
-	dec_fd(d, d->e->fd2);
+	dec_fd(d, (int)d->args[2]);
 	dec_sep(d);
 	ll_at(d, d->args[3], true);
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[4]);
@@ -401,7 +393,7 @@ static void dec_splice(struct dec *d)
 		strbuf_addf(d->out, "%u", (unsigned)d->args[5]);
 }
 
-/* tee and vmsplice are not facts.c's: their fds are not the event's. */
+/* tee and vmsplice have no roles: their fds are not the event's. */
 static void dec_tee(struct dec *d)
 {
 	if (d->exiting)
@@ -485,7 +477,7 @@ static void dec_timerfd_create(struct dec *d)
 	XL_FLAGS(d, timerfdflags, d->args[1], "TFD_???");
 }
 
-/* The timer fd is not one of facts.c's: printed, not the event's fd. */
+/* The timer calls have no roles: the fd is printed, not the event's. */
 static void dec_timerfd_settime(struct dec *d)
 {
 	if (!d->exiting) {
@@ -844,7 +836,7 @@ static void epoll_elem(struct dec *d, const void *item, void *ctx)
 }
 
 /* The ready events (at most -s of them); their data.u32 is the fd most
- * programs store there, and the event's fds (facts.c). */
+ * programs store there, and the event's fds (the EPOLL_EVENTS role). */
 static void epoll_events_at(struct dec *d, uint64_t addr)
 {
 	/* A failed call wrote nothing: its array is just an address. */
@@ -883,43 +875,43 @@ static void dec_epoll_wait(struct dec *d)
 }
 
 #define TD TC_DESC
-#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+#define R(nr, fn) { nr, fn }
 
 /* Classes as strace 6.1's x86_64 syscallent. */
-const struct dec_syscall dec_io_calls[] = {
-	R(SYS_read, dec_read, 3, RV_DEC, TD),
-	R(SYS_write, dec_write, 3, RV_DEC, TD),
-	R(SYS_pread64, dec_read, 4, RV_DEC, TD),
-	R(SYS_pwrite64, dec_write, 4, RV_DEC, TD),
-	R(SYS_readv, dec_readv, 3, RV_DEC, TD),
-	R(SYS_writev, dec_writev, 3, RV_DEC, TD),
-	R(SYS_preadv, dec_readv, 4, RV_DEC, TD),
-	R(SYS_pwritev, dec_writev, 4, RV_DEC, TD),
-	R(SYS_preadv2, dec_readv, 6, RV_DEC, TD),
-	R(SYS_pwritev2, dec_writev, 6, RV_DEC, TD),
-	R(SYS_sendfile, dec_sendfile, 4, RV_DEC, TD | TC_NETWORK),
-	R(SYS_splice, dec_splice, 6, RV_DEC, TD),
-	R(SYS_tee, dec_tee, 4, RV_DEC, TD),
-	R(SYS_vmsplice, dec_vmsplice, 4, RV_DEC, TD),
-	R(SYS_copy_file_range, dec_splice, 6, RV_DEC, TD),
-	R(SYS_pipe, dec_pipe, 1, RV_DEC, TD),
-	R(SYS_pipe2, dec_pipe, 2, RV_DEC, TD),
-	R(SYS_eventfd, dec_eventfd, 1, RV_FD, TD),
-	R(SYS_eventfd2, dec_eventfd, 2, RV_FD, TD),
-	R(SYS_timerfd_create, dec_timerfd_create, 2, RV_FD, TD),
-	R(SYS_timerfd_settime, dec_timerfd_settime, 4, RV_DEC, TD),
-	R(SYS_timerfd_gettime, dec_timerfd_gettime, 2, RV_DEC, TD),
-	R(SYS_poll, dec_poll, 3, RV_DEC, TD),
-	R(SYS_ppoll, dec_ppoll, 5, RV_DEC, TD),
-	R(SYS_select, dec_select, 5, RV_DEC, TD),
-	R(SYS_pselect6, dec_pselect6, 6, RV_DEC, TD),
-	R(SYS_epoll_create, dec_epoll_create, 1, RV_FD, TD),
-	R(SYS_epoll_create1, dec_epoll_create1, 1, RV_FD, TD),
-	R(SYS_epoll_ctl, dec_epoll_ctl, 4, RV_DEC, TD),
-	R(SYS_epoll_wait, dec_epoll_wait, 4, RV_DEC, TD),
-	R(SYS_epoll_pwait, dec_epoll_wait, 6, RV_DEC, TD),
+const struct dec_entry dec_io_calls[] = {
+	R(SYS_read, dec_read),
+	R(SYS_write, dec_write),
+	R(SYS_pread64, dec_read),
+	R(SYS_pwrite64, dec_write),
+	R(SYS_readv, dec_readv),
+	R(SYS_writev, dec_writev),
+	R(SYS_preadv, dec_readv),
+	R(SYS_pwritev, dec_writev),
+	R(SYS_preadv2, dec_readv),
+	R(SYS_pwritev2, dec_writev),
+	R(SYS_sendfile, dec_sendfile),
+	R(SYS_splice, dec_splice),
+	R(SYS_tee, dec_tee),
+	R(SYS_vmsplice, dec_vmsplice),
+	R(SYS_copy_file_range, dec_splice),
+	R(SYS_pipe, dec_pipe),
+	R(SYS_pipe2, dec_pipe),
+	R(SYS_eventfd, dec_eventfd),
+	R(SYS_eventfd2, dec_eventfd),
+	R(SYS_timerfd_create, dec_timerfd_create),
+	R(SYS_timerfd_settime, dec_timerfd_settime),
+	R(SYS_timerfd_gettime, dec_timerfd_gettime),
+	R(SYS_poll, dec_poll),
+	R(SYS_ppoll, dec_ppoll),
+	R(SYS_select, dec_select),
+	R(SYS_pselect6, dec_pselect6),
+	R(SYS_epoll_create, dec_epoll_create),
+	R(SYS_epoll_create1, dec_epoll_create1),
+	R(SYS_epoll_ctl, dec_epoll_ctl),
+	R(SYS_epoll_wait, dec_epoll_wait),
+	R(SYS_epoll_pwait, dec_epoll_wait),
 #ifdef SYS_epoll_pwait2
-	R(SYS_epoll_pwait2, dec_epoll_wait, 6, RV_DEC, TD),
+	R(SYS_epoll_pwait2, dec_epoll_wait),
 #endif
 };
 

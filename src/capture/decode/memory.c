@@ -1,7 +1,7 @@
 /* Memory mappings: mmap, munmap, mremap, brk, mprotect, madvise and the
  * locking, NUMA and System V shared memory calls.
  *
- * Facts as strace/facts.c reads them back: the address (mmap's result
+ * Facts as the arguments' roles give them: the address (mmap's result
  * when it worked), length, prot in mode, flags, fd and offset. */
 #include "capture/decode.h"
 
@@ -130,7 +130,6 @@ static void dec_mmap(struct dec *d)
 	e->len = d->args[1];
 	e->mode = (long long)d->args[2];
 	e->flags = (long long)d->args[3];
-	e->fd = (int)d->args[4];
 	e->offset = (long long)d->args[5];
 	dec_ptr(d, d->args[0]);
 	dec_sep(d);
@@ -341,40 +340,26 @@ static void dec_pkey_free(struct dec *d)
 		strbuf_addf(d->out, "%d", (int)d->args[0]);
 }
 
-#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+#define R(nr, fn) { nr, fn }
 
-const struct dec_syscall dec_memory_calls[] = {
-	R(SYS_mmap, dec_mmap, 6, RV_HEX, TC_DESC | TC_MEMORY),
-	R(SYS_munmap, dec_addr_len, 2, RV_DEC, TC_MEMORY),
-	R(SYS_mremap, dec_mremap, 5, RV_HEX, TC_MEMORY),
-	R(SYS_brk, dec_brk, 1, RV_HEX, TC_MEMORY),
-	R(SYS_mprotect, dec_mprotect, 3, RV_DEC, TC_MEMORY),
-	R(SYS_pkey_mprotect, dec_mprotect, 4, RV_DEC, TC_MEMORY),
-	R(SYS_pkey_alloc, NULL, 2, RV_DEC, 0),
-	R(SYS_pkey_free, dec_pkey_free, 1, RV_DEC, 0),
-	R(SYS_madvise, dec_madvise, 3, RV_DEC, TC_MEMORY),
-	R(SYS_process_madvise, NULL, 5, RV_DEC, TC_DESC),
-	R(SYS_process_mrelease, dec_process_mrelease, 2, RV_DEC, TC_DESC),
-	R(SYS_msync, dec_msync, 3, RV_DEC, TC_MEMORY),
-	R(SYS_mincore, dec_mincore, 3, RV_DEC, TC_MEMORY),
-	R(SYS_mlock, dec_addr_len, 2, RV_DEC, TC_MEMORY),
-	R(SYS_munlock, dec_addr_len, 2, RV_DEC, TC_MEMORY),
-	R(SYS_mlock2, dec_mlock2, 3, RV_DEC, TC_MEMORY),
-	R(SYS_mlockall, dec_mlockall, 1, RV_DEC, TC_MEMORY),
-	R(SYS_munlockall, NULL, 0, RV_DEC, TC_MEMORY),
-	R(SYS_remap_file_pages, dec_remap_file_pages, 5, RV_DEC, TC_MEMORY),
-	R(SYS_membarrier, dec_membarrier, 3, RV_HEX, 0),
-	R(SYS_mbind, NULL, 6, RV_DEC, TC_MEMORY),
-	R(SYS_set_mempolicy, NULL, 3, RV_DEC, TC_MEMORY),
-	R(SYS_get_mempolicy, NULL, 5, RV_DEC, TC_MEMORY),
-	R(SYS_set_mempolicy_home_node, NULL, 4, RV_DEC, TC_MEMORY),
-	R(SYS_migrate_pages, NULL, 4, RV_DEC, TC_MEMORY),
-	R(SYS_move_pages, NULL, 6, RV_DEC, TC_MEMORY),
-	R(SYS_memfd_secret, NULL, 1, RV_FD, TC_DESC),
-	R(SYS_shmget, NULL, 3, RV_DEC, TC_IPC),
-	R(SYS_shmat, NULL, 3, RV_HEX, TC_IPC | TC_MEMORY),
-	R(SYS_shmdt, NULL, 1, RV_DEC, TC_IPC | TC_MEMORY),
-	R(SYS_shmctl, NULL, 3, RV_DEC, TC_IPC),
+const struct dec_entry dec_memory_calls[] = {
+	R(SYS_mmap, dec_mmap),
+	R(SYS_munmap, dec_addr_len),
+	R(SYS_mremap, dec_mremap),
+	R(SYS_brk, dec_brk),
+	R(SYS_mprotect, dec_mprotect),
+	R(SYS_pkey_mprotect, dec_mprotect),
+	R(SYS_pkey_free, dec_pkey_free),
+	R(SYS_madvise, dec_madvise),
+	R(SYS_process_mrelease, dec_process_mrelease),
+	R(SYS_msync, dec_msync),
+	R(SYS_mincore, dec_mincore),
+	R(SYS_mlock, dec_addr_len),
+	R(SYS_munlock, dec_addr_len),
+	R(SYS_mlock2, dec_mlock2),
+	R(SYS_mlockall, dec_mlockall),
+	R(SYS_remap_file_pages, dec_remap_file_pages),
+	R(SYS_membarrier, dec_membarrier),
 };
 
 const size_t dec_memory_ncalls = ARRAY_SIZE(dec_memory_calls);

@@ -20,148 +20,12 @@
 #include "util/util.h"
 
 /*
- * The shared printers.
- */
-void dec_xl_flags(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
-		  const char *dflt)
-{
-	unsigned found = 0;
-
-	/* strace's printflags_ex: a zero value can only match the table's
-	 * first entry (the loop stops as soon as nothing is left). */
-	for (size_t i = 0; i < n && (v || !found); i++) {
-		unsigned long long xv = x[i].val;
-		if (v == xv || (xv && (v & xv) == xv)) {
-			if (found++)
-				strbuf_addc(d->out, '|');
-			strbuf_adds(d->out, x[i].name);
-			v &= ~xv;
-		}
-		if (!v)
-			break;
-	}
-	if (found) {
-		if (v)
-			strbuf_addf(d->out, "|%#llx", v);
-	} else if (v) {
-		strbuf_addf(d->out, "%#llx", v);
-		if (dflt)
-			strbuf_addf(d->out, " /* %s */", dflt);
-	} else if (dflt) {
-		strbuf_addc(d->out, '0');
-	}
-}
-
-const char *dec_xl_name(const struct dec_xl *x, size_t n, unsigned long long v)
-{
-	for (size_t i = 0; i < n; i++)
-		if (x[i].val == v)
-			return x[i].name;
-	return NULL;
-}
-
-bool dec_xl_val(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
-		const char *dflt)
-{
-	const char *name = dec_xl_name(x, n, v);
-
-	if (name) {
-		strbuf_adds(d->out, name);
-		return true;
-	}
-	strbuf_addf(d->out, "%#llx", v);
-	if (dflt)
-		strbuf_addf(d->out, " /* %s */", dflt);
-	return false;
-}
-
-bool dec_umove(struct dec *d, uint64_t addr, void *buf, size_t len)
-{
-	if (!addr) {
-		strbuf_add(d->out, "NULL", 4);
-		return false;
-	}
-	if ((d->exiting && d->err) || mem_read(d->tid, addr, buf, len) != (ssize_t)len) {
-		dec_ptr(d, addr);
-		return false;
-	}
-	return true;
-}
-
-/* The kernel's struct __kernel_timespec and timeval on x86_64. */
-struct k_timespec {
-	int64_t sec;
-	int64_t nsec;
-};
-
-bool dec_timespec(struct dec *d, uint64_t addr, double *sec)
-{
-	struct k_timespec t;
-
-	if (!dec_umove(d, addr, &t, sizeof(t)))
-		return false;
-	strbuf_addf(d->out, "{tv_sec=%lld, tv_nsec=%llu}", (long long)t.sec,
-		    (unsigned long long)t.nsec);
-	if (sec)
-		*sec = (double)t.sec + (double)t.nsec * 1e-9;
-	return true;
-}
-
-static void timeval_val(struct dec *d, const struct k_timespec *t)
-{
-	strbuf_addf(d->out, "{tv_sec=%lld, tv_usec=%llu}", (long long)t->sec,
-		    (unsigned long long)t->nsec);
-}
-
-void dec_timeval(struct dec *d, uint64_t addr)
-{
-	struct k_timespec t;
-
-	if (dec_umove(d, addr, &t, sizeof(t)))
-		timeval_val(d, &t);
-}
-
-void dec_clock_t(struct strbuf *out, unsigned long long v)
-{
-	static long tck;
-
-	strbuf_addf(out, "%llu", v);
-	if (!tck) {
-		tck = sysconf(_SC_CLK_TCK);
-		if (tck <= 0)
-			tck = -1;
-	}
-	if (tck <= 0 || v == 0)
-		return;
-	/* As many decimals as the tick rate has (2 at 100 Hz), the fraction
-	 * rounded as printf rounds it. */
-	int width = 0;
-	for (long t = tck; t >= 10 && width < 9; t /= 10)
-		width++;
-	char frac[32];
-	snprintf(frac, sizeof(frac), "%.*f", width,
-		 (double)(v % (unsigned long long)tck) / (double)tck);
-	strbuf_addf(out, " /* %llu%s s */", v / (unsigned long long)tck, frac + 1);
-}
-
-/*
  * Clocks and time.
  */
-static const struct dec_xl clocknames[] = {
-	DEC_XL(CLOCK_REALTIME), DEC_XL(CLOCK_MONOTONIC), DEC_XL(CLOCK_PROCESS_CPUTIME_ID),
-	DEC_XL(CLOCK_THREAD_CPUTIME_ID), DEC_XL(CLOCK_MONOTONIC_RAW),
-	DEC_XL(CLOCK_REALTIME_COARSE), DEC_XL(CLOCK_MONOTONIC_COARSE), DEC_XL(CLOCK_BOOTTIME),
-	DEC_XL(CLOCK_REALTIME_ALARM), DEC_XL(CLOCK_BOOTTIME_ALARM), DEC_XL(CLOCK_TAI),
-};
-
 static const struct dec_xl clockflags[] = {
 	DEC_XL(TIMER_ABSTIME),
 };
 
-void dec_clockid(struct dec *d, unsigned id)
-{
-	dec_xl_val(d, clocknames, DEC_XL_N(clocknames), id, "CLOCK_???");
-}
 
 static void clock_arg(struct dec *d, int argi)
 {
@@ -301,14 +165,14 @@ static const struct dec_xl itimer_which[] = {
 
 static void itimerval_at(struct dec *d, uint64_t addr)
 {
-	struct k_timespec t[2];
+	struct dec_ktime t[2];
 
 	if (!dec_umove(d, addr, t, sizeof(t)))
 		return;
 	strbuf_add(d->out, "{it_interval=", 13);
-	timeval_val(d, &t[0]);
+	dec_timeval_val(d, &t[0]);
 	strbuf_add(d->out, ", it_value=", 11);
-	timeval_val(d, &t[1]);
+	dec_timeval_val(d, &t[1]);
 	strbuf_addc(d->out, '}');
 }
 
@@ -386,7 +250,7 @@ static void sigevent_at(struct dec *d, uint64_t addr)
 
 static void itimerspec_at(struct dec *d, uint64_t addr)
 {
-	struct k_timespec t[2];
+	struct dec_ktime t[2];
 
 	if (!dec_umove(d, addr, t, sizeof(t)))
 		return;
@@ -600,128 +464,52 @@ static void dec_setpriority(struct dec *d)
 	strbuf_addf(d->out, "%d", (int)d->args[2]);
 }
 
-#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+#define R(nr, fn) { nr, fn }
 
-const struct dec_syscall dec_misc_calls[] = {
+const struct dec_entry dec_misc_calls[] = {
 	/* Time. */
-	R(SYS_nanosleep, dec_nanosleep, 2, RV_DEC, 0),
-	R(SYS_clock_nanosleep, dec_clock_nanosleep, 4, RV_DEC, 0),
-	R(SYS_clock_gettime, dec_clock_gettime, 2, RV_DEC, TC_CLOCK),
-	R(SYS_clock_getres, dec_clock_gettime, 2, RV_DEC, TC_CLOCK),
-	R(SYS_clock_settime, dec_clock_settime, 2, RV_DEC, TC_CLOCK),
-	R(SYS_clock_adjtime, NULL, 2, RV_DEC, TC_CLOCK),
-	R(SYS_gettimeofday, dec_gettimeofday, 2, RV_DEC, TC_CLOCK),
-	R(SYS_settimeofday, dec_settimeofday, 2, RV_DEC, TC_CLOCK),
-	R(SYS_time, dec_time, 1, RV_DEC, TC_CLOCK),
-	R(SYS_adjtimex, NULL, 1, RV_DEC, TC_CLOCK),
-	R(SYS_times, dec_times, 1, RV_DEC, 0),
-	R(SYS_getitimer, dec_getitimer, 2, RV_DEC, 0),
-	R(SYS_setitimer, dec_setitimer, 3, RV_DEC, 0),
-	R(SYS_alarm, dec_alarm, 1, RV_DEC, 0),
-	R(SYS_timer_create, dec_timer_create, 3, RV_DEC, 0),
-	R(SYS_timer_settime, dec_timer_settime, 4, RV_DEC, 0),
-	R(SYS_timer_gettime, dec_timer_gettime, 2, RV_DEC, 0),
-	R(SYS_timer_getoverrun, dec_timer_id, 1, RV_DEC, 0),
-	R(SYS_timer_delete, dec_timer_id, 1, RV_DEC, 0),
+	R(SYS_nanosleep, dec_nanosleep),
+	R(SYS_clock_nanosleep, dec_clock_nanosleep),
+	R(SYS_clock_gettime, dec_clock_gettime),
+	R(SYS_clock_getres, dec_clock_gettime),
+	R(SYS_clock_settime, dec_clock_settime),
+	R(SYS_gettimeofday, dec_gettimeofday),
+	R(SYS_settimeofday, dec_settimeofday),
+	R(SYS_time, dec_time),
+	R(SYS_times, dec_times),
+	R(SYS_getitimer, dec_getitimer),
+	R(SYS_setitimer, dec_setitimer),
+	R(SYS_alarm, dec_alarm),
+	R(SYS_timer_create, dec_timer_create),
+	R(SYS_timer_settime, dec_timer_settime),
+	R(SYS_timer_gettime, dec_timer_gettime),
+	R(SYS_timer_getoverrun, dec_timer_id),
+	R(SYS_timer_delete, dec_timer_id),
 
 	/* Scheduling. */
-	R(SYS_sched_setparam, dec_sched_setparam, 2, RV_DEC, 0),
-	R(SYS_sched_getparam, dec_sched_getparam, 2, RV_DEC, 0),
-	R(SYS_sched_setscheduler, dec_sched_setscheduler, 3, RV_DEC, 0),
-	R(SYS_sched_getscheduler, dec_sched_getscheduler, 1, RV_DEC, 0),
-	R(SYS_sched_get_priority_max, dec_sched_priority, 1, RV_DEC, 0),
-	R(SYS_sched_get_priority_min, dec_sched_priority, 1, RV_DEC, 0),
-	R(SYS_sched_rr_get_interval, dec_sched_rr_get_interval, 2, RV_DEC, 0),
-	R(SYS_sched_setattr, NULL, 3, RV_DEC, 0),
-	R(SYS_sched_getattr, NULL, 4, RV_DEC, 0),
-	R(SYS_getpriority, dec_getpriority, 2, RV_DEC, 0),
-	R(SYS_setpriority, dec_setpriority, 3, RV_DEC, 0),
-	R(SYS_ioprio_set, NULL, 3, RV_DEC, 0),
-	R(SYS_ioprio_get, NULL, 2, RV_DEC, 0),
-	R(SYS_getcpu, NULL, 3, RV_DEC, 0),
+	R(SYS_sched_setparam, dec_sched_setparam),
+	R(SYS_sched_getparam, dec_sched_getparam),
+	R(SYS_sched_setscheduler, dec_sched_setscheduler),
+	R(SYS_sched_getscheduler, dec_sched_getscheduler),
+	R(SYS_sched_get_priority_max, dec_sched_priority),
+	R(SYS_sched_get_priority_min, dec_sched_priority),
+	R(SYS_sched_rr_get_interval, dec_sched_rr_get_interval),
+	R(SYS_getpriority, dec_getpriority),
+	R(SYS_setpriority, dec_setpriority),
 
 	/* System V and POSIX IPC (shm is in memory.c). */
-	R(SYS_semget, NULL, 3, RV_DEC, TC_IPC),
-	R(SYS_semop, NULL, 3, RV_DEC, TC_IPC),
-	R(SYS_semctl, NULL, 4, RV_DEC, TC_IPC),
-	R(SYS_semtimedop, NULL, 4, RV_DEC, TC_IPC),
-	R(SYS_msgget, NULL, 2, RV_DEC, TC_IPC),
-	R(SYS_msgsnd, NULL, 4, RV_DEC, TC_IPC),
-	R(SYS_msgrcv, NULL, 5, RV_DEC, TC_IPC),
-	R(SYS_msgctl, NULL, 3, RV_DEC, TC_IPC),
-	R(SYS_mq_open, NULL, 4, RV_FD, TC_DESC),
-	R(SYS_mq_unlink, NULL, 1, RV_DEC, 0),
-	R(SYS_mq_timedsend, NULL, 5, RV_DEC, TC_DESC),
-	R(SYS_mq_timedreceive, NULL, 5, RV_DEC, TC_DESC),
-	R(SYS_mq_notify, NULL, 2, RV_DEC, TC_DESC),
-	R(SYS_mq_getsetattr, NULL, 3, RV_DEC, TC_DESC),
 
 	/* Asynchronous I/O contexts. */
-	R(SYS_io_setup, NULL, 2, RV_DEC, TC_MEMORY),
-	R(SYS_io_destroy, NULL, 1, RV_DEC, TC_MEMORY),
-	R(SYS_io_getevents, NULL, 5, RV_DEC, 0),
-	R(SYS_io_submit, NULL, 3, RV_DEC, 0),
-	R(SYS_io_cancel, NULL, 3, RV_DEC, 0),
-	R(SYS_io_pgetevents, NULL, 6, RV_DEC, 0),
-	R(SYS_io_uring_setup, NULL, 2, RV_FD, TC_DESC),
-	R(SYS_io_uring_enter, NULL, 6, RV_DEC, TC_DESC | TC_SIGNAL),
-	R(SYS_io_uring_register, NULL, 4, RV_DEC, TC_DESC | TC_MEMORY),
 
 	/* Keys, modules, kexec, BPF, perf and other fd-returning facilities. */
-	R(SYS_add_key, NULL, 5, RV_DEC, 0),
-	R(SYS_request_key, NULL, 4, RV_DEC, 0),
-	R(SYS_keyctl, NULL, 5, RV_DEC, 0),
-	R(SYS_init_module, NULL, 3, RV_DEC, 0),
-	R(SYS_finit_module, NULL, 3, RV_DEC, TC_DESC),
-	R(SYS_delete_module, NULL, 2, RV_DEC, 0),
-	R(SYS_create_module, NULL, 2, RV_DEC, 0),
-	R(SYS_get_kernel_syms, NULL, 1, RV_DEC, 0),
-	R(SYS_query_module, NULL, 5, RV_DEC, 0),
-	R(SYS_kexec_load, NULL, 4, RV_DEC, 0),
-	R(SYS_kexec_file_load, NULL, 5, RV_DEC, TC_DESC),
-	R(SYS_bpf, NULL, 3, RV_DEC, TC_DESC),
-	R(SYS_perf_event_open, NULL, 5, RV_FD, TC_DESC),
-	R(SYS_userfaultfd, NULL, 1, RV_FD, TC_DESC),
-	R(SYS_seccomp, NULL, 3, RV_DEC, 0),
-	R(SYS_landlock_create_ruleset, NULL, 3, RV_FD, TC_DESC),
-	R(SYS_landlock_add_rule, NULL, 4, RV_DEC, TC_DESC),
-	R(SYS_landlock_restrict_self, NULL, 2, RV_DEC, TC_DESC),
 
 	/* Debugging and other processes' memory. */
-	R(SYS_ptrace, NULL, 4, RV_DEC, 0),
-	R(SYS_process_vm_readv, NULL, 6, RV_DEC, 0),
-	R(SYS_process_vm_writev, NULL, 6, RV_DEC, 0),
-	R(SYS_kcmp, NULL, 5, RV_DEC, 0),
-	R(SYS_lookup_dcookie, NULL, 3, RV_DEC, 0),
 
 	/* The system. */
-	R(SYS_sysinfo, dec_sysinfo, 1, RV_DEC, 0),
-	R(SYS_syslog, NULL, 3, RV_DEC, 0),
-	R(SYS_sysfs, NULL, 3, RV_DEC, 0),
-	R(SYS_ustat, NULL, 2, RV_DEC, TC_STAT),
-	R(SYS__sysctl, NULL, 1, RV_DEC, 0),
-	R(SYS_sync, NULL, 0, RV_DEC, 0),
-	R(SYS_reboot, NULL, 4, RV_DEC, 0),
-	R(SYS_sethostname, NULL, 2, RV_DEC, 0),
-	R(SYS_setdomainname, NULL, 2, RV_DEC, 0),
-	R(SYS_vhangup, NULL, 0, RV_DEC, 0),
-	R(SYS_iopl, NULL, 1, RV_DEC, 0),
-	R(SYS_ioperm, NULL, 3, RV_DEC, 0),
-	R(SYS_modify_ldt, NULL, 3, RV_DEC, 0),
-	R(SYS_set_thread_area, NULL, 1, RV_DEC, 0),
-	R(SYS_get_thread_area, NULL, 1, RV_DEC, 0),
-	R(SYS_restart_syscall, dec_restart_syscall, 0, RV_DEC, 0),
+	R(SYS_sysinfo, dec_sysinfo),
+	R(SYS_restart_syscall, dec_restart_syscall),
 
 	/* Never implemented on x86_64. */
-	R(SYS_nfsservctl, NULL, 3, RV_DEC, 0),
-	R(SYS_getpmsg, NULL, 5, RV_DEC, TC_NETWORK),
-	R(SYS_putpmsg, NULL, 5, RV_DEC, TC_NETWORK),
-	R(SYS_afs_syscall, NULL, 5, RV_DEC, 0),
-	R(SYS_tuxcall, NULL, 3, RV_DEC, 0),
-	R(SYS_security, NULL, 3, RV_DEC, 0),
-	R(SYS_vserver, NULL, 5, RV_DEC, 0),
-	R(SYS_epoll_ctl_old, NULL, 4, RV_DEC, 0),
-	R(SYS_epoll_wait_old, NULL, 4, RV_DEC, 0),
 };
 
 const size_t dec_misc_ncalls = ARRAY_SIZE(dec_misc_calls);

@@ -1,5 +1,5 @@
 /* The network family: sockets, addresses, messages and socket options, as
- * strace 6.1 prints them, and the facts facts.c reads from that text (fd,
+ * strace 6.1 prints them, and the facts their arguments' roles give (fd,
  * the peer address, the data sent, SO_ERROR...).
  *
  * Calls that write results (accept's address, recvfrom's data, recvmsg's
@@ -394,11 +394,10 @@ static void print_inet_addr(struct dec *d, const char *field, const struct in_ad
 	strbuf_addf(d->out, "%s=inet_addr(\"%s\")", field, host);
 }
 
-/* The first argument, the socket: the event's fd. */
+/* The first argument, the socket, printed (the event's fd by its role). */
 static void sock_fd(struct dec *d)
 {
-	d->e->fd = (int)d->args[0];
-	dec_fd(d, d->e->fd);
+	dec_fd(d, (int)d->args[0]);
 }
 
 /* A socket address of LEN bytes (an int: strace prints the address when
@@ -460,7 +459,7 @@ static void preview_finish(struct dec *d, struct preview *p)
 }
 
 /* What a message's printing puts into the event (only the first message
- * of sendmmsg/recvmmsg does, as facts.c reads only that one). */
+ * of sendmmsg/recvmmsg does, as the MMSGHDR roles take only that one). */
 struct msg_facts {
 	bool data;		/* keep the data of msg_iov */
 	uint64_t len;		/* the printed iov_len summed */
@@ -938,23 +937,15 @@ static void decode_sockname(struct dec *d, bool flags)
 	}
 }
 
-/* The new connection's fd, as the parser puts it in fd2. */
-static void accepted_fd(struct dec *d)
-{
-	if (d->exiting)
-		d->e->fd2 = !d->err && d->rval >= 0 && d->rval <= INT_MAX ? (int)d->rval : -1;
-}
-
+/* The new connection's fd is fd2 (event/facts.c). */
 static void dec_accept(struct dec *d)
 {
 	decode_sockname(d, false);
-	accepted_fd(d);
 }
 
 static void dec_accept4(struct dec *d)
 {
 	decode_sockname(d, true);
-	accepted_fd(d);
 }
 
 static void dec_getsockname(struct dec *d)
@@ -1527,31 +1518,31 @@ static void dec_setsockopt(struct dec *d)
 }
 
 /* strace 6.1 puts every socket call in %network and none in %desc. */
-const struct dec_syscall dec_net_calls[] = {
-	{ SYS_socket, dec_socket, 3, RV_FD, TC_NETWORK },
-	{ SYS_socketpair, dec_socketpair, 4, RV_DEC, TC_NETWORK },
-	{ SYS_connect, dec_connect, 3, RV_DEC, TC_NETWORK },
-	{ SYS_bind, dec_connect, 3, RV_DEC, TC_NETWORK },
-	{ SYS_listen, dec_listen, 2, RV_DEC, TC_NETWORK },
-	{ SYS_accept, dec_accept, 3, RV_FD, TC_NETWORK },
-	{ SYS_accept4, dec_accept4, 4, RV_FD, TC_NETWORK },
-	{ SYS_getsockname, dec_getsockname, 3, RV_DEC, TC_NETWORK },
-	{ SYS_getpeername, dec_getsockname, 3, RV_DEC, TC_NETWORK },
-	{ SYS_sendto, dec_sendto, 6, RV_DEC, TC_NETWORK },
-	{ SYS_recvfrom, dec_recvfrom, 6, RV_DEC, TC_NETWORK },
+const struct dec_entry dec_net_calls[] = {
+	{ SYS_socket, dec_socket },
+	{ SYS_socketpair, dec_socketpair },
+	{ SYS_connect, dec_connect },
+	{ SYS_bind, dec_connect },
+	{ SYS_listen, dec_listen },
+	{ SYS_accept, dec_accept },
+	{ SYS_accept4, dec_accept4 },
+	{ SYS_getsockname, dec_getsockname },
+	{ SYS_getpeername, dec_getsockname },
+	{ SYS_sendto, dec_sendto },
+	{ SYS_recvfrom, dec_recvfrom },
 #ifdef SYS_send
-	{ SYS_send, dec_send, 4, RV_DEC, TC_NETWORK },
+	{ SYS_send, dec_send },
 #endif
 #ifdef SYS_recv
-	{ SYS_recv, dec_recv, 4, RV_DEC, TC_NETWORK },
+	{ SYS_recv, dec_recv },
 #endif
-	{ SYS_sendmsg, dec_sendmsg, 3, RV_DEC, TC_NETWORK },
-	{ SYS_recvmsg, dec_recvmsg, 3, RV_DEC, TC_NETWORK },
-	{ SYS_sendmmsg, dec_sendmmsg, 4, RV_DEC, TC_NETWORK },
-	{ SYS_recvmmsg, dec_recvmmsg, 5, RV_DEC, TC_NETWORK },
-	{ SYS_setsockopt, dec_setsockopt, 5, RV_DEC, TC_NETWORK },
-	{ SYS_getsockopt, dec_getsockopt, 5, RV_DEC, TC_NETWORK },
-	{ SYS_shutdown, dec_shutdown, 2, RV_DEC, TC_NETWORK },
+	{ SYS_sendmsg, dec_sendmsg },
+	{ SYS_recvmsg, dec_recvmsg },
+	{ SYS_sendmmsg, dec_sendmmsg },
+	{ SYS_recvmmsg, dec_recvmmsg },
+	{ SYS_setsockopt, dec_setsockopt },
+	{ SYS_getsockopt, dec_getsockopt },
+	{ SYS_shutdown, dec_shutdown },
 };
 
 const size_t dec_net_ncalls = ARRAY_SIZE(dec_net_calls);

@@ -1,7 +1,7 @@
 /* Process lifecycle and identity: execve, clone, fork, exit, wait, kill,
  * credentials, limits, prctl and the pidfd calls.
  *
- * Facts as strace/facts.c reads them back: execve's path and argv,
+ * Facts as the arguments' roles give them: execve's path and argv,
  * clone's flags word (the flag bits and the exit signal in the low byte),
  * clone3's flags with its exit signal, exit_group's code, wait4's status. */
 #include "capture/decode.h"
@@ -88,7 +88,6 @@ static void dec_execveat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->dirfd = (int)d->args[0];
 	dec_dirfd(d, (int)d->args[0]);
 	dec_sep(d);
 	exec_args(d, 1);
@@ -326,7 +325,7 @@ static const struct dec_xl ptrace_events[] = {
 	DEC_XL(PTRACE_EVENT_SECCOMP), DEC_XL(PTRACE_EVENT_STOP),
 };
 
-/* strace's printstatus, also filling the event as facts.c does. */
+/* strace's printstatus, also filling the event as the WSTATUS role says. */
 static void wait_status(struct dec *d, int status)
 {
 	struct rc_event *e = d->e;
@@ -1173,72 +1172,55 @@ static void dec_personality(struct dec *d)
 	d->out = out;
 }
 
-#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+#define R(nr, fn) { nr, fn }
 
-const struct dec_syscall dec_process_calls[] = {
-	R(SYS_execve, dec_execve, 3, RV_DEC, TC_FILE | TC_PROCESS),
-	R(SYS_execveat, dec_execveat, 5, RV_DEC, TC_DESC | TC_FILE | TC_PROCESS),
-	R(SYS_clone, dec_clone, 5, RV_DEC, TC_PROCESS),
-	R(SYS_clone3, dec_clone3, 2, RV_DEC, TC_PROCESS),
-	R(SYS_fork, NULL, 0, RV_DEC, TC_PROCESS),
-	R(SYS_vfork, NULL, 0, RV_DEC, TC_PROCESS),
-	R(SYS_exit, dec_exit, 1, RV_NONE, TC_PROCESS),
-	R(SYS_exit_group, dec_exit, 1, RV_NONE, TC_PROCESS),
-	R(SYS_wait4, dec_wait4, 4, RV_DEC, TC_PROCESS),
-	R(SYS_waitid, dec_waitid, 5, RV_DEC, TC_PROCESS),
-	R(SYS_kill, dec_kill, 2, RV_DEC, TC_SIGNAL | TC_PROCESS),
-	R(SYS_tkill, dec_kill, 2, RV_DEC, TC_SIGNAL | TC_PROCESS),
-	R(SYS_tgkill, dec_tgkill, 3, RV_DEC, TC_SIGNAL | TC_PROCESS),
-	R(SYS_pidfd_open, dec_pidfd_open, 2, RV_FD, TC_DESC),
-	R(SYS_pidfd_send_signal, dec_pidfd_send_signal, 4, RV_DEC,
-	  TC_DESC | TC_SIGNAL | TC_PROCESS),
-	R(SYS_pidfd_getfd, dec_pidfd_getfd, 3, RV_FD, TC_DESC),
-	R(SYS_unshare, dec_unshare, 1, RV_DEC, 0),
-	R(SYS_setns, dec_setns, 2, RV_DEC, TC_DESC),
+const struct dec_entry dec_process_calls[] = {
+	R(SYS_execve, dec_execve),
+	R(SYS_execveat, dec_execveat),
+	R(SYS_clone, dec_clone),
+	R(SYS_clone3, dec_clone3),
+	R(SYS_exit, dec_exit),
+	R(SYS_exit_group, dec_exit),
+	R(SYS_wait4, dec_wait4),
+	R(SYS_waitid, dec_waitid),
+	R(SYS_kill, dec_kill),
+	R(SYS_tkill, dec_kill),
+	R(SYS_tgkill, dec_tgkill),
+	R(SYS_pidfd_open, dec_pidfd_open),
+	R(SYS_pidfd_send_signal, dec_pidfd_send_signal),
+	R(SYS_pidfd_getfd, dec_pidfd_getfd),
+	R(SYS_unshare, dec_unshare),
+	R(SYS_setns, dec_setns),
 
-	R(SYS_getpid, NULL, 0, RV_DEC, 0),
-	R(SYS_getppid, NULL, 0, RV_DEC, 0),
-	R(SYS_gettid, NULL, 0, RV_DEC, 0),
-	R(SYS_getpgrp, NULL, 0, RV_DEC, 0),
-	R(SYS_getpgid, dec_args_d, 1, RV_DEC, 0),
-	R(SYS_setpgid, dec_args_d, 2, RV_DEC, 0),
-	R(SYS_getsid, dec_args_d, 1, RV_DEC, 0),
-	R(SYS_setsid, NULL, 0, RV_DEC, 0),
-	R(SYS_set_tid_address, NULL, 1, RV_DEC, 0),
-	R(SYS_set_robust_list, dec_set_robust_list, 2, RV_DEC, 0),
-	R(SYS_rseq, NULL, 4, RV_DEC, 0),
+	R(SYS_getpgid, dec_args_d),
+	R(SYS_setpgid, dec_args_d),
+	R(SYS_getsid, dec_args_d),
+	R(SYS_set_robust_list, dec_set_robust_list),
 
-	R(SYS_getuid, NULL, 0, RV_DEC, TC_CREDS),
-	R(SYS_geteuid, NULL, 0, RV_DEC, TC_CREDS),
-	R(SYS_getgid, NULL, 0, RV_DEC, TC_CREDS),
-	R(SYS_getegid, NULL, 0, RV_DEC, TC_CREDS),
-	R(SYS_setuid, dec_uids, 1, RV_DEC, TC_CREDS),
-	R(SYS_setgid, dec_uids, 1, RV_DEC, TC_CREDS),
-	R(SYS_setreuid, dec_uids, 2, RV_DEC, TC_CREDS),
-	R(SYS_setregid, dec_uids, 2, RV_DEC, TC_CREDS),
-	R(SYS_setresuid, dec_uids, 3, RV_DEC, TC_CREDS),
-	R(SYS_setresgid, dec_uids, 3, RV_DEC, TC_CREDS),
-	R(SYS_getresuid, dec_getresuid, 3, RV_DEC, TC_CREDS),
-	R(SYS_getresgid, dec_getresuid, 3, RV_DEC, TC_CREDS),
-	R(SYS_setfsuid, dec_uids, 1, RV_DEC, TC_CREDS),
-	R(SYS_setfsgid, dec_uids, 1, RV_DEC, TC_CREDS),
-	R(SYS_getgroups, dec_getgroups, 2, RV_DEC, TC_CREDS),
-	R(SYS_setgroups, dec_setgroups, 2, RV_DEC, TC_CREDS),
-	R(SYS_capget, NULL, 2, RV_DEC, TC_CREDS),
-	R(SYS_capset, NULL, 2, RV_DEC, TC_CREDS),
+	R(SYS_setuid, dec_uids),
+	R(SYS_setgid, dec_uids),
+	R(SYS_setreuid, dec_uids),
+	R(SYS_setregid, dec_uids),
+	R(SYS_setresuid, dec_uids),
+	R(SYS_setresgid, dec_uids),
+	R(SYS_getresuid, dec_getresuid),
+	R(SYS_getresgid, dec_getresuid),
+	R(SYS_setfsuid, dec_uids),
+	R(SYS_setfsgid, dec_uids),
+	R(SYS_getgroups, dec_getgroups),
+	R(SYS_setgroups, dec_setgroups),
 
-	R(SYS_prctl, dec_prctl, 5, RV_DEC, TC_CREDS),
-	R(SYS_arch_prctl, dec_arch_prctl, 2, RV_DEC, 0),
-	R(SYS_prlimit64, dec_prlimit64, 4, RV_DEC, 0),
-	R(SYS_getrlimit, dec_getrlimit, 2, RV_DEC, 0),
-	R(SYS_setrlimit, dec_setrlimit, 2, RV_DEC, 0),
-	R(SYS_getrusage, dec_getrusage, 2, RV_DEC, 0),
-	R(SYS_sched_getaffinity, dec_sched_getaffinity, 3, RV_DEC, 0),
-	R(SYS_sched_setaffinity, dec_sched_setaffinity, 3, RV_DEC, 0),
-	R(SYS_sched_yield, NULL, 0, RV_DEC, 0),
-	R(SYS_uname, dec_uname, 1, RV_DEC, 0),
-	R(SYS_getrandom, dec_getrandom, 3, RV_DEC, 0),
-	R(SYS_personality, dec_personality, 1, RV_HEX, 0),
+	R(SYS_prctl, dec_prctl),
+	R(SYS_arch_prctl, dec_arch_prctl),
+	R(SYS_prlimit64, dec_prlimit64),
+	R(SYS_getrlimit, dec_getrlimit),
+	R(SYS_setrlimit, dec_setrlimit),
+	R(SYS_getrusage, dec_getrusage),
+	R(SYS_sched_getaffinity, dec_sched_getaffinity),
+	R(SYS_sched_setaffinity, dec_sched_setaffinity),
+	R(SYS_uname, dec_uname),
+	R(SYS_getrandom, dec_getrandom),
+	R(SYS_personality, dec_personality),
 };
 
 const size_t dec_process_ncalls = ARRAY_SIZE(dec_process_calls);

@@ -538,21 +538,20 @@ static void dec_signalfd(struct dec *d)
 	}
 }
 
-#define R(nr, fn, n, rv, cls) { nr, fn, n, rv, cls }
+#define R(nr, fn) { nr, fn }
 
-const struct dec_syscall dec_signal_calls[] = {
-	R(SYS_rt_sigaction, dec_rt_sigaction, 4, RV_DEC, TC_SIGNAL),
-	R(SYS_rt_sigprocmask, dec_rt_sigprocmask, 4, RV_DEC, TC_SIGNAL),
-	R(SYS_rt_sigreturn, dec_rt_sigreturn, 0, RV_DEC, TC_SIGNAL),
-	R(SYS_rt_sigpending, dec_rt_sigpending, 2, RV_DEC, TC_SIGNAL),
-	R(SYS_rt_sigtimedwait, dec_rt_sigtimedwait, 4, RV_DEC, TC_SIGNAL),
-	R(SYS_rt_sigqueueinfo, dec_rt_sigqueueinfo, 3, RV_DEC, TC_SIGNAL | TC_PROCESS),
-	R(SYS_rt_tgsigqueueinfo, dec_rt_tgsigqueueinfo, 4, RV_DEC, TC_SIGNAL | TC_PROCESS),
-	R(SYS_rt_sigsuspend, dec_rt_sigsuspend, 2, RV_DEC, TC_SIGNAL),
-	R(SYS_sigaltstack, dec_sigaltstack, 2, RV_DEC, TC_SIGNAL),
-	R(SYS_pause, NULL, 0, RV_DEC, TC_SIGNAL),
-	R(SYS_signalfd, dec_signalfd, 3, RV_FD, TC_DESC | TC_SIGNAL),
-	R(SYS_signalfd4, dec_signalfd, 4, RV_FD, TC_DESC | TC_SIGNAL),
+const struct dec_entry dec_signal_calls[] = {
+	R(SYS_rt_sigaction, dec_rt_sigaction),
+	R(SYS_rt_sigprocmask, dec_rt_sigprocmask),
+	R(SYS_rt_sigreturn, dec_rt_sigreturn),
+	R(SYS_rt_sigpending, dec_rt_sigpending),
+	R(SYS_rt_sigtimedwait, dec_rt_sigtimedwait),
+	R(SYS_rt_sigqueueinfo, dec_rt_sigqueueinfo),
+	R(SYS_rt_tgsigqueueinfo, dec_rt_tgsigqueueinfo),
+	R(SYS_rt_sigsuspend, dec_rt_sigsuspend),
+	R(SYS_sigaltstack, dec_sigaltstack),
+	R(SYS_signalfd, dec_signalfd),
+	R(SYS_signalfd4, dec_signalfd),
 };
 
 const size_t dec_signal_ncalls = ARRAY_SIZE(dec_signal_calls);

@@ -1,21 +1,25 @@
-/* The merged syscall table: every family's list, indexed by number, and
- * the names from the generated syscall table. Built once, on first use
- * (the tracer is single-threaded). */
+/* The merged syscall table: the calls event/syscalls.def gives a family,
+ * indexed by number, with each family's decoder. Built once, on first
+ * use (the tracer is single-threaded). */
 #include "capture/decode.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen/tables.h"
+#include "event/facts.h"
+#include "event/syscalls.h"
 #include "util/util.h"
 
 /* In this order: when two families list a number, the first wins (the
  * unit test checks that none does). */
 static const struct {
-	const struct dec_syscall *calls;
+	const struct dec_entry *calls;
 	const size_t *ncalls;
 } families[] = {
 	{ dec_file_calls, &dec_file_ncalls },
+	{ dec_fcntl_calls, &dec_fcntl_ncalls },
+	{ dec_ioctl_calls, &dec_ioctl_ncalls },
+	{ dec_mount_calls, &dec_mount_ncalls },
 	{ dec_io_calls, &dec_io_ncalls },
 	{ dec_net_calls, &dec_net_ncalls },
 	{ dec_process_calls, &dec_process_ncalls },
@@ -25,54 +29,46 @@ static const struct {
 	{ dec_misc_calls, &dec_misc_ncalls },
 };
 
-/* Numbers above this are not syscalls of a native tracee (x32 ones have
- * bit 30 set); a list entry there would only make the table huge. */
-#define NR_LIMIT 0x10000
-
 static struct {
 	bool built;
 	long max;			/* highest number + 1 */
+	struct dec_syscall *rows;	/* by number; fn and nargs 0 when unlisted */
 	const struct dec_syscall **by_nr;
-	const char **names;
 } table;
 
 static void table_build(void)
 {
-	long max = 0;
+	long max = syscall_nr_max();
 
 	table.built = true;
-	for (size_t i = 0; i < rc_xlat_syscall.count; i++)
-		if (rc_xlat_syscall.rows[i].value >= max && rc_xlat_syscall.rows[i].value < NR_LIMIT)
-			max = (long)rc_xlat_syscall.rows[i].value + 1;
-	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
-		for (size_t i = 0; i < *families[f].ncalls; i++)
-			if (families[f].calls[i].nr >= max && families[f].calls[i].nr < NR_LIMIT)
-				max = families[f].calls[i].nr + 1;
-	}
 	/* Out of memory here leaves an empty table: every call is then
 	 * printed generically and unnamed, which is still a trace. */
-	table.by_nr = calloc((size_t)max, sizeof(*table.by_nr));
-	table.names = calloc((size_t)max, sizeof(*table.names));
-	if (!table.by_nr || !table.names) {
+	table.rows = calloc((size_t)max + 1, sizeof(*table.rows));
+	table.by_nr = calloc((size_t)max + 1, sizeof(*table.by_nr));
+	if (!table.rows || !table.by_nr) {
+		free(table.rows);
 		free(table.by_nr);
-		free(table.names);
+		table.rows = NULL;
 		table.by_nr = NULL;
-		table.names = NULL;
 		return;
 	}
 	table.max = max;
-	/* A number's name: one that is not an alias, else any. */
-	for (int pass = 0; pass < 2; pass++)
-		for (size_t i = 0; i < rc_xlat_syscall.count; i++) {
-			const struct rc_xlat_entry *r = &rc_xlat_syscall.rows[i];
-			if (r->value >= 0 && r->value < max && !table.names[r->value] && (pass || !r->alias))
-				table.names[r->value] = r->name;
-		}
+	for (long nr = 0; nr < max; nr++) {
+		const struct rc_syscall *sc = syscall_by_nr(nr);
+		if (!sc || sc->family == RC_FAM_NONE)
+			continue;
+		struct dec_syscall *r = &table.rows[nr];
+		r->nr = nr;
+		r->nargs = sc->nargs;
+		r->rv = sc->rv;
+		r->classes = sc->tclasses;
+		table.by_nr[nr] = r;
+	}
 	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
 		for (size_t i = 0; i < *families[f].ncalls; i++) {
-			const struct dec_syscall *sc = &families[f].calls[i];
-			if (sc->nr >= 0 && sc->nr < max && !table.by_nr[sc->nr])
-				table.by_nr[sc->nr] = sc;
+			const struct dec_entry *de = &families[f].calls[i];
+			if (de->nr >= 0 && de->nr < max && table.by_nr[de->nr] && !table.rows[de->nr].fn)
+				table.rows[de->nr].fn = de->fn;
 		}
 	}
 }
@@ -93,25 +89,19 @@ const struct dec_syscall *dec_lookup(long nr)
 
 const char *dec_syscall_name(long nr)
 {
-	table_init();
-	if (nr < 0 || nr >= table.max)
-		return NULL;
-	return table.names[nr];
+	return syscall_name(nr);
 }
 
 long dec_syscall_nr(const char *name, size_t len)
 {
-	long long v;
+	const struct rc_syscall *sc = syscall_by_name(name, len);
 
-	if (!xlat_value(&rc_xlat_syscall, name, len, &v))
-		return -1;
-	return (long)v;
+	return sc ? sc->nr : -1;
 }
 
 long dec_nr_max(void)
 {
-	table_init();
-	return table.max;
+	return syscall_nr_max();
 }
 
 /* strace's printargs: every argument in hex ("0" for zero). */
@@ -131,11 +121,18 @@ void dec_call(struct dec *d)
 {
 	const struct dec_syscall *sc = dec_lookup(d->nr);
 
-	if (sc && sc->fn) {
+	/* The arguments' facts that are their raw values come first: the
+	 * decoders print an fd with its -y decoration as the event's fd_hint
+	 * when it is the event's fd. */
+	if (sc && !d->exiting)
+		event_raw_arg_facts(d->e, syscall_by_nr(d->nr), d->args);
+	if (sc && sc->fn)
 		sc->fn(d);
-		return;
-	}
-	/* Generic arguments are all printed at entry. */
-	if (!d->exiting)
+	else if (!d->exiting)	/* generic arguments are all printed at entry */
 		print_generic(d, sc ? sc->nargs : 6);
+	/* The facts that follow from the call's meaning, as for every
+	 * source: at entry those of its arguments (a call may never return),
+	 * at exit those of its outcome. */
+	if (sc)
+		event_call_facts(d->e, syscall_by_nr(d->nr), d->exiting, d->rval, d->err);
 }

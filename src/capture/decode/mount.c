@@ -1,0 +1,353 @@
+/* Extended attributes, mounts, swap and fanotify, as strace 6.1 prints
+ * them. Their paths are the event's path (path2 for pivot_root's old
+ * root); mount's source and target are not (no rule reads them). Part
+ * of the file family (file.h).
+ */
+#include "capture/decode.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/mount.h>
+#include <sys/swap.h>
+#include <sys/syscall.h>
+#include <sys/xattr.h>
+
+#include "capture/decode/file.h"
+#include "util/util.h"
+
+/*
+ * Tables, in strace's order.
+ */
+static const struct dec_xl xattrflags[] = {
+	DEC_XL(XATTR_CREATE), DEC_XL(XATTR_REPLACE),
+};
+
+static const struct dec_xl mount_flags[] = {
+	DEC_XL(MS_RDONLY), DEC_XL(MS_NOSUID), DEC_XL(MS_NODEV), DEC_XL(MS_NOEXEC),
+	DEC_XL(MS_SYNCHRONOUS), DEC_XL(MS_REMOUNT), DEC_XL(MS_MANDLOCK), DEC_XL(MS_DIRSYNC),
+#ifdef MS_NOSYMFOLLOW
+	DEC_XL(MS_NOSYMFOLLOW),
+#endif
+	DEC_XL(MS_NOATIME), DEC_XL(MS_NODIRATIME), DEC_XL(MS_BIND), DEC_XL(MS_MOVE),
+	DEC_XL(MS_REC), DEC_XL(MS_SILENT), DEC_XL(MS_POSIXACL), DEC_XL(MS_UNBINDABLE),
+	DEC_XL(MS_PRIVATE), DEC_XL(MS_SLAVE), DEC_XL(MS_SHARED), DEC_XL(MS_RELATIME),
+	DEC_XL(MS_KERNMOUNT), DEC_XL(MS_I_VERSION), DEC_XL(MS_STRICTATIME), DEC_XL(MS_LAZYTIME),
+	DEC_XL(MS_SUBMOUNT), DEC_XL(MS_NOREMOTELOCK), DEC_XL(MS_NOSEC), DEC_XL(MS_BORN),
+	DEC_XL(MS_ACTIVE), { (unsigned)MS_NOUSER, "MS_NOUSER" },
+};
+
+static const struct dec_xl umount_flags[] = {
+	DEC_XL(MNT_FORCE), DEC_XL(MNT_DETACH), DEC_XL(MNT_EXPIRE), DEC_XL(UMOUNT_NOFOLLOW),
+};
+
+static const struct dec_xl swap_flags[] = {
+	DEC_XL(SWAP_FLAG_PREFER), DEC_XL(SWAP_FLAG_DISCARD),
+#ifdef SWAP_FLAG_DISCARD_ONCE
+	DEC_XL(SWAP_FLAG_DISCARD_ONCE),
+#endif
+#ifdef SWAP_FLAG_DISCARD_PAGES
+	DEC_XL(SWAP_FLAG_DISCARD_PAGES),
+#endif
+};
+
+static const struct dec_xl fan_classes[] = {
+	DEC_XL(FAN_CLASS_NOTIF), DEC_XL(FAN_CLASS_CONTENT), DEC_XL(FAN_CLASS_PRE_CONTENT),
+};
+
+static const struct dec_xl fan_init_flags[] = {
+	DEC_XL(FAN_CLOEXEC), DEC_XL(FAN_NONBLOCK), DEC_XL(FAN_UNLIMITED_QUEUE),
+	DEC_XL(FAN_UNLIMITED_MARKS), DEC_XL(FAN_ENABLE_AUDIT),
+#ifdef FAN_REPORT_PIDFD
+	DEC_XL(FAN_REPORT_PIDFD),
+#endif
+	DEC_XL(FAN_REPORT_TID), DEC_XL(FAN_REPORT_FID),
+#ifdef FAN_REPORT_DIR_FID
+	DEC_XL(FAN_REPORT_DIR_FID), DEC_XL(FAN_REPORT_NAME),
+#endif
+#ifdef FAN_REPORT_TARGET_FID
+	DEC_XL(FAN_REPORT_TARGET_FID),
+#endif
+};
+
+static const struct dec_xl fan_mark_flags[] = {
+	DEC_XL(FAN_MARK_ADD), DEC_XL(FAN_MARK_REMOVE), DEC_XL(FAN_MARK_DONT_FOLLOW),
+	DEC_XL(FAN_MARK_ONLYDIR), DEC_XL(FAN_MARK_MOUNT), DEC_XL(FAN_MARK_IGNORED_MASK),
+	DEC_XL(FAN_MARK_IGNORED_SURV_MODIFY), DEC_XL(FAN_MARK_FLUSH),
+#ifdef FAN_MARK_FILESYSTEM
+	DEC_XL(FAN_MARK_FILESYSTEM),
+#endif
+#ifdef FAN_MARK_EVICTABLE
+	DEC_XL(FAN_MARK_EVICTABLE),
+#endif
+#ifdef FAN_MARK_IGNORE
+	DEC_XL(FAN_MARK_IGNORE),
+#endif
+};
+
+static const struct dec_xl fan_event_flags[] = {
+	DEC_XL(FAN_ACCESS), DEC_XL(FAN_MODIFY), DEC_XL(FAN_ATTRIB), DEC_XL(FAN_CLOSE_WRITE),
+	DEC_XL(FAN_CLOSE_NOWRITE), DEC_XL(FAN_OPEN),
+#ifdef FAN_MOVED_FROM
+	DEC_XL(FAN_MOVED_FROM), DEC_XL(FAN_MOVED_TO), DEC_XL(FAN_CREATE), DEC_XL(FAN_DELETE),
+	DEC_XL(FAN_DELETE_SELF), DEC_XL(FAN_MOVE_SELF),
+#endif
+#ifdef FAN_OPEN_EXEC
+	DEC_XL(FAN_OPEN_EXEC),
+#endif
+	DEC_XL(FAN_Q_OVERFLOW),
+#ifdef FAN_FS_ERROR
+	DEC_XL(FAN_FS_ERROR),
+#endif
+	DEC_XL(FAN_OPEN_PERM), DEC_XL(FAN_ACCESS_PERM),
+#ifdef FAN_OPEN_EXEC_PERM
+	DEC_XL(FAN_OPEN_EXEC_PERM),
+#endif
+#ifdef FAN_DIR_MODIFY
+	DEC_XL(FAN_DIR_MODIFY),
+#endif
+	DEC_XL(FAN_ONDIR), DEC_XL(FAN_EVENT_ON_CHILD),
+#ifdef FAN_RENAME
+	DEC_XL(FAN_RENAME),
+#endif
+};
+
+/*
+ * Extended attributes.
+ */
+/* strace's print_xattr_val: the value up to -s, a trailing NUL of the
+ * printed part dropped; a size beyond XATTR_SIZE_MAX (a failed call's -1)
+ * prints the address. */
+static void xattr_val(struct dec *d, uint64_t addr, uint64_t insize, uint64_t size)
+{
+	int strsize = d->opts && d->opts->strsize >= 0 ? d->opts->strsize : 32;
+
+	if (size > 65536 || !addr) {
+		dec_ptr(d, addr);
+	} else {
+		size_t n = MIN((size_t)size, (size_t)strsize);
+		char *buf = malloc(n + 1);
+		if (!buf || mem_read(d->tid, addr, buf, n) != (ssize_t)n) {
+			dec_ptr(d, addr);
+		} else {
+			size_t shown = n;
+			if (shown && buf[shown - 1] == '\0')
+				shown--;
+			dec_quote(d, buf, shown, size > (uint64_t)strsize);
+		}
+		free(buf);
+	}
+	dec_sep(d);
+	strbuf_addf(d->out, "%llu", (unsigned long long)insize);
+}
+
+/* setxattr/lsetxattr(path, ...) and fsetxattr(fd, ...). */
+static void dec_setxattr(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	if (d->nr == SYS_fsetxattr)
+		file_fd_arg(d, 0);
+	else
+		d->e->path = file_arg_str(d, 0);
+	dec_sep(d);
+	dec_str(d, d->args[1]);
+	dec_sep(d);
+	xattr_val(d, d->args[2], d->args[3], d->args[3]);
+	dec_sep(d);
+	XL_FLAGS(d, xattrflags, d->args[4], "XATTR_???");
+}
+
+static void dec_getxattr(struct dec *d)
+{
+	if (!d->exiting) {
+		if (d->nr == SYS_fgetxattr)
+			file_fd_arg(d, 0);
+		else
+			d->e->path = file_arg_str(d, 0);
+		dec_sep(d);
+		dec_str(d, d->args[1]);
+		dec_sep(d);
+	} else {
+		xattr_val(d, d->args[2], d->args[3], (uint64_t)d->rval);
+	}
+}
+
+static void dec_listxattr(struct dec *d)
+{
+	if (!d->exiting) {
+		if (d->nr == SYS_flistxattr)
+			file_fd_arg(d, 0);
+		else
+			d->e->path = file_arg_str(d, 0);
+		dec_sep(d);
+		return;
+	}
+	if (!d->args[2] || d->err)
+		dec_ptr(d, d->args[1]);
+	else
+		dec_buf(d, d->args[1], (size_t)d->rval, false);
+	dec_sep(d);
+	dec_ulong(d, 2);
+}
+
+static void dec_removexattr(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	/* fremovexattr has no roles: its fd is not the event's. */
+	if (d->nr == SYS_fremovexattr)
+		dec_fd(d, (int)d->args[0]);
+	else
+		d->e->path = file_arg_str(d, 0);
+	dec_sep(d);
+	dec_str(d, d->args[1]);
+}
+
+/*
+ * Mounts and swap.
+ */
+static void dec_mount(struct dec *d)
+{
+	unsigned long long flags = d->args[3];
+	bool ignore_type = false, ignore_data = false, old_magic = false;
+
+	if (d->exiting)
+		return;
+	if ((flags & MS_MGC_MSK) == MS_MGC_VAL) {
+		flags &= ~(unsigned long long)MS_MGC_MSK;
+		old_magic = true;
+	}
+	if (flags & MS_REMOUNT)
+		ignore_type = true;
+	else if (flags & (MS_BIND | MS_MOVE | MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE))
+		ignore_type = ignore_data = true;
+	/* mount has no roles (neither the source nor the
+	 * target), so neither is the event's. */
+	dec_path(d, d->args[0]);
+	dec_sep(d);
+	dec_path(d, d->args[1]);
+	dec_sep(d);
+	if (ignore_type)
+		dec_ptr(d, d->args[2]);
+	else
+		dec_str(d, d->args[2]);
+	dec_sep(d);
+	if (old_magic) {
+		strbuf_adds(d->out, "MS_MGC_VAL");
+		if (flags)
+			strbuf_addc(d->out, '|');
+	}
+	if (flags || !old_magic)
+		XL_FLAGS(d, mount_flags, flags, "MS_???");
+	dec_sep(d);
+	if (ignore_data)
+		dec_ptr(d, d->args[4]);
+	else
+		dec_str(d, d->args[4]);
+}
+
+/* pivot_root(new_root, put_old): the new root is the event's path, the
+ * old root's place its path2, as their roles say. */
+static void dec_pivot_root(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	d->e->path = dec_path(d, d->args[0]);
+	dec_sep(d);
+	d->e->path2 = dec_path(d, d->args[1]);
+}
+
+static void dec_umount2(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	d->e->path = file_arg_str(d, 0);
+	dec_sep(d);
+	XL_FLAGS(d, umount_flags, d->args[1], "MNT_???");
+}
+
+static void dec_swapon(struct dec *d)
+{
+	unsigned flags = (unsigned)d->args[1];
+	unsigned prio = flags & SWAP_FLAG_PRIO_MASK;
+
+	if (d->exiting)
+		return;
+	flags &= ~(unsigned)SWAP_FLAG_PRIO_MASK;
+	d->e->path = file_arg_str(d, 0);
+	dec_sep(d);
+	if (flags) {
+		XL_FLAGS(d, swap_flags, flags, "SWAP_FLAG_???");
+		strbuf_addc(d->out, '|');
+	}
+	strbuf_addf(d->out, "%u", prio);
+}
+
+/* fanotify has no roles: nothing is the event's. */
+static void dec_fanotify_init(struct dec *d)
+{
+	unsigned flags = (unsigned)d->args[0];
+	const unsigned class_bits = FAN_CLASS_NOTIF | FAN_CLASS_CONTENT | FAN_CLASS_PRE_CONTENT;
+
+	if (d->exiting)
+		return;
+	XL_VAL(d, fan_classes, flags & class_bits, "FAN_CLASS_???");
+	flags &= ~class_bits;
+	if (flags) {
+		strbuf_addc(d->out, '|');
+		XL_FLAGS(d, fan_init_flags, flags, "FAN_???");
+	}
+	dec_sep(d);
+	dec_open_flags(d, (unsigned)d->args[1]);
+}
+
+static void dec_fanotify_mark(struct dec *d)
+{
+	int dirfd = (int)d->args[3];
+
+	if (d->exiting)
+		return;
+	dec_fd(d, (int)d->args[0]);
+	dec_sep(d);
+	XL_FLAGS(d, fan_mark_flags, (unsigned)d->args[1], "FAN_MARK_???");
+	dec_sep(d);
+	XL_FLAGS(d, fan_event_flags, d->args[2], "FAN_???");
+	dec_sep(d);
+	if (dirfd == FAN_NOFD) {
+		strbuf_adds(d->out, "FAN_NOFD");
+	} else {
+		const char *hint = d->e->dir_hint;
+		dec_dirfd(d, dirfd);
+		d->e->dir_hint = hint;
+	}
+	dec_sep(d);
+	dec_path(d, d->args[4]);
+}
+
+#define R(nr, fn) { nr, fn }
+
+const struct dec_entry dec_mount_calls[] = {
+	R(SYS_setxattr, dec_setxattr),
+	R(SYS_lsetxattr, dec_setxattr),
+	R(SYS_fsetxattr, dec_setxattr),
+	R(SYS_getxattr, dec_getxattr),
+	R(SYS_lgetxattr, dec_getxattr),
+	R(SYS_fgetxattr, dec_getxattr),
+	R(SYS_listxattr, dec_listxattr),
+	R(SYS_llistxattr, dec_listxattr),
+	R(SYS_flistxattr, dec_listxattr),
+	R(SYS_removexattr, dec_removexattr),
+	R(SYS_lremovexattr, dec_removexattr),
+	R(SYS_fremovexattr, dec_removexattr),
+	R(SYS_mount, dec_mount),
+	R(SYS_umount2, dec_umount2),
+	R(SYS_pivot_root, dec_pivot_root),
+	R(SYS_swapon, dec_swapon),
+	R(SYS_fanotify_init, dec_fanotify_init),
+	R(SYS_fanotify_mark, dec_fanotify_mark),
+};
+
+const size_t dec_mount_ncalls = ARRAY_SIZE(dec_mount_calls);

@@ -1,0 +1,340 @@
+/* The syscall table (event/syscalls.def) and its API: one meaning of each
+ * call, whichever source reads it. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <cmocka.h>
+
+#include "event/event.h"
+#include "event/facts.h"
+#include "event/syscalls.h"
+#include "gen/tables.h"
+
+/* Every name the headers number is found by name with that number, and
+ * by number with its name (or an alias's). */
+static void names_and_numbers(void **state)
+{
+	(void)state;
+
+	for (size_t i = 0; i < rc_xlat_syscall.count; i++) {
+		const struct rc_xlat_entry *x = &rc_xlat_syscall.rows[i];
+		const struct rc_syscall *sc = syscall_by_name(x->name, strlen(x->name));
+		assert_non_null(sc);
+		assert_string_equal(sc->name, x->name);
+		assert_int_equal(sc->nr, x->value);
+		assert_non_null(syscall_name(sc->nr));
+	}
+	assert_string_equal(syscall_name(SYS_read), "read");
+	assert_string_equal(syscall_name(SYS_openat), "openat");
+	assert_int_equal(syscall_by_name("openat", 6)->nr, SYS_openat);
+	assert_ptr_equal(syscall_by_name("openat", 6), syscall_by_nr(SYS_openat));
+	/* A prefix or a longer name is another name. */
+	assert_null(syscall_by_name("opena", 5));
+	assert_null(syscall_by_name("openat_", 7));
+	assert_null(syscall_by_name("nosuchcall", 10));
+	assert_null(syscall_by_nr(-1));
+	assert_null(syscall_by_nr(syscall_nr_max()));
+	assert_null(syscall_name(syscall_nr_max() + 100));
+	assert_int_equal(syscall_classes(-1), 0);
+	/* A call of other architectures, read from their logs: listed, no
+	 * number here, so no look-up by number finds it. */
+	const struct rc_syscall *st = syscall_by_name("stat64", 6);
+	assert_non_null(st);
+	assert_int_equal(st->nr, -1);
+	assert_int_equal(st->family, RC_FAM_NONE);
+	assert_int_equal(syscall_arg(st, ROLE_PATH), 0);
+	assert_int_equal(syscall_arg(st, ROLE_STAT_BUF), 1);
+}
+
+/* Each row is consistent with itself: what its roles say of it agrees
+ * with its classes and trace classes. */
+static void rows_consistent(void **state)
+{
+	(void)state;
+	size_t n = syscall_count();
+
+	assert_true(n > 300);
+	for (size_t i = 0; i < n; i++) {
+		const struct rc_syscall *sc = syscall_at(i);
+		assert_non_null(sc);
+		/* Listed once. */
+		assert_ptr_equal(syscall_by_name(sc->name, sc->len), sc);
+		assert_true(sc->nargs <= RC_SC_MAX_ARGS);
+		assert_true(sc->rv <= RC_RV_NONE);
+		for (int a = 0; a < RC_SC_MAX_ARGS; a++)
+			assert_true(sc->roles[a] < ROLE_COUNT);
+		for (int r = ROLE_NONE + 1; r < ROLE_COUNT; r++)
+			assert_int_equal(syscall_has_role(sc, r), syscall_arg(sc, r) >= 0);
+		/* Roles end where the arguments a reader must read end. */
+		for (int a = 0; a < RC_SC_MAX_ARGS; a++)
+			if (sc->roles[a] != ROLE_NONE)
+				assert_true((unsigned)a < syscall_role_args(sc));
+		if (syscall_role_args(sc))
+			assert_int_not_equal(sc->roles[syscall_role_args(sc) - 1], ROLE_NONE);
+		if (sc->family == RC_FAM_NONE)
+			continue;
+		/* A call the tracer prints has no role past the arguments it
+		 * prints. */
+		if (syscall_role_args(sc) > sc->nargs)
+			fail_msg("%s: a role past its %u arguments", sc->name, sc->nargs);
+		/* strace's %file is the calls that take a path, and %desc the
+		 * ones that take an fd, but for the socket calls (%network). */
+		if (syscall_arg(sc, ROLE_PATH) >= 0 && !(sc->tclasses & TC_FILE))
+			fail_msg("%s takes a path but is not in %%file", sc->name);
+		if ((syscall_arg(sc, ROLE_FD) >= 0 || syscall_arg(sc, ROLE_DIRFD) >= 0) &&
+		    !(sc->tclasses & (TC_DESC | TC_NETWORK)) && sc->family != RC_FAM_MEMORY)
+			fail_msg("%s takes an fd but is in neither %%desc nor %%network", sc->name);
+		if (sc->classes & CL_EXEC)
+			assert_int_not_equal(syscall_arg(sc, ROLE_PATH), -1);
+		if (sc->classes & (CL_READ | CL_WRITE | CL_SYNC))
+			assert_int_not_equal(syscall_arg(sc, ROLE_FD), -1);
+		if (sc->classes & CL_OPEN) {
+			assert_int_equal(sc->rv, RC_RV_FD);
+			assert_int_not_equal(syscall_arg(sc, ROLE_PATH), -1);
+		}
+	}
+}
+
+/* The narrower classes are parts of the wider ones. */
+static void classes_nest(void **state)
+{
+	(void)state;
+	static const struct {
+		unsigned part, whole;
+	} nest[] = {
+		{ CL_CREATES, CL_OPEN },
+		{ CL_FORK_WAITS, CL_FORK },
+		{ CL_FUTEX_WAITS, CL_FUTEX },
+	};
+
+	for (size_t i = 0; i < syscall_count(); i++) {
+		const struct rc_syscall *sc = syscall_at(i);
+		for (size_t k = 0; k < sizeof(nest) / sizeof(nest[0]); k++)
+			if ((sc->classes & nest[k].part) && !(sc->classes & nest[k].whole))
+				fail_msg("%s: a class without the class it is part of", sc->name);
+		/* A socket's data calls read or write. */
+		if ((sc->classes & CL_SOCK_IO) && !(sc->classes & (CL_READ | CL_WRITE)))
+			fail_msg("%s moves socket data but neither reads nor writes", sc->name);
+		/* Reading and writing are apart. */
+		assert_false((sc->classes & CL_READ) && (sc->classes & CL_WRITE));
+	}
+	assert_true(syscall_is(SYS_read, CL_READ));
+	assert_false(syscall_is(SYS_read, CL_WRITE));
+	assert_true(syscall_is(SYS_pwritev2, CL_WRITE));
+	assert_true(syscall_is(SYS_sendfile, CL_WRITE));
+	assert_true(syscall_is(SYS_fsync, CL_SYNC));
+	assert_true(syscall_is(SYS_vfork, CL_FORK_WAITS));
+	assert_false(syscall_is(SYS_clone, CL_FORK_WAITS));
+	assert_true(syscall_is(SYS_clone3, CL_FORK));
+	assert_true(syscall_is(SYS_creat, CL_CREATES));
+	assert_false(syscall_is(SYS_openat, CL_CREATES));
+	assert_true(syscall_is(SYS_futex_waitv, CL_FUTEX_WAITS));
+	assert_false(syscall_is(SYS_futex, CL_FUTEX_WAITS));
+	assert_true(syscall_is(SYS_epoll_pwait2, CL_EPOLL));
+	assert_true(syscall_is(SYS_pselect6, CL_POLL));
+	assert_false(syscall_is(SYS_getpid, ~0u));
+}
+
+/* Roles: where each fact sits, and how far a parser must read. */
+static void roles(void **state)
+{
+	(void)state;
+	const struct rc_syscall *sc = syscall_by_nr(SYS_openat);
+
+	assert_int_equal(syscall_arg(sc, ROLE_DIRFD), 0);
+	assert_int_equal(syscall_arg(sc, ROLE_PATH), 1);
+	assert_int_equal(syscall_arg(sc, ROLE_OPEN_FLAGS), 2);
+	assert_int_equal(syscall_arg(sc, ROLE_MODE), 3);
+	assert_int_equal(syscall_arg(sc, ROLE_FD), -1);
+	assert_int_equal(syscall_role_args(sc), 4);
+	/* symlink(target, linkpath): the link is what gets made. */
+	sc = syscall_by_nr(SYS_symlink);
+	assert_int_equal(syscall_arg(sc, ROLE_PATH), 1);
+	assert_int_equal(syscall_arg(sc, ROLE_PATH2), 0);
+	/* statx reads only up to its buffer, the fifth argument. */
+	assert_int_equal(syscall_role_args(syscall_by_nr(SYS_statx)), 5);
+	/* A read's buffer holds nothing before the call; a write's data. */
+	assert_int_equal(syscall_arg(syscall_by_nr(SYS_read), ROLE_DATA_OUT), -1);
+	assert_int_equal(syscall_arg(syscall_by_nr(SYS_write), ROLE_DATA_OUT), 1);
+	assert_int_equal(syscall_arg(syscall_by_nr(SYS_recvfrom), ROLE_DATA_IN), 1);
+	assert_int_equal(syscall_arg(syscall_by_nr(SYS_setresuid), ROLE_ID), 0);
+	assert_int_equal(syscall_role_args(syscall_by_nr(SYS_setresuid)), 3);
+	assert_int_equal(syscall_role_args(syscall_by_nr(SYS_setuid)), 1);
+	assert_int_equal(syscall_role_args(syscall_by_nr(SYS_getpid)), 0);
+}
+
+/* A futex call waits by its op; futex_waitv always does; no other call. */
+static void futex_waits(void **state)
+{
+	(void)state;
+	struct rc_event e;
+	static const struct {
+		int op;
+		bool waits;
+	} ops[] = {
+		{ FUTEX_WAIT, true },	       { FUTEX_WAIT_BITSET, true }, { FUTEX_LOCK_PI, true },
+		{ FUTEX_LOCK_PI2, true },      { FUTEX_WAIT_REQUEUE_PI, true }, { FUTEX_WAKE, false },
+		{ FUTEX_WAKE_BITSET, false },  { FUTEX_UNLOCK_PI, false },  { FUTEX_TRYLOCK_PI, false },
+		{ FUTEX_CMP_REQUEUE, false },  { -1, false },
+	};
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		event_clear(&e);
+		e.kind = RC_EV_SYSCALL;
+		e.nr = SYS_futex;
+		e.futex_op = ops[i].op;
+		assert_int_equal(event_futex_waits(&e), ops[i].waits);
+	}
+	event_clear(&e);
+	e.nr = SYS_futex_waitv;
+	assert_true(event_futex_waits(&e));
+	e.nr = SYS_read;
+	assert_false(event_futex_waits(&e));
+}
+
+static void call_event(struct rc_event *e, long nr)
+{
+	event_clear(e);
+	e->kind = RC_EV_SYSCALL;
+	e->nr = nr;
+}
+
+/* event/facts.c: what follows from a call's meaning, for every source. */
+static void call_facts(void **state)
+{
+	(void)state;
+	struct rc_event e;
+
+	/* newfstatat(3</etc>, "", ..., AT_EMPTY_PATH) is an fstat of fd 3. */
+	call_event(&e, SYS_newfstatat);
+	e.dirfd = 3;
+	e.dir_hint = "/etc";
+	e.path = "";
+	event_call_facts(&e, syscall_by_nr(SYS_newfstatat), false, 0, 0);
+	assert_int_equal(e.fd, 3);
+	assert_string_equal(e.fd_hint, "/etc");
+	/* Not with a path, nor relative to the cwd, nor for openat. */
+	call_event(&e, SYS_statx);
+	e.dirfd = 3;
+	e.path = "passwd";
+	event_call_facts(&e, syscall_by_nr(SYS_statx), true, 0, 0);
+	assert_int_equal(e.fd, -1);
+	call_event(&e, SYS_statx);
+	e.path = "";
+	event_call_facts(&e, syscall_by_nr(SYS_statx), true, 0, 0);
+	assert_int_equal(e.fd, -1);
+	call_event(&e, SYS_openat);
+	e.dirfd = 3;
+	e.path = "";
+	event_call_facts(&e, syscall_by_nr(SYS_openat), true, -1, ENOENT);
+	assert_int_equal(e.fd, -1);
+
+	/* creat opens for writing, creating and truncating. */
+	call_event(&e, SYS_creat);
+	event_call_facts(&e, syscall_by_nr(SYS_creat), false, 0, 0);
+	assert_int_equal(e.flags, O_CREAT | O_WRONLY | O_TRUNC);
+	call_event(&e, SYS_openat);
+	event_call_facts(&e, syscall_by_nr(SYS_openat), true, 3, 0);
+	assert_int_equal(e.flags, 0);
+
+	/* accept's connection is fd2; none when it failed or has not returned. */
+	call_event(&e, SYS_accept4);
+	event_call_facts(&e, syscall_by_nr(SYS_accept4), true, 7, 0);
+	assert_int_equal(e.fd2, 7);
+	event_call_facts(&e, syscall_by_nr(SYS_accept4), true, -1, EAGAIN);
+	assert_int_equal(e.fd2, -1);
+	event_call_facts(&e, syscall_by_nr(SYS_accept), false, 0, 0);
+	assert_int_equal(e.fd2, -1);
+	call_event(&e, SYS_getpeername);
+	event_call_facts(&e, syscall_by_nr(SYS_getpeername), true, 0, 0);
+	assert_int_equal(e.fd2, -1);
+
+	/* An iovec call whose vectors were not shown moved what it returned. */
+	call_event(&e, SYS_readv);
+	event_call_facts(&e, syscall_by_nr(SYS_readv), false, 0, 0);
+	assert_int_equal(e.len, 0);
+	event_call_facts(&e, syscall_by_nr(SYS_readv), true, 512, 0);
+	assert_int_equal(e.len, 512);
+	call_event(&e, SYS_pwritev2);
+	e.len = 100;
+	event_call_facts(&e, syscall_by_nr(SYS_pwritev2), true, 40, 0);
+	assert_int_equal(e.len, 100);
+	call_event(&e, SYS_read);
+	event_call_facts(&e, syscall_by_nr(SYS_read), true, 512, 0);
+	assert_int_equal(e.len, 0);
+	call_event(&e, SYS_writev);
+	event_call_facts(&e, syscall_by_nr(SYS_writev), true, -1, EPIPE);
+	assert_int_equal(e.len, 0);
+	/* fcntl's F_DUPFD copies are fd2; F_DUPFD_CLOEXEC's close on exec. */
+	call_event(&e, SYS_fcntl);
+	event_fcntl_dup_facts(&e, F_DUPFD, true, 10);
+	assert_int_equal(e.fd2, 10);
+	assert_int_equal(e.flags, 0);
+	event_fcntl_dup_facts(&e, F_DUPFD_CLOEXEC, true, 11);
+	assert_int_equal(e.fd2, 11);
+	assert_int_equal(e.flags, O_CLOEXEC);
+	event_fcntl_dup_facts(&e, F_DUPFD, false, -1);
+	assert_int_equal(e.fd2, -1);
+	call_event(&e, SYS_fcntl);
+	event_fcntl_dup_facts(&e, F_GETFL, true, 2);
+	assert_int_equal(e.fd2, -1);
+	assert_int_equal(e.flags, 0);
+
+	/* A call the table does not list is left as it is. */
+	call_event(&e, SYS_getpid);
+	event_call_facts(&e, NULL, true, 5, 0);
+	assert_int_equal(e.len, 0);
+}
+
+/* Raw argument values (registers) give the fds by their roles. */
+static void raw_arg_facts(void **state)
+{
+	(void)state;
+	struct rc_event e;
+	const uint64_t sendfile_args[6] = { 4, 7, 0, 100 };
+	const uint64_t renameat_args[6] = { 3, 0x1000, 5, 0x2000 };
+	const uint64_t mmap_args[6] = { 0, 4096, 1, 2, (uint64_t)-1, 0 };
+	const uint64_t setxattr_args[6] = { 9, 0, 0, 0, 0 };
+
+	call_event(&e, SYS_sendfile);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_sendfile), sendfile_args);
+	assert_int_equal(e.fd, 4);
+	assert_int_equal(e.fd2, 7);
+	assert_int_equal(e.dirfd, RC_AT_FDCWD);
+	/* renameat's new dirfd is not the event's. */
+	call_event(&e, SYS_renameat);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_renameat), renameat_args);
+	assert_int_equal(e.dirfd, 3);
+	assert_int_equal(e.fd, -1);
+	/* An anonymous mapping's fd is -1. */
+	call_event(&e, SYS_mmap);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_mmap), mmap_args);
+	assert_int_equal(e.fd, -1);
+	/* setxattr's first argument is a path, fsetxattr's an fd. */
+	call_event(&e, SYS_setxattr);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_setxattr), setxattr_args);
+	assert_int_equal(e.fd, -1);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_fsetxattr), setxattr_args);
+	assert_int_equal(e.fd, 9);
+	event_raw_arg_facts(&e, NULL, setxattr_args);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(names_and_numbers),
+		cmocka_unit_test(rows_consistent),
+		cmocka_unit_test(classes_nest),
+		cmocka_unit_test(roles),
+		cmocka_unit_test(futex_waits),
+		cmocka_unit_test(call_facts),
+		cmocka_unit_test(raw_arg_facts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
