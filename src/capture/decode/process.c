@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <asm/prctl.h>
 
+#include "event/syscalls.h"
 #include "util/util.h"
 
 static void pid_arg(struct dec *d, int argi)
@@ -46,7 +47,7 @@ static void uid_val(struct dec *d, unsigned uid)
  * calls: getpgid, setpgid, getsid. */
 static void dec_args_d(struct dec *d)
 {
-	const struct dec_syscall *sc = dec_lookup(d->nr);
+	const struct rc_syscall *sc = syscall_by_nr(d->nr);
 
 	if (d->exiting || !sc)
 		return;
@@ -513,7 +514,7 @@ static void dec_pidfd_getfd(struct dec *d)
  */
 static void dec_uids(struct dec *d)
 {
-	const struct dec_syscall *sc = dec_lookup(d->nr);
+	const struct rc_syscall *sc = syscall_by_nr(d->nr);
 
 	if (d->exiting || !sc)
 		return;
