@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "event/event.h"
+#include "util/arena.h"
 
 struct span {
 	const char *p;
@@ -45,18 +46,6 @@ struct rc_xlat;
 bool xlat_span(const struct rc_xlat *x, struct span s, long long *v);
 long long xlat_span_flags(const struct rc_xlat *x, struct span s);
 bool errno_span(struct span s, int *v);
-
-/* A bump allocator, reset per event. */
-struct arena_chunk;
-struct arena {
-	struct arena_chunk *head;
-	size_t first_size;
-};
-void arena_init(struct arena *a);
-void arena_reset(struct arena *a);
-void arena_release(struct arena *a);
-void *arena_alloc(struct arena *a, size_t n);
-char *arena_strndup(struct arena *a, const char *s, size_t n);
 
 /* Skip a quoted string starting at P ('"'): the position after the closing
  * quote and a "..." truncation mark, or END when unterminated. */

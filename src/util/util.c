@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static void oom(size_t n)
+void xoom(size_t n)
 {
 	fprintf(stderr, "rootcause: out of memory allocating %zu bytes\n", n);
 	exit(4);
@@ -18,7 +18,7 @@ void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
-		oom(n);
+		xoom(n);
 	return p;
 }
 
@@ -26,7 +26,7 @@ void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
-		oom(n * size);
+		xoom(n * size);
 	return p;
 }
 
@@ -34,7 +34,7 @@ void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
-		oom(n);
+		xoom(n);
 	return q;
 }
 

@@ -38,6 +38,8 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* The same end for an allocator of its own (util/arena.c) that ran out. */
+void xoom(size_t n);
 
 /* Opens /dev/null on whichever of fds 0, 1 and 2 is closed, as strace does
  * at start: otherwise the first file rootcause opens (a report, a trace
