@@ -22,6 +22,7 @@
 #include "gen/tables.h"
 #include "strace/args.h"
 #include "strace/facts.h"
+#include "util/hmap.h"
 #include "util/util.h"
 
 /* Reads are this big; with many -ff files each gets less (see open). */
@@ -93,97 +94,6 @@ struct pending {
 	bool elided;
 	struct pending *next_free;
 };
-
-/* A small open-addressing map from pids to pointers (linear probing with
- * backward-shift deletion): pending calls and live pids are looked up on
- * most lines of a -f log, so this avoids hashing and allocating per line. */
-struct islot {
-	int key;
-	bool used;
-	void *val;
-};
-
-struct imap {
-	struct islot *s;
-	size_t mask, count;
-};
-
-static size_t imap_hash(const struct imap *m, int key)
-{
-	return ((uint32_t)key * 2654435761u) & m->mask;
-}
-
-static void imap_init(struct imap *m)
-{
-	m->mask = 63;
-	m->count = 0;
-	m->s = xcalloc(m->mask + 1, sizeof(*m->s));
-}
-
-static void imap_release(struct imap *m)
-{
-	free(m->s);
-	m->s = NULL;
-	m->count = 0;
-}
-
-static void **imap_get(struct imap *m, int key)
-{
-	for (size_t i = imap_hash(m, key);; i = (i + 1) & m->mask) {
-		if (!m->s[i].used)
-			return NULL;
-		if (m->s[i].key == key)
-			return &m->s[i].val;
-	}
-}
-
-static void **imap_put(struct imap *m, int key)
-{
-	void **v = imap_get(m, key);
-
-	if (v)
-		return v;
-	if ((m->count + 1) * 2 > m->mask + 1) {
-		struct imap big = { xcalloc((m->mask + 1) * 2, sizeof(*m->s)), m->mask * 2 + 1, 0 };
-		for (size_t i = 0; i <= m->mask; i++)
-			if (m->s[i].used)
-				*imap_put(&big, m->s[i].key) = m->s[i].val;
-		free(m->s);
-		*m = big;
-	}
-	size_t i = imap_hash(m, key);
-	while (m->s[i].used)
-		i = (i + 1) & m->mask;
-	m->s[i].used = true;
-	m->s[i].key = key;
-	m->s[i].val = NULL;
-	m->count++;
-	return &m->s[i].val;
-}
-
-static void imap_del(struct imap *m, int key)
-{
-	size_t i = imap_hash(m, key);
-
-	while (m->s[i].used && m->s[i].key != key)
-		i = (i + 1) & m->mask;
-	if (!m->s[i].used)
-		return;
-	m->count--;
-	for (size_t j = i;;) {
-		j = (j + 1) & m->mask;
-		if (!m->s[j].used)
-			break;
-		size_t k = imap_hash(m, m->s[j].key);
-		/* Move j back to the hole at i unless its home lies in (i, j]. */
-		bool stay = i <= j ? (i < k && k <= j) : (i < k || k <= j);
-		if (!stay) {
-			m->s[i] = m->s[j];
-			i = j;
-		}
-	}
-	m->s[i].used = false;
-}
 
 struct arrival {
 	int pid;
@@ -762,7 +672,7 @@ static void note_first_event(struct strace_parser *p, struct rc_event *e)
 	*imap_put(&p->seen, e->pid) = p;
 	const struct pending *best = NULL;
 	for (size_t i = 0; p->pending.count && i <= p->pending.mask; i++) {
-		const struct islot *sl = &p->pending.s[i];
+		const struct imap_slot *sl = &p->pending.s[i];
 		if (!sl->used || sl->key == e->pid)
 			continue;
 		const struct pending *pd = sl->val;

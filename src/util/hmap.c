@@ -1,6 +1,7 @@
 #include "util/hmap.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,4 +134,83 @@ struct hmap_node *hmap_first(const struct hmap *m, struct hmap_iter *it)
 	it->bucket = 0;
 	it->next = NULL;
 	return hmap_next(m, it);
+}
+
+/* ---- struct imap ---- */
+
+static size_t imap_hash(const struct imap *m, int key)
+{
+	return ((uint32_t)key * 2654435761u) & m->mask;
+}
+
+void imap_init(struct imap *m)
+{
+	m->mask = 63;
+	m->count = 0;
+	m->s = xcalloc(m->mask + 1, sizeof(*m->s));
+}
+
+void imap_release(struct imap *m)
+{
+	free(m->s);
+	m->s = NULL;
+	m->count = 0;
+}
+
+void **imap_get(const struct imap *m, int key)
+{
+	for (size_t i = imap_hash(m, key);; i = (i + 1) & m->mask) {
+		if (!m->s[i].used)
+			return NULL;
+		if (m->s[i].key == key)
+			return &m->s[i].val;
+	}
+}
+
+void **imap_put(struct imap *m, int key)
+{
+	void **v = imap_get(m, key);
+
+	if (v)
+		return v;
+	if ((m->count + 1) * 2 > m->mask + 1) {
+		struct imap big = { xcalloc((m->mask + 1) * 2, sizeof(*m->s)), m->mask * 2 + 1, 0 };
+		for (size_t i = 0; i <= m->mask; i++)
+			if (m->s[i].used)
+				*imap_put(&big, m->s[i].key) = m->s[i].val;
+		free(m->s);
+		*m = big;
+	}
+	size_t i = imap_hash(m, key);
+	while (m->s[i].used)
+		i = (i + 1) & m->mask;
+	m->s[i].used = true;
+	m->s[i].key = key;
+	m->s[i].val = NULL;
+	m->count++;
+	return &m->s[i].val;
+}
+
+void imap_del(struct imap *m, int key)
+{
+	size_t i = imap_hash(m, key);
+
+	while (m->s[i].used && m->s[i].key != key)
+		i = (i + 1) & m->mask;
+	if (!m->s[i].used)
+		return;
+	m->count--;
+	for (size_t j = i;;) {
+		j = (j + 1) & m->mask;
+		if (!m->s[j].used)
+			break;
+		size_t k = imap_hash(m, m->s[j].key);
+		/* Move j back to the hole at i unless its home lies in (i, j]. */
+		bool stay = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+		if (!stay) {
+			m->s[i] = m->s[j];
+			i = j;
+		}
+	}
+	m->s[i].used = false;
 }

@@ -1,5 +1,6 @@
-/* A hash map from byte-string keys (copied) to pointers. Used for keyed
- * aggregates in rules and for the process and fd tables. */
+/* Hash maps: struct hmap from byte-string keys (copied) to pointers, for keyed
+ * aggregates in rules and for the process and fd tables; struct imap (below)
+ * from int keys to pointers. */
 #ifndef RC_UTIL_HMAP_H
 #define RC_UTIL_HMAP_H
 
@@ -62,5 +63,31 @@ static inline long long hmap_node_int(const struct hmap_node *n)
 	__builtin_memcpy(&k, n->key, sizeof(k));
 	return k;
 }
+
+/* A small open-addressing map from int keys (pids, tids) to pointers:
+ * linear probing with backward-shift deletion, no allocation per entry
+ * and no hashing of bytes, for look-ups made on nearly every line of a
+ * log (the strace parser's pending calls and live pids). The slots may be
+ * walked directly: for (i = 0; i <= m->mask; i++) if (m->s[i].used) ...;
+ * the map must not change during such a walk. */
+struct imap_slot {
+	int key;
+	bool used;
+	void *val;
+};
+
+struct imap {
+	struct imap_slot *s;
+	size_t mask, count;
+};
+
+void imap_init(struct imap *m);
+void imap_release(struct imap *m);
+/* The value slot for KEY, or NULL when absent. */
+void **imap_get(const struct imap *m, int key);
+/* The value slot for KEY, created (value NULL) when absent. The slot is
+ * valid until the next imap_put or imap_del. */
+void **imap_put(struct imap *m, int key);
+void imap_del(struct imap *m, int key);
 
 #endif

@@ -1,4 +1,4 @@
-/* Helpers every decoder family uses: dec_keep (into the thread's arena),
+/* Helpers every decoder family uses: dec_keep (into the thread's arena), argument
  * printers in strace's notation, and the readers of tracee strings,
  * buffers, string arrays and socket addresses. Each reader that fails to
  * read prints the address instead, as strace's umove_or_printaddr does. */
