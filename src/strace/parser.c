@@ -24,13 +24,11 @@
 #include "strace/args.h"
 #include "strace/facts.h"
 #include "strace/input.h"
+#include "strace/join.h"
 #include "util/hmap.h"
 #include "util/util.h"
 
-/* Split calls waiting for their "resumed" half. */
-#define PENDING_TEXT_MAX (1u << 20)
-#define PENDING_TEXT_TIGHT (4u << 10)
-#define PENDING_TOTAL_MAX (64u << 20)
+/* Split calls waiting for their "resumed" half, at most. */
 #define PENDING_PIDS_MAX 16384
 /* A terminal line broken by program output or a strace message. */
 #define CARRY_MAX (1u << 20)
@@ -42,21 +40,6 @@
 #define KERNEL_SIGRTMIN 32
 #endif
 
-struct pending {
-	int pid;
-	uint64_t order;
-	double ts;
-	struct strbuf text;	/* the line up to " <unfinished ...>" */
-	size_t body;		/* where the call starts in text */
-	bool elided;
-	struct pending *next_free;
-};
-
-struct arrival {
-	int pid;
-	uint64_t order;
-};
-
 struct strace_parser {
 	struct input in;
 	bool at_eof;
@@ -67,16 +50,9 @@ struct strace_parser {
 	struct strace_stats stats;
 	uint64_t seq;
 
-	struct imap pending;	/* pid -> struct pending */
-	struct pending *free_pending;
-	uint64_t pending_order;
-	size_t pending_bytes;
-	struct arrival *arrival;	/* pending calls in arrival order */
-	size_t arrival_head, arrival_len, arrival_cap;
-	struct pending **flush;	/* at EOF: the calls never resumed, oldest first */
-	size_t flush_n, flush_i;
+	struct join join;	/* calls waiting for their "resumed" half */
 
-	struct strbuf join;	/* a joined line */
+	struct strbuf joined;	/* a joined line */
 	struct strbuf carry;	/* a terminal line cut short */
 	struct prefix carry_pre;
 	bool have_carry;
@@ -154,17 +130,7 @@ static int line_pid(struct strace_parser *p, struct source *s, const struct pref
 	return 0;
 }
 
-/* ---- pending split calls ---- */
-
-static bool is_fork_call(const char *b, size_t n)
-{
-	static const char *const names[] = { "clone(", "clone3(", "fork(", "vfork(" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (n >= strlen(names[i]) && memcmp(b, names[i], strlen(names[i])) == 0)
-			return true;
-	return false;
-}
+/* ---- pids of new processes ---- */
 
 /* E is the first event of its pid: the process whose fork-family call is
  * still unfinished (the latest, if several are), as the likely parent. */
@@ -180,117 +146,18 @@ static void note_first_event(struct strace_parser *p, struct rc_event *e)
 		imap_init(&p->seen);
 	}
 	*imap_put(&p->seen, e->pid) = p;
-	const struct pending *best = NULL;
-	for (size_t i = 0; p->pending.count && i <= p->pending.mask; i++) {
-		const struct imap_slot *sl = &p->pending.s[i];
-		if (!sl->used || sl->key == e->pid)
-			continue;
-		const struct pending *pd = sl->val;
-		if (is_fork_call(pd->text.buf + pd->body, pd->text.len - pd->body) &&
-		    (!best || pd->order > best->order))
-			best = pd;
-	}
+	const struct pending *best = join_latest_fork(&p->join, e->pid);
 	if (best)
 		e->forked_by = best->pid;
 }
 
-static struct pending *pending_get(struct strace_parser *p, int pid)
-{
-	void **slot = imap_get(&p->pending, pid);
-
-	return slot ? *slot : NULL;
-}
-
-static void pending_free(struct strace_parser *p, struct pending *pd)
-{
-	/* Recycled entries keep a small buffer; a big one goes back. */
-	p->pending_bytes -= pd->text.alloc;
-	if (pd->text.alloc > PENDING_TEXT_TIGHT * 4)
-		strbuf_release(&pd->text);
-	strbuf_reset(&pd->text);
-	p->pending_bytes += pd->text.alloc;
-	pd->next_free = p->free_pending;
-	p->free_pending = pd;
-}
-
-static void pending_drop(struct strace_parser *p, struct pending *pd)
-{
-	imap_del(&p->pending, pd->pid);
-	pending_free(p, pd);
-}
-
-/* The oldest pending call, for eviction: the arrival queue is scanned
- * from its head, skipping calls resumed since. */
-static struct pending *pending_oldest(struct strace_parser *p)
-{
-	while (p->arrival_head < p->arrival_len) {
-		struct arrival *a = &p->arrival[p->arrival_head];
-		struct pending *pd = pending_get(p, a->pid);
-		if (pd && pd->order == a->order)
-			return pd;
-		p->arrival_head++;
-	}
-	return NULL;
-}
-
-/* Remember the arrival of a pending call; the queue keeps only a bounded
- * number of stale entries. */
-static void arrival_push(struct strace_parser *p, int pid, uint64_t order)
-{
-	if (p->arrival_len - p->arrival_head > 2 * p->pending.count + 1024) {
-		size_t o = 0;
-		for (size_t i = p->arrival_head; i < p->arrival_len; i++) {
-			struct pending *pd = pending_get(p, p->arrival[i].pid);
-			if (pd && pd->order == p->arrival[i].order)
-				p->arrival[o++] = p->arrival[i];
-		}
-		p->arrival_head = 0;
-		p->arrival_len = o;
-	} else if (p->arrival_head > 0 && p->arrival_len == p->arrival_cap) {
-		memmove(p->arrival, p->arrival + p->arrival_head,
-			(p->arrival_len - p->arrival_head) * sizeof(*p->arrival));
-		p->arrival_len -= p->arrival_head;
-		p->arrival_head = 0;
-	}
-	if (p->arrival_len == p->arrival_cap) {
-		p->arrival_cap = p->arrival_cap ? p->arrival_cap * 2 : 256;
-		p->arrival = xrealloc(p->arrival, p->arrival_cap * sizeof(*p->arrival));
-	}
-	p->arrival[p->arrival_len].pid = pid;
-	p->arrival[p->arrival_len].order = order;
-	p->arrival_len++;
-}
-
-static void pending_store(struct strace_parser *p, int pid, double ts, const char *text,
+static void store_pending(struct strace_parser *p, int pid, double ts, const char *text,
 			  size_t len, size_t body, bool elided)
 {
-	struct pending *pd = p->free_pending;
-	if (pd) {
-		p->free_pending = pd->next_free;
-	} else {
-		pd = xcalloc(1, sizeof(*pd));
-		strbuf_init(&pd->text);
-	}
-	size_t cap = p->pending_bytes > PENDING_TOTAL_MAX ? PENDING_TEXT_TIGHT : PENDING_TEXT_MAX;
-	if (len > cap) {
-		len = cap;
-		elided = true;
-	}
-	if (body > len)
-		body = len;
-	p->pending_bytes -= pd->text.alloc;
-	strbuf_reset(&pd->text);
-	strbuf_add(&pd->text, text, len);
-	p->pending_bytes += pd->text.alloc;
-	pd->pid = pid;
-	pd->ts = ts;
-	pd->body = body;
-	pd->elided = elided;
-	pd->order = ++p->pending_order;
-	if (pid == 0 && is_fork_call(pd->text.buf + body, pd->text.len - body))
+	struct pending *pd = join_store(&p->join, pid, ts, text, len, body, elided);
+
+	if (pid == 0 && join_is_fork(pd))
 		p->root_forked = true;
-	*imap_put(&p->pending, pid) = pd;
-	arrival_push(p, pid, pd->order);
 }
 
 /* ---- events ---- */
@@ -563,16 +430,16 @@ enum { LINE_DONE, LINE_EVENT, LINE_EVENT_HOLD };
 /* An event for a call that never got its "resumed" half. */
 static void emit_unresumed(struct strace_parser *p, struct rc_event *e, struct pending *pd)
 {
-	strbuf_reset(&p->join);
-	strbuf_add(&p->join, pd->text.buf, pd->text.len);
-	size_t blen = p->join.len - pd->body;
-	strbuf_adds(&p->join, UNFINISHED);
+	strbuf_reset(&p->joined);
+	strbuf_add(&p->joined, pd->text.buf, pd->text.len);
+	size_t blen = p->joined.len - pd->body;
+	strbuf_adds(&p->joined, UNFINISHED);
 	start_event(p, e, pd->pid, pd->ts);
-	fill_call(p, e, p->join.buf + pd->body, blen, false, pd->elided, true);
-	e->line = p->join.buf;
-	e->line_len = p->join.len;
+	fill_call(p, e, p->joined.buf + pd->body, blen, false, pd->elided, true);
+	e->line = p->joined.buf;
+	e->line_len = p->joined.len;
 	p->stats.unmatched++;
-	pending_drop(p, pd);
+	join_drop(&p->join, pd);
 }
 
 /* A syscall name this architecture has: a line cut short is only taken
@@ -593,16 +460,16 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 	struct pending *pd;
 
 	if (ends_with(b, bn, UNFINISHED, sizeof(UNFINISHED) - 1)) {
-		pd = pending_get(p, pid);
+		pd = join_get(&p->join, pid);
 		if (pd) {
 			emit_unresumed(p, e, pd);
 			return LINE_EVENT_HOLD;
 		}
-		if (p->pending.count >= PENDING_PIDS_MAX) {
-			emit_unresumed(p, e, pending_oldest(p));
+		if (p->join.pending.count >= PENDING_PIDS_MAX) {
+			emit_unresumed(p, e, join_oldest(&p->join));
 			return LINE_EVENT_HOLD;
 		}
-		pending_store(p, pid, ts, line, len - (sizeof(UNFINISHED) - 1), body, elided);
+		store_pending(p, pid, ts, line, len - (sizeof(UNFINISHED) - 1), body, elided);
 		return LINE_DONE;
 	}
 	if (ends_with(b, bn, DETACHED, sizeof(DETACHED) - 1)) {
@@ -620,12 +487,12 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 		const char *m = memmem(b, bn, " <pid changed to ", 17);
 		long long np;
 		if (m && parse_ll(span_make(m + 17, (size_t)(b + bn - m - 17)), &np)) {
-			pd = pending_get(p, (int)np);
+			pd = join_get(&p->join, (int)np);
 			if (pd) {
 				emit_unresumed(p, e, pd);
 				return LINE_EVENT_HOLD;
 			}
-			pending_store(p, (int)np, ts, line, (size_t)(m - line), body, elided);
+			store_pending(p, (int)np, ts, line, (size_t)(m - line), body, elided);
 			return LINE_DONE;
 		}
 	}
@@ -679,9 +546,9 @@ static int do_continuation(struct strace_parser *p, struct rc_event *e, const ch
 	strbuf_add(&p->carry, line, len);
 	/* do_call may store the text as pending or point the event at it: the
 	 * event's line must outlive the next carry, so use the join buffer. */
-	strbuf_reset(&p->join);
-	strbuf_add(&p->join, p->carry.buf, p->carry.len);
-	int r = do_call(p, e, p->join.buf, p->join.len, p->carry_pre.body, p->carry_pre.pid,
+	strbuf_reset(&p->joined);
+	strbuf_add(&p->joined, p->carry.buf, p->carry.len);
+	int r = do_call(p, e, p->joined.buf, p->joined.len, p->carry_pre.body, p->carry_pre.pid,
 			p->carry_pre.ts, false, true);
 	if (r >= 0) {
 		if (r != LINE_EVENT_HOLD)
@@ -719,11 +586,11 @@ static int do_resumed(struct strace_parser *p, struct rc_event *e, struct source
 	}
 	size_t nlen = (size_t)(sp - name);
 	bool any = nlen == 3 && memcmp(name, "???", 3) == 0;
-	struct pending *pd = pending_get(p, pid);
+	struct pending *pd = join_get(&p->join, pid);
 	if (!pd && pid && s->brackets && !p->root_alias) {
 		/* The first process printed without a pid until its first child
 		 * appeared: its call resumes under its real pid. */
-		struct pending *p0 = pending_get(p, 0);
+		struct pending *p0 = join_get(&p->join, 0);
 		if (p0) {
 			pd = p0;
 			p->root_alias = pid;
@@ -745,25 +612,25 @@ static int do_resumed(struct strace_parser *p, struct rc_event *e, struct source
 		p->stats.unmatched++;
 		if (any)
 			return LINE_DONE;
-		strbuf_reset(&p->join);
-		strbuf_add(&p->join, name, nlen);
-		strbuf_addc(&p->join, '(');
-		strbuf_add(&p->join, rest, rlen);
+		strbuf_reset(&p->joined);
+		strbuf_add(&p->joined, name, nlen);
+		strbuf_addc(&p->joined, '(');
+		strbuf_add(&p->joined, rest, rlen);
 		start_event(p, e, pid, ts);
-		fill_call(p, e, p->join.buf, p->join.len, true, elided, false);
+		fill_call(p, e, p->joined.buf, p->joined.len, true, elided, false);
 		e->line = line;
 		e->line_len = len;
 		return LINE_EVENT;
 	}
-	strbuf_reset(&p->join);
-	strbuf_add(&p->join, pd->text.buf, pd->text.len);
-	strbuf_add(&p->join, rest, rlen);
+	strbuf_reset(&p->joined);
+	strbuf_add(&p->joined, pd->text.buf, pd->text.len);
+	strbuf_add(&p->joined, rest, rlen);
 	start_event(p, e, pd->pid, pd->ts);
-	fill_call(p, e, p->join.buf + pd->body, p->join.len - pd->body, true,
+	fill_call(p, e, p->joined.buf + pd->body, p->joined.len - pd->body, true,
 		  elided || pd->elided, true);
-	e->line = p->join.buf;
-	e->line_len = p->join.len;
-	pending_drop(p, pd);
+	e->line = p->joined.buf;
+	e->line_len = p->joined.len;
+	join_drop(&p->join, pd);
 	return LINE_EVENT;
 }
 
@@ -805,17 +672,14 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 		if (bn > 34 && memcmp(q, "superseded by execve in pid ", 28) == 0) {
 			long long old;
 			if (parse_ll(span_make(q + 28, bn - 32), &old)) {
-				struct pending *pd = pending_get(p, (int)old);
+				struct pending *pd = join_get(&p->join, (int)old);
 				if (pd && (int)old != pid) {
-					struct pending *mine = pending_get(p, pid);
+					struct pending *mine = join_get(&p->join, pid);
 					if (mine) {
 						emit_unresumed(p, e, mine);
 						return LINE_EVENT_HOLD;
 					}
-					imap_del(&p->pending, (int)old);
-					pd->pid = pid;
-					*imap_put(&p->pending, pid) = pd;
-					arrival_push(p, pid, pd->order);
+					join_move(&p->join, pd, pid);
 				}
 				imap_del(&p->live, (int)old);
 			}
@@ -827,7 +691,7 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 			p->stats.skipped++;
 			return LINE_DONE;
 		}
-		struct pending *pd = pending_get(p, pid);
+		struct pending *pd = join_get(&p->join, pid);
 		if (pd) {
 			emit_unresumed(p, e, pd);
 			return LINE_EVENT_HOLD;
@@ -882,11 +746,11 @@ static struct strace_parser *parser_new(void)
 
 	sc_table_init(&p->sc);
 	arena_init(&p->arena);
-	imap_init(&p->pending);
+	join_init(&p->join);
 	imap_init(&p->live);
 	imap_init(&p->seen);
 	imap_init(&p->attached);
-	strbuf_init(&p->join);
+	strbuf_init(&p->joined);
 	strbuf_init(&p->carry);
 	return p;
 }
@@ -918,24 +782,11 @@ struct strace_parser *strace_parser_from_buffer(const char *data, size_t len)
 /* At the end of the input: calls never resumed, oldest first. */
 static int flush_next(struct strace_parser *p, struct rc_event *e)
 {
-	if (!p->flush) {
-		p->flush = xcalloc(p->pending.count + 1, sizeof(*p->flush));
-		for (size_t i = 0; i <= p->pending.mask; i++)
-			if (p->pending.s[i].used)
-				p->flush[p->flush_n++] = p->pending.s[i].val;
-		for (size_t i = 1; i < p->flush_n; i++) {
-			struct pending *x = p->flush[i];
-			size_t j = i;
-			while (j > 0 && p->flush[j - 1]->order > x->order) {
-				p->flush[j] = p->flush[j - 1];
-				j--;
-			}
-			p->flush[j] = x;
-		}
-	}
-	if (p->flush_i >= p->flush_n)
+	struct pending *pd = join_flush_next(&p->join);
+
+	if (!pd)
 		return 0;
-	emit_unresumed(p, e, p->flush[p->flush_i++]);
+	emit_unresumed(p, e, pd);
 	/* Still inside its call when the log ended. */
 	e->blocked = true;
 	return 1;
@@ -960,9 +811,9 @@ int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbu
 					if (body < p->carry.len &&
 					    known_call(p, p->carry.buf + body, p->carry.len - body)) {
 						int pid = p->carry_pre.pid;
-						struct pending *pd = pending_get(p, pid);
+						struct pending *pd = join_get(&p->join, pid);
 						if (!pd) {
-							pending_store(p, pid, p->carry_pre.ts, p->carry.buf,
+							store_pending(p, pid, p->carry_pre.ts, p->carry.buf,
 								      p->carry.len, body, false);
 							if (p->carry_skipped)
 								p->stats.skipped--;
@@ -989,36 +840,18 @@ const struct strace_stats *strace_parser_stats(const struct strace_parser *p)
 	return &p->stats;
 }
 
-static void free_pending_value(void *v)
-{
-	struct pending *pd = v;
-
-	strbuf_release(&pd->text);
-	free(pd);
-}
-
 void strace_parser_free(struct strace_parser *p)
 {
 	if (!p)
 		return;
 	input_release(&p->in);
-	free(p->flush);
-	free(p->arrival);
-	for (size_t i = 0; p->pending.s && i <= p->pending.mask; i++)
-		if (p->pending.s[i].used)
-			free_pending_value(p->pending.s[i].val);
-	imap_release(&p->pending);
-	while (p->free_pending) {
-		struct pending *pd = p->free_pending;
-		p->free_pending = pd->next_free;
-		free_pending_value(pd);
-	}
+	join_release(&p->join);
 	imap_release(&p->live);
 	imap_release(&p->seen);
 	imap_release(&p->attached);
 	sc_table_release(&p->sc);
 	arena_release(&p->arena);
-	strbuf_release(&p->join);
+	strbuf_release(&p->joined);
 	strbuf_release(&p->carry);
 	free(p);
 }
