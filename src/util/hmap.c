@@ -30,6 +30,8 @@ void hmap_release(struct hmap *m, void (*free_value)(void *))
 	hmap_init(m);
 }
 
+static struct hmap_node **find_int(const struct hmap *m, long long k, unsigned long long h);
+
 static struct hmap_node **find(const struct hmap *m, const void *key, size_t len,
 			       unsigned long long h)
 {
@@ -44,7 +46,17 @@ static struct hmap_node **find(const struct hmap *m, const void *key, size_t len
 
 void **hmap_get(const struct hmap *m, const void *key, size_t len)
 {
-	struct hmap_node **pp = find(m, key, len, hash_bytes(key, len));
+	struct hmap_node **pp;
+
+	/* 8-byte keys (a pid and an fd, a pid) are most look-ups: no call to
+	 * hash or compare them. */
+	if (len == 8) {
+		long long k;
+		memcpy(&k, key, sizeof(k));
+		pp = find_int(m, k, hash_int64(k));
+	} else {
+		pp = find(m, key, len, hash_bytes(key, len));
+	}
 	return pp ? &(*pp)->value : NULL;
 }
 
@@ -68,11 +80,9 @@ static void grow(struct hmap *m)
 	m->nbuckets = n;
 }
 
-void **hmap_put(struct hmap *m, const void *key, size_t len, bool *created)
+static void **put_hashed(struct hmap *m, const void *key, size_t len, unsigned long long h,
+			 struct hmap_node **pp, bool *created)
 {
-	unsigned long long h = hash_bytes(key, len);
-	struct hmap_node **pp = find(m, key, len, h);
-
 	if (created)
 		*created = !pp;
 	if (pp)
@@ -92,10 +102,15 @@ void **hmap_put(struct hmap *m, const void *key, size_t len, bool *created)
 	return &node->value;
 }
 
-void *hmap_del(struct hmap *m, const void *key, size_t len)
+void **hmap_put(struct hmap *m, const void *key, size_t len, bool *created)
 {
-	struct hmap_node **pp = find(m, key, len, hash_bytes(key, len));
+	unsigned long long h = hash_bytes(key, len);
 
+	return put_hashed(m, key, len, h, find(m, key, len, h), created);
+}
+
+static void *del_node(struct hmap *m, struct hmap_node **pp)
+{
 	if (!pp)
 		return NULL;
 	struct hmap_node *node = *pp;
@@ -104,6 +119,40 @@ void *hmap_del(struct hmap *m, const void *key, size_t len)
 	free(node);
 	m->count--;
 	return v;
+}
+
+void *hmap_del(struct hmap *m, const void *key, size_t len)
+{
+	return del_node(m, find(m, key, len, hash_bytes(key, len)));
+}
+
+static struct hmap_node **find_int(const struct hmap *m, long long k, unsigned long long h)
+{
+	if (!m->nbuckets)
+		return NULL;
+	struct hmap_node **pp = &m->buckets[h & (m->nbuckets - 1)];
+	for (; *pp; pp = &(*pp)->next)
+		if ((*pp)->hash == h && (*pp)->keylen == sizeof(k) && hmap_node_int(*pp) == k)
+			return pp;
+	return NULL;
+}
+
+void **hmap_get_int(const struct hmap *m, long long k)
+{
+	struct hmap_node **pp = find_int(m, k, hash_int64(k));
+	return pp ? &(*pp)->value : NULL;
+}
+
+void **hmap_put_int(struct hmap *m, long long k, bool *created)
+{
+	unsigned long long h = hash_int64(k);
+
+	return put_hashed(m, &k, sizeof(k), h, find_int(m, k, h), created);
+}
+
+void *hmap_del_int(struct hmap *m, long long k)
+{
+	return del_node(m, find_int(m, k, hash_int64(k)));
 }
 
 const char *hmap_slot_key(void **slot)

@@ -45,18 +45,12 @@ struct hmap_iter {
 struct hmap_node *hmap_first(const struct hmap *m, struct hmap_iter *it);
 struct hmap_node *hmap_next(const struct hmap *m, struct hmap_iter *it);
 
-static inline void **hmap_get_int(const struct hmap *m, long long k)
-{
-	return hmap_get(m, &k, sizeof(k));
-}
-static inline void **hmap_put_int(struct hmap *m, long long k, bool *created)
-{
-	return hmap_put(m, &k, sizeof(k), created);
-}
-static inline void *hmap_del_int(struct hmap *m, long long k)
-{
-	return hmap_del(m, &k, sizeof(k));
-}
+/* The same for 8-byte integer keys (the same nodes and hashes as the
+ * byte-string calls on &K; a map may mix both), without hashing or
+ * comparing bytes: pids and fds are looked up on nearly every event. */
+void **hmap_get_int(const struct hmap *m, long long k);
+void **hmap_put_int(struct hmap *m, long long k, bool *created);
+void *hmap_del_int(struct hmap *m, long long k);
 static inline long long hmap_node_int(const struct hmap_node *n)
 {
 	long long k;

@@ -51,17 +51,6 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-static unsigned long long mix64(unsigned long long x)
-{
-	/* splitmix64's finaliser */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
 unsigned long long hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *b = p;
@@ -72,14 +61,14 @@ unsigned long long hash_bytes(const void *p, size_t n)
 	while (n >= 8) {
 		unsigned long long w;
 		memcpy(&w, b, 8);
-		h = mix64(h ^ w);
+		h = hash_mix64(h ^ w);
 		b += 8;
 		n -= 8;
 	}
 	if (n) {
 		unsigned long long w = 0;
 		memcpy(&w, b, n);
-		h = mix64(h ^ w ^ ((unsigned long long)n << 56));
+		h = hash_mix64(h ^ w ^ ((unsigned long long)n << 56));
 	}
 	return h;
 }
