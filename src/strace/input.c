@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -155,6 +156,27 @@ static inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static inline int digit2(const char *p)
+{
+	return is_digit(p[0]) && is_digit(p[1]) ? (p[0] - '0') * 10 + (p[1] - '0') : -1;
+}
+
+/* "HH:MM:SS.uuuuuu " at P: the hours, minutes and seconds as lex_digits
+ * and lex_decimal make them (so the sum is the same double). */
+static bool tt_time(const char *p, const char *end, double *h, double *m, double *sec)
+{
+	if (end - p < 16 || p[2] != ':' || p[5] != ':' || p[8] != '.' || p[15] != ' ')
+		return false;
+	int hh = digit2(p), mm = digit2(p + 3), ss = digit2(p + 6);
+	int u1 = digit2(p + 9), u2 = digit2(p + 11), u3 = digit2(p + 13);
+	if ((hh | mm | ss | u1 | u2 | u3) < 0)
+		return false;
+	*h = (double)hh;
+	*m = (double)mm;
+	*sec = (double)ss + (double)(uint64_t)(u1 * 10000 + u2 * 100 + u3) / lex_pow10[6];
+	return true;
+}
+
 void input_parse_prefix(struct source *s, const char *l, size_t n, struct prefix *pre)
 {
 	const char *p = l, *end = l + n;
@@ -208,24 +230,34 @@ void input_parse_prefix(struct source *s, const char *l, size_t n, struct prefix
 	if (p < end && is_digit(*p)) {
 		const char *q = p;
 		double h, m, sec;
-		int c1, c2;
-		bool frac;
-		q = lex_digits(q, end, &h, &c1);
-		if (c1 >= 1 && c1 <= 2 && q < end && *q == ':') {
-			q = lex_digits(q + 1, end, &m, &c2);
-			if (c2 == 2 && q < end && *q == ':') {
-				int c3;
-				q = lex_decimal(q + 1, end, &sec, &frac, &c3);
-				if (c3 == 2 && q < end && *q == ' ') {
-					abs = h * 3600 + m * 60 + sec;
-					abs_frac = frac;
-					if (s->have_tod && abs + 43200 < s->last_tod)
-						s->day_off += 86400;
-					s->have_tod = true;
-					s->last_tod = abs;
-					abs += s->day_off;
-					p = q;
-				}
+		int c1, c2, c3 = 0;
+		bool frac = false, clock;
+		if (tt_time(p, end, &h, &m, &sec)) {
+			/* -tt's "HH:MM:SS.uuuuuu " (nearly every line of a log),
+			 * the same values as the general case below. */
+			clock = true;
+			c3 = 2;
+			frac = true;
+			q = p + 15;
+		} else {
+			q = lex_digits(q, end, &h, &c1);
+			clock = c1 >= 1 && c1 <= 2 && q < end && *q == ':';
+			if (clock) {
+				q = lex_digits(q + 1, end, &m, &c2);
+				if (c2 == 2 && q < end && *q == ':')
+					q = lex_decimal(q + 1, end, &sec, &frac, &c3);
+			}
+		}
+		if (clock) {
+			if (c3 == 2 && q < end && *q == ' ') {
+				abs = h * 3600 + m * 60 + sec;
+				abs_frac = frac;
+				if (s->have_tod && abs + 43200 < s->last_tod)
+					s->day_off += 86400;
+				s->have_tod = true;
+				s->last_tod = abs;
+				abs += s->day_off;
+				p = q;
 			}
 		} else {
 			double v;
