@@ -21,17 +21,6 @@ bool span_starts(struct span s, const char *lit)
 	return s.n >= n && memcmp(s.p, lit, n) == 0;
 }
 
-struct span span_trim(struct span s)
-{
-	while (s.n && (s.p[0] == ' ' || s.p[0] == '\t')) {
-		s.p++;
-		s.n--;
-	}
-	while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
-		s.n--;
-	return s;
-}
-
 struct span span_uncomment(struct span s)
 {
 	for (size_t i = 0; i + 1 < s.n; i++)
@@ -273,6 +262,14 @@ struct span span_in(struct span s)
 	return t;
 }
 
+/* A hex digit's value + 1; 0 for any other byte (addresses are most of
+ * the numbers in a log, and a table is one load a digit). */
+static const unsigned char hex_digit[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 bool parse_ull(struct span s, unsigned long long *out)
 {
 	const char *p = s.p, *end = span_end(s);
@@ -289,17 +286,10 @@ bool parse_ull(struct span s, unsigned long long *out)
 	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		const char *d = p + 2;
 		for (p = d; p < end; p++) {
-			char c = *p;
-			unsigned digit;
-			if (c >= '0' && c <= '9')
-				digit = (unsigned)(c - '0');
-			else if (c >= 'a' && c <= 'f')
-				digit = (unsigned)(c - 'a' + 10);
-			else if (c >= 'A' && c <= 'F')
-				digit = (unsigned)(c - 'A' + 10);
-			else
+			unsigned digit = hex_digit[(unsigned char)*p];
+			if (!digit)
 				break;
-			v = (v << 4) | digit;
+			v = (v << 4) | (digit - 1);
 		}
 		if (p == d)
 			return false;

@@ -35,7 +35,17 @@ static inline const char *span_end(struct span s)
 /* Literal comparisons (LIT is a NUL-terminated constant). */
 bool span_eq(struct span s, const char *lit);
 bool span_starts(struct span s, const char *lit);
-struct span span_trim(struct span s);
+/* S without leading and trailing blanks (inline: every item is trimmed). */
+static inline struct span span_trim(struct span s)
+{
+	while (s.n && (s.p[0] == ' ' || s.p[0] == '\t')) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
+		s.n--;
+	return s;
+}
 /* S without a trailing "/ * comment * /" (as -X verbose prints). */
 struct span span_uncomment(struct span s);
 

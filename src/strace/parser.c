@@ -176,9 +176,18 @@ static inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* The bytes of a syscall name: a lower-case letter, a digit or '_'. */
+static const unsigned char name_char[256] = {
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['_'] = 1,
+};
+
 static inline bool is_name_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+	return name_char[(unsigned char)c];
 }
 
 /* The length of the syscall name at B when B starts a call ("name("), else 0. */
