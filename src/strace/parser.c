@@ -321,9 +321,10 @@ static void parse_return(struct strace_parser *p, struct rc_event *e, const char
 
 /* Fill a syscall event from BODY ("name(args) = ret <dur>"); FINISHED is
  * false for a call that never returned (no return text to look for);
- * ARGS false when the arguments are not all there. */
-static void fill_call(struct strace_parser *p, struct rc_event *e, const char *body, size_t blen,
-		      bool finished, bool elided, bool args)
+ * ARGS false when the arguments are not all there. KNOWN, when not NULL,
+ * is BODY's tail as the caller found it (so the line is not scanned twice). */
+static void fill_call_tail(struct strace_parser *p, struct rc_event *e, const char *body,
+			   size_t blen, bool finished, const struct tail *known, bool elided, bool args)
 {
 	size_t nl = call_name_len(body, blen);
 	const struct sc_info *sc = sc_table_find(&p->sc, body, nl);
@@ -333,7 +334,9 @@ static void fill_call(struct strace_parser *p, struct rc_event *e, const char *b
 	e->kind = RC_EV_SYSCALL;
 	e->name = sc ? sc->name : arena_strndup(&p->arena, body, nl);
 	e->nr = sc ? sc->nr : -1;
-	if (finished && find_tail(body, blen, &t)) {
+	if (finished && known)
+		t = *known;
+	if (finished && (known || find_tail(body, blen, &t))) {
 		ct.args = span_make(body + nl + 1, (size_t)(t.close - (body + nl + 1)));
 		ct.complete = true;
 		e->dur = t.dur;
@@ -343,6 +346,12 @@ static void fill_call(struct strace_parser *p, struct rc_event *e, const char *b
 		facts_fill(e, sc, &ct, &p->arena);
 	if (elided && e->data)
 		e->data_truncated = true;
+}
+
+static void fill_call(struct strace_parser *p, struct rc_event *e, const char *body, size_t blen,
+		      bool finished, bool elided, bool args)
+{
+	fill_call_tail(p, e, body, blen, finished, NULL, elided, args);
 }
 
 static int signal_value(const char *s, size_t n)
@@ -508,7 +517,7 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 	struct tail t;
 	if (find_tail(b, bn, &t)) {
 		start_event(p, e, pid, ts);
-		fill_call(p, e, b, bn, true, elided, true);
+		fill_call_tail(p, e, b, bn, true, &t, elided, true);
 		e->line = line;
 		e->line_len = len;
 		return LINE_EVENT;
