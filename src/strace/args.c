@@ -23,9 +23,13 @@ bool span_starts(struct span s, const char *lit)
 
 struct span span_uncomment(struct span s)
 {
-	for (size_t i = 0; i + 1 < s.n; i++)
-		if (s.p[i] == '/' && s.p[i + 1] == '*')
-			return span_trim(span_make(s.p, i));
+	const char *p = s.p, *end = span_end(s);
+
+	while (p < end && (p = memchr(p, '/', (size_t)(end - p))) && p + 1 < end) {
+		if (p[1] == '*')
+			return span_trim(span_make(s.p, (size_t)(p - s.p)));
+		p++;
+	}
 	return s;
 }
 

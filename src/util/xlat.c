@@ -125,9 +125,8 @@ long long xlat_flags(const struct rc_xlat *x, const char *s, size_t len, bool *u
 	size_t i = 0;
 
 	while (i < len) {
-		size_t j = i;
-		while (j < len && s[j] != '|')
-			j++;
+		const char *bar = memchr(s + i, '|', len - i);
+		size_t j = bar ? (size_t)(bar - s) : len;
 		const char *tok = s + i;
 		size_t tlen = j - i;
 		while (tlen && (*tok == ' ')) {
