@@ -532,7 +532,22 @@ bool decode_string(struct span s, struct arena *a, size_t cap, const char **out,
 const char *parse_decoration(const char *p, const char *end, struct arena *a,
 			     const char **after)
 {
-	/* P is at '<'. Find the matching '>' counting nested decorations. */
+	/* P is at '<'. Most decorations are a plain path up to the first '>':
+	 * nothing nested, escaped or arrow-like in it, so it is what the
+	 * general case below would find and copy. */
+	const char *gt = memchr(p + 1, '>', (size_t)(end - (p + 1)));
+	if (gt && gt[-1] != '-' && !memchr(p + 1, '<', (size_t)(gt - (p + 1))) &&
+	    !memchr(p + 1, '\\', (size_t)(gt - (p + 1)))) {
+		if (after) {
+			const char *r = gt + 1;
+			if (end - r >= 9 && memcmp(r, "(deleted)", 9) == 0)
+				r += 9;
+			*after = r;
+		}
+		return arena_strndup(a, p + 1, (size_t)(gt - (p + 1)));
+	}
+
+	/* Find the matching '>' counting nested decorations. */
 	const char *q = p + 1;
 	int depth = 1;
 
