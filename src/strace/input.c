@@ -177,12 +177,66 @@ static bool tt_time(const char *p, const char *end, double *h, double *m, double
 	return true;
 }
 
+/* The prefix of nearly every line of an "strace -f -tt" log, "PID
+ * HH:MM:SS.uuuuuu ", with nothing after it that the general parse below
+ * would take as more prefix ("(+", "["): the same result and the same
+ * time state as that parse, without its cases. False (nothing changed)
+ * for any other line. */
+static bool prefix_f_tt(struct source *s, const char *l, const char *end, struct prefix *pre)
+{
+	const char *p = l;
+	int pid = 0, nd = 0;
+	double h, m, sec;
+
+	while (p < end && is_digit(*p) && nd < 9) {
+		pid = pid * 10 + (*p - '0');
+		p++;
+		nd++;
+	}
+	if (!nd || nd > 8 || p >= end || *p != ' ')
+		return false;
+	while (p < end && *p == ' ')
+		p++;
+	if (!tt_time(p, end, &h, &m, &sec))
+		return false;
+	const char *q = p + 15;
+	while (q < end && *q == ' ')
+		q++;
+	if (q < end && (*q == '(' || *q == '['))
+		return false;
+
+	double abs = h * 3600 + m * 60 + sec;
+	if (s->have_tod && abs + 43200 < s->last_tod)
+		s->day_off += 86400;
+	s->have_tod = true;
+	s->last_tod = abs;
+	abs += s->day_off;
+	if (!s->have_first_abs) {
+		s->have_first_abs = true;
+		s->first_abs = abs;
+	}
+	if (!s->seen_time) {
+		s->seen_time = true;
+		s->first_mode = T_ABS;
+	}
+	pre->pid = pid;
+	pre->has_pid = true;
+	pre->bracket = false;
+	pre->ts = abs;
+	pre->ts_abs = true;
+	pre->body = (size_t)(q - l);
+	s->last_key = abs;
+	return true;
+}
+
 void input_parse_prefix(struct source *s, const char *l, size_t n, struct prefix *pre)
 {
 	const char *p = l, *end = l + n;
 	double abs = -1, rel = -1;
 	bool abs_frac = false;
 
+	if (n && is_digit(*l) && prefix_f_tt(s, l, end, pre))
+		return;
 	pre->pid = 0;
 	pre->has_pid = false;
 	pre->bracket = false;
