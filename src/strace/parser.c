@@ -235,7 +235,17 @@ static bool find_tail(const char *b, size_t n, struct tail *t)
 	const char *end = b + n;
 
 	t->dur = -1;
-	if (n > 4 && end[-1] == '>') {
+	if (n > 11 && end[-1] == '>' && end[-10] == '<' && end[-11] == ' ' && end[-8] == '.' &&
+	    is_digit(end[-9]) && is_digit(end[-7]) && is_digit(end[-6]) && is_digit(end[-5]) &&
+	    is_digit(end[-4]) && is_digit(end[-3]) && is_digit(end[-2])) {
+		/* -T's " <S.uuuuuu>" under ten seconds, nearly every duration:
+		 * the value lex_decimal gives below. */
+		uint64_t f = 0;
+		for (const char *d = end - 7; d < end - 1; d++)
+			f = f * 10 + (uint64_t)(*d - '0');
+		t->dur = (double)(end[-9] - '0') + (double)f / lex_pow10[6];
+		end -= 11;
+	} else if (n > 4 && end[-1] == '>') {
 		const char *lt = end - 2;
 		while (lt > b && (is_digit(*lt) || *lt == '.'))
 			lt--;
