@@ -9,16 +9,11 @@
  */
 #include "strace/parser.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 
 #include "gen/tables.h"
 #include "strace/args.h"
