@@ -1,5 +1,6 @@
 #include "strace/args.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -41,12 +42,36 @@ bool xlat_span(const struct rc_xlat *x, struct span s, long long *v)
 	return xlat_value(x, s.p, s.n, v);
 }
 
+/* The values of flag texts seen lately: a log repeats a few combinations
+ * ("FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME", "O_RDONLY|O_CLOEXEC")
+ * on most of its lines, and the value is a function of the table and the
+ * text alone. Direct-mapped; a text longer than FLAGS_MEMO_TEXT is not kept. */
+#define FLAGS_MEMO 256
+#define FLAGS_MEMO_TEXT 56
+
+static struct {
+	const struct rc_xlat *x;
+	unsigned char n;
+	char text[FLAGS_MEMO_TEXT];
+	long long value;
+} flags_memo[FLAGS_MEMO];
+
 long long xlat_span_flags(const struct rc_xlat *x, struct span s)
 {
 	s = span_uncomment(span_trim(s));
 	if (!s.n || memchr(s.p, '\0', s.n))
 		return 0;
-	return xlat_flags(x, s.p, s.n, NULL);
+	if (s.n > FLAGS_MEMO_TEXT)
+		return xlat_flags(x, s.p, s.n, NULL);
+	size_t h = (size_t)((hash_bytes(s.p, s.n) ^ (uintptr_t)x) & (FLAGS_MEMO - 1));
+	if (flags_memo[h].x == x && flags_memo[h].n == s.n && memcmp(flags_memo[h].text, s.p, s.n) == 0)
+		return flags_memo[h].value;
+	long long v = xlat_flags(x, s.p, s.n, NULL);
+	flags_memo[h].x = x;
+	flags_memo[h].n = (unsigned char)s.n;
+	memcpy(flags_memo[h].text, s.p, s.n);
+	flags_memo[h].value = v;
+	return v;
 }
 
 bool errno_span(struct span s, int *v)
