@@ -183,10 +183,17 @@ static size_t first_after(const struct state *s, int pid, uint64_t addr)
 static struct mapping *map_insert(struct state *s, int pid, uint64_t addr)
 {
 	if (s->nmaps == MAX_MAPS) {
+		/* The oldest goes: the first, in (pid, addr) order, of those
+		 * with the smallest seq (the pieces of a split share one). The
+		 * table is full, so every pool slot is in use and the smallest
+		 * seq is found by walking the pool in memory order. */
+		uint64_t min = UINT64_MAX;
+		for (size_t k = 0; k < MAX_MAPS; k++)
+			if (s->pool[k].seq < min)
+				min = s->pool[k].seq;
 		size_t oldest = 0;
-		for (size_t i = 1; i < s->nmaps; i++)
-			if (map_at(s, i)->seq < map_at(s, oldest)->seq)
-				oldest = i;
+		while (map_at(s, oldest)->seq != min)
+			oldest++;
 		map_remove(s, oldest);
 	}
 	size_t at = first_after(s, pid, addr);
