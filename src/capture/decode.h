@@ -32,17 +32,25 @@
 
 #include "event/event.h"
 #include "event/syscalls.h"
+#include "util/arena.h"
 #include "util/strbuf.h"
 #include "util/xlat.h"
 
-/* A bump allocator whose pointers stay valid until dec_arena_reset(). */
+/* A thread's decoded arguments live in util/arena's bump allocator (the
+ * strace parser's too); pointers stay valid until dec_arena_reset(). */
 struct dec_arena {
-	struct dec_arena_chunk *chunks;
-	size_t used;		/* in the newest chunk */
+	struct arena a;
 };
 
-void dec_arena_reset(struct dec_arena *a);
-void dec_arena_release(struct dec_arena *a);
+static inline void dec_arena_reset(struct dec_arena *a)
+{
+	arena_reset(&a->a);
+}
+
+static inline void dec_arena_release(struct dec_arena *a)
+{
+	arena_release(&a->a);
+}
 
 struct dec_opts {
 	int strsize;		/* -s: bytes of a data buffer printed (default 32) */

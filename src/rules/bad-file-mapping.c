@@ -89,9 +89,15 @@ struct fd_key {
 	int fd;
 };
 
+/* The mappings live in a pool and are ordered through an array of slot
+ * numbers: inserting or removing one moves two bytes a mapping, not a
+ * whole struct (a process like a PyTorch service keeps about a thousand). */
 struct state {
-	struct mapping maps[MAX_MAPS];
-	size_t nmaps;
+	struct mapping pool[MAX_MAPS];
+	uint16_t order[MAX_MAPS];	/* pool slots, sorted by (pid, addr) */
+	uint16_t free_slots[MAX_MAPS];
+	size_t nmaps, nfree;
+
 	struct hmap fd_sizes;	/* fd_key -> struct fd_size* */
 	struct fault faults[MAX_FAULTS];
 	size_t nfaults;
@@ -99,7 +105,23 @@ struct state {
 
 static void init(void *p)
 {
-	hmap_init(&((struct state *)p)->fd_sizes);
+	struct state *s = p;
+
+	hmap_init(&s->fd_sizes);
+	for (size_t i = 0; i < MAX_MAPS; i++)
+		s->free_slots[i] = (uint16_t)(MAX_MAPS - 1 - i);
+	s->nfree = MAX_MAPS;
+}
+
+/* The I-th mapping in (pid, addr) order. */
+static inline struct mapping *map_at(struct state *s, size_t i)
+{
+	return &s->pool[s->order[i]];
+}
+
+static inline const struct mapping *map_at_c(const struct state *s, size_t i)
+{
+	return &s->pool[s->order[i]];
 }
 
 static void map_release(struct mapping *m)
@@ -123,7 +145,7 @@ static void release(void *p)
 	struct state *s = p;
 
 	for (size_t i = 0; i < s->nmaps; i++)
-		map_release(&s->maps[i]);
+		map_release(map_at(s, i));
 	hmap_release(&s->fd_sizes, fd_size_free);
 	for (size_t i = 0; i < s->nfaults; i++) {
 		map_release(&s->faults[i].map);
@@ -133,8 +155,9 @@ static void release(void *p)
 
 static void map_remove(struct state *s, size_t i)
 {
-	map_release(&s->maps[i]);
-	memmove(&s->maps[i], &s->maps[i + 1], (s->nmaps - i - 1) * sizeof(s->maps[0]));
+	map_release(map_at(s, i));
+	s->free_slots[s->nfree++] = s->order[i];
+	memmove(&s->order[i], &s->order[i + 1], (s->nmaps - i - 1) * sizeof(s->order[0]));
 	s->nmaps--;
 }
 
@@ -147,7 +170,7 @@ static size_t first_after(const struct state *s, int pid, uint64_t addr)
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct mapping *m = &s->maps[mid];
+		const struct mapping *m = map_at_c(s, mid);
 		if (m->pid < pid || (m->pid == pid && m->addr + m->len <= addr))
 			lo = mid + 1;
 		else
@@ -161,17 +184,26 @@ static size_t first_after(const struct state *s, int pid, uint64_t addr)
 static struct mapping *map_insert(struct state *s, int pid, uint64_t addr)
 {
 	if (s->nmaps == MAX_MAPS) {
+		/* The oldest goes: the first, in (pid, addr) order, of those
+		 * with the smallest seq (the pieces of a split share one). The
+		 * table is full, so every pool slot is in use and the smallest
+		 * seq is found by walking the pool in memory order. */
+		uint64_t min = UINT64_MAX;
+		for (size_t k = 0; k < MAX_MAPS; k++)
+			if (s->pool[k].seq < min)
+				min = s->pool[k].seq;
 		size_t oldest = 0;
-		for (size_t i = 1; i < s->nmaps; i++)
-			if (s->maps[i].seq < s->maps[oldest].seq)
-				oldest = i;
+		while (map_at(s, oldest)->seq != min)
+			oldest++;
 		map_remove(s, oldest);
 	}
 	size_t at = first_after(s, pid, addr);
-	memmove(&s->maps[at + 1], &s->maps[at], (s->nmaps - at) * sizeof(s->maps[0]));
+	memmove(&s->order[at + 1], &s->order[at], (s->nmaps - at) * sizeof(s->order[0]));
 	s->nmaps++;
-	memset(&s->maps[at], 0, sizeof(s->maps[at]));
-	return &s->maps[at];
+	s->order[at] = s->free_slots[--s->nfree];
+	struct mapping *m = map_at(s, at);
+	memset(m, 0, sizeof(*m));
+	return m;
 }
 
 static char *dup_or_null(const char *p)
@@ -186,8 +218,8 @@ static void unmap_range(struct state *s, int pid, uint64_t addr, uint64_t len)
 	uint64_t end = len > UINT64_MAX - addr ? UINT64_MAX : addr + len;
 	size_t i = first_after(s, pid, addr);
 
-	while (i < s->nmaps && s->maps[i].pid == pid && s->maps[i].addr < end) {
-		struct mapping *m = &s->maps[i];
+	while (i < s->nmaps && map_at(s, i)->pid == pid && map_at(s, i)->addr < end) {
+		struct mapping *m = map_at(s, i);
 		uint64_t m_end = m->addr + m->len;
 		if (m->addr >= addr && m_end <= end) {
 			map_remove(s, i);
@@ -299,7 +331,7 @@ static void resized(struct state *s, const char *path, long long size, const str
 	if (!path)
 		return;
 	for (size_t i = 0; i < s->nmaps; i++) {
-		struct mapping *m = &s->maps[i];
+		struct mapping *m = map_at(s, i);
 		if (strcmp(m->path, path) != 0)
 			continue;
 		m->size = size;
@@ -319,7 +351,7 @@ static void on_signal(struct state *s, const struct rc_event *e, const struct rc
 	long long off = 0;
 
 	size_t at = first_after(s, pid, a);
-	const struct mapping *m = at < s->nmaps && s->maps[at].pid == pid ? &s->maps[at] : NULL;
+	const struct mapping *m = at < s->nmaps && map_at(s, at)->pid == pid ? map_at(s, at) : NULL;
 	if (m && a >= m->addr) {
 		off = m->offset + (long long)(a - m->addr);
 		if (m->size >= 0 && off >= m->size)
@@ -330,7 +362,7 @@ static void on_signal(struct state *s, const struct rc_event *e, const struct rc
 		}
 	}
 	/* Just past the end of the mapping before (a read over its end). */
-	const struct mapping *prev = at > 0 && s->maps[at - 1].pid == pid ? &s->maps[at - 1] : NULL;
+	const struct mapping *prev = at > 0 && map_at(s, at - 1)->pid == pid ? map_at(s, at - 1) : NULL;
 	/* Unmapped there (SEGV_MAPERR), or a no-access guard page
 	 * (SEGV_ACCERR: a thread's stack guard often sits right above). */
 	if (!hit && prev && e->signo == SIGSEGV && (e->si_code == SEGV_MAPERR || e->si_code == SEGV_ACCERR) &&

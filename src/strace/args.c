@@ -1,5 +1,6 @@
 #include "strace/args.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -21,22 +22,15 @@ bool span_starts(struct span s, const char *lit)
 	return s.n >= n && memcmp(s.p, lit, n) == 0;
 }
 
-struct span span_trim(struct span s)
-{
-	while (s.n && (s.p[0] == ' ' || s.p[0] == '\t')) {
-		s.p++;
-		s.n--;
-	}
-	while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
-		s.n--;
-	return s;
-}
-
 struct span span_uncomment(struct span s)
 {
-	for (size_t i = 0; i + 1 < s.n; i++)
-		if (s.p[i] == '/' && s.p[i + 1] == '*')
-			return span_trim(span_make(s.p, i));
+	const char *p = s.p, *end = span_end(s);
+
+	while (p < end && (p = memchr(p, '/', (size_t)(end - p))) && p + 1 < end) {
+		if (p[1] == '*')
+			return span_trim(span_make(s.p, (size_t)(p - s.p)));
+		p++;
+	}
 	return s;
 }
 
@@ -48,12 +42,36 @@ bool xlat_span(const struct rc_xlat *x, struct span s, long long *v)
 	return xlat_value(x, s.p, s.n, v);
 }
 
+/* The values of flag texts seen lately: a log repeats a few combinations
+ * ("FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME", "O_RDONLY|O_CLOEXEC")
+ * on most of its lines, and the value is a function of the table and the
+ * text alone. Direct-mapped; a text longer than FLAGS_MEMO_TEXT is not kept. */
+#define FLAGS_MEMO 256
+#define FLAGS_MEMO_TEXT 56
+
+static struct {
+	const struct rc_xlat *x;
+	unsigned char n;
+	char text[FLAGS_MEMO_TEXT];
+	long long value;
+} flags_memo[FLAGS_MEMO];
+
 long long xlat_span_flags(const struct rc_xlat *x, struct span s)
 {
 	s = span_uncomment(span_trim(s));
 	if (!s.n || memchr(s.p, '\0', s.n))
 		return 0;
-	return xlat_flags(x, s.p, s.n, NULL);
+	if (s.n > FLAGS_MEMO_TEXT)
+		return xlat_flags(x, s.p, s.n, NULL);
+	size_t h = (size_t)((hash_bytes(s.p, s.n) ^ (uintptr_t)x) & (FLAGS_MEMO - 1));
+	if (flags_memo[h].x == x && flags_memo[h].n == s.n && memcmp(flags_memo[h].text, s.p, s.n) == 0)
+		return flags_memo[h].value;
+	long long v = xlat_flags(x, s.p, s.n, NULL);
+	flags_memo[h].x = x;
+	flags_memo[h].n = (unsigned char)s.n;
+	memcpy(flags_memo[h].text, s.p, s.n);
+	flags_memo[h].value = v;
+	return v;
 }
 
 bool errno_span(struct span s, int *v)
@@ -62,97 +80,6 @@ bool errno_span(struct span s, int *v)
 	if (!s.n || memchr(s.p, '\0', s.n))
 		return false;
 	return xlat_errno_value(s.p, s.n, v);
-}
-
-/* Arena: a list of chunks; the first one is kept across resets and grown
- * to the largest event seen (up to a cap) so that steady state allocates
- * nothing. */
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t size, used;
-	max_align_t data[];
-};
-
-#define ARENA_MIN 4096
-#define ARENA_KEEP_MAX (4u << 20)
-
-static struct arena_chunk *chunk_new(size_t size)
-{
-	struct arena_chunk *c = xmalloc(sizeof(*c) + size);
-
-	c->next = NULL;
-	c->size = size;
-	c->used = 0;
-	return c;
-}
-
-void arena_init(struct arena *a)
-{
-	a->head = NULL;
-	a->first_size = ARENA_MIN;
-}
-
-void arena_reset(struct arena *a)
-{
-	size_t total = 0;
-	struct arena_chunk *c = a->head, *last = NULL;
-
-	if (!c)
-		return;
-	/* Chunks are pushed on the front: the original chunk is the last. */
-	while (c) {
-		total += c->used;
-		struct arena_chunk *next = c->next;
-		if (next)
-			free(c);
-		else
-			last = c;
-		c = next;
-	}
-	if (total > last->size && total <= ARENA_KEEP_MAX) {
-		free(last);
-		last = chunk_new(total);
-	}
-	last->used = 0;
-	last->next = NULL;
-	a->head = last;
-}
-
-void arena_release(struct arena *a)
-{
-	struct arena_chunk *c = a->head;
-
-	while (c) {
-		struct arena_chunk *next = c->next;
-		free(c);
-		c = next;
-	}
-	a->head = NULL;
-}
-
-void *arena_alloc(struct arena *a, size_t n)
-{
-	size_t need = (n + 15) & ~(size_t)15;
-	struct arena_chunk *c = a->head;
-
-	if (!c || c->size - c->used < need) {
-		size_t size = need > a->first_size ? need : a->first_size;
-		struct arena_chunk *nc = chunk_new(size);
-		nc->next = c;
-		a->head = c = nc;
-	}
-	void *p = (char *)c->data + c->used;
-	c->used += need;
-	return p;
-}
-
-char *arena_strndup(struct arena *a, const char *s, size_t n)
-{
-	char *p = arena_alloc(a, n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
 }
 
 const char *skip_string(const char *p, const char *end)
@@ -364,6 +291,14 @@ struct span span_in(struct span s)
 	return t;
 }
 
+/* A hex digit's value + 1; 0 for any other byte (addresses are most of
+ * the numbers in a log, and a table is one load a digit). */
+static const unsigned char hex_digit[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8,
+	['8'] = 9, ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15,
+	['f'] = 16, ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 bool parse_ull(struct span s, unsigned long long *out)
 {
 	const char *p = s.p, *end = span_end(s);
@@ -380,17 +315,10 @@ bool parse_ull(struct span s, unsigned long long *out)
 	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 		const char *d = p + 2;
 		for (p = d; p < end; p++) {
-			char c = *p;
-			unsigned digit;
-			if (c >= '0' && c <= '9')
-				digit = (unsigned)(c - '0');
-			else if (c >= 'a' && c <= 'f')
-				digit = (unsigned)(c - 'a' + 10);
-			else if (c >= 'A' && c <= 'F')
-				digit = (unsigned)(c - 'A' + 10);
-			else
+			unsigned digit = hex_digit[(unsigned char)*p];
+			if (!digit)
 				break;
-			v = (v << 4) | digit;
+			v = (v << 4) | (digit - 1);
 		}
 		if (p == d)
 			return false;
@@ -424,8 +352,55 @@ bool parse_ll(struct span s, long long *out)
 	return true;
 }
 
+/* Unsigned decimal digits at *P (before END) into *V; false when none or
+ * more than 18 (the general path then decides). */
+static bool plain_digits(const char **p, const char *end, long long *v)
+{
+	const char *q = *p;
+	long long x = 0;
+
+	while (q < end && *q >= '0' && *q <= '9' && q - *p < 18)
+		x = x * 10 + (*q++ - '0');
+	if (q == *p || (q < end && *q >= '0' && *q <= '9'))
+		return false;
+	*v = x;
+	*p = q;
+	return true;
+}
+
+/* "{tv_sec=S, tv_nsec=N}" (or tv_usec) exactly, as strace prints nearly
+ * every timeout: its value without splitting it into fields. The result is
+ * the general path's (the same two numbers, the same sum). */
+static bool plain_timespec(struct span s, double *sec)
+{
+	const char *p = s.p, *end = span_end(s);
+	long long secs, frac;
+	double scale;
+
+	if (s.n < 24 || memcmp(p, "{tv_sec=", 8) != 0)
+		return false;
+	p += 8;
+	if (!plain_digits(&p, end, &secs) || end - p < 11 || memcmp(p, ", tv_", 5) != 0)
+		return false;
+	p += 5;
+	if (memcmp(p, "nsec=", 5) == 0)
+		scale = 1e-9;
+	else if (memcmp(p, "usec=", 5) == 0)
+		scale = 1e-6;
+	else
+		return false;
+	p += 5;
+	if (!plain_digits(&p, end, &frac) || p + 1 != end || *p != '}')
+		return false;
+	*sec = (double)secs + (double)frac * scale;
+	return true;
+}
+
 bool parse_timespec(struct span s, double *sec)
 {
+	if (plain_timespec(span_trim(s), sec))
+		return true;
+
 	struct span in = inner(span_in(s)), v;
 	long long secs = 0, frac = 0;
 	double scale;
@@ -582,7 +557,22 @@ bool decode_string(struct span s, struct arena *a, size_t cap, const char **out,
 const char *parse_decoration(const char *p, const char *end, struct arena *a,
 			     const char **after)
 {
-	/* P is at '<'. Find the matching '>' counting nested decorations. */
+	/* P is at '<'. Most decorations are a plain path up to the first '>':
+	 * nothing nested, escaped or arrow-like in it, so it is what the
+	 * general case below would find and copy. */
+	const char *gt = memchr(p + 1, '>', (size_t)(end - (p + 1)));
+	if (gt && gt[-1] != '-' && !memchr(p + 1, '<', (size_t)(gt - (p + 1))) &&
+	    !memchr(p + 1, '\\', (size_t)(gt - (p + 1)))) {
+		if (after) {
+			const char *r = gt + 1;
+			if (end - r >= 9 && memcmp(r, "(deleted)", 9) == 0)
+				r += 9;
+			*after = r;
+		}
+		return arena_strndup(a, p + 1, (size_t)(gt - (p + 1)));
+	}
+
+	/* Find the matching '>' counting nested decorations. */
 	const char *q = p + 1;
 	int depth = 1;
 

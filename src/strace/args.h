@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "event/event.h"
+#include "util/arena.h"
 
 struct span {
 	const char *p;
@@ -34,7 +35,17 @@ static inline const char *span_end(struct span s)
 /* Literal comparisons (LIT is a NUL-terminated constant). */
 bool span_eq(struct span s, const char *lit);
 bool span_starts(struct span s, const char *lit);
-struct span span_trim(struct span s);
+/* S without leading and trailing blanks (inline: every item is trimmed). */
+static inline struct span span_trim(struct span s)
+{
+	while (s.n && (s.p[0] == ' ' || s.p[0] == '\t')) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n && (s.p[s.n - 1] == ' ' || s.p[s.n - 1] == '\t'))
+		s.n--;
+	return s;
+}
 /* S without a trailing "/ * comment * /" (as -X verbose prints). */
 struct span span_uncomment(struct span s);
 
@@ -46,17 +57,57 @@ bool xlat_span(const struct rc_xlat *x, struct span s, long long *v);
 long long xlat_span_flags(const struct rc_xlat *x, struct span s);
 bool errno_span(struct span s, int *v);
 
-/* A bump allocator, reset per event. */
-struct arena_chunk;
-struct arena {
-	struct arena_chunk *head;
-	size_t first_size;
+/* Numbers in line prefixes and durations, kept inline: they are on every
+ * line's path. */
+static inline bool isdigit_c(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Digits at P: the value in *V, how many in *COUNT; returns the end. */
+static inline const char *lex_digits(const char *p, const char *end, double *v, int *count)
+{
+	uint64_t x = 0;
+	int n = 0;
+
+	while (p < end && isdigit_c(*p)) {
+		x = x * 10 + (uint64_t)(*p - '0');
+		p++;
+		n++;
+	}
+	*v = (double)x;
+	*count = n;
+	return p;
+}
+
+static const double lex_pow10[] = {
+	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+	1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
 };
-void arena_init(struct arena *a);
-void arena_reset(struct arena *a);
-void arena_release(struct arena *a);
-void *arena_alloc(struct arena *a, size_t n);
-char *arena_strndup(struct arena *a, const char *s, size_t n);
+
+/* A number with an optional fraction: 1795967456.524356, 0.000845. */
+static inline const char *lex_decimal(const char *p, const char *end, double *v, bool *frac, int *nint)
+{
+	double x;
+	int n;
+
+	p = lex_digits(p, end, &x, &n);
+	*nint = n;
+	*frac = false;
+	if (n && p < end && *p == '.' && p + 1 < end && isdigit_c(p[1])) {
+		uint64_t f = 0;
+		int k = 0;
+		for (p++; p < end && isdigit_c(*p); p++)
+			if (k < 18) {
+				f = f * 10 + (uint64_t)(*p - '0');
+				k++;
+			}
+		x += (double)f / lex_pow10[k];
+		*frac = true;
+	}
+	*v = x;
+	return p;
+}
 
 /* Skip a quoted string starting at P ('"'): the position after the closing
  * quote and a "..." truncation mark, or END when unterminated. */

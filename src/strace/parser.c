@@ -1,6 +1,7 @@
-/* strace text -> events: input, line splitting, -ff merging, line
- * prefixes, joining of split calls, signals and exits. Argument facts are
- * in facts.c, the lexing helpers in args.c.
+/* strace text -> events: each line (from input.c, its prefix parsed) made
+ * into a call, a signal or an exit; the halves of split calls joined (their
+ * store is join.c), pids of terminal logs resolved. Argument facts are in
+ * facts.c, the lexing helpers in args.c.
  *
  * The hot path is one memchr per line, a short prefix scan, a hash lookup
  * of the name and a backward scan for the return value; arguments are
@@ -8,41 +9,24 @@
  */
 #include "strace/parser.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
-#include <unistd.h>
 
 #include "gen/tables.h"
 #include "strace/args.h"
 #include "strace/facts.h"
+#include "strace/input.h"
+#include "strace/join.h"
+#include "util/hmap.h"
 #include "util/util.h"
 
-/* Reads are this big; with many -ff files each gets less (see open). */
-#define READ_CHUNK (1u << 20)
-#define READ_CHUNK_MIN (64u << 10)
-#define READ_TOTAL (32u << 20)
-/* A line longer than this keeps its first LINE_HEAD and last LINE_TAIL
- * bytes: the call name, the first arguments, the return value and the
- * duration survive, memory stays bounded. */
-#define LINE_MAX_BYTES (4u << 20)
-#define LINE_HEAD (1u << 20)
-#define LINE_TAIL (64u << 10)
-/* Split calls waiting for their "resumed" half. */
-#define PENDING_TEXT_MAX (1u << 20)
-#define PENDING_TEXT_TIGHT (4u << 10)
-#define PENDING_TOTAL_MAX (64u << 20)
+/* Split calls waiting for their "resumed" half, at most. */
 #define PENDING_PIDS_MAX 16384
 /* A terminal line broken by program output or a strace message. */
 #define CARRY_MAX (1u << 20)
-/* More open files than this and the -ff set is read with reopen per chunk. */
-#define OPEN_FILES_MAX 200
 #define LIVE_MAX 65536
 
 #ifdef __SIGRTMIN
@@ -51,167 +35,18 @@
 #define KERNEL_SIGRTMIN 32
 #endif
 
-enum tmode { T_NONE, T_ABS, T_REL };
-
-struct prefix {
-	int pid;
-	bool has_pid;
-	bool bracket;		/* "[pid N]", as strace prints on a terminal */
-	double ts;		/* -1 when the line has no time */
-	bool ts_abs;		/* ts came from -t/-tt/-ttt */
-	size_t body;		/* offset of what follows the prefix */
-};
-
-struct source {
-	char *name;
-	int fd;
-	bool is_stdin, eof, park, memory;
-	off_t off;
-	int name_pid;		/* from an -ff name LOG.PID, else 0 */
-	char *buf;
-	size_t cap, beg, end, scan;
-	bool elided_now;
-	/* time state */
-	enum tmode first_mode;
-	bool seen_time;
-	double day_off, last_tod, acc, first_abs, last_key;
-	bool have_tod, have_first_abs;
-	bool brackets;		/* terminal-style prefixes seen */
-	/* the current line */
-	char *line;
-	size_t len;
-	bool elided, has_line;
-	struct prefix pre;
-};
-
-struct pending {
-	int pid;
-	uint64_t order;
-	double ts;
-	struct strbuf text;	/* the line up to " <unfinished ...>" */
-	size_t body;		/* where the call starts in text */
-	bool elided;
-	struct pending *next_free;
-};
-
-/* A small open-addressing map from pids to pointers (linear probing with
- * backward-shift deletion): pending calls and live pids are looked up on
- * most lines of a -f log, so this avoids hashing and allocating per line. */
-struct islot {
-	int key;
-	bool used;
-	void *val;
-};
-
-struct imap {
-	struct islot *s;
-	size_t mask, count;
-};
-
-static size_t imap_hash(const struct imap *m, int key)
-{
-	return ((uint32_t)key * 2654435761u) & m->mask;
-}
-
-static void imap_init(struct imap *m)
-{
-	m->mask = 63;
-	m->count = 0;
-	m->s = xcalloc(m->mask + 1, sizeof(*m->s));
-}
-
-static void imap_release(struct imap *m)
-{
-	free(m->s);
-	m->s = NULL;
-	m->count = 0;
-}
-
-static void **imap_get(struct imap *m, int key)
-{
-	for (size_t i = imap_hash(m, key);; i = (i + 1) & m->mask) {
-		if (!m->s[i].used)
-			return NULL;
-		if (m->s[i].key == key)
-			return &m->s[i].val;
-	}
-}
-
-static void **imap_put(struct imap *m, int key)
-{
-	void **v = imap_get(m, key);
-
-	if (v)
-		return v;
-	if ((m->count + 1) * 2 > m->mask + 1) {
-		struct imap big = { xcalloc((m->mask + 1) * 2, sizeof(*m->s)), m->mask * 2 + 1, 0 };
-		for (size_t i = 0; i <= m->mask; i++)
-			if (m->s[i].used)
-				*imap_put(&big, m->s[i].key) = m->s[i].val;
-		free(m->s);
-		*m = big;
-	}
-	size_t i = imap_hash(m, key);
-	while (m->s[i].used)
-		i = (i + 1) & m->mask;
-	m->s[i].used = true;
-	m->s[i].key = key;
-	m->s[i].val = NULL;
-	m->count++;
-	return &m->s[i].val;
-}
-
-static void imap_del(struct imap *m, int key)
-{
-	size_t i = imap_hash(m, key);
-
-	while (m->s[i].used && m->s[i].key != key)
-		i = (i + 1) & m->mask;
-	if (!m->s[i].used)
-		return;
-	m->count--;
-	for (size_t j = i;;) {
-		j = (j + 1) & m->mask;
-		if (!m->s[j].used)
-			break;
-		size_t k = imap_hash(m, m->s[j].key);
-		/* Move j back to the hole at i unless its home lies in (i, j]. */
-		bool stay = i <= j ? (i < k && k <= j) : (i < k || k <= j);
-		if (!stay) {
-			m->s[i] = m->s[j];
-			i = j;
-		}
-	}
-	m->s[i].used = false;
-}
-
-struct arrival {
-	int pid;
-	uint64_t order;
-};
-
 struct strace_parser {
-	struct source *src;
-	size_t nsrc, cur;	/* cur: the source of the current line */
-	bool merge, started, at_eof;
-	size_t *heap;		/* merge order: source indexes */
-	size_t heap_n;
+	struct input in;
+	bool at_eof;
 	bool hold;		/* the current line is processed again */
 
 	struct arena arena;
 	struct strace_stats stats;
 	uint64_t seq;
 
-	struct imap pending;	/* pid -> struct pending */
-	struct pending *free_pending;
-	uint64_t pending_order;
-	size_t pending_bytes;
-	struct arrival *arrival;	/* pending calls in arrival order */
-	size_t arrival_head, arrival_len, arrival_cap;
-	struct pending **flush;	/* at EOF: the calls never resumed, oldest first */
-	size_t flush_n, flush_i;
+	struct join join;	/* calls waiting for their "resumed" half */
 
-	struct strbuf join;	/* a joined line */
+	struct strbuf joined;	/* a joined line */
 	struct strbuf carry;	/* a terminal line cut short */
 	struct prefix carry_pre;
 	bool have_carry;
@@ -223,450 +58,6 @@ struct strace_parser {
 	struct imap attached;	/* pids strace said it attached to ("Process N attached") */
 	bool root_forked;	/* the unprefixed first process made a fork-family call */
 };
-
-/* ---- input ---- */
-
-static void src_init(struct source *s, const char *name, size_t cap)
-{
-	memset(s, 0, sizeof(*s));
-	s->name = xstrdup(name);
-	s->fd = -1;
-	s->cap = cap;
-	s->last_key = -1;
-}
-
-static int src_fill(struct source *s, struct strbuf *err)
-{
-	if (s->fd < 0) {
-		s->fd = open(s->name, O_RDONLY | O_CLOEXEC);
-		if (s->fd < 0 || (s->off && lseek(s->fd, s->off, SEEK_SET) < 0)) {
-			strbuf_addf(err, "cannot open '%s': %s", s->name, strerror(errno));
-			return -1;
-		}
-	}
-	if (!s->buf)
-		s->buf = xmalloc(s->cap + 1);
-	ssize_t n;
-	do
-		n = read(s->fd, s->buf + s->end, s->cap - s->end);
-	while (n < 0 && errno == EINTR);
-	if (n < 0) {
-		strbuf_addf(err, "cannot read '%s': %s", s->name, strerror(errno));
-		return -1;
-	}
-	if (n == 0)
-		s->eof = true;
-	s->end += (size_t)n;
-	s->off += n;
-	if (s->park && !s->is_stdin) {
-		close(s->fd);
-		s->fd = -1;
-	}
-	return 0;
-}
-
-/* Remove ANSI escape sequences (ESC [ params final, ESC ] ... BEL) in place. */
-static size_t strip_ansi(char *l, size_t n)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < n;) {
-		if (l[i] != 033) {
-			l[o++] = l[i++];
-			continue;
-		}
-		i++;
-		if (i < n && l[i] == '[') {
-			i++;
-			while (i < n && !((unsigned char)l[i] >= 0x40 && (unsigned char)l[i] <= 0x7e))
-				i++;
-			if (i < n)
-				i++;
-		} else if (i < n && l[i] == ']') {
-			while (i < n && l[i] != 07)
-				i++;
-			if (i < n)
-				i++;
-		} else if (i < n) {
-			i++;
-		}
-	}
-	return o;
-}
-
-/* The next raw line of S into s->line/len (NUL-terminated, without the
- * newline and a trailing CR). 1, 0 at the end, -1 on a read error. */
-static int src_getline(struct source *s, struct strbuf *err)
-{
-	for (;;) {
-		if (s->buf && s->scan < s->end) {
-			char *nl = memchr(s->buf + s->scan, '\n', s->end - s->scan);
-			if (nl) {
-				s->line = s->buf + s->beg;
-				s->len = (size_t)(nl - s->line);
-				s->beg = s->scan = (size_t)(nl - s->buf) + 1;
-				break;
-			}
-			s->scan = s->end;
-		}
-		if (s->eof) {
-			if (!s->buf || s->beg >= s->end)
-				return 0;
-			s->line = s->buf + s->beg;
-			s->len = s->end - s->beg;
-			s->beg = s->scan = s->end;
-			break;
-		}
-		if (s->beg > 0) {
-			memmove(s->buf, s->buf + s->beg, s->end - s->beg);
-			s->end -= s->beg;
-			s->scan -= s->beg;
-			s->beg = 0;
-		}
-		if (s->buf && s->end == s->cap) {
-			if (s->cap < LINE_MAX_BYTES) {
-				s->cap = MIN(s->cap * 2, (size_t)LINE_MAX_BYTES);
-				s->buf = xrealloc(s->buf, s->cap + 1);
-			} else {
-				memmove(s->buf + LINE_HEAD, s->buf + s->end - LINE_TAIL, LINE_TAIL);
-				s->end = s->scan = LINE_HEAD + LINE_TAIL;
-				s->elided_now = true;
-			}
-		}
-		if (src_fill(s, err) < 0)
-			return -1;
-	}
-	/* strace 7's --color and terminal sessions bring ANSI escapes. */
-	if (memchr(s->line, 033, s->len))
-		s->len = strip_ansi(s->line, s->len);
-	while (s->len && s->line[s->len - 1] == '\r')
-		s->len--;
-	s->line[s->len] = '\0';
-	s->elided = s->elided_now;
-	s->elided_now = false;
-	return 1;
-}
-
-/* ---- line prefixes ---- */
-
-static inline bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* Digits at P: the value in *V, how many in *COUNT; returns the end. */
-static const char *digits(const char *p, const char *end, double *v, int *count)
-{
-	uint64_t x = 0;
-	int n = 0;
-
-	while (p < end && is_digit(*p)) {
-		x = x * 10 + (uint64_t)(*p - '0');
-		p++;
-		n++;
-	}
-	*v = (double)x;
-	*count = n;
-	return p;
-}
-
-static const double pow10_tab[] = {
-	1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
-	1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
-};
-
-/* A number with an optional fraction: 1795967456.524356, 0.000845. */
-static const char *decimal(const char *p, const char *end, double *v, bool *frac, int *nint)
-{
-	double x;
-	int n;
-
-	p = digits(p, end, &x, &n);
-	*nint = n;
-	*frac = false;
-	if (n && p < end && *p == '.' && p + 1 < end && is_digit(p[1])) {
-		uint64_t f = 0;
-		int k = 0;
-		for (p++; p < end && is_digit(*p); p++)
-			if (k < 18) {
-				f = f * 10 + (uint64_t)(*p - '0');
-				k++;
-			}
-		x += (double)f / pow10_tab[k];
-		*frac = true;
-	}
-	*v = x;
-	return p;
-}
-
-static void parse_prefix(struct source *s, const char *l, size_t n, struct prefix *pre)
-{
-	const char *p = l, *end = l + n;
-	double abs = -1, rel = -1;
-	bool abs_frac = false;
-
-	pre->pid = 0;
-	pre->has_pid = false;
-	pre->bracket = false;
-	pre->ts = -1;
-	pre->ts_abs = false;
-	pre->body = 0;
-
-	if (n > 6 && memcmp(p, "[pid ", 5) == 0) {
-		const char *q = p + 5;
-		double v;
-		int cnt;
-		while (q < end && *q == ' ')
-			q++;
-		q = digits(q, end, &v, &cnt);
-		if (q < end && *q == '<') {
-			const char *gt = memchr(q, '>', (size_t)(end - q));
-			q = gt ? gt + 1 : end;
-		}
-		if (cnt && v <= 0x7fffffff && q < end && *q == ']') {
-			pre->pid = (int)v;
-			pre->has_pid = pre->bracket = true;
-			p = q + 1;
-		}
-	} else if (p < end && is_digit(*p)) {
-		const char *q;
-		double v;
-		int cnt;
-		q = digits(p, end, &v, &cnt);
-		/* A pid is followed by a space or "<comm>"; pids stay below
-		 * 2^22, so a bigger number is a -ttt time without a pid. */
-		if (q < end && (*q == ' ' || *q == '<') && v < 1e8) {
-			if (*q == '<') {
-				const char *gt = memchr(q, '>', (size_t)(end - q));
-				q = gt ? gt + 1 : end;
-			}
-			pre->pid = (int)v;
-			pre->has_pid = true;
-			p = q;
-		}
-	}
-	while (p < end && *p == ' ')
-		p++;
-
-	/* -t/-tt: HH:MM:SS[.frac]; -ttt: secs.frac; -r: delta. */
-	if (p < end && is_digit(*p)) {
-		const char *q = p;
-		double h, m, sec;
-		int c1, c2;
-		bool frac;
-		q = digits(q, end, &h, &c1);
-		if (c1 >= 1 && c1 <= 2 && q < end && *q == ':') {
-			q = digits(q + 1, end, &m, &c2);
-			if (c2 == 2 && q < end && *q == ':') {
-				int c3;
-				q = decimal(q + 1, end, &sec, &frac, &c3);
-				if (c3 == 2 && q < end && *q == ' ') {
-					abs = h * 3600 + m * 60 + sec;
-					abs_frac = frac;
-					if (s->have_tod && abs + 43200 < s->last_tod)
-						s->day_off += 86400;
-					s->have_tod = true;
-					s->last_tod = abs;
-					abs += s->day_off;
-					p = q;
-				}
-			}
-		} else {
-			double v;
-			int ni;
-			q = decimal(p, end, &v, &frac, &ni);
-			if (q < end && *q == ' ' && (frac || v >= 1e8)) {
-				if (v >= 1e8) {
-					abs = v;
-					abs_frac = frac;
-				} else {
-					rel = v;
-				}
-				p = q;
-			}
-		}
-		while (p < end && *p == ' ')
-			p++;
-	}
-	/* -t -r: "15:50:56 (+     0.000000) " */
-	if (end - p > 3 && p[0] == '(' && p[1] == '+') {
-		const char *q = p + 2;
-		double v;
-		bool frac;
-		int ni;
-		while (q < end && *q == ' ')
-			q++;
-		q = decimal(q, end, &v, &frac, &ni);
-		if (ni && q < end && *q == ')') {
-			rel = v;
-			p = q + 1;
-			while (p < end && *p == ' ')
-				p++;
-		}
-	}
-	/* -n "[ 257] ", -i "[00007f...] ", --secontext "[ctx] ". */
-	while (p < end && *p == '[' && !(end - p > 4 && memcmp(p, "[pid", 4) == 0)) {
-		const char *q = p + 1;
-		while (q < end && q - p < 64 && *q != ']' && *q != '[' && *q != '(')
-			q++;
-		if (q >= end || *q != ']' || q + 1 >= end || q[1] != ' ')
-			break;
-		p = q + 1;
-		while (p < end && *p == ' ')
-			p++;
-	}
-
-	if (abs >= 0 || rel >= 0) {
-		if (rel >= 0)
-			s->acc += rel;
-		if (abs >= 0 && !s->have_first_abs) {
-			s->have_first_abs = true;
-			s->first_abs = abs;
-		}
-		if (!s->seen_time) {
-			s->seen_time = true;
-			s->first_mode = abs >= 0 ? T_ABS : T_REL;
-		}
-		if (abs >= 0 && (abs_frac || rel < 0))
-			pre->ts = abs;
-		else if (abs >= 0)
-			pre->ts = s->first_abs + s->acc;
-		else
-			pre->ts = s->have_first_abs ? s->first_abs + s->acc : s->acc;
-		pre->ts_abs = abs >= 0;
-		s->last_key = pre->ts;
-	}
-	if (!pre->has_pid && s->name_pid) {
-		pre->pid = s->name_pid;
-		pre->has_pid = true;
-	}
-	pre->body = (size_t)(p - l);
-}
-
-/* The time format of the first timed line in S's buffer, without
- * consuming anything: an -ff set is merged only when all its files carry
- * absolute times. */
-static enum tmode src_peek_mode(const struct source *s)
-{
-	struct source tmp = *s;
-	const char *p = s->buf ? s->buf + s->beg : NULL;
-	const char *end = s->buf ? s->buf + s->end : NULL;
-	struct prefix pre;
-
-	for (int lines = 0; p && p < end && lines < 256; lines++) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *le = nl ? nl : end;
-		parse_prefix(&tmp, p, (size_t)(le - p), &pre);
-		if (pre.ts >= 0)
-			return pre.ts_abs ? T_ABS : T_REL;
-		p = le + 1;
-	}
-	return T_NONE;
-}
-
-/* Read the next line of S and parse its prefix; 1, 0 at the end, -1. */
-static int src_next(struct source *s, struct strbuf *err)
-{
-	int r = src_getline(s, err);
-
-	s->has_line = r == 1;
-	if (r == 1)
-		parse_prefix(s, s->line, s->len, &s->pre);
-	return r;
-}
-
-/* ---- the merge of -ff sets ---- */
-
-static double src_key(const struct source *s)
-{
-	return s->pre.ts >= 0 ? s->pre.ts : s->last_key;
-}
-
-static bool heap_less(const struct strace_parser *p, size_t a, size_t b)
-{
-	double ka = src_key(&p->src[a]), kb = src_key(&p->src[b]);
-
-	if (ka != kb)
-		return ka < kb;
-	return a < b;
-}
-
-static void heap_down(struct strace_parser *p, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < p->heap_n && heap_less(p, p->heap[l], p->heap[m]))
-			m = l;
-		if (r < p->heap_n && heap_less(p, p->heap[r], p->heap[m]))
-			m = r;
-		if (m == i)
-			return;
-		size_t t = p->heap[i];
-		p->heap[i] = p->heap[m];
-		p->heap[m] = t;
-		i = m;
-	}
-}
-
-/* Make the next line current: p->cur is its source. 1, 0 at the end, -1. */
-static int advance(struct strace_parser *p, struct strbuf *err)
-{
-	if (!p->started) {
-		p->started = true;
-		bool all_abs = true;
-		size_t live = 0;
-		for (size_t i = 0; i < p->nsrc; i++) {
-			struct source *s = &p->src[i];
-			if (!s->memory && src_fill(s, err) < 0)
-				return -1;
-			enum tmode mode = src_peek_mode(s);
-			int r = src_next(s, err);
-			if (r < 0)
-				return -1;
-			if (r == 1) {
-				live++;
-				if (mode != T_ABS)
-					all_abs = false;
-			}
-		}
-		p->merge = p->nsrc > 1 && all_abs && live > 1;
-		p->heap = xcalloc(p->nsrc, sizeof(*p->heap));
-		for (size_t i = 0; i < p->nsrc; i++)
-			if (p->src[i].has_line)
-				p->heap[p->heap_n++] = i;
-		if (p->merge)
-			for (size_t i = p->heap_n / 2 + 1; i-- > 0;)
-				heap_down(p, i);
-		if (!p->heap_n)
-			return 0;
-		p->cur = p->heap[0];
-		return 1;
-	}
-	if (!p->heap_n)
-		return 0;
-	struct source *s = &p->src[p->heap[0]];
-	int r = src_next(s, err);
-	if (r < 0)
-		return -1;
-	if (r == 0) {
-		if (p->merge) {
-			p->heap[0] = p->heap[--p->heap_n];
-		} else {
-			memmove(p->heap, p->heap + 1, (p->heap_n - 1) * sizeof(*p->heap));
-			p->heap_n--;
-		}
-		/* Pending text may point into the buffer of a finished source:
-		 * nothing does (it is copied), so the buffer can go. */
-		free(s->buf);
-		s->buf = NULL;
-	}
-	if (p->merge && p->heap_n)
-		heap_down(p, 0);
-	if (!p->heap_n)
-		return 0;
-	p->cur = p->heap[0];
-	return 1;
-}
 
 /* ---- pids ---- */
 
@@ -733,17 +124,7 @@ static int line_pid(struct strace_parser *p, struct source *s, const struct pref
 	return 0;
 }
 
-/* ---- pending split calls ---- */
-
-static bool is_fork_call(const char *b, size_t n)
-{
-	static const char *const names[] = { "clone(", "clone3(", "fork(", "vfork(" };
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (n >= strlen(names[i]) && memcmp(b, names[i], strlen(names[i])) == 0)
-			return true;
-	return false;
-}
+/* ---- pids of new processes ---- */
 
 /* E is the first event of its pid: the process whose fork-family call is
  * still unfinished (the latest, if several are), as the likely parent. */
@@ -759,117 +140,18 @@ static void note_first_event(struct strace_parser *p, struct rc_event *e)
 		imap_init(&p->seen);
 	}
 	*imap_put(&p->seen, e->pid) = p;
-	const struct pending *best = NULL;
-	for (size_t i = 0; p->pending.count && i <= p->pending.mask; i++) {
-		const struct islot *sl = &p->pending.s[i];
-		if (!sl->used || sl->key == e->pid)
-			continue;
-		const struct pending *pd = sl->val;
-		if (is_fork_call(pd->text.buf + pd->body, pd->text.len - pd->body) &&
-		    (!best || pd->order > best->order))
-			best = pd;
-	}
+	const struct pending *best = join_latest_fork(&p->join, e->pid);
 	if (best)
 		e->forked_by = best->pid;
 }
 
-static struct pending *pending_get(struct strace_parser *p, int pid)
-{
-	void **slot = imap_get(&p->pending, pid);
-
-	return slot ? *slot : NULL;
-}
-
-static void pending_free(struct strace_parser *p, struct pending *pd)
-{
-	/* Recycled entries keep a small buffer; a big one goes back. */
-	p->pending_bytes -= pd->text.alloc;
-	if (pd->text.alloc > PENDING_TEXT_TIGHT * 4)
-		strbuf_release(&pd->text);
-	strbuf_reset(&pd->text);
-	p->pending_bytes += pd->text.alloc;
-	pd->next_free = p->free_pending;
-	p->free_pending = pd;
-}
-
-static void pending_drop(struct strace_parser *p, struct pending *pd)
-{
-	imap_del(&p->pending, pd->pid);
-	pending_free(p, pd);
-}
-
-/* The oldest pending call, for eviction: the arrival queue is scanned
- * from its head, skipping calls resumed since. */
-static struct pending *pending_oldest(struct strace_parser *p)
-{
-	while (p->arrival_head < p->arrival_len) {
-		struct arrival *a = &p->arrival[p->arrival_head];
-		struct pending *pd = pending_get(p, a->pid);
-		if (pd && pd->order == a->order)
-			return pd;
-		p->arrival_head++;
-	}
-	return NULL;
-}
-
-/* Remember the arrival of a pending call; the queue keeps only a bounded
- * number of stale entries. */
-static void arrival_push(struct strace_parser *p, int pid, uint64_t order)
-{
-	if (p->arrival_len - p->arrival_head > 2 * p->pending.count + 1024) {
-		size_t o = 0;
-		for (size_t i = p->arrival_head; i < p->arrival_len; i++) {
-			struct pending *pd = pending_get(p, p->arrival[i].pid);
-			if (pd && pd->order == p->arrival[i].order)
-				p->arrival[o++] = p->arrival[i];
-		}
-		p->arrival_head = 0;
-		p->arrival_len = o;
-	} else if (p->arrival_head > 0 && p->arrival_len == p->arrival_cap) {
-		memmove(p->arrival, p->arrival + p->arrival_head,
-			(p->arrival_len - p->arrival_head) * sizeof(*p->arrival));
-		p->arrival_len -= p->arrival_head;
-		p->arrival_head = 0;
-	}
-	if (p->arrival_len == p->arrival_cap) {
-		p->arrival_cap = p->arrival_cap ? p->arrival_cap * 2 : 256;
-		p->arrival = xrealloc(p->arrival, p->arrival_cap * sizeof(*p->arrival));
-	}
-	p->arrival[p->arrival_len].pid = pid;
-	p->arrival[p->arrival_len].order = order;
-	p->arrival_len++;
-}
-
-static void pending_store(struct strace_parser *p, int pid, double ts, const char *text,
+static void store_pending(struct strace_parser *p, int pid, double ts, const char *text,
 			  size_t len, size_t body, bool elided)
 {
-	struct pending *pd = p->free_pending;
-	if (pd) {
-		p->free_pending = pd->next_free;
-	} else {
-		pd = xcalloc(1, sizeof(*pd));
-		strbuf_init(&pd->text);
-	}
-	size_t cap = p->pending_bytes > PENDING_TOTAL_MAX ? PENDING_TEXT_TIGHT : PENDING_TEXT_MAX;
-	if (len > cap) {
-		len = cap;
-		elided = true;
-	}
-	if (body > len)
-		body = len;
-	p->pending_bytes -= pd->text.alloc;
-	strbuf_reset(&pd->text);
-	strbuf_add(&pd->text, text, len);
-	p->pending_bytes += pd->text.alloc;
-	pd->pid = pid;
-	pd->ts = ts;
-	pd->body = body;
-	pd->elided = elided;
-	pd->order = ++p->pending_order;
-	if (pid == 0 && is_fork_call(pd->text.buf + body, pd->text.len - body))
+	struct pending *pd = join_store(&p->join, pid, ts, text, len, body, elided);
+
+	if (pid == 0 && join_is_fork(pd))
 		p->root_forked = true;
-	*imap_put(&p->pending, pid) = pd;
-	arrival_push(p, pid, pd->order);
 }
 
 /* ---- events ---- */
@@ -883,9 +165,23 @@ static void start_event(struct strace_parser *p, struct rc_event *e, int pid, do
 	p->stats.events++;
 }
 
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The bytes of a syscall name: a lower-case letter, a digit or '_'. */
+static const unsigned char name_char[256] = {
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+	['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+	['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['_'] = 1,
+};
+
 static inline bool is_name_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+	return name_char[(unsigned char)c];
 }
 
 /* The length of the syscall name at B when B starts a call ("name("), else 0. */
@@ -933,7 +229,17 @@ static bool find_tail(const char *b, size_t n, struct tail *t)
 	const char *end = b + n;
 
 	t->dur = -1;
-	if (n > 4 && end[-1] == '>') {
+	if (n > 11 && end[-1] == '>' && end[-10] == '<' && end[-11] == ' ' && end[-8] == '.' &&
+	    is_digit(end[-9]) && is_digit(end[-7]) && is_digit(end[-6]) && is_digit(end[-5]) &&
+	    is_digit(end[-4]) && is_digit(end[-3]) && is_digit(end[-2])) {
+		/* -T's " <S.uuuuuu>" under ten seconds, nearly every duration:
+		 * the value lex_decimal gives below. */
+		uint64_t f = 0;
+		for (const char *d = end - 7; d < end - 1; d++)
+			f = f * 10 + (uint64_t)(*d - '0');
+		t->dur = (double)(end[-9] - '0') + (double)f / lex_pow10[6];
+		end -= 11;
+	} else if (n > 4 && end[-1] == '>') {
 		const char *lt = end - 2;
 		while (lt > b && (is_digit(*lt) || *lt == '.'))
 			lt--;
@@ -941,7 +247,7 @@ static bool find_tail(const char *b, size_t n, struct tail *t)
 			double v;
 			bool frac;
 			int ni;
-			decimal(lt + 1, end - 1, &v, &frac, &ni);
+			lex_decimal(lt + 1, end - 1, &v, &frac, &ni);
 			if (ni) {
 				t->dur = v;
 				end = lt - 1;
@@ -1019,9 +325,10 @@ static void parse_return(struct strace_parser *p, struct rc_event *e, const char
 
 /* Fill a syscall event from BODY ("name(args) = ret <dur>"); FINISHED is
  * false for a call that never returned (no return text to look for);
- * ARGS false when the arguments are not all there. */
-static void fill_call(struct strace_parser *p, struct rc_event *e, const char *body, size_t blen,
-		      bool finished, bool elided, bool args)
+ * ARGS false when the arguments are not all there. KNOWN, when not NULL,
+ * is BODY's tail as the caller found it (so the line is not scanned twice). */
+static void fill_call_tail(struct strace_parser *p, struct rc_event *e, const char *body,
+			   size_t blen, bool finished, const struct tail *known, bool elided, bool args)
 {
 	size_t nl = call_name_len(body, blen);
 	const struct rc_syscall *sc = syscall_by_name(body, nl);
@@ -1031,7 +338,9 @@ static void fill_call(struct strace_parser *p, struct rc_event *e, const char *b
 	e->kind = RC_EV_SYSCALL;
 	e->name = sc ? sc->name : arena_strndup(&p->arena, body, nl);
 	e->nr = sc ? sc->nr : -1;
-	if (finished && find_tail(body, blen, &t)) {
+	if (finished && known)
+		t = *known;
+	if (finished && (known || find_tail(body, blen, &t))) {
 		ct.args = span_make(body + nl + 1, (size_t)(t.close - (body + nl + 1)));
 		ct.complete = true;
 		e->dur = t.dur;
@@ -1041,6 +350,12 @@ static void fill_call(struct strace_parser *p, struct rc_event *e, const char *b
 		facts_fill(e, sc, &ct, &p->arena);
 	if (elided && e->data)
 		e->data_truncated = true;
+}
+
+static void fill_call(struct strace_parser *p, struct rc_event *e, const char *body, size_t blen,
+		      bool finished, bool elided, bool args)
+{
+	fill_call_tail(p, e, body, blen, finished, NULL, elided, args);
 }
 
 static int signal_value(const char *s, size_t n)
@@ -1137,16 +452,16 @@ enum { LINE_DONE, LINE_EVENT, LINE_EVENT_HOLD };
 /* An event for a call that never got its "resumed" half. */
 static void emit_unresumed(struct strace_parser *p, struct rc_event *e, struct pending *pd)
 {
-	strbuf_reset(&p->join);
-	strbuf_add(&p->join, pd->text.buf, pd->text.len);
-	size_t blen = p->join.len - pd->body;
-	strbuf_adds(&p->join, UNFINISHED);
+	strbuf_reset(&p->joined);
+	strbuf_add(&p->joined, pd->text.buf, pd->text.len);
+	size_t blen = p->joined.len - pd->body;
+	strbuf_adds(&p->joined, UNFINISHED);
 	start_event(p, e, pd->pid, pd->ts);
-	fill_call(p, e, p->join.buf + pd->body, blen, false, pd->elided, true);
-	e->line = p->join.buf;
-	e->line_len = p->join.len;
+	fill_call(p, e, p->joined.buf + pd->body, blen, false, pd->elided, true);
+	e->line = p->joined.buf;
+	e->line_len = p->joined.len;
 	p->stats.unmatched++;
-	pending_drop(p, pd);
+	join_drop(&p->join, pd);
 }
 
 /* A syscall name this architecture has: a line cut short is only taken
@@ -1167,16 +482,16 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 	struct pending *pd;
 
 	if (ends_with(b, bn, UNFINISHED, sizeof(UNFINISHED) - 1)) {
-		pd = pending_get(p, pid);
+		pd = join_get(&p->join, pid);
 		if (pd) {
 			emit_unresumed(p, e, pd);
 			return LINE_EVENT_HOLD;
 		}
-		if (p->pending.count >= PENDING_PIDS_MAX) {
-			emit_unresumed(p, e, pending_oldest(p));
+		if (p->join.pending.count >= PENDING_PIDS_MAX) {
+			emit_unresumed(p, e, join_oldest(&p->join));
 			return LINE_EVENT_HOLD;
 		}
-		pending_store(p, pid, ts, line, len - (sizeof(UNFINISHED) - 1), body, elided);
+		store_pending(p, pid, ts, line, len - (sizeof(UNFINISHED) - 1), body, elided);
 		return LINE_DONE;
 	}
 	if (ends_with(b, bn, DETACHED, sizeof(DETACHED) - 1)) {
@@ -1194,19 +509,19 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 		const char *m = memmem(b, bn, " <pid changed to ", 17);
 		long long np;
 		if (m && parse_ll(span_make(m + 17, (size_t)(b + bn - m - 17)), &np)) {
-			pd = pending_get(p, (int)np);
+			pd = join_get(&p->join, (int)np);
 			if (pd) {
 				emit_unresumed(p, e, pd);
 				return LINE_EVENT_HOLD;
 			}
-			pending_store(p, (int)np, ts, line, (size_t)(m - line), body, elided);
+			store_pending(p, (int)np, ts, line, (size_t)(m - line), body, elided);
 			return LINE_DONE;
 		}
 	}
 	struct tail t;
 	if (find_tail(b, bn, &t)) {
 		start_event(p, e, pid, ts);
-		fill_call(p, e, b, bn, true, elided, true);
+		fill_call_tail(p, e, b, bn, true, &t, elided, true);
 		e->line = line;
 		e->line_len = len;
 		return LINE_EVENT;
@@ -1253,9 +568,9 @@ static int do_continuation(struct strace_parser *p, struct rc_event *e, const ch
 	strbuf_add(&p->carry, line, len);
 	/* do_call may store the text as pending or point the event at it: the
 	 * event's line must outlive the next carry, so use the join buffer. */
-	strbuf_reset(&p->join);
-	strbuf_add(&p->join, p->carry.buf, p->carry.len);
-	int r = do_call(p, e, p->join.buf, p->join.len, p->carry_pre.body, p->carry_pre.pid,
+	strbuf_reset(&p->joined);
+	strbuf_add(&p->joined, p->carry.buf, p->carry.len);
+	int r = do_call(p, e, p->joined.buf, p->joined.len, p->carry_pre.body, p->carry_pre.pid,
 			p->carry_pre.ts, false, true);
 	if (r >= 0) {
 		if (r != LINE_EVENT_HOLD)
@@ -1293,11 +608,11 @@ static int do_resumed(struct strace_parser *p, struct rc_event *e, struct source
 	}
 	size_t nlen = (size_t)(sp - name);
 	bool any = nlen == 3 && memcmp(name, "???", 3) == 0;
-	struct pending *pd = pending_get(p, pid);
+	struct pending *pd = join_get(&p->join, pid);
 	if (!pd && pid && s->brackets && !p->root_alias) {
 		/* The first process printed without a pid until its first child
 		 * appeared: its call resumes under its real pid. */
-		struct pending *p0 = pending_get(p, 0);
+		struct pending *p0 = join_get(&p->join, 0);
 		if (p0) {
 			pd = p0;
 			p->root_alias = pid;
@@ -1319,25 +634,25 @@ static int do_resumed(struct strace_parser *p, struct rc_event *e, struct source
 		p->stats.unmatched++;
 		if (any)
 			return LINE_DONE;
-		strbuf_reset(&p->join);
-		strbuf_add(&p->join, name, nlen);
-		strbuf_addc(&p->join, '(');
-		strbuf_add(&p->join, rest, rlen);
+		strbuf_reset(&p->joined);
+		strbuf_add(&p->joined, name, nlen);
+		strbuf_addc(&p->joined, '(');
+		strbuf_add(&p->joined, rest, rlen);
 		start_event(p, e, pid, ts);
-		fill_call(p, e, p->join.buf, p->join.len, true, elided, false);
+		fill_call(p, e, p->joined.buf, p->joined.len, true, elided, false);
 		e->line = line;
 		e->line_len = len;
 		return LINE_EVENT;
 	}
-	strbuf_reset(&p->join);
-	strbuf_add(&p->join, pd->text.buf, pd->text.len);
-	strbuf_add(&p->join, rest, rlen);
+	strbuf_reset(&p->joined);
+	strbuf_add(&p->joined, pd->text.buf, pd->text.len);
+	strbuf_add(&p->joined, rest, rlen);
 	start_event(p, e, pd->pid, pd->ts);
-	fill_call(p, e, p->join.buf + pd->body, p->join.len - pd->body, true,
+	fill_call(p, e, p->joined.buf + pd->body, p->joined.len - pd->body, true,
 		  elided || pd->elided, true);
-	e->line = p->join.buf;
-	e->line_len = p->join.len;
-	pending_drop(p, pd);
+	e->line = p->joined.buf;
+	e->line_len = p->joined.len;
+	join_drop(&p->join, pd);
 	return LINE_EVENT;
 }
 
@@ -1379,17 +694,14 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 		if (bn > 34 && memcmp(q, "superseded by execve in pid ", 28) == 0) {
 			long long old;
 			if (parse_ll(span_make(q + 28, bn - 32), &old)) {
-				struct pending *pd = pending_get(p, (int)old);
+				struct pending *pd = join_get(&p->join, (int)old);
 				if (pd && (int)old != pid) {
-					struct pending *mine = pending_get(p, pid);
+					struct pending *mine = join_get(&p->join, pid);
 					if (mine) {
 						emit_unresumed(p, e, mine);
 						return LINE_EVENT_HOLD;
 					}
-					imap_del(&p->pending, (int)old);
-					pd->pid = pid;
-					*imap_put(&p->pending, pid) = pd;
-					arrival_push(p, pid, pd->order);
+					join_move(&p->join, pd, pid);
 				}
 				imap_del(&p->live, (int)old);
 			}
@@ -1401,7 +713,7 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 			p->stats.skipped++;
 			return LINE_DONE;
 		}
-		struct pending *pd = pending_get(p, pid);
+		struct pending *pd = join_get(&p->join, pid);
 		if (pd) {
 			emit_unresumed(p, e, pd);
 			return LINE_EVENT_HOLD;
@@ -1438,7 +750,7 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 		size_t off = (size_t)(pid - line);
 		s->line += off;
 		s->len -= off;
-		parse_prefix(s, s->line, s->len, &s->pre);
+		input_parse_prefix(s, s->line, s->len, &s->pre);
 		if (s->pre.bracket) {
 			p->stats.skipped++;
 			return process_line(p, e, s);
@@ -1450,84 +762,18 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 
 /* ---- API ---- */
 
-static struct strace_parser *parser_new(size_t nsrc)
+static struct strace_parser *parser_new(void)
 {
 	struct strace_parser *p = xcalloc(1, sizeof(*p));
 
-	p->src = xcalloc(nsrc ? nsrc : 1, sizeof(*p->src));
-	p->nsrc = nsrc;
 	arena_init(&p->arena);
-	imap_init(&p->pending);
+	join_init(&p->join);
 	imap_init(&p->live);
 	imap_init(&p->seen);
 	imap_init(&p->attached);
-	strbuf_init(&p->join);
+	strbuf_init(&p->joined);
 	strbuf_init(&p->carry);
 	return p;
-}
-
-/* "LOG.1234" -> 1234 and the length of "LOG", or 0. */
-static int ff_suffix(const char *name, size_t *base)
-{
-	const char *dot = strrchr(name, '.');
-	const char *slash = strrchr(name, '/');
-	long long v = 0;
-
-	if (!dot || (slash && dot < slash) || !dot[1] || strlen(dot + 1) > 9)
-		return 0;
-	for (const char *q = dot + 1; *q; q++) {
-		if (!is_digit(*q))
-			return 0;
-		v = v * 10 + (*q - '0');
-	}
-	*base = (size_t)(dot - name);
-	return v > 0 && v < 0x7fffffff ? (int)v : 0;
-}
-
-struct ffname {
-	const char *name;
-	size_t base;
-	int pid;
-	size_t index;
-};
-
-static bool same_base(const struct ffname *a, const struct ffname *b)
-{
-	return a->pid && b->pid && a->base == b->base && memcmp(a->name, b->name, a->base) == 0;
-}
-
-static int cmp_ffname(const void *x, const void *y)
-{
-	const struct ffname *a = x, *b = y;
-	size_t la = a->pid ? a->base : strlen(a->name);
-	size_t lb = b->pid ? b->base : strlen(b->name);
-	int c = memcmp(a->name, b->name, MIN(la, lb));
-
-	if (c)
-		return c;
-	if (la != lb)
-		return la < lb ? -1 : 1;
-	return (a->pid > b->pid) - (a->pid < b->pid);
-}
-
-static bool same_base_all(const struct strace_parser *p)
-{
-	size_t b0, b;
-
-	ff_suffix(p->src[0].name, &b0);
-	for (size_t i = 1; i < p->nsrc; i++) {
-		ff_suffix(p->src[i].name, &b);
-		if (b != b0 || memcmp(p->src[i].name, p->src[0].name, b0) != 0)
-			return false;
-	}
-	return true;
-}
-
-static int cmp_pid(const void *a, const void *b)
-{
-	const struct source *x = a, *y = b;
-
-	return (x->name_pid > y->name_pid) - (x->name_pid < y->name_pid);
 }
 
 int strace_parser_open(struct strace_parser **out, const char *const *files, size_t n,
@@ -1537,62 +783,10 @@ int strace_parser_open(struct strace_parser **out, const char *const *files, siz
 		strbuf_adds(err, "no strace log given");
 		return -1;
 	}
-	struct strace_parser *p = parser_new(n);
-	size_t cap = n <= READ_TOTAL / READ_CHUNK ? READ_CHUNK : MAX(READ_TOTAL / n, (size_t)READ_CHUNK_MIN);
-	bool park = n > OPEN_FILES_MAX;
-
-	for (size_t i = 0; i < n; i++) {
-		struct source *s = &p->src[i];
-		src_init(s, files[i], cap);
-		if (strcmp(files[i], "-") == 0) {
-			s->is_stdin = true;
-			s->fd = 0;
-			continue;
-		}
-		s->fd = open(files[i], O_RDONLY | O_CLOEXEC);
-		struct stat st;
-		if (s->fd < 0 || fstat(s->fd, &st) < 0) {
-			strbuf_addf(err, "cannot open '%s': %s", files[i], strerror(errno));
-			p->nsrc = i + 1;
-			strace_parser_free(p);
-			return -1;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			strbuf_addf(err, "cannot open '%s': %s", files[i], strerror(EISDIR));
-			p->nsrc = i + 1;
-			strace_parser_free(p);
-			return -1;
-		}
-		s->park = park;
-		if (park) {
-			close(s->fd);
-			s->fd = -1;
-		}
-	}
-
-	/* Files LOG.PID that share their LOG with another one given are an -ff
-	 * set: their pid comes from the name. Sorting by name groups them. */
-	if (n > 1) {
-		struct ffname *fn = xcalloc(n, sizeof(*fn));
-		size_t members = 0;
-		for (size_t i = 0; i < n; i++) {
-			fn[i].name = p->src[i].name;
-			fn[i].pid = ff_suffix(fn[i].name, &fn[i].base);
-			fn[i].index = i;
-		}
-		qsort(fn, n, sizeof(*fn), cmp_ffname);
-		for (size_t i = 0; i < n; i++) {
-			bool prev = i > 0 && same_base(&fn[i - 1], &fn[i]);
-			bool next = i + 1 < n && same_base(&fn[i], &fn[i + 1]);
-			if (fn[i].pid && (prev || next)) {
-				p->src[fn[i].index].name_pid = fn[i].pid;
-				members++;
-			}
-		}
-		free(fn);
-		/* A whole set is read in pid order: the first process first. */
-		if (members == n && same_base_all(p))
-			qsort(p->src, n, sizeof(*p->src), cmp_pid);
+	struct strace_parser *p = parser_new();
+	if (input_open(&p->in, files, n, err) < 0) {
+		strace_parser_free(p);
+		return -1;
 	}
 	*out = p;
 	return 0;
@@ -1600,40 +794,20 @@ int strace_parser_open(struct strace_parser **out, const char *const *files, siz
 
 struct strace_parser *strace_parser_from_buffer(const char *data, size_t len)
 {
-	struct strace_parser *p = parser_new(1);
-	struct source *s = &p->src[0];
+	struct strace_parser *p = parser_new();
 
-	src_init(s, "<buffer>", len ? len : 1);
-	s->buf = xmalloc(s->cap + 1);
-	if (len)
-		memcpy(s->buf, data, len);
-	s->end = len;
-	s->eof = true;
-	s->memory = true;
+	input_from_buffer(&p->in, data, len);
 	return p;
 }
 
 /* At the end of the input: calls never resumed, oldest first. */
 static int flush_next(struct strace_parser *p, struct rc_event *e)
 {
-	if (!p->flush) {
-		p->flush = xcalloc(p->pending.count + 1, sizeof(*p->flush));
-		for (size_t i = 0; i <= p->pending.mask; i++)
-			if (p->pending.s[i].used)
-				p->flush[p->flush_n++] = p->pending.s[i].val;
-		for (size_t i = 1; i < p->flush_n; i++) {
-			struct pending *x = p->flush[i];
-			size_t j = i;
-			while (j > 0 && p->flush[j - 1]->order > x->order) {
-				p->flush[j] = p->flush[j - 1];
-				j--;
-			}
-			p->flush[j] = x;
-		}
-	}
-	if (p->flush_i >= p->flush_n)
+	struct pending *pd = join_flush_next(&p->join);
+
+	if (!pd)
 		return 0;
-	emit_unresumed(p, e, p->flush[p->flush_i++]);
+	emit_unresumed(p, e, pd);
 	/* Still inside its call when the log ended. */
 	e->blocked = true;
 	return 1;
@@ -1646,7 +820,7 @@ int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbu
 		if (p->at_eof)
 			return flush_next(p, e);
 		if (!p->hold) {
-			int r = advance(p, err);
+			int r = input_advance(&p->in, err);
 			if (r < 0)
 				return -1;
 			if (r == 0) {
@@ -1658,9 +832,9 @@ int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbu
 					if (body < p->carry.len &&
 					    known_call(p, p->carry.buf + body, p->carry.len - body)) {
 						int pid = p->carry_pre.pid;
-						struct pending *pd = pending_get(p, pid);
+						struct pending *pd = join_get(&p->join, pid);
 						if (!pd) {
-							pending_store(p, pid, p->carry_pre.ts, p->carry.buf,
+							store_pending(p, pid, p->carry_pre.ts, p->carry.buf,
 								      p->carry.len, body, false);
 							if (p->carry_skipped)
 								p->stats.skipped--;
@@ -1672,7 +846,7 @@ int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbu
 			p->stats.lines++;
 		}
 		p->hold = false;
-		int r = process_line(p, e, &p->src[p->cur]);
+		int r = process_line(p, e, &p->in.src[p->in.cur]);
 		if (r == LINE_DONE)
 			continue;
 		if (r == LINE_EVENT_HOLD)
@@ -1687,43 +861,17 @@ const struct strace_stats *strace_parser_stats(const struct strace_parser *p)
 	return &p->stats;
 }
 
-static void free_pending_value(void *v)
-{
-	struct pending *pd = v;
-
-	strbuf_release(&pd->text);
-	free(pd);
-}
-
 void strace_parser_free(struct strace_parser *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->nsrc; i++) {
-		struct source *s = &p->src[i];
-		if (s->fd > 0 || (s->fd == 0 && !s->is_stdin))
-			close(s->fd);
-		free(s->buf);
-		free(s->name);
-	}
-	free(p->src);
-	free(p->heap);
-	free(p->flush);
-	free(p->arrival);
-	for (size_t i = 0; p->pending.s && i <= p->pending.mask; i++)
-		if (p->pending.s[i].used)
-			free_pending_value(p->pending.s[i].val);
-	imap_release(&p->pending);
-	while (p->free_pending) {
-		struct pending *pd = p->free_pending;
-		p->free_pending = pd->next_free;
-		free_pending_value(pd);
-	}
+	input_release(&p->in);
+	join_release(&p->join);
 	imap_release(&p->live);
 	imap_release(&p->seen);
 	imap_release(&p->attached);
 	arena_release(&p->arena);
-	strbuf_release(&p->join);
+	strbuf_release(&p->joined);
 	strbuf_release(&p->carry);
 	free(p);
 }

@@ -1,6 +1,7 @@
 #include "util/hmap.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,8 @@ void hmap_release(struct hmap *m, void (*free_value)(void *))
 	hmap_init(m);
 }
 
+static struct hmap_node **find_int(const struct hmap *m, long long k, unsigned long long h);
+
 static struct hmap_node **find(const struct hmap *m, const void *key, size_t len,
 			       unsigned long long h)
 {
@@ -43,7 +46,17 @@ static struct hmap_node **find(const struct hmap *m, const void *key, size_t len
 
 void **hmap_get(const struct hmap *m, const void *key, size_t len)
 {
-	struct hmap_node **pp = find(m, key, len, hash_bytes(key, len));
+	struct hmap_node **pp;
+
+	/* 8-byte keys (a pid and an fd, a pid) are most look-ups: no call to
+	 * hash or compare them. */
+	if (len == 8) {
+		long long k;
+		memcpy(&k, key, sizeof(k));
+		pp = find_int(m, k, hash_int64(k));
+	} else {
+		pp = find(m, key, len, hash_bytes(key, len));
+	}
 	return pp ? &(*pp)->value : NULL;
 }
 
@@ -67,11 +80,9 @@ static void grow(struct hmap *m)
 	m->nbuckets = n;
 }
 
-void **hmap_put(struct hmap *m, const void *key, size_t len, bool *created)
+static void **put_hashed(struct hmap *m, const void *key, size_t len, unsigned long long h,
+			 struct hmap_node **pp, bool *created)
 {
-	unsigned long long h = hash_bytes(key, len);
-	struct hmap_node **pp = find(m, key, len, h);
-
 	if (created)
 		*created = !pp;
 	if (pp)
@@ -91,10 +102,15 @@ void **hmap_put(struct hmap *m, const void *key, size_t len, bool *created)
 	return &node->value;
 }
 
-void *hmap_del(struct hmap *m, const void *key, size_t len)
+void **hmap_put(struct hmap *m, const void *key, size_t len, bool *created)
 {
-	struct hmap_node **pp = find(m, key, len, hash_bytes(key, len));
+	unsigned long long h = hash_bytes(key, len);
 
+	return put_hashed(m, key, len, h, find(m, key, len, h), created);
+}
+
+static void *del_node(struct hmap *m, struct hmap_node **pp)
+{
 	if (!pp)
 		return NULL;
 	struct hmap_node *node = *pp;
@@ -103,6 +119,40 @@ void *hmap_del(struct hmap *m, const void *key, size_t len)
 	free(node);
 	m->count--;
 	return v;
+}
+
+void *hmap_del(struct hmap *m, const void *key, size_t len)
+{
+	return del_node(m, find(m, key, len, hash_bytes(key, len)));
+}
+
+static struct hmap_node **find_int(const struct hmap *m, long long k, unsigned long long h)
+{
+	if (!m->nbuckets)
+		return NULL;
+	struct hmap_node **pp = &m->buckets[h & (m->nbuckets - 1)];
+	for (; *pp; pp = &(*pp)->next)
+		if ((*pp)->hash == h && (*pp)->keylen == sizeof(k) && hmap_node_int(*pp) == k)
+			return pp;
+	return NULL;
+}
+
+void **hmap_get_int(const struct hmap *m, long long k)
+{
+	struct hmap_node **pp = find_int(m, k, hash_int64(k));
+	return pp ? &(*pp)->value : NULL;
+}
+
+void **hmap_put_int(struct hmap *m, long long k, bool *created)
+{
+	unsigned long long h = hash_int64(k);
+
+	return put_hashed(m, &k, sizeof(k), h, find_int(m, k, h), created);
+}
+
+void *hmap_del_int(struct hmap *m, long long k)
+{
+	return del_node(m, find_int(m, k, hash_int64(k)));
 }
 
 const char *hmap_slot_key(void **slot)
@@ -133,4 +183,83 @@ struct hmap_node *hmap_first(const struct hmap *m, struct hmap_iter *it)
 	it->bucket = 0;
 	it->next = NULL;
 	return hmap_next(m, it);
+}
+
+/* ---- struct imap ---- */
+
+static size_t imap_hash(const struct imap *m, int key)
+{
+	return ((uint32_t)key * 2654435761u) & m->mask;
+}
+
+void imap_init(struct imap *m)
+{
+	m->mask = 63;
+	m->count = 0;
+	m->s = xcalloc(m->mask + 1, sizeof(*m->s));
+}
+
+void imap_release(struct imap *m)
+{
+	free(m->s);
+	m->s = NULL;
+	m->count = 0;
+}
+
+void **imap_get(const struct imap *m, int key)
+{
+	for (size_t i = imap_hash(m, key);; i = (i + 1) & m->mask) {
+		if (!m->s[i].used)
+			return NULL;
+		if (m->s[i].key == key)
+			return &m->s[i].val;
+	}
+}
+
+void **imap_put(struct imap *m, int key)
+{
+	void **v = imap_get(m, key);
+
+	if (v)
+		return v;
+	if ((m->count + 1) * 2 > m->mask + 1) {
+		struct imap big = { xcalloc((m->mask + 1) * 2, sizeof(*m->s)), m->mask * 2 + 1, 0 };
+		for (size_t i = 0; i <= m->mask; i++)
+			if (m->s[i].used)
+				*imap_put(&big, m->s[i].key) = m->s[i].val;
+		free(m->s);
+		*m = big;
+	}
+	size_t i = imap_hash(m, key);
+	while (m->s[i].used)
+		i = (i + 1) & m->mask;
+	m->s[i].used = true;
+	m->s[i].key = key;
+	m->s[i].val = NULL;
+	m->count++;
+	return &m->s[i].val;
+}
+
+void imap_del(struct imap *m, int key)
+{
+	size_t i = imap_hash(m, key);
+
+	while (m->s[i].used && m->s[i].key != key)
+		i = (i + 1) & m->mask;
+	if (!m->s[i].used)
+		return;
+	m->count--;
+	for (size_t j = i;;) {
+		j = (j + 1) & m->mask;
+		if (!m->s[j].used)
+			break;
+		size_t k = imap_hash(m, m->s[j].key);
+		/* Move j back to the hole at i unless its home lies in (i, j]. */
+		bool stay = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+		if (!stay) {
+			m->s[i] = m->s[j];
+			i = j;
+		}
+	}
+	m->s[i].used = false;
 }

@@ -1,5 +1,6 @@
-/* A hash map from byte-string keys (copied) to pointers. Used for keyed
- * aggregates in rules and for the process and fd tables. */
+/* Hash maps: struct hmap from byte-string keys (copied) to pointers, for keyed
+ * aggregates in rules and for the process and fd tables; struct imap (below)
+ * from int keys to pointers. */
 #ifndef RC_UTIL_HMAP_H
 #define RC_UTIL_HMAP_H
 
@@ -44,23 +45,43 @@ struct hmap_iter {
 struct hmap_node *hmap_first(const struct hmap *m, struct hmap_iter *it);
 struct hmap_node *hmap_next(const struct hmap *m, struct hmap_iter *it);
 
-static inline void **hmap_get_int(const struct hmap *m, long long k)
-{
-	return hmap_get(m, &k, sizeof(k));
-}
-static inline void **hmap_put_int(struct hmap *m, long long k, bool *created)
-{
-	return hmap_put(m, &k, sizeof(k), created);
-}
-static inline void *hmap_del_int(struct hmap *m, long long k)
-{
-	return hmap_del(m, &k, sizeof(k));
-}
+/* The same for 8-byte integer keys (the same nodes and hashes as the
+ * byte-string calls on &K; a map may mix both), without hashing or
+ * comparing bytes: pids and fds are looked up on nearly every event. */
+void **hmap_get_int(const struct hmap *m, long long k);
+void **hmap_put_int(struct hmap *m, long long k, bool *created);
+void *hmap_del_int(struct hmap *m, long long k);
 static inline long long hmap_node_int(const struct hmap_node *n)
 {
 	long long k;
 	__builtin_memcpy(&k, n->key, sizeof(k));
 	return k;
 }
+
+/* A small open-addressing map from int keys (pids, tids) to pointers:
+ * linear probing with backward-shift deletion, no allocation per entry
+ * and no hashing of bytes, for look-ups made on nearly every line of a
+ * log (the strace parser's pending calls and live pids). The slots may be
+ * walked directly: for (i = 0; i <= m->mask; i++) if (m->s[i].used) ...;
+ * the map must not change during such a walk. */
+struct imap_slot {
+	int key;
+	bool used;
+	void *val;
+};
+
+struct imap {
+	struct imap_slot *s;
+	size_t mask, count;
+};
+
+void imap_init(struct imap *m);
+void imap_release(struct imap *m);
+/* The value slot for KEY, or NULL when absent. */
+void **imap_get(const struct imap *m, int key);
+/* The value slot for KEY, created (value NULL) when absent. The slot is
+ * valid until the next imap_put or imap_del. */
+void **imap_put(struct imap *m, int key);
+void imap_del(struct imap *m, int key);
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static void oom(size_t n)
+void xoom(size_t n)
 {
 	fprintf(stderr, "rootcause: out of memory allocating %zu bytes\n", n);
 	exit(4);
@@ -18,7 +18,7 @@ void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 	if (!p)
-		oom(n);
+		xoom(n);
 	return p;
 }
 
@@ -26,7 +26,7 @@ void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 	if (!p)
-		oom(n * size);
+		xoom(n * size);
 	return p;
 }
 
@@ -34,7 +34,7 @@ void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 	if (!q)
-		oom(n);
+		xoom(n);
 	return q;
 }
 
@@ -58,17 +58,6 @@ const char *path_base(const char *path)
 	return s ? s + 1 : path;
 }
 
-static unsigned long long mix64(unsigned long long x)
-{
-	/* splitmix64's finaliser */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
 unsigned long long hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *b = p;
@@ -79,14 +68,14 @@ unsigned long long hash_bytes(const void *p, size_t n)
 	while (n >= 8) {
 		unsigned long long w;
 		memcpy(&w, b, 8);
-		h = mix64(h ^ w);
+		h = hash_mix64(h ^ w);
 		b += 8;
 		n -= 8;
 	}
 	if (n) {
 		unsigned long long w = 0;
 		memcpy(&w, b, n);
-		h = mix64(h ^ w ^ ((unsigned long long)n << 56));
+		h = hash_mix64(h ^ w ^ ((unsigned long long)n << 56));
 	}
 	return h;
 }

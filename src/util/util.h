@@ -38,6 +38,8 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* The same end for an allocator of its own (util/arena.c) that ran out. */
+void xoom(size_t n);
 
 /* The last component of PATH: what follows its last '/'. */
 const char *path_base(const char *path);
@@ -64,6 +66,23 @@ bool write_all(int fd, const void *p, size_t n);
 
 /* A hash of N bytes, for hash tables keyed by strings or integers. */
 unsigned long long hash_bytes(const void *p, size_t n);
+
+/* splitmix64's finaliser, hash_bytes' step. */
+static inline unsigned long long hash_mix64(unsigned long long x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/* hash_bytes(&K, 8), inline: the per-event look-ups by pid and fd. */
+static inline unsigned long long hash_int64(long long k)
+{
+	return hash_mix64((0x9e3779b97f4a7c15ULL ^ 8) ^ (unsigned long long)k);
+}
 
 #include "util/banned.h"
 

@@ -1,10 +1,12 @@
 #include "util/xlat.h"
 
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gen/tables.h"
+#include "util/util.h"
 
 /* NAME is LEN bytes of untrusted text and may hold NULs: compare bytes,
  * then lengths, never reading past either string. The order is strcmp's,
@@ -17,8 +19,82 @@ static int cmp_name(const char *name, size_t len, const char *row, size_t rl)
 	return (len > rl) - (len < rl);
 }
 
+/* A hash index of a table's names, built on its first look-up: names are
+ * looked up on nearly every line of a log (errnos, flags, futex ops), and
+ * a bisection costs a comparison per halving. Tables are few and constant,
+ * so the indexes live as long as the program. A table whose names are
+ * not strictly sorted (or repeat) gets none and keeps being bisected: an
+ * index must find exactly the row the bisection finds. */
+struct name_index {
+	const struct rc_xlat *x;
+	unsigned *slots;	/* row + 1; 0 empty */
+	size_t mask;
+	bool usable;
+};
+
+#define INDEX_TABLES 256
+static struct name_index indexes[INDEX_TABLES];
+
+static unsigned long long name_hash(const char *s, size_t n)
+{
+	return hash_bytes(s, n);
+}
+
+static void index_build(struct name_index *ix, const struct rc_xlat *x)
+{
+	ix->x = x;
+	ix->usable = false;
+	for (size_t i = 1; i < x->count; i++)
+		if (cmp_name(x->rows[i - 1].name, x->rows[i - 1].len, x->rows[i].name, x->rows[i].len) >= 0)
+			return;
+	size_t size = 16;
+	while (size < x->count * 2)
+		size *= 2;
+	ix->slots = calloc(size, sizeof(*ix->slots));
+	if (!ix->slots)
+		return;
+	ix->mask = size - 1;
+	for (size_t i = 0; i < x->count; i++) {
+		size_t j = name_hash(x->rows[i].name, x->rows[i].len) & ix->mask;
+		while (ix->slots[j])
+			j = (j + 1) & ix->mask;
+		ix->slots[j] = (unsigned)i + 1;
+	}
+	ix->usable = true;
+}
+
+/* X's index, or NULL (none can be made, or the cache of them is full). */
+static const struct name_index *index_of(const struct rc_xlat *x)
+{
+	size_t h = (size_t)(((uintptr_t)x >> 4) * 2654435761u) & (INDEX_TABLES - 1);
+
+	for (size_t n = 0; n < INDEX_TABLES; n++, h = (h + 1) & (INDEX_TABLES - 1)) {
+		struct name_index *ix = &indexes[h];
+		if (ix->x == x)
+			return ix->usable ? ix : NULL;
+		if (!ix->x) {
+			index_build(ix, x);
+			return ix->usable ? ix : NULL;
+		}
+	}
+	return NULL;
+}
+
 bool xlat_value(const struct rc_xlat *x, const char *name, size_t len, long long *value)
 {
+	const struct name_index *ix = x->count > 8 ? index_of(x) : NULL;
+
+	if (ix) {
+		for (size_t j = name_hash(name, len) & ix->mask; ix->slots[j]; j = (j + 1) & ix->mask) {
+			const struct rc_xlat_entry *r = &x->rows[ix->slots[j] - 1];
+			if (r->len == len && memcmp(r->name, name, len) == 0) {
+				*value = r->value;
+				return true;
+			}
+		}
+		return false;
+	}
+
 	size_t lo = 0, hi = x->count;
 
 	while (lo < hi) {
@@ -50,9 +126,8 @@ long long xlat_flags(const struct rc_xlat *x, const char *s, size_t len, bool *u
 	size_t i = 0;
 
 	while (i < len) {
-		size_t j = i;
-		while (j < len && s[j] != '|')
-			j++;
+		const char *bar = memchr(s + i, '|', len - i);
+		size_t j = bar ? (size_t)(bar - s) : len;
 		const char *tok = s + i;
 		size_t tlen = j - i;
 		while (tlen && (*tok == ' ')) {

@@ -1,4 +1,4 @@
-/* Helpers every decoder family uses: the per-thread arena, argument
+/* Helpers every decoder family uses: dec_keep (into the thread's arena), argument
  * printers in strace's notation, and the readers of tracee strings,
  * buffers, string arrays and socket addresses. Each reader that fails to
  * read prints the address instead, as strace's umove_or_printaddr does. */
@@ -21,101 +21,9 @@
 #include "gen/tables.h"
 #include "util/util.h"
 
-/*
- * The arena. Chunks are pushed on the front; the newest one is the one
- * allocations bump through (a->used bytes of it are taken). A request too
- * big for a chunk gets a chunk of its own, linked behind the newest so
- * that the bump chunk stays in front. Reset keeps one standard chunk, so
- * the steady state of a tracer allocates nothing.
- */
-struct dec_arena_chunk {
-	struct dec_arena_chunk *next;
-	size_t size;
-	max_align_t data[];
-};
-
-#define ARENA_CHUNK (16u * 1024)
-#define ARENA_LARGE (ARENA_CHUNK / 4)
-
-static struct dec_arena_chunk *chunk_new(size_t size)
-{
-	struct dec_arena_chunk *c = malloc(sizeof(*c) + size);
-
-	if (!c)
-		return NULL;
-	c->next = NULL;
-	c->size = size;
-	return c;
-}
-
-static void *arena_alloc(struct dec_arena *a, size_t n)
-{
-	size_t need = (n + 15) & ~(size_t)15;
-	struct dec_arena_chunk *c;
-
-	if (need < n)
-		return NULL;
-	if (need > ARENA_LARGE) {
-		c = chunk_new(need);
-		if (!c)
-			return NULL;
-		if (a->chunks) {
-			c->next = a->chunks->next;
-			a->chunks->next = c;
-		} else {
-			a->chunks = c;
-			a->used = need;
-		}
-		return c->data;
-	}
-	c = a->chunks;
-	if (!c || c->size - a->used < need) {
-		c = chunk_new(ARENA_CHUNK);
-		if (!c)
-			return NULL;
-		c->next = a->chunks;
-		a->chunks = c;
-		a->used = 0;
-	}
-	void *p = (char *)c->data + a->used;
-	a->used += need;
-	return p;
-}
-
-void dec_arena_reset(struct dec_arena *a)
-{
-	struct dec_arena_chunk *c = a->chunks, *keep = NULL;
-
-	while (c) {
-		struct dec_arena_chunk *next = c->next;
-		if (!keep && c->size == ARENA_CHUNK) {
-			keep = c;
-			keep->next = NULL;
-		} else {
-			free(c);
-		}
-		c = next;
-	}
-	a->chunks = keep;
-	a->used = 0;
-}
-
-void dec_arena_release(struct dec_arena *a)
-{
-	struct dec_arena_chunk *c = a->chunks;
-
-	while (c) {
-		struct dec_arena_chunk *next = c->next;
-		free(c);
-		c = next;
-	}
-	a->chunks = NULL;
-	a->used = 0;
-}
-
 char *dec_keep(struct dec *d, const void *p, size_t n)
 {
-	char *s = arena_alloc(d->arena, n + 1);
+	char *s = arena_try_alloc(&d->arena->a, n + 1);
 
 	if (!s)
 		return NULL;

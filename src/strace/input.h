@@ -1,0 +1,70 @@
+/* The strace parser's input: files or a buffer read in chunks and split
+ * into lines (a line too long keeps its head and tail), ANSI escapes
+ * stripped, each line's prefix (pid, time) parsed, and an -ff set of
+ * LOG.PID files merged by time. Private to strace/. */
+#ifndef RC_STRACE_INPUT_H
+#define RC_STRACE_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "util/strbuf.h"
+
+enum tmode { T_NONE, T_ABS, T_REL };
+
+struct prefix {
+	int pid;
+	bool has_pid;
+	bool bracket;		/* "[pid N]", as strace prints on a terminal */
+	double ts;		/* -1 when the line has no time */
+	bool ts_abs;		/* ts came from -t/-tt/-ttt */
+	size_t body;		/* offset of what follows the prefix */
+};
+
+struct source {
+	char *name;
+	int fd;
+	bool is_stdin, eof, park, memory;
+	off_t off;
+	int name_pid;		/* from an -ff name LOG.PID, else 0 */
+	char *buf;
+	size_t cap, beg, end, scan;
+	bool elided_now;
+	/* time state */
+	enum tmode first_mode;
+	bool seen_time;
+	double day_off, last_tod, acc, first_abs, last_key;
+	bool have_tod, have_first_abs;
+	bool brackets;		/* terminal-style prefixes seen */
+	/* the current line */
+	char *line;
+	size_t len;
+	bool elided, has_line;
+	struct prefix pre;
+};
+
+struct input {
+	struct source *src;
+	size_t nsrc, cur;	/* cur: the source of the current line */
+	bool merge, started;
+	size_t *heap;		/* merge order: source indexes */
+	size_t heap_n;
+};
+
+/* Open FILES (N >= 1; "-" is stdin); names LOG.PID sharing their LOG are
+ * an -ff set. 0, or -1 with a message in ERR (IN is then released). */
+int input_open(struct input *in, const char *const *files, size_t n, struct strbuf *err);
+/* Read from a copy of DATA. */
+void input_from_buffer(struct input *in, const char *data, size_t len);
+void input_release(struct input *in);
+
+/* Make the next line current: in->src[in->cur] holds it (line, len,
+ * elided, pre). 1, 0 at the end, -1 with a message in ERR. */
+int input_advance(struct input *in, struct strbuf *err);
+
+/* Parse the prefix of line L (N bytes) of S into PRE, updating S's time
+ * state. */
+void input_parse_prefix(struct source *s, const char *l, size_t n, struct prefix *pre);
+
+#endif
