@@ -158,12 +158,9 @@ void dec_dirfd(struct dec *d, int fd);
 /* "A|B|0x10" for V against X; DFLT when V is 0 (may be NULL: prints 0). */
 void dec_flags(struct dec *d, const struct rc_xlat *x, unsigned long long v, const char *dflt);
 /* Open flags: the access mode, then the other flags in strace's order:
- * "O_RDONLY|O_CLOEXEC", "O_WRONLY|O_CREAT|O_TRUNC". Returns the flags as
- * the event keeps them, the same a log reader gets from that text: each
- * name printed has its value in the generated table (O_LARGEFILE, 0 in
- * 64-bit glibc, counts for nothing), the bits printed in hex count as
- * they are. */
-unsigned long long dec_open_flags(struct dec *d, unsigned long long v);
+ * "O_RDONLY|O_CLOEXEC", "O_WRONLY|O_CREAT|O_TRUNC". The event's flags are
+ * event_open_flags() of the same value. */
+void dec_open_flags(struct dec *d, unsigned long long v);
 /* One value's name, or V in decimal. */
 void dec_xval(struct dec *d, const struct rc_xlat *x, long long v);
 /* A NUL-terminated path: printed quoted in full (up to PATH_MAX), kept and

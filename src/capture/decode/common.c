@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "event/facts.h"
 #include "gen/tables.h"
 #include "util/util.h"
 
@@ -386,24 +387,9 @@ void dec_flags(struct dec *d, const struct rc_xlat *x, unsigned long long v, con
 }
 
 /* glibc defines O_LARGEFILE as 0 on 64-bit targets, but the kernel sets
- * its own bit in a file's flags (F_GETFL shows it) and strace names it:
- * 0100000 in asm-generic/fcntl.h, which x86_64 and arm64 use. */
-#if O_LARGEFILE == 0 && (defined(__x86_64__) || defined(__aarch64__) || defined(__riscv))
-#define KERNEL_O_LARGEFILE 0100000
-#else
-#define KERNEL_O_LARGEFILE O_LARGEFILE
-#endif
-
-/* NAME's value in the generated table: what a reader of the text takes
- * it for (0 for a name the headers define as 0 or do not have). */
-static long long open_flag_fact(const char *name)
-{
-	long long v;
-
-	return xlat_value(&rc_xlat_open_flag, name, strlen(name), &v) ? v : 0;
-}
-
-unsigned long long dec_open_flags(struct dec *d, unsigned long long v)
+ * its own bit in a file's flags (F_GETFL shows it) and strace names it
+ * (event/facts.h). */
+void dec_open_flags(struct dec *d, unsigned long long v)
 {
 	/* strace's order (its open_mode_flags table), not the bit order:
 	 * O_CLOEXEC before O_DIRECTORY, O_TMPFILE before O_DIRECTORY. */
@@ -414,39 +400,25 @@ unsigned long long dec_open_flags(struct dec *d, unsigned long long v)
 		{ "O_CREAT", O_CREAT }, { "O_EXCL", O_EXCL }, { "O_NOCTTY", O_NOCTTY },
 		{ "O_TRUNC", O_TRUNC }, { "O_APPEND", O_APPEND }, { "O_NONBLOCK", O_NONBLOCK },
 		{ "O_SYNC", O_SYNC }, { "O_DSYNC", O_DSYNC }, { "O_DIRECT", O_DIRECT },
-		{ "O_LARGEFILE", KERNEL_O_LARGEFILE }, { "O_NOFOLLOW", O_NOFOLLOW },
+		{ "O_LARGEFILE", RC_KERNEL_O_LARGEFILE }, { "O_NOFOLLOW", O_NOFOLLOW },
 		{ "O_NOATIME", O_NOATIME }, { "O_CLOEXEC", O_CLOEXEC }, { "O_PATH", O_PATH },
 		{ "O_TMPFILE", O_TMPFILE }, { "O_DIRECTORY", O_DIRECTORY },
 		{ "FASYNC", FASYNC },
 	};
 	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
-	/* The names' values as a log reader takes them, once. */
-	static bool facts_known;
-	static long long order_fact[ARRAY_SIZE(order)], mode_fact[ARRAY_SIZE(modes)];
 	unsigned long long left = v & ~(unsigned long long)O_ACCMODE;
-	unsigned long long fact;
 
-	if (!facts_known) {
-		for (size_t i = 0; i < ARRAY_SIZE(order); i++)
-			order_fact[i] = open_flag_fact(order[i].name);
-		for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
-			mode_fact[i] = open_flag_fact(modes[i]);
-		facts_known = true;
-	}
 	strbuf_adds(d->out, modes[v & O_ACCMODE]);
-	fact = (unsigned long long)mode_fact[v & O_ACCMODE];
 	for (size_t i = 0; i < ARRAY_SIZE(order) && left; i++) {
 		/* glibc defines O_LARGEFILE as 0 on 64-bit targets. */
 		if (order[i].value && (left & order[i].value) == order[i].value) {
 			strbuf_addc(d->out, '|');
 			strbuf_adds(d->out, order[i].name);
 			left &= ~order[i].value;
-			fact |= (unsigned long long)order_fact[i];
 		}
 	}
 	if (left)
 		strbuf_addf(d->out, "|%#llx", left);
-	return fact | left;
 }
 
 /* VALUE's name as strace prints it. The generated tables mark aliases

@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "capture/decode/file.h"
+#include "event/facts.h"
 #include "gen/tables.h"
 #include "util/util.h"
 
@@ -270,11 +271,10 @@ static void other_dirfd(struct dec *d, int i)
 	d->e->dir_hint = hint;
 }
 
-/* Open flags V, printed, and as the event's flags what a log reader gets
- * from the same text. */
+/* Open flags V, printed (the OPEN_FLAGS role's fact is the raw pass's). */
 static void open_flags(struct dec *d, uint64_t v)
 {
-	d->e->flags = (long long)dec_open_flags(d, v);
+	dec_open_flags(d, v);
 }
 
 /* strace's sprinttime_nsec & co: a local date for a comment, or NULL. */
@@ -317,7 +317,7 @@ static void open_tail(struct dec *d, int i)
 	open_flags(d, d->args[i + 1]);
 	if (d->args[i + 1] & (O_CREAT | O_TMPFILE_BIT)) {
 		dec_sep(d);
-		d->e->mode = umode(d, d->args[i + 2]);
+		umode(d, d->args[i + 2]);
 	}
 }
 
@@ -354,6 +354,7 @@ static void dec_openat2(struct dec *d)
 	else if (dec_umove(d, addr, &how, MIN(size, sizeof(how)))) {
 		strbuf_add(d->out, "{flags=", 7);
 		open_flags(d, how.flags);
+		d->e->flags = (long long)event_open_flags(how.flags);
 		if ((how.flags & (O_CREAT | O_TMPFILE_BIT)) || how.mode) {
 			strbuf_addf(d->out, ", mode=%#03llo", (unsigned long long)how.mode);
 			d->e->mode = (long long)how.mode;
@@ -372,7 +373,7 @@ static void dec_creat(struct dec *d)
 		return;
 	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
-	d->e->mode = umode(d, d->args[1]);
+	umode(d, d->args[1]);
 }
 
 /*
@@ -608,7 +609,7 @@ static void dec_path_mode(struct dec *d)
 		return;
 	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
-	d->e->mode = umode(d, d->args[1]);
+	umode(d, d->args[1]);
 }
 
 /* f(dirfd, path, mode): mkdirat, fchmodat. */
@@ -620,7 +621,7 @@ static void dec_at_path_mode(struct dec *d)
 	dec_sep(d);
 	d->e->path = file_arg_str(d, 1);
 	dec_sep(d);
-	d->e->mode = umode(d, d->args[2]);
+	umode(d, d->args[2]);
 }
 
 static void dec_unlinkat(struct dec *d)
@@ -760,8 +761,6 @@ static void dec_truncate(struct dec *d)
 	d->e->path = file_arg_str(d, 0);
 	dec_sep(d);
 	dec_ulong(d, 1);
-	if ((long long)d->args[1] >= 0)
-		d->e->len = d->args[1];
 }
 
 static void dec_ftruncate(struct dec *d)
@@ -771,8 +770,6 @@ static void dec_ftruncate(struct dec *d)
 	file_fd_arg(d, 0);
 	dec_sep(d);
 	dec_ulong(d, 1);
-	if ((long long)d->args[1] >= 0)
-		d->e->len = d->args[1];
 }
 
 /* getdents(64) at exit, abbreviated as strace prints it by default: the
@@ -854,7 +851,6 @@ static void dec_lseek(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, ", (long long)d->args[1]);
-	d->e->offset = (long long)d->args[1];
 	XL_VAL(d, file_whence_codes, d->args[2], "SEEK_???");
 }
 
@@ -1026,9 +1022,6 @@ static void dec_fallocate(struct dec *d)
 	dec_sep(d);
 	XL_FLAGS(d, falloc_flags, d->args[1], "FALLOC_FL_???");
 	strbuf_addf(d->out, ", %lld, %lld", (long long)d->args[2], (long long)d->args[3]);
-	d->e->offset = (long long)d->args[2];
-	if ((long long)d->args[3] >= 0)
-		d->e->len = d->args[3];
 }
 
 static void dec_fadvise64(struct dec *d)
@@ -1037,10 +1030,6 @@ static void dec_fadvise64(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu, ", (long long)d->args[1], (unsigned long long)d->args[2]);
-	d->e->offset = (long long)d->args[1];
-	/* A LEN role is a signed number: a negative one is none. */
-	if ((long long)d->args[2] >= 0)
-		d->e->len = d->args[2];
 	XL_VAL(d, advise, d->args[3], "POSIX_FADV_???");
 }
 

@@ -95,13 +95,6 @@ static void fd_arg(struct dec *d, int i)
 	dec_fd(d, (int)d->args[i]);
 }
 
-/* A byte count (LEN role) is a signed number: negative is no length. */
-static void set_len(struct dec *d, uint64_t v)
-{
-	if ((long long)v >= 0)
-		d->e->len = v;
-}
-
 /* printnum_int64 / printnum_ulong: "[N]", NULL or the address. False
  * when nothing was read. */
 static bool ll_at(struct dec *d, uint64_t addr, bool is_signed)
@@ -167,7 +160,6 @@ static void dec_read(struct dec *d)
 	if (!d->exiting) {
 		fd_arg(d, 0);
 		dec_sep(d);
-		set_len(d, d->args[2]);
 		return;
 	}
 	if (d->err)
@@ -175,10 +167,8 @@ static void dec_read(struct dec *d)
 	else
 		dec_buf(d, d->args[1], (size_t)d->rval, false);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	if (d->nr == SYS_pread64) {
+	if (d->nr == SYS_pread64)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
-		d->e->offset = (long long)d->args[3];
-	}
 }
 
 static void dec_write(struct dec *d)
@@ -189,11 +179,8 @@ static void dec_write(struct dec *d)
 	dec_sep(d);
 	dec_buf(d, d->args[1], (size_t)d->args[2], true);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	set_len(d, d->args[2]);
-	if (d->nr == SYS_pwrite64) {
+	if (d->nr == SYS_pwrite64)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
-		d->e->offset = (long long)d->args[3];
-	}
 }
 
 /*
@@ -317,10 +304,8 @@ static void dec_readv(struct dec *d)
 	}
 	iov_print(d, d->args[1], d->args[2], d->err ? UINT64_MAX : (uint64_t)d->rval, d->err != 0, false);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	if (d->nr != SYS_readv) {
+	if (d->nr != SYS_readv)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
-		d->e->offset = (long long)d->args[3];
-	}
 	if (d->nr == SYS_preadv2) {
 		dec_sep(d);
 		XL_FLAGS(d, rwf_flags, d->args[5], "RWF_???");
@@ -335,10 +320,8 @@ static void dec_writev(struct dec *d)
 	dec_sep(d);
 	iov_print(d, d->args[1], d->args[2], UINT64_MAX, false, true);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	if (d->nr != SYS_writev) {
+	if (d->nr != SYS_writev)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
-		d->e->offset = (long long)d->args[3];
-	}
 	if (d->nr == SYS_pwritev2) {
 		dec_sep(d);
 		XL_FLAGS(d, rwf_flags, d->args[5], "RWF_???");
@@ -357,7 +340,6 @@ static void dec_sendfile(struct dec *d)
 		dec_sep(d);
 		dec_fd(d, (int)d->args[1]);
 		dec_sep(d);
-		set_len(d, d->args[3]);
 		d->priv[0] = ll_at(d, d->args[2], false);
 		if (!d->priv[0])
 			strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[3]);
@@ -386,7 +368,6 @@ static void dec_splice(struct dec *d)
 	dec_sep(d);
 	ll_at(d, d->args[3], true);
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[4]);
-	set_len(d, d->args[4]);
 	if (d->nr == SYS_splice)
 		XL_FLAGS(d, splice_flags, d->args[5], "SPLICE_F_???");
 	else
@@ -442,7 +423,6 @@ static void dec_pipe(struct dec *d)
 	if (d->nr == SYS_pipe2) {
 		dec_sep(d);
 		XL_FLAGS(d, open_mode_flags, d->args[1], "O_???");
-		d->e->flags = (long long)d->args[1];
 	}
 }
 
@@ -624,8 +604,6 @@ static void dec_poll(struct dec *d)
 	}
 	pollfds_at(d, d->args[0], (unsigned)d->args[1]);
 	strbuf_addf(d->out, ", %u, %d", (unsigned)d->args[1], (int)d->args[2]);
-	if ((int)d->args[2] >= 0)
-		d->e->timeout_ms = (int)d->args[2];
 }
 
 static void dec_ppoll(struct dec *d)
@@ -864,8 +842,6 @@ static void dec_epoll_wait(struct dec *d)
 		timeout_ts(d, d->args[3]);
 	} else {
 		strbuf_addf(d->out, "%d", (int)d->args[3]);
-		if ((int)d->args[3] >= 0)
-			d->e->timeout_ms = (int)d->args[3];
 	}
 	if (d->nr != SYS_epoll_wait) {
 		dec_sep(d);

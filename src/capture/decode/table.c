@@ -126,6 +126,8 @@ void dec_call(struct dec *d)
 	 * when it is the event's fd. */
 	if (sc && !d->exiting)
 		event_raw_arg_facts(d->e, syscall_by_nr(d->nr), d->args);
+	else if (sc)
+		event_raw_exit_facts(d->e, syscall_by_nr(d->nr), d->args, d->rval, d->err);
 	if (sc && sc->fn)
 		sc->fn(d);
 	else if (!d->exiting)	/* generic arguments are all printed at entry */
