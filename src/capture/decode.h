@@ -69,6 +69,18 @@ struct dec {
 	/* Private to the decoder of the call: set at entry, read at exit. */
 	uint64_t priv[4];
 
+	/* The arguments of the memory roles this half takes (PATH, PATH2),
+	 * read by the framework before the decoder runs (dec_read_roles):
+	 * the event has their facts, and the decoder prints them from here
+	 * (dec_path_arg), so that tracee memory is read once. */
+	struct dec_copy {
+		bool taken;	/* read for this half */
+		bool ok;	/* readable (else the address is printed) */
+		bool cut;	/* longer than PATH_MAX - 1 bytes */
+		const char *s;	/* kept in the arena */
+		size_t n;
+	} copy[6];
+
 	/* At exit, text printed after the return value: "(Timeout)",
 	 * "([{fd=3, revents=POLLIN}])" for poll. Without the parentheses'
 	 * leading space; the framework adds " ". */
@@ -135,6 +147,10 @@ long dec_nr_max(void);
 
 /* Run the decoder of d->nr (or the generic printer) for the current half. */
 void dec_call(struct dec *d);
+/* Read the arguments of SC's memory roles this half takes into d->copy
+ * and their facts into the event (decode/common.c; dec_call calls it
+ * for the calls a decoder prints, before the decoder). */
+void dec_read_roles(struct dec *d, const struct rc_syscall *sc);
 
 /*
  * Helpers for decoders (decode/common.c). Each prints one argument, with
@@ -166,6 +182,9 @@ void dec_xval(struct dec *d, const struct rc_xlat *x, long long v);
 /* A NUL-terminated path: printed quoted in full (up to PATH_MAX), kept and
  * returned; NULL (with the address printed) when unreadable. */
 const char *dec_path(struct dec *d, uint64_t addr);
+/* Path argument I, the same way: from d->copy when dec_read_roles read
+ * it (a PATH or PATH2 role), else read now. */
+const char *dec_path_arg(struct dec *d, int i);
 /* A data buffer of LEN bytes: printed quoted up to -s with "..." after the
  * quote when cut; up to opts->preview_max bytes are copied into the event's
  * data preview when PREVIEW is true. */

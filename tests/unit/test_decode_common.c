@@ -1060,6 +1060,8 @@ static uint64_t role_value(unsigned char role)
 	case ROLE_SIGNAL: return SIGTERM;
 	case ROLE_EXIT_CODE: return 3;
 	case ROLE_ID: return 1000;
+	case ROLE_PATH: return DT_PTR("/tmp/role-path");
+	case ROLE_PATH2: return DT_PTR("/tmp/role-path2");
 	default: return 0;	/* memory: NULL */
 	}
 }
@@ -1109,6 +1111,10 @@ static void roles_same_facts(void **state)
 			assert_int_equal(t.ev.timeout_ms, 1500);
 		if (syscall_has_role(sc, ROLE_ID))
 			assert_true(t.ev.nids > 0 && t.ev.ids[0] == 1000);
+		if (syscall_has_role(sc, ROLE_PATH))
+			assert_string_equal(t.ev.path ? t.ev.path : "(null)", "/tmp/role-path");
+		if (syscall_has_role(sc, ROLE_PATH2))
+			assert_string_equal(t.ev.path2 ? t.ev.path2 : "(null)", "/tmp/role-path2");
 		dt_check_same_facts(&t);
 		/* The facts dt_check_same_facts leaves to the rules' own tests. */
 		assert_int_equal(t.parsed.sockopt_level, t.ev.sockopt_level);

@@ -463,26 +463,80 @@ void dec_errno_name(struct dec *d, int err)
 }
 
 /* Strings. */
-const char *dec_path(struct dec *d, uint64_t addr)
+/* The path at ADDR into C, kept in the arena. */
+static void read_path(struct dec *d, uint64_t addr, struct dec_copy *c)
 {
 	char *buf;
 	bool cut;
 	ssize_t n;
 
-	if (!addr) {
-		strbuf_add(d->out, "NULL", 4);
-		return NULL;
-	}
+	memset(c, 0, sizeof(*c));
+	c->taken = true;
+	if (!addr)
+		return;
 	/* PATH_MAX counts the NUL: a longer path is cut at PATH_MAX - 1
 	 * bytes, as strace cuts it. */
 	buf = scratch(PATH_MAX);
 	n = buf ? mem_read_str(d->tid, addr, buf, PATH_MAX, &cut) : -1;
-	if (n < 0) {
+	if (n < 0)
+		return;
+	c->s = dec_keep(d, buf, (size_t)n);
+	c->ok = c->s != NULL;
+	c->cut = cut;
+	c->n = (size_t)n;
+}
+
+static const char *print_path(struct dec *d, uint64_t addr, const struct dec_copy *c)
+{
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return NULL;
+	}
+	if (!c->ok) {
 		dec_ptr(d, addr);
 		return NULL;
 	}
-	dec_quote(d, buf, (size_t)n, cut);
-	return dec_keep(d, buf, (size_t)n);
+	dec_quote(d, c->s, c->n, c->cut);
+	return c->s;
+}
+
+const char *dec_path(struct dec *d, uint64_t addr)
+{
+	struct dec_copy c;
+
+	read_path(d, addr, &c);
+	return print_path(d, addr, &c);
+}
+
+const char *dec_path_arg(struct dec *d, int i)
+{
+	if (!d->copy[i].taken)
+		read_path(d, d->args[i], &d->copy[i]);
+	return print_path(d, d->args[i], &d->copy[i]);
+}
+
+void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
+{
+	memset(d->copy, 0, sizeof(d->copy));
+	if (!sc || !d->e)
+		return;
+	for (unsigned i = 0; i < sc->nroles && i < RC_SC_MAX_ARGS; i++) {
+		if (event_arg_at_exit(sc, i) != d->exiting)
+			continue;
+		switch (sc->roles[i]) {
+		case ROLE_PATH:
+			read_path(d, d->args[i], &d->copy[i]);
+			d->e->path = d->copy[i].s;
+			break;
+		case ROLE_PATH2:
+			read_path(d, d->args[i], &d->copy[i]);
+			d->e->path2 = d->copy[i].s;
+			break;
+		default:	/* scalars are event/facts.c's; the structs that are
+				 * decoded by printing them are their decoders' */
+			break;
+		}
+	}
 }
 
 static int strsize(const struct dec *d)

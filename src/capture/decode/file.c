@@ -186,22 +186,14 @@ static const struct dec_xl statfs_flags[] = {
 #endif
 };
 
-
 /*
  * Small printers.
  */
-const char *file_arg_str(struct dec *d, int i)
-{
-	return dec_path(d, d->args[i]);
-}
 
 /* strace's print_numeric_umode_t: the mode as an unsigned short. */
-static unsigned umode(struct dec *d, uint64_t v)
+static void umode(struct dec *d, uint64_t v)
 {
-	unsigned m = (unsigned short)v;
-
-	strbuf_addf(d->out, "%#03o", m);
-	return m;
+	strbuf_addf(d->out, "%#03o", (unsigned short)v);
 }
 
 /* strace's print_symbolic_mode_t: "S_IFREG|0644", "S_ISUID|0755", "0600".
@@ -312,7 +304,7 @@ static void time_comment(struct dec *d, long long sec, unsigned long long part, 
  */
 static void open_tail(struct dec *d, int i)
 {
-	d->e->path = file_arg_str(d, i);
+	dec_path_arg(d, i);
 	dec_sep(d);
 	open_flags(d, d->args[i + 1]);
 	if (d->args[i + 1] & (O_CREAT | O_TMPFILE_BIT)) {
@@ -345,7 +337,7 @@ static void dec_openat2(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	/* OPEN_HOW_SIZE_VER0: smaller is EINVAL and printed as an address. */
 	memset(&how, 0, sizeof(how));
@@ -371,7 +363,7 @@ static void dec_creat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	umode(d, d->args[1]);
 }
@@ -406,7 +398,7 @@ static void stat_struct(struct dec *d, uint64_t addr)
 static void dec_stat(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = file_arg_str(d, 0);
+		dec_path_arg(d, 0);
 		dec_sep(d);
 	} else {
 		stat_struct(d, d->args[1]);
@@ -428,7 +420,7 @@ static void dec_newfstatat(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = file_arg_str(d, 1);
+		dec_path_arg(d, 1);
 		dec_sep(d);
 	} else {
 		stat_struct(d, d->args[2]);
@@ -445,7 +437,7 @@ static void dec_statx(struct dec *d)
 		unsigned flags = (unsigned)d->args[2];
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = file_arg_str(d, 1);
+		dec_path_arg(d, 1);
 		dec_sep(d);
 		XL_FLAGS(d, at_statx_sync_types, flags & AT_STATX_SYNC_TYPE, NULL);
 		flags &= ~(unsigned)AT_STATX_SYNC_TYPE;
@@ -506,7 +498,7 @@ static void statfs_struct(struct dec *d, uint64_t addr)
 static void dec_statfs(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = file_arg_str(d, 0);
+		dec_path_arg(d, 0);
 		dec_sep(d);
 	} else {
 		statfs_struct(d, d->args[1]);
@@ -542,7 +534,7 @@ static void dec_access(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	access_mode(d, d->args[1]);
 }
@@ -553,7 +545,7 @@ static void dec_faccessat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	access_mode(d, d->args[2]);
 	if (d->nr == SYS_faccessat2) {
@@ -576,7 +568,7 @@ static void readlink_tail(struct dec *d, int i)
 static void dec_readlink(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = file_arg_str(d, 0);
+		dec_path_arg(d, 0);
 		dec_sep(d);
 	} else {
 		readlink_tail(d, 1);
@@ -588,7 +580,7 @@ static void dec_readlinkat(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = file_arg_str(d, 1);
+		dec_path_arg(d, 1);
 		dec_sep(d);
 	} else {
 		readlink_tail(d, 2);
@@ -599,7 +591,7 @@ static void dec_readlinkat(struct dec *d)
 static void dec_path1(struct dec *d)
 {
 	if (!d->exiting)
-		d->e->path = file_arg_str(d, 0);
+		dec_path_arg(d, 0);
 }
 
 /* f(path, mode): mkdir, chmod. */
@@ -607,7 +599,7 @@ static void dec_path_mode(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	umode(d, d->args[1]);
 }
@@ -619,7 +611,7 @@ static void dec_at_path_mode(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	umode(d, d->args[2]);
 }
@@ -630,7 +622,7 @@ static void dec_unlinkat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	XL_FLAGS(d, at_flags, d->args[2], "AT_???");
 }
@@ -640,9 +632,9 @@ static void dec_path2(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
-	d->e->path2 = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 }
 
 /* renameat(olddirfd, old, newdirfd, new[, flags]), linkat(..., flags). */
@@ -652,11 +644,11 @@ static void dec_at_path2(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	other_dirfd(d, 2);
 	dec_sep(d);
-	d->e->path2 = file_arg_str(d, 3);
+	dec_path_arg(d, 3);
 	if (d->nr == SYS_renameat2) {
 		dec_sep(d);
 		XL_FLAGS(d, rename_flags, d->args[4], "RENAME_??");
@@ -672,20 +664,20 @@ static void dec_symlink(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path2 = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 }
 
 static void dec_symlinkat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path2 = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	dirfd_arg(d, 1);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 2);
+	dec_path_arg(d, 2);
 }
 
 /* f(fd): close, fchdir, fsync, fdatasync, syncfs, dup. */
@@ -721,7 +713,7 @@ static void dec_chown(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	uid_arg(d, d->args[1]);
 	dec_sep(d);
@@ -745,7 +737,7 @@ static void dec_fchownat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	uid_arg(d, d->args[2]);
 	dec_sep(d);
@@ -758,7 +750,7 @@ static void dec_truncate(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	dec_ulong(d, 1);
 }
@@ -908,7 +900,7 @@ static void dec_utimensat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	utime_pair(d, d->args[2]);
 	dec_sep(d);
@@ -921,7 +913,7 @@ static void dec_utime(struct dec *d)
 
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	if (!dec_umove(d, d->args[1], u, sizeof(u)))
 		return;
@@ -936,7 +928,7 @@ static void dec_utimes(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	timeval_pair(d, d->args[1]);
 }
@@ -947,7 +939,7 @@ static void dec_futimesat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	timeval_pair(d, d->args[2]);
 }
@@ -961,7 +953,7 @@ static void dec_inotify_add_watch(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	XL_FLAGS(d, inotify_flags, (unsigned)d->args[2], "IN_???");
 }
@@ -984,7 +976,7 @@ static void mknod_tail(struct dec *d, int i)
 {
 	unsigned mode = (unsigned short)d->args[i + 1];
 
-	d->e->path = file_arg_str(d, i);
+	dec_path_arg(d, i);
 	dec_sep(d);
 	d->e->mode = symbolic_mode(d, mode);
 	if ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK) {
@@ -1070,7 +1062,7 @@ static void dec_name_to_handle_at(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = file_arg_str(d, 1);
+		dec_path_arg(d, 1);
 		dec_sep(d);
 		d->priv[0] = 0;
 		if (!dec_umove(d, addr, &h, sizeof(h))) {

@@ -72,7 +72,7 @@ static const struct dec_xl at_flags[] = {
 /* path, argv, envp at ARGS[I..I+2]. */
 static void exec_args(struct dec *d, int i)
 {
-	d->e->path = dec_path(d, d->args[i]);
+	dec_path_arg(d, i);
 	dec_sep(d);
 	dec_strarray(d, d->args[i + 1], true);
 	dec_sep(d);
