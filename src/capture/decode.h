@@ -69,15 +69,17 @@ struct dec {
 	/* Private to the decoder of the call: set at entry, read at exit. */
 	uint64_t priv[4];
 
-	/* The arguments of the memory roles this half takes (PATH, PATH2),
-	 * read by the framework before the decoder runs (dec_read_roles):
-	 * the event has their facts, and the decoder prints them from here
-	 * (dec_path_arg), so that tracee memory is read once. */
+	/* The arguments of the memory roles this half takes (PATH, PATH2,
+	 * SOCKADDR), read by the framework before the decoder runs
+	 * (dec_read_roles): the event has their facts, and the decoder
+	 * prints them from here (dec_path_arg, dec_sockaddr_arg), so that
+	 * tracee memory is read once. */
 	struct dec_copy {
 		bool taken;	/* read for this half */
-		bool ok;	/* readable (else the address is printed) */
-		bool cut;	/* longer than PATH_MAX - 1 bytes */
-		const char *s;	/* kept in the arena */
+		bool ok;	/* a path: readable (else the address is printed) */
+		bool cut;	/* a path: longer than PATH_MAX - 1 bytes */
+		const char *s;	/* kept in the arena: the path, or a socket
+				 * address's text */
 		size_t n;
 	} copy[6];
 
@@ -210,6 +212,10 @@ typedef void (*dec_elem_fn)(struct dec *d, const void *item, void *ctx);
 long dec_array(struct dec *d, uint64_t addr, uint64_t count, size_t size, dec_elem_fn elem, void *ctx);
 /* A sockaddr of LEN bytes: printed as strace does and decoded into d->e->sa. */
 void dec_sockaddr(struct dec *d, uint64_t addr, size_t len);
+/* Socket address argument I (a SOCKADDR role: connect, bind, sendto),
+ * whose length is argument I + 1 as an int (below 2 strace prints the
+ * address): from d->copy when dec_read_roles read it, else read now. */
+void dec_sockaddr_arg(struct dec *d, int i);
 /* An errno value's name, for SO_ERROR and the like. */
 void dec_errno_name(struct dec *d, int err);
 

@@ -1081,8 +1081,17 @@ static void roles_same_facts(void **state)
 		if (sc->family == RC_FAM_NONE || sc->nr < 0 || !syscall_role_args(sc) || !dec_lookup(sc->nr))
 			continue;
 		uint64_t args[6] = { 0 };
+		struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(8080) };
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 		for (unsigned a = 0; a < RC_SC_MAX_ARGS; a++)
 			args[a] = role_value(sc->roles[a]);
+		for (unsigned a = 0; a < RC_SC_MAX_ARGS; a++) {
+			/* A given address is followed by its length. */
+			if (sc->roles[a] == ROLE_SOCKADDR && a + 1 < RC_SC_MAX_ARGS) {
+				args[a] = DT_PTR(&sin);
+				args[a + 1] = sizeof(sin);
+			}
+		}
 		struct dt t;
 		dt_init(&t);
 		dt_decode(&t, sc->nr, args, -1, EBADF);
@@ -1115,6 +1124,11 @@ static void roles_same_facts(void **state)
 			assert_string_equal(t.ev.path ? t.ev.path : "(null)", "/tmp/role-path");
 		if (syscall_has_role(sc, ROLE_PATH2))
 			assert_string_equal(t.ev.path2 ? t.ev.path2 : "(null)", "/tmp/role-path2");
+		if (syscall_has_role(sc, ROLE_SOCKADDR)) {
+			assert_int_equal(t.ev.sa.family, AF_INET);
+			assert_int_equal(t.ev.sa.port, 8080);
+			assert_string_equal(t.ev.sa.host ? t.ev.sa.host : "(null)", "127.0.0.1");
+		}
 		dt_check_same_facts(&t);
 		/* The facts dt_check_same_facts leaves to the rules' own tests. */
 		assert_int_equal(t.parsed.sockopt_level, t.ev.sockopt_level);
@@ -1127,6 +1141,54 @@ static void roles_same_facts(void **state)
 		checked++;
 	}
 	assert_true(checked > 100);
+}
+
+/* The memory roles are read once, by the framework, before the decoder:
+ * what the decoder prints is that copy, even when the memory changed in
+ * between (another thread of the tracee may write it). */
+static void roles_read_once(void **state)
+{
+	(void)state;
+	struct dt t;
+	struct dec d;
+	char path[] = "/tmp/read-once-a";
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(8080) };
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	dt_init(&t);
+	event_clear(&t.ev);
+	memset(&d, 0, sizeof(d));
+	d.tid = getpid();
+	d.e = &t.ev;
+	d.out = &t.args;
+	d.arena = &t.arena;
+	d.opts = &t.opts;
+
+	d.nr = SYS_unlink;
+	d.args[0] = DT_PTR(path);
+	dec_read_roles(&d, syscall_by_nr(SYS_unlink));
+	assert_string_equal(t.ev.path, "/tmp/read-once-a");
+	path[sizeof(path) - 2] = 'b';
+	dec_path_arg(&d, 0);
+	assert_string_equal(strbuf_str(&t.args), "\"/tmp/read-once-a\"");
+
+	strbuf_reset(&t.args);
+	d.nr = SYS_connect;
+	d.args[0] = 3;
+	d.args[1] = DT_PTR(&sin);
+	d.args[2] = sizeof(sin);
+	dec_read_roles(&d, syscall_by_nr(SYS_connect));
+	assert_int_equal(t.ev.sa.port, 8080);
+	sin.sin_port = htons(9090);
+	dec_sockaddr_arg(&d, 1);
+	assert_string_equal(strbuf_str(&t.args),
+			    "{sa_family=AF_INET, sin_port=htons(8080), sin_addr=inet_addr(\"127.0.0.1\")}");
+	/* Not a role's argument: read when printed. */
+	dec_read_roles(&d, NULL);
+	strbuf_reset(&t.args);
+	dec_sockaddr_arg(&d, 1);
+	assert_non_null(strstr(strbuf_str(&t.args), "htons(9090)"));
+	dt_release(&t);
 }
 
 int main(void)
@@ -1146,6 +1208,7 @@ int main(void)
 		cmocka_unit_test(fds),
 		cmocka_unit_test(table_families),
 		cmocka_unit_test(roles_same_facts),
+		cmocka_unit_test(roles_read_once),
 		cmocka_unit_test(table_names),
 		cmocka_unit_test(generic_calls),
 	};

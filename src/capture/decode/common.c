@@ -515,6 +515,43 @@ const char *dec_path_arg(struct dec *d, int i)
 	return print_path(d, d->args[i], &d->copy[i]);
 }
 
+/* Socket address argument I, printed into D's output. */
+static void print_sockaddr_arg(struct dec *d, int i)
+{
+	int len = i + 1 < RC_SC_MAX_ARGS ? (int)d->args[i + 1] : 0;
+
+	if (len < 2)
+		dec_ptr(d, d->args[i]);
+	else
+		dec_sockaddr(d, d->args[i], (size_t)len);
+}
+
+/* Socket address argument I into C as the text it prints, and into the
+ * event: printing it is decoding it. */
+static void read_sockaddr_arg(struct dec *d, int i, struct dec_copy *c)
+{
+	static struct strbuf text = STRBUF_INIT;	/* the tracer is single-threaded */
+	struct strbuf *out = d->out;
+
+	memset(c, 0, sizeof(*c));
+	strbuf_reset(&text);
+	d->out = &text;
+	print_sockaddr_arg(d, i);
+	d->out = out;
+	c->s = dec_keep(d, text.buf ? text.buf : "", text.len);
+	c->n = text.len;
+	/* Out of memory: the decoder reads it again. */
+	c->taken = c->s != NULL;
+}
+
+void dec_sockaddr_arg(struct dec *d, int i)
+{
+	if (d->copy[i].taken)
+		strbuf_add(d->out, d->copy[i].s, d->copy[i].n);
+	else
+		print_sockaddr_arg(d, i);
+}
+
 void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
 {
 	memset(d->copy, 0, sizeof(d->copy));
@@ -532,8 +569,11 @@ void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
 			read_path(d, d->args[i], &d->copy[i]);
 			d->e->path2 = d->copy[i].s;
 			break;
-		default:	/* scalars are event/facts.c's; the structs that are
-				 * decoded by printing them are their decoders' */
+		case ROLE_SOCKADDR:
+			read_sockaddr_arg(d, (int)i, &d->copy[i]);
+			break;
+		default:	/* scalars are event/facts.c's; the structs that
+				 * are decoded by printing them, their decoders' */
 			break;
 		}
 	}

@@ -853,7 +853,7 @@ static void dec_connect(struct dec *d)
 		return;
 	sock_fd(d);
 	dec_sep(d);
-	print_sockaddr(d, d->args[1], (int)d->args[2], true);
+	dec_sockaddr_arg(d, 1);
 	strbuf_addf(d->out, ", %d", (int)d->args[2]);
 }
 
@@ -961,7 +961,7 @@ static void decode_send(struct dec *d, bool to)
 	if (!to)
 		return;
 	dec_sep(d);
-	print_sockaddr(d, d->args[4], (int)d->args[5], true);
+	dec_sockaddr_arg(d, 4);
 	strbuf_addf(d->out, ", %d", (int)d->args[5]);
 }
 
