@@ -70,16 +70,17 @@ struct dec {
 	uint64_t priv[4];
 
 	/* The arguments of the memory roles this half takes (PATH, PATH2,
-	 * SOCKADDR), read by the framework before the decoder runs
-	 * (dec_read_roles): the event has their facts, and the decoder
-	 * prints them from here (dec_path_arg, dec_sockaddr_arg), so that
-	 * tracee memory is read once. */
+	 * SOCKADDR, DATA_OUT, DATA_IN, TIMEOUT_TS, TIMEOUT_TV), read by the
+	 * framework before the decoder runs (dec_read_roles): the event has
+	 * their facts, and the decoder prints them from here (dec_path_arg,
+	 * dec_sockaddr_arg, dec_buf_arg, dec_timeout_arg), so that tracee
+	 * memory is read once. */
 	struct dec_copy {
 		bool taken;	/* read for this half */
-		bool ok;	/* a path: readable (else the address is printed) */
-		bool cut;	/* a path: longer than PATH_MAX - 1 bytes */
-		const char *s;	/* kept in the arena: the path, or a socket
-				 * address's text */
+		bool ok;	/* readable (else the address is printed) */
+		bool cut;	/* longer than printed (PATH_MAX - 1, -s) */
+		const char *s;	/* kept in the arena: the path, the data
+				 * printed, or a socket address's text */
 		size_t n;
 	} copy[6];
 
@@ -191,6 +192,10 @@ const char *dec_path_arg(struct dec *d, int i);
  * quote when cut; up to opts->preview_max bytes are copied into the event's
  * data preview when PREVIEW is true. */
 void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview);
+/* Data argument I (a DATA_OUT or DATA_IN role) the same way, with its
+ * preview: from d->copy when dec_read_roles read it, else LEN bytes
+ * read now. */
+void dec_buf_arg(struct dec *d, int i, size_t len);
 /* A NUL-terminated string printed up to -s ("..." when cut); returned kept. */
 const char *dec_str(struct dec *d, uint64_t addr);
 /* An array of strings (execve argv/envp); argv kept into the event when
@@ -216,6 +221,11 @@ void dec_sockaddr(struct dec *d, uint64_t addr, size_t len);
  * whose length is argument I + 1 as an int (below 2 strace prints the
  * address): from d->copy when dec_read_roles read it, else read now. */
 void dec_sockaddr_arg(struct dec *d, int i);
+/* Timeout argument I (a TIMEOUT_TS or TIMEOUT_TV role: ppoll, select,
+ * pselect6, epoll_pwait2) printed, as a timespec or (TIMEOUT_TV) a
+ * timeval, and the event's timeout_ms: from d->copy when
+ * dec_read_roles read it, else read now. */
+void dec_timeout_arg(struct dec *d, int i);
 /* An errno value's name, for SO_ERROR and the like. */
 void dec_errno_name(struct dec *d, int err);
 

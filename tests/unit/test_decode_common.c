@@ -28,6 +28,7 @@
 #include <arpa/inet.h>
 
 #include "decode_test.h"
+#include "event/facts.h"
 #include "gen/tables.h"
 
 /* The test sees each family's list the way table.c does: a family whose
@@ -1062,6 +1063,19 @@ static uint64_t role_value(unsigned char role)
 	case ROLE_ID: return 1000;
 	case ROLE_PATH: return DT_PTR("/tmp/role-path");
 	case ROLE_PATH2: return DT_PTR("/tmp/role-path2");
+	case ROLE_TIMEOUT_TS: {
+		static const struct dec_ktime ts = { 1, 500000000 };
+		return DT_PTR(&ts);
+	}
+	case ROLE_TIMEOUT_TV: {
+		static const struct dec_ktime tv = { 1, 500000 };
+		return DT_PTR(&tv);
+	}
+	case ROLE_DATA_OUT: {
+		static char data[4096];
+		memset(data, 'w', sizeof(data) - 1);
+		return DT_PTR(data);
+	}
 	default: return 0;	/* memory: NULL */
 	}
 }
@@ -1124,6 +1138,18 @@ static void roles_same_facts(void **state)
 			assert_string_equal(t.ev.path ? t.ev.path : "(null)", "/tmp/role-path");
 		if (syscall_has_role(sc, ROLE_PATH2))
 			assert_string_equal(t.ev.path2 ? t.ev.path2 : "(null)", "/tmp/role-path2");
+		int ti = syscall_arg(sc, ROLE_TIMEOUT_TS) >= 0 ? syscall_arg(sc, ROLE_TIMEOUT_TS)
+							       : syscall_arg(sc, ROLE_TIMEOUT_TV);
+		/* (epoll_pwait2 prints its timeout at exit: a failed call's
+		 * is an address.) */
+		if (ti >= 0 && !event_arg_at_exit(sc, (unsigned)ti))
+			assert_int_equal(t.ev.timeout_ms, 1500);
+		if (syscall_has_role(sc, ROLE_DATA_OUT)) {
+			/* All 4096 bytes written: the preview's head and tail. */
+			assert_non_null(t.ev.data);
+			assert_int_equal(t.ev.data_len, t.opts.preview_max);
+			assert_int_equal(t.ev.data[0], 'w');
+		}
 		if (syscall_has_role(sc, ROLE_SOCKADDR)) {
 			assert_int_equal(t.ev.sa.family, AF_INET);
 			assert_int_equal(t.ev.sa.port, 8080);
@@ -1188,6 +1214,19 @@ static void roles_read_once(void **state)
 	strbuf_reset(&t.args);
 	dec_sockaddr_arg(&d, 1);
 	assert_non_null(strstr(strbuf_str(&t.args), "htons(9090)"));
+
+	/* write's data: printed and previewed from the same copy. */
+	char data[] = "first";
+	strbuf_reset(&t.args);
+	d.nr = SYS_write;
+	d.args[1] = DT_PTR(data);
+	d.args[2] = 5;
+	dec_read_roles(&d, syscall_by_nr(SYS_write));
+	data[0] = 'F';
+	dec_buf_arg(&d, 1, 5);
+	assert_string_equal(strbuf_str(&t.args), "\"first\"");
+	assert_int_equal(t.ev.data_len, 5);
+	assert_memory_equal(t.ev.data, "first", 5);
 	dt_release(&t);
 }
 

@@ -515,7 +515,11 @@ const char *dec_path_arg(struct dec *d, int i)
 	return print_path(d, d->args[i], &d->copy[i]);
 }
 
-/* Socket address argument I, printed into D's output. */
+/* The roles whose decoding is their printing: argument I printed, and
+ * its fact put in the event. */
+typedef void (*role_print_fn)(struct dec *d, int i);
+
+/* Socket address argument I. */
 static void print_sockaddr_arg(struct dec *d, int i)
 {
 	int len = i + 1 < RC_SC_MAX_ARGS ? (int)d->args[i + 1] : 0;
@@ -526,9 +530,29 @@ static void print_sockaddr_arg(struct dec *d, int i)
 		dec_sockaddr(d, d->args[i], (size_t)len);
 }
 
-/* Socket address argument I into C as the text it prints, and into the
- * event: printing it is decoding it. */
-static void read_sockaddr_arg(struct dec *d, int i, struct dec_copy *c)
+/* A timeout, the event's timeout_ms as parse_timeout_ms reads the text
+ * (none for NULL or a negative time): a struct timespec, or a timeval
+ * for a TIMEOUT_TV role (select). */
+static void print_timeout_arg(struct dec *d, int i)
+{
+	const struct rc_syscall *sc = syscall_by_nr(d->nr);
+	struct dec_ktime t;
+	double sec;
+
+	if (sc && sc->roles[i] == ROLE_TIMEOUT_TV) {
+		if (!dec_umove(d, d->args[i], &t, sizeof(t)))
+			return;
+		dec_timeval_val(d, &t);
+		sec = (double)t.sec + (double)t.nsec * 1e-6;
+	} else if (!dec_timespec(d, d->args[i], &sec)) {
+		return;
+	}
+	if (sec >= 0 && d->e)
+		d->e->timeout_ms = event_secs_to_ms(sec);
+}
+
+/* Argument I into C as the text FN prints, its fact into the event. */
+static void read_text_arg(struct dec *d, int i, role_print_fn fn, struct dec_copy *c)
 {
 	static struct strbuf text = STRBUF_INIT;	/* the tracer is single-threaded */
 	struct strbuf *out = d->out;
@@ -536,7 +560,7 @@ static void read_sockaddr_arg(struct dec *d, int i, struct dec_copy *c)
 	memset(c, 0, sizeof(*c));
 	strbuf_reset(&text);
 	d->out = &text;
-	print_sockaddr_arg(d, i);
+	fn(d, i);
 	d->out = out;
 	c->s = dec_keep(d, text.buf ? text.buf : "", text.len);
 	c->n = text.len;
@@ -544,40 +568,24 @@ static void read_sockaddr_arg(struct dec *d, int i, struct dec_copy *c)
 	c->taken = c->s != NULL;
 }
 
-void dec_sockaddr_arg(struct dec *d, int i)
+static void print_text_arg(struct dec *d, int i, role_print_fn fn)
 {
 	if (d->copy[i].taken)
 		strbuf_add(d->out, d->copy[i].s, d->copy[i].n);
 	else
-		print_sockaddr_arg(d, i);
+		fn(d, i);
 }
 
-void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
+void dec_sockaddr_arg(struct dec *d, int i)
 {
-	memset(d->copy, 0, sizeof(d->copy));
-	if (!sc || !d->e)
-		return;
-	for (unsigned i = 0; i < sc->nroles && i < RC_SC_MAX_ARGS; i++) {
-		if (event_arg_at_exit(sc, i) != d->exiting)
-			continue;
-		switch (sc->roles[i]) {
-		case ROLE_PATH:
-			read_path(d, d->args[i], &d->copy[i]);
-			d->e->path = d->copy[i].s;
-			break;
-		case ROLE_PATH2:
-			read_path(d, d->args[i], &d->copy[i]);
-			d->e->path2 = d->copy[i].s;
-			break;
-		case ROLE_SOCKADDR:
-			read_sockaddr_arg(d, (int)i, &d->copy[i]);
-			break;
-		default:	/* scalars are event/facts.c's; the structs that
-				 * are decoded by printing them, their decoders' */
-			break;
-		}
-	}
+	print_text_arg(d, i, print_sockaddr_arg);
 }
+
+void dec_timeout_arg(struct dec *d, int i)
+{
+	print_text_arg(d, i, print_timeout_arg);
+}
+
 
 static int strsize(const struct dec *d)
 {
@@ -657,7 +665,9 @@ const char *dec_str(struct dec *d, uint64_t addr)
 	return print_cstr(d, addr, &ok);
 }
 
-void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
+/* The LEN bytes at ADDR into C: the part printed up to -s, and up to
+ * opts->preview_max bytes into the event's data preview when PREVIEW. */
+static void read_buf(struct dec *d, uint64_t addr, size_t len, bool preview, struct dec_copy *c)
 {
 	size_t shown = MIN(len, (size_t)strsize(d));
 	size_t pmax = preview && d->opts ? d->opts->preview_max : 0;
@@ -667,28 +677,27 @@ void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
 	size_t want = MAX(shown, head);
 	unsigned char *buf;
 
-	if (!addr) {
-		strbuf_add(d->out, "NULL", 4);
+	memset(c, 0, sizeof(*c));
+	c->taken = true;
+	if (!addr)
 		return;
-	}
 	buf = (unsigned char *)scratch(want + tail + 1);
-	if (!buf) {
-		dec_ptr(d, addr);
+	if (!buf)
 		return;
-	}
 	/* The preview may reach further than the printed part: when only
 	 * the printed part is readable, print that and keep less. */
 	if (mem_read(d->tid, addr, buf, want) != (ssize_t)want) {
-		if (want == shown || mem_read(d->tid, addr, buf, shown) != (ssize_t)shown) {
-			dec_ptr(d, addr);
+		if (want == shown || mem_read(d->tid, addr, buf, shown) != (ssize_t)shown)
 			return;
-		}
 		want = head = shown;
 		tail = 0;
 	}
 	if (tail && mem_read(d->tid, addr + len - tail, buf + want, tail) != (ssize_t)tail)
 		tail = 0;
-	dec_quote(d, buf, shown, shown < len);
+	c->s = dec_keep(d, buf, shown);
+	c->ok = c->s != NULL;
+	c->n = shown;
+	c->cut = shown < len;
 	if (pmax && d->e) {
 		head = MIN(head, want);
 		memmove(buf + head, buf + want, tail);
@@ -697,6 +706,86 @@ void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
 		d->e->data_gap = d->e->data && tail ? head : 0;
 		d->e->data_omitted = d->e->data && tail ? len - head - tail : 0;
 		d->e->data_truncated = !tail && head < len;
+	}
+}
+
+static void print_buf(struct dec *d, uint64_t addr, const struct dec_copy *c)
+{
+	if (!addr)
+		strbuf_add(d->out, "NULL", 4);
+	else if (!c->ok)
+		dec_ptr(d, addr);
+	else
+		dec_quote(d, c->s, c->n, c->cut);
+}
+
+void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
+{
+	struct dec_copy c;
+
+	read_buf(d, addr, len, preview, &c);
+	print_buf(d, addr, &c);
+}
+
+void dec_buf_arg(struct dec *d, int i, size_t len)
+{
+	if (d->copy[i].taken)
+		print_buf(d, d->args[i], &d->copy[i]);
+	else
+		dec_buf(d, d->args[i], len, true);
+}
+
+/* Data argument I of SC, whose length is its LEN role's: all of it when
+ * written (DATA_OUT), what the call returned of it when read into
+ * (DATA_IN, at exit; nothing when the call failed). */
+static void read_data_arg(struct dec *d, const struct rc_syscall *sc, unsigned i)
+{
+	int li = syscall_arg(sc, ROLE_LEN);
+	uint64_t len;
+
+	if (li < 0)
+		return;
+	len = d->args[li];
+	if (sc->roles[i] == ROLE_DATA_IN) {
+		if (d->err)
+			return;
+		len = MIN((uint64_t)d->rval, len);
+	}
+	read_buf(d, d->args[i], (size_t)len, true, &d->copy[i]);
+}
+
+void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
+{
+	memset(d->copy, 0, sizeof(d->copy));
+	if (!sc || !d->e)
+		return;
+	for (unsigned i = 0; i < sc->nroles && i < RC_SC_MAX_ARGS; i++) {
+		if (event_arg_at_exit(sc, i) != d->exiting)
+			continue;
+		switch (sc->roles[i]) {
+		case ROLE_PATH:
+			read_path(d, d->args[i], &d->copy[i]);
+			d->e->path = d->copy[i].s;
+			break;
+		case ROLE_PATH2:
+			read_path(d, d->args[i], &d->copy[i]);
+			d->e->path2 = d->copy[i].s;
+			break;
+		case ROLE_SOCKADDR:
+			read_text_arg(d, (int)i, print_sockaddr_arg, &d->copy[i]);
+			break;
+		case ROLE_TIMEOUT_TS:
+		case ROLE_TIMEOUT_TV:
+			read_text_arg(d, (int)i, print_timeout_arg, &d->copy[i]);
+			break;
+		case ROLE_DATA_OUT:
+		case ROLE_DATA_IN:
+			read_data_arg(d, sc, i);
+			break;
+		default:	/* scalars are event/facts.c's; the structs that
+				 * are decoded by printing them, their decoders' */
+			break;
+		}
 	}
 }
 

@@ -130,28 +130,6 @@ static void left_time(struct dec *d, struct strbuf *sb, uint64_t addr, bool usec
 			    (long long)t.sec, (unsigned long long)t.nsec);
 }
 
-/* A timeout at entry: printed, and the event's timeout_ms as the
- * parse_timeout_ms reads it (none for NULL or a negative time). */
-static void timeout_ts(struct dec *d, uint64_t addr)
-{
-	double sec;
-
-	if (dec_timespec(d, addr, &sec) && sec >= 0)
-		d->e->timeout_ms = event_secs_to_ms(sec);
-}
-
-static void timeout_tv(struct dec *d, uint64_t addr)
-{
-	struct k_timespec t;
-
-	if (!dec_umove(d, addr, &t, sizeof(t)))
-		return;
-	strbuf_addf(d->out, "{tv_sec=%lld, tv_usec=%llu}", (long long)t.sec, (unsigned long long)t.nsec);
-	double sec = (double)t.sec + (double)t.nsec * 1e-6;
-	if (sec >= 0)
-		d->e->timeout_ms = event_secs_to_ms(sec);
-}
-
 /*
  * read and write.
  */
@@ -177,7 +155,7 @@ static void dec_write(struct dec *d)
 		return;
 	fd_arg(d, 0);
 	dec_sep(d);
-	dec_buf(d, d->args[1], (size_t)d->args[2], true);
+	dec_buf_arg(d, 1, (size_t)d->args[2]);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
 	if (d->nr == SYS_pwrite64)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
@@ -614,7 +592,7 @@ static void dec_ppoll(struct dec *d)
 	}
 	pollfds_at(d, d->args[0], (unsigned)d->args[1]);
 	strbuf_addf(d->out, ", %u, ", (unsigned)d->args[1]);
-	timeout_ts(d, d->args[2]);
+	dec_timeout_arg(d, 2);
 	dec_sep(d);
 	dec_sigset(d, d->args[3], d->args[4]);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[4]);
@@ -677,10 +655,7 @@ static void select_entry(struct dec *d)
 	}
 	free(set);
 	dec_sep(d);
-	if (d->nr == SYS_select)
-		timeout_tv(d, d->args[4]);
-	else
-		timeout_ts(d, d->args[4]);
+	dec_timeout_arg(d, 4);	/* a timeval for select, a timespec for pselect6 */
 }
 
 static void select_exit(struct dec *d)
@@ -839,7 +814,7 @@ static void dec_epoll_wait(struct dec *d)
 	if (d->nr == SYS_epoll_pwait2) {
 		/* strace prints it at exit, so a failed call shows its
 		 * address (and the parser finds no timeout in that). */
-		timeout_ts(d, d->args[3]);
+		dec_timeout_arg(d, 3);
 	} else {
 		strbuf_addf(d->out, "%d", (int)d->args[3]);
 	}

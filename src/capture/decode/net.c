@@ -955,7 +955,7 @@ static void decode_send(struct dec *d, bool to)
 		return;
 	sock_fd(d);
 	dec_sep(d);
-	dec_buf(d, d->args[1], (size_t)d->args[2], true);
+	dec_buf_arg(d, 1, (size_t)d->args[2]);
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
 	print_msg_flags(d, d->args[3]);
 	if (!to)
@@ -985,7 +985,7 @@ static void decode_recv(struct dec *d, bool from)
 	if (d->err)
 		dec_ptr(d, d->args[1]);
 	else
-		dec_buf(d, d->args[1], (size_t)MIN((uint64_t)d->rval, d->args[2]), true);
+		dec_buf_arg(d, 1, (size_t)MIN((uint64_t)d->rval, d->args[2]));
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
 	print_msg_flags(d, d->args[3]);
 	if (!from)
