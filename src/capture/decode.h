@@ -9,13 +9,22 @@
  * including the ", " separators (strace prints "read(3, " at entry and
  * "\"data\"..., 1024" at exit).
  *
- * The same call fills d->e, the event the rules read, with the facts that
- * event.h documents, each argument as its role in event/syscalls.def says
- * (the roles strace/facts.c reads a log's text by); dec_call then adds
- * the facts that follow from the call's meaning (event/facts.c: accept's
- * new fd, creat's flags...). Strings kept in the event
- * must come from dec_keep() or the dec_* readers, which copy into the
- * thread's arena: it lives from entry until the event has been dispatched.
+ * The event the rules read, d->e, gets the facts that event.h documents,
+ * each argument as its role in event/syscalls.def says (the roles
+ * strace/facts.c reads a log's text by), and mostly not from the
+ * decoder: dec_call first has event/facts.c take the scalar roles from
+ * the registers (event_raw_arg_facts, event_raw_exit_facts), then reads
+ * the memory roles of paths, data, socket addresses, timeouts and argv into
+ * d->copy and the event (dec_read_roles), each in the half
+ * event_arg_at_exit gives it; the decoder prints those copies. The
+ * structs whose decoding is their printing (stat buffers, poll and
+ * select sets, epoll events, iovecs, msghdrs, pipe fds, wait
+ * status, open_how, clone_args, struct flock, futex timeouts...) stay
+ * their decoders' facts. dec_call then adds the facts that follow from
+ * the call's meaning (event/facts.c: accept's new fd, creat's
+ * flags...). Strings kept in the event must come from dec_keep() or the
+ * dec_* readers, which copy into the thread's arena: it lives from entry
+ * until the event has been dispatched.
  *
  * Families, one file each under decode/: file (with fcntl, ioctl and
  * mount, which share file.h), net, process, memory, futex, io, signal,
@@ -70,11 +79,11 @@ struct dec {
 	uint64_t priv[4];
 
 	/* The arguments of the memory roles this half takes (PATH, PATH2,
-	 * SOCKADDR, DATA_OUT, DATA_IN, TIMEOUT_TS, TIMEOUT_TV), read by the
-	 * framework before the decoder runs (dec_read_roles): the event has
-	 * their facts, and the decoder prints them from here (dec_path_arg,
-	 * dec_sockaddr_arg, dec_buf_arg, dec_timeout_arg), so that tracee
-	 * memory is read once. */
+	 * SOCKADDR, DATA_OUT, DATA_IN, TIMEOUT_TS, TIMEOUT_TV, ARGV), read
+	 * by the framework before the decoder runs (dec_read_roles): the
+	 * event has their facts, and the decoder prints them from here
+	 * (dec_path_arg, dec_sockaddr_arg, dec_buf_arg, dec_timeout_arg,
+	 * dec_argv_arg), so that tracee memory is read once. */
 	struct dec_copy {
 		bool taken;	/* read for this half */
 		bool ok;	/* readable (else the address is printed) */
@@ -226,6 +235,10 @@ void dec_sockaddr_arg(struct dec *d, int i);
  * timeval, and the event's timeout_ms: from d->copy when
  * dec_read_roles read it, else read now. */
 void dec_timeout_arg(struct dec *d, int i);
+/* execve's argv, argument I (an ARGV role), printed as dec_strarray does
+ * and kept as the event's argv: from d->copy when dec_read_roles read
+ * it, else read now. */
+void dec_argv_arg(struct dec *d, int i);
 /* An errno value's name, for SO_ERROR and the like. */
 void dec_errno_name(struct dec *d, int err);
 

@@ -1071,6 +1071,10 @@ static uint64_t role_value(unsigned char role)
 		static const struct dec_ktime tv = { 1, 500000 };
 		return DT_PTR(&tv);
 	}
+	case ROLE_ARGV: {
+		static const char *const argv[] = { "prog", "--flag", NULL };
+		return DT_PTR(argv);
+	}
 	case ROLE_DATA_OUT: {
 		static char data[4096];
 		memset(data, 'w', sizeof(data) - 1);
@@ -1144,6 +1148,10 @@ static void roles_same_facts(void **state)
 		 * is an address.) */
 		if (ti >= 0 && !event_arg_at_exit(sc, (unsigned)ti))
 			assert_int_equal(t.ev.timeout_ms, 1500);
+		if (syscall_has_role(sc, ROLE_ARGV)) {
+			assert_int_equal(t.ev.argc, 2);
+			assert_string_equal(t.ev.argv[1], "--flag");
+		}
 		if (syscall_has_role(sc, ROLE_DATA_OUT)) {
 			/* All 4096 bytes written: the preview's head and tail. */
 			assert_non_null(t.ev.data);
@@ -1227,6 +1235,21 @@ static void roles_read_once(void **state)
 	assert_string_equal(strbuf_str(&t.args), "\"first\"");
 	assert_int_equal(t.ev.data_len, 5);
 	assert_memory_equal(t.ev.data, "first", 5);
+
+	/* execve's argv: printed from the strings kept as the event's. */
+	char arg1[] = "--one";
+	const char *argv[] = { "prog", arg1, NULL };
+	strbuf_reset(&t.args);
+	d.nr = SYS_execve;
+	d.args[0] = DT_PTR("/bin/prog");
+	d.args[1] = DT_PTR(argv);
+	d.args[2] = 0;
+	dec_read_roles(&d, syscall_by_nr(SYS_execve));
+	arg1[2] = 'O';
+	dec_argv_arg(&d, 1);
+	assert_string_equal(strbuf_str(&t.args), "[\"prog\", \"--one\"]");
+	assert_int_equal(t.ev.argc, 2);
+	assert_string_equal(t.ev.argv[1], "--one");
 	dt_release(&t);
 }
 

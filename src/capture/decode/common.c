@@ -551,6 +551,12 @@ static void print_timeout_arg(struct dec *d, int i)
 		d->e->timeout_ms = event_secs_to_ms(sec);
 }
 
+/* execve's argv, into the event's. */
+static void print_argv_arg(struct dec *d, int i)
+{
+	dec_strarray(d, d->args[i], true);
+}
+
 /* Argument I into C as the text FN prints, its fact into the event. */
 static void read_text_arg(struct dec *d, int i, role_print_fn fn, struct dec_copy *c)
 {
@@ -584,6 +590,11 @@ void dec_sockaddr_arg(struct dec *d, int i)
 void dec_timeout_arg(struct dec *d, int i)
 {
 	print_text_arg(d, i, print_timeout_arg);
+}
+
+void dec_argv_arg(struct dec *d, int i)
+{
+	print_text_arg(d, i, print_argv_arg);
 }
 
 
@@ -777,6 +788,9 @@ void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
 		case ROLE_TIMEOUT_TS:
 		case ROLE_TIMEOUT_TV:
 			read_text_arg(d, (int)i, print_timeout_arg, &d->copy[i]);
+			break;
+		case ROLE_ARGV:
+			read_text_arg(d, (int)i, print_argv_arg, &d->copy[i]);
 			break;
 		case ROLE_DATA_OUT:
 		case ROLE_DATA_IN:

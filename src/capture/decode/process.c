@@ -74,7 +74,7 @@ static void exec_args(struct dec *d, int i)
 {
 	dec_path_arg(d, i);
 	dec_sep(d);
-	dec_strarray(d, d->args[i + 1], true);
+	dec_argv_arg(d, i + 1);
 	dec_sep(d);
 	dec_envp(d, d->args[i + 2]);
 }
