@@ -9,13 +9,22 @@
  * including the ", " separators (strace prints "read(3, " at entry and
  * "\"data\"..., 1024" at exit).
  *
- * The same call fills d->e, the event the rules read, with the facts that
- * event.h documents, each argument as its role in event/syscalls.def says
- * (the roles strace/facts.c reads a log's text by); dec_call then adds
- * the facts that follow from the call's meaning (event/facts.c: accept's
- * new fd, creat's flags...). Strings kept in the event
- * must come from dec_keep() or the dec_* readers, which copy into the
- * thread's arena: it lives from entry until the event has been dispatched.
+ * The event the rules read, d->e, gets the facts that event.h documents,
+ * each argument as its role in event/syscalls.def says (the roles
+ * strace/facts.c reads a log's text by), and mostly not from the
+ * decoder: dec_call first has event/facts.c take the scalar roles from
+ * the registers (event_raw_arg_facts, event_raw_exit_facts), then reads
+ * the memory roles of paths, data, socket addresses, timeouts and argv into
+ * d->copy and the event (dec_read_roles), each in the half
+ * event_arg_at_exit gives it; the decoder prints those copies. The
+ * structs whose decoding is their printing (stat buffers, poll and
+ * select sets, epoll events, iovecs, msghdrs, pipe fds, wait
+ * status, open_how, clone_args, struct flock, futex timeouts...) stay
+ * their decoders' facts. dec_call then adds the facts that follow from
+ * the call's meaning (event/facts.c: accept's new fd, creat's
+ * flags...). Strings kept in the event must come from dec_keep() or the
+ * dec_* readers, which copy into the thread's arena: it lives from entry
+ * until the event has been dispatched.
  *
  * Families, one file each under decode/: file (with fcntl, ioctl and
  * mount, which share file.h), net, process, memory, futex, io, signal,
@@ -76,6 +85,21 @@ struct dec {
 
 	/* Private to the decoder of the call: set at entry, read at exit. */
 	uint64_t priv[4];
+
+	/* The arguments of the memory roles this half takes (PATH, PATH2,
+	 * SOCKADDR, DATA_OUT, DATA_IN, TIMEOUT_TS, TIMEOUT_TV, ARGV), read
+	 * by the framework before the decoder runs (dec_read_roles): the
+	 * event has their facts, and the decoder prints them from here
+	 * (dec_path_arg, dec_sockaddr_arg, dec_buf_arg, dec_timeout_arg,
+	 * dec_argv_arg), so that tracee memory is read once. */
+	struct dec_copy {
+		bool taken;	/* read for this half */
+		bool ok;	/* readable (else the address is printed) */
+		bool cut;	/* longer than printed (PATH_MAX - 1, -s) */
+		const char *s;	/* kept in the arena: the path, the data
+				 * printed, or a socket address's text */
+		size_t n;
+	} copy[6];
 
 	/* At exit, text printed after the return value: "(Timeout)",
 	 * "([{fd=3, revents=POLLIN}])" for poll. Without the parentheses'
@@ -143,6 +167,10 @@ long dec_nr_max(void);
 
 /* Run the decoder of d->nr (or the generic printer) for the current half. */
 void dec_call(struct dec *d);
+/* Read the arguments of SC's memory roles this half takes into d->copy
+ * and their facts into the event (decode/common.c; dec_call calls it
+ * for the calls a decoder prints, before the decoder). */
+void dec_read_roles(struct dec *d, const struct rc_syscall *sc);
 
 /*
  * Helpers for decoders (decode/common.c). Each prints one argument, with
@@ -166,21 +194,25 @@ void dec_dirfd(struct dec *d, int fd);
 /* "A|B|0x10" for V against X; DFLT when V is 0 (may be NULL: prints 0). */
 void dec_flags(struct dec *d, const struct rc_xlat *x, unsigned long long v, const char *dflt);
 /* Open flags: the access mode, then the other flags in strace's order:
- * "O_RDONLY|O_CLOEXEC", "O_WRONLY|O_CREAT|O_TRUNC". Returns the flags as
- * the event keeps them, the same a log reader gets from that text: each
- * name printed has its value in the generated table (O_LARGEFILE, 0 in
- * 64-bit glibc, counts for nothing), the bits printed in hex count as
- * they are. */
-unsigned long long dec_open_flags(struct dec *d, unsigned long long v);
+ * "O_RDONLY|O_CLOEXEC", "O_WRONLY|O_CREAT|O_TRUNC". The event's flags are
+ * event_open_flags() of the same value. */
+void dec_open_flags(struct dec *d, unsigned long long v);
 /* One value's name, or V in decimal. */
 void dec_xval(struct dec *d, const struct rc_xlat *x, long long v);
 /* A NUL-terminated path: printed quoted in full (up to PATH_MAX), kept and
  * returned; NULL (with the address printed) when unreadable. */
 const char *dec_path(struct dec *d, uint64_t addr);
+/* Path argument I, the same way: from d->copy when dec_read_roles read
+ * it (a PATH or PATH2 role), else read now. */
+const char *dec_path_arg(struct dec *d, int i);
 /* A data buffer of LEN bytes: printed quoted up to -s with "..." after the
  * quote when cut; up to opts->preview_max bytes are copied into the event's
  * data preview when PREVIEW is true. */
 void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview);
+/* Data argument I (a DATA_OUT or DATA_IN role) the same way, with its
+ * preview: from d->copy when dec_read_roles read it, else LEN bytes
+ * read now. */
+void dec_buf_arg(struct dec *d, int i, size_t len);
 /* A NUL-terminated string printed up to -s ("..." when cut); returned kept. */
 const char *dec_str(struct dec *d, uint64_t addr);
 /* An array of strings (execve argv/envp); argv kept into the event when
@@ -202,6 +234,19 @@ typedef void (*dec_elem_fn)(struct dec *d, const void *item, void *ctx);
 long dec_array(struct dec *d, uint64_t addr, uint64_t count, size_t size, dec_elem_fn elem, void *ctx);
 /* A sockaddr of LEN bytes: printed as strace does and decoded into d->e->sa. */
 void dec_sockaddr(struct dec *d, uint64_t addr, size_t len);
+/* Socket address argument I (a SOCKADDR role: connect, bind, sendto),
+ * whose length is argument I + 1 as an int (below 2 strace prints the
+ * address): from d->copy when dec_read_roles read it, else read now. */
+void dec_sockaddr_arg(struct dec *d, int i);
+/* Timeout argument I (a TIMEOUT_TS or TIMEOUT_TV role: ppoll, select,
+ * pselect6, epoll_pwait2) printed, as a timespec or (TIMEOUT_TV) a
+ * timeval, and the event's timeout_ms: from d->copy when
+ * dec_read_roles read it, else read now. */
+void dec_timeout_arg(struct dec *d, int i);
+/* execve's argv, argument I (an ARGV role), printed as dec_strarray does
+ * and kept as the event's argv: from d->copy when dec_read_roles read
+ * it, else read now. */
+void dec_argv_arg(struct dec *d, int i);
 /* An errno value's name, for SO_ERROR and the like. */
 void dec_errno_name(struct dec *d, int err);
 

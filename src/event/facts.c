@@ -3,28 +3,194 @@
 
 #include <fcntl.h>
 #include <limits.h>
+#include <linux/futex.h>
+#include <string.h>
 
-void event_raw_arg_facts(struct rc_event *e, const struct rc_syscall *sc, const uint64_t args[RC_SC_MAX_ARGS])
+#include "gen/tables.h"
+#include "util/util.h"
+
+/* The roles of what the kernel writes into the caller's memory. */
+static bool role_is_out(unsigned char role)
 {
-	if (!sc)
-		return;
-	for (unsigned i = 0; i < sc->nroles; i++) {
-		switch (sc->roles[i]) {
-		case ROLE_FD:
-			e->fd = (int)args[i];
-			break;
-		case ROLE_FD2:
-			e->fd2 = (int)args[i];
-			break;
-		case ROLE_DIRFD:
-			e->dirfd = (int)args[i];
-			break;
-		default:
-			break;
-		}
+	switch (role) {
+	case ROLE_DATA_IN:
+	case ROLE_IOV_IN:
+	case ROLE_STAT_BUF:
+	case ROLE_STATX_BUF:
+	case ROLE_MSGHDR_IN:
+	case ROLE_MMSGHDR_IN:
+	case ROLE_SOCKADDR_OUT:
+	case ROLE_FD_PAIR:
+	case ROLE_EPOLL_EVENTS:
+	case ROLE_GROUPS_IN:
+	case ROLE_WSTATUS:
+		return true;
+	default:
+		return false;
 	}
 }
 
+bool event_arg_at_exit(const struct rc_syscall *sc, unsigned i)
+{
+	for (unsigned k = 0; k <= i && k < RC_SC_MAX_ARGS; k++)
+		if (role_is_out(sc->roles[k]))
+			return true;
+	return false;
+}
+
+unsigned long long event_open_flags(unsigned long long v)
+{
+	/* strace names the access mode (O_ACCMODE for 3), the kernel's
+	 * O_LARGEFILE bit and O_ASYNC's (as FASYNC): the fact is what the
+	 * headers give those names, as a reader of its text takes them
+	 * (O_LARGEFILE is 0 in 64-bit glibc, FASYNC is not an O_ name, and
+	 * O_ACCMODE is a mask, no flag). */
+	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
+	static const struct {
+		const char *name;
+		unsigned long long bits;
+	} named[] = { { "O_LARGEFILE", RC_KERNEL_O_LARGEFILE }, { "FASYNC", FASYNC } };
+	static bool known;
+	static long long mode[ARRAY_SIZE(modes)], value[ARRAY_SIZE(named)];
+
+	if (!known) {
+		for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+			if (!xlat_value(&rc_xlat_open_flag, modes[i], strlen(modes[i]), &mode[i]))
+				mode[i] = 0;
+		for (size_t i = 0; i < ARRAY_SIZE(named); i++)
+			if (!xlat_value(&rc_xlat_open_flag, named[i].name, strlen(named[i].name), &value[i]))
+				value[i] = 0;
+		known = true;
+	}
+	unsigned long long f = (v & ~(unsigned long long)O_ACCMODE) | (unsigned long long)mode[v & O_ACCMODE];
+	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
+		if ((v & named[i].bits) == named[i].bits)
+			f = (f & ~named[i].bits) | (unsigned long long)value[i];
+	return f;
+}
+
+/* The fact of argument I, whose raw value is V. */
+static void raw_fact(struct rc_event *e, const struct rc_syscall *sc, unsigned i, uint64_t v,
+		     const uint64_t args[RC_SC_MAX_ARGS], bool exiting, long long ret, int err)
+{
+	int fi;
+
+	switch (sc->roles[i]) {
+	case ROLE_FD:
+		e->fd = (int)v;
+		break;
+	case ROLE_FD2:
+		e->fd2 = (int)v;
+		break;
+	case ROLE_DIRFD:
+		e->dirfd = (int)v;
+		break;
+	case ROLE_OPEN_FLAGS:
+		e->flags = (long long)event_open_flags(v);
+		break;
+	case ROLE_PIPE_FLAGS:
+	case ROLE_MMAP_FLAGS:
+	case ROLE_MREMAP_FLAGS:
+	case ROLE_CLONE_FLAGS:
+		e->flags = (long long)v;
+		break;
+	case ROLE_SOCK_TYPE:
+		e->flags = (unsigned int)v;
+		break;
+	case ROLE_MODE:
+		/* The kernel reads an open's mode only when it may create
+		 * the file (strace prints it only then). */
+		fi = syscall_arg(sc, ROLE_OPEN_FLAGS);
+		if (fi < 0 || (args[fi] & (O_CREAT | RC_O_TMPFILE_BIT)))
+			e->mode = (unsigned short)v;
+		break;
+	case ROLE_PROT:
+		e->mode = (long long)v;
+		break;
+	case ROLE_PROTOCOL:
+		e->mode = (int)v;
+		break;
+	case ROLE_LEN:
+		/* A byte count is signed: a negative one is none. */
+		if ((long long)v >= 0)
+			e->len = v;
+		break;
+	case ROLE_MAP_LEN:
+		e->len = v;
+		break;
+	case ROLE_OFFSET:
+		e->offset = (long long)v;
+		break;
+	case ROLE_ADDR:
+		e->addr = v;
+		break;
+	case ROLE_FAMILY:
+		e->sa.family = (int)v;
+		break;
+	case ROLE_SOCKOPT_LEVEL:
+		e->sockopt_level = (int)v;
+		break;
+	case ROLE_SOCKOPT_NAME:
+		e->sockopt_name = (int)v;
+		break;
+	case ROLE_TIMEOUT_MS:
+		if ((int)v >= 0)
+			e->timeout_ms = (int)v;
+		break;
+	case ROLE_FUTEX_OP:
+		e->futex_op = (int)(v & FUTEX_CMD_MASK);
+		break;
+	case ROLE_FCNTL_CMD:
+		/* The copy is the result: known at exit. */
+		if (exiting)
+			event_fcntl_dup_facts(e, (unsigned)v, !err, ret);
+		break;
+	case ROLE_FLOCK_OP:
+		event_flock_facts(e, (long long)v);
+		break;
+	case ROLE_KILL_PID:
+		e->has_kill_target = true;
+		e->kill_target = (int)v;
+		break;
+	case ROLE_SIGNAL:
+		if (v < 256)
+			e->signo = (int)v;
+		break;
+	case ROLE_EXIT_CODE:
+		e->exit_code = (int)v;
+		break;
+	case ROLE_ID:
+		/* -1 leaves the id unchanged. */
+		if (e->nids < RC_EVENT_MAX_IDS)
+			e->ids[e->nids++] = (unsigned)v == (unsigned)-1 ? -1 : (long long)(unsigned)v;
+		break;
+	default:	/* the roles of memory: the source reads them */
+		break;
+	}
+}
+
+/* Each half takes the facts of its arguments (event_arg_at_exit), and
+ * the exit half also those the result completes. */
+static void raw_facts(struct rc_event *e, const struct rc_syscall *sc, const uint64_t args[RC_SC_MAX_ARGS],
+		      bool exiting, long long ret, int err)
+{
+	if (!sc)
+		return;
+	for (unsigned i = 0; i < sc->nroles && i < RC_SC_MAX_ARGS; i++)
+		if (event_arg_at_exit(sc, i) == exiting || (exiting && sc->roles[i] == ROLE_FCNTL_CMD))
+			raw_fact(e, sc, i, args[i], args, exiting, ret, err);
+}
+
+void event_raw_arg_facts(struct rc_event *e, const struct rc_syscall *sc, const uint64_t args[RC_SC_MAX_ARGS])
+{
+	raw_facts(e, sc, args, false, 0, 0);
+}
+
+void event_raw_exit_facts(struct rc_event *e, const struct rc_syscall *sc, const uint64_t args[RC_SC_MAX_ARGS],
+			  long long ret, int err)
+{
+	raw_facts(e, sc, args, true, ret, err);
+}
 void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_known, long long ret, int err)
 {
 	bool ok = ret_known && err == 0;
@@ -35,6 +201,8 @@ void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_
 		e->fd = e->dirfd;
 		e->fd_hint = e->dir_hint;
 	}
+	if ((sc->classes & CL_RET_ADDR) && ok)
+		e->addr = (uint64_t)ret;
 	if (sc->classes & CL_CREATES)
 		e->flags = O_CREAT | O_WRONLY | O_TRUNC;
 	if (sc->classes & CL_ACCEPT)

@@ -6,6 +6,7 @@
 #ifndef RC_EVENT_FACTS_H
 #define RC_EVENT_FACTS_H
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -18,16 +19,44 @@
  * once it is known:
  * - an empty path with a dirfd (newfstatat(3, "", ..., AT_EMPTY_PATH),
  *   statx) is the dirfd's file: fd and fd_hint;
+ * - mmap's result is the address it mapped: addr;
  * - creat always opens for writing, creating and truncating: flags;
  * - accept's new connection is fd2, -1 when it failed;
  * - an iovec call whose vectors were not shown moved what it returned: len.
  */
 void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_known, long long ret, int err);
 
+/* Whether the fact of SC's argument I is taken when the call returns: the
+ * kernel writes that argument, or one before it. strace prints such
+ * arguments only at exit, so a call still blocked (when a tracer
+ * detaches, or a log ends) has only the facts of the ones before. */
+bool event_arg_at_exit(const struct rc_syscall *sc, unsigned i);
+
 /* The facts a call's raw argument values ARGS (registers, a kernel
  * record) give by their roles, for a source that has them before it
- * prints or reads anything else: the fd (FD), the second fd (FD2) and the
- * dirfd (DIRFD). */
+ * prints or reads anything else: the scalar roles (fds, flags, modes,
+ * lengths, offsets, addresses, signals, ids...) of the arguments taken
+ * at entry (event_arg_at_exit). The roles held in the caller's memory
+ * (paths, socket addresses, structs) are the source's to read. */
 void event_raw_arg_facts(struct rc_event *e, const struct rc_syscall *sc, const uint64_t args[RC_SC_MAX_ARGS]);
+/* The same at exit, with the result (RET, or ERR when it failed): the
+ * scalar facts of the arguments taken then, and fcntl's F_DUPFD copy. */
+void event_raw_exit_facts(struct rc_event *e, const struct rc_syscall *sc, const uint64_t args[RC_SC_MAX_ARGS],
+			  long long ret, int err);
+
+/* O_* flags V as the event keeps them: what a reader of strace's text
+ * gets from the names, by the headers' values. glibc defines O_LARGEFILE
+ * as 0 on 64-bit targets, but the kernel has its own bit for it
+ * (RC_KERNEL_O_LARGEFILE, which F_GETFL shows and strace names), which
+ * then counts for nothing. */
+unsigned long long event_open_flags(unsigned long long v);
+
+#if O_LARGEFILE == 0 && (defined(__x86_64__) || defined(__aarch64__) || defined(__riscv))
+#define RC_KERNEL_O_LARGEFILE 0100000	/* asm-generic/fcntl.h, which x86_64 and arm64 use */
+#else
+#define RC_KERNEL_O_LARGEFILE O_LARGEFILE
+#endif
+/* O_TMPFILE without the O_DIRECTORY it includes. */
+#define RC_O_TMPFILE_BIT (O_TMPFILE & ~O_DIRECTORY)
 
 #endif

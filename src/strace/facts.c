@@ -730,8 +730,6 @@ void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct ca
 		take_role(e, sc, &c, i, ar, &realtime);
 
 	/* What the return value says. */
-	if ((sc->classes & CL_RET_ADDR) && c.ok)
-		e->addr = (uint64_t)e->ret;
 	if (sc->classes & CL_NEW_FD)
 		e->fd_hint = ct->ret_hint;
 	event_call_facts(e, sc, e->ret_known, e->ret, e->err);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <cmocka.h>
 
@@ -324,6 +325,73 @@ static void raw_arg_facts(void **state)
 	event_raw_arg_facts(&e, NULL, setxattr_args);
 }
 
+/* The scalar roles, each in the half it is known in: the arguments after
+ * the first one the kernel writes only at exit (a call still blocked has
+ * not printed them), the rest at entry; fcntl's copy with its result. */
+static void raw_arg_phases(void **state)
+{
+	(void)state;
+	struct rc_event e;
+	const uint64_t rw_args[6] = { 3, 0x1000, 4096, 77 };
+	const uint64_t epoll_args[6] = { 4, 0x1000, 8, 2500 };
+	const uint64_t poll_args[6] = { 0x1000, 1, 2500 };
+	const uint64_t pipe2_args[6] = { 0x1000, O_CLOEXEC };
+	const uint64_t fcntl_args[6] = { 1, F_DUPFD_CLOEXEC, 10 };
+	const uint64_t kill_args[6] = { 42, SIGTERM };
+	const uint64_t open_args[6] = { 0x1000, O_RDONLY, 0644 };
+
+	/* recvfrom writes its buffer: its length at exit. */
+	call_event(&e, SYS_recvfrom);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_recvfrom), rw_args);
+	assert_int_equal(e.fd, 3);
+	assert_int_equal(e.len, 0);
+	event_raw_exit_facts(&e, syscall_by_nr(SYS_recvfrom), rw_args, 100, 0);
+	assert_int_equal(e.len, 4096);
+	call_event(&e, SYS_preadv);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_preadv), rw_args);
+	assert_int_equal(e.offset, -1);
+	event_raw_exit_facts(&e, syscall_by_nr(SYS_preadv), rw_args, 100, 0);
+	assert_int_equal(e.offset, 77);
+	/* pwrite64's buffer is read: everything at entry. */
+	call_event(&e, SYS_pwrite64);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_pwrite64), rw_args);
+	assert_int_equal(e.len, 4096);
+	assert_int_equal(e.offset, 77);
+
+	call_event(&e, SYS_epoll_wait);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_epoll_wait), epoll_args);
+	assert_int_equal(e.timeout_ms, -1);
+	event_raw_exit_facts(&e, syscall_by_nr(SYS_epoll_wait), epoll_args, 0, 0);
+	assert_int_equal(e.timeout_ms, 2500);
+	call_event(&e, SYS_poll);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_poll), poll_args);
+	assert_int_equal(e.timeout_ms, 2500);
+
+	call_event(&e, SYS_pipe2);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_pipe2), pipe2_args);
+	assert_int_equal(e.flags, 0);
+	event_raw_exit_facts(&e, syscall_by_nr(SYS_pipe2), pipe2_args, 0, 0);
+	assert_int_equal(e.flags, O_CLOEXEC);
+
+	call_event(&e, SYS_fcntl);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_fcntl), fcntl_args);
+	assert_int_equal(e.fd2, -1);
+	event_raw_exit_facts(&e, syscall_by_nr(SYS_fcntl), fcntl_args, 12, 0);
+	assert_int_equal(e.fd2, 12);
+
+	call_event(&e, SYS_kill);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_kill), kill_args);
+	assert_true(e.has_kill_target);
+	assert_int_equal(e.kill_target, 42);
+	assert_int_equal(e.signo, SIGTERM);
+
+	/* An open that cannot create has no mode. */
+	call_event(&e, SYS_open);
+	event_raw_arg_facts(&e, syscall_by_nr(SYS_open), open_args);
+	assert_int_equal(e.mode, 0);
+	assert_int_equal(e.flags, O_RDONLY);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +402,7 @@ int main(void)
 		cmocka_unit_test(futex_waits),
 		cmocka_unit_test(call_facts),
 		cmocka_unit_test(raw_arg_facts),
+		cmocka_unit_test(raw_arg_phases),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "event/facts.h"
 #include "gen/tables.h"
 #include "util/util.h"
 
@@ -294,24 +295,9 @@ void dec_flags(struct dec *d, const struct rc_xlat *x, unsigned long long v, con
 }
 
 /* glibc defines O_LARGEFILE as 0 on 64-bit targets, but the kernel sets
- * its own bit in a file's flags (F_GETFL shows it) and strace names it:
- * 0100000 in asm-generic/fcntl.h, which x86_64 and arm64 use. */
-#if O_LARGEFILE == 0 && (defined(__x86_64__) || defined(__aarch64__) || defined(__riscv))
-#define KERNEL_O_LARGEFILE 0100000
-#else
-#define KERNEL_O_LARGEFILE O_LARGEFILE
-#endif
-
-/* NAME's value in the generated table: what a reader of the text takes
- * it for (0 for a name the headers define as 0 or do not have). */
-static long long open_flag_fact(const char *name)
-{
-	long long v;
-
-	return xlat_value(&rc_xlat_open_flag, name, strlen(name), &v) ? v : 0;
-}
-
-unsigned long long dec_open_flags(struct dec *d, unsigned long long v)
+ * its own bit in a file's flags (F_GETFL shows it) and strace names it
+ * (event/facts.h). */
+void dec_open_flags(struct dec *d, unsigned long long v)
 {
 	/* strace's order (its open_mode_flags table), not the bit order:
 	 * O_CLOEXEC before O_DIRECTORY, O_TMPFILE before O_DIRECTORY. */
@@ -322,39 +308,25 @@ unsigned long long dec_open_flags(struct dec *d, unsigned long long v)
 		{ "O_CREAT", O_CREAT }, { "O_EXCL", O_EXCL }, { "O_NOCTTY", O_NOCTTY },
 		{ "O_TRUNC", O_TRUNC }, { "O_APPEND", O_APPEND }, { "O_NONBLOCK", O_NONBLOCK },
 		{ "O_SYNC", O_SYNC }, { "O_DSYNC", O_DSYNC }, { "O_DIRECT", O_DIRECT },
-		{ "O_LARGEFILE", KERNEL_O_LARGEFILE }, { "O_NOFOLLOW", O_NOFOLLOW },
+		{ "O_LARGEFILE", RC_KERNEL_O_LARGEFILE }, { "O_NOFOLLOW", O_NOFOLLOW },
 		{ "O_NOATIME", O_NOATIME }, { "O_CLOEXEC", O_CLOEXEC }, { "O_PATH", O_PATH },
 		{ "O_TMPFILE", O_TMPFILE }, { "O_DIRECTORY", O_DIRECTORY },
 		{ "FASYNC", FASYNC },
 	};
 	static const char *const modes[] = { "O_RDONLY", "O_WRONLY", "O_RDWR", "O_ACCMODE" };
-	/* The names' values as a log reader takes them, once. */
-	static bool facts_known;
-	static long long order_fact[ARRAY_SIZE(order)], mode_fact[ARRAY_SIZE(modes)];
 	unsigned long long left = v & ~(unsigned long long)O_ACCMODE;
-	unsigned long long fact;
 
-	if (!facts_known) {
-		for (size_t i = 0; i < ARRAY_SIZE(order); i++)
-			order_fact[i] = open_flag_fact(order[i].name);
-		for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
-			mode_fact[i] = open_flag_fact(modes[i]);
-		facts_known = true;
-	}
 	strbuf_adds(d->out, modes[v & O_ACCMODE]);
-	fact = (unsigned long long)mode_fact[v & O_ACCMODE];
 	for (size_t i = 0; i < ARRAY_SIZE(order) && left; i++) {
 		/* glibc defines O_LARGEFILE as 0 on 64-bit targets. */
 		if (order[i].value && (left & order[i].value) == order[i].value) {
 			strbuf_addc(d->out, '|');
 			strbuf_adds(d->out, order[i].name);
 			left &= ~order[i].value;
-			fact |= (unsigned long long)order_fact[i];
 		}
 	}
 	if (left)
 		strbuf_addf(d->out, "|%#llx", left);
-	return fact | left;
 }
 
 /* VALUE's name as strace prints it. The generated tables mark aliases
@@ -399,27 +371,140 @@ void dec_errno_name(struct dec *d, int err)
 }
 
 /* Strings. */
-const char *dec_path(struct dec *d, uint64_t addr)
+/* The path at ADDR into C, kept in the arena. */
+static void read_path(struct dec *d, uint64_t addr, struct dec_copy *c)
 {
 	char *buf;
 	bool cut;
 	ssize_t n;
 
-	if (!addr) {
-		strbuf_add(d->out, "NULL", 4);
-		return NULL;
-	}
+	memset(c, 0, sizeof(*c));
+	c->taken = true;
+	if (!addr)
+		return;
 	/* PATH_MAX counts the NUL: a longer path is cut at PATH_MAX - 1
 	 * bytes, as strace cuts it. */
 	buf = scratch(PATH_MAX);
 	n = buf ? mem_read_str(d->tid, addr, buf, PATH_MAX, &cut) : -1;
-	if (n < 0) {
+	if (n < 0)
+		return;
+	c->s = dec_keep(d, buf, (size_t)n);
+	c->ok = c->s != NULL;
+	c->cut = cut;
+	c->n = (size_t)n;
+}
+
+static const char *print_path(struct dec *d, uint64_t addr, const struct dec_copy *c)
+{
+	if (!addr) {
+		strbuf_add(d->out, "NULL", 4);
+		return NULL;
+	}
+	if (!c->ok) {
 		dec_ptr(d, addr);
 		return NULL;
 	}
-	dec_quote(d, buf, (size_t)n, cut);
-	return dec_keep(d, buf, (size_t)n);
+	dec_quote(d, c->s, c->n, c->cut);
+	return c->s;
 }
+
+const char *dec_path(struct dec *d, uint64_t addr)
+{
+	struct dec_copy c;
+
+	read_path(d, addr, &c);
+	return print_path(d, addr, &c);
+}
+
+const char *dec_path_arg(struct dec *d, int i)
+{
+	if (!d->copy[i].taken)
+		read_path(d, d->args[i], &d->copy[i]);
+	return print_path(d, d->args[i], &d->copy[i]);
+}
+
+/* The roles whose decoding is their printing: argument I printed, and
+ * its fact put in the event. */
+typedef void (*role_print_fn)(struct dec *d, int i);
+
+/* Socket address argument I. */
+static void print_sockaddr_arg(struct dec *d, int i)
+{
+	int len = i + 1 < RC_SC_MAX_ARGS ? (int)d->args[i + 1] : 0;
+
+	if (len < 2)
+		dec_ptr(d, d->args[i]);
+	else
+		dec_sockaddr(d, d->args[i], (size_t)len);
+}
+
+/* A timeout, the event's timeout_ms as parse_timeout_ms reads the text
+ * (none for NULL or a negative time): a struct timespec, or a timeval
+ * for a TIMEOUT_TV role (select). */
+static void print_timeout_arg(struct dec *d, int i)
+{
+	const struct rc_syscall *sc = syscall_by_nr(d->nr);
+	struct dec_ktime t;
+	double sec;
+
+	if (sc && sc->roles[i] == ROLE_TIMEOUT_TV) {
+		if (!dec_umove(d, d->args[i], &t, sizeof(t)))
+			return;
+		dec_timeval_val(d, &t);
+		sec = (double)t.sec + (double)t.nsec * 1e-6;
+	} else if (!dec_timespec(d, d->args[i], &sec)) {
+		return;
+	}
+	if (sec >= 0 && d->e)
+		d->e->timeout_ms = event_secs_to_ms(sec);
+}
+
+/* execve's argv, into the event's. */
+static void print_argv_arg(struct dec *d, int i)
+{
+	dec_strarray(d, d->args[i], true);
+}
+
+/* Argument I into C as the text FN prints, its fact into the event. */
+static void read_text_arg(struct dec *d, int i, role_print_fn fn, struct dec_copy *c)
+{
+	static struct strbuf text = STRBUF_INIT;	/* the tracer is single-threaded */
+	struct strbuf *out = d->out;
+
+	memset(c, 0, sizeof(*c));
+	strbuf_reset(&text);
+	d->out = &text;
+	fn(d, i);
+	d->out = out;
+	c->s = dec_keep(d, text.buf ? text.buf : "", text.len);
+	c->n = text.len;
+	/* Out of memory: the decoder reads it again. */
+	c->taken = c->s != NULL;
+}
+
+static void print_text_arg(struct dec *d, int i, role_print_fn fn)
+{
+	if (d->copy[i].taken)
+		strbuf_add(d->out, d->copy[i].s, d->copy[i].n);
+	else
+		fn(d, i);
+}
+
+void dec_sockaddr_arg(struct dec *d, int i)
+{
+	print_text_arg(d, i, print_sockaddr_arg);
+}
+
+void dec_timeout_arg(struct dec *d, int i)
+{
+	print_text_arg(d, i, print_timeout_arg);
+}
+
+void dec_argv_arg(struct dec *d, int i)
+{
+	print_text_arg(d, i, print_argv_arg);
+}
+
 
 static int strsize(const struct dec *d)
 {
@@ -499,7 +584,9 @@ const char *dec_str(struct dec *d, uint64_t addr)
 	return print_cstr(d, addr, &ok);
 }
 
-void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
+/* The LEN bytes at ADDR into C: the part printed up to -s, and up to
+ * opts->preview_max bytes into the event's data preview when PREVIEW. */
+static void read_buf(struct dec *d, uint64_t addr, size_t len, bool preview, struct dec_copy *c)
 {
 	size_t shown = MIN(len, (size_t)strsize(d));
 	size_t pmax = preview && d->opts ? d->opts->preview_max : 0;
@@ -509,28 +596,27 @@ void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
 	size_t want = MAX(shown, head);
 	unsigned char *buf;
 
-	if (!addr) {
-		strbuf_add(d->out, "NULL", 4);
+	memset(c, 0, sizeof(*c));
+	c->taken = true;
+	if (!addr)
 		return;
-	}
 	buf = (unsigned char *)scratch(want + tail + 1);
-	if (!buf) {
-		dec_ptr(d, addr);
+	if (!buf)
 		return;
-	}
 	/* The preview may reach further than the printed part: when only
 	 * the printed part is readable, print that and keep less. */
 	if (mem_read(d->tid, addr, buf, want) != (ssize_t)want) {
-		if (want == shown || mem_read(d->tid, addr, buf, shown) != (ssize_t)shown) {
-			dec_ptr(d, addr);
+		if (want == shown || mem_read(d->tid, addr, buf, shown) != (ssize_t)shown)
 			return;
-		}
 		want = head = shown;
 		tail = 0;
 	}
 	if (tail && mem_read(d->tid, addr + len - tail, buf + want, tail) != (ssize_t)tail)
 		tail = 0;
-	dec_quote(d, buf, shown, shown < len);
+	c->s = dec_keep(d, buf, shown);
+	c->ok = c->s != NULL;
+	c->n = shown;
+	c->cut = shown < len;
 	if (pmax && d->e) {
 		head = MIN(head, want);
 		memmove(buf + head, buf + want, tail);
@@ -539,6 +625,89 @@ void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
 		d->e->data_gap = d->e->data && tail ? head : 0;
 		d->e->data_omitted = d->e->data && tail ? len - head - tail : 0;
 		d->e->data_truncated = !tail && head < len;
+	}
+}
+
+static void print_buf(struct dec *d, uint64_t addr, const struct dec_copy *c)
+{
+	if (!addr)
+		strbuf_add(d->out, "NULL", 4);
+	else if (!c->ok)
+		dec_ptr(d, addr);
+	else
+		dec_quote(d, c->s, c->n, c->cut);
+}
+
+void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
+{
+	struct dec_copy c;
+
+	read_buf(d, addr, len, preview, &c);
+	print_buf(d, addr, &c);
+}
+
+void dec_buf_arg(struct dec *d, int i, size_t len)
+{
+	if (d->copy[i].taken)
+		print_buf(d, d->args[i], &d->copy[i]);
+	else
+		dec_buf(d, d->args[i], len, true);
+}
+
+/* Data argument I of SC, whose length is its LEN role's: all of it when
+ * written (DATA_OUT), what the call returned of it when read into
+ * (DATA_IN, at exit; nothing when the call failed). */
+static void read_data_arg(struct dec *d, const struct rc_syscall *sc, unsigned i)
+{
+	int li = syscall_arg(sc, ROLE_LEN);
+	uint64_t len;
+
+	if (li < 0)
+		return;
+	len = d->args[li];
+	if (sc->roles[i] == ROLE_DATA_IN) {
+		if (d->err)
+			return;
+		len = MIN((uint64_t)d->rval, len);
+	}
+	read_buf(d, d->args[i], (size_t)len, true, &d->copy[i]);
+}
+
+void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
+{
+	memset(d->copy, 0, sizeof(d->copy));
+	if (!sc || !d->e)
+		return;
+	for (unsigned i = 0; i < sc->nroles && i < RC_SC_MAX_ARGS; i++) {
+		if (event_arg_at_exit(sc, i) != d->exiting)
+			continue;
+		switch (sc->roles[i]) {
+		case ROLE_PATH:
+			read_path(d, d->args[i], &d->copy[i]);
+			d->e->path = d->copy[i].s;
+			break;
+		case ROLE_PATH2:
+			read_path(d, d->args[i], &d->copy[i]);
+			d->e->path2 = d->copy[i].s;
+			break;
+		case ROLE_SOCKADDR:
+			read_text_arg(d, (int)i, print_sockaddr_arg, &d->copy[i]);
+			break;
+		case ROLE_TIMEOUT_TS:
+		case ROLE_TIMEOUT_TV:
+			read_text_arg(d, (int)i, print_timeout_arg, &d->copy[i]);
+			break;
+		case ROLE_ARGV:
+			read_text_arg(d, (int)i, print_argv_arg, &d->copy[i]);
+			break;
+		case ROLE_DATA_OUT:
+		case ROLE_DATA_IN:
+			read_data_arg(d, sc, i);
+			break;
+		default:	/* scalars are event/facts.c's; the structs that
+				 * are decoded by printing them, their decoders' */
+			break;
+		}
 	}
 }
 

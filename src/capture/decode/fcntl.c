@@ -125,9 +125,6 @@ static void dec_fcntl(struct dec *d)
 	unsigned cmd = (unsigned)d->args[1];
 	uint64_t arg = d->args[2];
 
-	if (d->exiting)
-		event_fcntl_dup_facts(d->e, cmd, !d->err, d->rval);
-
 	if (!d->exiting) {
 		file_fd_arg(d, 0);
 		dec_sep(d);
@@ -247,7 +244,6 @@ static void dec_flock(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	event_flock_facts(d->e, (long long)d->args[1]);
 	file_fd_arg(d, 0);
 	dec_sep(d);
 	XL_FLAGS(d, flockcmds, d->args[1], "LOCK_???");

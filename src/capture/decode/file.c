@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "capture/decode/file.h"
+#include "event/facts.h"
 #include "gen/tables.h"
 #include "util/util.h"
 
@@ -185,22 +186,14 @@ static const struct dec_xl statfs_flags[] = {
 #endif
 };
 
-
 /*
  * Small printers.
  */
-const char *file_arg_str(struct dec *d, int i)
-{
-	return dec_path(d, d->args[i]);
-}
 
 /* strace's print_numeric_umode_t: the mode as an unsigned short. */
-static unsigned umode(struct dec *d, uint64_t v)
+static void umode(struct dec *d, uint64_t v)
 {
-	unsigned m = (unsigned short)v;
-
-	strbuf_addf(d->out, "%#03o", m);
-	return m;
+	strbuf_addf(d->out, "%#03o", (unsigned short)v);
 }
 
 /* strace's print_symbolic_mode_t: "S_IFREG|0644", "S_ISUID|0755", "0600".
@@ -270,11 +263,10 @@ static void other_dirfd(struct dec *d, int i)
 	d->e->dir_hint = hint;
 }
 
-/* Open flags V, printed, and as the event's flags what a log reader gets
- * from the same text. */
+/* Open flags V, printed (the OPEN_FLAGS role's fact is the raw pass's). */
 static void open_flags(struct dec *d, uint64_t v)
 {
-	d->e->flags = (long long)dec_open_flags(d, v);
+	dec_open_flags(d, v);
 }
 
 /* strace's sprinttime_nsec & co: a local date for a comment, or NULL. */
@@ -312,12 +304,12 @@ static void time_comment(struct dec *d, long long sec, unsigned long long part, 
  */
 static void open_tail(struct dec *d, int i)
 {
-	d->e->path = file_arg_str(d, i);
+	dec_path_arg(d, i);
 	dec_sep(d);
 	open_flags(d, d->args[i + 1]);
 	if (d->args[i + 1] & (O_CREAT | O_TMPFILE_BIT)) {
 		dec_sep(d);
-		d->e->mode = umode(d, d->args[i + 2]);
+		umode(d, d->args[i + 2]);
 	}
 }
 
@@ -345,7 +337,7 @@ static void dec_openat2(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	/* OPEN_HOW_SIZE_VER0: smaller is EINVAL and printed as an address. */
 	memset(&how, 0, sizeof(how));
@@ -354,6 +346,7 @@ static void dec_openat2(struct dec *d)
 	else if (dec_umove(d, addr, &how, MIN(size, sizeof(how)))) {
 		strbuf_add(d->out, "{flags=", 7);
 		open_flags(d, how.flags);
+		d->e->flags = (long long)event_open_flags(how.flags);
 		if ((how.flags & (O_CREAT | O_TMPFILE_BIT)) || how.mode) {
 			strbuf_addf(d->out, ", mode=%#03llo", (unsigned long long)how.mode);
 			d->e->mode = (long long)how.mode;
@@ -370,9 +363,9 @@ static void dec_creat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
-	d->e->mode = umode(d, d->args[1]);
+	umode(d, d->args[1]);
 }
 
 /*
@@ -405,7 +398,7 @@ static void stat_struct(struct dec *d, uint64_t addr)
 static void dec_stat(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = file_arg_str(d, 0);
+		dec_path_arg(d, 0);
 		dec_sep(d);
 	} else {
 		stat_struct(d, d->args[1]);
@@ -427,7 +420,7 @@ static void dec_newfstatat(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = file_arg_str(d, 1);
+		dec_path_arg(d, 1);
 		dec_sep(d);
 	} else {
 		stat_struct(d, d->args[2]);
@@ -444,7 +437,7 @@ static void dec_statx(struct dec *d)
 		unsigned flags = (unsigned)d->args[2];
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = file_arg_str(d, 1);
+		dec_path_arg(d, 1);
 		dec_sep(d);
 		XL_FLAGS(d, at_statx_sync_types, flags & AT_STATX_SYNC_TYPE, NULL);
 		flags &= ~(unsigned)AT_STATX_SYNC_TYPE;
@@ -505,7 +498,7 @@ static void statfs_struct(struct dec *d, uint64_t addr)
 static void dec_statfs(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = file_arg_str(d, 0);
+		dec_path_arg(d, 0);
 		dec_sep(d);
 	} else {
 		statfs_struct(d, d->args[1]);
@@ -541,7 +534,7 @@ static void dec_access(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	access_mode(d, d->args[1]);
 }
@@ -552,7 +545,7 @@ static void dec_faccessat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	access_mode(d, d->args[2]);
 	if (d->nr == SYS_faccessat2) {
@@ -575,7 +568,7 @@ static void readlink_tail(struct dec *d, int i)
 static void dec_readlink(struct dec *d)
 {
 	if (!d->exiting) {
-		d->e->path = file_arg_str(d, 0);
+		dec_path_arg(d, 0);
 		dec_sep(d);
 	} else {
 		readlink_tail(d, 1);
@@ -587,7 +580,7 @@ static void dec_readlinkat(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = file_arg_str(d, 1);
+		dec_path_arg(d, 1);
 		dec_sep(d);
 	} else {
 		readlink_tail(d, 2);
@@ -598,7 +591,7 @@ static void dec_readlinkat(struct dec *d)
 static void dec_path1(struct dec *d)
 {
 	if (!d->exiting)
-		d->e->path = file_arg_str(d, 0);
+		dec_path_arg(d, 0);
 }
 
 /* f(path, mode): mkdir, chmod. */
@@ -606,9 +599,9 @@ static void dec_path_mode(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
-	d->e->mode = umode(d, d->args[1]);
+	umode(d, d->args[1]);
 }
 
 /* f(dirfd, path, mode): mkdirat, fchmodat. */
@@ -618,9 +611,9 @@ static void dec_at_path_mode(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
-	d->e->mode = umode(d, d->args[2]);
+	umode(d, d->args[2]);
 }
 
 static void dec_unlinkat(struct dec *d)
@@ -629,7 +622,7 @@ static void dec_unlinkat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	XL_FLAGS(d, at_flags, d->args[2], "AT_???");
 }
@@ -639,9 +632,9 @@ static void dec_path2(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
-	d->e->path2 = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 }
 
 /* renameat(olddirfd, old, newdirfd, new[, flags]), linkat(..., flags). */
@@ -651,11 +644,11 @@ static void dec_at_path2(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	other_dirfd(d, 2);
 	dec_sep(d);
-	d->e->path2 = file_arg_str(d, 3);
+	dec_path_arg(d, 3);
 	if (d->nr == SYS_renameat2) {
 		dec_sep(d);
 		XL_FLAGS(d, rename_flags, d->args[4], "RENAME_??");
@@ -671,20 +664,20 @@ static void dec_symlink(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path2 = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 }
 
 static void dec_symlinkat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path2 = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	dirfd_arg(d, 1);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 2);
+	dec_path_arg(d, 2);
 }
 
 /* f(fd): close, fchdir, fsync, fdatasync, syncfs, dup. */
@@ -720,7 +713,7 @@ static void dec_chown(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	uid_arg(d, d->args[1]);
 	dec_sep(d);
@@ -744,7 +737,7 @@ static void dec_fchownat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	uid_arg(d, d->args[2]);
 	dec_sep(d);
@@ -757,11 +750,9 @@ static void dec_truncate(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	dec_ulong(d, 1);
-	if ((long long)d->args[1] >= 0)
-		d->e->len = d->args[1];
 }
 
 static void dec_ftruncate(struct dec *d)
@@ -771,8 +762,6 @@ static void dec_ftruncate(struct dec *d)
 	file_fd_arg(d, 0);
 	dec_sep(d);
 	dec_ulong(d, 1);
-	if ((long long)d->args[1] >= 0)
-		d->e->len = d->args[1];
 }
 
 /* getdents(64) at exit, abbreviated as strace prints it by default: the
@@ -854,7 +843,6 @@ static void dec_lseek(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, ", (long long)d->args[1]);
-	d->e->offset = (long long)d->args[1];
 	XL_VAL(d, file_whence_codes, d->args[2], "SEEK_???");
 }
 
@@ -912,7 +900,7 @@ static void dec_utimensat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	utime_pair(d, d->args[2]);
 	dec_sep(d);
@@ -925,7 +913,7 @@ static void dec_utime(struct dec *d)
 
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	if (!dec_umove(d, d->args[1], u, sizeof(u)))
 		return;
@@ -940,7 +928,7 @@ static void dec_utimes(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	timeval_pair(d, d->args[1]);
 }
@@ -951,7 +939,7 @@ static void dec_futimesat(struct dec *d)
 		return;
 	dirfd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	timeval_pair(d, d->args[2]);
 }
@@ -965,7 +953,7 @@ static void dec_inotify_add_watch(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	dec_sep(d);
-	d->e->path = file_arg_str(d, 1);
+	dec_path_arg(d, 1);
 	dec_sep(d);
 	XL_FLAGS(d, inotify_flags, (unsigned)d->args[2], "IN_???");
 }
@@ -988,7 +976,7 @@ static void mknod_tail(struct dec *d, int i)
 {
 	unsigned mode = (unsigned short)d->args[i + 1];
 
-	d->e->path = file_arg_str(d, i);
+	dec_path_arg(d, i);
 	dec_sep(d);
 	d->e->mode = symbolic_mode(d, mode);
 	if ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK) {
@@ -1026,9 +1014,6 @@ static void dec_fallocate(struct dec *d)
 	dec_sep(d);
 	XL_FLAGS(d, falloc_flags, d->args[1], "FALLOC_FL_???");
 	strbuf_addf(d->out, ", %lld, %lld", (long long)d->args[2], (long long)d->args[3]);
-	d->e->offset = (long long)d->args[2];
-	if ((long long)d->args[3] >= 0)
-		d->e->len = d->args[3];
 }
 
 static void dec_fadvise64(struct dec *d)
@@ -1037,10 +1022,6 @@ static void dec_fadvise64(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu, ", (long long)d->args[1], (unsigned long long)d->args[2]);
-	d->e->offset = (long long)d->args[1];
-	/* A LEN role is a signed number: a negative one is none. */
-	if ((long long)d->args[2] >= 0)
-		d->e->len = d->args[2];
 	XL_VAL(d, advise, d->args[3], "POSIX_FADV_???");
 }
 
@@ -1081,7 +1062,7 @@ static void dec_name_to_handle_at(struct dec *d)
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
 		dec_sep(d);
-		d->e->path = file_arg_str(d, 1);
+		dec_path_arg(d, 1);
 		dec_sep(d);
 		d->priv[0] = 0;
 		if (!dec_umove(d, addr, &h, sizeof(h))) {

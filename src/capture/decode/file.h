@@ -10,8 +10,6 @@
 #define XL_FLAGS(d, tab, v, dflt) dec_xl_flags(d, tab, DEC_XL_N(tab), v, dflt)
 #define XL_VAL(d, tab, v, dflt) dec_xl_val(d, tab, DEC_XL_N(tab), v, dflt)
 
-/* The path argument I, printed and kept. */
-const char *file_arg_str(struct dec *d, int i);
 /* The int at ADDR: "[1]". */
 void file_int_at(struct dec *d, uint64_t addr);
 /* The fd argument I, printed; the event's fd is its FD role's (event_raw_arg_facts). */

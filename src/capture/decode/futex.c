@@ -113,8 +113,6 @@ static void dec_futex(struct dec *d)
 		}
 		return;
 	}
-	d->e->addr = d->args[0];
-	d->e->futex_op = (int)(op & FUTEX_CMD_MASK);
 	d->priv[0] = 0;
 	dec_ptr(d, d->args[0]);
 	dec_sep(d);

@@ -95,13 +95,6 @@ static void fd_arg(struct dec *d, int i)
 	dec_fd(d, (int)d->args[i]);
 }
 
-/* A byte count (LEN role) is a signed number: negative is no length. */
-static void set_len(struct dec *d, uint64_t v)
-{
-	if ((long long)v >= 0)
-		d->e->len = v;
-}
-
 /* printnum_int64 / printnum_ulong: "[N]", NULL or the address. False
  * when nothing was read. */
 static bool ll_at(struct dec *d, uint64_t addr, bool is_signed)
@@ -137,28 +130,6 @@ static void left_time(struct dec *d, struct strbuf *sb, uint64_t addr, bool usec
 			    (long long)t.sec, (unsigned long long)t.nsec);
 }
 
-/* A timeout at entry: printed, and the event's timeout_ms as the
- * parse_timeout_ms reads it (none for NULL or a negative time). */
-static void timeout_ts(struct dec *d, uint64_t addr)
-{
-	double sec;
-
-	if (dec_timespec(d, addr, &sec) && sec >= 0)
-		d->e->timeout_ms = event_secs_to_ms(sec);
-}
-
-static void timeout_tv(struct dec *d, uint64_t addr)
-{
-	struct k_timespec t;
-
-	if (!dec_umove(d, addr, &t, sizeof(t)))
-		return;
-	strbuf_addf(d->out, "{tv_sec=%lld, tv_usec=%llu}", (long long)t.sec, (unsigned long long)t.nsec);
-	double sec = (double)t.sec + (double)t.nsec * 1e-6;
-	if (sec >= 0)
-		d->e->timeout_ms = event_secs_to_ms(sec);
-}
-
 /*
  * read and write.
  */
@@ -167,7 +138,6 @@ static void dec_read(struct dec *d)
 	if (!d->exiting) {
 		fd_arg(d, 0);
 		dec_sep(d);
-		set_len(d, d->args[2]);
 		return;
 	}
 	if (d->err)
@@ -175,10 +145,8 @@ static void dec_read(struct dec *d)
 	else
 		dec_buf(d, d->args[1], (size_t)d->rval, false);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	if (d->nr == SYS_pread64) {
+	if (d->nr == SYS_pread64)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
-		d->e->offset = (long long)d->args[3];
-	}
 }
 
 static void dec_write(struct dec *d)
@@ -187,13 +155,10 @@ static void dec_write(struct dec *d)
 		return;
 	fd_arg(d, 0);
 	dec_sep(d);
-	dec_buf(d, d->args[1], (size_t)d->args[2], true);
+	dec_buf_arg(d, 1, (size_t)d->args[2]);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	set_len(d, d->args[2]);
-	if (d->nr == SYS_pwrite64) {
+	if (d->nr == SYS_pwrite64)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
-		d->e->offset = (long long)d->args[3];
-	}
 }
 
 /*
@@ -317,10 +282,8 @@ static void dec_readv(struct dec *d)
 	}
 	iov_print(d, d->args[1], d->args[2], d->err ? UINT64_MAX : (uint64_t)d->rval, d->err != 0, false);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	if (d->nr != SYS_readv) {
+	if (d->nr != SYS_readv)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
-		d->e->offset = (long long)d->args[3];
-	}
 	if (d->nr == SYS_preadv2) {
 		dec_sep(d);
 		XL_FLAGS(d, rwf_flags, d->args[5], "RWF_???");
@@ -335,10 +298,8 @@ static void dec_writev(struct dec *d)
 	dec_sep(d);
 	iov_print(d, d->args[1], d->args[2], UINT64_MAX, false, true);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	if (d->nr != SYS_writev) {
+	if (d->nr != SYS_writev)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
-		d->e->offset = (long long)d->args[3];
-	}
 	if (d->nr == SYS_pwritev2) {
 		dec_sep(d);
 		XL_FLAGS(d, rwf_flags, d->args[5], "RWF_???");
@@ -357,7 +318,6 @@ static void dec_sendfile(struct dec *d)
 		dec_sep(d);
 		dec_fd(d, (int)d->args[1]);
 		dec_sep(d);
-		set_len(d, d->args[3]);
 		d->priv[0] = ll_at(d, d->args[2], false);
 		if (!d->priv[0])
 			strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[3]);
@@ -386,7 +346,6 @@ static void dec_splice(struct dec *d)
 	dec_sep(d);
 	ll_at(d, d->args[3], true);
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[4]);
-	set_len(d, d->args[4]);
 	if (d->nr == SYS_splice)
 		XL_FLAGS(d, splice_flags, d->args[5], "SPLICE_F_???");
 	else
@@ -442,7 +401,6 @@ static void dec_pipe(struct dec *d)
 	if (d->nr == SYS_pipe2) {
 		dec_sep(d);
 		XL_FLAGS(d, open_mode_flags, d->args[1], "O_???");
-		d->e->flags = (long long)d->args[1];
 	}
 }
 
@@ -624,8 +582,6 @@ static void dec_poll(struct dec *d)
 	}
 	pollfds_at(d, d->args[0], (unsigned)d->args[1]);
 	strbuf_addf(d->out, ", %u, %d", (unsigned)d->args[1], (int)d->args[2]);
-	if ((int)d->args[2] >= 0)
-		d->e->timeout_ms = (int)d->args[2];
 }
 
 static void dec_ppoll(struct dec *d)
@@ -636,7 +592,7 @@ static void dec_ppoll(struct dec *d)
 	}
 	pollfds_at(d, d->args[0], (unsigned)d->args[1]);
 	strbuf_addf(d->out, ", %u, ", (unsigned)d->args[1]);
-	timeout_ts(d, d->args[2]);
+	dec_timeout_arg(d, 2);
 	dec_sep(d);
 	dec_sigset(d, d->args[3], d->args[4]);
 	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[4]);
@@ -699,10 +655,7 @@ static void select_entry(struct dec *d)
 	}
 	free(set);
 	dec_sep(d);
-	if (d->nr == SYS_select)
-		timeout_tv(d, d->args[4]);
-	else
-		timeout_ts(d, d->args[4]);
+	dec_timeout_arg(d, 4);	/* a timeval for select, a timespec for pselect6 */
 }
 
 static void select_exit(struct dec *d)
@@ -861,11 +814,9 @@ static void dec_epoll_wait(struct dec *d)
 	if (d->nr == SYS_epoll_pwait2) {
 		/* strace prints it at exit, so a failed call shows its
 		 * address (and the parser finds no timeout in that). */
-		timeout_ts(d, d->args[3]);
+		dec_timeout_arg(d, 3);
 	} else {
 		strbuf_addf(d->out, "%d", (int)d->args[3]);
-		if ((int)d->args[3] >= 0)
-			d->e->timeout_ms = (int)d->args[3];
 	}
 	if (d->nr != SYS_epoll_wait) {
 		dec_sep(d);

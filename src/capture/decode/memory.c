@@ -119,18 +119,8 @@ static void prot_text(struct dec *d, unsigned long long prot)
 
 static void dec_mmap(struct dec *d)
 {
-	struct rc_event *e = d->e;
-
-	if (d->exiting) {
-		if (!d->err)
-			e->addr = (uint64_t)d->rval;
+	if (d->exiting)
 		return;
-	}
-	e->addr = d->args[0];
-	e->len = d->args[1];
-	e->mode = (long long)d->args[2];
-	e->flags = (long long)d->args[3];
-	e->offset = (long long)d->args[5];
 	dec_ptr(d, d->args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
@@ -149,10 +139,6 @@ static void dec_addr_len(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	if (d->nr == SYS_munmap) {
-		d->e->addr = d->args[0];
-		d->e->len = d->args[1];
-	}
 	dec_ptr(d, d->args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
@@ -162,7 +148,6 @@ static void dec_brk(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->addr = d->args[0];
 	dec_ptr(d, d->args[0]);
 }
 
@@ -172,9 +157,6 @@ static void dec_mremap(struct dec *d)
 
 	if (d->exiting)
 		return;
-	d->e->addr = d->args[0];
-	d->e->len = d->args[2];
-	d->e->flags = (long long)flags;
 	dec_ptr(d, d->args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);

@@ -151,7 +151,7 @@ static void dec_setxattr(struct dec *d)
 	if (d->nr == SYS_fsetxattr)
 		file_fd_arg(d, 0);
 	else
-		d->e->path = file_arg_str(d, 0);
+		dec_path_arg(d, 0);
 	dec_sep(d);
 	dec_str(d, d->args[1]);
 	dec_sep(d);
@@ -166,7 +166,7 @@ static void dec_getxattr(struct dec *d)
 		if (d->nr == SYS_fgetxattr)
 			file_fd_arg(d, 0);
 		else
-			d->e->path = file_arg_str(d, 0);
+			dec_path_arg(d, 0);
 		dec_sep(d);
 		dec_str(d, d->args[1]);
 		dec_sep(d);
@@ -181,7 +181,7 @@ static void dec_listxattr(struct dec *d)
 		if (d->nr == SYS_flistxattr)
 			file_fd_arg(d, 0);
 		else
-			d->e->path = file_arg_str(d, 0);
+			dec_path_arg(d, 0);
 		dec_sep(d);
 		return;
 	}
@@ -201,7 +201,7 @@ static void dec_removexattr(struct dec *d)
 	if (d->nr == SYS_fremovexattr)
 		dec_fd(d, (int)d->args[0]);
 	else
-		d->e->path = file_arg_str(d, 0);
+		dec_path_arg(d, 0);
 	dec_sep(d);
 	dec_str(d, d->args[1]);
 }
@@ -255,16 +255,16 @@ static void dec_pivot_root(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = dec_path(d, d->args[0]);
+	dec_path_arg(d, 0);
 	dec_sep(d);
-	d->e->path2 = dec_path(d, d->args[1]);
+	dec_path_arg(d, 1);
 }
 
 static void dec_umount2(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	XL_FLAGS(d, umount_flags, d->args[1], "MNT_???");
 }
@@ -277,7 +277,7 @@ static void dec_swapon(struct dec *d)
 	if (d->exiting)
 		return;
 	flags &= ~(unsigned)SWAP_FLAG_PRIO_MASK;
-	d->e->path = file_arg_str(d, 0);
+	dec_path_arg(d, 0);
 	dec_sep(d);
 	if (flags) {
 		XL_FLAGS(d, swap_flags, flags, "SWAP_FLAG_???");

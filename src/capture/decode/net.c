@@ -816,9 +816,6 @@ static void dec_socket(struct dec *d)
 		strbuf_addf(d->out, "%llu", (unsigned long long)d->args[2]);
 		break;
 	}
-	d->e->sa.family = (int)d->args[0];
-	d->e->flags = (unsigned int)d->args[1];
-	d->e->mode = (int)d->args[2];
 }
 
 static void dec_socketpair(struct dec *d)
@@ -828,8 +825,6 @@ static void dec_socketpair(struct dec *d)
 		dec_sep(d);
 		print_sock_type(d, (unsigned int)d->args[1]);
 		strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
-		d->e->sa.family = (int)d->args[0];
-		d->e->flags = (unsigned int)d->args[1];
 		return;
 	}
 	int sv[2];
@@ -858,7 +853,7 @@ static void dec_connect(struct dec *d)
 		return;
 	sock_fd(d);
 	dec_sep(d);
-	print_sockaddr(d, d->args[1], (int)d->args[2], true);
+	dec_sockaddr_arg(d, 1);
 	strbuf_addf(d->out, ", %d", (int)d->args[2]);
 }
 
@@ -953,13 +948,6 @@ static void dec_getsockname(struct dec *d)
 	decode_sockname(d, false);
 }
 
-/* The byte count of a send or receive, as the event's len. */
-static void take_len(struct dec *d, uint64_t len)
-{
-	if ((long long)len >= 0)
-		d->e->len = len;
-}
-
 /* sendto(fd, buf, len, flags, addr, addrlen); send without the last two. */
 static void decode_send(struct dec *d, bool to)
 {
@@ -967,14 +955,13 @@ static void decode_send(struct dec *d, bool to)
 		return;
 	sock_fd(d);
 	dec_sep(d);
-	dec_buf(d, d->args[1], (size_t)d->args[2], true);
+	dec_buf_arg(d, 1, (size_t)d->args[2]);
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
 	print_msg_flags(d, d->args[3]);
-	take_len(d, d->args[2]);
 	if (!to)
 		return;
 	dec_sep(d);
-	print_sockaddr(d, d->args[4], (int)d->args[5], true);
+	dec_sockaddr_arg(d, 4);
 	strbuf_addf(d->out, ", %d", (int)d->args[5]);
 }
 
@@ -998,10 +985,9 @@ static void decode_recv(struct dec *d, bool from)
 	if (d->err)
 		dec_ptr(d, d->args[1]);
 	else
-		dec_buf(d, d->args[1], (size_t)MIN((uint64_t)d->rval, d->args[2]), true);
+		dec_buf_arg(d, 1, (size_t)MIN((uint64_t)d->rval, d->args[2]));
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
 	print_msg_flags(d, d->args[3]);
-	take_len(d, d->args[2]);
 	if (!from)
 		return;
 	dec_sep(d);
@@ -1283,7 +1269,7 @@ static void print_sockopt_name(struct dec *d, unsigned int level, unsigned int n
 		strbuf_adds(d->out, s);
 }
 
-/* (fd, level, name, ": the first three arguments, into the event too. */
+/* (fd, level, name, ": the first three arguments. */
 static void print_sockopt_head(struct dec *d, bool get)
 {
 	unsigned int level = (unsigned int)d->args[1], name = (unsigned int)d->args[2];
@@ -1294,8 +1280,6 @@ static void print_sockopt_head(struct dec *d, bool get)
 	dec_sep(d);
 	print_sockopt_name(d, level, name, get);
 	dec_sep(d);
-	d->e->sockopt_level = (int)level;
-	d->e->sockopt_name = (int)name;
 }
 
 /* SOL_SOCKET options whose value is an int (strace's list). */

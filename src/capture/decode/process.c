@@ -72,9 +72,9 @@ static const struct dec_xl at_flags[] = {
 /* path, argv, envp at ARGS[I..I+2]. */
 static void exec_args(struct dec *d, int i)
 {
-	d->e->path = dec_path(d, d->args[i]);
+	dec_path_arg(d, i);
 	dec_sep(d);
-	dec_strarray(d, d->args[i + 1], true);
+	dec_argv_arg(d, i + 1);
 	dec_sep(d);
 	dec_envp(d, d->args[i + 2]);
 }
@@ -153,7 +153,6 @@ static void dec_clone(struct dec *d)
 	int sig = (int)(d->args[0] & CSIGNAL);
 
 	if (!d->exiting) {
-		d->e->flags = (long long)d->args[0];
 		strbuf_add(d->out, "child_stack=", 12);
 		dec_ptr(d, d->args[1]);
 		strbuf_add(d->out, ", flags=", 8);
@@ -307,7 +306,6 @@ static void dec_exit(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	d->e->exit_code = (int)d->args[0];
 	strbuf_addf(d->out, "%d", (int)d->args[0]);
 }
 
@@ -443,21 +441,10 @@ static void dec_getrusage(struct dec *d)
 /*
  * Signals sent.
  */
-/* The facts of a kill-family call: the pid it names (arg T) and the
- * signal (arg T + 1), as the log parser takes them from the text. */
-static void kill_facts(struct dec *d, int t)
-{
-	d->e->has_kill_target = true;
-	d->e->kill_target = (int)d->args[t];
-	if (d->args[t + 1] < 256)
-		d->e->signo = (int)d->args[t + 1];
-}
-
 static void dec_kill(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	kill_facts(d, 0);
 	pid_arg(d, 0);
 	dec_sep(d);
 	dec_signal(d, (int)d->args[1]);
@@ -467,7 +454,6 @@ static void dec_tgkill(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	kill_facts(d, 1);
 	pid_arg(d, 0);
 	dec_sep(d);
 	pid_arg(d, 1);
@@ -522,8 +508,6 @@ static void dec_uids(struct dec *d)
 		if (i)
 			dec_sep(d);
 		uid_val(d, (unsigned)d->args[i]);
-		if (d->e->nids < RC_EVENT_MAX_IDS)
-			d->e->ids[d->e->nids++] = (unsigned)d->args[i] == (unsigned)-1 ? -1 : (long long)(unsigned)d->args[i];
 	}
 }
 

@@ -126,8 +126,14 @@ void dec_call(struct dec *d)
 	 * when it is the event's fd. */
 	if (sc && !d->exiting)
 		event_raw_arg_facts(d->e, syscall_by_nr(d->nr), d->args);
-	if (sc && sc->fn)
+	else if (sc)
+		event_raw_exit_facts(d->e, syscall_by_nr(d->nr), d->args, d->rval, d->err);
+	/* The memory roles, read once for the decoder to print: a call
+	 * printed generically shows only addresses, and has no such facts. */
+	if (sc && sc->fn) {
+		dec_read_roles(d, syscall_by_nr(d->nr));
 		sc->fn(d);
+	}
 	else if (!d->exiting)	/* generic arguments are all printed at entry */
 		print_generic(d, sc ? sc->nargs : 6);
 	/* The facts that follow from the call's meaning, as for every
