@@ -1148,7 +1148,7 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 			f->connecting = false;
 	}
 
-	unsigned cl = syscall_classes(nr);
+	unsigned long long cl = syscall_classes(nr);
 	if (cl & CL_OPEN) {
 		if (e->ret >= 0) {
 			struct rc_fd *f = fd_put(p, (int)e->ret, RC_FD_FILE);
