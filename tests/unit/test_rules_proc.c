@@ -750,6 +750,37 @@ static void create_and_quota(void **state)
 	rt_release(&t);
 }
 
+/* Every call that writes back asks the file system for space: syncfs
+ * reports ENOSPC of the writes it flushes (syncfs(2), since Linux 5.8),
+ * as fsync does; and a send to a socket is a write that names no file. */
+static void flush_enospc(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/mnt/cache/model.bin", 3, O_WRONLY | O_CREAT | O_TRUNC);
+	struct rc_event e = rt_sys(&t, 100, "syncfs", -1, ENOSPC);
+	e.fd = 3;
+	rt_feed_line(&t, &e, "syncfs(3) = -1 ENOSPC (No space left on device)");
+	struct rc_event p = rt_sys(&t, 100, "socketpair", 0, 0);
+	p.fds[0] = 4;
+	p.fds[1] = 5;
+	p.nfds = 2;
+	rt_feed(&t, &p);
+	e = rt_sys(&t, 100, "sendto", 10, 0);
+	e.fd = 5;
+	e.len = 100;
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "disk-full"), 1);
+	const struct rc_finding *f = rt_find(&t, "disk-full");
+	assert_string_equal(f->path, "/mnt/cache/model.bin");
+	assert_int_equal(f->err, ENOSPC);
+	rt_release(&t);
+}
+
 static void inotify_limit(void **state)
 {
 	struct rt t;
@@ -1221,6 +1252,7 @@ int main(void)
 		cmocka_unit_test(write_sizes_saturate),
 		cmocka_unit_test(short_writes_not_files),
 		cmocka_unit_test(create_and_quota),
+		cmocka_unit_test(flush_enospc),
 		cmocka_unit_test(inotify_limit),
 		cmocka_unit_test(enospc_in_healthy_run),
 		cmocka_unit_test(truncated_mapping),
