@@ -546,6 +546,23 @@ static void mf_create_in_missing_directory(void **state)
 	rt_release(&t);
 }
 
+/* mknod makes a name as mkdir does (a FIFO, a device node): refused, it
+ * is a create, as the table's CL_NEW_NAME says. */
+static void pd_mknod_creates(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "mknod", "/srv/app/run/ctl.fifo", 0, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/srv/app/run/ctl.fifo");
+	assert_true(contains(f->summary, "create"));
+	rt_release(&t);
+}
+
 /* initdb stats its data directory, finds none and makes it: the look-up
  * was the check before creating, whether the mkdir then worked or was
  * refused (permission-denied's, the one cause). A mkdir that fails for a
@@ -2543,6 +2560,7 @@ int main(void)
 		cmocka_unit_test(mf_other_rules_paths_left_alone),
 		cmocka_unit_test(mf_create_in_missing_directory),
 		cmocka_unit_test(mf_checked_before_creating),
+		cmocka_unit_test(pd_mknod_creates),
 		cmocka_unit_test(mf_forms_and_cut_words),
 		cmocka_unit_test(mf_duplicates_grouped),
 		cmocka_unit_test(mf_lookups_are_weaker),
