@@ -454,6 +454,27 @@ static void mmap_enomem(void **state)
 	rt_release(&t);
 }
 
+/* pkey_mprotect splits a mapping as mprotect does: its ENOMEM is the map
+ * count limit too (the table's CL_MAPS without CL_MAP_GROWS). */
+static void pkey_mprotect_map_count(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/usr/bin/java", "-jar");
+	struct rc_event e = rt_sys(&t, 100, "pkey_mprotect", -1, ENOMEM);
+	e.addr = 0x7f0000000000ULL;
+	rt_feed_line(&t, &e, "pkey_mprotect(0x7f0000000000, 4096, PROT_READ, 1) = -1 ENOMEM (Cannot allocate memory)");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "out-of-memory");
+	assert_non_null(f);
+	assert_int_equal(f->err, ENOMEM);
+	assert_true(contains(f->advice, "vm.max_map_count"));
+	rt_release(&t);
+}
+
 /* brk refused (returns the old break), malloc falls back to mmap. */
 static void brk_fallback(void **state)
 {
@@ -1243,6 +1264,7 @@ int main(void)
 		cmocka_unit_test(sigkill_sender_timer),
 		cmocka_unit_test(sigkill_sender_waited),
 		cmocka_unit_test(mmap_enomem),
+		cmocka_unit_test(pkey_mprotect_map_count),
 		cmocka_unit_test(brk_fallback),
 		cmocka_unit_test(enomem_recovered),
 		cmocka_unit_test(big_but_healthy),
