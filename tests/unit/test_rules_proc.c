@@ -893,6 +893,33 @@ static void truncated_mapping(void **state)
 	rt_release(&t);
 }
 
+/* creat truncates a file that exists (creat(2): open with O_CREAT |
+ * O_WRONLY | O_TRUNC, the flags every source gives it): a mapping of the
+ * file past its new end faults, as after an open with O_TRUNC. */
+static void creat_truncates_mapping(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/nonexistent/rc-test/model.bin", 3, O_RDONLY);
+	map_file(&t, 100, 3, 0x7f0000000000ULL, 8192, 8192);
+	struct rc_event e = rt_sys(&t, 101, "creat", 4, 0);
+	e.path = "/nonexistent/rc-test/model.bin";
+	e.flags = O_CREAT | O_WRONLY | O_TRUNC;
+	rt_feed_line(&t, &e, "creat(\"/nonexistent/rc-test/model.bin\", 0644) = 4");
+	signal_ev(&t, 100, SIGBUS, BUS_ADRERR, true, 0x7f0000001000ULL, 0,
+		  "--- SIGBUS {si_signo=SIGBUS, si_code=BUS_ADRERR, si_addr=0x7f0000001000} ---");
+	rt_killed(&t, 100, SIGBUS, true, NULL);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/nonexistent/rc-test/model.bin");
+	assert_int_equal(f->bytes, 0);
+	assert_true(has_evidence(f, "creat("));
+	rt_release(&t);
+}
+
 /* The file on disk now is compared with what the trace saw. */
 static void size_on_disk(void **state)
 {
@@ -1278,6 +1305,7 @@ int main(void)
 		cmocka_unit_test(inotify_limit),
 		cmocka_unit_test(enospc_in_healthy_run),
 		cmocka_unit_test(truncated_mapping),
+		cmocka_unit_test(creat_truncates_mapping),
 		cmocka_unit_test(size_on_disk),
 		cmocka_unit_test(mapping_not_at_fault),
 		cmocka_unit_test(fault_among_many),
