@@ -98,6 +98,13 @@ enum {
 #define CL_DROP_NAME (1ULL << 33)	/* removes an entry from a directory, at a
 					 * path it takes: unlink, rmdir, rename's
 					 * old name */
+#define CL_MEM_IO (1ULL << 34)	/* moves data between its fd and the caller's
+				 * memory and returns how many bytes: read,
+				 * write, their p- and v- forms, send, recv,
+				 * sendto, recvfrom, sendmsg, recvmsg (not the
+				 * mmsg calls, which return a message count,
+				 * nor sendfile, splice, copy_file_range, which
+				 * copy inside the kernel) */
 
 /* The decode/ file that prints a call. */
 enum rc_sc_family {

@@ -129,6 +129,14 @@ static void class_meanings(void **state)
 		/* A call that creates its file does not show it existed. */
 		if ((sc->classes & CL_CREATES) && (sc->classes & CL_PATH_EXISTS))
 			fail_msg("%s: creates its file, yet a witness that it exists", sc->name);
+		/* The data calls move bytes through memory, but those that
+		 * copy between two fds in the kernel or count messages. */
+		if ((sc->classes & (CL_READ | CL_WRITE)) &&
+		    !(sc->classes & CL_MEM_IO) != (syscall_has_role(sc, ROLE_FD2) || syscall_has_role(sc, ROLE_MMSGHDR_IN) ||
+						    syscall_has_role(sc, ROLE_MMSGHDR_OUT)))
+			fail_msg("%s: CL_MEM_IO is not the data calls through memory", sc->name);
+		if ((sc->classes & CL_MEM_IO) && !(sc->classes & (CL_READ | CL_WRITE)))
+			fail_msg("%s: CL_MEM_IO but neither reads nor writes", sc->name);
 		/* A socket call that moves data does it in order, with no offset. */
 		if (sc->family == RC_FAM_NET && (sc->classes & (CL_READ | CL_WRITE)) && !(sc->classes & CL_SOCK_IO))
 			fail_msg("%s moves socket data but is not CL_SOCK_IO", sc->name);
@@ -207,6 +215,10 @@ static void classes_nest(void **state)
 	assert_true(syscall_is(SYS_munmap, CL_MAPS));
 	assert_false(syscall_is(SYS_munmap, CL_MAP_GROWS));
 	assert_true(syscall_is(SYS_lstat, CL_STAT));
+	assert_true(syscall_is(SYS_preadv2, CL_MEM_IO));
+	assert_true(syscall_is(SYS_recvmsg, CL_MEM_IO));
+	assert_false(syscall_is(SYS_sendmmsg, CL_MEM_IO));
+	assert_false(syscall_is(SYS_copy_file_range, CL_MEM_IO));
 }
 
 /* Roles: where each fact sits, and how far a parser must read. */
