@@ -142,6 +142,35 @@ static void slow_network_disk_sleep(void **state)
 	rt_release(&t);
 }
 
+/* A slow call that looks a path up waits for the path's file system,
+ * whichever it is: readlink and symlink as stat and mkdir (the table's
+ * CL_LOOK and CL_NEW_NAME); getdents reads a directory as getdents64. */
+static void slow_path_calls_disk(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	struct rc_event e = rt_timed(&t, 10, "readlink", 12, 0, 1.5);
+	e.path = "/data/models/current";
+	rt_feed_line(&t, &e, "readlink(\"/data/models/current\", \"v23/model.pth\", 4095) = 12 <1.500000>");
+	e = rt_timed(&t, 10, "symlink", 0, 0, 1.2);
+	e.path = "/data/models/next";
+	rt_feed_line(&t, &e, "symlink(\"v24/model.pth\", \"/data/models/next\") = 0 <1.200000>");
+	open_fd(&t, 10, "/data/models", 4, O_RDONLY | O_DIRECTORY);
+	e = rt_timed(&t, 10, "getdents", 0, 0, 1.1);
+	e.fd = 4;
+	rt_feed_line(&t, &e, "getdents(4</data/models>, 0x5555 /* 0 entries */, 32768) = 0 <1.100000>");
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "slow-syscall");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "disk"));
+	assert_int_equal(f->count, 3);
+	rt_release(&t);
+}
+
 /* Waits that are the program idling by design are not slow calls. */
 static void slow_ignores_idle_waits(void **state)
 {
@@ -1127,6 +1156,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(slow_network_disk_sleep),
+		cmocka_unit_test(slow_path_calls_disk),
 		cmocka_unit_test(slow_ignores_idle_waits),
 		cmocka_unit_test(slow_by_share),
 		cmocka_unit_test(slow_quiet_without_durations),
