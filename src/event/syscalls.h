@@ -105,6 +105,9 @@ enum {
 				 * mmsg calls, which return a message count,
 				 * nor sendfile, splice, copy_file_range, which
 				 * copy inside the kernel) */
+#define CL_DUP (1ULL << 35)	/* copies its fd to the fd it returns: dup,
+				 * dup2, dup3 (fcntl does for F_DUPFD and
+				 * F_DUPFD_CLOEXEC, by its command) */
 
 /* The decode/ file that prints a call. */
 enum rc_sc_family {

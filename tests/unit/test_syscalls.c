@@ -137,6 +137,9 @@ static void class_meanings(void **state)
 			fail_msg("%s: CL_MEM_IO is not the data calls through memory", sc->name);
 		if ((sc->classes & CL_MEM_IO) && !(sc->classes & (CL_READ | CL_WRITE)))
 			fail_msg("%s: CL_MEM_IO but neither reads nor writes", sc->name);
+		/* A copy of an fd returns the new one. */
+		if ((sc->classes & CL_DUP) && (sc->rv != RC_RV_FD || !fd))
+			fail_msg("%s copies an fd but takes or returns none", sc->name);
 		/* A socket call that moves data does it in order, with no offset. */
 		if (sc->family == RC_FAM_NET && (sc->classes & (CL_READ | CL_WRITE)) && !(sc->classes & CL_SOCK_IO))
 			fail_msg("%s moves socket data but is not CL_SOCK_IO", sc->name);
@@ -219,6 +222,8 @@ static void classes_nest(void **state)
 	assert_true(syscall_is(SYS_recvmsg, CL_MEM_IO));
 	assert_false(syscall_is(SYS_sendmmsg, CL_MEM_IO));
 	assert_false(syscall_is(SYS_copy_file_range, CL_MEM_IO));
+	assert_true(syscall_is(SYS_dup3, CL_DUP));
+	assert_false(syscall_is(SYS_fcntl, CL_DUP));
 }
 
 /* Roles: where each fact sits, and how far a parser must read. */
