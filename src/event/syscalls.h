@@ -108,6 +108,9 @@ enum {
 #define CL_DUP (1ULL << 35)	/* copies its fd to the fd it returns: dup,
 				 * dup2, dup3 (fcntl does for F_DUPFD and
 				 * F_DUPFD_CLOEXEC, by its command) */
+#define CL_SET_PERM (1ULL << 36)	/* changes a file's mode or owner (chmod(2),
+					 * chown(2)): chmod, fchmod, fchmodat,
+					 * chown, fchown, lchown, fchownat */
 
 /* The decode/ file that prints a call. */
 enum rc_sc_family {

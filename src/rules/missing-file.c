@@ -281,7 +281,8 @@ static bool new_name_call(long nr)
 }
 
 /* What a failing call of E was trying to do; false when the rule does not
- * look at it. */
+ * look at it: the calls that name a path, by what the table says they
+ * are. */
 static bool classify(const struct rc_event *e, enum mf_kind *kind)
 {
 	long nr = e->nr;
@@ -295,62 +296,27 @@ static bool classify(const struct rc_event *e, enum mf_kind *kind)
 			*kind = MF_READ;
 		return true;
 	}
-#ifdef SYS_creat
-	if (nr == SYS_creat) {
+	unsigned long long cl = syscall_classes(nr);
+	const struct rc_syscall *sc = cl ? syscall_by_nr(nr) : NULL;
+	if (!sc || syscall_arg(sc, ROLE_PATH) < 0)
+		return false;
+	if (cl & CL_CREATES)
 		*kind = MF_CREATE;
-		return true;
-	}
-#endif
-	if (
-#ifdef SYS_stat
-	    nr == SYS_stat ||
-#endif
-#ifdef SYS_lstat
-	    nr == SYS_lstat ||
-#endif
-#ifdef SYS_access
-	    nr == SYS_access ||
-#endif
-#ifdef SYS_readlink
-	    nr == SYS_readlink ||
-#endif
-#ifdef SYS_faccessat2
-	    nr == SYS_faccessat2 ||
-#endif
-#ifdef SYS_newfstatat
-	    nr == SYS_newfstatat ||
-#endif
-	    nr == SYS_statx || nr == SYS_faccessat || nr == SYS_readlinkat) {
+	else if (cl & CL_LOOK)
 		*kind = MF_PROBE;
-		return true;
-	}
-	if (
 #ifdef SYS_mkdir
-	    nr == SYS_mkdir ||
+	else if (nr == SYS_mkdir || nr == SYS_mkdirat)
+#else
+	else if (nr == SYS_mkdirat)
 #endif
-	    nr == SYS_mkdirat) {
 		*kind = MF_MKDIR;
-		return true;
-	}
-	if (rule_is_enter(nr) && nr != SYS_fchdir) {
+	else if (cl & CL_ENTER)
 		*kind = MF_ENTER;
-		return true;
-	}
-	if (new_name_call(nr) ||
-#ifdef SYS_chmod
-	    nr == SYS_chmod ||
-#endif
-#ifdef SYS_chown
-	    nr == SYS_chown ||
-#endif
-#ifdef SYS_lchown
-	    nr == SYS_lchown ||
-#endif
-	    nr == SYS_truncate || nr == SYS_fchmodat || nr == SYS_fchownat) {
+	else if (cl & (CL_NEW_NAME | CL_SET_PERM | CL_RESIZE))
 		*kind = MF_OTHER;
-		return true;
-	}
-	return false;
+	else
+		return false;
+	return true;
 }
 
 /* Calls whose success shows that a name exists (again): any of the above,

@@ -546,6 +546,22 @@ static void mf_create_in_missing_directory(void **state)
 	rt_release(&t);
 }
 
+/* symlink and mknod make a name as link does (the table's CL_NEW_NAME):
+ * ENOENT is a missing parent, missing-file's. */
+static void mf_symlink_parent_missing(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "symlink", "/srv/app/current/model.pth", 0, -1, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/srv/app/current/model.pth");
+	rt_release(&t);
+}
+
 /* mknod makes a name as mkdir does (a FIFO, a device node): refused, it
  * is a create, as the table's CL_NEW_NAME says. */
 static void pd_mknod_creates(void **state)
@@ -2561,6 +2577,7 @@ int main(void)
 		cmocka_unit_test(mf_create_in_missing_directory),
 		cmocka_unit_test(mf_checked_before_creating),
 		cmocka_unit_test(pd_mknod_creates),
+		cmocka_unit_test(mf_symlink_parent_missing),
 		cmocka_unit_test(mf_forms_and_cut_words),
 		cmocka_unit_test(mf_duplicates_grouped),
 		cmocka_unit_test(mf_lookups_are_weaker),
