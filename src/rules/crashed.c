@@ -299,7 +299,7 @@ static void note_waits(struct thread *t, const struct rc_event *e)
 	timed_out |= e->err == EAGAIN && e->nr == SYS_rt_sigtimedwait;
 	if (timed_out)
 		t->timer_at = t->ncalls;
-	if ((e->nr == SYS_wait4 || e->nr == SYS_waitid) && e->ret == 0 && !e->err)
+	if (syscall_is(e->nr, CL_WAIT_CHILD) && e->ret == 0 && !e->err)
 		t->poll_at = t->ncalls;
 }
 

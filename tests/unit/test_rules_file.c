@@ -1820,6 +1820,23 @@ static void ml_per_process(void **state)
 
 /* ---- gpu-unavailable ---- */
 
+/* glibc 2.33+ answers access(2) with faccessat2: a device looked for so
+ * is looked for as with access (the table's CL_LOOK). */
+static void gpu_faccessat2_lookup(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "faccessat2", "/dev/nvidiactl", 0, -1, ENOENT);
+	rt_write(&t, 100, 2, "RuntimeError: No CUDA GPUs are available\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "gpu-unavailable");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/dev/nvidiactl");
+	rt_release(&t);
+}
+
 static void gpu_machine_without_gpu(void **state)
 {
 	struct rt t;
@@ -2602,6 +2619,7 @@ int main(void)
 		cmocka_unit_test(ml_optional_dlopen_is_a_warning),
 		cmocka_unit_test(ml_per_process),
 		cmocka_unit_test(gpu_machine_without_gpu),
+		cmocka_unit_test(gpu_faccessat2_lookup),
 		cmocka_unit_test(gpu_permission),
 		cmocka_unit_test(gpu_quiet_without_gpu_use),
 		cmocka_unit_test(em_python_traceback),
