@@ -63,7 +63,11 @@ enum {
 #define CL_PATH_EXISTS (1ULL << 20)	/* looks its path up and fails with ENOENT
 					 * when no such entry exists, so a call that
 					 * worked shows the entry exists: the opens
-					 * but creat, the stats, the access calls */
+					 * but creat (which makes it), and the
+					 * CL_LOOK calls that take a path (stat,
+					 * lstat, access, readlink...). An entry, not
+					 * its target: lstat and readlink work on a
+					 * dangling symlink */
 #define CL_ENTER (1ULL << 21)	/* moves the process into a directory: chdir,
 				 * fchdir, chroot, pivot_root */
 #define CL_ACCEPT (1ULL << 22)	/* accept, accept4: the new fd is the return value */
