@@ -264,7 +264,9 @@ static void mf_release(void *state)
 	strbuf_release(&st->dir);
 }
 
-/* rename and link: their success makes a new name exist. */
+/* rename and link: their success makes their second path exist. Not the
+ * table's CL_NEW_NAME: symlink's second path is its target, which it
+ * does not make, and mkdir, mknod and creat have none. */
 static bool new_name_call(long nr)
 {
 	return
@@ -326,7 +328,7 @@ static bool is_success_witness(long nr)
 	enum mf_kind unused;
 	struct rc_event probe = { .nr = nr };
 
-	if (nr == SYS_execve || nr == SYS_execveat)
+	if (syscall_is(nr, CL_EXEC))
 		return true;
 	return classify(&probe, &unused);
 }
@@ -730,7 +732,7 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 			follow_search(st, e, ctx, false);
 		/* Counted per process while there is room; a process past it
 		 * is judged as if it ran one program. */
-		if ((e->nr == SYS_execve || e->nr == SYS_execveat) && e->ret_known &&
+		if (syscall_is(e->nr, CL_EXEC) && e->ret_known &&
 		    (hmap_get_int(&st->execs, e->pid) || st->execs.count < MF_MAX_THREADS)) {
 			bool created;
 			void **slot = hmap_put_int(&st->execs, e->pid, &created);
