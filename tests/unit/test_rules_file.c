@@ -1684,6 +1684,23 @@ static void ef_program_missing_or_seen(void **state)
 	assert_non_null(f);
 	assert_true(contains(f->summary, "exists but cannot run"));
 	rt_release(&t);
+
+	/* So does any look-up of it that worked: bash's `test -x` asks
+	 * faccessat2, and openat2 and readlink look it up too (the table's
+	 * CL_PATH_EXISTS). */
+	static const char *const witnesses[] = { "faccessat2", "openat2", "readlink" };
+	for (size_t i = 0; i < sizeof(witnesses) / sizeof(witnesses[0]); i++) {
+		rt_init(&t);
+		exec_fail(&t, 100, "/nonexistent/ex/run.sh", ENOENT);
+		path_call(&t, 100, witnesses[i], "/nonexistent/ex/run.sh", 0, 0, 0);
+		rt_exit(&t, 100, 127);
+		rt_finish(&t);
+		f = rt_find(&t, "exec-failed");
+		assert_non_null(f);
+		if (!contains(f->summary, "exists but cannot run"))
+			fail_msg("%s does not show the path exists", witnesses[i]);
+		rt_release(&t);
+	}
 }
 
 /* ---- missing-library ---- */
