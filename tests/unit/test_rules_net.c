@@ -204,6 +204,26 @@ static void nonblocking_io_error(void **state)
 	rt_release(&t);
 }
 
+/* sendmmsg moves data through the socket as sendto does (the table's
+ * CL_SOCK_IO): its error tells how a pending connect ended. */
+static void nonblocking_sendmmsg_error(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 9000, EINPROGRESS, NULL);
+	io(&t, 100, "sendmmsg", 4, 0, ECONNREFUSED);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_string_equal(f->address, "127.0.0.1:9000");
+	assert_string_equal(f->syscall, "sendmmsg");
+	rt_release(&t);
+}
+
 /* A connection that worked and was later reset is not a failed connect. */
 static void reset_after_connect_ignored(void **state)
 {
@@ -1172,6 +1192,7 @@ int main(void)
 		cmocka_unit_test(other_family_recovers),
 		cmocka_unit_test(nonblocking_so_error),
 		cmocka_unit_test(nonblocking_io_error),
+		cmocka_unit_test(nonblocking_sendmmsg_error),
 		cmocka_unit_test(reset_after_connect_ignored),
 		cmocka_unit_test(addresses_tried_in_turn),
 		cmocka_unit_test(addresses_in_turn_select),
