@@ -1092,6 +1092,28 @@ static void apply_exec(struct rc_procs *m, struct rc_proc *p, const struct rc_ev
 	}
 }
 
+/* E copied its fd to the fd it returned. */
+static void apply_dup(struct rc_procs *m, struct rc_proc *p, const struct rc_event *e)
+{
+	const struct rc_fd *old = procs_fd(m, e->pid, e->fd);
+	if (e->ret >= 0 && e->ret != e->fd) {
+		if (old) {
+			struct rc_fd *copy = fd_dup(old);
+			copy->cloexec = (e->flags & O_CLOEXEC) != 0;
+			fd_store(p, (int)e->ret, copy);
+		} else {
+			/* A copy of stdout or stderr, or of an fd the
+			 * trace never saw opened: then the new fd is
+			 * taken for what it was at the start, which
+			 * keeps fd 1 stdout when a log lacks the F_DUPFD
+			 * that saved it. */
+			int from = inherited_stream(p, e->fd);
+			fd_close(p, (int)e->ret);
+			stream_mark(p->fdt, (int)e->ret, from ? from : -1);
+		}
+	}
+}
+
 static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc_event *e)
 {
 	long nr = e->nr;
@@ -1148,7 +1170,7 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 			f->connecting = false;
 	}
 
-	unsigned cl = syscall_classes(nr);
+	unsigned long long cl = syscall_classes(nr);
 	if (cl & CL_OPEN) {
 		if (e->ret >= 0) {
 			struct rc_fd *f = fd_put(p, (int)e->ret, RC_FD_FILE);
@@ -1180,6 +1202,23 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 			apply_clone(m, p, e);
 		return;
 	}
+	/* A copy of an fd: the dup calls, and fcntl's F_DUPFD* (which set fd2). */
+	if ((cl & CL_DUP) || (nr == SYS_fcntl && e->fd2 >= 0)) {
+		apply_dup(m, p, e);
+		return;
+	}
+	/* Two fds at once: pipe, pipe2, socketpair. */
+	const struct rc_syscall *sc = syscall_by_nr(nr);
+	if (sc && syscall_has_role(sc, ROLE_FD_PAIR)) {
+		bool sockets = nr == SYS_socketpair;
+		for (int i = 0; i < e->nfds && i < 2; i++) {
+			struct rc_fd *f = fd_put(p, e->fds[i], sockets ? RC_FD_SOCKET : RC_FD_PIPE);
+			f->family = sockets ? AF_UNIX : 0;
+			f->cloexec = (e->flags & O_CLOEXEC) != 0;
+		}
+		return;
+	}
+	/* The rest each change the model in their own way. */
 	switch (nr) {
 	case SYS_socket:
 		if (e->ret >= 0) {
@@ -1190,44 +1229,6 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 			f->cloexec = (e->flags & SOCK_CLOEXEC) != 0;
 		}
 		break;
-#ifdef SYS_pipe
-	case SYS_pipe:
-#endif
-	case SYS_pipe2:
-	case SYS_socketpair:
-		for (int i = 0; i < e->nfds && i < 2; i++) {
-			struct rc_fd *f = fd_put(p, e->fds[i], nr == SYS_socketpair ? RC_FD_SOCKET : RC_FD_PIPE);
-			f->family = nr == SYS_socketpair ? AF_UNIX : 0;
-			f->cloexec = (e->flags & O_CLOEXEC) != 0;
-		}
-		break;
-	case SYS_dup:
-#ifdef SYS_dup2
-	case SYS_dup2:
-#endif
-	case SYS_dup3:
-	case SYS_fcntl: {
-		if (nr == SYS_fcntl && e->fd2 < 0)
-			break;	/* only F_DUPFD* set fd2 */
-		const struct rc_fd *old = procs_fd(m, e->pid, e->fd);
-		if (e->ret >= 0 && e->ret != e->fd) {
-			if (old) {
-				struct rc_fd *copy = fd_dup(old);
-				copy->cloexec = (e->flags & O_CLOEXEC) != 0;
-				fd_store(p, (int)e->ret, copy);
-			} else {
-				/* A copy of stdout or stderr, or of an fd the
-				 * trace never saw opened: then the new fd is
-				 * taken for what it was at the start, which
-				 * keeps fd 1 stdout when a log lacks the F_DUPFD
-				 * that saved it. */
-				int from = inherited_stream(p, e->fd);
-				fd_close(p, (int)e->ret);
-				stream_mark(p->fdt, (int)e->ret, from ? from : -1);
-			}
-		}
-		break;
-	}
 	case SYS_close:
 		fd_close(p, e->fd);
 		break;

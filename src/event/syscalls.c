@@ -125,7 +125,7 @@ static void build(void)
 			if (r->value >= 0 && r->value < max && !T.names[r->value] && (pass || !r->alias))
 				T.names[r->value] = r->name;
 		}
-	unsigned *classes = xcalloc((size_t)max + 1, sizeof(*classes));
+	unsigned long long *classes = xcalloc((size_t)max + 1, sizeof(*classes));
 	for (size_t i = 0; i < ARRAY_SIZE(listed); i++) {
 		const struct rc_syscall *r = find(listed[i].name, listed[i].len);
 		if (r->nr >= 0 && r->nr < max && !T.by_nr[r->nr]) {

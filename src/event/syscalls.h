@@ -28,49 +28,93 @@ enum {
 	TC_CLOCK = 1 << 9,
 };
 
-/* What the rules and the process model ask of a call. */
-enum {
-	CL_READ = 1u << 0,	/* reads data from its fd: read, recvfrom... */
-	CL_WRITE = 1u << 1,	/* writes data to its fd: write, sendto, sendfile... */
-	CL_SYNC = 1u << 2,	/* may wait for storage on its fd: fsync, ftruncate,
-				 * getdents64, fstat, close */
-	CL_FLUSH = 1u << 3,	/* flushes a file system or a mapping: sync, syncfs, msync */
-	CL_OPEN = 1u << 4,	/* opens a path into a new fd: open, openat, openat2, creat */
-	CL_CREATES = 1u << 5,	/* always creates its file (creat) */
-	CL_EXEC = 1u << 6,	/* execve, execveat */
-	CL_FORK = 1u << 7,	/* makes a process or thread: clone, fork, vfork */
-	CL_FORK_WAITS = 1u << 8,	/* ... and its caller waits until the child
+/* What the rules and the process model ask of a call. Each class says
+ * what a call does, as its man page has it, so that a reader can check a
+ * row against it; where a class is named after its use, it says so. */
+#define CL_READ (1ULL << 0)	/* reads data from its fd: read, recvfrom... */
+#define CL_WRITE (1ULL << 1)	/* writes data to its fd: write, sendto, sendfile... */
+#define CL_SYNC (1ULL << 2)	/* writes its fd's cached data to storage and
+				 * waits for it: fsync, fdatasync,
+				 * sync_file_range */
+#define CL_FLUSH (1ULL << 3)	/* flushes a file system or a mapping: sync, syncfs, msync */
+#define CL_OPEN (1ULL << 4)	/* opens a path into a new fd: open, openat, openat2, creat */
+#define CL_CREATES (1ULL << 5)	/* always creates its file (creat) */
+#define CL_EXEC (1ULL << 6)	/* execve, execveat */
+#define CL_FORK (1ULL << 7)	/* makes a process or thread: clone, fork, vfork */
+#define CL_FORK_WAITS (1ULL << 8)	/* ... and its caller waits until the child
 					 * execs or exits (vfork) */
-	CL_EXIT = 1u << 9,	/* exit, exit_group */
-	CL_SIGRETURN = 1u << 10,	/* returns from a signal handler */
-	CL_WAIT_CHILD = 1u << 11,	/* waits for a child: wait4, waitid */
-	CL_SLEEP = 1u << 12,	/* nanosleep, clock_nanosleep */
-	CL_SIGWAIT = 1u << 13,	/* waits for a signal: pause, rt_sigsuspend... */
-	CL_FUTEX = 1u << 14,	/* a futex call: futex, futex_waitv */
-	CL_FUTEX_WAITS = 1u << 15,	/* a futex call that always waits (futex_waitv);
+#define CL_EXIT (1ULL << 9)	/* exit, exit_group */
+#define CL_SIGRETURN (1ULL << 10)	/* returns from a signal handler */
+#define CL_WAIT_CHILD (1ULL << 11)	/* waits for a child: wait4, waitid */
+#define CL_SLEEP (1ULL << 12)	/* nanosleep, clock_nanosleep */
+#define CL_SIGWAIT (1ULL << 13)	/* waits for a signal: pause, rt_sigsuspend... */
+#define CL_FUTEX (1ULL << 14)	/* a futex call: futex, futex_waitv */
+#define CL_FUTEX_WAITS (1ULL << 15)	/* a futex call that always waits (futex_waitv);
 					 * futex waits by its op (event_futex_waits) */
-	CL_POLL = 1u << 16,	/* poll, select: E->fds lists the fds waited on */
-	CL_EPOLL = 1u << 17,	/* epoll waits: E->fds lists the fds that turned ready */
-	CL_SOCK_IO = 1u << 18,	/* moves data through a connected socket: the
-				 * first one after a non-blocking connect tells
-				 * how the connect ended */
-	CL_LOOK = 1u << 19,	/* looks at a file without opening it: stat,
+#define CL_POLL (1ULL << 16)	/* poll, select: E->fds lists the fds waited on */
+#define CL_EPOLL (1ULL << 17)	/* epoll waits: E->fds lists the fds that turned ready */
+#define CL_SOCK_IO (1ULL << 18)	/* moves data through a connected socket, in
+				 * order, with no offset: read, write, the
+				 * send and recv calls; the first one after a
+				 * non-blocking connect tells how the connect
+				 * ended */
+#define CL_LOOK (1ULL << 19)	/* looks at a file without opening it: stat,
 				 * access, readlink... */
-	CL_PATH_EXISTS = 1u << 20,	/* a call that worked shows its path exists
-					 * (the opens, stats and access calls that
-					 * exec-failed takes as witnesses) */
-	CL_ENTER = 1u << 21,	/* moves the process into a directory: chdir,
+#define CL_PATH_EXISTS (1ULL << 20)	/* looks its path up and fails with ENOENT
+					 * when no such entry exists, so a call that
+					 * worked shows the entry exists: the opens
+					 * but creat (which makes it), and the
+					 * CL_LOOK calls that take a path (stat,
+					 * lstat, access, readlink...). An entry, not
+					 * its target: lstat and readlink work on a
+					 * dangling symlink */
+#define CL_ENTER (1ULL << 21)	/* moves the process into a directory: chdir,
 				 * fchdir, chroot, pivot_root */
-	CL_ACCEPT = 1u << 22,	/* accept, accept4: the new fd is the return value */
-	CL_IDS = 1u << 23,	/* sets or reads the process's user and group ids
+#define CL_ACCEPT (1ULL << 22)	/* accept, accept4: the new fd is the return value */
+#define CL_IDS (1ULL << 23)	/* sets or reads the process's user and group ids
 				 * and groups (set*id, get*id, *groups) */
-	CL_EMPTY_PATH_FD = 1u << 24,	/* an empty path with a dirfd means the
+#define CL_EMPTY_PATH_FD (1ULL << 24)	/* an empty path with a dirfd means the
 					 * dirfd's own file (AT_EMPTY_PATH):
 					 * newfstatat, statx */
-	CL_NEW_FD = 1u << 25,	/* returns a new fd that is what the call is about
+#define CL_NEW_FD (1ULL << 25)	/* returns a new fd that is what the call is about
 				 * (open, socket): its -y decoration is fd_hint */
-	CL_RET_ADDR = 1u << 26,	/* returns the address it mapped (mmap): addr */
-};
+#define CL_RET_ADDR (1ULL << 26)	/* returns the address it mapped (mmap): addr */
+#define CL_RESIZE (1ULL << 27)	/* sets a file's size or allocates its blocks:
+				 * truncate, ftruncate, fallocate */
+#define CL_FD_STORAGE (1ULL << 28)	/* named after its use: when its fd is a
+					 * file, the call's time goes to that file's
+					 * storage: the CL_SYNC calls, ftruncate and
+					 * fallocate, reading the file's attributes
+					 * (fstat) or entries (getdents), and close,
+					 * which may write back (close(2), NFS) */
+#define CL_STAT (1ULL << 29)	/* returns a file's attributes (a struct stat
+				 * or statx): stat, lstat, fstat, newfstatat,
+				 * statx */
+#define CL_MAPS (1ULL << 30)	/* maps, unmaps, resizes or protects a range of
+				 * the address space, or moves the heap's end:
+				 * mmap, munmap, mremap, mprotect,
+				 * pkey_mprotect, brk */
+#define CL_MAP_GROWS (1ULL << 31)	/* ... and may give the process more memory,
+					 * of a size it names: mmap, mremap, brk */
+#define CL_NEW_NAME (1ULL << 32)	/* makes a new entry in a directory, at a
+					 * path it takes: creat, mkdir, mknod, link,
+					 * symlink, rename's new name */
+#define CL_DROP_NAME (1ULL << 33)	/* removes an entry from a directory, at a
+					 * path it takes: unlink, rmdir, rename's
+					 * old name */
+#define CL_MEM_IO (1ULL << 34)	/* moves data between its fd and the caller's
+				 * memory and returns how many bytes: read,
+				 * write, their p- and v- forms, send, recv,
+				 * sendto, recvfrom, sendmsg, recvmsg (not the
+				 * mmsg calls, which return a message count,
+				 * nor sendfile, splice, copy_file_range, which
+				 * copy inside the kernel) */
+#define CL_DUP (1ULL << 35)	/* copies its fd to the fd it returns: dup,
+				 * dup2, dup3 (fcntl does for F_DUPFD and
+				 * F_DUPFD_CLOEXEC, by its command) */
+#define CL_SET_PERM (1ULL << 36)	/* changes a file's mode or owner (chmod(2),
+					 * chown(2)): chmod, fchmod, fchmodat,
+					 * chown, fchown, lchown, fchownat */
 
 /* The decode/ file that prints a call. */
 enum rc_sc_family {
@@ -173,7 +217,7 @@ struct rc_syscall {
 	unsigned char nroles;	/* leading arguments that hold a role */
 	unsigned long long roleset;	/* bit R set: some argument has role R */
 	unsigned tclasses;	/* TC_* */
-	unsigned classes;	/* CL_* */
+	unsigned long long classes;	/* CL_* */
 	unsigned char roles[RC_SC_MAX_ARGS];	/* enum rc_sc_role */
 };
 
@@ -195,20 +239,20 @@ long syscall_nr_max(void);
 struct rc_syscall_index {
 	bool built;
 	long max;
-	const unsigned *classes;
+	const unsigned long long *classes;
 };
 extern struct rc_syscall_index rc_syscall_index;
 void syscall_table_init(void);
 
 /* The CL_* classes of NR (0 when unknown). */
-static inline unsigned syscall_classes(long nr)
+static inline unsigned long long syscall_classes(long nr)
 {
 	if (!rc_syscall_index.built)
 		syscall_table_init();
 	return nr >= 0 && nr < rc_syscall_index.max ? rc_syscall_index.classes[nr] : 0;
 }
 /* NR has one of the classes in CLASSES. */
-static inline bool syscall_is(long nr, unsigned classes)
+static inline bool syscall_is(long nr, unsigned long long classes)
 {
 	return (syscall_classes(nr) & classes) != 0;
 }

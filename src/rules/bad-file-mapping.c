@@ -408,12 +408,30 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 			drop_process(s, e->pid);
 		return;
 	}
-	switch (e->nr) {
-#ifdef SYS_mmap
-	case SYS_mmap:
+	unsigned long long cl = syscall_classes(e->nr);
+	/* What the call is, from the table: a new mapping (mmap, mmap2); a
+	 * size (fstat, or a stat of the fd by AT_EMPTY_PATH); an open that
+	 * truncates (creat always does); a new program. */
+	if (cl & CL_RET_ADDR) {
 		on_mmap(s, e, ctx);
-		break;
-#endif
+		return;
+	}
+	if (cl & CL_STAT) {
+		on_fstat(s, e, ctx);
+		return;
+	}
+	if (cl & CL_OPEN) {
+		if (s->nmaps && !e->err && e->ret_known && (e->flags & O_TRUNC) && (e->flags & O_ACCMODE))
+			resized(s, e->path, 0, e);
+		return;
+	}
+	if (cl & CL_EXEC) {
+		if (s->nmaps && !e->err && e->ret_known)
+			drop_process(s, rule_leader(ctx, e->pid));
+		return;
+	}
+	/* The rest each do something of their own to the mappings. */
+	switch (e->nr) {
 	case SYS_mremap:
 		if (s->nmaps && !e->err && e->ret_known)
 			unmap_range(s, rule_leader(ctx, e->pid), e->addr, 1);
@@ -422,11 +440,6 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		if (s->nmaps && !e->err)
 			unmap_range(s, rule_leader(ctx, e->pid), e->addr, (e->len + PAGE - 1) & ~(PAGE - 1));
 		break;
-	case SYS_fstat:
-	case SYS_newfstatat:
-	case SYS_statx:
-		on_fstat(s, e, ctx);
-		break;
 	case SYS_ftruncate:
 		if (s->nmaps && !e->err && e->ret_known)
 			resized(s, rule_fd_file(ctx, e), (long long)e->len, e);
@@ -434,18 +447,6 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	case SYS_truncate:
 		if (s->nmaps && !e->err && e->ret_known)
 			resized(s, e->path, (long long)e->len, e);
-		break;
-	case SYS_openat:
-#ifdef SYS_open
-	case SYS_open:
-#endif
-		if (s->nmaps && !e->err && e->ret_known && (e->flags & O_TRUNC) && (e->flags & O_ACCMODE))
-			resized(s, e->path, 0, e);
-		break;
-	case SYS_execve:
-	case SYS_execveat:
-		if (s->nmaps && !e->err && e->ret_known)
-			drop_process(s, rule_leader(ctx, e->pid));
 		break;
 	case SYS_close:
 		if (s->fd_sizes.count) {

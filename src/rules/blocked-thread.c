@@ -223,26 +223,6 @@ static bool ignored(long nr)
 	return syscall_is(nr, CL_EXIT | CL_EXEC | CL_SIGRETURN | CL_FORK) && !syscall_is(nr, CL_FORK_WAITS);
 }
 
-static bool is_read(long nr)
-{
-	return syscall_is(nr, CL_READ);
-}
-
-static bool is_write(long nr)
-{
-	return syscall_is(nr, CL_WRITE);
-}
-
-/* Calls that wait for storage on their fd. */
-static bool is_sync(long nr)
-{
-	return syscall_is(nr, CL_SYNC);
-}
-
-static bool futex_waits(const struct rc_event *e)
-{
-	return event_futex_waits(e);
-}
 
 static enum kind classify_read(struct state *s, struct blocked *b, const struct rc_event *e,
 			       const struct rc_ctx *ctx)
@@ -347,15 +327,16 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 			  const struct rc_ctx *ctx)
 {
 	long nr = e->nr;
+	unsigned long long cl = syscall_classes(nr);
 	struct rc_fdinfo fi;
 
-	if (is_read(nr) && e->fd >= 0)
+	if ((cl & CL_READ) && e->fd >= 0)
 		return classify_read(s, b, e, ctx);
-	if (is_write(nr) && e->fd >= 0)
+	if ((cl & CL_WRITE) && e->fd >= 0)
 		return classify_write(s, b, e, ctx);
-	if (rule_is_poll(nr))
+	if (cl & CL_POLL)
 		return classify_poll(s, b, e, ctx);
-	if (rule_is_epoll(nr)) {
+	if (cl & CL_EPOLL) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "epoll fd %d ", e->fd);
 		if (e->timeout_ms >= 0)
@@ -365,8 +346,8 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 		b->what = strbuf_detach(&sb);
 		return K_EPOLL;
 	}
-	if (syscall_is(nr, CL_FUTEX)) {
-		if (!futex_waits(e))
+	if (cl & CL_FUTEX) {
+		if (!event_futex_waits(e))
 			return K_OTHER;
 		struct strbuf sb = STRBUF_INIT;
 		b->futex = e->addr;
@@ -376,11 +357,28 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 		b->what = strbuf_detach(&sb);
 		return e->timeout_ms >= 0 ? K_FUTEX_TIMED : K_FUTEX;
 	}
-	switch (nr) {
-	case SYS_accept:
-	case SYS_accept4:
+	if (cl & CL_ACCEPT) {
 		describe_fd(s, b, e, ctx, &fi);
 		return K_ACCEPT;
+	}
+	if (cl & CL_SLEEP)
+		return K_SLEEP;
+	if (cl & CL_SIGWAIT)
+		return K_SIGWAIT;
+	if (cl & CL_WAIT_CHILD) {
+		children_text(b, ctx);
+		return K_CHILD;
+	}
+	if (cl & CL_FORK_WAITS)
+		return K_VFORK;
+	/* sync and msync flush storage at large, syncfs its fd's file system. */
+	if (cl & CL_FLUSH) {
+		if (e->fd >= 0)
+			describe_fd(s, b, e, ctx, &fi);
+		return K_FILE_IO;
+	}
+	/* The calls left each wait for something of their own. */
+	switch (nr) {
 	case SYS_connect: {
 		describe_fd(s, b, e, ctx, &fi);
 		if (e->sa.host && (e->sa.family == AF_INET || e->sa.family == AF_INET6 ||
@@ -397,35 +395,12 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 	case SYS_fcntl:
 		describe_fd(s, b, e, ctx, &fi);
 		return K_FILE_LOCK;
-	case SYS_nanosleep:
-	case SYS_clock_nanosleep:
-		return K_SLEEP;
 	case SYS_restart_syscall:
 		return K_RESTART;
-#ifdef SYS_pause
-	case SYS_pause:
-#endif
-	case SYS_rt_sigsuspend:
-	case SYS_rt_sigtimedwait:
-		return K_SIGWAIT;
-	case SYS_wait4:
-	case SYS_waitid:
-		children_text(b, ctx);
-		return K_CHILD;
-#ifdef SYS_vfork
-	case SYS_vfork:
-		return K_VFORK;
-#endif
-	case SYS_sync:
-	case SYS_syncfs:
-	case SYS_msync:
-		if (e->fd >= 0)
-			describe_fd(s, b, e, ctx, &fi);
-		return K_FILE_IO;
 	default:
 		break;
 	}
-	if (is_sync(nr) && e->fd >= 0)
+	if ((cl & CL_FD_STORAGE) && e->fd >= 0)
 		return describe_fd(s, b, e, ctx, &fi) && fi.kind == RC_FD_FILE ? K_FILE_IO : K_OTHER;
 	if (e->path && e->path[0]) {
 		struct strbuf sb = STRBUF_INIT;
@@ -447,15 +422,15 @@ static void track_server(struct state *s, const struct rc_event *e, const struct
 {
 	int group = rule_group(ctx, e->pid);
 
-	switch (e->nr) {
-	case SYS_close:
+	bool accept = syscall_is(e->nr, CL_ACCEPT);
+
+	if (e->nr == SYS_close) {
 		if (s->server_fds.count && e->fd >= 0)
 			hmap_del_int(&s->server_fds, rule_pair_key(group, e->fd));
 		return;
-	case SYS_accept:
-	case SYS_accept4:
-	case SYS_listen: {
-		if (e->nr != SYS_listen && e->ret_known && !e->err && e->ret >= 0 && e->ret <= 0x7fffffff)
+	}
+	if (accept || e->nr == SYS_listen) {
+		if (accept && e->ret_known && !e->err && e->ret >= 0 && e->ret <= 0x7fffffff)
 			rule_set_add(&s->server_fds, rule_pair_key(group, (int)e->ret), SERVER_FDS_MAX);
 		/* The listening socket's -yy decoration has its port (and no
 		 * peer), also for an accept the trace ended in. */
@@ -468,14 +443,9 @@ static void track_server(struct state *s, const struct rc_event *e, const struct
 		free(peer);
 		return;
 	}
-	case SYS_bind:
-		if (e->ret_known && !e->err && e->sa.port > 0 &&
-		    (e->sa.family == AF_INET || e->sa.family == AF_INET6))
-			rule_set_add(&s->ports, rule_pair_key(group, e->sa.port), PORTS_MAX);
-		return;
-	default:
-		return;
-	}
+	if (e->nr == SYS_bind && e->ret_known && !e->err && e->sa.port > 0 &&
+	    (e->sa.family == AF_INET || e->sa.family == AF_INET6))
+		rule_set_add(&s->ports, rule_pair_key(group, e->sa.port), PORTS_MAX);
 }
 
 static void record(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
@@ -528,17 +498,8 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		s->last_ts = e->ts;
 	if (e->kind != RC_EV_SYSCALL)
 		return;
-	switch (e->nr) {
-	case SYS_close:
-	case SYS_accept:
-	case SYS_accept4:
-	case SYS_listen:
-	case SYS_bind:
+	if (e->nr == SYS_close || e->nr == SYS_listen || e->nr == SYS_bind || syscall_is(e->nr, CL_ACCEPT))
 		track_server(s, e, ctx);
-		break;
-	default:
-		break;
-	}
 	if (!e->blocked || ignored(e->nr))
 		return;
 	const struct rc_proc *p = procs_get(ctx->procs, e->pid);

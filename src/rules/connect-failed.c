@@ -148,10 +148,15 @@ static void release(void *p)
  * the next of that list. */
 static bool turn_plumbing(const struct rc_event *e)
 {
-	switch (e->nr) {
-	case SYS_write:
-	case SYS_writev:
+	unsigned long long cl = syscall_classes(e->nr);
+
+	/* perror, and the wait for a non-blocking connect (poll or select). */
+	if (cl & CL_WRITE)
 		return e->fd == 1 || e->fd == 2;
+	if (cl & CL_POLL)
+		return true;
+	/* Making, setting up and closing the next socket. */
+	switch (e->nr) {
 	case SYS_close:
 	case SYS_socket:
 	case SYS_setsockopt:
@@ -159,8 +164,6 @@ static bool turn_plumbing(const struct rc_event *e)
 	case SYS_fcntl:
 	case SYS_ioctl:
 	case SYS_connect:
-	case SYS_poll:
-	case SYS_ppoll:
 		return true;
 	default:
 		return false;

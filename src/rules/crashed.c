@@ -299,7 +299,7 @@ static void note_waits(struct thread *t, const struct rc_event *e)
 	timed_out |= e->err == EAGAIN && e->nr == SYS_rt_sigtimedwait;
 	if (timed_out)
 		t->timer_at = t->ncalls;
-	if ((e->nr == SYS_wait4 || e->nr == SYS_waitid) && e->ret == 0 && !e->err)
+	if (syscall_is(e->nr, CL_WAIT_CHILD) && e->ret == 0 && !e->err)
 		t->poll_at = t->ncalls;
 }
 
@@ -430,20 +430,12 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		if (e->has_kill_target && e->signo > 0 && !e->err)
 			record_kill(s, t, e, ctx);
 	}
-	switch (e->nr) {
-#ifdef SYS_mmap
-	case SYS_mmap:
-#endif
-	case SYS_mremap:
-	case SYS_brk: {
+	/* What the process gained, for a SIGKILL the OOM killer may have sent. */
+	if (syscall_is(e->nr, CL_MAP_GROWS)) {
 		const struct rc_proc *l = procs_leader(ctx->procs, e->pid);
 		struct oom_hint *h = hint_get(s, l ? l->pid : e->pid, true);
 		if (h)
 			oom_hint_add(h, e, l);
-		break;
-	}
-	default:
-		break;
 	}
 }
 

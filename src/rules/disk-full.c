@@ -158,76 +158,34 @@ static void record(struct state *s, const struct rc_event *e, const struct rc_ct
 	add_evidence(r, e);
 }
 
+/* The calls that write data; a send to a socket never runs out of space
+ * (send(2) has no ENOSPC) and names no file, so it finds no record. */
 static bool is_write(long nr)
 {
-	switch (nr) {
-	case SYS_write:
-	case SYS_pwrite64:
-	case SYS_writev:
-	case SYS_pwritev:
-#ifdef SYS_pwritev2
-	case SYS_pwritev2:
-#endif
-	case SYS_copy_file_range:
-	case SYS_sendfile:
-	case SYS_splice:
-		return true;
-	default:
-		return false;
-	}
+	return syscall_is(nr, CL_WRITE);
 }
 
-/* Calls whose failure is about a name they create (path argument). */
+/* Calls whose failure is about a name they create (path argument): the
+ * opens that create, the calls that make a name, and truncate by path. */
 static bool creates_name(const struct rc_event *e)
 {
 	if (rule_is_open(e->nr))
 		return (e->flags & O_CREAT) != 0 || (e->flags & O_TMPFILE) == O_TMPFILE;
-	switch (e->nr) {
-#ifdef SYS_creat
-	case SYS_creat:
-#endif
-#ifdef SYS_mkdir
-	case SYS_mkdir:
-#endif
-	case SYS_mkdirat:
-#ifdef SYS_mknod
-	case SYS_mknod:
-#endif
-	case SYS_mknodat:
-#ifdef SYS_link
-	case SYS_link:
-#endif
-	case SYS_linkat:
-#ifdef SYS_symlink
-	case SYS_symlink:
-#endif
-	case SYS_symlinkat:
-#ifdef SYS_rename
-	case SYS_rename:
-#endif
-	case SYS_renameat:
-	case SYS_renameat2:
-	case SYS_truncate:
+	unsigned long long cl = syscall_classes(e->nr);
+	if (cl & CL_NEW_NAME)
 		return true;
-	default:
+	if (!(cl & CL_RESIZE))
 		return false;
-	}
+	const struct rc_syscall *sc = syscall_by_nr(e->nr);
+	return sc && syscall_arg(sc, ROLE_PATH) >= 0;
 }
 
+/* Calls that need space on their fd's file system: the writes, the
+ * resizes, and the flushes, which report the space their write-back
+ * lacked (fsync(2), syncfs(2)); so does close, on NFS (close(2)). */
 static bool fd_space_call(long nr)
 {
-	switch (nr) {
-	case SYS_fallocate:
-	case SYS_ftruncate:
-	case SYS_fsync:
-	case SYS_fdatasync:
-	case SYS_sync_file_range:
-	case SYS_close:
-	case SYS_msync:
-		return true;
-	default:
-		return is_write(nr);
-	}
+	return nr == SYS_close || syscall_is(nr, CL_WRITE | CL_SYNC | CL_RESIZE | CL_FLUSH);
 }
 
 static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)

@@ -511,29 +511,17 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 
 	if (e->kind != RC_EV_SYSCALL)
 		return;
-	switch (e->nr) {
-	case SYS_sendto:
-	case SYS_sendmsg:
-	case SYS_sendmmsg:
-	case SYS_write:
-	case SYS_writev:
-#ifdef SYS_send
-	case SYS_send:
-#endif
-		if (e->fd >= 0 && e->fd != 1 && e->fd != 2)
+	/* A query or an answer: the calls that move data through a socket
+	 * (the table's CL_SOCK_IO). */
+	unsigned long long cl = syscall_classes(e->nr);
+	if (cl & CL_SOCK_IO) {
+		if ((cl & CL_WRITE) && e->fd >= 0 && e->fd != 1 && e->fd != 2)
 			on_send(s, e, ctx);
-		break;
-	case SYS_recvfrom:
-	case SYS_recvmsg:
-	case SYS_recvmmsg:
-	case SYS_read:
-	case SYS_readv:
-#ifdef SYS_recv
-	case SYS_recv:
-#endif
-		if (e->fd >= 0 && (s->socks.count || e->sa.port == RULE_DNS_PORT))
+		else if ((cl & CL_READ) && e->fd >= 0 && (s->socks.count || e->sa.port == RULE_DNS_PORT))
 			on_recv(s, e, ctx);
-		break;
+		return;
+	}
+	switch (e->nr) {
 	case SYS_connect:
 		on_connect(s, e, ctx);
 		break;
@@ -541,14 +529,10 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		if (s->socks.count)
 			on_close(s, e, ctx);
 		break;
-#ifdef SYS_open
-	case SYS_open:
-#endif
-	case SYS_openat:
-		on_open(s, e);
-		break;
 	default:
-		if (rule_is_poll(e->nr))
+		if (rule_is_open(e->nr))
+			on_open(s, e);
+		else if (rule_is_poll(e->nr))
 			on_poll(s, e, ctx);
 		break;
 	}

@@ -72,19 +72,10 @@ static void gpu_release(void *state)
 	strbuf_release(&st->key);
 }
 
+/* Looks at a file by its path: the stats, access, readlink. */
 static bool is_lookup(long nr)
 {
-	return nr == SYS_statx || nr == SYS_faccessat
-#ifdef SYS_stat
-	       || nr == SYS_stat
-#endif
-#ifdef SYS_access
-	       || nr == SYS_access
-#endif
-#ifdef SYS_newfstatat
-	       || nr == SYS_newfstatat
-#endif
-		;
+	return syscall_is(nr, CL_LOOK);
 }
 
 static void gpu_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)

@@ -264,7 +264,9 @@ static void mf_release(void *state)
 	strbuf_release(&st->dir);
 }
 
-/* rename and link: their success makes a new name exist. */
+/* rename and link: their success makes their second path exist. Not the
+ * table's CL_NEW_NAME: symlink's second path is its target, which it
+ * does not make, and mkdir, mknod and creat have none. */
 static bool new_name_call(long nr)
 {
 	return
@@ -281,7 +283,8 @@ static bool new_name_call(long nr)
 }
 
 /* What a failing call of E was trying to do; false when the rule does not
- * look at it. */
+ * look at it: the calls that name a path, by what the table says they
+ * are. */
 static bool classify(const struct rc_event *e, enum mf_kind *kind)
 {
 	long nr = e->nr;
@@ -295,62 +298,27 @@ static bool classify(const struct rc_event *e, enum mf_kind *kind)
 			*kind = MF_READ;
 		return true;
 	}
-#ifdef SYS_creat
-	if (nr == SYS_creat) {
+	unsigned long long cl = syscall_classes(nr);
+	const struct rc_syscall *sc = cl ? syscall_by_nr(nr) : NULL;
+	if (!sc || syscall_arg(sc, ROLE_PATH) < 0)
+		return false;
+	if (cl & CL_CREATES)
 		*kind = MF_CREATE;
-		return true;
-	}
-#endif
-	if (
-#ifdef SYS_stat
-	    nr == SYS_stat ||
-#endif
-#ifdef SYS_lstat
-	    nr == SYS_lstat ||
-#endif
-#ifdef SYS_access
-	    nr == SYS_access ||
-#endif
-#ifdef SYS_readlink
-	    nr == SYS_readlink ||
-#endif
-#ifdef SYS_faccessat2
-	    nr == SYS_faccessat2 ||
-#endif
-#ifdef SYS_newfstatat
-	    nr == SYS_newfstatat ||
-#endif
-	    nr == SYS_statx || nr == SYS_faccessat || nr == SYS_readlinkat) {
+	else if (cl & CL_LOOK)
 		*kind = MF_PROBE;
-		return true;
-	}
-	if (
 #ifdef SYS_mkdir
-	    nr == SYS_mkdir ||
+	else if (nr == SYS_mkdir || nr == SYS_mkdirat)
+#else
+	else if (nr == SYS_mkdirat)
 #endif
-	    nr == SYS_mkdirat) {
 		*kind = MF_MKDIR;
-		return true;
-	}
-	if (rule_is_enter(nr) && nr != SYS_fchdir) {
+	else if (cl & CL_ENTER)
 		*kind = MF_ENTER;
-		return true;
-	}
-	if (new_name_call(nr) ||
-#ifdef SYS_chmod
-	    nr == SYS_chmod ||
-#endif
-#ifdef SYS_chown
-	    nr == SYS_chown ||
-#endif
-#ifdef SYS_lchown
-	    nr == SYS_lchown ||
-#endif
-	    nr == SYS_truncate || nr == SYS_fchmodat || nr == SYS_fchownat) {
+	else if (cl & (CL_NEW_NAME | CL_SET_PERM | CL_RESIZE))
 		*kind = MF_OTHER;
-		return true;
-	}
-	return false;
+	else
+		return false;
+	return true;
 }
 
 /* Calls whose success shows that a name exists (again): any of the above,
@@ -360,7 +328,7 @@ static bool is_success_witness(long nr)
 	enum mf_kind unused;
 	struct rc_event probe = { .nr = nr };
 
-	if (nr == SYS_execve || nr == SYS_execveat)
+	if (syscall_is(nr, CL_EXEC))
 		return true;
 	return classify(&probe, &unused);
 }
@@ -764,7 +732,7 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 			follow_search(st, e, ctx, false);
 		/* Counted per process while there is room; a process past it
 		 * is judged as if it ran one program. */
-		if ((e->nr == SYS_execve || e->nr == SYS_execveat) && e->ret_known &&
+		if (syscall_is(e->nr, CL_EXEC) && e->ret_known &&
 		    (hmap_get_int(&st->execs, e->pid) || st->execs.count < MF_MAX_THREADS)) {
 			bool created;
 			void **slot = hmap_put_int(&st->execs, e->pid, &created);

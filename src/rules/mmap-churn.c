@@ -215,16 +215,13 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 
 	if (e->kind != RC_EV_SYSCALL)
 		return;
-	switch (e->nr) {
-#ifdef SYS_mmap
-	case SYS_mmap:
-#endif
-#ifdef SYS_mmap2
-	case SYS_mmap2:
-#endif
+	/* A new mapping: mmap, mmap2 (the table's CL_RET_ADDR). */
+	if (syscall_is(e->nr, CL_RET_ADDR)) {
 		if (e->ret_known && !e->err && e->len >= MIN_SIZE && !event_mmap_reserves(e))
 			on_mmap(s, e, ctx);
-		break;
+		return;
+	}
+	switch (e->nr) {
 	case SYS_munmap:
 		if (e->ret_known && !e->err && s->live.count)
 			on_munmap(s, e, ctx);

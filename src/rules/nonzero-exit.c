@@ -119,7 +119,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		return;
 	}
 	if (e->kind == RC_EV_SYSCALL) {
-		if ((e->nr != SYS_execve && e->nr != SYS_execveat) || e->err || !e->ret_known)
+		if (!syscall_is(e->nr, CL_EXEC) || e->err || !e->ret_known)
 			return;
 		bool created;
 		if (s->execs.count >= MAX_EXECS && !hmap_get_int(&s->execs, e->pid))

@@ -227,11 +227,10 @@ static void fell_back(struct mem_proc *m, const struct rc_event *e)
 static void on_syscall(struct mem_proc *m, const struct rc_event *e)
 {
 	long nr = e->nr;
-	bool map = false;
+	unsigned long long cl = syscall_classes(nr);
+	/* A new mapping at an address it returns: mmap, mmap2. */
+	bool map = (cl & CL_RET_ADDR) != 0;
 
-#ifdef SYS_mmap
-	map = nr == SYS_mmap;
-#endif
 	/* The thread's next mmap after a refused one tells a fallback. */
 	if (map && m->open && e->pid == m->open_tid) {
 		if (e->ret_known && !event_failed(e) && is_fallback(m, e))
@@ -254,7 +253,9 @@ static void on_syscall(struct mem_proc *m, const struct rc_event *e)
 			m->open_ts = e->ts;
 		} else if (nr == SYS_mremap) {
 			refused(m, e, e->len, false);
-		} else if (nr == SYS_mprotect || nr == SYS_munmap) {
+		} else if ((cl & CL_MAPS) && !(cl & CL_MAP_GROWS)) {
+			/* munmap, mprotect, pkey_mprotect: they only split a
+			 * mapping, so ENOMEM is the map count limit. */
 			m->map_count = true;
 			refused(m, e, 0, false);
 		} else if (rule_is_fork(nr)) {
@@ -293,21 +294,12 @@ static void retire(struct state *s, struct mem_proc *m)
 	s->reports[s->nreports++] = m;
 }
 
-/* The calls that allocate memory, or fail for lack of it. */
+/* The calls that allocate memory, or fail for lack of it: those that
+ * change the mappings (munmap and mprotect split one, and fail with
+ * ENOMEM past vm.max_map_count), and those that make a process. */
 static bool memory_call(long nr)
 {
-	switch (nr) {
-#ifdef SYS_mmap
-	case SYS_mmap:
-#endif
-	case SYS_mremap:
-	case SYS_brk:
-	case SYS_mprotect:
-	case SYS_munmap:
-		return true;
-	default:
-		return rule_is_fork(nr);
-	}
+	return syscall_is(nr, CL_MAPS | CL_FORK);
 }
 
 static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx)

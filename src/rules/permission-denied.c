@@ -170,50 +170,26 @@ static enum pd_attempt open_attempt(long long flags)
 /* The attempt a path call makes; false for calls the rule ignores. */
 static bool classify(const struct rc_event *e, enum pd_attempt *a)
 {
+	unsigned long long cl = syscall_classes(e->nr);
+
+	/* What the call is, from the table: an open asks what its flags
+	 * say; rename drops its old name before it makes the new one. */
+	if (cl & (CL_CREATES | CL_NEW_NAME | CL_DROP_NAME | CL_OPEN | CL_ENTER)) {
+		if (cl & CL_CREATES)
+			*a = PD_CREATE;
+		else if (cl & CL_OPEN)
+			*a = open_attempt(e->flags);
+		else if (cl & CL_DROP_NAME)
+			*a = PD_REMOVE;
+		else if (cl & CL_NEW_NAME)
+			*a = PD_CREATE;
+		else
+			*a = PD_ENTER;
+		return true;
+	}
+	/* The rest name the verb the finding says: stat and readlink only
+	 * search the path (access is left out: EACCES is its answer). */
 	switch (e->nr) {
-#ifdef SYS_open
-	case SYS_open:
-#endif
-#ifdef SYS_openat2
-	case SYS_openat2:
-#endif
-	case SYS_openat:
-		*a = open_attempt(e->flags);
-		return true;
-#ifdef SYS_creat
-	case SYS_creat:
-#endif
-#ifdef SYS_mkdir
-	case SYS_mkdir:
-#endif
-#ifdef SYS_link
-	case SYS_link:
-#endif
-#ifdef SYS_symlink
-	case SYS_symlink:
-#endif
-	case SYS_mkdirat:
-	case SYS_linkat:
-	case SYS_symlinkat:
-	case SYS_mknodat:
-		*a = PD_CREATE;
-		return true;
-#ifdef SYS_unlink
-	case SYS_unlink:
-#endif
-#ifdef SYS_rmdir
-	case SYS_rmdir:
-#endif
-#ifdef SYS_rename
-	case SYS_rename:
-#endif
-#ifdef SYS_renameat
-	case SYS_renameat:
-#endif
-	case SYS_unlinkat:
-	case SYS_renameat2:
-		*a = PD_REMOVE;
-		return true;
 #ifdef SYS_stat
 	case SYS_stat:
 #endif
@@ -230,17 +206,11 @@ static bool classify(const struct rc_event *e, enum pd_attempt *a)
 	case SYS_readlinkat:
 		*a = PD_SEARCH;
 		return true;
-	case SYS_chdir:
-	case SYS_chroot:
-#ifdef SYS_pivot_root
-	case SYS_pivot_root:
-#endif
-		*a = PD_ENTER;
-		return true;
 #ifdef SYS_chmod
 	case SYS_chmod:
 #endif
 	case SYS_fchmodat:
+	case SYS_fchmod:
 		*a = PD_CHMOD;
 		return true;
 #ifdef SYS_chown
@@ -253,12 +223,7 @@ static bool classify(const struct rc_event *e, enum pd_attempt *a)
 	case SYS_fchown:
 		*a = PD_CHOWN;
 		return true;
-	case SYS_fchmod:
-		*a = PD_CHMOD;
-		return true;
 	case SYS_ftruncate:
-		*a = PD_WRITE;
-		return true;
 	case SYS_truncate:
 		*a = PD_WRITE;
 		return true;

@@ -246,14 +246,11 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 			on_open(s, e);
 		return;
 	}
-	switch (e->nr) {
-	case SYS_read:
-	case SYS_pread64:
-	case SYS_readv:
-	case SYS_preadv:
-#ifdef SYS_preadv2
-	case SYS_preadv2:
-#endif
+	unsigned long long cl = syscall_classes(e->nr);
+	/* The calls that return the bytes they moved through memory: what a
+	 * reader read, and what it wrote on (a count of messages, or a copy
+	 * inside the kernel, is none). */
+	if ((cl & (CL_MEM_IO | CL_READ)) == (CL_MEM_IO | CL_READ)) {
 		/* A log (or a hostile tracee) can claim any count: saturate
 		 * rather than overflow. */
 		if (e->ret > 0 && s->files.count && (f = lookup(s, rule_fd_path(ctx, e)))) {
@@ -261,34 +258,18 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 			f->cur = e->ret > LLONG_MAX - f->cur ? LLONG_MAX : f->cur + e->ret;
 			note_read(s, e->pid, f, e->ret);
 		}
-		break;
-	case SYS_write:
-	case SYS_writev:
-	case SYS_pwrite64:
-	case SYS_pwritev:
-	case SYS_sendto:
-	case SYS_sendmsg:
+		return;
+	}
+	if (cl & CL_MEM_IO) {
 		if (e->ret > 0 && s->files.count)
 			on_write(s, e, ctx);
-		break;
-#ifdef SYS_fstat
-	case SYS_fstat:
-#endif
-#ifdef SYS_stat
-	case SYS_stat:
-#endif
-#ifdef SYS_newfstatat
-	case SYS_newfstatat:
-#endif
-	case SYS_statx:
-		if (e->st_size < 0 || !s->files.count)
-			break;
+		return;
+	}
+	/* The file's size, by path or by fd. */
+	if ((cl & CL_STAT) && e->st_size >= 0 && s->files.count) {
 		f = lookup(s, e->path && e->path[0] ? e->path : rule_fd_path(ctx, e));
 		if (f)
 			f->st_size = e->st_size;
-		break;
-	default:
-		break;
 	}
 }
 

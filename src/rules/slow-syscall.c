@@ -253,7 +253,7 @@ static enum kind classify(struct state *s, const struct rc_event *e, const struc
 {
 	if (rule_is_poll(e->nr) || rule_is_epoll(e->nr))
 		return classify_wait(s, e, ctx, rule_is_epoll(e->nr), address);
-	unsigned cl = syscall_classes(e->nr);
+	unsigned long long cl = syscall_classes(e->nr);
 	/* Waits for another party: a lock holder, a child, a signal, a
 	 * client; and the calls that do not return. */
 	if (cl & (CL_FUTEX | CL_WAIT_CHILD | CL_SIGWAIT | CL_ACCEPT | CL_EXIT))
@@ -264,12 +264,24 @@ static enum kind classify(struct state *s, const struct rc_event *e, const struc
 		return classify_fd_io(s, e, ctx, true, path, address);
 	/* splice is left out: one of its ends is a pipe. syncfs flushes its
 	 * fd's file system, sync and msync storage at large. */
-	if ((cl & (CL_WRITE | CL_SYNC)) && e->nr != SYS_splice)
+	if ((cl & (CL_WRITE | CL_FD_STORAGE)) && e->nr != SYS_splice)
 		return classify_fd_io(s, e, ctx, false, path, address);
 	if (cl & CL_FLUSH) {
 		const struct rc_syscall *sc = syscall_by_nr(e->nr);
 		return syscall_arg(sc, ROLE_FD) >= 0 ? classify_fd_io(s, e, ctx, false, path, address) : K_DISK;
 	}
+	/* The path calls: each looks its path up, and reads or changes a
+	 * directory, so its time goes to the path's file system. */
+	if (cl & (CL_OPEN | CL_LOOK | CL_NEW_NAME | CL_DROP_NAME | CL_RESIZE)) {
+		if (e->path && e->path[0]) {
+			*path = e->path;
+			return storage_path(e->path) ? K_DISK : K_OTHER;
+		}
+		if (e->fd >= 0)
+			return classify_fd_io(s, e, ctx, false, path, address);
+		return K_DISK;
+	}
+	/* The calls left each wait for something of their own. */
 	switch (e->nr) {
 	case SYS_connect:
 		if (e->sa.family == AF_UNIX || e->sa.family == AF_INET || e->sa.family == AF_INET6) {
@@ -289,58 +301,6 @@ static enum kind classify(struct state *s, const struct rc_event *e, const struc
 	case SYS_semop:
 	case SYS_semtimedop:
 		return K_LOCK;
-
-#ifdef SYS_open
-	case SYS_open:
-#endif
-#ifdef SYS_creat
-	case SYS_creat:
-#endif
-	case SYS_openat:
-#ifdef SYS_openat2
-	case SYS_openat2:
-#endif
-#ifdef SYS_stat
-	case SYS_stat:
-#endif
-#ifdef SYS_lstat
-	case SYS_lstat:
-#endif
-	case SYS_newfstatat:
-	case SYS_statx:
-#ifdef SYS_access
-	case SYS_access:
-#endif
-	case SYS_faccessat:
-#ifdef SYS_faccessat2
-	case SYS_faccessat2:
-#endif
-#ifdef SYS_unlink
-	case SYS_unlink:
-#endif
-	case SYS_unlinkat:
-#ifdef SYS_rename
-	case SYS_rename:
-#endif
-	case SYS_renameat:
-#ifdef SYS_renameat2
-	case SYS_renameat2:
-#endif
-#ifdef SYS_mkdir
-	case SYS_mkdir:
-#endif
-	case SYS_mkdirat:
-#ifdef SYS_rmdir
-	case SYS_rmdir:
-#endif
-	case SYS_truncate:
-		if (e->path && e->path[0]) {
-			*path = e->path;
-			return storage_path(e->path) ? K_DISK : K_OTHER;
-		}
-		if (e->fd >= 0)
-			return classify_fd_io(s, e, ctx, false, path, address);
-		return K_DISK;
 
 	default:
 		if (e->fd >= 0) {
@@ -367,7 +327,7 @@ static void track_server_fds(struct state *s, const struct rc_event *e, const st
 		return;
 	if (e->nr == SYS_listen && e->fd >= 0)
 		k = fdkey_make(ctx, e->pid, e->fd);
-	else if ((e->nr == SYS_accept || e->nr == SYS_accept4) && e->ret >= 0)
+	else if (syscall_is(e->nr, CL_ACCEPT) && e->ret >= 0)
 		k = fdkey_make(ctx, e->pid, (int)e->ret);
 	else
 		return;
@@ -375,19 +335,10 @@ static void track_server_fds(struct state *s, const struct rc_event *e, const st
 		*hmap_put(&s->server_fds, &k, sizeof(k), NULL) = (void *)1;
 }
 
+/* A call that sends: a connect, or data written to a socket in order. */
 static bool outgoing(long nr)
 {
-	switch (nr) {
-	case SYS_connect:
-	case SYS_write:
-	case SYS_writev:
-	case SYS_sendto:
-	case SYS_sendmsg:
-	case SYS_sendmmsg:
-		return true;
-	default:
-		return false;
-	}
+	return nr == SYS_connect || (syscall_classes(nr) & (CL_SOCK_IO | CL_WRITE)) == (CL_SOCK_IO | CL_WRITE);
 }
 
 static void top_insert(struct kind_stat *ks, const struct rc_event *e, const char *path, const char *address)
@@ -414,16 +365,8 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 
 	if (e->kind != RC_EV_SYSCALL)
 		return;
-	switch (e->nr) {
-	case SYS_listen:
-	case SYS_accept:
-	case SYS_accept4:
-	case SYS_close:
+	if (e->nr == SYS_listen || e->nr == SYS_close || syscall_is(e->nr, CL_ACCEPT))
 		track_server_fds(s, e, ctx);
-		break;
-	default:
-		break;
-	}
 	/* No duration, no verdict; a call that never returned is
 	 * blocked-thread's, not a slow call. */
 	if (e->dur < 0 || !e->ret_known)

@@ -171,24 +171,12 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 
 	if (e->kind != RC_EV_SYSCALL)
 		return;
-	switch (e->nr) {
-	case SYS_read:
-	case SYS_pread64:
-	case SYS_readv:
-	case SYS_preadv:
-		if (e->ret_known && !e->err && e->ret > 0)
-			on_io(s, e, ctx, 'r');
-		break;
-	case SYS_write:
-	case SYS_pwrite64:
-	case SYS_writev:
-	case SYS_pwritev:
-		if (e->ret_known && !e->err && e->ret > 0)
-			on_io(s, e, ctx, 'w');
-		break;
-	default:
-		break;
-	}
+	/* The calls that return the bytes they moved through memory; on_io
+	 * keeps those on files (a socket's fd has no path). */
+	unsigned long long cl = syscall_classes(e->nr);
+	if (!(cl & CL_MEM_IO) || !e->ret_known || e->err || e->ret <= 0)
+		return;
+	on_io(s, e, ctx, (cl & CL_READ) ? 'r' : 'w');
 }
 
 /* The bit length of the median size: every size of that length or less is

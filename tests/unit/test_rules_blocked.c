@@ -317,6 +317,23 @@ static void untimed_log(void **state)
 	rt_release(&t);
 }
 
+/* Reading a directory on a network mount waits for its storage as a
+ * read does: getdents as getdents64 (the table's CL_FD_STORAGE). */
+static const char untimed_dir[] = "300   getdents(4</mnt/nfs/models>,  <unfinished ...>\n";
+
+static void untimed_getdents(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, untimed_dir);
+
+	const struct rc_finding *d = about(&t, 300);
+	assert_non_null(d);
+	assert_string_equal(d->syscall, "getdents");
+	assert_true(contains(d->summary, "the I/O has not completed"));
+	rt_release(&t);
+}
+
 /* ---- the tracer's events: exact durations ---- */
 
 /* What the tracer feeds at its end for a thread still inside NAME. */
@@ -745,6 +762,7 @@ int main(void)
 		cmocka_unit_test(fd_words_from_decorations),
 		cmocka_unit_test(cut_off_log),
 		cmocka_unit_test(untimed_log),
+		cmocka_unit_test(untimed_getdents),
 		cmocka_unit_test(tracer_events),
 		cmocka_unit_test(futex_pool),
 		cmocka_unit_test(capped),

@@ -546,6 +546,39 @@ static void mf_create_in_missing_directory(void **state)
 	rt_release(&t);
 }
 
+/* symlink and mknod make a name as link does (the table's CL_NEW_NAME):
+ * ENOENT is a missing parent, missing-file's. */
+static void mf_symlink_parent_missing(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "symlink", "/srv/app/current/model.pth", 0, -1, ENOENT);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/srv/app/current/model.pth");
+	rt_release(&t);
+}
+
+/* mknod makes a name as mkdir does (a FIFO, a device node): refused, it
+ * is a create, as the table's CL_NEW_NAME says. */
+static void pd_mknod_creates(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "mknod", "/srv/app/run/ctl.fifo", 0, -1, EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/srv/app/run/ctl.fifo");
+	assert_true(contains(f->summary, "create"));
+	rt_release(&t);
+}
+
 /* initdb stats its data directory, finds none and makes it: the look-up
  * was the check before creating, whether the mkdir then worked or was
  * refused (permission-denied's, the one cause). A mkdir that fails for a
@@ -1651,6 +1684,23 @@ static void ef_program_missing_or_seen(void **state)
 	assert_non_null(f);
 	assert_true(contains(f->summary, "exists but cannot run"));
 	rt_release(&t);
+
+	/* So does any look-up of it that worked: bash's `test -x` asks
+	 * faccessat2, and openat2 and readlink look it up too (the table's
+	 * CL_PATH_EXISTS). */
+	static const char *const witnesses[] = { "faccessat2", "openat2", "readlink" };
+	for (size_t i = 0; i < sizeof(witnesses) / sizeof(witnesses[0]); i++) {
+		rt_init(&t);
+		exec_fail(&t, 100, "/nonexistent/ex/run.sh", ENOENT);
+		path_call(&t, 100, witnesses[i], "/nonexistent/ex/run.sh", 0, 0, 0);
+		rt_exit(&t, 100, 127);
+		rt_finish(&t);
+		f = rt_find(&t, "exec-failed");
+		assert_non_null(f);
+		if (!contains(f->summary, "exists but cannot run"))
+			fail_msg("%s does not show the path exists", witnesses[i]);
+		rt_release(&t);
+	}
 }
 
 /* ---- missing-library ---- */
@@ -1786,6 +1836,23 @@ static void ml_per_process(void **state)
 }
 
 /* ---- gpu-unavailable ---- */
+
+/* glibc 2.33+ answers access(2) with faccessat2: a device looked for so
+ * is looked for as with access (the table's CL_LOOK). */
+static void gpu_faccessat2_lookup(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	path_call(&t, 100, "faccessat2", "/dev/nvidiactl", 0, -1, ENOENT);
+	rt_write(&t, 100, 2, "RuntimeError: No CUDA GPUs are available\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "gpu-unavailable");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/dev/nvidiactl");
+	rt_release(&t);
+}
 
 static void gpu_machine_without_gpu(void **state)
 {
@@ -2543,6 +2610,8 @@ int main(void)
 		cmocka_unit_test(mf_other_rules_paths_left_alone),
 		cmocka_unit_test(mf_create_in_missing_directory),
 		cmocka_unit_test(mf_checked_before_creating),
+		cmocka_unit_test(pd_mknod_creates),
+		cmocka_unit_test(mf_symlink_parent_missing),
 		cmocka_unit_test(mf_forms_and_cut_words),
 		cmocka_unit_test(mf_duplicates_grouped),
 		cmocka_unit_test(mf_lookups_are_weaker),
@@ -2567,6 +2636,7 @@ int main(void)
 		cmocka_unit_test(ml_optional_dlopen_is_a_warning),
 		cmocka_unit_test(ml_per_process),
 		cmocka_unit_test(gpu_machine_without_gpu),
+		cmocka_unit_test(gpu_faccessat2_lookup),
 		cmocka_unit_test(gpu_permission),
 		cmocka_unit_test(gpu_quiet_without_gpu_use),
 		cmocka_unit_test(em_python_traceback),

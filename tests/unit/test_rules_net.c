@@ -204,6 +204,26 @@ static void nonblocking_io_error(void **state)
 	rt_release(&t);
 }
 
+/* sendmmsg moves data through the socket as sendto does (the table's
+ * CL_SOCK_IO): its error tells how a pending connect ended. */
+static void nonblocking_sendmmsg_error(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 4, AF_INET, SOCK_STREAM | SOCK_NONBLOCK);
+	connect_to(&t, 100, 4, AF_INET, "127.0.0.1", 9000, EINPROGRESS, NULL);
+	io(&t, 100, "sendmmsg", 4, 0, ECONNREFUSED);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_non_null(f);
+	assert_string_equal(f->address, "127.0.0.1:9000");
+	assert_string_equal(f->syscall, "sendmmsg");
+	rt_release(&t);
+}
+
 /* A connection that worked and was later reset is not a failed connect. */
 static void reset_after_connect_ignored(void **state)
 {
@@ -262,6 +282,32 @@ static void addresses_tried_in_turn(void **state)
 	assert_non_null(f);
 	assert_int_equal(f->effective, RC_SEV_INFO);
 	assert_true(contains(f->summary, "then '/run/b/api.sock' worked"));
+	rt_release(&t);
+}
+
+/* Between two addresses a client may wait with select or pselect6 as
+ * with poll, and tell the failure with sendto on its stderr: still the
+ * next of its list (the table's CL_POLL and CL_WRITE). */
+static void addresses_in_turn_select(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	sock(&t, 100, 3, AF_INET6, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET6, "::1", 5432, ECONNREFUSED, "connect(3, ::1) = -1 ECONNREFUSED");
+	poll_fd(&t, 100, "pselect6", 3, 0, 0, 0.0001, "pselect6(4, [3], [3], NULL, {tv_sec=0, tv_nsec=0}, NULL) = 0");
+	struct rc_event w = rt_sys(&t, 100, "sendto", 20, 0);
+	w.fd = 2;
+	w.len = 20;
+	rt_feed(&t, &w);
+	close_fd(&t, 100, 3);
+	sock(&t, 100, 3, AF_INET, SOCK_STREAM);
+	connect_to(&t, 100, 3, AF_INET, "127.0.0.1", 5432, ECONNREFUSED, "connect(3, 127.0.0.1) = -1 ECONNREFUSED");
+	rt_exit(&t, 100, 2);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "connect-failed"), 1);
+	const struct rc_finding *f = rt_find(&t, "connect-failed");
+	assert_true(contains(f->summary, "so was '127.0.0.1:5432', tried next"));
 	rt_release(&t);
 }
 
@@ -1146,8 +1192,10 @@ int main(void)
 		cmocka_unit_test(other_family_recovers),
 		cmocka_unit_test(nonblocking_so_error),
 		cmocka_unit_test(nonblocking_io_error),
+		cmocka_unit_test(nonblocking_sendmmsg_error),
 		cmocka_unit_test(reset_after_connect_ignored),
 		cmocka_unit_test(addresses_tried_in_turn),
+		cmocka_unit_test(addresses_in_turn_select),
 		cmocka_unit_test(unix_socket_missing),
 		cmocka_unit_test(unix_socket_on_disk),
 		cmocka_unit_test(noise_and_dns_ignored),

@@ -142,6 +142,35 @@ static void slow_network_disk_sleep(void **state)
 	rt_release(&t);
 }
 
+/* A slow call that looks a path up waits for the path's file system,
+ * whichever it is: readlink and symlink as stat and mkdir (the table's
+ * CL_LOOK and CL_NEW_NAME); getdents reads a directory as getdents64. */
+static void slow_path_calls_disk(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	struct rc_event e = rt_timed(&t, 10, "readlink", 12, 0, 1.5);
+	e.path = "/data/models/current";
+	rt_feed_line(&t, &e, "readlink(\"/data/models/current\", \"v23/model.pth\", 4095) = 12 <1.500000>");
+	e = rt_timed(&t, 10, "symlink", 0, 0, 1.2);
+	e.path = "/data/models/next";
+	rt_feed_line(&t, &e, "symlink(\"v24/model.pth\", \"/data/models/next\") = 0 <1.200000>");
+	open_fd(&t, 10, "/data/models", 4, O_RDONLY | O_DIRECTORY);
+	e = rt_timed(&t, 10, "getdents", 0, 0, 1.1);
+	e.fd = 4;
+	rt_feed_line(&t, &e, "getdents(4</data/models>, 0x5555 /* 0 entries */, 32768) = 0 <1.100000>");
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "slow-syscall");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "disk"));
+	assert_int_equal(f->count, 3);
+	rt_release(&t);
+}
+
 /* Waits that are the program idling by design are not slow calls. */
 static void slow_ignores_idle_waits(void **state)
 {
@@ -648,6 +677,36 @@ static void reopen_weights(void **state)
 	rt_release(&t);
 }
 
+/* What a reader read and wrote on went on, whichever call wrote it:
+ * pwritev2 (offset -1: at the fd's position, as writev) writes as
+ * pwritev does (the table's CL_MEM_IO), so the file was copied, a note. */
+static void reopen_copied_pwritev2(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	open_fd(&t, 10, "/srv/cache/out.txt", 5, O_WRONLY | O_CREAT | O_TRUNC);
+	for (int i = 0; i < 6; i++) {
+		open_fd(&t, 10, "/srv/www/data.txt", 3, O_RDONLY | O_CLOEXEC);
+		for (int k = 0; k < 4; k++) {
+			read_fd(&t, 10, 3, 65536 * 8, 65536 * 8, 0.0001);
+			struct rc_event e = rt_timed(&t, 10, "pwritev2", 65536 * 8, 0, 0.0001);
+			e.fd = 5;
+			e.len = 65536 * 8;
+			rt_feed(&t, &e);
+		}
+		read_fd(&t, 10, 3, 65536, 0, 0.00001);
+		close_fd(&t, 10, 3);
+	}
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "repeated-open");
+	assert_non_null(f);
+	assert_int_equal(f->severity, RC_SEV_INFO);
+	rt_release(&t);
+}
+
 /* Without fstat the size is the most read between two opens. */
 static void reopen_size_from_sessions(void **state)
 {
@@ -941,6 +1000,44 @@ static void small_reads(void **state)
 	rt_release(&t);
 }
 
+/* preadv2 reads as preadv does (the table's CL_MEM_IO): RWF_NOWAIT readers
+ * (io_uring's fallback, some databases) make the same small reads; a
+ * socket's small receives are no file's. */
+static void small_preadv2(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	open_fd(&t, 10, "/data/audio.raw", 3, O_RDONLY);
+	for (int i = 0; i < 320; i++) {
+		struct rc_event e = rt_timed(&t, 10, "preadv2", 1024, 0, 0.00001);
+		e.fd = 3;
+		e.len = 1024;
+		rt_feed_line(&t, &e, "preadv2(3</data/audio.raw>, [{iov_base=\"RIFF\"..., iov_len=1024}], 1, 0, 0) = 1024");
+	}
+	struct rc_event p = rt_sys(&t, 10, "socketpair", 0, 0);
+	p.fds[0] = 4;
+	p.fds[1] = 5;
+	p.nfds = 2;
+	rt_feed(&t, &p);
+	for (int i = 0; i < 320; i++) {
+		struct rc_event e = rt_timed(&t, 10, "recvfrom", 16, 0, 0.00001);
+		e.fd = 4;
+		e.len = 16;
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 10, 0);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "small-io"), 1);
+	const struct rc_finding *f = rt_find(&t, "small-io");
+	assert_string_equal(f->path, "/data/audio.raw");
+	assert_int_equal(f->count, 320);
+	assert_string_equal(f->syscall, "preadv2");
+	rt_release(&t);
+}
+
 static void small_writes_and_hints(void **state)
 {
 	(void)state;
@@ -1059,6 +1156,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(slow_network_disk_sleep),
+		cmocka_unit_test(slow_path_calls_disk),
 		cmocka_unit_test(slow_ignores_idle_waits),
 		cmocka_unit_test(slow_by_share),
 		cmocka_unit_test(slow_quiet_without_durations),
@@ -1071,6 +1169,7 @@ int main(void)
 		cmocka_unit_test(lock_without_timestamps),
 		cmocka_unit_test(lock_short_waits_quiet),
 		cmocka_unit_test(reopen_weights),
+		cmocka_unit_test(reopen_copied_pwritev2),
 		cmocka_unit_test(reopen_size_from_sessions),
 		cmocka_unit_test(reopen_quiet),
 		cmocka_unit_test(reopen_kinds),
@@ -1078,6 +1177,7 @@ int main(void)
 		cmocka_unit_test(mmap_churn_file),
 		cmocka_unit_test(mmap_churn_quiet),
 		cmocka_unit_test(small_reads),
+		cmocka_unit_test(small_preadv2),
 		cmocka_unit_test(small_writes_and_hints),
 		cmocka_unit_test(small_io_quiet),
 		cmocka_unit_test(real_logs_checked),

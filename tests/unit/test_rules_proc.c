@@ -454,6 +454,27 @@ static void mmap_enomem(void **state)
 	rt_release(&t);
 }
 
+/* pkey_mprotect splits a mapping as mprotect does: its ENOMEM is the map
+ * count limit too (the table's CL_MAPS without CL_MAP_GROWS). */
+static void pkey_mprotect_map_count(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	exec_prog(&t, 100, "/usr/bin/java", "-jar");
+	struct rc_event e = rt_sys(&t, 100, "pkey_mprotect", -1, ENOMEM);
+	e.addr = 0x7f0000000000ULL;
+	rt_feed_line(&t, &e, "pkey_mprotect(0x7f0000000000, 4096, PROT_READ, 1) = -1 ENOMEM (Cannot allocate memory)");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "out-of-memory");
+	assert_non_null(f);
+	assert_int_equal(f->err, ENOMEM);
+	assert_true(contains(f->advice, "vm.max_map_count"));
+	rt_release(&t);
+}
+
 /* brk refused (returns the old break), malloc falls back to mmap. */
 static void brk_fallback(void **state)
 {
@@ -750,6 +771,37 @@ static void create_and_quota(void **state)
 	rt_release(&t);
 }
 
+/* Every call that writes back asks the file system for space: syncfs
+ * reports ENOSPC of the writes it flushes (syncfs(2), since Linux 5.8),
+ * as fsync does; and a send to a socket is a write that names no file. */
+static void flush_enospc(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/mnt/cache/model.bin", 3, O_WRONLY | O_CREAT | O_TRUNC);
+	struct rc_event e = rt_sys(&t, 100, "syncfs", -1, ENOSPC);
+	e.fd = 3;
+	rt_feed_line(&t, &e, "syncfs(3) = -1 ENOSPC (No space left on device)");
+	struct rc_event p = rt_sys(&t, 100, "socketpair", 0, 0);
+	p.fds[0] = 4;
+	p.fds[1] = 5;
+	p.nfds = 2;
+	rt_feed(&t, &p);
+	e = rt_sys(&t, 100, "sendto", 10, 0);
+	e.fd = 5;
+	e.len = 100;
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+
+	assert_int_equal(rt_count(&t, "disk-full"), 1);
+	const struct rc_finding *f = rt_find(&t, "disk-full");
+	assert_string_equal(f->path, "/mnt/cache/model.bin");
+	assert_int_equal(f->err, ENOSPC);
+	rt_release(&t);
+}
+
 static void inotify_limit(void **state)
 {
 	struct rt t;
@@ -838,6 +890,33 @@ static void truncated_mapping(void **state)
 	assert_true(contains(f->advice, "SHA-256"));
 	/* crashed reports the death too. */
 	assert_non_null(rt_find(&t, "crashed"));
+	rt_release(&t);
+}
+
+/* creat truncates a file that exists (creat(2): open with O_CREAT |
+ * O_WRONLY | O_TRUNC, the flags every source gives it): a mapping of the
+ * file past its new end faults, as after an open with O_TRUNC. */
+static void creat_truncates_mapping(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	open_fd(&t, 100, "/nonexistent/rc-test/model.bin", 3, O_RDONLY);
+	map_file(&t, 100, 3, 0x7f0000000000ULL, 8192, 8192);
+	struct rc_event e = rt_sys(&t, 101, "creat", 4, 0);
+	e.path = "/nonexistent/rc-test/model.bin";
+	e.flags = O_CREAT | O_WRONLY | O_TRUNC;
+	rt_feed_line(&t, &e, "creat(\"/nonexistent/rc-test/model.bin\", 0644) = 4");
+	signal_ev(&t, 100, SIGBUS, BUS_ADRERR, true, 0x7f0000001000ULL, 0,
+		  "--- SIGBUS {si_signo=SIGBUS, si_code=BUS_ADRERR, si_addr=0x7f0000001000} ---");
+	rt_killed(&t, 100, SIGBUS, true, NULL);
+	rt_finish(&t);
+
+	const struct rc_finding *f = rt_find(&t, "bad-file-mapping");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/nonexistent/rc-test/model.bin");
+	assert_int_equal(f->bytes, 0);
+	assert_true(has_evidence(f, "creat("));
 	rt_release(&t);
 }
 
@@ -1212,6 +1291,7 @@ int main(void)
 		cmocka_unit_test(sigkill_sender_timer),
 		cmocka_unit_test(sigkill_sender_waited),
 		cmocka_unit_test(mmap_enomem),
+		cmocka_unit_test(pkey_mprotect_map_count),
 		cmocka_unit_test(brk_fallback),
 		cmocka_unit_test(enomem_recovered),
 		cmocka_unit_test(big_but_healthy),
@@ -1221,9 +1301,11 @@ int main(void)
 		cmocka_unit_test(write_sizes_saturate),
 		cmocka_unit_test(short_writes_not_files),
 		cmocka_unit_test(create_and_quota),
+		cmocka_unit_test(flush_enospc),
 		cmocka_unit_test(inotify_limit),
 		cmocka_unit_test(enospc_in_healthy_run),
 		cmocka_unit_test(truncated_mapping),
+		cmocka_unit_test(creat_truncates_mapping),
 		cmocka_unit_test(size_on_disk),
 		cmocka_unit_test(mapping_not_at_fault),
 		cmocka_unit_test(fault_among_many),

@@ -92,7 +92,7 @@ static void rows_consistent(void **state)
 			fail_msg("%s takes an fd but is in neither %%desc nor %%network", sc->name);
 		if (sc->classes & CL_EXEC)
 			assert_int_not_equal(syscall_arg(sc, ROLE_PATH), -1);
-		if (sc->classes & (CL_READ | CL_WRITE | CL_SYNC))
+		if (sc->classes & (CL_READ | CL_WRITE | CL_SYNC | CL_FD_STORAGE))
 			assert_int_not_equal(syscall_arg(sc, ROLE_FD), -1);
 		if (sc->classes & CL_OPEN) {
 			assert_int_equal(sc->rv, RC_RV_FD);
@@ -101,16 +101,65 @@ static void rows_consistent(void **state)
 	}
 }
 
+/* What each class means, checked against the roles: on every row, also
+ * those of calls this architecture lacks. */
+static void class_meanings(void **state)
+{
+	(void)state;
+
+	for (size_t i = 0; i < syscall_count(); i++) {
+		const struct rc_syscall *sc = syscall_at(i);
+		bool path = syscall_arg(sc, ROLE_PATH) >= 0;
+		bool fd = syscall_arg(sc, ROLE_FD) >= 0;
+		/* A call returns a file's attributes iff it has a stat buffer. */
+		if (!(sc->classes & CL_STAT) !=
+		    !(syscall_has_role(sc, ROLE_STAT_BUF) || syscall_has_role(sc, ROLE_STATX_BUF)))
+			fail_msg("%s: CL_STAT and its stat buffer disagree", sc->name);
+		/* The name calls name the entry by a path. */
+		if ((sc->classes & (CL_NEW_NAME | CL_DROP_NAME | CL_PATH_EXISTS)) && !path)
+			fail_msg("%s: a name call with no path", sc->name);
+		/* A resize names its file and the size. */
+		if ((sc->classes & CL_RESIZE) && (!(path || fd) || syscall_arg(sc, ROLE_LEN) < 0))
+			fail_msg("%s: a resize with no file or no length", sc->name);
+		/* Every call that looks a path up without creating it shows,
+		 * when it worked, that the path exists: the opens but creat,
+		 * and the calls that look at a file by its path. */
+		if (path && ((sc->classes & (CL_OPEN | CL_LOOK)) && !(sc->classes & CL_CREATES)) !=
+			    !!(sc->classes & CL_PATH_EXISTS))
+			fail_msg("%s: CL_PATH_EXISTS is not the opens and looks by path", sc->name);
+		/* A call that creates its file does not show it existed. */
+		if ((sc->classes & CL_CREATES) && (sc->classes & CL_PATH_EXISTS))
+			fail_msg("%s: creates its file, yet a witness that it exists", sc->name);
+		/* The data calls move bytes through memory, but those that
+		 * copy between two fds in the kernel or count messages. */
+		if ((sc->classes & (CL_READ | CL_WRITE)) &&
+		    !(sc->classes & CL_MEM_IO) != (syscall_has_role(sc, ROLE_FD2) || syscall_has_role(sc, ROLE_MMSGHDR_IN) ||
+						    syscall_has_role(sc, ROLE_MMSGHDR_OUT)))
+			fail_msg("%s: CL_MEM_IO is not the data calls through memory", sc->name);
+		if ((sc->classes & CL_MEM_IO) && !(sc->classes & (CL_READ | CL_WRITE)))
+			fail_msg("%s: CL_MEM_IO but neither reads nor writes", sc->name);
+		/* A copy of an fd returns the new one. */
+		if ((sc->classes & CL_DUP) && (sc->rv != RC_RV_FD || !fd))
+			fail_msg("%s copies an fd but takes or returns none", sc->name);
+		/* A socket call that moves data does it in order, with no offset. */
+		if (sc->family == RC_FAM_NET && (sc->classes & (CL_READ | CL_WRITE)) && !(sc->classes & CL_SOCK_IO))
+			fail_msg("%s moves socket data but is not CL_SOCK_IO", sc->name);
+	}
+}
+
 /* The narrower classes are parts of the wider ones. */
 static void classes_nest(void **state)
 {
 	(void)state;
 	static const struct {
-		unsigned part, whole;
+		unsigned long long part, whole;
 	} nest[] = {
 		{ CL_CREATES, CL_OPEN },
 		{ CL_FORK_WAITS, CL_FORK },
 		{ CL_FUTEX_WAITS, CL_FUTEX },
+		{ CL_SYNC, CL_FD_STORAGE },
+		{ CL_MAP_GROWS, CL_MAPS },
+		{ CL_STAT, CL_LOOK },
 	};
 
 	for (size_t i = 0; i < syscall_count(); i++) {
@@ -138,7 +187,44 @@ static void classes_nest(void **state)
 	assert_false(syscall_is(SYS_futex, CL_FUTEX_WAITS));
 	assert_true(syscall_is(SYS_epoll_pwait2, CL_EPOLL));
 	assert_true(syscall_is(SYS_pselect6, CL_POLL));
-	assert_false(syscall_is(SYS_getpid, ~0u));
+	assert_false(syscall_is(SYS_getpid, ~0ULL));
+	/* The classes past bit 31 are asked like the others. */
+	assert_true(syscall_is(SYS_mkdirat, CL_NEW_NAME));
+	assert_true(syscall_is(SYS_renameat2, CL_NEW_NAME));
+	assert_true(syscall_is(SYS_renameat2, CL_DROP_NAME));
+	assert_false(syscall_is(SYS_mkdirat, CL_DROP_NAME));
+	assert_true(syscall_is(SYS_rmdir, CL_DROP_NAME));
+	assert_false(syscall_is(SYS_openat, CL_NEW_NAME));
+	/* CL_SYNC is the calls that flush an fd's data (fsync(2),
+	 * sync_file_range(2)), not every call that may wait on storage. */
+	assert_true(syscall_is(SYS_sync_file_range, CL_SYNC));
+	assert_false(syscall_is(SYS_close, CL_SYNC));
+	assert_false(syscall_is(SYS_fstat, CL_SYNC));
+	assert_false(syscall_is(SYS_ftruncate, CL_SYNC));
+	assert_true(syscall_is(SYS_close, CL_FD_STORAGE));
+	assert_true(syscall_is(SYS_getdents64, CL_FD_STORAGE));
+	assert_true(syscall_is(SYS_ftruncate, CL_RESIZE));
+	assert_true(syscall_is(SYS_truncate, CL_RESIZE));
+	assert_false(syscall_is(SYS_truncate, CL_FD_STORAGE));
+	assert_true(syscall_is(SYS_fallocate, CL_RESIZE | CL_FD_STORAGE));
+	/* The witnesses of a path include openat2 and faccessat2. */
+	assert_true(syscall_is(SYS_openat2, CL_PATH_EXISTS));
+	assert_true(syscall_is(SYS_faccessat2, CL_PATH_EXISTS));
+	assert_false(syscall_is(SYS_creat, CL_PATH_EXISTS));
+	assert_false(syscall_is(SYS_fstat, CL_PATH_EXISTS));
+	assert_true(syscall_is(SYS_sendmmsg, CL_SOCK_IO));
+	assert_true(syscall_is(SYS_recvmmsg, CL_SOCK_IO));
+	assert_false(syscall_is(SYS_sendfile, CL_SOCK_IO));
+	assert_true(syscall_is(SYS_brk, CL_MAP_GROWS));
+	assert_true(syscall_is(SYS_munmap, CL_MAPS));
+	assert_false(syscall_is(SYS_munmap, CL_MAP_GROWS));
+	assert_true(syscall_is(SYS_lstat, CL_STAT));
+	assert_true(syscall_is(SYS_preadv2, CL_MEM_IO));
+	assert_true(syscall_is(SYS_recvmsg, CL_MEM_IO));
+	assert_false(syscall_is(SYS_sendmmsg, CL_MEM_IO));
+	assert_false(syscall_is(SYS_copy_file_range, CL_MEM_IO));
+	assert_true(syscall_is(SYS_dup3, CL_DUP));
+	assert_false(syscall_is(SYS_fcntl, CL_DUP));
 }
 
 /* Roles: where each fact sits, and how far a parser must read. */
@@ -397,6 +483,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(names_and_numbers),
 		cmocka_unit_test(rows_consistent),
+		cmocka_unit_test(class_meanings),
 		cmocka_unit_test(classes_nest),
 		cmocka_unit_test(roles),
 		cmocka_unit_test(futex_waits),
