@@ -763,6 +763,7 @@ const struct rc_rule_ops rc_rule_connect_failed_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .events = RC_READS_EXITS | RC_READS_CALLS },
 	.finish = finish,
 	.release = release,
 };

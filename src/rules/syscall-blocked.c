@@ -403,5 +403,9 @@ const struct rc_rule_ops rc_rule_syscall_blocked_ops = {
 	.state_size = sizeof(struct state),
 	.release = release,
 	.on_event = on_event,
+	.reads = {
+		/* Any call that works may be the fallback of a refused one. */
+		.events = RC_READS_CALLS,
+	},
 	.finish = finish,
 };
