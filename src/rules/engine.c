@@ -41,7 +41,7 @@ void engine_dispatch_build(struct rc_engine *eng)
 	size_t nw = (eng->nhooks + 63) / 64;
 	if (!nw)
 		nw = 1;
-	size_t nsets = (size_t)ncalls + 1 + 5;
+	size_t nsets = (size_t)ncalls + 1 + 6;
 	eng->nwords = nw;
 	eng->ncalls = ncalls;
 	eng->by_call = xcalloc(nsets * nw, sizeof(uint64_t));
@@ -50,6 +50,10 @@ void engine_dispatch_build(struct rc_engine *eng)
 	eng->blocked = eng->paths + nw;
 	eng->signals = eng->blocked + nw;
 	eng->exits = eng->signals + nw;
+	eng->while_set = eng->exits + nw;
+	free(eng->conds);
+	eng->conds = xcalloc(eng->nhooks ? eng->nhooks : 1, sizeof(*eng->conds));
+	eng->nconds = 0;
 	for (size_t h = 0; h < eng->nhooks; h++) {
 		const struct rc_rule_reads *r = eng->hooks[h].reads;
 		for (long nr = 0; nr <= ncalls; nr++)
@@ -65,6 +69,12 @@ void engine_dispatch_build(struct rc_engine *eng)
 			set_bit(eng->signals, h);
 		if (r->events & RC_READS_EXITS)
 			set_bit(eng->exits, h);
+		if (r->calls_while && r->calls_while[0] != SIZE_MAX) {
+			struct engine_cond *c = &eng->conds[eng->nconds++];
+			c->hook = h;
+			c->state = eng->hooks[h].state;
+			c->fields = r->calls_while;
+		}
 	}
 }
 
@@ -97,7 +107,7 @@ void engine_init(struct rc_engine *eng)
 /* Gives E to the hooks in SET (NWORDS words), then to those in the
  * optional sets that E is of, each hook once, in hook order. */
 static void dispatch(struct rc_engine *eng, const struct rc_event *e, const uint64_t *set,
-		     const uint64_t *or1, const uint64_t *or2, const uint64_t *or3)
+		     const uint64_t *or1, const uint64_t *or2, const uint64_t *or3, const uint64_t *or4)
 {
 	for (size_t w = 0; w < eng->nwords; w++) {
 		uint64_t bits = set[w];
@@ -107,6 +117,8 @@ static void dispatch(struct rc_engine *eng, const struct rc_event *e, const uint
 			bits |= or2[w];
 		if (or3)
 			bits |= or3[w];
+		if (or4)
+			bits |= or4[w];
 		while (bits) {
 			const struct engine_hook *h = &eng->hooks[w * 64 + (size_t)__builtin_ctzll(bits)];
 			bits &= bits - 1;
@@ -133,15 +145,34 @@ void engine_feed(struct rc_engine *eng, struct rc_event *e)
 	switch (e->kind) {
 	case RC_EV_SYSCALL: {
 		long slot = e->nr >= 0 && e->nr < eng->ncalls ? e->nr : eng->ncalls;
+		/* The hooks whose state holds something that every call may
+		 * end. */
+		bool any = false;
+		for (size_t c = 0; c < eng->nconds; c++) {
+			const struct engine_cond *k = &eng->conds[c];
+			bool on = false;
+			for (const size_t *f = k->fields; *f != SIZE_MAX && !on; f++) {
+				size_t v;
+				memcpy(&v, k->state + *f, sizeof(v));
+				on = v != 0;
+			}
+			if (on) {
+				if (!any)
+					memset(eng->while_set, 0, eng->nwords * sizeof(uint64_t));
+				any = true;
+				set_bit(eng->while_set, k->hook);
+			}
+		}
 		dispatch(eng, e, eng->by_call + (size_t)slot * eng->nwords, e->err ? eng->failed : NULL,
-			 e->path && e->path[0] ? eng->paths : NULL, e->blocked ? eng->blocked : NULL);
+			 e->path && e->path[0] ? eng->paths : NULL, e->blocked ? eng->blocked : NULL,
+			 any ? eng->while_set : NULL);
 		break;
 	}
 	case RC_EV_SIGNAL:
-		dispatch(eng, e, eng->signals, NULL, NULL, NULL);
+		dispatch(eng, e, eng->signals, NULL, NULL, NULL, NULL);
 		break;
 	case RC_EV_EXIT:
-		dispatch(eng, e, eng->exits, NULL, NULL, NULL);
+		dispatch(eng, e, eng->exits, NULL, NULL, NULL, NULL);
 		break;
 	}
 	procs_apply(&eng->procs, e);
@@ -172,6 +203,7 @@ void engine_release(struct rc_engine *eng)
 	free(eng->states);
 	free(eng->hooks);
 	free(eng->by_call);
+	free(eng->conds);
 	procs_release(&eng->procs);
 	memset(eng, 0, sizeof(*eng));
 }

@@ -28,6 +28,15 @@ struct rc_engine {
 	long ncalls;
 	uint64_t *by_call;
 	uint64_t *failed, *paths, *blocked, *signals, *exits;
+	/* The hooks that read every call while a field of their state is
+	 * not 0 (calls_while), and the bit set they make for one call. */
+	struct engine_cond {
+		size_t hook;
+		const char *state;
+		const size_t *fields;
+	} *conds;
+	size_t nconds;
+	uint64_t *while_set;
 	uint64_t seq;
 	/* Set by the command: the input may be an excerpt of a longer trace
 	 * (a log, pasted lines), which need not show how the program ended. */

@@ -50,6 +50,12 @@ struct rc_rule_reads {
 	unsigned tclasses;	/* ... of any of these TC_* trace classes */
 	const long *calls;	/* ... these SYS_* numbers, up to a -1 */
 	bool (*call)(long nr);	/* ... and those for which this says true */
+	/* ... and every call while one of these size_t fields of the rule's
+	 * state (offsetof, up to a SIZE_MAX) is not 0: a rule that needs
+	 * every call only while it holds something (a list being tried, a
+	 * refused call not yet followed up) is not called for the others the
+	 * rest of the time. The engine reads the fields before each call. */
+	const size_t *calls_while;
 };
 
 struct rc_crash;
