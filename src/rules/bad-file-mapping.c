@@ -895,7 +895,13 @@ const struct rc_rule_ops rc_rule_bad_file_mapping_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
-	.reads = { .events = RC_READS_SIGNALS | RC_READS_EXITS, .calls = reads_calls },
+	.reads = {
+		.events = RC_READS_SIGNALS | RC_READS_EXITS,
+		/* New mappings, sizes, truncating opens and new programs by
+		 * class too, as on_event may come to ask them. */
+		.classes = CL_RET_ADDR | CL_LOOK | CL_OPEN | CL_EXEC,
+		.calls = reads_calls,
+	},
 	.finish = finish,
 	.release = release,
 };

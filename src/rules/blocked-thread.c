@@ -1002,7 +1002,7 @@ const struct rc_rule_ops rc_rule_blocked_thread_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
-	.reads = { .events = RC_READS_BLOCKED, .calls = reads_calls },
+	.reads = { .events = RC_READS_BLOCKED, .classes = CL_ACCEPT, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };

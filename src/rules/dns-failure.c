@@ -760,7 +760,7 @@ const struct rc_rule_ops rc_rule_dns_failure_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
-	.reads = { .classes = CL_POLL, .calls = reads_calls },
+	.reads = { .classes = CL_POLL | CL_SOCK_IO | CL_READ | CL_WRITE | CL_OPEN, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };

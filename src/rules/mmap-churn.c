@@ -330,7 +330,7 @@ const struct rc_rule_ops rc_rule_mmap_churn_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
-	.reads = { .calls = reads_calls },
+	.reads = { .classes = CL_RET_ADDR, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };

@@ -455,7 +455,13 @@ const struct rc_rule_ops rc_rule_repeated_open_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
-	.reads = { .events = RC_READS_EXITS, .classes = CL_OPEN, .calls = reads_calls },
+	.reads = {
+		.events = RC_READS_EXITS,
+		/* The opens, the reads and writes, the stats: by class and by
+		 * on_event's own list. */
+		.classes = CL_OPEN | CL_READ | CL_WRITE | CL_LOOK,
+		.calls = reads_calls,
+	},
 	.finish = finish,
 	.release = release,
 };

@@ -46,7 +46,7 @@ enum {
 
 struct rc_rule_reads {
 	unsigned events;	/* RC_READS_* */
-	unsigned classes;	/* and the calls of any of these CL_* classes */
+	unsigned long long classes;	/* and the calls of any of these CL_* classes */
 	unsigned tclasses;	/* ... of any of these TC_* trace classes */
 	const long *calls;	/* ... these SYS_* numbers, up to a -1 */
 	bool (*call)(long nr);	/* ... and those for which this says true */

@@ -275,7 +275,7 @@ const struct rc_rule_ops rc_rule_small_io_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
-	.reads = { .calls = reads_calls },
+	.reads = { .classes = CL_READ | CL_WRITE, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };
