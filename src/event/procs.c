@@ -169,6 +169,10 @@ static void note_ended(struct rc_procs *m, int pid)
 
 static struct rc_proc *proc_get_or_add(struct rc_procs *m, int pid)
 {
+	/* Most often the process just looked up (procs_apply of every
+	 * event): no hashing. */
+	if (m->cached && m->cached_pid == pid)
+		return m->cached;
 	bool created;
 	void **slot = hmap_put_int(&m->procs, pid, &created);
 

@@ -879,11 +879,30 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 	strbuf_release(&who);
 }
 
+/* What on_event reads: its own switch's calls. */
+static const long reads_calls[] = {
+#ifdef SYS_mmap
+	SYS_mmap,
+#endif
+#ifdef SYS_open
+	SYS_open,
+#endif
+	SYS_mremap, SYS_munmap, SYS_fstat, SYS_newfstatat, SYS_statx, SYS_ftruncate, SYS_truncate,
+	SYS_openat, SYS_execve, SYS_execveat, SYS_close, -1,
+};
+
 const struct rc_rule_ops rc_rule_bad_file_mapping_ops = {
 	.on_crash = on_crash,
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = {
+		.events = RC_READS_SIGNALS | RC_READS_EXITS,
+		/* New mappings, sizes, truncating opens and new programs by
+		 * class too, as on_event may come to ask them. */
+		.classes = CL_RET_ADDR | CL_LOOK | CL_OPEN | CL_EXEC,
+		.calls = reads_calls,
+	},
 	.finish = finish,
 	.release = release,
 };

@@ -259,9 +259,12 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 			     "see the findings above: the same causes apply");
 }
 
+static const long reads_calls[] = { SYS_bind, -1 };
+
 const struct rc_rule_ops rc_rule_bind_failed_ops = {
 	.state_size = sizeof(struct state),
 	.release = release,
 	.on_event = on_event,
+	.reads = { .calls = reads_calls },
 	.finish = finish,
 };

@@ -494,8 +494,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 
 	/* Not ctx->last_ts: the calls a log flushes at its end carry their
 	 * start times, older than the last line. */
-	if (e->ts > s->last_ts)
-		s->last_ts = e->ts;
+	s->last_ts = ctx->max_ts;
 	if (e->kind != RC_EV_SYSCALL)
 		return;
 	if (e->nr == SYS_close || e->nr == SYS_listen || e->nr == SYS_bind || syscall_is(e->nr, CL_ACCEPT))
@@ -957,10 +956,14 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	free(v);
 }
 
+/* The calls track_server() reads; and every blocked call. */
+static const long reads_calls[] = { SYS_close, SYS_accept, SYS_accept4, SYS_listen, SYS_bind, -1 };
+
 const struct rc_rule_ops rc_rule_blocked_thread_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .events = RC_READS_BLOCKED, .classes = CL_ACCEPT, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };

@@ -762,10 +762,21 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 			     "the program tried many addresses; the ones above show the pattern");
 }
 
+/* Its own calls; and every call while a unix-socket try waits for a path
+ * (on_path) or a thread's list is being tried (turn_plumbing ends it). */
+static const long reads_calls[] = { SYS_connect, SYS_getsockopt, SYS_close, -1 };
+static const size_t reads_while[] = { offsetof(struct state, tries.count), offsetof(struct state, last.count), SIZE_MAX };
+
 const struct rc_rule_ops rc_rule_connect_failed_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = {
+		.events = RC_READS_EXITS,
+		.classes = CL_SOCK_IO,
+		.calls = reads_calls,
+		.calls_while = reads_while,
+	},
 	.finish = finish,
 	.release = release,
 };

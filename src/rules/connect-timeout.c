@@ -487,10 +487,13 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 			     "the program tried many addresses; the ones above show the pattern");
 }
 
+static const long reads_calls[] = { SYS_connect, SYS_getsockopt, SYS_close, -1 };
+
 const struct rc_rule_ops rc_rule_connect_timeout_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .classes = CL_POLL | CL_EPOLL | CL_SOCK_IO, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };

@@ -683,6 +683,10 @@ const struct rc_rule_ops rc_rule_crashed_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = {
+		/* Every call goes into its thread's ring of recent calls. */
+		.events = RC_READS_SIGNALS | RC_READS_EXITS | RC_READS_CALLS,
+	},
 	.finish = finish,
 	.release = release,
 };

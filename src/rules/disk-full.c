@@ -381,6 +381,7 @@ const struct rc_rule_ops rc_rule_disk_full_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .events = RC_READS_FAILED, .call = is_write },
 	.finish = finish,
 	.release = release,
 };

@@ -725,10 +725,26 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 			     "the program looked up very many names; the ones above show the pattern");
 }
 
+/* What on_event reads: its own switch's calls, and poll. */
+static const long reads_calls[] = {
+#ifdef SYS_send
+	SYS_send,
+#endif
+#ifdef SYS_recv
+	SYS_recv,
+#endif
+#ifdef SYS_open
+	SYS_open,
+#endif
+	SYS_sendto, SYS_sendmsg, SYS_sendmmsg, SYS_write, SYS_writev, SYS_recvfrom, SYS_recvmsg,
+	SYS_recvmmsg, SYS_read, SYS_readv, SYS_connect, SYS_close, SYS_openat, -1,
+};
+
 const struct rc_rule_ops rc_rule_dns_failure_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .classes = CL_POLL | CL_SOCK_IO | CL_READ | CL_WRITE | CL_OPEN, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };

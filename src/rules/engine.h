@@ -12,12 +12,31 @@ struct rc_engine {
 	struct rc_procs procs;
 	struct rc_ctx ctx;
 	void **states;		/* per rule in rc_rules order; NULL when not a trace rule */
-	/* The rules that look at events, in order: one tight loop per event. */
+	/* The rules that look at events, in order, and what each reads. */
 	struct engine_hook {
 		void (*on_event)(void *state, const struct rc_event *e, const struct rc_ctx *ctx);
 		void *state;
+		const struct rc_rule_reads *reads;
 	} *hooks;
 	size_t nhooks;
+	/* Who is given an event (engine_dispatch_build): bit sets of hooks,
+	 * NWORDS words each, in hook order. Per call number below NCALLS
+	 * (and one more for any other number), the hooks that read that call
+	 * whatever it did; then those that read every failed call, every
+	 * call with a path, every blocked call, signals and exits. */
+	size_t nwords;
+	long ncalls;
+	uint64_t *by_call;
+	uint64_t *failed, *paths, *blocked, *signals, *exits;
+	/* The hooks that read every call while a field of their state is
+	 * not 0 (calls_while), and the bit set they make for one call. */
+	struct engine_cond {
+		size_t hook;
+		const char *state;
+		const size_t *fields;
+	} *conds;
+	size_t nconds;
+	uint64_t *while_set;
 	uint64_t seq;
 	/* Set by the command: the input may be an excerpt of a longer trace
 	 * (a log, pasted lines), which need not show how the program ended. */
@@ -29,6 +48,12 @@ struct rc_engine {
 };
 
 void engine_init(struct rc_engine *eng);
+/* (Re)builds the dispatch sets from the hooks' declarations; engine_init
+ * does it. A test that swaps hooks calls it again. */
+void engine_dispatch_build(struct rc_engine *eng);
+/* READS names the call NR, whatever the call did (numbers outside the
+ * table: ask with -1). */
+bool rule_reads_call(const struct rc_rule_reads *reads, long nr);
 /* E is modified: seq is assigned and its path resolved. */
 void engine_feed(struct rc_engine *eng, struct rc_event *e);
 /* Run every rule's finish, rank the findings into OUT and link each

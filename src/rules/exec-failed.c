@@ -540,6 +540,7 @@ const struct rc_rule_ops rc_rule_exec_failed_ops = {
 	.state_size = sizeof(struct ef_state),
 	.init = ef_init,
 	.on_event = ef_on_event,
+	.reads = { .events = RC_READS_PATHS },
 	.finish = ef_finish,
 	.release = ef_release,
 };

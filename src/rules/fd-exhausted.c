@@ -137,5 +137,6 @@ const struct rc_rule_ops rc_rule_fd_exhausted_ops = {
 	.state_size = sizeof(struct state),
 	.release = release,
 	.on_event = on_event,
+	.reads = { .events = RC_READS_FAILED },
 	.finish = finish,
 };

@@ -353,10 +353,13 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 			     "the program locks many files; the ones above show the pattern");
 }
 
+static const long reads_calls[] = { SYS_flock, SYS_fcntl, SYS_close, -1 };
+
 const struct rc_rule_ops rc_rule_file_lock_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .events = RC_READS_EXITS, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };

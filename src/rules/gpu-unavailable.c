@@ -266,6 +266,7 @@ const struct rc_rule_ops rc_rule_gpu_unavailable_ops = {
 	.state_size = sizeof(struct gpu_state),
 	.init = gpu_init,
 	.on_event = gpu_on_event,
+	.reads = { .classes = CL_OPEN, .call = is_lookup },
 	.finish = gpu_finish,
 	.release = gpu_release,
 };

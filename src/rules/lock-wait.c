@@ -587,10 +587,13 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 		    "thread its own");
 }
 
+static const long reads_calls[] = { SYS_exit, -1 };
+
 const struct rc_rule_ops rc_rule_lock_wait_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .events = RC_READS_EXITS, .classes = CL_FUTEX, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };

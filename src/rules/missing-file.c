@@ -1215,6 +1215,12 @@ const struct rc_rule_ops rc_rule_missing_file_ops = {
 	.state_size = sizeof(struct mf_state),
 	.init = mf_init,
 	.on_event = mf_on_event,
+	.reads = {
+		/* The failures it follows, the moves into a directory, and
+		 * every call with a path. */
+		.events = RC_READS_EXITS | RC_READS_FAILED | RC_READS_PATHS,
+		.classes = CL_ENTER,
+	},
 	.finish = mf_finish,
 	.release = mf_release,
 };

@@ -357,6 +357,7 @@ const struct rc_rule_ops rc_rule_missing_library_ops = {
 	.state_size = sizeof(struct ml_state),
 	.init = ml_init,
 	.on_event = ml_on_event,
+	.reads = { .classes = CL_OPEN },
 	.finish = ml_finish,
 	.release = ml_release,
 };

@@ -313,10 +313,21 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	rule_report_top(&s->churn, reported, cmp_volume, REPORT_MAX, report, out);
 }
 
+static const long reads_calls[] = {
+#ifdef SYS_mmap
+	SYS_mmap,
+#endif
+#ifdef SYS_mmap2
+	SYS_mmap2,
+#endif
+	SYS_munmap, SYS_mremap, -1,
+};
+
 const struct rc_rule_ops rc_rule_mmap_churn_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .classes = CL_RET_ADDR, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };

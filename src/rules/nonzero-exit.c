@@ -296,6 +296,7 @@ const struct rc_rule_ops rc_rule_nonzero_exit_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .events = RC_READS_SIGNALS | RC_READS_EXITS, .classes = CL_EXEC },
 	.finish = finish,
 	.release = release,
 };

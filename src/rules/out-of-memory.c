@@ -500,6 +500,7 @@ const struct rc_rule_ops rc_rule_out_of_memory_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .events = RC_READS_EXITS, .call = memory_call },
 	.finish = finish,
 	.release = release,
 };

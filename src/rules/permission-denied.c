@@ -845,10 +845,26 @@ static void pd_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 	free(cands);
 }
 
+/* The calls classify() takes (fchown, fchmod, ftruncate have no path). */
+static bool pd_reads_call(long nr)
+{
+	struct rc_event e;
+	enum pd_attempt a;
+
+	event_clear(&e);
+	e.nr = nr;
+	return classify(&e, &a);
+}
+
 const struct rc_rule_ops rc_rule_permission_denied_ops = {
 	.state_size = sizeof(struct pd_state),
 	.init = pd_init,
 	.on_event = pd_on_event,
+	.reads = {
+		.events = RC_READS_PATHS,
+		.classes = CL_ENTER,
+		.call = pd_reads_call,
+	},
 	.finish = pd_finish,
 	.release = pd_release,
 };

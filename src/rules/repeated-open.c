@@ -414,10 +414,35 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	rule_report_top(&s->files, reported, cmp_reread, REPORT_MAX, report, out);
 }
 
+/* What on_event reads besides the opens: its own switch's calls. */
+static const long reads_calls[] = {
+#ifdef SYS_preadv2
+	SYS_preadv2,
+#endif
+#ifdef SYS_fstat
+	SYS_fstat,
+#endif
+#ifdef SYS_stat
+	SYS_stat,
+#endif
+#ifdef SYS_newfstatat
+	SYS_newfstatat,
+#endif
+	SYS_read, SYS_pread64, SYS_readv, SYS_preadv, SYS_write, SYS_writev, SYS_pwrite64,
+	SYS_pwritev, SYS_sendto, SYS_sendmsg, SYS_statx, -1,
+};
+
 const struct rc_rule_ops rc_rule_repeated_open_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = {
+		.events = RC_READS_EXITS,
+		/* The opens, the reads and writes, the stats: by class and by
+		 * on_event's own list. */
+		.classes = CL_OPEN | CL_READ | CL_WRITE | CL_LOOK,
+		.calls = reads_calls,
+	},
 	.finish = finish,
 	.release = release,
 };

@@ -21,7 +21,41 @@ struct rc_ctx {
 	bool has_time;		/* absolute or relative timestamps */
 	bool has_duration;	/* -T */
 	double first_ts, last_ts;
+	/* The latest timestamp of any event so far, the one being dispatched
+	 * included (-1 none): not last_ts, since the calls a log flushes at
+	 * its end carry their start times, older than the last line. */
+	double max_ts;
 	uint64_t nevents;
+};
+
+/* What a rule reads: the engine calls its on_event for these events and
+ * for no others, so that a rule pays nothing for the calls that are not
+ * its business. The calls are decided by number once, in engine_init,
+ * and the dynamic kinds (failed, with a path, blocked) per event by the
+ * engine, not by every rule. A rule still checks what it needs of an
+ * event it is given: the declaration may be wider than its interest,
+ * never narrower. */
+enum {
+	RC_READS_SIGNALS = 1u << 0,	/* RC_EV_SIGNAL */
+	RC_READS_EXITS = 1u << 1,	/* RC_EV_EXIT */
+	RC_READS_CALLS = 1u << 2,	/* every call */
+	RC_READS_FAILED = 1u << 3,	/* every call with an errno (interrupted ones too) */
+	RC_READS_PATHS = 1u << 4,	/* every call with a non-empty path (as resolved) */
+	RC_READS_BLOCKED = 1u << 5,	/* every call still blocked when the trace ended */
+};
+
+struct rc_rule_reads {
+	unsigned events;	/* RC_READS_* */
+	unsigned long long classes;	/* and the calls of any of these CL_* classes */
+	unsigned tclasses;	/* ... of any of these TC_* trace classes */
+	const long *calls;	/* ... these SYS_* numbers, up to a -1 */
+	bool (*call)(long nr);	/* ... and those for which this says true */
+	/* ... and every call while one of these size_t fields of the rule's
+	 * state (offsetof, up to a SIZE_MAX) is not 0: a rule that needs
+	 * every call only while it holds something (a list being tried, a
+	 * refused call not yet followed up) is not called for the others the
+	 * rest of the time. The engine reads the fields before each call. */
+	const size_t *calls_while;
 };
 
 struct rc_crash;
@@ -30,6 +64,7 @@ struct rc_rule_ops {
 	size_t state_size;	/* zeroed before init */
 	void (*init)(void *state);
 	void (*on_event)(void *state, const struct rc_event *e, const struct rc_ctx *ctx);
+	struct rc_rule_reads reads;	/* what on_event is given; nothing when empty */
 	void (*finish)(void *state, const struct rc_ctx *ctx, struct rc_findings *out);
 	void (*release)(void *state);
 	/* A crash rule (crash/rules.c runs them on a core or a live crash):

@@ -496,6 +496,10 @@ const struct rc_rule_ops rc_rule_slow_syscall_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = {
+		/* Any call may be slow (classify's K_OTHER). */
+		.events = RC_READS_CALLS,
+	},
 	.finish = finish,
 	.release = release,
 };

@@ -255,10 +255,15 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	rule_report_top(&s->files, small, cmp_calls, REPORT_MAX, report, out);
 }
 
+static const long reads_calls[] = {
+	SYS_read, SYS_pread64, SYS_readv, SYS_preadv, SYS_write, SYS_pwrite64, SYS_writev, SYS_pwritev, -1,
+};
+
 const struct rc_rule_ops rc_rule_small_io_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .classes = CL_READ | CL_WRITE, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };

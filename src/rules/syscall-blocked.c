@@ -399,9 +399,17 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 			     "see the findings above: the same policy applies");
 }
 
+static const size_t reads_while[] = { offsetof(struct state, n), SIZE_MAX };
+
 const struct rc_rule_ops rc_rule_syscall_blocked_ops = {
 	.state_size = sizeof(struct state),
 	.release = release,
 	.on_event = on_event,
+	.reads = {
+		/* Every failure; and while a refused call is held, any call
+		 * that works may be its fallback (on_success). */
+		.events = RC_READS_FAILED,
+		.calls_while = reads_while,
+	},
 	.finish = finish,
 };

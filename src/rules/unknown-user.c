@@ -352,10 +352,13 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 	strbuf_release(&name);
 }
 
+static const long reads_calls[] = { SYS_read, SYS_pread64, -1 };
+
 const struct rc_rule_ops rc_rule_unknown_user_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
+	.reads = { .events = RC_READS_FAILED, .classes = CL_OPEN, .calls = reads_calls },
 	.finish = finish,
 	.release = release,
 };
