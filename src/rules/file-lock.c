@@ -8,6 +8,9 @@
  *    running", apt's "Could not get lock /var/lib/dpkg/lock-frontend";
  *  - a wait of SLOW_WAIT_S or more that did get it: a slow start, not a
  *    failure.
+ * A try without waiting that found the lock taken, after which the same
+ * process took a lock on another file of the same directory, was a look
+ * across lock files for one of its own (probing): a note.
  * The finding names the lock file (the fd table gives its path), the
  * waiter, how long it waited, and the holder when the trace shows it: the
  * last process that took a lock on the same file and had not let it go
@@ -68,6 +71,12 @@ struct lockfile {
 	uint64_t seq;
 	double ts;
 	bool got_later;		/* the same process got it after failing */
+	/* A try without waiting that found it taken, after which the same
+	 * process took a lock on another file of the same directory: it was
+	 * looking at other processes' lock files for its own (a JVM checks
+	 * each /tmp/hsperfdata_USER/PID that way, to remove the dead ones'),
+	 * not failing to get one it needed. The file it got. */
+	char *sibling;
 };
 
 struct state {
@@ -97,6 +106,7 @@ static void lockfile_free(void *p)
 	holder_clear(&lf->held_by);
 	free(lf->syscall);
 	free(lf->line);
+	free(lf->sibling);
 	free(lf);
 }
 
@@ -174,9 +184,38 @@ static void note_try(struct lockfile *lf, const struct rc_event *e, const struct
 			lf->held_by.ts = lf->holder.ts;
 		}
 		lf->got_later = false;
+		free(lf->sibling);
+		lf->sibling = NULL;
 	}
 	lf->seq = e->seq;
 	lf->ts = e->ts;
+}
+
+/* The length of PATH's directory part, with its last '/'; 0: none. */
+static size_t dir_len(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
+/* PID got the lock on GOT: its earlier tries that found a file beside it
+ * taken were looks across lock files for one of its own. Locks taken are
+ * few, so the walk over the files followed is cheap. */
+static void got_beside(struct state *s, const struct lockfile *got, int pid)
+{
+	size_t n = dir_len(got->path);
+	struct hmap_iter it;
+
+	if (!n)
+		return;
+	for (struct hmap_node *node = hmap_first(&s->files, &it); node; node = hmap_next(&s->files, &it)) {
+		struct lockfile *lf = node->value;
+		if (lf == got || !lf->have_wait || lf->outcome != TAKEN || lf->pid != pid || lf->got_later ||
+		    lf->sibling || dir_len(lf->path) != n || memcmp(lf->path, got->path, n) != 0)
+			continue;
+		lf->sibling = xstrdup(got->path);
+	}
 }
 
 static void on_lock(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -203,6 +242,7 @@ static void on_lock(struct state *s, const struct rc_event *e, const struct rc_c
 		if (e->lock_waits && e->dur >= SLOW_WAIT_S && (!lf->have_wait || lf->outcome == GOT))
 			note_try(lf, e, ctx, GOT);
 		set_holder(s, lf, pid, e);
+		got_beside(s, lf, pid);
 		return;
 	}
 	enum outcome o;
@@ -296,13 +336,15 @@ static void summary(struct strbuf *sb, const struct lockfile *lf, const struct r
 static void emit(struct rc_findings *out, const struct lockfile *lf, const struct rc_ctx *ctx)
 {
 	struct strbuf sb = STRBUF_INIT;
-	bool failed = lf->outcome != GOT && !lf->got_later;
+	bool failed = lf->outcome != GOT && !lf->got_later && !lf->sibling;
 
 	summary(&sb, lf, ctx);
-	/* Not getting the lock stopped the program; waiting for it slowed it. */
-	struct rc_finding *f = failed ? rule_finding(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, &sb)
-				      : rule_finding(out, RULE_ID, RC_SEV_WARNING,
-						     lf->outcome == GOT ? RC_SEV_WARNING : RC_SEV_INFO, &sb);
+	/* Not getting the lock stopped the program; waiting for it slowed it;
+	 * a look at another process's lock file did neither. */
+	struct rc_finding *f = failed	     ? rule_finding(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, &sb)
+			       : lf->sibling ? rule_finding(out, RULE_ID, RC_SEV_INFO, RC_SEV_INFO, &sb)
+					     : rule_finding(out, RULE_ID, RC_SEV_WARNING,
+							    lf->outcome == GOT ? RC_SEV_WARNING : RC_SEV_INFO, &sb);
 	rule_finding_pid(f, lf->pid, lf->tid);
 	finding_set(&f->syscall, lf->syscall);
 	finding_set(&f->path, lf->path);
@@ -314,6 +356,9 @@ static void emit(struct rc_findings *out, const struct lockfile *lf, const struc
 	rule_evidence(f, lf->line);
 	if (lf->got_later)
 		finding_set(&f->message, "it got the lock on a later try");
+	else if (lf->sibling)
+		finding_setf(&f->message, "it then locked '%s' beside it: it was looking across lock files for "
+			     "one of its own", lf->sibling);
 	finding_setf(&f->advice, "another process holds the lock on '%s': `fuser -v %s` or `lsof %s` names it, "
 		     "and /proc/locks lists every lock held (by inode). A lock dies with its holder, so the "
 		     "holder is alive: wait for it, or stop it if it is a stale or second instance of the "

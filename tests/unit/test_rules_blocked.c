@@ -711,6 +711,42 @@ static void fl_try_taken_and_quick_waits(void **state)
 	rt_release(&t);
 }
 
+/* A try that found another process's lock file taken, after which the
+ * process locked a file of its own beside it (a JVM's look across
+ * /tmp/hsperfdata_USER for dead JVMs' files): a note, even when the
+ * process then fails for another reason. A taken file in another
+ * directory stays an error. */
+static void fl_taken_beside_own_lock(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	rt_open_fd(&t, 11, "/tmp/hsperfdata_root/5946", 6, O_RDONLY, RT_NO_DUR, NULL);
+	lock_call(&t, 11, 6, LOCK_EX | LOCK_NB, EAGAIN, 0.00002);
+	rt_open_fd(&t, 11, "/tmp/hsperfdata_root/11", 7, O_RDWR | O_CREAT, RT_NO_DUR, NULL);
+	lock_call(&t, 11, 7, LOCK_EX | LOCK_NB, 0, 0.00002);
+	rt_exit(&t, 11, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "file-lock");
+	assert_non_null(f);
+	assert_string_equal(f->path, "/tmp/hsperfdata_root/5946");
+	assert_true(contains(f->message, "'/tmp/hsperfdata_root/11' beside it"));
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	rt_release(&t);
+
+	rt_init(&t);
+	rt_open_fd(&t, 11, "/var/lib/dpkg/lock-frontend", 6, O_RDWR, RT_NO_DUR, NULL);
+	lock_call(&t, 11, 6, LOCK_EX | LOCK_NB, EAGAIN, 0.00002);
+	rt_open_fd(&t, 11, "/tmp/mine.lock", 7, O_RDWR | O_CREAT, RT_NO_DUR, NULL);
+	lock_call(&t, 11, 7, LOCK_EX | LOCK_NB, 0, 0.00002);
+	rt_exit(&t, 11, 100);
+	rt_finish(&t);
+	f = rt_find(&t, "file-lock");
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	rt_release(&t);
+}
+
 /* What an fd is in words, for each decoration strace -yy prints and the
  * fixtures lack: a socket with no address yet (its inode), unix sockets
  * with and without a name, -y's "socket:[N]", a pipe, IPv6 ends, netlink.
@@ -770,6 +806,7 @@ int main(void)
 		cmocka_unit_test(real_logs_checked),
 		cmocka_unit_test(fl_cut_short_names_file_and_holder),
 		cmocka_unit_test(fl_try_taken_and_quick_waits),
+		cmocka_unit_test(fl_taken_beside_own_lock),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
