@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "gen/tables.h"
 #include "util/util.h"
@@ -134,14 +137,51 @@ static const unsigned char item_special[256] = {
 	['<'] = 1, ['>'] = 1, ['/'] = 1, [','] = 1,
 };
 
+#ifdef __SSE2__
+/* The first byte of P[0..15] that item_special marks, 16 if none: seven
+ * compares cover the eleven bytes, as '(' ')', '<' '>', '[' '{' and
+ * ']' '}' differ only in one bit (0x01, 0x02, 0x20). */
+static inline unsigned special16(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i m = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('/')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)~0x01)), _mm_set1_epi8('(')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)~0x02)), _mm_set1_epi8('<')));
+	__m128i u = _mm_and_si128(v, _mm_set1_epi8((char)~0x20));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(u, _mm_set1_epi8('[')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(u, _mm_set1_epi8(']')));
+	unsigned bits = (unsigned)_mm_movemask_epi8(m);
+	return bits ? (unsigned)__builtin_ctz(bits) : 16;
+}
+#endif
+
+/* P at the first byte item_special marks, or END. The runs between them
+ * are most of an argument's bytes: sixteen at a time where the span has
+ * them. */
+static inline const char *skip_plain(const char *p, const char *end)
+{
+#ifdef __SSE2__
+	while (end - p >= 16) {
+		unsigned k = special16(p);
+		if (k < 16)
+			return p + k;
+		p += 16;
+	}
+#endif
+	while (p < end && !item_special[(unsigned char)*p])
+		p++;
+	return p;
+}
+
 const char *item_end(const char *p, const char *end)
 {
 	const char *start = p;
 	int depth = 0, angle = 0;
 
 	while (p < end) {
-		while (p < end && !item_special[(unsigned char)*p])
-			p++;
+		p = skip_plain(p, end);
 		if (p >= end)
 			break;
 		char c = *p;
