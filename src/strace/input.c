@@ -96,6 +96,27 @@ static size_t strip_ansi(char *l, size_t n)
 	return o;
 }
 
+/* Whether the buffered line [L, E) has an ESC byte. Terminal sessions
+ * have them, strace's own logs none: one search over all the text read,
+ * not one per line. Lines are asked in order, so [L, esc_next) is known
+ * to be free of them. */
+static bool line_has_esc(struct source *s, size_t l, size_t e)
+{
+	size_t from = l;
+
+	if (s->esc_next >= l) {
+		if (s->esc_next < s->esc_lim)
+			return s->esc_next < e;
+		if (s->esc_lim >= e)
+			return false;
+		from = s->esc_lim;
+	}
+	const char *q = memchr(s->buf + from, 033, s->end - from);
+	s->esc_lim = s->end;
+	s->esc_next = q ? (size_t)(q - s->buf) : s->end;
+	return s->esc_next < e;
+}
+
 /* The next raw line of S into s->line/len (NUL-terminated, without the
  * newline and a trailing CR). 1, 0 at the end, -1 on a read error. */
 static int src_getline(struct source *s, struct strbuf *err)
@@ -123,6 +144,12 @@ static int src_getline(struct source *s, struct strbuf *err)
 			memmove(s->buf, s->buf + s->beg, s->end - s->beg);
 			s->end -= s->beg;
 			s->scan -= s->beg;
+			if (s->esc_next >= s->beg) {
+				s->esc_next -= s->beg;
+				s->esc_lim -= s->beg;
+			} else {
+				s->esc_next = s->esc_lim = 0;
+			}
 			s->beg = 0;
 		}
 		if (s->buf && s->end == s->cap) {
@@ -132,6 +159,7 @@ static int src_getline(struct source *s, struct strbuf *err)
 			} else {
 				memmove(s->buf + LINE_HEAD, s->buf + s->end - LINE_TAIL, LINE_TAIL);
 				s->end = s->scan = LINE_HEAD + LINE_TAIL;
+				s->esc_next = s->esc_lim = 0;
 				s->elided_now = true;
 			}
 		}
@@ -139,7 +167,7 @@ static int src_getline(struct source *s, struct strbuf *err)
 			return -1;
 	}
 	/* strace 7's --color and terminal sessions bring ANSI escapes. */
-	if (memchr(s->line, 033, s->len))
+	if (line_has_esc(s, (size_t)(s->line - s->buf), (size_t)(s->line - s->buf) + s->len))
 		s->len = strip_ansi(s->line, s->len);
 	while (s->len && s->line[s->len - 1] == '\r')
 		s->len--;

@@ -30,6 +30,9 @@ struct source {
 	int name_pid;		/* from an -ff name LOG.PID, else 0 */
 	char *buf;
 	size_t cap, beg, end, scan;
+	/* the first ESC byte at or after the current line's start, within
+	 * the text searched so far, [.., esc_lim); esc_next == esc_lim: none */
+	size_t esc_next, esc_lim;
 	bool elided_now;
 	/* time state */
 	enum tmode first_mode;
