@@ -83,7 +83,9 @@ struct sig_rec {
 };
 
 struct thread {
-	struct strbuf ring[RING];
+	/* its last calls' lines, cut as evidence is: fixed slots, as every
+	 * call of every thread is copied here */
+	char ring[RING][RC_EVIDENCE_LINE_MAX + 1];
 	unsigned head;		/* next slot */
 	unsigned n;
 	struct sig_rec sig;	/* the last fatal-by-default signal; signo 0 none */
@@ -136,8 +138,6 @@ static void thread_free(void *p)
 {
 	struct thread *t = p;
 
-	for (int i = 0; i < RING; i++)
-		strbuf_release(&t->ring[i]);
 	sig_release(&t->sig);
 	free(t);
 }
@@ -175,11 +175,11 @@ static struct oom_hint *hint_get(struct state *s, int pid, bool create)
 
 static void ring_push(struct thread *t, const struct rc_event *e)
 {
-	struct strbuf *sb = &t->ring[t->head];
+	char *slot = t->ring[t->head];
+	size_t n = e->line ? MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX) : 0;
 
-	strbuf_reset(sb);
-	if (e->line)
-		strbuf_add(sb, e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX));
+	memcpy(slot, e->line ? e->line : "", n);
+	slot[n] = '\0';
 	t->head = (t->head + 1) % RING;
 	if (t->n < RING)
 		t->n++;
@@ -220,7 +220,7 @@ static void on_signal(struct state *s, const struct rc_event *e, const struct rc
 	r->nsys = p ? p->nsyscalls : 0;
 	for (unsigned i = 0, k = 0; i < t->n; i++) {
 		unsigned slot = (t->head + RING - t->n + i) % RING;
-		r->before[k++] = xstrdup(strbuf_str(&t->ring[slot]));
+		r->before[k++] = xstrdup(t->ring[slot]);
 	}
 }
 
@@ -382,7 +382,7 @@ static void record_crash(struct state *s, const struct rc_event *e, const struct
 		for (unsigned i = 0, k = 0; i < self->n; i++) {
 			unsigned slot = (self->head + RING - self->n + i) % RING;
 			free(c->sig.before[k]);
-			c->sig.before[k++] = xstrdup(strbuf_str(&self->ring[slot]));
+			c->sig.before[k++] = xstrdup(self->ring[slot]);
 		}
 	/* The call that sent it: one from the sender siginfo names, or from
 	 * anyone when no siginfo was seen (SIGKILL). */
