@@ -380,7 +380,7 @@ void *rule_top_slot(void *top, int *n, int cap, size_t size, size_t weight_offse
 void *rule_int_value(struct hmap *map, long long key, bool create, size_t size, size_t cap,
 		     bool *created)
 {
-	void **slot = hmap_get_int(map, key);
+	void **slot = hmap_get_int_hot(map, key);
 
 	if (created)
 		*created = false;
@@ -397,7 +397,7 @@ void *rule_int_value(struct hmap *map, long long key, bool create, size_t size, 
 
 void rule_thread_time_add(struct hmap *map, int tid, double dur, size_t cap)
 {
-	void **slot = hmap_get_int(map, tid);
+	void **slot = hmap_get_int_hot(map, tid);
 
 	if (!slot && map->count < cap) {
 		slot = hmap_put_int(map, tid, NULL);

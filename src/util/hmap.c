@@ -12,6 +12,7 @@ void hmap_init(struct hmap *m)
 	m->buckets = NULL;
 	m->nbuckets = 0;
 	m->count = 0;
+	m->hot = NULL;
 }
 
 void hmap_release(struct hmap *m, void (*free_value)(void *))
@@ -116,6 +117,8 @@ static void *del_node(struct hmap *m, struct hmap_node **pp)
 	struct hmap_node *node = *pp;
 	void *v = node->value;
 	*pp = node->next;
+	if (m->hot == node)
+		m->hot = NULL;
 	free(node);
 	m->count--;
 	return v;
@@ -141,6 +144,17 @@ void **hmap_get_int(const struct hmap *m, long long k)
 {
 	struct hmap_node **pp = find_int(m, k, hash_int64(k));
 	return pp ? &(*pp)->value : NULL;
+}
+
+void **hmap_get_int_hot(struct hmap *m, long long k)
+{
+	if (m->hot && m->hot->keylen == sizeof(k) && hmap_node_int(m->hot) == k)
+		return &m->hot->value;
+	struct hmap_node **pp = find_int(m, k, hash_int64(k));
+	if (!pp)
+		return NULL;
+	m->hot = *pp;
+	return &(*pp)->value;
 }
 
 void **hmap_put_int(struct hmap *m, long long k, bool *created)

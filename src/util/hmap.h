@@ -19,9 +19,10 @@ struct hmap {
 	struct hmap_node **buckets;
 	size_t nbuckets;
 	size_t count;
+	struct hmap_node *hot;	/* the last node hmap_get_int_hot found */
 };
 
-#define HMAP_INIT { NULL, 0, 0 }
+#define HMAP_INIT { NULL, 0, 0, NULL }
 
 void hmap_init(struct hmap *m);
 /* Free the nodes; FREE_VALUE (may be NULL) is called on every value. */
@@ -50,6 +51,9 @@ struct hmap_node *hmap_next(const struct hmap *m, struct hmap_iter *it);
  * comparing bytes: pids and fds are looked up on nearly every event. */
 void **hmap_get_int(const struct hmap *m, long long k);
 void **hmap_put_int(struct hmap *m, long long k, bool *created);
+/* hmap_get_int, remembering the node it found: the rules ask for the
+ * state of the thread of each event, and a thread's calls come in runs. */
+void **hmap_get_int_hot(struct hmap *m, long long k);
 void *hmap_del_int(struct hmap *m, long long k);
 static inline long long hmap_node_int(const struct hmap_node *n)
 {

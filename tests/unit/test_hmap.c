@@ -60,11 +60,44 @@ static void string_keys(void **state)
 	hmap_release(&m, free);
 }
 
+/* The remembered node of hmap_get_int_hot is forgotten when it goes: a
+ * deleted key is absent, and a key put again is its new slot, also after
+ * the string-keyed calls on the same 8 bytes (the same nodes). */
+static void hot_lookups(void **state)
+{
+	(void)state;
+	struct hmap m = HMAP_INIT;
+	long long k = 7;
+
+	assert_null(hmap_get_int_hot(&m, 7));
+	*hmap_put_int(&m, 7, NULL) = (void *)(intptr_t)70;
+	*hmap_put_int(&m, 8, NULL) = (void *)(intptr_t)80;
+	assert_int_equal((intptr_t)*hmap_get_int_hot(&m, 7), 70);
+	assert_int_equal((intptr_t)*hmap_get_int_hot(&m, 7), 70);
+	assert_int_equal((intptr_t)*hmap_get_int_hot(&m, 8), 80);
+	assert_int_equal((intptr_t)*hmap_get_int_hot(&m, 7), 70);
+	assert_int_equal((intptr_t)hmap_del_int(&m, 7), 70);
+	assert_null(hmap_get_int_hot(&m, 7));
+	*hmap_put_int(&m, 7, NULL) = (void *)(intptr_t)71;
+	assert_int_equal((intptr_t)*hmap_get_int_hot(&m, 7), 71);
+	assert_int_equal((intptr_t)hmap_del(&m, &k, sizeof(k)), 71);
+	assert_null(hmap_get_int_hot(&m, 7));
+	/* Many more keys: the buckets grow under the remembered node. */
+	assert_int_equal((intptr_t)*hmap_get_int_hot(&m, 8), 80);
+	for (long long i = 100; i < 2000; i++)
+		*hmap_put_int(&m, i, NULL) = (void *)(intptr_t)i;
+	assert_int_equal((intptr_t)*hmap_get_int_hot(&m, 8), 80);
+	assert_int_equal((intptr_t)*hmap_get_int_hot(&m, 1999), 1999);
+	hmap_release(&m, NULL);
+	assert_null(hmap_get_int_hot(&m, 1999));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(put_get_del),
 		cmocka_unit_test(string_keys),
+		cmocka_unit_test(hot_lookups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
