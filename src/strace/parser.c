@@ -326,11 +326,14 @@ static void parse_return(struct strace_parser *p, struct rc_event *e, const char
 /* Fill a syscall event from BODY ("name(args) = ret <dur>"); FINISHED is
  * false for a call that never returned (no return text to look for);
  * ARGS false when the arguments are not all there. KNOWN, when not NULL,
- * is BODY's tail as the caller found it (so the line is not scanned twice). */
+ * is BODY's tail as the caller found it (so the line is not scanned twice),
+ * and NL, when not 0, the length of its name as call_name_len gave it. */
 static void fill_call_tail(struct strace_parser *p, struct rc_event *e, const char *body,
-			   size_t blen, bool finished, const struct tail *known, bool elided, bool args)
+			   size_t blen, size_t nl, bool finished, const struct tail *known, bool elided,
+			   bool args)
 {
-	size_t nl = call_name_len(body, blen);
+	if (!nl)
+		nl = call_name_len(body, blen);
 	const struct rc_syscall *sc = syscall_by_name(body, nl);
 	struct call_text ct = { span_make(body + nl + 1, blen - nl - 1), false, NULL };
 	struct tail t;
@@ -355,7 +358,7 @@ static void fill_call_tail(struct strace_parser *p, struct rc_event *e, const ch
 static void fill_call(struct strace_parser *p, struct rc_event *e, const char *body, size_t blen,
 		      bool finished, bool elided, bool args)
 {
-	fill_call_tail(p, e, body, blen, finished, NULL, elided, args);
+	fill_call_tail(p, e, body, blen, 0, finished, NULL, elided, args);
 }
 
 static int signal_value(const char *s, size_t n)
@@ -473,9 +476,10 @@ static bool known_call(struct strace_parser *p, const char *b, size_t bn)
 	return nl && syscall_by_name(b, nl) != NULL;
 }
 
-/* A call line: complete, unfinished, detached, or cut short. */
+/* A call line: complete, unfinished, detached, or cut short. NL: the
+ * length of its name when the caller has it, else 0. */
 static int do_call(struct strace_parser *p, struct rc_event *e, const char *line, size_t len,
-		   size_t body, int pid, double ts, bool elided, bool from_carry)
+		   size_t body, size_t nl, int pid, double ts, bool elided, bool from_carry)
 {
 	const char *b = line + body;
 	size_t bn = len - body;
@@ -521,7 +525,7 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 	struct tail t;
 	if (find_tail(b, bn, &t)) {
 		start_event(p, e, pid, ts);
-		fill_call_tail(p, e, b, bn, true, &t, elided, true);
+		fill_call_tail(p, e, b, bn, nl, true, &t, elided, true);
 		e->line = line;
 		e->line_len = len;
 		return LINE_EVENT;
@@ -570,7 +574,7 @@ static int do_continuation(struct strace_parser *p, struct rc_event *e, const ch
 	 * event's line must outlive the next carry, so use the join buffer. */
 	strbuf_reset(&p->joined);
 	strbuf_add(&p->joined, p->carry.buf, p->carry.len);
-	int r = do_call(p, e, p->joined.buf, p->joined.len, p->carry_pre.body, p->carry_pre.pid,
+	int r = do_call(p, e, p->joined.buf, p->joined.len, p->carry_pre.body, 0, p->carry_pre.pid,
 			p->carry_pre.ts, false, true);
 	if (r >= 0) {
 		if (r != LINE_EVENT_HOLD)
@@ -734,12 +738,13 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 		int pid = line_pid(p, s, pre);
 		return do_resumed(p, e, s, line, len, pre->body, pid, pre->ts, s->elided);
 	}
-	if (call_name_len(b, bn)) {
+	size_t nl = call_name_len(b, bn);
+	if (nl) {
 		if (p->have_carry) {
 			p->have_carry = false;
 		}
 		int pid = line_pid(p, s, pre);
-		return do_call(p, e, line, len, pre->body, pid, pre->ts, s->elided, false);
+		return do_call(p, e, line, len, pre->body, nl, pid, pre->ts, s->elided, false);
 	}
 	if (p->have_carry)
 		return do_continuation(p, e, line, len);
