@@ -48,7 +48,9 @@ bool xlat_span(const struct rc_xlat *x, struct span s, long long *v)
 /* The values of flag texts seen lately: a log repeats a few combinations
  * ("FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME", "O_RDONLY|O_CLOEXEC")
  * on most of its lines, and the value is a function of the table and the
- * text alone. Direct-mapped; a text longer than FLAGS_MEMO_TEXT is not kept. */
+ * text alone. Direct-mapped; a text longer than FLAGS_MEMO_TEXT is not kept,
+ * nor one with a comment or a NUL byte, so that a text equal to a kept one
+ * needs neither check. */
 #define FLAGS_MEMO 256
 #define FLAGS_MEMO_TEXT 56
 
@@ -59,21 +61,50 @@ static struct {
 	long long value;
 } flags_memo[FLAGS_MEMO];
 
+/* The memo's slot: every byte counts (FUTEX_WAIT_PRIVATE and
+ * FUTEX_WAKE_PRIVATE share their ends), eight at a time, the last eight
+ * overlapping; a multiply a step, as the memcmp decides. */
+static size_t flags_slot(const struct rc_xlat *x, const char *p, size_t n)
+{
+	uint64_t h = (uint64_t)n ^ (uint64_t)(uintptr_t)x, w = 0;
+	size_t i = 0;
+
+	if (n < 8) {
+		memcpy(&w, p, n);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+	} else {
+		for (; i + 8 <= n; i += 8) {
+			memcpy(&w, p + i, 8);
+			h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		}
+		if (i < n) {
+			memcpy(&w, p + n - 8, 8);
+			h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		}
+	}
+	return (size_t)((h ^ (h >> 32) ^ (h >> 45)) & (FLAGS_MEMO - 1));
+}
+
 long long xlat_span_flags(const struct rc_xlat *x, struct span s)
 {
-	s = span_uncomment(span_trim(s));
+	struct span t = span_trim(s);
+	size_t h = 0;
+
+	if (t.n && t.n <= FLAGS_MEMO_TEXT) {
+		h = flags_slot(x, t.p, t.n);
+		if (flags_memo[h].x == x && flags_memo[h].n == t.n && memcmp(flags_memo[h].text, t.p, t.n) == 0)
+			return flags_memo[h].value;
+	}
+	s = span_uncomment(t);
 	if (!s.n || memchr(s.p, '\0', s.n))
 		return 0;
-	if (s.n > FLAGS_MEMO_TEXT)
-		return xlat_flags(x, s.p, s.n, NULL);
-	size_t h = (size_t)((hash_bytes(s.p, s.n) ^ (uintptr_t)x) & (FLAGS_MEMO - 1));
-	if (flags_memo[h].x == x && flags_memo[h].n == s.n && memcmp(flags_memo[h].text, s.p, s.n) == 0)
-		return flags_memo[h].value;
 	long long v = xlat_flags(x, s.p, s.n, NULL);
-	flags_memo[h].x = x;
-	flags_memo[h].n = (unsigned char)s.n;
-	memcpy(flags_memo[h].text, s.p, s.n);
-	flags_memo[h].value = v;
+	if (s.n == t.n && s.n <= FLAGS_MEMO_TEXT) {
+		flags_memo[h].x = x;
+		flags_memo[h].n = (unsigned char)s.n;
+		memcpy(flags_memo[h].text, s.p, s.n);
+		flags_memo[h].value = v;
+	}
 	return v;
 }
 
