@@ -191,20 +191,13 @@ static void note_try(struct lockfile *lf, const struct rc_event *e, const struct
 	lf->ts = e->ts;
 }
 
-/* The length of PATH's directory part, with its last '/'; 0: none. */
-static size_t dir_len(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? (size_t)(slash - path) + 1 : 0;
-}
-
 /* PID got the lock on GOT: its earlier tries that found a file beside it
  * taken were looks across lock files for one of its own. Locks taken are
  * few, so the walk over the files followed is cheap. */
 static void got_beside(struct state *s, const struct lockfile *got, int pid)
 {
-	size_t n = dir_len(got->path);
+	/* The directory part, its last '/' included; none for a bare name. */
+	size_t n = (size_t)(fp_base(got->path) - got->path);
 	struct hmap_iter it;
 
 	if (!n)
@@ -212,7 +205,7 @@ static void got_beside(struct state *s, const struct lockfile *got, int pid)
 	for (struct hmap_node *node = hmap_first(&s->files, &it); node; node = hmap_next(&s->files, &it)) {
 		struct lockfile *lf = node->value;
 		if (lf == got || !lf->have_wait || lf->outcome != TAKEN || lf->pid != pid || lf->got_later ||
-		    lf->sibling || dir_len(lf->path) != n || memcmp(lf->path, got->path, n) != 0)
+		    lf->sibling || (size_t)(fp_base(lf->path) - lf->path) != n || memcmp(lf->path, got->path, n) != 0)
 			continue;
 		lf->sibling = xstrdup(got->path);
 	}

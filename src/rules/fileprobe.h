@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "util/strbuf.h"
+#include "util/util.h"
 
 /* The last component of PATH ("" for "dir/"). */
 static inline const char *fp_base(const char *path)
 {
-	const char *slash = strrchr(path, '/');
-	return slash ? slash + 1 : path;
+	return path_base(path);
 }
 
 /* What a user calls the file at PATH: its last component, or PATH itself
