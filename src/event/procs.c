@@ -220,56 +220,33 @@ static bool proc_failed(const struct rc_proc *p)
 	return p->ended && ((p->exited && p->exit_code != 0) || (!p->exited && p->signo));
 }
 
-bool procs_handled(const struct rc_procs *m, const struct rc_proc *p)
-{
-	const struct rc_proc *l = p ? procs_leader(m, p->pid) : NULL;
-
-	for (int depth = 0; l && l->has_parent && l->ppid != l->pid && depth < MAX_DEPTH; depth++) {
-		l = procs_leader(m, l->ppid);
-		if (procs_succeeded(l))
-			return true;
-	}
-	return false;
-}
-
-bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culprit)
-{
-	const struct rc_proc *p = procs_get(m, pid);
-
-	for (int depth = 0; p && depth < MAX_DEPTH; depth++) {
-		const struct rc_proc *l = procs_leader(m, p->pid);
-		if (proc_failed(p) || (l && proc_failed(l))) {
-			const struct rc_proc *f = proc_failed(p) ? p : l;
-			/* An ancestor that went on to succeed dealt with it. */
-			if (procs_handled(m, f))
-				return false;
-			if (culprit)
-				*culprit = f;
-			return true;
-		}
-		if (!l || !l->has_parent || l->ppid == l->pid)
-			break;
-		p = procs_get(m, l->ppid);
-	}
-	return false;
-}
-
-/* P's failure was survived by an ancestor: one that exited 0, or whose
- * program image that started P's line went on to exec another program. */
-static bool image_handled(const struct rc_procs *m, const struct rc_proc *p)
+/* P's failure was survived by an ancestor: one that exited 0, or, when
+ * BY_IMAGE, whose program image that started P's line went on to exec
+ * another program. */
+static bool handled_above(const struct rc_procs *m, const struct rc_proc *p, bool by_image)
 {
 	const struct rc_proc *l = p ? procs_leader(m, p->pid) : NULL;
 
 	for (int depth = 0; l && l->has_parent && l->ppid != l->pid && depth < MAX_DEPTH; depth++) {
 		unsigned img = l->parent_image;
 		l = procs_leader(m, l->ppid);
-		if (procs_succeeded(l) || (l && img < l->image))
+		if (procs_succeeded(l) || (by_image && l && img < l->image))
 			return true;
 	}
 	return false;
 }
 
-bool procs_image_failed(const struct rc_procs *m, int pid, unsigned image, const struct rc_proc **culprit)
+bool procs_handled(const struct rc_procs *m, const struct rc_proc *p)
+{
+	return handled_above(m, p, false);
+}
+
+/* PID or one of its ancestors failed, and no ancestor above that one
+ * survived it. BY_IMAGE: only while the program image IMAGE of PID (and
+ * then each ancestor's image that started the line below it) had not
+ * handed over to another by exec. */
+static bool failed_from(const struct rc_procs *m, int pid, bool by_image, unsigned image,
+			const struct rc_proc **culprit)
 {
 	const struct rc_proc *p = procs_get(m, pid);
 	unsigned img = image;
@@ -277,11 +254,12 @@ bool procs_image_failed(const struct rc_procs *m, int pid, unsigned image, const
 	for (int depth = 0; p && depth < MAX_DEPTH; depth++) {
 		const struct rc_proc *l = procs_leader(m, p->pid);
 		/* That program handed over: what failed later is another's. */
-		if (l && img < l->image)
+		if (by_image && l && img < l->image)
 			return false;
 		if (proc_failed(p) || (l && proc_failed(l))) {
 			const struct rc_proc *f = proc_failed(p) ? p : l;
-			if (image_handled(m, f))
+			/* An ancestor that went on to succeed dealt with it. */
+			if (handled_above(m, f, by_image))
 				return false;
 			if (culprit)
 				*culprit = f;
@@ -293,6 +271,16 @@ bool procs_image_failed(const struct rc_procs *m, int pid, unsigned image, const
 		p = procs_get(m, l->ppid);
 	}
 	return false;
+}
+
+bool procs_failed(const struct rc_procs *m, int pid, const struct rc_proc **culprit)
+{
+	return failed_from(m, pid, false, 0, culprit);
+}
+
+bool procs_image_failed(const struct rc_procs *m, int pid, unsigned image, const struct rc_proc **culprit)
+{
+	return failed_from(m, pid, true, image, culprit);
 }
 
 unsigned procs_image(const struct rc_procs *m, int pid)
@@ -1165,16 +1153,16 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 		output_add(m, e, stream, to_null);
 	if (!e->ret_known || e->err)
 		return;
+	unsigned long long cl = syscall_classes(nr);
 	/* A pending non-blocking connect has an outcome once SO_ERROR was read
 	 * or data moved on it; rules see it "connecting" until then. */
-	if (e->fd >= 0 && (nr == SYS_getsockopt || syscall_is(nr, CL_SOCK_IO))) {
+	if (e->fd >= 0 && (nr == SYS_getsockopt || (cl & CL_SOCK_IO))) {
 		struct rc_fd *f = (struct rc_fd *)procs_fd(m, e->pid, e->fd);
 		if (f && f->connecting && (nr != SYS_getsockopt || (e->sockopt_level == SOL_SOCKET &&
 								    e->sockopt_name == SO_ERROR)))
 			f->connecting = false;
 	}
 
-	unsigned long long cl = syscall_classes(nr);
 	if (cl & CL_OPEN) {
 		if (e->ret >= 0) {
 			struct rc_fd *f = fd_put(p, (int)e->ret, RC_FD_FILE);
@@ -1211,8 +1199,9 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 		apply_dup(m, p, e);
 		return;
 	}
-	/* Two fds at once: pipe, pipe2, socketpair. */
-	const struct rc_syscall *sc = syscall_by_nr(nr);
+	/* Two fds at once: pipe, pipe2, socketpair (only they fill fds at
+	 * this point, so most calls skip the table's row). */
+	const struct rc_syscall *sc = e->nfds ? syscall_by_nr(nr) : NULL;
 	if (sc && syscall_has_role(sc, ROLE_FD_PAIR)) {
 		bool sockets = nr == SYS_socketpair;
 		for (int i = 0; i < e->nfds && i < 2; i++) {
