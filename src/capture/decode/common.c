@@ -673,10 +673,16 @@ static void read_data_arg(struct dec *d, const struct rc_syscall *sc, unsigned i
 	read_buf(d, d->args[i], (size_t)len, true, &d->copy[i]);
 }
 
+/* The roles dec_read_roles reads from the tracee. */
+#define MEMORY_ROLES                                                                                   \
+	(1ULL << ROLE_PATH | 1ULL << ROLE_PATH2 | 1ULL << ROLE_SOCKADDR | 1ULL << ROLE_TIMEOUT_TS |      \
+	 1ULL << ROLE_TIMEOUT_TV | 1ULL << ROLE_ARGV | 1ULL << ROLE_DATA_OUT | 1ULL << ROLE_DATA_IN)
+
 void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
 {
 	memset(d->copy, 0, sizeof(d->copy));
-	if (!sc || !d->e)
+	/* Most calls (close, mmap, futex...) have none: no second walk. */
+	if (!sc || !d->e || !(sc->roleset & MEMORY_ROLES))
 		return;
 	for (unsigned i = 0; i < sc->nroles && i < RC_SC_MAX_ARGS; i++) {
 		if (event_arg_at_exit(sc, i) != d->exiting)
