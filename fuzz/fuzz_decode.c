@@ -347,7 +347,7 @@ static void direct_call(struct direct *t, const struct call *c, const struct dec
 			strbuf_addf(&t->line, "-1 %s (%s)", en, strerror(t->ev.err));
 		else if (c->failed)
 			strbuf_addf(&t->line, "-1 E??? (errno %d)", t->ev.err);
-		else if (sc && sc->rv == RV_HEX)
+		else if (sc && sc->rv == RC_RV_HEX)
 			strbuf_addf(&t->line, "%#llx", (unsigned long long)c->rval);
 		else
 			strbuf_addf(&t->line, "%lld", c->rval);

@@ -179,7 +179,7 @@ static const char *errno_text(int err)
 static void format_rv(struct capture *c, struct cthread *th, long long rval, bool is_error)
 {
 	const struct dec_syscall *sc = dec_lookup(th->ev.nr);
-	int rv = sc ? sc->rv : RV_DEC;
+	int rv = sc ? sc->rv : RC_RV_DEC;
 
 	strbuf_reset(&th->rv);
 	if (is_error) {
@@ -193,15 +193,15 @@ static void format_rv(struct capture *c, struct cthread *th, long long rval, boo
 		return;
 	}
 	if (th->d.rv_hex)
-		rv = RV_HEX;
+		rv = RC_RV_HEX;
 	switch (rv) {
-	case RV_HEX:
+	case RC_RV_HEX:
 		strbuf_addf(&th->rv, "%#llx", (unsigned long long)rval);
 		break;
-	case RV_OCT:
+	case RC_RV_OCT:
 		strbuf_addf(&th->rv, "%#llo", (unsigned long long)rval);
 		break;
-	case RV_FD:
+	case RC_RV_FD:
 		if (c->o.dec.decode_fds && rval >= 0) {
 			/* dec_fd prints into d->out: point it at the value. */
 			struct strbuf *save = th->d.out;

@@ -112,15 +112,6 @@ struct dec {
 
 typedef void (*dec_fn)(struct dec *d);
 
-/* How the return value is printed (event/syscalls.h). */
-enum dec_rv {
-	RV_DEC = RC_RV_DEC,
-	RV_FD = RC_RV_FD,
-	RV_HEX = RC_RV_HEX,
-	RV_OCT = RC_RV_OCT,
-	RV_NONE = RC_RV_NONE,
-};
-
 /* A call as the tracer prints it: its decoder, and from the syscall
  * table how many arguments, how the return value prints, its trace
  * classes. */
@@ -128,7 +119,7 @@ struct dec_syscall {
 	long nr;		/* SYS_x */
 	dec_fn fn;		/* NULL: print NARGS arguments generically */
 	unsigned char nargs;
-	unsigned char rv;	/* enum dec_rv */
+	unsigned char rv;	/* enum rc_sc_rv */
 	unsigned classes;	/* TC_* */
 };
 

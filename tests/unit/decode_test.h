@@ -116,7 +116,7 @@ static inline const char *dt_decode_with(struct dt *t, long nr, const uint64_t a
 	strbuf_addf(&t->line, "%s(%s) = ", t->ev.name ? t->ev.name : "?", strbuf_str(&t->args));
 	if (err)
 		strbuf_addf(&t->line, "-1 %s (%s)", xlat_errno_name(err), strerror(err));
-	else if ((sc && sc->rv == RV_HEX) || d.rv_hex)
+	else if ((sc && sc->rv == RC_RV_HEX) || d.rv_hex)
 		strbuf_addf(&t->line, "%#llx", (unsigned long long)rval);
 	else
 		strbuf_addf(&t->line, "%lld", rval);

@@ -964,7 +964,7 @@ static void table_families(void **state)
 				fail_msg("%s is decoded in %s.c but not in its family in syscalls.def",
 					 dec_syscall_name(de->nr), families[f].name);
 			assert_true(sc->nargs <= 6);
-			assert_true(sc->rv <= RV_NONE);
+			assert_true(sc->rv <= RC_RV_NONE);
 			assert_non_null(dec_syscall_name(sc->nr));
 		}
 	}

@@ -213,7 +213,7 @@ static void open_calls(void **state)
 	real(&t, SYS_openat, DT_ARGS((uint64_t)AT_FDCWD, 8, O_RDONLY), "AT_FDCWD, 0x8, O_RDONLY");
 	assert_null(t.ev.path);
 
-	assert_int_equal(dec_lookup(SYS_openat)->rv, RV_FD);
+	assert_int_equal(dec_lookup(SYS_openat)->rv, RC_RV_FD);
 	unlink(path);
 	dt_release(&t);
 }
@@ -565,7 +565,7 @@ static void fd_calls(void **state)
 	/* dup(3) = 12; dup2(3, 20) = 20: the target is fd2; dup3(3, 21, O_CLOEXEC) = 21 */
 	int d1 = (int)real(&t, SYS_dup, DT_ARGS((uint64_t)fd), F("%d", fd));
 	assert_int_equal(t.ev.fd, fd);
-	assert_int_equal(dec_lookup(SYS_dup)->rv, RV_FD);
+	assert_int_equal(dec_lookup(SYS_dup)->rv, RC_RV_FD);
 	real(&t, SYS_dup2, DT_ARGS((uint64_t)fd, 120), F("%d, 120", fd));
 	assert_int_equal(t.ev.fd2, 120);
 	real(&t, SYS_dup3, DT_ARGS((uint64_t)fd, 121, O_CLOEXEC), F("%d, 121, O_CLOEXEC", fd));
@@ -700,7 +700,7 @@ static void fd_calls(void **state)
 	/* umask(022) = 022 */
 	fake(&t, SYS_umask, DT_ARGS(022), 022, 0, NULL, NULL, "022");
 	fake(&t, SYS_umask, DT_ARGS(0), 022, 0, NULL, NULL, "000");
-	assert_int_equal(dec_lookup(SYS_umask)->rv, RV_OCT);
+	assert_int_equal(dec_lookup(SYS_umask)->rv, RC_RV_OCT);
 
 	/* memfd_create("mfd", MFD_CLOEXEC|MFD_ALLOW_SEALING) = 16; memfd_create("x", 0) = 17;
 	 * memfd_create("huge", MFD_HUGETLB|21<<MFD_HUGE_SHIFT) = 12 */
@@ -999,9 +999,9 @@ static void table_rows(void **state)
 	assert_int_equal(dec_lookup(SYS_umask)->classes, 0);
 	assert_int_equal(dec_lookup(SYS_openat)->nargs, 4);
 	assert_int_equal(dec_lookup(SYS_statx)->nargs, 5);
-	assert_int_equal(dec_lookup(SYS_creat)->rv, RV_FD);
-	assert_int_equal(dec_lookup(SYS_dup2)->rv, RV_FD);
-	assert_int_equal(dec_lookup(SYS_close)->rv, RV_DEC);
+	assert_int_equal(dec_lookup(SYS_creat)->rv, RC_RV_FD);
+	assert_int_equal(dec_lookup(SYS_dup2)->rv, RC_RV_FD);
+	assert_int_equal(dec_lookup(SYS_close)->rv, RC_RV_DEC);
 	assert_non_null(dec_lookup(SYS_fcntl)->fn);
 }
 

@@ -368,7 +368,7 @@ static void fd_makers(void **state)
 	int fd = (int)real(&t, SYS_eventfd2, DT_ARGS(0, EFD_CLOEXEC | EFD_NONBLOCK), "0, EFD_CLOEXEC|EFD_NONBLOCK");
 	close(fd);
 	fake(&t, SYS_eventfd, DT_ARGS(3), 3, 0, NULL, NULL, "3");
-	assert_int_equal(dec_lookup(SYS_eventfd2)->rv, RV_FD);
+	assert_int_equal(dec_lookup(SYS_eventfd2)->rv, RC_RV_FD);
 
 	/* timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC|TFD_NONBLOCK) = 13
 	 * timerfd_settime(13, 0, {it_interval={tv_sec=0, tv_nsec=0}, it_value={tv_sec=1, tv_nsec=0}},
@@ -632,7 +632,7 @@ static void epolling(void **state)
 	dt_init(&t);
 	/* epoll_create(10) = 11; epoll_create1(EPOLL_CLOEXEC) = 12 */
 	int ep = (int)real(&t, SYS_epoll_create1, DT_ARGS(EPOLL_CLOEXEC), "EPOLL_CLOEXEC");
-	assert_int_equal(dec_lookup(SYS_epoll_create1)->rv, RV_FD);
+	assert_int_equal(dec_lookup(SYS_epoll_create1)->rv, RC_RV_FD);
 	fake(&t, SYS_epoll_create, DT_ARGS(10), 11, 0, NULL, NULL, "10");
 	/* epoll_ctl(11, EPOLL_CTL_ADD, 8, {events=EPOLLIN|EPOLLET, data={u32=8, u64=8}}) = 0: the epfd is fd */
 	ev.events = EPOLLOUT | EPOLLET;
@@ -734,9 +734,9 @@ static void table_rows(void **state)
 	assert_int_equal(dec_lookup(SYS_read)->nargs, 3);
 	assert_int_equal(dec_lookup(SYS_pselect6)->nargs, 6);
 	assert_int_equal(dec_lookup(SYS_ppoll)->nargs, 5);
-	assert_int_equal(dec_lookup(SYS_pipe2)->rv, RV_DEC);
-	assert_int_equal(dec_lookup(SYS_timerfd_create)->rv, RV_FD);
-	assert_int_equal(dec_lookup(SYS_write)->rv, RV_DEC);
+	assert_int_equal(dec_lookup(SYS_pipe2)->rv, RC_RV_DEC);
+	assert_int_equal(dec_lookup(SYS_timerfd_create)->rv, RC_RV_FD);
+	assert_int_equal(dec_lookup(SYS_write)->rv, RC_RV_DEC);
 }
 
 int main(void)

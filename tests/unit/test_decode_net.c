@@ -93,7 +93,7 @@ static void socket_calls(void **state)
 	assert_int_equal(t.ev.flags, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK);
 	assert_int_equal(t.ev.mode, IPPROTO_TCP);
 	assert_int_equal(t.ev.fd, -1);
-	assert_int_equal(dec_lookup(SYS_socket)->rv, RV_FD);
+	assert_int_equal(dec_lookup(SYS_socket)->rv, RC_RV_FD);
 
 	/* socket(AF_UNIX, SOCK_STREAM, 0) = 13 */
 	check(&t, SYS_socket, DT_ARGS(AF_UNIX, SOCK_STREAM, 0), 13, 0, "AF_UNIX, SOCK_STREAM, 0");
@@ -290,7 +290,7 @@ static void accept_calls(void **state)
 	assert_int_equal(t.ev.fd, 7);
 	assert_int_equal(t.ev.fd2, 9);
 	assert_int_equal(t.ev.sa.port, 45978);
-	assert_int_equal(dec_lookup(SYS_accept4)->rv, RV_FD);
+	assert_int_equal(dec_lookup(SYS_accept4)->rv, RC_RV_FD);
 
 	/* accept(7, 0x7fff3b97fb90, [16]) = -1 EAGAIN */
 	len = sizeof(sa);
@@ -995,7 +995,7 @@ static void table_rows(void **state)
 		/* strace 6.1 has them all in %network, none in %desc. */
 		assert_int_equal(sc->classes, TC_NETWORK);
 		assert_int_equal(sc->rv, calls[i] == SYS_socket || calls[i] == SYS_accept ||
-					 calls[i] == SYS_accept4 ? RV_FD : RV_DEC);
+					 calls[i] == SYS_accept4 ? RC_RV_FD : RC_RV_DEC);
 	}
 	assert_int_equal(dec_lookup(SYS_sendto)->nargs, 6);
 	assert_int_equal(dec_lookup(SYS_recvmmsg)->nargs, 5);

@@ -223,7 +223,7 @@ static void test_exit(void **state)
 	(void)state;
 	assert_string_equal(dt_decode(&t, SYS_exit_group, DT_ARGS(3), 0, 0), "3");
 	assert_int_equal(t.ev.exit_code, 3);
-	assert_int_equal(dec_lookup(SYS_exit_group)->rv, RV_NONE);
+	assert_int_equal(dec_lookup(SYS_exit_group)->rv, RC_RV_NONE);
 	assert_string_equal(dt_decode(&t, SYS_exit, DT_ARGS((uint64_t)-1), 0, 0), "-1");
 	assert_int_equal(t.ev.exit_code, -1);
 }
@@ -623,7 +623,7 @@ static void test_signal_misc(void **state)
 	set = 1ull << (SIGUSR2 - 1);
 	s = dt_decode(&t, SYS_signalfd4, DT_ARGS((uint64_t)-1, DT_PTR(&set), 8, SFD_NONBLOCK | SFD_CLOEXEC), 3, 0);
 	assert_string_equal(s, "-1, [USR2], 8, SFD_CLOEXEC|SFD_NONBLOCK");
-	assert_int_equal(dec_lookup(SYS_signalfd4)->rv, RV_FD);
+	assert_int_equal(dec_lookup(SYS_signalfd4)->rv, RC_RV_FD);
 
 	ss.ss_sp = (void *)0x55c6118062a0;
 	ss.ss_size = 65536;
