@@ -179,14 +179,9 @@ static int src_getline(struct source *s, struct strbuf *err)
 
 /* ---- line prefixes ---- */
 
-static inline bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 static inline int digit2(const char *p)
 {
-	return is_digit(p[0]) && is_digit(p[1]) ? (p[0] - '0') * 10 + (p[1] - '0') : -1;
+	return isdigit_c(p[0]) && isdigit_c(p[1]) ? (p[0] - '0') * 10 + (p[1] - '0') : -1;
 }
 
 /* "HH:MM:SS.uuuuuu " at P: the hours, minutes and seconds as lex_digits
@@ -216,7 +211,7 @@ static bool prefix_f_tt(struct source *s, const char *l, const char *end, struct
 	int pid = 0, nd = 0;
 	double h, m, sec;
 
-	while (p < end && is_digit(*p) && nd < 9) {
+	while (p < end && isdigit_c(*p) && nd < 9) {
 		pid = pid * 10 + (*p - '0');
 		p++;
 		nd++;
@@ -263,7 +258,7 @@ void input_parse_prefix(struct source *s, const char *l, size_t n, struct prefix
 	double abs = -1, rel = -1;
 	bool abs_frac = false;
 
-	if (n && is_digit(*l) && prefix_f_tt(s, l, end, pre))
+	if (n && isdigit_c(*l) && prefix_f_tt(s, l, end, pre))
 		return;
 	pre->pid = 0;
 	pre->has_pid = false;
@@ -288,7 +283,7 @@ void input_parse_prefix(struct source *s, const char *l, size_t n, struct prefix
 			pre->has_pid = pre->bracket = true;
 			p = q + 1;
 		}
-	} else if (p < end && is_digit(*p)) {
+	} else if (p < end && isdigit_c(*p)) {
 		const char *q;
 		double v;
 		int cnt;
@@ -309,7 +304,7 @@ void input_parse_prefix(struct source *s, const char *l, size_t n, struct prefix
 		p++;
 
 	/* -t/-tt: HH:MM:SS[.frac]; -ttt: secs.frac; -r: delta. */
-	if (p < end && is_digit(*p)) {
+	if (p < end && isdigit_c(*p)) {
 		const char *q = p;
 		double h, m, sec;
 		int c1, c2, c3 = 0;
@@ -549,7 +544,7 @@ static int ff_suffix(const char *name, size_t *base)
 	if (!dot || (slash && dot < slash) || !dot[1] || strlen(dot + 1) > 9)
 		return 0;
 	for (const char *q = dot + 1; *q; q++) {
-		if (!is_digit(*q))
+		if (!isdigit_c(*q))
 			return 0;
 		v = v * 10 + (*q - '0');
 	}

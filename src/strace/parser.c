@@ -165,11 +165,6 @@ static void start_event(struct strace_parser *p, struct rc_event *e, int pid, do
 	p->stats.events++;
 }
 
-static inline bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* The bytes of a syscall name: a lower-case letter, a digit or '_'. */
 static const unsigned char name_char[256] = {
 	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
@@ -219,7 +214,7 @@ static bool ret_start_ok(const char *r, const char *end)
 		return r + 1 == end || r[1] == ' ';
 	if (*r == '-')
 		r++;
-	return r < end && is_digit(*r);
+	return r < end && isdigit_c(*r);
 }
 
 /* Find " = RET" after the arguments, scanning from the end of the line
@@ -230,8 +225,8 @@ static bool find_tail(const char *b, size_t n, struct tail *t)
 
 	t->dur = -1;
 	if (n > 11 && end[-1] == '>' && end[-10] == '<' && end[-11] == ' ' && end[-8] == '.' &&
-	    is_digit(end[-9]) && is_digit(end[-7]) && is_digit(end[-6]) && is_digit(end[-5]) &&
-	    is_digit(end[-4]) && is_digit(end[-3]) && is_digit(end[-2])) {
+	    isdigit_c(end[-9]) && isdigit_c(end[-7]) && isdigit_c(end[-6]) && isdigit_c(end[-5]) &&
+	    isdigit_c(end[-4]) && isdigit_c(end[-3]) && isdigit_c(end[-2])) {
 		/* -T's " <S.uuuuuu>" under ten seconds, nearly every duration:
 		 * the value lex_decimal gives below. */
 		uint64_t f = 0;
@@ -241,7 +236,7 @@ static bool find_tail(const char *b, size_t n, struct tail *t)
 		end -= 11;
 	} else if (n > 4 && end[-1] == '>') {
 		const char *lt = end - 2;
-		while (lt > b && (is_digit(*lt) || *lt == '.'))
+		while (lt > b && (isdigit_c(*lt) || *lt == '.'))
 			lt--;
 		if (*lt == '<' && lt < end - 2 && lt > b && lt[-1] == ' ') {
 			double v;
@@ -293,7 +288,7 @@ static void parse_return(struct strace_parser *p, struct rc_event *e, const char
 			q++;
 		if (end - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X'))
 			q += 2;
-		while (q < end && (is_digit(*q) || (*q >= 'a' && *q <= 'f') || (*q >= 'A' && *q <= 'F')))
+		while (q < end && (isdigit_c(*q) || (*q >= 'a' && *q <= 'f') || (*q >= 'A' && *q <= 'F')))
 			q++;
 		if (q < end && *q == '<')
 			*ret_hint = parse_decoration(q, end, &p->arena, &q);
@@ -302,7 +297,7 @@ static void parse_return(struct strace_parser *p, struct rc_event *e, const char
 		q++;
 	if (q < end && *q == 'E') {
 		const char *ne = q;
-		while (ne < end && (is_digit(*ne) || (*ne >= 'A' && *ne <= 'Z') || *ne == '_'))
+		while (ne < end && (isdigit_c(*ne) || (*ne >= 'A' && *ne <= 'Z') || *ne == '_'))
 			ne++;
 		int errv;
 		if (xlat_errno_value(q, (size_t)(ne - q), &errv))
@@ -341,13 +336,13 @@ static void fill_call_tail(struct strace_parser *p, struct rc_event *e, const ch
 	e->kind = RC_EV_SYSCALL;
 	e->name = sc ? sc->name : arena_strndup(&p->arena, body, nl);
 	e->nr = sc ? sc->nr : -1;
-	if (finished && known)
-		t = *known;
-	if (finished && (known || find_tail(body, blen, &t))) {
-		ct.args = span_make(body + nl + 1, (size_t)(t.close - (body + nl + 1)));
+	/* The tail process_line found already, else found here. */
+	const struct tail *tp = !finished ? NULL : known ? known : find_tail(body, blen, &t) ? &t : NULL;
+	if (tp) {
+		ct.args = span_make(body + nl + 1, (size_t)(tp->close - (body + nl + 1)));
 		ct.complete = true;
-		e->dur = t.dur;
-		parse_return(p, e, t.ret, t.ret_end, &ct.ret_hint);
+		e->dur = tp->dur;
+		parse_return(p, e, tp->ret, tp->ret_end, &ct.ret_hint);
 	}
 	if (args)
 		facts_fill(e, sc, &ct, &p->arena);
@@ -383,7 +378,7 @@ static size_t sig_name_len(const char *s, size_t n)
 {
 	size_t i = 0;
 
-	while (i < n && (is_digit(s[i]) || (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '_' || s[i] == '+'))
+	while (i < n && (isdigit_c(s[i]) || (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '_' || s[i] == '+'))
 		i++;
 	return i;
 }

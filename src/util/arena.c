@@ -88,17 +88,13 @@ char *arena_strndup(struct arena *a, const char *s, size_t n)
 
 void arena_reset(struct arena *a)
 {
-	struct arena_chunk *c = a->head, *keep = NULL;
-
 	/* Keep the biggest standard-sized chunk: the bump chunk, whose size
-	 * only grows. */
-	while (c) {
-		struct arena_chunk *next = c->next;
-		if (!keep)
-			keep = c;
-		else
-			free(c);
-		c = next;
+	 * only grows, at the head. */
+	struct arena_chunk *keep = a->head;
+
+	for (struct arena_chunk *c = keep ? keep->next : NULL, *next; c; c = next) {
+		next = c->next;
+		free(c);
 	}
 	if (keep && a->taken > keep->size && a->taken <= ARENA_KEEP_MAX) {
 		struct arena_chunk *bigger = chunk_new(a->taken);

@@ -35,11 +35,6 @@ struct name_index {
 #define INDEX_TABLES 256
 static struct name_index indexes[INDEX_TABLES];
 
-static unsigned long long name_hash(const char *s, size_t n)
-{
-	return hash_bytes(s, n);
-}
-
 static void index_build(struct name_index *ix, const struct rc_xlat *x)
 {
 	ix->x = x;
@@ -55,7 +50,7 @@ static void index_build(struct name_index *ix, const struct rc_xlat *x)
 		return;
 	ix->mask = size - 1;
 	for (size_t i = 0; i < x->count; i++) {
-		size_t j = name_hash(x->rows[i].name, x->rows[i].len) & ix->mask;
+		size_t j = hash_bytes(x->rows[i].name, x->rows[i].len) & ix->mask;
 		while (ix->slots[j])
 			j = (j + 1) & ix->mask;
 		ix->slots[j] = (unsigned)i + 1;
@@ -85,7 +80,7 @@ bool xlat_value(const struct rc_xlat *x, const char *name, size_t len, long long
 	const struct name_index *ix = x->count > 8 ? index_of(x) : NULL;
 
 	if (ix) {
-		for (size_t j = name_hash(name, len) & ix->mask; ix->slots[j]; j = (j + 1) & ix->mask) {
+		for (size_t j = hash_bytes(name, len) & ix->mask; ix->slots[j]; j = (j + 1) & ix->mask) {
 			const struct rc_xlat_entry *r = &x->rows[ix->slots[j] - 1];
 			if (r->len == len && memcmp(r->name, name, len) == 0) {
 				*value = r->value;
