@@ -200,6 +200,17 @@ static bool tt_time(const char *p, const char *end, double *h, double *m, double
 	return true;
 }
 
+/* A time of day TOD as seconds since the first day of the log: a time
+ * more than 12 hours before the last one is on the next day. */
+static double tod_abs(struct source *s, double tod)
+{
+	if (s->have_tod && tod + 43200 < s->last_tod)
+		s->day_off += 86400;
+	s->have_tod = true;
+	s->last_tod = tod;
+	return tod + s->day_off;
+}
+
 /* The prefix of nearly every line of an "strace -f -tt" log, "PID
  * HH:MM:SS.uuuuuu ", with nothing after it that the general parse below
  * would take as more prefix ("(+", "["): the same result and the same
@@ -228,12 +239,7 @@ static bool prefix_f_tt(struct source *s, const char *l, const char *end, struct
 	if (q < end && (*q == '(' || *q == '['))
 		return false;
 
-	double abs = h * 3600 + m * 60 + sec;
-	if (s->have_tod && abs + 43200 < s->last_tod)
-		s->day_off += 86400;
-	s->have_tod = true;
-	s->last_tod = abs;
-	abs += s->day_off;
+	double abs = tod_abs(s, h * 3600 + m * 60 + sec);
 	if (!s->have_first_abs) {
 		s->have_first_abs = true;
 		s->first_abs = abs;
@@ -327,13 +333,8 @@ void input_parse_prefix(struct source *s, const char *l, size_t n, struct prefix
 		}
 		if (clock) {
 			if (c3 == 2 && q < end && *q == ' ') {
-				abs = h * 3600 + m * 60 + sec;
+				abs = tod_abs(s, h * 3600 + m * 60 + sec);
 				abs_frac = frac;
-				if (s->have_tod && abs + 43200 < s->last_tod)
-					s->day_off += 86400;
-				s->have_tod = true;
-				s->last_tod = abs;
-				abs += s->day_off;
 				p = q;
 			}
 		} else {
