@@ -9,35 +9,6 @@
 #include "gen/tables.h"
 #include "util/util.h"
 
-/* The roles of what the kernel writes into the caller's memory. */
-static bool role_is_out(unsigned char role)
-{
-	switch (role) {
-	case ROLE_DATA_IN:
-	case ROLE_IOV_IN:
-	case ROLE_STAT_BUF:
-	case ROLE_STATX_BUF:
-	case ROLE_MSGHDR_IN:
-	case ROLE_MMSGHDR_IN:
-	case ROLE_SOCKADDR_OUT:
-	case ROLE_FD_PAIR:
-	case ROLE_EPOLL_EVENTS:
-	case ROLE_GROUPS_IN:
-	case ROLE_WSTATUS:
-		return true;
-	default:
-		return false;
-	}
-}
-
-bool event_arg_at_exit(const struct rc_syscall *sc, unsigned i)
-{
-	for (unsigned k = 0; k <= i && k < RC_SC_MAX_ARGS; k++)
-		if (role_is_out(sc->roles[k]))
-			return true;
-	return false;
-}
-
 unsigned long long event_open_flags(unsigned long long v)
 {
 	/* strace names the access mode (O_ACCMODE for 3), the kernel's

@@ -30,7 +30,10 @@ void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_
  * kernel writes that argument, or one before it. strace prints such
  * arguments only at exit, so a call still blocked (when a tracer
  * detaches, or a log ends) has only the facts of the ones before. */
-bool event_arg_at_exit(const struct rc_syscall *sc, unsigned i);
+static inline bool event_arg_at_exit(const struct rc_syscall *sc, unsigned i)
+{
+	return i >= sc->exit_from;
+}
 
 /* The facts a call's raw argument values ARGS (registers, a kernel
  * record) give by their roles, for a source that has them before it

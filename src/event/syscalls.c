@@ -69,6 +69,27 @@ static struct rc_syscall *find(const char *name, size_t len)
 	return NULL;
 }
 
+/* The roles of what the kernel writes into the caller's memory. */
+static bool role_is_out(unsigned char role)
+{
+	switch (role) {
+	case ROLE_DATA_IN:
+	case ROLE_IOV_IN:
+	case ROLE_STAT_BUF:
+	case ROLE_STATX_BUF:
+	case ROLE_MSGHDR_IN:
+	case ROLE_MMSGHDR_IN:
+	case ROLE_SOCKADDR_OUT:
+	case ROLE_FD_PAIR:
+	case ROLE_EPOLL_EVENTS:
+	case ROLE_GROUPS_IN:
+	case ROLE_WSTATUS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static void put(const struct rc_syscall *row)
 {
 	size_t i = name_hash(row->name, row->len) & T.mask;
@@ -77,10 +98,13 @@ static void put(const struct rc_syscall *row)
 	while (T.slots[i])
 		i = (i + 1) & T.mask;
 	*r = *row;
+	r->exit_from = RC_SC_MAX_ARGS;
 	for (unsigned a = 0; a < RC_SC_MAX_ARGS; a++)
 		if (r->roles[a] != ROLE_NONE) {
 			r->nroles = (unsigned char)(a + 1);
 			r->roleset |= 1ULL << r->roles[a];
+			if (role_is_out(r->roles[a]) && a < r->exit_from)
+				r->exit_from = (unsigned char)a;
 		}
 	T.slots[i] = (unsigned)++T.nrows;
 }

@@ -215,6 +215,9 @@ struct rc_syscall {
 	unsigned char nargs;
 	unsigned char rv;	/* enum rc_sc_rv */
 	unsigned char nroles;	/* leading arguments that hold a role */
+	/* The first argument the kernel writes (RC_SC_MAX_ARGS: none): its
+	 * fact and those of the arguments after it are taken at exit. */
+	unsigned char exit_from;
 	unsigned long long roleset;	/* bit R set: some argument has role R */
 	unsigned tclasses;	/* TC_* */
 	unsigned long long classes;	/* CL_* */
