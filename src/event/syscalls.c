@@ -103,7 +103,7 @@ static void put(const struct rc_syscall *row)
 		if (r->roles[a] != ROLE_NONE) {
 			r->nroles = (unsigned char)(a + 1);
 			r->roleset |= 1ULL << r->roles[a];
-			if (role_is_out(r->roles[a]) && a < r->exit_from)
+			if (a < r->exit_from && role_is_out(r->roles[a]))
 				r->exit_from = (unsigned char)a;
 		}
 	T.slots[i] = (unsigned)++T.nrows;
