@@ -145,8 +145,10 @@ int select_parse(unsigned char *map, const char *expr, struct strbuf *err)
 /*
  * What the trace rules read (the files in rules/): files, fds and I/O, sockets,
  * processes and signals sent, credentials (whose permissions apply), memory
- * maps, futexes, and the privileged facilities a policy may refuse
- * (event/calls.h: mount, bpf, ptrace, keyctl...). Left out are calls no
+ * maps, futexes, the return from a signal handler (a fault the program
+ * meant, like a JVM's polling page, is one it returns from), and the
+ * privileged facilities a policy may refuse (event/calls.h: mount, bpf,
+ * ptrace, keyctl...). Left out are calls no
  * rule looks at and that busy programs make most: clocks, sched_yield,
  * signal masks, getpid and friends, madvise, rseq.
  */
@@ -164,7 +166,7 @@ void select_rules(unsigned char *map)
 #ifdef SYS_futex_waitv
 		SYS_futex_waitv,
 #endif
-		SYS_kill, SYS_tkill, SYS_tgkill,
+		SYS_kill, SYS_tkill, SYS_tgkill, SYS_rt_sigreturn,
 		SYS_nanosleep, SYS_clock_nanosleep,
 	};
 	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)

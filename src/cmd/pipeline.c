@@ -1,5 +1,6 @@
 /* run and attach: the trace wired to the rules, a crash to the unwinder
  * (see pipeline.h). */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,11 +11,62 @@
 #include "crash/rules.h"
 #include "util/util.h"
 
+/* Threads whose last fault is kept; past it, a re-raise is judged as
+ * the signal it is (SI_TKILL, no address). */
+#define MAX_FAULTS 4096
+
+struct pipeline_fault {
+	int signo, si_code;
+	uint64_t addr;
+};
+
+static bool fault_signal(int signo)
+{
+	return signo == SIGSEGV || signo == SIGBUS || signo == SIGILL || signo == SIGFPE;
+}
+
+/* A fault the tracer let through to the program's handler: if the
+ * handler raises it again, that fatal signal is this fault. */
+static void keep_fault(struct pipeline *p, const struct rc_event *e)
+{
+	if (!fault_signal(e->signo) || !e->has_fault_addr || e->si_code <= 0)
+		return;
+	void **slot = hmap_get_int(&p->faults, e->pid);
+	if (!slot) {
+		if (p->faults.count >= MAX_FAULTS)
+			return;
+		slot = hmap_put_int(&p->faults, e->pid, NULL);
+		*slot = xcalloc(1, sizeof(struct pipeline_fault));
+	}
+	struct pipeline_fault *f = *slot;
+	f->signo = e->signo;
+	f->si_code = e->si_code;
+	f->addr = e->fault_addr;
+}
+
 static void on_event(void *user, struct rc_event *e)
 {
 	struct pipeline *p = user;
 
+	if (e->kind == RC_EV_SIGNAL)
+		keep_fault(p, e);
 	engine_feed(&p->eng, e);
+}
+
+/* SI is the thread's own raise() (SI_TKILL, SI_USER from itself) of the
+ * signal of a fault it took before: say the fault, and that it was
+ * raised again. */
+static void reraised_fault(struct pipeline *p, pid_t tgid, pid_t tid, const siginfo_t *si)
+{
+	struct rc_crash *c = &p->crash;
+	void **slot = hmap_get_int(&p->faults, tid);
+	const struct pipeline_fault *f = slot ? *slot : NULL;
+
+	if (!f || si->si_code > 0 || si->si_signo != f->signo || si->si_pid != tgid)
+		return;
+	c->si_code = f->si_code;
+	c->fault_addr = f->addr;
+	c->reraised = true;
 }
 
 /* Every thread is held and readable (capture.h): unwind them now, while
@@ -28,6 +80,7 @@ static void on_fatal_signal(void *user, pid_t tgid, pid_t tid, const siginfo_t *
 
 	if (crash_capture_live(c, tgid, tid, si, &err) < 0)
 		crash_problem(c, "no stacks: %s", err.buf);
+	reraised_fault(p, tgid, tid, si);
 	if (p->core_out) {
 		strbuf_reset(&err);
 		if (crash_write_core(c, tgid, p->core_out, &err) < 0)
@@ -48,6 +101,7 @@ void pipeline_init(struct pipeline *p, const char *core_out)
 	findings_init(&p->crash_findings);
 	memset(&p->crash_part, 0, sizeof(p->crash_part));
 	p->core_out = core_out;
+	hmap_init(&p->faults);
 }
 
 void pipeline_wire(struct pipeline *p, struct session_opts *so)
@@ -78,6 +132,7 @@ void pipeline_release(struct pipeline *p)
 	findings_release(&p->crash_findings);
 	crash_report_release(&p->crash_part);
 	crash_release(&p->crash);
+	hmap_release(&p->faults, free);
 }
 
 void findings_prepend(struct rc_findings *findings, struct rc_findings *crash, const struct rc_procs *procs)

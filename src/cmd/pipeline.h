@@ -11,6 +11,7 @@
 #include "report/finding.h"
 #include "report/model.h"
 #include "rules/engine.h"
+#include "util/hmap.h"
 
 struct pipeline {
 	struct rc_engine eng;
@@ -18,6 +19,9 @@ struct pipeline {
 	struct rc_findings crash_findings;
 	struct rc_report_crash crash_part;	/* the report's view of CRASH */
 	const char *core_out;		/* or NULL */
+	/* Each thread's last fault delivered to a handler (tid -> struct
+	 * pipeline_fault): a fatal signal that re-raises it is that fault. */
+	struct hmap faults;
 };
 
 void pipeline_init(struct pipeline *p, const char *core_out);

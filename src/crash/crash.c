@@ -124,7 +124,8 @@ void crash_signal_str(const struct rc_crash *c, struct strbuf *out)
 	else
 		strbuf_addf(out, "signal %d", c->signo);
 	if (crash_has_fault_addr(c))
-		strbuf_addf(out, " (%s at 0x%llx)", code ? code : "fault", (unsigned long long)c->fault_addr);
+		strbuf_addf(out, " (%s at 0x%llx%s)", code ? code : "fault", (unsigned long long)c->fault_addr,
+			    c->reraised ? ", re-raised by its handler" : "");
 	else if (code)
 		strbuf_addf(out, " (%s)", code);
 }

@@ -101,6 +101,10 @@ struct rc_crash {
 	int si_code;
 	uint64_t fault_addr;		/* si_addr, for SIGSEGV/SIGBUS/SIGILL/SIGFPE */
 	bool has_siginfo;
+	/* The fatal signal was a handler raising the thread's fault again
+	 * (a crash reporter's raise() on its way out): si_code and
+	 * fault_addr are the fault's, as the trace saw it delivered. */
+	bool reraised;
 
 	int pid;
 	int crashed_tid;		/* the first NT_PRSTATUS's pid, matched to a thread */

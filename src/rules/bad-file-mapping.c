@@ -22,6 +22,12 @@
  * through the faulting instruction's address registers, or the copy's
  * start and length among the registers and the culprit frame's stack
  * (overrun_finding says how a wild pointer is told apart).
+ *
+ * A fault the thread returned from (rt_sigreturn) was the program's own
+ * doing: a JVM arms a no-access polling page that the kernel may place
+ * right after a small file mapping (a locale file), and its handler
+ * goes on.  Such a fault is no finding, unless the process is then
+ * killed by the same signal (a handler that re-raises on return).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -82,6 +88,11 @@ struct fault {
 	char *sig_line;
 	uint64_t seq;
 	double ts;
+	/* The faulting thread returned from its handler (rt_sigreturn):
+	 * the program took the fault on purpose and went on (a JVM's
+	 * safepoint polling page, a SafeFetch probe), unless the process
+	 * is then killed by the signal (a handler that re-raises). */
+	bool returned;
 };
 
 struct fd_key {
@@ -140,6 +151,12 @@ static void fd_size_free(void *p)
 	free(f);
 }
 
+static void fault_release(struct fault *f)
+{
+	map_release(&f->map);
+	free(f->sig_line);
+}
+
 static void release(void *p)
 {
 	struct state *s = p;
@@ -147,10 +164,8 @@ static void release(void *p)
 	for (size_t i = 0; i < s->nmaps; i++)
 		map_release(map_at(s, i));
 	hmap_release(&s->fd_sizes, fd_size_free);
-	for (size_t i = 0; i < s->nfaults; i++) {
-		map_release(&s->faults[i].map);
-		free(s->faults[i].sig_line);
-	}
+	for (size_t i = 0; i < s->nfaults; i++)
+		fault_release(&s->faults[i]);
 }
 
 static void map_remove(struct state *s, size_t i)
@@ -340,9 +355,39 @@ static void resized(struct state *s, const char *path, long long size, const str
 	}
 }
 
+/* A slot for a new fault: a free one, or one the program handled. */
+static struct fault *fault_slot(struct state *s)
+{
+	if (s->nfaults < MAX_FAULTS)
+		return &s->faults[s->nfaults++];
+	for (size_t i = 0; i < s->nfaults; i++)
+		if (s->faults[i].returned) {
+			fault_release(&s->faults[i]);
+			return &s->faults[i];
+		}
+	return NULL;
+}
+
+/* TID returned from a signal handler: its pending faults were handled. */
+static void on_sigreturn(struct state *s, const struct rc_event *e)
+{
+	for (size_t i = 0; i < s->nfaults; i++)
+		if (s->faults[i].tid == e->pid && e->seq > s->faults[i].seq)
+			s->faults[i].returned = true;
+}
+
+/* PID was killed by SIGNO: a fault by that signal it had returned from
+ * was re-raised, not handled. */
+static void on_killed(struct state *s, int pid, int signo)
+{
+	for (size_t i = 0; i < s->nfaults; i++)
+		if (s->faults[i].pid == pid && s->faults[i].signo == signo)
+			s->faults[i].returned = false;
+}
+
 static void on_signal(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
 {
-	if ((e->signo != SIGBUS && e->signo != SIGSEGV) || !e->has_fault_addr || s->nfaults >= MAX_FAULTS)
+	if ((e->signo != SIGBUS && e->signo != SIGSEGV) || !e->has_fault_addr)
 		return;
 	int pid = rule_leader(ctx, e->pid);
 	uint64_t a = e->fault_addr;
@@ -373,11 +418,17 @@ static void on_signal(struct state *s, const struct rc_event *e, const struct rc
 	}
 	if (!hit)
 		return;
-	/* A handler that re-raises faults again at the same address. */
+	/* A handler that re-raises faults again at the same address: the
+	 * fault is pending again until the thread returns once more. */
 	for (size_t i = 0; i < s->nfaults; i++)
-		if (s->faults[i].pid == pid && s->faults[i].fault_addr == a)
+		if (s->faults[i].pid == pid && s->faults[i].fault_addr == a) {
+			s->faults[i].returned = false;
+			s->faults[i].tid = e->pid;
 			return;
-	struct fault *f = &s->faults[s->nfaults++];
+		}
+	struct fault *f = fault_slot(s);
+	if (!f)
+		return;
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
 	f->pid = pid;
@@ -404,11 +455,18 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		return;
 	}
 	if (e->kind == RC_EV_EXIT) {
+		if (!e->exited && s->nfaults)
+			on_killed(s, rule_leader(ctx, e->pid), e->signo);
 		if (s->nmaps && rule_leader(ctx, e->pid) == e->pid)
 			drop_process(s, e->pid);
 		return;
 	}
 	unsigned long long cl = syscall_classes(e->nr);
+	if (cl & CL_SIGRETURN) {
+		if (s->nfaults)
+			on_sigreturn(s, e);
+		return;
+	}
 	/* What the call is, from the table: a new mapping (mmap, mmap2); a
 	 * size (fstat, or a stat of the fd by AT_EMPTY_PATH); an open that
 	 * truncates (creat always does); a new program. */
@@ -550,7 +608,8 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 
 	(void)ctx;
 	for (size_t i = 0; i < s->nfaults; i++)
-		emit(&s->faults[i], out);
+		if (!s->faults[i].returned)
+			emit(&s->faults[i], out);
 }
 
 /* ---- The crash half: a core, or a crash caught alive ---- */
@@ -900,7 +959,7 @@ const struct rc_rule_ops rc_rule_bad_file_mapping_ops = {
 		.events = RC_READS_SIGNALS | RC_READS_EXITS,
 		/* New mappings, sizes, truncating opens and new programs by
 		 * class too, as on_event may come to ask them. */
-		.classes = CL_RET_ADDR | CL_LOOK | CL_OPEN | CL_EXEC,
+		.classes = CL_RET_ADDR | CL_LOOK | CL_OPEN | CL_EXEC | CL_SIGRETURN,
 		.calls = reads_calls,
 	},
 	.finish = finish,

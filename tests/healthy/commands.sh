@@ -284,6 +284,53 @@ cmd_javac() {
 	traced javac -d classes Hello.java
 }
 
+# A fault the program means: a lazily filled store maps a small file and
+# reserves the page after it with no access; its SIGSEGV handler makes
+# that page readable and returns, as a JVM's does for its polling page
+# (which the kernel may place right after a locale file's mapping).
+cmd_guard_page() {
+	cat > lazy.c <<-'EOF'
+	#include <fcntl.h>
+	#include <signal.h>
+	#include <stdint.h>
+	#include <stdio.h>
+	#include <string.h>
+	#include <sys/mman.h>
+	#include <unistd.h>
+
+	static void on_fault(int sig, siginfo_t *si, void *uc)
+	{
+		(void)sig, (void)uc;
+		uintptr_t page = (uintptr_t)si->si_addr & ~(uintptr_t)4095;
+		mprotect((void *)page, 4096, PROT_READ | PROT_WRITE);
+	}
+
+	int main(void)
+	{
+		struct sigaction sa;
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_fault;
+		sa.sa_flags = SA_SIGINFO;
+		sigaction(SIGSEGV, &sa, NULL);
+		int fd = open("index.txt", O_RDONLY);
+		if (fd < 0)
+			return 1;
+		/* Two pages with no access; the file goes into the first,
+		 * the second stays no access until first touched. */
+		char *p = mmap(NULL, 8192, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED || mmap(p, 258, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) != p)
+			return 1;
+		close(fd);
+		volatile char *next = p + 4096;
+		printf("%c %d\n", p[0], next[0]);
+		return 0;
+	}
+	EOF
+	cc -O2 -o lazy lazy.c || broken "cc failed"
+	head -c 258 /etc/services > index.txt
+	traced ./lazy
+}
+
 cmd_gunicorn() {
 	local port
 	port=$(free_port)
