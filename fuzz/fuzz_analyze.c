@@ -1,13 +1,15 @@
 /* libFuzzer entry for the whole analysis of a log: parser, process model,
  * every rule (DNS packets, siginfo, mappings are decoded there) and both
- * report writers. Any bytes must give a report without a crash, a
+ * report writers, the events carried as analyze's pump carries them. Any bytes must give a report without a crash, a
  * sanitizer report or a leak. */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event/pump.h"
 #include "report/report.h"
 #include "rules/engine.h"
 #include "strace/parser.h"
+#include "util/arena.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -22,8 +24,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	engine_init(&eng);
 	findings_init(&findings);
-	while (strace_parser_next(p, &e, &err) == 1)
+	/* As analyze's pump does (event/pump.h), in one thread: every other
+	 * event's argument facts are left for later, and each event's
+	 * strings are copied out of the parser's buffers before they are. */
+	struct arena strings = { 0 }, facts = { 0 };
+	for (uint64_t n = 0;; n++) {
+		strace_parser_defer_facts(p, n & 1);
+		if (strace_parser_next(p, &e, &err) != 1)
+			break;
+		arena_reset(&strings);
+		event_own_strings(&e, &strings);
+		arena_reset(&facts);
+		strace_event_facts(&e, &facts);
 		engine_feed(&eng, &e);
+	}
+	arena_release(&strings);
+	arena_release(&facts);
 	engine_finish(&eng, &findings);
 
 	const struct strace_stats *st = strace_parser_stats(p);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "event/pump.h"
 #include "rules/engine.h"
 #include "strace/parser.h"
 
@@ -22,6 +23,24 @@ static const char analyze_usage[] =
 	REPORT_OPTIONS_HELP
 	"\n"
 	EXIT_CODES_HELP;
+
+struct source {
+	struct strace_parser *p;
+	struct strbuf *err;
+};
+
+static int source_next(void *arg, struct rc_event *e, bool leave)
+{
+	struct source *s = arg;
+
+	strace_parser_defer_facts(s->p, leave);
+	return strace_parser_next(s->p, e, s->err);
+}
+
+static void engine_feed_event(void *eng, struct rc_event *e)
+{
+	engine_feed(eng, e);
+}
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -54,14 +73,19 @@ int cmd_analyze(int argc, char **argv)
 	}
 
 	struct rc_engine eng;
-	struct rc_event e;
-	int r;
 	engine_init(&eng);
 	/* A log may be an excerpt: nine pasted lines around the failing call. */
 	eng.may_be_excerpt = true;
-	while ((r = strace_parser_next(p, &e, &err)) > 0)
-		engine_feed(&eng, &e);
-	if (r < 0) {
+	/* The log is parsed in a thread of its own while the rules read
+	 * what it gave; while the rules keep up, the argument facts are
+	 * read in their thread, which balances the two (event/pump.h). */
+	struct source src = { p, &err };
+	const struct event_pump pump = {
+		.next = source_next, .src = &src,
+		.finish = strace_event_facts,
+		.feed = engine_feed_event, .sink = &eng,
+	};
+	if (event_pump(&pump) < 0) {
 		error_msg("%s", strbuf_str(&err));
 		strace_parser_free(p);
 		engine_release(&eng);

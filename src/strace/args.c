@@ -54,7 +54,8 @@ bool xlat_span(const struct rc_xlat *x, struct span s, long long *v)
 #define FLAGS_MEMO 256
 #define FLAGS_MEMO_TEXT 56
 
-static struct {
+/* One memo per thread: a log's argument facts are read in two (event/pump.h). */
+static _Thread_local struct {
 	const struct rc_xlat *x;
 	unsigned char n;
 	char text[FLAGS_MEMO_TEXT];

@@ -57,6 +57,7 @@ struct strace_parser {
 	int root_alias;		/* the pid the unprefixed first process turned out to be */
 	struct imap attached;	/* pids strace said it attached to ("Process N attached") */
 	bool root_forked;	/* the unprefixed first process made a fork-family call */
+	bool defer;		/* argument facts are left to strace_event_facts */
 };
 
 /* ---- pids ---- */
@@ -344,10 +345,36 @@ static void fill_call_tail(struct strace_parser *p, struct rc_event *e, const ch
 		e->dur = tp->dur;
 		parse_return(p, e, tp->ret, tp->ret_end, &ct.ret_hint);
 	}
+	if (args && p->defer && sc && sc->nroles) {
+		e->defer_call = sc;
+		e->defer_args = ct.args.p;
+		e->defer_args_len = ct.args.n;
+		e->defer_complete = ct.complete;
+		e->defer_ret_hint = ct.ret_hint;
+		e->defer_elided = elided;
+		return;
+	}
 	if (args)
 		facts_fill(e, sc, &ct, &p->arena);
 	if (elided && e->data)
 		e->data_truncated = true;
+}
+
+void strace_parser_defer_facts(struct strace_parser *p, bool on)
+{
+	p->defer = on;
+}
+
+void strace_event_facts(struct rc_event *e, struct arena *a)
+{
+	if (!e->defer_call)
+		return;
+	struct call_text ct = { span_make(e->defer_args, e->defer_args_len), e->defer_complete,
+				e->defer_ret_hint };
+	facts_fill(e, e->defer_call, &ct, a);
+	if (e->defer_elided && e->data)
+		e->data_truncated = true;
+	e->defer_call = NULL;
 }
 
 static void fill_call(struct strace_parser *p, struct rc_event *e, const char *body, size_t blen,
@@ -800,6 +827,15 @@ struct strace_parser *strace_parser_from_buffer(const char *data, size_t len)
 	return p;
 }
 
+/* The argument text left for later must lie in the line the event
+ * carries, which is all a pump copies (event/pump.h); else it is read now. */
+static void facts_outside_line(struct strace_parser *p, struct rc_event *e)
+{
+	if (e->defer_call && (!e->line || e->defer_args < e->line ||
+			      e->defer_args + e->defer_args_len > e->line + e->line_len))
+		strace_event_facts(e, &p->arena);
+}
+
 /* At the end of the input: calls never resumed, oldest first. */
 static int flush_next(struct strace_parser *p, struct rc_event *e)
 {
@@ -808,6 +844,7 @@ static int flush_next(struct strace_parser *p, struct rc_event *e)
 	if (!pd)
 		return 0;
 	emit_unresumed(p, e, pd);
+	facts_outside_line(p, e);
 	/* Still inside its call when the log ended. */
 	e->blocked = true;
 	return 1;
@@ -851,6 +888,7 @@ int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbu
 			continue;
 		if (r == LINE_EVENT_HOLD)
 			p->hold = true;
+		facts_outside_line(p, e);
 		note_first_event(p, e);
 		return 1;
 	}

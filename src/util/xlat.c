@@ -1,5 +1,6 @@
 #include "util/xlat.h"
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -35,19 +36,23 @@ struct name_index {
 #define INDEX_TABLES 256
 static struct name_index indexes[INDEX_TABLES];
 
+/* Indexes are built under this lock, and an index is seen by the other
+ * threads (a log's parser runs beside the rules, event/pump.h) only once
+ * its table pointer is stored, last, with release order. */
+static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void index_build(struct name_index *ix, const struct rc_xlat *x)
 {
-	ix->x = x;
 	ix->usable = false;
 	for (size_t i = 1; i < x->count; i++)
 		if (cmp_name(x->rows[i - 1].name, x->rows[i - 1].len, x->rows[i].name, x->rows[i].len) >= 0)
-			return;
+			goto publish;
 	size_t size = 16;
 	while (size < x->count * 2)
 		size *= 2;
 	ix->slots = calloc(size, sizeof(*ix->slots));
 	if (!ix->slots)
-		return;
+		goto publish;
 	ix->mask = size - 1;
 	for (size_t i = 0; i < x->count; i++) {
 		size_t j = hash_bytes(x->rows[i].name, x->rows[i].len) & ix->mask;
@@ -56,23 +61,38 @@ static void index_build(struct name_index *ix, const struct rc_xlat *x)
 		ix->slots[j] = (unsigned)i + 1;
 	}
 	ix->usable = true;
+publish:
+	__atomic_store_n(&ix->x, x, __ATOMIC_RELEASE);
 }
 
-/* X's index, or NULL (none can be made, or the cache of them is full). */
-static const struct name_index *index_of(const struct rc_xlat *x)
+/* X's index, or NULL (none can be made, or the cache of them is full).
+ * LOCKED: the caller holds index_lock, so an empty slot is X's to build. */
+static const struct name_index *index_find(const struct rc_xlat *x, bool locked)
 {
 	size_t h = (size_t)(((uintptr_t)x >> 4) * 2654435761u) & (INDEX_TABLES - 1);
 
 	for (size_t n = 0; n < INDEX_TABLES; n++, h = (h + 1) & (INDEX_TABLES - 1)) {
 		struct name_index *ix = &indexes[h];
-		if (ix->x == x)
+		const struct rc_xlat *at = __atomic_load_n(&ix->x, __ATOMIC_ACQUIRE);
+		if (at == x)
 			return ix->usable ? ix : NULL;
-		if (!ix->x) {
+		if (!at) {
+			if (!locked) {
+				pthread_mutex_lock(&index_lock);
+				const struct name_index *r = index_find(x, true);
+				pthread_mutex_unlock(&index_lock);
+				return r;
+			}
 			index_build(ix, x);
 			return ix->usable ? ix : NULL;
 		}
 	}
 	return NULL;
+}
+
+static const struct name_index *index_of(const struct rc_xlat *x)
+{
+	return index_find(x, false);
 }
 
 bool xlat_value(const struct rc_xlat *x, const char *name, size_t len, long long *value)
