@@ -812,7 +812,11 @@ bool parse_socket_hint(const char *hint, struct arena *a, struct rc_sockaddr *sa
 			return false;
 		sa->family = AF_UNIX;
 		sa->host = h;
-		if (h[0] == '@') {
+		/* -yy prints an abstract name as @"name" (strace 6.x), an older
+		 * strace as "@name". */
+		if (q > hint && q[-1] == '@') {
+			sa->abstract = true;
+		} else if (h[0] == '@') {
 			sa->abstract = true;
 			sa->host = h + 1;
 		}

@@ -42,7 +42,8 @@ struct procfs_socks *procfs_socks_load(pid_t pid);
 void procfs_socks_free(struct procfs_socks *s);
 
 /* FD of PID as strace -yy would print it, into OUT (reset first); false
- * when the fd is not open. SOCKS may be NULL (sockets stay "socket:[N]"). */
+ * when the fd is not open. SOCKS may be NULL (sockets stay "socket:[N]").
+ * An unlinked file is its path, without the kernel's " (deleted)". */
 bool procfs_fd_desc(pid_t pid, int fd, const struct procfs_socks *socks, struct strbuf *out);
 
 #endif

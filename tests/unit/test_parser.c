@@ -1277,6 +1277,16 @@ static void test_other_forms(void **state)
 	assert_string_equal(E.fd_hint, "UNIX-STREAM:[12358->12359]");
 	assert_int_equal(E.sa.family, 0);
 	done();
+	/* an abstract unix name as strace 6.x's -yy prints it: @ before the quotes */
+	one("7 write(5<UNIX-STREAM:[3451030->3451029,@\"rc-abstract\"]>, \"x\", 1) = 1\n");
+	assert_int_equal(E.sa.family, AF_UNIX);
+	assert_string_equal(E.sa.host, "rc-abstract");
+	assert_true(E.sa.abstract);
+	done();
+	one("7 write(5<UNIX-STREAM:[3451030->3451029,\"/run/x.sock\"]>, \"x\", 1) = 1\n");
+	assert_string_equal(E.sa.host, "/run/x.sock");
+	assert_false(E.sa.abstract);
+	done();
 	one("7 read(7<pipe:[11734]>, \"\", 4096) = 0\n");
 	assert_string_equal(E.fd_hint, "pipe:[11734]");
 	done();

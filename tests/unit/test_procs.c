@@ -4,10 +4,13 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include "rule_test.h"
 #include "strace/parser.h"
+#include "util/procfs.h"
 #include "util/strbuf.h"
 
 static void fds_follow_open_dup_close(void **state)
@@ -984,9 +987,30 @@ static void fds_learnt_at_attach(void **state)
 	rt_release(&t);
 }
 
+/* attach learns each fd from /proc: an unlinked file is its path, as
+ * strace's decoration gives it, not "PATH (deleted)". */
+static void procfs_unlinked_file(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/rc-procfs-XXXXXX";
+	int fd = mkstemp(path);
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_true(fd >= 0);
+	assert_true(procfs_fd_desc(getpid(), fd, NULL, &sb));
+	assert_string_equal(sb.buf, path);
+	unlink(path);
+	assert_true(procfs_fd_desc(getpid(), fd, NULL, &sb));
+	assert_string_equal(sb.buf, path);
+	close(fd);
+	assert_false(procfs_fd_desc(getpid(), fd, NULL, &sb));
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(procfs_unlinked_file),
 		cmocka_unit_test(fds_follow_open_dup_close),
 		cmocka_unit_test(relative_paths_resolve),
 		cmocka_unit_test(clone_threads_share_fds),
