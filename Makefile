@@ -15,7 +15,9 @@ FUZZ_SECONDS ?= 60
 # and the demo's realism, strace for recording scenarios; elfutils' libdw and
 # libelf unwind crashes, the compression libraries read systemd-coredump's
 # cores, gdb and eu-stack are the crash tests' peers; python3-dev builds
-# the C extension a crash test crashes in. The servers are the real
+# the C extension a crash test crashes in; clang, libbpf and bpftool build
+# the in-kernel capture (meson's bpf option; without them, ptrace only).
+# The servers are the real
 # programs the scenarios and the healthy-programs sweep run: Debian's own
 # nginx, redis, PostgreSQL, haproxy and gunicorn with Flask (the package
 # scripts do not start them here: policy-rc.d, or no init at all).
@@ -23,6 +25,7 @@ DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
        python3-torch iproute2 util-linux time cppcheck \
        libdw-dev libelf-dev libzstd-dev liblzma-dev liblz4-dev gdb elfutils \
        python3-dev \
+       clang libbpf-dev bpftool \
        nginx redis-server postgresql haproxy gunicorn python3-flask sqlite3
 FUZZ_DEPS = clang libclang-rt-14-dev
 

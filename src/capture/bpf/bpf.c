@@ -1,0 +1,189 @@
+/* The eBPF capture's loader (see bpf.h). */
+#include <errno.h>
+#include <linux/types.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "capture/bpf/bpf.h"
+#include "capture/bpf/record.h"
+#include "capture/bpf/capture.skel.h"
+#include "event/syscalls.h"
+
+#define RING_DEFAULT (16u << 20)
+#define WAKEUP_DEFAULT (256u << 10)
+
+struct bpf_capture {
+	struct capture_bpf *skel;
+	/* Attached one by one, so that close can detach in its own order. */
+	struct bpf_link *enter, *exit, *fork, *task_exit;
+	struct ring_buffer *rb;
+	bpf_record_fn fn;
+	void *user;
+	int stop;		/* the callback asked to stop */
+};
+
+/* libbpf's own messages would go to stderr: the last warning is kept for
+ * the one line a failure says instead. */
+static char last_warning[256];
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN) {
+		vsnprintf(last_warning, sizeof(last_warning), fmt, ap);
+		size_t n = strlen(last_warning);
+		while (n && (last_warning[n - 1] == '\n' || last_warning[n - 1] == ' '))
+			last_warning[--n] = '\0';
+	}
+	return 0;
+}
+
+static int fail(struct strbuf *err, int e, const char *what)
+{
+	if (e == EPERM || e == EACCES)
+		strbuf_addf(err, "cannot %s: %s (eBPF needs root, or CAP_BPF with CAP_PERFMON)", what,
+			    strerror(e));
+	else if (last_warning[0])
+		strbuf_addf(err, "cannot %s: %s (%s)", what, strerror(e), last_warning);
+	else
+		strbuf_addf(err, "cannot %s: %s", what, strerror(e));
+	return -1;
+}
+
+/* Which arguments of each call are user strings, from the table's roles. */
+static int fill_strings(struct bpf_capture *c)
+{
+	int fd = bpf_map__fd(c->skel->maps.strings);
+
+	for (__u32 nr = 0; nr < RCB_NR_MAX; nr++) {
+		const struct rc_syscall *sc = syscall_by_nr(nr);
+		__u8 mask = 0;
+		for (unsigned i = 0; sc && i < sc->nroles && i < 6; i++)
+			if (sc->roles[i] == ROLE_PATH || sc->roles[i] == ROLE_PATH2)
+				mask |= (__u8)(1u << i);
+		if (mask && bpf_map_update_elem(fd, &nr, &mask, BPF_ANY) != 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static struct bpf_link *attach(struct bpf_program *p)
+{
+	struct bpf_link *l = bpf_program__attach(p);
+
+	return libbpf_get_error(l) ? NULL : l;
+}
+
+int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err)
+{
+	struct bpf_capture *c = calloc(1, sizeof(*c));
+	size_t ring = o && o->ring_bytes ? o->ring_bytes : RING_DEFAULT;
+	int e;
+
+	*out = NULL;
+	if (!c)
+		return fail(err, ENOMEM, "load the eBPF capture");
+	last_warning[0] = '\0';
+	libbpf_set_print(libbpf_print);
+	c->skel = capture_bpf__open();
+	if (!c->skel) {
+		e = errno;
+		free(c);
+		return fail(err, e, "open the eBPF capture");
+	}
+	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
+	if ((e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
+	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_strings(c)) != 0) {
+		bpf_capture_close(c);
+		return fail(err, e, "load the eBPF capture");
+	}
+	/* Exit before entry would see calls end that never began; entry
+	 * first sees at most calls begun and not yet ended. */
+	if (!(c->enter = attach(c->skel->progs.on_sys_enter)) || !(c->exit = attach(c->skel->progs.on_sys_exit)) ||
+	    !(c->fork = attach(c->skel->progs.on_fork)) || !(c->task_exit = attach(c->skel->progs.on_task_exit))) {
+		e = errno;
+		bpf_capture_close(c);
+		return fail(err, e, "attach the eBPF capture");
+	}
+	*out = c;
+	return 0;
+}
+
+int bpf_capture_follow(struct bpf_capture *c, pid_t tgid, struct strbuf *err)
+{
+	__u32 k = (__u32)tgid;
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(bpf_map__fd(c->skel->maps.followed), &k, &one, BPF_ANY) != 0) {
+		strbuf_addf(err, "cannot follow process %d: %s", (int)tgid, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct bpf_capture *c = ctx;
+
+	if (c->fn(c->user, data, size) != 0) {
+		c->stop = 1;
+		return 1;	/* ends this poll */
+	}
+	return 0;
+}
+
+int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, void *user, struct strbuf *err)
+{
+	if (!c->rb) {
+		c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.events), on_record, c, NULL);
+		if (!c->rb)
+			return fail(err, errno, "read the eBPF ring buffer");
+	}
+	c->fn = fn;
+	c->user = user;
+	c->stop = 0;
+	int n = ring_buffer__poll(c->rb, timeout_ms);
+	if (n < 0 && n != -EINTR && !c->stop)
+		return fail(err, -n, "read the eBPF ring buffer");
+	return n < 0 ? 0 : n;
+}
+
+void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t sum[RCB_NCOUNTERS] = { 0 };
+
+	memset(out, 0, sizeof(*out));
+	if (ncpu <= 0)
+		return;
+	__u64 *v = calloc((size_t)ncpu, sizeof(*v));
+	if (!v)
+		return;
+	for (__u32 k = 0; k < RCB_NCOUNTERS; k++)
+		if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.counters), &k, v) == 0)
+			for (int i = 0; i < ncpu; i++)
+				sum[k] += v[i];
+	free(v);
+	out->reserve = sum[RCB_LOST_RESERVE];
+	out->entry = sum[RCB_LOST_ENTRY];
+	out->follow = sum[RCB_LOST_FOLLOW];
+}
+
+void bpf_capture_close(struct bpf_capture *c)
+{
+	if (!c)
+		return;
+	ring_buffer__free(c->rb);
+	/* The exit hook first (bpf.h). */
+	bpf_link__destroy(c->exit);
+	bpf_link__destroy(c->enter);
+	bpf_link__destroy(c->fork);
+	bpf_link__destroy(c->task_exit);
+	capture_bpf__destroy(c->skel);
+	free(c);
+}

@@ -1,0 +1,263 @@
+/* capture/bpf: the in-kernel capture follows a process and its children
+ * from their first call, gives each call with its path and outcome, each
+ * process's end with its status, and nothing of the processes it does
+ * not follow; a ring buffer too small for a stalled reader counts what
+ * it lost. Skipped where the kernel refuses BPF (no privilege). */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "capture/bpf/bpf.h"
+
+#define MAX_EVENTS 8192
+
+struct seen {
+	struct arena a;
+	struct rc_event ev[MAX_EVENTS];
+	int n;
+	int bad;		/* records bpf_record_event refused */
+	pid_t until;		/* stop once this process's end is seen */
+	bool ended;
+};
+
+static int keep(void *user, const void *rec, size_t size)
+{
+	struct seen *s = user;
+	struct rc_event e;
+	int r = bpf_record_event(rec, size, &e, &s->a);
+
+	if (r < 0)
+		s->bad++;
+	if (r <= 0)
+		return 0;
+	if (s->n < MAX_EVENTS)
+		s->ev[s->n++] = e;
+	if (e.kind == RC_EV_EXIT && e.pid == s->until)
+		s->ended = true;
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Read until UNTIL's end has come through, for 10 s at most. */
+static void drain(struct bpf_capture *c, struct seen *s)
+{
+	struct strbuf err = STRBUF_INIT;
+	double deadline = now() + 10;
+
+	while (!s->ended && now() < deadline)
+		assert_true(bpf_capture_poll(c, 50, keep, s, &err) >= 0);
+	/* What came after the end (nothing should). */
+	assert_true(bpf_capture_poll(c, 0, keep, s, &err) >= 0);
+	strbuf_release(&err);
+}
+
+static struct bpf_capture *open_or_skip(const struct bpf_capture_opts *o)
+{
+	struct bpf_capture *c;
+	struct strbuf err = STRBUF_INIT;
+
+	if (bpf_capture_open(&c, o, &err) < 0) {
+		print_message("no eBPF here: %s\n", err.buf);
+		strbuf_release(&err);
+		skip();
+	}
+	strbuf_release(&err);
+	return c;
+}
+
+/* A child held on a pipe until it is followed, so that its first call is
+ * not missed; it then runs BODY. */
+static pid_t held_child(int *go, void (*body)(void))
+{
+	int p[2];
+
+	assert_int_equal(pipe(p), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char b;
+		close(p[1]);
+		if (read(p[0], &b, 1) != 1)
+			_exit(100);
+		body();
+		_exit(100);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+static void release(int go)
+{
+	assert_int_equal(write(go, "x", 1), 1);
+	close(go);
+}
+
+static void child_and_grandchild(void)
+{
+	open("/nonexistent/rc-bpf-child", O_RDONLY);
+	pid_t g = fork();
+	if (g == 0) {
+		open("/nonexistent/rc-bpf-grandchild", O_RDONLY | O_CLOEXEC);
+		_exit(4);
+	}
+	waitpid(g, NULL, 0);
+	_exit(3);
+}
+
+static const struct rc_event *find_open(const struct seen *s, const char *path)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ev[i].kind == RC_EV_SYSCALL && s->ev[i].nr == SYS_openat && s->ev[i].path &&
+		    strcmp(s->ev[i].path, path) == 0)
+			return &s->ev[i];
+	return NULL;
+}
+
+static const struct rc_event *find_exit(const struct seen *s, pid_t pid)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ev[i].kind == RC_EV_EXIT && s->ev[i].pid == pid)
+			return &s->ev[i];
+	return NULL;
+}
+
+static void follows_children_from_their_first_call(void **state)
+{
+	(void)state;
+	struct bpf_capture *c = open_or_skip(NULL);
+	struct strbuf err = STRBUF_INIT;
+	struct seen *s = calloc(1, sizeof(*s));
+	int go, st;
+
+	assert_non_null(s);
+	pid_t pid = held_child(&go, child_and_grandchild);
+	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
+	s->until = pid;
+	release(go);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+	drain(c, s);
+	assert_true(s->ended);
+	assert_int_equal(s->bad, 0);
+
+	/* The child's first call after the pipe is there, with its path and
+	 * errno, and the line that quotes it. */
+	const struct rc_event *o = find_open(s, "/nonexistent/rc-bpf-child");
+	assert_non_null(o);
+	assert_int_equal(o->pid, pid);
+	assert_int_equal(o->err, ENOENT);
+	assert_int_equal(o->ret, -1);
+	assert_int_equal(o->dirfd, RC_AT_FDCWD);
+	assert_int_equal(o->flags & O_ACCMODE, O_RDONLY);
+	assert_string_equal(o->name, "openat");
+	assert_non_null(strstr(o->line, "\"/nonexistent/rc-bpf-child\""));
+	assert_non_null(strstr(o->line, "= -1 ENOENT"));
+	assert_true(o->dur >= 0);
+	/* Its fork is followed: the grandchild's call and end. */
+	const struct rc_event *g = find_open(s, "/nonexistent/rc-bpf-grandchild");
+	assert_non_null(g);
+	assert_true(g->pid != pid);
+	assert_true(g->flags & O_CLOEXEC);
+	const struct rc_event *ge = find_exit(s, g->pid);
+	assert_non_null(ge);
+	assert_true(ge->exited);
+	assert_int_equal(ge->exit_code, 4);
+	const struct rc_event *ce = find_exit(s, pid);
+	assert_non_null(ce);
+	assert_true(ce->exited);
+	assert_int_equal(ce->exit_code, 3);
+	/* Nothing of this process, which is not followed. */
+	for (int i = 0; i < s->n; i++)
+		assert_int_not_equal(s->ev[i].pid, getpid());
+
+	struct bpf_capture_losses l;
+	bpf_capture_losses(c, &l);
+	assert_true(l.reserve == 0 && l.entry == 0 && l.follow == 0);
+	bpf_capture_close(c);
+	arena_release(&s->a);
+	free(s);
+	strbuf_release(&err);
+}
+
+static void many_failed_opens(void)
+{
+	for (int i = 0; i < 20000; i++)
+		open("/nonexistent/rc-bpf-flood", O_RDONLY);
+	_exit(0);
+}
+
+static void a_full_ring_counts_its_losses(void **state)
+{
+	(void)state;
+	/* One page: a few records, and nobody reads while the child runs. */
+	const struct bpf_capture_opts o = { .ring_bytes = 4096, .wakeup_bytes = 4096 };
+	struct bpf_capture *c = open_or_skip(&o);
+	struct strbuf err = STRBUF_INIT;
+	struct seen *s = calloc(1, sizeof(*s));
+	int go, st;
+
+	assert_non_null(s);
+	pid_t pid = held_child(&go, many_failed_opens);
+	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
+	release(go);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(bpf_capture_poll(c, 0, keep, s, &err) >= 0);
+	struct bpf_capture_losses l;
+	bpf_capture_losses(c, &l);
+	int got = 0;
+	for (int i = 0; i < s->n; i++)
+		got += s->ev[i].kind == RC_EV_SYSCALL && s->ev[i].err == ENOENT;
+	/* Every call is either read or counted. */
+	assert_true(l.reserve > 0);
+	assert_true((uint64_t)got + l.reserve >= 20000);
+	bpf_capture_close(c);
+	arena_release(&s->a);
+	free(s);
+	strbuf_release(&err);
+}
+
+/* Records are untrusted: short or unknown ones are refused, not read. */
+static void malformed_records_are_refused(void **state)
+{
+	(void)state;
+	struct arena a = { 0 };
+	struct rc_event e;
+	unsigned char buf[4096] = { 0 };
+
+	assert_int_equal(bpf_record_event(buf, 3, &e, &a), -1);
+	buf[0] = 99;
+	assert_int_equal(bpf_record_event(buf, sizeof(buf), &e, &a), -1);
+	buf[0] = 1;	/* a call, cut short */
+	assert_int_equal(bpf_record_event(buf, 40, &e, &a), -1);
+	arena_release(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(malformed_records_are_refused),
+		cmocka_unit_test(follows_children_from_their_first_call),
+		cmocka_unit_test(a_full_ring_counts_its_losses),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
