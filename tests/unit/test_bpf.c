@@ -199,6 +199,73 @@ static void follows_children_from_their_first_call(void **state)
 	strbuf_release(&err);
 }
 
+static char long_write[10000];
+
+/* A short error message and a long write, both to a closed-off fd 2. */
+static void writes(void)
+{
+	int fd = open("/dev/null", O_WRONLY);
+	dup2(fd, 2);
+	static const char msg[] = "error: cannot load model 'm.pt'\n";
+	(void)!write(2, msg, sizeof(msg) - 1);
+	(void)!write(2, long_write, sizeof(long_write));
+	_exit(0);
+}
+
+static const struct rc_event *find_write(const struct seen *s, uint64_t len)
+{
+	for (int i = 0; i < s->n; i++)
+		if (s->ev[i].kind == RC_EV_SYSCALL && s->ev[i].nr == SYS_write && s->ev[i].fd == 2 &&
+		    s->ev[i].len == len)
+			return &s->ev[i];
+	return NULL;
+}
+
+/* A write's data: all of a short one; of a long one its head and its
+ * tail, with what lies between counted (event.h's data preview). */
+static void keeps_the_data_written(void **state)
+{
+	(void)state;
+	struct bpf_capture *c = open_or_skip(NULL);
+	struct strbuf err = STRBUF_INIT;
+	struct seen *s = calloc(1, sizeof(*s));
+	int go, st;
+
+	assert_non_null(s);
+	for (size_t i = 0; i < sizeof(long_write); i++)
+		long_write[i] = (char)('a' + i % 26);
+	memcpy(long_write, "HEAD", 4);
+	memcpy(long_write + sizeof(long_write) - 4, "TAIL", 4);
+	pid_t pid = held_child(&go, writes);
+	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
+	s->until = pid;
+	release(go);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	drain(c, s);
+	assert_int_equal(s->bad, 0);
+
+	const char msg[] = "error: cannot load model 'm.pt'\n";
+	const struct rc_event *w = find_write(s, sizeof(msg) - 1);
+	assert_non_null(w);
+	assert_int_equal(w->data_len, sizeof(msg) - 1);
+	assert_memory_equal(w->data, msg, sizeof(msg) - 1);
+	assert_int_equal(w->data_omitted, 0);
+	assert_non_null(strstr(w->line, "\"error: cannot load model"));
+	const struct rc_event *l = find_write(s, sizeof(long_write));
+	assert_non_null(l);
+	assert_int_equal(l->data_len, RC_EVENT_DATA_MAX);
+	assert_int_equal(l->data_gap, RC_EVENT_DATA_HEAD);
+	assert_int_equal(l->data_omitted, sizeof(long_write) - RC_EVENT_DATA_MAX);
+	assert_memory_equal(l->data, "HEAD", 4);
+	assert_memory_equal(l->data + l->data_len - 4, "TAIL", 4);
+	assert_memory_equal(l->data + RC_EVENT_DATA_HEAD, long_write + sizeof(long_write) - RC_EVENT_DATA_HEAD,
+			    RC_EVENT_DATA_HEAD);
+	bpf_capture_close(c);
+	arena_release(&s->a);
+	free(s);
+	strbuf_release(&err);
+}
+
 static void many_failed_opens(void)
 {
 	for (int i = 0; i < 20000; i++)
@@ -257,6 +324,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(malformed_records_are_refused),
 		cmocka_unit_test(follows_children_from_their_first_call),
+		cmocka_unit_test(keeps_the_data_written),
 		cmocka_unit_test(a_full_ring_counts_its_losses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

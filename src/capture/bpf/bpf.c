@@ -55,18 +55,65 @@ static int fail(struct strbuf *err, int e, const char *what)
 	return -1;
 }
 
-/* Which arguments of each call are user strings, from the table's roles. */
-static int fill_strings(struct bpf_capture *c)
+/* What to keep of each call's memory, from the table's roles: the one
+ * place that says which argument is a path, an address, data or a
+ * timeout (event/syscalls.def). */
+static void plan_of(const struct rc_syscall *sc, struct rcb_plan *pl)
 {
-	int fd = bpf_map__fd(c->skel->maps.strings);
+	unsigned n = 0, len_arg = 0xff;
+
+	memset(pl, 0, sizeof(*pl));
+	for (unsigned i = 0; i < sc->nroles && i < 6; i++)
+		if (sc->roles[i] == ROLE_LEN)
+			len_arg = i;
+	for (unsigned i = 0; i < sc->nroles && i < 6 && n < RCB_PLAN; i++) {
+		__u8 kind = RCB_P_NONE;
+		switch (sc->roles[i]) {
+		case ROLE_PATH:
+		case ROLE_PATH2:
+			kind = RCB_P_STR;
+			break;
+		case ROLE_SOCKADDR:
+			kind = RCB_P_ADDR;
+			break;
+		case ROLE_SOCKADDR_OUT:
+			kind = RCB_P_ADDR_OUT;
+			break;
+		case ROLE_DATA_OUT:
+			if (len_arg < 6)
+				kind = RCB_P_DATA_OUT;
+			break;
+		case ROLE_DATA_IN:
+			kind = RCB_P_DATA_IN;
+			break;
+		case ROLE_TIMEOUT_TS:
+		case ROLE_TIMEOUT_TV:
+		case ROLE_FUTEX_TIMEOUT:
+			kind = RCB_P_TIMEOUT;
+			break;
+		default:
+			break;
+		}
+		if (kind == RCB_P_NONE)
+			continue;
+		pl->item[n].kind = kind;
+		pl->item[n].arg = (__u8)i;
+		pl->item[n].len_arg = (__u8)len_arg;
+		n++;
+	}
+}
+
+static int fill_plan(struct bpf_capture *c)
+{
+	int fd = bpf_map__fd(c->skel->maps.plan);
 
 	for (__u32 nr = 0; nr < RCB_NR_MAX; nr++) {
 		const struct rc_syscall *sc = syscall_by_nr(nr);
-		__u8 mask = 0;
-		for (unsigned i = 0; sc && i < sc->nroles && i < 6; i++)
-			if (sc->roles[i] == ROLE_PATH || sc->roles[i] == ROLE_PATH2)
-				mask |= (__u8)(1u << i);
-		if (mask && bpf_map_update_elem(fd, &nr, &mask, BPF_ANY) != 0)
+		struct rcb_plan pl;
+		if (!sc)
+			continue;
+		plan_of(sc, &pl);
+		if (pl.item[0].kind != RCB_P_NONE && bpf_map_update_elem(fd, &nr, &pl, BPF_ANY) != 0)
 			return -errno;
 	}
 	return 0;
@@ -98,7 +145,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	}
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
 	if ((e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
-	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_strings(c)) != 0) {
+	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c)) != 0) {
 		bpf_capture_close(c);
 		return fail(err, e, "load the eBPF capture");
 	}

@@ -7,9 +7,9 @@
  * forgotten when its last thread ends. The arguments are the registers
  * saved at entry (the exit hook's registers are the return's), and the
  * user strings are read at exit, where the kernel has paged them in.
- * Which arguments are user strings is the loader's to say, per call
- * number, from event/syscalls.def (the `strings` map): the meaning of a
- * call is not written a second time here.
+ * What to keep of a call's memory is the loader's to say, per call
+ * number, from event/syscalls.def's roles (the `plan` map): the meaning
+ * of a call is not written a second time here.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -39,6 +39,10 @@ struct entry {
 	__s64 nr;
 	__u64 args[6];
 	__u64 ns;
+	/* A timeout argument's struct, read at entry (select rewrites it). */
+	__u8 timeout[RCB_TIMEOUT];
+	__u8 timeout_arg;	/* 0xff: none */
+	__u8 timeout_fault;
 };
 
 struct {
@@ -48,13 +52,28 @@ struct {
 	__type(value, struct entry);
 } inflight SEC(".maps");
 
-/* Per call number: bit I set, argument I is a user string (a path). */
+/* Per call number: what to keep of its memory (record.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, RCB_NR_MAX);
 	__type(key, __u32);
-	__type(value, __u8);
-} strings SEC(".maps");
+	__type(value, struct rcb_plan);
+} plan SEC(".maps");
+
+/* A record is built here, then copied to the ring buffer at its size.
+ * Twice the largest record: an item's offset, masked to below
+ * RCB_REC_MAX, plus its largest read stays inside, which is the bound
+ * the verifier can follow. */
+struct scratch {
+	char buf[2 * RCB_REC_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -94,9 +113,139 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 	en.args[3] = BPF_CORE_READ(regs, r10);
 	en.args[4] = BPF_CORE_READ(regs, r8);
 	en.args[5] = BPF_CORE_READ(regs, r9);
+	en.timeout_arg = 0xff;
+	__u32 nr = (__u32)id;
+	struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
+	if (pl) {
+		for (int k = 0; k < RCB_PLAN; k++) {
+			__u8 arg = pl->item[k].arg;
+			if (pl->item[k].kind != RCB_P_TIMEOUT || arg >= 6)
+				continue;
+			en.timeout_arg = arg;
+			if (!en.args[arg & 7] ||
+			    bpf_probe_read_user(en.timeout, RCB_TIMEOUT, (const void *)en.args[arg & 7]) != 0)
+				en.timeout_fault = 1;
+			break;
+		}
+	}
 	if (bpf_map_update_elem(&inflight, &tid, &en, BPF_ANY) != 0)
 		count(RCB_LOST_ENTRY);
 	return 0;
+}
+
+/* A bound on one read that the verifier can follow: a power of two less
+ * one, above every item's cap (RCB_STR_MAX, RCB_DATA_END). */
+#define RCB_ITEM_MASK 4095
+
+/* Append an item of LEN bytes (at most MAX) read from user memory at SRC
+ * (a string when STR) at OFF of BUF; the new end, or OFF when there is no
+ * room. */
+static __always_inline __u32 add_item(char *buf, __u32 off, __u8 arg, __u8 kind, const void *src, __u64 len,
+				      __u32 max, __u64 total, int str, __u32 *nitems)
+{
+	if (off > RCB_REC_MAX - sizeof(struct rcb_item) - RCB_STR_MAX - RCB_DATA_END)
+		return off;
+	off &= RCB_REC_MAX - 1;
+	struct rcb_item *it = (void *)(buf + off);
+	if (len > max)
+		len = max;
+	long n = 0;
+	__u8 fault = 0;
+	if (len && src) {
+		if (str) {
+			n = bpf_probe_read_user_str(buf + off + sizeof(*it), len & (RCB_ITEM_MASK) ?: 1,
+						    src);
+		} else {
+			n = bpf_probe_read_user(buf + off + sizeof(*it), len & (RCB_ITEM_MASK), src)
+				    ? -1
+				    : (long)len;
+		}
+		if (n < 0) {
+			n = 0;
+			fault = 1;
+		}
+	} else if (!src) {
+		fault = 1;
+	}
+	it->arg = arg;
+	it->kind = kind;
+	it->fault = fault;
+	it->pad = 0;
+	it->len = (__u32)n;
+	it->total = total;
+	*nitems += 1;
+	return off + ((sizeof(*it) + (__u32)n + 7) & ~7u);
+}
+
+/* What the plan keeps of the call's memory, after its fixed part. */
+static __always_inline __u32 add_items(char *buf, __u32 off, const struct entry *en, long ret, __u32 *nitems)
+{
+	__u32 nr = (__u32)en->nr;
+	struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
+
+	if (!pl)
+		return off;
+	for (int k = 0; k < RCB_PLAN; k++) {
+		__u8 arg = pl->item[k].arg & 7, la = pl->item[k].len_arg & 7;
+		if (arg >= 6)
+			continue;
+		const void *p = (const void *)en->args[arg];
+		__u64 len;
+		switch (pl->item[k].kind) {
+		case RCB_P_STR:
+			off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, 1, nitems);
+			break;
+		case RCB_P_ADDR:
+			if (arg + 1 < 6)
+				off = add_item(buf, off, arg, RCB_I_BYTES, p, en->args[(arg + 1) & 7], RCB_ADDR_MAX,
+					       en->args[(arg + 1) & 7], 0, nitems);
+			break;
+		case RCB_P_ADDR_OUT: {
+			__u32 alen = 0;
+			if (ret < 0 || arg + 1 >= 6 || !en->args[(arg + 1) & 7] ||
+			    bpf_probe_read_user(&alen, sizeof(alen), (const void *)en->args[(arg + 1) & 7]))
+				break;
+			off = add_item(buf, off, arg, RCB_I_BYTES, p, alen, RCB_ADDR_MAX, alen, 0, nitems);
+			break;
+		}
+		case RCB_P_DATA_OUT:
+		case RCB_P_DATA_IN:
+			len = pl->item[k].kind == RCB_P_DATA_OUT ? en->args[la] : (ret > 0 ? (__u64)ret : 0);
+			if (pl->item[k].kind == RCB_P_DATA_IN && ret <= 0)
+				break;
+			if (len <= 2 * RCB_DATA_END) {
+				/* All of it, as two halves at most. */
+				__u64 first = len > RCB_DATA_END ? RCB_DATA_END : len;
+				off = add_item(buf, off, arg, RCB_I_HEAD, p, first, RCB_DATA_END, len, 0, nitems);
+				if (len > first)
+					off = add_item(buf, off, arg, RCB_I_TAIL, p + first, len - first, RCB_DATA_END,
+						       len, 0, nitems);
+			} else {
+				off = add_item(buf, off, arg, RCB_I_HEAD, p, RCB_DATA_END, RCB_DATA_END, len, 0, nitems);
+				off = add_item(buf, off, arg, RCB_I_TAIL, p + len - RCB_DATA_END, RCB_DATA_END,
+					       RCB_DATA_END, len, 0, nitems);
+			}
+			break;
+		case RCB_P_TIMEOUT:
+			if (en->timeout_arg == arg && off <= RCB_REC_MAX - sizeof(struct rcb_item) - RCB_TIMEOUT) {
+				struct rcb_item *it = (void *)(buf + (off & (RCB_REC_MAX - 1)));
+				it->arg = arg;
+				it->kind = RCB_I_BYTES;
+				it->fault = en->timeout_fault;
+				it->pad = 0;
+				it->len = en->timeout_fault ? 0 : RCB_TIMEOUT;
+				it->total = RCB_TIMEOUT;
+				if (!en->timeout_fault)
+					__builtin_memcpy((char *)it + sizeof(*it), en->timeout, RCB_TIMEOUT);
+				off += sizeof(*it) + (en->timeout_fault ? 0 : RCB_TIMEOUT);
+				*nitems += 1;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	return off;
 }
 
 SEC("tp_btf/sys_exit")
@@ -113,47 +262,33 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		 * first return): no entry was seen. */
 		return 0;
 	}
-	struct rcb_call *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	if (!r) {
-		count(RCB_LOST_RESERVE);
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+	if (!sc) {
 		bpf_map_delete_elem(&inflight, &tid);
 		return 0;
 	}
+	struct rcb_call *r = (void *)sc->buf;
 	r->h.kind = RCB_CALL;
 	r->h.tgid = tgid;
 	r->h.tid = tid;
-	r->h.pad = 0;
 	r->nr = en->nr;
 	for (int i = 0; i < 6; i++)
 		r->args[i] = en->args[i];
 	r->ret = ret;
 	r->enter_ns = en->ns;
 	r->exit_ns = bpf_ktime_get_ns();
-	r->str_arg[0] = r->str_arg[1] = 0xff;
-	r->str[0][0] = r->str[1][0] = 0;
-
-	__u32 nr = (__u32)en->nr;
-	__u8 *mask = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&strings, &nr) : 0;
-	if (mask && *mask) {
-		int k = 0;
-		for (int i = 0; i < 6 && k < RCB_STRINGS; i++) {
-			if (!(*mask & (1 << i)))
-				continue;
-			/* k is 0 or 1 here; the verifier wants it bounded. */
-			if (k == 0) {
-				r->str_arg[0] = i;
-				if (bpf_probe_read_user_str(r->str[0], RCB_STR_MAX, (const void *)en->args[i]) < 0)
-					r->str[0][0] = 0;
-			} else {
-				r->str_arg[1] = i;
-				if (bpf_probe_read_user_str(r->str[1], RCB_STR_MAX, (const void *)en->args[i]) < 0)
-					r->str[1][0] = 0;
-			}
-			k++;
-		}
-	}
+	r->nitems = 0;
+	r->pad = 0;
+	__u32 nitems = 0;
+	__u32 size = add_items(sc->buf, sizeof(*r), en, ret, &nitems);
+	r->nitems = nitems;
+	r->h.size = size;
 	bpf_map_delete_elem(&inflight, &tid);
-	bpf_ringbuf_submit(r, wake_flags());
+	if (size > RCB_REC_MAX)
+		return 0;
+	if (bpf_ringbuf_output(&events, sc->buf, size & (RCB_REC_MAX - 1) ?: sizeof(*r), wake_flags()) != 0)
+		count(RCB_LOST_RESERVE);
 	return 0;
 }
 
@@ -184,7 +319,7 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 		r->h.kind = RCB_EXIT;
 		r->h.tgid = tgid;
 		r->h.tid = tid;
-		r->h.pad = 0;
+		r->h.size = sizeof(*r);
 		r->ns = bpf_ktime_get_ns();
 		r->exit_code = BPF_CORE_READ(p, exit_code);
 		r->group_dead = live == 0;

@@ -2,6 +2,7 @@
  * the other sources, through event/facts.c and the table's roles. */
 #include <errno.h>
 #include <linux/types.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "capture/bpf/bpf.h"
@@ -11,18 +12,91 @@
 #include "gen/tables.h"
 #include "util/xlat.h"
 
-/* A string the kernel read: NUL-terminated within its slot, or cut. */
-static const char *record_str(const char *s, struct arena *a)
-{
-	size_t n = strnlen(s, RCB_STR_MAX);
+/* The kernel half keeps a write's head and tail as event.h's preview does. */
+_Static_assert(RCB_DATA_END == RC_EVENT_DATA_HEAD && 2 * RCB_DATA_END == RC_EVENT_DATA_MAX,
+	       "record.h's data ends are event.h's preview");
 
-	return arena_strndup(a, s, n);
+/* What a record's items say of its memory, per argument. */
+struct items {
+	const char *str[6];	/* strings, NUL-terminated copies */
+	const unsigned char *bytes[6];	/* socket addresses, timeouts */
+	size_t nbytes[6];
+	const unsigned char *head, *tail;	/* the data, and the argument it is */
+	size_t nhead, ntail;
+	uint64_t total;
+	int data_arg;
+};
+
+/* The items after the call's fixed part, checked against SIZE. */
+static int read_items(const unsigned char *rec, size_t size, uint32_t nitems, struct items *it, struct arena *a)
+{
+	size_t off = sizeof(struct rcb_call);
+
+	memset(it, 0, sizeof(*it));
+	it->data_arg = -1;
+	for (uint32_t k = 0; k < nitems; k++) {
+		struct rcb_item h;
+		if (off > size || size - off < sizeof(h))
+			return -1;
+		memcpy(&h, rec + off, sizeof(h));
+		off += sizeof(h);
+		if (h.len > size - off || h.arg >= 6)
+			return -1;
+		const unsigned char *p = rec + off;
+		off += (h.len + 7) & ~7u;
+		if (h.fault)
+			continue;
+		switch (h.kind) {
+		case RCB_I_STR:
+			/* The kernel's copy ends at its NUL, or at the cap. */
+			it->str[h.arg] = arena_strndup(a, (const char *)p, strnlen((const char *)p, h.len));
+			break;
+		case RCB_I_BYTES:
+			it->bytes[h.arg] = p;
+			it->nbytes[h.arg] = h.len;
+			break;
+		case RCB_I_HEAD:
+			it->head = p;
+			it->nhead = h.len;
+			it->total = h.total;
+			it->data_arg = h.arg;
+			break;
+		case RCB_I_TAIL:
+			if (it->data_arg != h.arg)
+				return -1;
+			it->tail = p;
+			it->ntail = h.len;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return 0;
 }
 
-/* The evidence line: the call with its arguments as numbers and its
- * path arguments as strings, and what it returned. */
+/* The data preview, as event.h keeps it: all of it, or its head and its
+ * tail with what lies between them counted. */
+static void data_facts(struct rc_event *e, const struct items *it, struct arena *a)
+{
+	size_t n = it->nhead + it->ntail;
+	unsigned char *d = arena_alloc(a, n + 1);
+
+	memcpy(d, it->head, it->nhead);
+	if (it->ntail)
+		memcpy(d + it->nhead, it->tail, it->ntail);
+	d[n] = 0;
+	e->data = d;
+	e->data_len = n;
+	if (it->total > n) {
+		e->data_gap = it->nhead;
+		e->data_omitted = it->total - n;
+	}
+}
+
+/* The evidence line: the call with its arguments as numbers, its paths
+ * and the start of its data as strings, and what it returned. */
 static void call_line(struct rc_event *e, const struct rcb_call *r, const struct rc_syscall *sc,
-		      const char *strs[6], struct arena *a)
+		      const struct items *it, struct arena *a)
 {
 	struct strbuf sb = STRBUF_INIT;
 	unsigned nargs = sc ? sc->nargs : 6;
@@ -31,10 +105,15 @@ static void call_line(struct rc_event *e, const struct rcb_call *r, const struct
 	for (unsigned i = 0; i < nargs && i < 6; i++) {
 		if (i)
 			strbuf_adds(&sb, ", ");
-		if (strs[i]) {
+		if (it->str[i]) {
 			strbuf_addc(&sb, '"');
-			strbuf_add_escaped(&sb, strs[i], strlen(strs[i]));
+			strbuf_add_escaped(&sb, it->str[i], strlen(it->str[i]));
 			strbuf_addc(&sb, '"');
+		} else if ((int)i == it->data_arg && e->data) {
+			size_t n = e->data_len < 64 ? e->data_len : 64;
+			strbuf_addc(&sb, '"');
+			strbuf_add_escaped(&sb, e->data, n);
+			strbuf_adds(&sb, n < it->total ? "\"..." : "\"");
 		} else if ((__s64)r->args[i] < 0 && (__s64)r->args[i] > -4096) {
 			strbuf_addf(&sb, "%lld", (long long)(__s64)r->args[i]);
 		} else {
@@ -56,12 +135,15 @@ static void call_line(struct rc_event *e, const struct rcb_call *r, const struct
 	strbuf_release(&sb);
 }
 
-static int call_event(const struct rcb_call *r, struct rc_event *e, struct arena *a)
+static int call_event(const unsigned char *rec, size_t size, const struct rcb_call *r, struct rc_event *e,
+		      struct arena *a)
 {
 	const struct rc_syscall *sc = syscall_by_nr(r->nr);
-	const char *strs[6] = { NULL };
 	uint64_t args[RC_SC_MAX_ARGS] = { 0 };
+	struct items it;
 
+	if (read_items(rec, size, r->nitems, &it, a) < 0)
+		return -1;
 	event_clear(e);
 	e->kind = RC_EV_SYSCALL;
 	e->pid = (int)r->h.tid;
@@ -77,25 +159,24 @@ static int call_event(const struct rcb_call *r, struct rc_event *e, struct arena
 	} else {
 		e->ret = r->ret;
 	}
-	for (int k = 0; k < RCB_STRINGS; k++)
-		if (r->str_arg[k] < 6)
-			strs[r->str_arg[k]] = record_str(r->str[k], a);
 	if (sc) {
 		for (unsigned i = 0; i < RC_SC_MAX_ARGS && i < 6; i++)
 			args[i] = r->args[i];
 		event_raw_arg_facts(e, sc, args);
 		event_raw_exit_facts(e, sc, args, e->ret, e->err);
 		for (unsigned i = 0; i < sc->nroles && i < 6; i++) {
-			if (!strs[i])
+			if (!it.str[i])
 				continue;
 			if (sc->roles[i] == ROLE_PATH)
-				e->path = strs[i];
+				e->path = it.str[i];
 			else if (sc->roles[i] == ROLE_PATH2)
-				e->path2 = strs[i];
+				e->path2 = it.str[i];
 		}
+		if (it.head)
+			data_facts(e, &it, a);
 		event_call_facts(e, sc, true, e->ret, e->err);
 	}
-	call_line(e, r, sc, strs, a);
+	call_line(e, r, sc, &it, a);
 	return 1;
 }
 
@@ -139,7 +220,7 @@ int bpf_record_event(const void *rec, size_t size, struct rc_event *e, struct ar
 		if (size < sizeof(r))
 			return -1;
 		memcpy(&r, rec, sizeof(r));
-		return call_event(&r, e, a);
+		return call_event(rec, size, &r, e, a);
 	}
 	case RCB_EXIT: {
 		struct rcb_exit r;

@@ -4,22 +4,55 @@
  * after <linux/types.h> in the loader, which both define __u64 and kin.
  *
  * A call is one record at its exit: its number, the six argument
- * registers saved at entry, the return value, both times, and the user
- * strings its path arguments name, read at exit (a string not yet paged
- * in cannot be read at entry: REFERENCE.md, "In-kernel capture"). A
- * process's end is one record of its own.
+ * registers saved at entry, the return value, both times, and what the
+ * loader's plan for its number says to keep of its memory (paths, socket
+ * addresses, the data written, a timeout), read at exit, as a string not
+ * yet paged in cannot be read at entry (REFERENCE.md, "In-kernel
+ * capture"). A thread's end is one record of its own.
  */
 #ifndef RC_CAPTURE_BPF_RECORD_H
 #define RC_CAPTURE_BPF_RECORD_H
 
-/* The user strings one call keeps: a path, and a second one (rename's
- * new name, symlink's target). */
-#define RCB_STRINGS 2
-/* Bytes kept of each, the NUL included: longer paths are cut, and say so
- * by their length (RCB_STR_MAX - 1 bytes and no NUL before it). */
-#define RCB_STR_MAX 256
-/* Calls the string map covers: numbers at or above it keep no strings. */
+/* What a call's record carries of its memory, per argument, as the
+ * loader plans it per call number from the table's roles (the `plan`
+ * map): at most RCB_PLAN items, read at exit. */
+#define RCB_PLAN 3
+/* Calls the plan covers: numbers at or above it read no memory. */
 #define RCB_NR_MAX 512
+/* The most a record holds (a per-CPU scratch buffer is built, then
+ * copied to the ring buffer at its true size). */
+#define RCB_REC_MAX 8192
+/* A path: strace prints paths whole, up to PATH_MAX; rules want the
+ * name, and 1 KiB keeps every real one seen in the scenarios. */
+#define RCB_STR_MAX 1024
+/* A socket address (sockaddr_storage is 128). */
+#define RCB_ADDR_MAX 128
+/* The data a write keeps: all of it up to twice this, else this much
+ * of its head and of its tail (RC_EVENT_DATA_HEAD). */
+#define RCB_DATA_END 2048
+/* A timeout read at entry (a timespec or timeval: 16 bytes). */
+#define RCB_TIMEOUT 16
+
+enum rcb_plan_kind {
+	RCB_P_NONE,
+	RCB_P_STR,		/* a NUL-terminated string */
+	RCB_P_ADDR,		/* a sockaddr, its length the next argument */
+	RCB_P_ADDR_OUT,		/* a sockaddr returned, its length at the next argument */
+	RCB_P_DATA_OUT,		/* bytes given, their count argument LEN_ARG */
+	RCB_P_DATA_IN,		/* bytes returned, as many as the call returned */
+	RCB_P_TIMEOUT,		/* 16 bytes, read at entry (select rewrites its timeval) */
+};
+
+struct rcb_plan_item {
+	__u8 kind;		/* enum rcb_plan_kind */
+	__u8 arg;
+	__u8 len_arg;		/* RCB_P_DATA_OUT's count */
+	__u8 pad;
+};
+
+struct rcb_plan {
+	struct rcb_plan_item item[RCB_PLAN];
+};
 
 enum rcb_kind {
 	RCB_CALL = 1,
@@ -37,19 +70,35 @@ enum rcb_counter {
 struct rcb_header {
 	__u32 kind;		/* enum rcb_kind */
 	__u32 tgid, tid;	/* the kernel's ids (the init namespace's) */
-	__u32 pad;
+	__u32 size;		/* the record's bytes, items included */
 };
 
+/* A call: this, then NITEMS items, each a struct rcb_item and its LEN
+ * bytes, padded to 8. */
 struct rcb_call {
 	struct rcb_header h;
 	__s64 nr;
 	__u64 args[6];
 	__s64 ret;
 	__u64 enter_ns, exit_ns;	/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
-	/* Which argument each string is (0-5), 0xff: none. */
-	__u8 str_arg[RCB_STRINGS];
-	__u8 pad[6];
-	char str[RCB_STRINGS][RCB_STR_MAX];
+	__u32 nitems;
+	__u32 pad;
+};
+
+enum rcb_item_kind {
+	RCB_I_STR = 1,		/* LEN bytes, the NUL included */
+	RCB_I_BYTES,		/* LEN bytes */
+	RCB_I_HEAD,		/* the first LEN of TOTAL bytes */
+	RCB_I_TAIL,		/* the last LEN of TOTAL bytes */
+};
+
+struct rcb_item {
+	__u8 arg;
+	__u8 kind;		/* enum rcb_item_kind */
+	__u8 fault;		/* the memory could not be read: LEN is 0 */
+	__u8 pad;
+	__u32 len;
+	__u64 total;		/* the length the call gave (a write's count) */
 };
 
 struct rcb_exit {
