@@ -266,6 +266,65 @@ static void keeps_the_data_written(void **state)
 	strbuf_release(&err);
 }
 
+/* A failed exec, then one that works. */
+static void execs(void)
+{
+	char *const bad[] = { "rc-missing", NULL };
+	char *const sh[] = { "sh", "-c", "exit 5", NULL };
+
+	execv("/nonexistent/rc-missing", bad);
+	execv("/bin/sh", sh);
+	_exit(100);
+}
+
+/* A successful exec is told by the kernel's exec event (its arguments
+ * pointed into memory that is gone at exit); a failed one by its path. */
+static void describes_execs(void **state)
+{
+	(void)state;
+	struct bpf_capture *c = open_or_skip(NULL);
+	struct strbuf err = STRBUF_INIT;
+	struct seen *s = calloc(1, sizeof(*s));
+	int go, st;
+
+	assert_non_null(s);
+	pid_t pid = held_child(&go, execs);
+	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
+	s->until = pid;
+	release(go);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 5);
+	drain(c, s);
+	assert_int_equal(s->bad, 0);
+	const struct rc_event *bad = NULL, *ok = NULL;
+	for (int i = 0; i < s->n; i++) {
+		const struct rc_event *e = &s->ev[i];
+		if (e->kind != RC_EV_SYSCALL || e->nr != SYS_execve)
+			continue;
+		if (e->err)
+			bad = e;
+		else
+			ok = e;
+	}
+	assert_non_null(bad);
+	assert_int_equal(bad->err, ENOENT);
+	assert_string_equal(bad->path, "/nonexistent/rc-missing");
+	assert_non_null(ok);
+	assert_string_equal(ok->path, "/bin/sh");
+	assert_int_equal(ok->argc, 3);
+	assert_string_equal(ok->argv[0], "sh");
+	assert_string_equal(ok->argv[2], "exit 5");
+	assert_false(ok->argv_truncated);
+	assert_non_null(strstr(ok->line, "[\"sh\", \"-c\", \"exit 5\"]"));
+	const struct rc_event *x = find_exit(s, pid);
+	assert_non_null(x);
+	assert_int_equal(x->exit_code, 5);
+	bpf_capture_close(c);
+	arena_release(&s->a);
+	free(s);
+	strbuf_release(&err);
+}
+
 static void many_failed_opens(void)
 {
 	for (int i = 0; i < 20000; i++)
@@ -325,6 +384,7 @@ int main(void)
 		cmocka_unit_test(malformed_records_are_refused),
 		cmocka_unit_test(follows_children_from_their_first_call),
 		cmocka_unit_test(keeps_the_data_written),
+		cmocka_unit_test(describes_execs),
 		cmocka_unit_test(a_full_ring_counts_its_losses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

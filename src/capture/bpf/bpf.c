@@ -21,7 +21,7 @@
 struct bpf_capture {
 	struct capture_bpf *skel;
 	/* Attached one by one, so that close can detach in its own order. */
-	struct bpf_link *enter, *exit, *fork, *task_exit;
+	struct bpf_link *enter, *exit, *fork, *task_exit, *exec;
 	struct ring_buffer *rb;
 	bpf_record_fn fn;
 	void *user;
@@ -70,6 +70,8 @@ static void plan_of(const struct rc_syscall *sc, struct rcb_plan *pl)
 		__u8 kind = RCB_P_NONE;
 		switch (sc->roles[i]) {
 		case ROLE_PATH:
+			kind = sc->classes & CL_EXEC ? RCB_P_EXEC : RCB_P_STR;
+			break;
 		case ROLE_PATH2:
 			kind = RCB_P_STR;
 			break;
@@ -152,7 +154,8 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	/* Exit before entry would see calls end that never began; entry
 	 * first sees at most calls begun and not yet ended. */
 	if (!(c->enter = attach(c->skel->progs.on_sys_enter)) || !(c->exit = attach(c->skel->progs.on_sys_exit)) ||
-	    !(c->fork = attach(c->skel->progs.on_fork)) || !(c->task_exit = attach(c->skel->progs.on_task_exit))) {
+	    !(c->fork = attach(c->skel->progs.on_fork)) || !(c->task_exit = attach(c->skel->progs.on_task_exit)) ||
+	    !(c->exec = attach(c->skel->progs.on_exec))) {
 		e = errno;
 		bpf_capture_close(c);
 		return fail(err, e, "attach the eBPF capture");
@@ -231,6 +234,7 @@ void bpf_capture_close(struct bpf_capture *c)
 	bpf_link__destroy(c->enter);
 	bpf_link__destroy(c->fork);
 	bpf_link__destroy(c->task_exit);
+	bpf_link__destroy(c->exec);
 	capture_bpf__destroy(c->skel);
 	free(c);
 }

@@ -75,6 +75,29 @@ struct {
 	__type(value, struct scratch);
 } scratch SEC(".maps");
 
+/* What sched_process_exec saw of a thread's new program, for the exit
+ * of its exec call: the old memory the arguments pointed into is gone. */
+struct exec_info {
+	char filename[RCB_STR_MAX];
+	char argv[RCB_ARGV_MAX];
+	__u32 argv_len;		/* bytes kept */
+	__u32 argv_total;	/* bytes there were */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);	/* tid */
+	__type(value, struct exec_info);
+} execs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct exec_info);
+} exec_scratch SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, RCB_NCOUNTERS);
@@ -177,6 +200,29 @@ static __always_inline __u32 add_item(char *buf, __u32 off, __u8 arg, __u8 kind,
 	return off + ((sizeof(*it) + (__u32)n + 7) & ~7u);
 }
 
+/* The same from our own map (a kernel copy, already bounded). */
+static __always_inline __u32 add_kernel_item(char *buf, __u32 off, __u8 arg, __u8 kind, const char *src, __u32 len,
+					     __u64 total, int str, __u32 *nitems)
+{
+	if (off > RCB_REC_MAX - sizeof(struct rcb_item) - RCB_STR_MAX - RCB_DATA_END)
+		return off;
+	off &= RCB_REC_MAX - 1;
+	struct rcb_item *it = (void *)(buf + off);
+	long n;
+	if (str)
+		n = bpf_probe_read_kernel_str(buf + off + sizeof(*it), RCB_STR_MAX, src);
+	else
+		n = bpf_probe_read_kernel(buf + off + sizeof(*it), len & RCB_ITEM_MASK, src) ? -1 : (long)(len & RCB_ITEM_MASK);
+	it->arg = arg;
+	it->kind = kind;
+	it->fault = n < 0;
+	it->pad = 0;
+	it->len = n < 0 ? 0 : (__u32)n;
+	it->total = total;
+	*nitems += 1;
+	return off + ((sizeof(*it) + it->len + 7) & ~7u);
+}
+
 /* What the plan keeps of the call's memory, after its fixed part. */
 static __always_inline __u32 add_items(char *buf, __u32 off, const struct entry *en, long ret, __u32 *nitems)
 {
@@ -241,6 +287,21 @@ static __always_inline __u32 add_items(char *buf, __u32 off, const struct entry 
 				*nitems += 1;
 			}
 			break;
+		case RCB_P_EXEC: {
+			if (ret != 0) {
+				off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, 1, nitems);
+				break;
+			}
+			__u32 tid = (__u32)bpf_get_current_pid_tgid();
+			struct exec_info *x = bpf_map_lookup_elem(&execs, &tid);
+			if (!x)
+				break;
+			off = add_kernel_item(buf, off, arg, RCB_I_STR, x->filename, RCB_STR_MAX, RCB_STR_MAX, 1, nitems);
+			off = add_kernel_item(buf, off, arg, RCB_I_ARGV, x->argv, x->argv_len, x->argv_total, 0,
+					      nitems);
+			bpf_map_delete_elem(&execs, &tid);
+			break;
+		}
 		default:
 			break;
 		}
@@ -330,5 +391,32 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 	}
 	if (live == 0)
 		bpf_map_delete_elem(&followed, &tgid);
+	return 0;
+}
+
+/* A followed thread's exec succeeded: its new program's file name, and
+ * its argv from the new memory, for the exit of its exec call. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u32 tgid = BPF_CORE_READ(p, tgid), tid = BPF_CORE_READ(p, pid);
+	__u32 zero = 0;
+
+	if (!bpf_map_lookup_elem(&followed, &tgid))
+		return 0;
+	struct exec_info *x = bpf_map_lookup_elem(&exec_scratch, &zero);
+	if (!x)
+		return 0;
+	const char *fn = BPF_CORE_READ(bprm, filename);
+	if (bpf_probe_read_kernel_str(x->filename, sizeof(x->filename), fn) < 0)
+		x->filename[0] = 0;
+	__u64 start = BPF_CORE_READ(p, mm, arg_start), end = BPF_CORE_READ(p, mm, arg_end);
+	__u64 total = end > start ? end - start : 0;
+	__u64 n = total < RCB_ARGV_MAX ? total : RCB_ARGV_MAX;
+	x->argv_total = (__u32)total;
+	x->argv_len = 0;
+	if (n && bpf_probe_read_user(x->argv, n & (RCB_ARGV_MAX - 1) ?: RCB_ARGV_MAX, (const void *)start) == 0)
+		x->argv_len = (__u32)n;
+	bpf_map_update_elem(&execs, &tid, x, BPF_ANY);
 	return 0;
 }

@@ -25,6 +25,9 @@ struct items {
 	size_t nhead, ntail;
 	uint64_t total;
 	int data_arg;
+	const char *argv;	/* a new program's arguments, NUL-separated */
+	size_t nargv;
+	bool argv_cut;
 };
 
 /* The items after the call's fixed part, checked against SIZE. */
@@ -67,6 +70,11 @@ static int read_items(const unsigned char *rec, size_t size, uint32_t nitems, st
 			it->tail = p;
 			it->ntail = h.len;
 			break;
+		case RCB_I_ARGV:
+			it->argv = (const char *)p;
+			it->nargv = h.len;
+			it->argv_cut = h.total > h.len;
+			break;
 		default:
 			return -1;
 		}
@@ -93,6 +101,29 @@ static void data_facts(struct rc_event *e, const struct items *it, struct arena 
 	}
 }
 
+/* The new program's argv (execve's ROLE_ARGV), as far as it was kept. */
+static void argv_facts(struct rc_event *e, const struct items *it, struct arena *a)
+{
+	size_t at = 0;
+
+	while (at < it->nargv) {
+		size_t n = strnlen(it->argv + at, it->nargv - at);
+		if (at + n == it->nargv && it->argv_cut) {
+			/* The last one, cut by the cap. */
+			e->argv_truncated = true;
+			break;
+		}
+		if (e->argc == RC_EVENT_MAX_ARGV) {
+			e->argv_truncated = true;
+			break;
+		}
+		e->argv[e->argc++] = arena_strndup(a, it->argv + at, n);
+		at += n + 1;
+	}
+	if (it->argv_cut)
+		e->argv_truncated = true;
+}
+
 /* The evidence line: the call with its arguments as numbers, its paths
  * and the start of its data as strings, and what it returned. */
 static void call_line(struct rc_event *e, const struct rcb_call *r, const struct rc_syscall *sc,
@@ -109,6 +140,14 @@ static void call_line(struct rc_event *e, const struct rcb_call *r, const struct
 			strbuf_addc(&sb, '"');
 			strbuf_add_escaped(&sb, it->str[i], strlen(it->str[i]));
 			strbuf_addc(&sb, '"');
+		} else if (sc && i < sc->nroles && sc->roles[i] == ROLE_ARGV && e->argc) {
+			strbuf_addc(&sb, '[');
+			for (int k = 0; k < e->argc; k++) {
+				strbuf_adds(&sb, k ? ", \"" : "\"");
+				strbuf_add_escaped(&sb, e->argv[k], strlen(e->argv[k]));
+				strbuf_addc(&sb, '"');
+			}
+			strbuf_adds(&sb, e->argv_truncated ? ", ...]" : "]");
 		} else if ((int)i == it->data_arg && e->data) {
 			size_t n = e->data_len < 64 ? e->data_len : 64;
 			strbuf_addc(&sb, '"');
@@ -174,6 +213,8 @@ static int call_event(const unsigned char *rec, size_t size, const struct rcb_ca
 		}
 		if (it.head)
 			data_facts(e, &it, a);
+		if (it.argv)
+			argv_facts(e, &it, a);
 		event_call_facts(e, sc, true, e->ret, e->err);
 	}
 	call_line(e, r, sc, &it, a);

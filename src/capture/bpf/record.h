@@ -32,6 +32,8 @@
 #define RCB_DATA_END 2048
 /* A timeout read at entry (a timespec or timeval: 16 bytes). */
 #define RCB_TIMEOUT 16
+/* The argv kept of an exec (strace's -s 256 shows about this much). */
+#define RCB_ARGV_MAX 1024
 
 enum rcb_plan_kind {
 	RCB_P_NONE,
@@ -41,6 +43,9 @@ enum rcb_plan_kind {
 	RCB_P_DATA_OUT,		/* bytes given, their count argument LEN_ARG */
 	RCB_P_DATA_IN,		/* bytes returned, as many as the call returned */
 	RCB_P_TIMEOUT,		/* 16 bytes, read at entry (select rewrites its timeval) */
+	RCB_P_EXEC,		/* an exec's program: after a success, the kernel's exec
+				 * event gives its file name and argv (the old memory is
+				 * gone); after a failure, the path argument */
 };
 
 struct rcb_plan_item {
@@ -90,6 +95,8 @@ enum rcb_item_kind {
 	RCB_I_BYTES,		/* LEN bytes */
 	RCB_I_HEAD,		/* the first LEN of TOTAL bytes */
 	RCB_I_TAIL,		/* the last LEN of TOTAL bytes */
+	RCB_I_ARGV,		/* the new program's arguments, each ending in a NUL;
+				 * TOTAL: their size in all (more than LEN: cut) */
 };
 
 struct rcb_item {
