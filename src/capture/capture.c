@@ -16,6 +16,7 @@
 #include <dirent.h>
 
 #include "capture/capture.h"
+#include "event/facts.h"
 #include "event/procs.h"
 #include "util/procfs.h"
 #include "util/util.h"
@@ -347,24 +348,7 @@ static void hook_signal(void *ctx, struct tracee *t, const siginfo_t *si)
 	e.pid = t->tid;
 	e.ts = ts;
 	e.dur = -1;
-	e.signo = si->si_signo;
-	e.si_code = si->si_code;
-	switch (si->si_signo) {
-	case SIGSEGV:
-	case SIGBUS:
-	case SIGILL:
-	case SIGFPE:
-	case SIGTRAP:
-		if (si->si_code > 0) {
-			e.has_fault_addr = true;
-			e.fault_addr = (uint64_t)(uintptr_t)si->si_addr;
-		}
-		break;
-	default:
-		if (si->si_code <= 0 || si->si_signo == SIGCHLD)
-			e.sender_pid = si->si_pid;
-		break;
-	}
+	event_siginfo_facts(&e, si->si_signo, si->si_code, (uint64_t)(uintptr_t)si->si_addr, si->si_pid);
 	e.line = c->line.buf;
 	e.line_len = c->line.len;
 	feed(c, t, &e);

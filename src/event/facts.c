@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <signal.h>
 #include <string.h>
 
 #include "gen/tables.h"
@@ -181,4 +182,26 @@ void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_
 	if (e->len == 0 && ret_known && ret > 0 &&
 	    (syscall_has_role(sc, ROLE_IOV_IN) || syscall_has_role(sc, ROLE_IOV_OUT)))
 		e->len = (uint64_t)ret;
+}
+
+void event_siginfo_facts(struct rc_event *e, int signo, int code, uint64_t addr, int pid)
+{
+	e->signo = signo;
+	e->si_code = code;
+	switch (signo) {
+	case SIGSEGV:
+	case SIGBUS:
+	case SIGILL:
+	case SIGFPE:
+	case SIGTRAP:
+		if (code > 0) {
+			e->has_fault_addr = true;
+			e->fault_addr = addr;
+		}
+		break;
+	default:
+		if (code <= 0 || signo == SIGCHLD)
+			e->sender_pid = pid;
+		break;
+	}
 }

@@ -47,6 +47,13 @@ void event_raw_arg_facts(struct rc_event *e, const struct rc_syscall *sc, const 
 void event_raw_exit_facts(struct rc_event *e, const struct rc_syscall *sc, const uint64_t args[RC_SC_MAX_ARGS],
 			  long long ret, int err);
 
+/* A signal delivered, from its siginfo's numbers, the same for every
+ * source that has them (the tracer's siginfo, a kernel record): SIGNO
+ * and CODE; a fault's address ADDR, which the fault signals carry when
+ * the kernel raised them (CODE > 0); the sender PID, which the others
+ * carry when a process sent them (CODE <= 0), and SIGCHLD always. */
+void event_siginfo_facts(struct rc_event *e, int signo, int code, uint64_t addr, int pid);
+
 /* O_* flags V as the event keeps them: what a reader of strace's text
  * gets from the names, by the headers' values. glibc defines O_LARGEFILE
  * as 0 on 64-bit targets, but the kernel has its own bit for it

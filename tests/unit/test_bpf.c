@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -325,6 +326,75 @@ static void describes_execs(void **state)
 	strbuf_release(&err);
 }
 
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/* Where the child faults (a variable: the compiler must not see it). */
+static volatile uintptr_t fault_at = 16;
+
+/* SIGUSR1 sent to itself and handled, then a fault at address 16, with
+ * SIGSEGV's default action (cmocka's handler is inherited otherwise). */
+static void signals(void)
+{
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGUSR1, on_usr1);
+	kill(getpid(), SIGUSR1);
+	struct rlimit no_core = { 0, 0 };
+	setrlimit(RLIMIT_CORE, &no_core);
+	*(volatile int *)fault_at = 1;
+	_exit(100);
+}
+
+/* Each delivery with its siginfo's facts, and the end by the signal. */
+static void tells_signals(void **state)
+{
+	(void)state;
+	struct bpf_capture *c = open_or_skip(NULL);
+	struct strbuf err = STRBUF_INIT;
+	struct seen *s = calloc(1, sizeof(*s));
+	int go, st;
+
+	assert_non_null(s);
+	pid_t pid = held_child(&go, signals);
+	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
+	s->until = pid;
+	release(go);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
+	drain(c, s);
+	assert_int_equal(s->bad, 0);
+	const struct rc_event *usr1 = NULL, *segv = NULL;
+	for (int i = 0; i < s->n; i++) {
+		if (s->ev[i].kind != RC_EV_SIGNAL)
+			continue;
+		if (s->ev[i].signo == SIGUSR1)
+			usr1 = &s->ev[i];
+		if (s->ev[i].signo == SIGSEGV)
+			segv = &s->ev[i];
+	}
+	assert_non_null(usr1);
+	assert_int_equal(usr1->si_code, SI_USER);
+	assert_int_equal(usr1->sender_pid, pid);
+	assert_false(usr1->has_fault_addr);
+	assert_non_null(segv);
+	assert_int_equal(segv->pid, pid);
+	assert_int_equal(segv->si_code, SEGV_MAPERR);
+	assert_true(segv->has_fault_addr);
+	assert_int_equal(segv->fault_addr, 16);
+	assert_string_equal(segv->line, "--- SIGSEGV {si_signo=SIGSEGV, si_code=SEGV_MAPERR, si_addr=0x10} ---");
+	const struct rc_event *x = find_exit(s, pid);
+	assert_non_null(x);
+	assert_false(x->exited);
+	assert_int_equal(x->signo, SIGSEGV);
+	assert_false(x->core_dumped);
+	bpf_capture_close(c);
+	arena_release(&s->a);
+	free(s);
+	strbuf_release(&err);
+}
+
 static void many_failed_opens(void)
 {
 	for (int i = 0; i < 20000; i++)
@@ -385,6 +455,7 @@ int main(void)
 		cmocka_unit_test(follows_children_from_their_first_call),
 		cmocka_unit_test(keeps_the_data_written),
 		cmocka_unit_test(describes_execs),
+		cmocka_unit_test(tells_signals),
 		cmocka_unit_test(a_full_ring_counts_its_losses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,7 +21,7 @@
 struct bpf_capture {
 	struct capture_bpf *skel;
 	/* Attached one by one, so that close can detach in its own order. */
-	struct bpf_link *enter, *exit, *fork, *task_exit, *exec;
+	struct bpf_link *enter, *exit, *fork, *task_exit, *exec, *signal;
 	struct ring_buffer *rb;
 	bpf_record_fn fn;
 	void *user;
@@ -155,7 +155,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	 * first sees at most calls begun and not yet ended. */
 	if (!(c->enter = attach(c->skel->progs.on_sys_enter)) || !(c->exit = attach(c->skel->progs.on_sys_exit)) ||
 	    !(c->fork = attach(c->skel->progs.on_fork)) || !(c->task_exit = attach(c->skel->progs.on_task_exit)) ||
-	    !(c->exec = attach(c->skel->progs.on_exec))) {
+	    !(c->exec = attach(c->skel->progs.on_exec)) || !(c->signal = attach(c->skel->progs.on_signal))) {
 		e = errno;
 		bpf_capture_close(c);
 		return fail(err, e, "attach the eBPF capture");
@@ -235,6 +235,7 @@ void bpf_capture_close(struct bpf_capture *c)
 	bpf_link__destroy(c->fork);
 	bpf_link__destroy(c->task_exit);
 	bpf_link__destroy(c->exec);
+	bpf_link__destroy(c->signal);
 	capture_bpf__destroy(c->skel);
 	free(c);
 }

@@ -420,3 +420,33 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	bpf_map_update_elem(&execs, &tid, x, BPF_ANY);
 	return 0;
 }
+
+/* A signal delivered to a followed thread, with its siginfo, as strace's
+ * "--- SIGSEGV {...} ---" line has it: a fault's address, a sender. */
+SEC("tp_btf/signal_deliver")
+int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+	__u32 tgid = pt >> 32, tid = (__u32)pt;
+
+	if (!bpf_map_lookup_elem(&followed, &tgid))
+		return 0;
+	struct rcb_signal *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		count(RCB_LOST_RESERVE);
+		return 0;
+	}
+	r->h.kind = RCB_SIGNAL;
+	r->h.tgid = tgid;
+	r->h.tid = tid;
+	r->h.size = sizeof(*r);
+	r->ns = bpf_ktime_get_ns();
+	r->signo = sig;
+	r->code = info ? BPF_CORE_READ(info, si_code) : 0;
+	r->addr = info ? (__u64)BPF_CORE_READ(info, _sifields._sigfault._addr) : 0;
+	r->pid = info ? BPF_CORE_READ(info, _sifields._kill._pid) : 0;
+	r->pad = 0;
+	/* A signal may end the process: read now. */
+	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+	return 0;
+}

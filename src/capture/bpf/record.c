@@ -2,11 +2,13 @@
  * the other sources, through event/facts.c and the table's roles. */
 #include <errno.h>
 #include <linux/types.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "capture/bpf/bpf.h"
 #include "capture/bpf/record.h"
+#include "capture/decode.h"
 #include "event/facts.h"
 #include "event/syscalls.h"
 #include "gen/tables.h"
@@ -248,6 +250,38 @@ static int exit_event(const struct rcb_exit *r, struct rc_event *e, struct arena
 	return 1;
 }
 
+/* The delivery line as strace prints it, from the tracer's own printer. */
+static int signal_event(const struct rcb_signal *r, struct rc_event *e, struct arena *a)
+{
+	siginfo_t si;
+	struct strbuf sb = STRBUF_INIT;
+
+	event_clear(e);
+	e->kind = RC_EV_SIGNAL;
+	e->pid = (int)r->h.tid;
+	e->ts = (double)r->ns / 1e9;
+	e->dur = -1;
+	event_siginfo_facts(e, r->signo, r->code, r->addr, r->pid);
+	memset(&si, 0, sizeof(si));
+	si.si_signo = r->signo;
+	si.si_code = r->code;
+	if (e->has_fault_addr)
+		si.si_addr = (void *)(uintptr_t)r->addr;
+	else
+		si.si_pid = r->pid;
+	const char *name = dec_signame(r->signo);
+	if (name)
+		strbuf_addf(&sb, "--- %s ", name);
+	else
+		strbuf_addf(&sb, "--- %d ", r->signo);
+	dec_siginfo(&sb, &si);
+	strbuf_adds(&sb, " ---");
+	e->line = arena_strndup(a, sb.buf, sb.len);
+	e->line_len = sb.len;
+	strbuf_release(&sb);
+	return 1;
+}
+
 int bpf_record_event(const void *rec, size_t size, struct rc_event *e, struct arena *a)
 {
 	struct rcb_header h;
@@ -262,6 +296,13 @@ int bpf_record_event(const void *rec, size_t size, struct rc_event *e, struct ar
 			return -1;
 		memcpy(&r, rec, sizeof(r));
 		return call_event(rec, size, &r, e, a);
+	}
+	case RCB_SIGNAL: {
+		struct rcb_signal r;
+		if (size < sizeof(r))
+			return -1;
+		memcpy(&r, rec, sizeof(r));
+		return signal_event(&r, e, a);
 	}
 	case RCB_EXIT: {
 		struct rcb_exit r;

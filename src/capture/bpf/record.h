@@ -62,6 +62,7 @@ struct rcb_plan {
 enum rcb_kind {
 	RCB_CALL = 1,
 	RCB_EXIT,		/* a thread ended */
+	RCB_SIGNAL,		/* a signal delivered to a thread */
 };
 
 /* The loss counters, one slot each in the per-CPU counter array. */
@@ -106,6 +107,15 @@ struct rcb_item {
 	__u8 pad;
 	__u32 len;
 	__u64 total;		/* the length the call gave (a write's count) */
+};
+
+struct rcb_signal {
+	struct rcb_header h;
+	__u64 ns;
+	__s32 signo, code;	/* the siginfo's */
+	__u64 addr;		/* si_addr */
+	__s32 pid;		/* si_pid (the sender's, in its namespace) */
+	__u32 pad;
 };
 
 struct rcb_exit {
