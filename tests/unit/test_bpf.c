@@ -5,6 +5,7 @@
  * it lost. Skipped where the kernel refuses BPF (no privilege). */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -395,6 +396,93 @@ static void tells_signals(void **state)
 	strbuf_release(&err);
 }
 
+static void ns_target(void)
+{
+	open("/nonexistent/rc-bpf-ns", O_RDONLY);
+	_exit(7);
+}
+
+/* As pid 1 of a new pid namespace (a container's init): follow our first
+ * child, pid 2 here and another pid in the kernel. Plain checks, no
+ * cmocka (this is a forked process): the exit status says which failed. */
+static int ns_leader(void)
+{
+	struct bpf_capture *c;
+	struct strbuf err = STRBUF_INIT;
+
+	if (bpf_capture_open(&c, NULL, &err) < 0)
+		return 77;
+	int p[2];
+	if (pipe(p) != 0)
+		return 10;
+	pid_t pid = fork();
+	if (pid == 0) {
+		char b;
+		close(p[1]);
+		if (read(p[0], &b, 1) != 1)
+			_exit(100);
+		ns_target();
+	}
+	close(p[0]);
+	if (pid != 2)
+		return 11;
+	if (bpf_capture_follow(c, pid, &err) < 0)
+		return 12;
+	if (write(p[1], "x", 1) != 1)
+		return 13;
+	close(p[1]);
+	int st;
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 7)
+		return 14;
+	struct seen *s = calloc(1, sizeof(*s));
+	if (!s)
+		return 15;
+	s->until = pid;
+	double deadline = now() + 10;
+	while (!s->ended && now() < deadline)
+		if (bpf_capture_poll(c, 50, keep, s, &err) < 0)
+			return 16;
+	const struct rc_event *o = find_open(s, "/nonexistent/rc-bpf-ns");
+	if (!o)
+		return 17;
+	if (o->pid != 2)
+		return 18;
+	if (!find_exit(s, 2))
+		return 19;
+	bpf_capture_close(c);
+	return 0;
+}
+
+/* Inside a pid namespace the pids the loader sees are not the kernel's:
+ * the followed set is seeded through a pidfd, and the events name the
+ * threads as the namespace does. */
+static void follows_inside_a_pid_namespace(void **state)
+{
+	(void)state;
+	pid_t outer = fork();
+
+	assert_true(outer >= 0);
+	if (outer == 0) {
+		if (unshare(CLONE_NEWPID) != 0)
+			_exit(77);
+		pid_t leader = fork();
+		if (leader == 0)
+			_exit(ns_leader());
+		int st;
+		if (waitpid(leader, &st, 0) != leader)
+			_exit(98);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 99);
+	}
+	int st;
+	assert_int_equal(waitpid(outer, &st, 0), outer);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77) {
+		print_message("no pid namespace or no eBPF here\n");
+		skip();
+	}
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
 static void many_failed_opens(void)
 {
 	for (int i = 0; i < 20000; i++)
@@ -456,6 +544,7 @@ int main(void)
 		cmocka_unit_test(keeps_the_data_written),
 		cmocka_unit_test(describes_execs),
 		cmocka_unit_test(tells_signals),
+		cmocka_unit_test(follows_inside_a_pid_namespace),
 		cmocka_unit_test(a_full_ring_counts_its_losses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -146,6 +148,12 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 		return fail(err, e, "open the eBPF capture");
 	}
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
+	/* Our pid namespace, for the ids the records give our user. */
+	struct stat ns;
+	if (stat("/proc/self/ns/pid", &ns) == 0) {
+		c->skel->rodata->pidns_dev = ns.st_dev;
+		c->skel->rodata->pidns_ino = ns.st_ino;
+	}
 	if ((e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
 	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c)) != 0) {
 		bpf_capture_close(c);
@@ -164,13 +172,47 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	return 0;
 }
 
-int bpf_capture_follow(struct bpf_capture *c, pid_t tgid, struct strbuf *err)
+/* The kernel's tgid of the process PIDFD names, through the task
+ * iterator attached to that process alone. */
+static int kernel_tgid(struct bpf_capture *c, int pidfd, __u32 *out)
 {
-	__u32 k = (__u32)tgid;
-	__u8 one = 1;
+	union bpf_iter_link_info linfo;
+	LIBBPF_OPTS(bpf_iter_attach_opts, opts, .link_info = &linfo, .link_info_len = sizeof(linfo));
 
+	memset(&linfo, 0, sizeof(linfo));
+	linfo.task.pid_fd = (__u32)pidfd;
+	struct bpf_link *l = bpf_program__attach_iter(c->skel->progs.kernel_tgid, &opts);
+	if (libbpf_get_error(l))
+		return -errno;
+	int fd = bpf_iter_create(bpf_link__fd(l));
+	int r = fd < 0 ? -errno : 0;
+	if (fd >= 0) {
+		ssize_t n = read(fd, out, sizeof(*out));
+		r = n == (ssize_t)sizeof(*out) ? 0 : n < 0 ? -errno : -ESRCH;
+		close(fd);
+	}
+	bpf_link__destroy(l);
+	return r;
+}
+
+int bpf_capture_follow(struct bpf_capture *c, pid_t pid, struct strbuf *err)
+{
+	__u32 k;
+	__u8 one = 1;
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (pidfd < 0) {
+		strbuf_addf(err, "cannot follow process %d: %s", (int)pid, strerror(errno));
+		return -1;
+	}
+	int r = kernel_tgid(c, pidfd, &k);
+	close(pidfd);
+	if (r < 0) {
+		strbuf_addf(err, "cannot follow process %d: %s", (int)pid, strerror(-r));
+		return -1;
+	}
 	if (bpf_map_update_elem(bpf_map__fd(c->skel->maps.followed), &k, &one, BPF_ANY) != 0) {
-		strbuf_addf(err, "cannot follow process %d: %s", (int)tgid, strerror(errno));
+		strbuf_addf(err, "cannot follow process %d: %s", (int)pid, strerror(errno));
 		return -1;
 	}
 	return 0;

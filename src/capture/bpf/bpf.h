@@ -38,9 +38,12 @@ struct bpf_capture_opts {
 };
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err);
-/* Follow the process TGID (the kernel's id: this tool's own pid
- * namespace must be the kernel's) and, from now on, its children. */
-int bpf_capture_follow(struct bpf_capture *c, pid_t tgid, struct strbuf *err);
+/* Follow process PID (as this process sees it: in a container, not the
+ * kernel's) and, from now on, its children. The followed set is keyed
+ * by the kernel's tgid, found through a pidfd, which is the same in
+ * every pid namespace; the records then name threads by their ids in
+ * this process's namespace. */
+int bpf_capture_follow(struct bpf_capture *c, pid_t pid, struct strbuf *err);
 
 /* Each record as the kernel wrote it: return 0 to go on. */
 typedef int (*bpf_record_fn)(void *user, const void *rec, size_t size);

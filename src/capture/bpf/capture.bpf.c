@@ -22,6 +22,9 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by the loader before loading (the skeleton's rodata). */
 const volatile __u64 wakeup_bytes = 256 * 1024;
+/* The loader's pid namespace (/proc/self/ns/pid's device and inode):
+ * records name threads by their ids there too. */
+const volatile __u64 pidns_dev, pidns_ino;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -104,6 +107,23 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } counters SEC(".maps");
+
+/* A record's header, for the current thread (every hook that writes a
+ * record runs in the thread it is about). */
+static __always_inline void header(struct rcb_header *h, __u32 kind, __u32 size, __u32 tgid, __u32 tid)
+{
+	struct bpf_pidns_info ns = { 0 };
+
+	h->kind = kind;
+	h->size = size;
+	h->tgid = tgid;
+	h->tid = tid;
+	h->ns_tgid = h->ns_tid = 0;
+	if (pidns_ino && bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns)) == 0) {
+		h->ns_tgid = ns.tgid;
+		h->ns_tid = ns.pid;
+	}
+}
 
 static __always_inline void count(__u32 which)
 {
@@ -330,9 +350,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	}
 	struct rcb_call *r = (void *)sc->buf;
-	r->h.kind = RCB_CALL;
-	r->h.tgid = tgid;
-	r->h.tid = tid;
+	header(&r->h, RCB_CALL, 0, tgid, tid);
 	r->nr = en->nr;
 	for (int i = 0; i < 6; i++)
 		r->args[i] = en->args[i];
@@ -377,10 +395,7 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 	int live = BPF_CORE_READ(p, signal, live.counter);
 	struct rcb_exit *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (r) {
-		r->h.kind = RCB_EXIT;
-		r->h.tgid = tgid;
-		r->h.tid = tid;
-		r->h.size = sizeof(*r);
+		header(&r->h, RCB_EXIT, sizeof(*r), tgid, tid);
 		r->ns = bpf_ktime_get_ns();
 		r->exit_code = BPF_CORE_READ(p, exit_code);
 		r->group_dead = live == 0;
@@ -436,10 +451,7 @@ int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct k_sigaction
 		count(RCB_LOST_RESERVE);
 		return 0;
 	}
-	r->h.kind = RCB_SIGNAL;
-	r->h.tgid = tgid;
-	r->h.tid = tid;
-	r->h.size = sizeof(*r);
+	header(&r->h, RCB_SIGNAL, sizeof(*r), tgid, tid);
 	r->ns = bpf_ktime_get_ns();
 	r->signo = sig;
 	r->code = info ? BPF_CORE_READ(info, si_code) : 0;
@@ -448,5 +460,21 @@ int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct k_sigaction
 	r->pad = 0;
 	/* A signal may end the process: read now. */
 	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+	return 0;
+}
+
+/* The kernel's tgid of the process a pidfd names (the loader attaches
+ * this iterator to that one process): a pid the loader sees inside a
+ * container is not the kernel's, and the followed set is keyed by the
+ * kernel's. */
+SEC("iter/task")
+int kernel_tgid(struct bpf_iter__task *ctx)
+{
+	struct task_struct *t = ctx->task;
+
+	if (!t)
+		return 0;
+	__u32 tgid = t->tgid;
+	bpf_seq_write(ctx->meta->seq, &tgid, sizeof(tgid));
 	return 0;
 }

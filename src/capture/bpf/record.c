@@ -14,6 +14,18 @@
 #include "gen/tables.h"
 #include "util/xlat.h"
 
+/* A thread as our user sees it: its id in our pid namespace, or the
+ * kernel's when it is not in it. */
+static int event_pid(const struct rcb_header *h)
+{
+	return (int)(h->ns_tid ? h->ns_tid : h->tid);
+}
+
+static int event_tgid(const struct rcb_header *h)
+{
+	return (int)(h->ns_tgid ? h->ns_tgid : h->tgid);
+}
+
 /* The kernel half keeps a write's head and tail as event.h's preview does. */
 _Static_assert(RCB_DATA_END == RC_EVENT_DATA_HEAD && 2 * RCB_DATA_END == RC_EVENT_DATA_MAX,
 	       "record.h's data ends are event.h's preview");
@@ -187,7 +199,7 @@ static int call_event(const unsigned char *rec, size_t size, const struct rcb_ca
 		return -1;
 	event_clear(e);
 	e->kind = RC_EV_SYSCALL;
-	e->pid = (int)r->h.tid;
+	e->pid = event_pid(&r->h);
 	e->nr = r->nr;
 	e->name = syscall_name(r->nr);
 	e->ts = (double)r->enter_ns / 1e9;
@@ -229,7 +241,7 @@ static int exit_event(const struct rcb_exit *r, struct rc_event *e, struct arena
 		return 0;
 	event_clear(e);
 	e->kind = RC_EV_EXIT;
-	e->pid = (int)r->h.tgid;
+	e->pid = event_tgid(&r->h);
 	e->ts = (double)r->ns / 1e9;
 	int sig = r->exit_code & 0x7f;
 	struct strbuf sb = STRBUF_INIT;
@@ -258,7 +270,7 @@ static int signal_event(const struct rcb_signal *r, struct rc_event *e, struct a
 
 	event_clear(e);
 	e->kind = RC_EV_SIGNAL;
-	e->pid = (int)r->h.tid;
+	e->pid = event_pid(&r->h);
 	e->ts = (double)r->ns / 1e9;
 	e->dur = -1;
 	event_siginfo_facts(e, r->signo, r->code, r->addr, r->pid);

@@ -75,8 +75,11 @@ enum rcb_counter {
 
 struct rcb_header {
 	__u32 kind;		/* enum rcb_kind */
-	__u32 tgid, tid;	/* the kernel's ids (the init namespace's) */
 	__u32 size;		/* the record's bytes, items included */
+	__u32 tgid, tid;	/* the kernel's ids (the init namespace's) */
+	/* The same in the loader's pid namespace (what its user sees);
+	 * 0 when the thread is not in it. */
+	__u32 ns_tgid, ns_tid;
 };
 
 /* A call: this, then NITEMS items, each a struct rcb_item and its LEN
