@@ -177,8 +177,12 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 static int kernel_tgid(struct bpf_capture *c, int pidfd, __u32 *out)
 {
 	union bpf_iter_link_info linfo;
-	LIBBPF_OPTS(bpf_iter_attach_opts, opts, .link_info = &linfo, .link_info_len = sizeof(linfo));
+	struct bpf_iter_attach_opts opts;
 
+	memset(&opts, 0, sizeof(opts));
+	opts.sz = sizeof(opts);
+	opts.link_info = &linfo;
+	opts.link_info_len = sizeof(linfo);
 	memset(&linfo, 0, sizeof(linfo));
 	linfo.task.pid_fd = (__u32)pidfd;
 	struct bpf_link *l = bpf_program__attach_iter(c->skel->progs.kernel_tgid, &opts);
