@@ -18,6 +18,8 @@
 #include "event/syscalls.h"
 
 #define RING_DEFAULT (16u << 20)
+/* include/linux/proc_ns.h */
+#define PROC_PID_INIT_INO 0xEFFFFFFCU
 #define WAKEUP_DEFAULT (256u << 10)
 
 struct bpf_capture {
@@ -150,7 +152,9 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
 	/* Our pid namespace, for the ids the records give our user. */
 	struct stat ns;
-	if (stat("/proc/self/ns/pid", &ns) == 0) {
+	/* In the kernel's own namespace (its inode is PROC_PID_INIT_INO) the
+	 * ids are the kernel's: no look-up per record. */
+	if (stat("/proc/self/ns/pid", &ns) == 0 && ns.st_ino != PROC_PID_INIT_INO) {
 		c->skel->rodata->pidns_dev = ns.st_dev;
 		c->skel->rodata->pidns_ino = ns.st_ino;
 	}

@@ -39,6 +39,7 @@ struct {
 } followed SEC(".maps");
 
 struct entry {
+	__u8 live;		/* inside the call NR */
 	__s64 nr;
 	__u64 args[6];
 	__u64 ns;
@@ -48,10 +49,12 @@ struct entry {
 	__u8 timeout_fault;
 };
 
+/* The call a thread is in, in the thread's own storage: no hashing, and
+ * no update and delete per call, which cost more than all the rest. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 65536);
-	__type(key, __u32);	/* tid */
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct entry);
 } inflight SEC(".maps");
 
@@ -149,13 +152,21 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 
 	if (!bpf_map_lookup_elem(&followed, &tgid))
 		return 0;
-	struct entry en = { .nr = id, .ns = bpf_ktime_get_ns() };
-	en.args[0] = BPF_CORE_READ(regs, di);
-	en.args[1] = BPF_CORE_READ(regs, si);
-	en.args[2] = BPF_CORE_READ(regs, dx);
-	en.args[3] = BPF_CORE_READ(regs, r10);
-	en.args[4] = BPF_CORE_READ(regs, r8);
-	en.args[5] = BPF_CORE_READ(regs, r9);
+	struct entry *slot = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
+						   BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!slot) {
+		count(RCB_LOST_ENTRY);
+		return 0;
+	}
+	struct entry en = { .live = 1, .nr = id, .ns = bpf_ktime_get_ns() };
+	/* tp_btf's regs are a typed kernel pointer: read directly, without
+	 * a probe call per register. */
+	en.args[0] = regs->di;
+	en.args[1] = regs->si;
+	en.args[2] = regs->dx;
+	en.args[3] = regs->r10;
+	en.args[4] = regs->r8;
+	en.args[5] = regs->r9;
 	en.timeout_arg = 0xff;
 	__u32 nr = (__u32)id;
 	struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
@@ -171,8 +182,7 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 			break;
 		}
 	}
-	if (bpf_map_update_elem(&inflight, &tid, &en, BPF_ANY) != 0)
-		count(RCB_LOST_ENTRY);
+	*slot = en;
 	return 0;
 }
 
@@ -337,18 +347,17 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 
 	if (!bpf_map_lookup_elem(&followed, &tgid))
 		return 0;
-	struct entry *en = bpf_map_lookup_elem(&inflight, &tid);
-	if (!en) {
+	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	if (!en || !en->live) {
 		/* Followed from inside a call (attached, or a new child's
 		 * first return): no entry was seen. */
 		return 0;
 	}
 	__u32 zero = 0;
 	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
-	if (!sc) {
-		bpf_map_delete_elem(&inflight, &tid);
+	en->live = 0;
+	if (!sc)
 		return 0;
-	}
 	struct rcb_call *r = (void *)sc->buf;
 	header(&r->h, RCB_CALL, 0, tgid, tid);
 	r->nr = en->nr;
@@ -363,7 +372,6 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	__u32 size = add_items(sc->buf, sizeof(*r), en, ret, &nitems);
 	r->nitems = nitems;
 	r->h.size = size;
-	bpf_map_delete_elem(&inflight, &tid);
 	if (size > RCB_REC_MAX)
 		return 0;
 	if (bpf_ringbuf_output(&events, sc->buf, size & (RCB_REC_MAX - 1) ?: sizeof(*r), wake_flags()) != 0)
@@ -391,7 +399,6 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 
 	if (!bpf_map_lookup_elem(&followed, &tgid))
 		return 0;
-	bpf_map_delete_elem(&inflight, &tid);
 	int live = BPF_CORE_READ(p, signal, live.counter);
 	struct rcb_exit *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (r) {
