@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "gen/tables.h"
 #include "util/util.h"
@@ -132,8 +133,7 @@ static void raw_fact(struct rc_event *e, const struct rc_syscall *sc, unsigned i
 		break;
 	case ROLE_ID:
 		/* -1 leaves the id unchanged. */
-		if (e->nids < RC_EVENT_MAX_IDS)
-			e->ids[e->nids++] = (unsigned)v == (unsigned)-1 ? -1 : (long long)(unsigned)v;
+		event_add_id(e, (unsigned)v == (unsigned)-1 ? -1 : (long long)(unsigned)v);
 		break;
 	default:	/* the roles of memory: the source reads them */
 		break;
@@ -181,4 +181,27 @@ void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_
 	if (e->len == 0 && ret_known && ret > 0 &&
 	    (syscall_has_role(sc, ROLE_IOV_IN) || syscall_has_role(sc, ROLE_IOV_OUT)))
 		e->len = (uint64_t)ret;
+}
+
+void event_clone_args_facts(struct rc_event *e, unsigned long long flags, unsigned long long exit_signal)
+{
+	e->flags = (long long)(flags | (exit_signal & 0xff));
+}
+
+void event_wait_status_facts(struct rc_event *e, int status)
+{
+	if (WIFSIGNALED(status)) {
+		e->signo = WTERMSIG(status);
+		e->core_dumped = WCOREDUMP(status);
+	} else if (WIFEXITED(status)) {
+		e->exit_code = WEXITSTATUS(status);
+	}
+}
+
+void event_add_id(struct rc_event *e, long long id)
+{
+	if (e->nids < RC_EVENT_MAX_IDS)
+		e->ids[e->nids++] = id;
+	else
+		e->ids_truncated = true;
 }

@@ -47,6 +47,23 @@ void event_raw_arg_facts(struct rc_event *e, const struct rc_syscall *sc, const 
 void event_raw_exit_facts(struct rc_event *e, const struct rc_syscall *sc, const uint64_t args[RC_SC_MAX_ARGS],
 			  long long ret, int err);
 
+/* The facts of the struct arguments, from the values a source decoded
+ * (read from the caller's memory, or parsed from strace's text): what
+ * each member means, the same for every source. */
+
+/* clone3's struct clone_args: the flags word as clone's raw argument
+ * holds it, the flag bits with EXIT_SIGNAL in the low byte. */
+void event_clone_args_facts(struct rc_event *e, unsigned long long flags, unsigned long long exit_signal);
+
+/* wait4's (waitpid's) STATUS as the kernel wrote it: the child's exit
+ * code, or the signal that killed it and whether it dumped core. A
+ * stopped or continued child has none of these. */
+void event_wait_status_facts(struct rc_event *e, int status);
+
+/* Appends ID (a group of setgroups' or getgroups' list, or an id asked
+ * for) to E's ids; one past the cap marks the list truncated. */
+void event_add_id(struct rc_event *e, long long id);
+
 /* O_* flags V as the event keeps them: what a reader of strace's text
  * gets from the names, by the headers' values. glibc defines O_LARGEFILE
  * as 0 on 64-bit targets, but the kernel has its own bit for it

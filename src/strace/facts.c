@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "event/facts.h"
 #include "event/syscalls.h"
@@ -322,9 +323,9 @@ static void take_ids(struct rc_event *e, struct span s)
 	n = split_items(inner(t), items, ARRAY_SIZE(items));
 	for (size_t i = 0; i < n; i++) {
 		long long v;
-		if (e->nids < RC_EVENT_MAX_IDS && parse_ll(span_trim(items[i]), &v))
-			e->ids[e->nids++] = v;
-		else
+		if (parse_ll(span_trim(items[i]), &v))
+			event_add_id(e, v);
+		else	/* "...": strace cut the list at -s */
 			e->ids_truncated = true;
 	}
 }
@@ -431,15 +432,17 @@ static void take_futex_timeout(struct rc_event *e, struct span s, bool realtime)
 	}
 }
 
-/* wait4's status, as strace decodes it: "[{WIFEXITED(s) && WEXITSTATUS(s) == 1}]". */
+/* wait4's status, as strace decodes it: "[{WIFEXITED(s) && WEXITSTATUS(s) == 1}]",
+ * "[{WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL && WCOREDUMP(s)}]": the
+ * status word those names test, for the values a status can hold. */
 static void take_wstatus(struct rc_event *e, struct span s)
 {
 	const char *p = memmem(s.p, s.n, "WEXITSTATUS(s) == ", 18);
 	if (p) {
 		long long v;
 		const char *q = p + 18;
-		if (parse_ll(span_make(q, (size_t)(span_end(s) - q)), &v))
-			e->exit_code = (int)v;
+		if (parse_ll(span_make(q, (size_t)(span_end(s) - q)), &v) && v >= 0 && v <= 0xff)
+			event_wait_status_facts(e, W_EXITCODE((int)v, 0));
 		return;
 	}
 	p = memmem(s.p, s.n, "WTERMSIG(s) == ", 15);
@@ -449,10 +452,10 @@ static void take_wstatus(struct rc_event *e, struct span s)
 		while (r < end && (r[0] == '_' || (r[0] >= 'A' && r[0] <= 'Z') || (r[0] >= '0' && r[0] <= '9')))
 			r++;
 		long long sig;
-		if (xlat_value(&rc_xlat_signal, q, (size_t)(r - q), &sig) ||
-		    parse_ll(span_make(q, (size_t)(r - q)), &sig))
-			e->signo = (int)sig;
-		e->core_dumped = memmem(s.p, s.n, "WCOREDUMP", 9) != NULL;
+		if ((xlat_value(&rc_xlat_signal, q, (size_t)(r - q), &sig) ||
+		     parse_ll(span_make(q, (size_t)(r - q)), &sig)) && sig > 0 && sig < 0x7f)
+			event_wait_status_facts(e, W_EXITCODE(0, (int)sig) |
+						   (memmem(s.p, s.n, "WCOREDUMP", 9) ? WCOREFLAG : 0));
 	}
 }
 
@@ -664,14 +667,16 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 			}
 		}
 		break;
-	case ROLE_CLONE_ARGS:
+	case ROLE_CLONE_ARGS: {
+		unsigned long long flags = (unsigned long long)e->flags, sig = 0;
 		if (find_field(inner(span_in(s)), "flags", &f))
-			e->flags = clone_flags(f);
-		if (find_field(inner(span_in(s)), "exit_signal", &f)) {
-			if (xlat_span(&rc_xlat_signal, f, &v) || parse_ll(f, &v))
-				e->flags |= v & 0xff;
-		}
+			flags = (unsigned long long)clone_flags(f);
+		if (find_field(inner(span_in(s)), "exit_signal", &f) &&
+		    (xlat_span(&rc_xlat_signal, f, &v) || parse_ll(f, &v)))
+			sig = (unsigned long long)v;
+		event_clone_args_facts(e, flags, sig);
 		break;
+	}
 	case ROLE_WSTATUS:
 		take_wstatus(e, s);
 		break;
@@ -690,8 +695,7 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 			e->exit_code = (int)v;
 		break;
 	case ROLE_ID:
-		if (e->nids < RC_EVENT_MAX_IDS)
-			e->ids[e->nids++] = parse_ll(s, &v) ? v : -1;
+		event_add_id(e, parse_ll(s, &v) ? v : -1);
 		break;
 	case ROLE_GROUPS:
 		take_ids(e, s);
