@@ -205,3 +205,29 @@ void event_add_id(struct rc_event *e, long long id)
 	else
 		e->ids_truncated = true;
 }
+
+void event_data_ends(uint64_t total, size_t max, size_t *head, size_t *tail)
+{
+	*head = total <= max ? (size_t)total : max / 2;
+	*tail = total <= max ? 0 : max - *head;
+}
+
+void event_data_facts(struct rc_event *e, const unsigned char *bytes, size_t head, size_t tail, uint64_t total)
+{
+	e->data = bytes;
+	e->data_len = bytes ? head + tail : 0;
+	e->data_gap = bytes && tail ? head : 0;
+	e->data_omitted = bytes && tail ? total - head - tail : 0;
+	e->data_truncated = !tail && head < total;
+}
+
+void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const unsigned char *src, size_t n)
+{
+	size_t head, tail;
+
+	event_data_ends(n, max, &head, &tail);
+	memcpy(dst, src, head);
+	if (tail)
+		memcpy(dst + head, src + n - tail, tail);
+	event_data_facts(e, dst, head, tail, n);
+}

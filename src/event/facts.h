@@ -64,6 +64,19 @@ void event_wait_status_facts(struct rc_event *e, int status);
  * for) to E's ids; one past the cap marks the list truncated. */
 void event_add_id(struct rc_event *e, long long id);
 
+/* What a data preview with room for MAX bytes keeps of a write of TOTAL:
+ * all of it (*HEAD = TOTAL, *TAIL = 0), or its first MAX / 2 bytes and
+ * its last MAX - MAX / 2, which say most of a long write (a traceback's
+ * last line is in its tail). */
+void event_data_ends(uint64_t total, size_t max, size_t *head, size_t *tail);
+/* E's data preview: BYTES holds the first HEAD bytes of a write of TOTAL,
+ * then its last TAIL (0: none, and the write is cut when HEAD < TOTAL).
+ * BYTES NULL: the source could not keep them. */
+void event_data_facts(struct rc_event *e, const unsigned char *bytes, size_t head, size_t tail, uint64_t total);
+/* Keeps the N bytes at SRC (all there is of a write) as E's data in DST,
+ * which has room for MAX, by event_data_ends. */
+void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const unsigned char *src, size_t n);
+
 /* O_* flags V as the event keeps them: what a reader of strace's text
  * gets from the names, by the headers' values. glibc defines O_LARGEFILE
  * as 0 on 64-bit targets, but the kernel has its own bit for it

@@ -177,8 +177,8 @@ static void string_bytes(struct span s, struct strbuf *sb, bool *trunc)
 	free(tmp);
 }
 
-/* E keeps what the log showed of its data: all of it, or its head and
- * its tail (event.h). */
+/* E keeps what the log showed of its data; TRUNC: strace's -s cut it,
+ * how much is not known. */
 static void keep_data(struct rc_event *e, const struct strbuf *sb, bool trunc, struct arena *a)
 {
 	unsigned char *buf = arena_alloc(a, RC_EVENT_DATA_MAX + 1);

@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/socket.h>
 
+#include "event/facts.h"
 #include "rule_test.h"
 #include "strace/parser.h"
 #include "util/strbuf.h"

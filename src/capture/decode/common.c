@@ -590,11 +590,12 @@ static void read_buf(struct dec *d, uint64_t addr, size_t len, bool preview, str
 {
 	size_t shown = MIN(len, (size_t)strsize(d));
 	size_t pmax = preview && d->opts ? d->opts->preview_max : 0;
-	/* The preview: all of the buffer up to PMAX, else its head and its
-	 * tail (event.h), read apart. */
-	size_t head = len <= pmax ? len : pmax / 2, tail = len <= pmax ? 0 : pmax - head;
-	size_t want = MAX(shown, head);
+	size_t head, tail, want;
 	unsigned char *buf;
+
+	/* The head and the tail are read apart. */
+	event_data_ends(len, pmax, &head, &tail);
+	want = MAX(shown, head);
 
 	memset(c, 0, sizeof(*c));
 	c->taken = true;
@@ -620,11 +621,7 @@ static void read_buf(struct dec *d, uint64_t addr, size_t len, bool preview, str
 	if (pmax && d->e) {
 		head = MIN(head, want);
 		memmove(buf + head, buf + want, tail);
-		d->e->data = (const unsigned char *)dec_keep(d, buf, head + tail);
-		d->e->data_len = d->e->data ? head + tail : 0;
-		d->e->data_gap = d->e->data && tail ? head : 0;
-		d->e->data_omitted = d->e->data && tail ? len - head - tail : 0;
-		d->e->data_truncated = !tail && head < len;
+		event_data_facts(d->e, (const unsigned char *)dec_keep(d, buf, head + tail), head, tail, len);
 	}
 }
 

@@ -11,6 +11,7 @@
  * headers. Only x86_64's native layouts are decoded.
  */
 #include "capture/decode.h"
+#include "event/facts.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -251,23 +252,20 @@ static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_
 	}
 	d->e->len = c.sum;
 	if (c.pbuf) {
-		/* More than the preview holds: its head, and its tail read
-		 * apart (event.h). */
-		size_t keep = c.have, gap = 0;
+		/* More than the preview holds: the tail is read apart. */
+		size_t head = c.have, tail = 0;
 		if (c.have < c.total && c.have == c.pmax) {
-			size_t head = c.pmax / 2;
-			unsigned char *t = malloc(c.pmax - head);
-			if (t && iov_tail(d, addr, c.nelem, c.total, t, c.pmax - head)) {
-				memcpy(c.pbuf + head, t, c.pmax - head);
-				gap = head;
+			size_t h, t;
+			event_data_ends(c.total, c.pmax, &h, &t);
+			unsigned char *tb = malloc(t);
+			if (tb && iov_tail(d, addr, c.nelem, c.total, tb, t)) {
+				memcpy(c.pbuf + h, tb, t);
+				head = h;
+				tail = t;
 			}
-			free(t);
+			free(tb);
 		}
-		d->e->data = (const unsigned char *)dec_keep(d, c.pbuf, keep);
-		d->e->data_len = d->e->data ? keep : 0;
-		d->e->data_gap = d->e->data ? gap : 0;
-		d->e->data_omitted = d->e->data && gap ? c.total - keep : 0;
-		d->e->data_truncated = !gap && c.have < c.total;
+		event_data_facts(d->e, (const unsigned char *)dec_keep(d, c.pbuf, head + tail), head, tail, c.total);
 		free(c.pbuf);
 	}
 }
