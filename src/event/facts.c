@@ -231,3 +231,30 @@ void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const u
 		memcpy(dst + head, src + n - tail, tail);
 	event_data_facts(e, dst, head, tail, n);
 }
+
+bool event_futex_timeout_facts(struct rc_event *e, int cmd, double sec, bool realtime)
+{
+	switch (cmd) {
+	case FUTEX_WAIT:
+		e->timeout_ms = event_secs_to_ms(sec);
+		return false;
+	case FUTEX_WAIT_BITSET:
+	case FUTEX_LOCK_PI:
+	case FUTEX_WAIT_REQUEUE_PI:
+#ifdef FUTEX_LOCK_PI2
+	case FUTEX_LOCK_PI2:
+#endif
+		if (!realtime && cmd != FUTEX_LOCK_PI)
+			return false;
+		e->timeout_ms = event_deadline_ms(e, sec);
+		return true;
+	default:
+		return false;
+	}
+}
+
+void event_stat_size_facts(struct rc_event *e, bool ok, long long size)
+{
+	if (ok)
+		e->st_size = size;
+}

@@ -77,6 +77,18 @@ void event_data_facts(struct rc_event *e, const unsigned char *bytes, size_t hea
  * which has room for MAX, by event_data_ends. */
 void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const unsigned char *src, size_t n);
 
+/* futex's timeout of SEC seconds for the command CMD (op & FUTEX_CMD_MASK),
+ * REALTIME when the op has FUTEX_CLOCK_REALTIME: FUTEX_WAIT's is
+ * relative; the others' is a deadline, kept only when it is on the
+ * realtime clock (FUTEX_LOCK_PI's always is), since a monotonic one
+ * cannot be related to the event's timestamp. True when it was a
+ * deadline: a source that stamps the event later calls this again then. */
+bool event_futex_timeout_facts(struct rc_event *e, int cmd, double sec, bool realtime);
+
+/* The file size a stat-family call wrote (st_size, stx_size); OK: the
+ * call worked, else the buffer holds nothing of the file's. */
+void event_stat_size_facts(struct rc_event *e, bool ok, long long size);
+
 /* O_* flags V as the event keeps them: what a reader of strace's text
  * gets from the names, by the headers' values. glibc defines O_LARGEFILE
  * as 0 on 64-bit targets, but the kernel has its own bit for it

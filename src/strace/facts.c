@@ -143,19 +143,19 @@ static void take_dirfd(struct rc_event *e, struct span s, struct arena *a)
 	}
 }
 
-/* st_size=N or stx_size=N anywhere in a stat struct, when the call worked. */
+/* st_size=N or stx_size=N anywhere in a stat struct. */
 static void take_size(struct rc_event *e, struct span s, const char *key)
 {
 	size_t klen = strlen(key);
 
-	if (!e->ret_known || e->ret != 0 || s.n < klen)
+	if (s.n < klen)
 		return;
 	for (size_t i = 0; i + klen <= s.n; i++) {
 		if (s.p[i] == key[0] && memcmp(s.p + i, key, klen) == 0 &&
 		    (i == 0 || s.p[i - 1] == '{' || s.p[i - 1] == ' ')) {
 			long long v;
 			if (parse_ll(span_make(s.p + i + klen, s.n - i - klen), &v))
-				e->st_size = v;
+				event_stat_size_facts(e, e->ret_known && e->ret == 0, v);
 			return;
 		}
 	}
@@ -406,30 +406,12 @@ static void take_futex_op(struct rc_event *e, struct span s, bool *realtime)
 	e->futex_op = (int)(op & FUTEX_CMD_MASK);
 }
 
-/* futex's timeout: relative for FUTEX_WAIT, a deadline for the others. */
 static void take_futex_timeout(struct rc_event *e, struct span s, bool realtime)
 {
 	double sec;
 
-	if (!parse_timespec(s, &sec))
-		return;
-	switch (e->futex_op) {
-	case FUTEX_WAIT:
-		e->timeout_ms = event_secs_to_ms(sec);
-		break;
-	case FUTEX_WAIT_BITSET:
-	case FUTEX_LOCK_PI:
-	case FUTEX_WAIT_REQUEUE_PI:
-#ifdef FUTEX_LOCK_PI2
-	case FUTEX_LOCK_PI2:
-#endif
-		/* A monotonic deadline cannot be related to the log's clock. */
-		if (realtime || e->futex_op == FUTEX_LOCK_PI)
-			e->timeout_ms = event_deadline_ms(e, sec);
-		break;
-	default:
-		break;
-	}
+	if (parse_timespec(s, &sec))
+		event_futex_timeout_facts(e, e->futex_op, sec, realtime);
 }
 
 /* wait4's status, as strace decodes it: "[{WIFEXITED(s) && WEXITSTATUS(s) == 1}]",

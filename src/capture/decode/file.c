@@ -388,8 +388,7 @@ static void stat_struct(struct dec *d, uint64_t addr)
 		break;
 	default:
 		strbuf_addf(d->out, ", st_size=%llu", (unsigned long long)st.st_size);
-		if (d->rval == 0)
-			d->e->st_size = st.st_size;
+		event_stat_size_facts(d->e, d->rval == 0, st.st_size);
 		break;
 	}
 	strbuf_add(d->out, ", ...}", 6);
@@ -462,8 +461,7 @@ static void dec_statx(struct dec *d)
 	}
 	if (stx.stx_mask & STATX_SIZE) {
 		strbuf_addf(d->out, ", stx_size=%llu", (unsigned long long)stx.stx_size);
-		if (d->rval == 0)
-			d->e->st_size = (long long)stx.stx_size;
+		event_stat_size_facts(d->e, d->rval == 0, (long long)stx.stx_size);
 	}
 	strbuf_add(d->out, ", ...}", 6);
 }
