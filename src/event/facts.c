@@ -258,3 +258,10 @@ void event_stat_size_facts(struct rc_event *e, bool ok, long long size)
 	if (ok)
 		e->st_size = size;
 }
+
+void event_open_how_facts(struct rc_event *e, unsigned long long flags, unsigned long long mode)
+{
+	e->flags = (long long)flags;
+	if ((flags & (O_CREAT | RC_O_TMPFILE_BIT)) || mode)
+		e->mode = (long long)mode;
+}

@@ -85,6 +85,11 @@ void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const u
  * deadline: a source that stamps the event later calls this again then. */
 bool event_futex_timeout_facts(struct rc_event *e, int cmd, double sec, bool realtime);
 
+/* openat2's struct open_how: FLAGS, its O_* flags as the event keeps
+ * them (event_open_flags), and MODE, which the kernel reads only when
+ * the open may create the file (and refuses, nonzero, otherwise). */
+void event_open_how_facts(struct rc_event *e, unsigned long long flags, unsigned long long mode);
+
 /* The file size a stat-family call wrote (st_size, stx_size); OK: the
  * call worked, else the buffer holds nothing of the file's. */
 void event_stat_size_facts(struct rc_event *e, bool ok, long long size);

@@ -500,10 +500,12 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 		break;
 	case ROLE_OPEN_HOW: {
 		struct span how = inner(s);
+		unsigned long long flags = (unsigned long long)e->flags, mode = 0;
 		if (find_field(how, "flags", &f))
-			e->flags = flags_of(&rc_xlat_open_flag, f);
+			flags = (unsigned long long)flags_of(&rc_xlat_open_flag, f);
 		if (find_field(how, "mode", &f))
-			e->mode = num_or(f, 0);
+			mode = (unsigned long long)num_or(f, 0);
+		event_open_how_facts(e, flags, mode);
 		break;
 	}
 	case ROLE_MODE:

@@ -346,11 +346,9 @@ static void dec_openat2(struct dec *d)
 	else if (dec_umove(d, addr, &how, MIN(size, sizeof(how)))) {
 		strbuf_add(d->out, "{flags=", 7);
 		open_flags(d, how.flags);
-		d->e->flags = (long long)event_open_flags(how.flags);
-		if ((how.flags & (O_CREAT | O_TMPFILE_BIT)) || how.mode) {
+		event_open_how_facts(d->e, event_open_flags(how.flags), how.mode);
+		if ((how.flags & (O_CREAT | O_TMPFILE_BIT)) || how.mode)
 			strbuf_addf(d->out, ", mode=%#03llo", (unsigned long long)how.mode);
-			d->e->mode = (long long)how.mode;
-		}
 		strbuf_add(d->out, ", resolve=", 10);
 		XL_FLAGS(d, open_resolve_flags, how.resolve, "RESOLVE_???");
 		strbuf_addc(d->out, '}');
