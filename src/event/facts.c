@@ -1,10 +1,13 @@
 /* The call-level facts both sources need (see facts.h). */
 #include "event/facts.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <netinet/in.h>
 #include <string.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 #include "gen/tables.h"
@@ -264,4 +267,54 @@ void event_open_how_facts(struct rc_event *e, unsigned long long flags, unsigned
 	e->flags = (long long)flags;
 	if ((flags & (O_CREAT | RC_O_TMPFILE_BIT)) || mode)
 		e->mode = (long long)mode;
+}
+
+/* The part of sockaddr_in6 before sin6_scope_id: shorter addresses (the
+ * RFC 2133 layout) have no scope id, and are addresses all the same. */
+#define SIN6_MIN_LEN offsetof(struct sockaddr_in6, sin6_scope_id)
+
+ssize_t event_sockaddr_facts(struct rc_sockaddr *sa, const unsigned char *buf, size_t len,
+			     char host[RC_SOCKADDR_HOST_MAX])
+{
+	sa_family_t family;
+	size_t n;
+
+	if (len < sizeof(family))
+		return -1;
+	memcpy(&family, buf, sizeof(family));
+	sa->family = family;
+	if (family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		struct sockaddr_in sin;
+		memcpy(&sin, buf, sizeof(sin));
+		inet_ntop(AF_INET, &sin.sin_addr, host, RC_SOCKADDR_HOST_MAX);
+		sa->port = ntohs(sin.sin_port);
+		return (ssize_t)strlen(host);
+	}
+	if (family == AF_INET6 && len >= SIN6_MIN_LEN) {
+		struct sockaddr_in6 sin6;
+		memset(&sin6, 0, sizeof(sin6));
+		memcpy(&sin6, buf, MIN(len, sizeof(sin6)));
+		inet_ntop(AF_INET6, &sin6.sin6_addr, host, RC_SOCKADDR_HOST_MAX);
+		sa->port = ntohs(sin6.sin6_port);
+		return (ssize_t)strlen(host);
+	}
+	if (family != AF_UNIX)
+		return -1;
+	sa->port = -1;
+	if (len == sizeof(family))
+		return -1;
+	/* An abstract name is all the bytes after its NUL, NULs included;
+	 * a path ends at its first. */
+	const char *path = (const char *)buf + offsetof(struct sockaddr_un, sun_path);
+	n = len - offsetof(struct sockaddr_un, sun_path);
+	if (path[0]) {
+		n = strnlen(path, n);
+	} else {
+		sa->abstract = true;
+		path++;
+		n--;
+	}
+	memcpy(host, path, n);
+	host[n] = '\0';
+	return (ssize_t)n;
 }

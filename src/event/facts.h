@@ -9,6 +9,8 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
 
 #include "event/event.h"
 #include "event/syscalls.h"
@@ -93,6 +95,21 @@ void event_open_how_facts(struct rc_event *e, unsigned long long flags, unsigned
 /* The file size a stat-family call wrote (st_size, stx_size); OK: the
  * call worked, else the buffer holds nothing of the file's. */
 void event_stat_size_facts(struct rc_event *e, bool ok, long long size);
+
+/* Room for the host of a socket address (event_sockaddr_facts): an
+ * AF_UNIX path or abstract name, as long as the address, and a NUL. */
+#define RC_SOCKADDR_HOST_MAX sizeof(struct sockaddr_storage)
+/* The facts of a socket address as the kernel holds it (a struct
+ * sockaddr_*), LEN bytes at BUF with zeroes past them, LEN at most
+ * sizeof(struct sockaddr_storage), into SA: its family; an AF_INET or
+ * AF_INET6 address long enough to hold one gives its port, in host
+ * order, and its numeric host; an AF_UNIX one no port, and its path or
+ * its abstract name (ABSTRACT, without the leading NUL). The host's
+ * bytes go to HOST, NUL-terminated, for the caller to keep as SA->host:
+ * returns how many, -1 for none (nothing at all when LEN is shorter
+ * than a family). */
+ssize_t event_sockaddr_facts(struct rc_sockaddr *sa, const unsigned char *buf, size_t len,
+			     char host[RC_SOCKADDR_HOST_MAX]);
 
 /* O_* flags V as the event keeps them: what a reader of strace's text
  * gets from the names, by the headers' values. glibc defines O_LARGEFILE
