@@ -707,8 +707,9 @@ void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
 		case ROLE_DATA_IN:
 			read_data_arg(d, sc, i);
 			break;
-		default:	/* scalars are event/facts.c's; the structs that
-				 * are decoded by printing them, their decoders' */
+		default:	/* scalars are event/facts.c's; the structs are
+				 * read by their decoders, which print them and
+				 * hand the values to event/facts.h */
 			break;
 		}
 	}

@@ -3,8 +3,10 @@
  * flock are in fcntl.c, ioctl in ioctl.c, xattrs, mounts and fanotify in
  * mount.c),
  * as strace 6.1 prints them, with the facts their arguments' roles in
- * event/syscalls.def give (what strace/facts.c reads from the same text): the raw path (the engine resolves it against dirfd or the
- * cwd), dirfd, fd, fd2, flags, mode, len, offset and st_size.
+ * event/syscalls.def give: the raw path (the engine resolves it against
+ * dirfd or the cwd), dirfd, fd, fd2, flags, mode, len, offset and
+ * st_size. What a struct's members mean is event/facts.h's, which the
+ * strace parser calls with the same values read from the text.
  *
  * Calls that write a result (stat buffers, readlink's and getcwd's text,
  * F_GETLK's lock, TCGETS's termios) print their first arguments at entry

@@ -1,8 +1,9 @@
 /* The I/O family: reading and writing, vectors, pipes and splicing, event
  * and timer fds, and waiting for fds (poll, select, epoll), as strace 6.1
  * prints them, with the facts their arguments' roles in event/syscalls.def
- * give (what strace/facts.c reads from the same text):
- * fd, fd2, len, offset, the data written, the polled fds and the timeout.
+ * give: fd, fd2, len, offset, the data written, the polled fds and the
+ * timeout. What a struct's members mean is event/facts.h's, which the
+ * strace parser calls with the same values read from the text.
  *
  * What the kernel writes (read buffers, ready fds, pipe fds, the time
  * left) is printed at exit; poll's and select's results go after the
