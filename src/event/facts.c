@@ -73,10 +73,8 @@ static void raw_fact(struct rc_event *e, const struct rc_syscall *sc, unsigned i
 		e->flags = (unsigned int)v;
 		break;
 	case ROLE_MODE:
-		/* The kernel reads an open's mode only when it may create
-		 * the file (strace prints it only then). */
 		fi = syscall_arg(sc, ROLE_OPEN_FLAGS);
-		if (fi < 0 || (args[fi] & (O_CREAT | RC_O_TMPFILE_BIT)))
+		if (fi < 0 || event_open_reads_mode(args[fi]))
 			e->mode = (unsigned short)v;
 		break;
 	case ROLE_PROT:
@@ -265,7 +263,7 @@ void event_stat_size_facts(struct rc_event *e, bool ok, long long size)
 void event_open_how_facts(struct rc_event *e, unsigned long long flags, unsigned long long mode)
 {
 	e->flags = (long long)flags;
-	if ((flags & (O_CREAT | RC_O_TMPFILE_BIT)) || mode)
+	if (event_open_reads_mode(flags) || mode)
 		e->mode = (long long)mode;
 }
 

@@ -126,4 +126,11 @@ unsigned long long event_open_flags(unsigned long long v);
 /* O_TMPFILE without the O_DIRECTORY it includes. */
 #define RC_O_TMPFILE_BIT (O_TMPFILE & ~O_DIRECTORY)
 
+/* Whether an open with the O_* FLAGS reads its mode: only one that may
+ * create the file does (O_CREAT, O_TMPFILE; strace prints it only then). */
+static inline bool event_open_reads_mode(unsigned long long flags)
+{
+	return (flags & (O_CREAT | RC_O_TMPFILE_BIT)) != 0;
+}
+
 #endif

@@ -45,10 +45,6 @@
 #define ST_VALID 0x0020
 #endif
 
-/* The kernel's __O_TMPFILE: glibc's O_TMPFILE includes O_DIRECTORY, and an
- * open of a directory alone prints no mode. */
-#define O_TMPFILE_BIT (O_TMPFILE & ~O_DIRECTORY)
-
 /*
  * Tables, in strace's order.
  */
@@ -309,7 +305,7 @@ static void open_tail(struct dec *d, int i)
 	dec_path_arg(d, i);
 	dec_sep(d);
 	open_flags(d, d->args[i + 1]);
-	if (d->args[i + 1] & (O_CREAT | O_TMPFILE_BIT)) {
+	if (event_open_reads_mode(d->args[i + 1])) {
 		dec_sep(d);
 		umode(d, d->args[i + 2]);
 	}
@@ -349,7 +345,7 @@ static void dec_openat2(struct dec *d)
 		strbuf_add(d->out, "{flags=", 7);
 		open_flags(d, how.flags);
 		event_open_how_facts(d->e, event_open_flags(how.flags), how.mode);
-		if ((how.flags & (O_CREAT | O_TMPFILE_BIT)) || how.mode)
+		if (event_open_reads_mode(how.flags) || how.mode)
 			strbuf_addf(d->out, ", mode=%#03llo", (unsigned long long)how.mode);
 		strbuf_add(d->out, ", resolve=", 10);
 		XL_FLAGS(d, open_resolve_flags, how.resolve, "RESOLVE_???");
