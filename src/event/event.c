@@ -37,19 +37,6 @@ void event_clear(struct rc_event *e)
 	e->sockopt_name = -1;
 }
 
-void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const unsigned char *src, size_t n)
-{
-	size_t head = n <= max ? n : max / 2, tail = n <= max ? 0 : max - head;
-
-	memcpy(dst, src, head);
-	if (tail)
-		memcpy(dst + head, src + n - tail, tail);
-	e->data = dst;
-	e->data_len = head + tail;
-	e->data_gap = tail ? head : 0;
-	e->data_omitted = tail ? n - head - tail : 0;
-}
-
 bool event_futex_waits(const struct rc_event *e)
 {
 	if (syscall_is(e->nr, CL_FUTEX_WAITS))

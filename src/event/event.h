@@ -189,11 +189,6 @@ void event_fcntl_lock_facts(struct rc_event *e, long long cmd, long long type);
  * copy is close-on-exec. Nothing for other commands. */
 void event_fcntl_dup_facts(struct rc_event *e, long long cmd, bool ok, long long ret);
 
-/* Keeps the N bytes at SRC (all there is of a write) as E's data in DST,
- * which has room for MAX: all of them, or the first MAX / 2 and the last
- * MAX - MAX / 2. */
-void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const unsigned char *src, size_t n);
-
 /* Appends FD to E's fds, as long as there is room and it is an fd. */
 static inline void event_add_fd(struct rc_event *e, long long fd)
 {

@@ -1,11 +1,15 @@
 /* The call-level facts both sources need (see facts.h). */
 #include "event/facts.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/futex.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/un.h>
+#include <sys/wait.h>
 
 #include "gen/tables.h"
 #include "util/util.h"
@@ -70,10 +74,8 @@ static void raw_fact(struct rc_event *e, const struct rc_syscall *sc, unsigned i
 		e->flags = (unsigned int)v;
 		break;
 	case ROLE_MODE:
-		/* The kernel reads an open's mode only when it may create
-		 * the file (strace prints it only then). */
 		fi = syscall_arg(sc, ROLE_OPEN_FLAGS);
-		if (fi < 0 || (args[fi] & (O_CREAT | RC_O_TMPFILE_BIT)))
+		if (fi < 0 || event_open_reads_mode(args[fi]))
 			e->mode = (unsigned short)v;
 		break;
 	case ROLE_PROT:
@@ -133,8 +135,7 @@ static void raw_fact(struct rc_event *e, const struct rc_syscall *sc, unsigned i
 		break;
 	case ROLE_ID:
 		/* -1 leaves the id unchanged. */
-		if (e->nids < RC_EVENT_MAX_IDS)
-			e->ids[e->nids++] = (unsigned)v == (unsigned)-1 ? -1 : (long long)(unsigned)v;
+		event_add_id(e, (unsigned)v == (unsigned)-1 ? -1 : (long long)(unsigned)v);
 		break;
 	default:	/* the roles of memory: the source reads them */
 		break;
@@ -204,4 +205,137 @@ void event_siginfo_facts(struct rc_event *e, int signo, int code, uint64_t addr,
 			e->sender_pid = pid;
 		break;
 	}
+}
+
+void event_clone_args_facts(struct rc_event *e, unsigned long long flags, unsigned long long exit_signal)
+{
+	e->flags = (long long)(flags | (exit_signal & 0xff));
+}
+
+void event_wait_status_facts(struct rc_event *e, int status)
+{
+	if (WIFSIGNALED(status)) {
+		e->signo = WTERMSIG(status);
+		e->core_dumped = WCOREDUMP(status);
+	} else if (WIFEXITED(status)) {
+		e->exit_code = WEXITSTATUS(status);
+	}
+}
+
+void event_add_id(struct rc_event *e, long long id)
+{
+	if (e->nids < RC_EVENT_MAX_IDS)
+		e->ids[e->nids++] = id;
+	else
+		e->ids_truncated = true;
+}
+
+void event_data_ends(uint64_t total, size_t max, size_t *head, size_t *tail)
+{
+	*head = total <= max ? (size_t)total : max / 2;
+	*tail = total <= max ? 0 : max - *head;
+}
+
+void event_data_facts(struct rc_event *e, const unsigned char *bytes, size_t head, size_t tail, uint64_t total)
+{
+	e->data = bytes;
+	e->data_len = bytes ? head + tail : 0;
+	e->data_gap = bytes && tail ? head : 0;
+	e->data_omitted = bytes && tail ? total - head - tail : 0;
+	e->data_truncated = !tail && head < total;
+}
+
+void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const unsigned char *src, size_t n)
+{
+	size_t head, tail;
+
+	event_data_ends(n, max, &head, &tail);
+	memcpy(dst, src, head);
+	if (tail)
+		memcpy(dst + head, src + n - tail, tail);
+	event_data_facts(e, dst, head, tail, n);
+}
+
+bool event_futex_timeout_facts(struct rc_event *e, int cmd, double sec, bool realtime)
+{
+	switch (cmd) {
+	case FUTEX_WAIT:
+		e->timeout_ms = event_secs_to_ms(sec);
+		return false;
+	case FUTEX_WAIT_BITSET:
+	case FUTEX_LOCK_PI:
+	case FUTEX_WAIT_REQUEUE_PI:
+#ifdef FUTEX_LOCK_PI2
+	case FUTEX_LOCK_PI2:
+#endif
+		if (!realtime && cmd != FUTEX_LOCK_PI)
+			return false;
+		e->timeout_ms = event_deadline_ms(e, sec);
+		return true;
+	default:
+		return false;
+	}
+}
+
+void event_stat_size_facts(struct rc_event *e, bool ok, long long size)
+{
+	if (ok)
+		e->st_size = size;
+}
+
+void event_open_how_facts(struct rc_event *e, unsigned long long flags, unsigned long long mode)
+{
+	e->flags = (long long)flags;
+	if (event_open_reads_mode(flags) || mode)
+		e->mode = (long long)mode;
+}
+
+/* The part of sockaddr_in6 before sin6_scope_id: shorter addresses (the
+ * RFC 2133 layout) have no scope id, and are addresses all the same. */
+#define SIN6_MIN_LEN offsetof(struct sockaddr_in6, sin6_scope_id)
+
+ssize_t event_sockaddr_facts(struct rc_sockaddr *sa, const unsigned char *buf, size_t len,
+			     char host[RC_SOCKADDR_HOST_MAX])
+{
+	sa_family_t family;
+	size_t n;
+
+	if (len < sizeof(family))
+		return -1;
+	memcpy(&family, buf, sizeof(family));
+	sa->family = family;
+	if (family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		struct sockaddr_in sin;
+		memcpy(&sin, buf, sizeof(sin));
+		inet_ntop(AF_INET, &sin.sin_addr, host, RC_SOCKADDR_HOST_MAX);
+		sa->port = ntohs(sin.sin_port);
+		return (ssize_t)strlen(host);
+	}
+	if (family == AF_INET6 && len >= SIN6_MIN_LEN) {
+		struct sockaddr_in6 sin6;
+		memset(&sin6, 0, sizeof(sin6));
+		memcpy(&sin6, buf, MIN(len, sizeof(sin6)));
+		inet_ntop(AF_INET6, &sin6.sin6_addr, host, RC_SOCKADDR_HOST_MAX);
+		sa->port = ntohs(sin6.sin6_port);
+		return (ssize_t)strlen(host);
+	}
+	if (family != AF_UNIX)
+		return -1;
+	sa->port = -1;
+	if (len == sizeof(family))
+		return -1;
+	/* An abstract name is all the bytes after its NUL, NULs included;
+	 * a path ends at its first. */
+	const char *path = (const char *)buf + offsetof(struct sockaddr_un, sun_path);
+	n = len - offsetof(struct sockaddr_un, sun_path);
+	if (path[0]) {
+		n = strnlen(path, n);
+	} else {
+		sa->abstract = true;
+		path++;
+		n--;
+	}
+	memcpy(host, path, n);
+	host[n] = '\0';
+	return (ssize_t)n;
 }

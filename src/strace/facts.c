@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "event/facts.h"
 #include "event/syscalls.h"
@@ -142,19 +143,19 @@ static void take_dirfd(struct rc_event *e, struct span s, struct arena *a)
 	}
 }
 
-/* st_size=N or stx_size=N anywhere in a stat struct, when the call worked. */
+/* st_size=N or stx_size=N anywhere in a stat struct. */
 static void take_size(struct rc_event *e, struct span s, const char *key)
 {
 	size_t klen = strlen(key);
 
-	if (!e->ret_known || e->ret != 0 || s.n < klen)
+	if (s.n < klen)
 		return;
 	for (size_t i = 0; i + klen <= s.n; i++) {
 		if (s.p[i] == key[0] && memcmp(s.p + i, key, klen) == 0 &&
 		    (i == 0 || s.p[i - 1] == '{' || s.p[i - 1] == ' ')) {
 			long long v;
 			if (parse_ll(span_make(s.p + i + klen, s.n - i - klen), &v))
-				e->st_size = v;
+				event_stat_size_facts(e, e->ret_known && e->ret == 0, v);
 			return;
 		}
 	}
@@ -176,8 +177,8 @@ static void string_bytes(struct span s, struct strbuf *sb, bool *trunc)
 	free(tmp);
 }
 
-/* E keeps what the log showed of its data: all of it, or its head and
- * its tail (event.h). */
+/* E keeps what the log showed of its data; TRUNC: strace's -s cut it,
+ * how much is not known. */
 static void keep_data(struct rc_event *e, const struct strbuf *sb, bool trunc, struct arena *a)
 {
 	unsigned char *buf = arena_alloc(a, RC_EVENT_DATA_MAX + 1);
@@ -322,9 +323,9 @@ static void take_ids(struct rc_event *e, struct span s)
 	n = split_items(inner(t), items, ARRAY_SIZE(items));
 	for (size_t i = 0; i < n; i++) {
 		long long v;
-		if (e->nids < RC_EVENT_MAX_IDS && parse_ll(span_trim(items[i]), &v))
-			e->ids[e->nids++] = v;
-		else
+		if (parse_ll(span_trim(items[i]), &v))
+			event_add_id(e, v);
+		else	/* "...": strace cut the list at -s */
 			e->ids_truncated = true;
 	}
 }
@@ -405,41 +406,25 @@ static void take_futex_op(struct rc_event *e, struct span s, bool *realtime)
 	e->futex_op = (int)(op & FUTEX_CMD_MASK);
 }
 
-/* futex's timeout: relative for FUTEX_WAIT, a deadline for the others. */
 static void take_futex_timeout(struct rc_event *e, struct span s, bool realtime)
 {
 	double sec;
 
-	if (!parse_timespec(s, &sec))
-		return;
-	switch (e->futex_op) {
-	case FUTEX_WAIT:
-		e->timeout_ms = event_secs_to_ms(sec);
-		break;
-	case FUTEX_WAIT_BITSET:
-	case FUTEX_LOCK_PI:
-	case FUTEX_WAIT_REQUEUE_PI:
-#ifdef FUTEX_LOCK_PI2
-	case FUTEX_LOCK_PI2:
-#endif
-		/* A monotonic deadline cannot be related to the log's clock. */
-		if (realtime || e->futex_op == FUTEX_LOCK_PI)
-			e->timeout_ms = event_deadline_ms(e, sec);
-		break;
-	default:
-		break;
-	}
+	if (parse_timespec(s, &sec))
+		event_futex_timeout_facts(e, e->futex_op, sec, realtime);
 }
 
-/* wait4's status, as strace decodes it: "[{WIFEXITED(s) && WEXITSTATUS(s) == 1}]". */
+/* wait4's status, as strace decodes it: "[{WIFEXITED(s) && WEXITSTATUS(s) == 1}]",
+ * "[{WIFSIGNALED(s) && WTERMSIG(s) == SIGKILL && WCOREDUMP(s)}]": the
+ * status word those names test, for the values a status can hold. */
 static void take_wstatus(struct rc_event *e, struct span s)
 {
 	const char *p = memmem(s.p, s.n, "WEXITSTATUS(s) == ", 18);
 	if (p) {
 		long long v;
 		const char *q = p + 18;
-		if (parse_ll(span_make(q, (size_t)(span_end(s) - q)), &v))
-			e->exit_code = (int)v;
+		if (parse_ll(span_make(q, (size_t)(span_end(s) - q)), &v) && v >= 0 && v <= 0xff)
+			event_wait_status_facts(e, W_EXITCODE((int)v, 0));
 		return;
 	}
 	p = memmem(s.p, s.n, "WTERMSIG(s) == ", 15);
@@ -449,10 +434,10 @@ static void take_wstatus(struct rc_event *e, struct span s)
 		while (r < end && (r[0] == '_' || (r[0] >= 'A' && r[0] <= 'Z') || (r[0] >= '0' && r[0] <= '9')))
 			r++;
 		long long sig;
-		if (xlat_value(&rc_xlat_signal, q, (size_t)(r - q), &sig) ||
-		    parse_ll(span_make(q, (size_t)(r - q)), &sig))
-			e->signo = (int)sig;
-		e->core_dumped = memmem(s.p, s.n, "WCOREDUMP", 9) != NULL;
+		if ((xlat_value(&rc_xlat_signal, q, (size_t)(r - q), &sig) ||
+		     parse_ll(span_make(q, (size_t)(r - q)), &sig)) && sig > 0 && sig < 0x7f)
+			event_wait_status_facts(e, W_EXITCODE(0, (int)sig) |
+						   (memmem(s.p, s.n, "WCOREDUMP", 9) ? WCOREFLAG : 0));
 	}
 }
 
@@ -515,10 +500,12 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 		break;
 	case ROLE_OPEN_HOW: {
 		struct span how = inner(s);
+		unsigned long long flags = (unsigned long long)e->flags, mode = 0;
 		if (find_field(how, "flags", &f))
-			e->flags = flags_of(&rc_xlat_open_flag, f);
+			flags = (unsigned long long)flags_of(&rc_xlat_open_flag, f);
 		if (find_field(how, "mode", &f))
-			e->mode = num_or(f, 0);
+			mode = (unsigned long long)num_or(f, 0);
+		event_open_how_facts(e, flags, mode);
 		break;
 	}
 	case ROLE_MODE:
@@ -664,14 +651,16 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 			}
 		}
 		break;
-	case ROLE_CLONE_ARGS:
+	case ROLE_CLONE_ARGS: {
+		unsigned long long flags = (unsigned long long)e->flags, sig = 0;
 		if (find_field(inner(span_in(s)), "flags", &f))
-			e->flags = clone_flags(f);
-		if (find_field(inner(span_in(s)), "exit_signal", &f)) {
-			if (xlat_span(&rc_xlat_signal, f, &v) || parse_ll(f, &v))
-				e->flags |= v & 0xff;
-		}
+			flags = (unsigned long long)clone_flags(f);
+		if (find_field(inner(span_in(s)), "exit_signal", &f) &&
+		    (xlat_span(&rc_xlat_signal, f, &v) || parse_ll(f, &v)))
+			sig = (unsigned long long)v;
+		event_clone_args_facts(e, flags, sig);
 		break;
+	}
 	case ROLE_WSTATUS:
 		take_wstatus(e, s);
 		break;
@@ -690,8 +679,7 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 			e->exit_code = (int)v;
 		break;
 	case ROLE_ID:
-		if (e->nids < RC_EVENT_MAX_IDS)
-			e->ids[e->nids++] = parse_ll(s, &v) ? v : -1;
+		event_add_id(e, parse_ll(s, &v) ? v : -1);
 		break;
 	case ROLE_GROUPS:
 		take_ids(e, s);

@@ -684,6 +684,35 @@ static void test_creds(void **state)
 	assert_string_equal(dt_decode(&t, SYS_getpgid, DT_ARGS(1234), 1234, 0), "1234");
 }
 
+/* setgroups(40, [1, 2, ..., 40]) with -s 64, and with -s 32: the event
+ * keeps RC_EVENT_MAX_IDS of them and marks the list cut, whether the cap
+ * or strace's -s cut it; the parser reads the same back. */
+static void test_groups_cap(void **state)
+{
+	static unsigned groups[40];
+	const struct rc_event *p;
+
+	(void)state;
+	for (unsigned i = 0; i < 40; i++)
+		groups[i] = i + 1;
+	t.opts.strsize = 64;
+	dt_decode(&t, SYS_setgroups, DT_ARGS(40, DT_PTR(groups)), 0, 0);
+	assert_int_equal(t.ev.nids, RC_EVENT_MAX_IDS);
+	assert_int_equal(t.ev.ids[RC_EVENT_MAX_IDS - 1], RC_EVENT_MAX_IDS);
+	assert_true(t.ev.ids_truncated);
+	p = dt_parse(&t);
+	assert_int_equal(p->nids, RC_EVENT_MAX_IDS);
+	assert_int_equal(p->ids[RC_EVENT_MAX_IDS - 1], RC_EVENT_MAX_IDS);
+	assert_true(p->ids_truncated);
+	t.opts.strsize = 32;
+	assert_non_null(strstr(dt_decode(&t, SYS_setgroups, DT_ARGS(40, DT_PTR(groups)), 0, 0), ", 32, ...]"));
+	assert_int_equal(t.ev.nids, 32);
+	assert_true(t.ev.ids_truncated);
+	p = dt_parse(&t);
+	assert_int_equal(p->nids, 32);
+	assert_true(p->ids_truncated);
+}
+
 /* prlimit64(0, RLIMIT_STACK, NULL, {rlim_cur=8192*1024, rlim_max=RLIM64_INFINITY}) = 0
  * prlimit64(0, RLIMIT_NOFILE, {rlim_cur=20000, rlim_max=20000}, NULL) = 0 */
 static void test_rlimit(void **state)
@@ -835,6 +864,7 @@ int main(void)
 		cmocka_unit_test(test_rt_sigprocmask),
 		cmocka_unit_test(test_signal_misc),
 		cmocka_unit_test(test_creds),
+		cmocka_unit_test(test_groups_cap),
 		cmocka_unit_test(test_rlimit),
 		cmocka_unit_test(test_prctl),
 		cmocka_unit_test(test_process_misc),

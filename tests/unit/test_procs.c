@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "event/facts.h"
 #include "rule_test.h"
 #include "strace/parser.h"
 #include "util/procfs.h"

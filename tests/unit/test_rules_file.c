@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "event/facts.h"
 #include "rule_test.h"
 #include "rules/noise.h"
 #include "util/strbuf.h"

@@ -590,11 +590,12 @@ static void read_buf(struct dec *d, uint64_t addr, size_t len, bool preview, str
 {
 	size_t shown = MIN(len, (size_t)strsize(d));
 	size_t pmax = preview && d->opts ? d->opts->preview_max : 0;
-	/* The preview: all of the buffer up to PMAX, else its head and its
-	 * tail (event.h), read apart. */
-	size_t head = len <= pmax ? len : pmax / 2, tail = len <= pmax ? 0 : pmax - head;
-	size_t want = MAX(shown, head);
+	size_t head, tail, want;
 	unsigned char *buf;
+
+	/* The head and the tail are read apart. */
+	event_data_ends(len, pmax, &head, &tail);
+	want = MAX(shown, head);
 
 	memset(c, 0, sizeof(*c));
 	c->taken = true;
@@ -620,11 +621,7 @@ static void read_buf(struct dec *d, uint64_t addr, size_t len, bool preview, str
 	if (pmax && d->e) {
 		head = MIN(head, want);
 		memmove(buf + head, buf + want, tail);
-		d->e->data = (const unsigned char *)dec_keep(d, buf, head + tail);
-		d->e->data_len = d->e->data ? head + tail : 0;
-		d->e->data_gap = d->e->data && tail ? head : 0;
-		d->e->data_omitted = d->e->data && tail ? len - head - tail : 0;
-		d->e->data_truncated = !tail && head < len;
+		event_data_facts(d->e, (const unsigned char *)dec_keep(d, buf, head + tail), head, tail, len);
 	}
 }
 
@@ -710,8 +707,9 @@ void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
 		case ROLE_DATA_IN:
 			read_data_arg(d, sc, i);
 			break;
-		default:	/* scalars are event/facts.c's; the structs that
-				 * are decoded by printing them, their decoders' */
+		default:	/* scalars are event/facts.c's; the structs are
+				 * read by their decoders, which print them and
+				 * hand the values to event/facts.h */
 			break;
 		}
 	}
@@ -851,58 +849,39 @@ static void print_ifindex(struct dec *d, unsigned idx)
 	}
 }
 
-static void sa_in(struct dec *d, struct rc_sockaddr *sa, const unsigned char *buf)
+/* The printers of the families event_sockaddr_facts reads; HOST is what
+ * it made of the address. */
+static void sa_in(struct dec *d, const unsigned char *buf, const char *host)
 {
 	struct sockaddr_in sin;
-	char host[INET_ADDRSTRLEN];
 
 	memcpy(&sin, buf, sizeof(sin));
-	inet_ntop(AF_INET, &sin.sin_addr, host, sizeof(host));
 	strbuf_addf(d->out, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")", ntohs(sin.sin_port), host);
-	sa->port = ntohs(sin.sin_port);
-	sa->host = dec_keep(d, host, strlen(host));
 }
 
-/* The part of sockaddr_in6 before sin6_scope_id: shorter addresses (the
- * RFC 2133 layout) have no scope id. */
+/* The part of sockaddr_in6 before sin6_scope_id. */
 #define SIN6_MIN_LEN offsetof(struct sockaddr_in6, sin6_scope_id)
 
-static void sa_in6(struct dec *d, struct rc_sockaddr *sa, const unsigned char *buf, size_t len)
+static void sa_in6(struct dec *d, const unsigned char *buf, size_t len, const char *host)
 {
 	struct sockaddr_in6 sin6;
-	char host[INET6_ADDRSTRLEN];
 
 	memset(&sin6, 0, sizeof(sin6));
 	memcpy(&sin6, buf, MIN(len, sizeof(sin6)));
-	inet_ntop(AF_INET6, &sin6.sin6_addr, host, sizeof(host));
 	strbuf_addf(d->out, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), inet_pton(AF_INET6, \"%s\", &sin6_addr)",
 		    ntohs(sin6.sin6_port), ntohl(sin6.sin6_flowinfo), host);
 	if (len > SIN6_MIN_LEN) {
 		strbuf_add(d->out, ", sin6_scope_id=", 16);
 		print_ifindex(d, sin6.sin6_scope_id);
 	}
-	sa->port = ntohs(sin6.sin6_port);
-	sa->host = dec_keep(d, host, strlen(host));
 }
 
-static void sa_un(struct dec *d, struct rc_sockaddr *sa, const unsigned char *buf, size_t len)
+static void sa_un(struct dec *d, const unsigned char *buf, const char *host, size_t n)
 {
-	size_t off = offsetof(struct sockaddr_un, sun_path);
-	const char *path = (const char *)buf + off;
-	size_t n = len - off;
-
 	strbuf_add(d->out, ", sun_path=", 11);
-	sa->port = -1;
-	if (path[0]) {
-		size_t k = strnlen(path, n);
-		dec_quote(d, path, k, false);
-		sa->host = dec_keep(d, path, k);
-	} else {
+	if (!buf[offsetof(struct sockaddr_un, sun_path)])
 		strbuf_addc(d->out, '@');
-		dec_quote(d, path + 1, n - 1, false);
-		sa->host = dec_keep(d, path + 1, n - 1);
-		sa->abstract = true;
-	}
+	dec_quote(d, host, n, false);
 }
 
 static void sa_nl(struct dec *d, const unsigned char *buf)
@@ -927,6 +906,8 @@ void dec_sockaddr(struct dec *d, uint64_t addr, size_t len)
 	const size_t famlen = sizeof(family);
 	struct rc_sockaddr none = { 0, -1, NULL, false };
 	struct rc_sockaddr *sa = d->e ? &d->e->sa : &none;
+	char host[RC_SOCKADDR_HOST_MAX];
+	ssize_t hn;
 
 	if (!addr) {
 		strbuf_add(d->out, "NULL", 4);
@@ -944,26 +925,26 @@ void dec_sockaddr(struct dec *d, uint64_t addr, size_t len)
 		return;
 	}
 	memcpy(&family, u.b, famlen);
+	hn = event_sockaddr_facts(sa, u.b, len, host);
+	if (hn >= 0)
+		sa->host = dec_keep(d, host, (size_t)hn);
 	strbuf_add(d->out, "{sa_family=", 11);
 	const char *name = value_name(&rc_xlat_family, family);
 	if (name)
 		strbuf_adds(d->out, name);
 	else
 		strbuf_addf(d->out, "%#x /* AF_??? */", family);
-	sa->family = family;
 	if (len > famlen) {
-		if (family == AF_INET && len >= sizeof(struct sockaddr_in))
-			sa_in(d, sa, u.b);
-		else if (family == AF_INET6 && len >= SIN6_MIN_LEN)
-			sa_in6(d, sa, u.b, len);
-		else if (family == AF_UNIX)
-			sa_un(d, sa, u.b, len);
+		if (hn >= 0 && family == AF_INET)
+			sa_in(d, u.b, host);
+		else if (hn >= 0 && family == AF_INET6)
+			sa_in6(d, u.b, len, host);
+		else if (hn >= 0 && family == AF_UNIX)
+			sa_un(d, u.b, host, (size_t)hn);
 		else if (family == AF_NETLINK && len >= sizeof(struct sockaddr_nl))
 			sa_nl(d, u.b);
 		else
 			sa_raw(d, u.b, len);
-	} else if (family == AF_UNIX) {
-		sa->port = -1;
 	}
 	strbuf_addc(d->out, '}');
 }

@@ -3,8 +3,10 @@
  * flock are in fcntl.c, ioctl in ioctl.c, xattrs, mounts and fanotify in
  * mount.c),
  * as strace 6.1 prints them, with the facts their arguments' roles in
- * event/syscalls.def give (what strace/facts.c reads from the same text): the raw path (the engine resolves it against dirfd or the
- * cwd), dirfd, fd, fd2, flags, mode, len, offset and st_size.
+ * event/syscalls.def give: the raw path (the engine resolves it against
+ * dirfd or the cwd), dirfd, fd, fd2, flags, mode, len, offset and
+ * st_size. What a struct's members mean is event/facts.h's, which the
+ * strace parser calls with the same values read from the text.
  *
  * Calls that write a result (stat buffers, readlink's and getcwd's text,
  * F_GETLK's lock, TCGETS's termios) print their first arguments at entry
@@ -42,10 +44,6 @@
 #ifndef ST_VALID
 #define ST_VALID 0x0020
 #endif
-
-/* The kernel's __O_TMPFILE: glibc's O_TMPFILE includes O_DIRECTORY, and an
- * open of a directory alone prints no mode. */
-#define O_TMPFILE_BIT (O_TMPFILE & ~O_DIRECTORY)
 
 /*
  * Tables, in strace's order.
@@ -307,7 +305,7 @@ static void open_tail(struct dec *d, int i)
 	dec_path_arg(d, i);
 	dec_sep(d);
 	open_flags(d, d->args[i + 1]);
-	if (d->args[i + 1] & (O_CREAT | O_TMPFILE_BIT)) {
+	if (event_open_reads_mode(d->args[i + 1])) {
 		dec_sep(d);
 		umode(d, d->args[i + 2]);
 	}
@@ -346,11 +344,9 @@ static void dec_openat2(struct dec *d)
 	else if (dec_umove(d, addr, &how, MIN(size, sizeof(how)))) {
 		strbuf_add(d->out, "{flags=", 7);
 		open_flags(d, how.flags);
-		d->e->flags = (long long)event_open_flags(how.flags);
-		if ((how.flags & (O_CREAT | O_TMPFILE_BIT)) || how.mode) {
+		event_open_how_facts(d->e, event_open_flags(how.flags), how.mode);
+		if (event_open_reads_mode(how.flags) || how.mode)
 			strbuf_addf(d->out, ", mode=%#03llo", (unsigned long long)how.mode);
-			d->e->mode = (long long)how.mode;
-		}
 		strbuf_add(d->out, ", resolve=", 10);
 		XL_FLAGS(d, open_resolve_flags, how.resolve, "RESOLVE_???");
 		strbuf_addc(d->out, '}');
@@ -388,8 +384,7 @@ static void stat_struct(struct dec *d, uint64_t addr)
 		break;
 	default:
 		strbuf_addf(d->out, ", st_size=%llu", (unsigned long long)st.st_size);
-		if (d->rval == 0)
-			d->e->st_size = st.st_size;
+		event_stat_size_facts(d->e, d->rval == 0, st.st_size);
 		break;
 	}
 	strbuf_add(d->out, ", ...}", 6);
@@ -462,8 +457,7 @@ static void dec_statx(struct dec *d)
 	}
 	if (stx.stx_mask & STATX_SIZE) {
 		strbuf_addf(d->out, ", stx_size=%llu", (unsigned long long)stx.stx_size);
-		if (d->rval == 0)
-			d->e->st_size = (long long)stx.stx_size;
+		event_stat_size_facts(d->e, d->rval == 0, (long long)stx.stx_size);
 	}
 	strbuf_add(d->out, ", ...}", 6);
 }

@@ -7,6 +7,7 @@
  * only against CLOCK_REALTIME, using the event's own timestamp exactly as
  * the parser does. */
 #include "capture/decode.h"
+#include "event/facts.h"
 
 #include <linux/futex.h>
 #include <math.h>
@@ -66,12 +67,9 @@ static void timeout_arg(struct dec *d, int cmd, bool realtime)
 	d->priv[0] = 0;
 	if (!dec_timespec(d, d->args[3], &sec))
 		return;
-	if (cmd == FUTEX_WAIT) {
-		d->e->timeout_ms = event_secs_to_ms(sec);
-	} else if (realtime && (cmd == FUTEX_WAIT_BITSET || cmd == FUTEX_WAIT_REQUEUE_PI)) {
+	if (event_futex_timeout_facts(d->e, cmd, sec, realtime)) {
 		memcpy(&d->priv[1], &sec, sizeof(sec));
 		d->priv[0] = 1;
-		d->e->timeout_ms = event_deadline_ms(d->e, sec);
 	}
 }
 
@@ -109,7 +107,7 @@ static void dec_futex(struct dec *d)
 		if (d->priv[0]) {
 			double sec;
 			memcpy(&sec, &d->priv[1], sizeof(sec));
-			d->e->timeout_ms = event_deadline_ms(d->e, sec);
+			event_futex_timeout_facts(d->e, cmd, sec, realtime);
 		}
 		return;
 	}

@@ -1,8 +1,9 @@
 /* The I/O family: reading and writing, vectors, pipes and splicing, event
  * and timer fds, and waiting for fds (poll, select, epoll), as strace 6.1
  * prints them, with the facts their arguments' roles in event/syscalls.def
- * give (what strace/facts.c reads from the same text):
- * fd, fd2, len, offset, the data written, the polled fds and the timeout.
+ * give: fd, fd2, len, offset, the data written, the polled fds and the
+ * timeout. What a struct's members mean is event/facts.h's, which the
+ * strace parser calls with the same values read from the text.
  *
  * What the kernel writes (read buffers, ready fds, pipe fds, the time
  * left) is printed at exit; poll's and select's results go after the
@@ -11,6 +12,7 @@
  * headers. Only x86_64's native layouts are decoded.
  */
 #include "capture/decode.h"
+#include "event/facts.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -251,23 +253,20 @@ static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_
 	}
 	d->e->len = c.sum;
 	if (c.pbuf) {
-		/* More than the preview holds: its head, and its tail read
-		 * apart (event.h). */
-		size_t keep = c.have, gap = 0;
+		/* More than the preview holds: the tail is read apart. */
+		size_t head = c.have, tail = 0;
 		if (c.have < c.total && c.have == c.pmax) {
-			size_t head = c.pmax / 2;
-			unsigned char *t = malloc(c.pmax - head);
-			if (t && iov_tail(d, addr, c.nelem, c.total, t, c.pmax - head)) {
-				memcpy(c.pbuf + head, t, c.pmax - head);
-				gap = head;
+			size_t h, t;
+			event_data_ends(c.total, c.pmax, &h, &t);
+			unsigned char *tb = malloc(t);
+			if (tb && iov_tail(d, addr, c.nelem, c.total, tb, t)) {
+				memcpy(c.pbuf + h, tb, t);
+				head = h;
+				tail = t;
 			}
-			free(t);
+			free(tb);
 		}
-		d->e->data = (const unsigned char *)dec_keep(d, c.pbuf, keep);
-		d->e->data_len = d->e->data ? keep : 0;
-		d->e->data_gap = d->e->data ? gap : 0;
-		d->e->data_omitted = d->e->data && gap ? c.total - keep : 0;
-		d->e->data_truncated = !gap && c.have < c.total;
+		event_data_facts(d->e, (const unsigned char *)dec_keep(d, c.pbuf, head + tail), head, tail, c.total);
 		free(c.pbuf);
 	}
 }

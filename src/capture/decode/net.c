@@ -18,6 +18,7 @@
  * event holds the real value, or no value, rather than its reading.
  */
 #include "capture/decode.h"
+#include "event/facts.h"
 
 #include <arpa/inet.h>
 #include <limits.h>
@@ -443,18 +444,11 @@ static void preview_take(struct dec *d, struct preview *p)
 
 static void preview_finish(struct dec *d, struct preview *p)
 {
-	d->e->data = NULL;
-	d->e->data_len = 0;
-	d->e->data_gap = 0;
-	d->e->data_omitted = 0;
-	d->e->data_truncated = false;
-	if (p->any) {
-		d->e->data = (const unsigned char *)dec_keep(d, strbuf_str(&p->buf), p->buf.len);
-		if (d->e->data) {
-			d->e->data_len = p->buf.len;
-			d->e->data_truncated = p->truncated;
-		}
-	}
+	const unsigned char *kept = p->any ? (const unsigned char *)dec_keep(d, strbuf_str(&p->buf), p->buf.len) : NULL;
+
+	/* The total is not known: whether a buffer was cut is. */
+	event_data_facts(d->e, kept, kept ? p->buf.len : 0, 0, kept ? p->buf.len : 0);
+	d->e->data_truncated = kept && p->truncated;
 	strbuf_release(&p->buf);
 }
 

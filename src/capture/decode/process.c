@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <asm/prctl.h>
 
+#include "event/facts.h"
 #include "event/syscalls.h"
 #include "util/util.h"
 
@@ -205,7 +206,7 @@ static void dec_clone3(struct dec *d)
 		if (fetch < CLONE_ARGS_MIN) {
 			dec_ptr(d, addr);
 		} else if (dec_umove(d, addr, &a, fetch)) {
-			d->e->flags = (long long)(a.flags | (a.exit_signal & 0xff));
+			event_clone_args_facts(d->e, a.flags, a.exit_signal);
 			strbuf_add(d->out, "{flags=", 7);
 			dec_xl_flags(d, clone_flags, DEC_XL_N(clone_flags), a.flags, "CLONE_???");
 			if (a.flags & CLONE_PIDFD) {
@@ -324,12 +325,12 @@ static const struct dec_xl ptrace_events[] = {
 	DEC_XL(PTRACE_EVENT_SECCOMP), DEC_XL(PTRACE_EVENT_STOP),
 };
 
-/* strace's printstatus, also filling the event as the WSTATUS role says. */
+/* strace's printstatus. */
 static void wait_status(struct dec *d, int status)
 {
-	struct rc_event *e = d->e;
 	unsigned rest;
 
+	event_wait_status_facts(d->e, status);
 	strbuf_addc(d->out, '[');
 	if (WIFSTOPPED(status)) {
 		int sig = WSTOPSIG(status);
@@ -342,15 +343,12 @@ static void wait_status(struct dec *d, int status)
 	} else if (WIFSIGNALED(status)) {
 		strbuf_add(d->out, "{WIFSIGNALED(s) && WTERMSIG(s) == ", 34);
 		dec_signal(d, WTERMSIG(status));
-		e->signo = WTERMSIG(status);
-		e->core_dumped = WCOREDUMP(status);
 		if (WCOREDUMP(status))
 			strbuf_add(d->out, " && WCOREDUMP(s)", 16);
 		strbuf_addc(d->out, '}');
 		rest = (unsigned)status & ~(unsigned)(W_EXITCODE(0, WTERMSIG(status)) | WCOREFLAG);
 	} else if (WIFEXITED(status)) {
 		strbuf_addf(d->out, "{WIFEXITED(s) && WEXITSTATUS(s) == %d}", WEXITSTATUS(status));
-		e->exit_code = WEXITSTATUS(status);
 		rest = (unsigned)status & ~(unsigned)W_EXITCODE(WEXITSTATUS(status), 0);
 	} else if (WIFCONTINUED(status)) {
 		strbuf_add(d->out, "{WIFCONTINUED(s)}", 17);
@@ -562,11 +560,7 @@ static void groups_at(struct dec *d, uint64_t addr, unsigned len)
 		}
 		strbuf_add(d->out, i ? ", " : "[", i ? 2 : 1);
 		uid_val(d, gid);
-		/* The list as the parser reads it back from the text. */
-		if (d->e->nids < RC_EVENT_MAX_IDS)
-			d->e->ids[d->e->nids++] = gid;
-		else
-			d->e->ids_truncated = true;
+		event_add_id(d->e, gid);
 	}
 	if (shown < len) {
 		strbuf_add(d->out, ", ...", 5);
