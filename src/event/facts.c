@@ -256,6 +256,12 @@ void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const u
 	event_data_facts(e, dst, head, tail, n);
 }
 
+void event_timeout_facts(struct rc_event *e, double sec)
+{
+	if (sec >= 0)
+		e->timeout_ms = event_secs_to_ms(sec);
+}
+
 bool event_futex_timeout_facts(struct rc_event *e, int cmd, double sec, bool realtime)
 {
 	switch (cmd) {

@@ -86,6 +86,10 @@ void event_data_facts(struct rc_event *e, const unsigned char *bytes, size_t hea
  * which has room for MAX, by event_data_ends. */
 void event_keep_ends(struct rc_event *e, unsigned char *dst, size_t max, const unsigned char *src, size_t n);
 
+/* A timeout of SEC seconds (a poll, select or ppoll's, a timespec's or a
+ * timeval's worth): E's timeout_ms; a negative one is none. */
+void event_timeout_facts(struct rc_event *e, double sec);
+
 /* futex's timeout of SEC seconds for the command CMD (op & FUTEX_CMD_MASK),
  * REALTIME when the op has FUTEX_CLOCK_REALTIME: FUTEX_WAIT's is
  * relative; the others' is a deadline, kept only when it is on the

@@ -14,7 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/resource.h>
+#include <sys/select.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -483,6 +487,75 @@ static void follows_inside_a_pid_namespace(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+static int closed_port;
+
+/* A connect refused on loopback, and a select that waits 20 ms (glibc
+ * makes it pselect6, with a timespec). */
+static void connect_and_wait(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)closed_port) };
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	connect(fd, (struct sockaddr *)&sin, sizeof(sin));
+	struct timeval tv = { 0, 20000 };
+	select(0, NULL, NULL, NULL, &tv);
+	_exit(0);
+}
+
+/* A port on loopback that nothing listens on, for as long as the test. */
+static int free_port(void)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t n = sizeof(sin);
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&sin, &n), 0);
+	close(fd);
+	return ntohs(sin.sin_port);
+}
+
+/* A socket address and a timeout, from the kernel's copies, through the
+ * same facts as the other sources (event/facts.c). */
+static void keeps_addresses_and_timeouts(void **state)
+{
+	(void)state;
+	struct bpf_capture *c = open_or_skip(NULL);
+	struct strbuf err = STRBUF_INIT;
+	struct seen *s = calloc(1, sizeof(*s));
+	int go, st;
+
+	assert_non_null(s);
+	closed_port = free_port();
+	pid_t pid = held_child(&go, connect_and_wait);
+	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
+	s->until = pid;
+	release(go);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	drain(c, s);
+	assert_int_equal(s->bad, 0);
+	const struct rc_event *cn = NULL, *sel = NULL;
+	for (int i = 0; i < s->n; i++) {
+		if (s->ev[i].nr == SYS_connect)
+			cn = &s->ev[i];
+		if (s->ev[i].nr == SYS_select || s->ev[i].nr == SYS_pselect6)
+			sel = &s->ev[i];
+	}
+	assert_non_null(cn);
+	assert_int_equal(cn->err, ECONNREFUSED);
+	assert_int_equal(cn->sa.family, AF_INET);
+	assert_int_equal(cn->sa.port, closed_port);
+	assert_string_equal(cn->sa.host, "127.0.0.1");
+	assert_non_null(sel);
+	assert_int_equal(sel->timeout_ms, 20);
+	assert_true(sel->dur >= 0.015);
+	bpf_capture_close(c);
+	arena_release(&s->a);
+	free(s);
+	strbuf_release(&err);
+}
+
 static void many_failed_opens(void)
 {
 	for (int i = 0; i < 20000; i++)
@@ -544,6 +617,7 @@ int main(void)
 		cmocka_unit_test(keeps_the_data_written),
 		cmocka_unit_test(describes_execs),
 		cmocka_unit_test(tells_signals),
+		cmocka_unit_test(keeps_addresses_and_timeouts),
 		cmocka_unit_test(follows_inside_a_pid_namespace),
 		cmocka_unit_test(a_full_ring_counts_its_losses),
 	};

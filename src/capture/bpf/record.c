@@ -1,10 +1,12 @@
 /* The eBPF capture's records as events (see bpf.h): the same facts as
  * the other sources, through event/facts.c and the table's roles. */
 #include <errno.h>
+#include <linux/futex.h>
 #include <linux/types.h>
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "capture/bpf/bpf.h"
 #include "capture/bpf/record.h"
@@ -96,8 +98,7 @@ static int read_items(const unsigned char *rec, size_t size, uint32_t nitems, st
 	return 0;
 }
 
-/* The data preview, as event.h keeps it: all of it, or its head and its
- * tail with what lies between them counted. */
+/* The data preview: the head and tail the kernel kept, as one block. */
 static void data_facts(struct rc_event *e, const struct items *it, struct arena *a)
 {
 	size_t n = it->nhead + it->ntail;
@@ -107,11 +108,37 @@ static void data_facts(struct rc_event *e, const struct items *it, struct arena 
 	if (it->ntail)
 		memcpy(d + it->nhead, it->tail, it->ntail);
 	d[n] = 0;
-	e->data = d;
-	e->data_len = n;
-	if (it->total > n) {
-		e->data_gap = it->nhead;
-		e->data_omitted = it->total - n;
+	event_data_facts(e, d, it->nhead, it->ntail, it->total);
+}
+
+/* A socket address the kernel kept: its facts as every source has them. */
+static void sockaddr_facts(struct rc_event *e, const unsigned char *b, size_t n, struct arena *a)
+{
+	unsigned char buf[sizeof(struct sockaddr_storage)];
+	char host[RC_SOCKADDR_HOST_MAX];
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, b, n < sizeof(buf) ? n : sizeof(buf));
+	ssize_t hn = event_sockaddr_facts(&e->sa, buf, n < sizeof(buf) ? n : sizeof(buf), host);
+	if (hn >= 0)
+		e->sa.host = arena_strndup(a, host, (size_t)hn);
+}
+
+/* A timeout the kernel kept at entry: a timespec, or select's timeval. */
+static void timeout_facts(struct rc_event *e, const struct rcb_call *r, enum rc_sc_role role,
+			  const unsigned char *b, size_t n)
+{
+	int64_t t[2];
+
+	if (n < sizeof(t))
+		return;
+	memcpy(t, b, sizeof(t));
+	double sec = (double)t[0] + (double)t[1] * (role == ROLE_TIMEOUT_TV ? 1e-6 : 1e-9);
+	if (role == ROLE_FUTEX_TIMEOUT) {
+		int op = (int)r->args[1];
+		event_futex_timeout_facts(e, op & FUTEX_CMD_MASK, sec, (op & FUTEX_CLOCK_REALTIME) != 0);
+	} else {
+		event_timeout_facts(e, sec);
 	}
 }
 
@@ -224,6 +251,23 @@ static int call_event(const unsigned char *rec, size_t size, const struct rcb_ca
 				e->path = it.str[i];
 			else if (sc->roles[i] == ROLE_PATH2)
 				e->path2 = it.str[i];
+		}
+		for (unsigned i = 0; i < sc->nroles && i < 6; i++) {
+			if (!it.bytes[i])
+				continue;
+			switch (sc->roles[i]) {
+			case ROLE_SOCKADDR:
+			case ROLE_SOCKADDR_OUT:
+				sockaddr_facts(e, it.bytes[i], it.nbytes[i], a);
+				break;
+			case ROLE_TIMEOUT_TS:
+			case ROLE_TIMEOUT_TV:
+			case ROLE_FUTEX_TIMEOUT:
+				timeout_facts(e, r, sc->roles[i], it.bytes[i], it.nbytes[i]);
+				break;
+			default:
+				break;
+			}
 		}
 		if (it.head)
 			data_facts(e, &it, a);

@@ -455,8 +455,8 @@ static void print_timeout_arg(struct dec *d, int i)
 	} else if (!dec_timespec(d, d->args[i], &sec)) {
 		return;
 	}
-	if (sec >= 0 && d->e)
-		d->e->timeout_ms = event_secs_to_ms(sec);
+	if (d->e)
+		event_timeout_facts(d->e, sec);
 }
 
 /* execve's argv, into the event's. */
