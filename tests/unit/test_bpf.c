@@ -118,6 +118,34 @@ static void release(int go)
 	close(go);
 }
 
+/* Run BODY in a held child that C follows, to its end: the events it
+ * gave, its wait status in *ST. */
+static struct seen *follow_child(struct bpf_capture *c, void (*body)(void), int *st)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct seen *s = calloc(1, sizeof(*s));
+	int go;
+
+	assert_non_null(s);
+	pid_t pid = held_child(&go, body);
+	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
+	s->until = pid;
+	release(go);
+	assert_int_equal(waitpid(pid, st, 0), pid);
+	drain(c, s);
+	assert_true(s->ended);
+	assert_int_equal(s->bad, 0);
+	strbuf_release(&err);
+	return s;
+}
+
+static void finish(struct bpf_capture *c, struct seen *s)
+{
+	bpf_capture_close(c);
+	arena_release(&s->a);
+	free(s);
+}
+
 static void child_and_grandchild(void)
 {
 	open("/nonexistent/rc-bpf-child", O_RDONLY);
@@ -151,20 +179,11 @@ static void follows_children_from_their_first_call(void **state)
 {
 	(void)state;
 	struct bpf_capture *c = open_or_skip(NULL);
-	struct strbuf err = STRBUF_INIT;
-	struct seen *s = calloc(1, sizeof(*s));
-	int go, st;
+	int st;
 
-	assert_non_null(s);
-	pid_t pid = held_child(&go, child_and_grandchild);
-	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
-	s->until = pid;
-	release(go);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
+	struct seen *s = follow_child(c, child_and_grandchild, &st);
+	pid_t pid = s->until;
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 3);
-	drain(c, s);
-	assert_true(s->ended);
-	assert_int_equal(s->bad, 0);
 
 	/* The child's first call after the pipe is there, with its path and
 	 * errno, and the line that quotes it. */
@@ -199,10 +218,7 @@ static void follows_children_from_their_first_call(void **state)
 	struct bpf_capture_losses l;
 	bpf_capture_losses(c, &l);
 	assert_true(l.reserve == 0 && l.entry == 0 && l.follow == 0);
-	bpf_capture_close(c);
-	arena_release(&s->a);
-	free(s);
-	strbuf_release(&err);
+	finish(c, s);
 }
 
 static char long_write[10000];
@@ -233,22 +249,13 @@ static void keeps_the_data_written(void **state)
 {
 	(void)state;
 	struct bpf_capture *c = open_or_skip(NULL);
-	struct strbuf err = STRBUF_INIT;
-	struct seen *s = calloc(1, sizeof(*s));
-	int go, st;
+	int st;
 
-	assert_non_null(s);
 	for (size_t i = 0; i < sizeof(long_write); i++)
 		long_write[i] = (char)('a' + i % 26);
 	memcpy(long_write, "HEAD", 4);
 	memcpy(long_write + sizeof(long_write) - 4, "TAIL", 4);
-	pid_t pid = held_child(&go, writes);
-	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
-	s->until = pid;
-	release(go);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	drain(c, s);
-	assert_int_equal(s->bad, 0);
+	struct seen *s = follow_child(c, writes, &st);
 
 	const char msg[] = "error: cannot load model 'm.pt'\n";
 	const struct rc_event *w = find_write(s, sizeof(msg) - 1);
@@ -266,10 +273,7 @@ static void keeps_the_data_written(void **state)
 	assert_memory_equal(l->data + l->data_len - 4, "TAIL", 4);
 	assert_memory_equal(l->data + RC_EVENT_DATA_HEAD, long_write + sizeof(long_write) - RC_EVENT_DATA_HEAD,
 			    RC_EVENT_DATA_HEAD);
-	bpf_capture_close(c);
-	arena_release(&s->a);
-	free(s);
-	strbuf_release(&err);
+	finish(c, s);
 }
 
 /* A failed exec, then one that works. */
@@ -289,19 +293,11 @@ static void describes_execs(void **state)
 {
 	(void)state;
 	struct bpf_capture *c = open_or_skip(NULL);
-	struct strbuf err = STRBUF_INIT;
-	struct seen *s = calloc(1, sizeof(*s));
-	int go, st;
+	int st;
 
-	assert_non_null(s);
-	pid_t pid = held_child(&go, execs);
-	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
-	s->until = pid;
-	release(go);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
+	struct seen *s = follow_child(c, execs, &st);
+	pid_t pid = s->until;
 	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 5);
-	drain(c, s);
-	assert_int_equal(s->bad, 0);
 	const struct rc_event *bad = NULL, *ok = NULL;
 	for (int i = 0; i < s->n; i++) {
 		const struct rc_event *e = &s->ev[i];
@@ -325,10 +321,7 @@ static void describes_execs(void **state)
 	const struct rc_event *x = find_exit(s, pid);
 	assert_non_null(x);
 	assert_int_equal(x->exit_code, 5);
-	bpf_capture_close(c);
-	arena_release(&s->a);
-	free(s);
-	strbuf_release(&err);
+	finish(c, s);
 }
 
 static void on_usr1(int sig)
@@ -357,19 +350,11 @@ static void tells_signals(void **state)
 {
 	(void)state;
 	struct bpf_capture *c = open_or_skip(NULL);
-	struct strbuf err = STRBUF_INIT;
-	struct seen *s = calloc(1, sizeof(*s));
-	int go, st;
+	int st;
 
-	assert_non_null(s);
-	pid_t pid = held_child(&go, signals);
-	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
-	s->until = pid;
-	release(go);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
+	struct seen *s = follow_child(c, signals, &st);
+	pid_t pid = s->until;
 	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGSEGV);
-	drain(c, s);
-	assert_int_equal(s->bad, 0);
 	const struct rc_event *usr1 = NULL, *segv = NULL;
 	for (int i = 0; i < s->n; i++) {
 		if (s->ev[i].kind != RC_EV_SIGNAL)
@@ -394,10 +379,7 @@ static void tells_signals(void **state)
 	assert_false(x->exited);
 	assert_int_equal(x->signo, SIGSEGV);
 	assert_false(x->core_dumped);
-	bpf_capture_close(c);
-	arena_release(&s->a);
-	free(s);
-	strbuf_release(&err);
+	finish(c, s);
 }
 
 static void ns_target(void)
@@ -522,19 +504,10 @@ static void keeps_addresses_and_timeouts(void **state)
 {
 	(void)state;
 	struct bpf_capture *c = open_or_skip(NULL);
-	struct strbuf err = STRBUF_INIT;
-	struct seen *s = calloc(1, sizeof(*s));
-	int go, st;
+	int st;
 
-	assert_non_null(s);
 	closed_port = free_port();
-	pid_t pid = held_child(&go, connect_and_wait);
-	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
-	s->until = pid;
-	release(go);
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	drain(c, s);
-	assert_int_equal(s->bad, 0);
+	struct seen *s = follow_child(c, connect_and_wait, &st);
 	const struct rc_event *cn = NULL, *sel = NULL;
 	for (int i = 0; i < s->n; i++) {
 		if (s->ev[i].nr == SYS_connect)
@@ -550,10 +523,7 @@ static void keeps_addresses_and_timeouts(void **state)
 	assert_non_null(sel);
 	assert_int_equal(sel->timeout_ms, 20);
 	assert_true(sel->dur >= 0.015);
-	bpf_capture_close(c);
-	arena_release(&s->a);
-	free(s);
-	strbuf_release(&err);
+	finish(c, s);
 }
 
 static void many_failed_opens(void)
@@ -587,9 +557,7 @@ static void a_full_ring_counts_its_losses(void **state)
 	/* Every call is either read or counted. */
 	assert_true(l.reserve > 0);
 	assert_true((uint64_t)got + l.reserve >= 20000);
-	bpf_capture_close(c);
-	arena_release(&s->a);
-	free(s);
+	finish(c, s);
 	strbuf_release(&err);
 }
 

@@ -128,6 +128,16 @@ static __always_inline void header(struct rcb_header *h, __u32 kind, __u32 size,
 	}
 }
 
+/* The current thread's ids, and whether its process is followed. */
+static __always_inline int followed_now(__u32 *tgid, __u32 *tid)
+{
+	__u64 pt = bpf_get_current_pid_tgid();
+
+	*tgid = pt >> 32;
+	*tid = (__u32)pt;
+	return bpf_map_lookup_elem(&followed, tgid) != 0;
+}
+
 static __always_inline void count(__u32 which)
 {
 	__u64 *v = bpf_map_lookup_elem(&counters, &which);
@@ -147,10 +157,9 @@ static __always_inline __u64 wake_flags(void)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 {
-	__u64 pt = bpf_get_current_pid_tgid();
-	__u32 tgid = pt >> 32, tid = (__u32)pt;
+	__u32 tgid, tid;
 
-	if (!bpf_map_lookup_elem(&followed, &tgid))
+	if (!followed_now(&tgid, &tid))
 		return 0;
 	struct entry *slot = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
 						   BPF_LOCAL_STORAGE_GET_F_CREATE);
@@ -342,10 +351,9 @@ static __always_inline __u32 add_items(char *buf, __u32 off, const struct entry 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 {
-	__u64 pt = bpf_get_current_pid_tgid();
-	__u32 tgid = pt >> 32, tid = (__u32)pt;
+	__u32 tgid, tid;
 
-	if (!bpf_map_lookup_elem(&followed, &tgid))
+	if (!followed_now(&tgid, &tid))
 		return 0;
 	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
 	if (!en || !en->live) {
@@ -448,10 +456,9 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 SEC("tp_btf/signal_deliver")
 int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct k_sigaction *ka)
 {
-	__u64 pt = bpf_get_current_pid_tgid();
-	__u32 tgid = pt >> 32, tid = (__u32)pt;
+	__u32 tgid, tid;
 
-	if (!bpf_map_lookup_elem(&followed, &tgid))
+	if (!followed_now(&tgid, &tid))
 		return 0;
 	struct rcb_signal *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (!r) {
