@@ -23,6 +23,7 @@ struct out {
 	unsigned long long events;
 	pid_t child;
 	bool ended;
+	double epoch;
 };
 
 static int on_record(void *user, const void *rec, size_t size)
@@ -31,7 +32,7 @@ static int on_record(void *user, const void *rec, size_t size)
 	struct rc_event e;
 
 	arena_reset(&o->a);
-	if (bpf_record_event(rec, size, &e, &o->a) <= 0)
+	if (bpf_record_event(rec, size, o->epoch, &e, &o->a) <= 0)
 		return 0;
 	o->events++;
 	if (o->f)
@@ -82,6 +83,7 @@ int main(int argc, char **argv)
 	}
 	close(go[0]);
 	o.child = pid;
+	o.epoch = bpf_capture_epoch(c);
 	if (bpf_capture_follow(c, pid, &err) < 0) {
 		fprintf(stderr, "bpf-capture: %s\n", err.buf);
 		kill(pid, SIGKILL);

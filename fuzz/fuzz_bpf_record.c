@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The kind: 1 (a call) or 2 (an end), or anything else. */
 	if (n >= 4 && data[0] < 3)
 		rec[0] = data[0] ? data[0] : 1, rec[1] = rec[2] = rec[3] = 0;
-	if (bpf_record_event(rec, n, &e, &a) > 0 && e.line)
+	if (bpf_record_event(rec, n, 0, &e, &a) > 0 && e.line)
 		(void)strlen(e.line);
 	arena_release(&a);
 	return 0;

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/select.h>
 #include <sys/socket.h>
@@ -24,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
+
+#include <bpf/bpf.h>
 
 #include "capture/bpf/bpf.h"
 
@@ -35,6 +38,7 @@ struct seen {
 	int n;
 	int bad;		/* records bpf_record_event refused */
 	pid_t until;		/* stop once this process's end is seen */
+	double epoch;		/* bpf_capture_epoch */
 	bool ended;
 };
 
@@ -42,7 +46,7 @@ static int keep(void *user, const void *rec, size_t size)
 {
 	struct seen *s = user;
 	struct rc_event e;
-	int r = bpf_record_event(rec, size, &e, &s->a);
+	int r = bpf_record_event(rec, size, s->epoch, &e, &s->a);
 
 	if (r < 0)
 		s->bad++;
@@ -101,6 +105,10 @@ static pid_t held_child(int *go, void (*body)(void))
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		char b;
+		/* A failed assertion must not leave it waiting: it dies with
+		 * the test, and on its own after 30 s. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		alarm(30);
 		close(p[1]);
 		if (read(p[0], &b, 1) != 1)
 			_exit(100);
@@ -127,6 +135,7 @@ static struct seen *follow_child(struct bpf_capture *c, void (*body)(void), int 
 	int go;
 
 	assert_non_null(s);
+	s->epoch = bpf_capture_epoch(c);
 	pid_t pid = held_child(&go, body);
 	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
 	s->until = pid;
@@ -198,6 +207,8 @@ static void follows_children_from_their_first_call(void **state)
 	assert_non_null(strstr(o->line, "\"/nonexistent/rc-bpf-child\""));
 	assert_non_null(strstr(o->line, "= -1 ENOENT"));
 	assert_true(o->dur >= 0);
+	/* Epoch seconds, as the tracer's are. */
+	assert_true(o->ts > (double)time(NULL) - 60 && o->ts < (double)time(NULL) + 60);
 	/* Its fork is followed: the grandchild's call and end. */
 	const struct rc_event *g = find_open(s, "/nonexistent/rc-bpf-grandchild");
 	assert_non_null(g);
@@ -561,6 +572,125 @@ static void a_full_ring_counts_its_losses(void **state)
 	strbuf_release(&err);
 }
 
+/* The ids of the programs loaded in the kernel named NAME (ours:
+ * on_sys_enter), up to MAX, into IDS: how many. */
+static int programs_named(const char *name, __u32 *ids, int max)
+{
+	__u32 id = 0;
+	int n = 0;
+
+	while (bpf_prog_get_next_id(id, &id) == 0 && n < max) {
+		int fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(fd, &info, &len) == 0 && strcmp(info.name, name) == 0)
+			ids[n++] = id;
+		close(fd);
+	}
+	return n;
+}
+
+/* The one id in B (NB of them) that is not in A (NA). */
+static __u32 new_id(const __u32 *a, int na, const __u32 *b, int nb)
+{
+	__u32 found = 0;
+	int count = 0;
+
+	for (int i = 0; i < nb; i++) {
+		bool old = false;
+		for (int k = 0; k < na; k++)
+			old |= a[k] == b[i];
+		if (!old) {
+			found = b[i];
+			count++;
+		}
+	}
+	return count == 1 ? found : 0;
+}
+
+static bool program_alive(__u32 id)
+{
+	int fd = bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static int loader_ready[2], target_go[2];
+
+/* Calls, then waits to be told to end, then calls again and exits 0. */
+static void long_target(void)
+{
+	char b;
+
+	for (int i = 0; i < 2000; i++)
+		open("/nonexistent/rc-bpf-harm", O_RDONLY);
+	if (read(target_go[0], &b, 1) != 1)
+		_exit(101);
+	for (int i = 0; i < 2000; i++)
+		open("/nonexistent/rc-bpf-harm", O_RDONLY);
+	_exit(0);
+}
+
+/* The capture belongs to its loader: killed with SIGKILL mid-trace, it
+ * takes its programs with it, and the process it followed runs on to its
+ * normal end. */
+static void target_survives_a_killed_loader(void **state)
+{
+	(void)state;
+	struct bpf_capture *probe = open_or_skip(NULL);
+	bpf_capture_close(probe);
+	__u32 before[64], during[64];
+	int nbefore = programs_named("on_sys_enter", before, 64);
+	int go;
+
+	assert_int_equal(pipe(loader_ready), 0);
+	assert_int_equal(pipe(target_go), 0);
+	pid_t target = held_child(&go, long_target);
+	pid_t loader = fork();
+	assert_true(loader >= 0);
+	if (loader == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		alarm(30);
+		struct bpf_capture *c;
+		struct strbuf err = STRBUF_INIT;
+		if (bpf_capture_open(&c, NULL, &err) < 0 || bpf_capture_follow(c, target, &err) < 0)
+			_exit(1);
+		(void)!write(loader_ready[1], "r", 1);
+		for (;;)
+			pause();
+	}
+	close(loader_ready[1]);
+	char b;
+	/* The loader's programs, told apart from those of the tests before,
+	 * which the kernel may still be freeing. */
+	assert_int_equal(read(loader_ready[0], &b, 1), 1);
+	__u32 ours = new_id(before, nbefore, during, programs_named("on_sys_enter", during, 64));
+	assert_true(ours != 0);
+	release(go);
+	usleep(20000);
+	assert_int_equal(kill(loader, SIGKILL), 0);
+	int st;
+	assert_int_equal(waitpid(loader, &st, 0), loader);
+	/* The kernel frees a dead process's links and programs soon, not at
+	 * once. */
+	for (int i = 0; i < 500 && program_alive(ours); i++)
+		usleep(10000);
+	assert_false(program_alive(ours));
+	assert_int_equal(write(target_go[1], "x", 1), 1);
+	assert_int_equal(waitpid(target, &st, 0), target);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	close(loader_ready[0]);
+	close(target_go[0]);
+	close(target_go[1]);
+}
+
 /* Records are untrusted: short or unknown ones are refused, not read. */
 static void malformed_records_are_refused(void **state)
 {
@@ -569,11 +699,11 @@ static void malformed_records_are_refused(void **state)
 	struct rc_event e;
 	unsigned char buf[4096] = { 0 };
 
-	assert_int_equal(bpf_record_event(buf, 3, &e, &a), -1);
+	assert_int_equal(bpf_record_event(buf, 3, 0, &e, &a), -1);
 	buf[0] = 99;
-	assert_int_equal(bpf_record_event(buf, sizeof(buf), &e, &a), -1);
+	assert_int_equal(bpf_record_event(buf, sizeof(buf), 0, &e, &a), -1);
 	buf[0] = 1;	/* a call, cut short */
-	assert_int_equal(bpf_record_event(buf, 40, &e, &a), -1);
+	assert_int_equal(bpf_record_event(buf, 40, 0, &e, &a), -1);
 	arena_release(&a);
 }
 
@@ -588,6 +718,7 @@ int main(void)
 		cmocka_unit_test(keeps_addresses_and_timeouts),
 		cmocka_unit_test(follows_inside_a_pid_namespace),
 		cmocka_unit_test(a_full_ring_counts_its_losses),
+		cmocka_unit_test(target_survives_a_killed_loader),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

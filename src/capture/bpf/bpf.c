@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -30,6 +31,7 @@ struct bpf_capture {
 	bpf_record_fn fn;
 	void *user;
 	int stop;		/* the callback asked to stop */
+	double epoch;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at open */
 };
 
 /* libbpf's own messages would go to stderr: the last warning is kept for
@@ -172,8 +174,17 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 		bpf_capture_close(c);
 		return fail(err, e, "attach the eBPF capture");
 	}
+	struct timespec mono, real;
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	c->epoch = ((double)real.tv_sec + (double)real.tv_nsec / 1e9) - ((double)mono.tv_sec + (double)mono.tv_nsec / 1e9);
 	*out = c;
 	return 0;
+}
+
+double bpf_capture_epoch(const struct bpf_capture *c)
+{
+	return c->epoch;
 }
 
 /* The kernel's tgid of the process PIDFD names, through the task

@@ -60,9 +60,14 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
 
 void bpf_capture_close(struct bpf_capture *c);
 
-/* REC (SIZE bytes) as an event, its strings in A: 1 for a call or a
- * process's end, 0 for a record that is no event (a thread's end that
- * is not its process's), -1 for a record that is not well formed. */
-int bpf_record_event(const void *rec, size_t size, struct rc_event *e, struct arena *a);
+/* What to add to the kernel's CLOCK_MONOTONIC times to make them epoch
+ * seconds, as the tracer's timestamps are (taken once, at open). */
+double bpf_capture_epoch(const struct bpf_capture *c);
+
+/* REC (SIZE bytes) as an event, its strings in A, its times monotonic
+ * plus EPOCH: 1 for a call, a signal or a process's end, 0 for a record
+ * that is no event (a thread's end that is not its process's), -1 for a
+ * record that is not well formed. */
+int bpf_record_event(const void *rec, size_t size, double epoch, struct rc_event *e, struct arena *a);
 
 #endif

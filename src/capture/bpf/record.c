@@ -215,8 +215,8 @@ static void call_line(struct rc_event *e, const struct rcb_call *r, const struct
 	strbuf_release(&sb);
 }
 
-static int call_event(const unsigned char *rec, size_t size, const struct rcb_call *r, struct rc_event *e,
-		      struct arena *a)
+static int call_event(const unsigned char *rec, size_t size, const struct rcb_call *r, double epoch,
+		      struct rc_event *e, struct arena *a)
 {
 	const struct rc_syscall *sc = syscall_by_nr(r->nr);
 	uint64_t args[RC_SC_MAX_ARGS] = { 0 };
@@ -229,7 +229,7 @@ static int call_event(const unsigned char *rec, size_t size, const struct rcb_ca
 	e->pid = event_pid(&r->h);
 	e->nr = r->nr;
 	e->name = syscall_name(r->nr);
-	e->ts = (double)r->enter_ns / 1e9;
+	e->ts = epoch + (double)r->enter_ns / 1e9;
 	e->dur = r->exit_ns >= r->enter_ns ? (double)(r->exit_ns - r->enter_ns) / 1e9 : 0;
 	e->ret_known = true;
 	if (r->ret < 0 && r->ret >= -4095) {
@@ -279,14 +279,14 @@ static int call_event(const unsigned char *rec, size_t size, const struct rcb_ca
 	return 1;
 }
 
-static int exit_event(const struct rcb_exit *r, struct rc_event *e, struct arena *a)
+static int exit_event(const struct rcb_exit *r, double epoch, struct rc_event *e, struct arena *a)
 {
 	if (!r->group_dead)
 		return 0;
 	event_clear(e);
 	e->kind = RC_EV_EXIT;
 	e->pid = event_tgid(&r->h);
-	e->ts = (double)r->ns / 1e9;
+	e->ts = epoch + (double)r->ns / 1e9;
 	int sig = r->exit_code & 0x7f;
 	struct strbuf sb = STRBUF_INIT;
 	if (sig) {
@@ -307,7 +307,7 @@ static int exit_event(const struct rcb_exit *r, struct rc_event *e, struct arena
 }
 
 /* The delivery line as strace prints it, from the tracer's own printer. */
-static int signal_event(const struct rcb_signal *r, struct rc_event *e, struct arena *a)
+static int signal_event(const struct rcb_signal *r, double epoch, struct rc_event *e, struct arena *a)
 {
 	siginfo_t si;
 	struct strbuf sb = STRBUF_INIT;
@@ -315,7 +315,7 @@ static int signal_event(const struct rcb_signal *r, struct rc_event *e, struct a
 	event_clear(e);
 	e->kind = RC_EV_SIGNAL;
 	e->pid = event_pid(&r->h);
-	e->ts = (double)r->ns / 1e9;
+	e->ts = epoch + (double)r->ns / 1e9;
 	e->dur = -1;
 	event_siginfo_facts(e, r->signo, r->code, r->addr, r->pid);
 	memset(&si, 0, sizeof(si));
@@ -338,7 +338,7 @@ static int signal_event(const struct rcb_signal *r, struct rc_event *e, struct a
 	return 1;
 }
 
-int bpf_record_event(const void *rec, size_t size, struct rc_event *e, struct arena *a)
+int bpf_record_event(const void *rec, size_t size, double epoch, struct rc_event *e, struct arena *a)
 {
 	struct rcb_header h;
 
@@ -351,21 +351,21 @@ int bpf_record_event(const void *rec, size_t size, struct rc_event *e, struct ar
 		if (size < sizeof(r))
 			return -1;
 		memcpy(&r, rec, sizeof(r));
-		return call_event(rec, size, &r, e, a);
+		return call_event(rec, size, &r, epoch, e, a);
 	}
 	case RCB_SIGNAL: {
 		struct rcb_signal r;
 		if (size < sizeof(r))
 			return -1;
 		memcpy(&r, rec, sizeof(r));
-		return signal_event(&r, e, a);
+		return signal_event(&r, epoch, e, a);
 	}
 	case RCB_EXIT: {
 		struct rcb_exit r;
 		if (size < sizeof(r))
 			return -1;
 		memcpy(&r, rec, sizeof(r));
-		return exit_event(&r, e, a);
+		return exit_event(&r, epoch, e, a);
 	}
 	default:
 		return -1;
