@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	unsigned char rec[1024];
+	unsigned char rec[8192];	/* RCB_REC_MAX */
 	struct rc_event e;
 	struct arena a = { 0 };
 

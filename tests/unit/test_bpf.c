@@ -29,6 +29,7 @@
 #include <bpf/bpf.h>
 
 #include "capture/bpf/bpf.h"
+#include "capture/bpf/record.h"
 
 #define MAX_EVENTS 8192
 
@@ -697,13 +698,25 @@ static void malformed_records_are_refused(void **state)
 	(void)state;
 	struct arena a = { 0 };
 	struct rc_event e;
-	unsigned char buf[4096] = { 0 };
+	unsigned char buf[8192] = { 0 };
 
 	assert_int_equal(bpf_record_event(buf, 3, 0, &e, &a), -1);
 	buf[0] = 99;
 	assert_int_equal(bpf_record_event(buf, sizeof(buf), 0, &e, &a), -1);
 	buf[0] = 1;	/* a call, cut short */
 	assert_int_equal(bpf_record_event(buf, 40, 0, &e, &a), -1);
+	/* A call whose item says more than the kernel half ever keeps. */
+	struct rcb_call c = { .h = { .kind = RCB_CALL }, .nr = SYS_write, .nitems = 1 };
+	struct rcb_item it = { .arg = 1, .kind = RCB_I_HEAD, .len = RCB_DATA_END + 8, .total = 9000 };
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, &c, sizeof(c));
+	memcpy(buf + sizeof(c), &it, sizeof(it));
+	assert_int_equal(bpf_record_event(buf, sizeof(buf), 0, &e, &a), -1);
+	it.len = 5;
+	memcpy(buf + sizeof(c), &it, sizeof(it));
+	memcpy(buf + sizeof(c) + sizeof(it), "hello", 5);
+	assert_int_equal(bpf_record_event(buf, sizeof(buf), 0, &e, &a), 1);
+	assert_int_equal(e.data_len, 5);
 	arena_release(&a);
 }
 

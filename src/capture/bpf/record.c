@@ -46,6 +46,25 @@ struct items {
 	bool argv_cut;
 };
 
+/* The most an item of KIND holds, as the kernel half caps it: a record
+ * that says more is not one of ours. */
+static uint32_t item_max(uint8_t kind)
+{
+	switch (kind) {
+	case RCB_I_STR:
+		return RCB_STR_MAX;
+	case RCB_I_BYTES:
+		return RCB_ADDR_MAX;
+	case RCB_I_HEAD:
+	case RCB_I_TAIL:
+		return RCB_DATA_END;
+	case RCB_I_ARGV:
+		return RCB_ARGV_MAX;
+	default:
+		return 0;
+	}
+}
+
 /* The items after the call's fixed part, checked against SIZE. */
 static int read_items(const unsigned char *rec, size_t size, uint32_t nitems, struct items *it, struct arena *a)
 {
@@ -59,7 +78,7 @@ static int read_items(const unsigned char *rec, size_t size, uint32_t nitems, st
 			return -1;
 		memcpy(&h, rec + off, sizeof(h));
 		off += sizeof(h);
-		if (h.len > size - off || h.arg >= 6)
+		if (h.len > size - off || h.arg >= 6 || h.len > item_max(h.kind))
 			return -1;
 		const unsigned char *p = rec + off;
 		off += (h.len + 7) & ~7u;
