@@ -163,20 +163,6 @@ static void hook_entry(void *ctx, struct tracee *t, const struct ptrace_syscall_
 		printer_entry(c->o.printer, t->tid, th->ts, th->text.buf, th->text.len);
 }
 
-/* Kernel-internal errnos a call can show a tracer (include/linux/errno.h);
- * strace prints their explanations, as do we. */
-static const char *errno_text(int err)
-{
-	switch (err) {
-	case 512: return "To be restarted if SA_RESTART is set";
-	case 513: return "To be restarted";
-	case 514: return "To be restarted if no handler";
-	case 515: return "Unknown ioctl command";
-	case 516: return "Interrupted by signal";
-	default: return strerror(err);
-	}
-}
-
 static void format_rv(struct capture *c, struct cthread *th, long long rval, bool is_error)
 {
 	const struct dec_syscall *sc = dec_lookup(th->ev.nr);
@@ -184,13 +170,7 @@ static void format_rv(struct capture *c, struct cthread *th, long long rval, boo
 
 	strbuf_reset(&th->rv);
 	if (is_error) {
-		int err = (int)-rval;
-		const char *name = xlat_errno_name(err);
-		bool restart = err >= 512 && err <= 516;
-		if (name)
-			strbuf_addf(&th->rv, "%s %s (%s)", restart ? "?" : "-1", name, errno_text(err));
-		else
-			strbuf_addf(&th->rv, "-1 E??? (errno %d)", err);
+		dec_error_rv(&th->rv, (int)-rval);
 		return;
 	}
 	if (th->d.rv_hex)
@@ -311,34 +291,13 @@ static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_i
 	th->text.len = n;
 }
 
-/* A signal's name, or its number for one the tables lack. */
-static const char *signame(int sig, char *buf, size_t size)
-{
-	const char *n = dec_signame(sig);
-
-	if (n)
-		return n;
-	snprintf(buf, size, "%d", sig);
-	return buf;
-}
-
-static void signal_line(struct strbuf *sb, const siginfo_t *si)
-{
-	char buf[16];
-
-	strbuf_reset(sb);
-	strbuf_addf(sb, "--- %s ", signame(si->si_signo, buf, sizeof(buf)));
-	dec_siginfo(sb, si);
-	strbuf_adds(sb, " ---");
-}
-
 static void hook_signal(void *ctx, struct tracee *t, const siginfo_t *si)
 {
 	struct capture *c = ctx;
 	struct rc_event e;
 	double ts = now(CLOCK_REALTIME);
 
-	signal_line(&c->line, si);
+	dec_signal_line(&c->line, si);
 	if (c->o.printer)
 		printer_line(c->o.printer, t->tid, ts, c->line.buf);
 	if (c->o.on_fatal_signal && !c->fatal_seen && procfs_signal_is_fatal(t->tgid, si->si_signo))
@@ -360,10 +319,7 @@ static void hook_stopped(void *ctx, struct tracee *t, int sig)
 	struct rc_event e;
 	double ts = now(CLOCK_REALTIME);
 
-	char buf[16];
-
-	strbuf_reset(&c->line);
-	strbuf_addf(&c->line, "--- stopped by %s ---", signame(sig, buf, sizeof(buf)));
+	dec_stop_line(&c->line, sig);
 	if (c->o.printer)
 		printer_line(c->o.printer, t->tid, ts, c->line.buf);
 	event_clear(&e);
@@ -403,23 +359,14 @@ static void hook_gone(void *ctx, struct tracee *t, int status)
 
 	if (th && t->in_syscall && th->selected)
 		unreturned(c, t, th, ts);
-	strbuf_reset(&c->line);
 	event_clear(&e);
 	e.kind = RC_EV_EXIT;
 	e.pid = t->tid;
 	e.ts = ts;
 	e.dur = -1;
-	if (WIFEXITED(status)) {
-		e.exited = true;
-		e.exit_code = WEXITSTATUS(status);
-		strbuf_addf(&c->line, "+++ exited with %d +++", e.exit_code);
-	} else {
-		char buf[16];
-		e.signo = WTERMSIG(status);
-		e.core_dumped = WCOREDUMP(status);
-		strbuf_addf(&c->line, "+++ killed by %s%s +++", signame(e.signo, buf, sizeof(buf)),
-			    e.core_dumped ? " (core dumped)" : "");
-	}
+	e.exited = WIFEXITED(status);
+	event_wait_status_facts(&e, status);
+	dec_exit_line(&c->line, &e);
 	if (c->o.printer) {
 		printer_line(c->o.printer, t->tid, ts, c->line.buf);
 		printer_forget(c->o.printer, t->tid);

@@ -319,6 +319,17 @@ void dec_sigset(struct dec *d, uint64_t addr, uint64_t len);
  * si_addr=0x10}", "{si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=123,
  * si_uid=0, si_status=0, si_utime=0, si_stime=0}". */
 void dec_siginfo(struct strbuf *out, const siginfo_t *si);
+/* The lines a trace shows besides calls, into OUT (reset first), for the
+ * tracer and the kernel records alike: a signal delivered, "--- SIGSEGV
+ * {si_signo=...} ---"; a stop, "--- stopped by SIGTSTP ---"; a thread's
+ * end as E (RC_EV_EXIT) has it, "+++ exited with 1 +++", "+++ killed by
+ * SIGKILL (core dumped) +++". A signal the tables lack is its number. */
+void dec_signal_line(struct strbuf *out, const siginfo_t *si);
+void dec_stop_line(struct strbuf *out, int sig);
+void dec_exit_line(struct strbuf *out, const struct rc_event *e);
+/* A failed call's return as strace prints it: "-1 ENOENT (No such file or
+ * directory)", "? ERESTARTSYS (To be restarted if SA_RESTART is set)". */
+void dec_error_rv(struct strbuf *out, int err);
 /* The siginfo at ADDR, or NULL or the address. */
 void dec_siginfo_at(struct dec *d, uint64_t addr);
 

@@ -199,35 +199,42 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
  * one, above every item's cap (RCB_STR_MAX, RCB_DATA_END). */
 #define RCB_ITEM_MASK 4095
 
-/* Append an item of LEN bytes (at most MAX) read from user memory at SRC
- * (a string when STR) at OFF of BUF; the new end, or OFF when there is no
- * room. */
+/* Where an item's bytes are read from. */
+enum from { FROM_USER, FROM_USER_STR, FROM_KERNEL, FROM_KERNEL_STR };
+
+/* Append an item of LEN bytes (at most MAX) read FROM memory at SRC, at
+ * OFF of BUF; the new end, or OFF when there is no room. SRC NULL, or a
+ * read that fails, gives an empty item marked as a fault. */
 static __always_inline __u32 add_item(char *buf, __u32 off, __u8 arg, __u8 kind, const void *src, __u64 len,
-				      __u32 max, __u64 total, int str, __u32 *nitems)
+				      __u32 max, __u64 total, enum from from, __u32 *nitems)
 {
 	if (off > RCB_REC_MAX - sizeof(struct rcb_item) - RCB_STR_MAX - RCB_DATA_END)
 		return off;
 	off &= RCB_REC_MAX - 1;
 	struct rcb_item *it = (void *)(buf + off);
-	if (len > max)
-		len = max;
+	void *dst = buf + off + sizeof(*it);
+	__u32 size = (len > max ? max : len) & RCB_ITEM_MASK;
 	long n = 0;
-	__u8 fault = 0;
-	if (len && src) {
-		if (str) {
-			n = bpf_probe_read_user_str(buf + off + sizeof(*it), len & (RCB_ITEM_MASK) ?: 1,
-						    src);
-		} else {
-			n = bpf_probe_read_user(buf + off + sizeof(*it), len & (RCB_ITEM_MASK), src)
-				    ? -1
-				    : (long)len;
+	__u8 fault = !src;
+	if (src && size) {
+		switch (from) {
+		case FROM_USER_STR:
+			n = bpf_probe_read_user_str(dst, size, src);
+			break;
+		case FROM_KERNEL_STR:
+			n = bpf_probe_read_kernel_str(dst, size, src);
+			break;
+		case FROM_USER:
+			n = bpf_probe_read_user(dst, size, src) ? -1 : (long)size;
+			break;
+		default:
+			n = bpf_probe_read_kernel(dst, size, src) ? -1 : (long)size;
+			break;
 		}
 		if (n < 0) {
 			n = 0;
 			fault = 1;
 		}
-	} else if (!src) {
-		fault = 1;
 	}
 	it->arg = arg;
 	it->kind = kind;
@@ -237,29 +244,6 @@ static __always_inline __u32 add_item(char *buf, __u32 off, __u8 arg, __u8 kind,
 	it->total = total;
 	*nitems += 1;
 	return off + ((sizeof(*it) + (__u32)n + 7) & ~7u);
-}
-
-/* The same from our own map (a kernel copy, already bounded). */
-static __always_inline __u32 add_kernel_item(char *buf, __u32 off, __u8 arg, __u8 kind, const char *src, __u32 len,
-					     __u64 total, int str, __u32 *nitems)
-{
-	if (off > RCB_REC_MAX - sizeof(struct rcb_item) - RCB_STR_MAX - RCB_DATA_END)
-		return off;
-	off &= RCB_REC_MAX - 1;
-	struct rcb_item *it = (void *)(buf + off);
-	long n;
-	if (str)
-		n = bpf_probe_read_kernel_str(buf + off + sizeof(*it), RCB_STR_MAX, src);
-	else
-		n = bpf_probe_read_kernel(buf + off + sizeof(*it), len & RCB_ITEM_MASK, src) ? -1 : (long)(len & RCB_ITEM_MASK);
-	it->arg = arg;
-	it->kind = kind;
-	it->fault = n < 0;
-	it->pad = 0;
-	it->len = n < 0 ? 0 : (__u32)n;
-	it->total = total;
-	*nitems += 1;
-	return off + ((sizeof(*it) + it->len + 7) & ~7u);
 }
 
 /* What the plan keeps of the call's memory, after its fixed part. */
@@ -278,19 +262,19 @@ static __always_inline __u32 add_items(char *buf, __u32 off, const struct entry 
 		__u64 len;
 		switch (pl->item[k].kind) {
 		case RCB_P_STR:
-			off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, 1, nitems);
+			off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_USER_STR, nitems);
 			break;
 		case RCB_P_ADDR:
 			if (arg + 1 < 6)
 				off = add_item(buf, off, arg, RCB_I_BYTES, p, en->args[(arg + 1) & 7], RCB_ADDR_MAX,
-					       en->args[(arg + 1) & 7], 0, nitems);
+					       en->args[(arg + 1) & 7], FROM_USER, nitems);
 			break;
 		case RCB_P_ADDR_OUT: {
 			__u32 alen = 0;
 			if (ret < 0 || arg + 1 >= 6 || !en->args[(arg + 1) & 7] ||
 			    bpf_probe_read_user(&alen, sizeof(alen), (const void *)en->args[(arg + 1) & 7]))
 				break;
-			off = add_item(buf, off, arg, RCB_I_BYTES, p, alen, RCB_ADDR_MAX, alen, 0, nitems);
+			off = add_item(buf, off, arg, RCB_I_BYTES, p, alen, RCB_ADDR_MAX, alen, FROM_USER, nitems);
 			break;
 		}
 		case RCB_P_DATA_OUT:
@@ -301,43 +285,35 @@ static __always_inline __u32 add_items(char *buf, __u32 off, const struct entry 
 			if (len <= 2 * RCB_DATA_END) {
 				/* All of it, as two halves at most. */
 				__u64 first = len > RCB_DATA_END ? RCB_DATA_END : len;
-				off = add_item(buf, off, arg, RCB_I_HEAD, p, first, RCB_DATA_END, len, 0, nitems);
+				off = add_item(buf, off, arg, RCB_I_HEAD, p, first, RCB_DATA_END, len, FROM_USER, nitems);
 				if (len > first)
 					off = add_item(buf, off, arg, RCB_I_TAIL, p + first, len - first, RCB_DATA_END,
-						       len, 0, nitems);
+						       len, FROM_USER, nitems);
 			} else {
-				off = add_item(buf, off, arg, RCB_I_HEAD, p, RCB_DATA_END, RCB_DATA_END, len, 0, nitems);
+				off = add_item(buf, off, arg, RCB_I_HEAD, p, RCB_DATA_END, RCB_DATA_END, len, FROM_USER, nitems);
 				off = add_item(buf, off, arg, RCB_I_TAIL, p + len - RCB_DATA_END, RCB_DATA_END,
-					       RCB_DATA_END, len, 0, nitems);
+					       RCB_DATA_END, len, FROM_USER, nitems);
 			}
 			break;
 		case RCB_P_TIMEOUT:
-			if (en->timeout_arg == arg && off <= RCB_REC_MAX - sizeof(struct rcb_item) - RCB_TIMEOUT) {
-				struct rcb_item *it = (void *)(buf + (off & (RCB_REC_MAX - 1)));
-				it->arg = arg;
-				it->kind = RCB_I_BYTES;
-				it->fault = en->timeout_fault;
-				it->pad = 0;
-				it->len = en->timeout_fault ? 0 : RCB_TIMEOUT;
-				it->total = RCB_TIMEOUT;
-				if (!en->timeout_fault)
-					__builtin_memcpy((char *)it + sizeof(*it), en->timeout, RCB_TIMEOUT);
-				off += sizeof(*it) + (en->timeout_fault ? 0 : RCB_TIMEOUT);
-				*nitems += 1;
-			}
+			/* Read at entry, into the entry (select rewrites its own). */
+			if (en->timeout_arg == arg)
+				off = add_item(buf, off, arg, RCB_I_BYTES, en->timeout_fault ? 0 : en->timeout,
+					       RCB_TIMEOUT, RCB_TIMEOUT, RCB_TIMEOUT, FROM_KERNEL, nitems);
 			break;
 		case RCB_P_EXEC: {
 			if (ret != 0) {
-				off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, 1, nitems);
+				off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_USER_STR, nitems);
 				break;
 			}
 			__u32 tid = (__u32)bpf_get_current_pid_tgid();
 			struct exec_info *x = bpf_map_lookup_elem(&execs, &tid);
 			if (!x)
 				break;
-			off = add_kernel_item(buf, off, arg, RCB_I_STR, x->filename, RCB_STR_MAX, RCB_STR_MAX, 1, nitems);
-			off = add_kernel_item(buf, off, arg, RCB_I_ARGV, x->argv, x->argv_len, x->argv_total, 0,
-					      nitems);
+			off = add_item(buf, off, arg, RCB_I_STR, x->filename, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_KERNEL_STR,
+				       nitems);
+			off = add_item(buf, off, arg, RCB_I_ARGV, x->argv, x->argv_len, RCB_ARGV_MAX, x->argv_total,
+				       FROM_KERNEL, nitems);
 			bpf_map_delete_elem(&execs, &tid);
 			break;
 		}

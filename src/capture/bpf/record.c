@@ -7,14 +7,13 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include "capture/bpf/bpf.h"
 #include "capture/bpf/record.h"
 #include "capture/decode.h"
 #include "event/facts.h"
 #include "event/syscalls.h"
-#include "gen/tables.h"
-#include "util/xlat.h"
 
 /* A thread as our user sees it: its id in our pid namespace, or the
  * kernel's when it is not in it. */
@@ -221,11 +220,7 @@ static void call_line(struct rc_event *e, const struct rcb_call *r, const struct
 	}
 	strbuf_adds(&sb, ") = ");
 	if (e->err) {
-		const char *name = xlat_name(&rc_xlat_errno, e->err);
-		if (name)
-			strbuf_addf(&sb, "-1 %s (%s)", name, strerror(e->err));
-		else
-			strbuf_addf(&sb, "-1 (errno %d)", e->err);
+		dec_error_rv(&sb, e->err);
 	} else {
 		strbuf_addf(&sb, r->ret < 0 || r->ret < 4096 ? "%lld" : "%#llx", (long long)r->ret);
 	}
@@ -300,25 +295,18 @@ static int call_event(const unsigned char *rec, size_t size, const struct rcb_ca
 
 static int exit_event(const struct rcb_exit *r, double epoch, struct rc_event *e, struct arena *a)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	if (!r->group_dead)
 		return 0;
 	event_clear(e);
 	e->kind = RC_EV_EXIT;
 	e->pid = event_tgid(&r->h);
 	e->ts = epoch + (double)r->ns / 1e9;
-	int sig = r->exit_code & 0x7f;
-	struct strbuf sb = STRBUF_INIT;
-	if (sig) {
-		e->exited = false;
-		e->signo = sig;
-		e->core_dumped = (r->exit_code & 0x80) != 0;
-		const char *name = xlat_name(&rc_xlat_signal, sig);
-		strbuf_addf(&sb, "+++ killed by %s%s +++", name ? name : "a signal", e->core_dumped ? " (core dumped)" : "");
-	} else {
-		e->exited = true;
-		e->exit_code = (r->exit_code >> 8) & 0xff;
-		strbuf_addf(&sb, "+++ exited with %d +++", e->exit_code);
-	}
+	/* task->exit_code is the status its parent's wait gets. */
+	e->exited = WIFEXITED(r->exit_code);
+	event_wait_status_facts(e, r->exit_code);
+	dec_exit_line(&sb, e);
 	e->line = arena_strndup(a, sb.buf, sb.len);
 	e->line_len = sb.len;
 	strbuf_release(&sb);
@@ -344,13 +332,7 @@ static int signal_event(const struct rcb_signal *r, double epoch, struct rc_even
 		si.si_addr = (void *)(uintptr_t)r->addr;
 	else
 		si.si_pid = r->pid;
-	const char *name = dec_signame(r->signo);
-	if (name)
-		strbuf_addf(&sb, "--- %s ", name);
-	else
-		strbuf_addf(&sb, "--- %d ", r->signo);
-	dec_siginfo(&sb, &si);
-	strbuf_adds(&sb, " ---");
+	dec_signal_line(&sb, &si);
 	e->line = arena_strndup(a, sb.buf, sb.len);
 	e->line_len = sb.len;
 	strbuf_release(&sb);

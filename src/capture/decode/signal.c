@@ -555,3 +555,69 @@ const struct dec_entry dec_signal_calls[] = {
 };
 
 const size_t dec_signal_ncalls = ARRAY_SIZE(dec_signal_calls);
+
+/* A signal's name, or its number for one the tables lack. */
+static void add_signame(struct strbuf *out, int sig)
+{
+	const char *n = dec_signame(sig);
+
+	if (n)
+		strbuf_adds(out, n);
+	else
+		strbuf_addf(out, "%d", sig);
+}
+
+void dec_signal_line(struct strbuf *out, const siginfo_t *si)
+{
+	strbuf_reset(out);
+	strbuf_adds(out, "--- ");
+	add_signame(out, si->si_signo);
+	strbuf_addc(out, ' ');
+	dec_siginfo(out, si);
+	strbuf_adds(out, " ---");
+}
+
+void dec_stop_line(struct strbuf *out, int sig)
+{
+	strbuf_reset(out);
+	strbuf_adds(out, "--- stopped by ");
+	add_signame(out, sig);
+	strbuf_adds(out, " ---");
+}
+
+void dec_exit_line(struct strbuf *out, const struct rc_event *e)
+{
+	strbuf_reset(out);
+	if (e->exited) {
+		strbuf_addf(out, "+++ exited with %d +++", e->exit_code);
+		return;
+	}
+	strbuf_adds(out, "+++ killed by ");
+	add_signame(out, e->signo);
+	strbuf_adds(out, e->core_dumped ? " (core dumped) +++" : " +++");
+}
+
+/* Kernel-internal errnos a call can show a tracer (include/linux/errno.h);
+ * strace prints their explanations, as do we. */
+static const char *errno_text(int err)
+{
+	switch (err) {
+	case 512: return "To be restarted if SA_RESTART is set";
+	case 513: return "To be restarted";
+	case 514: return "To be restarted if no handler";
+	case 515: return "Unknown ioctl command";
+	case 516: return "Interrupted by signal";
+	default: return strerror(err);
+	}
+}
+
+void dec_error_rv(struct strbuf *out, int err)
+{
+	const char *name = xlat_errno_name(err);
+	bool restart = err >= 512 && err <= 516;
+
+	if (name)
+		strbuf_addf(out, "%s %s (%s)", restart ? "?" : "-1", name, errno_text(err));
+	else
+		strbuf_addf(out, "-1 E??? (errno %d)", err);
+}
