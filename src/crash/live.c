@@ -46,10 +46,7 @@ static void read_maps(struct rc_crash *c, pid_t pid)
 		name[strcspn(name, "\n")] = '\0';
 		if (name[0] == '/') {
 			size_t n = strlen(name);
-			static const char deleted[] = " (deleted)";
-			bool gone = n > sizeof(deleted) - 1 && strcmp(name + n - (sizeof(deleted) - 1), deleted) == 0;
-			if (gone)
-				name[n - (sizeof(deleted) - 1)] = '\0';
+			bool gone = path_cut_deleted(name, &n);
 			m->path = xstrdup(name);
 			struct stat st;
 			if (!gone && stat(m->path, &st) == 0)

@@ -345,19 +345,18 @@ static void fill_call_tail(struct strace_parser *p, struct rc_event *e, const ch
 		e->dur = tp->dur;
 		parse_return(p, e, tp->ret, tp->ret_end, &ct.ret_hint);
 	}
-	if (args && p->defer && sc && sc->nroles) {
-		e->defer_call = sc;
-		e->defer_args = ct.args.p;
-		e->defer_args_len = ct.args.n;
-		e->defer_complete = ct.complete;
-		e->defer_ret_hint = ct.ret_hint;
-		e->defer_elided = elided;
+	/* Calls no rule reads the arguments of have no roles: nothing to
+	 * read. The others are read now, or left for the rules' thread. */
+	if (!args || !sc || !sc->nroles)
 		return;
-	}
-	if (args)
-		facts_fill(e, sc, &ct, &p->arena);
-	if (elided && e->data)
-		e->data_truncated = true;
+	e->defer_call = sc;
+	e->defer_args = ct.args.p;
+	e->defer_args_len = ct.args.n;
+	e->defer_complete = ct.complete;
+	e->defer_ret_hint = ct.ret_hint;
+	e->defer_elided = elided;
+	if (!p->defer)
+		strace_event_facts(e, &p->arena);
 }
 
 void strace_parser_defer_facts(struct strace_parser *p, bool on)

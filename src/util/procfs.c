@@ -291,15 +291,10 @@ bool procfs_fd_desc(pid_t pid, int fd, const struct procfs_socks *socks, struct 
 	snprintf(link, sizeof(link), "fd/%d", fd);
 	if (!procfs_link(pid, link, out))
 		return false;
-	/* The kernel marks an unlinked file with a suffix, which strace
-	 * prints outside the decoration ("3</tmp/x>(deleted)"): the path is
-	 * what comes before it. */
-	static const char deleted[] = " (deleted)";
-	size_t k = sizeof(deleted) - 1;
-	if (out->len > k && out->buf[0] == '/' && memcmp(out->buf + out->len - k, deleted, k) == 0) {
-		out->len -= k;
-		out->buf[out->len] = '\0';
-	}
+	/* strace prints an unlinked file's suffix outside the decoration
+	 * ("3</tmp/x>(deleted)"): the path is what comes before it. */
+	if (out->buf[0] == '/')
+		path_cut_deleted(out->buf, &out->len);
 	unsigned long inode;
 	if (socks && sscanf(out->buf, "socket:[%lu]", &inode) == 1) {
 		void **slot = hmap_get_int(&socks->by_inode, (long long)inode);

@@ -58,6 +58,18 @@ const char *path_base(const char *path)
 	return s ? s + 1 : path;
 }
 
+bool path_cut_deleted(char *path, size_t *n)
+{
+	static const char deleted[] = " (deleted)";
+	const size_t k = sizeof(deleted) - 1;
+
+	if (*n <= k || memcmp(path + *n - k, deleted, k) != 0)
+		return false;
+	*n -= k;
+	path[*n] = '\0';
+	return true;
+}
+
 unsigned long long hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *b = p;

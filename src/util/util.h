@@ -3,6 +3,7 @@
 #ifndef RC_UTIL_UTIL_H
 #define RC_UTIL_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -43,6 +44,9 @@ void xoom(size_t n);
 
 /* The last component of PATH: what follows its last '/'. */
 const char *path_base(const char *path);
+/* PATH (N bytes) as the kernel names an unlinked file in /proc ("/tmp/x
+ * (deleted)"): cut back to the path, and true; else false. */
+bool path_cut_deleted(char *path, size_t *n);
 
 /* Opens /dev/null on whichever of fds 0, 1 and 2 is closed, as strace does
  * at start: otherwise the first file rootcause opens (a report, a trace
@@ -61,7 +65,6 @@ void signals_inherited(void);
 
 /* write(2) until all N bytes are out (retrying EINTR and short writes);
  * false with errno set on failure. */
-#include <stdbool.h>
 bool write_all(int fd, const void *p, size_t n);
 
 /* A hash of N bytes, for hash tables keyed by strings or integers. */

@@ -185,11 +185,8 @@ static const char *print_fd(struct dec *d, int fd)
 		return NULL;
 	/* The kernel marks an unlinked file with a suffix; strace 6 prints
 	 * it outside the brackets, "3</tmp/x>(deleted)". */
-	static const char deleted[] = " (deleted)";
-	size_t n = strlen(text), k = sizeof(deleted) - 1;
-	bool gone = n > k && strcmp(text + n - k, deleted) == 0;
-	if (gone)
-		text[n - k] = '\0';
+	size_t n = strlen(text);
+	bool gone = path_cut_deleted(text, &n);
 	decoration(d, text);
 	if (gone)
 		strbuf_add(d->out, "(deleted)", 9);
