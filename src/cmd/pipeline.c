@@ -20,16 +20,13 @@ struct pipeline_fault {
 	uint64_t addr;
 };
 
-static bool fault_signal(int signo)
-{
-	return signo == SIGSEGV || signo == SIGBUS || signo == SIGILL || signo == SIGFPE;
-}
-
 /* A fault the tracer let through to the program's handler: if the
  * handler raises it again, that fatal signal is this fault. */
 static void keep_fault(struct pipeline *p, const struct rc_event *e)
 {
-	if (!fault_signal(e->signo) || !e->has_fault_addr || e->si_code <= 0)
+	/* A fault the kernel raised (event_siginfo_facts); a breakpoint's
+	 * SIGTRAP is a debugger's, not a crash. */
+	if (!e->has_fault_addr || e->signo == SIGTRAP)
 		return;
 	void **slot = hmap_get_int(&p->faults, e->pid);
 	if (!slot) {

@@ -261,12 +261,6 @@ static void other_dirfd(struct dec *d, int i)
 	d->e->dir_hint = hint;
 }
 
-/* Open flags V, printed (the OPEN_FLAGS role's fact is the raw pass's). */
-static void open_flags(struct dec *d, uint64_t v)
-{
-	dec_open_flags(d, v);
-}
-
 /* strace's sprinttime_nsec & co: a local date for a comment, or NULL. */
 static const char *fmt_time(char *buf, size_t size, long long sec, unsigned long long part, unsigned long long max,
 			    int width)
@@ -304,7 +298,7 @@ static void open_tail(struct dec *d, int i)
 {
 	dec_path_arg(d, i);
 	dec_sep(d);
-	open_flags(d, d->args[i + 1]);
+	dec_open_flags(d, d->args[i + 1]);
 	if (event_open_reads_mode(d->args[i + 1])) {
 		dec_sep(d);
 		umode(d, d->args[i + 2]);
@@ -343,7 +337,7 @@ static void dec_openat2(struct dec *d)
 		dec_ptr(d, addr);
 	else if (dec_umove(d, addr, &how, MIN(size, sizeof(how)))) {
 		strbuf_add(d->out, "{flags=", 7);
-		open_flags(d, how.flags);
+		dec_open_flags(d, how.flags);
 		event_open_how_facts(d->e, event_open_flags(how.flags), how.mode);
 		if (event_open_reads_mode(how.flags) || how.mode)
 			strbuf_addf(d->out, ", mode=%#03llo", (unsigned long long)how.mode);

@@ -120,18 +120,20 @@ static void print_generic(struct dec *d, unsigned nargs)
 void dec_call(struct dec *d)
 {
 	const struct dec_syscall *sc = dec_lookup(d->nr);
+	/* What the call means (a decoder's call is always a listed one). */
+	const struct rc_syscall *row = sc ? syscall_by_nr(d->nr) : NULL;
 
 	/* The arguments' facts that are their raw values come first: the
 	 * decoders print an fd with its -y decoration as the event's fd_hint
 	 * when it is the event's fd. */
 	if (sc && !d->exiting)
-		event_raw_arg_facts(d->e, syscall_by_nr(d->nr), d->args);
+		event_raw_arg_facts(d->e, row, d->args);
 	else if (sc)
-		event_raw_exit_facts(d->e, syscall_by_nr(d->nr), d->args, d->rval, d->err);
+		event_raw_exit_facts(d->e, row, d->args, d->rval, d->err);
 	/* The memory roles, read once for the decoder to print: a call
 	 * printed generically shows only addresses, and has no such facts. */
 	if (sc && sc->fn) {
-		dec_read_roles(d, syscall_by_nr(d->nr));
+		dec_read_roles(d, row);
 		sc->fn(d);
 	}
 	else if (!d->exiting)	/* generic arguments are all printed at entry */
@@ -140,5 +142,5 @@ void dec_call(struct dec *d)
 	 * source: at entry those of its arguments (a call may never return),
 	 * at exit those of its outcome. */
 	if (sc)
-		event_call_facts(d->e, syscall_by_nr(d->nr), d->exiting, d->rval, d->err);
+		event_call_facts(d->e, row, d->exiting, d->rval, d->err);
 }
