@@ -121,7 +121,6 @@ struct state {
 	struct hmap server_fds;	/* group << 32 | fd -> (void *)1: sockets it accepted */
 	struct hmap ports;	/* group << 32 | port -> (void *)1: ports it listens on */
 	uint64_t dropped;	/* blocked threads past BLOCKED_MAX */
-	double last_ts;		/* the latest timestamp of the trace, -1 none */
 };
 
 static void init(void *st)
@@ -131,7 +130,6 @@ static void init(void *st)
 	hmap_init(&s->threads);
 	hmap_init(&s->server_fds);
 	hmap_init(&s->ports);
-	s->last_ts = -1;
 }
 
 static void blocked_free(void *v)
@@ -477,8 +475,10 @@ static void record(struct state *s, const struct rc_event *e, const struct rc_ct
 	if (e->dur >= 0) {
 		b->dur = e->dur;
 		b->exact = true;
-	} else if (e->ts >= 0 && s->last_ts >= e->ts) {
-		b->dur = s->last_ts - e->ts;
+	} else if (e->ts >= 0 && ctx->max_ts >= e->ts) {
+		/* Not ctx->last_ts: the calls a log flushes at its end carry
+		 * their start times, older than the last line. */
+		b->dur = ctx->max_ts - e->ts;
 	} else {
 		b->dur = -1;
 	}
@@ -492,9 +492,6 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 {
 	struct state *s = st;
 
-	/* Not ctx->last_ts: the calls a log flushes at its end carry their
-	 * start times, older than the last line. */
-	s->last_ts = ctx->max_ts;
 	if (e->kind != RC_EV_SYSCALL)
 		return;
 	if (e->nr == SYS_close || e->nr == SYS_listen || e->nr == SYS_bind || syscall_is(e->nr, CL_ACCEPT))

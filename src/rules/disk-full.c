@@ -177,7 +177,7 @@ static bool creates_name(const struct rc_event *e)
 	if (!(cl & CL_RESIZE))
 		return false;
 	const struct rc_syscall *sc = syscall_by_nr(e->nr);
-	return sc && syscall_arg(sc, ROLE_PATH) >= 0;
+	return sc && syscall_has_role(sc, ROLE_PATH);
 }
 
 /* Calls that need space on their fd's file system: the writes, the

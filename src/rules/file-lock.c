@@ -83,6 +83,10 @@ struct state {
 	struct hmap files;	/* path -> struct lockfile* */
 	struct hmap holding;	/* leader pid -> how many files it holds */
 	uint64_t dropped;
+	/* Tries that found a lock taken: none, and got_beside has no file
+	 * to look for (a program that only ever gets its locks, SQLite's
+	 * many, pays nothing for it). */
+	uint64_t ntaken;
 };
 
 static void init(void *p)
@@ -200,7 +204,7 @@ static void got_beside(struct state *s, const struct lockfile *got, int pid)
 	size_t n = (size_t)(fp_base(got->path) - got->path);
 	struct hmap_iter it;
 
-	if (!n)
+	if (!n || !s->ntaken)
 		return;
 	for (struct hmap_node *node = hmap_first(&s->files, &it); node; node = hmap_next(&s->files, &it)) {
 		struct lockfile *lf = node->value;
@@ -251,6 +255,8 @@ static void on_lock(struct state *s, const struct rc_event *e, const struct rc_c
 	struct lockfile *lf = lockfile_get(s, path, true);
 	if (lf)
 		note_try(lf, e, ctx, o);
+	if (o == TAKEN)
+		s->ntaken++;
 }
 
 /* A process's locks end with it, and flock's and fcntl's with a close of

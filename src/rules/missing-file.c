@@ -300,7 +300,7 @@ static bool classify(const struct rc_event *e, enum mf_kind *kind)
 	}
 	unsigned long long cl = syscall_classes(nr);
 	const struct rc_syscall *sc = cl ? syscall_by_nr(nr) : NULL;
-	if (!sc || syscall_arg(sc, ROLE_PATH) < 0)
+	if (!sc || !syscall_has_role(sc, ROLE_PATH))
 		return false;
 	if (cl & CL_CREATES)
 		*kind = MF_CREATE;

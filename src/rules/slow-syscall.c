@@ -268,7 +268,7 @@ static enum kind classify(struct state *s, const struct rc_event *e, const struc
 		return classify_fd_io(s, e, ctx, false, path, address);
 	if (cl & CL_FLUSH) {
 		const struct rc_syscall *sc = syscall_by_nr(e->nr);
-		return syscall_arg(sc, ROLE_FD) >= 0 ? classify_fd_io(s, e, ctx, false, path, address) : K_DISK;
+		return syscall_has_role(sc, ROLE_FD) ? classify_fd_io(s, e, ctx, false, path, address) : K_DISK;
 	}
 	/* The path calls: each looks its path up, and reads or changes a
 	 * directory, so its time goes to the path's file system. */
