@@ -1199,8 +1199,8 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 		apply_dup(m, p, e);
 		return;
 	}
-	/* Two fds at once: pipe, pipe2, socketpair (only they fill fds at
-	 * this point, so most calls skip the table's row). */
+	/* Two fds at once: pipe, pipe2, socketpair. Only calls that filled
+	 * fds (these, and the poll and epoll waits) look at the table's row. */
 	const struct rc_syscall *sc = e->nfds ? syscall_by_nr(nr) : NULL;
 	if (sc && syscall_has_role(sc, ROLE_FD_PAIR)) {
 		bool sockets = nr == SYS_socketpair;
