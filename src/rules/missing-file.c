@@ -321,18 +321,6 @@ static bool classify(const struct rc_event *e, enum mf_kind *kind)
 	return true;
 }
 
-/* Calls whose success shows that a name exists (again): any of the above,
- * plus execve. For rename and link the new name is what now exists. */
-static bool is_success_witness(long nr)
-{
-	enum mf_kind unused;
-	struct rc_event probe = { .nr = nr };
-
-	if (syscall_is(nr, CL_EXEC))
-		return true;
-	return classify(&probe, &unused);
-}
-
 static void mark_found(struct mf_state *st, const char *path)
 {
 	if (!path || !path[0])
@@ -709,7 +697,7 @@ static void set_pending(struct mf_state *st, const struct rc_event *e)
 static void mf_on_event(void *state, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct mf_state *st = state;
-	enum mf_kind kind;
+	enum mf_kind kind = MF_OTHER;	/* set by classify when it knows the call */
 
 	if (e->kind == RC_EV_EXIT) {
 		last_free(hmap_del_int(&st->last, e->pid));
@@ -726,7 +714,9 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 		return;
 	if (py2_import_probe(st, e))
 		return;
-	bool lookup = classify(e, &kind) && (kind == MF_PROBE || kind == MF_READ);
+	/* What the call does to a name, once for the whole event. */
+	bool known = classify(e, &kind);
+	bool lookup = known && (kind == MF_PROBE || kind == MF_READ);
 	if (e->err == 0) {
 		if (lookup && e->ret_known)
 			follow_search(st, e, ctx, false);
@@ -738,7 +728,10 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 			void **slot = hmap_put_int(&st->execs, e->pid, &created);
 			*slot = (void *)((uintptr_t)*slot + 1);
 		}
-		if (!e->ret_known || !is_success_witness(e->nr) || st->names.count == 0)
+		/* A success shows that the name exists (again): any call
+		 * classify knows, and execve; for rename and link the new
+		 * name is what now exists. */
+		if (!e->ret_known || !(known || syscall_is(e->nr, CL_EXEC)) || st->names.count == 0)
 			return;
 		mark_found(st, e->path);
 		if (new_name_call(e->nr))
@@ -748,12 +741,12 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 	if ((e->err != ENOENT && e->err != ENOTDIR) || e->interrupted) {
 		if (lookup)
 			follow_search(st, e, ctx, false);
-		if (!e->interrupted && classify(e, &kind) && (kind == MF_CREATE || kind == MF_MKDIR) &&
+		if (!e->interrupted && known && (kind == MF_CREATE || kind == MF_MKDIR) &&
 		    st->names.count)
 			create_tried(st, e);
 		return;
 	}
-	if (!classify(e, &kind))
+	if (!known)
 		return;
 	bool recorded = record_failure(st, e, kind, ctx);
 	if (recorded && kind == MF_ENTER)
