@@ -46,7 +46,18 @@ struct capture {
 	struct strbuf line;	/* lines other than calls */
 	struct tracer *tr;
 	bool fatal_seen;	/* on_fatal_signal was called */
+	/* Replaying (capture_replay_clock): the hooks' "now" is the
+	 * record's, and no thread can be held. */
+	bool replay;
+	double at_rt, at_mono;
 };
+
+void capture_replay_clock(struct capture *c, double realtime, double monotonic)
+{
+	c->replay = true;
+	c->at_rt = realtime;
+	c->at_mono = monotonic;
+}
 
 void capture_set_tracer(struct capture *c, struct tracer *tr)
 {
@@ -92,6 +103,13 @@ static double now(clockid_t clk)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static double clock_of(const struct capture *c, clockid_t clk)
+{
+	if (c->replay)
+		return clk == CLOCK_REALTIME ? c->at_rt : c->at_mono;
+	return now(clk);
+}
+
 static struct cthread *thread_of(struct tracee *t)
 {
 	if (!t->user)
@@ -132,8 +150,8 @@ static void hook_entry(void *ctx, struct tracee *t, const struct ptrace_syscall_
 	th->selected = !c->o.select || (nr >= 0 && nr < c->o.nbits && select_has(c->o.select, nr));
 	if (!th->selected)
 		return;
-	th->ts = now(CLOCK_REALTIME);
-	th->mono = now(CLOCK_MONOTONIC);
+	th->ts = clock_of(c, CLOCK_REALTIME);
+	th->mono = clock_of(c, CLOCK_MONOTONIC);
 
 	dec_arena_reset(&th->arena);
 	strbuf_reset(&th->text);
@@ -250,7 +268,7 @@ static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_i
 	if (!th->selected)
 		return;
 	th->selected = false;
-	double dur = now(CLOCK_MONOTONIC) - th->mono;
+	double dur = clock_of(c, CLOCK_MONOTONIC) - th->mono;
 	long long rval = si->exit.rval;
 	bool is_error = si->exit.is_error;
 
@@ -295,12 +313,12 @@ static void hook_signal(void *ctx, struct tracee *t, const siginfo_t *si)
 {
 	struct capture *c = ctx;
 	struct rc_event e;
-	double ts = now(CLOCK_REALTIME);
+	double ts = clock_of(c, CLOCK_REALTIME);
 
 	dec_signal_line(&c->line, si);
 	if (c->o.printer)
 		printer_line(c->o.printer, t->tid, ts, c->line.buf);
-	if (c->o.on_fatal_signal && !c->fatal_seen && procfs_signal_is_fatal(t->tgid, si->si_signo))
+	if (c->o.on_fatal_signal && !c->fatal_seen && !c->replay && procfs_signal_is_fatal(t->tgid, si->si_signo))
 		fatal_signal(c, t, si);
 	event_clear(&e);
 	e.kind = RC_EV_SIGNAL;
@@ -317,7 +335,7 @@ static void hook_stopped(void *ctx, struct tracee *t, int sig)
 {
 	struct capture *c = ctx;
 	struct rc_event e;
-	double ts = now(CLOCK_REALTIME);
+	double ts = clock_of(c, CLOCK_REALTIME);
 
 	dec_stop_line(&c->line, sig);
 	if (c->o.printer)
@@ -344,7 +362,7 @@ static void unreturned(struct capture *c, struct tracee *t, struct cthread *th, 
 		printer_exit(c->o.printer, t->tid, ts, e->name, ")", 1, "?", -1);
 	strbuf_adds(&th->text, ") = ?");
 	e->ret_known = false;
-	e->dur = now(CLOCK_MONOTONIC) - th->mono;
+	e->dur = clock_of(c, CLOCK_MONOTONIC) - th->mono;
 	e->line = th->text.buf;
 	e->line_len = th->text.len;
 	feed(c, t, e);
@@ -355,7 +373,7 @@ static void hook_gone(void *ctx, struct tracee *t, int status)
 	struct capture *c = ctx;
 	struct cthread *th = t->user;
 	struct rc_event e;
-	double ts = now(CLOCK_REALTIME);
+	double ts = clock_of(c, CLOCK_REALTIME);
 
 	if (th && t->in_syscall && th->selected)
 		unreturned(c, t, th, ts);
@@ -379,7 +397,7 @@ static void hook_gone(void *ctx, struct tracee *t, int status)
 
 /* A process found running: its argv, exe, cwd and open fds from /proc,
  * once per process (its threads share them). */
-static void adopt_process(struct rc_procs *m, pid_t pid)
+void capture_adopt_process(struct rc_procs *m, pid_t pid)
 {
 	struct strbuf sb = STRBUF_INIT, exe = STRBUF_INIT, cwd = STRBUF_INIT;
 	const char *argv[RC_EVENT_MAX_ARGV];
@@ -429,7 +447,7 @@ static void hook_born(void *ctx, struct tracee *parent, struct tracee *child)
 	if (!parent && c->o.adopt && c->o.procs) {
 		struct rc_procs *m = c->o.procs;
 		if (!procs_get(m, child->tgid))
-			adopt_process(m, child->tgid);
+			capture_adopt_process(m, child->tgid);
 		if (child->tid != child->tgid)
 			procs_adopt(m, child->tid, child->tgid, NULL, 0, NULL, NULL);
 	}
@@ -509,13 +527,23 @@ static void finish_one(void *arg, struct tracee *t)
 	feed(fa->c, t, &th->ev);
 }
 
+void capture_finish_thread(struct capture *c, struct tracee *t)
+{
+	struct finish_arg fa = { c, now(CLOCK_REALTIME), now(CLOCK_MONOTONIC), STRBUF_INIT, NULL, 0 };
+
+	finish_one(&fa, t);
+	procfs_socks_free(fa.socks);
+	strbuf_release(&fa.desc);
+}
+
 void capture_finish(struct capture *c, struct tracer *tr, bool detaching)
 {
 	struct finish_arg fa = { c, now(CLOCK_REALTIME), now(CLOCK_MONOTONIC), STRBUF_INIT, NULL, 0 };
 
 	if (c->o.printer)
 		printer_close_open(c->o.printer, detaching);
-	tracer_each(tr, finish_one, &fa);
+	if (tr)
+		tracer_each(tr, finish_one, &fa);
 	procfs_socks_free(fa.socks);
 	strbuf_release(&fa.desc);
 }

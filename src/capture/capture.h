@@ -72,10 +72,31 @@ void capture_free(struct capture *c);
 const struct tracer_hooks *capture_hooks(void);
 
 /* At the end of tracing, before detaching: the calls still in progress
- * become blocked events (and their open lines get " <detached ...>"). */
+ * become blocked events (and their open lines get " <detached ...>").
+ * TR may be NULL (replaying): then only the open lines are closed. */
 void capture_finish(struct capture *c, struct tracer *tr, bool detaching);
 
 uint64_t capture_events(const struct capture *c);
+
+/* A process found running (attach): what /proc knows of it, its argv,
+ * exe, cwd and open fds, told to M. */
+void capture_adopt_process(struct rc_procs *m, pid_t pid);
+
+/*
+ * Replaying: the eBPF capture sees each call whole, after it ended, and
+ * drives the hooks above itself, as the tracer would have (entry, exit,
+ * signal, gone, born), so that its calls are decoded, printed and made
+ * events by the same code. Before each hook it sets the time the record
+ * gives (epoch and CLOCK_MONOTONIC seconds), and a mem_view (decode.h)
+ * of the call's memory as the kernel copied it. Once replaying, no
+ * fatal signal is reported: the process no longer waits for us.
+ */
+void capture_replay_clock(struct capture *c, double realtime, double monotonic);
+/* Replaying, at the end: T, whose call in progress the caller replayed
+ * the entry of, is left blocked in it, as capture_finish leaves the
+ * tracer's threads (call it after capture_finish, which closes the
+ * printer's open lines). */
+void capture_finish_thread(struct capture *c, struct tracee *t);
 
 /*
  * Syscall selection (capture/select.c).

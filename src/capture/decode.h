@@ -244,6 +244,23 @@ void dec_errno_name(struct dec *d, int err);
 /* Copy N bytes into the arena and NUL-terminate; NULL when out of memory. */
 char *dec_keep(struct dec *d, const void *p, size_t n);
 
+/* A call's memory as copies made when it ran (the eBPF capture's
+ * items), decoded after the call: while a view is set in this thread,
+ * the readers below read only its regions, never the tracee. */
+struct mem_region {
+	uint64_t addr;
+	const void *p;
+	size_t len;
+};
+
+struct mem_view {
+	const struct mem_region *r;
+	size_t n;
+};
+
+/* Set V (NULL: read the tracee again); the view must outlive its use. */
+void mem_view_set(const struct mem_view *v);
+
 /* Tracee memory (capture/mem.c). All or nothing: LEN, or -1 (errno set)
  * when any of the LEN bytes is unreadable. */
 ssize_t mem_read(pid_t tid, uint64_t addr, void *buf, size_t len);

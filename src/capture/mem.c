@@ -24,6 +24,72 @@
 
 #include "util/util.h"
 
+/* The copies a call's memory is read from instead (decode.h). */
+static _Thread_local const struct mem_view *view;
+
+void mem_view_set(const struct mem_view *v)
+{
+	view = v;
+}
+
+/* The region holding ADDR, and how many bytes of it are left from there. */
+static const unsigned char *view_at(uint64_t addr, size_t *left)
+{
+	for (size_t i = 0; i < view->n; i++) {
+		const struct mem_region *r = &view->r[i];
+		if (addr >= r->addr && addr - r->addr < r->len) {
+			*left = r->len - (size_t)(addr - r->addr);
+			return (const unsigned char *)r->p + (addr - r->addr);
+		}
+	}
+	return NULL;
+}
+
+/* All of [ADDR, ADDR+LEN), from one region or from several that meet
+ * (a write's head and tail, kept apart, are one buffer when short). */
+static ssize_t view_read(uint64_t addr, void *buf, size_t len)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		size_t left;
+		const unsigned char *p = view_at(addr + done, &left);
+		if (!p) {
+			errno = EFAULT;
+			return -1;
+		}
+		size_t n = MIN(left, len - done);
+		memcpy((unsigned char *)buf + done, p, n);
+		done += n;
+	}
+	return (ssize_t)len;
+}
+
+/* A copied string ends at its NUL; one that fills its region without
+ * one was cut by the copy's cap, as a string longer than MAX is here. */
+static ssize_t view_read_str(uint64_t addr, char *buf, size_t max, bool *cut)
+{
+	size_t left;
+	const char *p = (const char *)view_at(addr, &left);
+
+	if (!p) {
+		errno = EFAULT;
+		return -1;
+	}
+	size_t n = MIN(left, max);
+	const char *nul = memchr(p, '\0', n);
+	if (nul) {
+		memcpy(buf, p, (size_t)(nul - p) + 1);
+		return nul - p;
+	}
+	n = MIN(left, max - 1);
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	if (cut)
+		*cut = true;
+	return (ssize_t)n;
+}
+
 /* Set once process_vm_readv returned ENOSYS: it will not come back. */
 static bool vm_readv_missing;
 
@@ -130,6 +196,8 @@ ssize_t mem_read(pid_t tid, uint64_t addr, void *buf, size_t len)
 		errno = EFAULT;
 		return -1;
 	}
+	if (view)
+		return view_read(addr, buf, len);
 	if (!vm_readv_missing) {
 		struct iovec local = { buf, len };
 		struct iovec remote = { (void *)(uintptr_t)addr, len };
@@ -177,6 +245,8 @@ ssize_t mem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max, bool *cut)
 		*cut = false;
 	if (max == 0)
 		return -1;
+	if (view)
+		return view_read_str(addr, buf, max, cut);
 	/* MAX bytes are looked at: a NUL in the last one still makes a
 	 * complete string of MAX-1 bytes. */
 	total = max;

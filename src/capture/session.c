@@ -1,5 +1,6 @@
 /* A tracing session (see session.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/time.h>
@@ -7,6 +8,18 @@
 #include <unistd.h>
 
 #include "capture/session.h"
+#include "capture/spawn.h"
+#ifdef RC_HAVE_BPF
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include "capture/bpf/bpf.h"
+#include "event/procs.h"
+#include "util/util.h"
+#endif
 
 /* Signal handlers see only these. */
 static volatile sig_atomic_t stop_flag;
@@ -79,34 +92,40 @@ static double monotonic(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int session_run(const struct session_opts *o, struct session_result *res, struct strbuf *err)
+static void forward_stop_signals(void)
 {
-	struct capture_opts co = {
-		.select = o->select,
-		.nbits = dec_nr_max(),
-		.dec = o->dec,
-		.printer = o->printer,
-		.on_event = o->on_event,
-		.on_fatal_signal = o->on_fatal_signal,
-		.user = o->user,
-		.procs = o->procs,
-		.adopt = o->argv == NULL,
-	};
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		set_forward(stop_signals[i]);
+}
+
+static void handle_stop_signals(void)
+{
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+		set_handler(stop_signals[i], on_stop_signal);
+	set_handler(SIGALRM, on_alarm);
+}
+
+/* attach's duration, as a timer that raises SIGALRM. */
+static void start_timer(double duration)
+{
+	if (duration <= 0)
+		return;
+	struct itimerval it = { { 0, 0 }, { (time_t)duration,
+		(suseconds_t)((duration - (double)(time_t)duration) * 1e6) } };
+	if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
+		it.it_value.tv_usec = 1;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static int session_ptrace(const struct session_opts *o, struct session_result *res, struct capture *c,
+			  struct strbuf *err)
+{
 	struct tracer_opts to = {
 		.follow = o->follow,
 		.wanted = o->select,
 		.nbits = dec_nr_max(),
 		.no_seccomp = o->no_seccomp,
 	};
-	double t0 = monotonic();
-
-	memset(res, 0, sizeof(*res));
-	res->child_status = -1;
-	stop_flag = 0;
-	stop_signal = 0;
-	forward_pid = 0;
-
-	struct capture *c = capture_new(&co);
 	struct tracer *tr = tracer_new(&to, capture_hooks(), c, &stop_flag);
 	capture_set_tracer(c, tr);
 	int r = 0;
@@ -120,28 +139,19 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 		}
 		forward_pid = pid;
 		ignore_sigpipe();
-		for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-			set_forward(stop_signals[i]);
+		forward_stop_signals();
 		tracer_loop(tr);
 		capture_finish(c, tr, false);
 		res->child_status = tracer_child_status(tr);
 		res->spawn_errno = tracer_spawn_error(tr);
 	} else {
-		for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-			set_handler(stop_signals[i], on_stop_signal);
-		set_handler(SIGALRM, on_alarm);
+		handle_stop_signals();
 		ignore_sigpipe();
 		if (tracer_attach(tr, o->pid, err) < 0) {
 			r = -1;
 			goto out;
 		}
-		if (o->duration > 0) {
-			struct itimerval it = { { 0, 0 }, { (time_t)o->duration,
-				(suseconds_t)((o->duration - (double)(time_t)o->duration) * 1e6) } };
-			if (it.it_value.tv_sec == 0 && it.it_value.tv_usec == 0)
-				it.it_value.tv_usec = 1;
-			setitimer(ITIMER_REAL, &it, NULL);
-		}
+		start_timer(o->duration);
 		tracer_loop(tr);
 		alarm(0);
 		capture_finish(c, tr, true);
@@ -153,8 +163,274 @@ out:
 	res->seccomp = tracer_uses_seccomp(tr);
 	res->no_syscall_info = tracer_lacks_syscall_info(tr);
 	res->stops = tracer_stops(tr);
-	res->events = capture_events(c);
+	capture_set_tracer(c, NULL);
 	tracer_free(tr);
+	return r;
+}
+
+#ifdef RC_HAVE_BPF
+/* How often the reader looks whether the processes are gone, when no
+ * record wakes it (the ring wakes it only past a backlog). */
+#define POLL_MS 100
+
+static int replay_one(void *user, const void *rec, size_t size)
+{
+	bpf_replay_record(user, rec, size);
+	return 0;
+}
+
+/* The loader holds a descriptor per map, program and link: under a
+ * low RLIMIT_NOFILE (a worker run with ulimit -n 32) it raises its own
+ * soft limit, and the command gets the one it was given back before its
+ * exec (spawn.h's prepare). */
+#define LOADER_FDS 256
+
+static struct rlimit given_nofile;
+
+static void raise_nofile(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &given_nofile) < 0)
+		return;
+	r = given_nofile;
+	if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur >= LOADER_FDS)
+		return;
+	/* The hard limit too where we may (CAP_SYS_RESOURCE: eBPF needs
+	 * root anyway); else as far as it allows. */
+	r.rlim_cur = LOADER_FDS;
+	if (r.rlim_max != RLIM_INFINITY && r.rlim_max < LOADER_FDS)
+		r.rlim_max = LOADER_FDS;
+	if (setrlimit(RLIMIT_NOFILE, &r) < 0) {
+		r = given_nofile;
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
+static void restore_nofile(void)
+{
+	setrlimit(RLIMIT_NOFILE, &given_nofile);
+}
+
+static int restore_nofile_in_child(void *arg)
+{
+	(void)arg;
+	restore_nofile();
+	return 0;
+}
+
+/* The processes attach followed. */
+struct followed {
+	pid_t *v;
+	size_t n, alloc;
+};
+
+/* Follow PID and every process below it, as attach takes them, into F;
+ * tell PROCS what /proc knows of each. */
+static int follow_tree(struct bpf_capture *bc, pid_t pid, struct rc_procs *procs, struct followed *f, int depth,
+		       struct strbuf *err)
+{
+	char path[64];
+
+	if (bpf_capture_follow(bc, pid, err) < 0)
+		return -1;
+	if (f->n == f->alloc) {
+		f->alloc = f->alloc ? 2 * f->alloc : 8;
+		f->v = xrealloc(f->v, f->alloc * sizeof(*f->v));
+	}
+	f->v[f->n++] = pid;
+	if (procs)
+		capture_adopt_process(procs, pid);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+		if (*end || end == de->d_name || tid <= 0)
+			continue;
+		if (procs && tid != pid)
+			procs_adopt(procs, (int)tid, (int)pid, NULL, 0, NULL, NULL);
+		/* A process that died since it was listed is no failure. */
+		char cpath[96];
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%ld/children", (int)pid, tid);
+		FILE *kids = depth < 64 ? fopen(cpath, "r") : NULL;
+		long child;
+		while (kids && fscanf(kids, "%ld", &child) == 1) {
+			struct strbuf e2 = STRBUF_INIT;
+			follow_tree(bc, (pid_t)child, procs, f, depth + 1, &e2);
+			strbuf_release(&e2);
+		}
+		if (kids)
+			fclose(kids);
+	}
+	closedir(d);
+	return 0;
+}
+
+/* -2 when the capture could not be loaded (nothing was started). */
+static int session_ebpf(const struct session_opts *o, struct session_result *res, struct capture *c,
+			struct strbuf *err)
+{
+	/* The buffers read into are copied only to be printed, and only
+	 * as much as is. */
+	struct bpf_capture_opts bo = {
+		.ring_bytes = o->ring_bytes,
+		.print_bytes = o->printer ? (size_t)(o->dec.strsize > 0 ? o->dec.strsize : 32) : 0,
+	};
+	struct bpf_capture *bc;
+	struct spawn sp = { .errfd = -1 };
+	struct followed fl = { 0 };
+	pid_t child = 0;
+	bool reaped = false;
+	int r = 0;
+	double since = monotonic();
+
+	raise_nofile();
+	if (bpf_capture_open(&bc, &bo, err) < 0) {
+		restore_nofile();
+		return -2;
+	}
+	struct bpf_replay *rp = bpf_replay_new(c, bpf_capture_epoch(bc));
+	if (o->argv) {
+		child = spawn_held(&sp, o->argv, restore_nofile_in_child, NULL, err);
+		if (child < 0) {
+			res->spawn_errno = sp.spawn_errno;
+			r = -1;
+			goto out;
+		}
+		if (bpf_capture_follow(bc, child, err) < 0) {
+			spawn_abort(&sp);
+			r = -1;
+			goto out;
+		}
+		bpf_replay_hide_until_exec(rp, child);
+		if (!o->follow)
+			bpf_replay_only(rp, child);
+		forward_pid = child;
+		ignore_sigpipe();
+		forward_stop_signals();
+		/* Followed now: let it go on to its exec. */
+		kill(child, SIGCONT);
+	} else {
+		handle_stop_signals();
+		ignore_sigpipe();
+		if (kill(o->pid, 0) < 0 && errno == ESRCH) {
+			strbuf_addf(err, "cannot attach to process %d: no such process", (int)o->pid);
+			r = -1;
+			goto out;
+		}
+		if (follow_tree(bc, o->pid, o->procs, &fl, 0, err) < 0) {
+			r = -1;
+			goto out;
+		}
+		if (!o->follow)
+			bpf_replay_only(rp, o->pid);
+		start_timer(o->duration);
+	}
+	for (;;) {
+		if (bpf_capture_poll(bc, POLL_MS, replay_one, rp, err) < 0) {
+			r = -1;
+			break;
+		}
+		if (child && !reaped) {
+			int status;
+			if (waitpid(child, &status, WNOHANG) == child) {
+				reaped = true;
+				res->child_status = status;
+			}
+		}
+		if (!child && stop_flag)
+			break;
+		/* The kernel forgets a process when its last thread ends:
+		 * once none is left, what remains is in the ring. */
+		if ((!child || reaped) && !bpf_capture_following(bc)) {
+			while (bpf_capture_poll(bc, 0, replay_one, rp, err) > 0)
+				;
+			break;
+		}
+	}
+	alarm(0);
+	/* Detaching: what each thread is blocked in, as the tracer says. */
+	bpf_replay_end(rp, fl.v, fl.n, since, !child);
+	if (child) {
+		if (!reaped) {
+			int status;
+			if (waitpid(child, &status, 0) == child)
+				res->child_status = status;
+		}
+		res->spawn_errno = spawn_error(&sp);
+	} else {
+		res->detached = true;
+		res->stop_signal = stop_signal;
+	}
+	struct bpf_capture_losses l;
+	bpf_capture_losses(bc, &l);
+	res->lost_records = l.reserve;
+	res->lost_entries = l.entry;
+	res->lost_follows = l.follow;
+out:
+	res->bad_records = bpf_replay_bad_records(rp);
+	/* Detaching is closing: the exit hook goes first (bpf.h). */
+	bpf_capture_close(bc);
+	bpf_replay_free(rp);
+	free(fl.v);
+	restore_nofile();
+	return r;
+}
+#else
+static int session_ebpf(const struct session_opts *o, struct session_result *res, struct capture *c,
+			struct strbuf *err)
+{
+	(void)o;
+	(void)res;
+	(void)c;
+	strbuf_adds(err, "this rootcause was built without the eBPF capture (meson setup -Dbpf=enabled, "
+		    "with clang, bpftool and libbpf-dev)");
+	return -2;
+}
+#endif
+
+int session_run(const struct session_opts *o, struct session_result *res, struct strbuf *err)
+{
+	struct capture_opts co = {
+		.select = o->select,
+		.nbits = dec_nr_max(),
+		.dec = o->dec,
+		.printer = o->printer,
+		.on_event = o->on_event,
+		.on_fatal_signal = o->on_fatal_signal,
+		.user = o->user,
+		.procs = o->procs,
+		.adopt = o->argv == NULL,
+	};
+	double t0 = monotonic();
+
+	memset(res, 0, sizeof(*res));
+	res->child_status = -1;
+	stop_flag = 0;
+	stop_signal = 0;
+	forward_pid = 0;
+
+	struct capture *c = capture_new(&co);
+	int r;
+	res->backend = o->backend == BACKEND_PTRACE ? BACKEND_PTRACE : BACKEND_EBPF;
+	if (o->backend == BACKEND_PTRACE) {
+		r = session_ptrace(o, res, c, err);
+	} else {
+		r = session_ebpf(o, res, c, err);
+		if (r == -2 && o->backend == BACKEND_AUTO) {
+			snprintf(res->fallback, sizeof(res->fallback), "%s", strbuf_str(err));
+			strbuf_reset(err);
+			res->backend = BACKEND_PTRACE;
+			r = session_ptrace(o, res, c, err);
+		}
+		r = r < 0 ? -1 : r;
+	}
+	res->events = capture_events(c);
 	capture_free(c);
 	forward_pid = 0;
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)

@@ -7,6 +7,9 @@
  *    reached the command), and we trace on until it ends;
  *  - an attached process is detached, running, on SIGINT/SIGTERM/SIGHUP/
  *    SIGQUIT or when the duration is up.
+ * Both backends follow that policy. With eBPF nothing stops the target:
+ * a command is held (capture/spawn.h) only until the programs follow it,
+ * and the programs go with rootcause however it ends.
  */
 #ifndef RC_CAPTURE_SESSION_H
 #define RC_CAPTURE_SESSION_H
@@ -17,7 +20,17 @@
 
 #include "capture/capture.h"
 
+/* Who captures: the ptrace tracer, or the in-kernel (eBPF) capture,
+ * whose records are replayed through the same decoders (bpf/bpf.h). */
+enum capture_backend {
+	BACKEND_PTRACE,
+	BACKEND_EBPF,
+	BACKEND_AUTO,		/* eBPF where it loads, else ptrace */
+};
+
 struct session_opts {
+	enum capture_backend backend;
+	size_t ring_bytes;	/* eBPF: the ring buffer; 0 the default */
 	char **argv;		/* the command to start, or NULL */
 	pid_t pid;		/* or the process to attach to */
 	double duration;	/* attach: seconds; 0 until a signal */
@@ -45,7 +58,18 @@ struct session_result {
 	bool seccomp;		/* the filter was used */
 	bool no_syscall_info;	/* the kernel lacks PTRACE_GET_SYSCALL_INFO */
 	double seconds;
+	enum capture_backend backend;	/* the one used */
+	/* AUTO fell back to ptrace: why eBPF could not load; "" when not. */
+	char fallback[256];
+	/* eBPF: what could not be kept (bpf.h), and records not ours. */
+	uint64_t lost_records, lost_entries, lost_follows, bad_records;
 };
+
+/* Anything the eBPF capture had to drop. */
+static inline uint64_t session_losses(const struct session_result *r)
+{
+	return r->lost_records + r->lost_entries + r->lost_follows + r->bad_records;
+}
 
 /* Returns 0, or -1 with a message in ERR (the command or attach failed
  * before tracing began; res->spawn_errno says why a command did not run). */

@@ -17,6 +17,7 @@
 #include <linux/seccomp.h>
 
 #include "capture/seccomp.h"
+#include "capture/spawn.h"
 #include "capture/tracer.h"
 #include "util/hmap.h"
 #include "util/procfs.h"
@@ -41,8 +42,7 @@ struct tracer {
 	pid_t child;		/* tracer_spawn's command; 0 none */
 	int child_status;	/* its wait status; -1 unknown */
 	bool child_hidden;	/* no exec of it seen yet */
-	int errfd;		/* read end of the child's exec-error pipe; -1 */
-	int spawn_errno;	/* why the command could not be started */
+	struct spawn spawn;	/* its exec-error pipe, why it did not start */
 	unsigned char *filter;	/* the seccomp filter's syscalls */
 	bool every_call;	/* a tracee has a filter of its own: stop on all */
 	bool no_syscall_info;	/* PTRACE_GET_SYSCALL_INFO is missing */
@@ -61,7 +61,7 @@ struct tracer *tracer_new(const struct tracer_opts *o, const struct tracer_hooks
 	tr->stop_flag = stop_flag;
 	hmap_init(&tr->tracees);
 	tr->child_status = -1;
-	tr->errfd = -1;
+	tr->spawn.errfd = -1;
 	tr->options = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC;
 	if (o->follow)
 		tr->options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
@@ -124,48 +124,6 @@ static void resume(struct tracer *tr, struct tracee *t, int sig)
 	ptrace(req, t->tid, 0L, (long)sig);
 }
 
-/* The file execvp would run for CMD, searched in PATH as the shell does;
- * NULL when there is none. Resolved here so that the command's trace shows
- * one execve, not a failed one per PATH directory. */
-static char *find_command(const char *cmd, int *err)
-{
-	struct stat st;
-
-	*err = ENOENT;
-	if (strchr(cmd, '/')) {
-		if (stat(cmd, &st) < 0) {
-			*err = errno;
-			return NULL;
-		}
-		return xstrdup(cmd);
-	}
-	const char *path = getenv("PATH");
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	struct strbuf sb = STRBUF_INIT;
-	char *found = NULL;
-	while (!found) {
-		const char *end = strchrnul(path, ':');
-		strbuf_reset(&sb);
-		if (end == path)
-			strbuf_adds(&sb, ".");
-		else
-			strbuf_add(&sb, path, (size_t)(end - path));
-		strbuf_addf(&sb, "/%s", cmd);
-		if (stat(sb.buf, &st) == 0 && S_ISREG(st.st_mode)) {
-			if (access(sb.buf, X_OK) == 0)
-				found = strbuf_detach(&sb);
-			else
-				*err = EACCES;
-		}
-		if (!*end)
-			break;
-		path = end + 1;
-	}
-	strbuf_release(&sb);
-	return found;
-}
-
 /* Seccomp filters in place for TID (0 for "self"); -1 when unknown. */
 static long seccomp_filters(pid_t tid)
 {
@@ -192,6 +150,15 @@ static void filter_added(struct tracer *tr, struct tracee *t, long long rval)
 		return;
 	if (seccomp_filters(t->tid) > 1)
 		tr->every_call = true;
+}
+
+/* In the held child (spawn.h): the filter, once we trace it. */
+static int install_filter(void *arg)
+{
+	struct tracer *tr = arg;
+	int e = seccomp_install(tr->filter, tr->opts.nbits);
+
+	return e < 0 ? -e : 0;
 }
 
 /*
@@ -226,60 +193,14 @@ pid_t tracer_spawn(struct tracer *tr, char *const argv[], struct strbuf *err)
 		 * --seccomp-bpf does the same). */
 		tr->options |= PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL;
 
-	int ferr;
-	char *file = find_command(argv[0], &ferr);
-	if (!file) {
-		strbuf_addf(err, "cannot run '%s': %s", argv[0],
-			    ferr == ENOENT && !strchr(argv[0], '/') ? "command not found" : strerror(ferr));
-		tr->spawn_errno = ferr;
+	pid_t pid = spawn_held(&tr->spawn, argv, tr->use_seccomp ? install_filter : NULL, tr, err);
+	if (pid < 0)
 		return -1;
-	}
-	int pfd[2];
-	if (pipe2(pfd, O_CLOEXEC) < 0) {
-		strbuf_addf(err, "cannot create a pipe: %s", strerror(errno));
-		free(file);
-		return -1;
-	}
-	pid_t pid = fork();
-	if (pid < 0) {
-		strbuf_addf(err, "cannot fork: %s", strerror(errno));
-		close(pfd[0]);
-		close(pfd[1]);
-		free(file);
-		return -1;
-	}
-	if (pid == 0) {
-		int e;
-		close(pfd[0]);
-		raise(SIGSTOP);
-		if (tr->use_seccomp && (e = seccomp_install(tr->filter, tr->opts.nbits)) < 0) {
-			/* Report through the pipe, exit without running the command. */
-			int code = -e;
-			(void)!write(pfd[1], &code, sizeof(code));
-			_exit(127);
-		}
-		signals_inherited();
-		execv(file, argv);
-		e = errno;
-		(void)!write(pfd[1], &e, sizeof(e));
-		_exit(e == ENOENT ? 127 : 126);
-	}
-	close(pfd[1]);
-	free(file);
-
-	int status;
-	if (waitpid(pid, &status, WSTOPPED) < 0 || !WIFSTOPPED(status)) {
-		strbuf_addf(err, "cannot start '%s': the child did not stop", argv[0]);
-		close(pfd[0]);
-		return -1;
-	}
 	if (ptrace(PTRACE_SEIZE, pid, 0L, (long)tr->options) < 0) {
 		int e = errno;
 		strbuf_addf(err, "cannot trace '%s': ", argv[0]);
 		tracer_explain_attach(pid, e, err);
-		kill(pid, SIGKILL);
-		waitpid(pid, &status, 0);
-		close(pfd[0]);
+		spawn_abort(&tr->spawn);
 		return -1;
 	}
 	tr->child = pid;
@@ -287,24 +208,12 @@ pid_t tracer_spawn(struct tracer *tr, char *const argv[], struct strbuf *err)
 	add(tr, pid, pid);
 	/* It is in a group-stop; SIGCONT ends it and we go on from there. */
 	kill(pid, SIGCONT);
-
-	/* The child writes the errno of a failed filter or exec here; a
-	 * successful exec closes it. Read once the child is gone. */
-	tr->errfd = pfd[0];
 	return pid;
 }
 
 int tracer_spawn_error(struct tracer *tr)
 {
-	int e = 0;
-
-	if (tr->errfd < 0)
-		return tr->spawn_errno;
-	if (read(tr->errfd, &e, sizeof(e)) != (ssize_t)sizeof(e))
-		e = 0;
-	close(tr->errfd);
-	tr->errfd = -1;
-	return e;
+	return spawn_error(&tr->spawn);
 }
 
 /*
@@ -894,8 +803,8 @@ void tracer_free(struct tracer *tr)
 		free(t);
 	}
 	hmap_release(&tr->tracees, NULL);
-	if (tr->errfd >= 0)
-		close(tr->errfd);
+	if (tr->spawn.errfd >= 0)
+		close(tr->spawn.errfd);
 	free(tr->filter);
 	free(tr);
 }

@@ -25,6 +25,7 @@ static const char attach_usage[] =
 	"options:\n"
 	"  --duration S         detach after S seconds (default: on Ctrl-C/SIGTERM)\n"
 	"  -e trace=SET         trace only these calls (strace's syntax)\n"
+	BACKEND_OPTION_HELP
 	"  --core-out FILE      when the process dies of a fatal signal, also write\n"
 	"                       its core to FILE (mode 0600; gdb and 'rootcause core'\n"
 	"                       read it); the stacks are in the report either way\n"
@@ -45,13 +46,14 @@ int cmd_attach(int argc, char **argv)
 		REPORT_LONG_OPTIONS,
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "core-out", required_argument, NULL, OPT_CORE_OUT },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro;
 	const char *core_out = NULL;
 	const char *expr = NULL;
 	double duration = 0;
-	int opt, done;
+	int opt, done, backend = BACKEND_PTRACE;
 
 	report_opts_init(&ro);
 	optind = 1;
@@ -69,6 +71,10 @@ int cmd_attach(int argc, char **argv)
 				error_msg("invalid duration '%s' (seconds, e.g. 10 or 0.5)", optarg);
 				return RC_EXIT_USAGE;
 			}
+			continue;
+		case OPT_BACKEND:
+			if (backend_parse(optarg, &backend) < 0)
+				return RC_EXIT_USAGE;
 			continue;
 		case 'e':
 			expr = optarg;
@@ -95,6 +101,7 @@ int cmd_attach(int argc, char **argv)
 	struct pipeline pl;
 	pipeline_init(&pl, core_out);
 	struct session_opts so = {
+		.backend = (enum capture_backend)backend,
 		.pid = (pid_t)pid,
 		.duration = duration,
 		.follow = true,

@@ -35,8 +35,19 @@ struct session_result;
 /* The calls to trace: strace's -e EXPR when given, else what the rules
  * read. NULL (the message printed) for a bad EXPR. */
 unsigned char *trace_selection(const char *expr);
-/* session_run, printing what the user must know of the kernel. */
+/* session_run, printing what the user must know of the kernel, and of
+ * what the eBPF capture could not keep or could not do. */
 int trace_session(const struct session_opts *so, struct session_result *res, struct strbuf *err);
+/* --backend's value into *OUT (an enum capture_backend); -1, with the
+ * message printed, for an unknown one. */
+int backend_parse(const char *arg, int *out);
+#define OPT_BACKEND 0x300
+#define BACKEND_OPTION_HELP                                                                  \
+	"  --backend ptrace|ebpf|auto\n"                                                     \
+	"                       who captures the calls: the ptrace tracer (the default),\n" \
+	"                       the in-kernel eBPF capture (root, or CAP_BPF with\n"       \
+	"                       CAP_PERFMON; the command is never stopped), or eBPF\n"     \
+	"                       where it loads and ptrace where not (one line says why)\n"
 /* A traced command's exit status as a shell gives it: its own, 128+N for
  * signal N, 127/126 when it could not be started (STARTED false). */
 int command_status(const struct session_result *res, bool started);

@@ -166,9 +166,33 @@ int trace_session(const struct session_opts *so, struct session_result *res, str
 {
 	int r = session_run(so, res, err);
 
+	if (res->fallback[0])
+		error_msg("using ptrace, not eBPF: %s", res->fallback);
 	if (res->no_syscall_info)
 		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");
+	if (session_losses(res))
+		error_msg("the eBPF capture lost %llu record%s (the ring buffer was full), %llu call entr%s and "
+			  "%llu child%s; %llu record%s were not well formed",
+			  (unsigned long long)res->lost_records, res->lost_records == 1 ? "" : "s",
+			  (unsigned long long)res->lost_entries, res->lost_entries == 1 ? "y" : "ies",
+			  (unsigned long long)res->lost_follows, res->lost_follows == 1 ? "" : "ren",
+			  (unsigned long long)res->bad_records, res->bad_records == 1 ? "" : "s");
 	return r;
+}
+
+int backend_parse(const char *arg, int *out)
+{
+	if (strcmp(arg, "ptrace") == 0)
+		*out = BACKEND_PTRACE;
+	else if (strcmp(arg, "ebpf") == 0)
+		*out = BACKEND_EBPF;
+	else if (strcmp(arg, "auto") == 0)
+		*out = BACKEND_AUTO;
+	else {
+		error_msg("invalid --backend '%s' (ptrace, ebpf or auto)", arg);
+		return -1;
+	}
+	return 0;
 }
 
 int command_status(const struct session_result *res, bool started)

@@ -29,6 +29,7 @@ static const char run_usage[] =
 	"  -e trace=SET         trace only these calls (strace's syntax: open,read\n"
 	"                       or %file,%network); default: what the rules read\n"
 	"  --no-filter          stop on every call instead of using seccomp\n"
+	BACKEND_OPTION_HELP
 	"  --core-out FILE      when the process dies of a fatal signal, also write\n"
 	"                       its core to FILE (mode 0600; gdb and 'rootcause core'\n"
 	"                       read it); the stacks are in the report either way\n"
@@ -46,13 +47,14 @@ int cmd_run(int argc, char **argv)
 		{ "trace-out", required_argument, NULL, OPT_TRACE_OUT },
 		{ "no-filter", no_argument, NULL, OPT_NO_FILTER },
 		{ "core-out", required_argument, NULL, OPT_CORE_OUT },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro;
 	const char *core_out = NULL;
 	const char *trace_out = NULL, *expr = NULL;
 	bool no_filter = false;
-	int opt, done;
+	int opt, done, backend = BACKEND_PTRACE;
 
 	report_opts_init(&ro);
 	ro.fd = STDERR_FILENO;
@@ -69,6 +71,10 @@ int cmd_run(int argc, char **argv)
 			continue;
 		case OPT_NO_FILTER:
 			no_filter = true;
+			continue;
+		case OPT_BACKEND:
+			if (backend_parse(optarg, &backend) < 0)
+				return RC_EXIT_USAGE;
 			continue;
 		case 'e':
 			expr = optarg;
@@ -104,6 +110,7 @@ int cmd_run(int argc, char **argv)
 	struct pipeline pl;
 	pipeline_init(&pl, core_out);
 	struct session_opts so = {
+		.backend = (enum capture_backend)backend,
 		.argv = argv + optind,
 		.follow = true,
 		.no_seccomp = no_filter,

@@ -30,21 +30,27 @@ static const char trace_usage[] =
 	"  -x                   print non-ASCII strings in hex (\\x..)\n"
 	"  -y                   print the paths of file descriptors\n"
 	"  -p PID               attach to PID (all its threads) until Ctrl-C\n"
+	BACKEND_OPTION_HELP
+	"  --allow-loss         with eBPF: exit 0 even when records were lost\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"exit status: the command's own (128+N when signal N killed it); 0 after\n"
-	"-p; 2 usage error; 3 cannot attach or write; 127/126 command not found or\n"
-	"not runnable.\n";
+	"-p; 2 usage error; 3 cannot attach or write, or (eBPF, without\n"
+	"--allow-loss) records were lost; 127/126 command not found or not runnable.\n";
 
 int cmd_trace(int argc, char **argv)
 {
+	enum { OPT_ALLOW_LOSS = 0x200 };
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "allow-loss", no_argument, NULL, OPT_ALLOW_LOSS },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *expr = NULL;
 	int follow = 0, tstamps = 0, opt;
-	bool durations = false, yfds = false, xhex = false;
+	bool durations = false, yfds = false, xhex = false, allow_loss = false;
+	int backend = BACKEND_PTRACE;
 	long strsize = 32, pid = 0;
 	char *end;
 
@@ -85,6 +91,13 @@ int cmd_trace(int argc, char **argv)
 				error_msg("invalid pid '%s'", optarg);
 				return RC_EXIT_USAGE;
 			}
+			break;
+		case OPT_BACKEND:
+			if (backend_parse(optarg, &backend) < 0)
+				return RC_EXIT_USAGE;
+			break;
+		case OPT_ALLOW_LOSS:
+			allow_loss = true;
 			break;
 		case 'h':
 			fputs(trace_usage, stdout);
@@ -136,6 +149,7 @@ int cmd_trace(int argc, char **argv)
 	};
 	struct printer *pr = printer_new(&po);
 	struct session_opts so = {
+		.backend = (enum capture_backend)backend,
 		.argv = pid ? NULL : argv + optind,
 		.pid = (pid_t)pid,
 		.follow = follow > 0,
@@ -150,6 +164,10 @@ int cmd_trace(int argc, char **argv)
 		status = pid ? RC_EXIT_INPUT : command_status(&res, false);
 	} else {
 		status = pid ? RC_EXIT_OK : command_status(&res, true);
+		/* A full trace with holes is no strace output: say so in the
+		 * status too, unless holes are acceptable. */
+		if (session_losses(&res) && !allow_loss && status == RC_EXIT_OK)
+			status = RC_EXIT_INPUT;
 	}
 	if (printer_free(pr) < 0 && out) {
 		error_msg("cannot write trace '%s'", out);

@@ -476,6 +476,7 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 
 	switch ((enum rc_sc_role)sc->roles[i]) {
 	case ROLE_NONE:
+	case ROLE_READ_BUF:
 	case ROLE_COUNT:
 		break;
 	case ROLE_FD:

@@ -30,6 +30,7 @@
 
 #include "capture/bpf/bpf.h"
 #include "capture/bpf/record.h"
+#include "event/pump.h"
 
 #define MAX_EVENTS 8192
 
@@ -37,27 +38,49 @@ struct seen {
 	struct arena a;
 	struct rc_event ev[MAX_EVENTS];
 	int n;
-	int bad;		/* records bpf_record_event refused */
 	pid_t until;		/* stop once this process's end is seen */
-	double epoch;		/* bpf_capture_epoch */
 	bool ended;
+	/* Records replayed through capture's hooks, as the session does. */
+	struct capture *cap;
+	struct bpf_replay *rp;
 };
+
+/* capture's event, kept: its strings copied into the arena. */
+static void keep_event(void *user, struct rc_event *e)
+{
+	struct seen *s = user;
+
+	if (s->n >= MAX_EVENTS)
+		return;
+	struct rc_event *k = &s->ev[s->n++];
+	*k = *e;
+	event_own_strings(k, &s->a);
+	if (e->kind == RC_EV_EXIT && e->pid == s->until)
+		s->ended = true;
+}
 
 static int keep(void *user, const void *rec, size_t size)
 {
 	struct seen *s = user;
-	struct rc_event e;
-	int r = bpf_record_event(rec, size, s->epoch, &e, &s->a);
 
-	if (r < 0)
-		s->bad++;
-	if (r <= 0)
-		return 0;
-	if (s->n < MAX_EVENTS)
-		s->ev[s->n++] = e;
-	if (e.kind == RC_EV_EXIT && e.pid == s->until)
-		s->ended = true;
+	bpf_replay_record(s->rp, rec, size);
 	return 0;
+}
+
+static struct seen *seen_new(struct bpf_capture *c)
+{
+	struct seen *s = calloc(1, sizeof(*s));
+	struct capture_opts co = {
+		.nbits = dec_nr_max(),
+		.dec = { .strsize = 256, .preview_max = RC_EVENT_DATA_MAX },
+		.on_event = keep_event,
+	};
+
+	assert_non_null(s);
+	co.user = s;
+	s->cap = capture_new(&co);
+	s->rp = bpf_replay_new(s->cap, bpf_capture_epoch(c));
+	return s;
 }
 
 static double now(void)
@@ -132,11 +155,9 @@ static void release(int go)
 static struct seen *follow_child(struct bpf_capture *c, void (*body)(void), int *st)
 {
 	struct strbuf err = STRBUF_INIT;
-	struct seen *s = calloc(1, sizeof(*s));
+	struct seen *s = seen_new(c);
 	int go;
 
-	assert_non_null(s);
-	s->epoch = bpf_capture_epoch(c);
 	pid_t pid = held_child(&go, body);
 	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
 	s->until = pid;
@@ -144,7 +165,7 @@ static struct seen *follow_child(struct bpf_capture *c, void (*body)(void), int 
 	assert_int_equal(waitpid(pid, st, 0), pid);
 	drain(c, s);
 	assert_true(s->ended);
-	assert_int_equal(s->bad, 0);
+	assert_int_equal(bpf_replay_bad_records(s->rp), 0);
 	strbuf_release(&err);
 	return s;
 }
@@ -152,6 +173,8 @@ static struct seen *follow_child(struct bpf_capture *c, void (*body)(void), int 
 static void finish(struct bpf_capture *c, struct seen *s)
 {
 	bpf_capture_close(c);
+	bpf_replay_free(s->rp);
+	capture_free(s->cap);
 	arena_release(&s->a);
 	free(s);
 }
@@ -432,9 +455,7 @@ static int ns_leader(void)
 	int st;
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 7)
 		return 14;
-	struct seen *s = calloc(1, sizeof(*s));
-	if (!s)
-		return 15;
+	struct seen *s = seen_new(c);
 	s->until = pid;
 	double deadline = now() + 10;
 	while (!s->ended && now() < deadline)
@@ -552,10 +573,9 @@ static void a_full_ring_counts_its_losses(void **state)
 	const struct bpf_capture_opts o = { .ring_bytes = 4096, .wakeup_bytes = 4096 };
 	struct bpf_capture *c = open_or_skip(&o);
 	struct strbuf err = STRBUF_INIT;
-	struct seen *s = calloc(1, sizeof(*s));
+	struct seen *s = seen_new(c);
 	int go, st;
 
-	assert_non_null(s);
 	pid_t pid = held_child(&go, many_failed_opens);
 	assert_int_equal(bpf_capture_follow(c, pid, &err), 0);
 	release(go);
@@ -692,32 +712,51 @@ static void target_survives_a_killed_loader(void **state)
 	close(target_go[1]);
 }
 
-/* Records are untrusted: short or unknown ones are refused, not read. */
+/* Records are untrusted: short or unknown ones are refused, not read;
+ * a call's items become the memory its decoder reads. */
 static void malformed_records_are_refused(void **state)
 {
 	(void)state;
-	struct arena a = { 0 };
-	struct rc_event e;
+	struct bpf_rec *r = calloc(1, sizeof(*r));
 	unsigned char buf[8192] = { 0 };
 
-	assert_int_equal(bpf_record_event(buf, 3, 0, &e, &a), -1);
+	assert_non_null(r);
+	assert_int_equal(bpf_record_parse(buf, 3, r), -1);
 	buf[0] = 99;
-	assert_int_equal(bpf_record_event(buf, sizeof(buf), 0, &e, &a), -1);
+	assert_int_equal(bpf_record_parse(buf, sizeof(buf), r), -1);
 	buf[0] = 1;	/* a call, cut short */
-	assert_int_equal(bpf_record_event(buf, 40, 0, &e, &a), -1);
+	assert_int_equal(bpf_record_parse(buf, 40, r), -1);
 	/* A call whose item says more than the kernel half ever keeps. */
-	struct rcb_call c = { .h = { .kind = RCB_CALL }, .nr = SYS_write, .nitems = 1 };
+	struct rcb_call c = { .h = { .kind = RCB_CALL }, .nr = SYS_write, .nitems = 1, .args = { 2, 0x1000, 5 } };
 	struct rcb_item it = { .arg = 1, .kind = RCB_I_HEAD, .len = RCB_DATA_END + 8, .total = 9000 };
 	memset(buf, 0, sizeof(buf));
 	memcpy(buf, &c, sizeof(c));
 	memcpy(buf + sizeof(c), &it, sizeof(it));
-	assert_int_equal(bpf_record_event(buf, sizeof(buf), 0, &e, &a), -1);
+	assert_int_equal(bpf_record_parse(buf, sizeof(buf), r), -1);
+	/* A tail with no head before it. */
+	it.kind = RCB_I_TAIL;
 	it.len = 5;
 	memcpy(buf + sizeof(c), &it, sizeof(it));
+	assert_int_equal(bpf_record_parse(buf, sizeof(buf), r), -1);
+	it.kind = RCB_I_HEAD;
+	it.total = 5;
+	memcpy(buf + sizeof(c), &it, sizeof(it));
 	memcpy(buf + sizeof(c) + sizeof(it), "hello", 5);
-	assert_int_equal(bpf_record_event(buf, sizeof(buf), 0, &e, &a), 1);
-	assert_int_equal(e.data_len, 5);
-	arena_release(&a);
+	assert_int_equal(bpf_record_parse(buf, sizeof(buf), r), 0);
+	assert_int_equal(r->nregions, 1);
+	assert_int_equal(r->region[0].addr, 0x1000);
+	assert_int_equal(r->region[0].len, 5);
+	assert_memory_equal(r->region[0].p, "hello", 5);
+	/* The decoders read it there, and nowhere else. */
+	struct mem_view v = { r->region, r->nregions };
+	char got[6] = { 0 };
+	mem_view_set(&v);
+	assert_int_equal(mem_read(getpid(), 0x1000, got, 5), 5);
+	assert_string_equal(got, "hello");
+	assert_int_equal(mem_read(getpid(), 0x1001, got, 5), -1);
+	assert_int_equal(mem_read(getpid(), (uint64_t)(uintptr_t)got, got, 1), -1);
+	mem_view_set(NULL);
+	free(r);
 }
 
 int main(void)

@@ -51,7 +51,10 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 static int fail(struct strbuf *err, int e, const char *what)
 {
-	if (e == EPERM || e == EACCES)
+	/* As root, EACCES is the verifier's refusal, not a privilege. */
+	if (e == EACCES && geteuid() == 0 && last_warning[0])
+		strbuf_addf(err, "cannot %s: the kernel's verifier refused it (%s)", what, last_warning);
+	else if (e == EPERM || e == EACCES)
 		strbuf_addf(err, "cannot %s: %s (eBPF needs root, or CAP_BPF with CAP_PERFMON)", what,
 			    strerror(e));
 	else if (last_warning[0])
@@ -61,57 +64,7 @@ static int fail(struct strbuf *err, int e, const char *what)
 	return -1;
 }
 
-/* What to keep of each call's memory, from the table's roles: the one
- * place that says which argument is a path, an address, data or a
- * timeout (event/syscalls.def). */
-static void plan_of(const struct rc_syscall *sc, struct rcb_plan *pl)
-{
-	unsigned n = 0, len_arg = 0xff;
-
-	memset(pl, 0, sizeof(*pl));
-	for (unsigned i = 0; i < sc->nroles && i < 6; i++)
-		if (sc->roles[i] == ROLE_LEN)
-			len_arg = i;
-	for (unsigned i = 0; i < sc->nroles && i < 6 && n < RCB_PLAN; i++) {
-		__u8 kind = RCB_P_NONE;
-		switch (sc->roles[i]) {
-		case ROLE_PATH:
-			kind = sc->classes & CL_EXEC ? RCB_P_EXEC : RCB_P_STR;
-			break;
-		case ROLE_PATH2:
-			kind = RCB_P_STR;
-			break;
-		case ROLE_SOCKADDR:
-			kind = RCB_P_ADDR;
-			break;
-		case ROLE_SOCKADDR_OUT:
-			kind = RCB_P_ADDR_OUT;
-			break;
-		case ROLE_DATA_OUT:
-			if (len_arg < 6)
-				kind = RCB_P_DATA_OUT;
-			break;
-		case ROLE_DATA_IN:
-			kind = RCB_P_DATA_IN;
-			break;
-		case ROLE_TIMEOUT_TS:
-		case ROLE_TIMEOUT_TV:
-		case ROLE_FUTEX_TIMEOUT:
-			kind = RCB_P_TIMEOUT;
-			break;
-		default:
-			break;
-		}
-		if (kind == RCB_P_NONE)
-			continue;
-		pl->item[n].kind = kind;
-		pl->item[n].arg = (__u8)i;
-		pl->item[n].len_arg = (__u8)len_arg;
-		n++;
-	}
-}
-
-static int fill_plan(struct bpf_capture *c)
+static int fill_plan(struct bpf_capture *c, size_t print_bytes)
 {
 	int fd = bpf_map__fd(c->skel->maps.plan);
 
@@ -120,8 +73,8 @@ static int fill_plan(struct bpf_capture *c)
 		struct rcb_plan pl;
 		if (!sc)
 			continue;
-		plan_of(sc, &pl);
-		if (pl.item[0].kind != RCB_P_NONE && bpf_map_update_elem(fd, &nr, &pl, BPF_ANY) != 0)
+		bpf_plan_of(sc, print_bytes, &pl);
+		if ((pl.item[0].kind != RCB_P_NONE || pl.flags) && bpf_map_update_elem(fd, &nr, &pl, BPF_ANY) != 0)
 			return -errno;
 	}
 	return 0;
@@ -161,7 +114,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 		c->skel->rodata->pidns_ino = ns.st_ino;
 	}
 	if ((e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
-	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c)) != 0) {
+	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c, o ? o->print_bytes : 0)) != 0) {
 		bpf_capture_close(c);
 		return fail(err, e, "load the eBPF capture");
 	}
@@ -224,7 +177,14 @@ int bpf_capture_follow(struct bpf_capture *c, pid_t pid, struct strbuf *err)
 		strbuf_addf(err, "cannot follow process %d: %s", (int)pid, strerror(errno));
 		return -1;
 	}
-	int r = kernel_tgid(c, pidfd, &k);
+	/* In the kernel's own namespace our ids are the kernel's: no
+	 * iterator (two descriptors fewer, for a loader under a low fd
+	 * limit). */
+	int r = 0;
+	if (c->skel->rodata->pidns_ino)
+		r = kernel_tgid(c, pidfd, &k);
+	else
+		k = (__u32)pid;
 	close(pidfd);
 	if (r < 0) {
 		strbuf_addf(err, "cannot follow process %d: %s", (int)pid, strerror(-r));
@@ -283,6 +243,13 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
 	out->reserve = sum[RCB_LOST_RESERVE];
 	out->entry = sum[RCB_LOST_ENTRY];
 	out->follow = sum[RCB_LOST_FOLLOW];
+}
+
+bool bpf_capture_following(const struct bpf_capture *c)
+{
+	__u32 key;
+
+	return bpf_map_get_next_key(bpf_map__fd(c->skel->maps.followed), NULL, &key) == 0;
 }
 
 void bpf_capture_close(struct bpf_capture *c)

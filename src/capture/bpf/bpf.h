@@ -15,8 +15,9 @@
  *   before the entry hook, so that no call is seen to end unstarted.
  * - Nothing is lost silently: what the kernel side had to drop is
  *   counted (bpf_capture_losses).
- * - Records are untrusted input like any other: bpf_record_event checks
- *   each one's size and kind before it reads it.
+ * - Records are untrusted input like any other: bpf_record_parse checks
+ *   each one's size and kind before it is read, and replay.c makes them
+ *   events through the same hooks and decoders as the tracer's stops.
  */
 #ifndef RC_CAPTURE_BPF_BPF_H
 #define RC_CAPTURE_BPF_BPF_H
@@ -26,8 +27,11 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "event/event.h"
-#include "util/arena.h"
+#include <linux/types.h>
+
+#include "capture/bpf/record.h"
+#include "capture/capture.h"
+#include "capture/decode.h"
 #include "util/strbuf.h"
 
 struct bpf_capture;
@@ -35,6 +39,7 @@ struct bpf_capture;
 struct bpf_capture_opts {
 	size_t ring_bytes;	/* the ring buffer; 0: 16 MiB (a power of two) */
 	size_t wakeup_bytes;	/* backlog that wakes the reader; 0: 256 KiB */
+	size_t print_bytes;	/* of a buffer read into, for printing; 0 none */
 };
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err);
@@ -57,6 +62,9 @@ struct bpf_capture_losses {
 	uint64_t follow;	/* children that could not be followed */
 };
 void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out);
+/* Whether any process is followed still (the kernel forgets each one
+ * when its last thread ends). */
+bool bpf_capture_following(const struct bpf_capture *c);
 
 void bpf_capture_close(struct bpf_capture *c);
 
@@ -64,10 +72,67 @@ void bpf_capture_close(struct bpf_capture *c);
  * seconds, as the tracer's timestamps are (taken once, at open). */
 double bpf_capture_epoch(const struct bpf_capture *c);
 
-/* REC (SIZE bytes) as an event, its strings in A, its times monotonic
- * plus EPOCH: 1 for a call, a signal or a process's end, 0 for a record
- * that is no event (a thread's end that is not its process's), -1 for a
- * record that is not well formed. */
-int bpf_record_event(const void *rec, size_t size, double epoch, struct rc_event *e, struct arena *a);
+/*
+ * Records read back (record.c, without libbpf).
+ */
+/* What the plan keeps of SC's memory (record.h): the loader's plan for
+ * the kernel, and the parse's key to the items it finds. */
+struct rc_syscall;
+/* PRINT_BYTES: how much of a buffer read into is printed (trace's -s);
+ * 0 copies none (a diagnosis reads none). */
+void bpf_plan_of(const struct rc_syscall *sc, size_t print_bytes, struct rcb_plan *pl);
+
+#define BPF_REC_REGIONS 96
+#define BPF_REC_ARGV 256	/* pointers made for an exec's argv */
+
+/* A record, checked: its fixed part by kind, and a call's items as the
+ * memory the decoders read (the regions point into the record). */
+struct bpf_rec {
+	struct rcb_header h;
+	struct rcb_call call;	/* RCB_CALL */
+	struct rcb_signal sig;	/* RCB_SIGNAL */
+	struct rcb_exit exit;	/* RCB_EXIT */
+	struct rcb_fork fork;	/* RCB_FORK */
+	struct mem_region region[BPF_REC_REGIONS];
+	size_t nregions;
+	/* Made by the parse: an exec's argv array, the lengths a call was
+	 * given by pointer (addrlen, optlen). */
+	uint64_t argv_ptrs[BPF_REC_ARGV + 1];
+	uint32_t lens[2];
+	size_t nlens;
+};
+
+/* REC (SIZE bytes) checked against its size and kind, and each item
+ * against the caps the kernel half keeps: 0, or -1 for a record that is
+ * not one of ours. */
+int bpf_record_parse(const void *rec, size_t size, struct bpf_rec *r);
+
+/*
+ * Records replayed (replay.c, without libbpf): each one driven through
+ * capture's hooks (capture.h, "Replaying"), so that its call is decoded
+ * from the record's copies of its memory, printed and made an event as
+ * a tracer's stops are. Threads are known from their fork records, or
+ * from their first record (a thread running before it was followed).
+ */
+struct capture;
+struct bpf_replay;
+
+/* Monotonic record times plus EPOCH are the events' times. */
+struct bpf_replay *bpf_replay_new(struct capture *c, double epoch);
+void bpf_replay_free(struct bpf_replay *rp);
+/* Drop the records of process PID (a command started held) until its
+ * exec: what it did before is rootcause's own. */
+void bpf_replay_hide_until_exec(struct bpf_replay *rp, pid_t pid);
+/* Replay process PID's records alone (strace without -f). */
+void bpf_replay_only(struct bpf_replay *rp, pid_t pid);
+/* 0, or -1 for a record that is not well formed (counted, skipped). */
+int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size);
+uint64_t bpf_replay_bad_records(const struct bpf_replay *rp);
+/* The end of the capture: when DETACHING, each thread of the PIDS given
+ * and of the processes seen that is still in a call is left blocked in
+ * it, as the tracer leaves its threads (the call read from /proc, its
+ * memory live, begun at SINCE, monotonic seconds, or at the end of the
+ * thread's last call); then capture_finish. */
+void bpf_replay_end(struct bpf_replay *rp, const pid_t *pids, size_t npids, double since, bool detaching);
 
 #endif

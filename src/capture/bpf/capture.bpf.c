@@ -58,6 +58,27 @@ struct {
 	__type(value, struct entry);
 } inflight SEC(".maps");
 
+/* An exec's argv as its caller gave it, read at entry (the exec frees
+ * that memory): the strings one after the other, each with its NUL.
+ * Twice the kept size, so that each string's read, at an offset below
+ * RCB_ARGV_MAX, has a constant bound. */
+struct exec_args {
+	char argv[2 * RCB_ARGV_MAX];
+	__u32 len;		/* bytes kept */
+	__u32 total;		/* more than LEN: cut */
+	__u8 live;		/* read for the exec in progress */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct exec_args);
+} exec_args SEC(".maps");
+
+/* The most argv strings read at entry. */
+#define EXEC_MAX_ARGS 64
+
 /* Per call number: what to keep of its memory (record.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -154,6 +175,44 @@ static __always_inline __u64 wake_flags(void)
 									    : BPF_RB_NO_WAKEUP;
 }
 
+/* An exec's argv at its entry, into the thread's exec_args. */
+static __always_inline void read_argv(const char *const *argv)
+{
+	struct exec_args *x = bpf_task_storage_get(&exec_args, bpf_get_current_task_btf(), 0,
+						   BPF_LOCAL_STORAGE_GET_F_CREATE);
+	__u32 off = 0;
+
+	if (!x)
+		return;
+	x->live = 0;
+	x->len = x->total = 0;
+	if (!argv)
+		return;
+	for (int i = 0; i < EXEC_MAX_ARGS; i++) {
+		const char *p = 0;
+		if (bpf_probe_read_user(&p, sizeof(p), &argv[i]) != 0)
+			return;	/* unreadable: the exec event's argv, if it works */
+		if (!p)
+			break;
+		if (off >= RCB_ARGV_MAX) {
+			x->total = off + 1;
+			break;
+		}
+		long n = bpf_probe_read_user_str(&x->argv[off & (RCB_ARGV_MAX - 1)], RCB_ARGV_MAX, p);
+		if (n <= 0)
+			return;
+		off += (__u32)n;
+		if (i == EXEC_MAX_ARGS - 1)
+			x->total = off + 1;	/* more may follow */
+	}
+	x->len = off > RCB_ARGV_MAX ? RCB_ARGV_MAX : off;
+	if (off > RCB_ARGV_MAX)
+		x->total = off;
+	if (x->total < x->len)
+		x->total = x->len;
+	x->live = 1;
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 {
@@ -182,6 +241,10 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 	if (pl) {
 		for (int k = 0; k < RCB_PLAN; k++) {
 			__u8 arg = pl->item[k].arg;
+			if (pl->item[k].kind == RCB_P_EXEC && pl->item[k].len_arg < 6) {
+				read_argv((const char *const *)en.args[pl->item[k].len_arg & 7]);
+				continue;
+			}
 			if (pl->item[k].kind != RCB_P_TIMEOUT || arg >= 6)
 				continue;
 			en.timeout_arg = arg;
@@ -202,22 +265,47 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 /* Where an item's bytes are read from. */
 enum from { FROM_USER, FROM_USER_STR, FROM_KERNEL, FROM_KERNEL_STR };
 
-/* Append an item of LEN bytes (at most MAX) read FROM memory at SRC, at
- * OFF of BUF; the new end, or OFF when there is no room. SRC NULL, or a
- * read that fails, gives an empty item marked as a fault. */
-static __always_inline __u32 add_item(char *buf, __u32 off, __u8 arg, __u8 kind, const void *src, __u64 len,
-				      __u32 max, __u64 total, enum from from, __u32 *nitems)
+/* One item to append (put_item): LEN bytes, at most MAX, read FROM
+ * memory at SRC, for argument ARG. */
+struct item_req {
+	const void *src;
+	__u64 len;
+	__u64 total;
+	__u32 max;
+	__u8 arg, kind, from;
+};
+
+/* Append Q's item at OFF of REC, a call record, and count it in the
+ * record's header; the new end, or OFF when there is no room. SRC NULL,
+ * or a read that fails, gives an empty item marked as a fault.
+ *
+ * This and the other functions below that are not static are global
+ * BPF functions: the verifier follows each once, for any arguments of
+ * their types, not once per path through its callers, which took the
+ * exit hook past the verifier's million instructions. (BPF functions
+ * take five arguments, hence the struct.) */
+__noinline __u32 put_item(struct scratch *rec, __u32 off, const struct item_req *q)
 {
+	if (!rec || !q)		/* a global function's pointers may be NULL */
+		return off;
 	if (off > RCB_REC_MAX - sizeof(struct rcb_item) - RCB_STR_MAX - RCB_DATA_END)
 		return off;
+	/* The check above bounds OFF, but the compiler would drop this
+	 * mask for it, and the verifier cannot always follow the check: the
+	 * mask is the bound it sees. */
+	barrier_var(off);
 	off &= RCB_REC_MAX - 1;
-	struct rcb_item *it = (void *)(buf + off);
-	void *dst = buf + off + sizeof(*it);
-	__u32 size = (len > max ? max : len) & RCB_ITEM_MASK;
+	struct rcb_item *it = (void *)(rec->buf + off);
+	void *dst = rec->buf + off + sizeof(*it);
+	const void *src = q->src;
+	__u32 size = q->len > q->max ? q->max : q->len;
+
+	barrier_var(size);	/* as OFF's: the mask is the verifier's bound */
+	size &= RCB_ITEM_MASK;
 	long n = 0;
 	__u8 fault = !src;
 	if (src && size) {
-		switch (from) {
+		switch (q->from) {
 		case FROM_USER_STR:
 			n = bpf_probe_read_user_str(dst, size, src);
 			break;
@@ -236,91 +324,236 @@ static __always_inline __u32 add_item(char *buf, __u32 off, __u8 arg, __u8 kind,
 			fault = 1;
 		}
 	}
-	it->arg = arg;
-	it->kind = kind;
+	it->arg = q->arg;
+	it->kind = q->kind;
 	it->fault = fault;
 	it->pad = 0;
 	it->len = (__u32)n;
-	it->total = total;
-	*nitems += 1;
+	it->total = q->total;
+	((struct rcb_call *)rec->buf)->nitems += 1;
 	return off + ((sizeof(*it) + (__u32)n + 7) & ~7u);
 }
 
-/* What the plan keeps of the call's memory, after its fixed part. */
-static __always_inline __u32 add_items(char *buf, __u32 off, const struct entry *en, long ret, __u32 *nitems)
+static __always_inline __u32 add_item(struct scratch *buf, __u32 off, __u8 arg, __u8 kind, const void *src, __u64 len,
+				      __u32 max, __u64 total, enum from from)
 {
+	struct item_req q;
+
+	/* put_item is verified once, for any memory of this size: all of
+	 * it must be written, padding too. */
+	__builtin_memset(&q, 0, sizeof(q));
+	q.src = src;
+	q.len = len;
+	q.total = total;
+	q.max = max;
+	q.arg = arg;
+	q.kind = kind;
+	q.from = (__u8)from;
+	return put_item(buf, off, &q);
+}
+
+/* bpf_loop's state while it walks a vector: the verifier follows its
+ * callback once, not once per iteration. */
+struct vec_walk {
+	struct scratch *buf;
+	__u32 off;
+	__u8 arg;
+	__u64 at;		/* the array */
+	__u64 count;
+};
+
+static int iov_step(__u32 i, void *ctx)
+{
+	struct vec_walk *w = ctx;
+	struct iovec v;
+
+	if (i >= w->count || bpf_probe_read_user(&v, sizeof(v), (const void *)(w->at + i * sizeof(v))) != 0)
+		return 1;
+	w->off = add_item(w->buf, w->off, w->arg, RCB_I_MEM, v.iov_base, v.iov_len, RCB_STR_MAX, (__u64)v.iov_base,
+			  FROM_USER);
+	return 0;
+}
+
+/* A vector's buffers: the iovec array at IOV (CNT of them, at most
+ * RCB_IOV_MAX), then what each points to, as far as the record has
+ * room (the decoders print an address for the rest). */
+__noinline __u32 add_iov(struct scratch *buf, __u32 off, __u8 arg, __u64 iov, __u64 cnt)
+{
+	if (!buf || !iov || !cnt)
+		return off;
+	if (cnt > RCB_IOV_MAX)
+		cnt = RCB_IOV_MAX;
+	off = add_item(buf, off, arg, RCB_I_MEM, (const void *)iov, cnt * sizeof(struct iovec), RCB_BYTES_MAX, iov,
+		       FROM_USER);
+	struct vec_walk w = { .buf = buf, .off = off, .arg = arg, .at = iov, .count = cnt };
+	bpf_loop(RCB_IOV_MAX, iov_step, &w, 0);
+	return w.off;
+}
+
+/* A struct msghdr at MSG: itself unless WHOLE is 0 (an mmsghdr array
+ * holds it already), its address, and its iovecs. */
+__noinline __u32 add_msghdr(struct scratch *buf, __u32 off, __u8 arg, __u64 msg, int whole)
+{
+	struct user_msghdr m;
+
+	if (!buf || !msg || bpf_probe_read_user(&m, sizeof(m), (const void *)msg) != 0)
+		return off;
+	if (whole)
+		off = add_item(buf, off, arg, RCB_I_MEM, (const void *)msg, sizeof(m), RCB_BYTES_MAX, msg, FROM_USER);
+	if (m.msg_name && m.msg_namelen > 0)
+		off = add_item(buf, off, arg, RCB_I_MEM, m.msg_name, (__u64)m.msg_namelen, RCB_ADDR_MAX,
+			       (__u64)m.msg_name, FROM_USER);
+	return add_iov(buf, off, arg, (__u64)m.msg_iov, m.msg_iovlen);
+}
+
+static int msg_step(__u32 i, void *ctx)
+{
+	struct vec_walk *w = ctx;
+
+	if (i >= w->count)
+		return 1;
+	w->off = add_msghdr(w->buf, w->off, w->arg, w->at + i * sizeof(struct mmsghdr), 0);
+	return 0;
+}
+
+/* Item K of the plan (what it keeps of the call's memory, after the
+ * record's fixed part): a global function, so that the verifier follows
+ * each item's cases once, not their product over the items. */
+__noinline __u32 plan_step(struct scratch *buf, __u32 off, const struct entry *en, long ret, __u32 k)
+{
+	if (!buf || !en)
+		return off;
+	/* The mask is the verifier's bound on K (a check alone is compiled
+	 * into a copy it does not follow). */
+	barrier_var(k);
+	k &= 3;
+	if (k >= RCB_PLAN)
+		return off;
 	__u32 nr = (__u32)en->nr;
 	struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
 
 	if (!pl)
 		return off;
-	for (int k = 0; k < RCB_PLAN; k++) {
-		__u8 arg = pl->item[k].arg & 7, la = pl->item[k].len_arg & 7;
-		if (arg >= 6)
-			continue;
-		const void *p = (const void *)en->args[arg];
-		__u64 len;
-		switch (pl->item[k].kind) {
-		case RCB_P_STR:
-			off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_USER_STR, nitems);
+	__u8 arg = pl->item[k].arg & 7, la = pl->item[k].len_arg & 7;
+	if (arg >= 6)
+		return off;
+	const void *p = (const void *)en->args[arg];
+	__u64 len;
+	switch (pl->item[k].kind) {
+	case RCB_P_STR:
+		off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_USER_STR);
+		break;
+	case RCB_P_ADDR:
+		if (arg + 1 < 6)
+			off = add_item(buf, off, arg, RCB_I_BYTES, p, en->args[(arg + 1) & 7], RCB_ADDR_MAX,
+				       en->args[(arg + 1) & 7], FROM_USER);
+		break;
+	case RCB_P_ADDR_OUT: {
+		__u32 alen = 0;
+		if (ret < 0 || arg + 1 >= 6 || !en->args[(arg + 1) & 7] ||
+		    bpf_probe_read_user(&alen, sizeof(alen), (const void *)en->args[(arg + 1) & 7]))
 			break;
-		case RCB_P_ADDR:
-			if (arg + 1 < 6)
-				off = add_item(buf, off, arg, RCB_I_BYTES, p, en->args[(arg + 1) & 7], RCB_ADDR_MAX,
-					       en->args[(arg + 1) & 7], FROM_USER, nitems);
+		off = add_item(buf, off, arg, RCB_I_BYTES, p, alen, RCB_ADDR_MAX, alen, FROM_USER);
+		break;
+	}
+	case RCB_P_DATA_OUT:
+	case RCB_P_DATA_IN:
+		len = pl->item[k].kind == RCB_P_DATA_OUT ? en->args[la] : (ret > 0 ? (__u64)ret : 0);
+		if (pl->item[k].kind == RCB_P_DATA_IN && ret <= 0)
 			break;
-		case RCB_P_ADDR_OUT: {
-			__u32 alen = 0;
-			if (ret < 0 || arg + 1 >= 6 || !en->args[(arg + 1) & 7] ||
-			    bpf_probe_read_user(&alen, sizeof(alen), (const void *)en->args[(arg + 1) & 7]))
-				break;
-			off = add_item(buf, off, arg, RCB_I_BYTES, p, alen, RCB_ADDR_MAX, alen, FROM_USER, nitems);
-			break;
+		if (len <= 2 * RCB_DATA_END) {
+			/* All of it, as two halves at most. */
+			__u64 first = len > RCB_DATA_END ? RCB_DATA_END : len;
+			off = add_item(buf, off, arg, RCB_I_HEAD, p, first, RCB_DATA_END, len, FROM_USER);
+			if (len > first)
+				off = add_item(buf, off, arg, RCB_I_TAIL, p + first, len - first, RCB_DATA_END,
+					       len, FROM_USER);
+		} else {
+			off = add_item(buf, off, arg, RCB_I_HEAD, p, RCB_DATA_END, RCB_DATA_END, len, FROM_USER);
+			off = add_item(buf, off, arg, RCB_I_TAIL, p + len - RCB_DATA_END, RCB_DATA_END,
+				       RCB_DATA_END, len, FROM_USER);
 		}
-		case RCB_P_DATA_OUT:
-		case RCB_P_DATA_IN:
-			len = pl->item[k].kind == RCB_P_DATA_OUT ? en->args[la] : (ret > 0 ? (__u64)ret : 0);
-			if (pl->item[k].kind == RCB_P_DATA_IN && ret <= 0)
-				break;
-			if (len <= 2 * RCB_DATA_END) {
-				/* All of it, as two halves at most. */
-				__u64 first = len > RCB_DATA_END ? RCB_DATA_END : len;
-				off = add_item(buf, off, arg, RCB_I_HEAD, p, first, RCB_DATA_END, len, FROM_USER, nitems);
-				if (len > first)
-					off = add_item(buf, off, arg, RCB_I_TAIL, p + first, len - first, RCB_DATA_END,
-						       len, FROM_USER, nitems);
-			} else {
-				off = add_item(buf, off, arg, RCB_I_HEAD, p, RCB_DATA_END, RCB_DATA_END, len, FROM_USER, nitems);
-				off = add_item(buf, off, arg, RCB_I_TAIL, p + len - RCB_DATA_END, RCB_DATA_END,
-					       RCB_DATA_END, len, FROM_USER, nitems);
-			}
-			break;
-		case RCB_P_TIMEOUT:
-			/* Read at entry, into the entry (select rewrites its own). */
-			if (en->timeout_arg == arg)
-				off = add_item(buf, off, arg, RCB_I_BYTES, en->timeout_fault ? 0 : en->timeout,
-					       RCB_TIMEOUT, RCB_TIMEOUT, RCB_TIMEOUT, FROM_KERNEL, nitems);
-			break;
-		case RCB_P_EXEC: {
-			if (ret != 0) {
-				off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_USER_STR, nitems);
-				break;
-			}
+		break;
+	case RCB_P_TIMEOUT:
+		/* Read at entry, into the entry (select rewrites its own). */
+		if (en->timeout_arg == arg)
+			off = add_item(buf, off, arg, RCB_I_BYTES, en->timeout_fault ? 0 : en->timeout,
+				       RCB_TIMEOUT, RCB_TIMEOUT, RCB_TIMEOUT, FROM_KERNEL);
+		break;
+	case RCB_P_EXEC: {
+		struct exec_args *xa = bpf_task_storage_get(&exec_args, bpf_get_current_task_btf(), 0, 0);
+		__u8 aa = pl->item[k].len_arg & 7;
+		if (ret != 0) {
+			off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_USER_STR);
+		} else {
 			__u32 tid = (__u32)bpf_get_current_pid_tgid();
 			struct exec_info *x = bpf_map_lookup_elem(&execs, &tid);
 			if (!x)
 				break;
-			off = add_item(buf, off, arg, RCB_I_STR, x->filename, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_KERNEL_STR,
-				       nitems);
-			off = add_item(buf, off, arg, RCB_I_ARGV, x->argv, x->argv_len, RCB_ARGV_MAX, x->argv_total,
-				       FROM_KERNEL, nitems);
+			off = add_item(buf, off, arg, RCB_I_STR, x->filename, RCB_STR_MAX, RCB_STR_MAX, 0,
+				       FROM_KERNEL_STR);
+			if (!xa || !xa->live)
+				off = add_item(buf, off, aa, RCB_I_ARGV, x->argv, x->argv_len, RCB_ARGV_MAX,
+					       x->argv_total, FROM_KERNEL);
 			bpf_map_delete_elem(&execs, &tid);
-			break;
 		}
-		default:
-			break;
+		if (xa && xa->live) {
+			off = add_item(buf, off, aa, RCB_I_ARGV, xa->argv, xa->len, RCB_ARGV_MAX, xa->total,
+				       FROM_KERNEL);
+			xa->live = 0;
 		}
+		break;
 	}
+	case RCB_P_IOV:
+		off = add_iov(buf, off, arg, (__u64)p, en->args[la]);
+		break;
+	case RCB_P_MSGHDR:
+		off = add_msghdr(buf, off, arg, (__u64)p, 1);
+		break;
+	case RCB_P_MMSGHDR: {
+		__u64 n = en->args[la];
+		if (!p || !n)
+			break;
+		if (n > RCB_MSG_MAX)
+			n = RCB_MSG_MAX;
+		off = add_item(buf, off, arg, RCB_I_MEM, p, n * sizeof(struct mmsghdr), RCB_BYTES_MAX, (__u64)p,
+			       FROM_USER);
+		struct vec_walk w = { .buf = buf, .off = off, .arg = arg, .at = (__u64)p, .count = n };
+		bpf_loop(RCB_MSG_MAX, msg_step, &w, 0);
+		off = w.off;
+		break;
+	}
+	case RCB_P_BYTES: {
+		__u8 fl = pl->item[k].flags;
+		__u64 n = pl->item[k].size;
+		if ((fl & RCB_PF_OK) && ret < 0)
+			break;
+		if (fl & RCB_PF_COUNT_ARG) {
+			n *= en->args[la];
+		} else if (fl & RCB_PF_COUNT_RET) {
+			n = ret > 0 ? n * (__u64)ret : 0;
+		} else if (fl & RCB_PF_COUNT_PTR) {
+			__u32 v = 0;
+			if (!en->args[la] || bpf_probe_read_user(&v, sizeof(v), (const void *)en->args[la]))
+				break;
+			n = v;
+		}
+		if (pl->item[k].max && n > pl->item[k].max)
+			n = pl->item[k].max;
+		if (n)
+			off = add_item(buf, off, arg, RCB_I_BYTES, p, n, RCB_BYTES_MAX, n, FROM_USER);
+		break;
+	}
+	default:
+		break;
+	}
+	return off;
+}
+
+static __always_inline __u32 add_items(struct scratch *buf, __u32 off, const struct entry *en, long ret)
+{
+	for (__u32 k = 0; k < RCB_PLAN; k++)
+		off = plan_step(buf, off, en, ret, k);
 	return off;
 }
 
@@ -331,11 +564,30 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 
 	if (!followed_now(&tgid, &tid))
 		return 0;
-	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
-	if (!en || !en->live) {
-		/* Followed from inside a call (attached, or a new child's
-		 * first return): no entry was seen. */
+	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
+						BPF_LOCAL_STORAGE_GET_F_CREATE);
+	__u32 flags = 0;
+	if (!en)
 		return 0;
+	if (!en->live) {
+		/* No entry was seen: a call a seccomp filter refused (the
+		 * filter runs before the entry hook), one in progress when
+		 * the process was followed, or a new child's first return.
+		 * The saved registers still hold its number and arguments. */
+		__u32 nr = (__u32)regs->orig_ax;
+		struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
+		if (ret == 0 && pl && (pl->flags & RCB_PLAN_FORK))
+			return 0;
+		en->nr = (__s64)regs->orig_ax;
+		en->args[0] = regs->di;
+		en->args[1] = regs->si;
+		en->args[2] = regs->dx;
+		en->args[3] = regs->r10;
+		en->args[4] = regs->r8;
+		en->args[5] = regs->r9;
+		en->ns = bpf_ktime_get_ns();
+		en->timeout_arg = 0xff;
+		flags = RCB_CALL_NO_ENTRY;
 	}
 	__u32 zero = 0;
 	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
@@ -351,10 +603,8 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	r->enter_ns = en->ns;
 	r->exit_ns = bpf_ktime_get_ns();
 	r->nitems = 0;
-	r->pad = 0;
-	__u32 nitems = 0;
-	__u32 size = add_items(sc->buf, sizeof(*r), en, ret, &nitems);
-	r->nitems = nitems;
+	r->flags = flags;
+	__u32 size = add_items(sc, sizeof(*r), en, ret);
 	r->h.size = size;
 	if (size > RCB_REC_MAX)
 		return 0;
@@ -363,17 +613,113 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
+/* How deep a pid namespace the loader's may be, as a task's struct pid
+ * lists it. */
+#define MAX_PIDNS_LEVELS 8
+
+/* A task's id in the loader's pid namespace, for a task the hook sees
+ * from outside (a forked child): the struct pid's entry for the level
+ * whose namespace is the loader's; 0 when it has none there. */
+static __always_inline __u32 ns_id(struct task_struct *t)
+{
+	struct pid *p = BPF_CORE_READ(t, thread_pid);
+	unsigned int level = BPF_CORE_READ(p, level);
+
+	if (!pidns_ino)
+		return 0;
+	for (int l = 0; l < MAX_PIDNS_LEVELS; l++) {
+		if ((unsigned int)l > level)
+			break;
+		struct pid_namespace *ns = 0;
+		__u32 inum = 0, nr = 0;
+		bpf_core_read(&ns, sizeof(ns), &p->numbers[l].ns);
+		if (!ns)
+			continue;
+		bpf_core_read(&inum, sizeof(inum), &ns->ns.inum);
+		if (inum != pidns_ino)
+			continue;
+		bpf_core_read(&nr, sizeof(nr), &p->numbers[l].nr);
+		return nr;
+	}
+	return 0;
+}
+
+/* A followed thread made a thread or a process: follow a new process,
+ * and tell the reader who made whom before the child's first call, so
+ * that its calls are known as its parent's child. */
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
+	__u32 ptid = BPF_CORE_READ(parent, pid);
 	__u8 one = 1;
 
-	if (ptgid == ctgid || !bpf_map_lookup_elem(&followed, &ptgid))
+	if (!bpf_map_lookup_elem(&followed, &ptgid))
 		return 0;
-	if (bpf_map_update_elem(&followed, &ctgid, &one, BPF_ANY) != 0)
+	if (ptgid != ctgid && bpf_map_update_elem(&followed, &ctgid, &one, BPF_ANY) != 0) {
 		count(RCB_LOST_FOLLOW);
+		return 0;
+	}
+	struct rcb_fork *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		count(RCB_LOST_RESERVE);
+		return 0;
+	}
+	header(&r->h, RCB_FORK, sizeof(*r), ptgid, ptid);
+	r->ns = bpf_ktime_get_ns();
+	r->child_tgid = ctgid;
+	r->child_tid = BPF_CORE_READ(child, pid);
+	r->child_ns_tid = ns_id(child);
+	r->child_ns_tgid = ptgid == ctgid ? r->h.ns_tgid : r->child_ns_tid;
+	/* The call that forks, begun: the hook runs inside it. */
+	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	r->has_entry = en && en->live;
+	r->clone_args_len = 0;
+	r->nr = 0;
+	r->enter_ns = 0;
+	for (int i = 0; i < 6; i++)
+		r->args[i] = 0;
+	if (en && en->live) {
+		r->nr = en->nr;
+		r->enter_ns = en->ns;
+		for (int i = 0; i < 6; i++)
+			r->args[i] = en->args[i];
+		__u32 nr = (__u32)en->nr;
+		struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
+		/* clone3's struct is read at entry by its decoder. */
+		if (pl && pl->item[0].kind == RCB_P_BYTES && (pl->item[0].flags & RCB_PF_COUNT_ARG) &&
+		    (pl->flags & RCB_PLAN_FORK) && en->args[0] &&
+		    bpf_probe_read_user(r->clone_args, RCB_CLONE_ARGS, (const void *)en->args[0]) == 0)
+			r->clone_args_len = en->args[1] < RCB_CLONE_ARGS ? (__u32)en->args[1] : RCB_CLONE_ARGS;
+	}
+	bpf_ringbuf_submit(r, wake_flags());
 	return 0;
+}
+
+/* A thread that ends inside a call (exit_group never returns) has no
+ * exit for it: its call is written now, before its end. */
+static __always_inline void unreturned(__u32 tgid, __u32 tid)
+{
+	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+
+	if (!en || !en->live)
+		return;
+	en->live = 0;
+	struct rcb_call *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		count(RCB_LOST_RESERVE);
+		return;
+	}
+	header(&r->h, RCB_CALL, sizeof(*r), tgid, tid);
+	r->nr = en->nr;
+	for (int i = 0; i < 6; i++)
+		r->args[i] = en->args[i];
+	r->ret = 0;
+	r->enter_ns = en->ns;
+	r->exit_ns = bpf_ktime_get_ns();
+	r->nitems = 0;
+	r->flags = RCB_CALL_UNRETURNED;
+	bpf_ringbuf_submit(r, wake_flags());
 }
 
 SEC("tp_btf/sched_process_exit")
@@ -383,6 +729,8 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 
 	if (!bpf_map_lookup_elem(&followed, &tgid))
 		return 0;
+	/* The hook runs in the thread that ends (do_exit). */
+	unreturned(tgid, tid);
 	int live = BPF_CORE_READ(p, signal, live.counter);
 	struct rcb_exit *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (r) {
@@ -447,7 +795,7 @@ int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct k_sigaction
 	r->code = info ? BPF_CORE_READ(info, si_code) : 0;
 	r->addr = info ? (__u64)BPF_CORE_READ(info, _sifields._sigfault._addr) : 0;
 	r->pid = info ? BPF_CORE_READ(info, _sifields._kill._pid) : 0;
-	r->pad = 0;
+	r->uid = info ? BPF_CORE_READ(info, _sifields._kill._uid) : 0;
 	/* A signal may end the process: read now. */
 	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
 	return 0;

@@ -1,49 +1,142 @@
-/* The eBPF capture's records as events (see bpf.h): the same facts as
- * the other sources, through event/facts.c and the table's roles. */
+/* The eBPF capture's records, read back (see bpf.h): each checked
+ * against its size and kind, and a call's items turned into the regions
+ * of its memory that the decoders read (capture/decode.h's mem_view).
+ * Built, and fuzzed, with or without libbpf. */
 #include <errno.h>
-#include <linux/futex.h>
 #include <linux/types.h>
-#include <signal.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 
 #include "capture/bpf/bpf.h"
 #include "capture/bpf/record.h"
-#include "capture/decode.h"
-#include "event/facts.h"
 #include "event/syscalls.h"
 
-/* A thread as our user sees it: its id in our pid namespace, or the
- * kernel's when it is not in it. */
-static int event_pid(const struct rcb_header *h)
-{
-	return (int)(h->ns_tid ? h->ns_tid : h->tid);
-}
-
-static int event_tgid(const struct rcb_header *h)
-{
-	return (int)(h->ns_tgid ? h->ns_tgid : h->tgid);
-}
+/* Where the parse puts an exec's argv strings: an address no user
+ * memory has (the kernel's half), so that no region of a real argument
+ * can overlap it. */
+#define ARGV_BASE 0xffff800000000000ULL
 
 /* The kernel half keeps a write's head and tail as event.h's preview does. */
 _Static_assert(RCB_DATA_END == RC_EVENT_DATA_HEAD && 2 * RCB_DATA_END == RC_EVENT_DATA_MAX,
 	       "record.h's data ends are event.h's preview");
 
-/* What a record's items say of its memory, per argument. */
-struct items {
-	const char *str[6];	/* strings, NUL-terminated copies */
-	const unsigned char *bytes[6];	/* socket addresses, timeouts */
-	size_t nbytes[6];
-	const unsigned char *head, *tail;	/* the data, and the argument it is */
-	size_t nhead, ntail;
-	uint64_t total;
-	int data_arg;
-	const char *argv;	/* a new program's arguments, NUL-separated */
-	size_t nargv;
-	bool argv_cut;
-};
+static struct rcb_plan_item *plan_add(struct rcb_plan *pl, unsigned *n, __u8 kind, unsigned arg, unsigned len_arg,
+				      __u8 flags, __u16 size)
+{
+	static struct rcb_plan_item none;
+
+	if (*n >= RCB_PLAN)
+		return &none;
+	pl->item[*n] = (struct rcb_plan_item){ .kind = kind, .arg = (__u8)arg, .len_arg = (__u8)len_arg,
+					       .flags = flags, .size = size };
+	return &pl->item[(*n)++];
+}
+
+void bpf_plan_of(const struct rc_syscall *sc, size_t print_bytes, struct rcb_plan *pl)
+{
+	unsigned n = 0, len_arg = 0xff;
+
+	memset(pl, 0, sizeof(*pl));
+	if (sc->classes & CL_FORK)
+		pl->flags |= RCB_PLAN_FORK;
+	for (unsigned i = 0; i < sc->nroles && i < 6; i++)
+		if (sc->roles[i] == ROLE_LEN)
+			len_arg = i;
+	for (unsigned i = 0; i < sc->nroles && i < 6; i++) {
+		switch (sc->roles[i]) {
+		case ROLE_PATH:
+			if (sc->classes & CL_EXEC)	/* LEN_ARG: its argv */
+				plan_add(pl, &n, RCB_P_EXEC, i, (unsigned)syscall_arg(sc, ROLE_ARGV) & 0xff, 0, 0);
+			else
+				plan_add(pl, &n, RCB_P_STR, i, 0, 0, 0);
+			break;
+		case ROLE_PATH2:
+			plan_add(pl, &n, RCB_P_STR, i, 0, 0, 0);
+			break;
+		case ROLE_SOCKADDR:
+			plan_add(pl, &n, RCB_P_ADDR, i, i + 1, 0, 0);
+			break;
+		case ROLE_SOCKADDR_OUT:
+			plan_add(pl, &n, RCB_P_ADDR_OUT, i, i + 1, 0, 0);
+			break;
+		case ROLE_DATA_OUT:
+			if (len_arg < 6)
+				plan_add(pl, &n, RCB_P_DATA_OUT, i, len_arg, 0, 0);
+			break;
+		case ROLE_DATA_IN:
+			plan_add(pl, &n, RCB_P_DATA_IN, i, len_arg, 0, 0);
+			break;
+		case ROLE_TIMEOUT_TS:
+		case ROLE_TIMEOUT_TV:
+		case ROLE_FUTEX_TIMEOUT:
+			plan_add(pl, &n, RCB_P_TIMEOUT, i, 0, 0, 0);
+			break;
+		/* The structs the decoders print, as much as they read. */
+		case ROLE_STAT_BUF:
+			plan_add(pl, &n, RCB_P_BYTES, i, 0, RCB_PF_OK, sizeof(struct stat));
+			break;
+		case ROLE_STATX_BUF:
+			plan_add(pl, &n, RCB_P_BYTES, i, 0, RCB_PF_OK, 256);
+			break;
+		case ROLE_FD_PAIR:
+			plan_add(pl, &n, RCB_P_BYTES, i, 0, RCB_PF_OK, 2 * sizeof(int));
+			break;
+		case ROLE_WSTATUS:
+			plan_add(pl, &n, RCB_P_BYTES, i, 0, RCB_PF_OK, sizeof(int));
+			break;
+		case ROLE_OPEN_HOW:	/* struct open_how */
+			plan_add(pl, &n, RCB_P_BYTES, i, 0, 0, 3 * sizeof(__u64));
+			break;
+		case ROLE_CLONE_ARGS:	/* its size is the next argument */
+			plan_add(pl, &n, RCB_P_BYTES, i, i + 1, RCB_PF_COUNT_ARG, 1);
+			break;
+		case ROLE_FCNTL_ARG:	/* a struct flock, for the lock commands */
+			plan_add(pl, &n, RCB_P_BYTES, i, 0, 0, 32);
+			break;
+		case ROLE_POLL_FDS:	/* nfds follows */
+			plan_add(pl, &n, RCB_P_BYTES, i, i + 1, RCB_PF_COUNT_ARG, 8);
+			break;
+		case ROLE_EPOLL_EVENTS:	/* as many as it returned */
+			plan_add(pl, &n, RCB_P_BYTES, i, 0, RCB_PF_OK | RCB_PF_COUNT_RET, 12);
+			break;
+		case ROLE_IOV_OUT:
+		case ROLE_IOV_IN:	/* its count follows */
+			plan_add(pl, &n, RCB_P_IOV, i, i + 1, 0, 0);
+			break;
+		case ROLE_MSGHDR_OUT:
+		case ROLE_MSGHDR_IN:
+			plan_add(pl, &n, RCB_P_MSGHDR, i, 0, 0, 0);
+			break;
+		case ROLE_MMSGHDR_OUT:
+		case ROLE_MMSGHDR_IN:	/* vlen follows */
+			plan_add(pl, &n, RCB_P_MMSGHDR, i, i + 1, 0, 0);
+			break;
+		case ROLE_GROUPS:	/* setgroups(size, list) */
+			if (i > 0)
+				plan_add(pl, &n, RCB_P_BYTES, i, i - 1, RCB_PF_COUNT_ARG, sizeof(__u32));
+			break;
+		case ROLE_GROUPS_IN:	/* getgroups: as many as it returned */
+			plan_add(pl, &n, RCB_P_BYTES, i, 0, RCB_PF_OK | RCB_PF_COUNT_RET, sizeof(__u32));
+			break;
+		case ROLE_READ_BUF:	/* for printing only: as much as is printed */
+			if (print_bytes)
+				plan_add(pl, &n, RCB_P_BYTES, i, 0, RCB_PF_OK | RCB_PF_COUNT_RET, 1)->max =
+					(__u16)(print_bytes < RCB_BYTES_MAX ? print_bytes : RCB_BYTES_MAX);
+			break;
+		case ROLE_SOCKOPT_VALUE:
+			/* getsockopt's length is a pointer to it, setsockopt's a value. */
+			if (sc->nr == SYS_getsockopt)
+				plan_add(pl, &n, RCB_P_BYTES, i, i + 1, RCB_PF_OK | RCB_PF_COUNT_PTR, 1);
+			else
+				plan_add(pl, &n, RCB_P_BYTES, i, i + 1, RCB_PF_COUNT_ARG, 1);
+			break;
+		default:
+			break;
+		}
+	}
+}
 
 /* The most an item of KIND holds, as the kernel half caps it: a record
  * that says more is not one of ours. */
@@ -53,25 +146,82 @@ static uint32_t item_max(uint8_t kind)
 	case RCB_I_STR:
 		return RCB_STR_MAX;
 	case RCB_I_BYTES:
-		return RCB_ADDR_MAX;
+		return RCB_BYTES_MAX;
 	case RCB_I_HEAD:
 	case RCB_I_TAIL:
 		return RCB_DATA_END;
 	case RCB_I_ARGV:
 		return RCB_ARGV_MAX;
+	case RCB_I_MEM:
+		return RCB_BYTES_MAX;
 	default:
 		return 0;
 	}
 }
 
-/* The items after the call's fixed part, checked against SIZE. */
-static int read_items(const unsigned char *rec, size_t size, uint32_t nitems, struct items *it, struct arena *a)
+static int add_region(struct bpf_rec *r, uint64_t addr, const void *p, size_t len)
 {
-	size_t off = sizeof(struct rcb_call);
+	if (r->nregions >= BPF_REC_REGIONS)
+		return -1;
+	r->region[r->nregions++] = (struct mem_region){ addr, p, len };
+	return 0;
+}
 
-	memset(it, 0, sizeof(*it));
-	it->data_arg = -1;
-	for (uint32_t k = 0; k < nitems; k++) {
+/* The argument a length that the call was given through a pointer sits
+ * in: addrlen, optlen. Its value is the item's total. */
+static int len_region(struct bpf_rec *r, const struct rcb_plan *pl, unsigned arg, uint64_t total)
+{
+	for (unsigned k = 0; k < RCB_PLAN; k++) {
+		const struct rcb_plan_item *pi = &pl->item[k];
+		if (pi->arg != arg || pi->len_arg >= 6)
+			continue;
+		if (pi->kind == RCB_P_ADDR_OUT || (pi->kind == RCB_P_BYTES && (pi->flags & RCB_PF_COUNT_PTR))) {
+			if (r->nlens >= 2)
+				return -1;
+			r->lens[r->nlens] = (uint32_t)total;
+			return add_region(r, r->call.args[pi->len_arg], &r->lens[r->nlens++], sizeof(uint32_t));
+		}
+	}
+	return 0;
+}
+
+/* An exec's argv as the kernel's exec event kept it (NUL-separated): an
+ * array of pointers at the argv argument, to the strings at ARGV_BASE,
+ * ended by NULL unless the copy was cut. */
+static int argv_regions(struct bpf_rec *r, const struct rc_syscall *sc, const char *argv, size_t n, bool cut)
+{
+	int at = -1;
+
+	for (unsigned i = 0; i < sc->nroles && i < 6; i++)
+		if (sc->roles[i] == ROLE_ARGV)
+			at = (int)i;
+	if (at < 0)
+		return 0;
+	size_t count = 0, off = 0;
+	while (off < n && count < BPF_REC_ARGV) {
+		r->argv_ptrs[count++] = ARGV_BASE + off;
+		off += strnlen(argv + off, n - off) + 1;
+	}
+	size_t words = count;
+	if (!cut && off >= n)
+		r->argv_ptrs[words++] = 0;
+	if (add_region(r, ARGV_BASE, argv, n) < 0)
+		return -1;
+	return add_region(r, r->call.args[at], r->argv_ptrs, words * sizeof(uint64_t));
+}
+
+static int parse_items(const unsigned char *rec, size_t size, struct bpf_rec *r)
+{
+	const struct rc_syscall *sc = syscall_by_nr(r->call.nr);
+	struct rcb_plan pl;
+	size_t off = sizeof(struct rcb_call);
+	uint64_t head_total = 0;
+	int head_arg = -1;
+
+	memset(&pl, 0, sizeof(pl));
+	if (sc)
+		bpf_plan_of(sc, 0, &pl);
+	for (uint32_t k = 0; k < r->call.nitems; k++) {
 		struct rcb_item h;
 		if (off > size || size - off < sizeof(h))
 			return -1;
@@ -81,33 +231,37 @@ static int read_items(const unsigned char *rec, size_t size, uint32_t nitems, st
 			return -1;
 		const unsigned char *p = rec + off;
 		off += (h.len + 7) & ~7u;
-		if (h.fault)
+		uint64_t addr = r->call.args[h.arg];
+		if (h.kind == RCB_I_TAIL && (head_arg != h.arg || h.len > head_total))
+			return -1;
+		if (h.fault || !h.len)
 			continue;
 		switch (h.kind) {
 		case RCB_I_STR:
-			/* The kernel's copy ends at its NUL, or at the cap. */
-			it->str[h.arg] = arena_strndup(a, (const char *)p, strnlen((const char *)p, h.len));
+			if (add_region(r, addr, p, h.len) < 0)
+				return -1;
 			break;
 		case RCB_I_BYTES:
-			it->bytes[h.arg] = p;
-			it->nbytes[h.arg] = h.len;
+			if (add_region(r, addr, p, h.len) < 0 || len_region(r, &pl, h.arg, h.total) < 0)
+				return -1;
 			break;
 		case RCB_I_HEAD:
-			it->head = p;
-			it->nhead = h.len;
-			it->total = h.total;
-			it->data_arg = h.arg;
+			head_arg = h.arg;
+			head_total = h.total;
+			if (add_region(r, addr, p, h.len) < 0)
+				return -1;
 			break;
 		case RCB_I_TAIL:
-			if (it->data_arg != h.arg)
+			if (add_region(r, addr + head_total - h.len, p, h.len) < 0)
 				return -1;
-			it->tail = p;
-			it->ntail = h.len;
 			break;
 		case RCB_I_ARGV:
-			it->argv = (const char *)p;
-			it->nargv = h.len;
-			it->argv_cut = h.total > h.len;
+			if (!sc || argv_regions(r, sc, (const char *)p, h.len, h.total > h.len) < 0)
+				return -1;
+			break;
+		case RCB_I_MEM:
+			if (add_region(r, h.total, p, h.len) < 0)
+				return -1;
 			break;
 		default:
 			return -1;
@@ -116,258 +270,39 @@ static int read_items(const unsigned char *rec, size_t size, uint32_t nitems, st
 	return 0;
 }
 
-/* The data preview: the head and tail the kernel kept, as one block. */
-static void data_facts(struct rc_event *e, const struct items *it, struct arena *a)
+int bpf_record_parse(const void *rec, size_t size, struct bpf_rec *r)
 {
-	size_t n = it->nhead + it->ntail;
-	unsigned char *d = arena_alloc(a, n + 1);
-
-	memcpy(d, it->head, it->nhead);
-	if (it->ntail)
-		memcpy(d + it->nhead, it->tail, it->ntail);
-	d[n] = 0;
-	event_data_facts(e, d, it->nhead, it->ntail, it->total);
-}
-
-/* A socket address the kernel kept: its facts as every source has them. */
-static void sockaddr_facts(struct rc_event *e, const unsigned char *b, size_t n, struct arena *a)
-{
-	unsigned char buf[sizeof(struct sockaddr_storage)];
-	char host[RC_SOCKADDR_HOST_MAX];
-
-	memset(buf, 0, sizeof(buf));
-	memcpy(buf, b, n < sizeof(buf) ? n : sizeof(buf));
-	ssize_t hn = event_sockaddr_facts(&e->sa, buf, n < sizeof(buf) ? n : sizeof(buf), host);
-	if (hn >= 0)
-		e->sa.host = arena_strndup(a, host, (size_t)hn);
-}
-
-/* A timeout the kernel kept at entry: a timespec, or select's timeval. */
-static void timeout_facts(struct rc_event *e, const struct rcb_call *r, enum rc_sc_role role,
-			  const unsigned char *b, size_t n)
-{
-	int64_t t[2];
-
-	if (n < sizeof(t))
-		return;
-	memcpy(t, b, sizeof(t));
-	double sec = (double)t[0] + (double)t[1] * (role == ROLE_TIMEOUT_TV ? 1e-6 : 1e-9);
-	if (role == ROLE_FUTEX_TIMEOUT) {
-		int op = (int)r->args[1];
-		event_futex_timeout_facts(e, op & FUTEX_CMD_MASK, sec, (op & FUTEX_CLOCK_REALTIME) != 0);
-	} else {
-		event_timeout_facts(e, sec);
-	}
-}
-
-/* The new program's argv (execve's ROLE_ARGV), as far as it was kept. */
-static void argv_facts(struct rc_event *e, const struct items *it, struct arena *a)
-{
-	size_t at = 0;
-
-	while (at < it->nargv) {
-		size_t n = strnlen(it->argv + at, it->nargv - at);
-		if (at + n == it->nargv && it->argv_cut) {
-			/* The last one, cut by the cap. */
-			e->argv_truncated = true;
-			break;
-		}
-		if (e->argc == RC_EVENT_MAX_ARGV) {
-			e->argv_truncated = true;
-			break;
-		}
-		e->argv[e->argc++] = arena_strndup(a, it->argv + at, n);
-		at += n + 1;
-	}
-	if (it->argv_cut)
-		e->argv_truncated = true;
-}
-
-/* The evidence line: the call with its arguments as numbers, its paths
- * and the start of its data as strings, and what it returned. */
-static void call_line(struct rc_event *e, const struct rcb_call *r, const struct rc_syscall *sc,
-		      const struct items *it, struct arena *a)
-{
-	struct strbuf sb = STRBUF_INIT;
-	unsigned nargs = sc ? sc->nargs : 6;
-
-	strbuf_addf(&sb, "%s(", e->name ? e->name : "syscall");
-	for (unsigned i = 0; i < nargs && i < 6; i++) {
-		if (i)
-			strbuf_adds(&sb, ", ");
-		if (it->str[i]) {
-			strbuf_addc(&sb, '"');
-			strbuf_add_escaped(&sb, it->str[i], strlen(it->str[i]));
-			strbuf_addc(&sb, '"');
-		} else if (sc && i < sc->nroles && sc->roles[i] == ROLE_ARGV && e->argc) {
-			strbuf_addc(&sb, '[');
-			for (int k = 0; k < e->argc; k++) {
-				strbuf_adds(&sb, k ? ", \"" : "\"");
-				strbuf_add_escaped(&sb, e->argv[k], strlen(e->argv[k]));
-				strbuf_addc(&sb, '"');
-			}
-			strbuf_adds(&sb, e->argv_truncated ? ", ...]" : "]");
-		} else if ((int)i == it->data_arg && e->data) {
-			size_t n = e->data_len < 64 ? e->data_len : 64;
-			strbuf_addc(&sb, '"');
-			strbuf_add_escaped(&sb, e->data, n);
-			strbuf_adds(&sb, n < it->total ? "\"..." : "\"");
-		} else if ((__s64)r->args[i] < 0 && (__s64)r->args[i] > -4096) {
-			strbuf_addf(&sb, "%lld", (long long)(__s64)r->args[i]);
-		} else {
-			strbuf_addf(&sb, r->args[i] < 4096 ? "%llu" : "%#llx", (unsigned long long)r->args[i]);
-		}
-	}
-	strbuf_adds(&sb, ") = ");
-	if (e->err) {
-		dec_error_rv(&sb, e->err);
-	} else {
-		strbuf_addf(&sb, r->ret < 0 || r->ret < 4096 ? "%lld" : "%#llx", (long long)r->ret);
-	}
-	e->line = arena_strndup(a, sb.buf, sb.len);
-	e->line_len = sb.len;
-	strbuf_release(&sb);
-}
-
-static int call_event(const unsigned char *rec, size_t size, const struct rcb_call *r, double epoch,
-		      struct rc_event *e, struct arena *a)
-{
-	const struct rc_syscall *sc = syscall_by_nr(r->nr);
-	uint64_t args[RC_SC_MAX_ARGS] = { 0 };
-	struct items it;
-
-	if (read_items(rec, size, r->nitems, &it, a) < 0)
+	memset(r, 0, sizeof(*r));
+	if (size < sizeof(r->h))
 		return -1;
-	event_clear(e);
-	e->kind = RC_EV_SYSCALL;
-	e->pid = event_pid(&r->h);
-	e->nr = r->nr;
-	e->name = syscall_name(r->nr);
-	e->ts = epoch + (double)r->enter_ns / 1e9;
-	e->dur = r->exit_ns >= r->enter_ns ? (double)(r->exit_ns - r->enter_ns) / 1e9 : 0;
-	e->ret_known = true;
-	if (r->ret < 0 && r->ret >= -4095) {
-		e->ret = -1;
-		e->err = (int)-r->ret;
-		e->interrupted = e->err >= 512 && e->err <= 516;
-	} else {
-		e->ret = r->ret;
-	}
-	if (sc) {
-		for (unsigned i = 0; i < RC_SC_MAX_ARGS && i < 6; i++)
-			args[i] = r->args[i];
-		event_raw_arg_facts(e, sc, args);
-		event_raw_exit_facts(e, sc, args, e->ret, e->err);
-		for (unsigned i = 0; i < sc->nroles && i < 6; i++) {
-			if (!it.str[i])
-				continue;
-			if (sc->roles[i] == ROLE_PATH)
-				e->path = it.str[i];
-			else if (sc->roles[i] == ROLE_PATH2)
-				e->path2 = it.str[i];
-		}
-		for (unsigned i = 0; i < sc->nroles && i < 6; i++) {
-			if (!it.bytes[i])
-				continue;
-			switch (sc->roles[i]) {
-			case ROLE_SOCKADDR:
-			case ROLE_SOCKADDR_OUT:
-				sockaddr_facts(e, it.bytes[i], it.nbytes[i], a);
-				break;
-			case ROLE_TIMEOUT_TS:
-			case ROLE_TIMEOUT_TV:
-			case ROLE_FUTEX_TIMEOUT:
-				timeout_facts(e, r, sc->roles[i], it.bytes[i], it.nbytes[i]);
-				break;
-			default:
-				break;
-			}
-		}
-		if (it.head)
-			data_facts(e, &it, a);
-		if (it.argv)
-			argv_facts(e, &it, a);
-		event_call_facts(e, sc, true, e->ret, e->err);
-	}
-	call_line(e, r, sc, &it, a);
-	return 1;
-}
-
-static int exit_event(const struct rcb_exit *r, double epoch, struct rc_event *e, struct arena *a)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!r->group_dead)
+	memcpy(&r->h, rec, sizeof(r->h));
+	switch (r->h.kind) {
+	case RCB_CALL:
+		if (size < sizeof(r->call))
+			return -1;
+		memcpy(&r->call, rec, sizeof(r->call));
+		if ((r->call.flags & RCB_CALL_UNRETURNED) && r->call.nitems)
+			return -1;
+		return parse_items(rec, size, r);
+	case RCB_SIGNAL:
+		if (size < sizeof(r->sig))
+			return -1;
+		memcpy(&r->sig, rec, sizeof(r->sig));
 		return 0;
-	event_clear(e);
-	e->kind = RC_EV_EXIT;
-	e->pid = event_tgid(&r->h);
-	e->ts = epoch + (double)r->ns / 1e9;
-	/* task->exit_code is the status its parent's wait gets. */
-	e->exited = WIFEXITED(r->exit_code);
-	event_wait_status_facts(e, r->exit_code);
-	dec_exit_line(&sb, e);
-	e->line = arena_strndup(a, sb.buf, sb.len);
-	e->line_len = sb.len;
-	strbuf_release(&sb);
-	return 1;
-}
-
-/* The delivery line as strace prints it, from the tracer's own printer. */
-static int signal_event(const struct rcb_signal *r, double epoch, struct rc_event *e, struct arena *a)
-{
-	siginfo_t si;
-	struct strbuf sb = STRBUF_INIT;
-
-	event_clear(e);
-	e->kind = RC_EV_SIGNAL;
-	e->pid = event_pid(&r->h);
-	e->ts = epoch + (double)r->ns / 1e9;
-	e->dur = -1;
-	event_siginfo_facts(e, r->signo, r->code, r->addr, r->pid);
-	memset(&si, 0, sizeof(si));
-	si.si_signo = r->signo;
-	si.si_code = r->code;
-	if (e->has_fault_addr)
-		si.si_addr = (void *)(uintptr_t)r->addr;
-	else
-		si.si_pid = r->pid;
-	dec_signal_line(&sb, &si);
-	e->line = arena_strndup(a, sb.buf, sb.len);
-	e->line_len = sb.len;
-	strbuf_release(&sb);
-	return 1;
-}
-
-int bpf_record_event(const void *rec, size_t size, double epoch, struct rc_event *e, struct arena *a)
-{
-	struct rcb_header h;
-
-	if (size < sizeof(h))
-		return -1;
-	memcpy(&h, rec, sizeof(h));
-	switch (h.kind) {
-	case RCB_CALL: {
-		struct rcb_call r;
-		if (size < sizeof(r))
+	case RCB_EXIT:
+		if (size < sizeof(r->exit))
 			return -1;
-		memcpy(&r, rec, sizeof(r));
-		return call_event(rec, size, &r, epoch, e, a);
-	}
-	case RCB_SIGNAL: {
-		struct rcb_signal r;
-		if (size < sizeof(r))
+		memcpy(&r->exit, rec, sizeof(r->exit));
+		return 0;
+	case RCB_FORK:
+		if (size < sizeof(r->fork))
 			return -1;
-		memcpy(&r, rec, sizeof(r));
-		return signal_event(&r, epoch, e, a);
-	}
-	case RCB_EXIT: {
-		struct rcb_exit r;
-		if (size < sizeof(r))
+		memcpy(&r->fork, rec, sizeof(r->fork));
+		if (r->fork.clone_args_len > RCB_CLONE_ARGS)
 			return -1;
-		memcpy(&r, rec, sizeof(r));
-		return exit_event(&r, epoch, e, a);
-	}
+		if (r->fork.clone_args_len)
+			add_region(r, r->fork.args[0], r->fork.clone_args, r->fork.clone_args_len);
+		return 0;
 	default:
 		return -1;
 	}

@@ -34,6 +34,8 @@
 #define RCB_TIMEOUT 16
 /* The argv kept of an exec (strace's -s 256 shows about this much). */
 #define RCB_ARGV_MAX 1024
+/* A struct or array a decoder prints (a stat buffer, poll's fds). */
+#define RCB_BYTES_MAX 2048
 
 enum rcb_plan_kind {
 	RCB_P_NONE,
@@ -44,25 +46,58 @@ enum rcb_plan_kind {
 	RCB_P_DATA_IN,		/* bytes returned, as many as the call returned */
 	RCB_P_TIMEOUT,		/* 16 bytes, read at entry (select rewrites its timeval) */
 	RCB_P_EXEC,		/* an exec's program: after a success, the kernel's exec
-				 * event gives its file name and argv (the old memory is
-				 * gone); after a failure, the path argument */
+				 * event gives its file name (the old memory is gone);
+				 * after a failure, the path argument. Its argv (argument
+				 * LEN_ARG) is read at entry, as the caller gave it; where
+				 * that fails, after a success, from the new program's
+				 * memory (where a script's interpreter is first) */
+	RCB_P_BYTES,		/* a struct or an array, read at exit: SIZE bytes, times
+				 * the count the flags name */
+	RCB_P_IOV,		/* an iovec array, its count argument LEN_ARG, and the
+				 * buffers it points to (RCB_I_MEM items) */
+	RCB_P_MSGHDR,		/* a struct msghdr, its address and its iovecs */
+	RCB_P_MMSGHDR,		/* a struct mmsghdr array, its count argument LEN_ARG,
+				 * and each one's address and iovecs */
+};
+
+/* How much of a vector the kernel half follows. */
+#define RCB_IOV_MAX 16		/* iovecs of one vector */
+#define RCB_MSG_MAX 4		/* messages of one mmsghdr array */
+
+/* RCB_P_BYTES's flags. */
+enum rcb_plan_flags {
+	RCB_PF_OK = 1,		/* only when the call worked (what it returned) */
+	RCB_PF_COUNT_ARG = 2,	/* SIZE times argument LEN_ARG (poll's nfds) */
+	RCB_PF_COUNT_RET = 4,	/* SIZE times the return value (epoll_wait's) */
+	RCB_PF_COUNT_PTR = 8,	/* the u32 argument LEN_ARG points to (getsockopt's optlen) */
 };
 
 struct rcb_plan_item {
 	__u8 kind;		/* enum rcb_plan_kind */
 	__u8 arg;
-	__u8 len_arg;		/* RCB_P_DATA_OUT's count */
-	__u8 pad;
+	__u8 len_arg;		/* RCB_P_DATA_OUT's count, RCB_P_BYTES's */
+	__u8 flags;		/* enum rcb_plan_flags */
+	__u16 size;		/* RCB_P_BYTES's */
+	__u16 max;		/* RCB_P_BYTES's most; 0: RCB_BYTES_MAX */
 };
 
 struct rcb_plan {
 	struct rcb_plan_item item[RCB_PLAN];
+	__u32 flags;		/* enum rcb_call_kind */
+	__u32 pad;
+};
+
+enum rcb_call_kind {
+	/* Makes a thread or process, whose first return (0, from a call
+	 * whose entry it never made) is no call of its own. */
+	RCB_PLAN_FORK = 1,
 };
 
 enum rcb_kind {
 	RCB_CALL = 1,
 	RCB_EXIT,		/* a thread ended */
 	RCB_SIGNAL,		/* a signal delivered to a thread */
+	RCB_FORK,		/* a thread or process made by a followed one */
 };
 
 /* The loss counters, one slot each in the per-CPU counter array. */
@@ -91,16 +126,29 @@ struct rcb_call {
 	__s64 ret;
 	__u64 enter_ns, exit_ns;	/* CLOCK_MONOTONIC (bpf_ktime_get_ns) */
 	__u32 nitems;
-	__u32 pad;
+	__u32 flags;		/* enum rcb_call_flags */
+};
+
+enum rcb_call_flags {
+	/* The thread ended inside the call (exit_group, a fatal signal
+	 * while blocked): RET means nothing, and no items follow. */
+	RCB_CALL_UNRETURNED = 1,
+	/* No entry was seen: a call a seccomp filter refused before the
+	 * entry hook runs, or one in progress when the process was
+	 * followed. The arguments are the exit's saved registers, and
+	 * ENTER_NS is EXIT_NS. */
+	RCB_CALL_NO_ENTRY = 2,
 };
 
 enum rcb_item_kind {
 	RCB_I_STR = 1,		/* LEN bytes, the NUL included */
-	RCB_I_BYTES,		/* LEN bytes */
+	RCB_I_BYTES,		/* LEN bytes (at most RCB_BYTES_MAX) */
 	RCB_I_HEAD,		/* the first LEN of TOTAL bytes */
 	RCB_I_TAIL,		/* the last LEN of TOTAL bytes */
 	RCB_I_ARGV,		/* the new program's arguments, each ending in a NUL;
 				 * TOTAL: their size in all (more than LEN: cut) */
+	RCB_I_MEM,		/* LEN bytes at the address TOTAL (at most
+				 * RCB_BYTES_MAX): what a vector points to */
 };
 
 struct rcb_item {
@@ -118,7 +166,28 @@ struct rcb_signal {
 	__s32 signo, code;	/* the siginfo's */
 	__u64 addr;		/* si_addr */
 	__s32 pid;		/* si_pid (the sender's, in its namespace) */
-	__u32 pad;
+	__u32 uid;		/* si_uid */
+};
+
+/* The header is the parent's (the thread that forked); the child's ids
+ * follow, the same two ways. */
+/* The struct clone_args kept of a clone3 in progress (its v2 size). */
+#define RCB_CLONE_ARGS 88
+
+struct rcb_fork {
+	struct rcb_header h;
+	__u64 ns;
+	__u32 child_tgid, child_tid;
+	__u32 child_ns_tgid, child_ns_tid;	/* 0: not in the loader's namespace */
+	/* The parent's call that forks, as its entry saw it (the reader
+	 * shows it begun, before the child's calls, as a tracer would):
+	 * HAS_ENTRY 0 when none was seen. */
+	__s64 nr;
+	__u64 args[6];
+	__u64 enter_ns;
+	__u32 has_entry;
+	__u32 clone_args_len;	/* clone3's struct, at args[0]; 0 none */
+	__u8 clone_args[RCB_CLONE_ARGS];
 };
 
 struct rcb_exit {

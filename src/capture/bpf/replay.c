@@ -1,0 +1,339 @@
+/* The eBPF capture's records replayed through capture's hooks (see
+ * bpf.h): each call decoded, printed and made an event by the code that
+ * handles the tracer's stops, its memory read from the record's copies. */
+#include <dirent.h>
+#include <errno.h>
+#include <linux/ptrace.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/bpf/bpf.h"
+#include "event/facts.h"
+#include "util/hmap.h"
+#include "util/util.h"
+
+/* A thread, as the hooks know it, and when its last call ended. */
+struct rthread {
+	struct tracee t;	/* first: the hooks get &t */
+	double last_mono;	/* 0: no call seen */
+};
+
+struct bpf_replay {
+	struct capture *c;
+	const struct tracer_hooks *hooks;
+	double epoch;
+	struct hmap threads;	/* tid -> struct tracee * */
+	pid_t hidden;		/* a started command before its exec; 0 none */
+	pid_t only;		/* without -f: this process alone; 0 all */
+	uint64_t bad;		/* records not well formed */
+	struct bpf_rec rec;	/* the one being replayed (large) */
+};
+
+struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
+{
+	struct bpf_replay *rp = xcalloc(1, sizeof(*rp));
+
+	rp->c = c;
+	rp->hooks = capture_hooks();
+	rp->epoch = epoch;
+	hmap_init(&rp->threads);
+	/* From the first hook on, capture knows the calls are over. */
+	capture_replay_clock(c, epoch, 0);
+	return rp;
+}
+
+static void forget(struct bpf_replay *rp, struct tracee *t)
+{
+	hmap_del_int(&rp->threads, t->tid);
+	rp->hooks->release(rp->c, t);
+	free(t);
+}
+
+static void free_thread(void *p)
+{
+	free(p);
+}
+
+void bpf_replay_free(struct bpf_replay *rp)
+{
+	if (!rp)
+		return;
+	struct hmap_iter it;
+	/* Each thread's decoder state is capture's to free. */
+	for (struct hmap_node *n = hmap_first(&rp->threads, &it); n; n = hmap_next(&rp->threads, &it))
+		rp->hooks->release(rp->c, n->value);
+	hmap_release(&rp->threads, free_thread);
+	free(rp);
+}
+
+void bpf_replay_hide_until_exec(struct bpf_replay *rp, pid_t pid)
+{
+	rp->hidden = pid;
+}
+
+void bpf_replay_only(struct bpf_replay *rp, pid_t pid)
+{
+	rp->only = pid;
+}
+
+uint64_t bpf_replay_bad_records(const struct bpf_replay *rp)
+{
+	return rp->bad;
+}
+
+/* A thread as our user sees it: its ids in our pid namespace, or the
+ * kernel's when it is not in it. */
+static pid_t user_tid(__u32 ns, __u32 kernel)
+{
+	return (pid_t)(ns ? ns : kernel);
+}
+
+/* Thread TID of TGID; a thread first seen here was running before we
+ * followed it (attach), or its fork went unseen. */
+static struct tracee *thread(struct bpf_replay *rp, pid_t tid, pid_t tgid, bool *fresh)
+{
+	bool created;
+	void **slot = hmap_put_int(&rp->threads, tid, &created);
+
+	*fresh = created;
+	if (!created)
+		return *slot;
+	struct rthread *rt = xcalloc(1, sizeof(*rt));
+	rt->t.tid = tid;
+	rt->t.tgid = tgid;
+	*slot = rt;
+	return &rt->t;
+}
+
+static struct tracee *known(struct bpf_replay *rp, pid_t tid, pid_t tgid)
+{
+	bool fresh;
+	struct tracee *t = thread(rp, tid, tgid, &fresh);
+
+	if (fresh)
+		rp->hooks->born(rp->c, NULL, t);
+	return t;
+}
+
+static void at(struct bpf_replay *rp, __u64 ns)
+{
+	double mono = (double)ns / 1e9;
+
+	capture_replay_clock(rp->c, rp->epoch + mono, mono);
+}
+
+static bool is_exec(const struct rcb_call *r)
+{
+	const struct rc_syscall *sc = syscall_by_nr(r->nr);
+
+	return sc && (sc->classes & CL_EXEC);
+}
+
+/* T's call NR begins, at ENTER_NS. */
+static void replay_entry(struct bpf_replay *rp, struct tracee *t, __s64 nr, const __u64 args[6], __u64 enter_ns)
+{
+	struct ptrace_syscall_info si;
+
+	memset(&si, 0, sizeof(si));
+	si.op = PTRACE_SYSCALL_INFO_ENTRY;
+	si.entry.nr = (__u64)nr;
+	for (int i = 0; i < 6; i++)
+		si.entry.args[i] = args[i];
+	at(rp, enter_ns);
+	t->in_syscall = true;
+	t->nr = (long)nr;
+	t->arg0 = args[0];
+	rp->hooks->entry(rp->c, t, &si);
+}
+
+static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bpf_rec *r)
+{
+	struct ptrace_syscall_info si;
+	struct mem_view view = { r->region, r->nregions };
+
+	mem_view_set(&view);
+	/* A fork's entry was replayed at its fork record. */
+	if (!t->in_syscall || t->nr != (long)r->call.nr)
+		replay_entry(rp, t, r->call.nr, r->call.args, r->call.enter_ns);
+	/* A call the thread never returned from ends with the thread
+	 * (" = ?"), as the tracer's does: its end record follows. */
+	if (!(r->call.flags & RCB_CALL_UNRETURNED)) {
+		memset(&si, 0, sizeof(si));
+		si.op = PTRACE_SYSCALL_INFO_EXIT;
+		si.exit.rval = r->call.ret;
+		si.exit.is_error = r->call.ret < 0 && r->call.ret >= -4095;
+		at(rp, r->call.exit_ns);
+		rp->hooks->exit(rp->c, t, &si);
+		t->in_syscall = false;
+		((struct rthread *)t)->last_mono = (double)r->call.exit_ns / 1e9;
+	}
+	mem_view_set(NULL);
+}
+
+static void replay_signal(struct bpf_replay *rp, struct tracee *t, const struct rcb_signal *r)
+{
+	siginfo_t si;
+	struct rc_event e;
+
+	/* Which signals carry a fault's address, which a sender, as every
+	 * source reads them. */
+	event_clear(&e);
+	event_siginfo_facts(&e, r->signo, r->code, r->addr, r->pid);
+	memset(&si, 0, sizeof(si));
+	si.si_signo = r->signo;
+	si.si_code = r->code;
+	if (e.has_fault_addr) {
+		si.si_addr = (void *)(uintptr_t)r->addr;
+	} else {
+		si.si_pid = r->pid;
+		si.si_uid = r->uid;
+	}
+	at(rp, r->ns);
+	rp->hooks->signal(rp->c, t, &si);
+}
+
+int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
+{
+	struct bpf_rec *r = &rp->rec;
+
+	if (bpf_record_parse(rec, size, r) < 0) {
+		rp->bad++;
+		return -1;
+	}
+	pid_t tid = user_tid(r->h.ns_tid, r->h.tid), tgid = user_tid(r->h.ns_tgid, r->h.tgid);
+	if (rp->only && tgid != rp->only)
+		return 0;
+	/* The command's own prelude, between its hold and its exec, is
+	 * rootcause's, not the command's: its exec, worked or failed, is the
+	 * first call shown, as under the tracer. */
+	if (rp->hidden && tgid == rp->hidden) {
+		if (r->h.kind != RCB_CALL || !is_exec(&r->call))
+			return 0;
+		rp->hidden = 0;
+	}
+	switch (r->h.kind) {
+	case RCB_CALL:
+		replay_call(rp, known(rp, tid, tgid), r);
+		break;
+	case RCB_SIGNAL:
+		replay_signal(rp, known(rp, tid, tgid), &r->sig);
+		break;
+	case RCB_FORK: {
+		struct tracee *parent = known(rp, tid, tgid);
+		bool fresh;
+		pid_t ctid = user_tid(r->fork.child_ns_tid, r->fork.child_tid);
+		pid_t ctgid = user_tid(r->fork.child_ns_tgid, r->fork.child_tgid);
+		/* The parent's call has begun, and is shown so before any
+		 * call of the child, as a tracer shows it: a log read back
+		 * knows whose child it is, and where it runs. */
+		if (r->fork.has_entry && !parent->in_syscall) {
+			struct mem_view view = { r->region, r->nregions };
+			mem_view_set(&view);
+			replay_entry(rp, parent, r->fork.nr, r->fork.args, r->fork.enter_ns);
+			mem_view_set(NULL);
+		}
+		struct tracee *child = thread(rp, ctid, ctgid, &fresh);
+		at(rp, r->fork.ns);
+		if (fresh)
+			rp->hooks->born(rp->c, parent, child);
+		break;
+	}
+	case RCB_EXIT: {
+		struct tracee *t = known(rp, tid, tgid);
+		at(rp, r->exit.ns);
+		rp->hooks->gone(rp->c, t, r->exit.exit_code);
+		forget(rp, t);
+		break;
+	}
+	}
+	return 0;
+}
+
+/* What /proc says thread TID is blocked in: 1 with its call's number
+ * and arguments, 0 when it runs or is not in a call. */
+static int blocked_in(pid_t tid, __s64 *nr, __u64 args[6])
+{
+	char path[64], buf[256];
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)tid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	char *line = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	if (!line)
+		return 0;
+	char *end;
+	long long n = strtoll(buf, &end, 10);
+	if (end == buf || n < 0)
+		return 0;	/* "running", or "-1 sp pc": not in a call */
+	*nr = n;
+	for (int i = 0; i < 6; i++) {
+		char *p = end;
+		args[i] = strtoull(p, &end, 16);
+		if (end == p)
+			return 0;
+	}
+	return 1;
+}
+
+/* The threads of process TGID still in a call: their call begun (from
+ * /proc, their memory read live: they still run), at SINCE or after
+ * their last call. */
+static void blocked_threads(struct bpf_replay *rp, pid_t tgid, double since, struct tracee ***v, size_t *n,
+			    size_t *alloc)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)tgid);
+	if (!(d = opendir(path)))
+		return;
+	while ((de = readdir(d))) {
+		char *end;
+		long tid = strtol(de->d_name, &end, 10);
+		__s64 nr;
+		__u64 args[6];
+		if (*end || end == de->d_name || tid <= 0)
+			continue;
+		struct tracee *t = known(rp, (pid_t)tid, tgid);
+		struct rthread *rt = (struct rthread *)t;
+		if (!t->in_syscall) {
+			if (!blocked_in((pid_t)tid, &nr, args))
+				continue;
+			double from = rt->last_mono > since ? rt->last_mono : since;
+			replay_entry(rp, t, nr, args, (__u64)(from * 1e9));
+		}
+		if (*n == *alloc) {
+			*alloc = *alloc ? 2 * *alloc : 16;
+			*v = xrealloc(*v, *alloc * sizeof(**v));
+		}
+		(*v)[(*n)++] = t;
+	}
+	closedir(d);
+}
+
+void bpf_replay_end(struct bpf_replay *rp, const pid_t *pids, size_t npids, double since, bool detaching)
+{
+	struct tracee **v = NULL;
+	size_t n = 0, alloc = 0;
+	struct hmap seen = HMAP_INIT;
+	struct hmap_iter it;
+
+	/* Each process once: those the caller followed, and those seen. */
+	for (size_t i = 0; i < npids; i++)
+		hmap_put_int(&seen, pids[i], NULL);
+	for (struct hmap_node *nd = hmap_first(&rp->threads, &it); nd; nd = hmap_next(&rp->threads, &it))
+		hmap_put_int(&seen, ((struct tracee *)nd->value)->tgid, NULL);
+	if (detaching)
+		for (struct hmap_node *nd = hmap_first(&seen, &it); nd; nd = hmap_next(&seen, &it))
+			blocked_threads(rp, (pid_t)hmap_node_int(nd), since, &v, &n, &alloc);
+	hmap_release(&seen, NULL);
+	capture_finish(rp->c, NULL, detaching);
+	for (size_t i = 0; i < n; i++)
+		capture_finish_thread(rp->c, v[i]);
+	free(v);
+}
