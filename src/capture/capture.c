@@ -50,7 +50,21 @@ struct capture {
 	 * record's, and no thread can be held. */
 	bool replay;
 	double at_rt, at_mono;
+	/* What the record says the thread was (capture_replay_live). */
+	bool live_given;
+	struct rc_creds live_creds;
+	int live_mode, live_filters;
 };
+
+void capture_replay_live(struct capture *c, const struct rc_creds *cr, int seccomp_mode, int seccomp_filters)
+{
+	c->live_given = cr != NULL;
+	if (cr) {
+		c->live_creds = *cr;
+		c->live_mode = seccomp_mode;
+		c->live_filters = seccomp_filters;
+	}
+}
 
 void capture_replay_clock(struct capture *c, double realtime, double monotonic)
 {
@@ -235,9 +249,20 @@ static void learn_live(struct capture *c, struct tracee *t)
 	char status[4096];
 	long long v[4], groups[RC_PROC_MAX_GROUPS + 1];
 
-	if (!c->o.procs || !procfs_status(t->tid, status, sizeof(status)))
+	if (!c->o.procs)
 		return;
 	struct rc_procs *m = c->o.procs;
+	/* Replayed, the record says what the thread was then: /proc may
+	 * no longer know. */
+	if (c->replay) {
+		if (c->live_given) {
+			procs_set_creds(m, t->tid, &c->live_creds);
+			procs_set_seccomp(m, t->tid, c->live_mode, c->live_filters);
+		}
+		return;
+	}
+	if (!procfs_status(t->tid, status, sizeof(status)))
+		return;
 	struct rc_creds cr = { .uid = -1, .gid = -1, .ngroups = -1, .live = true };
 	/* Uid: real, effective, saved, file system: access uses the last. */
 	if (procfs_status_list(status, "\nUid:", v, 4) == 4)

@@ -92,6 +92,11 @@ void capture_adopt_process(struct rc_procs *m, pid_t pid);
  * fatal signal is reported: the process no longer waits for us.
  */
 void capture_replay_clock(struct capture *c, double realtime, double monotonic);
+/* What the thread of the call replayed next was when it failed (its ids
+ * and seccomp filters, as the kernel gave them at its exit), for what
+ * the tracer reads from /proc at such a failure; NULL: not known. */
+struct rc_creds;
+void capture_replay_live(struct capture *c, const struct rc_creds *cr, int seccomp_mode, int seccomp_filters);
 /* Replaying, at the end: T, whose call in progress the caller replayed
  * the entry of, is left blocked in it, as capture_finish leaves the
  * tracer's threads (call it after capture_finish, which closes the

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "capture/bpf/bpf.h"
+#include "capture/watch.h"
 #include "event/procs.h"
 #include "util/util.h"
 #endif
@@ -179,6 +180,48 @@ static int replay_one(void *user, const void *rec, size_t size)
 	return 0;
 }
 
+struct reader {
+	struct bpf_capture *bc;
+	struct bpf_replay *rp;
+	struct strbuf *err;
+};
+
+/* Everything in the ring now, replayed (a dying process is held: what
+ * it did before its signal must be in the rules' hands first). */
+static void drain(void *arg)
+{
+	struct reader *rd = arg;
+
+	while (bpf_capture_poll(rd->bc, 0, replay_one, rd->rp, rd->err) > 0)
+		;
+}
+
+/* Stacks for a fatal signal (capture/watch.h): a ptrace seize for
+ * signals only. Without it (ptrace refused where eBPF is allowed), the
+ * run goes on without stacks, and says so once. */
+static struct watch *start_watch(const struct session_opts *o, struct spawn *held, pid_t pid,
+				 struct session_result *res)
+{
+	struct watch_opts wo = {
+		.held = held,
+		.name = o->argv ? o->argv[0] : NULL,
+		.pid = pid,
+		.on_fatal = o->on_fatal_signal,
+		.user = o->user,
+	};
+	struct watch *w;
+	struct strbuf err = STRBUF_INIT;
+
+	if (!o->on_fatal_signal)
+		return NULL;
+	if (watch_start(&w, &wo, &err) < 0) {
+		snprintf(res->no_stacks, sizeof(res->no_stacks), "%s", strbuf_str(&err));
+		w = NULL;
+	}
+	strbuf_release(&err);
+	return w;
+}
+
 /* The loader holds a descriptor per map, program and link: under a
  * low RLIMIT_NOFILE (a worker run with ulimit -n 32) it raises its own
  * soft limit, and the command gets the one it was given back before its
@@ -284,6 +327,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	struct bpf_capture *bc;
 	struct spawn sp = { .errfd = -1 };
 	struct followed fl = { 0 };
+	struct watch *w = NULL;
 	pid_t child = 0;
 	bool reaped = false;
 	int r = 0;
@@ -313,8 +357,10 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		forward_pid = child;
 		ignore_sigpipe();
 		forward_stop_signals();
-		/* Followed now: let it go on to its exec. */
-		kill(child, SIGCONT);
+		/* Followed now: let it go on to its exec (the watch does, once
+		 * it has seized it). */
+		if (!(w = start_watch(o, &sp, 0, res)))
+			kill(child, SIGCONT);
 	} else {
 		handle_stop_signals();
 		ignore_sigpipe();
@@ -329,14 +375,22 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		}
 		if (!o->follow)
 			bpf_replay_only(rp, o->pid);
+		w = start_watch(o, NULL, o->pid, res);
 		start_timer(o->duration);
 	}
+	struct reader rd = { bc, rp, err };
 	for (;;) {
 		if (bpf_capture_poll(bc, POLL_MS, replay_one, rp, err) < 0) {
 			r = -1;
 			break;
 		}
-		if (child && !reaped) {
+		if (w)
+			watch_sync(w, drain, &rd);
+		/* The watch reaps a child it seized. */
+		if (child && !reaped && w && watch_done(w)) {
+			reaped = true;
+			res->child_status = watch_child_status(w);
+		} else if (child && !reaped && !w) {
 			int status;
 			if (waitpid(child, &status, WNOHANG) == child) {
 				reaped = true;
@@ -353,11 +407,16 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			break;
 		}
 	}
-	alarm(0);
-	/* Detaching: what each thread is blocked in, as the tracer says. */
+	/* Detaching: what each thread is blocked in, as the tracer says;
+	 * then the watch lets go of them. */
 	bpf_replay_end(rp, fl.v, fl.n, since, !child);
+	int watched = w ? watch_child_status(w) : -1;
+	watch_free(w);
+	alarm(0);
 	if (child) {
-		if (!reaped) {
+		if (!reaped && w)
+			res->child_status = watched;
+		if (!reaped && !w) {
 			int status;
 			if (waitpid(child, &status, 0) == child)
 				res->child_status = status;

@@ -61,6 +61,9 @@ struct session_result {
 	enum capture_backend backend;	/* the one used */
 	/* AUTO fell back to ptrace: why eBPF could not load; "" when not. */
 	char fallback[256];
+	/* eBPF: why no fatal signal could be caught with its stacks (the
+	 * watch's seize was refused); "" when it could. */
+	char no_stacks[256];
 	/* eBPF: what could not be kept (bpf.h), and records not ours. */
 	uint64_t lost_records, lost_entries, lost_follows, bad_records;
 };

@@ -117,7 +117,8 @@ static bool hidden(const struct tracer *tr, const struct tracee *t)
  * a filter stops us at the next wanted entry by itself. */
 static void resume(struct tracer *tr, struct tracee *t, int sig)
 {
-	long req = (tr->use_seccomp && !tr->every_call && !t->in_syscall) ? PTRACE_CONT : PTRACE_SYSCALL;
+	long req = tr->opts.signals_only || (tr->use_seccomp && !tr->every_call && !t->in_syscall) ? PTRACE_CONT
+												 : PTRACE_SYSCALL;
 
 	/* ESRCH: killed meanwhile (SIGKILL needs no tracer's leave); its
 	 * death is reported by wait. */
@@ -193,14 +194,31 @@ pid_t tracer_spawn(struct tracer *tr, char *const argv[], struct strbuf *err)
 		 * --seccomp-bpf does the same). */
 		tr->options |= PTRACE_O_TRACESECCOMP | PTRACE_O_EXITKILL;
 
-	pid_t pid = spawn_held(&tr->spawn, argv, tr->use_seccomp ? install_filter : NULL, tr, err);
-	if (pid < 0)
+	struct spawn sp;
+	pid_t pid = spawn_held(&sp, argv, tr->use_seccomp ? install_filter : NULL, tr, err);
+	if (pid < 0) {
+		tr->spawn = sp;
 		return -1;
+	}
+	if (tracer_seize_held(tr, &sp, argv[0], err) < 0) {
+		spawn_abort(&sp);
+		tr->spawn = sp;
+		return -1;
+	}
+	return pid;
+}
+
+int tracer_seize_held(struct tracer *tr, struct spawn *s, const char *name, struct strbuf *err)
+{
+	pid_t pid = s->pid;
+
+	tr->spawn = *s;
 	if (ptrace(PTRACE_SEIZE, pid, 0L, (long)tr->options) < 0) {
 		int e = errno;
-		strbuf_addf(err, "cannot trace '%s': ", argv[0]);
+		strbuf_addf(err, "cannot trace '%s': ", name);
 		tracer_explain_attach(pid, e, err);
-		spawn_abort(&tr->spawn);
+		tr->spawn.pid = 0;
+		tr->spawn.errfd = -1;
 		return -1;
 	}
 	tr->child = pid;
@@ -208,7 +226,7 @@ pid_t tracer_spawn(struct tracer *tr, char *const argv[], struct strbuf *err)
 	add(tr, pid, pid);
 	/* It is in a group-stop; SIGCONT ends it and we go on from there. */
 	kill(pid, SIGCONT);
-	return pid;
+	return 0;
 }
 
 int tracer_spawn_error(struct tracer *tr)

@@ -38,6 +38,7 @@
 #include <sys/types.h>
 #include <linux/ptrace.h>
 
+#include "capture/spawn.h"
 #include "util/strbuf.h"
 
 struct tracee {
@@ -83,6 +84,9 @@ struct tracer_opts {
 	const unsigned char *wanted;
 	long nbits;
 	bool no_seccomp;	/* never install a filter */
+	/* No call stops at all: only signal deliveries, forks, execs and
+	 * group-stops (the eBPF capture's watch for fatal signals). */
+	bool signals_only;
 };
 
 /* Stop requests come from signal handlers: set *flag non-zero. */
@@ -93,6 +97,11 @@ void tracer_free(struct tracer *tr);
 /* Start ARGV (PATH searched) as a traced child. Returns its pid, or -1 with
  * a message in ERR. The child is hidden from the hooks until its exec. */
 pid_t tracer_spawn(struct tracer *tr, char *const argv[], struct strbuf *err);
+/* Trace S's child, held by spawn_held (capture/spawn.h), and let it go
+ * on; the tracer takes S over (its exec-error pipe too, unless -1): 0,
+ * or -1 with a message in ERR, the child still held and S the
+ * caller's. */
+int tracer_seize_held(struct tracer *tr, struct spawn *s, const char *name, struct strbuf *err);
 /* After the command is gone: the errno of a failed exec (or filter
  * install) in the child, 0 when it ran. */
 int tracer_spawn_error(struct tracer *tr);

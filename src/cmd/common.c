@@ -168,6 +168,8 @@ int trace_session(const struct session_opts *so, struct session_result *res, str
 
 	if (res->fallback[0])
 		error_msg("using ptrace, not eBPF: %s", res->fallback);
+	if (res->no_stacks[0])
+		error_msg("a crash would have no stacks: %s", res->no_stacks);
 	if (res->no_syscall_info)
 		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");
 	if (session_losses(res))

@@ -100,6 +100,9 @@ struct bpf_rec {
 	uint64_t argv_ptrs[BPF_REC_ARGV + 1];
 	uint32_t lens[2];
 	size_t nlens;
+	/* RCB_I_LIVE: what the thread was when its call failed; NULL none. */
+	const struct rcb_live *live;
+	struct rcb_live live_copy;
 };
 
 /* REC (SIZE bytes) checked against its size and kind, and each item

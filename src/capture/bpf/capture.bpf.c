@@ -416,6 +416,32 @@ static int msg_step(__u32 i, void *ctx)
 	return 0;
 }
 
+/* A failure the rules explain by who the thread was (EACCES, EPERM) or
+ * by a filter (ENOSYS, EPERM): its credentials and filters, now. */
+__noinline __u32 add_live(struct scratch *buf, __u32 off)
+{
+	struct rcb_live l;
+	struct task_struct *t = bpf_get_current_task_btf();
+	const struct cred *cr = t->cred;
+
+	if (!buf)
+		return off;
+	__builtin_memset(&l, 0, sizeof(l));
+	l.fsuid = BPF_CORE_READ(cr, fsuid.val);
+	l.fsgid = BPF_CORE_READ(cr, fsgid.val);
+	struct group_info *gi = BPF_CORE_READ(cr, group_info);
+	int n = gi ? BPF_CORE_READ(gi, ngroups) : 0;
+	l.ngroups = n;
+	for (int i = 0; gi && i < RCB_GROUPS_MAX; i++) {
+		if (i >= n)
+			break;
+		bpf_probe_read_kernel(&l.groups[i], sizeof(__u32), &gi->gid[i]);
+	}
+	l.seccomp_mode = BPF_CORE_READ(t, seccomp.mode);
+	l.seccomp_filters = BPF_CORE_READ(t, seccomp.filter_count.counter);
+	return add_item(buf, off, 0, RCB_I_LIVE, &l, sizeof(l), sizeof(l), sizeof(l), FROM_KERNEL);
+}
+
 /* Item K of the plan (what it keeps of the call's memory, after the
  * record's fixed part): a global function, so that the verifier follows
  * each item's cases once, not their product over the items. */
@@ -605,6 +631,8 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	r->nitems = 0;
 	r->flags = flags;
 	__u32 size = add_items(sc, sizeof(*r), en, ret);
+	if (ret == -13 || ret == -1 || ret == -38)	/* EACCES, EPERM, ENOSYS */
+		size = add_live(sc, size);
 	r->h.size = size;
 	if (size > RCB_REC_MAX)
 		return 0;

@@ -154,6 +154,8 @@ static uint32_t item_max(uint8_t kind)
 		return RCB_ARGV_MAX;
 	case RCB_I_MEM:
 		return RCB_BYTES_MAX;
+	case RCB_I_LIVE:
+		return sizeof(struct rcb_live);
 	default:
 		return 0;
 	}
@@ -262,6 +264,12 @@ static int parse_items(const unsigned char *rec, size_t size, struct bpf_rec *r)
 		case RCB_I_MEM:
 			if (add_region(r, h.total, p, h.len) < 0)
 				return -1;
+			break;
+		case RCB_I_LIVE:
+			if (h.len != sizeof(r->live_copy))
+				return -1;
+			memcpy(&r->live_copy, p, sizeof(r->live_copy));
+			r->live = &r->live_copy;
 			break;
 		default:
 			return -1;

@@ -149,6 +149,24 @@ enum rcb_item_kind {
 				 * TOTAL: their size in all (more than LEN: cut) */
 	RCB_I_MEM,		/* LEN bytes at the address TOTAL (at most
 				 * RCB_BYTES_MAX): what a vector points to */
+	RCB_I_LIVE,		/* a struct rcb_live (a call that failed with EACCES,
+				 * EPERM or ENOSYS) */
+};
+
+/* The groups kept of a thread's credentials (event.h's RC_EVENT_MAX_IDS). */
+#define RCB_GROUPS_MAX 32
+
+/* What the thread was when its call failed with EACCES, EPERM or
+ * ENOSYS, read in the kernel at its exit: the ids its file access was
+ * checked against, and its seccomp filters (the reader may come too
+ * late for /proc). */
+struct rcb_live {
+	__u32 fsuid, fsgid;
+	__s32 ngroups;		/* more than RCB_GROUPS_MAX: only those kept */
+	__s32 seccomp_mode;
+	__s32 seccomp_filters;
+	__u32 pad;
+	__u32 groups[RCB_GROUPS_MAX];
 };
 
 struct rcb_item {

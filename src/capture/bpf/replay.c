@@ -11,6 +11,7 @@
 
 #include "capture/bpf/bpf.h"
 #include "event/facts.h"
+#include "event/procs.h"
 #include "util/hmap.h"
 #include "util/util.h"
 
@@ -160,6 +161,19 @@ static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bp
 	/* A call the thread never returned from ends with the thread
 	 * (" = ?"), as the tracer's does: its end record follows. */
 	if (!(r->call.flags & RCB_CALL_UNRETURNED)) {
+		struct rc_creds cr;
+		if (r->live) {
+			const struct rcb_live *l = r->live;
+			memset(&cr, 0, sizeof(cr));
+			cr.uid = l->fsuid;
+			cr.gid = l->fsgid;
+			cr.ngroups = l->ngroups > RCB_GROUPS_MAX || l->ngroups < 0 ? -1 : l->ngroups;
+			for (int i = 0; i < cr.ngroups && i < RC_PROC_MAX_GROUPS; i++)
+				cr.groups[i] = l->groups[i];
+			cr.live = true;
+		}
+		capture_replay_live(rp->c, r->live ? &cr : NULL, r->live ? r->live->seccomp_mode : -1,
+				    r->live ? r->live->seccomp_filters : -1);
 		memset(&si, 0, sizeof(si));
 		si.op = PTRACE_SYSCALL_INFO_EXIT;
 		si.exit.rval = r->call.ret;

@@ -1,0 +1,200 @@
+/* The fatal-signal watch (see watch.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/watch.h"
+#include "util/procfs.h"
+#include "util/util.h"
+
+/* The handshake over a dying process. */
+enum watch_state {
+	W_RUNNING,
+	W_WANT_DRAIN,		/* a process is held: the caller must hand on its reads */
+	W_DRAINED,		/* it has: ON_FATAL runs */
+};
+
+struct watch {
+	struct watch_opts o;
+	struct spawn held;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	enum watch_state state;
+	bool started, ok, done, fatal_seen;
+	struct strbuf err;
+	int child_status;
+	/* The watch's own stop request: its loop is woken by SIGURG. */
+	volatile sig_atomic_t stop;
+	struct tracer *tr;
+};
+
+/* SIGURG only breaks the watch's wait4 (no SA_RESTART). */
+static void on_wake(int sig)
+{
+	(void)sig;
+}
+
+static void hold_for_fatal(void *ctx, struct tracee *t, const siginfo_t *si)
+{
+	struct watch *w = ctx;
+
+	if (w->fatal_seen || !w->o.on_fatal || !procfs_signal_is_fatal(t->tgid, si->si_signo))
+		return;
+	w->fatal_seen = true;
+	tracer_hold_group(w->tr, t->tgid, t->tid);
+	pthread_mutex_lock(&w->lock);
+	w->state = W_WANT_DRAIN;
+	pthread_cond_broadcast(&w->cond);
+	while (w->state != W_DRAINED && !w->stop)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+	w->o.on_fatal(w->o.user, t->tgid, t->tid, si);
+	pthread_mutex_lock(&w->lock);
+	w->state = W_RUNNING;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static const struct tracer_hooks hooks = {
+	.signal = hold_for_fatal,
+};
+
+static void *watch_main(void *arg)
+{
+	struct watch *w = arg;
+	struct tracer_opts to = { .follow = true, .signals_only = true, .no_seccomp = true };
+	struct strbuf err = STRBUF_INIT;
+	int r;
+
+	w->tr = tracer_new(&to, &hooks, w, &w->stop);
+	if (w->o.held)
+		r = tracer_seize_held(w->tr, &w->held, w->o.name, &err);
+	else
+		r = tracer_attach(w->tr, w->o.pid, &err);
+	pthread_mutex_lock(&w->lock);
+	w->started = true;
+	w->ok = r == 0;
+	strbuf_adds(&w->err, strbuf_str(&err));
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	if (r == 0) {
+		tracer_loop(w->tr);
+		tracer_detach_all(w->tr);
+	}
+	int status = tracer_child_status(w->tr);
+	tracer_free(w->tr);
+	w->tr = NULL;
+	strbuf_release(&err);
+	pthread_mutex_lock(&w->lock);
+	w->child_status = status;
+	w->done = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int watch_start(struct watch **out, const struct watch_opts *o, struct strbuf *err)
+{
+	struct watch *w = xcalloc(1, sizeof(*w));
+	struct sigaction sa;
+
+	*out = NULL;
+	w->o = *o;
+	if (o->held) {
+		/* The exec-error pipe stays the caller's. */
+		w->held = *o->held;
+		w->held.errfd = -1;
+	}
+	w->child_status = -1;
+	strbuf_init(&w->err);
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_wake;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGURG, &sa, NULL);
+	int e = pthread_create(&w->thread, NULL, watch_main, w);
+	if (e) {
+		strbuf_addf(err, "cannot start the signal watch: %s", strerror(e));
+		free(w);
+		return -1;
+	}
+	pthread_mutex_lock(&w->lock);
+	while (!w->started)
+		pthread_cond_wait(&w->cond, &w->lock);
+	bool ok = w->ok;
+	pthread_mutex_unlock(&w->lock);
+	if (!ok) {
+		strbuf_adds(err, strbuf_str(&w->err));
+		/* A held child it could not seize is held still (tracer.h). */
+		pthread_join(w->thread, NULL);
+		strbuf_release(&w->err);
+		free(w);
+		return -1;
+	}
+	*out = w;
+	return 0;
+}
+
+void watch_sync(struct watch *w, void (*drain)(void *arg), void *arg)
+{
+	pthread_mutex_lock(&w->lock);
+	if (w->state == W_WANT_DRAIN) {
+		drain(arg);
+		w->state = W_DRAINED;
+		pthread_cond_broadcast(&w->cond);
+		while (w->state != W_RUNNING && !w->done)
+			pthread_cond_wait(&w->cond, &w->lock);
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+bool watch_done(struct watch *w)
+{
+	pthread_mutex_lock(&w->lock);
+	bool d = w->done;
+	pthread_mutex_unlock(&w->lock);
+	return d;
+}
+
+int watch_child_status(struct watch *w)
+{
+	pthread_mutex_lock(&w->lock);
+	int s = w->child_status;
+	pthread_mutex_unlock(&w->lock);
+	return s;
+}
+
+void watch_free(struct watch *w)
+{
+	if (!w)
+		return;
+	/* Wake its wait4 until it sees the request (a wake may come just
+	 * before it blocks). */
+	w->stop = 1;
+	while (!watch_done(w)) {
+		pthread_kill(w->thread, SIGURG);
+		pthread_mutex_lock(&w->lock);
+		/* A held process waits for no drain any more. */
+		pthread_cond_broadcast(&w->cond);
+		if (!w->done) {
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ts.tv_nsec += 50 * 1000 * 1000;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&w->cond, &w->lock, &ts);
+		}
+		pthread_mutex_unlock(&w->lock);
+	}
+	pthread_join(w->thread, NULL);
+	strbuf_release(&w->err);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->cond);
+	free(w);
+}
