@@ -177,7 +177,8 @@ out:
 static int replay_one(void *user, const void *rec, size_t size)
 {
 	bpf_replay_record(user, rec, size);
-	return 0;
+	/* Detaching: the rest is not worth a printer that blocks. */
+	return stop_flag ? 1 : 0;
 }
 
 struct reader {

@@ -9,7 +9,7 @@ signals one at a time, running rootcause and telling its wait status.
   harm.py state PID running|stopped [WITHIN]
         every thread R/S/D (running) or T (stopped), TracerPid 0 for all,
         within WITHIN seconds (default 0.3); exit 1 with the states if not.
-  harm.py traced-by PID TRACER [WITHIN] every thread's TracerPid is TRACER
+  harm.py traced-by PID TRACER [WITHIN] every thread's TracerPid is TRACER (or a thread of it)
   harm.py progress OUT PID [WITHIN]     every worker writes a new line
   harm.py usr1 PID ACK N                send N SIGUSR1, each after the last
         one's handler ran; exit 1 if one is lost (no handler run within 5 s)
@@ -100,7 +100,9 @@ def cmd_traced_by(pid, tracer, within=5):
 		ts = threads(pid)
 		if not ts:
 			return False, "process %d is gone" % pid
-		bad = [t for t in ts if t[2] != tracer]
+		# The tracer may be any thread of TRACER: the eBPF backend's
+		# signal watch seizes from a thread of its own.
+		bad = [t for t in ts if t[2] != tracer and not os.path.exists("/proc/%d/task/%d" % (tracer, t[2]))]
 		return not bad, "not traced by %d: %s" % (tracer, show(bad))
 	ok, what = wait_for(pred, within)
 	if not ok:

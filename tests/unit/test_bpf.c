@@ -5,6 +5,7 @@
  * it lost. Skipped where the kernel refuses BPF (no privilege). */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -417,6 +418,69 @@ static void tells_signals(void **state)
 	finish(c, s);
 }
 
+/* A thread blocked on a pipe while its sibling writes to a pipe with no
+ * reader: SIGPIPE's default action kills the process at once, which the
+ * kernel does with SIGKILL to every thread, no delivery. */
+static void *block_on_pipe(void *arg)
+{
+	int p[2];
+	char b;
+
+	(void)arg;
+	if (pipe(p) == 0)
+		(void)!read(p[0], &b, 1);
+	return NULL;
+}
+
+static void broken_pipe(void)
+{
+	int p[2];
+	pthread_t t;
+
+	signal(SIGPIPE, SIG_DFL);
+	pthread_create(&t, NULL, block_on_pipe, NULL);
+	usleep(20000);
+	if (pipe(p) == 0) {
+		close(p[0]);
+		(void)!write(p[1], "x", 1);
+	}
+	_exit(100);
+}
+
+/* A fatal signal the kernel acts on without a delivery is told as a
+ * tracer sees it delivered, after the call it came in, once; the
+ * SIGKILLs that end the other threads are not told. */
+static void tells_fatal_signals_never_delivered(void **state)
+{
+	(void)state;
+	struct bpf_capture *c = open_or_skip(NULL);
+	int st;
+
+	struct seen *s = follow_child(c, broken_pipe, &st);
+	pid_t pid = s->until;
+	assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGPIPE);
+	int pipes = 0, kills = 0, write_at = -1, pipe_at = -1;
+	for (int i = 0; i < s->n; i++) {
+		const struct rc_event *e = &s->ev[i];
+		if (e->kind == RC_EV_SYSCALL && e->nr == SYS_write && e->err == EPIPE)
+			write_at = i;
+		if (e->kind != RC_EV_SIGNAL)
+			continue;
+		kills += e->signo == SIGKILL;
+		if (e->signo == SIGPIPE) {
+			pipes++;
+			pipe_at = i;
+			assert_int_equal(e->si_code, SI_USER);
+			assert_int_equal(e->sender_pid, pid);
+			assert_int_equal(e->pid, pid);
+		}
+	}
+	assert_int_equal(pipes, 1);
+	assert_int_equal(kills, 0);
+	assert_true(write_at >= 0 && write_at < pipe_at);
+	finish(c, s);
+}
+
 static void ns_target(void)
 {
 	open("/nonexistent/rc-bpf-ns", O_RDONLY);
@@ -767,6 +831,7 @@ int main(void)
 		cmocka_unit_test(keeps_the_data_written),
 		cmocka_unit_test(describes_execs),
 		cmocka_unit_test(tells_signals),
+		cmocka_unit_test(tells_fatal_signals_never_delivered),
 		cmocka_unit_test(keeps_addresses_and_timeouts),
 		cmocka_unit_test(follows_inside_a_pid_namespace),
 		cmocka_unit_test(a_full_ring_counts_its_losses),

@@ -26,7 +26,7 @@
 struct bpf_capture {
 	struct capture_bpf *skel;
 	/* Attached one by one, so that close can detach in its own order. */
-	struct bpf_link *enter, *exit, *fork, *task_exit, *exec, *signal;
+	struct bpf_link *enter, *exit, *fork, *task_exit, *exec, *signal, *generate;
 	struct ring_buffer *rb;
 	bpf_record_fn fn;
 	void *user;
@@ -113,6 +113,10 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 		c->skel->rodata->pidns_dev = ns.st_dev;
 		c->skel->rodata->pidns_ino = ns.st_ino;
 	}
+	/* In the kernel's own namespace no pid needs the iterator
+	 * (bpf_capture_follow): one descriptor fewer. */
+	if (!c->skel->rodata->pidns_ino)
+		bpf_program__set_autoload(c->skel->progs.kernel_tgid, false);
 	if ((e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
 	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c, o ? o->print_bytes : 0)) != 0) {
 		bpf_capture_close(c);
@@ -122,7 +126,8 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	 * first sees at most calls begun and not yet ended. */
 	if (!(c->enter = attach(c->skel->progs.on_sys_enter)) || !(c->exit = attach(c->skel->progs.on_sys_exit)) ||
 	    !(c->fork = attach(c->skel->progs.on_fork)) || !(c->task_exit = attach(c->skel->progs.on_task_exit)) ||
-	    !(c->exec = attach(c->skel->progs.on_exec)) || !(c->signal = attach(c->skel->progs.on_signal))) {
+	    !(c->exec = attach(c->skel->progs.on_exec)) || !(c->signal = attach(c->skel->progs.on_signal)) ||
+	    !(c->generate = attach(c->skel->progs.on_signal_generate))) {
 		e = errno;
 		bpf_capture_close(c);
 		return fail(err, e, "attach the eBPF capture");
@@ -203,7 +208,7 @@ static int on_record(void *ctx, void *data, size_t size)
 
 	if (c->fn(c->user, data, size) != 0) {
 		c->stop = 1;
-		return 1;	/* ends this poll */
+		return -ECANCELED;	/* ends this poll (libbpf stops at a negative) */
 	}
 	return 0;
 }
@@ -264,6 +269,7 @@ void bpf_capture_close(struct bpf_capture *c)
 	bpf_link__destroy(c->task_exit);
 	bpf_link__destroy(c->exec);
 	bpf_link__destroy(c->signal);
+	bpf_link__destroy(c->generate);
 	capture_bpf__destroy(c->skel);
 	free(c);
 }

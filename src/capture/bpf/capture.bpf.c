@@ -35,8 +35,16 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u32);	/* tgid */
-	__type(value, __u8);
+	__type(value, __u8);	/* FOLLOWED | FOLLOWED_FATAL_TOLD */
 } followed SEC(".maps");
+
+#define FOLLOWED 1
+#define FOLLOWED_FATAL_TOLD 2	/* on_signal_generate told its fatal signal */
+
+/* The kernel's values (include/linux/sched/signal.h, uapi signal.h). */
+#define SIGKILL_NR 9
+#define SIGNAL_GROUP_EXIT_FLAG 0x00000004
+#define SI_KERNEL_CODE 0x80
 
 struct entry {
 	__u8 live;		/* inside the call NR */
@@ -47,6 +55,14 @@ struct entry {
 	__u8 timeout[RCB_TIMEOUT];
 	__u8 timeout_arg;	/* 0xff: none */
 	__u8 timeout_fault;
+	/* A fatal signal the kernel acts on without delivering it
+	 * (on_signal_generate), to tell at the thread's end. */
+	struct fatal_sig {
+		__u8 live;
+		__s32 signo, code, pid;
+		__u32 uid;
+		__u64 ns;
+	} fatal;
 };
 
 /* The call a thread is in, in the thread's own storage: no hashing, and
@@ -58,23 +74,33 @@ struct {
 	__type(value, struct entry);
 } inflight SEC(".maps");
 
-/* An exec's argv as its caller gave it, read at entry (the exec frees
- * that memory): the strings one after the other, each with its NUL.
- * Twice the kept size, so that each string's read, at an offset below
- * RCB_ARGV_MAX, has a constant bound. */
-struct exec_args {
+/* A thread's exec, in its own storage (an exec by a thread other than
+ * the leader changes its id, not its task):
+ *  - its argv as its caller gave it, read at entry (the exec frees that
+ *    memory): the strings one after the other, each with its NUL; twice
+ *    the kept size, so that each string's read, at an offset below
+ *    RCB_ARGV_MAX, has a constant bound;
+ *  - what sched_process_exec saw of the new program, for the exit of
+ *    the exec call: its file name, and the argv in its new memory (where
+ *    a script's interpreter comes first), for when the first could not
+ *    be read. */
+struct exec_state {
 	char argv[2 * RCB_ARGV_MAX];
 	__u32 len;		/* bytes kept */
 	__u32 total;		/* more than LEN: cut */
 	__u8 live;		/* read for the exec in progress */
+	__u8 exec_seen;		/* the rest is the new program's */
+	char filename[RCB_STR_MAX];
+	char new_argv[RCB_ARGV_MAX];
+	__u32 new_len, new_total;
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct exec_args);
-} exec_args SEC(".maps");
+	__type(value, struct exec_state);
+} execs SEC(".maps");
 
 /* The most argv strings read at entry. */
 #define EXEC_MAX_ARGS 64
@@ -88,11 +114,11 @@ struct {
 } plan SEC(".maps");
 
 /* A record is built here, then copied to the ring buffer at its size.
- * Twice the largest record: an item's offset, masked to below
- * RCB_REC_MAX, plus its largest read stays inside, which is the bound
- * the verifier can follow. */
+ * Three times the largest record: an item's offset, masked to below
+ * RCB_REC_MAX, plus its largest read (masked to below RCB_REC_MAX too)
+ * stays inside, which is the bound the verifier can follow. */
 struct scratch {
-	char buf[2 * RCB_REC_MAX];
+	char buf[3 * RCB_REC_MAX];
 };
 
 struct {
@@ -101,29 +127,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct scratch);
 } scratch SEC(".maps");
-
-/* What sched_process_exec saw of a thread's new program, for the exit
- * of its exec call: the old memory the arguments pointed into is gone. */
-struct exec_info {
-	char filename[RCB_STR_MAX];
-	char argv[RCB_ARGV_MAX];
-	__u32 argv_len;		/* bytes kept */
-	__u32 argv_total;	/* bytes there were */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u32);	/* tid */
-	__type(value, struct exec_info);
-} execs SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct exec_info);
-} exec_scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -175,16 +178,17 @@ static __always_inline __u64 wake_flags(void)
 									    : BPF_RB_NO_WAKEUP;
 }
 
-/* An exec's argv at its entry, into the thread's exec_args. */
+/* An exec's argv at its entry, into the thread's exec state. */
 static __always_inline void read_argv(const char *const *argv)
 {
-	struct exec_args *x = bpf_task_storage_get(&exec_args, bpf_get_current_task_btf(), 0,
-						   BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct exec_state *x = bpf_task_storage_get(&execs, bpf_get_current_task_btf(), 0,
+						    BPF_LOCAL_STORAGE_GET_F_CREATE);
 	__u32 off = 0;
 
 	if (!x)
 		return;
 	x->live = 0;
+	x->exec_seen = 0;
 	x->len = x->total = 0;
 	if (!argv)
 		return;
@@ -227,6 +231,7 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	}
 	struct entry en = { .live = 1, .nr = id, .ns = bpf_ktime_get_ns() };
+	en.fatal = slot->fatal;	/* told at its end, whatever calls come first */
 	/* tp_btf's regs are a typed kernel pointer: read directly, without
 	 * a probe call per register. */
 	en.args[0] = regs->di;
@@ -260,7 +265,7 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 
 /* A bound on one read that the verifier can follow: a power of two less
  * one, above every item's cap (RCB_STR_MAX, RCB_DATA_END). */
-#define RCB_ITEM_MASK 4095
+#define RCB_ITEM_MASK (RCB_REC_MAX - 1)
 
 /* Where an item's bytes are read from. */
 enum from { FROM_USER, FROM_USER_STR, FROM_KERNEL, FROM_KERNEL_STR };
@@ -288,7 +293,7 @@ __noinline __u32 put_item(struct scratch *rec, __u32 off, const struct item_req 
 {
 	if (!rec || !q)		/* a global function's pointers may be NULL */
 		return off;
-	if (off > RCB_REC_MAX - sizeof(struct rcb_item) - RCB_STR_MAX - RCB_DATA_END)
+	if (off + sizeof(struct rcb_item) >= RCB_REC_MAX)
 		return off;
 	/* The check above bounds OFF, but the compiler would drop this
 	 * mask for it, and the verifier cannot always follow the check: the
@@ -299,6 +304,11 @@ __noinline __u32 put_item(struct scratch *rec, __u32 off, const struct item_req 
 	void *dst = rec->buf + off + sizeof(*it);
 	const void *src = q->src;
 	__u32 size = q->len > q->max ? q->max : q->len;
+	/* What the record has room for: the last item is cut (a string
+	 * keeps its NUL). */
+	__u32 room = RCB_REC_MAX - off - sizeof(*it);
+	if (size > room)
+		size = room;
 
 	barrier_var(size);	/* as OFF's: the mask is the verifier's bound */
 	size &= RCB_ITEM_MASK;
@@ -369,7 +379,7 @@ static int iov_step(__u32 i, void *ctx)
 
 	if (i >= w->count || bpf_probe_read_user(&v, sizeof(v), (const void *)(w->at + i * sizeof(v))) != 0)
 		return 1;
-	w->off = add_item(w->buf, w->off, w->arg, RCB_I_MEM, v.iov_base, v.iov_len, RCB_STR_MAX, (__u64)v.iov_base,
+	w->off = add_item(w->buf, w->off, w->arg, RCB_I_MEM, v.iov_base, v.iov_len, RCB_BYTES_MAX, (__u64)v.iov_base,
 			  FROM_USER);
 	return 0;
 }
@@ -507,27 +517,21 @@ __noinline __u32 plan_step(struct scratch *buf, __u32 off, const struct entry *e
 				       RCB_TIMEOUT, RCB_TIMEOUT, RCB_TIMEOUT, FROM_KERNEL);
 		break;
 	case RCB_P_EXEC: {
-		struct exec_args *xa = bpf_task_storage_get(&exec_args, bpf_get_current_task_btf(), 0, 0);
+		struct exec_state *x = bpf_task_storage_get(&execs, bpf_get_current_task_btf(), 0, 0);
 		__u8 aa = pl->item[k].len_arg & 7;
 		if (ret != 0) {
 			off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_USER_STR);
-		} else {
-			__u32 tid = (__u32)bpf_get_current_pid_tgid();
-			struct exec_info *x = bpf_map_lookup_elem(&execs, &tid);
-			if (!x)
-				break;
+		} else if (x && x->exec_seen) {
 			off = add_item(buf, off, arg, RCB_I_STR, x->filename, RCB_STR_MAX, RCB_STR_MAX, 0,
 				       FROM_KERNEL_STR);
-			if (!xa || !xa->live)
-				off = add_item(buf, off, aa, RCB_I_ARGV, x->argv, x->argv_len, RCB_ARGV_MAX,
-					       x->argv_total, FROM_KERNEL);
-			bpf_map_delete_elem(&execs, &tid);
+			if (!x->live)
+				off = add_item(buf, off, aa, RCB_I_ARGV, x->new_argv, x->new_len, RCB_ARGV_MAX,
+					       x->new_total, FROM_KERNEL);
 		}
-		if (xa && xa->live) {
-			off = add_item(buf, off, aa, RCB_I_ARGV, xa->argv, xa->len, RCB_ARGV_MAX, xa->total,
-				       FROM_KERNEL);
-			xa->live = 0;
-		}
+		if (x && x->live)
+			off = add_item(buf, off, aa, RCB_I_ARGV, x->argv, x->len, RCB_ARGV_MAX, x->total, FROM_KERNEL);
+		if (x)
+			x->live = x->exec_seen = 0;
 		break;
 	}
 	case RCB_P_IOV:
@@ -634,9 +638,10 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	if (ret == -13 || ret == -1 || ret == -38)	/* EACCES, EPERM, ENOSYS */
 		size = add_live(sc, size);
 	r->h.size = size;
-	if (size > RCB_REC_MAX)
+	if (size > RCB_REC_MAX || size < sizeof(*r))
 		return 0;
-	if (bpf_ringbuf_output(&events, sc->buf, size & (RCB_REC_MAX - 1) ?: sizeof(*r), wake_flags()) != 0)
+	barrier_var(size);
+	if (bpf_ringbuf_output(&events, sc->buf, size & (2 * RCB_REC_MAX - 1), wake_flags()) != 0)
 		count(RCB_LOST_RESERVE);
 	return 0;
 }
@@ -724,6 +729,77 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/* A fatal signal sent to a process nobody traces with ptrace, and that
+ * no handler catches, is never delivered: the kernel kills the process
+ * at once, every thread with SIGKILL (complete_signal). strace, being a
+ * tracer, would have seen it delivered; it is told, once per process,
+ * when the thread it was sent to ends (after the call it was in, as a
+ * delivery would come). */
+SEC("tp_btf/signal_generate")
+int BPF_PROG(on_signal_generate, int sig, struct kernel_siginfo *info, struct task_struct *task, int group,
+	     int result)
+{
+	__u32 tgid = BPF_CORE_READ(task, tgid);
+	__u8 *f = bpf_map_lookup_elem(&followed, &tgid);
+
+	if (!f || sig == SIGKILL_NR || (*f & FOLLOWED_FATAL_TOLD))
+		return 0;
+	struct signal_struct *ss = BPF_CORE_READ(task, signal);
+	unsigned int flags = BPF_CORE_READ(ss, flags);
+	int code = BPF_CORE_READ(ss, group_exit_code);
+	if (!(flags & SIGNAL_GROUP_EXIT_FLAG) || code != sig)
+		return 0;
+	*f |= FOLLOWED_FATAL_TOLD;
+	struct entry *en = bpf_task_storage_get(&inflight, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!en)
+		return 0;
+	struct fatal_sig *p = &en->fatal;
+	p->live = 1;
+	p->signo = sig;
+	p->ns = bpf_ktime_get_ns();
+	/* INFO may be SEND_SIG_NOINFO (0: a kill() by the sender) or
+	 * SEND_SIG_PRIV (1: the kernel's own); the verifier takes a
+	 * tracepoint's pointer for one that is never NULL and drops the
+	 * tests for NULL, so it is copied and tested as the number it is. */
+	__u64 iv = 1;
+	bpf_probe_read_kernel(&iv, sizeof(iv), &ctx[1]);
+	if (iv > 1) {
+		p->code = BPF_CORE_READ(info, si_code);
+		p->pid = BPF_CORE_READ(info, _sifields._kill._pid);
+		p->uid = BPF_CORE_READ(info, _sifields._kill._uid);
+	} else {
+		p->code = iv ? SI_KERNEL_CODE : 0;
+		p->pid = iv ? 0 : (__s32)(bpf_get_current_pid_tgid() >> 32);
+		p->uid = iv ? 0 : (__u32)bpf_get_current_uid_gid();
+	}
+	return 0;
+}
+
+/* At the end of the thread a fatal signal was sent to (on_task_exit):
+ * that signal, as if delivered. */
+static __always_inline void fatal_told(__u32 tgid, __u32 tid)
+{
+	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	struct fatal_sig *p = en ? &en->fatal : 0;
+
+	if (!p || !p->live)
+		return;
+	p->live = 0;
+	struct rcb_signal *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	if (!r) {
+		count(RCB_LOST_RESERVE);
+		return;
+	}
+	header(&r->h, RCB_SIGNAL, sizeof(*r), tgid, tid);
+	r->ns = p->ns;
+	r->signo = p->signo;
+	r->code = p->code;
+	r->addr = 0;
+	r->pid = p->pid;
+	r->uid = p->uid;
+	bpf_ringbuf_submit(r, 0);
+}
+
 /* A thread that ends inside a call (exit_group never returns) has no
  * exit for it: its call is written now, before its end. */
 static __always_inline void unreturned(__u32 tgid, __u32 tid)
@@ -759,6 +835,7 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 		return 0;
 	/* The hook runs in the thread that ends (do_exit). */
 	unreturned(tgid, tid);
+	fatal_told(tgid, tid);
 	int live = BPF_CORE_READ(p, signal, live.counter);
 	struct rcb_exit *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (r) {
@@ -781,12 +858,12 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	__u32 tgid = BPF_CORE_READ(p, tgid), tid = BPF_CORE_READ(p, pid);
-	__u32 zero = 0;
+	__u32 tgid = BPF_CORE_READ(p, tgid);
 
 	if (!bpf_map_lookup_elem(&followed, &tgid))
 		return 0;
-	struct exec_info *x = bpf_map_lookup_elem(&exec_scratch, &zero);
+	/* P is the thread that exec'd: the hook runs in it. */
+	struct exec_state *x = bpf_task_storage_get(&execs, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!x)
 		return 0;
 	const char *fn = BPF_CORE_READ(bprm, filename);
@@ -795,11 +872,11 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	__u64 start = BPF_CORE_READ(p, mm, arg_start), end = BPF_CORE_READ(p, mm, arg_end);
 	__u64 total = end > start ? end - start : 0;
 	__u64 n = total < RCB_ARGV_MAX ? total : RCB_ARGV_MAX;
-	x->argv_total = (__u32)total;
-	x->argv_len = 0;
-	if (n && bpf_probe_read_user(x->argv, n & (RCB_ARGV_MAX - 1) ?: RCB_ARGV_MAX, (const void *)start) == 0)
-		x->argv_len = (__u32)n;
-	bpf_map_update_elem(&execs, &tid, x, BPF_ANY);
+	x->new_total = (__u32)total;
+	x->new_len = 0;
+	if (n && bpf_probe_read_user(x->new_argv, n & (RCB_ARGV_MAX - 1) ?: RCB_ARGV_MAX, (const void *)start) == 0)
+		x->new_len = (__u32)n;
+	x->exec_seen = 1;
 	return 0;
 }
 
@@ -810,7 +887,11 @@ int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct k_sigaction
 {
 	__u32 tgid, tid;
 
-	if (!followed_now(&tgid, &tid))
+	/* SIGKILL is never delivered to a handler, and a tracer sees no
+	 * delivery of it (strace prints none): the kernel also sends it to
+	 * every thread of a process that exits, and in place of another
+	 * fatal signal that kills at once (on_signal_generate tells that). */
+	if (sig == SIGKILL_NR || !followed_now(&tgid, &tid))
 		return 0;
 	struct rcb_signal *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
 	if (!r) {

@@ -22,9 +22,9 @@
 /* The most a record holds (a per-CPU scratch buffer is built, then
  * copied to the ring buffer at its true size). */
 #define RCB_REC_MAX 8192
-/* A path: strace prints paths whole, up to PATH_MAX; rules want the
- * name, and 1 KiB keeps every real one seen in the scenarios. */
-#define RCB_STR_MAX 1024
+/* A path: strace prints paths whole, up to PATH_MAX (a record has room
+ * for one such; a second is cut at the record's end). */
+#define RCB_STR_MAX 4096
 /* A socket address (sockaddr_storage is 128). */
 #define RCB_ADDR_MAX 128
 /* The data a write keeps: all of it up to twice this, else this much
