@@ -47,6 +47,7 @@ int cmd_attach(int argc, char **argv)
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "core-out", required_argument, NULL, OPT_CORE_OUT },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "ring-size", required_argument, NULL, OPT_RING_SIZE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro;
@@ -54,6 +55,7 @@ int cmd_attach(int argc, char **argv)
 	const char *expr = NULL;
 	double duration = 0;
 	int opt, done, backend = BACKEND_PTRACE;
+	size_t ring = 0;
 
 	report_opts_init(&ro);
 	optind = 1;
@@ -74,6 +76,10 @@ int cmd_attach(int argc, char **argv)
 			continue;
 		case OPT_BACKEND:
 			if (backend_parse(optarg, &backend) < 0)
+				return RC_EXIT_USAGE;
+			continue;
+		case OPT_RING_SIZE:
+			if (ring_size_parse(optarg, &ring) < 0)
 				return RC_EXIT_USAGE;
 			continue;
 		case 'e':
@@ -102,6 +108,7 @@ int cmd_attach(int argc, char **argv)
 	pipeline_init(&pl, core_out);
 	struct session_opts so = {
 		.backend = (enum capture_backend)backend,
+		.ring_bytes = ring,
 		.pid = (pid_t)pid,
 		.duration = duration,
 		.follow = true,
@@ -118,11 +125,13 @@ int cmd_attach(int argc, char **argv)
 		struct rc_findings findings;
 		findings_init(&findings);
 		pipeline_finish(&pl, &findings);
+		pipeline_capture_losses(&res, &findings);
 		struct rc_report rep = {
 			.kind = "attach",
 			.pid = (int)pid,
 			.events = res.events,
 			.seconds = res.seconds,
+			.backend = res.backend == BACKEND_EBPF ? "ebpf" : "ptrace",
 			.procs = &pl.eng.procs,
 			.findings = &findings,
 			.crash = pipeline_crash(&pl),

@@ -41,13 +41,20 @@ int trace_session(const struct session_opts *so, struct session_result *res, str
 /* --backend's value into *OUT (an enum capture_backend); -1, with the
  * message printed, for an unknown one. */
 int backend_parse(const char *arg, int *out);
+/* --ring-size's value (bytes, with K, M or G): a power of two from 4K
+ * to 1G; -1, with the message printed, otherwise. */
+int ring_size_parse(const char *arg, size_t *out);
 #define OPT_BACKEND 0x300
+#define OPT_RING_SIZE 0x301
 #define BACKEND_OPTION_HELP                                                                  \
 	"  --backend ptrace|ebpf|auto\n"                                                     \
 	"                       who captures the calls: the ptrace tracer (the default),\n" \
 	"                       the in-kernel eBPF capture (root, or CAP_BPF with\n"       \
 	"                       CAP_PERFMON; the command is never stopped), or eBPF\n"     \
-	"                       where it loads and ptrace where not (one line says why)\n"
+	"                       where it loads and ptrace where not (one line says why)\n" \
+	"  --ring-size SIZE     eBPF: the ring buffer the kernel writes to (default 16M;\n" \
+	"                       a power of two, 4K to 1G); what a full one drops is\n"      \
+	"                       counted and reported\n"
 /* A traced command's exit status as a shell gives it: its own, 128+N for
  * signal N, 127/126 when it could not be started (STARTED false). */
 int command_status(const struct session_result *res, bool started);

@@ -182,6 +182,27 @@ int trace_session(const struct session_opts *so, struct session_result *res, str
 	return r;
 }
 
+int ring_size_parse(const char *arg, size_t *out)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 10);
+
+	if (end != arg && *end && !end[1]) {
+		switch (*end) {
+		case 'K': case 'k': v <<= 10; end++; break;
+		case 'M': case 'm': v <<= 20; end++; break;
+		case 'G': case 'g': v <<= 30; end++; break;
+		default: break;
+		}
+	}
+	if (end == arg || *end || v < 4096 || v > (1ULL << 30) || (v & (v - 1))) {
+		error_msg("invalid --ring-size '%s' (a power of two from 4K to 1G)", arg);
+		return -1;
+	}
+	*out = (size_t)v;
+	return 0;
+}
+
 int backend_parse(const char *arg, int *out)
 {
 	if (strcmp(arg, "ptrace") == 0)

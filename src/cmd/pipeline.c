@@ -118,6 +118,15 @@ void pipeline_finish(struct pipeline *p, struct rc_findings *out)
 		crash_report_fill(&p->crash, &p->crash_part);
 }
 
+void pipeline_capture_losses(const struct session_result *res, struct rc_findings *out)
+{
+	const struct capture_counts n = {
+		res->lost_records, res->lost_entries, res->lost_follows, res->bad_records,
+	};
+
+	capture_incomplete_finding(out, &n);
+}
+
 const struct rc_report_crash *pipeline_crash(const struct pipeline *p)
 {
 	return p->crash.signo ? &p->crash_part : NULL;

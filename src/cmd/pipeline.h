@@ -30,6 +30,9 @@ void pipeline_wire(struct pipeline *p, struct session_opts *so);
 /* After the session: the findings into OUT (from findings_init), the crash
  * rules' first (findings_prepend), and the crash as the report shows it. */
 void pipeline_finish(struct pipeline *p, struct rc_findings *out);
+/* After pipeline_finish: what the capture of RES could not keep, as
+ * capture-incomplete's finding in OUT. */
+void pipeline_capture_losses(const struct session_result *res, struct rc_findings *out);
 /* The crash for the report, or NULL when none was caught. */
 const struct rc_report_crash *pipeline_crash(const struct pipeline *p);
 void pipeline_release(struct pipeline *p);

@@ -48,6 +48,7 @@ int cmd_run(int argc, char **argv)
 		{ "no-filter", no_argument, NULL, OPT_NO_FILTER },
 		{ "core-out", required_argument, NULL, OPT_CORE_OUT },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "ring-size", required_argument, NULL, OPT_RING_SIZE },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro;
@@ -55,6 +56,7 @@ int cmd_run(int argc, char **argv)
 	const char *trace_out = NULL, *expr = NULL;
 	bool no_filter = false;
 	int opt, done, backend = BACKEND_PTRACE;
+	size_t ring = 0;
 
 	report_opts_init(&ro);
 	ro.fd = STDERR_FILENO;
@@ -74,6 +76,10 @@ int cmd_run(int argc, char **argv)
 			continue;
 		case OPT_BACKEND:
 			if (backend_parse(optarg, &backend) < 0)
+				return RC_EXIT_USAGE;
+			continue;
+		case OPT_RING_SIZE:
+			if (ring_size_parse(optarg, &ring) < 0)
 				return RC_EXIT_USAGE;
 			continue;
 		case 'e':
@@ -111,6 +117,7 @@ int cmd_run(int argc, char **argv)
 	pipeline_init(&pl, core_out);
 	struct session_opts so = {
 		.backend = (enum capture_backend)backend,
+		.ring_bytes = ring,
 		.argv = argv + optind,
 		.follow = true,
 		.no_seccomp = no_filter,
@@ -131,11 +138,13 @@ int cmd_run(int argc, char **argv)
 		struct rc_findings findings;
 		findings_init(&findings);
 		pipeline_finish(&pl, &findings);
+		pipeline_capture_losses(&res, &findings);
 		struct rc_report rep = {
 			.kind = "run",
 			.command = (const char *const *)(argv + optind),
 			.events = res.events,
 			.seconds = res.seconds,
+			.backend = res.backend == BACKEND_EBPF ? "ebpf" : "ptrace",
 			.procs = &pl.eng.procs,
 			.findings = &findings,
 			.crash = pipeline_crash(&pl),

@@ -44,6 +44,7 @@ int cmd_trace(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "ring-size", required_argument, NULL, OPT_RING_SIZE },
 		{ "allow-loss", no_argument, NULL, OPT_ALLOW_LOSS },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -51,6 +52,7 @@ int cmd_trace(int argc, char **argv)
 	int follow = 0, tstamps = 0, opt;
 	bool durations = false, yfds = false, xhex = false, allow_loss = false;
 	int backend = BACKEND_PTRACE;
+	size_t ring = 0;
 	long strsize = 32, pid = 0;
 	char *end;
 
@@ -94,6 +96,10 @@ int cmd_trace(int argc, char **argv)
 			break;
 		case OPT_BACKEND:
 			if (backend_parse(optarg, &backend) < 0)
+				return RC_EXIT_USAGE;
+			break;
+		case OPT_RING_SIZE:
+			if (ring_size_parse(optarg, &ring) < 0)
 				return RC_EXIT_USAGE;
 			break;
 		case OPT_ALLOW_LOSS:
@@ -150,6 +156,7 @@ int cmd_trace(int argc, char **argv)
 	struct printer *pr = printer_new(&po);
 	struct session_opts so = {
 		.backend = (enum capture_backend)backend,
+		.ring_bytes = ring,
 		.argv = pid ? NULL : argv + optind,
 		.pid = (pid_t)pid,
 		.follow = follow > 0,

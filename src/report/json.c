@@ -52,6 +52,10 @@ static void write_subject(struct json *j, const struct rc_report *r)
 		json_key(j, "events");
 		json_int(j, (long long)r->events);
 	}
+	if (r->backend) {
+		json_key(j, "backend");
+		json_string(j, r->backend);
+	}
 	if (r->seconds > 0) {
 		json_key(j, "duration_s");
 		json_double(j, r->seconds);

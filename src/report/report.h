@@ -21,6 +21,7 @@ struct rc_report {
 	uint64_t skipped_lines;		/* lines that were not trace lines */
 	uint64_t events;
 	double seconds;			/* how long run/attach traced; 0 unknown */
+	const char *backend;		/* run, attach: "ptrace" or "ebpf"; NULL otherwise */
 	const struct rc_procs *procs;	/* may be NULL */
 	const struct rc_findings *findings;	/* as findings_link ordered them */
 	/* The trace shows no outcome (an excerpt): unrecovered failures were

@@ -45,6 +45,11 @@ static void add_argv(struct strbuf *sb, const struct rc_proc *p)
 	}
 }
 
+static bool backend_is_ebpf(const struct rc_report *r)
+{
+	return r->backend && strcmp(r->backend, "ebpf") == 0;
+}
+
 static void subject_line(struct out *o, const struct rc_report *r)
 {
 	struct strbuf *sb = o->sb;
@@ -87,11 +92,12 @@ static void subject_line(struct out *o, const struct rc_report *r)
 			strbuf_addf(sb, " %s", *a);
 		strbuf_adds(sb, " (");
 		strbuf_add_count(sb, r->events);
-		strbuf_adds(sb, " events)\n");
+		strbuf_adds(sb, backend_is_ebpf(r) ? " events, in-kernel capture)\n" : " events)\n");
 	} else if (r->pid > 0) {
 		strbuf_addf(sb, "attached to pid %d for %.1f s (", r->pid, r->seconds);
 		strbuf_add_count(sb, r->events);
-		strbuf_adds(sb, " events); detached, it runs on\n");
+		strbuf_adds(sb, backend_is_ebpf(r) ? " events, in-kernel capture); detached, it runs on\n"
+						   : " events); detached, it runs on\n");
 	}
 }
 

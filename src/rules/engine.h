@@ -75,4 +75,13 @@ void rank_findings(struct rc_findings *findings, const struct rc_procs *procs, b
  * as long as their ranks were set. */
 void findings_link(struct rc_findings *findings, const struct rc_procs *procs);
 
+/* What the eBPF capture could not keep (capture/bpf/bpf.h's counts, and
+ * records not well formed), for capture-incomplete. */
+struct capture_counts {
+	uint64_t records, entries, follows, bad;
+};
+/* capture-incomplete's finding, appended to OUT (after the ranking: it
+ * is about the trace, not the program), when any count is not 0. */
+void capture_incomplete_finding(struct rc_findings *out, const struct capture_counts *n);
+
 #endif

@@ -76,6 +76,10 @@ struct rc_rule_ops {
 enum rc_rule_source {
 	RC_RULE_TRACE,
 	RC_RULE_CRASH,
+	/* Said by the capture of what it could not keep (run, attach): no
+	 * event or crash reaches it; the command adds its finding
+	 * (capture_incomplete_finding). */
+	RC_RULE_CAPTURE,
 };
 
 struct rc_rule {

@@ -1,0 +1,42 @@
+/* capture-incomplete: the eBPF capture could not keep everything.
+ *
+ * The in-kernel capture never stops the program, so when its reader
+ * falls behind, the ring buffer fills and the kernel half drops records;
+ * a call whose entry could not be kept, or a child that could not be
+ * followed, leaves a hole too. The capture counts each (capture/bpf/
+ * bpf.h), and a trace with holes may lack the call a cause rests on: the
+ * report must say so, as a finding, not only on stderr. No event reaches
+ * this rule: run and attach hand it the counts when the capture ends. */
+#include <stdio.h>
+
+#include "rules/engine.h"
+#include "rules/rule.h"
+
+/* Nothing per event: the finding is made from the capture's counts. */
+const struct rc_rule_ops rc_rule_capture_incomplete_ops = { 0 };
+
+void capture_incomplete_finding(struct rc_findings *out, const struct capture_counts *n)
+{
+	unsigned long long lost = n->records + n->entries + n->follows + n->bad;
+
+	if (!lost)
+		return;
+	struct rc_finding *f = finding_add(out, "capture-incomplete", RC_SEV_WARNING, RC_SEV_WARNING,
+					   "the trace has holes: the eBPF capture lost %llu record%s, so a "
+					   "finding may be missing or rest on part of what happened",
+					   lost, lost == 1 ? "" : "s");
+	f->count = (long long)lost;
+	char line[160];
+	int len = snprintf(line, sizeof(line),
+			   "%llu records the full ring buffer refused, %llu calls whose entry could not be kept, "
+			   "%llu children not followed, %llu records not well formed",
+			   (unsigned long long)n->records, (unsigned long long)n->entries,
+			   (unsigned long long)n->follows, (unsigned long long)n->bad);
+	finding_evidence(f, line, (size_t)len);
+	finding_set(&f->advice, "trace again with a larger ring buffer (--ring-size 64M), or with --backend "
+				"ptrace, which loses nothing but stops the program at each call");
+	/* After every finding of the trace: it is about the trace itself,
+	 * ranked already (rank_findings sets what it would). */
+	f->rank = out->count - 1;
+	f->effective = RC_SEV_WARNING;
+}
