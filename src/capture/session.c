@@ -324,6 +324,9 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	struct bpf_capture_opts bo = {
 		.ring_bytes = o->ring_bytes,
 		.print_bytes = o->printer ? (size_t)(o->dec.strsize > 0 ? o->dec.strsize : 32) : 0,
+		/* What the tracer would stop on; the rest stays in the kernel. */
+		.select = o->select,
+		.nbits = dec_nr_max(),
 	};
 	struct bpf_capture *bc;
 	struct spawn sp = { .errfd = -1 };

@@ -64,9 +64,19 @@ static int fail(struct strbuf *err, int e, const char *what)
 	return -1;
 }
 
-static int fill_plan(struct bpf_capture *c, size_t print_bytes)
+static bool chosen(const struct bpf_capture_opts *o, __u32 nr)
+{
+	const struct rc_syscall *sc = syscall_by_nr(nr);
+
+	if (!o || !o->select || (sc && (sc->classes & CL_EXEC)))
+		return true;
+	return (long)nr < o->nbits && (o->select[nr / 8] >> (nr % 8) & 1);
+}
+
+static int fill_plan(struct bpf_capture *c, const struct bpf_capture_opts *o)
 {
 	int fd = bpf_map__fd(c->skel->maps.plan);
+	size_t print_bytes = o ? o->print_bytes : 0;
 
 	for (__u32 nr = 0; nr < RCB_NR_MAX; nr++) {
 		const struct rc_syscall *sc = syscall_by_nr(nr);
@@ -74,6 +84,8 @@ static int fill_plan(struct bpf_capture *c, size_t print_bytes)
 		if (!sc)
 			continue;
 		bpf_plan_of(sc, print_bytes, &pl);
+		if (chosen(o, nr))
+			pl.flags |= RCB_PLAN_WANTED;
 		if ((pl.item[0].kind != RCB_P_NONE || pl.flags) && bpf_map_update_elem(fd, &nr, &pl, BPF_ANY) != 0)
 			return -errno;
 	}
@@ -105,6 +117,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 		return fail(err, e, "open the eBPF capture");
 	}
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
+	c->skel->rodata->filter_calls = o && o->select;
 	/* Our pid namespace, for the ids the records give our user. */
 	struct stat ns;
 	/* In the kernel's own namespace (its inode is PROC_PID_INIT_INO) the
@@ -118,7 +131,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	if (!c->skel->rodata->pidns_ino)
 		bpf_program__set_autoload(c->skel->progs.kernel_tgid, false);
 	if ((e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
-	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c, o ? o->print_bytes : 0)) != 0) {
+	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c, o)) != 0) {
 		bpf_capture_close(c);
 		return fail(err, e, "load the eBPF capture");
 	}

@@ -40,6 +40,11 @@ struct bpf_capture_opts {
 	size_t ring_bytes;	/* the ring buffer; 0: 16 MiB (a power of two) */
 	size_t wakeup_bytes;	/* backlog that wakes the reader; 0: 256 KiB */
 	size_t print_bytes;	/* of a buffer read into, for printing; 0 none */
+	/* The calls recorded (a bitmap of numbers, NBITS long: capture.h's
+	 * selection); NULL: all. The rest are never copied out of the
+	 * kernel. A command's exec always is (it ends its held prelude). */
+	const unsigned char *select;
+	long nbits;
 };
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err);

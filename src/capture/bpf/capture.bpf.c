@@ -25,6 +25,8 @@ const volatile __u64 wakeup_bytes = 256 * 1024;
 /* The loader's pid namespace (/proc/self/ns/pid's device and inode):
  * records name threads by their ids there too. */
 const volatile __u64 pidns_dev, pidns_ino;
+/* The plan says which calls are recorded (RCB_PLAN_WANTED); 0: all. */
+const volatile __u8 filter_calls;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -217,12 +219,25 @@ static __always_inline void read_argv(const char *const *argv)
 	x->live = 1;
 }
 
+/* Whether call NR is recorded: every call, unless the loader chose
+ * some (the calls the rules read, -e trace=); the others cost the
+ * program one map look-up. */
+static __always_inline int wanted(__u32 nr)
+{
+	struct rcb_plan *pl;
+
+	if (!filter_calls)
+		return 1;
+	pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
+	return pl && (pl->flags & RCB_PLAN_WANTED);
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 {
 	__u32 tgid, tid;
 
-	if (!followed_now(&tgid, &tid))
+	if (!followed_now(&tgid, &tid) || !wanted((__u32)id))
 		return 0;
 	struct entry *slot = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
 						   BPF_LOCAL_STORAGE_GET_F_CREATE);
@@ -606,7 +621,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		 * The saved registers still hold its number and arguments. */
 		__u32 nr = (__u32)regs->orig_ax;
 		struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
-		if (ret == 0 && pl && (pl->flags & RCB_PLAN_FORK))
+		if ((ret == 0 && pl && (pl->flags & RCB_PLAN_FORK)) || !wanted(nr))
 			return 0;
 		en->nr = (__s64)regs->orig_ax;
 		en->args[0] = regs->di;
@@ -797,6 +812,9 @@ static __always_inline void fatal_told(__u32 tgid, __u32 tid)
 	r->addr = 0;
 	r->pid = p->pid;
 	r->uid = p->uid;
+	r->status = 0;
+	r->pad = 0;
+	r->utime = r->stime = 0;
 	bpf_ringbuf_submit(r, 0);
 }
 
@@ -905,6 +923,10 @@ int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct k_sigaction
 	r->addr = info ? (__u64)BPF_CORE_READ(info, _sifields._sigfault._addr) : 0;
 	r->pid = info ? BPF_CORE_READ(info, _sifields._kill._pid) : 0;
 	r->uid = info ? BPF_CORE_READ(info, _sifields._kill._uid) : 0;
+	r->status = info ? BPF_CORE_READ(info, _sifields._sigchld._status) : 0;
+	r->pad = 0;
+	r->utime = info ? BPF_CORE_READ(info, _sifields._sigchld._utime) : 0;
+	r->stime = info ? BPF_CORE_READ(info, _sifields._sigchld._stime) : 0;
 	/* A signal may end the process: read now. */
 	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
 	return 0;

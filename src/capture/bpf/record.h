@@ -91,6 +91,8 @@ enum rcb_call_kind {
 	/* Makes a thread or process, whose first return (0, from a call
 	 * whose entry it never made) is no call of its own. */
 	RCB_PLAN_FORK = 1,
+	/* Recorded, when the loader chose the calls (filter_calls). */
+	RCB_PLAN_WANTED = 2,
 };
 
 enum rcb_kind {
@@ -185,6 +187,10 @@ struct rcb_signal {
 	__u64 addr;		/* si_addr */
 	__s32 pid;		/* si_pid (the sender's, in its namespace) */
 	__u32 uid;		/* si_uid */
+	/* SIGCHLD's (a CLD_* code): the child's status and times. */
+	__s32 status;
+	__u32 pad;
+	__s64 utime, stime;
 };
 
 /* The header is the parent's (the thread that forked); the child's ids

@@ -203,6 +203,11 @@ static void replay_signal(struct bpf_replay *rp, struct tracee *t, const struct 
 	} else {
 		si.si_pid = r->pid;
 		si.si_uid = r->uid;
+		if (r->signo == SIGCHLD && r->code > 0) {
+			si.si_status = r->status;
+			si.si_utime = r->utime;
+			si.si_stime = r->stime;
+		}
 	}
 	at(rp, r->ns);
 	rp->hooks->signal(rp->c, t, &si);
@@ -248,6 +253,8 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 			replay_entry(rp, parent, r->fork.nr, r->fork.args, r->fork.enter_ns);
 			mem_view_set(NULL);
 		}
+		if (rp->only && ctgid != rp->only)
+			break;	/* a child not followed (no -f) */
 		struct tracee *child = thread(rp, ctid, ctgid, &fresh);
 		at(rp, r->fork.ns);
 		if (fresh)
