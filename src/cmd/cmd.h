@@ -38,19 +38,22 @@ unsigned char *trace_selection(const char *expr);
 /* session_run, printing what the user must know of the kernel, and of
  * what the eBPF capture could not keep or could not do. */
 int trace_session(const struct session_opts *so, struct session_result *res, struct strbuf *err);
-/* --backend's value into *OUT (an enum capture_backend); -1, with the
- * message printed, for an unknown one. */
-int backend_parse(const char *arg, int *out);
-/* --ring-size's value (bytes, with K, M or G): a power of two from 4K
- * to 1G; -1, with the message printed, otherwise. */
-int ring_size_parse(const char *arg, size_t *out);
+/* --backend and --ring-size, as run, attach and trace take them. */
+struct backend_opts {
+	int backend;		/* enum capture_backend */
+	size_t ring_bytes;	/* 0: the default */
+};
+#define BACKEND_OPTS_INIT { 0, 0 }
+/* OPT (OPT_BACKEND or OPT_RING_SIZE) with its ARG into B: 0, or -1 with
+ * the message printed for a bad value. */
+int backend_getopt(int opt, const char *arg, struct backend_opts *b);
 #define OPT_BACKEND 0x300
 #define OPT_RING_SIZE 0x301
 #define BACKEND_OPTION_HELP                                                                  \
 	"  --backend ptrace|ebpf|auto\n"                                                     \
 	"                       who captures the calls: the ptrace tracer (the default),\n" \
 	"                       the in-kernel eBPF capture (root, or CAP_BPF with\n"       \
-	"                       CAP_PERFMON; the command is never stopped), or eBPF\n"     \
+	"                       CAP_PERFMON; no call stops the command), or eBPF\n"         \
 	"                       where it loads and ptrace where not (one line says why)\n" \
 	"  --ring-size SIZE     eBPF: the ring buffer the kernel writes to (default 16M;\n" \
 	"                       a power of two, 4K to 1G); what a full one drops is\n"      \

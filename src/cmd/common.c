@@ -182,7 +182,7 @@ int trace_session(const struct session_opts *so, struct session_result *res, str
 	return r;
 }
 
-int ring_size_parse(const char *arg, size_t *out)
+static int ring_size_parse(const char *arg, size_t *out)
 {
 	char *end;
 	unsigned long long v = strtoull(arg, &end, 10);
@@ -203,7 +203,7 @@ int ring_size_parse(const char *arg, size_t *out)
 	return 0;
 }
 
-int backend_parse(const char *arg, int *out)
+static int backend_parse(const char *arg, int *out)
 {
 	if (strcmp(arg, "ptrace") == 0)
 		*out = BACKEND_PTRACE;
@@ -227,4 +227,9 @@ int command_status(const struct session_result *res, bool started)
 	if (ws == -1)
 		return RC_EXIT_INTERNAL;
 	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
+}
+
+int backend_getopt(int opt, const char *arg, struct backend_opts *b)
+{
+	return opt == OPT_BACKEND ? backend_parse(arg, &b->backend) : ring_size_parse(arg, &b->ring_bytes);
 }

@@ -55,8 +55,8 @@ int cmd_run(int argc, char **argv)
 	const char *core_out = NULL;
 	const char *trace_out = NULL, *expr = NULL;
 	bool no_filter = false;
-	int opt, done, backend = BACKEND_PTRACE;
-	size_t ring = 0;
+	int opt, done;
+	struct backend_opts bk = BACKEND_OPTS_INIT;
 
 	report_opts_init(&ro);
 	ro.fd = STDERR_FILENO;
@@ -75,11 +75,8 @@ int cmd_run(int argc, char **argv)
 			no_filter = true;
 			continue;
 		case OPT_BACKEND:
-			if (backend_parse(optarg, &backend) < 0)
-				return RC_EXIT_USAGE;
-			continue;
 		case OPT_RING_SIZE:
-			if (ring_size_parse(optarg, &ring) < 0)
+			if (backend_getopt(opt, optarg, &bk) < 0)
 				return RC_EXIT_USAGE;
 			continue;
 		case 'e':
@@ -116,8 +113,8 @@ int cmd_run(int argc, char **argv)
 	struct pipeline pl;
 	pipeline_init(&pl, core_out);
 	struct session_opts so = {
-		.backend = (enum capture_backend)backend,
-		.ring_bytes = ring,
+		.backend = (enum capture_backend)bk.backend,
+		.ring_bytes = bk.ring_bytes,
 		.argv = argv + optind,
 		.follow = true,
 		.no_seccomp = no_filter,

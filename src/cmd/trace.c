@@ -51,8 +51,7 @@ int cmd_trace(int argc, char **argv)
 	const char *out = NULL, *expr = NULL;
 	int follow = 0, tstamps = 0, opt;
 	bool durations = false, yfds = false, xhex = false, allow_loss = false;
-	int backend = BACKEND_PTRACE;
-	size_t ring = 0;
+	struct backend_opts bk = BACKEND_OPTS_INIT;
 	long strsize = 32, pid = 0;
 	char *end;
 
@@ -95,11 +94,8 @@ int cmd_trace(int argc, char **argv)
 			}
 			break;
 		case OPT_BACKEND:
-			if (backend_parse(optarg, &backend) < 0)
-				return RC_EXIT_USAGE;
-			break;
 		case OPT_RING_SIZE:
-			if (ring_size_parse(optarg, &ring) < 0)
+			if (backend_getopt(opt, optarg, &bk) < 0)
 				return RC_EXIT_USAGE;
 			break;
 		case OPT_ALLOW_LOSS:
@@ -155,8 +151,8 @@ int cmd_trace(int argc, char **argv)
 	};
 	struct printer *pr = printer_new(&po);
 	struct session_opts so = {
-		.backend = (enum capture_backend)backend,
-		.ring_bytes = ring,
+		.backend = (enum capture_backend)bk.backend,
+		.ring_bytes = bk.ring_bytes,
 		.argv = pid ? NULL : argv + optind,
 		.pid = (pid_t)pid,
 		.follow = follow > 0,

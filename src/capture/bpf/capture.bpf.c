@@ -172,6 +172,17 @@ static __always_inline void count(__u32 which)
 		*v += 1;
 }
 
+/* Room for a record of SIZE bytes in the ring buffer; NULL (counted)
+ * when it is full. */
+static __always_inline void *reserve(__u64 size)
+{
+	void *r = bpf_ringbuf_reserve(&events, size, 0);
+
+	if (!r)
+		count(RCB_LOST_RESERVE);
+	return r;
+}
+
 /* Wake the reader only once the backlog is worth a read: a wake-up per
  * record slows the traced program three- to fourfold. */
 static __always_inline __u64 wake_flags(void)
@@ -708,11 +719,9 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		count(RCB_LOST_FOLLOW);
 		return 0;
 	}
-	struct rcb_fork *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	if (!r) {
-		count(RCB_LOST_RESERVE);
+	struct rcb_fork *r = reserve(sizeof(*r));
+	if (!r)
 		return 0;
-	}
 	header(&r->h, RCB_FORK, sizeof(*r), ptgid, ptid);
 	r->ns = bpf_ktime_get_ns();
 	r->child_tgid = ctgid;
@@ -800,11 +809,9 @@ static __always_inline void fatal_told(__u32 tgid, __u32 tid)
 	if (!p || !p->live)
 		return;
 	p->live = 0;
-	struct rcb_signal *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	if (!r) {
-		count(RCB_LOST_RESERVE);
+	struct rcb_signal *r = reserve(sizeof(*r));
+	if (!r)
 		return;
-	}
 	header(&r->h, RCB_SIGNAL, sizeof(*r), tgid, tid);
 	r->ns = p->ns;
 	r->signo = p->signo;
@@ -827,11 +834,9 @@ static __always_inline void unreturned(__u32 tgid, __u32 tid)
 	if (!en || !en->live)
 		return;
 	en->live = 0;
-	struct rcb_call *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	if (!r) {
-		count(RCB_LOST_RESERVE);
+	struct rcb_call *r = reserve(sizeof(*r));
+	if (!r)
 		return;
-	}
 	header(&r->h, RCB_CALL, sizeof(*r), tgid, tid);
 	r->nr = en->nr;
 	for (int i = 0; i < 6; i++)
@@ -855,7 +860,7 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 	unreturned(tgid, tid);
 	fatal_told(tgid, tid);
 	int live = BPF_CORE_READ(p, signal, live.counter);
-	struct rcb_exit *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
+	struct rcb_exit *r = reserve(sizeof(*r));
 	if (r) {
 		header(&r->h, RCB_EXIT, sizeof(*r), tgid, tid);
 		r->ns = bpf_ktime_get_ns();
@@ -863,8 +868,6 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 		r->group_dead = live == 0;
 		/* The end of a process is always worth a read now. */
 		bpf_ringbuf_submit(r, live == 0 ? BPF_RB_FORCE_WAKEUP : wake_flags());
-	} else {
-		count(RCB_LOST_RESERVE);
 	}
 	if (live == 0)
 		bpf_map_delete_elem(&followed, &tgid);
@@ -911,11 +914,9 @@ int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct k_sigaction
 	 * fatal signal that kills at once (on_signal_generate tells that). */
 	if (sig == SIGKILL_NR || !followed_now(&tgid, &tid))
 		return 0;
-	struct rcb_signal *r = bpf_ringbuf_reserve(&events, sizeof(*r), 0);
-	if (!r) {
-		count(RCB_LOST_RESERVE);
+	struct rcb_signal *r = reserve(sizeof(*r));
+	if (!r)
 		return 0;
-	}
 	header(&r->h, RCB_SIGNAL, sizeof(*r), tgid, tid);
 	r->ns = bpf_ktime_get_ns();
 	r->signo = sig;

@@ -21,6 +21,11 @@ struct rthread {
 	double last_mono;	/* 0: no call seen */
 };
 
+/* Threads known at once: a real tree of processes stays far below; the
+ * records of more (a ring buffer that is not ours) are counted as not
+ * well formed, and dropped. */
+#define THREADS_MAX 65536
+
 struct bpf_replay {
 	struct capture *c;
 	const struct tracer_hooks *hooks;
@@ -92,15 +97,19 @@ static pid_t user_tid(__u32 ns, __u32 kernel)
 }
 
 /* Thread TID of TGID; a thread first seen here was running before we
- * followed it (attach), or its fork went unseen. */
+ * followed it (attach), or its fork went unseen. NULL past THREADS_MAX. */
 static struct tracee *thread(struct bpf_replay *rp, pid_t tid, pid_t tgid, bool *fresh)
 {
 	bool created;
-	void **slot = hmap_put_int(&rp->threads, tid, &created);
+	void **slot = hmap_get_int(&rp->threads, tid);
 
-	*fresh = created;
-	if (!created)
+	*fresh = false;
+	if (slot)
 		return *slot;
+	if (rp->threads.count >= THREADS_MAX)
+		return NULL;
+	slot = hmap_put_int(&rp->threads, tid, &created);
+	*fresh = created;
 	struct rthread *rt = xcalloc(1, sizeof(*rt));
 	rt->t.tid = tid;
 	rt->t.tgid = tgid;
@@ -116,6 +125,13 @@ static struct tracee *known(struct bpf_replay *rp, pid_t tid, pid_t tgid)
 	if (fresh)
 		rp->hooks->born(rp->c, NULL, t);
 	return t;
+}
+
+/* A record about more threads than THREADS_MAX. */
+static int too_many(struct bpf_replay *rp)
+{
+	rp->bad++;
+	return -1;
 }
 
 static void at(struct bpf_replay *rp, __u64 ns)
@@ -232,15 +248,18 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 			return 0;
 		rp->hidden = 0;
 	}
+	struct tracee *t = known(rp, tid, tgid);
+	if (!t)
+		return too_many(rp);
 	switch (r->h.kind) {
 	case RCB_CALL:
-		replay_call(rp, known(rp, tid, tgid), r);
+		replay_call(rp, t, r);
 		break;
 	case RCB_SIGNAL:
-		replay_signal(rp, known(rp, tid, tgid), &r->sig);
+		replay_signal(rp, t, &r->sig);
 		break;
 	case RCB_FORK: {
-		struct tracee *parent = known(rp, tid, tgid);
+		struct tracee *parent = t;
 		bool fresh;
 		pid_t ctid = user_tid(r->fork.child_ns_tid, r->fork.child_tid);
 		pid_t ctgid = user_tid(r->fork.child_ns_tgid, r->fork.child_tgid);
@@ -256,13 +275,14 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 		if (rp->only && ctgid != rp->only)
 			break;	/* a child not followed (no -f) */
 		struct tracee *child = thread(rp, ctid, ctgid, &fresh);
+		if (!child)
+			return too_many(rp);
 		at(rp, r->fork.ns);
 		if (fresh)
 			rp->hooks->born(rp->c, parent, child);
 		break;
 	}
 	case RCB_EXIT: {
-		struct tracee *t = known(rp, tid, tgid);
 		at(rp, r->exit.ns);
 		rp->hooks->gone(rp->c, t, r->exit.exit_code);
 		forget(rp, t);
@@ -321,6 +341,8 @@ static void blocked_threads(struct bpf_replay *rp, pid_t tgid, double since, str
 		if (*end || end == de->d_name || tid <= 0)
 			continue;
 		struct tracee *t = known(rp, (pid_t)tid, tgid);
+		if (!t)
+			break;
 		struct rthread *rt = (struct rthread *)t;
 		if (!t->in_syscall) {
 			if (!blocked_in((pid_t)tid, &nr, args))
