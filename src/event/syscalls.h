@@ -202,9 +202,10 @@ enum rc_sc_role {
 	ROLE_ID,		/* a uid or gid: e->ids */
 	ROLE_GROUPS,		/* a group list given: e->ids */
 	ROLE_GROUPS_IN,		/* a group list returned: e->ids, when the call worked */
-	/* A buffer read into, which strace prints and no rule reads (a
-	 * read's bytes say nothing the rules need): no fact; the eBPF
-	 * capture copies it only for printing (trace). */
+	/* A buffer the kernel fills, as many bytes as the call returns,
+	 * which strace prints and no rule reads (what a read brought in, a
+	 * link's target, getcwd's path, getrandom's bytes): no fact; the
+	 * eBPF capture copies it only for printing (trace). */
 	ROLE_READ_BUF,
 	ROLE_COUNT,
 };
