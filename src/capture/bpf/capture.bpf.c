@@ -40,6 +40,15 @@ struct {
 	__type(value, __u8);	/* FOLLOWED | FOLLOWED_FATAL_TOLD */
 } followed SEC(".maps");
 
+/* Processes whose last thread ended lately: the ends of their other
+ * threads may still come (on_task_exit). Least recently used go first. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);	/* tgid */
+	__type(value, __u8);
+} gone SEC(".maps");
+
 #define FOLLOWED 1
 #define FOLLOWED_FATAL_TOLD 2	/* on_signal_generate told its fatal signal */
 
@@ -853,8 +862,12 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_task_exit, struct task_struct *p)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid), tid = BPF_CORE_READ(p, pid);
+	__u8 one = 1;
 
-	if (!bpf_map_lookup_elem(&followed, &tgid))
+	/* A thread that ends together with its process's last may get here
+	 * after that one forgot the process (each counts itself out of
+	 * signal->live before its hook runs): it is still ours. */
+	if (!bpf_map_lookup_elem(&followed, &tgid) && !bpf_map_lookup_elem(&gone, &tgid))
 		return 0;
 	/* The hook runs in the thread that ends (do_exit). */
 	unreturned(tgid, tid);
@@ -869,8 +882,10 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 		/* The end of a process is always worth a read now. */
 		bpf_ringbuf_submit(r, live == 0 ? BPF_RB_FORCE_WAKEUP : wake_flags());
 	}
-	if (live == 0)
+	if (live == 0) {
+		bpf_map_update_elem(&gone, &tgid, &one, BPF_ANY);
 		bpf_map_delete_elem(&followed, &tgid);
+	}
 	return 0;
 }
 
