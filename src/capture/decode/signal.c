@@ -136,6 +136,7 @@ static void put_ptr(struct strbuf *out, const char *field, const void *p)
 		strbuf_addf(out, ", %s=NULL", field);
 }
 
+/* A signal's name, or its number for one the tables lack. */
 static void put_signal(struct strbuf *out, int sig)
 {
 	const char *name = dec_signame(sig);
@@ -556,22 +557,11 @@ const struct dec_entry dec_signal_calls[] = {
 
 const size_t dec_signal_ncalls = ARRAY_SIZE(dec_signal_calls);
 
-/* A signal's name, or its number for one the tables lack. */
-static void add_signame(struct strbuf *out, int sig)
-{
-	const char *n = dec_signame(sig);
-
-	if (n)
-		strbuf_adds(out, n);
-	else
-		strbuf_addf(out, "%d", sig);
-}
-
 void dec_signal_line(struct strbuf *out, const siginfo_t *si)
 {
 	strbuf_reset(out);
 	strbuf_adds(out, "--- ");
-	add_signame(out, si->si_signo);
+	put_signal(out, si->si_signo);
 	strbuf_addc(out, ' ');
 	dec_siginfo(out, si);
 	strbuf_adds(out, " ---");
@@ -581,7 +571,7 @@ void dec_stop_line(struct strbuf *out, int sig)
 {
 	strbuf_reset(out);
 	strbuf_adds(out, "--- stopped by ");
-	add_signame(out, sig);
+	put_signal(out, sig);
 	strbuf_adds(out, " ---");
 }
 
@@ -593,7 +583,7 @@ void dec_exit_line(struct strbuf *out, const struct rc_event *e)
 		return;
 	}
 	strbuf_adds(out, "+++ killed by ");
-	add_signame(out, e->signo);
+	put_signal(out, e->signo);
 	strbuf_adds(out, e->core_dumped ? " (core dumped) +++" : " +++");
 }
 
