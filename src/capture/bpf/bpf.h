@@ -90,8 +90,9 @@ void bpf_plan_of(const struct rc_syscall *sc, size_t print_bytes, struct rcb_pla
 #define BPF_REC_REGIONS 96
 #define BPF_REC_ARGV 256	/* pointers made for an exec's argv */
 
-/* A record, checked: its fixed part by kind, and a call's items as the
- * memory the decoders read (the regions point into the record). */
+/* A record, checked: its fixed part by kind (only that kind's member is
+ * valid), and a call's items as the memory the decoders read (the
+ * regions point into the record). */
 struct bpf_rec {
 	struct rcb_header h;
 	struct rcb_call call;	/* RCB_CALL */
