@@ -239,17 +239,18 @@ static __always_inline void read_argv(const char *const *argv)
 	x->live = 1;
 }
 
-/* Whether call NR is recorded: every call, unless the loader chose
- * some (the calls the rules read, -e trace=); the others cost the
+/* Whether a call of plan PL is recorded: every call, unless the loader
+ * chose some (the calls the rules read, -e trace=); the others cost the
  * program one map look-up. */
-static __always_inline int wanted(__u32 nr)
+static __always_inline int wanted(const struct rcb_plan *pl)
 {
-	struct rcb_plan *pl;
+	return !filter_calls || (pl && (pl->flags & RCB_PLAN_WANTED));
+}
 
-	if (!filter_calls)
-		return 1;
-	pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
-	return pl && (pl->flags & RCB_PLAN_WANTED);
+/* Call NR's plan (record.h), looked up once per hook; NULL: none. */
+static __always_inline struct rcb_plan *plan_of(__u32 nr)
+{
+	return nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
 }
 
 SEC("tp_btf/sys_enter")
@@ -257,7 +258,10 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 {
 	__u32 tgid, tid;
 
-	if (!followed_now(&tgid, &tid) || !wanted((__u32)id))
+	if (!followed_now(&tgid, &tid))
+		return 0;
+	struct rcb_plan *pl = plan_of((__u32)id);
+	if (!wanted(pl))
 		return 0;
 	struct entry *slot = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
 						   BPF_LOCAL_STORAGE_GET_F_CREATE);
@@ -276,8 +280,6 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 	en.args[4] = regs->r8;
 	en.args[5] = regs->r9;
 	en.timeout_arg = 0xff;
-	__u32 nr = (__u32)id;
-	struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
 	if (pl) {
 		for (int k = 0; k < RCB_PLAN; k++) {
 			__u8 arg = pl->item[k].arg;
@@ -487,30 +489,20 @@ __noinline __u32 add_live(struct scratch *buf, __u32 off)
 	return add_item(buf, off, 0, RCB_I_LIVE, &l, sizeof(l), sizeof(l), sizeof(l), FROM_KERNEL);
 }
 
-/* Item K of the plan (what it keeps of the call's memory, after the
- * record's fixed part): a global function, so that the verifier follows
- * each item's cases once, not their product over the items. */
-__noinline __u32 plan_step(struct scratch *buf, __u32 off, const struct entry *en, long ret, __u32 k)
+/* Item PI of the call's plan (what it keeps of the call's memory, after
+ * the record's fixed part): a global function, so that the verifier
+ * follows each item's cases once, not their product over the items. */
+__noinline __u32 plan_step(struct scratch *buf, __u32 off, const struct entry *en, long ret,
+			   const struct rcb_plan_item *pi)
 {
-	if (!buf || !en)
+	if (!buf || !en || !pi)
 		return off;
-	/* The mask is the verifier's bound on K (a check alone is compiled
-	 * into a copy it does not follow). */
-	barrier_var(k);
-	k &= 3;
-	if (k >= RCB_PLAN)
-		return off;
-	__u32 nr = (__u32)en->nr;
-	struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
-
-	if (!pl)
-		return off;
-	__u8 arg = pl->item[k].arg & 7, la = pl->item[k].len_arg & 7;
+	__u8 arg = pi->arg & 7, la = pi->len_arg & 7;
 	if (arg >= 6)
 		return off;
 	const void *p = (const void *)en->args[arg];
 	__u64 len;
-	switch (pl->item[k].kind) {
+	switch (pi->kind) {
 	case RCB_P_STR:
 		off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_USER_STR);
 		break;
@@ -529,8 +521,8 @@ __noinline __u32 plan_step(struct scratch *buf, __u32 off, const struct entry *e
 	}
 	case RCB_P_DATA_OUT:
 	case RCB_P_DATA_IN:
-		len = pl->item[k].kind == RCB_P_DATA_OUT ? en->args[la] : (ret > 0 ? (__u64)ret : 0);
-		if (pl->item[k].kind == RCB_P_DATA_IN && ret <= 0)
+		len = pi->kind == RCB_P_DATA_OUT ? en->args[la] : (ret > 0 ? (__u64)ret : 0);
+		if (pi->kind == RCB_P_DATA_IN && ret <= 0)
 			break;
 		if (len <= 2 * RCB_DATA_END) {
 			/* All of it, as two halves at most. */
@@ -553,7 +545,7 @@ __noinline __u32 plan_step(struct scratch *buf, __u32 off, const struct entry *e
 		break;
 	case RCB_P_EXEC: {
 		struct exec_state *x = bpf_task_storage_get(&execs, bpf_get_current_task_btf(), 0, 0);
-		__u8 aa = pl->item[k].len_arg & 7;
+		__u8 aa = pi->len_arg & 7;
 		if (ret != 0) {
 			off = add_item(buf, off, arg, RCB_I_STR, p, RCB_STR_MAX, RCB_STR_MAX, 0, FROM_USER_STR);
 		} else if (x && x->exec_seen) {
@@ -589,8 +581,8 @@ __noinline __u32 plan_step(struct scratch *buf, __u32 off, const struct entry *e
 		break;
 	}
 	case RCB_P_BYTES: {
-		__u8 fl = pl->item[k].flags;
-		__u64 n = pl->item[k].size;
+		__u8 fl = pi->flags;
+		__u64 n = pi->size;
 		if ((fl & RCB_PF_OK) && ret < 0)
 			break;
 		if (fl & RCB_PF_COUNT_ARG) {
@@ -603,8 +595,8 @@ __noinline __u32 plan_step(struct scratch *buf, __u32 off, const struct entry *e
 				break;
 			n = v;
 		}
-		if (pl->item[k].max && n > pl->item[k].max)
-			n = pl->item[k].max;
+		if (pi->max && n > pi->max)
+			n = pi->max;
 		if (n)
 			off = add_item(buf, off, arg, RCB_I_BYTES, p, n, RCB_BYTES_MAX, n, FROM_USER);
 		break;
@@ -617,8 +609,12 @@ __noinline __u32 plan_step(struct scratch *buf, __u32 off, const struct entry *e
 
 static __always_inline __u32 add_items(struct scratch *buf, __u32 off, const struct entry *en, long ret)
 {
-	for (__u32 k = 0; k < RCB_PLAN; k++)
-		off = plan_step(buf, off, en, ret, k);
+	const struct rcb_plan *pl = plan_of((__u32)en->nr);
+
+	if (!pl)
+		return off;
+	for (int k = 0; k < RCB_PLAN; k++)
+		off = plan_step(buf, off, en, ret, &pl->item[k]);
 	return off;
 }
 
@@ -639,9 +635,8 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		 * filter runs before the entry hook), one in progress when
 		 * the process was followed, or a new child's first return.
 		 * The saved registers still hold its number and arguments. */
-		__u32 nr = (__u32)regs->orig_ax;
-		struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
-		if ((ret == 0 && pl && (pl->flags & RCB_PLAN_FORK)) || !wanted(nr))
+		struct rcb_plan *pl = plan_of((__u32)regs->orig_ax);
+		if ((ret == 0 && pl && (pl->flags & RCB_PLAN_FORK)) || !wanted(pl))
 			return 0;
 		en->nr = (__s64)regs->orig_ax;
 		en->args[0] = regs->di;
@@ -750,8 +745,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		r->enter_ns = en->ns;
 		for (int i = 0; i < 6; i++)
 			r->args[i] = en->args[i];
-		__u32 nr = (__u32)en->nr;
-		struct rcb_plan *pl = nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
+		struct rcb_plan *pl = plan_of((__u32)en->nr);
 		/* clone3's struct is read at entry by its decoder. */
 		if (pl && pl->item[0].kind == RCB_P_BYTES && (pl->item[0].flags & RCB_PF_COUNT_ARG) &&
 		    (pl->flags & RCB_PLAN_FORK) && en->args[0] &&
