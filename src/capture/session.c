@@ -197,6 +197,20 @@ static void drain(void *arg)
 		;
 }
 
+/* Whether the command CHILD has ended, its wait status then in *STATUS:
+ * the watch reaps a child it seized; else we do, waiting when BLOCK
+ * (a watch that still runs is not waited for: it is being freed). */
+static bool reap(pid_t child, struct watch *w, bool block, int *status)
+{
+	if (w) {
+		if (!watch_done(w))
+			return false;
+		*status = watch_child_status(w);
+		return true;
+	}
+	return waitpid(child, status, block ? 0 : WNOHANG) == child;
+}
+
 /* Stacks for a fatal signal (capture/watch.h): a ptrace seize for
  * signals only. Without it (ptrace refused where eBPF is allowed), the
  * run goes on without stacks, and says so once. */
@@ -390,41 +404,25 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		}
 		if (w)
 			watch_sync(w, drain, &rd);
-		/* The watch reaps a child it seized. */
-		if (child && !reaped && w && watch_done(w)) {
-			reaped = true;
-			res->child_status = watch_child_status(w);
-		} else if (child && !reaped && !w) {
-			int status;
-			if (waitpid(child, &status, WNOHANG) == child) {
-				reaped = true;
-				res->child_status = status;
-			}
-		}
+		if (child && !reaped)
+			reaped = reap(child, w, false, &res->child_status);
 		if (!child && stop_flag)
 			break;
 		/* The kernel forgets a process when its last thread ends:
 		 * once none is left, what remains is in the ring. */
 		if ((!child || reaped) && !bpf_capture_following(bc)) {
-			while (bpf_capture_poll(bc, 0, replay_one, rp, err) > 0)
-				;
+			drain(&rd);
 			break;
 		}
 	}
 	/* Detaching: what each thread is blocked in, as the tracer says;
 	 * then the watch lets go of them. */
 	bpf_replay_end(rp, fl.v, fl.n, since, !child);
-	int watched = w ? watch_child_status(w) : -1;
+	if (child && !reaped)
+		reap(child, w, true, &res->child_status);
 	watch_free(w);
 	alarm(0);
 	if (child) {
-		if (!reaped && w)
-			res->child_status = watched;
-		if (!reaped && !w) {
-			int status;
-			if (waitpid(child, &status, 0) == child)
-				res->child_status = status;
-		}
 		res->spawn_errno = spawn_error(&sp);
 	} else {
 		res->detached = true;
