@@ -43,6 +43,7 @@ struct capture {
 	struct capture_opts o;
 	int nthreads;
 	uint64_t events;
+	uint64_t summed;	/* of them, calls the kernel summed */
 	struct strbuf line;	/* lines other than calls */
 	struct tracer *tr;
 	bool fatal_seen;	/* on_fatal_signal was called */
@@ -107,6 +108,11 @@ void capture_free(struct capture *c)
 uint64_t capture_events(const struct capture *c)
 {
 	return c->events;
+}
+
+uint64_t capture_summed(const struct capture *c)
+{
+	return c->summed;
 }
 
 static double now(clockid_t clk)
@@ -559,6 +565,26 @@ void capture_finish_thread(struct capture *c, struct tracee *t)
 	finish_one(&fa, t);
 	procfs_socks_free(fa.socks);
 	strbuf_release(&fa.desc);
+}
+
+void capture_replay_sum(struct capture *c, struct tracee *t, long nr, int fd, double time, const struct rc_sum *sum)
+{
+	struct cthread *th = t->user;
+	struct rc_event e;
+
+	event_clear(&e);
+	e.kind = RC_EV_SUM;
+	e.pid = t->tid;
+	e.ts = clock_of(c, CLOCK_REALTIME);
+	e.dur = time;
+	e.nr = nr;
+	e.name = th ? call_name(th, nr) : dec_syscall_name(nr);
+	e.fd = fd;
+	e.sum = sum;
+	feed(c, t, &e);
+	/* An event per call, as if each had been given. */
+	c->events += sum->calls - 1;
+	c->summed += sum->calls;
 }
 
 void capture_finish(struct capture *c, struct tracer *tr, bool detaching)

@@ -77,6 +77,8 @@ const struct tracer_hooks *capture_hooks(void);
 void capture_finish(struct capture *c, struct tracer *tr, bool detaching);
 
 uint64_t capture_events(const struct capture *c);
+/* Of those, the calls given as sums (capture_replay_sum). */
+uint64_t capture_summed(const struct capture *c);
 
 /* A process found running (attach): what /proc knows of it, its argv,
  * exe, cwd and open fds, told to M. */
@@ -102,6 +104,11 @@ void capture_replay_live(struct capture *c, const struct rc_creds *cr, int secco
  * tracer's threads (call it after capture_finish, which closes the
  * printer's open lines). */
 void capture_finish_thread(struct capture *c, struct tracee *t);
+/* Replaying: like calls NR of T's process on FD, summed by the kernel
+ * (TIME seconds inside them), made an RC_EV_SUM event (event.h); no
+ * line is printed for it, as no log has one. */
+struct rc_sum;
+void capture_replay_sum(struct capture *c, struct tracee *t, long nr, int fd, double time, const struct rc_sum *sum);
 
 /*
  * Syscall selection (capture/select.c).

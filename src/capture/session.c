@@ -341,6 +341,8 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		/* What the tracer would stop on; the rest stays in the kernel. */
 		.select = o->select,
 		.nbits = dec_nr_max(),
+		/* Diagnosis mode: what no trace prints may be summed. */
+		.sums = !o->printer,
 	};
 	struct bpf_capture *bc;
 	struct spawn sp = { .errfd = -1 };
@@ -415,6 +417,9 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			break;
 		}
 	}
+	/* The sums of processes that live on, while their fds are known. */
+	drain(&rd);
+	bpf_capture_flush_sums(bc, replay_one, rp);
 	/* Detaching: what each thread is blocked in, as the tracer says;
 	 * then the watch lets go of them. */
 	bpf_replay_end(rp, fl.v, fl.n, since, !child);
@@ -492,6 +497,7 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 		r = r < 0 ? -1 : r;
 	}
 	res->events = capture_events(c);
+	res->summed = capture_summed(c);
 	capture_free(c);
 	forward_pid = 0;
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)

@@ -54,6 +54,7 @@ struct session_result {
 	bool detached;		/* attach ended by detaching */
 	int stop_signal;	/* the signal that ended an attach; 0 none */
 	uint64_t events;
+	uint64_t summed;	/* eBPF: of them, calls summed in the kernel */
 	uint64_t stops;
 	bool seccomp;		/* the filter was used */
 	bool no_syscall_info;	/* the kernel lacks PTRACE_GET_SYSCALL_INFO */

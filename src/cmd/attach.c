@@ -127,6 +127,7 @@ int cmd_attach(int argc, char **argv)
 			.kind = "attach",
 			.pid = (int)pid,
 			.events = res.events,
+			.summed = res.summed,
 			.seconds = res.seconds,
 			.backend = res.backend == BACKEND_EBPF ? "ebpf" : "ptrace",
 			.procs = &pl.eng.procs,

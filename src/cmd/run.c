@@ -140,6 +140,7 @@ int cmd_run(int argc, char **argv)
 			.kind = "run",
 			.command = (const char *const *)(argv + optind),
 			.events = res.events,
+			.summed = res.summed,
 			.seconds = res.seconds,
 			.backend = res.backend == BACKEND_EBPF ? "ebpf" : "ptrace",
 			.procs = &pl.eng.procs,

@@ -20,6 +20,29 @@ enum rc_event_kind {
 	RC_EV_SYSCALL,
 	RC_EV_SIGNAL,		/* a signal delivered: --- SIGSEGV {...} --- */
 	RC_EV_EXIT,		/* the process ended: +++ exited with N +++ / killed by */
+	/* Like calls the capture summed instead of giving each (the eBPF
+	 * capture's diagnosis mode): no log has it, and only the rules that
+	 * ask for sums (RC_READS_SUMS) are given it. */
+	RC_EV_SUM,
+};
+
+/* RC_EV_SUM: the reads (or writes) of one process on one fd that refers
+ * to a regular file, each of which moved bytes, fast (the capture gives
+ * each slow, failed or empty call whole, and the first few too). The
+ * event's nr and name are the first call's, fd its fd, ts the last's
+ * end, and dur the time inside them all. */
+#define RC_SUM_SIZES 4
+#define RC_SUM_BITS 65
+struct rc_sum {
+	uint64_t calls;
+	long long bytes;
+	double first_ts;	/* the first's start */
+	int tid;		/* the thread of the first */
+	bool threads;		/* more than one thread made them */
+	/* The most frequent sizes asked for (Misra-Gries: the most frequent
+	 * is among them), and the calls by the size's bit length. */
+	uint64_t size[RC_SUM_SIZES], size_count[RC_SUM_SIZES];
+	uint64_t hist[RC_SUM_BITS];
 };
 
 /* A socket address, decoded. */
@@ -126,6 +149,9 @@ struct rc_event {
 	bool has_fault_addr;
 	uint64_t fault_addr;	/* si_addr */
 	int sender_pid;		/* si_pid: the sender, for kill-like codes */
+
+	/* RC_EV_SUM */
+	const struct rc_sum *sum;
 
 	/* RC_EV_EXIT */
 	bool exited;		/* true: exit_code valid; false: killed by signo */

@@ -1270,6 +1270,9 @@ void procs_apply(struct rc_procs *m, const struct rc_event *e)
 		break;
 	case RC_EV_SIGNAL:
 		break;
+	case RC_EV_SUM:
+		p->nsyscalls += e->sum->calls;
+		break;
 	}
 }
 

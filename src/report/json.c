@@ -52,6 +52,10 @@ static void write_subject(struct json *j, const struct rc_report *r)
 		json_key(j, "events");
 		json_int(j, (long long)r->events);
 	}
+	if (r->summed) {
+		json_key(j, "summed");
+		json_int(j, (long long)r->summed);
+	}
 	if (r->backend) {
 		json_key(j, "backend");
 		json_string(j, r->backend);

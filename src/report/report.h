@@ -20,6 +20,7 @@ struct rc_report {
 	uint64_t lines;			/* input lines read (logs) */
 	uint64_t skipped_lines;		/* lines that were not trace lines */
 	uint64_t events;
+	uint64_t summed;		/* of them, calls summed in the kernel (eBPF) */
 	double seconds;			/* how long run/attach traced; 0 unknown */
 	const char *backend;		/* run, attach: "ptrace" or "ebpf"; NULL otherwise */
 	const struct rc_procs *procs;	/* may be NULL */

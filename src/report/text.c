@@ -50,6 +50,20 @@ static bool backend_is_ebpf(const struct rc_report *r)
 	return r->backend && strcmp(r->backend, "ebpf") == 0;
 }
 
+/* "N events", and how they were captured. */
+static void events_said(struct strbuf *sb, const struct rc_report *r)
+{
+	strbuf_add_count(sb, r->events);
+	strbuf_adds(sb, " events");
+	if (backend_is_ebpf(r))
+		strbuf_adds(sb, ", in-kernel capture");
+	if (r->summed) {
+		strbuf_adds(sb, ", ");
+		strbuf_add_count(sb, r->summed);
+		strbuf_adds(sb, " of them summed");
+	}
+}
+
 static void subject_line(struct out *o, const struct rc_report *r)
 {
 	struct strbuf *sb = o->sb;
@@ -91,13 +105,12 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		for (const char *const *a = r->command; *a; a++)
 			strbuf_addf(sb, " %s", *a);
 		strbuf_adds(sb, " (");
-		strbuf_add_count(sb, r->events);
-		strbuf_adds(sb, backend_is_ebpf(r) ? " events, in-kernel capture)\n" : " events)\n");
+		events_said(sb, r);
+		strbuf_adds(sb, ")\n");
 	} else if (r->pid > 0) {
 		strbuf_addf(sb, "attached to pid %d for %.1f s (", r->pid, r->seconds);
-		strbuf_add_count(sb, r->events);
-		strbuf_adds(sb, backend_is_ebpf(r) ? " events, in-kernel capture); detached, it runs on\n"
-						   : " events); detached, it runs on\n");
+		events_said(sb, r);
+		strbuf_adds(sb, "); detached, it runs on\n");
 	}
 }
 

@@ -419,6 +419,8 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	case RC_EV_EXIT:
 		on_exit_event(s, e, ctx);
 		return;
+	case RC_EV_SUM:		/* not read */
+		return;
 	case RC_EV_SYSCALL:
 		break;
 	}

@@ -41,7 +41,7 @@ void engine_dispatch_build(struct rc_engine *eng)
 	size_t nw = (eng->nhooks + 63) / 64;
 	if (!nw)
 		nw = 1;
-	size_t nsets = (size_t)ncalls + 1 + 6;
+	size_t nsets = (size_t)ncalls + 1 + 7;
 	eng->nwords = nw;
 	eng->ncalls = ncalls;
 	eng->by_call = xcalloc(nsets * nw, sizeof(uint64_t));
@@ -50,7 +50,8 @@ void engine_dispatch_build(struct rc_engine *eng)
 	eng->blocked = eng->paths + nw;
 	eng->signals = eng->blocked + nw;
 	eng->exits = eng->signals + nw;
-	eng->while_set = eng->exits + nw;
+	eng->sums = eng->exits + nw;
+	eng->while_set = eng->sums + nw;
 	free(eng->conds);
 	eng->conds = xcalloc(eng->nhooks ? eng->nhooks : 1, sizeof(*eng->conds));
 	eng->nconds = 0;
@@ -69,6 +70,8 @@ void engine_dispatch_build(struct rc_engine *eng)
 			set_bit(eng->signals, h);
 		if (r->events & RC_READS_EXITS)
 			set_bit(eng->exits, h);
+		if (r->events & RC_READS_SUMS)
+			set_bit(eng->sums, h);
 		if (r->calls_while && r->calls_while[0] != SIZE_MAX) {
 			struct engine_cond *c = &eng->conds[eng->nconds++];
 			c->hook = h;
@@ -173,6 +176,9 @@ void engine_feed(struct rc_engine *eng, struct rc_event *e)
 		break;
 	case RC_EV_EXIT:
 		dispatch(eng, e, eng->exits, NULL, NULL, NULL, NULL);
+		break;
+	case RC_EV_SUM:
+		dispatch(eng, e, eng->sums, NULL, NULL, NULL, NULL);
 		break;
 	}
 	procs_apply(&eng->procs, e);

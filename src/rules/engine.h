@@ -27,7 +27,7 @@ struct rc_engine {
 	size_t nwords;
 	long ncalls;
 	uint64_t *by_call;
-	uint64_t *failed, *paths, *blocked, *signals, *exits;
+	uint64_t *failed, *paths, *blocked, *signals, *exits, *sums;
 	/* The hooks that read every call while a field of their state is
 	 * not 0 (calls_while), and the bit set they make for one call. */
 	struct engine_cond {

@@ -204,9 +204,10 @@ static void note_read(struct state *s, int tid, const struct file_stat *f, long 
 	r->pending = n > LLONG_MAX - r->pending ? LLONG_MAX : r->pending + n;
 }
 
-/* A write by E's thread: to the file itself (the program's store), or on
- * to a socket, a pipe or another file with what it read last. */
-static void on_write(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+/* A write of BYTES by thread TID on E's fd: to the file itself (the
+ * program's store), or on to a socket, a pipe or another file with what
+ * it read last. */
+static void on_write(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx, int tid, long long bytes)
 {
 	const char *path = rule_fd_path(ctx, e);
 	struct file_stat *f = lookup(s, path);
@@ -215,12 +216,12 @@ static void on_write(struct state *s, const struct rc_event *e, const struct rc_
 		f->writes = true;
 		return;
 	}
-	void **slot = hmap_get_int(&s->readers, e->pid);
+	void **slot = hmap_get_int(&s->readers, tid);
 	struct reader *r = slot ? *slot : NULL;
 	if (!r || r->pending <= 0 || !(f = lookup(s, r->path)))
 		return;
 	const struct rc_fd *fd = procs_fd(ctx->procs, e->pid, e->fd);
-	long long n = MIN(e->ret, r->pending);
+	long long n = MIN(bytes, r->pending);
 	r->pending -= n;
 	if (fd && fd->kind == RC_FD_SOCKET)
 		f->sent += n;
@@ -230,6 +231,30 @@ static void on_write(struct state *s, const struct rc_event *e, const struct rc_
 		r->pending += n;
 }
 
+/* BYTES read by thread TID on E's fd. */
+static void on_read(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx, int tid, long long bytes)
+{
+	struct file_stat *f = lookup(s, rule_fd_path(ctx, e));
+
+	if (!f)
+		return;
+	f->bytes = bytes > LLONG_MAX - f->bytes ? LLONG_MAX : f->bytes + bytes;
+	f->cur = bytes > LLONG_MAX - f->cur ? LLONG_MAX : f->cur + bytes;
+	note_read(s, tid, f, bytes);
+}
+
+/* Reads or writes the capture summed: as many bytes, by the thread that
+ * began them. */
+static void on_sum(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	if (!s->files.count || e->sum->bytes <= 0)
+		return;
+	if (syscall_classes(e->nr) & CL_READ)
+		on_read(s, e, ctx, e->sum->tid, e->sum->bytes);
+	else
+		on_write(s, e, ctx, e->sum->tid, e->sum->bytes);
+}
+
 static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct state *s = st;
@@ -237,6 +262,10 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 
 	if (e->kind == RC_EV_EXIT) {
 		reader_free(hmap_del_int(&s->readers, e->pid));
+		return;
+	}
+	if (e->kind == RC_EV_SUM) {
+		on_sum(s, e, ctx);
 		return;
 	}
 	if (e->kind != RC_EV_SYSCALL || !e->ret_known || e->err)
@@ -253,16 +282,13 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 	if ((cl & (CL_MEM_IO | CL_READ)) == (CL_MEM_IO | CL_READ)) {
 		/* A log (or a hostile tracee) can claim any count: saturate
 		 * rather than overflow. */
-		if (e->ret > 0 && s->files.count && (f = lookup(s, rule_fd_path(ctx, e)))) {
-			f->bytes = e->ret > LLONG_MAX - f->bytes ? LLONG_MAX : f->bytes + e->ret;
-			f->cur = e->ret > LLONG_MAX - f->cur ? LLONG_MAX : f->cur + e->ret;
-			note_read(s, e->pid, f, e->ret);
-		}
+		if (e->ret > 0 && s->files.count)
+			on_read(s, e, ctx, e->pid, e->ret);
 		return;
 	}
 	if (cl & CL_MEM_IO) {
 		if (e->ret > 0 && s->files.count)
-			on_write(s, e, ctx);
+			on_write(s, e, ctx, e->pid, e->ret);
 		return;
 	}
 	/* The file's size, by path or by fd. */
@@ -437,7 +463,7 @@ const struct rc_rule_ops rc_rule_repeated_open_ops = {
 	.init = init,
 	.on_event = on_event,
 	.reads = {
-		.events = RC_READS_EXITS,
+		.events = RC_READS_EXITS | RC_READS_SUMS,
 		/* The opens, the reads and writes, the stats: by class and by
 		 * on_event's own list. */
 		.classes = CL_OPEN | CL_READ | CL_WRITE | CL_LOOK,

@@ -42,6 +42,7 @@ enum {
 	RC_READS_FAILED = 1u << 3,	/* every call with an errno (interrupted ones too) */
 	RC_READS_PATHS = 1u << 4,	/* every call with a non-empty path (as resolved) */
 	RC_READS_BLOCKED = 1u << 5,	/* every call still blocked when the trace ended */
+	RC_READS_SUMS = 1u << 6,	/* RC_EV_SUM: like calls summed (event.h) */
 };
 
 struct rc_rule_reads {

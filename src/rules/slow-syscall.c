@@ -359,10 +359,32 @@ static void top_insert(struct kind_stat *ks, const struct rc_event *e, const cha
 	t->outgoing = outgoing(e->nr);
 }
 
+/* Fast calls the capture summed: their time counts to their kind's
+ * share, for the thread that began them (one slow call is never in a
+ * sum). */
+static void on_sum(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	const char *path = NULL, *address = NULL;
+
+	if (e->dur < 0)
+		return;
+	enum kind k = classify(s, e, ctx, &path, &address);
+	if (k == K_SKIP)
+		return;
+	struct kind_stat *ks = &s->k[k];
+	ks->count += e->sum->calls;
+	ks->total += e->dur;
+	rule_thread_time_add(&ks->per_thread, e->sum->tid, e->dur, THREADS_MAX);
+}
+
 static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct state *s = st;
 
+	if (e->kind == RC_EV_SUM) {
+		on_sum(s, e, ctx);
+		return;
+	}
 	if (e->kind != RC_EV_SYSCALL)
 		return;
 	if (e->nr == SYS_listen || e->nr == SYS_close || syscall_is(e->nr, CL_ACCEPT))
@@ -497,8 +519,9 @@ const struct rc_rule_ops rc_rule_slow_syscall_ops = {
 	.init = init,
 	.on_event = on_event,
 	.reads = {
-		/* Any call may be slow (classify's K_OTHER). */
-		.events = RC_READS_CALLS,
+		/* Any call may be slow (classify's K_OTHER); the summed ones
+		 * add to the shares. */
+		.events = RC_READS_CALLS | RC_READS_SUMS,
 	},
 	.finish = finish,
 	.release = release,

@@ -104,32 +104,44 @@ static bool few_calls(const void *value)
 	return f->calls < EVICT_BELOW;
 }
 
-static void count_size(struct io_stat *f, uint64_t size)
+/* N more calls of SIZE (Misra-Gries, weighted: a size not kept takes
+ * the place of the rarest once the others have paid for it). */
+static void count_size(struct io_stat *f, uint64_t size, uint64_t n)
 {
 	int free_slot = -1;
 
 	for (int i = 0; i < SIZES; i++) {
 		if (f->size_count[i] && f->size[i] == size) {
-			f->size_count[i]++;
+			f->size_count[i] += n;
 			return;
 		}
 		if (!f->size_count[i] && free_slot < 0)
 			free_slot = i;
 	}
-	if (free_slot >= 0) {
-		f->size[free_slot] = size;
-		f->size_count[free_slot] = 1;
-		return;
+	if (free_slot < 0) {
+		uint64_t least = n;
+		for (int i = 0; i < SIZES; i++)
+			least = MIN(least, f->size_count[i]);
+		for (int i = 0; i < SIZES; i++) {
+			f->size_count[i] -= least;
+			if (!f->size_count[i] && free_slot < 0)
+				free_slot = i;
+		}
+		n -= least;
 	}
-	for (int i = 0; i < SIZES; i++)
-		f->size_count[i]--;
+	if (free_slot >= 0 && n) {
+		f->size[free_slot] = size;
+		f->size_count[free_slot] = n;
+	}
 }
 
-static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx, char dir)
+/* The stats of the file E's fd refers to, in direction DIR; NULL when
+ * it is none, or cannot be kept. */
+static struct io_stat *io_stat_of(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx, char dir)
 {
 	const char *path = file_path(ctx, e);
 	if (!path)
-		return;
+		return NULL;
 
 	strbuf_reset(&s->key);
 	strbuf_addc(&s->key, dir);
@@ -140,7 +152,7 @@ static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx
 			rule_evict(&s->files, few_calls, io_free);
 		if (s->files.count >= PATHS_MAX) {
 			s->dropped++;
-			return;
+			return NULL;
 		}
 		slot = hmap_put(&s->files, s->key.buf, s->key.len, NULL);
 		struct io_stat *n = xcalloc(1, sizeof(*n));
@@ -149,26 +161,59 @@ static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx
 		*slot = n;
 	}
 	struct io_stat *f = *slot;
+	f->seq = e->seq;
+	f->ts = e->ts;
+	if (!f->syscall && e->name)
+		f->syscall = xstrdup(e->name);
+	return f;
+}
+
+static void add_bytes(struct io_stat *f, long long n)
+{
+	/* Saturate: a log can claim any count. */
+	f->bytes = n > LLONG_MAX - f->bytes ? LLONG_MAX : f->bytes + n;
+}
+
+static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx, char dir)
+{
+	struct io_stat *f = io_stat_of(s, e, ctx, dir);
+	if (!f)
+		return;
 	/* The size the program asked for is its chunk size; what came
 	 * back is less only at the end of the file. */
 	uint64_t size = e->len > 0 ? e->len : (uint64_t)e->ret;
 	f->calls++;
-	/* Saturate: a log can claim any count. */
-	f->bytes = e->ret > LLONG_MAX - f->bytes ? LLONG_MAX : f->bytes + e->ret;
+	add_bytes(f, e->ret);
 	f->hist[size ? 64 - __builtin_clzll(size) : 0]++;
-	count_size(f, size);
-	f->seq = e->seq;
-	f->ts = e->ts;
+	count_size(f, size, 1);
 	if (f->nev < EVIDENCE && e->line)
 		f->ev[f->nev++] = rule_line(e);
-	if (!f->syscall && e->name)
-		f->syscall = xstrdup(e->name);
+}
+
+/* Calls the capture summed (the same counts, made in the kernel). */
+static void on_sum(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	const struct rc_sum *sum = e->sum;
+	struct io_stat *f = io_stat_of(s, e, ctx, (syscall_classes(e->nr) & CL_READ) ? 'r' : 'w');
+	if (!f)
+		return;
+	f->calls = sum->calls > UINT64_MAX - f->calls ? UINT64_MAX : f->calls + sum->calls;
+	add_bytes(f, sum->bytes);
+	for (int b = 0; b < 65 && b < RC_SUM_BITS; b++)
+		f->hist[b] += sum->hist[b];
+	for (int i = 0; i < RC_SUM_SIZES; i++)
+		if (sum->size_count[i])
+			count_size(f, sum->size[i], sum->size_count[i]);
 }
 
 static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct state *s = st;
 
+	if (e->kind == RC_EV_SUM) {
+		on_sum(s, e, ctx);
+		return;
+	}
 	if (e->kind != RC_EV_SYSCALL)
 		return;
 	/* The calls that return the bytes they moved through memory; on_io
@@ -263,7 +308,7 @@ const struct rc_rule_ops rc_rule_small_io_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
-	.reads = { .classes = CL_READ | CL_WRITE, .calls = reads_calls },
+	.reads = { .classes = CL_READ | CL_WRITE, .calls = reads_calls, .events = RC_READS_SUMS },
 	.finish = finish,
 	.release = release,
 };

@@ -134,6 +134,8 @@ static bool reference(const struct rc_rule_reads *r, const struct rc_event *e, c
 		return r->events & RC_READS_SIGNALS;
 	case RC_EV_EXIT:
 		return r->events & RC_READS_EXITS;
+	case RC_EV_SUM:
+		return r->events & RC_READS_SUMS;
 	case RC_EV_SYSCALL:
 		break;
 	}

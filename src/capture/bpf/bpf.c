@@ -22,6 +22,8 @@
 /* include/linux/proc_ns.h */
 #define PROC_PID_INIT_INO 0xEFFFFFFCU
 #define WAKEUP_DEFAULT (256u << 10)
+/* Sums in progress at once (diagnosis mode): past it, calls are whole. */
+#define SUMS_MAX 8192
 
 struct bpf_capture {
 	struct capture_bpf *skel;
@@ -118,6 +120,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	}
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
 	c->skel->rodata->filter_calls = o && o->select;
+	c->skel->rodata->summing = o && o->sums;
 	/* Our pid namespace, for the ids the records give our user. */
 	struct stat ns;
 	/* In the kernel's own namespace (its inode is PROC_PID_INIT_INO) the
@@ -130,7 +133,9 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	 * (bpf_capture_follow): one descriptor fewer. */
 	if (!c->skel->rodata->pidns_ino)
 		bpf_program__set_autoload(c->skel->progs.kernel_tgid, false);
-	if ((e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
+	/* The sums' map is preallocated: only as big as it is used. */
+	if ((e = -bpf_map__set_max_entries(c->skel->maps.sums, o && o->sums ? SUMS_MAX : 1)) != 0 ||
+	    (e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
 	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c, o)) != 0) {
 		bpf_capture_close(c);
 		return fail(err, e, "load the eBPF capture");
@@ -250,17 +255,43 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
 	memset(out, 0, sizeof(*out));
 	if (ncpu <= 0)
 		return;
-	__u64 *v = calloc((size_t)ncpu, sizeof(*v));
+	/* The counters begin each CPU's scratch value (capture.bpf.c); a
+	 * per-CPU value is read for every CPU, each rounded up to 8. */
+	size_t each = ((size_t)bpf_map__value_size(c->skel->maps.scratch) + 7) & ~(size_t)7;
+	unsigned char *v = calloc((size_t)ncpu, each);
+	__u32 zero = 0;
 	if (!v)
 		return;
-	for (__u32 k = 0; k < RCB_NCOUNTERS; k++)
-		if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.counters), &k, v) == 0)
-			for (int i = 0; i < ncpu; i++)
-				sum[k] += v[i];
+	if (bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.scratch), &zero, v) == 0) {
+		for (int i = 0; i < ncpu; i++) {
+			__u64 cpu[RCB_NCOUNTERS];
+			memcpy(cpu, v + (size_t)i * each, sizeof(cpu));
+			for (int k = 0; k < RCB_NCOUNTERS; k++)
+				sum[k] += cpu[k];
+		}
+	}
 	free(v);
 	out->reserve = sum[RCB_LOST_RESERVE];
 	out->entry = sum[RCB_LOST_ENTRY];
 	out->follow = sum[RCB_LOST_FOLLOW];
+}
+
+void bpf_capture_flush_sums(struct bpf_capture *c, bpf_record_fn fn, void *user)
+{
+	int fd = bpf_map__fd(c->skel->maps.sums);
+	struct rcb_sum_key k;
+	struct rcb_sum_state st;
+
+	/* Each key is deleted once read: the next is always the first. */
+	while (bpf_map_get_next_key(fd, NULL, &k) == 0) {
+		if (bpf_map_lookup_and_delete_elem(fd, &k, &st) != 0) {
+			if (bpf_map_delete_elem(fd, &k) != 0)
+				break;
+			continue;
+		}
+		if (st.s.calls)
+			fn(user, &st.s, sizeof(st.s));
+	}
 }
 
 bool bpf_capture_following(const struct bpf_capture *c)

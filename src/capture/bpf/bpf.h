@@ -45,6 +45,9 @@ struct bpf_capture_opts {
 	 * kernel. A command's exec always is (it ends its held prelude). */
 	const unsigned char *select;
 	long nbits;
+	/* Diagnosis mode: sum what the rules need only as sums (record.h,
+	 * RCB_SUM) instead of recording each call. */
+	bool sums;
 };
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err);
@@ -60,6 +63,10 @@ typedef int (*bpf_record_fn)(void *user, const void *rec, size_t size);
 /* Read what is there, waiting up to TIMEOUT_MS (0: do not wait) for the
  * first: the number of records, or -1 with ERR set. */
 int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, void *user, struct strbuf *err);
+
+/* The sums still in progress, as records, each given to FN (processes
+ * that live on when the capture ends): call it once the ring is read. */
+void bpf_capture_flush_sums(struct bpf_capture *c, bpf_record_fn fn, void *user);
 
 struct bpf_capture_losses {
 	uint64_t reserve;	/* records the full ring buffer refused */
@@ -99,6 +106,7 @@ struct bpf_rec {
 	struct rcb_signal sig;	/* RCB_SIGNAL */
 	struct rcb_exit exit;	/* RCB_EXIT */
 	struct rcb_fork fork;	/* RCB_FORK */
+	struct rcb_sum sum;	/* RCB_SUM */
 	struct mem_region region[BPF_REC_REGIONS];
 	size_t nregions;
 	/* Made by the parse: an exec's argv array, the lengths a call was

@@ -27,6 +27,8 @@ const volatile __u64 wakeup_bytes = 256 * 1024;
 const volatile __u64 pidns_dev, pidns_ino;
 /* The plan says which calls are recorded (RCB_PLAN_WANTED); 0: all. */
 const volatile __u8 filter_calls;
+/* Diagnosis mode: the plan's summable calls are summed (record.h). */
+const volatile __u8 summing;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -51,6 +53,17 @@ struct {
 
 #define FOLLOWED 1
 #define FOLLOWED_FATAL_TOLD 2	/* on_signal_generate told its fatal signal */
+#define FOLLOWED_SUMS 4		/* it has had sums (flush_all has work) */
+
+/* Preallocated: a sum begins inside a call, where an allocation could
+ * fail; when it is full, the calls are recorded whole. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct rcb_sum_key);
+	__type(value, struct rcb_sum_state);
+} sums SEC(".maps");
+
 
 /* The kernel's values (include/linux/sched/signal.h, uapi signal.h). */
 #define SIGKILL_NR 9
@@ -127,8 +140,14 @@ struct {
 /* A record is built here, then copied to the ring buffer at its size.
  * Three times the largest record: an item's offset, masked to below
  * RCB_REC_MAX, plus its largest read (masked to below RCB_REC_MAX too)
- * stays inside, which is the bound the verifier can follow. */
+ * stays inside, which is the bound the verifier can follow.
+ *
+ * The loss counters come first in the same per-CPU value, and a new
+ * sum is made from its zeroed start (sum_call): a map fewer is a
+ * descriptor fewer, and a command run with `ulimit -n 32` still can be
+ * (the loader holds each map's and program's). */
 struct scratch {
+	__u64 counters[RCB_NCOUNTERS];	/* first: the loader reads them there */
 	char buf[3 * RCB_REC_MAX];
 };
 
@@ -139,12 +158,6 @@ struct {
 	__type(value, struct scratch);
 } scratch SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, RCB_NCOUNTERS);
-	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
 
 /* A record's header, for the current thread (every hook that writes a
  * record runs in the thread it is about). */
@@ -175,10 +188,11 @@ static __always_inline int followed_now(__u32 *tgid, __u32 *tid)
 
 static __always_inline void count(__u32 which)
 {
-	__u64 *v = bpf_map_lookup_elem(&counters, &which);
+	__u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
 
-	if (v)
-		*v += 1;
+	if (s && which < RCB_NCOUNTERS)
+		s->counters[which] += 1;
 }
 
 /* Room for a record of SIZE bytes in the ring buffer; NULL (counted)
@@ -198,6 +212,202 @@ static __always_inline __u64 wake_flags(void)
 {
 	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP
 									    : BPF_RB_NO_WAKEUP;
+}
+
+/*
+ * Diagnosis mode's sums (record.h, RCB_SUM).
+ */
+
+/* Whether the current thread's FD is a regular file: its file table,
+ * read as the kernel keeps it (the call has just returned, so the fd is
+ * still the one it used, barring another thread's close). */
+static __always_inline int regular_file(int fd)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+	unsigned int max = BPF_CORE_READ(fdt, max_fds);
+	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct file *f = 0;
+
+	if ((unsigned int)fd >= max || bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) != 0 || !f)
+		return 0;
+	return (BPF_CORE_READ(f, f_inode, i_mode) & 0170000) == 0100000;
+}
+
+/* V's bit length, as small-io counts sizes: 0 for 0, 11 for 1024. */
+static __always_inline __u32 bit_length(__u64 v)
+{
+	__u32 n = 0;
+
+	if (v >> 32) {
+		n += 32;
+		v >>= 32;
+	}
+	if (v >> 16) {
+		n += 16;
+		v >>= 16;
+	}
+	if (v >> 8) {
+		n += 8;
+		v >>= 8;
+	}
+	if (v >> 4) {
+		n += 4;
+		v >>= 4;
+	}
+	if (v >> 2) {
+		n += 2;
+		v >>= 2;
+	}
+	if (v >> 1) {
+		n += 1;
+		v >>= 1;
+	}
+	return n + (__u32)v;
+}
+
+/* The call EN ended with RET: summed (1), or to be recorded whole (0).
+ * Only a fast read or write of a regular file that moved bytes is; the
+ * first RCB_SUM_WHOLE of each sum are whole. */
+__noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long ret, __u32 tgid, __u32 tid)
+{
+	if (!en || !pl || !pl->sum || ret <= 0 || pl->sum_fd >= 6)
+		return 0;
+	int fd = (int)en->args[pl->sum_fd & 7];
+	if (fd < 0 || (pl->sum == RCB_SUM_WRITE && (fd == 1 || fd == 2)))
+		return 0;	/* what the program says is error-message's */
+	__u64 now = bpf_ktime_get_ns();
+	__u64 dur = now - en->ns;
+	if (dur >= RCB_SUM_SLOW_NS || !regular_file(fd))
+		return 0;
+	struct rcb_sum_key k = { .tgid = tgid, .fd = fd, .dir = pl->sum };
+	struct rcb_sum_state *st = bpf_map_lookup_elem(&sums, &k);
+	if (!st) {
+		/* Too big for the stack: zeroed in the scratch buffer, which
+		 * the record of a call not summed is built in after. */
+		__u32 zero = 0;
+		struct scratch *z = bpf_map_lookup_elem(&scratch, &zero);
+		if (z) {
+			__builtin_memset(z->buf, 0, sizeof(struct rcb_sum_state));
+			bpf_map_update_elem(&sums, &k, z->buf, BPF_NOEXIST);
+		}
+		st = bpf_map_lookup_elem(&sums, &k);
+		if (!st)
+			return 0;	/* full: whole */
+		__u8 *f = bpf_map_lookup_elem(&followed, &tgid);
+		if (f)
+			*f |= FOLLOWED_SUMS;
+	}
+	if (st->whole < RCB_SUM_WHOLE) {
+		st->whole++;
+		return 0;
+	}
+	struct rcb_sum *s = &st->s;
+	if (!s->calls) {
+		header(&s->h, RCB_SUM, sizeof(*s), tgid, tid);
+		s->first_tid = tid;
+		s->first_ns_tid = s->h.ns_tid;
+		s->nr = en->nr;
+		s->fd = fd;
+		s->dir = pl->sum;
+		s->threads = 1;
+		s->first_ns = en->ns;
+	} else if (s->first_tid != tid) {
+		s->threads = 2;
+	}
+	/* Threads of one process may read one fd at once. */
+	__sync_fetch_and_add(&s->calls, 1);
+	__sync_fetch_and_add(&s->bytes, (__u64)ret);
+	__sync_fetch_and_add(&s->time_ns, dur);
+	s->last_ns = now;
+	/* The size asked for is the chunk size (what came back is less only
+	 * at the end); a vector's is what it moved. */
+	__u64 size = pl->sum_len < 6 ? en->args[pl->sum_len & 7] : 0;
+	if ((__s64)size <= 0)
+		size = (__u64)ret;
+	__u32 b = bit_length(size);
+	if (b < RCB_SUM_BITS)
+		__sync_fetch_and_add(&s->hist[b], 1);
+	int free_slot = -1;
+	for (int i = 0; i < RCB_SUM_SIZES; i++) {
+		if (s->size_count[i] && s->size[i] == size) {
+			s->size_count[i]++;
+			return 1;
+		}
+		if (!s->size_count[i] && free_slot < 0)
+			free_slot = i;
+	}
+	if (free_slot >= 0) {
+		s->size[free_slot & (RCB_SUM_SIZES - 1)] = size;
+		s->size_count[free_slot & (RCB_SUM_SIZES - 1)] = 1;
+	} else {
+		for (int i = 0; i < RCB_SUM_SIZES; i++)
+			s->size_count[i]--;
+	}
+	return 1;
+}
+
+/* Sum ST written to the ring, by the current thread, and forgotten. */
+static __always_inline void sum_out(struct rcb_sum_state *st, __u32 tgid, __u32 tid)
+{
+	if (!st->s.calls)
+		return;
+	header(&st->s.h, RCB_SUM, sizeof(st->s), tgid, tid);
+	if (bpf_ringbuf_output(&events, &st->s, sizeof(st->s), wake_flags()) != 0)
+		count(RCB_LOST_RESERVE);
+}
+
+/* The sums of the current thread's FD, before the fd is closed. */
+static __always_inline void flush_fd(__u32 tgid, __u32 tid, int fd)
+{
+	for (__u32 dir = RCB_SUM_READ; dir <= RCB_SUM_WRITE; dir++) {
+		struct rcb_sum_key k = { .tgid = tgid, .fd = fd, .dir = dir };
+		struct rcb_sum_state *st = bpf_map_lookup_elem(&sums, &k);
+		if (!st)
+			continue;
+		sum_out(st, tgid, tid);
+		bpf_map_delete_elem(&sums, &k);
+	}
+}
+
+struct flush_ctx {
+	__u32 tgid, tid;
+};
+
+static long flush_step(struct bpf_map *map, struct rcb_sum_key *k, struct rcb_sum_state *st, struct flush_ctx *fc)
+{
+	if (k->tgid != fc->tgid)
+		return 0;
+	sum_out(st, fc->tgid, fc->tid);
+	bpf_map_delete_elem(map, k);
+	return 0;
+}
+
+/* Every sum of the current thread's process: at its exec (its fds may
+ * close), a close_range, and its end. */
+static __always_inline void flush_all(__u32 tgid, __u32 tid)
+{
+	__u8 *f = bpf_map_lookup_elem(&followed, &tgid);
+
+	if (!f || !(*f & FOLLOWED_SUMS))
+		return;
+	*f &= ~FOLLOWED_SUMS;
+	struct flush_ctx fc = { .tgid = tgid, .tid = tid };
+	bpf_for_each_map_elem(&sums, flush_step, &fc, 0);
+}
+
+/* A call about to close an fd (PL's closes) flushes its sums first. */
+static __always_inline void closing(const struct rcb_plan *pl, struct pt_regs *regs, __u32 tgid, __u32 tid)
+{
+	__u8 c = pl->closes;
+
+	if (c == RCB_CLOSES_ALL) {
+		flush_all(tgid, tid);
+		return;
+	}
+	__u64 v = c == 1 ? regs->di : c == 2 ? regs->si : c == 3 ? regs->dx : (__u64)-1;
+	if ((int)v >= 0)
+		flush_fd(tgid, tid, (int)v);
 }
 
 /* An exec's argv at its entry, into the thread's exec state. */
@@ -261,6 +471,8 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 	if (!followed_now(&tgid, &tid))
 		return 0;
 	struct rcb_plan *pl = plan_of((__u32)id);
+	if (summing && pl && pl->closes)
+		closing(pl, regs, tgid, tid);
 	if (!wanted(pl))
 		return 0;
 	struct entry *slot = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
@@ -649,6 +861,13 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		en->timeout_arg = 0xff;
 		flags = RCB_CALL_NO_ENTRY;
 	}
+	if (summing && !flags) {
+		struct rcb_plan *pl = plan_of((__u32)en->nr);
+		if (pl && pl->sum && sum_call(en, pl, ret, tgid, tid)) {
+			en->live = 0;
+			return 0;
+		}
+	}
 	__u32 zero = 0;
 	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
 	en->live = 0;
@@ -867,6 +1086,8 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 	unreturned(tgid, tid);
 	fatal_told(tgid, tid);
 	int live = BPF_CORE_READ(p, signal, live.counter);
+	if (live == 0)
+		flush_all(tgid, tid);
 	struct rcb_exit *r = reserve(sizeof(*r));
 	if (r) {
 		header(&r->h, RCB_EXIT, sizeof(*r), tgid, tid);

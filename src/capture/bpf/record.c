@@ -34,6 +34,25 @@ static struct rcb_plan_item *plan_add(struct rcb_plan *pl, unsigned *n, __u8 kin
 	return &pl->item[(*n)++];
 }
 
+/* Diagnosis mode's part of SC's plan (record.h, RCB_SUM): whether it is
+ * summed, and which fd it closes, from the table's classes and roles. */
+static void plan_sums(const struct rc_syscall *sc, unsigned len_arg, struct rcb_plan *pl)
+{
+	int fd = syscall_arg(sc, ROLE_FD), fd2 = syscall_arg(sc, ROLE_FD2);
+
+	if ((sc->classes & CL_MEM_IO) && (sc->classes & (CL_READ | CL_WRITE)) && fd >= 0 && fd < 6) {
+		pl->sum = (sc->classes & CL_READ) ? RCB_SUM_READ : RCB_SUM_WRITE;
+		pl->sum_fd = (__u8)fd;
+		pl->sum_len = len_arg < 6 ? (__u8)len_arg : 0xff;
+	}
+	if ((sc->classes & CL_EXEC) || sc->nr == SYS_close_range)
+		pl->closes = RCB_CLOSES_ALL;
+	else if (sc->nr == SYS_close && fd >= 0 && fd < 3)
+		pl->closes = (__u8)(fd + 1);
+	else if ((sc->classes & CL_DUP) && fd2 >= 0 && fd2 < 3)	/* dup2, dup3: onto FD2 */
+		pl->closes = (__u8)(fd2 + 1);
+}
+
 void bpf_plan_of(const struct rc_syscall *sc, size_t print_bytes, struct rcb_plan *pl)
 {
 	unsigned n = 0, len_arg = 0xff;
@@ -136,6 +155,7 @@ void bpf_plan_of(const struct rc_syscall *sc, size_t print_bytes, struct rcb_pla
 			break;
 		}
 	}
+	plan_sums(sc, len_arg, pl);
 }
 
 /* The most an item of KIND holds, as the kernel half caps it: a record
@@ -314,6 +334,14 @@ int bpf_record_parse(const void *rec, size_t size, struct bpf_rec *r)
 			return -1;
 		if (r->fork.clone_args_len)
 			add_region(r, r->fork.args[0], r->fork.clone_args, r->fork.clone_args_len);
+		return 0;
+	case RCB_SUM:
+		if (size < sizeof(r->sum))
+			return -1;
+		memcpy(&r->sum, rec, sizeof(r->sum));
+		if (!r->sum.calls || r->sum.fd < 0 || (r->sum.dir != RCB_SUM_READ && r->sum.dir != RCB_SUM_WRITE) ||
+		    r->sum.last_ns < r->sum.first_ns)
+			return -1;
 		return 0;
 	default:
 		return -1;

@@ -84,7 +84,22 @@ struct rcb_plan_item {
 struct rcb_plan {
 	struct rcb_plan_item item[RCB_PLAN];
 	__u32 flags;		/* enum rcb_call_kind */
-	__u32 pad;
+	/* Diagnosis mode (summed in the kernel, RCB_SUM): */
+	__u8 sum;		/* enum rcb_sum_dir: a call moving the bytes it
+				 * returns on fd argument SUM_FD; 0: none */
+	__u8 sum_fd;
+	__u8 sum_len;		/* the argument with the size asked for; 0xff:
+				 * the return (a vector's) */
+	__u8 closes;		/* 1 + the argument whose fd the call closes;
+				 * RCB_CLOSES_ALL: maybe any (exec, close_range);
+				 * 0: none */
+};
+
+#define RCB_CLOSES_ALL 0xff
+
+enum rcb_sum_dir {
+	RCB_SUM_READ = 1,
+	RCB_SUM_WRITE,
 };
 
 enum rcb_call_kind {
@@ -100,9 +115,10 @@ enum rcb_kind {
 	RCB_EXIT,		/* a thread ended */
 	RCB_SIGNAL,		/* a signal delivered to a thread */
 	RCB_FORK,		/* a thread or process made by a followed one */
+	RCB_SUM,		/* like calls summed (diagnosis mode) */
 };
 
-/* The loss counters, one slot each in the per-CPU counter array. */
+/* The loss counters, at the start of each CPU's scratch value. */
 enum rcb_counter {
 	RCB_LOST_RESERVE,	/* the ring buffer was full: a record dropped */
 	RCB_LOST_ENTRY,		/* an exit without its saved entry (the entry map was full) */
@@ -219,6 +235,53 @@ struct rcb_exit {
 	__u64 ns;
 	__s32 exit_code;	/* task->exit_code: status << 8 | signal (| 0x80 core) */
 	__u32 group_dead;	/* the last thread of its process */
+};
+
+/* Diagnosis mode: the fast reads and writes of a regular file that
+ * moved bytes are summed in the kernel, per process, fd and direction,
+ * after the first RCB_SUM_WHOLE of them, which are recorded whole (the
+ * rules' evidence). A sum is written before the fd is closed (close,
+ * dup2 onto it, close_range, exec) and before its process's end, so
+ * that it is read while the fd still names its file. What a rule needs
+ * of such calls is in it (small-io, repeated-open, slow-syscall's
+ * shares); a call that failed, returned 0 (the end of the file), took
+ * RCB_SUM_SLOW_NS or more, or wrote to fd 1 or 2 is never summed. */
+#define RCB_SUM_WHOLE 3
+#define RCB_SUM_SLOW_NS 10000000ULL
+#define RCB_SUM_SIZES 4
+#define RCB_SUM_BITS 65
+
+/* The header is the thread that wrote it (it closed the fd, or ended
+ * its process); FIRST_TID made the first call summed. */
+struct rcb_sum {
+	struct rcb_header h;
+	__s64 nr;		/* the first call's number */
+	__s32 fd;
+	__u32 dir;		/* enum rcb_sum_dir */
+	__u32 first_tid, first_ns_tid;
+	__u32 threads;		/* 1, or 2: more than one thread made them */
+	__u32 pad;
+	__u64 calls, bytes;
+	__u64 first_ns, last_ns;	/* the first's entry, the last's exit */
+	__u64 time_ns;		/* inside them, in all */
+	/* The most frequent sizes asked for (Misra-Gries: the most frequent
+	 * is among them), and the calls by the size's bit length. */
+	__u64 size[RCB_SUM_SIZES], size_count[RCB_SUM_SIZES];
+	__u64 hist[RCB_SUM_BITS];
+};
+
+/* The sums in progress, in the kernel's `sums` map: the loader writes
+ * out what is left when it detaches from processes that live on. */
+struct rcb_sum_key {
+	__u32 tgid;
+	__s32 fd;
+	__u32 dir;
+};
+
+struct rcb_sum_state {
+	struct rcb_sum s;
+	__u32 whole;		/* calls recorded whole so far */
+	__u32 pad;
 };
 
 #endif

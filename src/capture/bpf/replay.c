@@ -3,6 +3,7 @@
  * handles the tracer's stops, its memory read from the record's copies. */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <linux/ptrace.h>
 #include <signal.h>
 #include <stdio.h>
@@ -229,6 +230,26 @@ static void replay_signal(struct bpf_replay *rp, struct tracee *t, const struct 
 	rp->hooks->signal(rp->c, t, &si);
 }
 
+static void replay_sum(struct bpf_replay *rp, struct tracee *t, const struct rcb_sum *r)
+{
+	struct rc_sum sum;
+
+	memset(&sum, 0, sizeof(sum));
+	sum.calls = r->calls;
+	sum.bytes = r->bytes > LLONG_MAX ? LLONG_MAX : (long long)r->bytes;
+	sum.first_ts = rp->epoch + (double)r->first_ns / 1e9;
+	sum.tid = user_tid(r->first_ns_tid, r->first_tid);
+	sum.threads = r->threads > 1;
+	_Static_assert(RC_SUM_SIZES == RCB_SUM_SIZES && RC_SUM_BITS == RCB_SUM_BITS, "record.h's sums are event.h's");
+	for (int i = 0; i < RC_SUM_SIZES; i++) {
+		sum.size[i] = r->size[i];
+		sum.size_count[i] = r->size_count[i];
+	}
+	memcpy(sum.hist, r->hist, sizeof(sum.hist));
+	at(rp, r->last_ns);
+	capture_replay_sum(rp->c, t, (long)r->nr, r->fd, (double)r->time_ns / 1e9, &sum);
+}
+
 int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 {
 	struct bpf_rec *r = &rp->rec;
@@ -282,6 +303,9 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 			rp->hooks->born(rp->c, parent, child);
 		break;
 	}
+	case RCB_SUM:
+		replay_sum(rp, t, &r->sum);
+		break;
 	case RCB_EXIT: {
 		at(rp, r->exit.ns);
 		rp->hooks->gone(rp->c, t, r->exit.exit_code);
