@@ -22,12 +22,14 @@
 /* include/linux/proc_ns.h */
 #define PROC_PID_INIT_INO 0xEFFFFFFCU
 #define WAKEUP_DEFAULT (256u << 10)
-/* Sums in progress at once (diagnosis mode): past it, calls are whole. */
-#define SUMS_MAX 8192
+/* Slots for the sums in progress (diagnosis mode; a power of two): two
+ * sums of one slot take turns, each written out as the other comes. */
+#define SUMS_MAX 4096u
 
 struct bpf_capture {
 	struct capture_bpf *skel;
-	/* Attached one by one, so that close can detach in its own order. */
+	/* Attached one by one, so that close can detach in its own order
+	 * (ENTER: the entry hook, or diagnosis mode's switch hook). */
 	struct bpf_link *enter, *exit, *fork, *task_exit, *exec, *signal, *generate;
 	struct ring_buffer *rb;
 	bpf_record_fn fn;
@@ -121,6 +123,10 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
 	c->skel->rodata->filter_calls = o && o->select;
 	c->skel->rodata->summing = o && o->sums;
+	c->skel->rodata->sigreturn_nr = SYS_rt_sigreturn;
+	/* Diagnosis mode has no entry hook, and needs to know when a call
+	 * blocks; a full capture, the other way round. */
+	bpf_program__set_autoload(o && o->sums ? c->skel->progs.on_sys_enter : c->skel->progs.on_switch, false);
 	/* Our pid namespace, for the ids the records give our user. */
 	struct stat ns;
 	/* In the kernel's own namespace (its inode is PROC_PID_INIT_INO) the
@@ -133,7 +139,8 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	 * (bpf_capture_follow): one descriptor fewer. */
 	if (!c->skel->rodata->pidns_ino)
 		bpf_program__set_autoload(c->skel->progs.kernel_tgid, false);
-	/* The sums' map is preallocated: only as big as it is used. */
+	/* The sums' slots are only as many as are used. */
+	c->skel->rodata->sums_mask = o && o->sums ? SUMS_MAX - 1 : 0;
 	if ((e = -bpf_map__set_max_entries(c->skel->maps.sums, o && o->sums ? SUMS_MAX : 1)) != 0 ||
 	    (e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
 	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c, o)) != 0) {
@@ -142,7 +149,8 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	}
 	/* Exit before entry would see calls end that never began; entry
 	 * first sees at most calls begun and not yet ended. */
-	if (!(c->enter = attach(c->skel->progs.on_sys_enter)) || !(c->exit = attach(c->skel->progs.on_sys_exit)) ||
+	struct bpf_program *first = o && o->sums ? c->skel->progs.on_switch : c->skel->progs.on_sys_enter;
+	if (!(c->enter = attach(first)) || !(c->exit = attach(c->skel->progs.on_sys_exit)) ||
 	    !(c->fork = attach(c->skel->progs.on_fork)) || !(c->task_exit = attach(c->skel->progs.on_task_exit)) ||
 	    !(c->exec = attach(c->skel->progs.on_exec)) || !(c->signal = attach(c->skel->progs.on_signal)) ||
 	    !(c->generate = attach(c->skel->progs.on_signal_generate))) {
@@ -279,18 +287,17 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
 void bpf_capture_flush_sums(struct bpf_capture *c, bpf_record_fn fn, void *user)
 {
 	int fd = bpf_map__fd(c->skel->maps.sums);
-	struct rcb_sum_key k;
+	__u32 n = bpf_map__max_entries(c->skel->maps.sums);
 	struct rcb_sum_state st;
+	struct timespec ts;
 
-	/* Each key is deleted once read: the next is always the first. */
-	while (bpf_map_get_next_key(fd, NULL, &k) == 0) {
-		if (bpf_map_lookup_and_delete_elem(fd, &k, &st) != 0) {
-			if (bpf_map_delete_elem(fd, &k) != 0)
-				break;
+	/* Written now, as the kernel writes the time of a sum. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	for (__u32 i = 0; i < n; i++) {
+		if (bpf_map_lookup_elem(fd, &i, &st) != 0 || !st.used || !st.s.calls)
 			continue;
-		}
-		if (st.s.calls)
-			fn(user, &st.s, sizeof(st.s));
+		st.s.last_ns = (__u64)ts.tv_sec * 1000000000u + (__u64)ts.tv_nsec;
+		fn(user, &st.s, sizeof(st.s));
 	}
 }
 

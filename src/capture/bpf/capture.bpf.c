@@ -27,8 +27,13 @@ const volatile __u64 wakeup_bytes = 256 * 1024;
 const volatile __u64 pidns_dev, pidns_ino;
 /* The plan says which calls are recorded (RCB_PLAN_WANTED); 0: all. */
 const volatile __u8 filter_calls;
-/* Diagnosis mode: the plan's summable calls are summed (record.h). */
+/* Diagnosis mode (record.h, RCB_SUM): no entry hook (it costs as much
+ * as the rest), the arguments read at exit, durations from when the
+ * thread blocked, and the plan's summable calls summed. */
 const volatile __u8 summing;
+/* rt_sigreturn's number: at its exit the registers are the restored
+ * ones, and orig_ax says -1. */
+const volatile __s64 sigreturn_nr = -1;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -55,14 +60,18 @@ struct {
 #define FOLLOWED_FATAL_TOLD 2	/* on_signal_generate told its fatal signal */
 #define FOLLOWED_SUMS 4		/* it has had sums (flush_all has work) */
 
-/* Preallocated: a sum begins inside a call, where an allocation could
- * fail; when it is full, the calls are recorded whole. */
+/* The sums in progress, a slot each, the slot a hash of its key: an
+ * array's look-up is an address computed in place, where a hash map's
+ * cost a summed call as much as all the rest. A sum that finds its slot
+ * taken by another writes that one out first (sum_call). The loader
+ * sizes it, a power of two (SUMS_MASK + 1). */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, struct rcb_sum_key);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
 	__type(value, struct rcb_sum_state);
 } sums SEC(".maps");
+const volatile __u32 sums_mask = 4095;
 
 
 /* The kernel's values (include/linux/sched/signal.h, uapi signal.h). */
@@ -79,6 +88,12 @@ struct entry {
 	__u8 timeout[RCB_TIMEOUT];
 	__u8 timeout_arg;	/* 0xff: none */
 	__u8 timeout_fault;
+	/* Diagnosis mode, which has no entry hook: when the thread first
+	 * blocked since its last call ended (on_switch), and in which call
+	 * (0: not since). */
+	__u64 blocked_ns;
+	__s64 blocked_nr;
+	__u64 end_ns;		/* diagnosis mode: when the call returned */
 	/* A fatal signal the kernel acts on without delivering it
 	 * (on_signal_generate), to tell at the thread's end. */
 	struct fatal_sig {
@@ -148,6 +163,7 @@ struct {
  * (the loader holds each map's and program's). */
 struct scratch {
 	__u64 counters[RCB_NCOUNTERS];	/* first: the loader reads them there */
+	struct entry en;	/* diagnosis mode's call, made at its exit */
 	char buf[3 * RCB_REC_MAX];
 };
 
@@ -234,6 +250,35 @@ static __always_inline int regular_file(int fd)
 	return (BPF_CORE_READ(f, f_inode, i_mode) & 0170000) == 0100000;
 }
 
+/* The slot of sum K. */
+static __always_inline struct rcb_sum_state *sum_at(const struct rcb_sum_key *k)
+{
+	__u32 h = k->tgid * 0x9e3779b1u ^ (__u32)k->fd * 0x85ebca77u ^ k->dir * 0xc2b2ae3du;
+	__u32 i = (h ^ (h >> 15)) & sums_mask;
+
+	return bpf_map_lookup_elem(&sums, &i);
+}
+
+static __always_inline int same_key(const struct rcb_sum_key *a, const struct rcb_sum_key *b)
+{
+	return a->tgid == b->tgid && a->fd == b->fd && a->dir == b->dir;
+}
+
+/* Sum ST written to the ring, and its slot freed: by the current thread
+ * TGID/TID of its process, or with the ids of its first call when TGID
+ * is 0 (another process's, whose slot is wanted). */
+static __always_inline void sum_out(struct rcb_sum_state *st, __u32 tgid, __u32 tid)
+{
+	st->used = 0;
+	if (!st->s.calls)
+		return;
+	if (tgid)
+		header(&st->s.h, RCB_SUM, sizeof(st->s), tgid, tid);
+	st->s.last_ns = bpf_ktime_get_ns();
+	if (bpf_ringbuf_output(&events, &st->s, sizeof(st->s), wake_flags()) != 0)
+		count(RCB_LOST_RESERVE);
+}
+
 /* V's bit length, as small-io counts sizes: 0 for 0, 11 for 1024. */
 static __always_inline __u32 bit_length(__u64 v)
 {
@@ -276,24 +321,24 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 	int fd = (int)en->args[pl->sum_fd & 7];
 	if (fd < 0 || (pl->sum == RCB_SUM_WRITE && (fd == 1 || fd == 2)))
 		return 0;	/* what the program says is error-message's */
-	__u64 now = bpf_ktime_get_ns();
-	__u64 dur = now - en->ns;
-	if (dur >= RCB_SUM_SLOW_NS || !regular_file(fd))
+	/* Diagnosis mode's clock (diag_call): 0, the call did not block. */
+	__u64 dur = en->end_ns - en->ns;
+	if (dur >= RCB_SUM_SLOW_NS)
 		return 0;
 	struct rcb_sum_key k = { .tgid = tgid, .fd = fd, .dir = pl->sum };
-	struct rcb_sum_state *st = bpf_map_lookup_elem(&sums, &k);
-	if (!st) {
-		/* Too big for the stack: zeroed in the scratch buffer, which
-		 * the record of a call not summed is built in after. */
-		__u32 zero = 0;
-		struct scratch *z = bpf_map_lookup_elem(&scratch, &zero);
-		if (z) {
-			__builtin_memset(z->buf, 0, sizeof(struct rcb_sum_state));
-			bpf_map_update_elem(&sums, &k, z->buf, BPF_NOEXIST);
-		}
-		st = bpf_map_lookup_elem(&sums, &k);
-		if (!st)
-			return 0;	/* full: whole */
+	struct rcb_sum_state *st = sum_at(&k);
+	if (!st)
+		return 0;
+	/* A sum is made for a regular file, and written before its fd is
+	 * closed or replaced: while it is there, the fd is that file. */
+	if (!st->used || !same_key(&st->key, &k)) {
+		if (!regular_file(fd))
+			return 0;
+		if (st->used)
+			sum_out(st, 0, 0);	/* another's: out with its own ids */
+		__builtin_memset(st, 0, sizeof(*st));
+		st->key = k;
+		st->used = 1;
 		__u8 *f = bpf_map_lookup_elem(&followed, &tgid);
 		if (f)
 			*f |= FOLLOWED_SUMS;
@@ -311,15 +356,16 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 		s->fd = fd;
 		s->dir = pl->sum;
 		s->threads = 1;
-		s->first_ns = en->ns;
+		s->first_ns = en->ns ? en->ns : bpf_ktime_get_ns();
 	} else if (s->first_tid != tid) {
 		s->threads = 2;
 	}
-	/* Threads of one process may read one fd at once. */
+	/* Threads of one process may read one fd at once: the counts are
+	 * exact (the rest is a profile, and a lost update there is no
+	 * harm). */
 	__sync_fetch_and_add(&s->calls, 1);
 	__sync_fetch_and_add(&s->bytes, (__u64)ret);
-	__sync_fetch_and_add(&s->time_ns, dur);
-	s->last_ns = now;
+	s->time_ns += dur;
 	/* The size asked for is the chunk size (what came back is less only
 	 * at the end); a vector's is what it moved. */
 	__u64 size = pl->sum_len < 6 ? en->args[pl->sum_len & 7] : 0;
@@ -327,7 +373,7 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 		size = (__u64)ret;
 	__u32 b = bit_length(size);
 	if (b < RCB_SUM_BITS)
-		__sync_fetch_and_add(&s->hist[b], 1);
+		s->hist[b] += 1;
 	int free_slot = -1;
 	for (int i = 0; i < RCB_SUM_SIZES; i++) {
 		if (s->size_count[i] && s->size[i] == size) {
@@ -347,26 +393,14 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 	return 1;
 }
 
-/* Sum ST written to the ring, by the current thread, and forgotten. */
-static __always_inline void sum_out(struct rcb_sum_state *st, __u32 tgid, __u32 tid)
-{
-	if (!st->s.calls)
-		return;
-	header(&st->s.h, RCB_SUM, sizeof(st->s), tgid, tid);
-	if (bpf_ringbuf_output(&events, &st->s, sizeof(st->s), wake_flags()) != 0)
-		count(RCB_LOST_RESERVE);
-}
-
 /* The sums of the current thread's FD, before the fd is closed. */
 static __always_inline void flush_fd(__u32 tgid, __u32 tid, int fd)
 {
 	for (__u32 dir = RCB_SUM_READ; dir <= RCB_SUM_WRITE; dir++) {
 		struct rcb_sum_key k = { .tgid = tgid, .fd = fd, .dir = dir };
-		struct rcb_sum_state *st = bpf_map_lookup_elem(&sums, &k);
-		if (!st)
-			continue;
-		sum_out(st, tgid, tid);
-		bpf_map_delete_elem(&sums, &k);
+		struct rcb_sum_state *st = sum_at(&k);
+		if (st && st->used && same_key(&st->key, &k))
+			sum_out(st, tgid, tid);
 	}
 }
 
@@ -374,12 +408,10 @@ struct flush_ctx {
 	__u32 tgid, tid;
 };
 
-static long flush_step(struct bpf_map *map, struct rcb_sum_key *k, struct rcb_sum_state *st, struct flush_ctx *fc)
+static long flush_step(struct bpf_map *map, __u32 *i, struct rcb_sum_state *st, struct flush_ctx *fc)
 {
-	if (k->tgid != fc->tgid)
-		return 0;
-	sum_out(st, fc->tgid, fc->tid);
-	bpf_map_delete_elem(map, k);
+	if (st->used && st->key.tgid == fc->tgid)
+		sum_out(st, fc->tgid, fc->tid);
 	return 0;
 }
 
@@ -463,6 +495,27 @@ static __always_inline struct rcb_plan *plan_of(__u32 nr)
 	return nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
 }
 
+/* What a call's plan PL reads of its memory before the call can change
+ * it, into EN: an exec's argv (the exec frees it), and a timeout
+ * (select rewrites its own). At entry; in diagnosis mode, at exit. */
+static __always_inline void entry_items(struct entry *en, const struct rcb_plan *pl)
+{
+	for (int k = 0; k < RCB_PLAN; k++) {
+		__u8 arg = pl->item[k].arg;
+		if (pl->item[k].kind == RCB_P_EXEC && pl->item[k].len_arg < 6) {
+			read_argv((const char *const *)en->args[pl->item[k].len_arg & 7]);
+			continue;
+		}
+		if (pl->item[k].kind != RCB_P_TIMEOUT || arg >= 6)
+			continue;
+		en->timeout_arg = arg;
+		if (!en->args[arg & 7] ||
+		    bpf_probe_read_user(en->timeout, RCB_TIMEOUT, (const void *)en->args[arg & 7]) != 0)
+			en->timeout_fault = 1;
+		break;
+	}
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 {
@@ -471,8 +524,6 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 	if (!followed_now(&tgid, &tid))
 		return 0;
 	struct rcb_plan *pl = plan_of((__u32)id);
-	if (summing && pl && pl->closes)
-		closing(pl, regs, tgid, tid);
 	if (!wanted(pl))
 		return 0;
 	struct entry *slot = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
@@ -492,22 +543,8 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 	en.args[4] = regs->r8;
 	en.args[5] = regs->r9;
 	en.timeout_arg = 0xff;
-	if (pl) {
-		for (int k = 0; k < RCB_PLAN; k++) {
-			__u8 arg = pl->item[k].arg;
-			if (pl->item[k].kind == RCB_P_EXEC && pl->item[k].len_arg < 6) {
-				read_argv((const char *const *)en.args[pl->item[k].len_arg & 7]);
-				continue;
-			}
-			if (pl->item[k].kind != RCB_P_TIMEOUT || arg >= 6)
-				continue;
-			en.timeout_arg = arg;
-			if (!en.args[arg & 7] ||
-			    bpf_probe_read_user(en.timeout, RCB_TIMEOUT, (const void *)en.args[arg & 7]) != 0)
-				en.timeout_fault = 1;
-			break;
-		}
-	}
+	if (pl)
+		entry_items(&en, pl);
 	*slot = en;
 	return 0;
 }
@@ -830,6 +867,63 @@ static __always_inline __u32 add_items(struct scratch *buf, __u32 off, const str
 	return off;
 }
 
+/* Diagnosis mode's call at its exit, made in SC's entry from the saved
+ * registers (there is no entry hook); NULL when it is not recorded: not
+ * wanted, a new child's first return, or summed. Its closing of an fd
+ * writes the fd's sums first, before its own record. */
+static __always_inline struct entry *diag_call(struct scratch *sc, struct pt_regs *regs, long ret, __u32 tgid,
+					       __u32 tid)
+{
+	__s64 nr = (__s64)regs->orig_ax;
+
+	if (nr == -1)
+		nr = sigreturn_nr;
+	struct rcb_plan *pl = plan_of((__u32)nr);
+	if (pl && pl->closes)
+		closing(pl, regs, tgid, tid);
+	if ((ret == 0 && pl && (pl->flags & RCB_PLAN_FORK)) || !wanted(pl))
+		return 0;
+	struct entry *en = &sc->en;
+	en->live = 1;
+	en->nr = nr;
+	en->args[0] = regs->di;
+	en->args[1] = regs->si;
+	en->args[2] = regs->dx;
+	en->args[3] = regs->r10;
+	en->args[4] = regs->r8;
+	en->args[5] = regs->r9;
+	/* The clock is read only for a call that blocked, or that is
+	 * recorded: one that ran through is summed as taking no time. */
+	en->ns = en->end_ns = 0;
+	en->timeout_arg = 0xff;
+	en->timeout_fault = 0;
+	/* Begun, as far as the rules can tell, when it blocked. */
+	struct entry *ts = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	if (ts && ts->blocked_ns) {
+		en->end_ns = bpf_ktime_get_ns();
+		en->ns = ts->blocked_nr == nr && ts->blocked_ns <= en->end_ns ? ts->blocked_ns : en->end_ns;
+		ts->blocked_ns = 0;
+	}
+	if (pl && pl->sum && sum_call(en, pl, ret, tgid, tid))
+		return 0;
+	if (!en->end_ns)
+		en->ns = en->end_ns = bpf_ktime_get_ns();
+	if (!pl)
+		return en;
+	/* A successful exec has cleared the registers: its program and
+	 * argv (the exec event's) are put where no user memory is, for the
+	 * reader to find them. */
+	for (int k = 0; k < RCB_PLAN; k++) {
+		if (pl->item[k].kind != RCB_P_EXEC || ret != 0)
+			continue;
+		en->args[pl->item[k].arg & 7] = RCB_EXEC_PATH_AT;
+		en->args[pl->item[k].len_arg & 7] = RCB_EXEC_ARGV_AT;
+		return en;
+	}
+	entry_items(en, pl);
+	return en;
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -837,11 +931,20 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 
 	if (!followed_now(&tgid, &tid))
 		return 0;
-	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
-						BPF_LOCAL_STORAGE_GET_F_CREATE);
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+	struct entry *en;
 	__u32 flags = 0;
-	if (!en)
+	if (!sc)
 		return 0;
+	if (summing) {
+		if (!(en = diag_call(sc, regs, ret, tgid, tid)))
+			return 0;
+	} else {
+		en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (!en)
+			return 0;
+	}
 	if (!en->live) {
 		/* No entry was seen: a call a seccomp filter refused (the
 		 * filter runs before the entry hook), one in progress when
@@ -861,18 +964,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		en->timeout_arg = 0xff;
 		flags = RCB_CALL_NO_ENTRY;
 	}
-	if (summing && !flags) {
-		struct rcb_plan *pl = plan_of((__u32)en->nr);
-		if (pl && pl->sum && sum_call(en, pl, ret, tgid, tid)) {
-			en->live = 0;
-			return 0;
-		}
-	}
-	__u32 zero = 0;
-	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
 	en->live = 0;
-	if (!sc)
-		return 0;
 	struct rcb_call *r = (void *)sc->buf;
 	header(&r->h, RCB_CALL, 0, tgid, tid);
 	r->nr = en->nr;
@@ -880,7 +972,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		r->args[i] = en->args[i];
 	r->ret = ret;
 	r->enter_ns = en->ns;
-	r->exit_ns = bpf_ktime_get_ns();
+	r->exit_ns = summing ? en->end_ns : bpf_ktime_get_ns();
 	r->nitems = 0;
 	r->flags = flags;
 	__u32 size = add_items(sc, sizeof(*r), en, ret);
@@ -953,6 +1045,25 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	r->child_ns_tgid = ptgid == ctgid ? r->h.ns_tgid : r->child_ns_tid;
 	/* The call that forks, begun: the hook runs inside it. */
 	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	struct entry now_in;
+	if (summing) {
+		/* No entry hook: the call is in the parent's saved registers
+		 * (the hook runs inside it). */
+		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+		__builtin_memset(&now_in, 0, sizeof(now_in));
+		if (regs) {
+			now_in.live = 1;
+			now_in.nr = (__s64)BPF_CORE_READ(regs, orig_ax);
+			now_in.args[0] = BPF_CORE_READ(regs, di);
+			now_in.args[1] = BPF_CORE_READ(regs, si);
+			now_in.args[2] = BPF_CORE_READ(regs, dx);
+			now_in.args[3] = BPF_CORE_READ(regs, r10);
+			now_in.args[4] = BPF_CORE_READ(regs, r8);
+			now_in.args[5] = BPF_CORE_READ(regs, r9);
+			now_in.ns = bpf_ktime_get_ns();
+		}
+		en = &now_in;
+	}
 	r->has_entry = en && en->live;
 	r->clone_args_len = 0;
 	r->nr = 0;
@@ -1047,13 +1158,54 @@ static __always_inline void fatal_told(__u32 tgid, __u32 tid)
 	bpf_ringbuf_submit(r, 0);
 }
 
+/* Diagnosis mode: a followed thread blocks (it sleeps, not preempted):
+ * the time its call began, as the rules see it, unless it blocked
+ * already since its last call ended. The call is the one its saved
+ * registers name (a page fault's error code is no call of its own, but
+ * may look like one). */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
+{
+	__u32 tgid = prev->tgid;
+
+	if (preempt || prev_state == 0 || !bpf_map_lookup_elem(&followed, &tgid))
+		return 0;
+	struct entry *en = bpf_task_storage_get(&inflight, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!en || en->blocked_ns)
+		return 0;
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+	en->blocked_nr = regs ? (__s64)BPF_CORE_READ(regs, orig_ax) : -1;
+	en->blocked_ns = bpf_ktime_get_ns();
+	return 0;
+}
+
 /* A thread that ends inside a call (exit_group never returns) has no
- * exit for it: its call is written now, before its end. */
+ * exit for it: its call is written now, before its end. Diagnosis mode
+ * has no entry: a call that never returns is in the saved registers. */
 static __always_inline void unreturned(__u32 tgid, __u32 tid)
 {
-	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
+						summing ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 
-	if (!en || !en->live)
+	if (!en)
+		return;
+	if (summing) {
+		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+		__s64 nr = regs ? (__s64)BPF_CORE_READ(regs, orig_ax) : -1;
+		struct rcb_plan *pl = plan_of((__u32)nr);
+		if (!regs || nr < 0 || !pl || !(pl->flags & RCB_PLAN_NORETURN) || !wanted(pl))
+			return;
+		en->live = 1;
+		en->nr = nr;
+		en->args[0] = BPF_CORE_READ(regs, di);
+		en->args[1] = BPF_CORE_READ(regs, si);
+		en->args[2] = BPF_CORE_READ(regs, dx);
+		en->args[3] = BPF_CORE_READ(regs, r10);
+		en->args[4] = BPF_CORE_READ(regs, r8);
+		en->args[5] = BPF_CORE_READ(regs, r9);
+		en->ns = bpf_ktime_get_ns();
+	}
+	if (!en->live)
 		return;
 	en->live = 0;
 	struct rcb_call *r = reserve(sizeof(*r));

@@ -60,6 +60,8 @@ void bpf_plan_of(const struct rc_syscall *sc, size_t print_bytes, struct rcb_pla
 	memset(pl, 0, sizeof(*pl));
 	if (sc->classes & CL_FORK)
 		pl->flags |= RCB_PLAN_FORK;
+	if (sc->classes & CL_EXIT)
+		pl->flags |= RCB_PLAN_NORETURN;
 	for (unsigned i = 0; i < sc->nroles && i < 6; i++)
 		if (sc->roles[i] == ROLE_LEN)
 			len_arg = i;

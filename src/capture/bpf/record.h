@@ -108,7 +108,16 @@ enum rcb_call_kind {
 	RCB_PLAN_FORK = 1,
 	/* Recorded, when the loader chose the calls (filter_calls). */
 	RCB_PLAN_WANTED = 2,
+	/* Never returns (exit, exit_group): written at the thread's end. */
+	RCB_PLAN_NORETURN = 4,
 };
+
+/* Diagnosis mode reads a call's arguments from its exit's registers,
+ * which a successful exec has cleared: its record gives these for its
+ * path and argv, addresses in the kernel's half, which no user memory
+ * has, where the items are (the exec event's file name and argv). */
+#define RCB_EXEC_PATH_AT 0xffff900000000000ULL
+#define RCB_EXEC_ARGV_AT 0xffffa00000000000ULL
 
 enum rcb_kind {
 	RCB_CALL = 1,
@@ -262,16 +271,18 @@ struct rcb_sum {
 	__u32 threads;		/* 1, or 2: more than one thread made them */
 	__u32 pad;
 	__u64 calls, bytes;
-	__u64 first_ns, last_ns;	/* the first's entry, the last's exit */
-	__u64 time_ns;		/* inside them, in all */
+	__u64 first_ns;		/* the first's entry (as diagnosis mode's clock has it) */
+	__u64 last_ns;		/* when the sum was written (the fd closes) */
+	__u64 time_ns;		/* blocked inside them, in all */
 	/* The most frequent sizes asked for (Misra-Gries: the most frequent
 	 * is among them), and the calls by the size's bit length. */
 	__u64 size[RCB_SUM_SIZES], size_count[RCB_SUM_SIZES];
 	__u64 hist[RCB_SUM_BITS];
 };
 
-/* The sums in progress, in the kernel's `sums` map: the loader writes
- * out what is left when it detaches from processes that live on. */
+/* The sums in progress, a slot each in the kernel's `sums` array: the
+ * loader writes out what is left when it detaches from processes that
+ * live on. */
 struct rcb_sum_key {
 	__u32 tgid;
 	__s32 fd;
@@ -280,6 +291,8 @@ struct rcb_sum_key {
 
 struct rcb_sum_state {
 	struct rcb_sum s;
+	struct rcb_sum_key key;
+	__u32 used;		/* the slot holds KEY's sum */
 	__u32 whole;		/* calls recorded whole so far */
 	__u32 pad;
 };
