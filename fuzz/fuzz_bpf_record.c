@@ -3,13 +3,21 @@
  * refused or replayed through capture's hooks and decoders (which then
  * read the record's copies of the call's memory), never a crash, a
  * sanitizer report or a leak. The first byte picks the record's kind,
- * so that every kind is reached. */
+ * so that every kind is reached. The events go on to the rules, which
+ * take the kernel's sums (RC_EV_SUM) from no other source; every so
+ * many inputs they finish, as a session's end does. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "capture/bpf/bpf.h"
 #include "capture/bpf/record.h"
+#include "rules/engine.h"
+
+/* Inputs between two ends of the rules' session. */
+#define SESSION 4096
+
+static struct rc_engine eng;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -18,6 +26,18 @@ static void on_event(void *user, struct rc_event *e)
 	(void)user;
 	if (e->line)
 		(void)strlen(e->line);
+	engine_feed(&eng, e);
+}
+
+static void session_end(void)
+{
+	struct rc_findings findings;
+
+	findings_init(&findings);
+	engine_finish(&eng, &findings);
+	findings_release(&findings);
+	engine_release(&eng);
+	engine_init(&eng);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -25,10 +45,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static unsigned char rec[RCB_REC_MAX];
 	static struct capture *cap;
 	static struct bpf_replay *rp;
+	static unsigned inputs;
 
 	if (!size)
 		return 0;
 	if (!cap) {
+		engine_init(&eng);
 		/* One capture and replay for the run, as a session keeps
 		 * them: their thread table grows and shrinks with the input. */
 		struct capture_opts co = {
@@ -42,9 +64,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = size - 1 < sizeof(rec) ? size - 1 : sizeof(rec);
 	memset(rec, 0, sizeof(rec));
 	memcpy(rec, data + 1, n);
-	/* The kind: a call, an end, a signal or a fork, or anything else. */
-	if (n >= 4 && data[0] < 5)
+	/* The kind: a call, an end, a signal, a fork or a sum, or anything
+	 * else. */
+	if (n >= 4 && data[0] < 6)
 		rec[0] = data[0] ? data[0] : 1, rec[1] = rec[2] = rec[3] = 0;
 	bpf_replay_record(rp, rec, n);
+	if (++inputs % SESSION == 0)
+		session_end();
 	return 0;
 }

@@ -25,7 +25,7 @@ static const char attach_usage[] =
 	"options:\n"
 	"  --duration S         detach after S seconds (default: on Ctrl-C/SIGTERM)\n"
 	"  -e trace=SET         trace only these calls (strace's syntax)\n"
-	BACKEND_OPTION_HELP
+	BACKEND_SUMS_HELP
 	"  --core-out FILE      when the process dies of a fatal signal, also write\n"
 	"                       its core to FILE (mode 0600; gdb and 'rootcause core'\n"
 	"                       read it); the stacks are in the report either way\n"

@@ -49,15 +49,23 @@ struct backend_opts {
 int backend_getopt(int opt, const char *arg, struct backend_opts *b);
 #define OPT_BACKEND 0x300
 #define OPT_RING_SIZE 0x301
-#define BACKEND_OPTION_HELP                                                                  \
+#define BACKEND_OPTION_HELP BACKEND_CHOICE_HELP RING_SIZE_HELP
+#define BACKEND_CHOICE_HELP                                                                  \
 	"  --backend ptrace|ebpf|auto\n"                                                     \
 	"                       who captures the calls: the ptrace tracer (the default),\n" \
 	"                       the in-kernel eBPF capture (root, or CAP_BPF with\n"       \
 	"                       CAP_PERFMON; no call stops the command), or eBPF\n"         \
-	"                       where it loads and ptrace where not (one line says why)\n" \
+	"                       where it loads and ptrace where not (one line says why)\n"
+#define RING_SIZE_HELP                                                                       \
 	"  --ring-size SIZE     eBPF: the ring buffer the kernel writes to (default 16M;\n" \
 	"                       a power of two, 4K to 1G); what a full one drops is\n"      \
 	"                       counted and reported\n"
+/* run and attach: what eBPF does when no trace is written. */
+#define EBPF_SUMS_HELP                                                                       \
+	"                       (with eBPF and no trace written, the fast reads and\n"     \
+	"                       writes of regular files are summed in the kernel)\n"
+/* run and attach: the backend, what eBPF sums, its ring. */
+#define BACKEND_SUMS_HELP BACKEND_CHOICE_HELP EBPF_SUMS_HELP RING_SIZE_HELP
 /* A traced command's exit status as a shell gives it: its own, 128+N for
  * signal N, 127/126 when it could not be started (STARTED false). */
 int command_status(const struct session_result *res, bool started);

@@ -29,7 +29,7 @@ static const char run_usage[] =
 	"  -e trace=SET         trace only these calls (strace's syntax: open,read\n"
 	"                       or %file,%network); default: what the rules read\n"
 	"  --no-filter          stop on every call instead of using seccomp\n"
-	BACKEND_OPTION_HELP
+	BACKEND_SUMS_HELP
 	"  --core-out FILE      when the process dies of a fatal signal, also write\n"
 	"                       its core to FILE (mode 0600; gdb and 'rootcause core'\n"
 	"                       read it); the stacks are in the report either way\n"
