@@ -385,7 +385,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		handle_stop_signals();
 		ignore_sigpipe();
 		if (kill(o->pid, 0) < 0 && errno == ESRCH) {
-			strbuf_addf(err, "cannot attach to process %d: no such process", (int)o->pid);
+			tracer_explain_attach(o->pid, ESRCH, err);	/* as the tracer says it */
 			r = -1;
 			goto out;
 		}

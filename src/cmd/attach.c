@@ -18,9 +18,10 @@ static const char attach_usage[] =
 	"which threads are still blocked in a call (on which fd, path or peer, and\n"
 	"for how long).\n"
 	"\n"
-	"An attached process cannot be given a seccomp filter from outside, so every\n"
-	"call stops it twice (entry and exit); calls the rules do not read are not\n"
-	"decoded.\n"
+	"Where eBPF loads (root, or CAP_BPF with CAP_PERFMON) the kernel captures\n"
+	"the calls and none stops the process. Under ptrace an attached process\n"
+	"cannot be given a seccomp filter from outside, so every call stops it\n"
+	"twice (entry and exit); calls the rules do not read are not decoded.\n"
 	"\n"
 	"options:\n"
 	"  --duration S         detach after S seconds (default: on Ctrl-C/SIGTERM)\n"
@@ -115,7 +116,7 @@ int cmd_attach(int argc, char **argv)
 	pipeline_wire(&pl, &so);
 	struct session_result res;
 	int status;
-	if (trace_session(&so, &res, &err) < 0) {
+	if (trace_session(&so, &res, true, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));
 		status = RC_EXIT_INPUT;
 	} else {
@@ -130,6 +131,8 @@ int cmd_attach(int argc, char **argv)
 			.summed = res.summed,
 			.seconds = res.seconds,
 			.backend = res.backend == BACKEND_EBPF ? "ebpf" : "ptrace",
+			.backend_fallback = res.fallback[0] ? res.fallback : NULL,
+			.no_stacks = res.no_stacks[0] ? res.no_stacks : NULL,
 			.procs = &pl.eng.procs,
 			.findings = &findings,
 			.crash = pipeline_crash(&pl),

@@ -36,14 +36,16 @@ struct session_result;
  * read. NULL (the message printed) for a bad EXPR. */
 unsigned char *trace_selection(const char *expr);
 /* session_run, printing what the user must know of the kernel, and of
- * what the eBPF capture could not keep or could not do. */
-int trace_session(const struct session_opts *so, struct session_result *res, struct strbuf *err);
+ * what the eBPF capture could not keep or could not do; when REPORTED,
+ * why eBPF was not used and why a crash would have no stacks are left
+ * to the report (report_backend_notes). */
+int trace_session(const struct session_opts *so, struct session_result *res, bool reported, struct strbuf *err);
 /* --backend and --ring-size, as run, attach and trace take them. */
 struct backend_opts {
 	int backend;		/* enum capture_backend */
 	size_t ring_bytes;	/* 0: the default */
 };
-#define BACKEND_OPTS_INIT { 0, 0 }
+#define BACKEND_OPTS_INIT { BACKEND_AUTO, 0 }
 /* OPT (OPT_BACKEND or OPT_RING_SIZE) with its ARG into B: 0, or -1 with
  * the message printed for a bad value. */
 int backend_getopt(int opt, const char *arg, struct backend_opts *b);
@@ -52,10 +54,11 @@ int backend_getopt(int opt, const char *arg, struct backend_opts *b);
 #define BACKEND_OPTION_HELP BACKEND_CHOICE_HELP RING_SIZE_HELP
 #define BACKEND_CHOICE_HELP                                                                  \
 	"  --backend ptrace|ebpf|auto\n"                                                     \
-	"                       who captures the calls: the ptrace tracer (the default),\n" \
-	"                       the in-kernel eBPF capture (root, or CAP_BPF with\n"       \
-	"                       CAP_PERFMON; no call stops the command), or eBPF\n"         \
-	"                       where it loads and ptrace where not (one line says why)\n"
+	"                       who captures the calls: the ptrace tracer, the\n"          \
+	"                       in-kernel eBPF capture (root, or CAP_BPF with\n"          \
+	"                       CAP_PERFMON; no call stops the command), or auto (the\n"  \
+	"                       default): eBPF where it loads, ptrace where not, and\n"   \
+	"                       one line says why\n"
 #define RING_SIZE_HELP                                                                       \
 	"  --ring-size SIZE     eBPF: the ring buffer the kernel writes to (default 16M;\n" \
 	"                       a power of two, 4K to 1G); what a full one drops is\n"      \

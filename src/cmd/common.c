@@ -162,13 +162,13 @@ unsigned char *trace_selection(const char *expr)
 	return sel;
 }
 
-int trace_session(const struct session_opts *so, struct session_result *res, struct strbuf *err)
+int trace_session(const struct session_opts *so, struct session_result *res, bool reported, struct strbuf *err)
 {
 	int r = session_run(so, res, err);
 
-	if (res->fallback[0])
+	if (res->fallback[0] && !reported)
 		error_msg("using ptrace, not eBPF: %s", res->fallback);
-	if (res->no_stacks[0])
+	if (res->no_stacks[0] && !reported)
 		error_msg("a crash would have no stacks: %s", res->no_stacks);
 	if (res->no_syscall_info)
 		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");

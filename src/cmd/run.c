@@ -12,16 +12,18 @@
 static const char run_usage[] =
 	"usage: rootcause run [options] [--] CMD [ARGS...]\n"
 	"\n"
-	"Run CMD under rootcause's own tracer (no strace needed), following every\n"
+	"Run CMD under rootcause's own capture (no strace needed), following every\n"
 	"child and thread, and when it ends print why it failed, stalled or ran\n"
 	"slowly. The report goes to standard error (or -o), so the command's own\n"
 	"output is left as it was. Ctrl-C reaches the command as usual.\n"
 	"\n"
-	"Only the calls the rules read stop the command, through a seccomp filter\n"
-	"when the kernel has one. The filter cannot work without its tracer, so if\n"
-	"rootcause is killed with SIGKILL the command is killed too (SIGTERM or\n"
-	"SIGHUP sent to rootcause are passed on to the command instead); use\n"
-	"--no-filter for a command that must outlive rootcause.\n"
+	"Where eBPF loads (root, or CAP_BPF with CAP_PERFMON) the kernel captures\n"
+	"the calls and no call stops the command; if rootcause is killed, the\n"
+	"command runs on. Under ptrace only the calls the rules read stop it,\n"
+	"through a seccomp filter when the kernel has one. That filter cannot work\n"
+	"without its tracer, so if rootcause is killed with SIGKILL the command is\n"
+	"killed too (SIGTERM or SIGHUP sent to rootcause are passed on to the\n"
+	"command instead); use --no-filter for a command that must outlive it.\n"
 	"\n"
 	"options:\n"
 	"  --trace-out LOG      also write the trace in strace's format (mode 0600);\n"
@@ -128,7 +130,7 @@ int cmd_run(int argc, char **argv)
 	pipeline_wire(&pl, &so);
 	struct session_result res;
 	int status;
-	if (trace_session(&so, &res, &err) < 0) {
+	if (trace_session(&so, &res, true, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));
 		status = command_status(&res, false);
 	} else {
@@ -143,6 +145,8 @@ int cmd_run(int argc, char **argv)
 			.summed = res.summed,
 			.seconds = res.seconds,
 			.backend = res.backend == BACKEND_EBPF ? "ebpf" : "ptrace",
+			.backend_fallback = res.fallback[0] ? res.fallback : NULL,
+			.no_stacks = res.no_stacks[0] ? res.no_stacks : NULL,
 			.procs = &pl.eng.procs,
 			.findings = &findings,
 			.crash = pipeline_crash(&pl),

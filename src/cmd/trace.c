@@ -162,7 +162,7 @@ int cmd_trace(int argc, char **argv)
 	};
 	struct session_result res;
 	int status;
-	if (trace_session(&so, &res, &err) < 0) {
+	if (trace_session(&so, &res, false, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));
 		status = pid ? RC_EXIT_INPUT : command_status(&res, false);
 	} else {

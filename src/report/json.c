@@ -60,6 +60,14 @@ static void write_subject(struct json *j, const struct rc_report *r)
 		json_key(j, "backend");
 		json_string(j, r->backend);
 	}
+	if (r->backend_fallback) {
+		json_key(j, "backend_fallback");
+		json_string(j, r->backend_fallback);
+	}
+	if (r->no_stacks) {
+		json_key(j, "no_stacks");
+		json_string(j, r->no_stacks);
+	}
 	if (r->seconds > 0) {
 		json_key(j, "duration_s");
 		json_double(j, r->seconds);

@@ -23,6 +23,10 @@ struct rc_report {
 	uint64_t summed;		/* of them, calls summed in the kernel (eBPF) */
 	double seconds;			/* how long run/attach traced; 0 unknown */
 	const char *backend;		/* run, attach: "ptrace" or "ebpf"; NULL otherwise */
+	/* Why not eBPF (auto fell back to ptrace), and why a crash would
+	 * have had no stacks (eBPF without ptrace): one line each, or NULL. */
+	const char *backend_fallback;
+	const char *no_stacks;
 	const struct rc_procs *procs;	/* may be NULL */
 	const struct rc_findings *findings;	/* as findings_link ordered them */
 	/* The trace shows no outcome (an excerpt): unrecovered failures were

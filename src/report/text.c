@@ -112,6 +112,10 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		events_said(sb, r);
 		strbuf_adds(sb, "); detached, it runs on\n");
 	}
+	if (r->backend_fallback)
+		strbuf_addf(sb, "using ptrace, not eBPF: %s\n", r->backend_fallback);
+	if (r->no_stacks)
+		strbuf_addf(sb, "a crash would have had no stacks: %s\n", r->no_stacks);
 }
 
 /* How the first process ended: the outcome the findings explain. */
