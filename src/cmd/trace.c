@@ -28,7 +28,8 @@ static const char trace_usage[] =
 	"  -t, -tt, -ttt        prefix wall-clock time, with microseconds, as epoch\n"
 	"  -s N                 print N bytes of each data buffer (default 32)\n"
 	"  -x                   print non-ASCII strings in hex (\\x..)\n"
-	"  -y                   print the paths of file descriptors\n"
+	"  -y                   print the paths of file descriptors (read while each\n"
+	"                       call is stopped: the default backend is then ptrace)\n"
 	"  -p PID               attach to PID (all its threads) until Ctrl-C\n"
 	BACKEND_OPTION_HELP
 	"  --allow-loss         with eBPF: exit 0 even when records were lost\n"
@@ -125,6 +126,19 @@ int cmd_trace(int argc, char **argv)
 			free(sel);
 			return RC_EXIT_USAGE;
 		}
+	}
+
+	/* -y names each fd as its call made it: the tracer reads that
+	 * while the call is stopped, but the eBPF capture's records are
+	 * read after the program may have closed the fd and opened another
+	 * under its number, where /proc would name the wrong file. So auto
+	 * takes ptrace for -y, and eBPF asked for by name prints no names. */
+	if (yfds && bk.backend == BACKEND_AUTO) {
+		bk.backend = BACKEND_PTRACE;
+	} else if (yfds && bk.backend == BACKEND_EBPF) {
+		error_msg("-y is ignored with --backend ebpf: a descriptor's file is known only while its call is made "
+			  "(--backend ptrace prints it)");
+		yfds = false;
 	}
 
 	FILE *f = stderr;

@@ -94,6 +94,8 @@ struct entry {
 	__u64 blocked_ns;
 	__s64 blocked_nr;
 	__u64 end_ns;		/* diagnosis mode: when the call returned */
+	__u32 read_sum;		/* diagnosis mode: 1 + the slot of the thread's last
+				 * read sum; 0 none */
 	/* A fatal signal the kernel acts on without delivering it
 	 * (on_signal_generate), to tell at the thread's end. */
 	struct fatal_sig {
@@ -163,6 +165,7 @@ struct {
  * (the loader holds each map's and program's). */
 struct scratch {
 	__u64 counters[RCB_NCOUNTERS];	/* first: the loader reads them there */
+	__u64 woke_at;		/* the reader's position when this CPU last woke it */
 	struct entry en;	/* diagnosis mode's call, made at its exit */
 	char buf[3 * RCB_REC_MAX];
 };
@@ -223,11 +226,22 @@ static __always_inline void *reserve(__u64 size)
 }
 
 /* Wake the reader only once the backlog is worth a read: a wake-up per
- * record slows the traced program three- to fourfold. */
+ * record slows the traced program three- to fourfold. And once woken,
+ * not again until it has read on: a reader that falls behind would
+ * otherwise be sent a wake-up (an interrupt to its CPU) per record,
+ * which slows the writers and the reader both, and fills the ring. */
 static __always_inline __u64 wake_flags(void)
 {
-	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ? BPF_RB_FORCE_WAKEUP
-									    : BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wakeup_bytes)
+		return BPF_RB_NO_WAKEUP;
+	__u32 zero = 0;
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
+	__u64 at = bpf_ringbuf_query(&events, BPF_RB_CONS_POS);
+	if (s && s->woke_at == at + 1)
+		return BPF_RB_NO_WAKEUP;
+	if (s)
+		s->woke_at = at + 1;	/* + 1: 0 is never woken */
+	return BPF_RB_FORCE_WAKEUP;
 }
 
 /*
@@ -250,11 +264,17 @@ static __always_inline int regular_file(int fd)
 	return (BPF_CORE_READ(f, f_inode, i_mode) & 0170000) == 0100000;
 }
 
-/* The slot of sum K. */
-static __always_inline struct rcb_sum_state *sum_at(const struct rcb_sum_key *k)
+/* The slot of sum K, and its index. */
+static __always_inline __u32 sum_index(const struct rcb_sum_key *k)
 {
 	__u32 h = k->tgid * 0x9e3779b1u ^ (__u32)k->fd * 0x85ebca77u ^ k->dir * 0xc2b2ae3du;
-	__u32 i = (h ^ (h >> 15)) & sums_mask;
+
+	return (h ^ (h >> 15)) & sums_mask;
+}
+
+static __always_inline struct rcb_sum_state *sum_at(const struct rcb_sum_key *k)
+{
+	__u32 i = sum_index(k);
 
 	return bpf_map_lookup_elem(&sums, &i);
 }
@@ -311,9 +331,10 @@ static __always_inline __u32 bit_length(__u64 v)
 	return n + (__u32)v;
 }
 
-/* The call EN ended with RET: summed (1), or to be recorded whole (0).
- * Only a fast read or write of a regular file that moved bytes is; the
- * first RCB_SUM_WHOLE of each sum are whole. */
+/* The call EN ended with RET: summed (1 + the index of its sum's slot),
+ * or to be recorded whole (0). Only a fast read or write of a regular
+ * file that moved bytes is; the first RCB_SUM_WHOLE of each sum are
+ * whole. */
 __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long ret, __u32 tgid, __u32 tid)
 {
 	if (!en || !pl || !pl->sum || ret <= 0 || pl->sum_fd >= 6)
@@ -326,7 +347,8 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 	if (dur >= RCB_SUM_SLOW_NS)
 		return 0;
 	struct rcb_sum_key k = { .tgid = tgid, .fd = fd, .dir = pl->sum };
-	struct rcb_sum_state *st = sum_at(&k);
+	__u32 slot = sum_index(&k);
+	struct rcb_sum_state *st = bpf_map_lookup_elem(&sums, &slot);
 	if (!st)
 		return 0;
 	/* A sum is made for a regular file, and written before its fd is
@@ -378,7 +400,7 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 	for (int i = 0; i < RCB_SUM_SIZES; i++) {
 		if (s->size_count[i] && s->size[i] == size) {
 			s->size_count[i]++;
-			return 1;
+			return 1 + (int)slot;
 		}
 		if (!s->size_count[i] && free_slot < 0)
 			free_slot = i;
@@ -390,7 +412,7 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 		for (int i = 0; i < RCB_SUM_SIZES; i++)
 			s->size_count[i]--;
 	}
-	return 1;
+	return 1 + (int)slot;
 }
 
 /* The sums of the current thread's FD, before the fd is closed. */
@@ -402,6 +424,28 @@ static __always_inline void flush_fd(__u32 tgid, __u32 tid, int fd)
 		if (st && st->used && same_key(&st->key, &k))
 			sum_out(st, tgid, tid);
 	}
+}
+
+/* The read sum the thread TS last added to, if it is still its
+ * process's, written out now. */
+static __always_inline void flush_slot(struct entry *ts, __u32 tgid, __u32 tid)
+{
+	__u32 i = ts->read_sum - 1;
+	struct rcb_sum_state *st = bpf_map_lookup_elem(&sums, &i);
+
+	ts->read_sum = 0;
+	if (!st || !st->used || st->key.tgid != tgid || st->key.dir != RCB_SUM_READ)
+		return;
+	sum_out(st, tgid, tid);
+	/* The fd reads on: its slot is kept, past its whole calls, and
+	 * its next call begins a new sum. */
+	st->used = 1;
+	st->s.calls = 0;
+	st->s.bytes = st->s.time_ns = 0;
+	for (int i = 0; i < RCB_SUM_SIZES; i++)
+		st->s.size_count[i] = 0;
+	for (int b = 0; b < RCB_SUM_BITS; b++)
+		st->s.hist[b] = 0;
 }
 
 struct flush_ctx {
@@ -898,14 +942,25 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct pt_reg
 	en->timeout_arg = 0xff;
 	en->timeout_fault = 0;
 	/* Begun, as far as the rules can tell, when it blocked. */
-	struct entry *ts = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+	struct entry *ts = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
+						pl && pl->sum ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 	if (ts && ts->blocked_ns) {
 		en->end_ns = bpf_ktime_get_ns();
 		en->ns = ts->blocked_nr == nr && ts->blocked_ns <= en->end_ns ? ts->blocked_ns : en->end_ns;
 		ts->blocked_ns = 0;
 	}
-	if (pl && pl->sum && sum_call(en, pl, ret, tgid, tid))
-		return 0;
+	if (pl && pl->sum) {
+		int slot = sum_call(en, pl, ret, tgid, tid);
+		if (slot && pl->sum == RCB_SUM_READ && ts)
+			ts->read_sum = (__u32)slot;
+		if (slot)
+			return 0;
+		/* A write recorded whole may pass on what the thread read
+		 * (a server sends the file it read): the read's sum is written
+		 * first, as its calls came first. */
+		if (pl->sum == RCB_SUM_WRITE && ts && ts->read_sum)
+			flush_slot(ts, tgid, tid);
+	}
 	if (!en->end_ns)
 		en->ns = en->end_ns = bpf_ktime_get_ns();
 	if (!pl)
