@@ -820,6 +820,27 @@ static void malformed_records_are_refused(void **state)
 	assert_int_equal(mem_read(getpid(), 0x1001, got, 5), -1);
 	assert_int_equal(mem_read(getpid(), (uint64_t)(uintptr_t)got, got, 1), -1);
 	mem_view_set(NULL);
+	/* A sum: of no call, in no direction, or ending before it began,
+	 * is none of ours; a whole one is kept as the kernel wrote it. */
+	struct rcb_sum s = { .h = { .kind = RCB_SUM, .size = sizeof(s) }, .nr = SYS_read, .fd = 3,
+			     .dir = RCB_SUM_READ, .calls = 0, .bytes = 1024, .first_ns = 5, .last_ns = 9 };
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, &s, sizeof(s));
+	assert_int_equal(bpf_record_parse(buf, sizeof(s), r), -1);
+	s.calls = 1;
+	s.dir = 3;
+	memcpy(buf, &s, sizeof(s));
+	assert_int_equal(bpf_record_parse(buf, sizeof(s), r), -1);
+	s.dir = RCB_SUM_WRITE;
+	s.last_ns = 4;
+	memcpy(buf, &s, sizeof(s));
+	assert_int_equal(bpf_record_parse(buf, sizeof(s), r), -1);
+	s.last_ns = 9;
+	memcpy(buf, &s, sizeof(s));
+	assert_int_equal(bpf_record_parse(buf, sizeof(s) - 1, r), -1);
+	assert_int_equal(bpf_record_parse(buf, sizeof(s), r), 0);
+	assert_int_equal(r->sum.calls, 1);
+	assert_int_equal(r->sum.bytes, 1024);
 	free(r);
 }
 

@@ -251,7 +251,9 @@ struct rcb_exit {
  * after the first RCB_SUM_WHOLE of them, which are recorded whole (the
  * rules' evidence). A sum is written before the fd is closed (close,
  * dup2 onto it, close_range, exec) and before its process's end, so
- * that it is read while the fd still names its file. What a rule needs
+ * that it is read while the fd still names its file; a read sum also
+ * before its thread's next write recorded whole, which may pass on what
+ * it read (a server sending a file). What a rule needs
  * of such calls is in it (small-io, repeated-open, slow-syscall's
  * shares); a call that failed, returned 0 (the end of the file), took
  * RCB_SUM_SLOW_NS or more, or wrote to fd 1 or 2 is never summed. */
