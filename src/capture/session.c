@@ -417,9 +417,11 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			break;
 		}
 	}
-	/* The sums of processes that live on, while their fds are known. */
+	/* The sums of processes that live on, while their fds are known
+	 * (the kernel wrote those of each process that ended). */
 	drain(&rd);
-	bpf_capture_flush_sums(bc, replay_one, rp);
+	if (bpf_capture_following(bc))
+		bpf_capture_flush_sums(bc, replay_one, rp);
 	/* Detaching: what each thread is blocked in, as the tracer says;
 	 * then the watch lets go of them. */
 	bpf_replay_end(rp, fl.v, fl.n, since, !child);

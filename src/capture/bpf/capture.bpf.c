@@ -428,14 +428,16 @@ static __always_inline void flush_fd(__u32 tgid, __u32 tid, int fd)
 
 /* The read sum the thread TS last added to, if it is still its
  * process's, written out now. */
-static __always_inline void flush_slot(struct entry *ts, __u32 tgid, __u32 tid)
+__noinline int flush_slot(struct entry *ts, __u32 tgid, __u32 tid)
 {
+	if (!ts)
+		return 0;
 	__u32 i = ts->read_sum - 1;
 	struct rcb_sum_state *st = bpf_map_lookup_elem(&sums, &i);
 
 	ts->read_sum = 0;
 	if (!st || !st->used || st->key.tgid != tgid || st->key.dir != RCB_SUM_READ)
-		return;
+		return 0;
 	sum_out(st, tgid, tid);
 	/* The fd reads on: its slot is kept, past its whole calls, and
 	 * its next call begins a new sum. */
@@ -446,6 +448,7 @@ static __always_inline void flush_slot(struct entry *ts, __u32 tgid, __u32 tid)
 		st->s.size_count[i] = 0;
 	for (int b = 0; b < RCB_SUM_BITS; b++)
 		st->s.hist[b] = 0;
+	return 0;
 }
 
 struct flush_ctx {
@@ -472,26 +475,68 @@ static __always_inline void flush_all(__u32 tgid, __u32 tid)
 	bpf_for_each_map_elem(&sums, flush_step, &fc, 0);
 }
 
-/* A call about to close an fd (PL's closes) flushes its sums first. */
+/* A call that closed FD (or maybe any, RCB_CLOSES_ALL: its plan's
+ * CLOSES) writes its sums first. A global function, as the two below:
+ * verified once, not in each path of the exit hook. */
+__noinline int closed_fd(__u32 closes, __s64 fd, __u32 tgid, __u32 tid)
+{
+	if (closes == RCB_CLOSES_ALL)
+		flush_all(tgid, tid);
+	else if (fd >= 0 && fd <= 0x7fffffff)
+		flush_fd(tgid, tid, (int)fd);
+	return 0;
+}
+
 static __always_inline void closing(const struct rcb_plan *pl, struct pt_regs *regs, __u32 tgid, __u32 tid)
 {
 	__u8 c = pl->closes;
-
-	if (c == RCB_CLOSES_ALL) {
-		flush_all(tgid, tid);
-		return;
-	}
 	__u64 v = c == 1 ? regs->di : c == 2 ? regs->si : c == 3 ? regs->dx : (__u64)-1;
-	if ((int)v >= 0)
-		flush_fd(tgid, tid, (int)v);
+
+	closed_fd(c, (__s64)(int)v, tgid, tid);
 }
 
 /* An exec's argv at its entry, into the thread's exec state. */
+/* read_argv's walk, by bpf_loop: the verifier follows one string's read
+ * once, not once per string, which cost the hook that reads argv most
+ * of its load time. */
+struct argv_walk {
+	struct exec_state *x;
+	const char *const *argv;
+	__u32 off;
+	int fail;		/* unreadable: the exec event's argv, if it works */
+};
+
+static int argv_step(__u32 i, void *ctx)
+{
+	struct argv_walk *w = ctx;
+	struct exec_state *x = w->x;
+	const char *p = 0;
+
+	if (!x || bpf_probe_read_user(&p, sizeof(p), &w->argv[i]) != 0) {
+		w->fail = 1;
+		return 1;
+	}
+	if (!p)
+		return 1;
+	if (w->off >= RCB_ARGV_MAX) {
+		x->total = w->off + 1;
+		return 1;
+	}
+	long n = bpf_probe_read_user_str(&x->argv[w->off & (RCB_ARGV_MAX - 1)], RCB_ARGV_MAX, p);
+	if (n <= 0) {
+		w->fail = 1;
+		return 1;
+	}
+	w->off += (__u32)n;
+	if (i == EXEC_MAX_ARGS - 1)
+		x->total = w->off + 1;	/* more may follow */
+	return 0;
+}
+
 static __always_inline void read_argv(const char *const *argv)
 {
 	struct exec_state *x = bpf_task_storage_get(&execs, bpf_get_current_task_btf(), 0,
 						    BPF_LOCAL_STORAGE_GET_F_CREATE);
-	__u32 off = 0;
 
 	if (!x)
 		return;
@@ -500,23 +545,11 @@ static __always_inline void read_argv(const char *const *argv)
 	x->len = x->total = 0;
 	if (!argv)
 		return;
-	for (int i = 0; i < EXEC_MAX_ARGS; i++) {
-		const char *p = 0;
-		if (bpf_probe_read_user(&p, sizeof(p), &argv[i]) != 0)
-			return;	/* unreadable: the exec event's argv, if it works */
-		if (!p)
-			break;
-		if (off >= RCB_ARGV_MAX) {
-			x->total = off + 1;
-			break;
-		}
-		long n = bpf_probe_read_user_str(&x->argv[off & (RCB_ARGV_MAX - 1)], RCB_ARGV_MAX, p);
-		if (n <= 0)
-			return;
-		off += (__u32)n;
-		if (i == EXEC_MAX_ARGS - 1)
-			x->total = off + 1;	/* more may follow */
-	}
+	struct argv_walk w = { .x = x, .argv = argv };
+	bpf_loop(EXEC_MAX_ARGS, argv_step, &w, 0);
+	if (w.fail)
+		return;
+	__u32 off = w.off;
 	x->len = off > RCB_ARGV_MAX ? RCB_ARGV_MAX : off;
 	if (off > RCB_ARGV_MAX)
 		x->total = off;
