@@ -251,7 +251,7 @@ static __always_inline __u64 wake_flags(void)
 /* Whether the current thread's FD is a regular file: its file table,
  * read as the kernel keeps it (the call has just returned, so the fd is
  * still the one it used, barring another thread's close). */
-static __always_inline int regular_file(int fd)
+static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
@@ -261,7 +261,30 @@ static __always_inline int regular_file(int fd)
 
 	if ((unsigned int)fd >= max || bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) != 0 || !f)
 		return 0;
-	return (BPF_CORE_READ(f, f_inode, i_mode) & 0170000) == 0100000;
+	struct inode *in = BPF_CORE_READ(f, f_inode);
+	*ino = BPF_CORE_READ(in, i_ino);
+	*dev = BPF_CORE_READ(in, i_sb, s_dev);
+	return (BPF_CORE_READ(in, i_mode) & 0170000) == 0100000;
+}
+
+/* A process's sums of a file are recorded whole at first, as evidence
+ * (RCB_SUM_WHOLE calls), once per file and direction: a file opened
+ * and read again is summed from its first call. What has been shown
+ * is marked in the upper half of the slots, a slot per process, file
+ * and direction (a sum's key with fd -1); one that loses its slot
+ * shows its evidence again. */
+static __always_inline struct rcb_sum_state *shown_at(__u32 tgid, __u32 dir, __u32 dev, __u64 ino)
+{
+	__u32 h = tgid * 0x9e3779b1u ^ (__u32)ino * 0x85ebca77u ^ (__u32)(ino >> 32) ^ dev * 0x27d4eb2fu ^ dir;
+	__u32 i = ((h ^ (h >> 15)) & (sums_mask >> 1)) | ((sums_mask + 1) >> 1);
+
+	return bpf_map_lookup_elem(&sums, &i);
+}
+
+static __always_inline int is_shown(const struct rcb_sum_state *m, __u32 tgid, __u32 dir, __u32 dev, __u64 ino)
+{
+	return m && m->used && m->key.fd == -1 && m->key.tgid == tgid && m->key.dir == dir && m->dev == dev &&
+	       m->ino == ino;
 }
 
 /* The slot of sum K, and its index. */
@@ -269,7 +292,8 @@ static __always_inline __u32 sum_index(const struct rcb_sum_key *k)
 {
 	__u32 h = k->tgid * 0x9e3779b1u ^ (__u32)k->fd * 0x85ebca77u ^ k->dir * 0xc2b2ae3du;
 
-	return (h ^ (h >> 15)) & sums_mask;
+	/* The lower half: the upper is is_shown's. */
+	return (h ^ (h >> 15)) & (sums_mask >> 1);
 }
 
 static __always_inline struct rcb_sum_state *sum_at(const struct rcb_sum_key *k)
@@ -354,19 +378,36 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 	/* A sum is made for a regular file, and written before its fd is
 	 * closed or replaced: while it is there, the fd is that file. */
 	if (!st->used || !same_key(&st->key, &k)) {
-		if (!regular_file(fd))
+		__u32 dev = 0;
+		__u64 ino = 0;
+		if (!regular_file(fd, &dev, &ino))
 			return 0;
 		if (st->used)
 			sum_out(st, 0, 0);	/* another's: out with its own ids */
 		__builtin_memset(st, 0, sizeof(*st));
 		st->key = k;
 		st->used = 1;
+		st->dev = dev;
+		st->ino = ino;
+		if (is_shown(shown_at(tgid, pl->sum, dev, ino), tgid, pl->sum, dev, ino))
+			st->whole = RCB_SUM_WHOLE;
 		__u8 *f = bpf_map_lookup_elem(&followed, &tgid);
 		if (f)
 			*f |= FOLLOWED_SUMS;
 	}
 	if (st->whole < RCB_SUM_WHOLE) {
-		st->whole++;
+		if (++st->whole == RCB_SUM_WHOLE) {
+			struct rcb_sum_state *m = shown_at(tgid, pl->sum, st->dev, st->ino);
+			if (m) {
+				m->used = 1;
+				m->key.tgid = tgid;
+				m->key.fd = -1;
+				m->key.dir = pl->sum;
+				m->dev = st->dev;
+				m->ino = st->ino;
+				m->s.calls = 0;	/* never written out */
+			}
+		}
 		return 0;
 	}
 	struct rcb_sum *s = &st->s;

@@ -296,7 +296,8 @@ struct rcb_sum_state {
 	struct rcb_sum_key key;
 	__u32 used;		/* the slot holds KEY's sum */
 	__u32 whole;		/* calls recorded whole so far */
-	__u32 pad;
+	__u32 dev;		/* the file's (its inode's device and number) */
+	__u64 ino;
 };
 
 #endif
