@@ -418,10 +418,14 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		}
 	}
 	/* The sums of processes that live on, while their fds are known
-	 * (the kernel wrote those of each process that ended). */
-	drain(&rd);
-	if (bpf_capture_following(bc))
+	 * (the kernel wrote those of each process that ended): read once
+	 * the programs are gone, which would change them as they are read. */
+	if (bpf_capture_following(bc)) {
+		bpf_capture_detach(bc);
+		drain(&rd);
 		bpf_capture_flush_sums(bc, replay_one, rp);
+	}
+	drain(&rd);
 	/* Detaching: what each thread is blocked in, as the tracer says;
 	 * then the watch lets go of them. */
 	bpf_replay_end(rp, fl.v, fl.n, since, !child);

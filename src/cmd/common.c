@@ -174,11 +174,12 @@ int trace_session(const struct session_opts *so, struct session_result *res, boo
 		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");
 	if (session_losses(res))
 		error_msg("the eBPF capture lost %llu record%s (the ring buffer was full), %llu call entr%s and "
-			  "%llu child%s; %llu record%s were not well formed",
+			  "%llu child%s; %llu record%s %s not well formed",
 			  (unsigned long long)res->lost_records, res->lost_records == 1 ? "" : "s",
 			  (unsigned long long)res->lost_entries, res->lost_entries == 1 ? "y" : "ies",
 			  (unsigned long long)res->lost_follows, res->lost_follows == 1 ? "" : "ren",
-			  (unsigned long long)res->bad_records, res->bad_records == 1 ? "" : "s");
+			  (unsigned long long)res->bad_records, res->bad_records == 1 ? "" : "s",
+			  res->bad_records == 1 ? "was" : "were");
 	return r;
 }
 

@@ -308,19 +308,23 @@ bool bpf_capture_following(const struct bpf_capture *c)
 	return bpf_map_get_next_key(bpf_map__fd(c->skel->maps.followed), NULL, &key) == 0;
 }
 
+void bpf_capture_detach(struct bpf_capture *c)
+{
+	/* The exit hook first (bpf.h). */
+	struct bpf_link **links[] = { &c->exit, &c->enter, &c->fork, &c->task_exit, &c->exec, &c->signal, &c->generate };
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		bpf_link__destroy(*links[i]);
+		*links[i] = NULL;
+	}
+}
+
 void bpf_capture_close(struct bpf_capture *c)
 {
 	if (!c)
 		return;
 	ring_buffer__free(c->rb);
-	/* The exit hook first (bpf.h). */
-	bpf_link__destroy(c->exit);
-	bpf_link__destroy(c->enter);
-	bpf_link__destroy(c->fork);
-	bpf_link__destroy(c->task_exit);
-	bpf_link__destroy(c->exec);
-	bpf_link__destroy(c->signal);
-	bpf_link__destroy(c->generate);
+	bpf_capture_detach(c);
 	capture_bpf__destroy(c->skel);
 	free(c);
 }

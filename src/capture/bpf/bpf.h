@@ -78,6 +78,9 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
  * when its last thread ends). */
 bool bpf_capture_following(const struct bpf_capture *c);
 
+/* Detach the programs (the exit hook first), keeping the ring and the
+ * maps to read what is left; bpf_capture_close does it too. */
+void bpf_capture_detach(struct bpf_capture *c);
 void bpf_capture_close(struct bpf_capture *c);
 
 /* What to add to the kernel's CLOCK_MONOTONIC times to make them epoch
