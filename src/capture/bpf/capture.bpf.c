@@ -195,6 +195,19 @@ static __always_inline void header(struct rcb_header *h, __u32 kind, __u32 size,
 	}
 }
 
+/* The six argument registers a call saved (x86-64's order). REGS is a
+ * typed kernel pointer (tp_btf's, bpf_task_pt_regs'): read directly,
+ * without a probe call per register. */
+static __always_inline void regs_args(__u64 args[6], const struct pt_regs *regs)
+{
+	args[0] = regs->di;
+	args[1] = regs->si;
+	args[2] = regs->dx;
+	args[3] = regs->r10;
+	args[4] = regs->r8;
+	args[5] = regs->r9;
+}
+
 /* The current thread's ids, and whether its process is followed. */
 static __always_inline int followed_now(__u32 *tgid, __u32 *tid)
 {
@@ -328,29 +341,12 @@ static __always_inline __u32 bit_length(__u64 v)
 {
 	__u32 n = 0;
 
-	if (v >> 32) {
-		n += 32;
-		v >>= 32;
-	}
-	if (v >> 16) {
-		n += 16;
-		v >>= 16;
-	}
-	if (v >> 8) {
-		n += 8;
-		v >>= 8;
-	}
-	if (v >> 4) {
-		n += 4;
-		v >>= 4;
-	}
-	if (v >> 2) {
-		n += 2;
-		v >>= 2;
-	}
-	if (v >> 1) {
-		n += 1;
-		v >>= 1;
+	/* A binary search of its highest bit (unrolled). */
+	for (int shift = 32; shift > 0; shift >>= 1) {
+		if (v >> shift) {
+			n += shift;
+			v >>= shift;
+		}
 	}
 	return n + (__u32)v;
 }
@@ -652,14 +648,7 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 	}
 	struct entry en = { .live = 1, .nr = id, .ns = bpf_ktime_get_ns() };
 	en.fatal = slot->fatal;	/* told at its end, whatever calls come first */
-	/* tp_btf's regs are a typed kernel pointer: read directly, without
-	 * a probe call per register. */
-	en.args[0] = regs->di;
-	en.args[1] = regs->si;
-	en.args[2] = regs->dx;
-	en.args[3] = regs->r10;
-	en.args[4] = regs->r8;
-	en.args[5] = regs->r9;
+	regs_args(en.args, regs);
 	en.timeout_arg = 0xff;
 	if (pl)
 		entry_items(&en, pl);
@@ -1004,12 +993,7 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct pt_reg
 	struct entry *en = &sc->en;
 	en->live = 1;
 	en->nr = nr;
-	en->args[0] = regs->di;
-	en->args[1] = regs->si;
-	en->args[2] = regs->dx;
-	en->args[3] = regs->r10;
-	en->args[4] = regs->r8;
-	en->args[5] = regs->r9;
+	regs_args(en->args, regs);
 	/* The clock is read only for a call that blocked, or that is
 	 * recorded: one that ran through is summed as taking no time. */
 	en->ns = en->end_ns = 0;
@@ -1083,12 +1067,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		if ((ret == 0 && pl && (pl->flags & RCB_PLAN_FORK)) || !wanted(pl))
 			return 0;
 		en->nr = (__s64)regs->orig_ax;
-		en->args[0] = regs->di;
-		en->args[1] = regs->si;
-		en->args[2] = regs->dx;
-		en->args[3] = regs->r10;
-		en->args[4] = regs->r8;
-		en->args[5] = regs->r9;
+		regs_args(en->args, regs);
 		en->ns = bpf_ktime_get_ns();
 		en->timeout_arg = 0xff;
 		flags = RCB_CALL_NO_ENTRY;
@@ -1183,12 +1162,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		if (regs) {
 			now_in.live = 1;
 			now_in.nr = (__s64)BPF_CORE_READ(regs, orig_ax);
-			now_in.args[0] = BPF_CORE_READ(regs, di);
-			now_in.args[1] = BPF_CORE_READ(regs, si);
-			now_in.args[2] = BPF_CORE_READ(regs, dx);
-			now_in.args[3] = BPF_CORE_READ(regs, r10);
-			now_in.args[4] = BPF_CORE_READ(regs, r8);
-			now_in.args[5] = BPF_CORE_READ(regs, r9);
+			regs_args(now_in.args, regs);
 			now_in.ns = bpf_ktime_get_ns();
 		}
 		en = &now_in;
@@ -1326,12 +1300,7 @@ static __always_inline void unreturned(__u32 tgid, __u32 tid)
 			return;
 		en->live = 1;
 		en->nr = nr;
-		en->args[0] = BPF_CORE_READ(regs, di);
-		en->args[1] = BPF_CORE_READ(regs, si);
-		en->args[2] = BPF_CORE_READ(regs, dx);
-		en->args[3] = BPF_CORE_READ(regs, r10);
-		en->args[4] = BPF_CORE_READ(regs, r8);
-		en->args[5] = BPF_CORE_READ(regs, r9);
+		regs_args(en->args, regs);
 		en->ns = bpf_ktime_get_ns();
 	}
 	if (!en->live)
