@@ -127,16 +127,11 @@ int cmd_attach(int argc, char **argv)
 		struct rc_report rep = {
 			.kind = "attach",
 			.pid = (int)pid,
-			.events = res.events,
-			.summed = res.summed,
-			.seconds = res.seconds,
-			.backend = res.backend == BACKEND_EBPF ? "ebpf" : "ptrace",
-			.backend_fallback = res.fallback[0] ? res.fallback : NULL,
-			.no_stacks = res.no_stacks[0] ? res.no_stacks : NULL,
 			.procs = &pl.eng.procs,
 			.findings = &findings,
 			.crash = pipeline_crash(&pl),
 		};
+		report_session(&rep, &res);
 		status = report_emit(&ro, &rep);
 		findings_release(&findings);
 	}

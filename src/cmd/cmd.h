@@ -38,8 +38,11 @@ unsigned char *trace_selection(const char *expr);
 /* session_run, printing what the user must know of the kernel, and of
  * what the eBPF capture could not keep or could not do; when REPORTED,
  * why eBPF was not used and why a crash would have no stacks are left
- * to the report (report_backend_notes). */
+ * to the report (report_session). */
 int trace_session(const struct session_opts *so, struct session_result *res, bool reported, struct strbuf *err);
+/* What run's and attach's report says of the session RES: its events,
+ * how long it traced, the backend, and why not eBPF or no stacks. */
+void report_session(struct rc_report *rep, const struct session_result *res);
 /* --backend and --ring-size, as run, attach and trace take them. */
 struct backend_opts {
 	int backend;		/* enum capture_backend */

@@ -230,6 +230,16 @@ int command_status(const struct session_result *res, bool started)
 	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
 }
 
+void report_session(struct rc_report *rep, const struct session_result *res)
+{
+	rep->events = res->events;
+	rep->summed = res->summed;
+	rep->seconds = res->seconds;
+	rep->backend = res->backend == BACKEND_EBPF ? "ebpf" : "ptrace";
+	rep->backend_fallback = res->fallback[0] ? res->fallback : NULL;
+	rep->no_stacks = res->no_stacks[0] ? res->no_stacks : NULL;
+}
+
 int backend_getopt(int opt, const char *arg, struct backend_opts *b)
 {
 	return opt == OPT_BACKEND ? backend_parse(arg, &b->backend) : ring_size_parse(arg, &b->ring_bytes);

@@ -141,16 +141,11 @@ int cmd_run(int argc, char **argv)
 		struct rc_report rep = {
 			.kind = "run",
 			.command = (const char *const *)(argv + optind),
-			.events = res.events,
-			.summed = res.summed,
-			.seconds = res.seconds,
-			.backend = res.backend == BACKEND_EBPF ? "ebpf" : "ptrace",
-			.backend_fallback = res.fallback[0] ? res.fallback : NULL,
-			.no_stacks = res.no_stacks[0] ? res.no_stacks : NULL,
 			.procs = &pl.eng.procs,
 			.findings = &findings,
 			.crash = pipeline_crash(&pl),
 		};
+		report_session(&rep, &res);
 		report_emit(&ro, &rep);
 		findings_release(&findings);
 		status = command_status(&res, true);

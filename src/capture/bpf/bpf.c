@@ -107,6 +107,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 {
 	struct bpf_capture *c = calloc(1, sizeof(*c));
 	size_t ring = o && o->ring_bytes ? o->ring_bytes : RING_DEFAULT;
+	bool sums = o && o->sums;	/* diagnosis mode */
 	int e;
 
 	*out = NULL;
@@ -122,11 +123,11 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	}
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
 	c->skel->rodata->filter_calls = o && o->select;
-	c->skel->rodata->summing = o && o->sums;
+	c->skel->rodata->summing = sums;
 	c->skel->rodata->sigreturn_nr = SYS_rt_sigreturn;
 	/* Diagnosis mode has no entry hook, and needs to know when a call
 	 * blocks; a full capture, the other way round. */
-	bpf_program__set_autoload(o && o->sums ? c->skel->progs.on_sys_enter : c->skel->progs.on_switch, false);
+	bpf_program__set_autoload(sums ? c->skel->progs.on_sys_enter : c->skel->progs.on_switch, false);
 	/* Our pid namespace, for the ids the records give our user. */
 	struct stat ns;
 	/* In the kernel's own namespace (its inode is PROC_PID_INIT_INO) the
@@ -140,8 +141,8 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	if (!c->skel->rodata->pidns_ino)
 		bpf_program__set_autoload(c->skel->progs.kernel_tgid, false);
 	/* The sums' slots are only as many as are used. */
-	c->skel->rodata->sums_mask = o && o->sums ? SUMS_MAX - 1 : 0;
-	if ((e = -bpf_map__set_max_entries(c->skel->maps.sums, o && o->sums ? SUMS_MAX : 1)) != 0 ||
+	c->skel->rodata->sums_mask = sums ? SUMS_MAX - 1 : 0;
+	if ((e = -bpf_map__set_max_entries(c->skel->maps.sums, sums ? SUMS_MAX : 1)) != 0 ||
 	    (e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
 	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c, o)) != 0) {
 		bpf_capture_close(c);
@@ -149,7 +150,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	}
 	/* Exit before entry would see calls end that never began; entry
 	 * first sees at most calls begun and not yet ended. */
-	struct bpf_program *first = o && o->sums ? c->skel->progs.on_switch : c->skel->progs.on_sys_enter;
+	struct bpf_program *first = sums ? c->skel->progs.on_switch : c->skel->progs.on_sys_enter;
 	if (!(c->enter = attach(first)) || !(c->exit = attach(c->skel->progs.on_sys_exit)) ||
 	    !(c->fork = attach(c->skel->progs.on_fork)) || !(c->task_exit = attach(c->skel->progs.on_task_exit)) ||
 	    !(c->exec = attach(c->skel->progs.on_exec)) || !(c->signal = attach(c->skel->progs.on_signal)) ||

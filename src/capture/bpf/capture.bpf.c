@@ -208,6 +208,17 @@ static __always_inline void regs_args(__u64 args[6], const struct pt_regs *regs)
 	args[5] = regs->r9;
 }
 
+/* EN as call NR, begun, with REGS' arguments: a call no entry hook saw
+ * (diagnosis mode, or one a seccomp filter refused). */
+static __always_inline void entry_from_regs(struct entry *en, __s64 nr, const struct pt_regs *regs)
+{
+	en->live = 1;
+	en->nr = nr;
+	regs_args(en->args, regs);
+	en->timeout_arg = 0xff;
+	en->timeout_fault = 0;
+}
+
 /* The current thread's ids, and whether its process is followed. */
 static __always_inline int followed_now(__u32 *tgid, __u32 *tid)
 {
@@ -477,14 +488,9 @@ __noinline int flush_slot(struct entry *ts, __u32 tgid, __u32 tid)
 		return 0;
 	sum_out(st, tgid, tid);
 	/* The fd reads on: its slot is kept, past its whole calls, and
-	 * its next call begins a new sum. */
+	 * its next call begins a new sum (sum_call fills an empty one). */
 	st->used = 1;
-	st->s.calls = 0;
-	st->s.bytes = st->s.time_ns = 0;
-	for (int i = 0; i < RCB_SUM_SIZES; i++)
-		st->s.size_count[i] = 0;
-	for (int b = 0; b < RCB_SUM_BITS; b++)
-		st->s.hist[b] = 0;
+	__builtin_memset(&st->s, 0, sizeof(st->s));
 	return 0;
 }
 
@@ -532,7 +538,6 @@ static __always_inline void closing(const struct rcb_plan *pl, struct pt_regs *r
 	closed_fd(c, (__s64)(int)v, tgid, tid);
 }
 
-/* An exec's argv at its entry, into the thread's exec state. */
 /* read_argv's walk, by bpf_loop: the verifier follows one string's read
  * once, not once per string, which cost the hook that reads argv most
  * of its load time. */
@@ -570,6 +575,7 @@ static int argv_step(__u32 i, void *ctx)
 	return 0;
 }
 
+/* An exec's argv at its entry, into the thread's exec state. */
 static __always_inline void read_argv(const char *const *argv)
 {
 	struct exec_state *x = bpf_task_storage_get(&execs, bpf_get_current_task_btf(), 0,
@@ -607,6 +613,14 @@ static __always_inline int wanted(const struct rcb_plan *pl)
 static __always_inline struct rcb_plan *plan_of(__u32 nr)
 {
 	return nr < RCB_NR_MAX ? bpf_map_lookup_elem(&plan, &nr) : 0;
+}
+
+/* Whether a call of plan PL seen only at its exit, with RET, is
+ * recorded: a wanted one, but not a new child's first return (0, from a
+ * fork it never made). */
+static __always_inline int recorded_at_exit(const struct rcb_plan *pl, long ret)
+{
+	return wanted(pl) && !(ret == 0 && pl && (pl->flags & RCB_PLAN_FORK));
 }
 
 /* What a call's plan PL reads of its memory before the call can change
@@ -988,17 +1002,13 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct pt_reg
 	struct rcb_plan *pl = plan_of((__u32)nr);
 	if (pl && pl->closes)
 		closing(pl, regs, tgid, tid);
-	if ((ret == 0 && pl && (pl->flags & RCB_PLAN_FORK)) || !wanted(pl))
+	if (!recorded_at_exit(pl, ret))
 		return 0;
 	struct entry *en = &sc->en;
-	en->live = 1;
-	en->nr = nr;
-	regs_args(en->args, regs);
+	entry_from_regs(en, nr, regs);
 	/* The clock is read only for a call that blocked, or that is
 	 * recorded: one that ran through is summed as taking no time. */
 	en->ns = en->end_ns = 0;
-	en->timeout_arg = 0xff;
-	en->timeout_fault = 0;
 	/* Begun, as far as the rules can tell, when it blocked. */
 	struct entry *ts = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
 						pl && pl->sum ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
@@ -1063,13 +1073,10 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		 * filter runs before the entry hook), one in progress when
 		 * the process was followed, or a new child's first return.
 		 * The saved registers still hold its number and arguments. */
-		struct rcb_plan *pl = plan_of((__u32)regs->orig_ax);
-		if ((ret == 0 && pl && (pl->flags & RCB_PLAN_FORK)) || !wanted(pl))
+		if (!recorded_at_exit(plan_of((__u32)regs->orig_ax), ret))
 			return 0;
-		en->nr = (__s64)regs->orig_ax;
-		regs_args(en->args, regs);
+		entry_from_regs(en, (__s64)regs->orig_ax, regs);
 		en->ns = bpf_ktime_get_ns();
-		en->timeout_arg = 0xff;
 		flags = RCB_CALL_NO_ENTRY;
 	}
 	en->live = 0;
@@ -1160,9 +1167,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 		__builtin_memset(&now_in, 0, sizeof(now_in));
 		if (regs) {
-			now_in.live = 1;
-			now_in.nr = (__s64)BPF_CORE_READ(regs, orig_ax);
-			regs_args(now_in.args, regs);
+			entry_from_regs(&now_in, (__s64)regs->orig_ax, regs);
 			now_in.ns = bpf_ktime_get_ns();
 		}
 		en = &now_in;
@@ -1277,7 +1282,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (!en || en->blocked_ns)
 		return 0;
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
-	en->blocked_nr = regs ? (__s64)BPF_CORE_READ(regs, orig_ax) : -1;
+	en->blocked_nr = regs ? (__s64)regs->orig_ax : -1;
 	en->blocked_ns = bpf_ktime_get_ns();
 	return 0;
 }
@@ -1294,13 +1299,11 @@ static __always_inline void unreturned(__u32 tgid, __u32 tid)
 		return;
 	if (summing) {
 		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-		__s64 nr = regs ? (__s64)BPF_CORE_READ(regs, orig_ax) : -1;
+		__s64 nr = regs ? (__s64)regs->orig_ax : -1;
 		struct rcb_plan *pl = plan_of((__u32)nr);
-		if (!regs || nr < 0 || !pl || !(pl->flags & RCB_PLAN_NORETURN) || !wanted(pl))
+		if (nr < 0 || !pl || !(pl->flags & RCB_PLAN_NORETURN) || !wanted(pl))
 			return;
-		en->live = 1;
-		en->nr = nr;
-		regs_args(en->args, regs);
+		entry_from_regs(en, nr, regs);
 		en->ns = bpf_ktime_get_ns();
 	}
 	if (!en->live)
