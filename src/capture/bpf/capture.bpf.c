@@ -81,6 +81,10 @@ const volatile __u32 sums_mask = 4095;
 
 struct entry {
 	__u8 live;		/* inside the call NR */
+	/* Its process is followed: it stays so while the thread lives
+	 * (only its end forgets it), so a thread's storage answers for
+	 * the followed set without a hash look-up per call (ours_now). */
+	__u8 followed;
 	__s64 nr;
 	__u64 args[6];
 	__u64 ns;
@@ -236,6 +240,30 @@ static __always_inline void count(__u32 which)
 
 	if (s && which < RCB_NCOUNTERS)
 		s->counters[which] += 1;
+}
+
+/* The current thread's ids and call storage, when its process is
+ * followed; NULL when not (or no storage could be made, counted as a
+ * lost entry). */
+static __always_inline struct entry *ours_now(__u32 *tgid, __u32 *tid)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct entry *en = bpf_task_storage_get(&inflight, t, 0, 0);
+
+	if (en && en->followed) {
+		*tgid = t->tgid;
+		*tid = t->pid;
+		return en;
+	}
+	if (!followed_now(tgid, tid))
+		return 0;
+	en = bpf_task_storage_get(&inflight, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!en) {
+		count(RCB_LOST_ENTRY);
+		return 0;
+	}
+	en->followed = 1;
+	return en;
 }
 
 /* Room for a record of SIZE bytes in the ring buffer; NULL (counted)
@@ -648,19 +676,14 @@ SEC("tp_btf/sys_enter")
 int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 {
 	__u32 tgid, tid;
+	struct entry *slot = ours_now(&tgid, &tid);
 
-	if (!followed_now(&tgid, &tid))
+	if (!slot)
 		return 0;
 	struct rcb_plan *pl = plan_of((__u32)id);
 	if (!wanted(pl))
 		return 0;
-	struct entry *slot = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
-						   BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!slot) {
-		count(RCB_LOST_ENTRY);
-		return 0;
-	}
-	struct entry en = { .live = 1, .nr = id, .ns = bpf_ktime_get_ns() };
+	struct entry en = { .live = 1, .followed = 1, .nr = id, .ns = bpf_ktime_get_ns() };
 	en.fatal = slot->fatal;	/* told at its end, whatever calls come first */
 	regs_args(en.args, regs);
 	en.timeout_arg = 0xff;
@@ -992,8 +1015,8 @@ static __always_inline __u32 add_items(struct scratch *buf, __u32 off, const str
  * registers (there is no entry hook); NULL when it is not recorded: not
  * wanted, a new child's first return, or summed. Its closing of an fd
  * writes the fd's sums first, before its own record. */
-static __always_inline struct entry *diag_call(struct scratch *sc, struct pt_regs *regs, long ret, __u32 tgid,
-					       __u32 tid)
+static __always_inline struct entry *diag_call(struct scratch *sc, struct entry *ts, struct pt_regs *regs, long ret,
+					       __u32 tgid, __u32 tid)
 {
 	__s64 nr = (__s64)regs->orig_ax;
 
@@ -1010,23 +1033,21 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct pt_reg
 	 * recorded: one that ran through is summed as taking no time. */
 	en->ns = en->end_ns = 0;
 	/* Begun, as far as the rules can tell, when it blocked. */
-	struct entry *ts = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0,
-						pl && pl->sum ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
-	if (ts && ts->blocked_ns) {
+	if (ts->blocked_ns) {
 		en->end_ns = bpf_ktime_get_ns();
 		en->ns = ts->blocked_nr == nr && ts->blocked_ns <= en->end_ns ? ts->blocked_ns : en->end_ns;
 		ts->blocked_ns = 0;
 	}
 	if (pl && pl->sum) {
 		int slot = sum_call(en, pl, ret, tgid, tid);
-		if (slot && pl->sum == RCB_SUM_READ && ts)
+		if (slot && pl->sum == RCB_SUM_READ)
 			ts->read_sum = (__u32)slot;
 		if (slot)
 			return 0;
 		/* A write recorded whole may pass on what the thread read
 		 * (a server sends the file it read): the read's sum is written
 		 * first, as its calls came first. */
-		if (pl->sum == RCB_SUM_WRITE && ts && ts->read_sum)
+		if (pl->sum == RCB_SUM_WRITE && ts->read_sum)
 			flush_slot(ts, tgid, tid);
 	}
 	if (!en->end_ns)
@@ -1051,23 +1072,17 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 {
 	__u32 tgid, tid;
+	struct entry *en = ours_now(&tgid, &tid);
 
-	if (!followed_now(&tgid, &tid))
+	if (!en)
 		return 0;
 	__u32 zero = 0;
 	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
-	struct entry *en;
 	__u32 flags = 0;
 	if (!sc)
 		return 0;
-	if (summing) {
-		if (!(en = diag_call(sc, regs, ret, tgid, tid)))
-			return 0;
-	} else {
-		en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (!en)
-			return 0;
-	}
+	if (summing && !(en = diag_call(sc, en, regs, ret, tgid, tid)))
+		return 0;
 	if (!en->live) {
 		/* No entry was seen: a call a seccomp filter refused (the
 		 * filter runs before the entry hook), one in progress when
