@@ -173,6 +173,11 @@ out:
 /* How often the reader looks whether the processes are gone, when no
  * record wakes it (the ring wakes it only past a backlog). */
 #define POLL_MS 100
+/* How often, once the kernel has seen the last of the processes, until
+ * the command can be reaped: a process with a large address space is
+ * told to its parent only after the kernel has freed it (tens of ms for
+ * PyTorch), and a whole POLL_MS more would be the user's to wait. */
+#define REAP_POLL_MS 2
 
 static int replay_one(void *user, const void *rec, size_t size)
 {
@@ -399,8 +404,9 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		start_timer(o->duration);
 	}
 	struct reader rd = { bc, rp, err };
+	int poll_ms = POLL_MS;
 	for (;;) {
-		if (bpf_capture_poll(bc, POLL_MS, replay_one, rp, err) < 0) {
+		if (bpf_capture_poll(bc, poll_ms, replay_one, rp, err) < 0) {
 			r = -1;
 			break;
 		}
@@ -412,10 +418,12 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			break;
 		/* The kernel forgets a process when its last thread ends:
 		 * once none is left, what remains is in the ring. */
-		if ((!child || reaped) && !bpf_capture_following(bc)) {
+		bool following = bpf_capture_following(bc);
+		if ((!child || reaped) && !following) {
 			drain(&rd);
 			break;
 		}
+		poll_ms = following ? POLL_MS : REAP_POLL_MS;
 	}
 	/* The sums of processes that live on, while their fds are known
 	 * (the kernel wrote those of each process that ended): read once
