@@ -20,6 +20,10 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/* A kernel address as a typed pointer: loads through it are guarded
+ * loads, not probe calls (kernel 6.2 and later). */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
 /* Set by the loader before loading (the skeleton's rodata). */
 const volatile __u64 wakeup_bytes = 256 * 1024;
 /* The loader's pid namespace (/proc/self/ns/pid's device and inode):
@@ -305,18 +309,22 @@ static __always_inline __u64 wake_flags(void)
  * still the one it used, barring another thread's close). */
 static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino)
 {
+	/* Loads through the task's typed pointer (each a load the kernel
+	 * guards), not a probe call per field; only the slot of a table
+	 * indexed by a number is probed. */
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-	unsigned int max = BPF_CORE_READ(fdt, max_fds);
-	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct fdtable *fdt = t->files->fdt;
+	unsigned int max = fdt->max_fds;
+	struct file **fds = fdt->fd;
 	struct file *f = 0;
 
 	if ((unsigned int)fd >= max || bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) != 0 || !f)
 		return 0;
-	struct inode *in = BPF_CORE_READ(f, f_inode);
-	*ino = BPF_CORE_READ(in, i_ino);
-	*dev = BPF_CORE_READ(in, i_sb, s_dev);
-	return (BPF_CORE_READ(in, i_mode) & 0170000) == 0100000;
+	struct file *ff = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+	struct inode *in = ff->f_inode;
+	*ino = in->i_ino;
+	*dev = in->i_sb->s_dev;
+	return (in->i_mode & 0170000) == 0100000;
 }
 
 /* A process's sums of a file are recorded whole at first, as evidence
@@ -419,6 +427,12 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 			return 0;
 		if (st->used)
 			sum_out(st, 0, 0);	/* another's: out with its own ids */
+		/* Its process is marked as having sums (flush_all) unless
+		 * the slot's last was its own: a slot keeps its process's id
+		 * until flush_all forgets both. */
+		__u8 *f = st->key.tgid != tgid ? bpf_map_lookup_elem(&followed, &tgid) : 0;
+		if (f)
+			*f |= FOLLOWED_SUMS;
 		__builtin_memset(st, 0, sizeof(*st));
 		st->key = k;
 		st->used = 1;
@@ -426,9 +440,6 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 		st->ino = ino;
 		if (is_shown(shown_at(tgid, pl->sum, dev, ino), tgid, pl->sum, dev, ino))
 			st->whole = RCB_SUM_WHOLE;
-		__u8 *f = bpf_map_lookup_elem(&followed, &tgid);
-		if (f)
-			*f |= FOLLOWED_SUMS;
 	}
 	if (st->whole < RCB_SUM_WHOLE) {
 		if (++st->whole == RCB_SUM_WHOLE) {
@@ -528,8 +539,11 @@ struct flush_ctx {
 
 static long flush_step(struct bpf_map *map, __u32 *i, struct rcb_sum_state *st, struct flush_ctx *fc)
 {
-	if (st->used && st->key.tgid == fc->tgid)
+	if (st->key.tgid != fc->tgid)
+		return 0;
+	if (st->used)
 		sum_out(st, fc->tgid, fc->tid);
+	st->key.tgid = 0;	/* see sum_call */
 	return 0;
 }
 
