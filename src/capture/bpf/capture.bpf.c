@@ -26,6 +26,9 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 
 /* Set by the loader before loading (the skeleton's rodata). */
 const volatile __u64 wakeup_bytes = 256 * 1024;
+/* How many bytes of records a CPU writes between looks at the backlog
+ * (wake_flags): a sixteenth of WAKEUP_BYTES. */
+const volatile __u64 wake_check = 16 * 1024;
 /* The loader's pid namespace (/proc/self/ns/pid's device and inode):
  * records name threads by their ids there too. */
 const volatile __u64 pidns_dev, pidns_ino;
@@ -173,7 +176,8 @@ struct {
  * (the loader holds each map's and program's). */
 struct scratch {
 	__u64 counters[RCB_NCOUNTERS];	/* first: the loader reads them there */
-	__u64 woke_at;		/* the reader's position when this CPU last woke it */
+	__u64 woke_ns;		/* when this CPU last woke the reader (wake_flags) */
+	__u64 unchecked;	/* bytes written since it last looked at the backlog */
 	struct entry en;	/* diagnosis mode's call, made at its exit */
 	char buf[3 * RCB_REC_MAX];
 };
@@ -282,21 +286,32 @@ static __always_inline void *reserve(__u64 size)
 }
 
 /* Wake the reader only once the backlog is worth a read: a wake-up per
- * record slows the traced program three- to fourfold. And once woken,
- * not again until it has read on: a reader that falls behind would
- * otherwise be sent a wake-up (an interrupt to its CPU) per record,
- * which slows the writers and the reader both, and fills the ring. */
-static __always_inline __u64 wake_flags(void)
+ * record slows the traced program three- to fourfold (each is an
+ * interrupt the CPU sends itself, a VM exit on a virtual machine). And
+ * not again on this CPU for WAKE_GAP_NS: a reader that falls behind is
+ * awake, and reads on without being woken; one that sleeps with a
+ * backlog (a wake that raced its going to sleep) is woken again soon.
+ * The backlog itself is looked at once per WAKE_CHECK of records
+ * written on this CPU: the reader's position, which the query reads,
+ * is on a cache line the reader's CPU keeps writing. */
+#define WAKE_GAP_NS 1000000ULL
+static __always_inline __u64 wake_flags(__u64 size)
 {
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wakeup_bytes)
-		return BPF_RB_NO_WAKEUP;
 	__u32 zero = 0;
 	struct scratch *s = bpf_map_lookup_elem(&scratch, &zero);
-	__u64 at = bpf_ringbuf_query(&events, BPF_RB_CONS_POS);
-	if (s && s->woke_at == at + 1)
+
+	if (!s)
+		return 0;
+	s->unchecked += size;
+	if (s->unchecked < wake_check)
 		return BPF_RB_NO_WAKEUP;
-	if (s)
-		s->woke_at = at + 1;	/* + 1: 0 is never woken */
+	s->unchecked = 0;
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wakeup_bytes)
+		return BPF_RB_NO_WAKEUP;
+	__u64 now = bpf_ktime_get_ns();
+	if (now - s->woke_ns < WAKE_GAP_NS)
+		return BPF_RB_NO_WAKEUP;
+	s->woke_ns = now;
 	return BPF_RB_FORCE_WAKEUP;
 }
 
@@ -379,7 +394,7 @@ static __always_inline void sum_out(struct rcb_sum_state *st, __u32 tgid, __u32 
 	if (tgid)
 		header(&st->s.h, RCB_SUM, sizeof(st->s), tgid, tid);
 	st->s.last_ns = bpf_ktime_get_ns();
-	if (bpf_ringbuf_output(&events, &st->s, sizeof(st->s), wake_flags()) != 0)
+	if (bpf_ringbuf_output(&events, &st->s, sizeof(st->s), wake_flags(sizeof(st->s))) != 0)
 		count(RCB_LOST_RESERVE);
 }
 
@@ -1126,7 +1141,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	if (size > RCB_REC_MAX || size < sizeof(*r))
 		return 0;
 	barrier_var(size);
-	if (bpf_ringbuf_output(&events, sc->buf, size & (2 * RCB_REC_MAX - 1), wake_flags()) != 0)
+	if (bpf_ringbuf_output(&events, sc->buf, size & (2 * RCB_REC_MAX - 1), wake_flags(size)) != 0)
 		count(RCB_LOST_RESERVE);
 	return 0;
 }
@@ -1219,7 +1234,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		    bpf_probe_read_user(r->clone_args, RCB_CLONE_ARGS, (const void *)en->args[0]) == 0)
 			r->clone_args_len = en->args[1] < RCB_CLONE_ARGS ? (__u32)en->args[1] : RCB_CLONE_ARGS;
 	}
-	bpf_ringbuf_submit(r, wake_flags());
+	bpf_ringbuf_submit(r, wake_flags(sizeof(*r)));
 	return 0;
 }
 
@@ -1350,7 +1365,7 @@ static __always_inline void unreturned(__u32 tgid, __u32 tid)
 	r->exit_ns = bpf_ktime_get_ns();
 	r->nitems = 0;
 	r->flags = RCB_CALL_UNRETURNED;
-	bpf_ringbuf_submit(r, wake_flags());
+	bpf_ringbuf_submit(r, wake_flags(sizeof(*r)));
 }
 
 SEC("tp_btf/sched_process_exit")
@@ -1377,7 +1392,7 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 		r->exit_code = BPF_CORE_READ(p, exit_code);
 		r->group_dead = live == 0;
 		/* The end of a process is always worth a read now. */
-		bpf_ringbuf_submit(r, live == 0 ? BPF_RB_FORCE_WAKEUP : wake_flags());
+		bpf_ringbuf_submit(r, live == 0 ? BPF_RB_FORCE_WAKEUP : wake_flags(sizeof(*r)));
 	}
 	if (live == 0) {
 		bpf_map_update_elem(&gone, &tgid, &one, BPF_ANY);
