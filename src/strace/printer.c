@@ -65,7 +65,9 @@ static struct stream *stream_of(struct printer *p, pid_t tid)
 
 static void put(struct printer *p, struct stream *s, const char *text, size_t len)
 {
-	if (s->f && fwrite(text, 1, len, s->f) != len && !p->err)
+	/* Unlocked: a printer is one thread's, and a line is several
+	 * pieces, each of which would take the stream's lock. */
+	if (s->f && fwrite_unlocked(text, 1, len, s->f) != len && !p->err)
 		p->err = errno ? errno : EIO;
 	const char *nl = memrchr(text, '\n', len);
 	s->col = nl ? (size_t)(text + len - nl - 1) : s->col + len;

@@ -55,20 +55,32 @@ void strbuf_adds(struct strbuf *sb, const char *s)
 
 void strbuf_addc(struct strbuf *sb, char c)
 {
-	strbuf_add(sb, &c, 1);
+	if (sb->len + 2 > sb->alloc)
+		strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
 }
 
+/* Formatted into the room there is, and again only when it did not fit:
+ * a trace prints several of these per line, and vsnprintf's set-up was
+ * a tenth of a full capture's reader. */
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;
 
+	strbuf_grow(sb, 64);
+	size_t room = sb->alloc - sb->len;
 	va_copy(cp, ap);
-	int n = vsnprintf(NULL, 0, fmt, cp);
+	int n = vsnprintf(sb->buf + sb->len, room, fmt, cp);
 	va_end(cp);
-	if (n < 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
-	strbuf_grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		strbuf_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 
