@@ -712,13 +712,12 @@ int BPF_PROG(on_sys_enter, struct pt_regs *regs, long id)
 	struct rcb_plan *pl = plan_of((__u32)id);
 	if (!wanted(pl))
 		return 0;
-	struct entry en = { .live = 1, .followed = 1, .nr = id, .ns = bpf_ktime_get_ns() };
-	en.fatal = slot->fatal;	/* told at its end, whatever calls come first */
-	regs_args(en.args, regs);
-	en.timeout_arg = 0xff;
+	/* In place: the rest of the slot (a fatal signal to tell at the
+	 * thread's end) stays. */
+	entry_from_regs(slot, id, regs);
+	slot->ns = bpf_ktime_get_ns();
 	if (pl)
-		entry_items(&en, pl);
-	*slot = en;
+		entry_items(slot, pl);
 	return 0;
 }
 
@@ -1035,7 +1034,9 @@ static __always_inline __u32 add_items(struct scratch *buf, __u32 off, const str
 
 	if (!pl)
 		return off;
-	for (int k = 0; k < RCB_PLAN; k++)
+	/* A plan's items come first (bpf_plan_of): the first empty one
+	 * ends them, and a call spares the calls of the rest. */
+	for (int k = 0; k < RCB_PLAN && pl->item[k].kind != RCB_P_NONE; k++)
 		off = plan_step(buf, off, en, ret, &pl->item[k]);
 	return off;
 }

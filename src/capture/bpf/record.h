@@ -82,7 +82,7 @@ struct rcb_plan_item {
 };
 
 struct rcb_plan {
-	struct rcb_plan_item item[RCB_PLAN];
+	struct rcb_plan_item item[RCB_PLAN];	/* the first RCB_P_NONE ends them */
 	__u32 flags;		/* enum rcb_call_kind */
 	/* Diagnosis mode (summed in the kernel, RCB_SUM): */
 	__u8 sum;		/* enum rcb_sum_dir: a call moving the bytes it
