@@ -122,7 +122,6 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 		return fail(err, e, "open the eBPF capture");
 	}
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
-	c->skel->rodata->wake_check = c->skel->rodata->wakeup_bytes / 16;
 	c->skel->rodata->filter_calls = o && o->select;
 	c->skel->rodata->summing = sums;
 	c->skel->rodata->sigreturn_nr = SYS_rt_sigreturn;

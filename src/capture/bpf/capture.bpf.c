@@ -26,9 +26,6 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 
 /* Set by the loader before loading (the skeleton's rodata). */
 const volatile __u64 wakeup_bytes = 256 * 1024;
-/* How many bytes of records a CPU writes between looks at the backlog
- * (wake_flags): a sixteenth of WAKEUP_BYTES. */
-const volatile __u64 wake_check = 16 * 1024;
 /* The loader's pid namespace (/proc/self/ns/pid's device and inode):
  * records name threads by their ids there too. */
 const volatile __u64 pidns_dev, pidns_ino;
@@ -231,16 +228,6 @@ static __always_inline void entry_from_regs(struct entry *en, __s64 nr, const st
 	en->timeout_fault = 0;
 }
 
-/* The current thread's ids, and whether its process is followed. */
-static __always_inline int followed_now(__u32 *tgid, __u32 *tid)
-{
-	__u64 pt = bpf_get_current_pid_tgid();
-
-	*tgid = pt >> 32;
-	*tid = (__u32)pt;
-	return bpf_map_lookup_elem(&followed, tgid) != 0;
-}
-
 static __always_inline void count(__u32 which)
 {
 	__u32 zero = 0;
@@ -250,20 +237,18 @@ static __always_inline void count(__u32 which)
 		s->counters[which] += 1;
 }
 
-/* The current thread's ids and call storage, when its process is
- * followed; NULL when not (or no storage could be made, counted as a
- * lost entry). */
-static __always_inline struct entry *ours_now(__u32 *tgid, __u32 *tid)
+/* Task T's call storage, when its process is followed; NULL when not
+ * (or no storage could be made, counted as a lost entry). The storage
+ * remembers that it is followed, which spares the followed set's hash
+ * look-up in the hooks that run per call and per switch. */
+static __always_inline struct entry *followed_storage(struct task_struct *t)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
 	struct entry *en = bpf_task_storage_get(&inflight, t, 0, 0);
+	__u32 tgid = t->tgid;
 
-	if (en && en->followed) {
-		*tgid = t->tgid;
-		*tid = t->pid;
+	if (en && en->followed)
 		return en;
-	}
-	if (!followed_now(tgid, tid))
+	if (!bpf_map_lookup_elem(&followed, &tgid))
 		return 0;
 	en = bpf_task_storage_get(&inflight, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!en) {
@@ -272,6 +257,17 @@ static __always_inline struct entry *ours_now(__u32 *tgid, __u32 *tid)
 	}
 	en->followed = 1;
 	return en;
+}
+
+/* The current thread's ids and call storage, when its process is
+ * followed (followed_storage). */
+static __always_inline struct entry *ours_now(__u32 *tgid, __u32 *tid)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	*tgid = t->tgid;
+	*tid = t->pid;
+	return followed_storage(t);
 }
 
 /* Room for a record of SIZE bytes in the ring buffer; NULL (counted)
@@ -291,9 +287,9 @@ static __always_inline void *reserve(__u64 size)
  * not again on this CPU for WAKE_GAP_NS: a reader that falls behind is
  * awake, and reads on without being woken; one that sleeps with a
  * backlog (a wake that raced its going to sleep) is woken again soon.
- * The backlog itself is looked at once per WAKE_CHECK of records
- * written on this CPU: the reader's position, which the query reads,
- * is on a cache line the reader's CPU keeps writing. */
+ * The backlog itself is looked at once per sixteenth of WAKEUP_BYTES
+ * of records written on this CPU: the reader's position, which the
+ * query reads, is on a cache line the reader's CPU keeps writing. */
 #define WAKE_GAP_NS 1000000ULL
 static __always_inline __u64 wake_flags(__u64 size)
 {
@@ -303,7 +299,7 @@ static __always_inline __u64 wake_flags(__u64 size)
 	if (!s)
 		return 0;
 	s->unchecked += size;
-	if (s->unchecked < wake_check)
+	if (s->unchecked < wakeup_bytes / 16)
 		return BPF_RB_NO_WAKEUP;
 	s->unchecked = 0;
 	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wakeup_bytes)
@@ -1070,10 +1066,11 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 	}
 	if (pl && pl->sum) {
 		int slot = sum_call(en, pl, ret, tgid, tid);
-		if (slot && pl->sum == RCB_SUM_READ)
-			ts->read_sum = (__u32)slot;
-		if (slot)
+		if (slot) {
+			if (pl->sum == RCB_SUM_READ)
+				ts->read_sum = (__u32)slot;
 			return 0;
+		}
 		/* A write recorded whole may pass on what the thread read
 		 * (a server sends the file it read): the read's sum is written
 		 * first, as its calls came first. */
@@ -1319,11 +1316,9 @@ static __always_inline void fatal_told(__u32 tgid, __u32 tid)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
 {
-	__u32 tgid = prev->tgid;
-
-	if (preempt || prev_state == 0 || !bpf_map_lookup_elem(&followed, &tgid))
+	if (preempt || prev_state == 0)
 		return 0;
-	struct entry *en = bpf_task_storage_get(&inflight, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct entry *en = followed_storage(prev);
 	if (!en || en->blocked_ns)
 		return 0;
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
@@ -1440,7 +1435,7 @@ int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct k_sigaction
 	 * delivery of it (strace prints none): the kernel also sends it to
 	 * every thread of a process that exits, and in place of another
 	 * fatal signal that kills at once (on_signal_generate tells that). */
-	if (sig == SIGKILL_NR || !followed_now(&tgid, &tid))
+	if (sig == SIGKILL_NR || !ours_now(&tgid, &tid))
 		return 0;
 	struct rcb_signal *r = reserve(sizeof(*r));
 	if (!r)
