@@ -73,7 +73,12 @@ int cmd_analyze(int argc, char **argv)
 	}
 
 	struct rc_engine eng;
+	struct rc_timeline tl;
 	engine_init(&eng);
+	if (report_format_timed(ro.format)) {
+		timeline_init(&tl);
+		eng.timeline = &tl;
+	}
 	/* A log may be an excerpt: nine pasted lines around the failing call. */
 	eng.may_be_excerpt = true;
 	/* The log is parsed in a thread of its own while the rules read
@@ -89,6 +94,8 @@ int cmd_analyze(int argc, char **argv)
 		error_msg("%s", strbuf_str(&err));
 		strace_parser_free(p);
 		engine_release(&eng);
+		if (eng.timeline)
+			timeline_release(&tl);
 		strbuf_release(&err);
 		return RC_EXIT_INPUT;
 	}
@@ -118,11 +125,14 @@ int cmd_analyze(int argc, char **argv)
 			.procs = &eng.procs,
 			.findings = &findings,
 			.no_outcome = eng.no_outcome,
+			.timeline = eng.timeline,
 		};
 		status = report_emit(&ro, &rep);
 	}
 	findings_release(&findings);
 	strace_parser_free(p);
+	if (eng.timeline)
+		timeline_release(&tl);
 	engine_release(&eng);
 	strbuf_release(&err);
 	return status;

@@ -104,6 +104,8 @@ int cmd_attach(int argc, char **argv)
 
 	struct pipeline pl;
 	pipeline_init(&pl, core_out);
+	if (report_format_timed(ro.format))
+		pipeline_keep_timeline(&pl);
 	struct session_opts so = {
 		.backend = (enum capture_backend)bk.backend,
 		.ring_bytes = bk.ring_bytes,
@@ -130,6 +132,7 @@ int cmd_attach(int argc, char **argv)
 			.procs = &pl.eng.procs,
 			.findings = &findings,
 			.crash = pipeline_crash(&pl),
+			.timeline = pipeline_timeline(&pl),
 		};
 		report_session(&rep, &res);
 		status = report_emit(&ro, &rep);

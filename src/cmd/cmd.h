@@ -122,7 +122,11 @@ enum {
 	{ "help", no_argument, NULL, 'h' }
 
 #define REPORT_OPTIONS_HELP                                                              \
-	"  --format text|json   report format (default text; json is docs/report-schema.md)\n" \
+	"  --format text|json|html|perfetto\n"                                                   \
+	"                       report format: text (the default); json\n"                    \
+	"                       (docs/report-schema.md); html, one page with the\n"          \
+	"                       timeline, to open in a browser; perfetto, Chrome\n"          \
+	"                       trace-event JSON for ui.perfetto.dev (use -o)\n"             \
 	"  -o, --output FILE    write the report to FILE (mode 0600) instead of stdout\n"      \
 	"  --color auto|always|never\n"                                                         \
 	"                       colour the text report (default auto: on a terminal)\n"         \

@@ -41,8 +41,12 @@ bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *ba
 			o->format = RC_FORMAT_TEXT;
 		else if (strcmp(arg, "json") == 0)
 			o->format = RC_FORMAT_JSON;
+		else if (strcmp(arg, "html") == 0)
+			o->format = RC_FORMAT_HTML;
+		else if (strcmp(arg, "perfetto") == 0)
+			o->format = RC_FORMAT_PERFETTO;
 		else {
-			error_msg("unknown format '%s' (use text or json)", arg);
+			error_msg("unknown format '%s' (use text, json, html or perfetto)", arg);
 			*bad = true;
 		}
 		return true;
@@ -116,6 +120,10 @@ int report_emit(const struct report_opts *o, const struct rc_report *r)
 	}
 	if (o->format == RC_FORMAT_JSON) {
 		report_json(r, &sb);
+	} else if (o->format == RC_FORMAT_HTML) {
+		report_html(r, &sb);
+	} else if (o->format == RC_FORMAT_PERFETTO) {
+		report_perfetto(r, &sb);
 	} else {
 		bool color = o->color == 1 || (o->color == -1 && !o->output && isatty(fd) &&
 					       !getenv("NO_COLOR"));

@@ -99,6 +99,19 @@ void pipeline_init(struct pipeline *p, const char *core_out)
 	memset(&p->crash_part, 0, sizeof(p->crash_part));
 	p->core_out = core_out;
 	hmap_init(&p->faults);
+	p->has_timeline = false;
+}
+
+void pipeline_keep_timeline(struct pipeline *p)
+{
+	timeline_init(&p->timeline);
+	p->has_timeline = true;
+	p->eng.timeline = &p->timeline;
+}
+
+const struct rc_timeline *pipeline_timeline(const struct pipeline *p)
+{
+	return p->has_timeline ? &p->timeline : NULL;
 }
 
 void pipeline_wire(struct pipeline *p, struct session_opts *so)
@@ -139,6 +152,8 @@ void pipeline_release(struct pipeline *p)
 	crash_report_release(&p->crash_part);
 	crash_release(&p->crash);
 	hmap_release(&p->faults, free);
+	if (p->has_timeline)
+		timeline_release(&p->timeline);
 }
 
 void findings_prepend(struct rc_findings *findings, struct rc_findings *crash, const struct rc_procs *procs)

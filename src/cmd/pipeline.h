@@ -22,9 +22,16 @@ struct pipeline {
 	/* Each thread's last fault delivered to a handler (tid -> struct
 	 * pipeline_fault): a fatal signal that re-raises it is that fault. */
 	struct hmap faults;
+	/* Kept for a report drawn on a time axis (pipeline_keep_timeline). */
+	struct rc_timeline timeline;
+	bool has_timeline;
 };
 
 void pipeline_init(struct pipeline *p, const char *core_out);
+/* Record the events a timeline draws (report_format_timed): the engine
+ * feeds it, and pipeline_timeline() gives it to the report. */
+void pipeline_keep_timeline(struct pipeline *p);
+const struct rc_timeline *pipeline_timeline(const struct pipeline *p);
 /* Point SO's callbacks and process model at P. */
 void pipeline_wire(struct pipeline *p, struct session_opts *so);
 /* After the session: the findings into OUT (from findings_init), the crash

@@ -114,6 +114,8 @@ int cmd_run(int argc, char **argv)
 
 	struct pipeline pl;
 	pipeline_init(&pl, core_out);
+	if (report_format_timed(ro.format))
+		pipeline_keep_timeline(&pl);
 	struct session_opts so = {
 		.backend = (enum capture_backend)bk.backend,
 		.ring_bytes = bk.ring_bytes,
@@ -144,6 +146,7 @@ int cmd_run(int argc, char **argv)
 			.procs = &pl.eng.procs,
 			.findings = &findings,
 			.crash = pipeline_crash(&pl),
+			.timeline = pipeline_timeline(&pl),
 		};
 		report_session(&rep, &res);
 		report_emit(&ro, &rep);

@@ -182,6 +182,10 @@ struct rc_event {
 	 * parse it. */
 	const char *line;
 	size_t line_len;
+	/* Set by the engine while a timeline is recorded (event/timeline.h):
+	 * whoever copies LINE to quote it later says so through
+	 * event_quoted(), and the timeline keeps the event. NULL otherwise. */
+	bool *quoted;
 
 	/* The arrays last: event_clear() clears what comes before them, and
 	 * their counts say how much of each is set (nfds, argc, nids). */
@@ -220,6 +224,13 @@ static inline void event_add_fd(struct rc_event *e, long long fd)
 {
 	if (e->nfds < RC_EVENT_MAX_FDS && fd >= 0 && fd <= 0x7fffffff)
 		e->fds[e->nfds++] = (int)fd;
+}
+
+/* E's line is being copied, to quote as evidence (see QUOTED). */
+static inline void event_quoted(const struct rc_event *e)
+{
+	if (e->quoted)
+		*e->quoted = true;
 }
 
 /* Helpers for rules. */

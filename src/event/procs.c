@@ -1141,6 +1141,7 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 			f->connect_ts = e->ts;
 			f->connect_seq = e->seq;
 			free(f->connect_line);
+			event_quoted(e);
 			f->connect_line = e->line ? xstrndup(e->line, e->line_len) : NULL;
 		}
 		return;

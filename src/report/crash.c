@@ -242,7 +242,7 @@ void report_frame_str(const struct rc_report_frame *f, struct strbuf *out)
 		strbuf_addf(out, " from %s", f->module->name);
 }
 
-static void text_thread(const struct rc_report_thread *t, struct strbuf *sb, bool all)
+void report_thread_text(const struct rc_report_thread *t, struct strbuf *sb, bool all)
 {
 	size_t py_next = 0;
 	bool has_eval = false;
@@ -341,7 +341,7 @@ void report_crash_header(const struct rc_report_crash *c, struct strbuf *sb)
 void report_crash_text(const struct rc_report_crash *c, struct strbuf *sb, bool verbose)
 {
 	for (size_t i = 0; i < c->nthreads; i++)
-		text_thread(&c->threads[i], sb, c->threads[i].crashed || verbose);
+		report_thread_text(&c->threads[i], sb, c->threads[i].crashed || verbose);
 
 	size_t nosym = 0;
 	for (size_t i = 0; i < c->nmodules; i++)

@@ -133,11 +133,16 @@ static void write_processes(struct json *j, const struct rc_procs *m)
 
 /* A finding's id: its place in the report, "f1" first. A consequence
  * follows its cause, so the cause is found looking back from it. */
+void report_finding_id(size_t i, char *buf, size_t n)
+{
+	snprintf(buf, n, "f%zu", i + 1);
+}
+
 static void write_id(struct json *j, const char *key, size_t i)
 {
 	char id[32];
 
-	snprintf(id, sizeof(id), "f%zu", i + 1);
+	report_finding_id(i, id, sizeof(id));
 	json_key(j, key);
 	json_string(j, id);
 }

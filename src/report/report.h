@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "event/procs.h"
+#include "event/timeline.h"
 #include "report/finding.h"
 #include "report/model.h"
 #include "util/strbuf.h"
@@ -35,17 +36,44 @@ struct rc_report {
 	/* core, stack, a crash that run or attach caught: may be NULL;
 	 * crash_report_fill() makes it. */
 	const struct rc_report_crash *crash;
+	/* The events kept to draw (html, perfetto); NULL when none were. */
+	const struct rc_timeline *timeline;
 };
 
 enum rc_format {
 	RC_FORMAT_TEXT,
 	RC_FORMAT_JSON,
+	RC_FORMAT_HTML,		/* one self-contained page: verdict, processes, timeline, stacks */
+	RC_FORMAT_PERFETTO,	/* Chrome trace-event JSON, for ui.perfetto.dev */
 };
+
+/* The formats that draw the trace on a time axis: the engine keeps a
+ * timeline for them. */
+static inline bool report_format_timed(enum rc_format f)
+{
+	return f == RC_FORMAT_HTML || f == RC_FORMAT_PERFETTO;
+}
 
 /* COLOR: ANSI colours (a terminal). VERBOSE: also list notes (info),
  * which are otherwise only counted. */
 void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool verbose);
 void report_json(const struct rc_report *r, struct strbuf *out);
+void report_html(const struct rc_report *r, struct strbuf *out);
+void report_perfetto(const struct rc_report *r, struct strbuf *out);
+/* The text report's opening lines (what was analysed, how the first
+ * process ended, the crash), and its closing tally ("1 cause (...), 2
+ * consequences"), uncoloured: the html report says them too. */
+void report_text_head(const struct rc_report *r, struct strbuf *out);
+void report_text_tally(const struct rc_findings *list, struct strbuf *out, bool verbose);
+
+/* The timeline's events that are F's evidence (report/link.c): OUT[I] is
+ * the event evidence line I quotes, NULL for a line that is no kept
+ * event (a frame, program output, an event past the timeline's caps).
+ * Returns how many are not NULL. */
+size_t report_evidence_events(const struct rc_report *r, const struct rc_finding *f,
+			      const struct rc_tl_event **out);
+/* A finding's id, as the JSON report has it: "f1" for the first. */
+void report_finding_id(size_t i, char *buf, size_t n);
 
 /* The crash parts (report/crash.c): the signal and process lines, the
  * stacks and registers (text), and "crash", "threads", "modules",
@@ -53,6 +81,9 @@ void report_json(const struct rc_report *r, struct strbuf *out);
 struct json;
 void report_crash_header(const struct rc_report_crash *c, struct strbuf *out);
 void report_crash_text(const struct rc_report_crash *c, struct strbuf *out, bool verbose);
+/* One thread's stack as the text report prints it: Python frames above
+ * the evaluator call that runs them, recursion folded; ALL: every frame. */
+void report_thread_text(const struct rc_report_thread *t, struct strbuf *out, bool all);
 void report_crash_json(const struct rc_report_crash *c, struct json *j);
 /* One frame as gdb prints it, without the number:
  * "0x401136 in parse_header (crash.c:12) from /tmp/crash". */

@@ -256,10 +256,9 @@ static void footer(struct out *o, const struct rc_findings *list, bool verbose)
 	strbuf_release(&ids);
 }
 
-void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool verbose)
+void report_text_head(const struct rc_report *r, struct strbuf *out)
 {
-	struct out o = { out, color };
-	const struct rc_findings *list = r->findings;
+	struct out o = { out, false };
 
 	subject_line(&o, r);
 	outcome_line(&o, r);
@@ -268,6 +267,21 @@ void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool
 			    "nothing in it recovered from is reported as an error\n");
 	if (r->crash)
 		report_crash_header(r->crash, out);
+}
+
+void report_text_tally(const struct rc_findings *list, struct strbuf *out, bool verbose)
+{
+	struct out o = { out, false };
+
+	footer(&o, list, verbose);
+}
+
+void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool verbose)
+{
+	struct out o = { out, color };
+	const struct rc_findings *list = r->findings;
+
+	report_text_head(r, out);
 	for (size_t i = 0; list && i < list->count; i++) {
 		const struct rc_finding *f = list->v[i];
 		if (f->cause)

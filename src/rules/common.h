@@ -273,6 +273,7 @@ static inline bool rule_set_has(const struct hmap *set, long long key)
 /* A copy of E's line to quote later; NULL when it has none. */
 static inline char *rule_line(const struct rc_event *e)
 {
+	event_quoted(e);
 	return e->line ? xstrndup(e->line, e->line_len) : NULL;
 }
 
@@ -280,6 +281,7 @@ static inline char *rule_line(const struct rc_event *e)
  * mark, and a rule keeping many lines does not keep megabytes of them. */
 static inline char *rule_line_short(const struct rc_event *e)
 {
+	event_quoted(e);
 	return e->line ? xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1)) : NULL;
 }
 

@@ -222,6 +222,7 @@ static void abandoned(struct state *s, const struct rc_event *e, const struct rc
 	const char *last = expired && a->poll_line ? a->poll_line : NULL;
 	struct strbuf close_line = STRBUF_INIT;
 	if (!last && e && e->line) {
+		event_quoted(e);
 		strbuf_add(&close_line, e->line, e->line_len);
 		last = strbuf_str(&close_line);
 	}
@@ -283,6 +284,7 @@ static void on_connect(struct state *s, const struct rc_event *e, const struct r
 	}
 	if (e->err == ETIMEDOUT && e->sa.family) {
 		const char *line = e->line ? e->line : "";
+		event_quoted(e);
 		char *copy = xstrndup(line, e->line_len);
 		timed_out(s, e, ctx, e->sa.family, e->sa.host, e->sa.port, e->sa.abstract,
 			  e->dur, copy, NULL);
@@ -337,6 +339,7 @@ static void on_poll_expired(struct state *s, const struct rc_event *e, const str
 			continue;
 		a->expiries++;
 		a->expired_ts = end;
+		event_quoted(e);
 		set_ev(&a->poll_line, e->line, e->line_len);
 	}
 }

@@ -178,6 +178,7 @@ static void ring_push(struct thread *t, const struct rc_event *e)
 	char *slot = t->ring[t->head];
 	size_t n = e->line ? MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX) : 0;
 
+	event_quoted(e);
 	memcpy(slot, e->line ? e->line : "", n);
 	slot[n] = '\0';
 	t->head = (t->head + 1) % RING;

@@ -144,6 +144,8 @@ void engine_feed(struct rc_engine *eng, struct rc_event *e)
 	if (e->dur >= 0)
 		eng->ctx.has_duration = true;
 	eng->ctx.nevents = eng->seq;
+	bool quoted = false;
+	e->quoted = eng->timeline ? &quoted : NULL;
 	procs_resolve(&eng->procs, e);
 	switch (e->kind) {
 	case RC_EV_SYSCALL: {
@@ -182,6 +184,11 @@ void engine_feed(struct rc_engine *eng, struct rc_event *e)
 		break;
 	}
 	procs_apply(&eng->procs, e);
+	if (eng->timeline) {
+		const struct rc_proc *p = procs_get(&eng->procs, e->pid);
+		timeline_add(eng->timeline, e, quoted, p ? p->leader : 0);
+	}
+	e->quoted = NULL;
 }
 
 void engine_finish(struct rc_engine *eng, struct rc_findings *out)

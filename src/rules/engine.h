@@ -5,6 +5,7 @@
 
 #include "event/event.h"
 #include "event/procs.h"
+#include "event/timeline.h"
 #include "report/finding.h"
 #include "rules/rule.h"
 
@@ -45,6 +46,10 @@ struct rc_engine {
 	 * process did not end, none failed), so its unrecovered failures were
 	 * judged as errors; the report says so. */
 	bool no_outcome;
+	/* Set by the command for a report drawn on a time axis (html,
+	 * perfetto): every event is offered to it once the rules and the
+	 * model have seen it. NULL: none is kept. */
+	struct rc_timeline *timeline;
 };
 
 void engine_init(struct rc_engine *eng);

@@ -9,6 +9,7 @@ void json_init(struct json *j, struct strbuf *out, bool pretty)
 	j->depth = 0;
 	j->pretty = pretty;
 	j->after_key = false;
+	j->script_safe = false;
 	memset(j->need_comma, 0, sizeof(j->need_comma));
 }
 
@@ -79,7 +80,7 @@ static void raw_string(struct json *j, const char *s, size_t n)
 		case '\r': strbuf_add(j->out, "\\r", 2); break;
 		case '\t': strbuf_add(j->out, "\\t", 2); break;
 		default:
-			if (c < 0x20 || c == 0x7f) {
+			if (c < 0x20 || c == 0x7f || (j->script_safe && (c == '<' || c == '>' || c == '&'))) {
 				char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 				strbuf_add(j->out, u, 6);
 			} else if (c >= 0x80) {
@@ -135,6 +136,15 @@ void json_double(struct json *j, double v)
 		strbuf_adds(j->out, "null");
 	else
 		strbuf_addf(j->out, "%.6g", v);
+}
+
+void json_fixed(struct json *j, double v, int digits)
+{
+	value_start(j);
+	if (!isfinite(v))
+		strbuf_adds(j->out, "null");
+	else
+		strbuf_addf(j->out, "%.*f", digits, v);
 }
 
 void json_bool(struct json *j, bool v)

@@ -14,6 +14,10 @@ struct json {
 	bool need_comma[64];
 	bool pretty;
 	bool after_key;
+	/* '<', '>' and '&' are written as \u escapes, so that the JSON can
+	 * sit inside an HTML <script> element ("</script>" in a string would
+	 * end it). Set after json_init. */
+	bool script_safe;
 };
 
 void json_init(struct json *j, struct strbuf *out, bool pretty);
@@ -27,6 +31,8 @@ void json_string(struct json *j, const char *s);
 void json_stringn(struct json *j, const char *s, size_t n);
 void json_int(struct json *j, long long v);
 void json_double(struct json *j, double v);
+/* V with DIGITS digits after the point (times: "%.6g" would round 1234.5678). */
+void json_fixed(struct json *j, double v, int digits);
 void json_bool(struct json *j, bool v);
 
 #endif

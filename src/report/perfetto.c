@@ -1,0 +1,477 @@
+/* The Perfetto report: Chrome's trace-event JSON, which ui.perfetto.dev
+ * and chrome://tracing open as they are. From the timeline's kept events
+ * (event/timeline.h), never the log:
+ *   - an X (complete) event per kept call, on its process (pid: the
+ *     leader) and thread (tid), with its line, path, fd, errno and bytes;
+ *     a call strace showed as unfinished and resumed is one event already;
+ *   - M events naming the processes and threads;
+ *   - instant events for signals, execs and exits;
+ *   - one track of findings (pid 0, "rootcause findings"): a slice per
+ *     finding over its evidence, and a flow from its first evidence to its
+ *     last;
+ *   - counters of the calls only counted, per thread and time bucket.
+ * Slices on one thread must nest: a call that starts inside another and
+ * ends after it (clock steps, a call still blocked at the end) is trimmed
+ * to end with it, and the trace's metadata says how many were. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event/syscalls.h"
+#include "gen/tables.h"
+#include "report/report.h"
+#include "util/json.h"
+#include "util/util.h"
+
+/* The findings' track: no process of a trace has pid 0. */
+#define FINDINGS_PID 0
+/* Counter series per bucket: the most frequent calls, the rest summed. */
+#define COUNTER_NAMES 8
+
+struct pf {
+	struct json *j;
+	const struct rc_report *r;
+	const struct rc_timeline *tl;
+	uint64_t trimmed;
+};
+
+/* An event's time in microseconds from the trace's first event (its
+ * position, in a trace without times). */
+static double us(const struct pf *p, double x)
+{
+	double d = x - p->tl->first;
+	if (!p->tl->timed)
+		return d < 0 ? 0 : d;
+	return d < 0 ? 0 : d * 1e6;
+}
+
+static void ev_begin(struct pf *p, const char *ph, const char *name, int pid, int tid, double ts)
+{
+	struct json *j = p->j;
+
+	json_begin_object(j);
+	json_key(j, "ph");
+	json_string(j, ph);
+	json_key(j, "name");
+	json_string(j, name);
+	json_key(j, "pid");
+	json_int(j, pid);
+	json_key(j, "tid");
+	json_int(j, tid);
+	json_key(j, "ts");
+	json_fixed(j, ts, 3);
+}
+
+static void meta(struct pf *p, const char *what, int pid, int tid, const char *key, const char *s, long long n)
+{
+	struct json *j = p->j;
+
+	ev_begin(p, "M", what, pid, tid, 0);
+	json_key(j, "args");
+	json_begin_object(j);
+	json_key(j, key);
+	if (s)
+		json_string(j, s);
+	else
+		json_int(j, n);
+	json_end_object(j);
+	json_end_object(j);
+}
+
+/* Keeps the slices of one thread nested: the ends of the slices open at
+ * the current one's start, innermost last. */
+struct nest {
+	double *end;
+	size_t n, alloc;
+};
+
+/* A slice [TS, *END) in start order: *END trimmed so that it ends inside
+ * every slice it starts in. */
+static bool nest_fit(struct nest *s, double ts, double *end)
+{
+	while (s->n && s->end[s->n - 1] <= ts)
+		s->n--;
+	bool trimmed = s->n && *end > s->end[s->n - 1];
+	if (trimmed)
+		*end = s->end[s->n - 1];
+	if (s->n == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 16;
+		s->end = xrealloc(s->end, s->alloc * sizeof(*s->end));
+	}
+	s->end[s->n++] = *end;
+	return trimmed;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct rc_tl_event *x = *(const struct rc_tl_event *const *)a;
+	const struct rc_tl_event *y = *(const struct rc_tl_event *const *)b;
+	double dx = x->ts, dy = y->ts;
+
+	if (dx != dy)
+		return dx < dy ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void call_args(struct pf *p, const struct rc_tl_event *ev)
+{
+	struct json *j = p->j;
+
+	json_key(j, "args");
+	json_begin_object(j);
+	if (ev->line) {
+		json_key(j, "line");
+		json_string(j, ev->line);
+	}
+	if (ev->path) {
+		json_key(j, "path");
+		json_string(j, ev->path);
+	}
+	if (ev->fd >= 0) {
+		json_key(j, "fd");
+		json_int(j, ev->fd);
+	}
+	if (ev->err) {
+		const char *e = xlat_errno_name(ev->err);
+		json_key(j, "errno");
+		if (e)
+			json_string(j, e);
+		else
+			json_int(j, ev->err);
+	} else if (ev->ret_known) {
+		bool moved = ev->nr >= 0 && syscall_is(ev->nr, CL_READ | CL_WRITE);
+		json_key(j, moved ? "bytes" : "ret");
+		json_int(j, ev->ret);
+	}
+	if (ev->flags & RC_TL_BLOCKED) {
+		json_key(j, "blocked");
+		json_bool(j, true);
+	}
+	json_key(j, "seq");
+	json_int(j, (long long)ev->seq);
+	json_end_object(j);
+}
+
+static void instant(struct pf *p, const char *name, int pid, int tid, double ts, const char *line)
+{
+	ev_begin(p, "i", name, pid, tid, ts);
+	json_key(p->j, "s");
+	json_string(p->j, "t");
+	if (line) {
+		json_key(p->j, "args");
+		json_begin_object(p->j);
+		json_key(p->j, "line");
+		json_string(p->j, line);
+		json_end_object(p->j);
+	}
+	json_end_object(p->j);
+}
+
+static void thread_events(struct pf *p, const struct rc_tl_thread *t, const struct hmap *evidence)
+{
+	size_t nm = timeline_list_len(&t->marked), nq = timeline_list_len(&t->quoted), n = 0;
+	const struct rc_tl_event **v = xcalloc(nm + nq + 1, sizeof(*v));
+	struct nest nest = { NULL, 0, 0 };
+	char buf[64];
+
+	for (size_t i = 0; i < nm; i++)
+		v[n++] = timeline_list_at(&t->marked, i);
+	for (size_t i = 0; i < nq; i++) {
+		const struct rc_tl_event *ev = timeline_list_at(&t->quoted, i);
+		if (hmap_get_int(evidence, (long long)ev->seq))
+			v[n++] = ev;
+	}
+	/* In order of their place on the axis (ts is it, or -1 in a trace
+	 * without times, where seq is). */
+	if (p->tl->timed)
+		qsort(v, n, sizeof(*v), by_start);
+	for (size_t i = 0; i < n; i++) {
+		const struct rc_tl_event *ev = v[i];
+		double ts = us(p, timeline_x(p->tl, ev));
+		if (ev->kind == RC_EV_SIGNAL) {
+			const char *s = xlat_name(&rc_xlat_signal, ev->signo);
+			snprintf(buf, sizeof(buf), "%s", s ? s : "signal");
+			instant(p, buf, t->leader, t->tid, ts, ev->line);
+			continue;
+		}
+		if (ev->kind == RC_EV_EXIT) {
+			if (ev->exited)
+				snprintf(buf, sizeof(buf), "exit %d", ev->exit_code);
+			else
+				snprintf(buf, sizeof(buf), "killed by %s", xlat_name(&rc_xlat_signal, ev->signo) ?: "a signal");
+			instant(p, buf, t->leader, t->tid, ts, ev->line);
+			continue;
+		}
+		double end = timeline_end(p->tl, ev);
+		if ((ev->flags & RC_TL_BLOCKED) && ev->dur < 0)
+			end = p->tl->last;
+		double te = us(p, end);
+		if (te < ts)
+			te = ts;
+		if (nest_fit(&nest, ts, &te))
+			p->trimmed++;
+		ev_begin(p, "X", ev->name ? ev->name : "?", t->leader, t->tid, ts);
+		json_key(p->j, "dur");
+		json_fixed(p->j, te - ts, 3);
+		json_key(p->j, "cat");
+		json_string(p->j, ev->flags & RC_TL_FAILED ? "failed" : ev->flags & RC_TL_WAIT ? "wait" : "call");
+		call_args(p, ev);
+		json_end_object(p->j);
+		if (ev->flags & RC_TL_EXEC)
+			instant(p, "exec", t->leader, t->tid, ts, ev->path);
+	}
+	free(nest.end);
+	free(v);
+}
+
+/* The counted calls of T: a counter per bucket, its most frequent calls
+ * by name and the rest as "other". */
+static void thread_counters(struct pf *p, const struct rc_tl_thread *t)
+{
+	struct json *j = p->j;
+	struct hmap_iter it;
+	char name[48];
+
+	if (!t->counted)
+		return;
+	snprintf(name, sizeof(name), "calls counted, thread %d", t->tid);
+	for (size_t b = 0; b < RC_TL_BUCKETS; b++) {
+		struct { long nr; uint32_t n; } top[COUNTER_NAMES];
+		size_t ntop = 0;
+		uint64_t other = 0, all = 0;
+		for (struct hmap_node *n = hmap_first(&t->counts, &it); n; n = hmap_next(&t->counts, &it)) {
+			uint32_t c = ((const uint32_t *)n->value)[b];
+			if (!c)
+				continue;
+			all += c;
+			long nr = (long)hmap_node_int(n);
+			if (ntop < COUNTER_NAMES) {
+				top[ntop].nr = nr;
+				top[ntop++].n = c;
+				continue;
+			}
+			size_t least = 0;
+			for (size_t k = 1; k < ntop; k++)
+				if (top[k].n < top[least].n)
+					least = k;
+			if (c > top[least].n) {
+				other += top[least].n;
+				top[least].nr = nr;
+				top[least].n = c;
+			} else {
+				other += c;
+			}
+		}
+		bool last = b + 1 == RC_TL_BUCKETS;
+		double x = p->tl->origin + (double)b * p->tl->bucket;
+		if (!all && !last && b)
+			continue;
+		ev_begin(p, "C", name, t->leader, t->tid, us(p, x));
+		json_key(j, "args");
+		json_begin_object(j);
+		for (size_t k = 0; k < ntop; k++) {
+			const char *s = top[k].nr >= 0 ? syscall_name(top[k].nr) : NULL;
+			json_key(j, s ? s : "?");
+			json_int(j, top[k].n);
+		}
+		if (other || !ntop) {
+			json_key(j, "other");
+			json_int(j, (long long)other);
+		}
+		json_end_object(j);
+		json_end_object(j);
+	}
+}
+
+/* The findings' track: a slice per finding over the span of its evidence
+ * (an instant at its time when none is on the timeline), and flows. */
+static void findings_track(struct pf *p, struct hmap *evidence)
+{
+	const struct rc_findings *list = p->r->findings;
+	struct json *j = p->j;
+	struct nest nest = { NULL, 0, 0 };
+	size_t n = list ? list->count : 0;
+	struct span { double a, b; size_t i; } *sp = xcalloc(n ? n : 1, sizeof(*sp));
+	const struct rc_tl_event *(*evs)[RC_EVIDENCE_MAX] = xcalloc(n ? n : 1, sizeof(*evs));
+
+	meta(p, "process_name", FINDINGS_PID, 0, "name", "rootcause findings", 0);
+	meta(p, "process_sort_index", FINDINGS_PID, 0, "sort_index", NULL, -1);
+	meta(p, "thread_name", FINDINGS_PID, 0, "name", "findings", 0);
+	for (size_t i = 0; i < n; i++) {
+		const struct rc_finding *f = list->v[i];
+		report_evidence_events(p->r, f, evs[i]);
+		double a = -1, b = -1;
+		for (size_t k = 0; k < RC_EVIDENCE_MAX; k++) {
+			const struct rc_tl_event *ev = evs[i][k];
+			if (!ev)
+				continue;
+			*hmap_put_int(evidence, (long long)ev->seq, NULL) = (void *)ev;
+			double x = us(p, timeline_x(p->tl, ev)), e = us(p, timeline_end(p->tl, ev));
+			if (a < 0 || x < a)
+				a = x;
+			if (e > b)
+				b = e;
+		}
+		if (a < 0 && p->tl->timed && f->ts >= 0)
+			a = b = us(p, f->ts);
+		sp[i].a = a < 0 ? 0 : a;
+		sp[i].b = b < sp[i].a ? sp[i].a : b;
+		sp[i].i = i;
+	}
+	/* Slices in start order, so that they nest. */
+	for (size_t i = 1; i < n; i++)
+		for (size_t k = i; k > 0 && sp[k].a < sp[k - 1].a; k--) {
+			struct span s = sp[k];
+			sp[k] = sp[k - 1];
+			sp[k - 1] = s;
+		}
+	for (size_t s = 0; s < n; s++) {
+		const struct rc_finding *f = list->v[sp[s].i];
+		char id[32], name[160];
+		report_finding_id(sp[s].i, id, sizeof(id));
+		snprintf(name, sizeof(name), "%s %s %s", id, severity_name(f->effective), f->rule);
+		double end = sp[s].b;
+		if (nest_fit(&nest, sp[s].a, &end))
+			p->trimmed++;
+		ev_begin(p, "X", name, FINDINGS_PID, 0, sp[s].a);
+		json_key(j, "dur");
+		json_fixed(j, end - sp[s].a, 3);
+		json_key(j, "cat");
+		json_string(j, "finding");
+		json_key(j, "args");
+		json_begin_object(j);
+		json_key(j, "summary");
+		json_string(j, f->summary);
+		json_key(j, "severity");
+		json_string(j, severity_name(f->effective));
+		if (f->cause) {
+			for (size_t k = 0; k < n; k++)
+				if (list->v[k] == f->cause) {
+					report_finding_id(k, id, sizeof(id));
+					json_key(j, "caused_by");
+					json_string(j, id);
+				}
+		}
+		if (f->nevidence) {
+			json_key(j, "evidence");
+			json_begin_array(j);
+			for (int e = 0; e < f->nevidence; e++)
+				json_string(j, f->evidence[e]);
+			json_end_array(j);
+		}
+		if (f->advice) {
+			json_key(j, "advice");
+			json_string(j, f->advice);
+		}
+		json_end_object(j);
+		json_end_object(j);
+	}
+	/* Flows: from the first evidence to the last; from the finding to its
+	 * only one. */
+	for (size_t s = 0; s < n; s++) {
+		size_t i = sp[s].i;
+		const struct rc_tl_event *first = NULL, *last = NULL;
+		for (size_t k = 0; k < RC_EVIDENCE_MAX; k++) {
+			const struct rc_tl_event *ev = evs[i][k];
+			if (!ev)
+				continue;
+			if (!first || timeline_x(p->tl, ev) < timeline_x(p->tl, first))
+				first = ev;
+			if (!last || timeline_x(p->tl, ev) >= timeline_x(p->tl, last))
+				last = ev;
+		}
+		if (!first)
+			continue;
+		char name[48];
+		report_finding_id(i, name, sizeof(name));
+		const struct rc_tl_thread *from = first != last ? timeline_thread(p->tl, first->tid) : NULL;
+		const struct rc_tl_thread *to = timeline_thread(p->tl, last->tid);
+		if (!to)
+			continue;
+		if (from)
+			ev_begin(p, "s", name, from->leader, from->tid, us(p, timeline_x(p->tl, first)));
+		else
+			ev_begin(p, "s", name, FINDINGS_PID, 0, sp[s].a);
+		json_key(j, "cat");
+		json_string(j, "evidence");
+		json_key(j, "id");
+		json_int(j, (long long)i + 1);
+		json_end_object(j);
+		ev_begin(p, "f", name, to->leader, to->tid, us(p, timeline_x(p->tl, last)));
+		json_key(j, "bp");
+		json_string(j, "e");
+		json_key(j, "cat");
+		json_string(j, "evidence");
+		json_key(j, "id");
+		json_int(j, (long long)i + 1);
+		json_end_object(j);
+	}
+	free(evs);
+	free(sp);
+	free(nest.end);
+}
+
+/* A process's name: its argv[0] as the model has it, else its exe. */
+static const char *proc_name(const struct rc_report *r, int pid)
+{
+	const struct rc_proc *pr = r->procs ? procs_get(r->procs, pid) : NULL;
+
+	if (pr && pr->argv && pr->argc)
+		return path_base(pr->argv[0]);
+	return pr && pr->exe ? path_base(pr->exe) : NULL;
+}
+
+void report_perfetto(const struct rc_report *r, struct strbuf *out)
+{
+	static const struct rc_timeline none;
+	struct json j;
+	struct pf p = { &j, r, r->timeline ? r->timeline : &none, 0 };
+	struct hmap evidence = HMAP_INIT;
+	char name[64];
+
+	json_init(&j, out, false);
+	json_begin_object(&j);
+	json_key(&j, "displayTimeUnit");
+	json_string(&j, "ms");
+	json_key(&j, "traceEvents");
+	json_begin_array(&j);
+	findings_track(&p, &evidence);
+	const struct rc_timeline *tl = p.tl;
+	for (size_t i = 0; i < tl->nthreads; i++) {
+		const struct rc_tl_thread *t = tl->threads[i];
+		if (t->tid == t->leader) {
+			const char *pn = proc_name(r, t->leader);
+			snprintf(name, sizeof(name), "%s", pn ? pn : "process");
+			meta(&p, "process_name", t->leader, t->leader, "name", name, 0);
+		}
+		snprintf(name, sizeof(name), "%s %d", t->tid == t->leader ? "main" : "thread", t->tid);
+		meta(&p, "thread_name", t->leader, t->tid, "name", name, 0);
+		thread_events(&p, t, &evidence);
+		thread_counters(&p, t);
+	}
+	/* A crash without a trace (core, stack): its threads, by name. */
+	for (size_t i = 0; r->crash && !tl->nthreads && i < r->crash->nthreads; i++) {
+		const struct rc_report_thread *t = &r->crash->threads[i];
+		if (i == 0)
+			meta(&p, "process_name", r->crash->pid, r->crash->pid, "name",
+			     r->crash->exe ? path_base(r->crash->exe) : "process", 0);
+		snprintf(name, sizeof(name), "%s%s", t->py_name ? t->py_name : t->name ? t->name : "thread",
+			 t->crashed ? " (crashed)" : "");
+		meta(&p, "thread_name", r->crash->pid, t->tid, "name", name, 0);
+	}
+	json_end_array(&j);
+	json_key(&j, "otherData");
+	json_begin_object(&j);
+	json_key(&j, "generator");
+	json_string(&j, "rootcause");
+	json_key(&j, "kind");
+	json_string(&j, r->kind);
+	json_key(&j, "time");
+	json_string(&j, tl->timed ? "microseconds from the first event" : "the events' order (the trace has no times)");
+	json_key(&j, "trimmed_slices");
+	json_int(&j, (long long)p.trimmed);
+	json_end_object(&j);
+	json_end_object(&j);
+	strbuf_addc(out, '\n');
+	hmap_release(&evidence, NULL);
+}
