@@ -21,12 +21,14 @@ FUZZ_SECONDS ?= 60
 # programs the scenarios and the healthy-programs sweep run: Debian's own
 # nginx, redis, PostgreSQL, haproxy and gunicorn with Flask (the package
 # scripts do not start them here: policy-rc.d, or no init at all).
+# Chromium, its driver and selenium open the HTML reports in the tests.
 DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
        python3-torch iproute2 util-linux time cppcheck \
        libdw-dev libelf-dev libzstd-dev liblzma-dev liblz4-dev gdb elfutils \
        python3-dev \
        clang libbpf-dev bpftool \
-       nginx redis-server postgresql haproxy gunicorn python3-flask sqlite3
+       nginx redis-server postgresql haproxy gunicorn python3-flask sqlite3 \
+       chromium chromium-driver python3-selenium
 FUZZ_DEPS = clang libclang-rt-14-dev
 
 .PHONY: all deps build test unit asan scenarios demo fuzz bench clean

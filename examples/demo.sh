@@ -78,6 +78,15 @@ rc=0
 # failure of rootcause itself and must fail the demo.
 [ $rc -le 1 ] || die "rootcause analyze failed (exit $rc)"
 
+# The same report as a page to look at, kept beside the binary:
+# the timeline shows the 3 s the CDN connect hung.
+page=${RC_DEMO_HTML:-$(dirname "$rootcause")/voice-service.html}
+rc=0
+"$rootcause" analyze --format html -o "$page" "$log" || rc=$?
+[ $rc -le 1 ] || die "rootcause analyze --format html failed (exit $rc)"
+echo
+echo "demo: the same as a page with its timeline: $page (open it in a browser)"
+
 # The same without strace: rootcause's own tracer, the diagnosis on
 # stderr when the service ends, and the service's own exit status.
 echo

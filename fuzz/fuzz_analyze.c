@@ -1,7 +1,9 @@
 /* libFuzzer entry for the whole analysis of a log: parser, process model,
- * every rule (DNS packets, siginfo, mappings are decoded there) and both
- * report writers, the events carried as analyze's pump carries them. Any bytes must give a report without a crash, a
- * sanitizer report or a leak. */
+ * every rule (DNS packets, siginfo, mappings are decoded there), the
+ * timeline the drawn reports keep, and every report writer (text, JSON,
+ * HTML, Perfetto), the events carried as analyze's pump carries them.
+ * Any bytes must give a report without a crash, a sanitizer report or a
+ * leak. */
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,8 +23,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rc_engine eng;
 	struct rc_findings findings;
 	struct rc_event e;
+	struct rc_timeline tl;
 
 	engine_init(&eng);
+	timeline_init(&tl);
+	eng.timeline = &tl;
 	findings_init(&findings);
 	/* As analyze's pump does (event/pump.h), in one thread: every other
 	 * event's argument facts are left for later, and each event's
@@ -50,14 +55,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.events = st->events,
 		.procs = &eng.procs,
 		.findings = &findings,
+		.timeline = &tl,
 	};
 	report_json(&rep, &out);
 	strbuf_reset(&out);
 	report_text(&rep, &out, true, true);
+	strbuf_reset(&out);
+	report_html(&rep, &out);
+	strbuf_reset(&out);
+	report_perfetto(&rep, &out);
 
 	strbuf_release(&out);
 	strbuf_release(&err);
 	findings_release(&findings);
+	timeline_release(&tl);
 	engine_release(&eng);
 	strace_parser_free(p);
 	return 0;

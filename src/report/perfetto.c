@@ -6,13 +6,14 @@
  *     a call strace showed as unfinished and resumed is one event already;
  *   - M events naming the processes and threads;
  *   - instant events for signals, execs and exits;
- *   - one track of findings (pid 0, "rootcause findings"): a slice per
+ *   - one track of findings ("rootcause findings"): a slice per
  *     finding over its evidence, and a flow from its first evidence to its
  *     last;
  *   - counters of the calls only counted, per thread and time bucket.
  * Slices on one thread must nest: a call that starts inside another and
  * ends after it (clock steps, a call still blocked at the end) is trimmed
  * to end with it, and the trace's metadata says how many were. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,9 @@
 #include "util/json.h"
 #include "util/util.h"
 
-/* The findings' track: no process of a trace has pid 0. */
-#define FINDINGS_PID 0
+/* The findings' track: no pid of Linux is above PID_MAX_LIMIT (2^22),
+ * and a log without pids names its process 0. */
+#define FINDINGS_PID ((1 << 22) + 1)
 /* Counter series per bucket: the most frequent calls, the rest summed. */
 #define COUNTER_NAMES 8
 
@@ -35,17 +37,28 @@ struct pf {
 	uint64_t trimmed;
 };
 
-/* An event's time in microseconds from the trace's first event (its
- * position, in a trace without times). */
-static double us(const struct pf *p, double x)
+/* An event's time in nanoseconds from the trace's first event (its
+ * position in microseconds, in a trace without times). Whole numbers, so
+ * that a slice trimmed to end with another ends exactly there when both
+ * are printed. */
+static long long ns(const struct pf *p, double x)
 {
 	double d = x - p->tl->first;
-	if (!p->tl->timed)
-		return d < 0 ? 0 : d;
-	return d < 0 ? 0 : d * 1e6;
+	if (d < 0)
+		return 0;
+	return llround(p->tl->timed ? d * 1e9 : d * 1e3);
 }
 
-static void ev_begin(struct pf *p, const char *ph, const char *name, int pid, int tid, double ts)
+/* NS as the format's microseconds. */
+static void json_us(struct json *j, long long ns)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld.%03lld", ns / 1000, ns % 1000);
+	json_number(j, buf);
+}
+
+static void ev_begin(struct pf *p, const char *ph, const char *name, int pid, int tid, long long ts)
 {
 	struct json *j = p->j;
 
@@ -59,7 +72,7 @@ static void ev_begin(struct pf *p, const char *ph, const char *name, int pid, in
 	json_key(j, "tid");
 	json_int(j, tid);
 	json_key(j, "ts");
-	json_fixed(j, ts, 3);
+	json_us(j, ts);
 }
 
 static void meta(struct pf *p, const char *what, int pid, int tid, const char *key, const char *s, long long n)
@@ -81,13 +94,13 @@ static void meta(struct pf *p, const char *what, int pid, int tid, const char *k
 /* Keeps the slices of one thread nested: the ends of the slices open at
  * the current one's start, innermost last. */
 struct nest {
-	double *end;
+	long long *end;
 	size_t n, alloc;
 };
 
 /* A slice [TS, *END) in start order: *END trimmed so that it ends inside
  * every slice it starts in. */
-static bool nest_fit(struct nest *s, double ts, double *end)
+static bool nest_fit(struct nest *s, long long ts, long long *end)
 {
 	while (s->n && s->end[s->n - 1] <= ts)
 		s->n--;
@@ -152,7 +165,7 @@ static void call_args(struct pf *p, const struct rc_tl_event *ev)
 	json_end_object(j);
 }
 
-static void instant(struct pf *p, const char *name, int pid, int tid, double ts, const char *line)
+static void instant(struct pf *p, const char *name, int pid, int tid, long long ts, const char *line)
 {
 	ev_begin(p, "i", name, pid, tid, ts);
 	json_key(p->j, "s");
@@ -187,7 +200,7 @@ static void thread_events(struct pf *p, const struct rc_tl_thread *t, const stru
 		qsort(v, n, sizeof(*v), by_start);
 	for (size_t i = 0; i < n; i++) {
 		const struct rc_tl_event *ev = v[i];
-		double ts = us(p, timeline_x(p->tl, ev));
+		long long ts = ns(p, timeline_x(p->tl, ev));
 		if (ev->kind == RC_EV_SIGNAL) {
 			const char *s = xlat_name(&rc_xlat_signal, ev->signo);
 			snprintf(buf, sizeof(buf), "%s", s ? s : "signal");
@@ -205,14 +218,14 @@ static void thread_events(struct pf *p, const struct rc_tl_thread *t, const stru
 		double end = timeline_end(p->tl, ev);
 		if ((ev->flags & RC_TL_BLOCKED) && ev->dur < 0)
 			end = p->tl->last;
-		double te = us(p, end);
+		long long te = ns(p, end);
 		if (te < ts)
 			te = ts;
 		if (nest_fit(&nest, ts, &te))
 			p->trimmed++;
 		ev_begin(p, "X", ev->name ? ev->name : "?", t->leader, t->tid, ts);
 		json_key(p->j, "dur");
-		json_fixed(p->j, te - ts, 3);
+		json_us(p->j, te - ts);
 		json_key(p->j, "cat");
 		json_string(p->j, ev->flags & RC_TL_FAILED ? "failed" : ev->flags & RC_TL_WAIT ? "wait" : "call");
 		call_args(p, ev);
@@ -266,7 +279,7 @@ static void thread_counters(struct pf *p, const struct rc_tl_thread *t)
 		double x = p->tl->origin + (double)b * p->tl->bucket;
 		if (!all && !last && b)
 			continue;
-		ev_begin(p, "C", name, t->leader, t->tid, us(p, x));
+		ev_begin(p, "C", name, t->leader, t->tid, ns(p, x));
 		json_key(j, "args");
 		json_begin_object(j);
 		for (size_t k = 0; k < ntop; k++) {
@@ -291,7 +304,7 @@ static void findings_track(struct pf *p, struct hmap *evidence)
 	struct json *j = p->j;
 	struct nest nest = { NULL, 0, 0 };
 	size_t n = list ? list->count : 0;
-	struct span { double a, b; size_t i; } *sp = xcalloc(n ? n : 1, sizeof(*sp));
+	struct span { long long a, b; size_t i; } *sp = xcalloc(n ? n : 1, sizeof(*sp));
 	const struct rc_tl_event *(*evs)[RC_EVIDENCE_MAX] = xcalloc(n ? n : 1, sizeof(*evs));
 
 	meta(p, "process_name", FINDINGS_PID, 0, "name", "rootcause findings", 0);
@@ -300,20 +313,20 @@ static void findings_track(struct pf *p, struct hmap *evidence)
 	for (size_t i = 0; i < n; i++) {
 		const struct rc_finding *f = list->v[i];
 		report_evidence_events(p->r, f, evs[i]);
-		double a = -1, b = -1;
+		long long a = -1, b = -1;
 		for (size_t k = 0; k < RC_EVIDENCE_MAX; k++) {
 			const struct rc_tl_event *ev = evs[i][k];
 			if (!ev)
 				continue;
 			*hmap_put_int(evidence, (long long)ev->seq, NULL) = (void *)ev;
-			double x = us(p, timeline_x(p->tl, ev)), e = us(p, timeline_end(p->tl, ev));
+			long long x = ns(p, timeline_x(p->tl, ev)), e = ns(p, timeline_end(p->tl, ev));
 			if (a < 0 || x < a)
 				a = x;
 			if (e > b)
 				b = e;
 		}
 		if (a < 0 && p->tl->timed && f->ts >= 0)
-			a = b = us(p, f->ts);
+			a = b = ns(p, f->ts);
 		sp[i].a = a < 0 ? 0 : a;
 		sp[i].b = b < sp[i].a ? sp[i].a : b;
 		sp[i].i = i;
@@ -330,12 +343,12 @@ static void findings_track(struct pf *p, struct hmap *evidence)
 		char id[32], name[160];
 		report_finding_id(sp[s].i, id, sizeof(id));
 		snprintf(name, sizeof(name), "%s %s %s", id, severity_name(f->effective), f->rule);
-		double end = sp[s].b;
+		long long end = sp[s].b;
 		if (nest_fit(&nest, sp[s].a, &end))
 			p->trimmed++;
 		ev_begin(p, "X", name, FINDINGS_PID, 0, sp[s].a);
 		json_key(j, "dur");
-		json_fixed(j, end - sp[s].a, 3);
+		json_us(j, end - sp[s].a);
 		json_key(j, "cat");
 		json_string(j, "finding");
 		json_key(j, "args");
@@ -366,14 +379,15 @@ static void findings_track(struct pf *p, struct hmap *evidence)
 		json_end_object(j);
 		json_end_object(j);
 	}
-	/* Flows: from the first evidence to the last; from the finding to its
-	 * only one. */
+	/* Flows: from the first evidence call to the last; from the finding
+	 * to its only one. A flow binds to slices: signals and exits, which
+	 * are instants, are left out. */
 	for (size_t s = 0; s < n; s++) {
 		size_t i = sp[s].i;
 		const struct rc_tl_event *first = NULL, *last = NULL;
 		for (size_t k = 0; k < RC_EVIDENCE_MAX; k++) {
 			const struct rc_tl_event *ev = evs[i][k];
-			if (!ev)
+			if (!ev || ev->kind != RC_EV_SYSCALL)
 				continue;
 			if (!first || timeline_x(p->tl, ev) < timeline_x(p->tl, first))
 				first = ev;
@@ -389,7 +403,7 @@ static void findings_track(struct pf *p, struct hmap *evidence)
 		if (!to)
 			continue;
 		if (from)
-			ev_begin(p, "s", name, from->leader, from->tid, us(p, timeline_x(p->tl, first)));
+			ev_begin(p, "s", name, from->leader, from->tid, ns(p, timeline_x(p->tl, first)));
 		else
 			ev_begin(p, "s", name, FINDINGS_PID, 0, sp[s].a);
 		json_key(j, "cat");
@@ -397,7 +411,7 @@ static void findings_track(struct pf *p, struct hmap *evidence)
 		json_key(j, "id");
 		json_int(j, (long long)i + 1);
 		json_end_object(j);
-		ev_begin(p, "f", name, to->leader, to->tid, us(p, timeline_x(p->tl, last)));
+		ev_begin(p, "f", name, to->leader, to->tid, ns(p, timeline_x(p->tl, last)));
 		json_key(j, "bp");
 		json_string(j, "e");
 		json_key(j, "cat");

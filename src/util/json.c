@@ -147,6 +147,12 @@ void json_fixed(struct json *j, double v, int digits)
 		strbuf_addf(j->out, "%.*f", digits, v);
 }
 
+void json_number(struct json *j, const char *text)
+{
+	value_start(j);
+	strbuf_adds(j->out, text);
+}
+
 void json_bool(struct json *j, bool v)
 {
 	value_start(j);

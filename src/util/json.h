@@ -33,6 +33,8 @@ void json_int(struct json *j, long long v);
 void json_double(struct json *j, double v);
 /* V with DIGITS digits after the point (times: "%.6g" would round 1234.5678). */
 void json_fixed(struct json *j, double v, int digits);
+/* A number the caller formatted (TEXT must be a JSON number). */
+void json_number(struct json *j, const char *text);
 void json_bool(struct json *j, bool v);
 
 #endif
