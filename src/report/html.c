@@ -21,6 +21,8 @@
  * drawn flat from this depth on. */
 #define HTML_MAX_PROCS 1000
 #define HTML_MAX_DEPTH 64
+/* Causes listed before the rest are folded under "N more". */
+#define HTML_CAUSES_SHOWN 8
 /* argv shown per process, in bytes. */
 #define HTML_ARGV_MAX 160
 
@@ -136,12 +138,15 @@ static void finding_li(struct strbuf *sb, const struct rc_report *r, size_t i)
 }
 
 /* Each cause, in rank order, with its consequences nested under it;
- * notes (info causes) folded away. */
+ * past HTML_CAUSES_SHOWN, and notes (info causes), folded away. */
 static void verdict(struct strbuf *sb, const struct rc_report *r)
 {
 	const struct rc_findings *list = r->findings;
 	struct strbuf tally = STRBUF_INIT;
-	size_t notes = 0;
+	size_t notes = 0, causes = 0, shown = 0;
+
+	for (size_t i = 0; list && i < list->count; i++)
+		causes += !list->v[i]->cause && list->v[i]->effective != RC_SEV_INFO;
 
 	report_text_tally(list, &tally, true);
 	strbuf_adds(sb, "<section id=\"verdict\"><h2>Verdict</h2><p class=\"tally\">");
@@ -164,6 +169,9 @@ static void verdict(struct strbuf *sb, const struct rc_report *r)
 				strbuf_adds(sb, "<ol class=\"findings\">");
 				open = true;
 			}
+			if (pass == 0 && shown++ == HTML_CAUSES_SHOWN)
+				strbuf_addf(sb, "</ol><details class=\"more\"><summary>%zu more</summary>"
+					    "<ol class=\"findings\">", causes - HTML_CAUSES_SHOWN);
 			finding_li(sb, r, i);
 			if (f->nconsequences) {
 				strbuf_adds(sb, "<div class=\"ledto\">led to:</div><ul class=\"consequences\">");
@@ -176,7 +184,7 @@ static void verdict(struct strbuf *sb, const struct rc_report *r)
 			strbuf_adds(sb, "</li>\n");
 		}
 		if (open)
-			strbuf_adds(sb, pass == 1 ? "</ol></details>\n" : "</ol>\n");
+			strbuf_adds(sb, pass == 1 || shown > HTML_CAUSES_SHOWN ? "</ol></details>\n" : "</ol>\n");
 	}
 	if (!list || !list->count)
 		strbuf_adds(sb, "<p>No findings.</p>\n");

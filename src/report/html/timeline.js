@@ -220,6 +220,9 @@
   // Show finding ID: its calls highlighted, and in view when ZOOM.
   function selectFinding(id, zoomTo) {
     findingEls.forEach(function (o) { o.classList.toggle('selected', o.id === id); });
+    // A folded finding (a note, one of many causes) is unfolded to be seen.
+    for (var p = document.getElementById(id); p; p = p.parentElement)
+      if (p.tagName === 'DETAILS') p.open = true;
     var seqs = findingEvs.get(id) || [];
     hl = new Set(seqs);
     markEvidence();
