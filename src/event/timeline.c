@@ -248,8 +248,10 @@ static void fill(struct rc_tl_event *ev, const struct rc_event *e, unsigned flag
 	ev->text = t;
 	if (e->line) {
 		memcpy(t, e->line, line_n);
-		if (cut)
-			memcpy(t + line_n, "...", 3), line_n += 3;
+		if (cut) {
+			memcpy(t + line_n, "...", 3);
+			line_n += 3;
+		}
 		t[line_n] = '\0';
 		ev->line = t;
 		t += line_n + 1;
@@ -331,8 +333,8 @@ const struct rc_tl_thread *timeline_thread(const struct rc_timeline *tl, int tid
 	return slot ? *slot : NULL;
 }
 
-const struct rc_tl_event *timeline_find(const struct rc_timeline *tl, uint64_t key, uint64_t near,
-					const struct rc_tl_event *const *skip, size_t nskip)
+const struct rc_tl_event *timeline_find(const struct rc_timeline *tl, uint64_t key, enum rc_tl_pick pick,
+					uint64_t at, const struct rc_tl_event *const *skip, size_t nskip)
 {
 	const struct rc_tl_event *best = NULL;
 	uint64_t best_d = UINT64_MAX;
@@ -349,7 +351,9 @@ const struct rc_tl_event *timeline_find(const struct rc_timeline *tl, uint64_t k
 					skipped = skip[s] == ev;
 				if (skipped)
 					continue;
-				uint64_t d = ev->seq > near ? ev->seq - near : near - ev->seq;
+				if (pick == RC_TL_FIRST_AFTER && ev->seq <= at)
+					continue;
+				uint64_t d = ev->seq > at ? ev->seq - at : at - ev->seq;
 				if (d < best_d) {
 					best_d = d;
 					best = ev;

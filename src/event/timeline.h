@@ -123,10 +123,15 @@ void timeline_add(struct rc_timeline *tl, const struct rc_event *e, bool quoted,
  * newline, without trailing blanks, at most RC_TL_KEY_MAX bytes). 0 is
  * never returned. */
 uint64_t timeline_line_key(const char *line, size_t n);
-/* The kept event whose line has KEY closest to position NEAR, other than
- * the NSKIP in SKIP (a line quoted twice is two events), or NULL. */
-const struct rc_tl_event *timeline_find(const struct rc_timeline *tl, uint64_t key, uint64_t near,
-					const struct rc_tl_event *const *skip, size_t nskip);
+/* How timeline_find picks among the kept events whose line has a key. */
+enum rc_tl_pick {
+	RC_TL_NEAREST,		/* the one closest to position AT */
+	RC_TL_FIRST_AFTER,	/* the first after position AT */
+};
+/* The kept event whose line has KEY, as PICK says, other than the NSKIP
+ * in SKIP (a line quoted twice is two events); NULL when none is. */
+const struct rc_tl_event *timeline_find(const struct rc_timeline *tl, uint64_t key, enum rc_tl_pick pick,
+					uint64_t at, const struct rc_tl_event *const *skip, size_t nskip);
 
 /* The thread TID's record (the shared one past RC_TL_THREADS), or NULL. */
 const struct rc_tl_thread *timeline_thread(const struct rc_timeline *tl, int tid);

@@ -1,6 +1,13 @@
 /* A finding's evidence found on the timeline: the writers that draw the
  * trace link each evidence line to the event it quotes, by the line's
- * key (event/timeline.h), so that a click on one shows the other. */
+ * key (event/timeline.h), so that a click on one shows the other.
+ *
+ * A line may stand for several events: a capture's lines carry no time,
+ * and a rule quotes the first and the last open of a file, both
+ * "openat(... "/m" ...) = 3". Evidence runs in the order of the trace, so
+ * a line the finding quotes again further on is the first such event
+ * after the one before it, and a line's last quote the one closest to the
+ * finding's decisive event. */
 #include <string.h>
 
 #include "report/report.h"
@@ -12,6 +19,7 @@ size_t report_evidence_events(const struct rc_report *r, const struct rc_finding
 			      const struct rc_tl_event **out)
 {
 	const struct rc_tl_event *found[RC_EVIDENCE_MAX];
+	uint64_t keys[RC_EVIDENCE_MAX];
 	size_t n = 0;
 
 	for (int i = 0; i < RC_EVIDENCE_MAX; i++)
@@ -24,8 +32,18 @@ size_t report_evidence_events(const struct rc_report *r, const struct rc_finding
 		/* finding_evidence marks a line it cut with " ...". */
 		if (len == RC_EVIDENCE_LINE_MAX + 4 && strcmp(line + RC_EVIDENCE_LINE_MAX, " ...") == 0)
 			len = RC_EVIDENCE_LINE_MAX;
-		const struct rc_tl_event *ev =
-			timeline_find(r->timeline, timeline_line_key(line, len), f->seq, found, n);
+		keys[i] = timeline_line_key(line, len);
+	}
+	for (int i = 0; i < f->nevidence; i++) {
+		bool again = false;
+		for (int k = i + 1; k < f->nevidence && !again; k++)
+			again = keys[k] == keys[i];
+		const struct rc_tl_event *ev = NULL;
+		if (again)
+			ev = timeline_find(r->timeline, keys[i], RC_TL_FIRST_AFTER, n ? found[n - 1]->seq : 0,
+					   found, n);
+		if (!ev)
+			ev = timeline_find(r->timeline, keys[i], RC_TL_NEAREST, f->seq, found, n);
 		if (ev)
 			out[i] = found[n++] = ev;
 	}

@@ -156,6 +156,10 @@ static void call_args(struct pf *p, const struct rc_tl_event *ev)
 		json_key(j, moved ? "bytes" : "ret");
 		json_int(j, ev->ret);
 	}
+	if (ev->child) {
+		json_key(j, "child");
+		json_int(j, ev->child);
+	}
 	if (ev->flags & RC_TL_BLOCKED) {
 		json_key(j, "blocked");
 		json_bool(j, true);

@@ -11,7 +11,10 @@ against what ui.perfetto.dev and chrome://tracing need of it:
   - every flow start (s) has one finish (f) with the same cat and id, and
     flows bind to a slice on their thread at their time;
   - M events name their process or thread (args.name), and the findings
-    have their track ("rootcause findings").
+    have their track ("rootcause findings");
+  - a call strace split into "<unfinished ...>" and "<... resumed>" is one
+    X event: no slice's line is half of one, but a call still blocked when
+    the trace ended (args.blocked).
 
 Usage: check-perfetto.py [--findings N] FILE...
   --findings N  the findings track must hold at least N slices
@@ -63,6 +66,10 @@ def check(path, min_findings):
                 errs.append(f'{where}: dur {dur!r}')
                 continue
             slices[key].append((ts, ts + dur, n, e['name']))
+            args = e.get('args') or {}
+            line = args.get('line', '')
+            if not args.get('blocked') and ('<unfinished' in line or 'resumed>' in line):
+                errs.append(f'{where}: half a call: {line[:80]!r}')
         elif ph == 'B':
             opened[key].append(e['name'])
         elif ph == 'E':

@@ -194,9 +194,10 @@ static void test_links(void **state)
 	assert_int_equal(report_evidence_events(&rep, f, evs), 3);
 	assert_non_null(evs[0]);
 	assert_non_null(evs[1]);
-	/* The nearer one first, then the other, never the same twice. */
-	assert_int_equal(evs[0]->seq, 3);
-	assert_int_equal(evs[1]->seq, 1);
+	/* A line quoted twice: the first such call, then the one nearest
+	 * the finding's decisive call, never the same twice. */
+	assert_int_equal(evs[0]->seq, 1);
+	assert_int_equal(evs[1]->seq, 3);
 	assert_null(evs[2]);
 	assert_non_null(evs[3]);
 	assert_int_equal(evs[3]->tid, 11);
@@ -205,7 +206,7 @@ static void test_links(void **state)
 	struct strbuf out = STRBUF_INIT;
 	report_html(&rep, &out);
 	assert_non_null(strstr(out.buf, "data-seq=\"3\""));
-	assert_non_null(strstr(out.buf, "\"ev\":[3,1,4]"));
+	assert_non_null(strstr(out.buf, "\"ev\":[1,3,4]"));
 	strbuf_reset(&out);
 	report_perfetto(&rep, &out);
 	assert_non_null(strstr(out.buf, "\"rootcause findings\""));
