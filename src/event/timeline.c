@@ -33,12 +33,22 @@ static void list_release(struct rc_tl_list *l)
 
 /* Where the next event of L goes: NULL when L keeps no more; a slot
  * whose text is set still holds the oldest of the ring, for the caller
- * to count and free. */
-static struct rc_tl_event *list_slot(struct rc_tl_list *l)
+ * to count and free. The head takes it while it has room and the
+ * timeline's budget for heads, *HEADS of MAX (NULL: none), allows; the
+ * ring once the head has stopped, so that the last events are the last
+ * ones of the thread. */
+static struct rc_tl_event *list_slot(struct rc_tl_list *l, size_t *heads, size_t max)
 {
-	if (l->nhead < l->cap_head) {
-		if (!l->head)
-			l->head = xcalloc(l->cap_head, sizeof(*l->head));
+	if (l->nhead < l->cap_head && !l->tail_n && (!heads || *heads < max)) {
+		if (l->nhead == l->alloc_head) {
+			l->alloc_head = l->alloc_head ? 2 * l->alloc_head : 64;
+			if (l->alloc_head > l->cap_head)
+				l->alloc_head = l->cap_head;
+			l->head = xrealloc(l->head, l->alloc_head * sizeof(*l->head));
+		}
+		if (heads)
+			(*heads)++;
+		memset(&l->head[l->nhead], 0, sizeof(*l->head));
 		return &l->head[l->nhead++];
 	}
 	if (!l->cap_tail) {
@@ -307,7 +317,8 @@ void timeline_add(struct rc_timeline *tl, const struct rc_event *e, bool quoted,
 	struct rc_tl_list *list = NULL;
 	if (t != &tl->others)
 		list = marked ? &t->marked : quoted ? &t->quoted : NULL;
-	struct rc_tl_event *ev = list ? list_slot(list) : NULL;
+	struct rc_tl_event *ev =
+		!list ? NULL : list == &t->marked ? list_slot(list, &tl->heads, RC_TL_HEADS) : list_slot(list, NULL, 0);
 	if (ev && ev->text) {
 		/* The oldest of the ring makes room: a marked one joins the
 		 * counts (a quoted one is in them). */

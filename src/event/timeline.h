@@ -8,14 +8,16 @@
  * forks, signals and exits. Kept as well ("quoted"): the other calls a
  * rule copied the line of, which may become a finding's evidence.
  *
- * Caps, per thread: the first RC_TL_HEAD and the last RC_TL_TAIL marked
- * events, and the first RC_TL_QHEAD and last RC_TL_QTAIL quoted ones; for
- * the first RC_TL_THREADS threads (later threads' events are only
- * counted). Every call not kept, the dropped ones included, is counted per
- * thread, per call and per time bucket (RC_TL_BUCKETS over the trace, made
- * wider as it grows): the summary the writers draw, and say they drew.
- * Memory is at most about RC_TL_THREADS * (HEAD + TAIL + QHEAD + QTAIL)
- * events of RC_TL_LINE_MAX bytes of text each, whatever the trace's length.
+ * Caps: for the first RC_TL_THREADS threads (later threads' events are
+ * only counted), per thread the first marked events, up to RC_TL_HEAD of
+ * them while all threads together keep fewer than RC_TL_HEADS so, and the
+ * last RC_TL_TAIL after those; the first RC_TL_QHEAD and the last
+ * RC_TL_QTAIL quoted ones. Every call not kept, the dropped ones included,
+ * is counted per thread, per call and per time bucket (RC_TL_BUCKETS over
+ * the trace, made wider as it grows): the summary the writers draw, and
+ * say they drew. At most RC_TL_HEADS + RC_TL_THREADS * (TAIL + QHEAD +
+ * QTAIL), about 89,000 events, of RC_TL_LINE_MAX bytes of text each, are
+ * kept, whatever the trace's length: a page of about 20 MB at most.
  */
 #ifndef RC_EVENT_TIMELINE_H
 #define RC_EVENT_TIMELINE_H
@@ -28,7 +30,8 @@
 #include "util/hmap.h"
 
 #define RC_TL_THREADS 128
-#define RC_TL_HEAD 256
+#define RC_TL_HEAD 4096
+#define RC_TL_HEADS 40000
 #define RC_TL_TAIL 256
 #define RC_TL_QHEAD 64
 #define RC_TL_QTAIL 64
@@ -74,12 +77,13 @@ struct rc_tl_event {
 	char *text;		/* what line, path and name point into */
 };
 
-/* A list of one kind of kept events: the first CAP_HEAD in HEAD, then the
- * last CAP_TAIL in the ring TAIL (TAIL_N pushed in all, the oldest at
- * TAIL_N % CAP_TAIL once it is full). */
+/* A list of one kind of kept events: the first ones in HEAD (NHEAD of
+ * them, room for ALLOC_HEAD, at most CAP_HEAD), then the last CAP_TAIL in
+ * the ring TAIL (TAIL_N pushed in all, the oldest at TAIL_N % CAP_TAIL
+ * once it is full). */
 struct rc_tl_list {
 	struct rc_tl_event *head, *tail;
-	size_t nhead, tail_n;
+	size_t nhead, alloc_head, tail_n;
 	size_t cap_head, cap_tail;
 	uint64_t dropped;	/* pushed out of the ring, or not kept */
 };
@@ -103,6 +107,7 @@ struct rc_timeline {
 	/* The calls of threads past RC_TL_THREADS, counted here. */
 	struct rc_tl_thread others;
 	uint64_t other_threads;
+	size_t heads;			/* marked events kept in heads, of RC_TL_HEADS */
 	/* The time axis: seconds when the events have timestamps, else the
 	 * event's position (a log without -t/-tt/-ttt). */
 	bool timed;

@@ -476,6 +476,8 @@ static void timeline_data(struct strbuf *sb, const struct rc_report *r)
 	json_int(&j, RC_TL_THREADS);
 	json_key(&j, "head");
 	json_int(&j, RC_TL_HEAD);
+	json_key(&j, "heads");
+	json_int(&j, RC_TL_HEADS);
 	json_key(&j, "tail");
 	json_int(&j, RC_TL_TAIL);
 	json_end_object(&j);

@@ -430,7 +430,7 @@ static void findings_track(struct pf *p, struct hmap *evidence)
 }
 
 /* A process's name: its argv[0] as the model has it, else its exe. */
-static const char *proc_name(const struct rc_report *r, int pid)
+static const char *process_label(const struct rc_report *r, int pid)
 {
 	const struct rc_proc *pr = r->procs ? procs_get(r->procs, pid) : NULL;
 
@@ -458,7 +458,7 @@ void report_perfetto(const struct rc_report *r, struct strbuf *out)
 	for (size_t i = 0; i < tl->nthreads; i++) {
 		const struct rc_tl_thread *t = tl->threads[i];
 		if (t->tid == t->leader) {
-			const char *pn = proc_name(r, t->leader);
+			const char *pn = process_label(r, t->leader);
 			snprintf(name, sizeof(name), "%s", pn ? pn : "process");
 			meta(&p, "process_name", t->leader, t->leader, "name", name, 0);
 		}

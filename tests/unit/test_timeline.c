@@ -56,25 +56,50 @@ static uint64_t counted_in_buckets(const struct rc_tl_thread *t)
 static void test_caps(void **state)
 {
 	struct rc_timeline tl;
+	const int calls = RC_TL_HEAD + 1000;
 	timeline_init(&tl);
 	seq = 0;
-	for (int i = 0; i < 1000; i++)
+	for (int i = 0; i < calls; i++)
 		call(&tl, 10, SYS_openat, 1.0 + i * 1e-4, 1e-5, 2, false, "openat(...) = -1 ENOENT");
 	assert_int_equal(tl.nthreads, 1);
 	const struct rc_tl_thread *t = tl.threads[0];
 	size_t n = timeline_list_len(&t->marked);
 	assert_int_equal(n, RC_TL_HEAD + RC_TL_TAIL);
-	assert_int_equal(t->marked.dropped, 1000 - RC_TL_HEAD - RC_TL_TAIL);
+	assert_int_equal(t->marked.dropped, calls - RC_TL_HEAD - RC_TL_TAIL);
 	assert_int_equal(timeline_list_at(&t->marked, 0)->seq, 1);
 	assert_int_equal(timeline_list_at(&t->marked, RC_TL_HEAD - 1)->seq, RC_TL_HEAD);
-	assert_int_equal(timeline_list_at(&t->marked, RC_TL_HEAD)->seq, 1000 - RC_TL_TAIL + 1);
-	assert_int_equal(timeline_list_at(&t->marked, n - 1)->seq, 1000);
+	assert_int_equal(timeline_list_at(&t->marked, RC_TL_HEAD)->seq, calls - RC_TL_TAIL + 1);
+	assert_int_equal(timeline_list_at(&t->marked, n - 1)->seq, calls);
 	for (size_t i = 1; i < n; i++)
 		assert_true(timeline_list_at(&t->marked, i)->seq > timeline_list_at(&t->marked, i - 1)->seq);
 	assert_true(timeline_list_at(&t->marked, 0)->flags & RC_TL_FAILED);
-	assert_int_equal(t->calls, 1000);
+	assert_int_equal(t->calls, calls);
 	assert_int_equal(t->counted, t->marked.dropped);
 	assert_int_equal(counted_in_buckets(t), t->marked.dropped);
+	timeline_release(&tl);
+}
+
+/* The heads of all threads share RC_TL_HEADS: a thread that comes when
+ * it is spent keeps its last TAIL only. */
+static void test_heads_budget(void **state)
+{
+	struct rc_timeline tl;
+	const int threads = RC_TL_HEADS / RC_TL_HEAD + 2;
+	timeline_init(&tl);
+	seq = 0;
+	for (int k = 0; k < threads; k++)
+		for (int i = 0; i < RC_TL_HEAD; i++)
+			call(&tl, 10 + k, SYS_openat, k + i * 1e-4, 1e-5, 2, false, "openat(...) = -1 ENOENT");
+	size_t heads = 0;
+	for (size_t k = 0; k < tl.nthreads; k++)
+		heads += tl.threads[k]->marked.nhead;
+	assert_int_equal(heads, RC_TL_HEADS);
+	assert_int_equal(tl.heads, RC_TL_HEADS);
+	const struct rc_tl_thread *last = tl.threads[threads - 1];
+	assert_int_equal(last->marked.nhead, 0);
+	assert_int_equal(timeline_list_len(&last->marked), RC_TL_TAIL);
+	assert_int_equal(timeline_list_at(&last->marked, RC_TL_TAIL - 1)->seq, seq);
+	assert_int_equal(last->counted, RC_TL_HEAD - RC_TL_TAIL);
 	timeline_release(&tl);
 }
 
@@ -268,6 +293,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_caps),
+		cmocka_unit_test(test_heads_budget),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_threads_cap),
 		cmocka_unit_test(test_buckets),

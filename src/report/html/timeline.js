@@ -65,8 +65,9 @@
       ' (every failed call, every call of 10 ms or more, exec, fork, signals and exits, and the calls findings quote). ' +
       'The other ' + counted.toLocaleString('en') + ' are summarised as counts per call over time: the grey strip under each row (hover it).';
     if (dropped)
-      s += ' Of the calls worth a bar, ' + dropped.toLocaleString('en') + ' fell between the first ' + D.caps.head +
-        ' and the last ' + D.caps.tail + ' a thread keeps, and are in the counts too.';
+      s += ' Of the calls worth a bar, ' + dropped.toLocaleString('en') + ' fell between the first ones a thread keeps (up to ' +
+        D.caps.head.toLocaleString('en') + ', ' + D.caps.heads.toLocaleString('en') + ' for all threads) and its last ' +
+        D.caps.tail + ', and are in the counts too.';
     if (D.other_threads)
       s += ' ' + D.other_threads + ' threads past the first ' + D.caps.threads + ' have no row: their ' +
         D.other_calls.toLocaleString('en') + ' calls are only counted.';
@@ -132,6 +133,7 @@
     for (var t = Math.ceil(v0 / step) * step; t <= v1; t += step) {
       var px = sx(t);
       el('line', { 'class': 'tick', x1: px, x2: px, y1: AXIS_H - 6, y2: height }, axis);
+      if (px + 60 > width) continue;	// a label the edge would cut
       var lab = el('text', { 'class': 'ticklabel', x: px + 2, y: AXIS_H - 9 }, axis);
       lab.textContent = fmtX(t, step);
     }
