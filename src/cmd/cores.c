@@ -21,7 +21,7 @@ static const char cores_usage[] =
 	"                               [--keep N] [--max-age DAYS]\n"
 	"       rootcause cores uninstall\n"
 	"       rootcause cores list [--dir DIR]\n"
-	"       rootcause cores show [--dir DIR] [--format text|json] ID\n"
+	"       rootcause cores show [--dir DIR] [--format FORMAT] ID\n"
 	"\n"
 	"Keep every crash of the machine with its diagnosis. install points\n"
 	"kernel.core_pattern at rootcause (remembering the value it had, which\n"
@@ -31,7 +31,8 @@ static const char cores_usage[] =
 	"that would leave less than --keep-free (default 1G) on the disk is cut\n"
 	"short. The newest --keep (default 20) cores younger than --max-age days\n"
 	"(default 30) are kept. list shows them, newest last; show ID prints one's\n"
-	"report. SIZE takes K, M and G suffixes.\n"
+	"report (--format text, json, html or perfetto, as for core). SIZE takes K,\n"
+	"M and G suffixes.\n"
 	"\n"
 	"exit status: 0 done; 2 usage error; 3 the store or core_pattern cannot be\n"
 	"read or written (install and uninstall need root).\n";
