@@ -17,6 +17,9 @@ see it:
 
 Usage: browser.py --html FILE --png FILE --cause RULE [--evidence RE]...
                   [--stack NAME...] [--crashed] [--click-linked]
+       browser.py --sweep FILE...
+With --sweep, each page is only opened, in one browser: no console error,
+a verdict, and a timeline drawn when the page has one.
 Prints "ok: ..." lines, or "not ok: ..." and exits 1; exits 77 when
 Chromium, its driver or selenium is missing.
 """
@@ -183,7 +186,33 @@ def check_stack(d, a, said):
         said.append('the first thread shows ' + ' < '.join(a.stack))
 
 
+def sweep(d, files):
+    bad = 0
+    for path in files:
+        d.get('file://' + os.path.abspath(path))
+        errs = console_errors(d)
+        why = None
+        if errs:
+            why = 'console errors: ' + ' | '.join(errs[:3])
+        elif not d.find_elements('css selector', '#verdict .tally'):
+            why = 'no verdict'
+        elif d.find_elements('css selector', '#rc-data') and not d.execute_script(
+                "return document.querySelectorAll('#timeline rect.lane').length"):
+            why = 'the timeline was not drawn'
+        if why:
+            bad += 1
+            print(f'not ok: {path}: {why}')
+    print(f'{"ok" if not bad else "not ok"}: {len(files) - bad} of {len(files)} pages open cleanly')
+    return 1 if bad else 0
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == '--sweep':
+        d = driver()
+        try:
+            return sweep(d, sys.argv[2:])
+        finally:
+            d.quit()
     p = argparse.ArgumentParser()
     p.add_argument('--html', required=True)
     p.add_argument('--png', required=True)
