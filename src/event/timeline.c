@@ -236,7 +236,17 @@ static void fill(struct rc_tl_event *ev, const struct rc_event *e, unsigned flag
 	const char *name = e->kind == RC_EV_SYSCALL && e->nr >= 0 ? syscall_name(e->nr) : NULL;
 	size_t name_n = !name && e->name ? strnlen(e->name, 64) : 0;
 
+	/* A ring's slot reuses the text of the event it held. */
+	char *t = ev->text;
+	size_t alloc = ev->text_alloc, need = line_n + 4 + 1 + path_n + 1 + name_n + 1;
+	if (need > alloc) {
+		free(t);
+		alloc = need < 128 ? 128 : need;
+		t = xmalloc(alloc);
+	}
 	memset(ev, 0, sizeof(*ev));
+	ev->text = t;
+	ev->text_alloc = alloc;
 	ev->seq = e->seq;
 	ev->tid = e->pid;
 	ev->ts = e->ts;
@@ -254,8 +264,6 @@ static void fill(struct rc_tl_event *ev, const struct rc_event *e, unsigned flag
 	ev->child = flags & RC_TL_FORK ? (int)e->ret : 0;
 	ev->key = e->line ? timeline_line_key(e->line, e->line_len) : 0;
 
-	char *t = xmalloc(line_n + 4 + 1 + path_n + 1 + name_n + 1);
-	ev->text = t;
 	if (e->line) {
 		memcpy(t, e->line, line_n);
 		if (cut) {
@@ -325,7 +333,6 @@ void timeline_add(struct rc_timeline *tl, const struct rc_event *e, bool quoted,
 		if (list == &t->marked && ev->kind == RC_EV_SYSCALL)
 			count(tl, t, ev->nr, timeline_x(tl, ev), 1);
 		list->dropped++;
-		event_free(ev);
 	}
 	if (ev) {
 		fill(ev, e, flags);

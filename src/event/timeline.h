@@ -16,7 +16,7 @@
  * is counted per thread, per call and per time bucket (RC_TL_BUCKETS over
  * the trace, made wider as it grows): the summary the writers draw, and
  * say they drew. At most RC_TL_HEADS + RC_TL_THREADS * (TAIL + QHEAD +
- * QTAIL), about 89,000 events, of RC_TL_LINE_MAX bytes of text each, are
+ * QTAIL), about 79,000 events, of RC_TL_LINE_MAX bytes of text each, are
  * kept, whatever the trace's length: a page of about 20 MB at most.
  */
 #ifndef RC_EVENT_TIMELINE_H
@@ -31,7 +31,7 @@
 
 #define RC_TL_THREADS 128
 #define RC_TL_HEAD 4096
-#define RC_TL_HEADS 40000
+#define RC_TL_HEADS 30000
 #define RC_TL_TAIL 256
 #define RC_TL_QHEAD 64
 #define RC_TL_QTAIL 64
@@ -39,7 +39,7 @@
 /* A call this long is a wait worth a bar: lock-wait's shortest wait. */
 #define RC_TL_WAIT_S 0.01
 /* The line kept to show (hover, args), cut with "...". */
-#define RC_TL_LINE_MAX 240
+#define RC_TL_LINE_MAX 200
 /* The line key covers what a finding's evidence keeps of a line
  * (RC_EVIDENCE_LINE_MAX, report/finding.h; the writers check they agree). */
 #define RC_TL_KEY_MAX 400
@@ -75,6 +75,7 @@ struct rc_tl_event {
 	const char *line;	/* cut at RC_TL_LINE_MAX; NULL none */
 	const char *path;	/* as resolved; NULL none */
 	char *text;		/* what line, path and name point into */
+	size_t text_alloc;	/* its size: a ring's slot keeps it for the next event */
 };
 
 /* A list of one kind of kept events: the first ones in HEAD (NHEAD of
