@@ -80,7 +80,10 @@ static void raw_string(struct json *j, const char *s, size_t n)
 		case '\r': strbuf_add(j->out, "\\r", 2); break;
 		case '\t': strbuf_add(j->out, "\\t", 2); break;
 		default:
-			if (c < 0x20 || c == 0x7f || (j->script_safe && (c == '<' || c == '>' || c == '&'))) {
+			/* In a script element only "</" (its end tag) and
+			 * "<!" (a comment's start) mean anything. */
+			if (c < 0x20 || c == 0x7f ||
+			    (j->script_safe && c == '<' && i + 1 < n && (s[i + 1] == '/' || s[i + 1] == '!'))) {
 				char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 				strbuf_add(j->out, u, 6);
 			} else if (c >= 0x80) {

@@ -14,9 +14,9 @@ struct json {
 	bool need_comma[64];
 	bool pretty;
 	bool after_key;
-	/* '<', '>' and '&' are written as \u escapes, so that the JSON can
+	/* A '<' before '/' or '!' is written as \u003c, so that the JSON can
 	 * sit inside an HTML <script> element ("</script>" in a string would
-	 * end it). Set after json_init. */
+	 * end it, "<!--" change how the rest is read). Set after json_init. */
 	bool script_safe;
 };
 
