@@ -97,6 +97,15 @@ int report_getopt(int argc, char **argv, const char *shortopts, const struct opt
 		}
 		return opt;
 	}
+	/* A page or a trace file is for a browser: on a terminal it would
+	 * bury everything else (run's report shares stderr with the
+	 * command). Said before anything is traced. */
+	if (report_format_timed(o->format) && !o->output && isatty(o->fd)) {
+		error_msg("the %s report is a file to open in a browser, not to print on a terminal: "
+			  "write it with -o FILE", o->format == RC_FORMAT_HTML ? "html" : "perfetto");
+		*status = RC_EXIT_USAGE;
+		return RC_OPTS_EXIT;
+	}
 	return -1;
 }
 
