@@ -212,17 +212,99 @@ void report_crash_json(const struct rc_report_crash *c, struct json *j)
 
 /* The Python frames of one _PyEval_EvalFrameDefault call, from *NEXT on:
  * up to and with the entry frame. */
-static void text_py_run(const struct rc_report_thread *t, size_t *next, struct strbuf *sb)
+static bool walk_py_run(const struct rc_report_thread *t, size_t *next, report_stack_fn fn, void *arg)
 {
 	while (*next < t->npy) {
 		const struct rc_report_pyframe *p = &t->py[(*next)++];
-		strbuf_addf(sb, "  py     %s", p->function ? p->function : "??");
-		if (p->file)
-			strbuf_addf(sb, " (%s:%d)", p->file, p->line);
-		strbuf_addc(sb, '\n');
+		struct rc_report_stack_item it = { .py = p };
+		if (!fn(arg, &it))
+			return false;
 		if (p->entry)
 			break;
 	}
+	return true;
+}
+
+void report_thread_walk(const struct rc_report_thread *t, report_stack_fn fn, void *arg)
+{
+	size_t py_next = 0;
+	bool has_eval = false;
+
+	for (size_t i = 0; i < t->nframes && !has_eval; i++)
+		has_eval = t->frames[i].runs_python;
+	/* Without the evaluator's frames to hang them on (no symbols), the
+	 * Python frames come first, as one stack of their own. */
+	if (!has_eval)
+		while (py_next < t->npy)
+			if (!walk_py_run(t, &py_next, fn, arg))
+				return;
+	for (size_t i = 0; i < t->nframes;) {
+		const struct rc_report_frame *f = &t->frames[i];
+		struct rc_report_stack_item it = { .frame = f, .index = i, .repeat = 1, .period = 1 };
+		if (f->repeat > 1) {
+			it.repeat = f->repeat;
+			it.period = f->period;
+			i += (size_t)f->repeat * f->period;
+		} else {
+			/* Each evaluator call runs a run of Python frames: they
+			 * sit just above it, as in py-spy's merged view. */
+			if (f->runs_python && !walk_py_run(t, &py_next, fn, arg))
+				return;
+			i++;
+		}
+		if (!fn(arg, &it))
+			return;
+	}
+}
+
+struct text_walk {
+	const struct rc_report_thread *t;
+	struct strbuf *sb;
+	bool all;
+	size_t shown;		/* frames (and folds) printed */
+};
+
+static bool text_item(void *arg, const struct rc_report_stack_item *it)
+{
+	struct text_walk *w = arg;
+	struct strbuf *sb = w->sb;
+
+	/* Past the frames shown, the frame's own line says what is left. */
+	bool past = !w->all && w->shown >= TEXT_FRAMES_OTHER;
+	if (it->py && past)
+		return true;
+	if (it->py) {
+		strbuf_addf(sb, "  py     %s", it->py->function ? it->py->function : "??");
+		if (it->py->file)
+			strbuf_addf(sb, " (%s:%d)", it->py->file, it->py->line);
+		strbuf_addc(sb, '\n');
+		return true;
+	}
+	if (past) {
+		strbuf_addf(sb, "  ... %zu more frames (--format json lists them all)\n", w->t->nframes - it->index);
+		return false;
+	}
+	w->shown++;
+	size_t i = it->index;
+	if (it->repeat > 1) {
+		strbuf_addf(sb, "  #%-5zu ", i);
+		for (size_t k = 0; k < it->period; k++) {
+			const struct rc_report_frame *f = &w->t->frames[i + k];
+			if (k)
+				strbuf_adds(sb, " -> ");
+			strbuf_adds(sb, f->function ? f->function : "??");
+			if (f->file && f->line > 0)
+				strbuf_addf(sb, " (%s:%d)", path_base(f->file), f->line);
+		}
+		strbuf_adds(sb, " x ");
+		strbuf_add_count(sb, it->repeat);
+		strbuf_addf(sb, " (frames #%zu to #%zu)\n", i, i + (size_t)it->repeat * it->period - 1);
+	} else {
+		strbuf_addf(sb, "  #%-5zu ", i);
+		report_frame_str(it->frame, sb);
+		strbuf_addc(sb, '\n');
+	}
+	return true;
 }
 
 void report_frame_str(const struct rc_report_frame *f, struct strbuf *out)
@@ -244,11 +326,8 @@ void report_frame_str(const struct rc_report_frame *f, struct strbuf *out)
 
 void report_thread_text(const struct rc_report_thread *t, struct strbuf *sb, bool all)
 {
-	size_t py_next = 0;
-	bool has_eval = false;
+	struct text_walk w = { t, sb, all, 0 };
 
-	for (size_t i = 0; i < t->nframes && !has_eval; i++)
-		has_eval = t->frames[i].runs_python;
 	strbuf_addf(sb, "\nthread %d", t->tid);
 	/* The kernel's name is the program's to set, to anything. */
 	if (t->py_name) {
@@ -261,44 +340,7 @@ void report_thread_text(const struct rc_report_thread *t, struct strbuf *sb, boo
 	if (t->gil)
 		strbuf_adds(sb, " (held the GIL)");
 	strbuf_adds(sb, t->crashed ? " (crashed):\n" : ":\n");
-	/* Without the evaluator's frames to hang them on (no symbols), the
-	 * Python frames come first, as one stack of their own. */
-	if (!has_eval)
-		while (py_next < t->npy)
-			text_py_run(t, &py_next, sb);
-	size_t shown = 0;
-	for (size_t i = 0; i < t->nframes;) {
-		if (!all && shown >= TEXT_FRAMES_OTHER) {
-			strbuf_addf(sb, "  ... %zu more frames (--format json lists them all)\n", t->nframes - i);
-			break;
-		}
-		size_t period = t->frames[i].period, reps = t->frames[i].repeat;
-		if (reps > 1) {
-			strbuf_addf(sb, "  #%-5zu ", i);
-			for (size_t k = 0; k < period; k++) {
-				const struct rc_report_frame *f = &t->frames[i + k];
-				if (k)
-					strbuf_adds(sb, " -> ");
-				strbuf_adds(sb, f->function ? f->function : "??");
-				if (f->file && f->line > 0)
-					strbuf_addf(sb, " (%s:%d)", path_base(f->file), f->line);
-			}
-			strbuf_adds(sb, " x ");
-			strbuf_add_count(sb, reps);
-			strbuf_addf(sb, " (frames #%zu to #%zu)\n", i, i + reps * period - 1);
-			i += reps * period;
-		} else {
-			/* Each evaluator call runs a run of Python frames: they
-			 * sit just above it, as in py-spy's merged view. */
-			if (t->frames[i].runs_python)
-				text_py_run(t, &py_next, sb);
-			strbuf_addf(sb, "  #%-5zu ", i);
-			report_frame_str(&t->frames[i], sb);
-			strbuf_addc(sb, '\n');
-			i++;
-		}
-		shown++;
-	}
+	report_thread_walk(t, text_item, &w);
 	if (!t->nframes)
 		strbuf_adds(sb, "  (no frames)\n");
 	if (t->truncated)

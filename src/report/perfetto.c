@@ -9,7 +9,9 @@
  *   - one track of findings ("rootcause findings"): a slice per
  *     finding over its evidence, and a flow from its first evidence to its
  *     last;
- *   - counters of the calls only counted, per thread and time bucket.
+ *   - counters of the calls only counted, per thread and time bucket;
+ *   - for a core or a live process's stacks (no trace), each thread's
+ *     merged stack as nested slices, as a sample is drawn.
  * Slices on one thread must nest: a call that starts inside another and
  * ends after it (clock steps, a call still blocked at the end) is trimmed
  * to end with it, and the trace's metadata says how many were. */
@@ -429,6 +431,81 @@ static void findings_track(struct pf *p, struct hmap *evidence)
 	free(nest.end);
 }
 
+/* A stack drawn the way Perfetto draws a sample: one slice per frame of
+ * the merged stack (report_thread_walk), the outermost at the bottom,
+ * each inside the one that called it. Slices of equal span nest in the
+ * order they come, so each is STACK_SLICE_US long, and none has a time
+ * of its own: a core is one moment. */
+#define STACK_SLICE_US 1000
+struct stack_walk {
+	struct rc_report_stack_item *items;
+	size_t n, alloc;
+};
+
+static bool stack_item(void *arg, const struct rc_report_stack_item *it)
+{
+	struct stack_walk *w = arg;
+
+	if (w->n == w->alloc) {
+		w->alloc = w->alloc ? 2 * w->alloc : 64;
+		w->items = xrealloc(w->items, w->alloc * sizeof(*w->items));
+	}
+	w->items[w->n++] = *it;
+	return true;
+}
+
+static void thread_stack(struct pf *p, int pid, const struct rc_report_thread *t)
+{
+	struct stack_walk w = { NULL, 0, 0 };
+	struct strbuf name = STRBUF_INIT;
+	struct json *j = p->j;
+
+	report_thread_walk(t, stack_item, &w);
+	for (size_t k = w.n; k-- > 0;) {
+		const struct rc_report_stack_item *it = &w.items[k];
+		strbuf_reset(&name);
+		if (it->py) {
+			strbuf_addf(&name, "py %s", it->py->function ? it->py->function : "??");
+		} else {
+			strbuf_adds(&name, it->frame->function ? it->frame->function : "??");
+			if (it->repeat > 1) {
+				strbuf_adds(&name, " x ");
+				strbuf_add_count(&name, it->repeat);
+			}
+		}
+		ev_begin(p, "X", name.buf, pid, t->tid, 0);
+		json_key(j, "dur");
+		json_us(j, STACK_SLICE_US * 1000LL);
+		json_key(j, "cat");
+		json_string(j, it->py ? "python" : "frame");
+		json_key(j, "args");
+		json_begin_object(j);
+		if (it->py) {
+			if (it->py->file) {
+				strbuf_reset(&name);
+				strbuf_addf(&name, "%s:%d", it->py->file, it->py->line);
+				json_key(j, "at");
+				json_string(j, name.buf);
+			}
+		} else {
+			strbuf_reset(&name);
+			report_frame_str(it->frame, &name);
+			json_key(j, "frame");
+			json_string(j, name.buf);
+			json_key(j, "number");
+			json_int(j, (long long)it->index);
+			if (it->repeat > 1) {
+				json_key(j, "folded_frames");
+				json_int(j, (long long)it->repeat * it->period);
+			}
+		}
+		json_end_object(j);
+		json_end_object(j);
+	}
+	strbuf_release(&name);
+	free(w.items);
+}
+
 /* A process's name: its argv[0] as the model has it, else its exe. */
 static const char *process_label(const struct rc_report *r, int pid)
 {
@@ -467,7 +544,8 @@ void report_perfetto(const struct rc_report *r, struct strbuf *out)
 		thread_events(&p, t, &evidence);
 		thread_counters(&p, t);
 	}
-	/* A crash without a trace (core, stack): its threads, by name. */
+	/* A crash without a trace (core, stack): its threads by name, each
+	 * with its stack. */
 	for (size_t i = 0; r->crash && !tl->nthreads && i < r->crash->nthreads; i++) {
 		const struct rc_report_thread *t = &r->crash->threads[i];
 		if (i == 0)
@@ -476,6 +554,7 @@ void report_perfetto(const struct rc_report *r, struct strbuf *out)
 		snprintf(name, sizeof(name), "%s%s", t->py_name ? t->py_name : t->name ? t->name : "thread",
 			 t->crashed ? " (crashed)" : "");
 		meta(&p, "thread_name", r->crash->pid, t->tid, "name", name, 0);
+		thread_stack(&p, r->crash->pid, t);
 	}
 	json_end_array(&j);
 	json_key(&j, "otherData");

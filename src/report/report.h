@@ -84,6 +84,21 @@ void report_crash_text(const struct rc_report_crash *c, struct strbuf *out, bool
 /* One thread's stack as the text report prints it: Python frames above
  * the evaluator call that runs them, recursion folded; ALL: every frame. */
 void report_thread_text(const struct rc_report_thread *t, struct strbuf *out, bool all);
+/* One entry of a thread's merged stack, innermost first: a Python frame
+ * (PY), or native frame number INDEX (FRAME), which with REPEAT > 1 is a
+ * folded recursion of PERIOD frames from it, REPEAT times. */
+struct rc_report_stack_item {
+	const struct rc_report_pyframe *py;
+	const struct rc_report_frame *frame;
+	size_t index;
+	uint32_t repeat, period;
+};
+/* Return false to stop the walk. */
+typedef bool (*report_stack_fn)(void *arg, const struct rc_report_stack_item *it);
+/* T's merged stack, innermost first, as the text report prints it: each
+ * run of Python frames just above the evaluator call that runs it (or
+ * all of them first, when no frame is known to run Python). */
+void report_thread_walk(const struct rc_report_thread *t, report_stack_fn fn, void *arg);
 void report_crash_json(const struct rc_report_crash *c, struct json *j);
 /* One frame as gdb prints it, without the number:
  * "0x401136 in parse_header (crash.c:12) from /tmp/crash". */
