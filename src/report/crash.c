@@ -23,26 +23,18 @@ static void hex(struct json *j, const char *key, uint64_t v)
 	json_string(j, buf);
 }
 
-static void opt_str(struct json *j, const char *key, const char *v)
-{
-	if (v) {
-		json_key(j, key);
-		json_string(j, v);
-	}
-}
-
 static void json_frame(struct json *j, const struct rc_report_frame *f, size_t repeat, size_t period)
 {
 	json_begin_object(j);
 	hex(j, "pc", f->pc);
 	if (f->module)
-		opt_str(j, "module", f->module->name);
-	opt_str(j, "function", f->function);
+		json_opt_string(j, "module", f->module->name);
+	json_opt_string(j, "function", f->function);
 	if (f->module || f->function) {
 		json_key(j, "offset");
 		json_int(j, (long long)f->offset);
 	}
-	opt_str(j, "file", f->file);
+	json_opt_string(j, "file", f->file);
 	if (f->line > 0) {
 		json_key(j, "line");
 		json_int(j, f->line);
@@ -67,9 +59,9 @@ static void json_thread(struct json *j, const struct rc_report_thread *t)
 	json_int(j, t->tid);
 	/* Python's name for the thread says more than the kernel's, which
 	 * is the program's name for all of them unless it set one. */
-	opt_str(j, "name", t->py_name ? t->py_name : t->name);
+	json_opt_string(j, "name", t->py_name ? t->py_name : t->name);
 	if (t->py_name && t->name && strcmp(t->py_name, t->name) != 0)
-		opt_str(j, "comm", t->name);
+		json_opt_string(j, "comm", t->name);
 	json_key(j, "crashed");
 	json_bool(j, t->crashed);
 	json_key(j, "frames");
@@ -92,7 +84,7 @@ static void json_thread(struct json *j, const struct rc_report_thread *t)
 		json_key(j, "truncated");
 		json_bool(j, true);
 	}
-	opt_str(j, "unwind_error", t->unwind_error);
+	json_opt_string(j, "unwind_error", t->unwind_error);
 	if (t->python) {
 		json_key(j, "gil");
 		json_bool(j, t->gil);
@@ -100,8 +92,8 @@ static void json_thread(struct json *j, const struct rc_report_thread *t)
 		json_begin_array(j);
 		for (size_t i = 0; i < t->npy; i++) {
 			json_begin_object(j);
-			opt_str(j, "function", t->py[i].function);
-			opt_str(j, "file", t->py[i].file);
+			json_opt_string(j, "function", t->py[i].function);
+			json_opt_string(j, "file", t->py[i].file);
 			if (t->py[i].line > 0) {
 				json_key(j, "line");
 				json_int(j, t->py[i].line);
@@ -123,14 +115,14 @@ void report_crash_json(const struct rc_report_crash *c, struct json *j)
 			json_string(j, c->signal_name);
 		else
 			json_int(j, c->signo);
-		opt_str(j, "si_code", c->si_code_name);
+		json_opt_string(j, "si_code", c->si_code_name);
 		if (c->has_fault_addr)
 			hex(j, "fault_address", c->fault_addr);
 		if (c->crashed_tid) {
 			json_key(j, "tid");
 			json_int(j, c->crashed_tid);
 		}
-		opt_str(j, "exe", c->exe);
+		json_opt_string(j, "exe", c->exe);
 		if (c->argv) {
 			json_key(j, "cmdline");
 			json_begin_array(j);
@@ -158,11 +150,11 @@ void report_crash_json(const struct rc_report_crash *c, struct json *j)
 	for (size_t i = 0; i < c->nmodules; i++) {
 		const struct rc_report_module *m = &c->modules[i];
 		json_begin_object(j);
-		opt_str(j, "name", m->name);
+		json_opt_string(j, "name", m->name);
 		hex(j, "start", m->start);
 		hex(j, "end", m->end);
 		if (m->build_id[0])
-			opt_str(j, "build_id", m->build_id);
+			json_opt_string(j, "build_id", m->build_id);
 		json_key(j, "symbols");
 		json_bool(j, m->has_symbols);
 		json_key(j, "debuginfo");
@@ -181,7 +173,7 @@ void report_crash_json(const struct rc_report_crash *c, struct json *j)
 		json_key(j, "perms");
 		json_string(j, m->perms);
 		if (m->path) {
-			opt_str(j, "path", m->path);
+			json_opt_string(j, "path", m->path);
 			json_key(j, "offset");
 			json_int(j, (long long)m->offset);
 			if (m->file_size >= 0) {

@@ -55,15 +55,7 @@ static void add_argv(struct strbuf *sb, char *const *argv, int argc)
 {
 	struct strbuf a = STRBUF_INIT;
 
-	for (int i = 0; i < argc && a.len < HTML_ARGV_MAX; i++) {
-		if (i)
-			strbuf_addc(&a, ' ');
-		strbuf_adds(&a, argv[i]);
-	}
-	if (a.len > HTML_ARGV_MAX) {
-		a.len = HTML_ARGV_MAX;
-		strbuf_adds(&a, "...");
-	}
+	report_add_argv(&a, argv, argc, HTML_ARGV_MAX);
 	esc(sb, a.buf ? a.buf : "", a.len);
 	strbuf_release(&a);
 }
@@ -92,24 +84,12 @@ static void finding_li(struct strbuf *sb, const struct rc_report *r, size_t i)
 			    "timeline</span>", nev);
 	strbuf_adds(sb, "</div>");
 	if (f->pid > 0) {
-		strbuf_addf(sb, "<div class=\"where\">in pid %d", f->pid);
-		const struct rc_proc *p = r->procs ? procs_leader(r->procs, f->pid) : NULL;
-		if (p && p->argv) {
-			strbuf_adds(sb, " '");
-			add_argv(sb, p->argv, p->argc);
-			strbuf_adds(sb, "'");
-		}
-		if (f->syscall) {
-			strbuf_adds(sb, ": ");
-			escs(sb, f->syscall);
-			if (f->err)
-				strbuf_addf(sb, " -&gt; %s", xlat_errno_name(f->err) ?: "error");
-		}
-		if (f->count > 1)
-			strbuf_addf(sb, ", %lld times", f->count);
-		if (f->echoed)
-			strbuf_adds(sb, " (the program reported it)");
+		struct strbuf where = STRBUF_INIT;
+		report_finding_where(r, f, &where);
+		strbuf_adds(sb, "<div class=\"where\">");
+		esc(sb, where.buf, where.len);
 		strbuf_adds(sb, "</div>");
+		strbuf_release(&where);
 	}
 	if (f->message && strcmp(f->message, f->summary) != 0) {
 		strbuf_adds(sb, "<div class=\"message\">message: ");

@@ -22,14 +22,6 @@ static void string_list(struct json *j, const char *key, const char *const *v)
 	json_end_array(j);
 }
 
-static void opt_string(struct json *j, const char *key, const char *v)
-{
-	if (v) {
-		json_key(j, key);
-		json_string(j, v);
-	}
-}
-
 static void write_subject(struct json *j, const struct rc_report *r)
 {
 	json_key(j, "subject");
@@ -174,18 +166,12 @@ static void write_finding(struct json *j, const struct rc_findings *list, size_t
 		json_key(j, "tid");
 		json_int(j, f->tid);
 	}
-	opt_string(j, "syscall", f->syscall);
-	if (f->err) {
-		const char *e = xlat_errno_name(f->err);
-		json_key(j, "errno");
-		if (e)
-			json_string(j, e);
-		else
-			json_int(j, f->err);
-	}
-	opt_string(j, "path", f->path);
-	opt_string(j, "address", f->address);
-	opt_string(j, "host", f->host);
+	json_opt_string(j, "syscall", f->syscall);
+	if (f->err)
+		report_json_errno(j, f->err);
+	json_opt_string(j, "path", f->path);
+	json_opt_string(j, "address", f->address);
+	json_opt_string(j, "host", f->host);
 	if (f->signo) {
 		const char *s = xlat_name(&rc_xlat_signal, f->signo);
 		json_key(j, "signal");
@@ -194,7 +180,7 @@ static void write_finding(struct json *j, const struct rc_findings *list, size_t
 		else
 			json_int(j, f->signo);
 	}
-	opt_string(j, "message", f->message);
+	json_opt_string(j, "message", f->message);
 	if (f->count >= 0) {
 		json_key(j, "count");
 		json_int(j, f->count);
@@ -207,14 +193,9 @@ static void write_finding(struct json *j, const struct rc_findings *list, size_t
 		json_key(j, "bytes");
 		json_int(j, f->bytes);
 	}
-	if (f->nevidence) {
-		json_key(j, "evidence");
-		json_begin_array(j);
-		for (int e = 0; e < f->nevidence; e++)
-			json_string(j, f->evidence[e]);
-		json_end_array(j);
-	}
-	opt_string(j, "advice", f->advice);
+	if (f->nevidence)
+		json_key_strings(j, "evidence", (const char *const *)f->evidence, (size_t)f->nevidence);
+	json_opt_string(j, "advice", f->advice);
 	json_end_object(j);
 }
 
@@ -237,6 +218,17 @@ void report_json(const struct rc_report *r, struct strbuf *out)
 	if (r->crash)
 		report_crash_json(r->crash, &j);
 	json_end_object(&j);
+}
+
+void report_json_errno(struct json *j, int err)
+{
+	const char *e = xlat_errno_name(err);
+
+	json_key(j, "errno");
+	if (e)
+		json_string(j, e);
+	else
+		json_int(j, err);
 }
 
 bool report_has_errors(const struct rc_report *r)

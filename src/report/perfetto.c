@@ -134,25 +134,14 @@ static void call_args(struct pf *p, const struct rc_tl_event *ev)
 
 	json_key(j, "args");
 	json_begin_object(j);
-	if (ev->line) {
-		json_key(j, "line");
-		json_string(j, ev->line);
-	}
-	if (ev->path) {
-		json_key(j, "path");
-		json_string(j, ev->path);
-	}
+	json_opt_string(j, "line", ev->line);
+	json_opt_string(j, "path", ev->path);
 	if (ev->fd >= 0) {
 		json_key(j, "fd");
 		json_int(j, ev->fd);
 	}
 	if (ev->err) {
-		const char *e = xlat_errno_name(ev->err);
-		json_key(j, "errno");
-		if (e)
-			json_string(j, e);
-		else
-			json_int(j, ev->err);
+		report_json_errno(j, ev->err);
 	} else if (ev->ret_known) {
 		bool moved = ev->nr >= 0 && syscall_is(ev->nr, CL_READ | CL_WRITE);
 		json_key(j, moved ? "bytes" : "ret");
@@ -171,16 +160,17 @@ static void call_args(struct pf *p, const struct rc_tl_event *ev)
 	json_end_object(j);
 }
 
-static void instant(struct pf *p, const char *name, int pid, int tid, long long ts, const char *line)
+/* An instant mark, with the argument KEY: VALUE when VALUE is not NULL. */
+static void instant(struct pf *p, const char *name, int pid, int tid, long long ts, const char *key,
+		    const char *value)
 {
 	ev_begin(p, "i", name, pid, tid, ts);
 	json_key(p->j, "s");
 	json_string(p->j, "t");
-	if (line) {
+	if (value) {
 		json_key(p->j, "args");
 		json_begin_object(p->j);
-		json_key(p->j, "line");
-		json_string(p->j, line);
+		json_opt_string(p->j, key, value);
 		json_end_object(p->j);
 	}
 	json_end_object(p->j);
@@ -210,7 +200,7 @@ static void thread_events(struct pf *p, const struct rc_tl_thread *t, const stru
 		if (ev->kind == RC_EV_SIGNAL) {
 			const char *s = xlat_name(&rc_xlat_signal, ev->signo);
 			snprintf(buf, sizeof(buf), "%s", s ? s : "signal");
-			instant(p, buf, t->leader, t->tid, ts, ev->line);
+			instant(p, buf, t->leader, t->tid, ts, "line", ev->line);
 			continue;
 		}
 		if (ev->kind == RC_EV_EXIT) {
@@ -218,7 +208,7 @@ static void thread_events(struct pf *p, const struct rc_tl_thread *t, const stru
 				snprintf(buf, sizeof(buf), "exit %d", ev->exit_code);
 			else
 				snprintf(buf, sizeof(buf), "killed by %s", xlat_name(&rc_xlat_signal, ev->signo) ?: "a signal");
-			instant(p, buf, t->leader, t->tid, ts, ev->line);
+			instant(p, buf, t->leader, t->tid, ts, "line", ev->line);
 			continue;
 		}
 		double end = timeline_end(p->tl, ev);
@@ -237,7 +227,7 @@ static void thread_events(struct pf *p, const struct rc_tl_thread *t, const stru
 		call_args(p, ev);
 		json_end_object(p->j);
 		if (ev->flags & RC_TL_EXEC)
-			instant(p, "exec", t->leader, t->tid, ts, ev->path);
+			instant(p, "exec", t->leader, t->tid, ts, "path", ev->path);
 	}
 	free(nest.end);
 	free(v);
@@ -371,17 +361,9 @@ static void findings_track(struct pf *p, struct hmap *evidence)
 					json_string(j, id);
 				}
 		}
-		if (f->nevidence) {
-			json_key(j, "evidence");
-			json_begin_array(j);
-			for (int e = 0; e < f->nevidence; e++)
-				json_string(j, f->evidence[e]);
-			json_end_array(j);
-		}
-		if (f->advice) {
-			json_key(j, "advice");
-			json_string(j, f->advice);
-		}
+		if (f->nevidence)
+			json_key_strings(j, "evidence", (const char *const *)f->evidence, (size_t)f->nevidence);
+		json_opt_string(j, "advice", f->advice);
 		json_end_object(j);
 		json_end_object(j);
 	}

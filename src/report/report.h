@@ -65,6 +65,11 @@ void report_perfetto(const struct rc_report *r, struct strbuf *out);
  * consequences"), uncoloured: the html report says them too. */
 void report_text_head(const struct rc_report *r, struct strbuf *out);
 void report_text_tally(const struct rc_findings *list, struct strbuf *out, bool verbose);
+/* Where finding F (with a pid) happened, as the text report says it:
+ * "in pid 12 'python3 app.py': openat -> ENOENT, 3 times". */
+void report_finding_where(const struct rc_report *r, const struct rc_finding *f, struct strbuf *out);
+/* ARGV (ARGC strings) joined by spaces, cut at MAX bytes with "...". */
+void report_add_argv(struct strbuf *sb, char *const *argv, int argc, size_t max);
 
 /* The timeline's events that are F's evidence (report/link.c): OUT[I] is
  * the event evidence line I quotes, NULL for a line that is no kept
@@ -100,6 +105,8 @@ typedef bool (*report_stack_fn)(void *arg, const struct rc_report_stack_item *it
  * all of them first, when no frame is known to run Python). */
 void report_thread_walk(const struct rc_report_thread *t, report_stack_fn fn, void *arg);
 void report_crash_json(const struct rc_report_crash *c, struct json *j);
+/* "errno": its name ("ENOENT"), or its number when it has none. */
+void report_json_errno(struct json *j, int err);
 /* One frame as gdb prints it, without the number:
  * "0x401136 in parse_header (crash.c:12) from /tmp/crash". */
 void report_frame_str(const struct rc_report_frame *f, struct strbuf *out);

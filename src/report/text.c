@@ -28,21 +28,26 @@ static void paint(struct out *o, const char *code, const char *text)
 		strbuf_adds(o->sb, text);
 }
 
-static void add_argv(struct strbuf *sb, const struct rc_proc *p)
+void report_add_argv(struct strbuf *sb, char *const *argv, int argc, size_t max)
 {
 	size_t start = sb->len;
 
-	for (int i = 0; i < p->argc; i++) {
+	for (int i = 0; i < argc; i++) {
 		if (i)
 			strbuf_addc(sb, ' ');
-		strbuf_adds(sb, p->argv[i]);
-		if (sb->len - start > 60) {
-			sb->len = start + 60;
+		strbuf_adds(sb, argv[i]);
+		if (sb->len - start > max) {
+			sb->len = start + max;
 			sb->buf[sb->len] = '\0';
 			strbuf_adds(sb, "...");
 			break;
 		}
 	}
+}
+
+static void add_argv(struct strbuf *sb, const struct rc_proc *p)
+{
+	report_add_argv(sb, p->argv, p->argc, 60);
 }
 
 static bool backend_is_ebpf(const struct rc_report *r)
@@ -164,22 +169,8 @@ static void finding_block(struct out *o, const struct rc_report *r, const struct
 
 	/* Where: the process and the call. */
 	if (f->pid > 0) {
-		strbuf_addf(sb, "  in pid %d", f->pid);
-		const struct rc_proc *p = r->procs ? procs_leader(r->procs, f->pid) : NULL;
-		if (p && p->argv) {
-			strbuf_adds(sb, " '");
-			add_argv(sb, p);
-			strbuf_adds(sb, "'");
-		}
-		if (f->syscall) {
-			strbuf_addf(sb, ": %s", f->syscall);
-			if (f->err)
-				strbuf_addf(sb, " -> %s", xlat_errno_name(f->err) ?: "error");
-		}
-		if (f->count > 1)
-			strbuf_addf(sb, ", %lld times", f->count);
-		if (f->echoed)
-			strbuf_adds(sb, " (the program reported it)");
+		strbuf_adds(sb, "  ");
+		report_finding_where(r, f, sb);
 		strbuf_addc(sb, '\n');
 	}
 	if (f->message && strcmp(f->message, f->summary) != 0)
@@ -192,6 +183,26 @@ static void finding_block(struct out *o, const struct rc_report *r, const struct
 	}
 	if (f->advice)
 		strbuf_addf(sb, "  advice: %s\n", f->advice);
+}
+
+void report_finding_where(const struct rc_report *r, const struct rc_finding *f, struct strbuf *sb)
+{
+	strbuf_addf(sb, "in pid %d", f->pid);
+	const struct rc_proc *p = r->procs ? procs_leader(r->procs, f->pid) : NULL;
+	if (p && p->argv) {
+		strbuf_adds(sb, " '");
+		add_argv(sb, p);
+		strbuf_adds(sb, "'");
+	}
+	if (f->syscall) {
+		strbuf_addf(sb, ": %s", f->syscall);
+		if (f->err)
+			strbuf_addf(sb, " -> %s", xlat_errno_name(f->err) ?: "error");
+	}
+	if (f->count > 1)
+		strbuf_addf(sb, ", %lld times", f->count);
+	if (f->echoed)
+		strbuf_adds(sb, " (the program reported it)");
 }
 
 /* What cause F led to: its consequences, which follow it in the list

@@ -150,6 +150,23 @@ void json_fixed(struct json *j, double v, int digits)
 		strbuf_addf(j->out, "%.*f", digits, v);
 }
 
+void json_opt_string(struct json *j, const char *key, const char *v)
+{
+	if (v) {
+		json_key(j, key);
+		json_string(j, v);
+	}
+}
+
+void json_key_strings(struct json *j, const char *key, const char *const *v, size_t n)
+{
+	json_key(j, key);
+	json_begin_array(j);
+	for (size_t i = 0; i < n; i++)
+		json_string(j, v[i]);
+	json_end_array(j);
+}
+
 void json_number(struct json *j, const char *text)
 {
 	value_start(j);

@@ -36,5 +36,9 @@ void json_fixed(struct json *j, double v, int digits);
 /* A number the caller formatted (TEXT must be a JSON number). */
 void json_number(struct json *j, const char *text);
 void json_bool(struct json *j, bool v);
+/* KEY and the string V, when V is not NULL. */
+void json_opt_string(struct json *j, const char *key, const char *v);
+/* KEY and an array of the N strings of V. */
+void json_key_strings(struct json *j, const char *key, const char *const *v, size_t n);
 
 #endif
