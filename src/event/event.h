@@ -64,6 +64,11 @@ enum rc_lock {
 /* dirfd value meaning "relative to the cwd" (AT_FDCWD). */
 #define RC_AT_FDCWD (-100)
 
+/* A single call of a second or more is a stall a user notices: the
+ * slow-syscall rule's threshold, and the drawn reports' mark of a long
+ * call. */
+#define RC_EVENT_SLOW_S 1.0
+
 /* How many fds of a poll/select set an event keeps. */
 #define RC_EVENT_MAX_FDS 8
 

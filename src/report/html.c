@@ -246,9 +246,11 @@ static void processes(struct strbuf *sb, const struct rc_procs *m)
 			proc_subtree(sb, &t, i, 0);
 		}
 	strbuf_adds(sb, "</ul>");
-	if (m->nforgotten || t.nshown >= HTML_MAX_PROCS)
-		strbuf_addf(sb, "<p class=\"dim\">%zu ended processes were forgotten and more than %d are not "
-			    "listed.</p>", m->nforgotten, HTML_MAX_PROCS);
+	if (m->nforgotten)
+		strbuf_addf(sb, "<p class=\"dim\">%zu more processes ended long before the trace did: the "
+			    "model forgot them.</p>", m->nforgotten);
+	if (t.nshown >= HTML_MAX_PROCS)
+		strbuf_addf(sb, "<p class=\"dim\">Only the first %d processes are listed.</p>", HTML_MAX_PROCS);
 	strbuf_adds(sb, "</section>\n");
 	free(t.shown);
 	free(t.v);
@@ -277,7 +279,17 @@ static void stacks(struct strbuf *sb, const struct rc_report_crash *c)
 		while (*s) {
 			nl = strchr(s, '\n');
 			size_t n = nl ? (size_t)(nl - s) : strlen(s);
-			const char *cls = strncmp(s, "  py ", 5) == 0 ? "py" : strstr(s, " x ") ? "fold" : "fr";
+			/* The text stack's lines (report/crash.c): "  py     f
+			 * (file:line)", "  #3     0x... in f ...", a fold "  #3
+			 * f -> g x 1,000 (frames ...)", and notes. */
+			const char *cls = "note";
+			if (strncmp(s, "  py ", 5) == 0) {
+				cls = "py";
+			} else if (strncmp(s, "  #", 3) == 0) {
+				const char *a = s + 3 + strspn(s + 3, "0123456789");
+				a += strspn(a, " ");
+				cls = strncmp(a, "0x", 2) == 0 ? "fr" : "fold";
+			}
 			strbuf_addf(sb, "<span class=\"%s\">", cls);
 			esc(sb, s, n);
 			strbuf_adds(sb, "</span>\n");
@@ -293,7 +305,6 @@ static void stacks(struct strbuf *sb, const struct rc_report_crash *c)
  * by index. */
 struct names {
 	struct hmap idx;	/* name -> index + 1 */
-	struct json *j;
 	size_t n;
 };
 
@@ -330,9 +341,6 @@ enum {
 	DATA_LONG = 1u << 10,	/* the slow-syscall threshold */
 };
 
-/* The slow-syscall rule's threshold: a call this long is a stall. */
-#define HTML_LONG_S 1.0
-
 static bool linked(const struct hmap *set, uint64_t seq)
 {
 	return hmap_get_int(set, (long long)seq) != NULL;
@@ -347,7 +355,7 @@ static void data_event(struct json *j, struct names *nm, const struct rc_timelin
 		flags |= DATA_SIGNAL;
 	if (ev->kind == RC_EV_EXIT)
 		flags |= DATA_EXIT;
-	if (ev->dur >= HTML_LONG_S)
+	if (ev->dur >= RC_EVENT_SLOW_S)
 		flags |= DATA_LONG;
 
 	json_begin_array(j);
@@ -430,7 +438,7 @@ static void timeline_data(struct strbuf *sb, const struct rc_report *r)
 {
 	const struct rc_timeline *tl = r->timeline;
 	struct json j;
-	struct names nm = { HMAP_INIT, &j, 0 };
+	struct names nm = { HMAP_INIT, 0 };
 	struct hmap evidence = HMAP_INIT;
 
 	json_init(&j, sb, false);

@@ -190,10 +190,9 @@ static void thread_events(struct pf *p, const struct rc_tl_thread *t, const stru
 		if (hmap_get_int(evidence, (long long)ev->seq))
 			v[n++] = ev;
 	}
-	/* In order of their place on the axis (ts is it, or -1 in a trace
-	 * without times, where seq is). */
-	if (p->tl->timed)
-		qsort(v, n, sizeof(*v), by_start);
+	/* In order of their place on the axis, which nest_fit needs: ts, or
+	 * in a trace without times (ts -1) seq. */
+	qsort(v, n, sizeof(*v), by_start);
 	for (size_t i = 0; i < n; i++) {
 		const struct rc_tl_event *ev = v[i];
 		long long ts = ns(p, timeline_x(p->tl, ev));

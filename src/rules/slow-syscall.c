@@ -41,7 +41,7 @@
 #include "util/util.h"
 
 /* A single call of a second or more is a stall a user notices. */
-#define SLOW_CALL_S 1.0
+#define SLOW_CALL_S RC_EVENT_SLOW_S
 /* Quick calls that add up: a kind is also reported when one thread spent
  * this share of the traced wall time in it, and at least SHARE_MIN_S (a
  * short trace made of a few file reads is not slow). One thread, because
