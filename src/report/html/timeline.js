@@ -179,6 +179,14 @@
         }, g);
       });
     });
+    // A guide down the whole timeline at each highlighted call's start,
+    // to find it among many rows.
+    hl.forEach(function (s) {
+      var ev = bySeq.get(s);
+      if (!ev || ev.x < v0 || ev.x > v1) return;
+      var gx = sx(ev.x);
+      el('line', { 'class': 'guide', x1: gx, x2: gx, y1: AXIS_H - 4, y2: height }, top);
+    });
     el('rect', { x: 0, y: 0, width: LABEL_W - 4, height: AXIS_H, fill: '#fff' }, svg);
   }
 
