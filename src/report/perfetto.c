@@ -1,6 +1,6 @@
 /* The Perfetto report: Chrome's trace-event JSON, which ui.perfetto.dev
- * and chrome://tracing open as they are. From the timeline's kept events
- * (event/timeline.h), never the log:
+ * opens as it is (and chrome://tracing, in the browsers that still have
+ * it). From the timeline's kept events (event/timeline.h), never the log:
  *   - an X (complete) event per kept call, on its process (pid: the
  *     leader) and thread (tid), with its line, path, fd, errno and bytes;
  *     a call strace showed as unfinished and resumed is one event already;
