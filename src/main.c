@@ -2,7 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "capture/session.h"
 #include "cmd/cmd.h"
+#include "crash/decompress.h"
+#include "crash/unwind.h"
 #include "rules/rule.h"
 #include "util/util.h"
 
@@ -63,7 +66,16 @@ int main(int argc, char **argv)
 		return RC_EXIT_OK;
 	}
 	if (strcmp(name, "--version") == 0) {
-		printf("rootcause %s\n", RC_VERSION);
+		/* What was built in, with the libraries' versions, as strace
+		 * -V lists its optional features. */
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "rootcause %s\nbackends: ", RC_VERSION);
+		session_backends(&sb);
+		strbuf_addf(&sb, "\ncores: elfutils %s; compressed: ", crash_unwinder_version());
+		core_image_formats(&sb);
+		strbuf_adds(&sb, "\nreports: text, json, html, perfetto\n");
+		fputs(strbuf_str(&sb), stdout);
+		strbuf_release(&sb);
 		return RC_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -520,3 +520,14 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 	res->seconds = monotonic() - t0;
 	return r;
 }
+
+void session_backends(struct strbuf *out)
+{
+#ifdef RC_HAVE_BPF
+	strbuf_adds(out, "ptrace, ebpf (");
+	bpf_capture_version(out);
+	strbuf_addc(out, ')');
+#else
+	strbuf_adds(out, "ptrace (built without the eBPF capture)");
+#endif
+}

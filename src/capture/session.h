@@ -75,6 +75,9 @@ static inline uint64_t session_losses(const struct session_result *r)
 	return r->lost_records + r->lost_entries + r->lost_follows + r->bad_records;
 }
 
+/* The backends built in, for --version: "ptrace, ebpf (libbpf 1.1)". */
+void session_backends(struct strbuf *out);
+
 /* Returns 0, or -1 with a message in ERR (the command or attach failed
  * before tracing began; res->spawn_errno says why a command did not run). */
 int session_run(const struct session_opts *o, struct session_result *res, struct strbuf *err);

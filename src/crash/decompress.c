@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <lz4.h>
 #include <lz4frame.h>
 #include <lzma.h>
 #include <stdint.h>
@@ -221,4 +222,9 @@ void core_image_release(struct core_image *im)
 	else if (!im->borrowed)
 		free(im->data);
 	memset(im, 0, sizeof(*im));
+}
+
+void core_image_formats(struct strbuf *out)
+{
+	strbuf_addf(out, "zstd %s, xz %s, lz4 %s", ZSTD_versionString(), lzma_version_string(), LZ4_versionString());
 }

@@ -28,5 +28,8 @@ int core_image_load(struct core_image *im, const char *path, struct strbuf *err)
 int core_image_decode(struct core_image *im, const unsigned char *in, size_t n, const char *name,
 		      struct strbuf *err);
 void core_image_release(struct core_image *im);
+/* The compressed cores read, with their libraries, for --version:
+ * "zstd 1.5.4, xz 5.4.1, lz4 1.9.4". */
+void core_image_formats(struct strbuf *out);
 
 #endif

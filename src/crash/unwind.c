@@ -1295,3 +1295,8 @@ int crash_unwind_pid(struct rc_crash *c, pid_t pid, struct strbuf *err)
 
 	return w ? crash_unwind_pid_end(w, err) : -1;
 }
+
+const char *crash_unwinder_version(void)
+{
+	return dwfl_version(NULL);
+}

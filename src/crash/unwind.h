@@ -52,5 +52,7 @@ int crash_unwind_pid_end(struct crash_live_unwind *w, struct strbuf *err);
  * need nothing, and without it every name stays as it is (NULL).  Rust's
  * legacy "::h<16 hex digits>" hash suffix is dropped. */
 char *crash_demangle(const char *sym);
+/* elfutils' version ("0.188"), for --version. */
+const char *crash_unwinder_version(void);
 
 #endif

@@ -329,3 +329,8 @@ void bpf_capture_close(struct bpf_capture *c)
 	capture_bpf__destroy(c->skel);
 	free(c);
 }
+
+void bpf_capture_version(struct strbuf *out)
+{
+	strbuf_addf(out, "libbpf %u.%u", libbpf_major_version(), libbpf_minor_version());
+}

@@ -82,6 +82,8 @@ bool bpf_capture_following(const struct bpf_capture *c);
  * maps to read what is left; bpf_capture_close does it too. */
 void bpf_capture_detach(struct bpf_capture *c);
 void bpf_capture_close(struct bpf_capture *c);
+/* "libbpf 1.1": the library it was built with, for --version. */
+void bpf_capture_version(struct strbuf *out);
 
 /* What to add to the kernel's CLOCK_MONOTONIC times to make them epoch
  * seconds, as the tracer's timestamps are (taken once, at open). */
