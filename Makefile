@@ -1,6 +1,8 @@
 # A thin wrapper over meson for the commands a newcomer types.
 #   make deps    install the Debian packages the project needs (only the missing ones)
 #   make         build build/rootcause
+#   make install meson install of the build: the binary, rootcause(1), the docs
+#                (under the build's --prefix, /usr/local by default; DESTDIR honoured)
 #   make test    every test (unit, ASan+UBSan, cppcheck, CLI, scenarios, differential vs strace, do-no-harm, docs, house rules)
 #   make demo    the bundled voice-service demo, diagnosed
 #   make fuzz    build the fuzz targets with clang and run each for FUZZ_SECONDS
@@ -31,7 +33,7 @@ DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
        chromium chromium-driver python3-selenium
 FUZZ_DEPS = clang libclang-rt-14-dev
 
-.PHONY: all deps build test unit asan scenarios demo fuzz bench clean
+.PHONY: all deps build install test unit asan scenarios demo fuzz bench clean
 
 all: build
 
@@ -43,6 +45,11 @@ $(BUILD)/build.ninja:
 
 build: $(BUILD)/build.ninja
 	ninja -C $(BUILD)
+
+# Where to is the build's prefix (meson configure build --prefix /usr);
+# DESTDIR=DIR installs under DIR, as for a package.
+install: build
+	meson install -C $(BUILD) --no-rebuild
 
 test: deps
 	$(MAKE) build
