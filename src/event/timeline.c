@@ -82,7 +82,6 @@ static void thread_init(struct rc_tl_thread *t, int tid)
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
 	t->leader = tid;
-	t->first_ts = t->last_ts = -1;
 	list_init(&t->marked, RC_TL_HEAD, RC_TL_TAIL);
 	list_init(&t->quoted, RC_TL_QHEAD, RC_TL_QTAIL);
 	hmap_init(&t->counts);
@@ -309,10 +308,6 @@ void timeline_add(struct rc_timeline *tl, const struct rc_event *e, bool quoted,
 	struct rc_tl_thread *t = thread_of(tl, e->pid);
 	if (leader > 0 && t != &tl->others)
 		t->leader = leader;
-	if (t->first_ts < 0 || x < t->first_ts)
-		t->first_ts = x;
-	if (end > t->last_ts)
-		t->last_ts = end;
 	uint64_t n = e->kind == RC_EV_SUM && e->sum ? e->sum->calls : e->kind == RC_EV_SYSCALL;
 	t->calls += n;
 

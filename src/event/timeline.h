@@ -95,7 +95,6 @@ struct rc_tl_thread {
 	struct rc_tl_list marked, quoted;
 	uint64_t calls;		/* every call it made (sums: the calls summed) */
 	uint64_t counted;	/* of them, only counted */
-	double first_ts, last_ts;	/* of its events; -1 none */
 	/* Call number (-1 unknown) -> uint32_t[RC_TL_BUCKETS] counts. */
 	struct hmap counts;
 };

@@ -65,13 +65,15 @@ static const char *sev_class(enum rc_severity s)
 	return s == RC_SEV_ERROR ? "error" : s == RC_SEV_WARNING ? "warning" : "note";
 }
 
-static void finding_li(struct strbuf *sb, const struct rc_report *r, size_t i)
+static void finding_li(struct strbuf *sb, const struct rc_report *r, const struct report_links *links, size_t i)
 {
 	const struct rc_finding *f = r->findings->v[i];
-	const struct rc_tl_event *evs[RC_EVIDENCE_MAX];
-	size_t nev = report_evidence_events(r, f, evs);
+	const struct rc_tl_event *const *evs = links->ev[i];
+	size_t nev = 0;
 	char id[32];
 
+	for (size_t k = 0; k < RC_EVIDENCE_MAX; k++)
+		nev += evs[k] != NULL;
 	report_finding_id(i, id, sizeof(id));
 	strbuf_addf(sb, "<li class=\"finding sev-%s%s\" id=\"%s\" data-id=\"%s\" tabindex=\"0\">",
 		    sev_class(f->effective), f->cause ? " consequence" : "", id, id);
@@ -119,7 +121,7 @@ static void finding_li(struct strbuf *sb, const struct rc_report *r, size_t i)
 
 /* Each cause, in rank order, with its consequences nested under it;
  * past HTML_CAUSES_SHOWN, and notes (info causes), folded away. */
-static void verdict(struct strbuf *sb, const struct rc_report *r)
+static void verdict(struct strbuf *sb, const struct rc_report *r, const struct report_links *links)
 {
 	const struct rc_findings *list = r->findings;
 	struct strbuf tally = STRBUF_INIT;
@@ -152,11 +154,11 @@ static void verdict(struct strbuf *sb, const struct rc_report *r)
 			if (pass == 0 && shown++ == HTML_CAUSES_SHOWN)
 				strbuf_addf(sb, "</ol><details class=\"more\"><summary>%zu more</summary>"
 					    "<ol class=\"findings\">", causes - HTML_CAUSES_SHOWN);
-			finding_li(sb, r, i);
+			finding_li(sb, r, links, i);
 			if (f->nconsequences) {
 				strbuf_adds(sb, "<div class=\"ledto\">led to:</div><ul class=\"consequences\">");
 				for (size_t k = i + 1; k < list->count && list->v[k]->cause == f; k++) {
-					finding_li(sb, r, k);
+					finding_li(sb, r, links, k);
 					strbuf_adds(sb, "</li>");
 				}
 				strbuf_adds(sb, "</ul>");
@@ -341,11 +343,6 @@ enum {
 	DATA_LONG = 1u << 10,	/* the slow-syscall threshold */
 };
 
-static bool linked(const struct hmap *set, uint64_t seq)
-{
-	return hmap_get_int(set, (long long)seq) != NULL;
-}
-
 static void data_event(struct json *j, struct names *nm, const struct rc_timeline *tl,
 		       const struct rc_tl_event *ev)
 {
@@ -371,7 +368,7 @@ static void data_event(struct json *j, struct names *nm, const struct rc_timelin
 }
 
 static void data_thread(struct json *j, struct names *nm, const struct rc_report *r,
-			const struct rc_tl_thread *t, const struct hmap *evidence)
+			const struct rc_tl_thread *t, const struct report_links *links)
 {
 	const struct rc_timeline *tl = r->timeline;
 
@@ -380,38 +377,22 @@ static void data_thread(struct json *j, struct names *nm, const struct rc_report
 	json_int(j, t->tid);
 	json_key(j, "pid");
 	json_int(j, t->leader);
-	const struct rc_proc *p = r->procs ? procs_get(r->procs, t->leader) : NULL;
+	const char *label = report_process_name(r, t->leader);
 	json_key(j, "label");
-	if (p && p->argv && p->argc)
-		json_string(j, path_base(p->argv[0]));
-	else if (p && p->exe)
-		json_string(j, path_base(p->exe));
-	else
-		json_string(j, "");
+	json_string(j, label ? label : "");
 	json_key(j, "calls");
 	json_int(j, (long long)t->calls);
 	json_key(j, "counted");
 	json_int(j, (long long)t->counted);
 	json_key(j, "dropped");
 	json_int(j, (long long)t->marked.dropped);
-	/* The marked events, and the quoted ones that are evidence, merged
-	 * in the order they came. */
 	json_key(j, "ev");
 	json_begin_array(j);
-	size_t nm_len = timeline_list_len(&t->marked), nq_len = timeline_list_len(&t->quoted);
-	size_t a = 0, b = 0;
-	while (a < nm_len || b < nq_len) {
-		const struct rc_tl_event *x = a < nm_len ? timeline_list_at(&t->marked, a) : NULL;
-		const struct rc_tl_event *y = b < nq_len ? timeline_list_at(&t->quoted, b) : NULL;
-		if (x && (!y || x->seq < y->seq)) {
-			data_event(j, nm, tl, x);
-			a++;
-		} else {
-			if (linked(evidence, y->seq))
-				data_event(j, nm, tl, y);
-			b++;
-		}
-	}
+	size_t nv;
+	const struct rc_tl_event **v = report_drawn_events(t, links, &nv);
+	for (size_t i = 0; i < nv; i++)
+		data_event(j, nm, tl, v[i]);
+	free(v);
 	json_end_array(j);
 	json_key(j, "counts");
 	json_begin_array(j);
@@ -434,12 +415,11 @@ static void data_thread(struct json *j, struct names *nm, const struct rc_report
 
 /* The timeline's data: threads with their kept events, the counts of the
  * rest, and each finding's evidence by position. */
-static void timeline_data(struct strbuf *sb, const struct rc_report *r)
+static void timeline_data(struct strbuf *sb, const struct rc_report *r, const struct report_links *links)
 {
 	const struct rc_timeline *tl = r->timeline;
 	struct json j;
 	struct names nm = { HMAP_INIT, 0 };
-	struct hmap evidence = HMAP_INIT;
 
 	json_init(&j, sb, false);
 	j.script_safe = true;
@@ -473,8 +453,7 @@ static void timeline_data(struct strbuf *sb, const struct rc_report *r)
 	json_key(&j, "findings");
 	json_begin_array(&j);
 	for (size_t i = 0; r->findings && i < r->findings->count; i++) {
-		const struct rc_tl_event *evs[RC_EVIDENCE_MAX];
-		size_t n = report_evidence_events(r, r->findings->v[i], evs);
+		const struct rc_tl_event *const *evs = links->ev[i];
 		char id[32];
 		report_finding_id(i, id, sizeof(id));
 		json_begin_object(&j);
@@ -484,12 +463,9 @@ static void timeline_data(struct strbuf *sb, const struct rc_report *r)
 		json_string(&j, r->findings->v[i]->rule);
 		json_key(&j, "ev");
 		json_begin_array(&j);
-		for (size_t k = 0; n && k < RC_EVIDENCE_MAX; k++) {
-			if (!evs[k])
-				continue;
-			json_int(&j, (long long)evs[k]->seq);
-			*hmap_put_int(&evidence, (long long)evs[k]->seq, NULL) = (void *)evs[k];
-		}
+		for (size_t k = 0; k < RC_EVIDENCE_MAX; k++)
+			if (evs[k])
+				json_int(&j, (long long)evs[k]->seq);
 		json_end_array(&j);
 		json_end_object(&j);
 	}
@@ -506,7 +482,7 @@ static void timeline_data(struct strbuf *sb, const struct rc_report *r)
 		for (size_t k = i; k < tl->nthreads; k++)
 			if (!done[k] && tl->threads[k]->leader == tl->threads[i]->leader) {
 				done[k] = true;
-				data_thread(&j, &nm, r, tl->threads[k], &evidence);
+				data_thread(&j, &nm, r, tl->threads[k], links);
 			}
 	}
 	free(done);
@@ -525,7 +501,6 @@ static void timeline_data(struct strbuf *sb, const struct rc_report *r)
 	free(names);
 	json_end_object(&j);
 	hmap_release(&nm.idx, NULL);
-	hmap_release(&evidence, NULL);
 }
 
 static void title(struct strbuf *sb, const struct rc_report *r)
@@ -560,7 +535,9 @@ void report_html(const struct rc_report *r, struct strbuf *sb)
 	esc(sb, head.buf ? head.buf : "", head.len);
 	strbuf_release(&head);
 	strbuf_adds(sb, "</pre></header>\n<main>\n");
-	verdict(sb, r);
+	struct report_links links;
+	report_links_make(r, &links);
+	verdict(sb, r, &links);
 	if (r->timeline && r->timeline->nthreads) {
 		strbuf_adds(sb, "<section id=\"timeline-section\"><h2>Timeline</h2>"
 			    "<p class=\"help\">Wheel: zoom. Drag: pan. Double-click: the whole trace. "
@@ -584,10 +561,11 @@ void report_html(const struct rc_report *r, struct strbuf *sb)
 	strbuf_adds(sb, "</main>\n");
 	if (r->timeline && r->timeline->nthreads) {
 		strbuf_adds(sb, "<script type=\"application/json\" id=\"rc-data\">");
-		timeline_data(sb, r);
+		timeline_data(sb, r, &links);
 		strbuf_adds(sb, "</script>\n");
 	}
 	strbuf_adds(sb, "<script>\n");
 	strbuf_adds(sb, rc_html_js);
 	strbuf_adds(sb, "</script>\n</body></html>\n");
+	report_links_release(&links);
 }

@@ -8,9 +8,11 @@
  * a line the finding quotes again further on is the first such event
  * after the one before it, and a line's last quote the one closest to the
  * finding's decisive event. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
+#include "util/util.h"
 
 _Static_assert(RC_TL_KEY_MAX == RC_EVIDENCE_LINE_MAX,
 	       "the timeline's line key must cover what evidence keeps of a line");
@@ -48,4 +50,55 @@ size_t report_evidence_events(const struct rc_report *r, const struct rc_finding
 			out[i] = found[n++] = ev;
 	}
 	return n;
+}
+
+void report_links_make(const struct rc_report *r, struct report_links *l)
+{
+	size_t n = r->findings ? r->findings->count : 0;
+
+	l->ev = xcalloc(n ? n : 1, sizeof(*l->ev));
+	hmap_init(&l->set);
+	for (size_t i = 0; i < n; i++) {
+		report_evidence_events(r, r->findings->v[i], l->ev[i]);
+		for (size_t k = 0; k < RC_EVIDENCE_MAX; k++)
+			if (l->ev[i][k])
+				*hmap_put_int(&l->set, (long long)l->ev[i][k]->seq, NULL) = (void *)l->ev[i][k];
+	}
+}
+
+void report_links_release(struct report_links *l)
+{
+	free(l->ev);
+	hmap_release(&l->set, NULL);
+}
+
+const struct rc_tl_event **report_drawn_events(const struct rc_tl_thread *t, const struct report_links *l,
+					       size_t *n)
+{
+	size_t nm = timeline_list_len(&t->marked), nq = timeline_list_len(&t->quoted), a = 0, b = 0;
+	const struct rc_tl_event **v = xcalloc(nm + nq + 1, sizeof(*v));
+
+	*n = 0;
+	while (a < nm || b < nq) {
+		const struct rc_tl_event *x = a < nm ? timeline_list_at(&t->marked, a) : NULL;
+		const struct rc_tl_event *y = b < nq ? timeline_list_at(&t->quoted, b) : NULL;
+		if (x && (!y || x->seq < y->seq)) {
+			v[(*n)++] = x;
+			a++;
+		} else {
+			if (hmap_get_int(&l->set, (long long)y->seq))
+				v[(*n)++] = y;
+			b++;
+		}
+	}
+	return v;
+}
+
+const char *report_process_name(const struct rc_report *r, int pid)
+{
+	const struct rc_proc *p = r->procs ? procs_get(r->procs, pid) : NULL;
+
+	if (p && p->argv && p->argc)
+		return path_base(p->argv[0]);
+	return p && p->exe ? path_base(p->exe) : NULL;
 }

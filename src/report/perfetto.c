@@ -176,20 +176,13 @@ static void instant(struct pf *p, const char *name, int pid, int tid, long long 
 	json_end_object(p->j);
 }
 
-static void thread_events(struct pf *p, const struct rc_tl_thread *t, const struct hmap *evidence)
+static void thread_events(struct pf *p, const struct rc_tl_thread *t, const struct report_links *links)
 {
-	size_t nm = timeline_list_len(&t->marked), nq = timeline_list_len(&t->quoted), n = 0;
-	const struct rc_tl_event **v = xcalloc(nm + nq + 1, sizeof(*v));
 	struct nest nest = { NULL, 0, 0 };
 	char buf[64];
+	size_t n;
+	const struct rc_tl_event **v = report_drawn_events(t, links, &n);
 
-	for (size_t i = 0; i < nm; i++)
-		v[n++] = timeline_list_at(&t->marked, i);
-	for (size_t i = 0; i < nq; i++) {
-		const struct rc_tl_event *ev = timeline_list_at(&t->quoted, i);
-		if (hmap_get_int(evidence, (long long)ev->seq))
-			v[n++] = ev;
-	}
 	/* In order of their place on the axis, which nest_fit needs: ts, or
 	 * in a trace without times (ts -1) seq. */
 	qsort(v, n, sizeof(*v), by_start);
@@ -293,27 +286,25 @@ static void thread_counters(struct pf *p, const struct rc_tl_thread *t)
 
 /* The findings' track: a slice per finding over the span of its evidence
  * (an instant at its time when none is on the timeline), and flows. */
-static void findings_track(struct pf *p, struct hmap *evidence)
+static void findings_track(struct pf *p, const struct report_links *links)
 {
 	const struct rc_findings *list = p->r->findings;
 	struct json *j = p->j;
 	struct nest nest = { NULL, 0, 0 };
 	size_t n = list ? list->count : 0;
 	struct span { long long a, b; size_t i; } *sp = xcalloc(n ? n : 1, sizeof(*sp));
-	const struct rc_tl_event *(*evs)[RC_EVIDENCE_MAX] = xcalloc(n ? n : 1, sizeof(*evs));
+	const struct rc_tl_event *const(*evs)[RC_EVIDENCE_MAX] = links->ev;
 
 	meta(p, "process_name", FINDINGS_PID, 0, "name", "rootcause findings", 0);
 	meta(p, "process_sort_index", FINDINGS_PID, 0, "sort_index", NULL, -1);
 	meta(p, "thread_name", FINDINGS_PID, 0, "name", "findings", 0);
 	for (size_t i = 0; i < n; i++) {
 		const struct rc_finding *f = list->v[i];
-		report_evidence_events(p->r, f, evs[i]);
 		long long a = -1, b = -1;
 		for (size_t k = 0; k < RC_EVIDENCE_MAX; k++) {
 			const struct rc_tl_event *ev = evs[i][k];
 			if (!ev)
 				continue;
-			*hmap_put_int(evidence, (long long)ev->seq, NULL) = (void *)ev;
 			long long x = ns(p, timeline_x(p->tl, ev)), e = ns(p, timeline_end(p->tl, ev));
 			if (a < 0 || x < a)
 				a = x;
@@ -407,7 +398,6 @@ static void findings_track(struct pf *p, struct hmap *evidence)
 		json_int(j, (long long)i + 1);
 		json_end_object(j);
 	}
-	free(evs);
 	free(sp);
 	free(nest.end);
 }
@@ -487,22 +477,12 @@ static void thread_stack(struct pf *p, int pid, const struct rc_report_thread *t
 	free(w.items);
 }
 
-/* A process's name: its argv[0] as the model has it, else its exe. */
-static const char *process_label(const struct rc_report *r, int pid)
-{
-	const struct rc_proc *pr = r->procs ? procs_get(r->procs, pid) : NULL;
-
-	if (pr && pr->argv && pr->argc)
-		return path_base(pr->argv[0]);
-	return pr && pr->exe ? path_base(pr->exe) : NULL;
-}
-
 void report_perfetto(const struct rc_report *r, struct strbuf *out)
 {
 	static const struct rc_timeline none;
 	struct json j;
 	struct pf p = { &j, r, r->timeline ? r->timeline : &none, 0 };
-	struct hmap evidence = HMAP_INIT;
+	struct report_links links;
 	char name[64];
 
 	json_init(&j, out, false);
@@ -511,18 +491,19 @@ void report_perfetto(const struct rc_report *r, struct strbuf *out)
 	json_string(&j, "ms");
 	json_key(&j, "traceEvents");
 	json_begin_array(&j);
-	findings_track(&p, &evidence);
+	report_links_make(r, &links);
+	findings_track(&p, &links);
 	const struct rc_timeline *tl = p.tl;
 	for (size_t i = 0; i < tl->nthreads; i++) {
 		const struct rc_tl_thread *t = tl->threads[i];
 		if (t->tid == t->leader) {
-			const char *pn = process_label(r, t->leader);
+			const char *pn = report_process_name(r, t->leader);
 			snprintf(name, sizeof(name), "%s", pn ? pn : "process");
 			meta(&p, "process_name", t->leader, t->leader, "name", name, 0);
 		}
 		snprintf(name, sizeof(name), "%s %d", t->tid == t->leader ? "main" : "thread", t->tid);
 		meta(&p, "thread_name", t->leader, t->tid, "name", name, 0);
-		thread_events(&p, t, &evidence);
+		thread_events(&p, t, &links);
 		thread_counters(&p, t);
 	}
 	/* A crash without a trace (core, stack): its threads by name, each
@@ -551,5 +532,5 @@ void report_perfetto(const struct rc_report *r, struct strbuf *out)
 	json_end_object(&j);
 	json_end_object(&j);
 	strbuf_addc(out, '\n');
-	hmap_release(&evidence, NULL);
+	report_links_release(&links);
 }

@@ -77,6 +77,25 @@ void report_add_argv(struct strbuf *sb, char *const *argv, int argc, size_t max)
  * Returns how many are not NULL. */
 size_t report_evidence_events(const struct rc_report *r, const struct rc_finding *f,
 			      const struct rc_tl_event **out);
+/* Every finding's evidence on the timeline, found once for a writer:
+ * EV[I] is report_evidence_events' answer for finding I, and SET holds
+ * each of those events by seq (the quoted calls a writer draws). */
+struct report_links {
+	const struct rc_tl_event *(*ev)[RC_EVIDENCE_MAX];
+	struct hmap set;		/* seq -> const struct rc_tl_event* */
+};
+void report_links_make(const struct rc_report *r, struct report_links *l);
+void report_links_release(struct report_links *l);
+/* The events T's row draws, in the order they came: its marked ones,
+ * and its quoted ones that are evidence (in L). *N of them, in an
+ * array the caller frees. */
+const struct rc_tl_event **report_drawn_events(const struct rc_tl_thread *t, const struct report_links *l,
+					       size_t *n);
+
+/* What a drawn report names process PID by: the basename of its argv[0]
+ * as the model has it, else of its exe; NULL when neither is known. */
+const char *report_process_name(const struct rc_report *r, int pid);
+
 /* A finding's id, as the JSON report has it: "f1" for the first. */
 void report_finding_id(size_t i, char *buf, size_t n);
 
