@@ -1,7 +1,8 @@
 # A thin wrapper over meson for the commands a newcomer types.
 #   make deps    install the Debian packages the project needs (only the missing ones)
 #   make         build build/rootcause
-#   make install meson install of the build: the binary, rootcause(1), the docs
+#   make install meson install of the build: the binary, the man pages, the docs,
+#                the bash completion
 #                (under the build's --prefix, /usr/local by default; DESTDIR honoured)
 #   make test    every test (unit, ASan+UBSan, cppcheck, CLI, scenarios, differential vs strace, do-no-harm, docs, house rules)
 #   make demo    the bundled voice-service demo, diagnosed
@@ -23,14 +24,17 @@ FUZZ_SECONDS ?= 60
 # programs the scenarios and the healthy-programs sweep run: Debian's own
 # nginx, redis, PostgreSQL, haproxy and gunicorn with Flask (the package
 # scripts do not start them here: policy-rc.d, or no init at all).
-# Chromium, its driver and selenium open the HTML reports in the tests.
+# Chromium, its driver and selenium open the HTML reports in the tests;
+# bash-completion loads the completion there, and dpkg-dev, debhelper and
+# lintian build and check the Debian package (debian/).
 DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
        python3-torch iproute2 util-linux time cppcheck \
        libdw-dev libelf-dev libzstd-dev liblzma-dev liblz4-dev gdb elfutils \
        python3-dev \
        clang libbpf-dev bpftool \
        nginx redis-server postgresql haproxy gunicorn python3-flask sqlite3 \
-       chromium chromium-driver python3-selenium
+       chromium chromium-driver python3-selenium \
+       bash-completion dpkg-dev debhelper lintian
 FUZZ_DEPS = clang libclang-rt-14-dev
 
 .PHONY: all deps build install test unit asan scenarios demo fuzz bench clean
