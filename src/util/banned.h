@@ -2,6 +2,13 @@
 #ifndef RC_UTIL_BANNED_H
 #define RC_UTIL_BANNED_H
 
+/* The headers that declare them come first: with _FORTIFY_SOURCE (as
+ * Debian's package build sets it) they define inline wrappers of these very
+ * names, which the macros below would break. Once included here, their
+ * guards keep a later #include from reading them again. */
+#include <stdio.h>
+#include <string.h>
+
 #define BANNED(func) sorry_##func##_is_banned
 
 #undef strcpy
