@@ -74,7 +74,7 @@ int cmd_analyze(int argc, char **argv)
 
 	struct rc_engine eng;
 	struct rc_timeline tl;
-	engine_init(&eng);
+	engine_init_rules(&eng, ro.rules);
 	if (report_format_timed(ro.format)) {
 		timeline_init(&tl);
 		eng.timeline = &tl;

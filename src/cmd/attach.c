@@ -103,7 +103,7 @@ int cmd_attach(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT;
 
 	struct pipeline pl;
-	pipeline_init(&pl, core_out);
+	pipeline_init(&pl, core_out, ro.rules);
 	if (report_format_timed(ro.format))
 		pipeline_keep_timeline(&pl);
 	struct session_opts so = {
@@ -125,7 +125,7 @@ int cmd_attach(int argc, char **argv)
 		struct rc_findings findings;
 		findings_init(&findings);
 		pipeline_finish(&pl, &findings);
-		pipeline_capture_losses(&res, &findings);
+		pipeline_capture_losses(&pl, &res, &findings);
 		struct rc_report rep = {
 			.kind = "attach",
 			.pid = (int)pid,

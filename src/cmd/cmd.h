@@ -83,10 +83,11 @@ struct report_opts {
 	bool verbose;
 	int color;		/* -1 auto, 0 never, 1 always */
 	int fd;			/* without -o: STDOUT_FILENO, or STDERR_FILENO for run */
+	uint64_t rules;		/* --rules: the rules run (rule_pick), RC_RULES_ALL */
 };
 
 void report_opts_init(struct report_opts *o);
-/* Handle --format/-o/--color/--verbose; returns false when OPT is not one
+/* Handle --format/-o/--color/--verbose/--rules; returns false when OPT is not one
  * of them, or sets *bad on an invalid value. */
 bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *bad);
 /* getopt_long for a command that takes the report options: those are
@@ -111,6 +112,7 @@ void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 enum {
 	OPT_FORMAT = 0x100,
 	OPT_COLOR,
+	OPT_RULES,
 	OPT_HELP,
 };
 
@@ -118,6 +120,7 @@ enum {
 	{ "format", required_argument, NULL, OPT_FORMAT },            \
 	{ "output", required_argument, NULL, 'o' },                   \
 	{ "color", required_argument, NULL, OPT_COLOR },              \
+	{ "rules", required_argument, NULL, OPT_RULES },              \
 	{ "verbose", no_argument, NULL, 'v' },                        \
 	{ "help", no_argument, NULL, 'h' }
 
@@ -131,6 +134,8 @@ enum {
 	"  --color auto|always|never\n"                                                         \
 	"                       colour the text report (default auto: on a terminal)\n"         \
 	"  -v, --verbose        also list notes (findings of little consequence)\n"             \
+	"  --rules SET          run only these rules (ids as 'rootcause --help' lists\n"     \
+	"                       them, comma-separated), or all but these: '!small-io'\n"     \
 	"  -h, --help           show this help\n"
 
 #define EXIT_CODES_HELP                                                 \

@@ -10,6 +10,7 @@
 
 #include "capture/session.h"
 #include "cmd/cmd.h"
+#include "rules/rule.h"
 #include "util/util.h"
 #include "util/strbuf.h"
 
@@ -31,6 +32,7 @@ void report_opts_init(struct report_opts *o)
 	o->verbose = false;
 	o->color = -1;
 	o->fd = STDOUT_FILENO;
+	o->rules = RC_RULES_ALL;
 }
 
 bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *bad)
@@ -56,6 +58,15 @@ bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *ba
 	case 'v':
 		o->verbose = true;
 		return true;
+	case OPT_RULES: {
+		struct strbuf err = STRBUF_INIT;
+		if (rule_pick(arg, &o->rules, &err) < 0) {
+			error_msg("%s", err.buf);
+			*bad = true;
+		}
+		strbuf_release(&err);
+		return true;
+	}
 	case OPT_COLOR:
 		if (strcmp(arg, "auto") == 0)
 			o->color = -1;
@@ -109,10 +120,27 @@ int report_getopt(int argc, char **argv, const char *shortopts, const struct opt
 	return -1;
 }
 
-int report_emit(const struct report_opts *o, const struct rc_report *r)
+int report_emit(const struct report_opts *o, const struct rc_report *given)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int fd = o->fd;
+	/* The report says which rules --rules left out, so that no one
+	 * reads their silence as a clean bill. */
+	const char *off[65], *on[65];
+	size_t noff = 0, non = 0;
+	for (size_t i = 0; i < rc_nrules && i < ARRAY_SIZE(off) - 1; i++) {
+		if (rule_picked(o->rules, i))
+			on[non++] = rc_rules[i].id;
+		else
+			off[noff++] = rc_rules[i].id;
+	}
+	off[noff] = on[non] = NULL;
+	struct rc_report shown = *given;
+	const struct rc_report *r = &shown;
+	if (noff)
+		shown.rules_off = off;
+	if (noff > non)
+		shown.rules_only = on;
 
 	if (o->output) {
 		/* Reports quote paths and program output: keep them private. */

@@ -67,7 +67,7 @@ int core_report(const char *path, const char *exe, const struct report_opts *ro,
 
 	struct rc_findings findings;
 	findings_init(&findings);
-	crash_rules_run(&c, &findings);
+	crash_rules_run(&c, ro->rules, &findings);
 	const char *files[] = { path, NULL };
 	struct rc_report_crash crash_part;
 	crash_report_fill(&c, &crash_part);

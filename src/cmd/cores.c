@@ -47,6 +47,7 @@ static const char cores_usage[] =
 	"  --color auto|always|never\n"
 	"                       show: colour the text report (default auto)\n"
 	"  -v, --verbose        show: also list notes\n"
+	"  --rules SET          show: run only these rules, or all but these ('!ID')\n"
 	"  -h, --help           show this help\n"
 	"\n"
 	"exit status: 0 done; 2 usage error; 3 the store or core_pattern cannot be\n"

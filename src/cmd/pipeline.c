@@ -86,14 +86,15 @@ static void on_fatal_signal(void *user, pid_t tgid, pid_t tid, const siginfo_t *
 			crash_problem(c, "core written to '%s' (gdb %s %s)", p->core_out,
 				      c->exe ? c->exe : "PROGRAM", p->core_out);
 	}
-	crash_rules_run(c, &p->crash_findings);
+	crash_rules_run(c, p->rules, &p->crash_findings);
 	c->live_pid = 0;	/* about to be gone */
 	strbuf_release(&err);
 }
 
-void pipeline_init(struct pipeline *p, const char *core_out)
+void pipeline_init(struct pipeline *p, const char *core_out, uint64_t rules)
 {
-	engine_init(&p->eng);
+	engine_init_rules(&p->eng, rules);
+	p->rules = rules;
 	crash_init(&p->crash);
 	findings_init(&p->crash_findings);
 	memset(&p->crash_part, 0, sizeof(p->crash_part));
@@ -131,13 +132,15 @@ void pipeline_finish(struct pipeline *p, struct rc_findings *out)
 		crash_report_fill(&p->crash, &p->crash_part);
 }
 
-void pipeline_capture_losses(const struct session_result *res, struct rc_findings *out)
+void pipeline_capture_losses(const struct pipeline *p, const struct session_result *res, struct rc_findings *out)
 {
 	const struct capture_counts n = {
 		res->lost_records, res->lost_entries, res->lost_follows, res->bad_records,
 	};
+	const struct rc_rule *r = rule_find("capture-incomplete");
 
-	capture_incomplete_finding(out, &n);
+	if (r && rule_picked(p->rules, (size_t)(r - rc_rules)))
+		capture_incomplete_finding(out, &n);
 }
 
 const struct rc_report_crash *pipeline_crash(const struct pipeline *p)

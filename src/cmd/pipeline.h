@@ -19,6 +19,7 @@ struct pipeline {
 	struct rc_findings crash_findings;
 	struct rc_report_crash crash_part;	/* the report's view of CRASH */
 	const char *core_out;		/* or NULL */
+	uint64_t rules;			/* the rules run (rule_pick) */
 	/* Each thread's last fault delivered to a handler (tid -> struct
 	 * pipeline_fault): a fatal signal that re-raises it is that fault. */
 	struct hmap faults;
@@ -27,7 +28,8 @@ struct pipeline {
 	bool has_timeline;
 };
 
-void pipeline_init(struct pipeline *p, const char *core_out);
+/* RULES: the trace and crash rules to run (rule_pick; RC_RULES_ALL). */
+void pipeline_init(struct pipeline *p, const char *core_out, uint64_t rules);
 /* Record the events a timeline draws (report_format_timed): the engine
  * feeds it, and pipeline_timeline() gives it to the report. */
 void pipeline_keep_timeline(struct pipeline *p);
@@ -38,8 +40,8 @@ void pipeline_wire(struct pipeline *p, struct session_opts *so);
  * rules' first (findings_prepend), and the crash as the report shows it. */
 void pipeline_finish(struct pipeline *p, struct rc_findings *out);
 /* After pipeline_finish: what the capture of RES could not keep, as
- * capture-incomplete's finding in OUT. */
-void pipeline_capture_losses(const struct session_result *res, struct rc_findings *out);
+ * capture-incomplete's finding in OUT (when P's rules have it). */
+void pipeline_capture_losses(const struct pipeline *p, const struct session_result *res, struct rc_findings *out);
 /* The crash for the report, or NULL when none was caught. */
 const struct rc_report_crash *pipeline_crash(const struct pipeline *p);
 void pipeline_release(struct pipeline *p);

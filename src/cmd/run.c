@@ -113,7 +113,7 @@ int cmd_run(int argc, char **argv)
 	}
 
 	struct pipeline pl;
-	pipeline_init(&pl, core_out);
+	pipeline_init(&pl, core_out, ro.rules);
 	if (report_format_timed(ro.format))
 		pipeline_keep_timeline(&pl);
 	struct session_opts so = {
@@ -139,7 +139,7 @@ int cmd_run(int argc, char **argv)
 		struct rc_findings findings;
 		findings_init(&findings);
 		pipeline_finish(&pl, &findings);
-		pipeline_capture_losses(&res, &findings);
+		pipeline_capture_losses(&pl, &res, &findings);
 		struct rc_report rep = {
 			.kind = "run",
 			.command = (const char *const *)(argv + optind),

@@ -13,8 +13,9 @@
 #include "crash/crash.h"
 #include "report/finding.h"
 
-/* Runs every crash rule on C and ranks what they found into OUT. */
-void crash_rules_run(const struct rc_crash *c, struct rc_findings *out);
+/* Runs every crash rule that RULES picks (rule_pick; RC_RULES_ALL) on C
+ * and ranks what they found into OUT. */
+void crash_rules_run(const struct rc_crash *c, uint64_t rules, struct rc_findings *out);
 
 /* The index of the culprit frame in the crashed thread, or -1 (no frames;
  * or every frame is in the runtime). */

@@ -60,6 +60,7 @@ static void write_subject(struct json *j, const struct rc_report *r)
 		json_key(j, "no_stacks");
 		json_string(j, r->no_stacks);
 	}
+	string_list(j, "rules_off", r->rules_off);
 	if (r->seconds > 0) {
 		json_key(j, "duration_s");
 		json_double(j, r->seconds);

@@ -28,6 +28,11 @@ struct rc_report {
 	 * have had no stacks (eBPF without ptrace): one line each, or NULL. */
 	const char *backend_fallback;
 	const char *no_stacks;
+	/* The rules --rules left out, NULL-terminated; NULL when all ran.
+	 * RULES_ONLY: the ones it ran, when they are fewer (the text report
+	 * names those instead). */
+	const char *const *rules_off;
+	const char *const *rules_only;
 	const struct rc_procs *procs;	/* may be NULL */
 	const struct rc_findings *findings;	/* as findings_link ordered them */
 	/* The trace shows no outcome (an excerpt): unrecovered failures were

@@ -123,6 +123,19 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		strbuf_addf(sb, "a crash would have had no stacks: %s\n", r->no_stacks);
 }
 
+/* The rules --rules kept from running: a finding they would have made is
+ * not missing by chance. */
+static void rules_line(struct strbuf *sb, const struct rc_report *r)
+{
+	if (!r->rules_off)
+		return;
+	size_t n = 0;
+	strbuf_adds(sb, r->rules_only ? "only these rules ran (--rules):" : "not run (--rules):");
+	for (const char *const *id = r->rules_only ? r->rules_only : r->rules_off; *id; id++)
+		strbuf_addf(sb, "%s %s", n++ ? "," : "", *id);
+	strbuf_addc(sb, '\n');
+}
+
 /* How the first process ended: the outcome the findings explain. */
 static void outcome_line(struct out *o, const struct rc_report *r)
 {
@@ -272,6 +285,7 @@ void report_text_head(const struct rc_report *r, struct strbuf *out)
 	struct out o = { out, false };
 
 	subject_line(&o, r);
+	rules_line(out, r);
 	outcome_line(&o, r);
 	if (r->no_outcome)
 		strbuf_adds(out, "the outcome is not in the trace (no exit, no fatal signal): an excerpt; what "

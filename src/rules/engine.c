@@ -83,6 +83,11 @@ void engine_dispatch_build(struct rc_engine *eng)
 
 void engine_init(struct rc_engine *eng)
 {
+	engine_init_rules(eng, RC_RULES_ALL);
+}
+
+void engine_init_rules(struct rc_engine *eng, uint64_t rules)
+{
 	memset(eng, 0, sizeof(*eng));
 	procs_init(&eng->procs);
 	eng->ctx.procs = &eng->procs;
@@ -93,7 +98,7 @@ void engine_init(struct rc_engine *eng)
 	eng->hooks = xcalloc(rc_nrules, sizeof(*eng->hooks));
 	for (size_t i = 0; i < rc_nrules; i++) {
 		const struct rc_rule_ops *ops = rc_rules[i].ops;
-		if (rc_rules[i].source != RC_RULE_TRACE || !ops)
+		if (rc_rules[i].source != RC_RULE_TRACE || !ops || !rule_picked(rules, i))
 			continue;
 		eng->states[i] = xcalloc(1, ops->state_size ? ops->state_size : 1);
 		if (ops->init)

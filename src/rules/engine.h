@@ -53,6 +53,8 @@ struct rc_engine {
 };
 
 void engine_init(struct rc_engine *eng);
+/* engine_init with only the trace rules RULES picks (rule_pick). */
+void engine_init_rules(struct rc_engine *eng, uint64_t rules);
 /* (Re)builds the dispatch sets from the hooks' declarations; engine_init
  * does it. A test that swaps hooks calls it again. */
 void engine_dispatch_build(struct rc_engine *eng);

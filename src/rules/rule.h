@@ -9,6 +9,7 @@
 #define RC_RULES_RULE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "event/event.h"
 #include "event/procs.h"
@@ -96,6 +97,22 @@ extern const struct rc_rule rc_rules[];
 extern const size_t rc_nrules;
 
 const struct rc_rule *rule_find(const char *id);
+
+/* A choice of rules, as --rules makes it: bit I stands for rc_rules[I]
+ * (rules.def holds at most 64, registry.c checks). A rule left out is not
+ * run at all: the report is as if it did not exist, so what it would have
+ * explained is judged by the others (an exit status then stands as its
+ * own cause). */
+#define RC_RULES_ALL (~(uint64_t)0)
+static inline bool rule_picked(uint64_t rules, size_t i)
+{
+	return (rules >> i) & 1;
+}
+/* EXPR in strace's qualifier syntax: "ID,ID" runs only these, "!ID,ID" all
+ * but these. Returns 0 with *RULES set, or -1 with ERR saying why (an
+ * unknown id, an empty one). */
+struct strbuf;
+int rule_pick(const char *expr, uint64_t *rules, struct strbuf *err);
 
 /* Declarations of every rule's ops, rc_rule_<name>_ops. */
 #define RULE(name, id, source, severity, doc) extern const struct rc_rule_ops rc_rule_##name##_ops;

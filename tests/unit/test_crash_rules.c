@@ -25,6 +25,7 @@
 
 #include "crash/crash.h"
 #include "crash/rules.h"
+#include "rules/rule.h"
 #include "report/finding.h"
 #include "util/util.h"
 
@@ -207,7 +208,7 @@ static struct rc_thread *thread(struct fx *f)
 
 static const struct rc_finding *run_rules(struct fx *f)
 {
-	crash_rules_run(&f->c, &f->out);
+	crash_rules_run(&f->c, RC_RULES_ALL, &f->out);
 	assert_true(f->out.count > 0);
 	return f->out.v[0];
 }

@@ -15,6 +15,7 @@
 
 #include "event/syscalls.h"
 #include "rules/engine.h"
+#include "util/strbuf.h"
 #include "util/util.h"
 
 /* The hooks under test: each one's state, the rule's own on_event to
@@ -344,6 +345,45 @@ static void rules_declare(void **state)
 	}
 }
 
+/* --rules: strace's qualifier syntax over the registry's ids, and an
+ * engine that runs only the picked rules: a rule left out gets no state,
+ * no hook and no finish. */
+static void rules_picked(void **state)
+{
+	(void)state;
+	struct strbuf err = STRBUF_INIT;
+	uint64_t on = 0;
+	const struct rc_rule *mf = rule_find("missing-file"), *ne = rule_find("nonzero-exit");
+	size_t imf = (size_t)(mf - rc_rules), ine = (size_t)(ne - rc_rules);
+
+	assert_int_equal(rule_pick("missing-file,nonzero-exit", &on, &err), 0);
+	assert_true(rule_picked(on, imf) && rule_picked(on, ine));
+	assert_int_equal(__builtin_popcountll(on), 2);
+	assert_int_equal(rule_pick("!missing-file", &on, &err), 0);
+	assert_false(rule_picked(on, imf));
+	assert_true(rule_picked(on, ine));
+	for (size_t i = 0; i < rc_nrules; i++)
+		assert_true(rule_picked(on, i) == (i != imf));
+	/* Ids are whole words: a prefix, a repeat of "!", a stray comma. */
+	const char *bad[] = { "missing", "missing-file,", ",missing-file", "!!missing-file", "", "!", "missing-filex" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		strbuf_reset(&err);
+		assert_int_equal(rule_pick(bad[i], &on, &err), -1);
+		assert_true(err.len > 0);
+	}
+	strbuf_release(&err);
+
+	struct rc_engine all, some;
+	engine_init(&all);
+	engine_init_rules(&some, RC_RULES_ALL & ~((uint64_t)1 << imf));
+	assert_non_null(all.states[imf]);
+	assert_null(some.states[imf]);
+	assert_non_null(some.states[ine]);
+	assert_int_equal(some.nhooks + 1, all.nhooks);
+	engine_release(&all);
+	engine_release(&some);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +392,7 @@ int main(void)
 		cmocka_unit_test(many_hooks),
 		cmocka_unit_test(registry_rules),
 		cmocka_unit_test(rules_declare),
+		cmocka_unit_test(rules_picked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
