@@ -129,7 +129,7 @@ int report_emit(const struct report_opts *o, const struct rc_report *given)
 	const char *off[65], *on[65];
 	size_t noff = 0, non = 0;
 	for (size_t i = 0; i < rc_nrules && i < ARRAY_SIZE(off) - 1; i++) {
-		if (rule_picked(o->rules, i))
+		if (rule_picked(o->rules, &rc_rules[i]))
 			on[non++] = rc_rules[i].id;
 		else
 			off[noff++] = rc_rules[i].id;

@@ -41,14 +41,8 @@ static const char cores_usage[] =
 	"  --keep-free SIZE     install: leave SIZE free on the disk (default 1G)\n"
 	"  --keep N             install: keep the newest N cores (default 20)\n"
 	"  --max-age DAYS       install: drop cores older than DAYS (default 30)\n"
-	"  --format text|json|html|perfetto\n"
-	"                       show: the report format, as for core\n"
-	"  -o, --output FILE    show: write the report to FILE (mode 0600)\n"
-	"  --color auto|always|never\n"
-	"                       show: colour the text report (default auto)\n"
-	"  -v, --verbose        show: also list notes\n"
-	"  --rules SET          show: run only these rules, or all but these ('!ID')\n"
-	"  -h, --help           show this help\n"
+	"for show, as for core:\n"
+	REPORT_OPTIONS_HELP
 	"\n"
 	"exit status: 0 done; 2 usage error; 3 the store or core_pattern cannot be\n"
 	"read or written (install and uninstall need root).\n";

@@ -137,9 +137,7 @@ void pipeline_capture_losses(const struct pipeline *p, const struct session_resu
 	const struct capture_counts n = {
 		res->lost_records, res->lost_entries, res->lost_follows, res->bad_records,
 	};
-	const struct rc_rule *r = rule_find("capture-incomplete");
-
-	if (r && rule_picked(p->rules, (size_t)(r - rc_rules)))
+	if (rule_picked(p->rules, rule_find("capture-incomplete")))
 		capture_incomplete_finding(out, &n);
 }
 

@@ -181,11 +181,11 @@ void crash_rules_run(const struct rc_crash *c, uint64_t rules, struct rc_finding
 	if (!c->signo)
 		return;	/* a snapshot (gcore, a live stack), not a crash */
 	/* Left out by --rules, the fallback says nothing either. */
-	if (fallback && !rule_picked(rules, (size_t)(fallback - rc_rules)))
+	if (fallback && !rule_picked(rules, fallback))
 		fallback = NULL;
 	for (size_t i = 0; i < rc_nrules; i++) {
 		const struct rc_rule *r = &rc_rules[i];
-		if (r == fallback || !r->ops || !r->ops->on_crash || !rule_picked(rules, i))
+		if (r == fallback || !r->ops || !r->ops->on_crash || !rule_picked(rules, r))
 			continue;
 		r->ops->on_crash(c, out);
 	}

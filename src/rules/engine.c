@@ -98,7 +98,7 @@ void engine_init_rules(struct rc_engine *eng, uint64_t rules)
 	eng->hooks = xcalloc(rc_nrules, sizeof(*eng->hooks));
 	for (size_t i = 0; i < rc_nrules; i++) {
 		const struct rc_rule_ops *ops = rc_rules[i].ops;
-		if (rc_rules[i].source != RC_RULE_TRACE || !ops || !rule_picked(rules, i))
+		if (rc_rules[i].source != RC_RULE_TRACE || !ops || !rule_picked(rules, &rc_rules[i]))
 			continue;
 		eng->states[i] = xcalloc(1, ops->state_size ? ops->state_size : 1);
 		if (ops->init)

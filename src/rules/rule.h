@@ -104,9 +104,9 @@ const struct rc_rule *rule_find(const char *id);
  * explained is judged by the others (an exit status then stands as its
  * own cause). */
 #define RC_RULES_ALL (~(uint64_t)0)
-static inline bool rule_picked(uint64_t rules, size_t i)
+static inline bool rule_picked(uint64_t rules, const struct rc_rule *r)
 {
-	return (rules >> i) & 1;
+	return (rules >> (size_t)(r - rc_rules)) & 1;
 }
 /* EXPR in strace's qualifier syntax: "ID,ID" runs only these, "!ID,ID" all
  * but these. Returns 0 with *RULES set, or -1 with ERR saying why (an
