@@ -52,6 +52,20 @@ static void canonical_name(const struct rc_frame *f, char *out, size_t n)
 		snprintf(out, n, "%.*s", (int)len, s);
 }
 
+/* glibc's x86_64 memmove variants are also its memcpy variants: one
+ * function at one address, named __memmove_avx_unaligned_erms and
+ * __memcpy_avx_unaligned_erms (memmove-vec-unaligned-erms.S), and a
+ * symbol table gives whichever it lists first. The line that called it
+ * may spell either. */
+static const char *alias_of(const char *name)
+{
+	if (strcmp(name, "memcpy") == 0)
+		return "memmove";
+	if (strcmp(name, "memmove") == 0)
+		return "memcpy";
+	return NULL;
+}
+
 static bool ident_char(int ch)
 {
 	return isalnum(ch) || ch == '_';
@@ -186,8 +200,10 @@ void crash_python_call(const struct rc_crash *c, struct strbuf *out)
 	char name[128], spelled[160], text[1024];
 	if (f && f->function) {
 		canonical_name(f, name, sizeof(name));
-		if (p->file && p->line > 0 && source_line(p->file, p->line, text, sizeof(text)) &&
-		    python_spelling(text, name, spelled, sizeof(spelled)))
+		const char *other = alias_of(name);
+		bool line = p->file && p->line > 0 && source_line(p->file, p->line, text, sizeof(text));
+		if (line && (python_spelling(text, name, spelled, sizeof(spelled)) ||
+			     (other && python_spelling(text, other, spelled, sizeof(spelled)))))
 			strbuf_addf(out, " called %s", spelled);
 		else if (via)
 			strbuf_addf(out, " called %s through %s", name, via);
