@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diagnose/diagnose.h"
 #include "event/pump.h"
 #include "report/report.h"
-#include "rules/engine.h"
 #include "strace/parser.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
@@ -20,15 +20,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strace_parser *p = strace_parser_from_buffer((const char *)data, size);
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	struct rc_engine eng;
-	struct rc_findings findings;
+	const struct diagnose_opts dopts = { .rules = RC_RULES_ALL, .may_be_excerpt = true, .timeline = true };
+	struct rc_diagnosis dg;
 	struct rc_event e;
-	struct rc_timeline tl;
 
-	engine_init(&eng);
-	timeline_init(&tl);
-	eng.timeline = &tl;
-	findings_init(&findings);
+	diagnose_init(&dg, &dopts);
 	/* As analyze's pump does (event/pump.h), in one thread: every other
 	 * event's argument facts are left for later, and each event's
 	 * strings are copied out of the parser's buffers before they are. */
@@ -41,11 +37,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		event_own_strings(&e, &strings);
 		arena_reset(&facts);
 		strace_event_facts(&e, &facts);
-		engine_feed(&eng, &e);
+		diagnose_event(&dg, &e);
 	}
 	arena_release(&strings);
 	arena_release(&facts);
-	engine_finish(&eng, &findings);
 
 	const struct strace_stats *st = strace_parser_stats(p);
 	struct rc_report rep = {
@@ -53,10 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.lines = st->lines,
 		.skipped_lines = st->skipped,
 		.events = st->events,
-		.procs = &eng.procs,
-		.findings = &findings,
-		.timeline = &tl,
 	};
+	diagnose_finish(&dg, &rep);
 	report_json(&rep, &out);
 	strbuf_reset(&out);
 	report_text(&rep, &out, true, true);
@@ -67,9 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	strbuf_release(&out);
 	strbuf_release(&err);
-	findings_release(&findings);
-	timeline_release(&tl);
-	engine_release(&eng);
+	diagnose_release(&dg);
 	strace_parser_free(p);
 	return 0;
 }

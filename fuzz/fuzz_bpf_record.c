@@ -12,7 +12,7 @@
 
 #include "capture/bpf/bpf.h"
 #include "capture/bpf/record.h"
-#include "rules/engine.h"
+#include "diagnose/engine.h"
 
 /* Inputs between two ends of the rules' session. */
 #define SESSION 4096

@@ -77,7 +77,7 @@
 #include "capture/capture.h"
 #include "capture/decode.h"
 #include "report/report.h"
-#include "rules/engine.h"
+#include "diagnose/diagnose.h"
 #include "strace/parser.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -561,17 +561,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		run_direct(calls, ncalls, &o, blob, len, &eng);
 	engine_finish(&eng, &findings);
+	rank_findings(&findings, &eng.procs, eng.no_outcome);
+	findings_link(&findings, &eng.procs);
+	struct rc_report_findings shown;
+	findings_for_report(&findings, &shown);
 	struct rc_report rep = {
 		.kind = "run",
 		.events = (uint64_t)ncalls,
 		.procs = &eng.procs,
-		.findings = &findings,
+		.findings = &shown,
 	};
 	report_text(&rep, &out, false, true);
 	strbuf_reset(&out);
 	report_json(&rep, &out);
 	strbuf_release(&out);
-	findings_release(&findings);
+	report_findings_release(&shown);
 	engine_release(&eng);
 	return 0;
 }

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "diagnose/diagnose.h"
 #include "event/pump.h"
-#include "rules/engine.h"
 #include "strace/parser.h"
 
 static const char analyze_usage[] =
@@ -37,9 +37,9 @@ static int source_next(void *arg, struct rc_event *e, bool leave)
 	return strace_parser_next(s->p, e, s->err);
 }
 
-static void engine_feed_event(void *eng, struct rc_event *e)
+static void diagnose_fed(void *dg, struct rc_event *e)
 {
-	engine_feed(eng, e);
+	diagnose_event(dg, e);
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -72,15 +72,12 @@ int cmd_analyze(int argc, char **argv)
 		return RC_EXIT_INPUT;
 	}
 
-	struct rc_engine eng;
-	struct rc_timeline tl;
-	engine_init_rules(&eng, ro.rules);
-	if (report_format_timed(ro.format)) {
-		timeline_init(&tl);
-		eng.timeline = &tl;
-	}
 	/* A log may be an excerpt: nine pasted lines around the failing call. */
-	eng.may_be_excerpt = true;
+	const struct diagnose_opts dopts = {
+		.rules = ro.rules, .may_be_excerpt = true, .timeline = report_format_timed(ro.format),
+	};
+	struct rc_diagnosis dg;
+	diagnose_init(&dg, &dopts);
 	/* The log is parsed in a thread of its own while the rules read
 	 * what it gave; while the rules keep up, the argument facts are
 	 * read in their thread, which balances the two (event/pump.h). */
@@ -88,25 +85,14 @@ int cmd_analyze(int argc, char **argv)
 	const struct event_pump pump = {
 		.next = source_next, .src = &src,
 		.finish = strace_event_facts,
-		.feed = engine_feed_event, .sink = &eng,
+		.feed = diagnose_fed, .sink = &dg,
 	};
+	int status;
+	const struct strace_stats *st = strace_parser_stats(p);
 	if (event_pump(&pump) < 0) {
 		error_msg("%s", strbuf_str(&err));
-		strace_parser_free(p);
-		engine_release(&eng);
-		if (eng.timeline)
-			timeline_release(&tl);
-		strbuf_release(&err);
-		return RC_EXIT_INPUT;
-	}
-
-	const struct strace_stats *st = strace_parser_stats(p);
-	struct rc_findings findings;
-	findings_init(&findings);
-	engine_finish(&eng, &findings);
-
-	int status;
-	if (st->events == 0) {
+		status = RC_EXIT_INPUT;
+	} else if (st->events == 0) {
 		/* Nothing in it was strace output: say so rather than "no problems". */
 		if (nfiles == 1)
 			error_msg("no strace output in '%s' (%llu lines read)", files[0],
@@ -122,18 +108,12 @@ int cmd_analyze(int argc, char **argv)
 			.lines = st->lines,
 			.skipped_lines = st->skipped,
 			.events = st->events,
-			.procs = &eng.procs,
-			.findings = &findings,
-			.no_outcome = eng.no_outcome,
-			.timeline = eng.timeline,
 		};
+		diagnose_finish(&dg, &rep);
 		status = report_emit(&ro, &rep);
 	}
-	findings_release(&findings);
+	diagnose_release(&dg);
 	strace_parser_free(p);
-	if (eng.timeline)
-		timeline_release(&tl);
-	engine_release(&eng);
 	strbuf_release(&err);
 	return status;
 }

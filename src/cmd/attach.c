@@ -100,46 +100,12 @@ int cmd_attach(int argc, char **argv)
 	unsigned char *sel = trace_selection(expr);
 	if (!sel)
 		return RC_EXIT_USAGE;
-	struct strbuf err = STRBUF_INIT;
-
-	struct pipeline pl;
-	pipeline_init(&pl, core_out, ro.rules);
-	if (report_format_timed(ro.format))
-		pipeline_keep_timeline(&pl);
-	struct session_opts so = {
-		.backend = (enum capture_backend)bk.backend,
-		.ring_bytes = bk.ring_bytes,
-		.pid = (pid_t)pid,
-		.duration = duration,
-		.follow = true,
-		.select = sel,
-		.dec = { .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX },
-	};
-	pipeline_wire(&pl, &so);
+	struct session_opts so = { .pid = (pid_t)pid, .duration = duration };
+	struct rc_report rep = { .kind = "attach", .pid = (int)pid };
 	struct session_result res;
-	int status;
-	if (trace_session(&so, &res, true, &err) < 0) {
-		error_msg("%s", strbuf_str(&err));
+	int status = pipeline_run(&so, &bk, sel, core_out, &ro, &rep, &res);
+	if (status < 0)
 		status = RC_EXIT_INPUT;
-	} else {
-		struct rc_findings findings;
-		findings_init(&findings);
-		pipeline_finish(&pl, &findings);
-		pipeline_capture_losses(&pl, &res, &findings);
-		struct rc_report rep = {
-			.kind = "attach",
-			.pid = (int)pid,
-			.procs = &pl.eng.procs,
-			.findings = &findings,
-			.crash = pipeline_crash(&pl),
-			.timeline = pipeline_timeline(&pl),
-		};
-		report_session(&rep, &res);
-		status = report_emit(&ro, &rep);
-		findings_release(&findings);
-	}
-	pipeline_release(&pl);
-	strbuf_release(&err);
 	free(sel);
 	return status;
 }

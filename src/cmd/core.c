@@ -6,10 +6,9 @@
 #include "cmd/cmd.h"
 #include "crash/crash.h"
 #include "crash/decompress.h"
-#include "crash/export.h"
 #include "crash/python.h"
-#include "crash/rules.h"
 #include "crash/unwind.h"
+#include "diagnose/diagnose.h"
 
 static const char core_usage[] =
 	"usage: rootcause core [options] CORE\n"
@@ -65,22 +64,19 @@ int core_report(const char *path, const char *exe, const struct report_opts *ro,
 		strbuf_reset(&err);
 	}
 
-	struct rc_findings findings;
-	findings_init(&findings);
-	crash_rules_run(&c, ro->rules, &findings);
+	const struct diagnose_opts dopts = { .rules = ro->rules };
+	struct rc_diagnosis dg;
+	diagnose_init(&dg, &dopts);
+	diagnose_crash(&dg, &c);
 	const char *files[] = { path, NULL };
-	struct rc_report_crash crash_part;
-	crash_report_fill(&c, &crash_part);
 	struct rc_report rep = {
 		.kind = "core",
 		.files = files,
 		.pid = c.pid,
-		.findings = &findings,
-		.crash = &crash_part,
 	};
+	diagnose_finish(&dg, &rep);
 	int status = report_emit(ro, &rep);
-	crash_report_release(&crash_part);
-	findings_release(&findings);
+	diagnose_release(&dg);
 	crash_release(&c);
 	core_image_release(&im);
 	strbuf_release(&err);

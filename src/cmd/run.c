@@ -95,7 +95,6 @@ int cmd_run(int argc, char **argv)
 	unsigned char *sel = trace_selection(expr);
 	if (!sel)
 		return RC_EXIT_USAGE;
-	struct strbuf err = STRBUF_INIT;
 
 	FILE *tf = NULL;
 	struct printer *pr = NULL;
@@ -112,53 +111,20 @@ int cmd_run(int argc, char **argv)
 		pr = printer_new(&po);
 	}
 
-	struct pipeline pl;
-	pipeline_init(&pl, core_out, ro.rules);
-	if (report_format_timed(ro.format))
-		pipeline_keep_timeline(&pl);
 	struct session_opts so = {
-		.backend = (enum capture_backend)bk.backend,
-		.ring_bytes = bk.ring_bytes,
 		.argv = argv + optind,
-		.follow = true,
 		.no_seccomp = no_filter,
-		.select = sel,
-		/* The trace shows 1 KiB of each buffer, as strace -s 1024
-		 * would; the rules get the head and the tail of every write,
-		 * as much as from a log (event.h). */
-		.dec = { .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX },
 		.printer = pr,
 	};
-	pipeline_wire(&pl, &so);
+	struct rc_report rep = { .kind = "run", .command = (const char *const *)(argv + optind) };
 	struct session_result res;
-	int status;
-	if (trace_session(&so, &res, true, &err) < 0) {
-		error_msg("%s", strbuf_str(&err));
-		status = command_status(&res, false);
-	} else {
-		struct rc_findings findings;
-		findings_init(&findings);
-		pipeline_finish(&pl, &findings);
-		pipeline_capture_losses(&pl, &res, &findings);
-		struct rc_report rep = {
-			.kind = "run",
-			.command = (const char *const *)(argv + optind),
-			.procs = &pl.eng.procs,
-			.findings = &findings,
-			.crash = pipeline_crash(&pl),
-			.timeline = pipeline_timeline(&pl),
-		};
-		report_session(&rep, &res);
-		report_emit(&ro, &rep);
-		findings_release(&findings);
-		status = command_status(&res, true);
-	}
+	int r = pipeline_run(&so, &bk, sel, core_out, &ro, &rep, &res);
+	/* The command's own status, whatever the report found. */
+	int status = command_status(&res, r >= 0);
 	if (pr && printer_free(pr) < 0)
 		error_msg("cannot write trace '%s'", trace_out);
 	if (tf && fclose(tf) != 0)
 		error_msg("cannot write trace '%s': %s", trace_out, strerror(errno));
-	pipeline_release(&pl);
-	strbuf_release(&err);
 	free(sel);
 	return status;
 }

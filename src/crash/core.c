@@ -294,6 +294,8 @@ static void note_siginfo(struct reader *r, const unsigned char *d, size_t len)
 	 * the same bytes hold the sender's pid and uid. */
 	if (fault_signal(c->signo) && c->si_code > 0 && len >= SIGINFO_ADDR + 8)
 		c->fault_addr = get64(d + SIGINFO_ADDR);
+	else if (c->si_code <= 0 && len >= SIGINFO_ADDR + 4)
+		c->sender_pid = (int)get32(d + SIGINFO_ADDR);
 }
 
 /* pr_psargs is the command line with its NULs turned into spaces, cut to

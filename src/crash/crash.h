@@ -105,6 +105,9 @@ struct rc_crash {
 	 * (a crash reporter's raise() on its way out): si_code and
 	 * fault_addr are the fault's, as the trace saw it delivered. */
 	bool reraised;
+	/* The process that sent the signal (si_pid), when one did (si_code
+	 * <= 0: kill, tgkill, raise); 0 otherwise. */
+	int sender_pid;
 
 	int pid;
 	int crashed_tid;		/* the first NT_PRSTATUS's pid, matched to a thread */

@@ -86,6 +86,7 @@ int crash_capture_live(struct rc_crash *c, pid_t tgid, pid_t tid, const siginfo_
 	c->si_code = si->si_code;
 	c->has_siginfo = true;
 	c->fault_addr = (uint64_t)(uintptr_t)si->si_addr;
+	c->sender_pid = si->si_code <= 0 ? si->si_pid : 0;
 	c->pid = (int)tgid;
 	c->crashed_tid = (int)tid;
 	c->live_pid = tgid;

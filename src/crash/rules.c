@@ -174,23 +174,41 @@ bool crash_malloc_message(const char *msg)
 	return false;
 }
 
+/* The crash rules, in rules.def's order. */
+static const struct {
+	const char *id;
+	void (*judge)(const struct rc_crash *c, struct rc_findings *out);
+} judges[] = {
+#define JUDGE_RC_RULE_CRASH(name, id) { id, crash_rule_##name },
+#define JUDGE_RC_RULE_TRACE_CRASH(name, id) JUDGE_RC_RULE_CRASH(name, id)
+#define JUDGE_RC_RULE_TRACE(name, id)
+#define JUDGE_RC_RULE_CAPTURE(name, id)
+#define RULE(name, id, source, severity, doc) JUDGE_##source(name, id)
+#include "rules/rules.def"
+#undef RULE
+};
+
+/* The rule that speaks when no other did. */
+#define FALLBACK "native-crash"
+
 void crash_rules_run(const struct rc_crash *c, uint64_t rules, struct rc_findings *out)
 {
-	const struct rc_rule *fallback = rule_find("native-crash");
+	size_t fallback = ARRAY_SIZE(judges);
 
 	if (!c->signo)
 		return;	/* a snapshot (gcore, a live stack), not a crash */
-	/* Left out by --rules, the fallback says nothing either. */
-	if (fallback && !rule_picked(rules, fallback))
-		fallback = NULL;
-	for (size_t i = 0; i < rc_nrules; i++) {
-		const struct rc_rule *r = &rc_rules[i];
-		if (r == fallback || !r->ops || !r->ops->on_crash || !rule_picked(rules, r))
+	for (size_t i = 0; i < ARRAY_SIZE(judges); i++) {
+		/* Left out by --rules, a rule says nothing, the fallback
+		 * included. */
+		if (!rule_picked(rules, rule_find(judges[i].id)))
 			continue;
-		r->ops->on_crash(c, out);
+		if (strcmp(judges[i].id, FALLBACK) == 0)
+			fallback = i;
+		else
+			judges[i].judge(c, out);
 	}
-	if (!out->count && fallback && fallback->ops && fallback->ops->on_crash)
-		fallback->ops->on_crash(c, out);
+	if (!out->count && fallback < ARRAY_SIZE(judges))
+		judges[fallback].judge(c, out);
 	for (size_t i = 0; i < out->count; i++)
 		symbol_advice(c, out->v[i]);
 }

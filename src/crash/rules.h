@@ -1,8 +1,8 @@
 /* Crash rules: what the crash rules share, and the pass that runs them.
  *
- * Each crash rule (src/crash/rules/<id>.c, and the core half of
- * rules/bad-file-mapping.c) looks at the crash model and adds at most one
- * finding.  Specific causes (null-deref, stack-overflow, abort...) come
+ * Each crash rule (src/crash/rules/<id>.c: the rules rules/rules.def
+ * gives the source RC_RULE_CRASH or RC_RULE_TRACE_CRASH) looks at the
+ * crash model and adds at most one finding.  Specific causes (null-deref, stack-overflow, abort...) come
  * first; native-crash speaks only when none of them did.  Every finding
  * names the culprit module: the first frame of the crashed thread outside
  * the C runtime (libc, libstdc++, libpthread, ld.so), since a crash inside
@@ -11,7 +11,18 @@
 #define RC_CRASH_RULES_H
 
 #include "crash/crash.h"
-#include "report/finding.h"
+#include "rules/finding.h"
+
+/* Each crash rule's judgement: adds its finding to OUT when C is a crash
+ * of its kind. */
+#define CRASH_RULE_RC_RULE_CRASH(name) \
+	void crash_rule_##name(const struct rc_crash *c, struct rc_findings *out);
+#define CRASH_RULE_RC_RULE_TRACE_CRASH(name) CRASH_RULE_RC_RULE_CRASH(name)
+#define CRASH_RULE_RC_RULE_TRACE(name)
+#define CRASH_RULE_RC_RULE_CAPTURE(name)
+#define RULE(name, id, source, severity, doc) CRASH_RULE_##source(name)
+#include "rules/rules.def"
+#undef RULE
 
 /* Runs every crash rule that RULES picks (rule_pick; RC_RULES_ALL) on C
  * and ranks what they found into OUT. */

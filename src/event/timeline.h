@@ -41,7 +41,7 @@
 /* The line kept to show (hover, args), cut with "...". */
 #define RC_TL_LINE_MAX 200
 /* The line key covers what a finding's evidence keeps of a line
- * (RC_EVIDENCE_LINE_MAX, report/finding.h; the writers check they agree). */
+ * (RC_EVIDENCE_LINE_MAX, report/model.h; the writers check they agree). */
 #define RC_TL_KEY_MAX 400
 
 enum {

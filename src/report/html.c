@@ -67,7 +67,7 @@ static const char *sev_class(enum rc_severity s)
 
 static void finding_li(struct strbuf *sb, const struct rc_report *r, const struct report_links *links, size_t i)
 {
-	const struct rc_finding *f = r->findings->v[i];
+	const struct rc_report_finding *f = r->findings->v[i];
 	const struct rc_tl_event *const *evs = links->ev[i];
 	size_t nev = 0;
 	char id[32];
@@ -76,9 +76,9 @@ static void finding_li(struct strbuf *sb, const struct rc_report *r, const struc
 		nev += evs[k] != NULL;
 	report_finding_id(i, id, sizeof(id));
 	strbuf_addf(sb, "<li class=\"finding sev-%s%s\" id=\"%s\" data-id=\"%s\" tabindex=\"0\">",
-		    sev_class(f->effective), f->cause ? " consequence" : "", id, id);
+		    sev_class(f->severity), f->cause ? " consequence" : "", id, id);
 	strbuf_addf(sb, "<div class=\"fhead\"><span class=\"sev\">%s</span> <span class=\"summary\">",
-		    sev_class(f->effective));
+		    sev_class(f->severity));
 	escs(sb, f->summary);
 	strbuf_addf(sb, "</span> <span class=\"rule\">[%s]</span>", f->rule);
 	if (nev)
@@ -123,12 +123,12 @@ static void finding_li(struct strbuf *sb, const struct rc_report *r, const struc
  * past HTML_CAUSES_SHOWN, and notes (info causes), folded away. */
 static void verdict(struct strbuf *sb, const struct rc_report *r, const struct report_links *links)
 {
-	const struct rc_findings *list = r->findings;
+	const struct rc_report_findings *list = r->findings;
 	struct strbuf tally = STRBUF_INIT;
 	size_t notes = 0, causes = 0, shown = 0;
 
 	for (size_t i = 0; list && i < list->count; i++)
-		causes += !list->v[i]->cause && list->v[i]->effective != RC_SEV_INFO;
+		causes += !list->v[i]->cause && list->v[i]->severity != RC_SEV_INFO;
 
 	report_text_tally(list, &tally, true);
 	strbuf_adds(sb, "<section id=\"verdict\"><h2>Verdict</h2><p class=\"tally\">");
@@ -138,13 +138,13 @@ static void verdict(struct strbuf *sb, const struct rc_report *r, const struct r
 	for (int pass = 0; pass < 2; pass++) {
 		bool open = false;
 		for (size_t i = 0; list && i < list->count; i++) {
-			const struct rc_finding *f = list->v[i];
-			if (f->cause || (f->effective == RC_SEV_INFO) != (pass == 1))
+			const struct rc_report_finding *f = list->v[i];
+			if (f->cause || (f->severity == RC_SEV_INFO) != (pass == 1))
 				continue;
 			if (!open) {
 				if (pass == 1) {
 					for (size_t k = i; k < list->count; k++)
-						notes += !list->v[k]->cause && list->v[k]->effective == RC_SEV_INFO;
+						notes += !list->v[k]->cause && list->v[k]->severity == RC_SEV_INFO;
 					strbuf_addf(sb, "<details class=\"notes\"><summary>%zu note%s (findings of "
 						    "little consequence)</summary>", notes, notes == 1 ? "" : "s");
 				}

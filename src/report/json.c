@@ -140,9 +140,9 @@ static void write_id(struct json *j, const char *key, size_t i)
 	json_string(j, id);
 }
 
-static void write_finding(struct json *j, const struct rc_findings *list, size_t i)
+static void write_finding(struct json *j, const struct rc_report_findings *list, size_t i)
 {
-	const struct rc_finding *f = list->v[i];
+	const struct rc_report_finding *f = list->v[i];
 
 	json_begin_object(j);
 	write_id(j, "id", i);
@@ -156,7 +156,7 @@ static void write_finding(struct json *j, const struct rc_findings *list, size_t
 	json_key(j, "rule");
 	json_string(j, f->rule);
 	json_key(j, "severity");
-	json_string(j, severity_name(f->effective));
+	json_string(j, severity_name(f->severity));
 	json_key(j, "summary");
 	json_string(j, f->summary);
 	if (f->pid > 0) {
@@ -235,7 +235,7 @@ void report_json_errno(struct json *j, int err)
 bool report_has_errors(const struct rc_report *r)
 {
 	for (size_t i = 0; r->findings && i < r->findings->count; i++)
-		if (!r->findings->v[i]->cause && r->findings->v[i]->effective == RC_SEV_ERROR)
+		if (!r->findings->v[i]->cause && r->findings->v[i]->severity == RC_SEV_ERROR)
 			return true;
 	return false;
 }

@@ -17,7 +17,7 @@
 _Static_assert(RC_TL_KEY_MAX == RC_EVIDENCE_LINE_MAX,
 	       "the timeline's line key must cover what evidence keeps of a line");
 
-size_t report_evidence_events(const struct rc_report *r, const struct rc_finding *f,
+size_t report_evidence_events(const struct rc_report *r, const struct rc_report_finding *f,
 			      const struct rc_tl_event **out)
 {
 	const struct rc_tl_event *found[RC_EVIDENCE_MAX];

@@ -1,26 +1,89 @@
-/* The report model's crash part: what the writers print about a crash or a
- * snapshot of a process's stacks, as plain data.  The rest of the model is
- * struct rc_report (report.h): the findings (report/finding.h), made by the
- * rules and the crash rules, and the processes (event/procs.h), made by the
- * event model.
+/* The report model: what the writers print, as plain data. Besides the
+ * processes (event/procs.h) and the events kept to draw (event/timeline.h),
+ * it has two parts:
+ *  - the findings, as the report shows them: each cause with the
+ *    consequences it led to. The diagnosis (diagnose/) fills them from the
+ *    rules' findings, which carry what it judged them by as well
+ *    (rules/finding.h); the writers see only what they print.
+ *  - the crash, or a snapshot of a process's stacks. crash/ fills this
+ *    part from its crash model (crash_report_fill(), in crash/export.c).
+ *    Whatever takes crash knowledge to say (the signal in words, which
+ *    frames a recursion folds, which frame runs Python) is worked out by
+ *    the filler; what is left to a writer is layout.
+ * The writers (report/text.c, json.c, crash.c, html.c, perfetto.c) read
+ * only this, never rules/, diagnose/ or crash/.
  *
- * crash/ fills this part from its crash model (crash_report_fill(), in
- * crash/export.c) and the commands hand it to the writers; the writers
- * (report/text.c, report/json.c, report/crash.c, and the HTML and Perfetto
- * writers to come) read only this, never crash/.  Whatever takes crash
- * knowledge to say (the signal in words, which frames a recursion folds,
- * which frame runs Python) is worked out by the filler; what is left to a
- * writer is layout.
- *
- * Strings are borrowed from the crash model that filled this part and live
- * as long as it does; the arrays and signal_text are this part's own,
- * freed by crash_report_release(). */
+ * The crash part's strings are borrowed from the crash model that filled
+ * it and live as long as it does; its arrays and signal_text are its own,
+ * freed by crash_report_release(). The findings own what they hold
+ * (report_findings_release). */
 #ifndef RC_REPORT_MODEL_H
 #define RC_REPORT_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+enum rc_severity {
+	RC_SEV_INFO,
+	RC_SEV_WARNING,
+	RC_SEV_ERROR,
+};
+
+/* "error", "warning", "info". */
+const char *severity_name(enum rc_severity s);
+
+#define RC_EVIDENCE_MAX 5
+/* Evidence lines longer than this are cut, with "..." appended. */
+#define RC_EVIDENCE_LINE_MAX 400
+
+/* A finding as the report shows it: a cause, or a consequence of one,
+ * with the fields of the JSON contract (docs/report-schema.md). */
+struct rc_report_finding {
+	const char *rule;		/* rule id, static */
+	enum rc_severity severity;	/* as judged */
+	char *summary;
+
+	/* Optional contract fields: NULL, 0 or negative mean "absent". */
+	int pid;
+	int tid;
+	char *syscall;
+	int err;			/* errno value */
+	char *path;
+	char *address;			/* "127.0.0.1:443", "[::1]:443", "/run/x.sock" */
+	char *host;
+	int signo;
+	char *message;
+	long long count;		/* -1 absent */
+	double duration_s;		/* < 0 absent */
+	long long bytes;		/* -1 absent */
+	char *evidence[RC_EVIDENCE_MAX];
+	int nevidence;
+	char *advice;
+
+	/* The program's own output named it ("the program reported it"). */
+	bool reported;
+	/* Its decisive event: where it happened in the trace (0, and ts < 0,
+	 * when unknown), to find its evidence on a timeline. */
+	uint64_t seq;
+	double ts;
+	/* The cause it is a consequence of, an earlier entry of the same
+	 * list; NULL for a cause. */
+	const struct rc_report_finding *cause;
+	/* How many findings are this one's consequences. */
+	size_t nconsequences;
+};
+
+/* The findings in the order the report lists them: each cause, most
+ * important first, followed by its consequences in the order they
+ * happened. */
+struct rc_report_findings {
+	struct rc_report_finding **v;
+	size_t count;
+};
+
+/* Frees every finding of L and what it holds. */
+void report_findings_release(struct rc_report_findings *l);
 
 /* A loaded ELF object of the process, as the unwinder found it; frames
  * point at theirs. */

@@ -288,7 +288,7 @@ static void thread_counters(struct pf *p, const struct rc_tl_thread *t)
  * (an instant at its time when none is on the timeline), and flows. */
 static void findings_track(struct pf *p, const struct report_links *links)
 {
-	const struct rc_findings *list = p->r->findings;
+	const struct rc_report_findings *list = p->r->findings;
 	struct json *j = p->j;
 	struct nest nest = { NULL, 0, 0 };
 	size_t n = list ? list->count : 0;
@@ -299,7 +299,7 @@ static void findings_track(struct pf *p, const struct report_links *links)
 	meta(p, "process_sort_index", FINDINGS_PID, 0, "sort_index", NULL, -1);
 	meta(p, "thread_name", FINDINGS_PID, 0, "name", "findings", 0);
 	for (size_t i = 0; i < n; i++) {
-		const struct rc_finding *f = list->v[i];
+		const struct rc_report_finding *f = list->v[i];
 		long long a = -1, b = -1;
 		for (size_t k = 0; k < RC_EVIDENCE_MAX; k++) {
 			const struct rc_tl_event *ev = evs[i][k];
@@ -325,10 +325,10 @@ static void findings_track(struct pf *p, const struct report_links *links)
 			sp[k - 1] = s;
 		}
 	for (size_t s = 0; s < n; s++) {
-		const struct rc_finding *f = list->v[sp[s].i];
+		const struct rc_report_finding *f = list->v[sp[s].i];
 		char id[32], name[160];
 		report_finding_id(sp[s].i, id, sizeof(id));
-		snprintf(name, sizeof(name), "%s %s %s", id, severity_name(f->effective), f->rule);
+		snprintf(name, sizeof(name), "%s %s %s", id, severity_name(f->severity), f->rule);
 		long long end = sp[s].b;
 		if (nest_fit(&nest, sp[s].a, &end))
 			p->trimmed++;
@@ -342,7 +342,7 @@ static void findings_track(struct pf *p, const struct report_links *links)
 		json_key(j, "summary");
 		json_string(j, f->summary);
 		json_key(j, "severity");
-		json_string(j, severity_name(f->effective));
+		json_string(j, severity_name(f->severity));
 		if (f->cause) {
 			for (size_t k = 0; k < n; k++)
 				if (list->v[k] == f->cause) {

@@ -9,7 +9,6 @@
 
 #include "event/procs.h"
 #include "event/timeline.h"
-#include "report/finding.h"
 #include "report/model.h"
 #include "util/strbuf.h"
 
@@ -34,7 +33,7 @@ struct rc_report {
 	const char *const *rules_off;
 	const char *const *rules_only;
 	const struct rc_procs *procs;	/* may be NULL */
-	const struct rc_findings *findings;	/* as findings_link ordered them */
+	const struct rc_report_findings *findings;	/* each cause, then its consequences */
 	/* The trace shows no outcome (an excerpt): unrecovered failures were
 	 * judged as errors. */
 	bool no_outcome;
@@ -69,10 +68,10 @@ void report_perfetto(const struct rc_report *r, struct strbuf *out);
  * process ended, the crash), and its closing tally ("1 cause (...), 2
  * consequences"), uncoloured: the html report says them too. */
 void report_text_head(const struct rc_report *r, struct strbuf *out);
-void report_text_tally(const struct rc_findings *list, struct strbuf *out, bool verbose);
+void report_text_tally(const struct rc_report_findings *list, struct strbuf *out, bool verbose);
 /* Where finding F (with a pid) happened, as the text report says it:
  * "in pid 12 'python3 app.py': openat -> ENOENT, 3 times". */
-void report_finding_where(const struct rc_report *r, const struct rc_finding *f, struct strbuf *out);
+void report_finding_where(const struct rc_report *r, const struct rc_report_finding *f, struct strbuf *out);
 /* ARGV (ARGC strings) joined by spaces, cut at MAX bytes with "...". */
 void report_add_argv(struct strbuf *sb, char *const *argv, int argc, size_t max);
 
@@ -80,7 +79,7 @@ void report_add_argv(struct strbuf *sb, char *const *argv, int argc, size_t max)
  * the event evidence line I quotes, NULL for a line that is no kept
  * event (a frame, program output, an event past the timeline's caps).
  * Returns how many are not NULL. */
-size_t report_evidence_events(const struct rc_report *r, const struct rc_finding *f,
+size_t report_evidence_events(const struct rc_report *r, const struct rc_report_finding *f,
 			      const struct rc_tl_event **out);
 /* Every finding's evidence on the timeline, found once for a writer:
  * EV[I] is report_evidence_events' answer for finding I, and SET holds

@@ -162,12 +162,12 @@ static void outcome_line(struct out *o, const struct rc_report *r)
 	strbuf_addc(sb, '\n');
 }
 
-static void finding_block(struct out *o, const struct rc_report *r, const struct rc_finding *f)
+static void finding_block(struct out *o, const struct rc_report *r, const struct rc_report_finding *f)
 {
 	struct strbuf *sb = o->sb;
 
 	strbuf_addc(sb, '\n');
-	switch (f->effective) {
+	switch (f->severity) {
 	case RC_SEV_ERROR: paint(o, C_RED, "error"); break;
 	case RC_SEV_WARNING: paint(o, C_YELLOW, "warning"); break;
 	default: paint(o, C_CYAN, "note"); break;
@@ -198,7 +198,7 @@ static void finding_block(struct out *o, const struct rc_report *r, const struct
 		strbuf_addf(sb, "  advice: %s\n", f->advice);
 }
 
-void report_finding_where(const struct rc_report *r, const struct rc_finding *f, struct strbuf *sb)
+void report_finding_where(const struct rc_report *r, const struct rc_report_finding *f, struct strbuf *sb)
 {
 	strbuf_addf(sb, "in pid %d", f->pid);
 	const struct rc_proc *p = r->procs ? procs_leader(r->procs, f->pid) : NULL;
@@ -214,19 +214,19 @@ void report_finding_where(const struct rc_report *r, const struct rc_finding *f,
 	}
 	if (f->count > 1)
 		strbuf_addf(sb, ", %lld times", f->count);
-	if (f->echoed)
+	if (f->reported)
 		strbuf_adds(sb, " (the program reported it)");
 }
 
 /* What cause F led to: its consequences, which follow it in the list
  * from index I on, a line each (with -v, their evidence too). */
-static void consequence_lines(struct out *o, const struct rc_findings *list, size_t i, bool verbose)
+static void consequence_lines(struct out *o, const struct rc_report_findings *list, size_t i, bool verbose)
 {
-	const struct rc_finding *cause = list->v[i - 1];
+	const struct rc_report_finding *cause = list->v[i - 1];
 
 	strbuf_adds(o->sb, "  led to:\n");
 	for (; i < list->count && list->v[i]->cause == cause; i++) {
-		const struct rc_finding *f = list->v[i];
+		const struct rc_report_finding *f = list->v[i];
 		strbuf_addf(o->sb, "    %s %s[%s]%s\n", f->summary, o->color ? C_DIM : "", f->rule,
 			    o->color ? C_RESET : "");
 		for (int e = 0; verbose && e < f->nevidence; e++) {
@@ -239,24 +239,24 @@ static void consequence_lines(struct out *o, const struct rc_findings *list, siz
 }
 
 /* "1 cause (exec-failed), 2 consequences, 1 warning, 3 notes (...)". */
-static void footer(struct out *o, const struct rc_findings *list, bool verbose)
+static void footer(struct out *o, const struct rc_report_findings *list, bool verbose)
 {
 	struct strbuf *sb = o->sb, ids = STRBUF_INIT;
 	size_t counts[3] = { 0, 0, 0 }, consequences = 0;
 
 	for (size_t i = 0; list && i < list->count; i++) {
-		const struct rc_finding *f = list->v[i];
+		const struct rc_report_finding *f = list->v[i];
 		if (f->cause) {
-			consequences += f->cause->effective != RC_SEV_INFO || verbose;
+			consequences += f->cause->severity != RC_SEV_INFO || verbose;
 			continue;
 		}
-		counts[f->effective]++;
-		if (f->effective != RC_SEV_ERROR)
+		counts[f->severity]++;
+		if (f->severity != RC_SEV_ERROR)
 			continue;
 		/* Each rule once, in the order the causes rank. */
 		bool seen = false;
 		for (size_t k = 0; k < i && !seen; k++)
-			seen = !list->v[k]->cause && list->v[k]->effective == RC_SEV_ERROR &&
+			seen = !list->v[k]->cause && list->v[k]->severity == RC_SEV_ERROR &&
 			       strcmp(list->v[k]->rule, f->rule) == 0;
 		if (!seen)
 			strbuf_addf(&ids, "%s%s", ids.len ? ", " : "", f->rule);
@@ -294,7 +294,7 @@ void report_text_head(const struct rc_report *r, struct strbuf *out)
 		report_crash_header(r->crash, out);
 }
 
-void report_text_tally(const struct rc_findings *list, struct strbuf *out, bool verbose)
+void report_text_tally(const struct rc_report_findings *list, struct strbuf *out, bool verbose)
 {
 	struct out o = { out, false };
 
@@ -304,14 +304,14 @@ void report_text_tally(const struct rc_findings *list, struct strbuf *out, bool 
 void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool verbose)
 {
 	struct out o = { out, color };
-	const struct rc_findings *list = r->findings;
+	const struct rc_report_findings *list = r->findings;
 
 	report_text_head(r, out);
 	for (size_t i = 0; list && i < list->count; i++) {
-		const struct rc_finding *f = list->v[i];
+		const struct rc_report_finding *f = list->v[i];
 		if (f->cause)
 			continue;
-		if (f->effective == RC_SEV_INFO && !verbose)
+		if (f->severity == RC_SEV_INFO && !verbose)
 			continue;
 		finding_block(&o, r, f);
 		if (f->nconsequences)

@@ -6,10 +6,9 @@
  * followed, leaves a hole too. The capture counts each (capture/bpf/
  * bpf.h), and a trace with holes may lack the call a cause rests on: the
  * report must say so, as a finding, not only on stderr. No event reaches
- * this rule: run and attach hand it the counts when the capture ends. */
+ * this rule: the diagnosis hands it the counts the capture ended with. */
 #include <stdio.h>
 
-#include "rules/engine.h"
 #include "rules/rule.h"
 
 /* Nothing per event: the finding is made from the capture's counts. */

@@ -21,7 +21,7 @@
 #include "event/event.h"
 #include "event/procs.h"
 #include "event/syscalls.h"
-#include "report/finding.h"
+#include "rules/finding.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -377,10 +377,11 @@ struct rule_rank {
 int rule_cmp_rank(const void *a, const void *b);
 
 /* The part of a rank score that says how late in the trace SEQ came (up to
- * 50): the last failures before an exit are the likeliest causes. */
+ * RC_W_LATENESS): the last failures before an exit are the likeliest
+ * causes. */
 static inline double rule_recency(const struct rc_ctx *ctx, uint64_t seq)
 {
-	return 50.0 * (double)seq / (double)(ctx->nevents ? ctx->nevents : 1);
+	return RC_W_LATENESS * (double)seq / (double)(ctx->nevents ? ctx->nevents : 1);
 }
 
 /* Make room in a full aggregate: remove (and FREE_VALUE) every value of

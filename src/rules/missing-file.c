@@ -59,7 +59,7 @@
  * they may well name the file: the failure that was the thread's last
  * before those words, in a process that then failed, is taken as the one
  * they report (the same judgement that makes such words its consequence,
- * rules/causes.c). A search across several places is not: the program
+ * diagnose/causes.c). A search across several places is not: the program
  * names what it was after (unknown-user's "getpwnam failed").
  *
  * A look-up, a read or a move into a path that the process then tries to
@@ -110,6 +110,12 @@ enum mf_kind {
 	MF_MKDIR,		/* mkdir: the parent is missing */
 	MF_ENTER,		/* chdir, chroot, pivot_root: a place to work or run in */
 };
+
+/* What a candidate weighs besides the shared weights (rules/finding.h):
+ * each step of kind_weight (a probe, another look-up, an open or an
+ * exec), and a command the shell looked up. */
+#define MF_W_KIND 100.0
+#define MF_W_COMMAND 50
 
 static int kind_weight(enum mf_kind k)
 {
@@ -1176,11 +1182,11 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		if (c->folded)
 			continue;
 		const struct mf_fail *d = &c->en->decisive;
-		c->rank.score = 100.0 * kind_weight(d->kind) + (c->echoed ? 400 : 0) + (c->cut_words ? 300 : 0) +
-				(c->command ? 50 : 0) -
-				(((c->search || c->exec_after) && !c->echoed) || c->resolved ? 150 : 0) -
-				(c->kept_going ? 150 : 0) +
-				(procs_failed(ctx->procs, d->pid, NULL) ? 300 : 0) +
+		c->rank.score = MF_W_KIND * kind_weight(d->kind) + (c->echoed ? RC_W_ECHOED : 0) +
+				(c->cut_words ? RC_W_CUT_WORDS : 0) + (c->command ? MF_W_COMMAND : 0) +
+				(((c->search || c->exec_after) && !c->echoed) || c->resolved ? RC_W_WENT_ON : 0) +
+				(c->kept_going ? RC_W_WENT_ON : 0) +
+				(procs_failed(ctx->procs, d->pid, NULL) ? RC_W_FAILED : 0) +
 				rule_recency(ctx, d->seq);
 		c->rank.seq = d->seq;
 		cands[kept++] = *c;

@@ -338,9 +338,9 @@ static void ml_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		cands[n].msg = msg;
 		/* Carried on without it: an optional dlopen. */
 		cands[n].optional = !msg && rule_kept_going(ctx, en->pid, en->nsys);
-		cands[n].rank.score = (p && p->ended && p->exited && p->exit_code == 127 ? 500 : 0) -
-				      (cands[n].optional ? 150 : 0) +
-				      (procs_failed(ctx->procs, en->pid, NULL) ? 300 : 0) +
+		cands[n].rank.score = (p && p->ended && p->exited && p->exit_code == 127 ? RC_W_EXIT_127 : 0) +
+				      (cands[n].optional ? RC_W_WENT_ON : 0) +
+				      (procs_failed(ctx->procs, en->pid, NULL) ? RC_W_FAILED : 0) +
 				      rule_recency(ctx, en->seq);
 		cands[n].rank.seq = en->seq;
 		n++;

@@ -64,6 +64,9 @@
 
 #define PD_MAX_PATHS 1024
 #define PD_MAX_REPORT 10
+/* What a candidate weighs besides the shared weights (rules/finding.h):
+ * a refusal of the file itself, not of a search on the way to it. */
+#define PD_W_OBJECT 100
 /* Processes whose reached directories are kept, and how many of the
  * latest each (past it a process's guesses go unchecked). */
 #define PD_MAX_REACHERS 1024
@@ -831,9 +834,9 @@ static void pd_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		cands[n].path = node->key;
 		cands[n].en = en;
 		cands[n].kept_going = rule_kept_going(ctx, en->pid, en->nsys);
-		cands[n].rank.score = (procs_failed(ctx->procs, en->pid, NULL) ? 300 : 0) +
-				      (en->attempt == PD_SEARCH ? 0 : 100) - (cands[n].kept_going ? 150 : 0) +
-				      rule_recency(ctx, en->seq);
+		cands[n].rank.score = (procs_failed(ctx->procs, en->pid, NULL) ? RC_W_FAILED : 0) +
+				      (en->attempt == PD_SEARCH ? 0 : PD_W_OBJECT) +
+				      (cands[n].kept_going ? RC_W_WENT_ON : 0) + rule_recency(ctx, en->seq);
 		cands[n].rank.seq = en->seq;
 		n++;
 	}

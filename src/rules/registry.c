@@ -5,8 +5,14 @@
 #include "util/strbuf.h"
 #include "util/util.h"
 
+/* A crash rule's judgement is crash/'s own (crash/rules.c). */
+#define OPS_RC_RULE_TRACE(name) &rc_rule_##name##_ops
+#define OPS_RC_RULE_TRACE_CRASH(name) &rc_rule_##name##_ops
+#define OPS_RC_RULE_CAPTURE(name) &rc_rule_##name##_ops
+#define OPS_RC_RULE_CRASH(name) NULL
+
 const struct rc_rule rc_rules[] = {
-#define RULE(name, id, source, severity, doc) { id, source, severity, doc, &rc_rule_##name##_ops },
+#define RULE(name, id, source, severity, doc) { id, source, severity, doc, OPS_##source(name) },
 #include "rules/rules.def"
 #undef RULE
 };

@@ -13,7 +13,7 @@
 
 #include "event/event.h"
 #include "event/procs.h"
-#include "report/finding.h"
+#include "rules/finding.h"
 
 struct rc_ctx {
 	const struct rc_procs *procs;
@@ -60,8 +60,6 @@ struct rc_rule_reads {
 	const size_t *calls_while;
 };
 
-struct rc_crash;
-
 struct rc_rule_ops {
 	size_t state_size;	/* zeroed before init */
 	void (*init)(void *state);
@@ -69,27 +67,39 @@ struct rc_rule_ops {
 	struct rc_rule_reads reads;	/* what on_event is given; nothing when empty */
 	void (*finish)(void *state, const struct rc_ctx *ctx, struct rc_findings *out);
 	void (*release)(void *state);
-	/* A crash rule (crash/rules.c runs them on a core or a live crash):
-	 * adds its finding to OUT when the crash is of its kind.  A rule may
-	 * have both halves (bad-file-mapping reads traces and cores). */
-	void (*on_crash)(const struct rc_crash *c, struct rc_findings *out);
 };
 
+/* What a rule judges (rules.def says where its code is). A bit set: a
+ * rule may judge both a trace and a crash. */
 enum rc_rule_source {
-	RC_RULE_TRACE,
-	RC_RULE_CRASH,
+	RC_RULE_TRACE = 1,
+	/* A crash, from a core or caught alive (crash/rules.c runs them). */
+	RC_RULE_CRASH = 2,
+	/* Both, in two halves: bad-file-mapping reads traces and cores. */
+	RC_RULE_TRACE_CRASH = RC_RULE_TRACE | RC_RULE_CRASH,
 	/* Said by the capture of what it could not keep (run, attach): no
-	 * event or crash reaches it; the command adds its finding
+	 * event or crash reaches it; the diagnosis adds its finding
 	 * (capture_incomplete_finding). */
-	RC_RULE_CAPTURE,
+	RC_RULE_CAPTURE = 4,
 };
+
+/* What the eBPF capture could not keep (capture/bpf/bpf.h's counts, and
+ * records not well formed), for capture-incomplete. */
+struct capture_counts {
+	uint64_t records, entries, follows, bad;
+};
+/* capture-incomplete's finding, appended to OUT (after the ranking: it
+ * is about the trace, not the program), when any count is not 0. */
+void capture_incomplete_finding(struct rc_findings *out, const struct capture_counts *n);
 
 struct rc_rule {
 	const char *id;
 	enum rc_rule_source source;
 	enum rc_severity severity;	/* default severity of its findings */
 	const char *doc;		/* one line, for --help and docs/rules.md */
-	const struct rc_rule_ops *ops;	/* NULL: not implemented by this build */
+	/* A trace or capture rule's ops; NULL for a crash rule, whose
+	 * judgement crash/rules.c runs. */
+	const struct rc_rule_ops *ops;
 };
 
 /* The registry, in rules/rules.def order. */
@@ -114,8 +124,12 @@ static inline bool rule_picked(uint64_t rules, const struct rc_rule *r)
 struct strbuf;
 int rule_pick(const char *expr, uint64_t *rules, struct strbuf *err);
 
-/* Declarations of every rule's ops, rc_rule_<name>_ops. */
-#define RULE(name, id, source, severity, doc) extern const struct rc_rule_ops rc_rule_##name##_ops;
+/* Declarations of the trace and capture rules' ops, rc_rule_<name>_ops. */
+#define RULE_OPS_RC_RULE_TRACE(name) extern const struct rc_rule_ops rc_rule_##name##_ops;
+#define RULE_OPS_RC_RULE_TRACE_CRASH(name) RULE_OPS_RC_RULE_TRACE(name)
+#define RULE_OPS_RC_RULE_CAPTURE(name) RULE_OPS_RC_RULE_TRACE(name)
+#define RULE_OPS_RC_RULE_CRASH(name)
+#define RULE(name, id, source, severity, doc) RULE_OPS_##source(name)
 #include "rules/rules.def"
 #undef RULE
 

@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <cmocka.h>
 
-#include "rules/engine.h"
+#include "diagnose/diagnose.h"
 #include "gen/tables.h"
 #include "strace/parser.h"
 #include "util/strbuf.h"
@@ -24,6 +24,8 @@ struct rt {
 	struct rc_findings out;
 	bool finished;
 	double now;
+	/* OUT as the report shows it (rt_shown), which empties OUT. */
+	struct rc_report_findings shown;
 };
 
 static inline void rt_init(struct rt *t)
@@ -32,10 +34,12 @@ static inline void rt_init(struct rt *t)
 	findings_init(&t->out);
 	t->finished = false;
 	t->now = 1000.0;
+	memset(&t->shown, 0, sizeof(t->shown));
 }
 
 static inline void rt_release(struct rt *t)
 {
+	report_findings_release(&t->shown);
 	findings_release(&t->out);
 	engine_release(&t->eng);
 }
@@ -202,10 +206,22 @@ static inline void rt_clone_thread(struct rt *t, int pid, int tid, double dur)
 	rt_feed(t, &e);
 }
 
+/* The rules' findings, ranked and linked as the diagnosis does. */
 static inline void rt_finish(struct rt *t)
 {
 	engine_finish(&t->eng, &t->out);
+	rank_findings(&t->out, &t->eng.procs, t->eng.no_outcome);
+	findings_link(&t->out, &t->eng.procs);
 	t->finished = true;
+}
+
+/* The findings as the report shows them, for the checks of a report:
+ * made from OUT the first time, which is then empty. */
+static inline const struct rc_report_findings *rt_shown(struct rt *t)
+{
+	if (!t->shown.v)
+		findings_for_report(&t->out, &t->shown);
+	return &t->shown;
 }
 
 /* The first finding of RULE (in rank order), or NULL. */

@@ -1,4 +1,4 @@
-/* Causes and consequences (rules/causes.c) and the report's shape: each
+/* Causes and consequences (diagnose/causes.c) and the report's shape: each
  * failure's echoes, exit statuses and signals go under their cause, in
  * text and in JSON, and are not counted as errors of their own. The logs
  * are strace -f -tt lines as the machine's strace 6.1 prints them. */
@@ -27,7 +27,7 @@ static void run_log(struct rt *t, const char *log, bool excerpt)
 static struct rc_report report_of(struct rt *t)
 {
 	struct rc_report r = { .kind = "log", .events = t->eng.seq, .procs = &t->eng.procs,
-			       .findings = &t->out, .no_outcome = t->eng.no_outcome };
+			       .findings = rt_shown(t), .no_outcome = t->eng.no_outcome };
 	return r;
 }
 

@@ -26,7 +26,7 @@
 #include "crash/crash.h"
 #include "crash/rules.h"
 #include "rules/rule.h"
-#include "report/finding.h"
+#include "rules/finding.h"
 #include "util/util.h"
 
 enum { R_R15 = 0, R_RBP = 4, R_RBX = 5, R_RAX = 10, R_RDX = 12, R_RSI = 13, R_RDI = 14, R_RIP = 16, R_RSP = 19 };

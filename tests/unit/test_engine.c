@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "event/syscalls.h"
-#include "rules/engine.h"
+#include "diagnose/engine.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 

@@ -172,13 +172,12 @@ static void writers(void **state)
 	(void)state;
 	struct rc_crash c;
 	struct rc_report_crash r;
-	struct rc_findings findings;
+	const struct rc_report_findings findings = { 0 };
 	struct strbuf sb = STRBUF_INIT;
 	const char *files[] = { "core", NULL };
 
 	make_crash(&c);
 	crash_report_fill(&c, &r);
-	findings_init(&findings);
 	struct rc_report rep = { .kind = "core", .files = files, .pid = 100, .findings = &findings, .crash = &r };
 
 	report_text(&rep, &sb, false, false);
@@ -206,7 +205,6 @@ static void writers(void **state)
 	assert_null(strstr(g + 1, "\"pc\": \"0x400200\""));
 
 	strbuf_release(&sb);
-	findings_release(&findings);
 	crash_report_release(&r);
 	crash_release(&c);
 }

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "event/timeline.h"
+#include "diagnose/diagnose.h"
 #include "report/report.h"
 #include "util/util.h"
 
@@ -214,9 +215,11 @@ static void test_links(void **state)
 	finding_evidence(f, "openat(\"/m\") = 3", strlen("openat(\"/m\") = 3"));
 	finding_evidence(f, "#0 0x1 in main", strlen("#0 0x1 in main"));
 	finding_evidence(f, longline, strlen(longline));
-	struct rc_report rep = { .kind = "log", .findings = &list, .timeline = &tl };
+	struct rc_report_findings shown;
+	findings_for_report(&list, &shown);
+	struct rc_report rep = { .kind = "log", .findings = &shown, .timeline = &tl };
 	const struct rc_tl_event *evs[RC_EVIDENCE_MAX];
-	assert_int_equal(report_evidence_events(&rep, f, evs), 3);
+	assert_int_equal(report_evidence_events(&rep, shown.v[0], evs), 3);
 	assert_non_null(evs[0]);
 	assert_non_null(evs[1]);
 	/* A line quoted twice: the first such call, then the one nearest
@@ -237,7 +240,7 @@ static void test_links(void **state)
 	assert_non_null(strstr(out.buf, "\"rootcause findings\""));
 	assert_non_null(strstr(out.buf, "\"ph\":\"s\""));
 	strbuf_release(&out);
-	findings_release(&list);
+	report_findings_release(&shown);
 	timeline_release(&tl);
 }
 
@@ -253,7 +256,9 @@ static void test_html_escapes(void **state)
 	call(&tl, 10, SYS_write, 1, 1e-5, 32, false, line);
 	struct rc_finding *f = finding_add(&list, "error-message", RC_SEV_ERROR, RC_SEV_ERROR, "said </script>");
 	finding_evidence(f, line, strlen(line));
-	struct rc_report rep = { .kind = "log", .findings = &list, .timeline = &tl };
+	struct rc_report_findings shown;
+	findings_for_report(&list, &shown);
+	struct rc_report rep = { .kind = "log", .findings = &shown, .timeline = &tl };
 	struct strbuf out = STRBUF_INIT;
 	report_html(&rep, &out);
 	size_t ends = 0;
@@ -265,7 +270,7 @@ static void test_html_escapes(void **state)
 	/* The HTML report escapes it as text. */
 	assert_non_null(strstr(out.buf, "said &lt;/script&gt;"));
 	strbuf_release(&out);
-	findings_release(&list);
+	report_findings_release(&shown);
 	timeline_release(&tl);
 }
 
@@ -280,14 +285,16 @@ static void test_perfetto_nests(void **state)
 	call(&tl, 10, SYS_poll, 1.0, 0.5, 0, false, "poll(...) = 0");
 	call(&tl, 10, SYS_read, 1.2, 0.5, 0, false, "read(...) = 0");	/* ends after poll */
 	call(&tl, 10, SYS_read, 1.3, 0.1, 0, false, "read(...) = 0");	/* inside both */
-	struct rc_report rep = { .kind = "log", .findings = &list, .timeline = &tl };
+	struct rc_report_findings shown;
+	findings_for_report(&list, &shown);
+	struct rc_report rep = { .kind = "log", .findings = &shown, .timeline = &tl };
 	struct strbuf out = STRBUF_INIT;
 	report_perfetto(&rep, &out);
 	assert_non_null(strstr(out.buf, "\"trimmed_slices\":1"));
 	/* The second read is trimmed to the poll's end: 1.5 - 1.2 s. */
 	assert_non_null(strstr(out.buf, "\"ts\":200000.000,\"dur\":300000.000"));
 	strbuf_release(&out);
-	findings_release(&list);
+	report_findings_release(&shown);
 	timeline_release(&tl);
 }
 

@@ -19,7 +19,7 @@
 #include "harness.h"
 
 #include "capture/session.h"
-#include "rules/engine.h"
+#include "diagnose/engine.h"
 #include "util/util.h"
 
 /* One traced run: its trace text (strace format, -f -o style) and status. */

@@ -8,9 +8,8 @@
 #include <string.h>
 
 #include "crash/rules.h"
-#include "rules/rule.h"
 
-static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+void crash_rule_abort(const struct rc_crash *c, struct rc_findings *out)
 {
 	const struct rc_thread *t = crash_thread(c);
 
@@ -52,5 +51,3 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 	strbuf_release(&msg);
 	strbuf_release(&who);
 }
-
-const struct rc_rule_ops rc_rule_abort_ops = { .on_crash = on_crash };

@@ -6,9 +6,8 @@
 
 #include "crash/export.h"
 #include "crash/rules.h"
-#include "rules/rule.h"
 
-static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+void crash_rule_bad_jump(const struct rc_crash *c, struct rc_findings *out)
 {
 	const struct rc_thread *t = crash_thread(c);
 
@@ -48,5 +47,3 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 	strbuf_release(&where);
 	strbuf_release(&caller);
 }
-
-const struct rc_rule_ops rc_rule_bad_jump_ops = { .on_crash = on_crash };

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "crash/rules.h"
-#include "rules/rule.h"
 
 static bool gpu_module(const char *path)
 {
@@ -20,7 +19,7 @@ static bool gpu_module(const char *path)
 	return strstr(b, "_cuda") != NULL;
 }
 
-static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+void crash_rule_gpu_crash(const struct rc_crash *c, struct rc_findings *out)
 {
 	const struct rc_thread *t = crash_thread(c);
 
@@ -41,5 +40,3 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 		return;
 	}
 }
-
-const struct rc_rule_ops rc_rule_gpu_crash_ops = { .on_crash = on_crash };

@@ -7,9 +7,8 @@
 #include <string.h>
 
 #include "crash/rules.h"
-#include "rules/rule.h"
 
-static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+void crash_rule_heap_corruption(const struct rc_crash *c, struct rc_findings *out)
 {
 	const struct rc_thread *t = crash_thread(c);
 
@@ -34,5 +33,3 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 	strbuf_release(&msg);
 	strbuf_release(&who);
 }
-
-const struct rc_rule_ops rc_rule_heap_corruption_ops = { .on_crash = on_crash };

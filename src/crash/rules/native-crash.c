@@ -1,9 +1,8 @@
 /* native-crash: every other fatal signal, when no specific rule knew it:
  * the signal with its code and address, and the frame to blame. */
 #include "crash/rules.h"
-#include "rules/rule.h"
 
-static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+void crash_rule_native_crash(const struct rc_crash *c, struct rc_findings *out)
 {
 	struct strbuf sig = STRBUF_INIT, who = STRBUF_INIT;
 
@@ -17,5 +16,3 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 	strbuf_release(&sig);
 	strbuf_release(&who);
 }
-
-const struct rc_rule_ops rc_rule_native_crash_ops = { .on_crash = on_crash };

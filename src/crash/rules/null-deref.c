@@ -5,11 +5,10 @@
 #include <signal.h>
 
 #include "crash/rules.h"
-#include "rules/rule.h"
 
 #define NULL_PAGE_END 0x10000
 
-static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+void crash_rule_null_deref(const struct rc_crash *c, struct rc_findings *out)
 {
 	const struct rc_thread *t = crash_thread(c);
 
@@ -27,5 +26,3 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 		     "allocation, a lookup that found nothing, an object already freed and cleared).");
 	strbuf_release(&who);
 }
-
-const struct rc_rule_ops rc_rule_null_deref_ops = { .on_crash = on_crash };

@@ -5,7 +5,6 @@
 #include <signal.h>
 
 #include "crash/rules.h"
-#include "rules/rule.h"
 
 /* A function's frame is rarely bigger: a fault further from rsp than this
  * is not the stack growing into its guard. */
@@ -13,7 +12,7 @@
 /* Recursion this deep is an overflow whatever the fault says. */
 #define DEEP_RECURSION 1000
 
-static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+void crash_rule_stack_overflow(const struct rc_crash *c, struct rc_findings *out)
 {
 	const struct rc_thread *t = crash_thread(c);
 
@@ -73,5 +72,3 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 			     "than the stack: allocate them on the heap or raise the stack size.");
 	strbuf_release(&rec);
 }
-
-const struct rc_rule_ops rc_rule_stack_overflow_ops = { .on_crash = on_crash };

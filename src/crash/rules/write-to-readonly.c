@@ -5,9 +5,8 @@
 #include <signal.h>
 
 #include "crash/rules.h"
-#include "rules/rule.h"
 
-static void on_crash(const struct rc_crash *c, struct rc_findings *out)
+void crash_rule_write_to_readonly(const struct rc_crash *c, struct rc_findings *out)
 {
 	const struct rc_thread *t = crash_thread(c);
 
@@ -32,5 +31,3 @@ static void on_crash(const struct rc_crash *c, struct rc_findings *out)
 	strbuf_release(&who);
 	strbuf_release(&what);
 }
-
-const struct rc_rule_ops rc_rule_write_to_readonly_ops = { .on_crash = on_crash };

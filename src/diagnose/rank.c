@@ -19,26 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diagnose/diagnose.h"
 #include "rules/common.h"
-#include "rules/engine.h"
 #include "util/util.h"
 
 /* How many unrecovered failures before a failed exit count as "near":
  * story 1 has three (missing weights, CDN timeout, cache not writable). */
 #define NEAR_EXIT_COUNT 5
-
-/* Score weights. A cause that the program named outranks everything; an
- * unrecovered failure near the failed exit outranks the program's own
- * words (error-message), which explain less than the syscall that failed
- * and only lead when nothing else does; outcomes come last. */
-#define W_ECHOED 400
-#define W_NEAR_EXIT 200
-#define W_UNRECOVERED 100
-#define W_OUTPUT 250
-#define W_OUTCOME (-60)
-#define W_SYMPTOM (-500)
-/* A tie-break within a class: later failures are closer to the exit. */
-#define W_LATENESS 50.0
 
 /* Did the program's output name F's subject after F? With ALARMED, only
  * a line that reads as an error counts. A phrase ("no such file", "out of
@@ -163,26 +150,26 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m, bool no_o
 		double score = 0;
 		if (f->is_output) {
 			if (f->failed)
-				score += W_OUTPUT;
+				score += RC_W_OUTPUT;
 		} else {
 			if (f->echoed)
-				score += W_ECHOED;
+				score += RC_W_ECHOED;
 			if (f->near_exit)
-				score += W_NEAR_EXIT;
+				score += RC_W_NEAR_EXIT;
 			if (f->unrecovered)
-				score += W_UNRECOVERED;
+				score += RC_W_UNRECOVERED;
 		}
 		if (f->outcome)
-			score += W_OUTCOME;
+			score += RC_W_OUTCOME;
 		if (f->symptom)
-			score += W_SYMPTOM;
+			score += RC_W_SYMPTOM;
 		/* Among the programs' own words the first to speak leads: a
 		 * child reports its failure before the parent that wraps it
 		 * ("model load failed" before "service failed to start"). */
 		if (f->is_output)
-			score -= W_LATENESS * (double)f->seq / (double)last;
+			score -= RC_W_LATENESS * (double)f->seq / (double)last;
 		else
-			score += W_LATENESS * (double)f->seq / (double)last;
+			score += RC_W_LATENESS * (double)f->seq / (double)last;
 		f->score = score;
 	}
 	if (list->count)

@@ -1,12 +1,13 @@
 /* The engine: feeds events to the process model and every trace rule,
- * then collects and ranks their findings. One engine per analysis. */
-#ifndef RC_RULES_ENGINE_H
-#define RC_RULES_ENGINE_H
+ * each rule only the events it reads (rule.h), then collects their
+ * findings. One engine per diagnosis (diagnose.h). */
+#ifndef RC_DIAGNOSE_ENGINE_H
+#define RC_DIAGNOSE_ENGINE_H
 
 #include "event/event.h"
 #include "event/procs.h"
 #include "event/timeline.h"
-#include "report/finding.h"
+#include "rules/finding.h"
 #include "rules/rule.h"
 
 struct rc_engine {
@@ -39,16 +40,16 @@ struct rc_engine {
 	size_t nconds;
 	uint64_t *while_set;
 	uint64_t seq;
-	/* Set by the command: the input may be an excerpt of a longer trace
-	 * (a log, pasted lines), which need not show how the program ended. */
+	/* The input may be an excerpt of a longer trace (a log, pasted
+	 * lines), which need not show how the program ended. */
 	bool may_be_excerpt;
 	/* Set by engine_finish: an excerpt showed no outcome (the first
 	 * process did not end, none failed), so its unrecovered failures were
 	 * judged as errors; the report says so. */
 	bool no_outcome;
-	/* Set by the command for a report drawn on a time axis (html,
-	 * perfetto): every event is offered to it once the rules and the
-	 * model have seen it. NULL: none is kept. */
+	/* For a report drawn on a time axis (html, perfetto): every event
+	 * is offered to it once the rules and the model have seen it. NULL:
+	 * none is kept. */
 	struct rc_timeline *timeline;
 };
 
@@ -63,32 +64,9 @@ void engine_dispatch_build(struct rc_engine *eng);
 bool rule_reads_call(const struct rc_rule_reads *reads, long nr);
 /* E is modified: seq is assigned and its path resolved. */
 void engine_feed(struct rc_engine *eng, struct rc_event *e);
-/* Run every rule's finish, rank the findings into OUT and link each
- * consequence to its cause (findings_link). */
+/* Run every rule's finish, their findings into OUT, unranked; sets
+ * no_outcome. */
 void engine_finish(struct rc_engine *eng, struct rc_findings *out);
 void engine_release(struct rc_engine *eng);
-
-/* Order FINDINGS most important first (rules/rank.c); NO_OUTCOME: the
- * trace shows no outcome, and unrecovered failures count as a failed
- * run's. Sets each finding's effective severity and rank. */
-void rank_findings(struct rc_findings *findings, const struct rc_procs *procs, bool no_outcome);
-
-/* Link every consequence to its cause (rules/causes.c): the program's
- * echo of a failure, the exit status that followed it, a fatal signal a
- * crash rule explains, a supervisor's signal after its child failed. Then
- * order FINDINGS as the report lists them: each cause, in rank order,
- * followed by its consequences. A cause takes the highest severity among
- * its consequences. May be called again on a list that gained findings,
- * as long as their ranks were set. */
-void findings_link(struct rc_findings *findings, const struct rc_procs *procs);
-
-/* What the eBPF capture could not keep (capture/bpf/bpf.h's counts, and
- * records not well formed), for capture-incomplete. */
-struct capture_counts {
-	uint64_t records, entries, follows, bad;
-};
-/* capture-incomplete's finding, appended to OUT (after the ranking: it
- * is about the trace, not the program), when any count is not 0. */
-void capture_incomplete_finding(struct rc_findings *out, const struct capture_counts *n);
 
 #endif

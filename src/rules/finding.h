@@ -1,21 +1,46 @@
-/* A finding: one diagnosed cause, with the fields of the JSON contract
- * (docs/report-schema.md), evidence and advice. */
-#ifndef RC_REPORT_FINDING_H
-#define RC_REPORT_FINDING_H
+/* A finding as a rule makes it: what the report will print (the fields
+ * of the JSON contract, docs/report-schema.md: summary, evidence,
+ * advice...) and what the diagnosis judges it by (when it happened,
+ * whether anything recovered from it, the words the program would use if
+ * it reported it). The trace rules and the crash rules make them; the
+ * diagnosis (diagnose/) ranks them, links each consequence to its cause,
+ * and hands the report only what it prints (report/model.h).
+ */
+#ifndef RC_RULES_FINDING_H
+#define RC_RULES_FINDING_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-enum rc_severity {
-	RC_SEV_INFO,
-	RC_SEV_WARNING,
-	RC_SEV_ERROR,
-};
+#include "report/model.h"
 
-#define RC_EVIDENCE_MAX 5
-/* Evidence lines longer than this are cut, with "..." appended. */
-#define RC_EVIDENCE_LINE_MAX 400
+/* What counts how much toward a finding's rank (diagnose/rank.c scores
+ * every finding with them). A cause the program named outranks
+ * everything; an unrecovered failure near the failed exit outranks the
+ * program's own words (error-message), which explain less than the call
+ * that failed and only lead when nothing else does; outcomes come last.
+ * The rules that report only their best few candidates score those with
+ * the same weights, so that what they keep is what the ranking would put
+ * first. */
+#define RC_W_ECHOED 400		/* the program's output named it */
+#define RC_W_NEAR_EXIT 200	/* among the last failures before a failed exit */
+#define RC_W_UNRECOVERED 100	/* nothing later recovered from it */
+#define RC_W_OUTPUT 250		/* the program's own words, when it failed */
+#define RC_W_OUTCOME (-60)	/* an outcome that is also a cause (a fatal signal) */
+#define RC_W_SYMPTOM (-500)	/* an outcome (an exit status) */
+/* A tie-break within a class: later failures are closer to the exit, up
+ * to this much for the last event of the trace. */
+#define RC_W_LATENESS 50.0
+/* What the rules' own candidates weigh besides: its process failed; it
+ * was cut short in the program's words (strace's -s) yet named there;
+ * the program carried on long after it (RULE_KEPT_GOING calls), or it
+ * was one try of a search that went on; a process that exited 127, the
+ * shell's "command not found". */
+#define RC_W_FAILED 300
+#define RC_W_CUT_WORDS 300
+#define RC_W_WENT_ON (-150)
+#define RC_W_EXIT_127 500
 
 struct rc_finding {
 	const char *rule;		/* rule id, static */
@@ -76,7 +101,8 @@ struct rc_finding {
 	 * consequence. 0 unknown, or the kernel. */
 	int sender_pid;
 
-	/* Ranking outputs, set by rank_findings(). */
+	/* The judgement, set by the diagnosis (diagnose/rank.c), except
+	 * that a crash rule's finding is judged already (crash_finding). */
 	bool echoed;			/* the program's output named it */
 	bool near_exit;			/* among the last failures before a failed exit */
 	bool failed;			/* its process or an ancestor failed */
@@ -86,7 +112,7 @@ struct rc_finding {
 	 * the order among causes and among one cause's consequences. */
 	size_t rank;
 
-	/* Linking output (rules/causes.c): the cause this finding is a
+	/* Linking (diagnose/causes.c): the cause this finding is a
 	 * consequence of, itself a cause; NULL for a cause. */
 	struct rc_finding *cause;
 	/* How many findings are this one's consequences. */
@@ -118,7 +144,7 @@ void finding_echo_name(struct rc_finding *f, const char *name);
 void finding_free(struct rc_finding *f);
 void findings_init(struct rc_findings *list);
 void findings_release(struct rc_findings *list);
-
-const char *severity_name(enum rc_severity s);
+/* Appends F, made elsewhere, to LIST, which then owns it. */
+void findings_push(struct rc_findings *list, struct rc_finding *f);
 
 #endif

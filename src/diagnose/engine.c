@@ -1,4 +1,4 @@
-#include "rules/engine.h"
+#include "diagnose/engine.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +98,7 @@ void engine_init_rules(struct rc_engine *eng, uint64_t rules)
 	eng->hooks = xcalloc(rc_nrules, sizeof(*eng->hooks));
 	for (size_t i = 0; i < rc_nrules; i++) {
 		const struct rc_rule_ops *ops = rc_rules[i].ops;
-		if (rc_rules[i].source != RC_RULE_TRACE || !ops || !rule_picked(rules, &rc_rules[i]))
+		if (!(rc_rules[i].source & RC_RULE_TRACE) || !ops || !rule_picked(rules, &rc_rules[i]))
 			continue;
 		eng->states[i] = xcalloc(1, ops->state_size ? ops->state_size : 1);
 		if (ops->init)
@@ -205,8 +205,6 @@ void engine_finish(struct rc_engine *eng, struct rc_findings *out)
 	const struct rc_proc *root = eng->procs.nprocs ? procs_get(&eng->procs, eng->procs.root) : NULL;
 	eng->no_outcome = eng->may_be_excerpt && eng->seq && !(root && root->ended) &&
 			  !procs_any_failed(&eng->procs);
-	rank_findings(out, &eng->procs, eng->no_outcome);
-	findings_link(out, &eng->procs);
 }
 
 void engine_release(struct rc_engine *eng)

@@ -44,8 +44,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "diagnose/diagnose.h"
 #include "rules/common.h"
-#include "rules/engine.h"
 #include "util/util.h"
 
 struct links {

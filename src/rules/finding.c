@@ -1,4 +1,4 @@
-#include "report/finding.h"
+#include "rules/finding.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -36,6 +36,15 @@ void findings_release(struct rc_findings *list)
 	findings_init(list);
 }
 
+void findings_push(struct rc_findings *list, struct rc_finding *f)
+{
+	if (list->count == list->alloc) {
+		list->alloc = list->alloc ? list->alloc * 2 : 16;
+		list->v = xrealloc(list->v, list->alloc * sizeof(*list->v));
+	}
+	list->v[list->count++] = f;
+}
+
 struct rc_finding *finding_add(struct rc_findings *list, const char *rule,
 			       enum rc_severity severity, enum rc_severity severity_ok,
 			       const char *fmt, ...)
@@ -55,12 +64,7 @@ struct rc_finding *finding_add(struct rc_findings *list, const char *rule,
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
 	f->summary = strbuf_detach(&sb);
-
-	if (list->count == list->alloc) {
-		list->alloc = list->alloc ? list->alloc * 2 : 16;
-		list->v = xrealloc(list->v, list->alloc * sizeof(*list->v));
-	}
-	list->v[list->count++] = f;
+	findings_push(list, f);
 	return f;
 }
 
@@ -121,13 +125,4 @@ void finding_echo_word(struct rc_finding *f, const char *word)
 void finding_echo_name(struct rc_finding *f, const char *name)
 {
 	echo_add(f, name, true);
-}
-
-const char *severity_name(enum rc_severity s)
-{
-	switch (s) {
-	case RC_SEV_ERROR: return "error";
-	case RC_SEV_WARNING: return "warning";
-	default: return "info";
-	}
 }

@@ -1,0 +1,237 @@
+/* The diagnosis (see diagnose.h): the events to the engine, a crash to
+ * the crash rules, and at the end one ranked, linked list of findings,
+ * handed to the report in its own terms. */
+#include "diagnose/diagnose.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crash/export.h"
+#include "crash/rules.h"
+#include "util/util.h"
+
+/* Threads whose last fault is kept; past it, a raise of it again is
+ * judged as the signal it is (SI_TKILL, no address). */
+#define MAX_FAULTS 4096
+
+struct fault {
+	int signo, si_code;
+	uint64_t addr;
+};
+
+void diagnose_init(struct rc_diagnosis *d, const struct diagnose_opts *o)
+{
+	memset(d, 0, sizeof(*d));
+	engine_init_rules(&d->eng, o->rules);
+	d->eng.may_be_excerpt = o->may_be_excerpt;
+	d->rules = o->rules;
+	if (o->timeline) {
+		timeline_init(&d->timeline);
+		d->has_timeline = true;
+		d->eng.timeline = &d->timeline;
+	}
+	hmap_init(&d->faults);
+	findings_init(&d->crash_findings);
+}
+
+/* A fault delivered to the program's handler (a signal the kernel
+ * raised: event_siginfo_facts gave it an address): if the handler raises
+ * it again, that fatal signal is this fault. A breakpoint's SIGTRAP is a
+ * debugger's, not a crash. */
+static void keep_fault(struct rc_diagnosis *d, const struct rc_event *e)
+{
+	if (!e->has_fault_addr || e->signo == SIGTRAP)
+		return;
+	void **slot = hmap_get_int(&d->faults, e->pid);
+	if (!slot) {
+		if (d->faults.count >= MAX_FAULTS)
+			return;
+		slot = hmap_put_int(&d->faults, e->pid, NULL);
+		*slot = xcalloc(1, sizeof(struct fault));
+	}
+	struct fault *f = *slot;
+	f->signo = e->signo;
+	f->si_code = e->si_code;
+	f->addr = e->fault_addr;
+}
+
+void diagnose_event(struct rc_diagnosis *d, struct rc_event *e)
+{
+	if (e->kind == RC_EV_SIGNAL)
+		keep_fault(d, e);
+	engine_feed(&d->eng, e);
+}
+
+/* C's fatal signal is the thread's own raise of the signal of a fault it
+ * took before (SI_TKILL, SI_USER from its own process): say the fault,
+ * and that it was raised again. */
+static void reraised_fault(struct rc_diagnosis *d, struct rc_crash *c)
+{
+	void **slot = hmap_get_int(&d->faults, c->crashed_tid);
+	const struct fault *f = slot ? *slot : NULL;
+
+	if (!f || c->si_code > 0 || c->signo != f->signo || c->sender_pid != c->pid)
+		return;
+	c->si_code = f->si_code;
+	c->fault_addr = f->addr;
+	c->reraised = true;
+}
+
+void diagnose_crash(struct rc_diagnosis *d, struct rc_crash *c)
+{
+	if (d->crash)
+		return;
+	d->crash = c;
+	reraised_fault(d, c);
+	crash_rules_run(c, d->rules, &d->crash_findings);
+}
+
+void diagnose_losses(struct rc_diagnosis *d, const struct capture_counts *n)
+{
+	d->losses = *n;
+}
+
+/* The crash rules' findings rank first, before the trace rules' ranked
+ * ones: they name the cause of the fatal signal that `crashed` reports,
+ * which becomes their consequence. Moves them from CRASH into LIST. */
+static void crash_first(struct rc_findings *list, struct rc_findings *crash)
+{
+	if (!crash->count)
+		return;
+	/* crashed's advice (get a core, run gdb) is done: the stacks are
+	 * in this report. */
+	for (size_t i = 0; i < list->count; i++) {
+		struct rc_finding *f = list->v[i];
+		if (strcmp(f->rule, "crashed") == 0 && f->pid == crash->v[0]->pid)
+			finding_set(&f->advice, "every thread's stack, unwound before the process died, is "
+				    "below; the finding above names the cause.");
+	}
+	/* A rule with both halves (bad-file-mapping) that the trace already
+	 * found for this process says it once: the trace's finding, which
+	 * quotes the calls, in the crash's words, which name the frame that
+	 * made the access; its frames fill the evidence left. */
+	size_t kept = 0;
+	for (size_t i = 0; i < crash->count; i++) {
+		struct rc_finding *f = crash->v[i], *dup = NULL;
+		for (size_t k = 0; k < list->count && !dup; k++)
+			if (strcmp(list->v[k]->rule, f->rule) == 0 && list->v[k]->pid == f->pid)
+				dup = list->v[k];
+		if (!dup) {
+			crash->v[kept++] = f;
+			continue;
+		}
+		char *swap = dup->summary;
+		dup->summary = f->summary;
+		f->summary = swap;
+		if (f->advice) {
+			swap = dup->advice;
+			dup->advice = f->advice;
+			f->advice = swap;
+		}
+		for (int e = 0; e < f->nevidence && dup->nevidence < RC_EVIDENCE_MAX; e++)
+			finding_evidence(dup, f->evidence[e], strlen(f->evidence[e]));
+		finding_free(f);
+	}
+	crash->count = kept;
+	/* They rank first; then the trace's findings, as ranked. */
+	for (size_t i = 0; i < list->count; i++)
+		list->v[i]->rank += kept;
+	size_t n = kept + list->count;
+	struct rc_finding **v = xcalloc(n ? n : 1, sizeof(*v));
+	for (size_t i = 0; i < kept; i++) {
+		v[i] = crash->v[i];
+		v[i]->rank = i;
+	}
+	if (list->count)
+		memcpy(v + kept, list->v, list->count * sizeof(*v));
+	free(list->v);
+	list->v = v;
+	list->count = list->alloc = n;
+	free(crash->v);
+	findings_init(crash);
+}
+
+/* F as the report shows it; F's strings move to it. */
+static struct rc_report_finding *shown(struct rc_finding *f)
+{
+	struct rc_report_finding *r = xcalloc(1, sizeof(*r));
+
+	r->rule = f->rule;
+	r->severity = f->effective;
+	r->summary = f->summary;
+	r->pid = f->pid;
+	r->tid = f->tid;
+	r->syscall = f->syscall;
+	r->err = f->err;
+	r->path = f->path;
+	r->address = f->address;
+	r->host = f->host;
+	r->signo = f->signo;
+	r->message = f->message;
+	r->count = f->count;
+	r->duration_s = f->duration_s;
+	r->bytes = f->bytes;
+	for (int i = 0; i < f->nevidence; i++)
+		r->evidence[i] = f->evidence[i];
+	r->nevidence = f->nevidence;
+	r->advice = f->advice;
+	r->reported = f->echoed;
+	r->seq = f->seq;
+	r->ts = f->ts;
+	r->nconsequences = f->nconsequences;
+	f->summary = f->syscall = f->path = f->address = f->host = f->message = f->advice = NULL;
+	f->nevidence = 0;
+	return r;
+}
+
+void findings_for_report(struct rc_findings *list, struct rc_report_findings *out)
+{
+	out->count = list->count;
+	out->v = xcalloc(list->count ? list->count : 1, sizeof(*out->v));
+	for (size_t i = 0; i < list->count; i++)
+		out->v[i] = shown(list->v[i]);
+	/* A cause comes before its consequences. */
+	for (size_t i = 0; i < list->count; i++)
+		for (size_t k = 0; k < i && list->v[i]->cause; k++)
+			if (list->v[k] == list->v[i]->cause)
+				out->v[i]->cause = out->v[k];
+	findings_release(list);
+}
+
+void diagnose_finish(struct rc_diagnosis *d, struct rc_report *rep)
+{
+	struct rc_findings list;
+
+	findings_init(&list);
+	engine_finish(&d->eng, &list);
+	rank_findings(&list, &d->eng.procs, d->eng.no_outcome);
+	crash_first(&list, &d->crash_findings);
+	findings_link(&list, &d->eng.procs);
+	if (rule_picked(d->rules, rule_find("capture-incomplete")))
+		capture_incomplete_finding(&list, &d->losses);
+	findings_for_report(&list, &d->findings);
+
+	rep->findings = &d->findings;
+	/* A core is no trace: it has no processes to show. */
+	rep->procs = d->eng.seq || d->eng.procs.nprocs ? &d->eng.procs : NULL;
+	rep->no_outcome = d->eng.no_outcome;
+	rep->timeline = d->has_timeline ? &d->timeline : NULL;
+	if (d->crash) {
+		crash_report_fill(d->crash, &d->crash_part);
+		rep->crash = &d->crash_part;
+	}
+}
+
+void diagnose_release(struct rc_diagnosis *d)
+{
+	engine_release(&d->eng);
+	if (d->has_timeline)
+		timeline_release(&d->timeline);
+	hmap_release(&d->faults, free);
+	findings_release(&d->crash_findings);
+	report_findings_release(&d->findings);
+	if (d->crash)
+		crash_report_release(&d->crash_part);
+	memset(d, 0, sizeof(*d));
+}
