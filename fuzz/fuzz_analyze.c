@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strace_parser *p = strace_parser_from_buffer((const char *)data, size);
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	const struct diagnose_opts dopts = { .rules = RC_RULES_ALL, .may_be_excerpt = true, .timeline = true };
+	const struct diagnose_opts dopts = { .rules = RC_RULES_ALL, .input = DIAGNOSE_LOG, .timeline = true };
 	struct rc_diagnosis dg;
 	struct rc_event e;
 

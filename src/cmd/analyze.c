@@ -74,7 +74,7 @@ int cmd_analyze(int argc, char **argv)
 
 	/* A log may be an excerpt: nine pasted lines around the failing call. */
 	const struct diagnose_opts dopts = {
-		.rules = ro.rules, .may_be_excerpt = true, .timeline = report_format_timed(ro.format),
+		.rules = ro.rules, .input = DIAGNOSE_LOG, .timeline = report_format_timed(ro.format),
 	};
 	struct rc_diagnosis dg;
 	diagnose_init(&dg, &dopts);

@@ -64,7 +64,7 @@ int core_report(const char *path, const char *exe, const struct report_opts *ro,
 		strbuf_reset(&err);
 	}
 
-	const struct diagnose_opts dopts = { .rules = ro->rules };
+	const struct diagnose_opts dopts = { .rules = ro->rules, .input = DIAGNOSE_CORE };
 	struct rc_diagnosis dg;
 	diagnose_init(&dg, &dopts);
 	diagnose_crash(&dg, &c);

@@ -48,7 +48,9 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 		 const char *core_out, const struct report_opts *ro, struct rc_report *rep,
 		 struct session_result *res)
 {
-	const struct diagnose_opts dopts = { .rules = ro->rules, .timeline = report_format_timed(ro->format) };
+	const struct diagnose_opts dopts = {
+		.rules = ro->rules, .input = DIAGNOSE_LIVE, .timeline = report_format_timed(ro->format),
+	};
 	struct pipeline p = { .core_out = core_out };
 	struct session_opts o = *so;
 	struct strbuf err = STRBUF_INIT;

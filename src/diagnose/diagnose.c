@@ -9,6 +9,7 @@
 
 #include "crash/export.h"
 #include "crash/rules.h"
+#include "event/syscalls.h"
 #include "util/util.h"
 
 /* Threads whose last fault is kept; past it, a raise of it again is
@@ -24,8 +25,10 @@ void diagnose_init(struct rc_diagnosis *d, const struct diagnose_opts *o)
 {
 	memset(d, 0, sizeof(*d));
 	engine_init_rules(&d->eng, o->rules);
-	d->eng.may_be_excerpt = o->may_be_excerpt;
+	d->eng.may_be_excerpt = o->input == DIAGNOSE_LOG;
+	d->eng.lookup.where = o->input == DIAGNOSE_LIVE ? LOOKUP_LIVE : LOOKUP_HERE;
 	d->rules = o->rules;
+	d->input = o->input;
 	if (o->timeline) {
 		timeline_init(&d->timeline);
 		d->has_timeline = true;
@@ -56,11 +59,47 @@ static void keep_fault(struct rc_diagnosis *d, const struct rc_event *e)
 	f->addr = e->fault_addr;
 }
 
+/* What a log shows of a distribution's programs and libraries
+ * (lookup_vantage_saw): a program run, a library opened, and its size as
+ * a stat told it. */
+static void vantage_saw(struct rc_diagnosis *d, const struct rc_event *e)
+{
+	if (e->kind != RC_EV_SYSCALL || e->err || !e->ret_known)
+		return;
+	if (e->path && e->path[0] == '/' && (e->st_size >= 0 || syscall_is(e->nr, CL_OPEN | CL_EXEC))) {
+		lookup_vantage_saw(&d->vantage, e->path, syscall_is(e->nr, CL_EXEC), e->st_size);
+	} else if ((!e->path || !e->path[0]) && e->fd >= 0 && e->st_size >= 0) {
+		const struct rc_fd *f = procs_fd(&d->eng.procs, e->pid, e->fd);
+		if (f && f->kind == RC_FD_FILE)
+			lookup_vantage_saw(&d->vantage, f->path, false, e->st_size);
+	}
+}
+
 void diagnose_event(struct rc_diagnosis *d, struct rc_event *e)
 {
 	if (e->kind == RC_EV_SIGNAL)
 		keep_fault(d, e);
+	if (d->input == DIAGNOSE_LOG)
+		vantage_saw(d, e);
 	engine_feed(&d->eng, e);
+}
+
+/* Where the rules' look-ups answer from: a log judged by what it shows
+ * of this machine's files, a live trace's processes still running
+ * through their own roots. */
+static void choose_view(struct rc_diagnosis *d)
+{
+	struct hmap_iter it;
+
+	if (d->input == DIAGNOSE_LOG)
+		lookup_vantage_judge(&d->eng.lookup, &d->vantage);
+	if (d->input != DIAGNOSE_LIVE)
+		return;
+	for (struct hmap_node *n = hmap_first(&d->eng.procs.procs, &it); n; n = hmap_next(&d->eng.procs.procs, &it)) {
+		const struct rc_proc *p = n->value;
+		if (!p->ended)
+			lookup_view_of(&d->eng.lookup, p->pid);
+	}
 }
 
 /* C's fatal signal is the thread's own raise of the signal of a fault it
@@ -176,6 +215,10 @@ static struct rc_report_finding *shown(struct rc_finding *f)
 		r->evidence[i] = f->evidence[i];
 	r->nevidence = f->nevidence;
 	r->advice = f->advice;
+	for (int i = 0; i < f->nnow; i++)
+		r->now[i] = f->now[i];
+	r->nnow = f->nnow;
+	f->nnow = 0;
 	r->reported = f->echoed;
 	r->seq = f->seq;
 	r->ts = f->ts;
@@ -204,6 +247,7 @@ void diagnose_finish(struct rc_diagnosis *d, struct rc_report *rep)
 	struct rc_findings list;
 
 	findings_init(&list);
+	choose_view(d);
 	engine_finish(&d->eng, &list);
 	rank_findings(&list, &d->eng.procs, d->eng.no_outcome);
 	crash_first(&list, &d->crash_findings);
@@ -216,6 +260,8 @@ void diagnose_finish(struct rc_diagnosis *d, struct rc_report *rep)
 	/* A core is no trace: it has no processes to show. */
 	rep->procs = d->eng.seq || d->eng.procs.nprocs ? &d->eng.procs : NULL;
 	rep->no_outcome = d->eng.no_outcome;
+	if (d->eng.lookup.where == LOOKUP_ELSEWHERE)
+		rep->elsewhere = d->eng.lookup.why;
 	rep->timeline = d->has_timeline ? &d->timeline : NULL;
 	if (d->crash) {
 		crash_report_fill(d->crash, &d->crash_part);
@@ -229,6 +275,7 @@ void diagnose_release(struct rc_diagnosis *d)
 	if (d->has_timeline)
 		timeline_release(&d->timeline);
 	hmap_release(&d->faults, free);
+	lookup_vantage_release(&d->vantage);
 	findings_release(&d->crash_findings);
 	report_findings_release(&d->findings);
 	if (d->crash)

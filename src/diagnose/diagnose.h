@@ -32,11 +32,22 @@
 #include "rules/rule.h"
 #include "util/hmap.h"
 
+/* What is diagnosed. */
+enum diagnose_input {
+	/* A trace taken here (run, attach): look-ups go through each
+	 * process's own view while it lives (lookup.h's LOOKUP_LIVE). */
+	DIAGNOSE_LIVE,
+	/* A log: an excerpt of a longer trace, maybe (pasted lines need not
+	 * show how the program ended), and maybe recorded on another
+	 * machine, whose files this one's are not (LOOKUP_ELSEWHERE). */
+	DIAGNOSE_LOG,
+	/* A crash dump: no trace. */
+	DIAGNOSE_CORE,
+};
+
 struct diagnose_opts {
 	uint64_t rules;		/* the rules run (rule_pick; RC_RULES_ALL) */
-	/* The input may be an excerpt of a longer trace (a log, pasted
-	 * lines), which need not show how the program ended. */
-	bool may_be_excerpt;
+	enum diagnose_input input;
 	/* Keep the events a report drawn on a time axis shows
 	 * (report_format_timed). */
 	bool timeline;
@@ -45,6 +56,9 @@ struct diagnose_opts {
 struct rc_diagnosis {
 	struct rc_engine eng;
 	uint64_t rules;
+	enum diagnose_input input;
+	/* A log's files, against this machine's (lookup_vantage_judge). */
+	struct lookup_vantage vantage;
 	struct rc_timeline timeline;
 	bool has_timeline;
 	/* Each thread's last fault delivered to a handler (tid -> struct
@@ -72,8 +86,8 @@ void diagnose_crash(struct rc_diagnosis *d, struct rc_crash *c);
 /* What the capture could not keep, for capture-incomplete's finding. */
 void diagnose_losses(struct rc_diagnosis *d, const struct capture_counts *n);
 /* Runs every rule's finish, ranks and links the findings, and fills
- * REP's findings, processes, timeline, no_outcome and crash; REP borrows
- * them from D, which must outlive it. */
+ * REP's findings, processes, timeline, no_outcome, elsewhere and crash;
+ * REP borrows them from D, which must outlive it. */
 void diagnose_finish(struct rc_diagnosis *d, struct rc_report *rep);
 void diagnose_release(struct rc_diagnosis *d);
 

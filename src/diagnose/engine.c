@@ -90,7 +90,9 @@ void engine_init_rules(struct rc_engine *eng, uint64_t rules)
 {
 	memset(eng, 0, sizeof(*eng));
 	procs_init(&eng->procs);
+	lookup_init(&eng->lookup, LOOKUP_HERE);
 	eng->ctx.procs = &eng->procs;
+	eng->ctx.lookup = &eng->lookup;
 	eng->ctx.first_ts = -1;
 	eng->ctx.last_ts = -1;
 	eng->ctx.max_ts = -1;
@@ -221,5 +223,6 @@ void engine_release(struct rc_engine *eng)
 	free(eng->by_call);
 	free(eng->conds);
 	procs_release(&eng->procs);
+	lookup_release(&eng->lookup);
 	memset(eng, 0, sizeof(*eng));
 }

@@ -12,6 +12,9 @@
 
 struct rc_engine {
 	struct rc_procs procs;
+	/* The rules' live look-ups (ctx.lookup): this machine's, unless the
+	 * diagnosis says otherwise. */
+	struct rc_lookup lookup;
 	struct rc_ctx ctx;
 	void **states;		/* per rule in rc_rules order; NULL when not a trace rule */
 	/* The rules that look at events, in order, and what each reads. */

@@ -117,6 +117,14 @@ static void finding_li(struct strbuf *sb, const struct rc_report *r, const struc
 		escs(sb, f->advice);
 		strbuf_adds(sb, "</div>");
 	}
+	if (f->nnow) {
+		struct strbuf now = STRBUF_INIT;
+		report_finding_now(f, &now);
+		strbuf_adds(sb, "<div class=\"now\">");
+		escs(sb, now.buf);
+		strbuf_adds(sb, "</div>");
+		strbuf_release(&now);
+	}
 }
 
 /* Each cause, in rank order, with its consequences nested under it;

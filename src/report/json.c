@@ -69,6 +69,10 @@ static void write_subject(struct json *j, const struct rc_report *r)
 		json_key(j, "outcome_in_trace");
 		json_bool(j, false);
 	}
+	if (r->elsewhere) {
+		json_key(j, "recorded_elsewhere");
+		json_string(j, r->elsewhere);
+	}
 	json_end_object(j);
 }
 
@@ -197,6 +201,8 @@ static void write_finding(struct json *j, const struct rc_report_findings *list,
 	if (f->nevidence)
 		json_key_strings(j, "evidence", (const char *const *)f->evidence, (size_t)f->nevidence);
 	json_opt_string(j, "advice", f->advice);
+	if (f->nnow)
+		json_key_strings(j, "now", (const char *const *)f->now, (size_t)f->nnow);
 	json_end_object(j);
 }
 

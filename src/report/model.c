@@ -26,6 +26,8 @@ void report_findings_release(struct rc_report_findings *l)
 		for (int k = 0; k < f->nevidence; k++)
 			free(f->evidence[k]);
 		free(f->advice);
+		for (int k = 0; k < f->nnow; k++)
+			free(f->now[k]);
 		free(f);
 	}
 	free(l->v);

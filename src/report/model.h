@@ -34,6 +34,8 @@ enum rc_severity {
 const char *severity_name(enum rc_severity s);
 
 #define RC_EVIDENCE_MAX 5
+/* Paths a finding says what they are now, at most. */
+#define RC_NOW_MAX 3
 /* Evidence lines longer than this are cut, with "..." appended. */
 #define RC_EVIDENCE_LINE_MAX 400
 
@@ -60,6 +62,10 @@ struct rc_report_finding {
 	char *evidence[RC_EVIDENCE_MAX];
 	int nevidence;
 	char *advice;
+	/* The paths whose owner, mode, size or contents the finding gives as
+	 * the machine has them now, read after the trace, not from it. */
+	char *now[RC_NOW_MAX];
+	int nnow;
 
 	/* The program's own output named it ("the program reported it"). */
 	bool reported;

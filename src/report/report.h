@@ -37,6 +37,10 @@ struct rc_report {
 	/* The trace shows no outcome (an excerpt): unrecovered failures were
 	 * judged as errors. */
 	bool no_outcome;
+	/* A log recorded on another machine (or on this one, since changed):
+	 * why it is taken for one, and nothing was looked up here; NULL
+	 * otherwise. */
+	const char *elsewhere;
 	/* core, stack, a crash that run or attach caught: may be NULL;
 	 * crash_report_fill() makes it. */
 	const struct rc_report_crash *crash;
@@ -72,6 +76,9 @@ void report_text_tally(const struct rc_report_findings *list, struct strbuf *out
 /* Where finding F (with a pid) happened, as the text report says it:
  * "in pid 12 'python3 app.py': openat -> ENOENT, 3 times". */
 void report_finding_where(const struct rc_report *r, const struct rc_report_finding *f, struct strbuf *out);
+/* "read from this machine now, not from the trace: '/srv/app'": the
+ * paths finding F gives as they are now (F->now, at least one). */
+void report_finding_now(const struct rc_report_finding *f, struct strbuf *out);
 /* ARGV (ARGC strings) joined by spaces, cut at MAX bytes with "...". */
 void report_add_argv(struct strbuf *sb, char *const *argv, int argc, size_t max);
 

@@ -196,6 +196,18 @@ static void finding_block(struct out *o, const struct rc_report *r, const struct
 	}
 	if (f->advice)
 		strbuf_addf(sb, "  advice: %s\n", f->advice);
+	if (f->nnow) {
+		strbuf_adds(sb, "  ");
+		report_finding_now(f, sb);
+		strbuf_addc(sb, '\n');
+	}
+}
+
+void report_finding_now(const struct rc_report_finding *f, struct strbuf *sb)
+{
+	strbuf_adds(sb, "read from this machine now, not from the trace:");
+	for (int i = 0; i < f->nnow; i++)
+		strbuf_addf(sb, "%s '%s'", i ? "," : "", f->now[i]);
 }
 
 void report_finding_where(const struct rc_report *r, const struct rc_report_finding *f, struct strbuf *sb)
@@ -290,6 +302,9 @@ void report_text_head(const struct rc_report *r, struct strbuf *out)
 	if (r->no_outcome)
 		strbuf_adds(out, "the outcome is not in the trace (no exit, no fatal signal): an excerpt; what "
 			    "nothing in it recovered from is reported as an error\n");
+	if (r->elsewhere)
+		strbuf_addf(out, "recorded elsewhere: %s; no path in it was looked up on this machine\n",
+			    r->elsewhere);
 	if (r->crash)
 		report_crash_header(r->crash, out);
 }

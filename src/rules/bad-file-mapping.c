@@ -514,13 +514,14 @@ static const char *si_code_name(int signo, int code)
 	return xlat_si_code(signo == SIGBUS ? "BUS_" : "SEGV_", code);
 }
 
-static void emit(const struct fault *f, struct rc_findings *out)
+static void emit(const struct fault *f, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	const struct mapping *m = &f->map;
 	const char *sig = f->signo == SIGBUS ? "SIGBUS" : "SIGSEGV";
 	struct strbuf sb = STRBUF_INIT;
 	struct stat st;
-	bool on_disk = stat(m->path, &st) == 0 && S_ISREG(st.st_mode);
+	bool on_disk = lookup_stat(ctx->lookup, f->pid, m->path, &st) == 1 && S_ISREG(st.st_mode);
+	bool now = false;
 
 	switch (f->kind) {
 	case PAST_EOF:
@@ -554,8 +555,10 @@ static void emit(const struct fault *f, struct rc_findings *out)
 		break;
 	}
 	}
-	if (on_disk && (long long)st.st_size != m->size)
+	if (on_disk && (long long)st.st_size != m->size) {
 		strbuf_addf(&sb, "; now %lld bytes on disk", (long long)st.st_size);
+		now = true;
+	}
 
 	struct rc_finding *fi = rule_finding(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, &sb);
 	rule_finding_pid(fi, f->pid, f->tid);
@@ -565,6 +568,8 @@ static void emit(const struct fault *f, struct rc_findings *out)
 		fi->bytes = m->size;
 	else if (on_disk)
 		fi->bytes = (long long)st.st_size;
+	if (now || (m->size < 0 && on_disk))
+		finding_now(fi, m->path);
 	const char *code = si_code_name(f->signo, f->code);
 	finding_setf(&fi->message, "%s%s0x%llx, file offset %lld", code ? code : "", code ? " at " : "at ",
 		     (unsigned long long)f->fault_addr, f->file_off);
@@ -596,10 +601,9 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = p;
 
-	(void)ctx;
 	for (size_t i = 0; i < s->nfaults; i++)
 		if (!s->faults[i].returned)
-			emit(&s->faults[i], out);
+			emit(&s->faults[i], ctx, out);
 }
 
 /* What on_event reads: its own switch's calls. */

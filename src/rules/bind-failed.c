@@ -134,7 +134,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 
 /* A unix socket whose directory is missing: bind creates the socket file,
  * never the directories above it. */
-static void advise_no_dir(struct rc_finding *f, const struct bind_rec *r)
+static void advise_no_dir(struct rc_finding *f, const struct rc_ctx *ctx, const struct bind_rec *r)
 {
 	struct strbuf dir = STRBUF_INIT, gone = STRBUF_INIT;
 
@@ -143,14 +143,16 @@ static void advise_no_dir(struct rc_finding *f, const struct bind_rec *r)
 		     "service starts (mkdir -p, owned by the user it runs as; RuntimeDirectory= makes one "
 		     "under /run for a systemd unit), or point the service at a directory that exists",
 		     dir.buf);
-	if (rule_missing_dir(&gone, r->host) && strcmp(gone.buf, dir.buf) != 0)
+	if (rule_missing_dir(&gone, ctx, r->pid, r->host) && strcmp(gone.buf, dir.buf) != 0) {
 		finding_setf(&f->advice, "%s; '%s' is the first directory missing on the way now", f->advice,
 			     gone.buf);
+		finding_now(f, gone.buf);
+	}
 	strbuf_release(&dir);
 	strbuf_release(&gone);
 }
 
-static void advise(struct rc_finding *f, const struct bind_rec *r)
+static void advise(struct rc_finding *f, const struct rc_ctx *ctx, const struct bind_rec *r)
 {
 	if (r->family == AF_UNIX) {
 		if (r->err == EADDRINUSE)
@@ -162,7 +164,7 @@ static void advise(struct rc_finding *f, const struct bind_rec *r)
 				     "write permission on the directory, or put the socket where it may write",
 				     r->addr);
 		else if (r->err == ENOENT)
-			advise_no_dir(f, r);
+			advise_no_dir(f, ctx, r);
 		else if (r->err == ENOTDIR)
 			finding_setf(&f->advice, "a file stands where a directory is expected on the way to "
 				     "'%s': check the socket's path, or remove the file that is in the way", r->addr);
@@ -194,7 +196,7 @@ static void advise(struct rc_finding *f, const struct bind_rec *r)
 	}
 }
 
-static void emit(struct rc_findings *out, const struct state *s, const struct bind_rec *r)
+static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct state *s, const struct bind_rec *r)
 {
 	struct strbuf sb = STRBUF_INIT, dir = STRBUF_INIT, why_dir = STRBUF_INIT;
 	const char *why;
@@ -236,7 +238,7 @@ static void emit(struct rc_findings *out, const struct state *s, const struct bi
 		finding_set(&f->path, r->addr);
 	f->count = (long long)r->count;
 	rule_evidence(f, r->line);
-	advise(f, r);
+	advise(f, ctx, r);
 	f->seq = r->seq;
 	f->ts = r->ts;
 	f->unrecovered = !r->recovered;
@@ -250,9 +252,8 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = p;
 
-	(void)ctx;
 	for (size_t i = 0; i < s->n; i++)
-		emit(out, s, &s->recs[i]);
+		emit(out, ctx, s, &s->recs[i]);
 	if (s->dropped)
 		rule_dropped(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, s->dropped,
 			     "%llu more binds failed, on addresses not tracked",

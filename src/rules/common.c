@@ -192,7 +192,7 @@ void rule_add_seconds(struct strbuf *sb, double s)
 		strbuf_addf(sb, s < 10 ? "%.2f s" : "%.1f s", s);
 }
 
-bool rule_missing_dir(struct strbuf *sb, const char *path)
+bool rule_missing_dir(struct strbuf *sb, const struct rc_ctx *ctx, int pid, const char *path)
 {
 	const char *base = strrchr(path, '/');
 	struct stat st;
@@ -206,12 +206,13 @@ bool rule_missing_dir(struct strbuf *sb, const char *path)
 			continue;
 		strbuf_reset(sb);
 		strbuf_add(sb, path, (size_t)(p - path));
-		if (stat(sb->buf, &st) == 0) {
+		int r = lookup_stat(ctx->lookup, pid, sb->buf, &st);
+		if (r == 1) {
 			if (!S_ISDIR(st.st_mode))
 				return false;
 			continue;
 		}
-		return errno == ENOENT;
+		return r == 0;
 	}
 	return false;
 }

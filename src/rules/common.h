@@ -300,12 +300,13 @@ void rule_add_bytes(struct strbuf *sb, unsigned long long n);
 char *rule_addr_format(int family, const char *host, int port, bool abstract);
 
 /* The first directory on the way to PATH (absolute) that does not exist
- * on this machine now, into SB: "/srv/app" for "/srv/app/run/x.sock" when
- * /srv exists and /srv/app does not. False when every directory above
- * PATH exists, PATH is relative, or the first missing one cannot be told
- * (a file stands in the way). A log may be read on another machine, or
- * after the fact: findings say "now". */
-bool rule_missing_dir(struct strbuf *sb, const char *path);
+ * now, as process PID sees the machine (ctx->lookup), into SB:
+ * "/srv/app" for "/srv/app/run/x.sock" when /srv exists and /srv/app
+ * does not. False when every directory above PATH exists, PATH is
+ * relative, or the first missing one cannot be told (a file stands in
+ * the way, a log recorded elsewhere). The finding that says so says it
+ * read it now (finding_now). */
+bool rule_missing_dir(struct strbuf *sb, const struct rc_ctx *ctx, int pid, const char *path);
 
 /* A peer the connection rules report: TCP/UDP or a unix socket, and not a
  * DNS server. */

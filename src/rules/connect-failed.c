@@ -571,48 +571,51 @@ static const char *what_happened(const struct peer *pe)
 	}
 }
 
-/* What stands at a unix socket's PATH now, when it is not a socket: "a
- * regular file", "a directory"; NULL for a socket or nothing. */
-static const char *not_a_socket(const char *path)
+/* What stands at a unix socket's PATH now, as process PID sees it, when
+ * it is not a socket: "a regular file", "a directory"; NULL for a socket
+ * or nothing. */
+static const char *not_a_socket(const struct rc_ctx *ctx, int pid, const char *path)
 {
 	struct stat st;
 
-	if (!path || path[0] != '/' || stat(path, &st) != 0 || S_ISSOCK(st.st_mode))
+	if (lookup_stat(ctx->lookup, pid, path, &st) != 1 || S_ISSOCK(st.st_mode))
 		return NULL;
 	return S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ? "a regular file" : "not a socket";
 }
 
-static void advise_unix_missing(struct rc_finding *f, const struct peer *pe)
+static void advise_unix_missing(struct rc_finding *f, const struct rc_ctx *ctx, const struct peer *pe)
 {
 	struct strbuf gone = STRBUF_INIT;
 
-	if (pe->host && rule_missing_dir(&gone, pe->host))
+	if (pe->host && rule_missing_dir(&gone, ctx, pe->pid, pe->host)) {
 		finding_setf(&f->advice, "no socket '%s' exists, nor the directory '%s' on the way to it: the "
 			     "service that should create it has not started here (it makes the socket when it "
 			     "starts: systemctl status, its logs), or the program is configured with another "
 			     "path", pe->addr, gone.buf);
-	else
+		finding_now(f, gone.buf);
+	} else
 		finding_setf(&f->advice, "no socket '%s' exists: the service that should create it is "
 			     "not running (start it: systemctl status, its logs) or the program is "
 			     "configured with another path", pe->addr);
 	strbuf_release(&gone);
 }
 
-static void advise(struct rc_finding *f, const struct peer *pe)
+static void advise(struct rc_finding *f, const struct rc_ctx *ctx, const struct peer *pe)
 {
 	const char *a = pe->addr;
 
 	if (pe->family == AF_UNIX) {
-		const char *what = pe->addr[0] == '@' ? NULL : not_a_socket(pe->host);
+		const char *what = pe->addr[0] == '@' ? NULL : not_a_socket(ctx, pe->pid, pe->host);
 		switch (pe->err) {
 		case ENOENT:
-			advise_unix_missing(f, pe);
+			advise_unix_missing(f, ctx, pe);
 			return;
 		case ECONNREFUSED:
-			if (what)
+			if (what) {
 				finding_setf(&f->advice, "'%s' is %s, not a socket: the program is configured "
 					     "with the wrong path, or something replaced the socket", a, what);
-			else
+				finding_now(f, pe->host);
+			} else
 				finding_setf(&f->advice, "'%s' exists but nothing accepts on it: the service "
 					     "died or is restarting and left a stale socket; restart the service "
 					     "(`ss -xlp | grep %s` shows who listens, if anyone)", a, fp_name(a));
@@ -714,13 +717,18 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 		rule_evidence(f, o->first_ev[0]);
 	for (int i = 0; i < 2; i++)
 		rule_evidence(f, pe->last_ev[i]);
-	advise(f, pe);
+	advise(f, ctx, pe);
 	/* Each other address of the list, in its own terms. */
 	for (const struct peer *o = pe->turn_next; o; o = o->turn_next) {
 		struct rc_finding tmp = { 0 };
-		advise(&tmp, o);
-		if (tmp.advice && (!f->advice || !strstr(f->advice, tmp.advice)))
+		advise(&tmp, ctx, o);
+		if (tmp.advice && (!f->advice || !strstr(f->advice, tmp.advice))) {
 			finding_setf(&f->advice, "%s; for '%s': %s", f->advice ? f->advice : "", o->addr, tmp.advice);
+			for (int i = 0; i < tmp.nnow; i++)
+				finding_now(f, tmp.now[i]);
+		}
+		for (int i = 0; i < tmp.nnow; i++)
+			free(tmp.now[i]);
 		free(tmp.advice);
 	}
 	if (retried && !pe->recovered)

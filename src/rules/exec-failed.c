@@ -17,7 +17,6 @@
  */
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,20 +241,23 @@ struct ef_disk {
 	size_t headlen;
 };
 
-static void look_at(const char *path, struct ef_disk *d)
+/* Whose view the machine is looked at through now (lookup/lookup.h):
+ * the process that tried the exec. */
+struct ef_view {
+	const struct rc_lookup *lk;
+	int pid;
+};
+
+static void look_at(const struct ef_view *v, const char *path, struct ef_disk *d)
 {
 	memset(d, 0, sizeof(*d));
-	if (path[0] != '/' || stat(path, &d->sb) != 0)
+	if (lookup_stat(v->lk, v->pid, path, &d->sb) != 1)
 		return;
 	d->exists = true;
 	if (!S_ISREG(d->sb.st_mode))
 		return;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	ssize_t n = read(fd, d->head, sizeof(d->head));
+	ssize_t n = lookup_read(v->lk, v->pid, path, 0, d->head, sizeof(d->head));
 	d->headlen = n > 0 ? (size_t)n : 0;
-	close(fd);
 }
 
 /* The #! line's interpreter (first word, escaped for printing) into SB;
@@ -282,7 +284,7 @@ static bool shebang(const struct ef_disk *d, struct strbuf *sb, bool *crlf)
 }
 
 /* The PT_INTERP of a 64-bit ELF file (its dynamic loader), into SB. */
-static bool elf_interp(const char *path, const struct ef_disk *d, struct strbuf *sb)
+static bool elf_interp(const struct ef_view *v, const char *path, const struct ef_disk *d, struct strbuf *sb)
 {
 	Elf64_Ehdr eh;
 
@@ -291,25 +293,22 @@ static bool elf_interp(const char *path, const struct ef_disk *d, struct strbuf 
 	memcpy(&eh, d->head, sizeof(eh));
 	if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0 || eh.e_phnum > 256)
 		return false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return false;
 	bool found = false;
 	for (unsigned i = 0; i < eh.e_phnum && !found; i++) {
 		Elf64_Phdr ph;
-		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * sizeof(ph))) != sizeof(ph))
+		if (lookup_read(v->lk, v->pid, path, eh.e_phoff + (uint64_t)i * sizeof(ph), &ph, sizeof(ph)) !=
+		    sizeof(ph))
 			break;
 		if (ph.p_type != PT_INTERP || ph.p_filesz == 0 || ph.p_filesz > 4096)
 			continue;
 		char *buf = xmalloc(ph.p_filesz);
-		if (pread(fd, buf, ph.p_filesz, (off_t)ph.p_offset) == (ssize_t)ph.p_filesz) {
+		if (lookup_read(v->lk, v->pid, path, ph.p_offset, buf, ph.p_filesz) == (ssize_t)ph.p_filesz) {
 			strbuf_reset(sb);
 			strbuf_add_escaped(sb, buf, strnlen(buf, ph.p_filesz));
 			found = true;
 		}
 		free(buf);
 	}
-	close(fd);
 	return found;
 }
 
@@ -353,7 +352,7 @@ static void add_evidence(struct rc_finding *f, const struct ef_entry *en, const 
 }
 
 /* Describe a failed ENOENT exec of a single path. */
-static struct rc_finding *explain_enoent(struct rc_findings *out, const struct ef_entry *en,
+static struct rc_finding *explain_enoent(struct rc_findings *out, const struct ef_view *v, const struct ef_entry *en,
 					 const struct ef_try *d, enum rc_severity *sev_ok)
 {
 	struct ef_disk disk;
@@ -361,7 +360,7 @@ static struct rc_finding *explain_enoent(struct rc_findings *out, const struct e
 	struct rc_finding *f;
 	bool crlf = false;
 
-	look_at(d->path, &disk);
+	look_at(v, d->path, &disk);
 	if (disk.exists && shebang(&disk, &interp, &crlf)) {
 		*sev_ok = RC_SEV_WARNING;
 		if (crlf) {
@@ -377,7 +376,7 @@ static struct rc_finding *explain_enoent(struct rc_findings *out, const struct e
 			finding_setf(&f->advice, "install '%s' or change the #! line of '%s' to an interpreter "
 				     "that exists (e.g. #!/usr/bin/env NAME)", interp.buf, d->path);
 		}
-	} else if (disk.exists && elf_interp(d->path, &disk, &interp)) {
+	} else if (disk.exists && elf_interp(v, d->path, &disk, &interp)) {
 		*sev_ok = RC_SEV_WARNING;
 		f = finding_add(out, "exec-failed", RC_SEV_ERROR, *sev_ok,
 				"'%s' cannot run: its ELF loader '%s' does not exist", d->path, interp.buf);
@@ -396,16 +395,18 @@ static struct rc_finding *explain_enoent(struct rc_findings *out, const struct e
 		finding_setf(&f->advice, "check the program's path (relative paths resolve against the "
 			     "working directory), or install it");
 	}
+	if (disk.exists)
+		finding_now(f, d->path);
 	strbuf_release(&interp);
 	return f;
 }
 
-static struct rc_finding *explain_eacces(struct rc_findings *out, const struct ef_try *d)
+static struct rc_finding *explain_eacces(struct rc_findings *out, const struct ef_view *v, const struct ef_try *d)
 {
 	struct ef_disk disk;
 	struct rc_finding *f;
 
-	look_at(d->path, &disk);
+	look_at(v, d->path, &disk);
 	if (disk.exists && S_ISDIR(disk.sb.st_mode)) {
 		f = finding_add(out, "exec-failed", RC_SEV_ERROR, RC_SEV_WARNING,
 				"cannot run '%s': it is a directory", d->path);
@@ -428,15 +429,17 @@ static struct rc_finding *explain_eacces(struct rc_findings *out, const struct e
 		finding_setf(&f->advice, "give it exec permission (chmod +x '%s'); if it has it, check for a noexec "
 			     "mount or a directory on its path that is not searchable", d->path);
 	}
+	if (disk.exists)
+		finding_now(f, d->path);
 	return f;
 }
 
-static struct rc_finding *explain_enoexec(struct rc_findings *out, const struct ef_try *d)
+static struct rc_finding *explain_enoexec(struct rc_findings *out, const struct ef_view *v, const struct ef_try *d)
 {
 	struct ef_disk disk;
 	struct rc_finding *f;
 
-	look_at(d->path, &disk);
+	look_at(v, d->path, &disk);
 	if (disk.exists && is_elf(&disk)) {
 		f = finding_add(out, "exec-failed", RC_SEV_ERROR, RC_SEV_WARNING,
 				"cannot run '%s': exec format error (a binary for another architecture, or damaged)",
@@ -454,20 +457,23 @@ static struct rc_finding *explain_enoexec(struct rc_findings *out, const struct 
 		finding_setf(&f->advice, "add a #! line naming its interpreter (e.g. #!/bin/sh) or run it through "
 			     "the interpreter (sh '%s')", d->path);
 	}
+	if (disk.exists)
+		finding_now(f, d->path);
 	return f;
 }
 
-static void emit(struct rc_findings *out, const struct ef_entry *en)
+static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct ef_entry *en)
 {
+	const struct ef_view v = { ctx->lookup, en->pid };
 	const struct ef_try *d = decisive_try(en);
 	struct rc_finding *f;
 	enum rc_severity sev_ok = RC_SEV_INFO;
 	bool search = en->ntries > 1;
 
 	if (d->err == EACCES) {
-		f = explain_eacces(out, d);
+		f = explain_eacces(out, &v, d);
 	} else if (d->err == ENOEXEC) {
-		f = explain_enoexec(out, d);
+		f = explain_enoexec(out, &v, d);
 	} else if (d->err == ENOENT && search) {
 		/* Every PATH entry failed; one of them may still hold a script
 		 * whose interpreter is what is missing. */
@@ -475,12 +481,12 @@ static void emit(struct rc_findings *out, const struct ef_entry *en)
 		const struct ef_try *present = NULL;
 		struct ef_disk disk;
 		for (size_t i = 0; i < kept && !present; i++) {
-			look_at(en->tries[i].path, &disk);
+			look_at(&v, en->tries[i].path, &disk);
 			if (disk.exists)
 				present = &en->tries[i];
 		}
 		if (present) {
-			f = explain_enoent(out, en, present, &sev_ok);
+			f = explain_enoent(out, &v, en, present, &sev_ok);
 			d = present;
 		} else {
 			f = finding_add(out, "exec-failed", RC_SEV_ERROR, RC_SEV_INFO,
@@ -489,7 +495,7 @@ static void emit(struct rc_findings *out, const struct ef_entry *en)
 				     "(the directories tried are in the evidence)", en->name);
 		}
 	} else if (d->err == ENOENT) {
-		f = explain_enoent(out, en, d, &sev_ok);
+		f = explain_enoent(out, &v, en, d, &sev_ok);
 	} else {
 		f = finding_add(out, "exec-failed", RC_SEV_ERROR, RC_SEV_WARNING, "cannot run '%s': %s",
 				d->path, xlat_errno_name(d->err) ? xlat_errno_name(d->err) : "error");
@@ -531,7 +537,7 @@ static void ef_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 	qsort(v, n, sizeof(*v), cmp_latest);
 	size_t shown = MIN(n, (size_t)EF_MAX_REPORT);
 	for (size_t i = 0; i < shown; i++)
-		emit(out, v[i]);
+		emit(out, ctx, v[i]);
 	rule_note_rest(out, shown, (long long)(n - shown) + st->dropped, "failed execs");
 	free(v);
 }

@@ -25,6 +25,8 @@ void finding_free(struct rc_finding *f)
 	for (size_t i = 0; i < ARRAY_SIZE(f->echo_words); i++)
 		free(f->echo_words[i]);
 	free(f->advice);
+	for (int i = 0; i < f->nnow; i++)
+		free(f->now[i]);
 	free(f);
 }
 
@@ -103,6 +105,16 @@ void finding_evidence(struct rc_finding *f, const char *line, size_t n)
 		strbuf_add(&sb, line, n);
 	}
 	f->evidence[f->nevidence++] = strbuf_detach(&sb);
+}
+
+void finding_now(struct rc_finding *f, const char *path)
+{
+	if (!path || f->nnow >= RC_NOW_MAX)
+		return;
+	for (int i = 0; i < f->nnow; i++)
+		if (strcmp(f->now[i], path) == 0)
+			return;
+	f->now[f->nnow++] = xstrdup(path);
 }
 
 static void echo_add(struct rc_finding *f, const char *word, bool whole)

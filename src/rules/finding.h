@@ -67,6 +67,9 @@ struct rc_finding {
 	char *evidence[RC_EVIDENCE_MAX];
 	int nevidence;
 	char *advice;
+	/* The paths it says what they are now (finding_now). */
+	char *now[RC_NOW_MAX];
+	int nnow;
 
 	/* Ranking inputs, set by the rule. */
 	uint64_t seq;			/* the decisive event's position */
@@ -134,6 +137,11 @@ void finding_set(char **field, const char *value);
 void finding_setf(char **field, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Add one evidence line (N bytes; newlines cut it); ignored past the cap. */
 void finding_evidence(struct rc_finding *f, const char *line, size_t n);
+/* F says what PATH is now (its owner and mode, its size, its first
+ * bytes, that it is not there), as a live look-up found it
+ * (lookup/lookup.h), not as the trace showed it: the report says so.
+ * Each path once; past RC_NOW_MAX, ignored. */
+void finding_now(struct rc_finding *f, const char *path);
 /* A phrase the program's report of the failure would contain ("no
  * space", "resol"), matched anywhere. */
 void finding_echo_word(struct rc_finding *f, const char *word);

@@ -878,34 +878,37 @@ static const char *printable(struct strbuf *sb, const char *s)
 	return strbuf_str(sb);
 }
 
-/* What stands at PATH now, when it is there and not a directory ("a
- * regular file"); NULL otherwise. */
-static const char *not_a_dir(const char *path)
+/* What stands at PATH now, as process PID sees it, when it is there and
+ * not a directory ("a regular file"); NULL otherwise. */
+static const char *not_a_dir(const struct rc_ctx *ctx, int pid, const char *path)
 {
 	struct stat st;
 
-	if (path[0] != '/' || stat(path, &st) != 0 || S_ISDIR(st.st_mode))
+	if (lookup_stat(ctx->lookup, pid, path, &st) != 1 || S_ISDIR(st.st_mode))
 		return NULL;
 	return S_ISREG(st.st_mode) ? "a regular file" : "not a directory";
 }
 
-static bool is_dir_now(const char *path)
+static bool is_dir_now(const struct rc_ctx *ctx, int pid, const char *path)
 {
 	struct stat st;
 
-	return path[0] == '/' && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	return lookup_stat(ctx->lookup, pid, path, &st) == 1 && S_ISDIR(st.st_mode);
 }
 
 /* The finding of a move into a directory (chdir, chroot, pivot_root) that
  * failed; PATH is D's path, printable. */
-static struct rc_finding *emit_enter(struct rc_findings *out, const struct mf_fail *d, enum rc_severity sev,
-				     const char *path)
+static struct rc_finding *emit_enter(struct rc_findings *out, const struct rc_ctx *ctx, const struct mf_fail *d,
+				     enum rc_severity sev, const char *path)
 {
-	const char *what = not_a_dir(d->path);
+	const char *what = not_a_dir(ctx, d->pid, d->path);
 	struct strbuf sb = STRBUF_INIT, old = STRBUF_INIT;
+	bool now = false;
 
-	if (d->err == ENOTDIR && what)
+	if (d->err == ENOTDIR && what) {
 		strbuf_addf(&sb, "cannot %s to '%s': it is %s, not a directory", d->syscall, path, what);
+		now = true;
+	}
 	else if (d->err == ENOTDIR)
 		strbuf_addf(&sb, "cannot %s to '%s': a component of its path is not a directory", d->syscall,
 			    path);
@@ -915,7 +918,8 @@ static struct rc_finding *emit_enter(struct rc_findings *out, const struct mf_fa
 	else if (d->nr == SYS_pivot_root && d->path2) {
 		/* Either may be missing; what is on disk now may tell which. */
 		strbuf_add_escaped(&old, d->path2, strlen(d->path2));
-		if (is_dir_now(d->path) && !is_dir_now(d->path2))
+		now = is_dir_now(ctx, d->pid, d->path) && !is_dir_now(ctx, d->pid, d->path2);
+		if (now)
 			strbuf_addf(&sb, "cannot pivot_root to '%s': the directory for the old root, '%s', does "
 				    "not exist", path, old.buf);
 		else
@@ -926,7 +930,13 @@ static struct rc_finding *emit_enter(struct rc_findings *out, const struct mf_fa
 	else
 		strbuf_addf(&sb, "cannot %s to '%s': the directory does not exist", d->syscall, path);
 	strbuf_release(&old);
-	return rule_finding(out, "missing-file", sev, RC_SEV_INFO, &sb);
+	struct rc_finding *f = rule_finding(out, "missing-file", sev, RC_SEV_INFO, &sb);
+	if (now) {
+		finding_now(f, d->path);
+		if (d->nr != SYS_chdir && d->path2)
+			finding_now(f, d->path2);
+	}
+	return f;
 }
 
 static void advise_enter(struct rc_finding *f, const struct mf_fail *d, const char *path)
@@ -950,7 +960,7 @@ static void advise_enter(struct rc_finding *f, const struct mf_fail *d, const ch
 			     "docker's --workdir)", path);
 }
 
-static void emit(struct rc_findings *out, const struct mf_cand *c)
+static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct mf_cand *c)
 {
 	const struct mf_entry *en = c->en;
 	const struct mf_fail *d = &en->decisive;
@@ -971,7 +981,7 @@ static void emit(struct rc_findings *out, const struct mf_cand *c)
 	bool notdir = d->err == ENOTDIR;
 
 	if (d->kind == MF_ENTER) {
-		f = emit_enter(out, d, sev, path);
+		f = emit_enter(out, ctx, d, sev, path);
 	} else if (c->command) {
 		f = finding_add(out, "missing-file", sev, RC_SEV_INFO,
 				"command '%s' not found in PATH (%zu directories searched)", name, en->npaths);
@@ -1195,7 +1205,7 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 	qsort(cands, n, sizeof(*cands), rule_cmp_rank);
 	size_t shown = MIN(n, (size_t)MF_MAX_REPORT);
 	for (size_t i = 0; i < shown; i++)
-		emit(out, &cands[i]);
+		emit(out, ctx, &cands[i]);
 	long long rest = (long long)(n - shown);
 	if (shown && (rest > 0 || st->dropped > 0)) {
 		struct rc_finding *f = out->v[out->count - 1];

@@ -12,8 +12,10 @@
  * list: a shell run as another user with root's PATH stats
  * /root/.local/bin/tar (EACCES: /root is 0700) before /usr/bin/tar.
  *
- * When the path exists on this machine now, the report says who owns it
- * and its mode, which is what the user needs for chown/chmod. A file
+ * When the path exists on the machine now (as the process sees it: a
+ * live look-up, lookup/lookup.h), the report says who owns it and its
+ * mode, which is what the user needs for chown/chmod, and that it read
+ * them now. A file
  * whose own mode allows the access is reached through directories, each
  * of which needs search (x) permission: the first one on the way that
  * refuses it is what blocks, and is named with its owner and mode
@@ -44,8 +46,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
-#include <pwd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,34 +457,12 @@ static const char *err_text(int err)
 	}
 }
 
-/* The name of user UID ("bob") into SB, when this machine knows it. */
-static bool user_name(struct strbuf *sb, uid_t uid)
-{
-	long size = sysconf(_SC_GETPW_R_SIZE_MAX);
-	size_t bufsize = size > 0 ? (size_t)size : 16384;
-	char *buf = xmalloc(bufsize);
-	struct passwd pw, *res = NULL;
-	bool ok = getpwuid_r(uid, &pw, buf, bufsize, &res) == 0 && res;
-
-	if (ok)
-		strbuf_adds(sb, res->pw_name);
-	free(buf);
-	return ok;
-}
-
-static bool group_name(struct strbuf *sb, gid_t gid)
-{
-	long size = sysconf(_SC_GETGR_R_SIZE_MAX);
-	size_t bufsize = size > 0 ? (size_t)size : 16384;
-	char *buf = xmalloc(bufsize);
-	struct group gr, *res = NULL;
-	bool ok = getgrgid_r(gid, &gr, buf, bufsize, &res) == 0 && res;
-
-	if (ok)
-		strbuf_adds(sb, res->gr_name);
-	free(buf);
-	return ok;
-}
+/* Whose view the machine is looked at through now (lookup/lookup.h):
+ * the process that was refused. */
+struct pd_view {
+	const struct rc_lookup *lk;
+	int pid;
+};
 
 /* Cut SB back to its first AT bytes (AT <= its length). */
 static void cut_to(struct strbuf *sb, size_t at)
@@ -495,28 +473,28 @@ static void cut_to(struct strbuf *sb, size_t at)
 	}
 }
 
-/* "uid 1001 ('bob')". */
-static void add_uid(struct strbuf *sb, uid_t uid)
+/* "uid 1001 ('bob')", the name as V's system knows it. */
+static void add_uid(struct strbuf *sb, const struct pd_view *v, uid_t uid)
 {
 	strbuf_addf(sb, "uid %u", (unsigned)uid);
 	size_t at = sb->len;
 	strbuf_adds(sb, " ('");
-	if (user_name(sb, uid))
+	if (lookup_user(v->lk, v->pid, uid, sb))
 		strbuf_adds(sb, "')");
 	else
 		cut_to(sb, at);
 }
 
 /* "owned by uid 1001 ('bob'), mode 0755" for ST. */
-static void describe_stat(struct strbuf *sb, const struct stat *st, bool with_group)
+static void describe_stat(struct strbuf *sb, const struct pd_view *v, const struct stat *st, bool with_group)
 {
 	strbuf_adds(sb, "owned by ");
-	add_uid(sb, st->st_uid);
+	add_uid(sb, v, st->st_uid);
 	if (with_group) {
 		strbuf_addf(sb, ", group %u", (unsigned)st->st_gid);
 		size_t at = sb->len;
 		strbuf_adds(sb, " ('");
-		if (group_name(sb, st->st_gid))
+		if (lookup_group(v->lk, v->pid, st->st_gid, sb))
 			strbuf_adds(sb, "')");
 		else
 			cut_to(sb, at);
@@ -526,13 +504,13 @@ static void describe_stat(struct strbuf *sb, const struct stat *st, bool with_gr
 
 /* "owned by uid 1001 ('bob'), mode 0755" for PATH as it is now, or false
  * when it cannot be looked at from here. */
-static bool describe_on_disk(struct strbuf *sb, const char *path, struct stat *out)
+static bool describe_on_disk(struct strbuf *sb, const struct pd_view *v, const char *path, struct stat *out)
 {
 	struct stat sbuf;
 
-	if (path[0] != '/' || stat(path, &sbuf) != 0)
+	if (lookup_stat(v->lk, v->pid, path, &sbuf) != 1)
 		return false;
-	describe_stat(sb, &sbuf, false);
+	describe_stat(sb, v, &sbuf, false);
 	if (out)
 		*out = sbuf;
 	return true;
@@ -574,8 +552,8 @@ struct pd_block {
  * itself too. Then the file, for a read or write. Stops where the disk
  * no longer shows the path. A directory the process was seen getting
  * through (ST and LEADER's reached ones, with CR's uid) has search. */
-static void find_block(struct pd_block *b, const char *path, enum pd_attempt a, const struct rc_creds *cr,
-		       const struct pd_state *pst, int leader)
+static void find_block(struct pd_block *b, const struct pd_view *v, const char *path, enum pd_attempt a,
+		       const struct rc_creds *cr, const struct pd_state *pst, int leader)
 {
 	const char *base = strrchr(path, '/');
 	struct stat st;
@@ -594,7 +572,7 @@ static void find_block(struct pd_block *b, const char *path, enum pd_attempt a, 
 			continue;
 		strbuf_reset(&b->dir);
 		strbuf_add(&b->dir, path, i);
-		if (stat(b->dir.buf, &st) != 0 || !S_ISDIR(st.st_mode))
+		if (lookup_stat(v->lk, v->pid, b->dir.buf, &st) != 1 || !S_ISDIR(st.st_mode))
 			return;
 		unsigned want = i == parent && (a == PD_CREATE || a == PD_REMOVE) ? 3 : 1;
 		unsigned got = granted(cr, &st);
@@ -604,14 +582,12 @@ static void find_block(struct pd_block *b, const char *path, enum pd_attempt a, 
 			b->found = true;
 			b->st = st;
 			b->need = want == 3 ? "write and search (wx)" : "search (x)";
-			char *real = realpath(b->dir.buf, NULL);
-			if (real && strcmp(real, b->dir.buf) != 0)
-				strbuf_adds(&b->real, real);
-			free(real);
+			if (lookup_realpath(v->lk, v->pid, b->dir.buf, &b->real) && strcmp(b->real.buf, b->dir.buf) == 0)
+				strbuf_reset(&b->real);
 			return;
 		}
 	}
-	if ((a == PD_READ || a == PD_WRITE) && stat(path, &st) == 0) {
+	if ((a == PD_READ || a == PD_WRITE) && lookup_stat(v->lk, v->pid, path, &st) == 1) {
 		unsigned want = a == PD_READ ? 4 : 2;
 		if ((granted(cr, &st) & want) != want) {
 			strbuf_reset(&b->dir);
@@ -625,10 +601,10 @@ static void find_block(struct pd_block *b, const char *path, enum pd_attempt a, 
 
 /* Who the program runs as, in words: "uid 65534 ('nobody')", or "the
  * program's user" when unknown. */
-static void add_who(struct strbuf *sb, const struct rc_creds *cr)
+static void add_who(struct strbuf *sb, const struct pd_view *v, const struct rc_creds *cr)
 {
 	if (cr->uid >= 0)
-		add_uid(sb, (uid_t)cr->uid);
+		add_uid(sb, v, (uid_t)cr->uid);
 	else
 		strbuf_adds(sb, "the user the program runs as");
 }
@@ -641,14 +617,15 @@ struct pd_cand {
 };
 
 /* A directory on the way, or the file, refuses by its mode bits. */
-static void advise_block(struct strbuf *adv, const char *path, const struct pd_entry *en, const struct pd_block *b)
+static void advise_block(struct strbuf *adv, const struct pd_view *v, const char *path, const struct pd_entry *en,
+			 const struct pd_block *b)
 {
 	struct strbuf who = STRBUF_INIT;
 
-	add_who(&who, &en->creds);
+	add_who(&who, v, &en->creds);
 	if (b->file) {
 		strbuf_addf(adv, "%s has no %s permission on '%s' (", who.buf, b->need, path);
-		describe_stat(adv, &b->st, false);
+		describe_stat(adv, v, &b->st, false);
 		strbuf_adds(adv, "): chown it to that user, chmod it, or run the program as its owner");
 		strbuf_release(&who);
 		return;
@@ -659,7 +636,7 @@ static void advise_block(struct strbuf *adv, const char *path, const struct pd_e
 	strbuf_addf(adv, "'%s' (", b->dir.buf);
 	if (b->real.len)
 		strbuf_addf(adv, "a symbolic link on the way makes it '%s', ", b->real.buf);
-	describe_stat(adv, &b->st, true);
+	describe_stat(adv, v, &b->st, true);
 	strbuf_addf(adv, ") gives %s no %s permission", who.buf, b->need);
 	if (b->need[0] != 'w' && strcmp(b->dir.buf, path) != 0)
 		strbuf_addf(adv, ", so '%s' cannot be reached through it, whatever its own mode", path);
@@ -673,11 +650,12 @@ static void advise_block(struct strbuf *adv, const char *path, const struct pd_e
 	strbuf_release(&who);
 }
 
-static void advise(struct rc_finding *f, const char *path, const struct pd_entry *en, const struct pd_block *b)
+static void advise(struct rc_finding *f, const struct pd_view *v, const char *path, const struct pd_entry *en,
+		   const struct pd_block *b)
 {
 	struct strbuf now = STRBUF_INIT, dir = STRBUF_INIT, adv = STRBUF_INIT;
 	struct stat sbuf;
-	bool exists = describe_on_disk(&now, path, &sbuf);
+	bool exists = describe_on_disk(&now, v, path, &sbuf);
 	bool modes = en->attempt != PD_CHMOD && en->attempt != PD_CHOWN && en->attempt != PD_TIMES;
 
 	fp_dir(&dir, path);
@@ -689,17 +667,21 @@ static void advise(struct rc_finding *f, const char *path, const struct pd_entry
 		 * its owner may only change its group, to one of its own. */
 		strbuf_adds(&adv, "only root (CAP_CHOWN) may give a file to another user; its owner may only "
 			    "change its group, to a group it is in");
-		if (exists)
+		if (exists) {
 			strbuf_addf(&adv, "; '%s' is %s", path, now.buf);
+			finding_now(f, path);
+		}
 		strbuf_adds(&adv, ": run that step as root (an install or entrypoint step, not the service), or "
 			    "leave the ownership as it is (a container without CAP_CHOWN refuses it to root too)");
 	} else if (!modes) {
 		strbuf_addf(&adv, "only the owner (or root) may %s a file", attempt_verb(en->attempt));
-		if (exists)
+		if (exists) {
 			strbuf_addf(&adv, "; '%s' is %s", path, now.buf);
+			finding_now(f, path);
+		}
 		strbuf_adds(&adv, ": run the program as the owner, or chown the file to the user it runs as");
 	} else if (b->found) {
-		advise_block(&adv, path, en, b);
+		advise_block(&adv, v, path, en, b);
 		if (en->creds.uid == 0)
 			strbuf_adds(&adv, ". Root passes the mode bits only with CAP_DAC_OVERRIDE and "
 				    "CAP_DAC_READ_SEARCH, which this process lacks (a container that drops "
@@ -713,15 +695,18 @@ static void advise(struct rc_finding *f, const char *path, const struct pd_entry
 		/* Every mode bit on the way allows it. */
 		strbuf_addf(&adv, "the mode bits of '%s' (%s) and of the directories above it allow this to ",
 			    path, now.buf);
-		add_who(&adv, &en->creds);
+		finding_now(f, path);
+		add_who(&adv, v, &en->creds);
 		strbuf_adds(&adv, ": an ACL (getfacl), a security module (AppArmor, SELinux: the audit log) or "
 			    "the file system (a root-squashing NFS or FUSE mount) refused it");
 	} else if (en->attempt == PD_CREATE || en->attempt == PD_REMOVE || (en->attempt == PD_WRITE && !exists)) {
 		struct strbuf dnow = STRBUF_INIT;
 		strbuf_addf(&adv, "the user the program runs as needs write and search permission on '%s'",
 			    dir.buf);
-		if (describe_on_disk(&dnow, dir.buf, NULL))
+		if (describe_on_disk(&dnow, v, dir.buf, NULL)) {
 			strbuf_addf(&adv, ", which is %s now", dnow.buf);
+			finding_now(f, dir.buf);
+		}
 		strbuf_addf(&adv, ": chown -R <user> '%s' (or chmod it), run the program as the "
 			    "directory's owner, or point it at a directory it owns", dir.buf);
 		strbuf_release(&dnow);
@@ -731,8 +716,10 @@ static void advise(struct rc_finding *f, const char *path, const struct pd_entry
 	} else {
 		strbuf_addf(&adv, "give the user the program runs as %s access to '%s'",
 			    en->attempt == PD_READ ? "read" : "write", path);
-		if (exists)
+		if (exists) {
 			strbuf_addf(&adv, " (it is %s now)", now.buf);
+			finding_now(f, path);
+		}
 		strbuf_adds(&adv, ": chown it to that user, chmod it, or run the program as its owner");
 	}
 	finding_set(&f->advice, adv.buf);
@@ -757,7 +744,8 @@ static void emit(struct rc_findings *out, const struct pd_cand *c, const struct 
 	struct strbuf dir = STRBUF_INIT, sb = STRBUF_INIT;
 	struct pd_block b;
 
-	find_block(&b, c->path, en->attempt, &en->creds, st, rule_leader(ctx, en->pid));
+	const struct pd_view v = { ctx->lookup, en->pid };
+	find_block(&b, &v, c->path, en->attempt, &en->creds, st, rule_leader(ctx, en->pid));
 	/* Only a refusal by the mode bits has one. Root, whom they stop only
 	 * without its DAC capabilities, is walked like anyone: a directory
 	 * that would refuse uid 0 explains the refusal best. */
@@ -780,23 +768,23 @@ static void emit(struct rc_findings *out, const struct pd_cand *c, const struct 
 	if (b.found && !b.file && b.need[0] == 'w') {
 		/* The directory written in: named already. */
 		strbuf_adds(&sb, ": ");
-		add_who(&sb, &en->creds);
+		add_who(&sb, &v, &en->creds);
 		strbuf_adds(&sb, " may not write in it (");
 		add_real(&sb, &b);
 		strbuf_addf(&sb, "mode %04o, owner ", (unsigned)(b.st.st_mode & 07777));
-		if (!user_name(&sb, b.st.st_uid))
+		if (!lookup_user(ctx->lookup, en->pid, b.st.st_uid, &sb))
 			strbuf_addf(&sb, "uid %u", (unsigned)b.st.st_uid);
 		strbuf_adds(&sb, ")");
 	} else if (b.found && !b.file) {
 		strbuf_addf(&sb, ": directory '%s' on the way (", b.dir.buf);
 		add_real(&sb, &b);
 		strbuf_addf(&sb, "mode %04o, owner ", (unsigned)(b.st.st_mode & 07777));
-		if (!user_name(&sb, b.st.st_uid))
+		if (!lookup_user(ctx->lookup, en->pid, b.st.st_uid, &sb))
 			strbuf_addf(&sb, "uid %u", (unsigned)b.st.st_uid);
 		strbuf_addf(&sb, ") denies %s", b.need);
 		if (en->creds.uid >= 0) {
 			strbuf_adds(&sb, " to ");
-			add_uid(&sb, (uid_t)en->creds.uid);
+			add_uid(&sb, &v, (uid_t)en->creds.uid);
 		}
 	}
 	f = rule_finding(out, "permission-denied", sev, RC_SEV_INFO, &sb);
@@ -814,7 +802,9 @@ static void emit(struct rc_findings *out, const struct pd_cand *c, const struct 
 	rule_evidence(f, en->first_line);
 	if (en->count > 1)
 		rule_evidence(f, en->last_line);
-	advise(f, c->path, en, &b);
+	if (b.found)
+		finding_now(f, b.dir.buf);
+	advise(f, &v, c->path, en, &b);
 	strbuf_release(&dir);
 	strbuf_release(&b.dir);
 	strbuf_release(&b.real);

@@ -4,6 +4,8 @@
  *
  * Rules see the process model as it was when the call was made (see
  * event/procs.h) and never see text: E->line is evidence to quote only.
+ * What the trace does not show of the machine they ask ctx->lookup, never
+ * the file system themselves.
  */
 #ifndef RC_RULES_RULE_H
 #define RC_RULES_RULE_H
@@ -13,6 +15,7 @@
 
 #include "event/event.h"
 #include "event/procs.h"
+#include "lookup/lookup.h"
 #include "rules/finding.h"
 
 struct rc_ctx {
@@ -27,6 +30,9 @@ struct rc_ctx {
 	 * its end carry their start times, older than the last line. */
 	double max_ts;
 	uint64_t nevents;
+	/* What the machine says now, the only way a rule learns anything of
+	 * the file system or the users (lookup/lookup.h). */
+	const struct rc_lookup *lookup;
 };
 
 /* What a rule reads: the engine calls its on_event for these events and

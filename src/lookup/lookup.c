@@ -1,0 +1,325 @@
+/* Live look-ups (see lookup.h). Through a process's own root, a path is
+ * opened with openat2's RESOLVE_IN_ROOT, so that an absolute symbolic
+ * link inside it leads where it leads for that process, not on this
+ * machine; this machine's own root is looked at with the plain calls. */
+#include "lookup/lookup.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/openat2.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "util/util.h"
+
+/* The most of a root's /etc/passwd or /etc/group read for a name. */
+#define NAMES_FILE_MAX (4 << 20)
+
+void lookup_init(struct rc_lookup *lk, enum lookup_where where)
+{
+	memset(lk, 0, sizeof(*lk));
+	lk->where = where;
+}
+
+void lookup_release(struct rc_lookup *lk)
+{
+	for (size_t i = 0; i < lk->nroots; i++)
+		close(lk->roots[i].fd);
+	free(lk->pids);
+	memset(lk, 0, sizeof(*lk));
+}
+
+void lookup_view_of(struct rc_lookup *lk, int pid)
+{
+	char path[64];
+	struct stat st, mine;
+
+	if (lk->where != LOOKUP_LIVE || pid <= 0 || lk->npids >= LOOKUP_PIDS_MAX)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/root", pid);
+	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) != 0 || stat("/", &mine) != 0 || (st.st_dev == mine.st_dev && st.st_ino == mine.st_ino)) {
+		close(fd);
+		return;
+	}
+	size_t r = 0;
+	while (r < lk->nroots && !(lk->roots[r].dev == st.st_dev && lk->roots[r].ino == st.st_ino))
+		r++;
+	if (r < lk->nroots) {
+		close(fd);
+	} else if (r < LOOKUP_ROOTS_MAX) {
+		lk->roots[r] = (struct lookup_root){ st.st_dev, st.st_ino, fd };
+		lk->nroots++;
+	} else {
+		close(fd);
+		return;
+	}
+	lk->pids = xrealloc(lk->pids, (lk->npids + 1) * sizeof(*lk->pids));
+	lk->pids[lk->npids++] = (struct lookup_pid){ pid, (int)r };
+}
+
+/* PID's root, held open, or -1 for this machine's. */
+static int root_of(const struct rc_lookup *lk, int pid)
+{
+	for (size_t i = 0; i < lk->npids; i++)
+		if (lk->pids[i].pid == pid)
+			return lk->roots[lk->pids[i].root].fd;
+	return -1;
+}
+
+/* Whether PATH can be looked at from here at all. */
+static bool askable(const struct rc_lookup *lk, const char *path)
+{
+	return lk->where != LOOKUP_ELSEWHERE && path && path[0] == '/';
+}
+
+/* PATH opened with FLAGS inside ROOT, symbolic links resolved there. */
+static int open_in(int root, const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC),
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+
+	return (int)syscall(SYS_openat2, root, path, &how, sizeof(how));
+}
+
+int lookup_stat(const struct rc_lookup *lk, int pid, const char *path, struct stat *st)
+{
+	if (!askable(lk, path))
+		return -1;
+	int root = root_of(lk, pid), r;
+	if (root < 0) {
+		r = stat(path, st);
+	} else {
+		int fd = open_in(root, path, O_PATH);
+		r = fd < 0 ? -1 : fstat(fd, st);
+		if (fd >= 0) {
+			int e = errno;
+			close(fd);
+			errno = e;
+		}
+	}
+	if (r == 0)
+		return 1;
+	return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
+}
+
+ssize_t lookup_read(const struct rc_lookup *lk, int pid, const char *path, uint64_t off, void *buf, size_t n)
+{
+	struct stat st;
+
+	/* Only a regular file: opening a FIFO or a device could block, or do
+	 * what the device does on open. */
+	if (lookup_stat(lk, pid, path, &st) != 1 || !S_ISREG(st.st_mode))
+		return -1;
+	int root = root_of(lk, pid);
+	int flags = O_RDONLY | O_NOCTTY | O_NONBLOCK;
+	int fd = root < 0 ? open(path, flags | O_CLOEXEC) : open_in(root, path, flags);
+	if (fd < 0)
+		return -1;
+	ssize_t got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? pread(fd, buf, n, (off_t)off) : -1;
+	close(fd);
+	return got;
+}
+
+/* The target of /proc/self/fd/FD into OUT. */
+static bool fd_path(int fd, struct strbuf *out)
+{
+	char link[64], buf[4096];
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, buf, sizeof(buf));
+	if (n <= 0 || (size_t)n >= sizeof(buf))
+		return false;
+	strbuf_reset(out);
+	strbuf_add(out, buf, (size_t)n);
+	return true;
+}
+
+bool lookup_realpath(const struct rc_lookup *lk, int pid, const char *path, struct strbuf *out)
+{
+	if (!askable(lk, path))
+		return false;
+	int root = root_of(lk, pid);
+	if (root < 0) {
+		char *real = realpath(path, NULL);
+		if (!real)
+			return false;
+		strbuf_reset(out);
+		strbuf_adds(out, real);
+		free(real);
+		return true;
+	}
+	/* Named inside the root: the root's own path on this machine is
+	 * cut off the front. */
+	struct strbuf top = STRBUF_INIT;
+	int fd = open_in(root, path, O_PATH);
+	bool ok = fd >= 0 && fd_path(fd, out) && fd_path(root, &top);
+	if (fd >= 0)
+		close(fd);
+	if (ok && strcmp(top.buf, "/") != 0) {
+		ok = strncmp(out->buf, top.buf, top.len) == 0 && (out->buf[top.len] == '/' || !out->buf[top.len]);
+		if (ok) {
+			memmove(out->buf, out->buf + top.len, out->len - top.len + 1);
+			out->len -= top.len;
+			if (!out->len)
+				strbuf_addc(out, '/');
+		}
+	}
+	strbuf_release(&top);
+	return ok;
+}
+
+/* The name of ID in FILE (/etc/passwd, /etc/group: "name:x:id:..."
+ * lines) of process PID's root, added to OUT. */
+static bool name_in(const struct rc_lookup *lk, int pid, const char *file, unsigned long id, struct strbuf *out)
+{
+	struct stat st;
+
+	if (lookup_stat(lk, pid, file, &st) != 1 || !S_ISREG(st.st_mode) || st.st_size > NAMES_FILE_MAX)
+		return false;
+	char *text = xmalloc((size_t)st.st_size + 1);
+	ssize_t n = lookup_read(lk, pid, file, 0, text, (size_t)st.st_size);
+	bool found = false;
+	if (n > 0) {
+		text[n] = '\0';
+		for (char *line = text, *next; line && *line && !found; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL, *end;
+			if (!c2 || c1 == line)
+				continue;
+			unsigned long v = strtoul(c2 + 1, &end, 10);
+			if (end != c2 + 1 && *end == ':' && v == id) {
+				strbuf_add(out, line, (size_t)(c1 - line));
+				found = true;
+			}
+		}
+	}
+	free(text);
+	return found;
+}
+
+bool lookup_user(const struct rc_lookup *lk, int pid, uid_t uid, struct strbuf *out)
+{
+	if (lk->where == LOOKUP_ELSEWHERE)
+		return false;
+	if (root_of(lk, pid) >= 0)
+		return name_in(lk, pid, "/etc/passwd", uid, out);
+	long size = sysconf(_SC_GETPW_R_SIZE_MAX);
+	size_t bufsize = size > 0 ? (size_t)size : 16384;
+	char *buf = xmalloc(bufsize);
+	struct passwd pw, *res = NULL;
+	bool ok = getpwuid_r(uid, &pw, buf, bufsize, &res) == 0 && res;
+
+	if (ok)
+		strbuf_adds(out, res->pw_name);
+	free(buf);
+	return ok;
+}
+
+bool lookup_group(const struct rc_lookup *lk, int pid, gid_t gid, struct strbuf *out)
+{
+	if (lk->where == LOOKUP_ELSEWHERE)
+		return false;
+	if (root_of(lk, pid) >= 0)
+		return name_in(lk, pid, "/etc/group", gid, out);
+	long size = sysconf(_SC_GETGR_R_SIZE_MAX);
+	size_t bufsize = size > 0 ? (size_t)size : 16384;
+	char *buf = xmalloc(bufsize);
+	struct group gr, *res = NULL;
+	bool ok = getgrgid_r(gid, &gr, buf, bufsize, &res) == 0 && res;
+
+	if (ok)
+		strbuf_adds(out, res->gr_name);
+	free(buf);
+	return ok;
+}
+
+/* A distribution's program or library: the same build on every machine
+ * of one release, in the same place on every machine it is installed on
+ * (/usr/local is the machine's own). Its data files (locales, the
+ * timezone database) say less: they rarely change between releases. */
+static bool distribution_code(const char *path, bool run)
+{
+	static const char *const tops[] = { "/usr/", "/lib/", "/lib64/", "/lib32/", "/libx32/", "/bin/", "/sbin/" };
+	bool top = false;
+
+	if (strncmp(path, "/usr/local/", 11) == 0)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(tops) && !top; i++)
+		top = strncmp(path, tops[i], strlen(tops[i])) == 0;
+	if (!top)
+		return false;
+	if (run)
+		return true;
+	/* A shared object: "libc.so.6", "_ssl.cpython-311-x86_64-linux-gnu.so". */
+	const char *base = strrchr(path, '/') + 1;
+	for (const char *p = strstr(base, ".so"); p; p = strstr(p + 1, ".so")) {
+		const char *q = p + 3;
+		while (*q == '.' || (*q >= '0' && *q <= '9'))
+			q++;
+		if (!*q && (p[3] == '\0' || p[3] == '.'))
+			return true;
+	}
+	return false;
+}
+
+void lookup_vantage_saw(struct lookup_vantage *v, const char *path, bool run, long long size)
+{
+	if (!path || path[0] != '/')
+		return;
+	for (size_t i = 0; i < v->n; i++)
+		if (strcmp(v->seen[i].path, path) == 0) {
+			if (size >= 0)
+				v->seen[i].size = size;
+			return;
+		}
+	if (v->n < LOOKUP_VANTAGE_MAX && distribution_code(path, run))
+		v->seen[v->n++] = (struct lookup_seen){ xstrdup(path), size };
+}
+
+void lookup_vantage_judge(struct rc_lookup *lk, const struct lookup_vantage *v)
+{
+	size_t differ = 0, told = 0;
+	char first[sizeof(lk->why)] = "";
+
+	lk->where = LOOKUP_HERE;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct lookup_seen *s = &v->seen[i];
+		struct stat st;
+		/* What is missing here tells; what is here tells only by its
+		 * size, when the log gave one. */
+		if (stat(s->path, &st) != 0) {
+			told++;
+			if (!differ++)
+				snprintf(first, sizeof(first), "'%s' is not on this machine", s->path);
+		} else if (s->size >= 0 && S_ISREG(st.st_mode)) {
+			told++;
+			if ((long long)st.st_size != s->size && !differ++)
+				snprintf(first, sizeof(first), "'%s' had %lld bytes there, %lld here", s->path,
+					 s->size, (long long)st.st_size);
+		}
+	}
+	if (!differ || differ * 2 < told)
+		return;
+	lk->where = LOOKUP_ELSEWHERE;
+	snprintf(lk->why, sizeof(lk->why), "%zu of the %zu programs and libraries it shows differ from this "
+		 "machine's (%s)", differ, told, first);
+}
+
+void lookup_vantage_release(struct lookup_vantage *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		free(v->seen[i].path);
+	v->n = 0;
+}

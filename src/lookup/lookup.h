@@ -1,0 +1,121 @@
+/* Live look-ups: what the machine says now, where a rule needs more than
+ * the trace showed (what stands at a path, its owner and mode, a file's
+ * first bytes, where symbolic links lead, a user's name). The one place
+ * where a rule learns anything of the file system or the users: each
+ * answer is read through the view of the process it is about, and a log
+ * recorded on another machine is not judged by this one's files.
+ *
+ * Where the answers come from (struct rc_lookup's WHERE):
+ *  - LOOKUP_LIVE: a trace taken here (run, attach). A process still
+ *    running when the trace ended is looked at through its own root
+ *    (/proc/PID/root, with symbolic links resolved inside it, and its
+ *    /etc/passwd for user names: a chroot, a container); the others, and
+ *    a process whose root is this machine's, through this machine's.
+ *  - LOOKUP_HERE: a log that this machine's files agree with (see
+ *    lookup_vantage): this machine's view.
+ *  - LOOKUP_ELSEWHERE: a log recorded on another machine, or on this one
+ *    since changed: every question is answered "unknown".
+ * Either way an answer is about now, not about the time of the trace: a
+ * finding that says what a look-up found names what it looked at
+ * (finding_now, rules/finding.h), and the report says it was read now.
+ *
+ * Paths must be absolute (a trace's relative paths are resolved against
+ * the process's cwd before a rule sees them); a relative one is unknown.
+ */
+#ifndef RC_LOOKUP_LOOKUP_H
+#define RC_LOOKUP_LOOKUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "util/strbuf.h"
+
+enum lookup_where {
+	LOOKUP_HERE,
+	LOOKUP_LIVE,
+	LOOKUP_ELSEWHERE,
+};
+
+/* A process's root other than this machine's, held open. */
+struct lookup_root {
+	dev_t dev;
+	ino_t ino;
+	int fd;			/* O_PATH, of the root directory itself */
+};
+
+/* Roots told apart at most: past it a process is looked at through
+ * this machine's root, as one whose root is gone. */
+#define LOOKUP_ROOTS_MAX 16
+/* Processes whose root is not this machine's, at most. */
+#define LOOKUP_PIDS_MAX 4096
+
+struct rc_lookup {
+	enum lookup_where where;
+	/* LOOKUP_ELSEWHERE: why, in words, for the report; "" otherwise. */
+	char why[256];
+	struct lookup_root roots[LOOKUP_ROOTS_MAX];
+	size_t nroots;
+	/* pid -> index in ROOTS + 1 (hmap-free: a small sorted array). */
+	struct lookup_pid {
+		int pid;
+		int root;
+	} *pids;
+	size_t npids;
+};
+
+void lookup_init(struct rc_lookup *lk, enum lookup_where where);
+void lookup_release(struct rc_lookup *lk);
+
+/* LOOKUP_LIVE: process PID runs still; look at it through its root from
+ * now on, when that is not this machine's. */
+void lookup_view_of(struct rc_lookup *lk, int pid);
+
+/* What stands at PATH now, as process PID sees it: 1 with *ST, 0 when
+ * nothing does (ENOENT, or a file where a directory should be), -1 when
+ * that cannot be told from here (recorded elsewhere, a relative path,
+ * no permission to look). */
+int lookup_stat(const struct rc_lookup *lk, int pid, const char *path, struct stat *st);
+/* Up to N bytes at offset OFF of the regular file at PATH (no device,
+ * FIFO or socket is opened), as PID sees it: how many, or -1. */
+ssize_t lookup_read(const struct rc_lookup *lk, int pid, const char *path, uint64_t off, void *buf, size_t n);
+/* PATH, a directory, without symbolic links (as PID's root resolves
+ * them, and named inside that root), into OUT; false when unknown. */
+bool lookup_realpath(const struct rc_lookup *lk, int pid, const char *path, struct strbuf *out);
+/* The name of user UID (group GID) as PID's system knows it, added to
+ * OUT; false when unknown. */
+bool lookup_user(const struct rc_lookup *lk, int pid, uid_t uid, struct strbuf *out);
+bool lookup_group(const struct rc_lookup *lk, int pid, gid_t gid, struct strbuf *out);
+
+/*
+ * Whether a log was recorded here: the programs it ran and the shared
+ * libraries it opened from a distribution's directories (/usr, /lib,
+ * /bin, /sbin; not /usr/local), and their sizes as its stat calls told
+ * them, against this machine's now. Data files are not asked: a locale
+ * or a timezone file is the same in every release.
+ */
+#define LOOKUP_VANTAGE_MAX 32
+
+struct lookup_vantage {
+	struct lookup_seen {
+		char *path;
+		long long size;		/* -1 unknown */
+	} seen[LOOKUP_VANTAGE_MAX];
+	size_t n;
+};
+
+/* A file the trace showed there: run (RUN: a program a successful exec
+ * started), opened, or its size told (SIZE, -1 unknown). A distribution's
+ * programs and shared libraries are kept, the first LOOKUP_VANTAGE_MAX,
+ * each once; a later size of a kept one fills it in. */
+void lookup_vantage_saw(struct lookup_vantage *v, const char *path, bool run, long long size);
+/* Judges the log by V: LK becomes LOOKUP_ELSEWHERE, with why, when at
+ * least half of what tells (a file missing here, or one whose size the
+ * log gave) differs from this machine's now; else LOOKUP_HERE (a log
+ * that showed none of them too: nothing says it was not). */
+void lookup_vantage_judge(struct rc_lookup *lk, const struct lookup_vantage *v);
+void lookup_vantage_release(struct lookup_vantage *v);
+
+#endif

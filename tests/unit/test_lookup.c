@@ -1,0 +1,248 @@
+/* Live look-ups (lookup/lookup.c): this machine's view, a process's own
+ * root (a chroot: its files, its symbolic links, its users), nothing for a
+ * log recorded elsewhere, and how a log is judged to be one. */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "lookup/lookup.h"
+#include "util/strbuf.h"
+
+static void write_file(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* This machine, as it is: a file, its bytes, a directory without links,
+ * a user's name; nothing at all once the log is from elsewhere. */
+static void here_and_elsewhere(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/rc-lookup.XXXXXX", path[256], link[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/f", dir);
+	snprintf(link, sizeof(link), "%s/l", dir);
+	write_file(path, "#!/bin/sh\n", 0640);
+	assert_int_equal(symlink(dir, link), 0);
+
+	struct rc_lookup lk;
+	struct stat st;
+	struct strbuf sb = STRBUF_INIT;
+	char buf[16] = { 0 };
+	lookup_init(&lk, LOOKUP_HERE);
+	assert_int_equal(lookup_stat(&lk, 1, path, &st), 1);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(lookup_stat(&lk, 1, "/nonexistent-rc/x", &st), 0);
+	/* A path through a file: nothing can be there. */
+	char through[300];
+	snprintf(through, sizeof(through), "%s/x", path);
+	assert_int_equal(lookup_stat(&lk, 1, through, &st), 0);
+	assert_int_equal(lookup_stat(&lk, 1, "relative/path", &st), -1);
+	assert_int_equal(lookup_read(&lk, 1, path, 2, buf, 7), 7);
+	assert_memory_equal(buf, "/bin/sh", 7);
+	/* Not a regular file: never opened. */
+	assert_int_equal(lookup_read(&lk, 1, "/dev/zero", 0, buf, 4), -1);
+	assert_true(lookup_realpath(&lk, 1, link, &sb));
+	assert_string_equal(sb.buf, dir);
+	strbuf_reset(&sb);
+	assert_true(lookup_user(&lk, 1, 0, &sb));
+	assert_string_equal(sb.buf, "root");
+
+	lk.where = LOOKUP_ELSEWHERE;
+	strbuf_reset(&sb);
+	assert_int_equal(lookup_stat(&lk, 1, path, &st), -1);
+	assert_int_equal(lookup_read(&lk, 1, path, 0, buf, 4), -1);
+	assert_false(lookup_realpath(&lk, 1, link, &sb));
+	assert_false(lookup_user(&lk, 1, 0, &sb));
+	assert_false(lookup_group(&lk, 1, 0, &sb));
+	lookup_release(&lk);
+	strbuf_release(&sb);
+	unlink(link);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A process in a chroot is looked at through its root: its /data, where
+ * its absolute symbolic links lead inside it, its /etc/passwd's names;
+ * the same paths on this machine say otherwise. */
+static void through_a_root(void **state)
+{
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("skipped: a chroot needs root\n");
+		skip();
+	}
+	char jail[] = "/tmp/rc-jail.XXXXXX", p[512];
+	assert_non_null(mkdtemp(jail));
+	snprintf(p, sizeof(p), "%s/etc", jail);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/etc/passwd", jail);
+	write_file(p, "root:x:0:0::/:/bin/sh\njailed:x:4242:4242::/:/bin/sh\n", 0644);
+	snprintf(p, sizeof(p), "%s/etc/group", jail);
+	write_file(p, "root:x:0:\nkeepers:x:4343:\n", 0644);
+	snprintf(p, sizeof(p), "%s/data", jail);
+	assert_int_equal(mkdir(p, 0710), 0);
+	/* An absolute link: inside the root it means the root's /data. */
+	snprintf(p, sizeof(p), "%s/models", jail);
+	assert_int_equal(symlink("/data", p), 0);
+
+	int go[2];
+	assert_int_equal(pipe(go), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char c;
+		close(go[1]);
+		if (chroot(jail) != 0 || chdir("/") != 0)
+			_exit(1);
+		/* Stays in its root until the test is done with it. */
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(go[0]);
+	struct rc_lookup lk;
+	struct stat st;
+	struct strbuf sb = STRBUF_INIT;
+	lookup_init(&lk, LOOKUP_LIVE);
+	/* Its root must be in place before it is looked at. */
+	for (int i = 0; i < 500; i++) {
+		char root[64], target[512];
+		snprintf(root, sizeof(root), "/proc/%d/root", (int)child);
+		ssize_t n = readlink(root, target, sizeof(target) - 1);
+		if (n > 0 && (target[n] = '\0', strcmp(target, jail) == 0))
+			break;
+		usleep(10000);
+	}
+	lookup_view_of(&lk, child);
+	assert_int_equal(lookup_stat(&lk, child, "/data", &st), 1);
+	assert_true(S_ISDIR(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0710);
+	/* This machine has no /data, and looks at it so for another pid. */
+	assert_int_equal(lookup_stat(&lk, 1, "/data", &st), 0);
+	assert_true(lookup_realpath(&lk, child, "/models", &sb));
+	assert_string_equal(sb.buf, "/data");
+	strbuf_reset(&sb);
+	assert_true(lookup_user(&lk, child, 4242, &sb));
+	assert_string_equal(sb.buf, "jailed");
+	strbuf_reset(&sb);
+	assert_true(lookup_group(&lk, child, 4343, &sb));
+	assert_string_equal(sb.buf, "keepers");
+	strbuf_reset(&sb);
+	assert_false(lookup_user(&lk, child, 1, &sb));
+	/* Links that climb out stay in. */
+	assert_int_equal(lookup_stat(&lk, child, "/../../../etc/passwd", &st), 1);
+	assert_int_equal(st.st_size, (off_t)strlen("root:x:0:0::/:/bin/sh\njailed:x:4242:4242::/:/bin/sh\n"));
+
+	close(go[1]);
+	int status;
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* Once gone, the root it had is still the one it is looked at
+	 * through. */
+	assert_int_equal(lookup_stat(&lk, child, "/data", &st), 1);
+	lookup_release(&lk);
+	strbuf_release(&sb);
+	snprintf(p, sizeof(p), "rm -rf '%s'", jail);
+	assert_int_equal(system(p), 0);
+}
+
+/* A log is judged by the distribution's programs and libraries it shows:
+ * sizes this machine has agree, others' do not; its own files, /usr/local
+ * and the distribution's data files never count. */
+static void vantage(void **state)
+{
+	(void)state;
+	struct rc_lookup lk;
+	struct lookup_vantage v = { 0 };
+	struct stat env, libc;
+	const char *so = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+	assert_int_equal(stat("/usr/bin/env", &env), 0);
+	if (stat(so, &libc) != 0) {
+		print_message("skipped: no %s\n", so);
+		skip();
+	}
+
+	lookup_init(&lk, LOOKUP_HERE);
+	lookup_vantage_saw(&v, "/usr/bin/env", true, -1);
+	lookup_vantage_saw(&v, so, false, -1);
+	lookup_vantage_saw(&v, so, false, (long long)libc.st_size);
+	lookup_vantage_saw(&v, "/srv/app/model.so", false, 10);
+	lookup_vantage_saw(&v, "/usr/local/lib/libfoo.so.1", false, 10);
+	lookup_vantage_saw(&v, "/usr/lib/locale/C.utf8/LC_CTYPE", false, 10);
+	lookup_vantage_saw(&v, "/usr/bin/env", false, -1);
+	assert_int_equal(v.n, 2);
+	lookup_vantage_judge(&lk, &v);
+	assert_int_equal(lk.where, LOOKUP_HERE);
+
+	/* Another build of libc there, and a library this machine lacks. */
+	lookup_vantage_saw(&v, so, false, (long long)libc.st_size + 1);
+	lookup_vantage_saw(&v, "/usr/lib64/libcrypto.so.3", false, 2000000);
+	lookup_vantage_judge(&lk, &v);
+	assert_int_equal(lk.where, LOOKUP_ELSEWHERE);
+	assert_non_null(strstr(lk.why, "2 of the 2 programs and libraries"));
+	assert_non_null(strstr(lk.why, "libc.so.6' had"));
+
+	/* One of three that tell differs: a log recorded here before an
+	 * update. A program that is here tells nothing by itself. */
+	lookup_vantage_release(&v);
+	lookup_vantage_saw(&v, so, false, (long long)libc.st_size);
+	lookup_vantage_saw(&v, "/usr/bin/env", true, -1);
+	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libm.so.6", false, -1);
+	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libnosuch-rc.so.1", false, -1);
+	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libnosuch-rc.so.2", false, -1);
+	lookup_vantage_judge(&lk, &v);
+	assert_int_equal(lk.where, LOOKUP_ELSEWHERE);
+	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libm.so.6", false, 0);
+	lookup_vantage_judge(&lk, &v);
+	assert_int_equal(lk.where, LOOKUP_ELSEWHERE);
+	lookup_vantage_release(&v);
+	lookup_vantage_saw(&v, so, false, (long long)libc.st_size);
+	lookup_vantage_saw(&v, "/usr/bin/env", true, -1);
+	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libnosuch-rc.so.1", false, -1);
+	lookup_vantage_saw(&v, "/bin/sh", true, -1);
+	lookup_vantage_judge(&lk, &v);
+	assert_int_equal(lk.where, LOOKUP_ELSEWHERE);
+	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libm.so.6", false, -1);
+	struct stat m;
+	if (stat("/usr/lib/x86_64-linux-gnu/libm.so.6", &m) == 0) {
+		lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libm.so.6", false, (long long)m.st_size);
+		lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libc.so.6", false, (long long)libc.st_size);
+		lookup_vantage_judge(&lk, &v);
+		/* libc and libm agree, one library is missing: 1 of 3. */
+		assert_int_equal(lk.where, LOOKUP_HERE);
+	}
+	/* Past the cap, nothing more is kept. */
+	for (int i = 0; i < 100; i++) {
+		char p[64];
+		snprintf(p, sizeof(p), "/usr/lib/x/lib%d.so", i);
+		lookup_vantage_saw(&v, p, false, -1);
+	}
+	assert_int_equal(v.n, LOOKUP_VANTAGE_MAX);
+	lookup_vantage_release(&v);
+	lookup_release(&lk);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(here_and_elsewhere),
+		cmocka_unit_test(through_a_root),
+		cmocka_unit_test(vantage),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
