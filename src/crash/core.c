@@ -127,24 +127,6 @@ static uint64_t get64(const unsigned char *p)
 	return le64toh(v);
 }
 
-/* "4.1 MiB": sizes in problems are read by people. */
-static void add_size(struct strbuf *sb, uint64_t n)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
-
-	if (n < 1024) {
-		strbuf_addf(sb, "%llu bytes", (unsigned long long)n);
-		return;
-	}
-	double v = (double)n / 1024;
-	size_t u = 0;
-	while (v >= 1024 && u + 1 < ARRAY_SIZE(units)) {
-		v /= 1024;
-		u++;
-	}
-	strbuf_addf(sb, "%.1f %s", v, units[u]);
-}
-
 static const char *machine_name(unsigned m)
 {
 	switch (m) {
@@ -434,9 +416,9 @@ static void read_notes(struct reader *r, const GElf_Phdr *ph)
 		if (once(r, P_NOTES_CUT)) {
 			struct strbuf *sb = &r->notes_cut;
 			strbuf_adds(sb, "core truncated: its notes are cut off (the core file is ");
-			add_size(sb, r->size);
+			strbuf_add_bytes(sb, r->size);
 			strbuf_adds(sb, ", its notes end at ");
-			add_size(sb, off + MIN(len, UINT64_MAX - off));
+			strbuf_add_bytes(sb, off + MIN(len, UINT64_MAX - off));
 			strbuf_addc(sb, ')');
 			crash_problem(c, "%s", sb->buf);
 		}
@@ -759,9 +741,9 @@ static void report_cut(struct reader *r, const struct load_stats *st)
 	if (!st->cut)
 		return;
 	struct strbuf sb = STRBUF_INIT;
-	add_size(&sb, r->size);
+	strbuf_add_bytes(&sb, r->size);
 	strbuf_adds(&sb, ", it should be ");
-	add_size(&sb, st->want);
+	strbuf_add_bytes(&sb, st->want);
 	crash_problem(r->c, "core truncated: %zu of %zu segments are cut off (the core file is %s)",
 		      st->cut, st->with_data, sb.buf);
 	strbuf_release(&sb);
@@ -808,7 +790,7 @@ static int read_core(struct reader *r, struct strbuf *err)
 	if (!c->nthreads) {
 		if (r->reported & P_PHDRS_CUT) {
 			strbuf_adds(err, "core truncated: its program headers are cut off (the core file is ");
-			add_size(err, r->size);
+			strbuf_add_bytes(err, r->size);
 			strbuf_adds(err, "): no thread to read");
 		} else if (r->reported & P_NOTES_CUT) {
 			strbuf_addf(err, "%s: no thread to read", r->notes_cut.buf);

@@ -81,24 +81,6 @@ const char *rule_proc_key(struct strbuf *sb, const struct rc_ctx *ctx, int pid, 
 	return sb->buf;
 }
 
-void rule_add_bytes(struct strbuf *sb, unsigned long long n)
-{
-	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)n;
-	int u = -1;
-
-	while (v >= 1024 && u < (int)ARRAY_SIZE(unit) - 1) {
-		v /= 1024;
-		u++;
-	}
-	if (u < 0)
-		strbuf_addf(sb, "%llu bytes", n);
-	else if ((long long)(v * 10 + 0.5) % 10 == 0)
-		strbuf_addf(sb, "%.0f %s", v, unit[u]);
-	else
-		strbuf_addf(sb, "%.1f %s", v, unit[u]);
-}
-
 char *rule_addr_format(int family, const char *host, int port, bool abstract)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -292,9 +292,6 @@ static inline void rule_evidence(struct rc_finding *f, const char *line)
 		finding_evidence(f, line, strlen(line));
 }
 
-/* "320 KiB", "1.5 GiB", "832 bytes". */
-void rule_add_bytes(struct strbuf *sb, unsigned long long n);
-
 /* A peer as findings name it: "127.0.0.1:8080", "[::1]:443",
  * "/run/x.sock", "@abstract". The caller frees it. */
 char *rule_addr_format(int family, const char *host, int port, bool abstract);

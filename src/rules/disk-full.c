@@ -234,22 +234,6 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	}
 }
 
-static void human_bytes(struct strbuf *sb, long long n)
-{
-	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)n;
-	int u = -1;
-
-	while (v >= 1024 && u < (int)ARRAY_SIZE(unit) - 1) {
-		v /= 1024;
-		u++;
-	}
-	if (u < 0)
-		strbuf_addf(sb, "%lld bytes", n);
-	else
-		strbuf_addf(sb, "%.1f %s", v, unit[u]);
-}
-
 static const char *verb(const char *syscall)
 {
 	if (!syscall)
@@ -311,7 +295,7 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 			    (unsigned long long)r->nshort, r->nshort > 1 ? "s" : "");
 	if (r->bytes > 0 && !r->inotify) {
 		strbuf_adds(&detail, detail.len ? ", " : "");
-		human_bytes(&detail, r->bytes);
+		strbuf_add_bytes(&detail, (unsigned long long)r->bytes);
 		strbuf_adds(&detail, " not written");
 	}
 	strbuf_addf(&sb, " (%s)", strbuf_str(&detail));

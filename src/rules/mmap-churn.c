@@ -261,16 +261,16 @@ static void report(const void *value, struct rc_findings *out)
 
 	if (c->path) {
 		strbuf_addf(&sb, "'%s' was mapped (", c->path);
-		rule_add_bytes(&sb, c->len);
+		strbuf_add_bytes(&sb, c->len);
 		strbuf_addf(&sb, ") and unmapped %llu times", (unsigned long long)c->pairs);
 	} else {
 		strbuf_adds(&sb, "a ");
-		rule_add_bytes(&sb, c->len);
+		strbuf_add_bytes(&sb, c->len);
 		strbuf_addf(&sb, " %s mapping was made and dropped %llu times",
 			    c->file ? "file" : "anonymous", (unsigned long long)c->pairs);
 	}
 	strbuf_adds(&sb, " (");
-	rule_add_bytes(&sb, c->len * c->pairs);
+	strbuf_add_bytes(&sb, c->len * c->pairs);
 	strbuf_adds(&sb, " in all");
 	if (c->timed)
 		strbuf_addf(&sb, ", %.3f s in mmap/munmap", c->time);

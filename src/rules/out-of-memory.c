@@ -336,22 +336,6 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	oom_hint_add(&m->hint, e, leader);
 }
 
-static void human_bytes(struct strbuf *sb, uint64_t n)
-{
-	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	double v = (double)n;
-	int u = -1;
-
-	while (v >= 1024 && u < (int)ARRAY_SIZE(unit) - 1) {
-		v /= 1024;
-		u++;
-	}
-	if (u < 0)
-		strbuf_addf(sb, "%llu bytes", (unsigned long long)n);
-	else
-		strbuf_addf(sb, "%.1f %s", v, unit[u]);
-}
-
 /* A process that only fell back: a note on what it asked for and what it
  * made do with. */
 static void emit_fallback(const struct mem_proc *m, const struct strbuf *who, struct rc_findings *out)
@@ -359,10 +343,10 @@ static void emit_fallback(const struct mem_proc *m, const struct strbuf *who, st
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "%s asked for ", strbuf_str(who));
-	human_bytes(&sb, m->fallback_asked);
+	strbuf_add_bytes(&sb, m->fallback_asked);
 	strbuf_adds(&sb, m->fallback_hugetlb ? " of huge pages (mmap MAP_HUGETLB) and got ENOMEM, then mapped "
 					     : " with mmap and got ENOMEM, then mapped ");
-	human_bytes(&sb, m->fallback_got);
+	strbuf_add_bytes(&sb, m->fallback_got);
 	strbuf_adds(&sb, m->fallback_hugetlb ? " of normal pages instead" : " instead");
 	if (m->nfallback > 1)
 		strbuf_addf(&sb, " (%llu times)", (unsigned long long)m->nfallback);
@@ -412,7 +396,7 @@ static void emit(const struct mem_proc *m, const struct rc_ctx *ctx, struct rc_f
 			uint64_t want = m->nfail ? m->largest : m->brk_want;
 			if (want) {
 				strbuf_adds(&sb, " of ");
-				human_bytes(&sb, want);
+				strbuf_add_bytes(&sb, want);
 			}
 			strbuf_adds(&sb, m->nfail ? " returned ENOMEM" : " was refused");
 		}
@@ -424,7 +408,7 @@ static void emit(const struct mem_proc *m, const struct rc_ctx *ctx, struct rc_f
 			strbuf_adds(&sb, ", later allocations succeeded");
 	} else {
 		strbuf_addf(&sb, "%s was killed by SIGKILL after gaining ", strbuf_str(&who));
-		human_bytes(&sb, m->killed_recent);
+		strbuf_add_bytes(&sb, m->killed_recent);
 		strbuf_addf(&sb, " of memory %s: most likely the OOM killer",
 			    ctx->has_time ? "in the seconds before" : "just before");
 	}

@@ -384,9 +384,9 @@ static void report(const void *value, struct rc_findings *out)
 
 	strbuf_addf(&sb, "%s'%s' was opened %llu times and read ", what[kind], f->path,
 		    (unsigned long long)f->opens);
-	rule_add_bytes(&sb, (unsigned long long)f->bytes);
+	strbuf_add_bytes(&sb, (unsigned long long)f->bytes);
 	strbuf_adds(&sb, ", ");
-	rule_add_bytes(&sb, (unsigned long long)reread(f));
+	strbuf_add_bytes(&sb, (unsigned long long)reread(f));
 	strbuf_adds(&sb, " of it again");
 	if (kind == KIND_SENT)
 		strbuf_adds(&sb, ", to send it to clients");

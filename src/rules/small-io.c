@@ -274,7 +274,7 @@ static void report(const void *value, struct rc_findings *out)
 	strbuf_addf(&sb, "'%s' was %s in %llu calls of typically %llu bytes (", path,
 		    reading ? "read" : "written", (unsigned long long)f->calls,
 		    (unsigned long long)common_size(f));
-	rule_add_bytes(&sb, (unsigned long long)f->bytes);
+	strbuf_add_bytes(&sb, (unsigned long long)f->bytes);
 	strbuf_adds(&sb, " in all)");
 	struct rc_finding *r = rule_finding(out, "small-io", RC_SEV_WARNING, RC_SEV_WARNING, &sb);
 	r->pid = f->pid;

@@ -138,3 +138,21 @@ void strbuf_add_count(struct strbuf *sb, unsigned long long n)
 		strbuf_addc(sb, digits[i]);
 	}
 }
+
+void strbuf_add_bytes(struct strbuf *sb, unsigned long long n)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)n;
+	int u = -1;
+
+	while (v >= 1024 && u < (int)(sizeof(unit) / sizeof(unit[0])) - 1) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		strbuf_addf(sb, "%llu bytes", n);
+	else if ((long long)(v * 10 + 0.5) % 10 == 0)
+		strbuf_addf(sb, "%.0f %s", v, unit[u]);
+	else
+		strbuf_addf(sb, "%.1f %s", v, unit[u]);
+}

@@ -28,6 +28,9 @@ void strbuf_add_escaped(struct strbuf *sb, const void *s, size_t n);
 char *strbuf_detach(struct strbuf *sb);
 /* N with thousands separators ("12,345"). */
 void strbuf_add_count(struct strbuf *sb, unsigned long long n);
+/* A size in bytes as people read it: "832 bytes", "320 KiB", "1.5 GiB"
+ * (powers of 1024; one decimal, unless it is 0). */
+void strbuf_add_bytes(struct strbuf *sb, unsigned long long n);
 /* The contents, "" when empty (buf may be NULL). */
 static inline const char *strbuf_str(const struct strbuf *sb)
 {
