@@ -45,7 +45,8 @@
 #include <strings.h>
 
 #include "diagnose/diagnose.h"
-#include "rules/common.h"
+#include "rules/finding.h"
+#include "rules/words.h"
 #include "util/util.h"
 
 struct links {

@@ -20,7 +20,8 @@
 #include <string.h>
 
 #include "diagnose/diagnose.h"
-#include "rules/common.h"
+#include "rules/finding.h"
+#include "rules/words.h"
 #include "util/util.h"
 
 /* How many unrecovered failures before a failed exit count as "near":

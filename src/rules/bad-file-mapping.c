@@ -31,8 +31,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rules/common.h"
-#include "rules/fileprobe.h"
+#include "event/syscalls.h"
+#include "rules/fds.h"
+#include "rules/finding.h"
+#include "rules/paths.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

@@ -24,8 +24,10 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
-#include "rules/common.h"
-#include "rules/fileprobe.h"
+#include "rules/fds.h"
+#include "rules/finding.h"
+#include "rules/paths.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/strbuf.h"
 #include "util/util.h"

@@ -35,7 +35,10 @@
 #include <sys/syscall.h>
 
 #include "event/syscalls.h"
-#include "rules/common.h"
+#include "rules/aggregate.h"
+#include "rules/fds.h"
+#include "rules/finding.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -868,19 +871,19 @@ static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, st
 		strbuf_addf(&sb, "the traced process %s", verb(b));
 	if (b->exact && b->dur >= 0) {
 		strbuf_adds(&sb, " for ");
-		rule_add_seconds(&sb, b->dur);
+		strbuf_add_seconds(&sb, b->dur);
 	} else if (b->whole) {
 		/* The log's clock gives a lower bound; the thread did nothing
 		 * else, so it was inside the call from the start. */
 		if (b->dur >= 0.1) {
 			strbuf_adds(&sb, " for at least ");
-			rule_add_seconds(&sb, b->dur);
+			strbuf_add_seconds(&sb, b->dur);
 			strbuf_addc(&sb, ',');
 		}
 		strbuf_adds(&sb, " all through the trace");
 	} else if (b->dur >= 0.1) {
 		strbuf_adds(&sb, " for at least ");
-		rule_add_seconds(&sb, b->dur);
+		strbuf_add_seconds(&sb, b->dur);
 	}
 	strbuf_addf(&sb, " in %s", b->name);
 	if (b->what)

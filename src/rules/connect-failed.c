@@ -26,9 +26,14 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "rules/common.h"
-#include "rules/fileprobe.h"
+#include "event/syscalls.h"
+#include "rules/aggregate.h"
+#include "rules/calls.h"
+#include "rules/fds.h"
+#include "rules/finding.h"
 #include "rules/noise.h"
+#include "rules/paths.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

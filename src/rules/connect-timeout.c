@@ -18,7 +18,12 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
-#include "rules/common.h"
+#include "event/syscalls.h"
+#include "rules/aggregate.h"
+#include "rules/calls.h"
+#include "rules/fds.h"
+#include "rules/finding.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

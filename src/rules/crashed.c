@@ -29,9 +29,12 @@
 #include <sys/syscall.h>
 
 #include "gen/tables.h"
-#include "rules/common.h"
+#include "event/syscalls.h"
+#include "rules/aggregate.h"
+#include "rules/calls.h"
+#include "rules/finding.h"
 #include "rules/oom-hint.h"
-#include "rules/proc-label.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

@@ -26,9 +26,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "rules/common.h"
-#include "rules/fileprobe.h"
+#include "rules/finding.h"
+#include "rules/paths.h"
 #include "rules/rule.h"
+#include "rules/words.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 

@@ -25,8 +25,10 @@
 #include <unistd.h>
 
 #include "event/syscalls.h"
-#include "rules/common.h"
-#include "rules/fileprobe.h"
+#include "rules/aggregate.h"
+#include "rules/finding.h"
+#include "rules/paths.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

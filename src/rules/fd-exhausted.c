@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rules/common.h"
-#include "rules/proc-label.h"
+#include "rules/finding.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/strbuf.h"
 #include "util/util.h"

@@ -24,9 +24,11 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "rules/common.h"
-#include "rules/fileprobe.h"
-#include "rules/proc-label.h"
+#include "rules/aggregate.h"
+#include "rules/fds.h"
+#include "rules/finding.h"
+#include "rules/paths.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

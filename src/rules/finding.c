@@ -138,3 +138,34 @@ void finding_echo_name(struct rc_finding *f, const char *name)
 {
 	echo_add(f, name, true);
 }
+
+struct rc_finding *rule_finding(struct rc_findings *out, const char *rule, enum rc_severity severity,
+				enum rc_severity severity_ok, struct strbuf *sb)
+{
+	struct rc_finding *f = finding_add(out, rule, severity, severity_ok, "%s", strbuf_str(sb));
+
+	strbuf_release(sb);
+	return f;
+}
+
+struct rc_finding *rule_dropped(struct rc_findings *out, const char *rule, enum rc_severity severity,
+				enum rc_severity severity_ok, uint64_t count, const char *summary,
+				const char *advice)
+{
+	struct rc_finding *f = finding_add(out, rule, severity, severity_ok, summary,
+					   (unsigned long long)count);
+
+	f->count = (long long)count;
+	finding_set(&f->advice, advice);
+	return f;
+}
+
+void rule_note_rest(struct rc_findings *out, size_t shown, long long rest, const char *what)
+{
+	if (!shown || rest <= 0)
+		return;
+	struct rc_finding *f = out->v[out->count - 1];
+	/* A message of the finding's own (the loader's words) says more. */
+	if (!f->message)
+		finding_setf(&f->message, "%lld more %s not listed", rest, what);
+}

@@ -13,7 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event/event.h"
 #include "report/model.h"
+#include "util/strbuf.h"
+#include "util/util.h"
 
 /* What counts how much toward a finding's rank (diagnose/rank.c scores
  * every finding with them). A cause the program named outranks
@@ -154,5 +157,51 @@ void findings_init(struct rc_findings *list);
 void findings_release(struct rc_findings *list);
 /* Appends F, made elsewhere, to LIST, which then owns it. */
 void findings_push(struct rc_findings *list, struct rc_finding *f);
+
+/* Helpers for the rules that make findings. */
+
+/* A copy of E's line to quote later; NULL when it has none. */
+static inline char *rule_line(const struct rc_event *e)
+{
+	event_quoted(e);
+	return e->line ? xstrndup(e->line, e->line_len) : NULL;
+}
+
+/* The same, cut one byte past the evidence cap: that byte keeps the "..."
+ * mark, and a rule keeping many lines does not keep megabytes of them. */
+static inline char *rule_line_short(const struct rc_event *e)
+{
+	event_quoted(e);
+	return e->line ? xstrndup(e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1)) : NULL;
+}
+
+/* Quote LINE (NULL: nothing) as evidence of F. */
+static inline void rule_evidence(struct rc_finding *f, const char *line)
+{
+	if (line)
+		finding_evidence(f, line, strlen(line));
+}
+
+/* A finding of RULE whose summary was built in SB (released). */
+struct rc_finding *rule_finding(struct rc_findings *out, const char *rule, enum rc_severity severity,
+				enum rc_severity severity_ok, struct strbuf *sb);
+
+/* F is about process PID, seen in its thread TID. */
+static inline void rule_finding_pid(struct rc_finding *f, int pid, int tid)
+{
+	f->pid = pid;
+	f->tid = tid != pid ? tid : 0;
+}
+
+/* The finding that stands for the COUNT records a rule had no room for:
+ * SUMMARY has one %llu, for COUNT. */
+struct rc_finding *rule_dropped(struct rc_findings *out, const char *rule, enum rc_severity severity,
+				enum rc_severity severity_ok, uint64_t count, const char *summary,
+				const char *advice) __attribute__((format(printf, 6, 0)));
+
+/* After SHOWN findings (the last ones of OUT) of a rule that lists at most
+ * a few: note on the last one, unless it has a message already, that REST
+ * more WHAT were not listed. */
+void rule_note_rest(struct rc_findings *out, size_t shown, long long rest, const char *what);
 
 #endif

@@ -38,7 +38,9 @@
 #include <sys/syscall.h>
 
 #include "event/syscalls.h"
-#include "rules/common.h"
+#include "rules/aggregate.h"
+#include "rules/finding.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

@@ -70,7 +70,7 @@
  * rule's finding, an ENOENT for the parent this rule's own).
  *
  * A move into a directory is looked for as a place rather than by name
- * (rules/common.h, rule_enter_failed): one that fails and is followed by
+ * (rules/paths.h, rule_enter_failed): one that fails and is followed by
  * a move into another directory by the same process was a probe, a
  * shell's `cd` over candidates.
  */
@@ -82,10 +82,15 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#include "rules/common.h"
-#include "rules/fileprobe.h"
+#include "event/syscalls.h"
+#include "rules/aggregate.h"
+#include "rules/calls.h"
+#include "rules/finding.h"
 #include "rules/noise.h"
+#include "rules/paths.h"
+#include "rules/process.h"
 #include "rules/rule.h"
+#include "rules/words.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"

@@ -23,7 +23,11 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
-#include "rules/common.h"
+#include "event/syscalls.h"
+#include "rules/aggregate.h"
+#include "rules/fds.h"
+#include "rules/finding.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "rules/fileprobe.h"
+#include "rules/paths.h"
 #include "util/util.h"
 
 static bool ends(const char *s, size_t n, const char *suffix)

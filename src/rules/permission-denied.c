@@ -40,7 +40,7 @@
  *
  * A move into a directory (chdir, chroot, pivot_root) that fails and is
  * followed by a move of the same process elsewhere was a probe
- * (rules/common.h, rule_enter_failed). EPERM from the look-only calls
+ * (rules/paths.h, rule_enter_failed). EPERM from the look-only calls
  * (stat, access) and the privileged ones (chroot, pivot_root) is no
  * file's answer but a policy's or a capability's: syscall-blocked's.
  */
@@ -54,9 +54,14 @@
 #include <unistd.h>
 
 #include "event/calls.h"
-#include "rules/common.h"
-#include "rules/fileprobe.h"
+#include "event/syscalls.h"
+#include "rules/aggregate.h"
+#include "rules/calls.h"
+#include "rules/fds.h"
+#include "rules/finding.h"
 #include "rules/noise.h"
+#include "rules/paths.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

@@ -33,8 +33,12 @@
 #include <sys/syscall.h>
 
 #include "event/syscalls.h"
-#include "rules/common.h"
-#include "rules/fileprobe.h"
+#include "rules/aggregate.h"
+#include "rules/calls.h"
+#include "rules/fds.h"
+#include "rules/finding.h"
+#include "rules/paths.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -475,16 +479,16 @@ static void report_kind(const struct kind_stat *ks, enum kind k, const struct rc
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb, "%s took ", kind_what[k]);
 	if (by_share) {
-		rule_add_seconds(&sb, ks->total);
+		strbuf_add_seconds(&sb, ks->total);
 		strbuf_addf(&sb, " in %llu calls (tid %d: %.0f%% of the traced time)",
 			    (unsigned long long)ks->count, tt->tid, MIN(100.0, 100.0 * tt->total / span));
 	} else {
-		rule_add_seconds(&sb, ks->slow_total);
+		strbuf_add_seconds(&sb, ks->slow_total);
 		strbuf_addf(&sb, " in %llu call%s of %.0f s or more", (unsigned long long)ks->nslow,
 			    ks->nslow == 1 ? "" : "s", SLOW_CALL_S);
 	}
 	strbuf_adds(&sb, "; longest ");
-	rule_add_seconds(&sb, t->dur);
+	strbuf_add_seconds(&sb, t->dur);
 	strbuf_addf(&sb, " in %s", t->name);
 	if (t->address)
 		strbuf_addf(&sb, " %s %s", t->outgoing ? "to" : "from", t->address);

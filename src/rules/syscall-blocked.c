@@ -52,7 +52,9 @@
 #include <sys/syscall.h>
 
 #include "event/calls.h"
-#include "rules/common.h"
+#include "rules/calls.h"
+#include "rules/finding.h"
+#include "rules/process.h"
 #include "rules/rule.h"
 #include "util/strbuf.h"
 #include "util/util.h"

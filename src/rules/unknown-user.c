@@ -31,9 +31,14 @@
 #include <strings.h>
 #include <sys/syscall.h>
 
-#include "rules/common.h"
-#include "rules/proc-label.h"
+#include "event/syscalls.h"
+#include "rules/aggregate.h"
+#include "rules/calls.h"
+#include "rules/fds.h"
+#include "rules/finding.h"
+#include "rules/process.h"
 #include "rules/rule.h"
+#include "rules/words.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"

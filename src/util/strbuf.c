@@ -156,3 +156,11 @@ void strbuf_add_bytes(struct strbuf *sb, unsigned long long n)
 	else
 		strbuf_addf(sb, "%.1f %s", v, unit[u]);
 }
+
+void strbuf_add_seconds(struct strbuf *sb, double s)
+{
+	if (s < 0.01)
+		strbuf_addf(sb, "%.1f ms", s * 1000);
+	else
+		strbuf_addf(sb, s < 10 ? "%.2f s" : "%.1f s", s);
+}

@@ -28,6 +28,8 @@ void strbuf_add_escaped(struct strbuf *sb, const void *s, size_t n);
 char *strbuf_detach(struct strbuf *sb);
 /* N with thousands separators ("12,345"). */
 void strbuf_add_count(struct strbuf *sb, unsigned long long n);
+/* A duration in words: "2.0 ms", "1.84 s", "12.5 s". */
+void strbuf_add_seconds(struct strbuf *sb, double s);
 /* A size in bytes as people read it: "832 bytes", "320 KiB", "1.5 GiB"
  * (powers of 1024; one decimal, unless it is 0). */
 void strbuf_add_bytes(struct strbuf *sb, unsigned long long n);

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "rule_test.h"
-#include "rules/common.h"
+#include "rules/finding.h"
+#include "rules/process.h"
 #include "util/util.h"
 
 /* glibc's pthread_create: clone3 with the thread flags, refused with ERR

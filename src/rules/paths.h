@@ -1,14 +1,17 @@
-/* Small path helpers shared by the rules that look at paths (missing-file,
- * permission-denied, exec-failed, missing-library, gpu-unavailable, the
- * I/O rules) and the noise classifier, so that each kind of path has
- * exactly one owner: shared objects belong to missing-library, NVIDIA
- * devices and driver libraries to gpu-unavailable. */
-#ifndef RC_RULES_FILEPROBE_H
-#define RC_RULES_FILEPROBE_H
+/* Paths as the rules read them. Small helpers shared by the rules that
+ * look at paths (missing-file, permission-denied, exec-failed,
+ * missing-library, gpu-unavailable, the I/O rules) and the noise
+ * classifier, so that each kind of path has exactly one owner: shared
+ * objects belong to missing-library, NVIDIA devices and driver libraries
+ * to gpu-unavailable. And a process looking for a directory to be in, and
+ * the first directory missing on the way to a path now. */
+#ifndef RC_RULES_PATHS_H
+#define RC_RULES_PATHS_H
 
 #include <stdbool.h>
 #include <string.h>
 
+#include "rules/rule.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -88,5 +91,38 @@ static inline bool fp_gpu_device(const char *path)
 {
 	return strncmp(path, "/dev/nvidia", 11) == 0 || strncmp(path, "/proc/driver/nvidia", 19) == 0;
 }
+
+/* A process looking for a directory to be in: the shell's `cd` tried over
+ * candidates, a program that tries its configured directory and then a
+ * default. What it looks for is a place, not a name, so a later move
+ * into any directory by the same process found one, as a later open of
+ * the same name does for a file: the failed moves before it were probes.
+ * The file rules keep the keys (a basename, a path) of their failed moves
+ * here until the process moves somewhere: the last RULE_ENTER_PENDING,
+ * older ones forgotten (they then stay failures, the safe side). */
+#define RULE_ENTER_PENDING 32
+
+struct rule_enter_pending {
+	int pid[RULE_ENTER_PENDING];	/* the process (leader) that failed */
+	char *key[RULE_ENTER_PENDING];
+	size_t next;
+};
+
+/* A failed move by process LEADER, kept under KEY. */
+void rule_enter_failed(struct rule_enter_pending *p, int leader, const char *key);
+/* LEADER moved into a directory: FOUND(KEY, ARG) for each of its failed
+ * moves, which are then forgotten. */
+void rule_enter_worked(struct rule_enter_pending *p, int leader, void (*found)(const char *key, void *arg),
+		       void *arg);
+void rule_enter_release(struct rule_enter_pending *p);
+
+/* The first directory on the way to PATH (absolute) that does not exist
+ * now, as process PID sees the machine (ctx->lookup), into SB:
+ * "/srv/app" for "/srv/app/run/x.sock" when /srv exists and /srv/app
+ * does not. False when every directory above PATH exists, PATH is
+ * relative, or the first missing one cannot be told (a file stands in
+ * the way, a log recorded elsewhere). The finding that says so says it
+ * read it now (finding_now). */
+bool rule_missing_dir(struct strbuf *sb, const struct rc_ctx *ctx, int pid, const char *path);
 
 #endif
