@@ -969,6 +969,21 @@ static void output_add(struct rc_procs *m, const struct rc_event *e, int stream,
 	}
 }
 
+/* Thread TID, taken for a process of its own while its clone had not
+ * returned (procs_resolve), wrote lines then: they are its process's,
+ * written by the program LEADER runs, not by a program of its own. */
+static void restamp_thread_output(struct rc_procs *m, int tid, const struct rc_proc *leader)
+{
+	for (size_t i = 0; leader && i < m->out_count; i++) {
+		struct rc_output *o = &m->out[(m->out_head + i) % RC_OUTPUT_KEEP];
+		if (o->pid != tid)
+			continue;
+		o->image = leader->image;
+		free(o->exe);
+		o->exe = leader->exe ? xstrdup(leader->exe) : NULL;
+	}
+}
+
 static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct rc_event *e)
 {
 	int child_pid = (int)e->ret;
@@ -994,6 +1009,8 @@ static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct
 
 	/* The child may already have shown up in the log before the parent's
 	 * clone resumed; its parentage is set now either way. */
+	if (child->forked_early && thread)
+		restamp_thread_output(m, child_pid, procs_leader(m, parent->pid));
 	child->forked_early = false;
 	inherit(m, child, parent, thread, share);
 }

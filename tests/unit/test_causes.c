@@ -333,6 +333,49 @@ static void child_before_clone_returns(void **state)
 	rt_release(&t);
 }
 
+/* A thread's words logged before its clone returned (the eBPF capture
+ * gives each call when it ends, and the new thread may write first) are
+ * its process's, by the program it runs: an error of that program's
+ * death, ranked so before any link raises it. */
+static void thread_writes_before_clone_returns(void **state)
+{
+	(void)state;
+	const char *log =
+		"40  08:20:12.620250 execve(\"./loader\", [\"./loader\"], 0x7ffe) = 0 <0.002551>\n"
+		"40  08:20:12.624887 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		"CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f83a8f3d990, "
+		"parent_tid=0x7f83a8f3d990, exit_signal=0, stack=0x7f83a873d000, stack_size=0x7fff80, "
+		"tls=0x7f83a8f3d6c0} <unfinished ...>\n"
+		"42  08:20:12.625299 write(2, \"terminate called after throwing an instance of '\", 48) = 48 <0.000002>\n"
+		"42  08:20:12.625305 write(2, \"std::runtime_error\", 18) = 18 <0.000000>\n"
+		"42  08:20:12.625307 write(2, \"'\\n\", 2) = 2 <0.000000>\n"
+		"42  08:20:12.625326 write(2, \"  what():  \", 11) = 11 <0.000001>\n"
+		"42  08:20:12.625328 write(2, \"cannot parse model header in weights.bin\", 40) = 40 <0.000001>\n"
+		"42  08:20:12.625331 write(2, \"\\n\", 1) = 1 <0.000001>\n"
+		"42  08:20:12.625343 tgkill(40, 42, SIGABRT) = 0 <0.000011>\n"
+		"40  08:20:12.625449 <... clone3 resumed> => {parent_tid=0x7f83a8f3d990}, 88) = 42 <0.000562>\n"
+		"42  08:20:12.788121 --- SIGABRT {si_signo=SIGABRT, si_code=SI_TKILL, si_pid=40, si_uid=0} ---\n"
+		"42  08:20:12.788718 +++ killed by SIGABRT +++\n"
+		"40  08:20:12.788742 +++ killed by SIGABRT +++\n";
+	struct strace_parser *p = strace_parser_from_buffer(log, strlen(log));
+	struct strbuf err = STRBUF_INIT;
+	struct rc_event e;
+	struct rt t;
+	rt_init(&t);
+	while (strace_parser_next(p, &e, &err) > 0)
+		rt_feed(&t, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+	engine_finish(&t.eng, &t.out);
+	rank_findings(&t.out, &t.eng.procs, false);
+	const struct rc_finding *f = rt_find(&t, "error-message");
+	assert_non_null(f);
+	assert_true(contains(f->message, "cannot parse model header"));
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_true(procs_get(&t.eng.procs, 42)->is_thread);
+	rt_release(&t);
+}
+
 /* A vfork returns only after the child exec'd or exited: the child's
  * whole life is logged before it, and it is still the same process. */
 static void vfork_child_ends_first(void **state)
@@ -603,6 +646,7 @@ int main(void)
 		cmocka_unit_test(excerpt_without_outcome),
 		cmocka_unit_test(pasted_failures_are_errors),
 		cmocka_unit_test(child_before_clone_returns),
+		cmocka_unit_test(thread_writes_before_clone_returns),
 		cmocka_unit_test(handler_exits_on_supervisors_signal),
 		cmocka_unit_test(signal_long_before_exit),
 		cmocka_unit_test(vfork_child_ends_first),
