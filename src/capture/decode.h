@@ -26,9 +26,11 @@
  * dec_* readers, which copy into the thread's arena: it lives from entry
  * until the event has been dispatched.
  *
- * Families, one file each under decode/: file (with fcntl, ioctl and
- * mount, which share file.h), net, process, memory, futex, io, signal,
- * and misc for calls printed generically.
+ * A call's row in event/syscalls.def names its decoder (openat's is
+ * dec_openat; decode/decoders.h declares them all from the rows), and
+ * the decoders live one family a file under decode/: file (with fcntl,
+ * ioctl and mount, which share file.h), net, process, memory, futex, io,
+ * signal, and misc.
  */
 #ifndef RC_CAPTURE_DECODE_H
 #define RC_CAPTURE_DECODE_H
@@ -123,31 +125,9 @@ struct dec_syscall {
 	unsigned classes;	/* TC_* */
 };
 
-/* A family's decoder of one call. */
-struct dec_entry {
-	long nr;		/* SYS_x */
-	dec_fn fn;
-};
-
-/* Each family's list (decode/<family>.c). */
-#define DEC_FAMILY(name)                                  \
-	extern const struct dec_entry dec_##name##_calls[]; \
-	extern const size_t dec_##name##_ncalls
-DEC_FAMILY(file);
-DEC_FAMILY(fcntl);
-DEC_FAMILY(ioctl);
-DEC_FAMILY(mount);
-DEC_FAMILY(io);
-DEC_FAMILY(net);
-DEC_FAMILY(process);
-DEC_FAMILY(memory);
-DEC_FAMILY(futex);
-DEC_FAMILY(signal);
-DEC_FAMILY(misc);
-#undef DEC_FAMILY
-
-/* The merged table (decode/table.c), indexed by syscall number: the
- * calls event/syscalls.def gives a family, with their decoders. */
+/* The tracer's table (decode/table.c), indexed by syscall number: the
+ * calls of event/syscalls.def the headers number, with the decoders
+ * their rows name. */
 const struct dec_syscall *dec_lookup(long nr);
 /* The syscall's name, or NULL when the headers do not name NR. */
 const char *dec_syscall_name(long nr);

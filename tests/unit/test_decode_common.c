@@ -1,11 +1,12 @@
 /* The decoders' shared helpers (capture/decode/common.c), tracee memory
- * reads (capture/mem.c) and the merged syscall table (decode/table.c).
+ * reads (capture/mem.c) and the tracer's syscall table (decode/table.c).
  *
  * Expected texts are what strace 6.1 printed on this machine for the same
  * values, e.g. `strace -y -e trace=connect,bind,write python3 -c ...`;
  * the line each case came from is quoted above it. Where a helper fills
  * event facts, the strace parser reads the printed text back and must find
  * the same facts. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
@@ -27,34 +28,11 @@
 #include <sys/wait.h>
 #include <arpa/inet.h>
 
+#include "capture/decode/decoders.h"
 #include "decode_test.h"
 #include "event/facts.h"
 #include "gen/tables.h"
-
-/* The test sees each family's list the way table.c does: a family whose
- * object is not linked reads as NULL. */
-#pragma weak dec_file_calls
-#pragma weak dec_file_ncalls
-#pragma weak dec_fcntl_calls
-#pragma weak dec_fcntl_ncalls
-#pragma weak dec_ioctl_calls
-#pragma weak dec_ioctl_ncalls
-#pragma weak dec_mount_calls
-#pragma weak dec_mount_ncalls
-#pragma weak dec_io_calls
-#pragma weak dec_io_ncalls
-#pragma weak dec_net_calls
-#pragma weak dec_net_ncalls
-#pragma weak dec_process_calls
-#pragma weak dec_process_ncalls
-#pragma weak dec_memory_calls
-#pragma weak dec_memory_ncalls
-#pragma weak dec_futex_calls
-#pragma weak dec_futex_ncalls
-#pragma weak dec_signal_calls
-#pragma weak dec_signal_ncalls
-#pragma weak dec_misc_calls
-#pragma weak dec_misc_ncalls
+#include "util/util.h"
 
 /* One helper call's context: a struct dec over this process. */
 struct hc {
@@ -910,65 +888,102 @@ static void fds(void **state)
 	hc_release(&h);
 }
 
-/* The families' lists as table.c merges them. */
+/* Each row's decoder column, as event/syscalls.def spells it, and the
+ * function it names: the table must run that one for the row's number. */
+#define dec_NONE NULL
 static const struct {
 	const char *name;
-	const struct dec_entry *calls;
-	const size_t *ncalls;
-	int family;	/* what event/syscalls.def must say of each */
-} families[] = {
-	{ "file", dec_file_calls, &dec_file_ncalls, RC_FAM_FILE },
-	{ "fcntl", dec_fcntl_calls, &dec_fcntl_ncalls, RC_FAM_FCNTL },
-	{ "ioctl", dec_ioctl_calls, &dec_ioctl_ncalls, RC_FAM_IOCTL },
-	{ "mount", dec_mount_calls, &dec_mount_ncalls, RC_FAM_MOUNT },
-	{ "io", dec_io_calls, &dec_io_ncalls, RC_FAM_IO },
-	{ "net", dec_net_calls, &dec_net_ncalls, RC_FAM_NET },
-	{ "process", dec_process_calls, &dec_process_ncalls, RC_FAM_PROCESS },
-	{ "memory", dec_memory_calls, &dec_memory_ncalls, RC_FAM_MEMORY },
-	{ "futex", dec_futex_calls, &dec_futex_ncalls, RC_FAM_FUTEX },
-	{ "signal", dec_signal_calls, &dec_signal_ncalls, RC_FAM_SIGNAL },
-	{ "misc", dec_misc_calls, &dec_misc_ncalls, RC_FAM_MISC },
+	dec_fn fn;
+} row_decoders[] = {
+#define SC(name, decoder, ...) { #decoder, dec_##decoder },
+#include "event/syscalls.def"
+#undef SC
 };
+#undef dec_NONE
 
-static void table_families(void **state)
+static bool decoder_named(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(row_decoders); i++)
+		if (strcmp(row_decoders[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* The decoders the files of decode/ define: a line "void dec_x(struct
+ * dec *d)" that opens a definition, not one of decode.h's helpers that
+ * take the same argument (dec_sep). */
+static void decoders_defined(const char *file, const char *header)
+{
+	FILE *f = fopen(file, "r");
+	char line[512], prev[512] = "";
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char name[128], decl[160];
+		if (strcmp(line, "{\n") == 0 && sscanf(prev, "void dec_%127[a-z0-9_](struct dec *d)", name) == 1 &&
+		    strstr(prev, "(struct dec *d)\n")) {
+			snprintf(decl, sizeof(decl), "void dec_%s(struct dec *d);", name);
+			if (!strstr(header, decl) && !decoder_named(name))
+				fail_msg("%s: dec_%s is named by no row of event/syscalls.def", file, name);
+		}
+		snprintf(prev, sizeof(prev), "%s", line);
+	}
+	fclose(f);
+}
+
+/* The table is event/syscalls.def's: every call the headers number has
+ * its row's decoder (none for NONE), every decoder a row names exists
+ * (the link says so), and every decoder decode/ defines is named by some
+ * row. */
+static void table_decoders(void **state)
 {
 	(void)state;
 	long max = dec_nr_max();
-	const char **owner = calloc((size_t)max, sizeof(*owner));
+	size_t numbered = 0;
 
-	assert_non_null(owner);
-	for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
-		char src[512];
-		snprintf(src, sizeof(src), "%s/src/capture/decode/%s.c", SOURCE_ROOT, families[f].name);
-		/* A family in the tree must be linked: a stale table.c object
-		 * would leave it out silently. */
-		if (access(src, F_OK) == 0) {
-			if (!families[f].calls || !families[f].ncalls)
-				fail_msg("family %s is in the tree but not linked (rebuild table.c)", families[f].name);
-		}
-		if (!families[f].calls || !families[f].ncalls)
+	assert_int_equal(ARRAY_SIZE(row_decoders), syscall_count());
+	for (size_t i = 0; i < syscall_count(); i++) {
+		const struct rc_syscall *row = syscall_at(i);
+		if (row->nr < 0)
 			continue;
-		for (size_t i = 0; i < *families[f].ncalls; i++) {
-			const struct dec_entry *de = &families[f].calls[i];
-			assert_true(de->nr >= 0 && de->nr < max);
-			if (owner[de->nr])
-				fail_msg("syscall %ld (%s) is listed by %s and %s", de->nr,
-					 dec_syscall_name(de->nr), owner[de->nr], families[f].name);
-			owner[de->nr] = families[f].name;
-			/* The decoder is the call's, and the table puts the call
-			 * in the family whose file decodes it. */
-			const struct dec_syscall *sc = dec_lookup(de->nr);
-			assert_non_null(sc);
-			assert_ptr_equal(sc->fn, de->fn);
-			if (syscall_by_nr(de->nr)->family != families[f].family)
-				fail_msg("%s is decoded in %s.c but not in its family in syscalls.def",
-					 dec_syscall_name(de->nr), families[f].name);
-			assert_true(sc->nargs <= 6);
-			assert_true(sc->rv <= RC_RV_NONE);
-			assert_non_null(dec_syscall_name(sc->nr));
-		}
+		const struct dec_syscall *sc = dec_lookup(row->nr);
+		assert_non_null(sc);
+		assert_int_equal(sc->nr, row->nr);
+		if (syscall_by_nr(row->nr) != row)
+			continue;
+		numbered++;
+		if (sc->fn != row_decoders[i].fn)
+			fail_msg("%s: the table does not run dec_%s", row->name, row_decoders[i].name);
+		assert_int_equal(!sc->fn, strcmp(row_decoders[i].name, "NONE") == 0);
+		assert_int_equal(sc->nargs, row->nargs);
+		assert_true(sc->nargs <= 6);
+		assert_int_equal(sc->rv, row->rv);
+		assert_int_equal(sc->classes, row->tclasses);
+		assert_string_equal(dec_syscall_name(sc->nr), row->name);
 	}
-	free(owner);
+	assert_true(numbered > 300);
+
+	static char header[65536];
+	FILE *h = fopen(SOURCE_ROOT "/src/capture/decode.h", "r");
+	assert_non_null(h);
+	size_t hlen = fread(header, 1, sizeof(header) - 1, h);
+	fclose(h);
+	assert_true(hlen > 0 && hlen < sizeof(header) - 1);
+	header[hlen] = '\0';
+	DIR *dir = opendir(SOURCE_ROOT "/src/capture/decode");
+	assert_non_null(dir);
+	size_t files = 0;
+	for (struct dirent *de; (de = readdir(dir));) {
+		size_t n = strlen(de->d_name);
+		if (n < 3 || strcmp(de->d_name + n - 2, ".c") != 0)
+			continue;
+		char path[512];
+		snprintf(path, sizeof(path), "%s/src/capture/decode/%s", SOURCE_ROOT, de->d_name);
+		decoders_defined(path, header);
+		files++;
+	}
+	closedir(dir);
+	assert_true(files > 10);
 	assert_null(dec_lookup(-1));
 	assert_null(dec_lookup(max));
 	assert_null(dec_syscall_name(max + 100));
@@ -1096,7 +1111,7 @@ static void roles_same_facts(void **state)
 
 	for (size_t i = 0; i < syscall_count(); i++) {
 		const struct rc_syscall *sc = syscall_at(i);
-		if (sc->family == RC_FAM_NONE || sc->nr < 0 || !syscall_role_args(sc) || !dec_lookup(sc->nr))
+		if (sc->nr < 0 || !syscall_role_args(sc) || !dec_lookup(sc->nr))
 			continue;
 		uint64_t args[6] = { 0 };
 		struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons(8080) };
@@ -1268,7 +1283,7 @@ int main(void)
 		cmocka_unit_test(string_arrays),
 		cmocka_unit_test(sockaddrs),
 		cmocka_unit_test(fds),
-		cmocka_unit_test(table_families),
+		cmocka_unit_test(table_decoders),
 		cmocka_unit_test(roles_same_facts),
 		cmocka_unit_test(roles_read_once),
 		cmocka_unit_test(table_names),

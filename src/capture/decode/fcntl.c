@@ -13,6 +13,7 @@
 #include <sys/file.h>
 #include <sys/syscall.h>
 
+#include "capture/decode/decoders.h"
 #include "capture/decode/file.h"
 #include "util/util.h"
 
@@ -120,7 +121,7 @@ static void rv_flags(struct dec *d, const char *prefix, const struct dec_xl *x, 
  * printed in hex by strace ("= 0x1 (flags FD_CLOEXEC)"), with the flags
  * named in parentheses after it.
  */
-static void dec_fcntl(struct dec *d)
+void dec_fcntl(struct dec *d)
 {
 	unsigned cmd = (unsigned)d->args[1];
 	uint64_t arg = d->args[2];
@@ -240,7 +241,7 @@ static void dec_fcntl(struct dec *d)
 	}
 }
 
-static void dec_flock(struct dec *d)
+void dec_flock(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -248,12 +249,3 @@ static void dec_flock(struct dec *d)
 	dec_sep(d);
 	XL_FLAGS(d, flockcmds, d->args[1], "LOCK_???");
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_fcntl_calls[] = {
-	R(SYS_fcntl, dec_fcntl),
-	R(SYS_flock, dec_flock),
-};
-
-const size_t dec_fcntl_ncalls = ARRAY_SIZE(dec_fcntl_calls);

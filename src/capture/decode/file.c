@@ -34,6 +34,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include "capture/decode/decoders.h"
 #include "capture/decode/file.h"
 #include "event/facts.h"
 #include "gen/tables.h"
@@ -305,13 +306,13 @@ static void open_tail(struct dec *d, int i)
 	}
 }
 
-static void dec_open(struct dec *d)
+void dec_open(struct dec *d)
 {
 	if (!d->exiting)
 		open_tail(d, 0);
 }
 
-static void dec_openat(struct dec *d)
+void dec_openat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -320,7 +321,7 @@ static void dec_openat(struct dec *d)
 	open_tail(d, 1);
 }
 
-static void dec_openat2(struct dec *d)
+void dec_openat2(struct dec *d)
 {
 	struct open_how how;
 	uint64_t addr = d->args[2], size = d->args[3];
@@ -349,7 +350,7 @@ static void dec_openat2(struct dec *d)
 	dec_ulong(d, 3);
 }
 
-static void dec_creat(struct dec *d)
+void dec_creat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -384,7 +385,7 @@ static void stat_struct(struct dec *d, uint64_t addr)
 	strbuf_add(d->out, ", ...}", 6);
 }
 
-static void dec_stat(struct dec *d)
+void dec_stat(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_path_arg(d, 0);
@@ -394,7 +395,7 @@ static void dec_stat(struct dec *d)
 	}
 }
 
-static void dec_fstat(struct dec *d)
+void dec_fstat(struct dec *d)
 {
 	if (!d->exiting) {
 		file_fd_arg(d, 0);
@@ -404,7 +405,7 @@ static void dec_fstat(struct dec *d)
 	}
 }
 
-static void dec_newfstatat(struct dec *d)
+void dec_newfstatat(struct dec *d)
 {
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
@@ -418,7 +419,7 @@ static void dec_newfstatat(struct dec *d)
 	}
 }
 
-static void dec_statx(struct dec *d)
+void dec_statx(struct dec *d)
 {
 	struct statx stx;
 
@@ -483,7 +484,7 @@ static void statfs_struct(struct dec *d, uint64_t addr)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_statfs(struct dec *d)
+void dec_statfs(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_path_arg(d, 0);
@@ -493,7 +494,7 @@ static void dec_statfs(struct dec *d)
 	}
 }
 
-static void dec_fstatfs(struct dec *d)
+void dec_fstatfs(struct dec *d)
 {
 	if (!d->exiting) {
 		file_fd_arg(d, 0);
@@ -518,7 +519,7 @@ static void access_mode(struct dec *d, uint64_t v)
 		d->e->mode = v > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)v;
 }
 
-static void dec_access(struct dec *d)
+void dec_access(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -527,7 +528,7 @@ static void dec_access(struct dec *d)
 	access_mode(d, d->args[1]);
 }
 
-static void dec_faccessat(struct dec *d)
+void dec_faccessat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -553,7 +554,7 @@ static void readlink_tail(struct dec *d, int i)
 	dec_ulong(d, i + 1);
 }
 
-static void dec_readlink(struct dec *d)
+void dec_readlink(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_path_arg(d, 0);
@@ -563,7 +564,7 @@ static void dec_readlink(struct dec *d)
 	}
 }
 
-static void dec_readlinkat(struct dec *d)
+void dec_readlinkat(struct dec *d)
 {
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
@@ -576,14 +577,14 @@ static void dec_readlinkat(struct dec *d)
 }
 
 /* f(path): chdir, rmdir, unlink, chroot, acct, swapoff, uselib. */
-static void dec_path1(struct dec *d)
+void dec_path1(struct dec *d)
 {
 	if (!d->exiting)
 		dec_path_arg(d, 0);
 }
 
 /* f(path, mode): mkdir, chmod. */
-static void dec_path_mode(struct dec *d)
+void dec_path_mode(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -593,7 +594,7 @@ static void dec_path_mode(struct dec *d)
 }
 
 /* f(dirfd, path, mode): mkdirat, fchmodat. */
-static void dec_at_path_mode(struct dec *d)
+void dec_at_path_mode(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -604,7 +605,7 @@ static void dec_at_path_mode(struct dec *d)
 	umode(d, d->args[2]);
 }
 
-static void dec_unlinkat(struct dec *d)
+void dec_unlinkat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -616,7 +617,7 @@ static void dec_unlinkat(struct dec *d)
 }
 
 /* rename(old, new), link(old, new). */
-static void dec_path2(struct dec *d)
+void dec_path2(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -626,7 +627,7 @@ static void dec_path2(struct dec *d)
 }
 
 /* renameat(olddirfd, old, newdirfd, new[, flags]), linkat(..., flags). */
-static void dec_at_path2(struct dec *d)
+void dec_at_path2(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -648,7 +649,7 @@ static void dec_at_path2(struct dec *d)
 
 /* The link is what gets created (and fails): it is the path, the target
  * path2, as their roles say. */
-static void dec_symlink(struct dec *d)
+void dec_symlink(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -657,7 +658,7 @@ static void dec_symlink(struct dec *d)
 	dec_path_arg(d, 1);
 }
 
-static void dec_symlinkat(struct dec *d)
+void dec_symlinkat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -669,13 +670,13 @@ static void dec_symlinkat(struct dec *d)
 }
 
 /* f(fd): close, fchdir, fsync, fdatasync, syncfs, dup. */
-static void dec_fd1(struct dec *d)
+void dec_fd1(struct dec *d)
 {
 	if (!d->exiting)
 		file_fd_arg(d, 0);
 }
 
-static void dec_getcwd(struct dec *d)
+void dec_getcwd(struct dec *d)
 {
 	if (!d->exiting)
 		return;
@@ -687,7 +688,7 @@ static void dec_getcwd(struct dec *d)
 	dec_ulong(d, 1);
 }
 
-static void dec_fchmod(struct dec *d)
+void dec_fchmod(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -697,7 +698,7 @@ static void dec_fchmod(struct dec *d)
 }
 
 /* chown/lchown(path, uid, gid). */
-static void dec_chown(struct dec *d)
+void dec_chown(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -708,7 +709,7 @@ static void dec_chown(struct dec *d)
 	uid_arg(d, d->args[2]);
 }
 
-static void dec_fchown(struct dec *d)
+void dec_fchown(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -719,7 +720,7 @@ static void dec_fchown(struct dec *d)
 	uid_arg(d, d->args[2]);
 }
 
-static void dec_fchownat(struct dec *d)
+void dec_fchownat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -734,7 +735,7 @@ static void dec_fchownat(struct dec *d)
 	XL_FLAGS(d, at_flags, d->args[4], "AT_???");
 }
 
-static void dec_truncate(struct dec *d)
+void dec_truncate(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -743,7 +744,7 @@ static void dec_truncate(struct dec *d)
 	dec_ulong(d, 1);
 }
 
-static void dec_ftruncate(struct dec *d)
+void dec_ftruncate(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -754,7 +755,7 @@ static void dec_ftruncate(struct dec *d)
 
 /* getdents(64) at exit, abbreviated as strace prints it by default: the
  * buffer's address and how many entries the kernel put there. */
-static void dec_getdents(struct dec *d)
+void dec_getdents(struct dec *d)
 {
 	/* The kernel's struct linux_dirent (getdents); getdents64's is
 	 * glibc's struct dirent64. Both keep d_reclen at the same place. */
@@ -803,7 +804,7 @@ static void dec_getdents(struct dec *d)
 	strbuf_addf(d->out, "%u", count);
 }
 
-static void dec_close_range(struct dec *d)
+void dec_close_range(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -812,7 +813,7 @@ static void dec_close_range(struct dec *d)
 }
 
 /* dup2/dup3: the target is fd2 (its FD2 role). */
-static void dec_dup2(struct dec *d)
+void dec_dup2(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -825,7 +826,7 @@ static void dec_dup2(struct dec *d)
 	}
 }
 
-static void dec_lseek(struct dec *d)
+void dec_lseek(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -882,7 +883,7 @@ static void timeval_pair(struct dec *d, uint64_t addr)
 	strbuf_addc(d->out, ']');
 }
 
-static void dec_utimensat(struct dec *d)
+void dec_utimensat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -895,7 +896,7 @@ static void dec_utimensat(struct dec *d)
 	XL_FLAGS(d, at_flags, d->args[3], "AT_???");
 }
 
-static void dec_utime(struct dec *d)
+void dec_utime(struct dec *d)
 {
 	int64_t u[2];
 
@@ -912,7 +913,7 @@ static void dec_utime(struct dec *d)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_utimes(struct dec *d)
+void dec_utimes(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -921,7 +922,7 @@ static void dec_utimes(struct dec *d)
 	timeval_pair(d, d->args[1]);
 }
 
-static void dec_futimesat(struct dec *d)
+void dec_futimesat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -935,7 +936,7 @@ static void dec_futimesat(struct dec *d)
 /*
  * inotify, mknod, umask and the rest.
  */
-static void dec_inotify_add_watch(struct dec *d)
+void dec_inotify_add_watch(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -946,7 +947,7 @@ static void dec_inotify_add_watch(struct dec *d)
 	XL_FLAGS(d, inotify_flags, (unsigned)d->args[2], "IN_???");
 }
 
-static void dec_inotify_rm_watch(struct dec *d)
+void dec_inotify_rm_watch(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -954,7 +955,7 @@ static void dec_inotify_rm_watch(struct dec *d)
 	strbuf_addf(d->out, ", %d", (int)d->args[1]);
 }
 
-static void dec_inotify_init1(struct dec *d)
+void dec_inotify_init1(struct dec *d)
 {
 	if (!d->exiting)
 		XL_FLAGS(d, inotify_init_flags, d->args[0], "IN_???");
@@ -973,13 +974,13 @@ static void mknod_tail(struct dec *d, int i)
 	}
 }
 
-static void dec_mknod(struct dec *d)
+void dec_mknod(struct dec *d)
 {
 	if (!d->exiting)
 		mknod_tail(d, 0);
 }
 
-static void dec_mknodat(struct dec *d)
+void dec_mknodat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -988,13 +989,13 @@ static void dec_mknodat(struct dec *d)
 	mknod_tail(d, 1);
 }
 
-static void dec_umask(struct dec *d)
+void dec_umask(struct dec *d)
 {
 	if (!d->exiting)
 		umode(d, d->args[0]);
 }
 
-static void dec_fallocate(struct dec *d)
+void dec_fallocate(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -1004,7 +1005,7 @@ static void dec_fallocate(struct dec *d)
 	strbuf_addf(d->out, ", %lld, %lld", (long long)d->args[2], (long long)d->args[3]);
 }
 
-static void dec_fadvise64(struct dec *d)
+void dec_fadvise64(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -1013,7 +1014,7 @@ static void dec_fadvise64(struct dec *d)
 	XL_VAL(d, advise, d->args[3], "POSIX_FADV_???");
 }
 
-static void dec_memfd_create(struct dec *d)
+void dec_memfd_create(struct dec *d)
 {
 	unsigned flags = (unsigned)d->args[1];
 	/* MFD_HUGE_MASK << MFD_HUGE_SHIFT (linux/memfd.h): a page size. */
@@ -1039,7 +1040,7 @@ static void dec_memfd_create(struct dec *d)
  * f_handle="\x.."}, [mount_id], flags): the struct opens at entry and is
  * finished at exit. priv[0] is 1 when it was opened, priv[1] the size the
  * caller offered. */
-static void dec_name_to_handle_at(struct dec *d)
+void dec_name_to_handle_at(struct dec *d)
 {
 	struct {
 		unsigned handle_bytes;
@@ -1092,7 +1093,7 @@ static void dec_name_to_handle_at(struct dec *d)
 	XL_FLAGS(d, name_to_handle_at_flags, d->args[4], "AT_???");
 }
 
-static void dec_open_by_handle_at(struct dec *d)
+void dec_open_by_handle_at(struct dec *d)
 {
 	struct {
 		unsigned handle_bytes;
@@ -1128,7 +1129,7 @@ static void dec_open_by_handle_at(struct dec *d)
 
 /* sync_file_range(fd, offset, nbytes, flags) and readahead(fd, offset,
  * count): their fd is their only role. */
-static void dec_sync_file_range(struct dec *d)
+void dec_sync_file_range(struct dec *d)
 {
 	static const struct dec_xl sync_file_range_flags[] = {
 		DEC_XL(SYNC_FILE_RANGE_WAIT_BEFORE), DEC_XL(SYNC_FILE_RANGE_WRITE),
@@ -1142,98 +1143,10 @@ static void dec_sync_file_range(struct dec *d)
 	XL_FLAGS(d, sync_file_range_flags, d->args[3], "SYNC_FILE_RANGE_???");
 }
 
-static void dec_readahead(struct dec *d)
+void dec_readahead(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu", (long long)d->args[1], (unsigned long long)d->args[2]);
 }
-
-#define TF TC_FILE
-#define TD TC_DESC
-#define R(nr, fn) { nr, fn }
-
-/* Classes as strace 6.1's x86_64 syscallent: %stat is stat alone. */
-const struct dec_entry dec_file_calls[] = {
-	R(SYS_open, dec_open),
-	R(SYS_openat, dec_openat),
-#ifdef SYS_openat2
-	R(SYS_openat2, dec_openat2),
-#endif
-	R(SYS_creat, dec_creat),
-	R(SYS_close, dec_fd1),
-#ifdef SYS_close_range
-	R(SYS_close_range, dec_close_range),
-#endif
-	R(SYS_stat, dec_stat),
-	R(SYS_lstat, dec_stat),
-	R(SYS_fstat, dec_fstat),
-	R(SYS_newfstatat, dec_newfstatat),
-	R(SYS_statx, dec_statx),
-	R(SYS_statfs, dec_statfs),
-	R(SYS_fstatfs, dec_fstatfs),
-	R(SYS_access, dec_access),
-	R(SYS_faccessat, dec_faccessat),
-#ifdef SYS_faccessat2
-	R(SYS_faccessat2, dec_faccessat),
-#endif
-	R(SYS_readlink, dec_readlink),
-	R(SYS_readlinkat, dec_readlinkat),
-	R(SYS_mkdir, dec_path_mode),
-	R(SYS_mkdirat, dec_at_path_mode),
-	R(SYS_rmdir, dec_path1),
-	R(SYS_unlink, dec_path1),
-	R(SYS_unlinkat, dec_unlinkat),
-	R(SYS_rename, dec_path2),
-	R(SYS_renameat, dec_at_path2),
-	R(SYS_renameat2, dec_at_path2),
-	R(SYS_link, dec_path2),
-	R(SYS_linkat, dec_at_path2),
-	R(SYS_symlink, dec_symlink),
-	R(SYS_symlinkat, dec_symlinkat),
-	R(SYS_chdir, dec_path1),
-	R(SYS_fchdir, dec_fd1),
-	R(SYS_getcwd, dec_getcwd),
-	R(SYS_chroot, dec_path1),
-	R(SYS_chmod, dec_path_mode),
-	R(SYS_fchmod, dec_fchmod),
-	R(SYS_fchmodat, dec_at_path_mode),
-	R(SYS_chown, dec_chown),
-	R(SYS_lchown, dec_chown),
-	R(SYS_fchown, dec_fchown),
-	R(SYS_fchownat, dec_fchownat),
-	R(SYS_truncate, dec_truncate),
-	R(SYS_ftruncate, dec_ftruncate),
-	R(SYS_getdents, dec_getdents),
-	R(SYS_getdents64, dec_getdents),
-	R(SYS_dup, dec_fd1),
-	R(SYS_dup2, dec_dup2),
-	R(SYS_dup3, dec_dup2),
-	R(SYS_lseek, dec_lseek),
-	R(SYS_utimensat, dec_utimensat),
-	R(SYS_utime, dec_utime),
-	R(SYS_utimes, dec_utimes),
-	R(SYS_futimesat, dec_futimesat),
-	R(SYS_inotify_init1, dec_inotify_init1),
-	R(SYS_inotify_add_watch, dec_inotify_add_watch),
-	R(SYS_inotify_rm_watch, dec_inotify_rm_watch),
-	R(SYS_mknod, dec_mknod),
-	R(SYS_mknodat, dec_mknodat),
-	R(SYS_umask, dec_umask),
-	R(SYS_fsync, dec_fd1),
-	R(SYS_fdatasync, dec_fd1),
-	R(SYS_syncfs, dec_fd1),
-	R(SYS_sync_file_range, dec_sync_file_range),
-	R(SYS_readahead, dec_readahead),
-	R(SYS_fallocate, dec_fallocate),
-	R(SYS_fadvise64, dec_fadvise64),
-	R(SYS_memfd_create, dec_memfd_create),
-	R(SYS_name_to_handle_at, dec_name_to_handle_at),
-	R(SYS_open_by_handle_at, dec_open_by_handle_at),
-	R(SYS_swapoff, dec_path1),
-	R(SYS_acct, dec_path1),
-	R(SYS_uselib, dec_path1),
-};
-
-const size_t dec_file_ncalls = ARRAY_SIZE(dec_file_calls);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "capture/decode/decoders.h"
 #include "util/util.h"
 
 #ifndef FUTEX_LOCK_PI2
@@ -96,7 +97,7 @@ static void wake_op(struct dec *d, unsigned val3)
 	strbuf_addf(d->out, "|%#x", val3 & 0xfff);
 }
 
-static void dec_futex(struct dec *d)
+void dec_futex(struct dec *d)
 {
 	unsigned op = (unsigned)d->args[1];
 	int cmd = (int)(op & 127);
@@ -186,7 +187,7 @@ static void dec_futex(struct dec *d)
 }
 
 /* futex_waitv(waiters, nr_futexes, flags, timeout, clockid). */
-static void dec_futex_waitv(struct dec *d)
+void dec_futex_waitv(struct dec *d)
 {
 	struct futex_waitv w;
 	unsigned nr = (unsigned)d->args[1];
@@ -233,7 +234,7 @@ rest:
 	dec_clockid(d, (unsigned)d->args[4]);
 }
 
-static void dec_get_robust_list(struct dec *d)
+void dec_get_robust_list(struct dec *d)
 {
 	uint64_t v;
 
@@ -250,13 +251,3 @@ static void dec_get_robust_list(struct dec *d)
 	if (dec_umove(d, d->args[2], &v, sizeof(v)))
 		strbuf_addf(d->out, "[%llu]", (unsigned long long)v);
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_futex_calls[] = {
-	R(SYS_futex, dec_futex),
-	R(SYS_futex_waitv, dec_futex_waitv),
-	R(SYS_get_robust_list, dec_get_robust_list),
-};
-
-const size_t dec_futex_ncalls = ARRAY_SIZE(dec_futex_calls);

@@ -25,6 +25,7 @@
 #include <sys/timerfd.h>
 #include <sys/uio.h>
 
+#include "capture/decode/decoders.h"
 #include "util/util.h"
 
 /*
@@ -135,7 +136,7 @@ static void left_time(struct dec *d, struct strbuf *sb, uint64_t addr, bool usec
 /*
  * read and write.
  */
-static void dec_read(struct dec *d)
+void dec_read(struct dec *d)
 {
 	if (!d->exiting) {
 		fd_arg(d, 0);
@@ -151,7 +152,7 @@ static void dec_read(struct dec *d)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
 }
 
-static void dec_write(struct dec *d)
+void dec_write(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -272,7 +273,7 @@ static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_
 }
 
 /* readv/preadv/preadv2 print everything but the fd at exit. */
-static void dec_readv(struct dec *d)
+void dec_readv(struct dec *d)
 {
 	if (!d->exiting) {
 		fd_arg(d, 0);
@@ -289,7 +290,7 @@ static void dec_readv(struct dec *d)
 	}
 }
 
-static void dec_writev(struct dec *d)
+void dec_writev(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -310,7 +311,7 @@ static void dec_writev(struct dec *d)
  */
 /* sendfile(out_fd, in_fd, [offset] => [new offset], count); priv[0] is 1
  * when the offset was printed at entry and the exit half goes on. */
-static void dec_sendfile(struct dec *d)
+void dec_sendfile(struct dec *d)
 {
 	if (!d->exiting) {
 		fd_arg(d, 0);
@@ -333,7 +334,7 @@ static void dec_sendfile(struct dec *d)
 
 /* splice and copy_file_range(fd_in, off_in, fd_out, off_out, len, flags):
  * fd_out is fd2, as their roles say. */
-static void dec_splice(struct dec *d)
+void dec_splice(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -352,7 +353,7 @@ static void dec_splice(struct dec *d)
 }
 
 /* tee and vmsplice have no roles: their fds are not the event's. */
-static void dec_tee(struct dec *d)
+void dec_tee(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -363,7 +364,7 @@ static void dec_tee(struct dec *d)
 	XL_FLAGS(d, splice_flags, d->args[3], "SPLICE_F_???");
 }
 
-static void dec_vmsplice(struct dec *d)
+void dec_vmsplice(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -380,7 +381,7 @@ static void dec_vmsplice(struct dec *d)
 /*
  * Pipes, eventfd, timerfd.
  */
-static void dec_pipe(struct dec *d)
+void dec_pipe(struct dec *d)
 {
 	int fds[2];
 
@@ -403,7 +404,7 @@ static void dec_pipe(struct dec *d)
 	}
 }
 
-static void dec_eventfd(struct dec *d)
+void dec_eventfd(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -425,7 +426,7 @@ static void itimerspec_at(struct dec *d, uint64_t addr)
 			    (unsigned long long)t[1].nsec);
 }
 
-static void dec_timerfd_create(struct dec *d)
+void dec_timerfd_create(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -435,7 +436,7 @@ static void dec_timerfd_create(struct dec *d)
 }
 
 /* The timer calls have no roles: the fd is printed, not the event's. */
-static void dec_timerfd_settime(struct dec *d)
+void dec_timerfd_settime(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_fd(d, (int)d->args[0]);
@@ -449,7 +450,7 @@ static void dec_timerfd_settime(struct dec *d)
 	}
 }
 
-static void dec_timerfd_gettime(struct dec *d)
+void dec_timerfd_gettime(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_fd(d, (int)d->args[0]);
@@ -573,7 +574,7 @@ static void poll_result(struct dec *d, uint64_t pts)
 	}
 }
 
-static void dec_poll(struct dec *d)
+void dec_poll(struct dec *d)
 {
 	if (d->exiting) {
 		poll_result(d, 0);
@@ -583,7 +584,7 @@ static void dec_poll(struct dec *d)
 	strbuf_addf(d->out, ", %u, %d", (unsigned)d->args[1], (int)d->args[2]);
 }
 
-static void dec_ppoll(struct dec *d)
+void dec_ppoll(struct dec *d)
 {
 	if (d->exiting) {
 		poll_result(d, d->args[2]);
@@ -707,7 +708,7 @@ static void select_exit(struct dec *d)
 	strbuf_addc(sb, ')');
 }
 
-static void dec_select(struct dec *d)
+void dec_select(struct dec *d)
 {
 	if (d->exiting)
 		select_exit(d);
@@ -715,7 +716,7 @@ static void dec_select(struct dec *d)
 		select_entry(d);
 }
 
-static void dec_pselect6(struct dec *d)
+void dec_pselect6(struct dec *d)
 {
 	struct {
 		uint64_t addr;
@@ -746,19 +747,19 @@ static void epoll_event_val(struct dec *d, const struct epoll_event *ev)
 		    (unsigned long long)ev->data.u64);
 }
 
-static void dec_epoll_create(struct dec *d)
+void dec_epoll_create(struct dec *d)
 {
 	if (!d->exiting)
 		strbuf_addf(d->out, "%d", (int)d->args[0]);
 }
 
-static void dec_epoll_create1(struct dec *d)
+void dec_epoll_create1(struct dec *d)
 {
 	if (!d->exiting)
 		XL_FLAGS(d, epollflags, d->args[0], "EPOLL_???");
 }
 
-static void dec_epoll_ctl(struct dec *d)
+void dec_epoll_ctl(struct dec *d)
 {
 	struct epoll_event ev;
 	unsigned op = (unsigned)d->args[1];
@@ -801,7 +802,7 @@ static void epoll_events_at(struct dec *d, uint64_t addr)
 
 /* epoll_wait, epoll_pwait, epoll_pwait2: the epfd at entry, the rest
  * (the events the kernel wrote, the timeout) at exit. */
-static void dec_epoll_wait(struct dec *d)
+void dec_epoll_wait(struct dec *d)
 {
 	if (!d->exiting) {
 		fd_arg(d, 0);
@@ -823,46 +824,3 @@ static void dec_epoll_wait(struct dec *d)
 		strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[5]);
 	}
 }
-
-#define TD TC_DESC
-#define R(nr, fn) { nr, fn }
-
-/* Classes as strace 6.1's x86_64 syscallent. */
-const struct dec_entry dec_io_calls[] = {
-	R(SYS_read, dec_read),
-	R(SYS_write, dec_write),
-	R(SYS_pread64, dec_read),
-	R(SYS_pwrite64, dec_write),
-	R(SYS_readv, dec_readv),
-	R(SYS_writev, dec_writev),
-	R(SYS_preadv, dec_readv),
-	R(SYS_pwritev, dec_writev),
-	R(SYS_preadv2, dec_readv),
-	R(SYS_pwritev2, dec_writev),
-	R(SYS_sendfile, dec_sendfile),
-	R(SYS_splice, dec_splice),
-	R(SYS_tee, dec_tee),
-	R(SYS_vmsplice, dec_vmsplice),
-	R(SYS_copy_file_range, dec_splice),
-	R(SYS_pipe, dec_pipe),
-	R(SYS_pipe2, dec_pipe),
-	R(SYS_eventfd, dec_eventfd),
-	R(SYS_eventfd2, dec_eventfd),
-	R(SYS_timerfd_create, dec_timerfd_create),
-	R(SYS_timerfd_settime, dec_timerfd_settime),
-	R(SYS_timerfd_gettime, dec_timerfd_gettime),
-	R(SYS_poll, dec_poll),
-	R(SYS_ppoll, dec_ppoll),
-	R(SYS_select, dec_select),
-	R(SYS_pselect6, dec_pselect6),
-	R(SYS_epoll_create, dec_epoll_create),
-	R(SYS_epoll_create1, dec_epoll_create1),
-	R(SYS_epoll_ctl, dec_epoll_ctl),
-	R(SYS_epoll_wait, dec_epoll_wait),
-	R(SYS_epoll_pwait, dec_epoll_wait),
-#ifdef SYS_epoll_pwait2
-	R(SYS_epoll_pwait2, dec_epoll_wait),
-#endif
-};
-
-const size_t dec_io_ncalls = ARRAY_SIZE(dec_io_calls);

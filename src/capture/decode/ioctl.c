@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 #include <termios.h>
 
+#include "capture/decode/decoders.h"
 #include "capture/decode/file.h"
 #include "util/util.h"
 
@@ -290,7 +291,7 @@ static bool ioc_is_out(enum ioc_arg kind)
 	       kind == IOC_MODEM_OUT;
 }
 
-static void dec_ioctl(struct dec *d)
+void dec_ioctl(struct dec *d)
 {
 	unsigned code = (unsigned)d->args[1];
 	int known = -1;
@@ -320,11 +321,3 @@ static void dec_ioctl(struct dec *d)
 	XL_FLAGS(d, ioctl_dirs, _IOC_DIR(code), "_IOC_???");
 	strbuf_addf(d->out, ", %#x, %#x, %#x)", _IOC_TYPE(code), _IOC_NR(code), _IOC_SIZE(code));
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_ioctl_calls[] = {
-	R(SYS_ioctl, dec_ioctl),
-};
-
-const size_t dec_ioctl_ncalls = ARRAY_SIZE(dec_ioctl_calls);

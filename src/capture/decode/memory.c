@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "capture/decode/decoders.h"
 #include "util/util.h"
 
 /* strace's mmap_prot order. */
@@ -117,7 +118,7 @@ static void prot_text(struct dec *d, unsigned long long prot)
 	dec_xl_flags(d, mmap_prot, DEC_XL_N(mmap_prot), prot, "PROT_???");
 }
 
-static void dec_mmap(struct dec *d)
+void dec_mmap(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -135,7 +136,7 @@ static void dec_mmap(struct dec *d)
 }
 
 /* munmap, mlock, munlock: (addr, len). */
-static void dec_addr_len(struct dec *d)
+void dec_addr_len(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -144,14 +145,14 @@ static void dec_addr_len(struct dec *d)
 	dec_ulong(d, 1);
 }
 
-static void dec_brk(struct dec *d)
+void dec_brk(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	dec_ptr(d, d->args[0]);
 }
 
-static void dec_mremap(struct dec *d)
+void dec_mremap(struct dec *d)
 {
 	unsigned long long flags = d->args[3];
 
@@ -171,7 +172,7 @@ static void dec_mremap(struct dec *d)
 }
 
 /* mprotect(addr, len, prot) and pkey_mprotect(..., pkey). */
-static void dec_mprotect(struct dec *d)
+void dec_mprotect(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -184,7 +185,7 @@ static void dec_mprotect(struct dec *d)
 		strbuf_addf(d->out, ", %d", (int)d->args[3]);
 }
 
-static void dec_madvise(struct dec *d)
+void dec_madvise(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -195,7 +196,7 @@ static void dec_madvise(struct dec *d)
 	dec_xl_val(d, madvise_cmds, DEC_XL_N(madvise_cmds), (unsigned)d->args[2], "MADV_???");
 }
 
-static void dec_msync(struct dec *d)
+void dec_msync(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -206,14 +207,14 @@ static void dec_msync(struct dec *d)
 	dec_xl_flags(d, mctl_sync, DEC_XL_N(mctl_sync), (unsigned)d->args[2], "MS_???");
 }
 
-static void dec_mlockall(struct dec *d)
+void dec_mlockall(struct dec *d)
 {
 	if (!d->exiting)
 		dec_xl_flags(d, mlockall_flags, DEC_XL_N(mlockall_flags), (unsigned)d->args[0],
 			     "MCL_???");
 }
 
-static void dec_mlock2(struct dec *d)
+void dec_mlock2(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -226,7 +227,7 @@ static void dec_mlock2(struct dec *d)
 
 /* mincore's vector: one byte per page, the low bit printed, at most -s
  * of them. */
-static void dec_mincore(struct dec *d)
+void dec_mincore(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_ptr(d, d->args[0]);
@@ -267,7 +268,7 @@ static void dec_mincore(struct dec *d)
 	strbuf_addc(d->out, ']');
 }
 
-static void dec_membarrier(struct dec *d)
+void dec_membarrier(struct dec *d)
 {
 	if (!d->exiting) {
 		int cmd = (int)d->args[0];
@@ -293,7 +294,7 @@ static void dec_membarrier(struct dec *d)
 	d->out = out;
 }
 
-static void dec_remap_file_pages(struct dec *d)
+void dec_remap_file_pages(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -308,7 +309,7 @@ static void dec_remap_file_pages(struct dec *d)
 	mmap_flags_text(d, d->args[4]);
 }
 
-static void dec_process_mrelease(struct dec *d)
+void dec_process_mrelease(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -316,32 +317,8 @@ static void dec_process_mrelease(struct dec *d)
 	strbuf_addf(d->out, ", %#x", (unsigned)d->args[1]);
 }
 
-static void dec_pkey_free(struct dec *d)
+void dec_pkey_free(struct dec *d)
 {
 	if (!d->exiting)
 		strbuf_addf(d->out, "%d", (int)d->args[0]);
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_memory_calls[] = {
-	R(SYS_mmap, dec_mmap),
-	R(SYS_munmap, dec_addr_len),
-	R(SYS_mremap, dec_mremap),
-	R(SYS_brk, dec_brk),
-	R(SYS_mprotect, dec_mprotect),
-	R(SYS_pkey_mprotect, dec_mprotect),
-	R(SYS_pkey_free, dec_pkey_free),
-	R(SYS_madvise, dec_madvise),
-	R(SYS_process_mrelease, dec_process_mrelease),
-	R(SYS_msync, dec_msync),
-	R(SYS_mincore, dec_mincore),
-	R(SYS_mlock, dec_addr_len),
-	R(SYS_munlock, dec_addr_len),
-	R(SYS_mlock2, dec_mlock2),
-	R(SYS_mlockall, dec_mlockall),
-	R(SYS_remap_file_pages, dec_remap_file_pages),
-	R(SYS_membarrier, dec_membarrier),
-};
-
-const size_t dec_memory_ncalls = ARRAY_SIZE(dec_memory_calls);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture/decode/decoders.h"
 #include "util/util.h"
 
 /*
@@ -55,7 +56,7 @@ static void remaining(struct dec *d, uint64_t addr)
 	}
 }
 
-static void dec_nanosleep(struct dec *d)
+void dec_nanosleep(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_timespec(d, d->args[0], NULL);
@@ -65,7 +66,7 @@ static void dec_nanosleep(struct dec *d)
 	}
 }
 
-static void dec_clock_nanosleep(struct dec *d)
+void dec_clock_nanosleep(struct dec *d)
 {
 	if (!d->exiting) {
 		clock_arg(d, 0);
@@ -82,7 +83,7 @@ static void dec_clock_nanosleep(struct dec *d)
 }
 
 /* clock_gettime, clock_getres. */
-static void dec_clock_gettime(struct dec *d)
+void dec_clock_gettime(struct dec *d)
 {
 	if (!d->exiting) {
 		clock_arg(d, 0);
@@ -92,7 +93,7 @@ static void dec_clock_gettime(struct dec *d)
 	}
 }
 
-static void dec_clock_settime(struct dec *d)
+void dec_clock_settime(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -110,7 +111,7 @@ static void timezone_at(struct dec *d, uint64_t addr)
 			    tz.tz_dsttime);
 }
 
-static void dec_gettimeofday(struct dec *d)
+void dec_gettimeofday(struct dec *d)
 {
 	if (!d->exiting)
 		return;
@@ -119,7 +120,7 @@ static void dec_gettimeofday(struct dec *d)
 	timezone_at(d, d->args[1]);
 }
 
-static void dec_settimeofday(struct dec *d)
+void dec_settimeofday(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -142,7 +143,7 @@ static bool fmt_time(long long sec, char *buf, size_t size)
 	return strftime(buf + pos, size - pos, "%z", &tm) != 0;
 }
 
-static void dec_time(struct dec *d)
+void dec_time(struct dec *d)
 {
 	char when[64];
 	int64_t t;
@@ -176,7 +177,7 @@ static void itimerval_at(struct dec *d, uint64_t addr)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_getitimer(struct dec *d)
+void dec_getitimer(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_xl_val(d, itimer_which, DEC_XL_N(itimer_which), (unsigned)d->args[0], "ITIMER_???");
@@ -186,7 +187,7 @@ static void dec_getitimer(struct dec *d)
 	}
 }
 
-static void dec_setitimer(struct dec *d)
+void dec_setitimer(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_xl_val(d, itimer_which, DEC_XL_N(itimer_which), (unsigned)d->args[0], "ITIMER_???");
@@ -259,7 +260,7 @@ static void itimerspec_at(struct dec *d, uint64_t addr)
 		    (unsigned long long)t[1].nsec);
 }
 
-static void dec_timer_create(struct dec *d)
+void dec_timer_create(struct dec *d)
 {
 	int id;
 
@@ -273,7 +274,7 @@ static void dec_timer_create(struct dec *d)
 	}
 }
 
-static void dec_timer_settime(struct dec *d)
+void dec_timer_settime(struct dec *d)
 {
 	if (!d->exiting) {
 		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
@@ -286,7 +287,7 @@ static void dec_timer_settime(struct dec *d)
 	}
 }
 
-static void dec_timer_gettime(struct dec *d)
+void dec_timer_gettime(struct dec *d)
 {
 	if (!d->exiting)
 		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
@@ -295,19 +296,19 @@ static void dec_timer_gettime(struct dec *d)
 }
 
 /* timer_getoverrun, timer_delete: strace's printargs_d. */
-static void dec_timer_id(struct dec *d)
+void dec_timer_id(struct dec *d)
 {
 	if (!d->exiting)
 		strbuf_addf(d->out, "%d", (int)d->args[0]);
 }
 
-static void dec_alarm(struct dec *d)
+void dec_alarm(struct dec *d)
 {
 	if (!d->exiting)
 		strbuf_addf(d->out, "%u", (unsigned)d->args[0]);
 }
 
-static void dec_sysinfo(struct dec *d)
+void dec_sysinfo(struct dec *d)
 {
 	struct sysinfo si;
 
@@ -322,7 +323,7 @@ static void dec_sysinfo(struct dec *d)
 		    si.totalhigh, si.freehigh, si.mem_unit);
 }
 
-static void dec_times(struct dec *d)
+void dec_times(struct dec *d)
 {
 	struct tms_k {
 		int64_t utime, stime, cutime, cstime;
@@ -341,7 +342,7 @@ static void dec_times(struct dec *d)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_restart_syscall(struct dec *d)
+void dec_restart_syscall(struct dec *d)
 {
 	/* strace names the interrupted call when it saw it; we do not
 	 * remember it, which strace also prints this way. */
@@ -378,7 +379,7 @@ static void int_at(struct dec *d, uint64_t addr)
 		strbuf_addf(d->out, "[%d]", v);
 }
 
-static void dec_sched_getscheduler(struct dec *d)
+void dec_sched_getscheduler(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
@@ -390,7 +391,7 @@ static void dec_sched_getscheduler(struct dec *d)
 	}
 }
 
-static void dec_sched_setscheduler(struct dec *d)
+void dec_sched_setscheduler(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -401,7 +402,7 @@ static void dec_sched_setscheduler(struct dec *d)
 	int_at(d, d->args[2]);
 }
 
-static void dec_sched_getparam(struct dec *d)
+void dec_sched_getparam(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
@@ -411,7 +412,7 @@ static void dec_sched_getparam(struct dec *d)
 	}
 }
 
-static void dec_sched_setparam(struct dec *d)
+void dec_sched_setparam(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -421,13 +422,13 @@ static void dec_sched_setparam(struct dec *d)
 }
 
 /* sched_get_priority_max, sched_get_priority_min. */
-static void dec_sched_priority(struct dec *d)
+void dec_sched_priority(struct dec *d)
 {
 	if (!d->exiting)
 		dec_xl_val(d, schedulers, DEC_XL_N(schedulers), (unsigned)d->args[0], "SCHED_???");
 }
 
-static void dec_sched_rr_get_interval(struct dec *d)
+void dec_sched_rr_get_interval(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
@@ -444,7 +445,7 @@ static void prio_who(struct dec *d)
 	pid_arg(d, 1);
 }
 
-static void dec_getpriority(struct dec *d)
+void dec_getpriority(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -453,7 +454,7 @@ static void dec_getpriority(struct dec *d)
 	prio_who(d);
 }
 
-static void dec_setpriority(struct dec *d)
+void dec_setpriority(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -463,53 +464,3 @@ static void dec_setpriority(struct dec *d)
 	dec_sep(d);
 	strbuf_addf(d->out, "%d", (int)d->args[2]);
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_misc_calls[] = {
-	/* Time. */
-	R(SYS_nanosleep, dec_nanosleep),
-	R(SYS_clock_nanosleep, dec_clock_nanosleep),
-	R(SYS_clock_gettime, dec_clock_gettime),
-	R(SYS_clock_getres, dec_clock_gettime),
-	R(SYS_clock_settime, dec_clock_settime),
-	R(SYS_gettimeofday, dec_gettimeofday),
-	R(SYS_settimeofday, dec_settimeofday),
-	R(SYS_time, dec_time),
-	R(SYS_times, dec_times),
-	R(SYS_getitimer, dec_getitimer),
-	R(SYS_setitimer, dec_setitimer),
-	R(SYS_alarm, dec_alarm),
-	R(SYS_timer_create, dec_timer_create),
-	R(SYS_timer_settime, dec_timer_settime),
-	R(SYS_timer_gettime, dec_timer_gettime),
-	R(SYS_timer_getoverrun, dec_timer_id),
-	R(SYS_timer_delete, dec_timer_id),
-
-	/* Scheduling. */
-	R(SYS_sched_setparam, dec_sched_setparam),
-	R(SYS_sched_getparam, dec_sched_getparam),
-	R(SYS_sched_setscheduler, dec_sched_setscheduler),
-	R(SYS_sched_getscheduler, dec_sched_getscheduler),
-	R(SYS_sched_get_priority_max, dec_sched_priority),
-	R(SYS_sched_get_priority_min, dec_sched_priority),
-	R(SYS_sched_rr_get_interval, dec_sched_rr_get_interval),
-	R(SYS_getpriority, dec_getpriority),
-	R(SYS_setpriority, dec_setpriority),
-
-	/* System V and POSIX IPC (shm is in memory.c). */
-
-	/* Asynchronous I/O contexts. */
-
-	/* Keys, modules, kexec, BPF, perf and other fd-returning facilities. */
-
-	/* Debugging and other processes' memory. */
-
-	/* The system. */
-	R(SYS_sysinfo, dec_sysinfo),
-	R(SYS_restart_syscall, dec_restart_syscall),
-
-	/* Never implemented on x86_64. */
-};
-
-const size_t dec_misc_ncalls = ARRAY_SIZE(dec_misc_calls);

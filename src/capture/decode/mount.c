@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 
+#include "capture/decode/decoders.h"
 #include "capture/decode/file.h"
 #include "util/util.h"
 
@@ -144,7 +145,7 @@ static void xattr_val(struct dec *d, uint64_t addr, uint64_t insize, uint64_t si
 }
 
 /* setxattr/lsetxattr(path, ...) and fsetxattr(fd, ...). */
-static void dec_setxattr(struct dec *d)
+void dec_setxattr(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -160,7 +161,7 @@ static void dec_setxattr(struct dec *d)
 	XL_FLAGS(d, xattrflags, d->args[4], "XATTR_???");
 }
 
-static void dec_getxattr(struct dec *d)
+void dec_getxattr(struct dec *d)
 {
 	if (!d->exiting) {
 		if (d->nr == SYS_fgetxattr)
@@ -175,7 +176,7 @@ static void dec_getxattr(struct dec *d)
 	}
 }
 
-static void dec_listxattr(struct dec *d)
+void dec_listxattr(struct dec *d)
 {
 	if (!d->exiting) {
 		if (d->nr == SYS_flistxattr)
@@ -193,7 +194,7 @@ static void dec_listxattr(struct dec *d)
 	dec_ulong(d, 2);
 }
 
-static void dec_removexattr(struct dec *d)
+void dec_removexattr(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -209,7 +210,7 @@ static void dec_removexattr(struct dec *d)
 /*
  * Mounts and swap.
  */
-static void dec_mount(struct dec *d)
+void dec_mount(struct dec *d)
 {
 	unsigned long long flags = d->args[3];
 	bool ignore_type = false, ignore_data = false, old_magic = false;
@@ -251,7 +252,7 @@ static void dec_mount(struct dec *d)
 
 /* pivot_root(new_root, put_old): the new root is the event's path, the
  * old root's place its path2, as their roles say. */
-static void dec_pivot_root(struct dec *d)
+void dec_pivot_root(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -260,7 +261,7 @@ static void dec_pivot_root(struct dec *d)
 	dec_path_arg(d, 1);
 }
 
-static void dec_umount2(struct dec *d)
+void dec_umount2(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -269,7 +270,7 @@ static void dec_umount2(struct dec *d)
 	XL_FLAGS(d, umount_flags, d->args[1], "MNT_???");
 }
 
-static void dec_swapon(struct dec *d)
+void dec_swapon(struct dec *d)
 {
 	unsigned flags = (unsigned)d->args[1];
 	unsigned prio = flags & SWAP_FLAG_PRIO_MASK;
@@ -287,7 +288,7 @@ static void dec_swapon(struct dec *d)
 }
 
 /* fanotify has no roles: nothing is the event's. */
-static void dec_fanotify_init(struct dec *d)
+void dec_fanotify_init(struct dec *d)
 {
 	unsigned flags = (unsigned)d->args[0];
 	const unsigned class_bits = FAN_CLASS_NOTIF | FAN_CLASS_CONTENT | FAN_CLASS_PRE_CONTENT;
@@ -304,7 +305,7 @@ static void dec_fanotify_init(struct dec *d)
 	dec_open_flags(d, (unsigned)d->args[1]);
 }
 
-static void dec_fanotify_mark(struct dec *d)
+void dec_fanotify_mark(struct dec *d)
 {
 	int dirfd = (int)d->args[3];
 
@@ -326,28 +327,3 @@ static void dec_fanotify_mark(struct dec *d)
 	dec_sep(d);
 	dec_path(d, d->args[4]);
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_mount_calls[] = {
-	R(SYS_setxattr, dec_setxattr),
-	R(SYS_lsetxattr, dec_setxattr),
-	R(SYS_fsetxattr, dec_setxattr),
-	R(SYS_getxattr, dec_getxattr),
-	R(SYS_lgetxattr, dec_getxattr),
-	R(SYS_fgetxattr, dec_getxattr),
-	R(SYS_listxattr, dec_listxattr),
-	R(SYS_llistxattr, dec_listxattr),
-	R(SYS_flistxattr, dec_listxattr),
-	R(SYS_removexattr, dec_removexattr),
-	R(SYS_lremovexattr, dec_removexattr),
-	R(SYS_fremovexattr, dec_removexattr),
-	R(SYS_mount, dec_mount),
-	R(SYS_umount2, dec_umount2),
-	R(SYS_pivot_root, dec_pivot_root),
-	R(SYS_swapon, dec_swapon),
-	R(SYS_fanotify_init, dec_fanotify_init),
-	R(SYS_fanotify_mark, dec_fanotify_mark),
-};
-
-const size_t dec_mount_ncalls = ARRAY_SIZE(dec_mount_calls);

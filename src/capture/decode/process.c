@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <asm/prctl.h>
 
+#include "capture/decode/decoders.h"
 #include "event/facts.h"
 #include "event/syscalls.h"
 #include "util/util.h"
@@ -46,7 +47,7 @@ static void uid_val(struct dec *d, unsigned uid)
 
 /* Every argument as a signed int (strace's printargs_d), also for pid
  * calls: getpgid, setpgid, getsid. */
-static void dec_args_d(struct dec *d)
+void dec_args_d(struct dec *d)
 {
 	const struct rc_syscall *sc = syscall_by_nr(d->nr);
 
@@ -80,13 +81,13 @@ static void exec_args(struct dec *d, int i)
 	dec_envp(d, d->args[i + 2]);
 }
 
-static void dec_execve(struct dec *d)
+void dec_execve(struct dec *d)
 {
 	if (!d->exiting)
 		exec_args(d, 0);
 }
 
-static void dec_execveat(struct dec *d)
+void dec_execveat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -148,7 +149,7 @@ static void fd_at(struct dec *d, uint64_t addr)
 }
 
 /* x86_64's clone(flags, stack, parent_tid, child_tid, tls). */
-static void dec_clone(struct dec *d)
+void dec_clone(struct dec *d)
 {
 	unsigned long long flags = d->args[0] & ~(unsigned long long)CSIGNAL;
 	int sig = (int)(d->args[0] & CSIGNAL);
@@ -194,7 +195,7 @@ struct k_clone_args {
 #define CLONE_ARGS_MIN offsetof(struct k_clone_args, set_tid)
 
 /* priv[0]: whether the exit half prints the "=> {...}" part. */
-static void dec_clone3(struct dec *d)
+void dec_clone3(struct dec *d)
 {
 	struct k_clone_args a;
 	uint64_t addr = d->args[0], size = d->args[1];
@@ -285,13 +286,13 @@ static void dec_clone3(struct dec *d)
 	strbuf_addf(d->out, ", %llu", (unsigned long long)size);
 }
 
-static void dec_unshare(struct dec *d)
+void dec_unshare(struct dec *d)
 {
 	if (!d->exiting)
 		dec_xl_flags(d, unshare_flags, DEC_XL_N(unshare_flags), d->args[0], "CLONE_???");
 }
 
-static void dec_setns(struct dec *d)
+void dec_setns(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -303,7 +304,7 @@ static void dec_setns(struct dec *d)
 /*
  * exit and wait.
  */
-static void dec_exit(struct dec *d)
+void dec_exit(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -368,7 +369,7 @@ static void wait_status(struct dec *d, int status)
 	strbuf_addc(d->out, ']');
 }
 
-static void dec_wait4(struct dec *d)
+void dec_wait4(struct dec *d)
 {
 	int status;
 
@@ -390,7 +391,7 @@ static void dec_wait4(struct dec *d)
 		dec_ptr(d, d->args[3]);
 }
 
-static void dec_waitid(struct dec *d)
+void dec_waitid(struct dec *d)
 {
 	if (!d->exiting) {
 		unsigned idtype = (unsigned)d->args[0];
@@ -426,7 +427,7 @@ static const struct dec_xl usagewho[] = {
 	DEC_XL(RUSAGE_SELF), { (unsigned)RUSAGE_CHILDREN, "RUSAGE_CHILDREN" }, DEC_XL(RUSAGE_THREAD),
 };
 
-static void dec_getrusage(struct dec *d)
+void dec_getrusage(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_xl_val(d, usagewho, DEC_XL_N(usagewho), (unsigned)d->args[0], "RUSAGE_???");
@@ -439,7 +440,7 @@ static void dec_getrusage(struct dec *d)
 /*
  * Signals sent.
  */
-static void dec_kill(struct dec *d)
+void dec_kill(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -448,7 +449,7 @@ static void dec_kill(struct dec *d)
 	dec_signal(d, (int)d->args[1]);
 }
 
-static void dec_tgkill(struct dec *d)
+void dec_tgkill(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -463,7 +464,7 @@ static const struct dec_xl pidfd_open_flags[] = {
 	{ O_NONBLOCK, "PIDFD_NONBLOCK" },
 };
 
-static void dec_pidfd_open(struct dec *d)
+void dec_pidfd_open(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -473,7 +474,7 @@ static void dec_pidfd_open(struct dec *d)
 		     "PIDFD_???");
 }
 
-static void dec_pidfd_send_signal(struct dec *d)
+void dec_pidfd_send_signal(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -485,7 +486,7 @@ static void dec_pidfd_send_signal(struct dec *d)
 	strbuf_addf(d->out, ", %#x", (unsigned)d->args[3]);
 }
 
-static void dec_pidfd_getfd(struct dec *d)
+void dec_pidfd_getfd(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -496,7 +497,7 @@ static void dec_pidfd_getfd(struct dec *d)
 /*
  * Credentials.
  */
-static void dec_uids(struct dec *d)
+void dec_uids(struct dec *d)
 {
 	const struct rc_syscall *sc = syscall_by_nr(d->nr);
 
@@ -510,7 +511,7 @@ static void dec_uids(struct dec *d)
 }
 
 /* getresuid, getresgid: three ids written at exit. */
-static void dec_getresuid(struct dec *d)
+void dec_getresuid(struct dec *d)
 {
 	if (!d->exiting)
 		return;
@@ -569,7 +570,7 @@ static void groups_at(struct dec *d, uint64_t addr, unsigned len)
 	strbuf_addc(d->out, ']');
 }
 
-static void dec_setgroups(struct dec *d)
+void dec_setgroups(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -578,7 +579,7 @@ static void dec_setgroups(struct dec *d)
 	groups_at(d, d->args[1], (unsigned)(int)d->args[0]);
 }
 
-static void dec_getgroups(struct dec *d)
+void dec_getgroups(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
@@ -627,7 +628,7 @@ static void resource_arg(struct dec *d, int argi)
 	dec_xl_val(d, resources, DEC_XL_N(resources), (unsigned)d->args[argi], "RLIMIT_???");
 }
 
-static void dec_prlimit64(struct dec *d)
+void dec_prlimit64(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
@@ -641,7 +642,7 @@ static void dec_prlimit64(struct dec *d)
 	}
 }
 
-static void dec_getrlimit(struct dec *d)
+void dec_getrlimit(struct dec *d)
 {
 	if (!d->exiting) {
 		resource_arg(d, 0);
@@ -651,7 +652,7 @@ static void dec_getrlimit(struct dec *d)
 	}
 }
 
-static void dec_setrlimit(struct dec *d)
+void dec_setrlimit(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -773,7 +774,7 @@ static void comm_at(struct dec *d, uint64_t addr, size_t max)
 #define TASK_COMM_LEN 16
 
 /* Options whose result the kernel writes through arg2 print it at exit. */
-static void dec_prctl(struct dec *d)
+void dec_prctl(struct dec *d)
 {
 	unsigned option = (unsigned)d->args[0];
 	uint64_t arg2 = d->args[1];
@@ -928,7 +929,7 @@ static void dec_prctl(struct dec *d)
 	}
 }
 
-static void dec_arch_prctl(struct dec *d)
+void dec_arch_prctl(struct dec *d)
 {
 	unsigned option = (unsigned)d->args[0];
 
@@ -963,7 +964,7 @@ static void dec_arch_prctl(struct dec *d)
  */
 
 /* set_robust_list(head, len). */
-static void dec_set_robust_list(struct dec *d)
+void dec_set_robust_list(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -1020,7 +1021,7 @@ static void affinity_at(struct dec *d, uint64_t addr, unsigned len)
 	strbuf_addc(d->out, ']');
 }
 
-static void dec_sched_getaffinity(struct dec *d)
+void dec_sched_getaffinity(struct dec *d)
 {
 	if (!d->exiting) {
 		strbuf_addf(d->out, "%d, %u, ", (int)d->args[0], (unsigned)d->args[1]);
@@ -1029,7 +1030,7 @@ static void dec_sched_getaffinity(struct dec *d)
 	affinity_at(d, d->args[2], (unsigned)d->rval);
 }
 
-static void dec_sched_setaffinity(struct dec *d)
+void dec_sched_setaffinity(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -1037,7 +1038,7 @@ static void dec_sched_setaffinity(struct dec *d)
 	affinity_at(d, d->args[2], (unsigned)d->args[1]);
 }
 
-static void dec_uname(struct dec *d)
+void dec_uname(struct dec *d)
 {
 	struct utsname u;
 
@@ -1092,7 +1093,7 @@ static void random_bytes(struct dec *d, uint64_t addr, size_t len)
 		strbuf_add(d->out, "...", 3);
 }
 
-static void dec_getrandom(struct dec *d)
+void dec_getrandom(struct dec *d)
 {
 	if (!d->exiting)
 		return;
@@ -1129,7 +1130,7 @@ static void personality_text(struct dec *d, unsigned pers)
 }
 
 /* The result goes to rv_extra through a swap of d->out. */
-static void dec_personality(struct dec *d)
+void dec_personality(struct dec *d)
 {
 	unsigned pers;
 
@@ -1150,56 +1151,3 @@ static void dec_personality(struct dec *d)
 	strbuf_addc(d->out, ')');
 	d->out = out;
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_process_calls[] = {
-	R(SYS_execve, dec_execve),
-	R(SYS_execveat, dec_execveat),
-	R(SYS_clone, dec_clone),
-	R(SYS_clone3, dec_clone3),
-	R(SYS_exit, dec_exit),
-	R(SYS_exit_group, dec_exit),
-	R(SYS_wait4, dec_wait4),
-	R(SYS_waitid, dec_waitid),
-	R(SYS_kill, dec_kill),
-	R(SYS_tkill, dec_kill),
-	R(SYS_tgkill, dec_tgkill),
-	R(SYS_pidfd_open, dec_pidfd_open),
-	R(SYS_pidfd_send_signal, dec_pidfd_send_signal),
-	R(SYS_pidfd_getfd, dec_pidfd_getfd),
-	R(SYS_unshare, dec_unshare),
-	R(SYS_setns, dec_setns),
-
-	R(SYS_getpgid, dec_args_d),
-	R(SYS_setpgid, dec_args_d),
-	R(SYS_getsid, dec_args_d),
-	R(SYS_set_robust_list, dec_set_robust_list),
-
-	R(SYS_setuid, dec_uids),
-	R(SYS_setgid, dec_uids),
-	R(SYS_setreuid, dec_uids),
-	R(SYS_setregid, dec_uids),
-	R(SYS_setresuid, dec_uids),
-	R(SYS_setresgid, dec_uids),
-	R(SYS_getresuid, dec_getresuid),
-	R(SYS_getresgid, dec_getresuid),
-	R(SYS_setfsuid, dec_uids),
-	R(SYS_setfsgid, dec_uids),
-	R(SYS_getgroups, dec_getgroups),
-	R(SYS_setgroups, dec_setgroups),
-
-	R(SYS_prctl, dec_prctl),
-	R(SYS_arch_prctl, dec_arch_prctl),
-	R(SYS_prlimit64, dec_prlimit64),
-	R(SYS_getrlimit, dec_getrlimit),
-	R(SYS_setrlimit, dec_setrlimit),
-	R(SYS_getrusage, dec_getrusage),
-	R(SYS_sched_getaffinity, dec_sched_getaffinity),
-	R(SYS_sched_setaffinity, dec_sched_setaffinity),
-	R(SYS_uname, dec_uname),
-	R(SYS_getrandom, dec_getrandom),
-	R(SYS_personality, dec_personality),
-};
-
-const size_t dec_process_ncalls = ARRAY_SIZE(dec_process_calls);

@@ -15,6 +15,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "capture/decode/decoders.h"
 #include "gen/tables.h"
 #include "util/util.h"
 
@@ -363,7 +364,7 @@ static void sigaction_at(struct dec *d, uint64_t addr)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_rt_sigaction(struct dec *d)
+void dec_rt_sigaction(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_signal(d, (int)d->args[0]);
@@ -377,7 +378,7 @@ static void dec_rt_sigaction(struct dec *d)
 	}
 }
 
-static void dec_rt_sigprocmask(struct dec *d)
+void dec_rt_sigprocmask(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_xl_val(d, sigprocmaskcmds, DEC_XL_N(sigprocmaskcmds), (unsigned)d->args[0],
@@ -396,7 +397,7 @@ static void dec_rt_sigprocmask(struct dec *d)
  * pointer points just past (the handler's return popped pretcode):
  * frame = sp - 8, mask = frame + 8 + offsetof(ucontext_t, uc_sigmask). The
  * stack pointer is read from the stopped tracee. */
-static void dec_rt_sigreturn(struct dec *d)
+void dec_rt_sigreturn(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -411,7 +412,7 @@ static void dec_rt_sigreturn(struct dec *d)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_rt_sigpending(struct dec *d)
+void dec_rt_sigpending(struct dec *d)
 {
 	if (!d->exiting)
 		return;
@@ -421,7 +422,7 @@ static void dec_rt_sigpending(struct dec *d)
 	dec_ulong(d, 1);
 }
 
-static void dec_rt_sigsuspend(struct dec *d)
+void dec_rt_sigsuspend(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -435,7 +436,7 @@ static void dec_rt_sigsuspend(struct dec *d)
  * it, priv[2] how it printed. */
 enum { TS_NULL, TS_READ, TS_ADDR };
 
-static void dec_rt_sigtimedwait(struct dec *d)
+void dec_rt_sigtimedwait(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_sigset(d, d->args[0], d->args[3]);
@@ -479,7 +480,7 @@ static void dec_rt_sigtimedwait(struct dec *d)
 	}
 }
 
-static void dec_rt_sigqueueinfo(struct dec *d)
+void dec_rt_sigqueueinfo(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -489,7 +490,7 @@ static void dec_rt_sigqueueinfo(struct dec *d)
 	dec_siginfo_at(d, d->args[2]);
 }
 
-static void dec_rt_tgsigqueueinfo(struct dec *d)
+void dec_rt_tgsigqueueinfo(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -513,7 +514,7 @@ static void stack_at(struct dec *d, uint64_t addr)
 	strbuf_addf(d->out, ", ss_size=%zu}", ss.ss_size);
 }
 
-static void dec_sigaltstack(struct dec *d)
+void dec_sigaltstack(struct dec *d)
 {
 	if (!d->exiting) {
 		stack_at(d, d->args[0]);
@@ -524,7 +525,7 @@ static void dec_sigaltstack(struct dec *d)
 }
 
 /* signalfd(fd, mask, size) and signalfd4(..., flags). */
-static void dec_signalfd(struct dec *d)
+void dec_signalfd(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -539,23 +540,6 @@ static void dec_signalfd(struct dec *d)
 	}
 }
 
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_signal_calls[] = {
-	R(SYS_rt_sigaction, dec_rt_sigaction),
-	R(SYS_rt_sigprocmask, dec_rt_sigprocmask),
-	R(SYS_rt_sigreturn, dec_rt_sigreturn),
-	R(SYS_rt_sigpending, dec_rt_sigpending),
-	R(SYS_rt_sigtimedwait, dec_rt_sigtimedwait),
-	R(SYS_rt_sigqueueinfo, dec_rt_sigqueueinfo),
-	R(SYS_rt_tgsigqueueinfo, dec_rt_tgsigqueueinfo),
-	R(SYS_rt_sigsuspend, dec_rt_sigsuspend),
-	R(SYS_sigaltstack, dec_sigaltstack),
-	R(SYS_signalfd, dec_signalfd),
-	R(SYS_signalfd4, dec_signalfd),
-};
-
-const size_t dec_signal_ncalls = ARRAY_SIZE(dec_signal_calls);
 
 void dec_signal_line(struct strbuf *out, const siginfo_t *si)
 {
