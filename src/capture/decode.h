@@ -256,27 +256,11 @@ ssize_t mem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max, bool *cut)
  * signal-delivery lines with dec_signame and dec_siginfo.
  *
  * strace walks its value tables in its own order, which is not always the
- * order of the bits (MAP_NORESERVE before MAP_GROWSDOWN), so a family keeps
- * such a table as a dec_xl array written in strace's order.
+ * order of the bits (MAP_NORESERVE before MAP_GROWSDOWN): such a table is
+ * a file of src/xlat/, written in strace's order, which the generator
+ * makes into rc_xlat_NAME (gen/tables.h), printed with xlat_print_flags
+ * and xlat_print_val (util/xlat.h).
  */
-struct dec_xl {
-	unsigned long long val;
-	const char *name;
-};
-#define DEC_XL(v) { (unsigned long long)(v), #v }
-#define DEC_XL_N(tab) (sizeof(tab) / sizeof((tab)[0]))
-
-/* strace's printflags: the names of the set bits in table order, then
- * "|0x.." for bits no name covers; when no name matched, "0x.." and DFLT
- * in a comment; a zero value prints the table's zero entry, else "0". */
-void dec_xl_flags(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
-		  const char *dflt);
-/* strace's printxval: the name of V, else "0x.." and, when DFLT is not
- * NULL, DFLT in a comment. Returns whether V had a name. */
-bool dec_xl_val(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
-		const char *dflt);
-const char *dec_xl_name(const struct dec_xl *x, size_t n, unsigned long long v);
-
 /* strace's umove_or_printaddr: read LEN bytes at ADDR into BUF, or print
  * NULL or the address and return false, also at the exit of a failed call
  * (the kernel wrote nothing). */

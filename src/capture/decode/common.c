@@ -224,11 +224,13 @@ void dec_dirfd(struct dec *d, int fd)
 }
 
 /*
- * Flags. strace walks its own table order; ours is sorted by name, so the
- * names are chosen multi-bit first (O_SYNC before O_DSYNC, MAP_SHARED_VALIDATE
- * before MAP_SHARED) and printed in the order of their lowest bit, which is
- * strace's order for most tables (open flags have dec_open_flags; strace
- * prints MAP_NORESERVE before MAP_GROWSDOWN).
+ * Flags against a group of gen/tables.h, every name of a prefix sorted by
+ * name: the names are chosen multi-bit first (O_SYNC before O_DSYNC,
+ * MAP_SHARED_VALIDATE before MAP_SHARED) and printed in the order of their
+ * lowest bit, which is strace's order for most tables. Where it is not,
+ * a decoder prints from a table of src/xlat/ in strace's order
+ * (xlat_print_flags: MAP_NORESERVE before MAP_GROWSDOWN), or, for open
+ * flags, with dec_open_flags.
  */
 /* Print order: lowest bit first, then the smaller value. */
 static bool prints_before(unsigned long long a, unsigned long long b)
@@ -947,62 +949,9 @@ void dec_sockaddr(struct dec *d, uint64_t addr, size_t len)
 }
 
 /*
- * The printers the families share (decode.h): value tables in strace's
- * order, tracee structs, times and clocks.
+ * The printers the families share (decode.h): tracee structs, times and
+ * clocks.
  */
-void dec_xl_flags(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
-		  const char *dflt)
-{
-	unsigned found = 0;
-
-	/* strace's printflags_ex: a zero value can only match the table's
-	 * first entry (the loop stops as soon as nothing is left). */
-	for (size_t i = 0; i < n && (v || !found); i++) {
-		unsigned long long xv = x[i].val;
-		if (v == xv || (xv && (v & xv) == xv)) {
-			if (found++)
-				strbuf_addc(d->out, '|');
-			strbuf_adds(d->out, x[i].name);
-			v &= ~xv;
-		}
-		if (!v)
-			break;
-	}
-	if (found) {
-		if (v)
-			strbuf_addf(d->out, "|%#llx", v);
-	} else if (v) {
-		strbuf_addf(d->out, "%#llx", v);
-		if (dflt)
-			strbuf_addf(d->out, " /* %s */", dflt);
-	} else if (dflt) {
-		strbuf_addc(d->out, '0');
-	}
-}
-
-const char *dec_xl_name(const struct dec_xl *x, size_t n, unsigned long long v)
-{
-	for (size_t i = 0; i < n; i++)
-		if (x[i].val == v)
-			return x[i].name;
-	return NULL;
-}
-
-bool dec_xl_val(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
-		const char *dflt)
-{
-	const char *name = dec_xl_name(x, n, v);
-
-	if (name) {
-		strbuf_adds(d->out, name);
-		return true;
-	}
-	strbuf_addf(d->out, "%#llx", v);
-	if (dflt)
-		strbuf_addf(d->out, " /* %s */", dflt);
-	return false;
-}
-
 bool dec_umove(struct dec *d, uint64_t addr, void *buf, size_t len)
 {
 	if (!addr) {
@@ -1066,15 +1015,7 @@ void dec_clock_t(struct strbuf *out, unsigned long long v)
 	strbuf_addf(out, " /* %llu%s s */", v / (unsigned long long)tck, frac + 1);
 }
 
-/* The clocks strace names. */
-static const struct dec_xl clocknames[] = {
-	DEC_XL(CLOCK_REALTIME), DEC_XL(CLOCK_MONOTONIC), DEC_XL(CLOCK_PROCESS_CPUTIME_ID),
-	DEC_XL(CLOCK_THREAD_CPUTIME_ID), DEC_XL(CLOCK_MONOTONIC_RAW),
-	DEC_XL(CLOCK_REALTIME_COARSE), DEC_XL(CLOCK_MONOTONIC_COARSE), DEC_XL(CLOCK_BOOTTIME),
-	DEC_XL(CLOCK_REALTIME_ALARM), DEC_XL(CLOCK_BOOTTIME_ALARM), DEC_XL(CLOCK_TAI),
-};
-
 void dec_clockid(struct dec *d, unsigned id)
 {
-	dec_xl_val(d, clocknames, DEC_XL_N(clocknames), id, "CLOCK_???");
+	xlat_print_val(d->out, &rc_xlat_clocknames, id, "CLOCK_???");
 }

@@ -10,9 +10,10 @@
  *
  * Calls that write a result (stat buffers, readlink's and getcwd's text,
  * F_GETLK's lock, TCGETS's termios) print their first arguments at entry
- * and the rest at exit, as strace does. The constant tables are in
- * strace's order, which is the order flags print in; their values come
- * from the headers. Only x86_64's native layouts are decoded.
+ * and the rest at exit, as strace does. The constant tables
+ * (src/xlat/) are in strace's order, which is the order flags print in;
+ * their values come from the headers. Only x86_64's native layouts are
+ * decoded.
  */
 #include "capture/decode.h"
 
@@ -47,145 +48,6 @@
 #endif
 
 /*
- * Tables, in strace's order.
- */
-static const struct dec_xl at_flags[] = {
-	DEC_XL(AT_SYMLINK_NOFOLLOW), DEC_XL(AT_REMOVEDIR), DEC_XL(AT_SYMLINK_FOLLOW),
-	DEC_XL(AT_NO_AUTOMOUNT), DEC_XL(AT_EMPTY_PATH), DEC_XL(AT_RECURSIVE),
-};
-
-static const struct dec_xl faccessat_flags[] = {
-	DEC_XL(AT_SYMLINK_NOFOLLOW), DEC_XL(AT_EACCESS), DEC_XL(AT_EMPTY_PATH),
-};
-
-static const struct dec_xl name_to_handle_at_flags[] = {
-	DEC_XL(AT_SYMLINK_FOLLOW), DEC_XL(AT_EMPTY_PATH),
-};
-
-static const struct dec_xl access_modes[] = {
-	DEC_XL(F_OK), DEC_XL(R_OK), DEC_XL(W_OK), DEC_XL(X_OK),
-};
-
-static const struct dec_xl at_statx_sync_types[] = {
-	DEC_XL(AT_STATX_SYNC_AS_STAT), DEC_XL(AT_STATX_FORCE_SYNC), DEC_XL(AT_STATX_DONT_SYNC),
-};
-
-static const struct dec_xl statx_masks[] = {
-	DEC_XL(STATX_ALL), DEC_XL(STATX_BASIC_STATS), DEC_XL(STATX_TYPE), DEC_XL(STATX_MODE),
-	DEC_XL(STATX_NLINK), DEC_XL(STATX_UID), DEC_XL(STATX_GID), DEC_XL(STATX_ATIME),
-	DEC_XL(STATX_MTIME), DEC_XL(STATX_CTIME), DEC_XL(STATX_INO), DEC_XL(STATX_SIZE),
-	DEC_XL(STATX_BLOCKS), DEC_XL(STATX_BTIME),
-#ifdef STATX_MNT_ID
-	DEC_XL(STATX_MNT_ID),
-#endif
-#ifdef STATX_DIOALIGN
-	DEC_XL(STATX_DIOALIGN),
-#endif
-};
-
-static const struct dec_xl statx_attrs[] = {
-	DEC_XL(STATX_ATTR_COMPRESSED), DEC_XL(STATX_ATTR_IMMUTABLE), DEC_XL(STATX_ATTR_APPEND),
-	DEC_XL(STATX_ATTR_NODUMP), DEC_XL(STATX_ATTR_ENCRYPTED), DEC_XL(STATX_ATTR_AUTOMOUNT),
-#ifdef STATX_ATTR_MOUNT_ROOT
-	DEC_XL(STATX_ATTR_MOUNT_ROOT),
-#endif
-#ifdef STATX_ATTR_VERITY
-	DEC_XL(STATX_ATTR_VERITY),
-#endif
-#ifdef STATX_ATTR_DAX
-	DEC_XL(STATX_ATTR_DAX),
-#endif
-};
-
-static const struct dec_xl modetypes[] = {
-	DEC_XL(S_IFREG), DEC_XL(S_IFSOCK), DEC_XL(S_IFIFO), DEC_XL(S_IFLNK),
-	DEC_XL(S_IFDIR), DEC_XL(S_IFBLK), DEC_XL(S_IFCHR),
-};
-
-static const struct dec_xl rename_flags[] = {
-	DEC_XL(RENAME_NOREPLACE), DEC_XL(RENAME_EXCHANGE), DEC_XL(RENAME_WHITEOUT),
-};
-
-static const struct dec_xl close_range_flags[] = {
-	DEC_XL(CLOSE_RANGE_UNSHARE), DEC_XL(CLOSE_RANGE_CLOEXEC),
-};
-
-/* strace's open_mode_flags: open flags without the access mode (dup3). */
-static const struct dec_xl open_mode_flags[] = {
-	DEC_XL(O_CREAT), DEC_XL(O_EXCL), DEC_XL(O_NOCTTY), DEC_XL(O_TRUNC), DEC_XL(O_APPEND),
-	DEC_XL(O_NONBLOCK), DEC_XL(O_SYNC), DEC_XL(O_DSYNC), DEC_XL(O_DIRECT),
-	DEC_XL(O_NOFOLLOW), DEC_XL(O_NOATIME), DEC_XL(O_CLOEXEC), DEC_XL(O_PATH),
-	DEC_XL(O_TMPFILE), DEC_XL(O_DIRECTORY), DEC_XL(FASYNC),
-};
-
-static const struct dec_xl open_resolve_flags[] = {
-	DEC_XL(RESOLVE_NO_XDEV), DEC_XL(RESOLVE_NO_MAGICLINKS), DEC_XL(RESOLVE_NO_SYMLINKS),
-	DEC_XL(RESOLVE_BENEATH), DEC_XL(RESOLVE_IN_ROOT),
-#ifdef RESOLVE_CACHED
-	DEC_XL(RESOLVE_CACHED),
-#endif
-};
-
-const struct dec_xl file_whence_codes[FILE_NWHENCE] = {
-	DEC_XL(SEEK_SET), DEC_XL(SEEK_CUR), DEC_XL(SEEK_END), DEC_XL(SEEK_DATA), DEC_XL(SEEK_HOLE),
-};
-
-static const struct dec_xl falloc_flags[] = {
-	DEC_XL(FALLOC_FL_KEEP_SIZE), DEC_XL(FALLOC_FL_PUNCH_HOLE), DEC_XL(FALLOC_FL_NO_HIDE_STALE),
-	DEC_XL(FALLOC_FL_COLLAPSE_RANGE), DEC_XL(FALLOC_FL_ZERO_RANGE),
-	DEC_XL(FALLOC_FL_INSERT_RANGE), DEC_XL(FALLOC_FL_UNSHARE_RANGE),
-};
-
-static const struct dec_xl advise[] = {
-	DEC_XL(POSIX_FADV_NORMAL), DEC_XL(POSIX_FADV_RANDOM), DEC_XL(POSIX_FADV_SEQUENTIAL),
-	DEC_XL(POSIX_FADV_WILLNEED), DEC_XL(POSIX_FADV_DONTNEED), DEC_XL(POSIX_FADV_NOREUSE),
-};
-
-static const struct dec_xl memfd_create_flags[] = {
-	DEC_XL(MFD_CLOEXEC), DEC_XL(MFD_ALLOW_SEALING), DEC_XL(MFD_HUGETLB),
-};
-
-static const struct dec_xl inotify_flags[] = {
-	DEC_XL(IN_ACCESS), DEC_XL(IN_MODIFY), DEC_XL(IN_ATTRIB), DEC_XL(IN_CLOSE_WRITE),
-	DEC_XL(IN_CLOSE_NOWRITE), DEC_XL(IN_OPEN), DEC_XL(IN_MOVED_FROM), DEC_XL(IN_MOVED_TO),
-	DEC_XL(IN_CREATE), DEC_XL(IN_DELETE), DEC_XL(IN_DELETE_SELF), DEC_XL(IN_MOVE_SELF),
-	DEC_XL(IN_UNMOUNT), DEC_XL(IN_Q_OVERFLOW), DEC_XL(IN_IGNORED), DEC_XL(IN_ONLYDIR),
-	DEC_XL(IN_DONT_FOLLOW), DEC_XL(IN_EXCL_UNLINK),
-#ifdef IN_MASK_CREATE
-	DEC_XL(IN_MASK_CREATE),
-#endif
-	DEC_XL(IN_MASK_ADD), DEC_XL(IN_ISDIR), DEC_XL(IN_ONESHOT),
-};
-
-static const struct dec_xl inotify_init_flags[] = {
-	DEC_XL(IN_NONBLOCK), DEC_XL(IN_CLOEXEC),
-};
-
-/* MS_NOUSER is 1 << 31 in an int: keep it from sign-extending. */
-/* strace's fsmagic, as far as linux/magic.h names them (ascending). */
-static const struct dec_xl fsmagic[] = {
-	DEC_XL(AUTOFS_SUPER_MAGIC), DEC_XL(DEVPTS_SUPER_MAGIC), DEC_XL(MSDOS_SUPER_MAGIC),
-	DEC_XL(NFS_SUPER_MAGIC), DEC_XL(ISOFS_SUPER_MAGIC), DEC_XL(PROC_SUPER_MAGIC),
-	DEC_XL(EXT2_SUPER_MAGIC), DEC_XL(ECRYPTFS_SUPER_MAGIC), DEC_XL(CGROUP_SUPER_MAGIC),
-	DEC_XL(TMPFS_MAGIC), DEC_XL(ANON_INODE_FS_MAGIC), DEC_XL(CRAMFS_MAGIC),
-	DEC_XL(BINFMTFS_MAGIC), DEC_XL(PIPEFS_MAGIC), DEC_XL(SOCKFS_MAGIC), DEC_XL(XFS_SUPER_MAGIC),
-	DEC_XL(PSTOREFS_MAGIC), DEC_XL(SYSFS_MAGIC), DEC_XL(CGROUP2_SUPER_MAGIC),
-	DEC_XL(DEBUGFS_MAGIC), DEC_XL(NSFS_MAGIC), DEC_XL(SECURITYFS_MAGIC), DEC_XL(SQUASHFS_MAGIC),
-	DEC_XL(TRACEFS_MAGIC), DEC_XL(OVERLAYFS_SUPER_MAGIC), DEC_XL(RAMFS_MAGIC),
-	DEC_XL(BTRFS_SUPER_MAGIC), DEC_XL(HUGETLBFS_MAGIC), DEC_XL(BPF_FS_MAGIC),
-	DEC_XL(EFIVARFS_MAGIC), DEC_XL(F2FS_SUPER_MAGIC), DEC_XL(SELINUX_MAGIC),
-};
-
-static const struct dec_xl statfs_flags[] = {
-	DEC_XL(ST_VALID), DEC_XL(ST_RDONLY), DEC_XL(ST_NOSUID), DEC_XL(ST_NODEV),
-	DEC_XL(ST_NOEXEC), DEC_XL(ST_SYNCHRONOUS), DEC_XL(ST_MANDLOCK), DEC_XL(ST_NOATIME),
-	DEC_XL(ST_NODIRATIME), DEC_XL(ST_RELATIME),
-#ifdef ST_NOSYMFOLLOW
-	DEC_XL(ST_NOSYMFOLLOW),
-#endif
-};
-
-/*
  * Small printers.
  */
 
@@ -204,7 +66,7 @@ static unsigned symbolic_mode(struct dec *d, unsigned mode)
 	const unsigned special = S_ISUID | S_ISGID | S_ISVTX;
 
 	if (mode & S_IFMT)
-		ifmt = dec_xl_name(modetypes, DEC_XL_N(modetypes), mode & S_IFMT);
+		ifmt = xlat_name(&rc_xlat_modetypes, mode & S_IFMT);
 	if (!ifmt) {
 		strbuf_addf(d->out, "%#03o", mode);
 		return mode;
@@ -343,7 +205,7 @@ void dec_openat2(struct dec *d)
 		if (event_open_reads_mode(how.flags) || how.mode)
 			strbuf_addf(d->out, ", mode=%#03llo", (unsigned long long)how.mode);
 		strbuf_add(d->out, ", resolve=", 10);
-		XL_FLAGS(d, open_resolve_flags, how.resolve, "RESOLVE_???");
+		xlat_print_flags(d->out, &rc_xlat_open_resolve_flags, how.resolve, "RESOLVE_???");
 		strbuf_addc(d->out, '}');
 	}
 	dec_sep(d);
@@ -415,7 +277,7 @@ void dec_newfstatat(struct dec *d)
 	} else {
 		stat_struct(d, d->args[2]);
 		dec_sep(d);
-		XL_FLAGS(d, at_flags, d->args[3], "AT_???");
+		xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[3], "AT_???");
 	}
 }
 
@@ -429,23 +291,23 @@ void dec_statx(struct dec *d)
 		dec_sep(d);
 		dec_path_arg(d, 1);
 		dec_sep(d);
-		XL_FLAGS(d, at_statx_sync_types, flags & AT_STATX_SYNC_TYPE, NULL);
+		xlat_print_flags(d->out, &rc_xlat_at_statx_sync_types, flags & AT_STATX_SYNC_TYPE, NULL);
 		flags &= ~(unsigned)AT_STATX_SYNC_TYPE;
 		if (flags) {
 			strbuf_addc(d->out, '|');
-			XL_FLAGS(d, at_flags, flags, NULL);
+			xlat_print_flags(d->out, &rc_xlat_at_flags, flags, NULL);
 		}
 		dec_sep(d);
-		XL_FLAGS(d, statx_masks, (unsigned)d->args[3], "STATX_???");
+		xlat_print_flags(d->out, &rc_xlat_statx_masks, (unsigned)d->args[3], "STATX_???");
 		dec_sep(d);
 		return;
 	}
 	if (!dec_umove(d, d->args[4], &stx, sizeof(stx)))
 		return;
 	strbuf_add(d->out, "{stx_mask=", 10);
-	XL_FLAGS(d, statx_masks, stx.stx_mask, "STATX_???");
+	xlat_print_flags(d->out, &rc_xlat_statx_masks, stx.stx_mask, "STATX_???");
 	strbuf_add(d->out, ", stx_attributes=", 17);
-	XL_FLAGS(d, statx_attrs, stx.stx_attributes, "STATX_ATTR_???");
+	xlat_print_flags(d->out, &rc_xlat_statx_attrs, stx.stx_attributes, "STATX_ATTR_???");
 	if (stx.stx_mask & (STATX_TYPE | STATX_MODE)) {
 		strbuf_add(d->out, ", stx_mode=", 11);
 		symbolic_mode(d, stx.stx_mode);
@@ -467,7 +329,7 @@ static void statfs_struct(struct dec *d, uint64_t addr)
 		return;
 	memcpy(fsid, &b.f_fsid, sizeof(fsid));
 	strbuf_add(d->out, "{f_type=", 8);
-	XL_VAL(d, fsmagic, (unsigned long long)b.f_type, NULL);
+	xlat_print_val(d->out, &rc_xlat_fsmagic, (unsigned long long)b.f_type, NULL);
 	strbuf_addf(d->out, ", f_bsize=%llu, f_blocks=%llu, f_bfree=%llu, f_bavail=%llu, f_files=%llu, f_ffree=%llu",
 		    (unsigned long long)b.f_bsize, (unsigned long long)b.f_blocks,
 		    (unsigned long long)b.f_bfree, (unsigned long long)b.f_bavail,
@@ -479,7 +341,7 @@ static void statfs_struct(struct dec *d, uint64_t addr)
 		    (unsigned long long)b.f_frsize);
 	if (b.f_flags & ST_VALID) {
 		strbuf_add(d->out, ", f_flags=", 10);
-		XL_FLAGS(d, statfs_flags, (unsigned long long)b.f_flags, "ST_???");
+		xlat_print_flags(d->out, &rc_xlat_statfs_flags, (unsigned long long)b.f_flags, "ST_???");
 	}
 	strbuf_addc(d->out, '}');
 }
@@ -512,7 +374,7 @@ void dec_fstatfs(struct dec *d)
  * covers any of its bits (printed in hex). */
 static void access_mode(struct dec *d, uint64_t v)
 {
-	XL_FLAGS(d, access_modes, v, "?_OK");
+	xlat_print_flags(d->out, &rc_xlat_access_modes, v, "?_OK");
 	if (v & (R_OK | W_OK | X_OK))
 		d->e->mode = 0;
 	else	/* strtoll's reading of the hex: a huge one saturates */
@@ -539,7 +401,7 @@ void dec_faccessat(struct dec *d)
 	access_mode(d, d->args[2]);
 	if (d->nr == SYS_faccessat2) {
 		dec_sep(d);
-		XL_FLAGS(d, faccessat_flags, d->args[3], "AT_???");
+		xlat_print_flags(d->out, &rc_xlat_faccessat_flags, d->args[3], "AT_???");
 	}
 }
 
@@ -613,7 +475,7 @@ void dec_unlinkat(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	XL_FLAGS(d, at_flags, d->args[2], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[2], "AT_???");
 }
 
 /* rename(old, new), link(old, new). */
@@ -640,10 +502,10 @@ void dec_at_path2(struct dec *d)
 	dec_path_arg(d, 3);
 	if (d->nr == SYS_renameat2) {
 		dec_sep(d);
-		XL_FLAGS(d, rename_flags, d->args[4], "RENAME_??");
+		xlat_print_flags(d->out, &rc_xlat_rename_flags, d->args[4], "RENAME_??");
 	} else if (d->nr == SYS_linkat) {
 		dec_sep(d);
-		XL_FLAGS(d, at_flags, d->args[4], "AT_???");
+		xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[4], "AT_???");
 	}
 }
 
@@ -732,7 +594,7 @@ void dec_fchownat(struct dec *d)
 	dec_sep(d);
 	uid_arg(d, d->args[3]);
 	dec_sep(d);
-	XL_FLAGS(d, at_flags, d->args[4], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[4], "AT_???");
 }
 
 void dec_truncate(struct dec *d)
@@ -809,7 +671,7 @@ void dec_close_range(struct dec *d)
 	if (d->exiting)
 		return;
 	strbuf_addf(d->out, "%u, %u, ", (unsigned)d->args[0], (unsigned)d->args[1]);
-	XL_FLAGS(d, close_range_flags, d->args[2], "CLOSE_RANGE_???");
+	xlat_print_flags(d->out, &rc_xlat_close_range_flags, d->args[2], "CLOSE_RANGE_???");
 }
 
 /* dup2/dup3: the target is fd2 (its FD2 role). */
@@ -822,7 +684,7 @@ void dec_dup2(struct dec *d)
 	dec_fd(d, (int)d->args[1]);
 	if (d->nr == SYS_dup3) {
 		dec_sep(d);
-		XL_FLAGS(d, open_mode_flags, d->args[2], "O_???");
+		xlat_print_flags(d->out, &rc_xlat_open_mode_flags, d->args[2], "O_???");
 	}
 }
 
@@ -832,7 +694,7 @@ void dec_lseek(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, ", (long long)d->args[1]);
-	XL_VAL(d, file_whence_codes, d->args[2], "SEEK_???");
+	xlat_print_val(d->out, &rc_xlat_file_whence_codes, d->args[2], "SEEK_???");
 }
 
 /*
@@ -893,7 +755,7 @@ void dec_utimensat(struct dec *d)
 	dec_sep(d);
 	utime_pair(d, d->args[2]);
 	dec_sep(d);
-	XL_FLAGS(d, at_flags, d->args[3], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[3], "AT_???");
 }
 
 void dec_utime(struct dec *d)
@@ -944,7 +806,7 @@ void dec_inotify_add_watch(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	XL_FLAGS(d, inotify_flags, (unsigned)d->args[2], "IN_???");
+	xlat_print_flags(d->out, &rc_xlat_inotify_flags, (unsigned)d->args[2], "IN_???");
 }
 
 void dec_inotify_rm_watch(struct dec *d)
@@ -958,7 +820,7 @@ void dec_inotify_rm_watch(struct dec *d)
 void dec_inotify_init1(struct dec *d)
 {
 	if (!d->exiting)
-		XL_FLAGS(d, inotify_init_flags, d->args[0], "IN_???");
+		xlat_print_flags(d->out, &rc_xlat_inotify_init_flags, d->args[0], "IN_???");
 }
 
 static void mknod_tail(struct dec *d, int i)
@@ -1001,7 +863,7 @@ void dec_fallocate(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	dec_sep(d);
-	XL_FLAGS(d, falloc_flags, d->args[1], "FALLOC_FL_???");
+	xlat_print_flags(d->out, &rc_xlat_falloc_flags, d->args[1], "FALLOC_FL_???");
 	strbuf_addf(d->out, ", %lld, %lld", (long long)d->args[2], (long long)d->args[3]);
 }
 
@@ -1011,7 +873,7 @@ void dec_fadvise64(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu, ", (long long)d->args[1], (unsigned long long)d->args[2]);
-	XL_VAL(d, advise, d->args[3], "POSIX_FADV_???");
+	xlat_print_val(d->out, &rc_xlat_advise, d->args[3], "POSIX_FADV_???");
 }
 
 void dec_memfd_create(struct dec *d)
@@ -1031,7 +893,7 @@ void dec_memfd_create(struct dec *d)
 	}
 	flags &= ~huge_mask;
 	if (flags || !huge)
-		XL_FLAGS(d, memfd_create_flags, flags, "MFD_???");
+		xlat_print_flags(d->out, &rc_xlat_memfd_create_flags, flags, "MFD_???");
 	if (huge)
 		strbuf_addf(d->out, "%s%u<<MFD_HUGE_SHIFT", flags ? "|" : "", huge >> 26);
 }
@@ -1058,7 +920,7 @@ void dec_name_to_handle_at(struct dec *d)
 			dec_sep(d);
 			dec_ptr(d, d->args[3]);
 			dec_sep(d);
-			XL_FLAGS(d, name_to_handle_at_flags, d->args[4], "AT_???");
+			xlat_print_flags(d->out, &rc_xlat_name_to_handle_at_flags, d->args[4], "AT_???");
 			return;
 		}
 		strbuf_addf(d->out, "{handle_bytes=%u", h.handle_bytes);
@@ -1090,7 +952,7 @@ void dec_name_to_handle_at(struct dec *d)
 	strbuf_add(d->out, "}, ", 3);
 	file_int_at(d, d->args[3]);
 	dec_sep(d);
-	XL_FLAGS(d, name_to_handle_at_flags, d->args[4], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_name_to_handle_at_flags, d->args[4], "AT_???");
 }
 
 void dec_open_by_handle_at(struct dec *d)
@@ -1131,16 +993,11 @@ void dec_open_by_handle_at(struct dec *d)
  * count): their fd is their only role. */
 void dec_sync_file_range(struct dec *d)
 {
-	static const struct dec_xl sync_file_range_flags[] = {
-		DEC_XL(SYNC_FILE_RANGE_WAIT_BEFORE), DEC_XL(SYNC_FILE_RANGE_WRITE),
-		DEC_XL(SYNC_FILE_RANGE_WAIT_AFTER),
-	};
-
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %lld, ", (long long)d->args[1], (long long)d->args[2]);
-	XL_FLAGS(d, sync_file_range_flags, d->args[3], "SYNC_FILE_RANGE_???");
+	xlat_print_flags(d->out, &rc_xlat_sync_file_range_flags, d->args[3], "SYNC_FILE_RANGE_???");
 }
 
 void dec_readahead(struct dec *d)

@@ -1,9 +1,6 @@
 /* Calls no other family claims: clocks and timers, scheduling, System V
  * IPC, keys, modules and the long tail, most printed generically (every
- * argument in hex, as strace's printargs), the common ones decoded.
- *
- * Also the printers the process, memory, futex and signal families share
- * (decode.h): strace-ordered flag tables, umove_or_printaddr, timespecs. */
+ * argument in hex, as strace's printargs), the common ones decoded. */
 #include "capture/decode.h"
 
 #include <sched.h>
@@ -18,16 +15,12 @@
 #include <unistd.h>
 
 #include "capture/decode/decoders.h"
+#include "gen/tables.h"
 #include "util/util.h"
 
 /*
  * Clocks and time.
  */
-static const struct dec_xl clockflags[] = {
-	DEC_XL(TIMER_ABSTIME),
-};
-
-
 static void clock_arg(struct dec *d, int argi)
 {
 	/* strace prints the clockid as an unsigned int: CPU clocks of other
@@ -71,7 +64,7 @@ void dec_clock_nanosleep(struct dec *d)
 	if (!d->exiting) {
 		clock_arg(d, 0);
 		dec_sep(d);
-		dec_xl_flags(d, clockflags, DEC_XL_N(clockflags), (unsigned)d->args[1], "TIMER_???");
+		xlat_print_flags(d->out, &rc_xlat_clockflags, (unsigned)d->args[1], "TIMER_???");
 		dec_sep(d);
 		dec_timespec(d, d->args[2], NULL);
 		dec_sep(d);
@@ -160,10 +153,6 @@ void dec_time(struct dec *d)
 		strbuf_addf(d->rv_extra, "(%s)", when);
 }
 
-static const struct dec_xl itimer_which[] = {
-	DEC_XL(ITIMER_REAL), DEC_XL(ITIMER_VIRTUAL), DEC_XL(ITIMER_PROF),
-};
-
 static void itimerval_at(struct dec *d, uint64_t addr)
 {
 	struct dec_ktime t[2];
@@ -180,7 +169,7 @@ static void itimerval_at(struct dec *d, uint64_t addr)
 void dec_getitimer(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_xl_val(d, itimer_which, DEC_XL_N(itimer_which), (unsigned)d->args[0], "ITIMER_???");
+		xlat_print_val(d->out, &rc_xlat_itimer_which, (unsigned)d->args[0], "ITIMER_???");
 		dec_sep(d);
 	} else {
 		itimerval_at(d, d->args[1]);
@@ -190,7 +179,7 @@ void dec_getitimer(struct dec *d)
 void dec_setitimer(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_xl_val(d, itimer_which, DEC_XL_N(itimer_which), (unsigned)d->args[0], "ITIMER_???");
+		xlat_print_val(d->out, &rc_xlat_itimer_which, (unsigned)d->args[0], "ITIMER_???");
 		dec_sep(d);
 		itimerval_at(d, d->args[1]);
 		dec_sep(d);
@@ -200,9 +189,6 @@ void dec_setitimer(struct dec *d)
 }
 
 /* POSIX timers. */
-static const struct dec_xl sigev_notify[] = {
-	DEC_XL(SIGEV_SIGNAL), DEC_XL(SIGEV_NONE), DEC_XL(SIGEV_THREAD), DEC_XL(SIGEV_THREAD_ID),
-};
 
 /* The kernel's struct sigevent on x86_64 (64 bytes). */
 struct k_sigevent {
@@ -237,7 +223,7 @@ static void sigevent_at(struct dec *d, uint64_t addr)
 	else
 		strbuf_addf(d->out, "%u", (unsigned)ev.signo);
 	strbuf_add(d->out, ", sigev_notify=", 15);
-	dec_xl_val(d, sigev_notify, DEC_XL_N(sigev_notify), (unsigned)ev.notify, "SIGEV_???");
+	xlat_print_val(d->out, &rc_xlat_sigev_notify, (unsigned)ev.notify, "SIGEV_???");
 	if (ev.notify == SIGEV_THREAD_ID) {
 		strbuf_addf(d->out, ", sigev_notify_thread_id=%d", ev.un.tid);
 	} else if (ev.notify == SIGEV_THREAD) {
@@ -278,7 +264,7 @@ void dec_timer_settime(struct dec *d)
 {
 	if (!d->exiting) {
 		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
-		dec_xl_flags(d, clockflags, DEC_XL_N(clockflags), (unsigned)d->args[1], "TIMER_???");
+		xlat_print_flags(d->out, &rc_xlat_clockflags, (unsigned)d->args[1], "TIMER_???");
 		dec_sep(d);
 		itimerspec_at(d, d->args[2]);
 		dec_sep(d);
@@ -353,17 +339,6 @@ void dec_restart_syscall(struct dec *d)
 /*
  * Scheduling.
  */
-static const struct dec_xl schedulers[] = {
-	DEC_XL(SCHED_OTHER), DEC_XL(SCHED_FIFO), DEC_XL(SCHED_RR), DEC_XL(SCHED_BATCH),
-	DEC_XL(SCHED_IDLE),
-#ifdef SCHED_DEADLINE
-	DEC_XL(SCHED_DEADLINE),
-#endif
-};
-
-static const struct dec_xl priorities[] = {
-	DEC_XL(PRIO_PROCESS), DEC_XL(PRIO_PGRP), DEC_XL(PRIO_USER),
-};
 
 static void pid_arg(struct dec *d, int argi)
 {
@@ -384,8 +359,7 @@ void dec_sched_getscheduler(struct dec *d)
 	if (!d->exiting) {
 		pid_arg(d, 0);
 	} else if (!d->err) {
-		const char *name = dec_xl_name(schedulers, DEC_XL_N(schedulers),
-					       (unsigned long long)d->rval);
+		const char *name = xlat_name(&rc_xlat_schedulers, d->rval);
 		if (name)
 			strbuf_addf(d->rv_extra, "(%s)", name);
 	}
@@ -397,7 +371,7 @@ void dec_sched_setscheduler(struct dec *d)
 		return;
 	pid_arg(d, 0);
 	dec_sep(d);
-	dec_xl_val(d, schedulers, DEC_XL_N(schedulers), (unsigned)d->args[1], "SCHED_???");
+	xlat_print_val(d->out, &rc_xlat_schedulers, (unsigned)d->args[1], "SCHED_???");
 	dec_sep(d);
 	int_at(d, d->args[2]);
 }
@@ -425,7 +399,7 @@ void dec_sched_setparam(struct dec *d)
 void dec_sched_priority(struct dec *d)
 {
 	if (!d->exiting)
-		dec_xl_val(d, schedulers, DEC_XL_N(schedulers), (unsigned)d->args[0], "SCHED_???");
+		xlat_print_val(d->out, &rc_xlat_schedulers, (unsigned)d->args[0], "SCHED_???");
 }
 
 void dec_sched_rr_get_interval(struct dec *d)
@@ -449,7 +423,7 @@ void dec_getpriority(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_xl_val(d, priorities, DEC_XL_N(priorities), (unsigned)d->args[0], "PRIO_???");
+	xlat_print_val(d->out, &rc_xlat_priorities, (unsigned)d->args[0], "PRIO_???");
 	dec_sep(d);
 	prio_who(d);
 }
@@ -458,7 +432,7 @@ void dec_setpriority(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_xl_val(d, priorities, DEC_XL_N(priorities), (unsigned)d->args[0], "PRIO_???");
+	xlat_print_val(d->out, &rc_xlat_priorities, (unsigned)d->args[0], "PRIO_???");
 	dec_sep(d);
 	prio_who(d);
 	dec_sep(d);

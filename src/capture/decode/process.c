@@ -29,6 +29,7 @@
 #include "capture/decode/decoders.h"
 #include "event/facts.h"
 #include "event/syscalls.h"
+#include "gen/tables.h"
 #include "util/util.h"
 
 static void pid_arg(struct dec *d, int argi)
@@ -63,13 +64,6 @@ void dec_args_d(struct dec *d)
 /*
  * exec.
  */
-static const struct dec_xl at_flags[] = {
-	DEC_XL(AT_SYMLINK_NOFOLLOW), DEC_XL(AT_REMOVEDIR), DEC_XL(AT_SYMLINK_FOLLOW),
-	DEC_XL(AT_NO_AUTOMOUNT), DEC_XL(AT_EMPTY_PATH),
-#ifdef AT_RECURSIVE
-	DEC_XL(AT_RECURSIVE),
-#endif
-};
 
 /* path, argv, envp at ARGS[I..I+2]. */
 static void exec_args(struct dec *d, int i)
@@ -95,38 +89,12 @@ void dec_execveat(struct dec *d)
 	dec_sep(d);
 	exec_args(d, 1);
 	dec_sep(d);
-	dec_xl_flags(d, at_flags, DEC_XL_N(at_flags), (unsigned)d->args[4], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, (unsigned)d->args[4], "AT_???");
 }
 
 /*
  * clone, clone3.
  */
-static const struct dec_xl clone_flags[] = {
-	DEC_XL(CLONE_VM), DEC_XL(CLONE_FS), DEC_XL(CLONE_FILES), DEC_XL(CLONE_SIGHAND),
-	DEC_XL(CLONE_PIDFD), DEC_XL(CLONE_PTRACE), DEC_XL(CLONE_VFORK), DEC_XL(CLONE_PARENT),
-	DEC_XL(CLONE_THREAD), DEC_XL(CLONE_NEWNS), DEC_XL(CLONE_SYSVSEM), DEC_XL(CLONE_SETTLS),
-	DEC_XL(CLONE_PARENT_SETTID), DEC_XL(CLONE_CHILD_CLEARTID), DEC_XL(CLONE_UNTRACED),
-	DEC_XL(CLONE_CHILD_SETTID), DEC_XL(CLONE_NEWCGROUP), DEC_XL(CLONE_NEWUTS),
-	DEC_XL(CLONE_NEWIPC), DEC_XL(CLONE_NEWUSER), DEC_XL(CLONE_NEWPID), DEC_XL(CLONE_NEWNET),
-	DEC_XL(CLONE_IO),
-	/* clone3 only (strace's clone3_flags, printed after the others). */
-	DEC_XL(CLONE_NEWTIME), DEC_XL(CLONE_CLEAR_SIGHAND), DEC_XL(CLONE_INTO_CGROUP),
-};
-
-/* clone's own table stops before the clone3-only flags. */
-#define CLONE_FLAGS_N (DEC_XL_N(clone_flags) - 3)
-
-static const struct dec_xl unshare_flags[] = {
-	DEC_XL(CLONE_NEWTIME), DEC_XL(CLONE_VM), DEC_XL(CLONE_FS), DEC_XL(CLONE_FILES),
-	DEC_XL(CLONE_SIGHAND), DEC_XL(CLONE_THREAD), DEC_XL(CLONE_NEWNS), DEC_XL(CLONE_SYSVSEM),
-	DEC_XL(CLONE_NEWCGROUP), DEC_XL(CLONE_NEWUTS), DEC_XL(CLONE_NEWIPC), DEC_XL(CLONE_NEWUSER),
-	DEC_XL(CLONE_NEWPID), DEC_XL(CLONE_NEWNET),
-};
-
-static const struct dec_xl setns_types[] = {
-	DEC_XL(CLONE_NEWTIME), DEC_XL(CLONE_NEWNS), DEC_XL(CLONE_NEWCGROUP), DEC_XL(CLONE_NEWUTS),
-	DEC_XL(CLONE_NEWIPC), DEC_XL(CLONE_NEWUSER), DEC_XL(CLONE_NEWPID), DEC_XL(CLONE_NEWNET),
-};
 
 /* An int the kernel stores at ADDR: "[1234]". */
 static void int_at(struct dec *d, uint64_t addr)
@@ -159,7 +127,7 @@ void dec_clone(struct dec *d)
 		dec_ptr(d, d->args[1]);
 		strbuf_add(d->out, ", flags=", 8);
 		if (flags) {
-			dec_xl_flags(d, clone_flags, CLONE_FLAGS_N, flags, "CLONE_???");
+			xlat_print_flags(d->out, &rc_xlat_clone_flags, flags, "CLONE_???");
 			if (sig) {
 				strbuf_addc(d->out, '|');
 				dec_signal(d, sig);
@@ -209,7 +177,7 @@ void dec_clone3(struct dec *d)
 		} else if (dec_umove(d, addr, &a, fetch)) {
 			event_clone_args_facts(d->e, a.flags, a.exit_signal);
 			strbuf_add(d->out, "{flags=", 7);
-			dec_xl_flags(d, clone_flags, DEC_XL_N(clone_flags), a.flags, "CLONE_???");
+			xlat_print_flags2(d->out, &rc_xlat_clone_flags, &rc_xlat_clone3_flags, a.flags, "CLONE_???");
 			if (a.flags & CLONE_PIDFD) {
 				strbuf_add(d->out, ", pidfd=", 8);
 				dec_ptr(d, a.pidfd);
@@ -289,7 +257,7 @@ void dec_clone3(struct dec *d)
 void dec_unshare(struct dec *d)
 {
 	if (!d->exiting)
-		dec_xl_flags(d, unshare_flags, DEC_XL_N(unshare_flags), d->args[0], "CLONE_???");
+		xlat_print_flags(d->out, &rc_xlat_unshare_flags, d->args[0], "CLONE_???");
 }
 
 void dec_setns(struct dec *d)
@@ -298,7 +266,7 @@ void dec_setns(struct dec *d)
 		return;
 	dec_fd(d, (int)d->args[0]);
 	dec_sep(d);
-	dec_xl_flags(d, setns_types, DEC_XL_N(setns_types), (unsigned)d->args[1], "CLONE_NEW???");
+	xlat_print_flags(d->out, &rc_xlat_setns_types, (unsigned)d->args[1], "CLONE_NEW???");
 }
 
 /*
@@ -310,21 +278,6 @@ void dec_exit(struct dec *d)
 		return;
 	strbuf_addf(d->out, "%d", (int)d->args[0]);
 }
-
-static const struct dec_xl wait4_options[] = {
-	DEC_XL(WNOHANG), DEC_XL(WEXITED), DEC_XL(WSTOPPED), DEC_XL(WCONTINUED), DEC_XL(WNOWAIT),
-	DEC_XL(__WCLONE), DEC_XL(__WALL), DEC_XL(__WNOTHREAD),
-};
-
-static const struct dec_xl waitid_types[] = {
-	DEC_XL(P_ALL), DEC_XL(P_PID), DEC_XL(P_PGID), DEC_XL(P_PIDFD),
-};
-
-static const struct dec_xl ptrace_events[] = {
-	DEC_XL(PTRACE_EVENT_FORK), DEC_XL(PTRACE_EVENT_VFORK), DEC_XL(PTRACE_EVENT_CLONE),
-	DEC_XL(PTRACE_EVENT_EXEC), DEC_XL(PTRACE_EVENT_VFORK_DONE), DEC_XL(PTRACE_EVENT_EXIT),
-	DEC_XL(PTRACE_EVENT_SECCOMP), DEC_XL(PTRACE_EVENT_STOP),
-};
 
 /* strace's printstatus. */
 static void wait_status(struct dec *d, int status)
@@ -360,7 +313,7 @@ static void wait_status(struct dec *d, int status)
 	}
 	if (rest >> 16) {
 		strbuf_addc(d->out, '|');
-		dec_xl_val(d, ptrace_events, DEC_XL_N(ptrace_events), rest >> 16, "PTRACE_EVENT_???");
+		xlat_print_val(d->out, &rc_xlat_ptrace_events, rest >> 16, "PTRACE_EVENT_???");
 		strbuf_add(d->out, "<<16", 4);
 		rest &= 0xffff;
 	}
@@ -383,7 +336,7 @@ void dec_wait4(struct dec *d)
 	else if (dec_umove(d, d->args[1], &status, sizeof(status)))
 		wait_status(d, status);
 	dec_sep(d);
-	dec_xl_flags(d, wait4_options, DEC_XL_N(wait4_options), (unsigned)d->args[2], "W???");
+	xlat_print_flags(d->out, &rc_xlat_wait4_options, (unsigned)d->args[2], "W???");
 	dec_sep(d);
 	if (!d->err && d->rval > 0)
 		dec_rusage(d, d->args[3]);
@@ -395,7 +348,7 @@ void dec_waitid(struct dec *d)
 {
 	if (!d->exiting) {
 		unsigned idtype = (unsigned)d->args[0];
-		dec_xl_val(d, waitid_types, DEC_XL_N(waitid_types), idtype, "P_???");
+		xlat_print_val(d->out, &rc_xlat_waitid_types, idtype, "P_???");
 		dec_sep(d);
 		if (idtype == P_PIDFD)
 			dec_fd(d, (int)d->args[1]);
@@ -406,7 +359,7 @@ void dec_waitid(struct dec *d)
 	}
 	dec_siginfo_at(d, d->args[2]);
 	dec_sep(d);
-	dec_xl_flags(d, wait4_options, DEC_XL_N(wait4_options), (unsigned)d->args[3], "W???");
+	xlat_print_flags(d->out, &rc_xlat_wait4_options, (unsigned)d->args[3], "W???");
 	dec_sep(d);
 	dec_rusage(d, d->args[4]);
 }
@@ -423,14 +376,10 @@ void dec_rusage(struct dec *d, uint64_t addr)
 		    (long long)ru.ru_stime.tv_sec, (unsigned long long)ru.ru_stime.tv_usec);
 }
 
-static const struct dec_xl usagewho[] = {
-	DEC_XL(RUSAGE_SELF), { (unsigned)RUSAGE_CHILDREN, "RUSAGE_CHILDREN" }, DEC_XL(RUSAGE_THREAD),
-};
-
 void dec_getrusage(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_xl_val(d, usagewho, DEC_XL_N(usagewho), (unsigned)d->args[0], "RUSAGE_???");
+		xlat_print_val(d->out, &rc_xlat_usagewho, (unsigned)d->args[0], "RUSAGE_???");
 		dec_sep(d);
 	} else {
 		dec_rusage(d, d->args[1]);
@@ -460,18 +409,13 @@ void dec_tgkill(struct dec *d)
 	dec_signal(d, (int)d->args[2]);
 }
 
-static const struct dec_xl pidfd_open_flags[] = {
-	{ O_NONBLOCK, "PIDFD_NONBLOCK" },
-};
-
 void dec_pidfd_open(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	pid_arg(d, 0);
 	dec_sep(d);
-	dec_xl_flags(d, pidfd_open_flags, DEC_XL_N(pidfd_open_flags), (unsigned)d->args[1],
-		     "PIDFD_???");
+	xlat_print_flags(d->out, &rc_xlat_pidfd_open_flags, (unsigned)d->args[1], "PIDFD_???");
 }
 
 void dec_pidfd_send_signal(struct dec *d)
@@ -592,13 +536,6 @@ void dec_getgroups(struct dec *d)
 /*
  * Limits.
  */
-static const struct dec_xl resources[] = {
-	DEC_XL(RLIMIT_CPU), DEC_XL(RLIMIT_FSIZE), DEC_XL(RLIMIT_DATA), DEC_XL(RLIMIT_STACK),
-	DEC_XL(RLIMIT_CORE), DEC_XL(RLIMIT_RSS), DEC_XL(RLIMIT_NOFILE), DEC_XL(RLIMIT_AS),
-	DEC_XL(RLIMIT_NPROC), DEC_XL(RLIMIT_MEMLOCK), DEC_XL(RLIMIT_LOCKS),
-	DEC_XL(RLIMIT_SIGPENDING), DEC_XL(RLIMIT_MSGQUEUE), DEC_XL(RLIMIT_NICE),
-	DEC_XL(RLIMIT_RTPRIO), DEC_XL(RLIMIT_RTTIME),
-};
 
 static void rlim_val(struct dec *d, uint64_t v)
 {
@@ -625,7 +562,7 @@ static void rlimit_at(struct dec *d, uint64_t addr)
 
 static void resource_arg(struct dec *d, int argi)
 {
-	dec_xl_val(d, resources, DEC_XL_N(resources), (unsigned)d->args[argi], "RLIMIT_???");
+	xlat_print_val(d->out, &rc_xlat_resources, (unsigned)d->args[argi], "RLIMIT_???");
 }
 
 void dec_prlimit64(struct dec *d)
@@ -666,83 +603,6 @@ void dec_setrlimit(struct dec *d)
  * the others print their arguments in hex as strace does for options it
  * does not know.
  */
-static const struct dec_xl prctl_options[] = {
-	DEC_XL(PR_SET_PDEATHSIG), DEC_XL(PR_GET_PDEATHSIG), DEC_XL(PR_GET_DUMPABLE), DEC_XL(PR_SET_DUMPABLE),
-	DEC_XL(PR_GET_UNALIGN), DEC_XL(PR_SET_UNALIGN), DEC_XL(PR_GET_KEEPCAPS), DEC_XL(PR_SET_KEEPCAPS),
-	DEC_XL(PR_GET_FPEMU), DEC_XL(PR_SET_FPEMU), DEC_XL(PR_GET_FPEXC), DEC_XL(PR_SET_FPEXC), DEC_XL(PR_GET_TIMING),
-	DEC_XL(PR_SET_TIMING), DEC_XL(PR_SET_NAME), DEC_XL(PR_GET_NAME), DEC_XL(PR_GET_ENDIAN), DEC_XL(PR_SET_ENDIAN),
-	DEC_XL(PR_GET_SECCOMP), DEC_XL(PR_SET_SECCOMP), DEC_XL(PR_CAPBSET_READ), DEC_XL(PR_CAPBSET_DROP),
-	DEC_XL(PR_GET_TSC), DEC_XL(PR_SET_TSC), DEC_XL(PR_GET_SECUREBITS), DEC_XL(PR_SET_SECUREBITS),
-	DEC_XL(PR_SET_TIMERSLACK), DEC_XL(PR_GET_TIMERSLACK), DEC_XL(PR_TASK_PERF_EVENTS_DISABLE),
-	DEC_XL(PR_TASK_PERF_EVENTS_ENABLE), DEC_XL(PR_MCE_KILL), DEC_XL(PR_MCE_KILL_GET), DEC_XL(PR_SET_MM),
-	DEC_XL(PR_SET_CHILD_SUBREAPER), DEC_XL(PR_GET_CHILD_SUBREAPER), DEC_XL(PR_SET_NO_NEW_PRIVS),
-	DEC_XL(PR_GET_NO_NEW_PRIVS), DEC_XL(PR_GET_TID_ADDRESS), DEC_XL(PR_SET_THP_DISABLE),
-	DEC_XL(PR_GET_THP_DISABLE), DEC_XL(PR_MPX_ENABLE_MANAGEMENT), DEC_XL(PR_MPX_DISABLE_MANAGEMENT),
-	DEC_XL(PR_SET_FP_MODE), DEC_XL(PR_GET_FP_MODE), DEC_XL(PR_CAP_AMBIENT), DEC_XL(PR_SVE_SET_VL),
-	DEC_XL(PR_SVE_GET_VL), DEC_XL(PR_GET_SPECULATION_CTRL), DEC_XL(PR_SET_SPECULATION_CTRL),
-	DEC_XL(PR_PAC_RESET_KEYS), DEC_XL(PR_SET_TAGGED_ADDR_CTRL), DEC_XL(PR_GET_TAGGED_ADDR_CTRL),
-	DEC_XL(PR_SET_IO_FLUSHER), DEC_XL(PR_GET_IO_FLUSHER),
-#ifdef PR_SET_SYSCALL_USER_DISPATCH
-	DEC_XL(PR_SET_SYSCALL_USER_DISPATCH),
-#endif
-#ifdef PR_PAC_SET_ENABLED_KEYS
-	DEC_XL(PR_PAC_SET_ENABLED_KEYS), DEC_XL(PR_PAC_GET_ENABLED_KEYS),
-#endif
-#ifdef PR_SCHED_CORE
-	DEC_XL(PR_SCHED_CORE),
-#endif
-#ifdef PR_SME_SET_VL
-	DEC_XL(PR_SME_SET_VL), DEC_XL(PR_SME_GET_VL),
-#endif
-#ifdef PR_SET_VMA
-	DEC_XL(PR_SET_VMA),
-#endif
-	DEC_XL(PR_SET_PTRACER),
-};
-
-/* The kernel's SUID_DUMP_* (include/linux/sched/coredump.h), which no
- * uapi header exports: the values prctl(PR_SET_DUMPABLE) takes. */
-static const struct dec_xl pr_dumpable[] = {
-	{ 0, "SUID_DUMP_DISABLE" }, { 1, "SUID_DUMP_USER" }, { 2, "SUID_DUMP_ROOT" },
-};
-
-static const struct dec_xl caps[] = {
-	DEC_XL(CAP_CHOWN), DEC_XL(CAP_DAC_OVERRIDE), DEC_XL(CAP_DAC_READ_SEARCH), DEC_XL(CAP_FOWNER), DEC_XL(CAP_FSETID),
-	DEC_XL(CAP_KILL), DEC_XL(CAP_SETGID), DEC_XL(CAP_SETUID), DEC_XL(CAP_SETPCAP), DEC_XL(CAP_LINUX_IMMUTABLE),
-	DEC_XL(CAP_NET_BIND_SERVICE), DEC_XL(CAP_NET_BROADCAST), DEC_XL(CAP_NET_ADMIN), DEC_XL(CAP_NET_RAW),
-	DEC_XL(CAP_IPC_LOCK), DEC_XL(CAP_IPC_OWNER), DEC_XL(CAP_SYS_MODULE), DEC_XL(CAP_SYS_RAWIO), DEC_XL(CAP_SYS_CHROOT),
-	DEC_XL(CAP_SYS_PTRACE), DEC_XL(CAP_SYS_PACCT), DEC_XL(CAP_SYS_ADMIN), DEC_XL(CAP_SYS_BOOT), DEC_XL(CAP_SYS_NICE),
-	DEC_XL(CAP_SYS_RESOURCE), DEC_XL(CAP_SYS_TIME), DEC_XL(CAP_SYS_TTY_CONFIG), DEC_XL(CAP_MKNOD), DEC_XL(CAP_LEASE),
-	DEC_XL(CAP_AUDIT_WRITE), DEC_XL(CAP_AUDIT_CONTROL), DEC_XL(CAP_SETFCAP), DEC_XL(CAP_MAC_OVERRIDE),
-	DEC_XL(CAP_MAC_ADMIN), DEC_XL(CAP_SYSLOG), DEC_XL(CAP_WAKE_ALARM), DEC_XL(CAP_BLOCK_SUSPEND),
-	DEC_XL(CAP_AUDIT_READ),
-#ifdef CAP_PERFMON
-	DEC_XL(CAP_PERFMON), DEC_XL(CAP_BPF),
-#endif
-#ifdef CAP_CHECKPOINT_RESTORE
-	DEC_XL(CAP_CHECKPOINT_RESTORE),
-#endif
-};
-
-static const struct dec_xl seccomp_mode[] = {
-	DEC_XL(SECCOMP_MODE_DISABLED), DEC_XL(SECCOMP_MODE_STRICT), DEC_XL(SECCOMP_MODE_FILTER),
-};
-
-static const struct dec_xl archvals[] = {
-	DEC_XL(ARCH_SET_GS), DEC_XL(ARCH_SET_FS), DEC_XL(ARCH_GET_FS), DEC_XL(ARCH_GET_GS),
-#ifdef ARCH_GET_CPUID
-	DEC_XL(ARCH_GET_CPUID), DEC_XL(ARCH_SET_CPUID),
-#endif
-#ifdef ARCH_GET_XCOMP_SUPP
-	DEC_XL(ARCH_GET_XCOMP_SUPP), DEC_XL(ARCH_GET_XCOMP_PERM), DEC_XL(ARCH_REQ_XCOMP_PERM),
-#endif
-#ifdef ARCH_GET_XCOMP_GUEST_PERM
-	DEC_XL(ARCH_GET_XCOMP_GUEST_PERM), DEC_XL(ARCH_REQ_XCOMP_GUEST_PERM),
-#endif
-#ifdef ARCH_MAP_VDSO_X32
-	DEC_XL(ARCH_MAP_VDSO_X32), DEC_XL(ARCH_MAP_VDSO_32), DEC_XL(ARCH_MAP_VDSO_64),
-#endif
-};
 
 #define PRCTL_NARGS 5
 
@@ -780,7 +640,7 @@ void dec_prctl(struct dec *d)
 	uint64_t arg2 = d->args[1];
 
 	if (!d->exiting) {
-		dec_xl_val(d, prctl_options, DEC_XL_N(prctl_options), option, "PR_???");
+		xlat_print_val(d->out, &rc_xlat_prctl_options, option, "PR_???");
 		switch (option) {
 		case PR_GET_KEEPCAPS:
 		case PR_GET_SECCOMP:
@@ -809,12 +669,12 @@ void dec_prctl(struct dec *d)
 			return;
 		case PR_SET_DUMPABLE:
 			dec_sep(d);
-			dec_xl_val(d, pr_dumpable, DEC_XL_N(pr_dumpable), arg2, "SUID_DUMP_???");
+			xlat_print_val(d->out, &rc_xlat_pr_dumpable, arg2, "SUID_DUMP_???");
 			return;
 		case PR_CAPBSET_DROP:
 		case PR_CAPBSET_READ:
 			dec_sep(d);
-			dec_xl_val(d, caps, DEC_XL_N(caps), arg2, "CAP_???");
+			xlat_print_val(d->out, &rc_xlat_caps, arg2, "CAP_???");
 			return;
 		case PR_SET_NAME:
 			dec_sep(d);
@@ -835,7 +695,7 @@ void dec_prctl(struct dec *d)
 			return;
 		case PR_SET_SECCOMP:
 			dec_sep(d);
-			dec_xl_val(d, seccomp_mode, DEC_XL_N(seccomp_mode), arg2, "SECCOMP_MODE_???");
+			xlat_print_val(d->out, &rc_xlat_seccomp_mode, arg2, "SECCOMP_MODE_???");
 			if (arg2 == SECCOMP_MODE_STRICT)
 				return;
 			if (arg2 == SECCOMP_MODE_FILTER) {
@@ -918,8 +778,7 @@ void dec_prctl(struct dec *d)
 	}
 	case PR_GET_DUMPABLE:
 		if (!d->err) {
-			const char *s = dec_xl_name(pr_dumpable, DEC_XL_N(pr_dumpable),
-						    (unsigned long long)d->rval);
+			const char *s = xlat_name(&rc_xlat_pr_dumpable, d->rval);
 			if (s)
 				strbuf_addf(d->rv_extra, "(%s)", s);
 		}
@@ -934,7 +793,7 @@ void dec_arch_prctl(struct dec *d)
 	unsigned option = (unsigned)d->args[0];
 
 	if (!d->exiting) {
-		dec_xl_val(d, archvals, DEC_XL_N(archvals), option, "ARCH_???");
+		xlat_print_val(d->out, &rc_xlat_archvals, option, "ARCH_???");
 		switch (option) {
 		case ARCH_GET_FS:
 		case ARCH_GET_GS:
@@ -1051,13 +910,6 @@ void dec_uname(struct dec *d)
 	strbuf_add(d->out, ", ...}", 6);
 }
 
-static const struct dec_xl getrandom_flags[] = {
-	DEC_XL(GRND_NONBLOCK), DEC_XL(GRND_RANDOM),
-#ifdef GRND_INSECURE
-	DEC_XL(GRND_INSECURE),
-#endif
-};
-
 /* The random bytes, always in \x form (strace's QUOTE_FORCE_HEX), read in
  * pieces so that any -s fits. */
 static void random_bytes(struct dec *d, uint64_t addr, size_t len)
@@ -1104,28 +956,15 @@ void dec_getrandom(struct dec *d)
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	dec_xl_flags(d, getrandom_flags, DEC_XL_N(getrandom_flags), (unsigned)d->args[2], "GRND_???");
+	xlat_print_flags(d->out, &rc_xlat_getrandom_flags, (unsigned)d->args[2], "GRND_???");
 }
-
-/* Only the types a low byte can name; the others carry flag bits. */
-static const struct dec_xl personality_types[] = {
-	DEC_XL(PER_LINUX), DEC_XL(PER_BSD), DEC_XL(PER_LINUX32), DEC_XL(PER_RISCOS),
-	DEC_XL(PER_OSF4), DEC_XL(PER_HPUX),
-};
-
-static const struct dec_xl personality_flags[] = {
-	DEC_XL(UNAME26), DEC_XL(ADDR_NO_RANDOMIZE), DEC_XL(FDPIC_FUNCPTRS), DEC_XL(MMAP_PAGE_ZERO),
-	DEC_XL(ADDR_COMPAT_LAYOUT), DEC_XL(READ_IMPLIES_EXEC), DEC_XL(ADDR_LIMIT_32BIT),
-	DEC_XL(SHORT_INODE), DEC_XL(WHOLE_SECONDS), DEC_XL(STICKY_TIMEOUTS), DEC_XL(ADDR_LIMIT_3GB),
-};
 
 static void personality_text(struct dec *d, unsigned pers)
 {
-	dec_xl_val(d, personality_types, DEC_XL_N(personality_types), pers & PER_MASK, "PER_???");
+	xlat_print_val(d->out, &rc_xlat_personality_types, pers & PER_MASK, "PER_???");
 	if (pers & ~PER_MASK) {
 		strbuf_addc(d->out, '|');
-		dec_xl_flags(d, personality_flags, DEC_XL_N(personality_flags), pers & ~PER_MASK,
-			     NULL);
+		xlat_print_flags(d->out, &rc_xlat_personality_flags, pers & ~PER_MASK, NULL);
 	}
 }
 
