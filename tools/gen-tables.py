@@ -73,8 +73,6 @@ GROUPS = [
     ("futex_op", "FUTEX_", False, r"^FUTEX_[A-Z0-9_]+$"),
     ("family", "AF_", False, r"^AF_[A-Z0-9_]+$"),
     ("sock_type", "SOCK_", False, r"^SOCK_[A-Z0-9_]+$"),
-    # POLLIN, not the si_codes POLL_IN... (those are in si_code)
-    ("poll_event", "POLL", False, r"^POLL[A-Z0-9]+$"),
     ("si_code", "", False, r"^(SI|ILL|FPE|SEGV|BUS|TRAP|CLD|POLL|SYS)_[A-Z0-9_]+$"),
     ("clone_flag", "CLONE_", False, r"^CLONE_[A-Z0-9_]+$"),
     # flock's operation, and fcntl's record-lock commands and lock types

@@ -13,7 +13,6 @@
 #include <linux/netlink.h>
 #include <linux/seccomp.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -276,73 +275,18 @@ static void arena_keeps_pointers(void **state)
 	hc_release(&h);
 }
 
-static void flags(void **state)
+static void errno_names(void **state)
 {
 	(void)state;
 	struct hc h;
 
 	hc_init(&h);
-	/* mmap(NULL, 4096, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0) */
-	dec_flags(&h.d, &rc_xlat_prot_flag, PROT_READ | PROT_WRITE, "PROT_NONE");
-	dec_sep(&h.d);
-	dec_flags(&h.d, &rc_xlat_mmap_flag, MAP_PRIVATE | MAP_ANONYMOUS, NULL);
-	assert_string_equal(hc_text(&h), "PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS");
-
-	/* mmap(NULL, 4096, PROT_NONE, MAP_SHARED_VALIDATE|MAP_ANONYMOUS, -1, 0):
-	 * the two-bit name wins over MAP_SHARED and MAP_PRIVATE. */
-	hc_reset(&h);
-	dec_flags(&h.d, &rc_xlat_prot_flag, 0, "PROT_NONE");
-	dec_sep(&h.d);
-	dec_flags(&h.d, &rc_xlat_mmap_flag, MAP_SHARED_VALIDATE | MAP_ANONYMOUS, NULL);
-	assert_string_equal(hc_text(&h), "PROT_NONE, MAP_SHARED_VALIDATE|MAP_ANONYMOUS");
-
-	/* Aliases (MAP_ANON) are never printed; unknown bits come last. */
-	hc_reset(&h);
-	dec_flags(&h.d, &rc_xlat_mmap_flag, MAP_SHARED | MAP_ANONYMOUS | MAP_STACK | 0x80000000ULL, NULL);
-	assert_string_equal(hc_text(&h), "MAP_SHARED|MAP_ANONYMOUS|MAP_STACK|0x80000000");
-	hc_reset(&h);
-	dec_flags(&h.d, &rc_xlat_mmap_flag, 0x80000000ULL, NULL);
-	assert_string_equal(hc_text(&h), "0x80000000");
-	hc_reset(&h);
-	dec_flags(&h.d, &rc_xlat_mmap_flag, 0, NULL);
-	assert_string_equal(hc_text(&h), "0");
-
-	/* clone(child_stack=0x7f..., flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|
-	 *       CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, ...) */
-	hc_reset(&h);
-	dec_flags(&h.d, &rc_xlat_clone_flag,
-		  CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
-		  CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID, NULL);
-	assert_string_equal(hc_text(&h), "CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
-			    "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID");
-	/* poll([{fd=3, events=POLLIN|POLLOUT|POLLERR}], 1, 0) */
-	hc_reset(&h);
-	dec_flags(&h.d, &rc_xlat_poll_event, POLLIN | POLLOUT | POLLERR, NULL);
-	assert_string_equal(hc_text(&h), "POLLIN|POLLOUT|POLLERR");
-
-	/* Round trip through the parser's reading of flags. */
-	hc_reset(&h);
-	unsigned long long v = MAP_PRIVATE | MAP_FIXED | MAP_DENYWRITE;
-	dec_flags(&h.d, &rc_xlat_mmap_flag, v, NULL);
-	assert_string_equal(hc_text(&h), "MAP_PRIVATE|MAP_FIXED|MAP_DENYWRITE");
-	assert_int_equal(xlat_flags(&rc_xlat_mmap_flag, h.out.buf, h.out.len, NULL), (long long)v);
-
-	hc_reset(&h);
-	dec_xval(&h.d, &rc_xlat_family, AF_INET6);
-	dec_sep(&h.d);
-	dec_xval(&h.d, &rc_xlat_family, 12345);
-	dec_sep(&h.d);
 	dec_errno_name(&h.d, ECONNREFUSED);
 	dec_sep(&h.d);
 	dec_errno_name(&h.d, 512);	/* ERESTARTSYS */
 	dec_sep(&h.d);
 	dec_errno_name(&h.d, 100000);
-	dec_sep(&h.d);
-	/* socket(AF_UNIX, ...), socket(AF_NETLINK, ...): not AF_FILE or AF_ROUTE. */
-	dec_xval(&h.d, &rc_xlat_family, AF_UNIX);
-	dec_sep(&h.d);
-	dec_xval(&h.d, &rc_xlat_family, AF_NETLINK);
-	assert_string_equal(hc_text(&h), "AF_INET6, 12345, ECONNREFUSED, ERESTARTSYS, 100000, AF_UNIX, AF_NETLINK");
+	assert_string_equal(hc_text(&h), "ECONNREFUSED, ERESTARTSYS, 100000");
 	hc_release(&h);
 }
 
@@ -383,18 +327,9 @@ static void numbers(void **state)
 
 	hc_init(&h);
 	h.d.args[0] = (uint64_t)-1;
-	h.d.args[1] = 0644;
 	h.d.args[2] = 0;
 	h.d.args[3] = 0x7ffd1234;
-	dec_int(&h.d, 0);
-	dec_sep(&h.d);
-	dec_long(&h.d, 0);
-	dec_sep(&h.d);
 	dec_ulong(&h.d, 0);
-	dec_sep(&h.d);
-	dec_octal(&h.d, 1);
-	dec_sep(&h.d);
-	dec_octal(&h.d, 2);
 	dec_sep(&h.d);
 	dec_hex(&h.d, 3);
 	dec_sep(&h.d);
@@ -404,7 +339,7 @@ static void numbers(void **state)
 	dec_sep(&h.d);
 	dec_ptr(&h.d, 0x7ffd1234);
 	assert_string_equal(hc_text(&h),
-			    "-1, -1, 18446744073709551615, 0644, 000, 0x7ffd1234, 0, NULL, 0x7ffd1234");
+			    "18446744073709551615, 0x7ffd1234, 0, NULL, 0x7ffd1234");
 	hc_release(&h);
 }
 
@@ -568,7 +503,8 @@ static void string_arrays(void **state)
 	/* execve("/bin/true", ["true", "1", "2", "3", "4", "5", "6", "7", ...],
 	 *        0x55f638ed9c70 / * 2 vars * /) = 0 with -s 8 */
 	h.opts.strsize = 8;
-	dec_strarray(&h.d, DT_PTR(argv), true);
+	h.d.args[0] = DT_PTR(argv);
+	dec_argv_arg(&h.d, 0);
 	assert_string_equal(hc_text(&h), "[\"true\", \"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\", ...]");
 	assert_int_equal(h.ev.argc, 8);
 	assert_true(h.ev.argv_truncated);
@@ -583,7 +519,8 @@ static void string_arrays(void **state)
 	/* execve("/usr/bin/sh", ["sh", "-c", "cat a*; "...], ...) with -s 8 */
 	hc_reset(&h);
 	const char *sh[] = { "sh", "-c", "cat a*; exec env", NULL };
-	dec_strarray(&h.d, DT_PTR(sh), true);
+	h.d.args[0] = DT_PTR(sh);
+	dec_argv_arg(&h.d, 0);
 	assert_string_equal(hc_text(&h), "[\"sh\", \"-c\", \"cat a*; \"...]");
 	assert_int_equal(h.ev.argc, 3);
 	assert_false(h.ev.argv_truncated);
@@ -596,7 +533,8 @@ static void string_arrays(void **state)
 	for (int i = 0; i < RC_EVENT_MAX_ARGV + 2; i++)
 		many[i] = "x";
 	many[RC_EVENT_MAX_ARGV + 2] = NULL;
-	dec_strarray(&h.d, DT_PTR(many), true);
+	h.d.args[0] = DT_PTR(many);
+	dec_argv_arg(&h.d, 0);
 	assert_int_equal(h.ev.argc, RC_EVENT_MAX_ARGV);
 	assert_true(h.ev.argv_truncated);
 	snprintf(line, sizeof(line), "execve(\"/bin/x\", %s, NULL) = 0", hc_text(&h));
@@ -605,16 +543,16 @@ static void string_arrays(void **state)
 	assert_true(pe.argv_truncated);
 	strace_parser_free(p);
 
-	/* Not kept into the event unless asked; empty array. */
+	/* An empty array; NULL. */
 	hc_reset(&h);
 	const char *none[] = { NULL };
-	dec_strarray(&h.d, DT_PTR(argv), false);
+	h.d.args[0] = DT_PTR(none);
+	h.d.args[1] = 0;
+	dec_argv_arg(&h.d, 0);
 	dec_sep(&h.d);
-	dec_strarray(&h.d, DT_PTR(none), true);
-	dec_sep(&h.d);
-	dec_strarray(&h.d, 0, true);
+	dec_argv_arg(&h.d, 1);
 	assert_int_equal(h.ev.argc, 0);
-	assert_string_equal(hc_text(&h) + h.out.len - 10, ", [], NULL");
+	assert_string_equal(hc_text(&h), "[], NULL");
 
 	/* envp: execve(..., 0x7ffd255a2f28 / * 41 vars * /) */
 	const char *env3[] = { "A=1", "B=2", "C=3", NULL };
@@ -1275,7 +1213,7 @@ int main(void)
 		cmocka_unit_test(mem_long_strings),
 		cmocka_unit_test(mem_proc_fallback),
 		cmocka_unit_test(arena_keeps_pointers),
-		cmocka_unit_test(flags),
+		cmocka_unit_test(errno_names),
 		cmocka_unit_test(open_flags),
 		cmocka_unit_test(numbers),
 		cmocka_unit_test(paths),

@@ -322,6 +322,20 @@ static void wait_status(struct dec *d, int status)
 	strbuf_addc(d->out, ']');
 }
 
+/* A struct rusage, abbreviated as strace does:
+ * "{ru_utime={tv_sec=0, tv_usec=0}, ru_stime={...}, ...}". */
+static void rusage_at(struct dec *d, uint64_t addr)
+{
+	struct rusage ru;
+
+	if (!dec_umove(d, addr, &ru, sizeof(ru)))
+		return;
+	strbuf_addf(d->out,
+		    "{ru_utime={tv_sec=%lld, tv_usec=%llu}, ru_stime={tv_sec=%lld, tv_usec=%llu}, ...}",
+		    (long long)ru.ru_utime.tv_sec, (unsigned long long)ru.ru_utime.tv_usec,
+		    (long long)ru.ru_stime.tv_sec, (unsigned long long)ru.ru_stime.tv_usec);
+}
+
 void dec_wait4(struct dec *d)
 {
 	int status;
@@ -339,7 +353,7 @@ void dec_wait4(struct dec *d)
 	xlat_print_flags(d->out, &rc_xlat_wait4_options, (unsigned)d->args[2], "W???");
 	dec_sep(d);
 	if (!d->err && d->rval > 0)
-		dec_rusage(d, d->args[3]);
+		rusage_at(d, d->args[3]);
 	else
 		dec_ptr(d, d->args[3]);
 }
@@ -361,19 +375,7 @@ void dec_waitid(struct dec *d)
 	dec_sep(d);
 	xlat_print_flags(d->out, &rc_xlat_wait4_options, (unsigned)d->args[3], "W???");
 	dec_sep(d);
-	dec_rusage(d, d->args[4]);
-}
-
-void dec_rusage(struct dec *d, uint64_t addr)
-{
-	struct rusage ru;
-
-	if (!dec_umove(d, addr, &ru, sizeof(ru)))
-		return;
-	strbuf_addf(d->out,
-		    "{ru_utime={tv_sec=%lld, tv_usec=%llu}, ru_stime={tv_sec=%lld, tv_usec=%llu}, ...}",
-		    (long long)ru.ru_utime.tv_sec, (unsigned long long)ru.ru_utime.tv_usec,
-		    (long long)ru.ru_stime.tv_sec, (unsigned long long)ru.ru_stime.tv_usec);
+	rusage_at(d, d->args[4]);
 }
 
 void dec_getrusage(struct dec *d)
@@ -382,7 +384,7 @@ void dec_getrusage(struct dec *d)
 		xlat_print_val(d->out, &rc_xlat_usagewho, (unsigned)d->args[0], "RUSAGE_???");
 		dec_sep(d);
 	} else {
-		dec_rusage(d, d->args[1]);
+		rusage_at(d, d->args[1]);
 	}
 }
 
