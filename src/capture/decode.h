@@ -26,9 +26,11 @@
  * dec_* readers, which copy into the thread's arena: it lives from entry
  * until the event has been dispatched.
  *
- * Families, one file each under decode/: file (with fcntl, ioctl and
- * mount, which share file.h), net, process, memory, futex, io, signal,
- * and misc for calls printed generically.
+ * A call's row in event/syscalls.def names its decoder (openat's is
+ * dec_openat; decode/decoders.h declares them all from the rows), and
+ * the decoders live one family a file under decode/: file (with fcntl,
+ * ioctl and mount, which share file.h), net, process, memory, futex, io,
+ * signal, and misc.
  */
 #ifndef RC_CAPTURE_DECODE_H
 #define RC_CAPTURE_DECODE_H
@@ -123,31 +125,9 @@ struct dec_syscall {
 	unsigned classes;	/* TC_* */
 };
 
-/* A family's decoder of one call. */
-struct dec_entry {
-	long nr;		/* SYS_x */
-	dec_fn fn;
-};
-
-/* Each family's list (decode/<family>.c). */
-#define DEC_FAMILY(name)                                  \
-	extern const struct dec_entry dec_##name##_calls[]; \
-	extern const size_t dec_##name##_ncalls
-DEC_FAMILY(file);
-DEC_FAMILY(fcntl);
-DEC_FAMILY(ioctl);
-DEC_FAMILY(mount);
-DEC_FAMILY(io);
-DEC_FAMILY(net);
-DEC_FAMILY(process);
-DEC_FAMILY(memory);
-DEC_FAMILY(futex);
-DEC_FAMILY(signal);
-DEC_FAMILY(misc);
-#undef DEC_FAMILY
-
-/* The merged table (decode/table.c), indexed by syscall number: the
- * calls event/syscalls.def gives a family, with their decoders. */
+/* The tracer's table (decode/table.c), indexed by syscall number: the
+ * calls of event/syscalls.def the headers number, with the decoders
+ * their rows name. */
 const struct dec_syscall *dec_lookup(long nr);
 /* The syscall's name, or NULL when the headers do not name NR. */
 const char *dec_syscall_name(long nr);
@@ -169,12 +149,9 @@ void dec_read_roles(struct dec *d, const struct rc_syscall *sc);
  */
 /* ", " */
 void dec_sep(struct dec *d);
-void dec_int(struct dec *d, int argi);		/* as a signed int */
-void dec_long(struct dec *d, int argi);		/* as a signed long */
 void dec_ulong(struct dec *d, int argi);	/* as an unsigned long */
 void dec_hex(struct dec *d, int argi);		/* 0x... */
 void dec_ptr(struct dec *d, uint64_t addr);	/* NULL or 0x... */
-void dec_octal(struct dec *d, int argi);	/* modes: 0644 */
 /* An fd argument: "3", or "3</etc/x>" with -y. When FD is d->e->fd, the
  * decoration also becomes the event's fd_hint (set e->fd first). dec_dirfd
  * prints AT_FDCWD for -100 ("AT_FDCWD</cwd>" with -y) and, when FD is
@@ -182,14 +159,10 @@ void dec_octal(struct dec *d, int argi);	/* modes: 0644 */
  * event's dir_hint with -y. */
 void dec_fd(struct dec *d, int fd);
 void dec_dirfd(struct dec *d, int fd);
-/* "A|B|0x10" for V against X; DFLT when V is 0 (may be NULL: prints 0). */
-void dec_flags(struct dec *d, const struct rc_xlat *x, unsigned long long v, const char *dflt);
 /* Open flags: the access mode, then the other flags in strace's order:
  * "O_RDONLY|O_CLOEXEC", "O_WRONLY|O_CREAT|O_TRUNC". The event's flags are
  * event_open_flags() of the same value. */
 void dec_open_flags(struct dec *d, unsigned long long v);
-/* One value's name, or V in decimal. */
-void dec_xval(struct dec *d, const struct rc_xlat *x, long long v);
 /* A NUL-terminated path: printed quoted in full (up to PATH_MAX), kept and
  * returned; NULL (with the address printed) when unreadable. */
 const char *dec_path(struct dec *d, uint64_t addr);
@@ -206,9 +179,6 @@ void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview);
 void dec_buf_arg(struct dec *d, int i, size_t len);
 /* A NUL-terminated string printed up to -s ("..." when cut); returned kept. */
 const char *dec_str(struct dec *d, uint64_t addr);
-/* An array of strings (execve argv/envp); argv kept into the event when
- * TO_ARGV. */
-void dec_strarray(struct dec *d, uint64_t addr, bool to_argv);
 /* An envp-like array as strace prints it by default: its address and,
  * in a comment, how many strings it holds ("23 vars"). */
 void dec_envp(struct dec *d, uint64_t addr);
@@ -234,9 +204,9 @@ void dec_sockaddr_arg(struct dec *d, int i);
  * timeval, and the event's timeout_ms: from d->copy when
  * dec_read_roles read it, else read now. */
 void dec_timeout_arg(struct dec *d, int i);
-/* execve's argv, argument I (an ARGV role), printed as dec_strarray does
- * and kept as the event's argv: from d->copy when dec_read_roles read
- * it, else read now. */
+/* execve's argv, argument I (an ARGV role), printed as strace prints an
+ * array of strings and kept as the event's argv: from d->copy when
+ * dec_read_roles read it, else read now. */
 void dec_argv_arg(struct dec *d, int i);
 /* An errno value's name, for SO_ERROR and the like. */
 void dec_errno_name(struct dec *d, int err);
@@ -272,31 +242,15 @@ ssize_t mem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max, bool *cut)
 
 /*
  * Printers the families share (decode/common.c; the signal ones in
- * signal.c, dec_rusage in process.c); the tracer prints its
- * signal-delivery lines with dec_signame and dec_siginfo.
+ * signal.c); the tracer prints its signal-delivery lines with
+ * dec_signame and dec_siginfo.
  *
  * strace walks its value tables in its own order, which is not always the
- * order of the bits (MAP_NORESERVE before MAP_GROWSDOWN), so a family keeps
- * such a table as a dec_xl array written in strace's order.
+ * order of the bits (MAP_NORESERVE before MAP_GROWSDOWN): such a table is
+ * a file of src/xlat/, written in strace's order, which the generator
+ * makes into rc_xlat_NAME (gen/tables.h), printed with xlat_print_flags
+ * and xlat_print_val (util/xlat.h).
  */
-struct dec_xl {
-	unsigned long long val;
-	const char *name;
-};
-#define DEC_XL(v) { (unsigned long long)(v), #v }
-#define DEC_XL_N(tab) (sizeof(tab) / sizeof((tab)[0]))
-
-/* strace's printflags: the names of the set bits in table order, then
- * "|0x.." for bits no name covers; when no name matched, "0x.." and DFLT
- * in a comment; a zero value prints the table's zero entry, else "0". */
-void dec_xl_flags(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
-		  const char *dflt);
-/* strace's printxval: the name of V, else "0x.." and, when DFLT is not
- * NULL, DFLT in a comment. Returns whether V had a name. */
-bool dec_xl_val(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
-		const char *dflt);
-const char *dec_xl_name(const struct dec_xl *x, size_t n, unsigned long long v);
-
 /* strace's umove_or_printaddr: read LEN bytes at ADDR into BUF, or print
  * NULL or the address and return false, also at the exit of a failed call
  * (the kernel wrote nothing). */
@@ -320,9 +274,6 @@ void dec_clock_t(struct strbuf *out, unsigned long long ticks);
 /* A clock id: "CLOCK_MONOTONIC", or its number in hex with a
  * CLOCK_??? comment. */
 void dec_clockid(struct dec *d, unsigned id);
-/* A struct rusage, abbreviated as strace does:
- * "{ru_utime={tv_sec=0, tv_usec=0}, ru_stime={...}, ...}". */
-void dec_rusage(struct dec *d, uint64_t addr);
 
 /* A signal's name as strace prints it: "SIGSEGV", "SIGRTMIN", "SIGRT_3";
  * NULL when SIG has none. */

@@ -9,13 +9,14 @@
 
 _Static_assert(ROLE_COUNT <= 64, "a role set is a 64-bit mask");
 
-/* The number, nroles and roleset are filled in when the table is built. */
+/* The number, nroles and roleset are filled in when the table is built.
+ * The decoder column is left out: it is the tracer's, which expands the
+ * file too. */
 static const struct rc_syscall listed[] = {
-#define SC(name_, fam, nargs_, rv_, tc, cl, r0, r1, r2, r3, r4, r5)                      \
+#define SC(name_, decoder, nargs_, rv_, tc, cl, r0, r1, r2, r3, r4, r5)                  \
 	{ .name = name_,                                                                 \
 	  .len = sizeof(name_) - 1,                                                      \
 	  .nr = -1,                                                                      \
-	  .family = RC_FAM_##fam,                                                        \
 	  .nargs = nargs_,                                                               \
 	  .rv = RC_RV_##rv_,                                                             \
 	  .tclasses = tc,                                                                \

@@ -1,6 +1,6 @@
 /* What a system call means, from one table (event/syscalls.def): its
- * family, trace classes, the classes the rules ask about, how its return
- * value prints, and the role of each argument. Every source reads calls
+ * trace classes, the classes the rules ask about, how its return value
+ * prints, and the role of each argument. Every source reads calls
  * through it, so a call means the same whichever source saw it.
  *
  * Numbers come from the system headers (gen/tables.h), by name: a call
@@ -116,22 +116,6 @@ enum {
 					 * chown(2)): chmod, fchmod, fchmodat,
 					 * chown, fchown, lchown, fchownat */
 
-/* The decode/ file that prints a call. */
-enum rc_sc_family {
-	RC_FAM_NONE,		/* printed generically, or not a call of this architecture */
-	RC_FAM_FILE,
-	RC_FAM_FCNTL,
-	RC_FAM_IOCTL,
-	RC_FAM_MOUNT,
-	RC_FAM_IO,
-	RC_FAM_NET,
-	RC_FAM_PROCESS,
-	RC_FAM_MEMORY,
-	RC_FAM_FUTEX,
-	RC_FAM_SIGNAL,
-	RC_FAM_MISC,
-};
-
 /* How a call's return value is printed. */
 enum rc_sc_rv {
 	RC_RV_DEC,		/* "= 5", "= -1 ENOENT (...)" */
@@ -216,7 +200,6 @@ struct rc_syscall {
 	const char *name;
 	size_t len;
 	long nr;		/* -1: this architecture has no such call */
-	unsigned char family;	/* enum rc_sc_family */
 	unsigned char nargs;
 	unsigned char rv;	/* enum rc_sc_rv */
 	unsigned char nroles;	/* leading arguments that hold a role */
@@ -233,7 +216,7 @@ struct rc_syscall {
  * not list it (then nothing is known of it but its name). */
 const struct rc_syscall *syscall_by_nr(long nr);
 /* The call named NAME (LEN bytes): listed in the table, or only numbered
- * by the headers (then with no family, classes or roles). NULL when
+ * by the headers (then with no classes or roles). NULL when
  * neither knows the name. */
 const struct rc_syscall *syscall_by_name(const char *name, size_t len);
 /* NR's name: one that is not an alias, else any; NULL when the headers

@@ -20,12 +20,13 @@ static int cmp_name(const char *name, size_t len, const char *row, size_t rl)
 	return (len > rl) - (len < rl);
 }
 
-/* A hash index of a table's names, built on its first look-up: names are
- * looked up on nearly every line of a log (errnos, flags, futex ops), and
- * a bisection costs a comparison per halving. Tables are few and constant,
- * so the indexes live as long as the program. A table whose names are
- * not strictly sorted (or repeat) gets none and keeps being bisected: an
- * index must find exactly the row the bisection finds. */
+/* A hash index of a table's names (its by_name rows), built on its first
+ * look-up: names are looked up on nearly every line of a log (errnos,
+ * flags, futex ops), and a bisection costs a comparison per halving.
+ * Tables are few and constant, so the indexes live as long as the
+ * program. A table whose names are not strictly sorted (or repeat) gets
+ * none and keeps being bisected: an index must find exactly the row the
+ * bisection finds. */
 struct name_index {
 	const struct rc_xlat *x;
 	unsigned *slots;	/* row + 1; 0 empty */
@@ -43,9 +44,11 @@ static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void index_build(struct name_index *ix, const struct rc_xlat *x)
 {
+	const struct rc_xlat_entry *rows = x->by_name;
+
 	ix->usable = false;
 	for (size_t i = 1; i < x->count; i++)
-		if (cmp_name(x->rows[i - 1].name, x->rows[i - 1].len, x->rows[i].name, x->rows[i].len) >= 0)
+		if (cmp_name(rows[i - 1].name, rows[i - 1].len, rows[i].name, rows[i].len) >= 0)
 			goto publish;
 	size_t size = 16;
 	while (size < x->count * 2)
@@ -55,7 +58,7 @@ static void index_build(struct name_index *ix, const struct rc_xlat *x)
 		goto publish;
 	ix->mask = size - 1;
 	for (size_t i = 0; i < x->count; i++) {
-		size_t j = hash_bytes(x->rows[i].name, x->rows[i].len) & ix->mask;
+		size_t j = hash_bytes(rows[i].name, rows[i].len) & ix->mask;
 		while (ix->slots[j])
 			j = (j + 1) & ix->mask;
 		ix->slots[j] = (unsigned)i + 1;
@@ -101,7 +104,7 @@ bool xlat_value(const struct rc_xlat *x, const char *name, size_t len, long long
 
 	if (ix) {
 		for (size_t j = hash_bytes(name, len) & ix->mask; ix->slots[j]; j = (j + 1) & ix->mask) {
-			const struct rc_xlat_entry *r = &x->rows[ix->slots[j] - 1];
+			const struct rc_xlat_entry *r = &x->by_name[ix->slots[j] - 1];
 			if (r->len == len && memcmp(r->name, name, len) == 0) {
 				*value = r->value;
 				return true;
@@ -114,9 +117,9 @@ bool xlat_value(const struct rc_xlat *x, const char *name, size_t len, long long
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = cmp_name(name, len, x->rows[mid].name, x->rows[mid].len);
+		int c = cmp_name(name, len, x->by_name[mid].name, x->by_name[mid].len);
 		if (c == 0) {
-			*value = x->rows[mid].value;
+			*value = x->by_name[mid].value;
 			return true;
 		}
 		if (c < 0)
@@ -133,6 +136,60 @@ const char *xlat_name(const struct rc_xlat *x, long long value)
 		if (x->rows[i].value == value && !x->rows[i].alias)
 			return x->rows[i].name;
 	return NULL;
+}
+
+void xlat_print_flags2(struct strbuf *out, const struct rc_xlat *x, const struct rc_xlat *more,
+		       unsigned long long v, const char *dflt)
+{
+	const struct rc_xlat *tables[] = { x, more };
+	unsigned found = 0;
+
+	/* strace's printflags_ex: a zero value can only match the first
+	 * row (the walk stops as soon as nothing is left). */
+	for (size_t t = 0; t < ARRAY_SIZE(tables) && tables[t]; t++) {
+		const struct rc_xlat *tx = tables[t];
+		for (size_t i = 0; i < tx->count; i++) {
+			unsigned long long xv = (unsigned long long)tx->rows[i].value;
+			if (v == xv || (xv && (v & xv) == xv)) {
+				if (found++)
+					strbuf_addc(out, '|');
+				strbuf_add(out, tx->rows[i].name, tx->rows[i].len);
+				v &= ~xv;
+			}
+			if (!v)
+				goto walked;
+		}
+	}
+walked:
+	if (found) {
+		if (v)
+			strbuf_addf(out, "|%#llx", v);
+	} else if (v) {
+		strbuf_addf(out, "%#llx", v);
+		if (dflt)
+			strbuf_addf(out, " /* %s */", dflt);
+	} else if (dflt) {
+		strbuf_addc(out, '0');
+	}
+}
+
+void xlat_print_flags(struct strbuf *out, const struct rc_xlat *x, unsigned long long v, const char *dflt)
+{
+	xlat_print_flags2(out, x, NULL, v, dflt);
+}
+
+bool xlat_print_val(struct strbuf *out, const struct rc_xlat *x, unsigned long long v, const char *dflt)
+{
+	const char *name = xlat_name(x, (long long)v);
+
+	if (name) {
+		strbuf_adds(out, name);
+		return true;
+	}
+	strbuf_addf(out, "%#llx", v);
+	if (dflt)
+		strbuf_addf(out, " /* %s */", dflt);
+	return false;
 }
 
 long long xlat_flags(const struct rc_xlat *x, const char *s, size_t len, bool *unknown)

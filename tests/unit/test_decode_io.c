@@ -722,11 +722,19 @@ static void epoll_truncated(void **state)
 static void table_rows(void **state)
 {
 	(void)state;
+	/* The calls decode/io.c prints. */
+	static const long calls[] = {
+		SYS_read, SYS_write, SYS_pread64, SYS_pwrite64, SYS_readv, SYS_writev, SYS_preadv,
+		SYS_pwritev, SYS_preadv2, SYS_pwritev2, SYS_sendfile, SYS_splice, SYS_tee,
+		SYS_vmsplice, SYS_copy_file_range, SYS_pipe, SYS_pipe2, SYS_eventfd, SYS_eventfd2,
+		SYS_timerfd_create, SYS_timerfd_settime, SYS_timerfd_gettime, SYS_poll, SYS_ppoll,
+		SYS_select, SYS_pselect6, SYS_epoll_create, SYS_epoll_create1, SYS_epoll_ctl,
+		SYS_epoll_wait, SYS_epoll_pwait, SYS_epoll_pwait2,
+	};
 
-	for (size_t i = 0; i < dec_io_ncalls; i++) {
-		const struct dec_syscall *sc = dec_lookup(dec_io_calls[i].nr);
+	for (size_t i = 0; i < ARRAY_SIZE(calls); i++) {
+		const struct dec_syscall *sc = dec_lookup(calls[i]);
 		assert_non_null(sc);
-		assert_ptr_equal(sc->fn, dec_io_calls[i].fn);
 		assert_non_null(sc->fn);
 		/* strace 6.1 has them all in %desc; sendfile in %network too. */
 		assert_int_equal(sc->classes, sc->nr == SYS_sendfile ? TC_DESC | TC_NETWORK : TC_DESC);

@@ -987,7 +987,6 @@ static void table_rows(void **state)
 		SYS_sendmmsg, SYS_recvmmsg, SYS_setsockopt, SYS_getsockopt, SYS_shutdown,
 	};
 
-	assert_int_equal(dec_net_ncalls, ARRAY_SIZE(calls));
 	for (size_t i = 0; i < ARRAY_SIZE(calls); i++) {
 		const struct dec_syscall *sc = dec_lookup(calls[i]);
 		assert_non_null(sc);

@@ -814,35 +814,6 @@ static void test_process_misc(void **state)
 			    "0x7f2276362060, 0x20, 0, 0x53053053");
 }
 
-/* Every row of the families: a known number, nargs within 6, no number
- * twice across the process, memory, futex, signal and misc lists. */
-static void test_tables(void **state)
-{
-	static const struct {
-		const struct dec_entry *calls;
-		const size_t *n;
-	} fams[] = {
-		{ dec_process_calls, &dec_process_ncalls }, { dec_memory_calls, &dec_memory_ncalls },
-		{ dec_futex_calls, &dec_futex_ncalls },	    { dec_signal_calls, &dec_signal_ncalls },
-		{ dec_misc_calls, &dec_misc_ncalls },
-	};
-	static unsigned char seen[1024];
-
-	(void)state;
-	memset(seen, 0, sizeof(seen));
-	for (size_t f = 0; f < sizeof(fams) / sizeof(fams[0]); f++)
-		for (size_t i = 0; i < *fams[f].n; i++) {
-			const struct dec_syscall *sc = dec_lookup(fams[f].calls[i].nr);
-			assert_non_null(sc);
-			assert_true(sc->nr >= 0 && sc->nr < (long)sizeof(seen));
-			assert_non_null(dec_syscall_name(sc->nr));
-			assert_true(sc->nargs <= 6);
-			if (seen[sc->nr])
-				fail_msg("%s listed twice", dec_syscall_name(sc->nr));
-			seen[sc->nr] = 1;
-		}
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -868,7 +839,6 @@ int main(void)
 		cmocka_unit_test(test_rlimit),
 		cmocka_unit_test(test_prctl),
 		cmocka_unit_test(test_process_misc),
-		cmocka_unit_test(test_tables),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,8 +5,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <linux/sched.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <fcntl.h>
 #include <cmocka.h>
 
@@ -144,6 +149,117 @@ static void flags(void **state)
 	assert_true(unknown);
 }
 
+/* A table of src/xlat/: its rows sorted by name are by_name, each name
+ * looks its own value up, and a value's name is its first row's. */
+static void file_table(const struct rc_xlat *x)
+{
+	long long v;
+
+	assert_true(x->count > 0);
+	assert_ptr_not_equal(x->rows, x->by_name);
+	for (size_t i = 0; i < x->count; i++) {
+		const struct rc_xlat_entry *r = &x->rows[i];
+		assert_int_equal(r->len, strlen(r->name));
+		assert_false(r->alias);
+		assert_true(xlat_value(x, r->name, r->len, &v));
+		assert_int_equal(v, r->value);
+		size_t first = 0;
+		while (x->rows[first].value != r->value)
+			first++;
+		assert_string_equal(xlat_name(x, r->value), x->rows[first].name);
+		size_t found = 0;
+		for (size_t j = 0; j < x->count; j++)
+			found += strcmp(x->by_name[j].name, r->name) == 0 && x->by_name[j].value == r->value;
+		assert_int_equal(found, 1);
+	}
+	for (size_t i = 1; i < x->count; i++)
+		assert_true(strcmp(x->by_name[i - 1].name, x->by_name[i].name) < 0);
+	assert_false(xlat_value(x, "NO_SUCH_NAME", 12, &v));
+}
+
+/* The files' forms: a name the headers define, names printed together,
+ * a value where the headers lack the name, enum constants, values taken
+ * as 32 bits; and the order is the file's. */
+static void file_tables(void **state)
+{
+	(void)state;
+	const struct rc_xlat *tables[] = {
+		&rc_xlat_mmap_flags, &rc_xlat_mmap_prot,     &rc_xlat_futexops,  &rc_xlat_mount_flags,
+		&rc_xlat_usagewho,   &rc_xlat_waitid_types,  &rc_xlat_pr_dumpable, &rc_xlat_sa_handler_values,
+		&rc_xlat_clone_flags, &rc_xlat_clone3_flags, &rc_xlat_epollevents,
+	};
+
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		file_table(tables[i]);
+	assert_string_equal(rc_xlat_mmap_flags.rows[0].name, "MAP_SHARED");
+	assert_int_equal(rc_xlat_mmap_flags.rows[0].value, MAP_SHARED);
+	assert_string_equal(rc_xlat_mmap_prot.rows[0].name, "PROT_NONE");
+	long long v;
+	assert_true(xlat_value(&rc_xlat_futexops, "FUTEX_WAIT_BITSET_PRIVATE|FUTEX_CLOCK_REALTIME", 46, &v));
+	assert_int_equal(v, FUTEX_WAIT_BITSET_PRIVATE | FUTEX_CLOCK_REALTIME);
+	assert_string_equal(xlat_name(&rc_xlat_futexops, FUTEX_LOCK_PI2 | FUTEX_PRIVATE_FLAG), "FUTEX_LOCK_PI2_PRIVATE");
+	assert_true(xlat_value(&rc_xlat_pr_dumpable, "SUID_DUMP_ROOT", 14, &v));
+	assert_int_equal(v, 2);
+	assert_true(xlat_value(&rc_xlat_waitid_types, "P_PIDFD", 7, &v));
+	assert_int_equal(v, P_PIDFD);
+	/* #Unsigned: MS_NOUSER (1 << 31) and RUSAGE_CHILDREN (-1) as the 32
+	 * bits the calls take; a pointer constant keeps its 64. */
+	assert_string_equal(xlat_name(&rc_xlat_mount_flags, 0x80000000LL), "MS_NOUSER");
+	assert_string_equal(xlat_name(&rc_xlat_usagewho, 0xffffffffLL), "RUSAGE_CHILDREN");
+	assert_string_equal(xlat_name(&rc_xlat_sa_handler_values, -1), "SIG_ERR");
+	assert_string_equal(xlat_name(&rc_xlat_epollevents, 0x80000000LL), "EPOLLET");
+}
+
+static const char *flags_text(struct strbuf *sb, const struct rc_xlat *x, unsigned long long v, const char *dflt)
+{
+	strbuf_reset(sb);
+	xlat_print_flags(sb, x, v, dflt);
+	return sb->buf ? sb->buf : "";
+}
+
+static const char *val_text(struct strbuf *sb, const struct rc_xlat *x, unsigned long long v, const char *dflt)
+{
+	strbuf_reset(sb);
+	xlat_print_val(sb, x, v, dflt);
+	return sb->buf ? sb->buf : "";
+}
+
+/* strace's printflags and printxval over a table's order. */
+static void printing(void **state)
+{
+	(void)state;
+	struct strbuf sb = STRBUF_INIT;
+
+	/* The file's order, not the bits': MAP_NORESERVE before MAP_GROWSDOWN. */
+	assert_string_equal(flags_text(&sb, &rc_xlat_mmap_flags, MAP_GROWSDOWN | MAP_NORESERVE | MAP_ANONYMOUS, NULL),
+			    "MAP_ANONYMOUS|MAP_NORESERVE|MAP_GROWSDOWN");
+	/* Bits no name takes, after the names. */
+	assert_string_equal(flags_text(&sb, &rc_xlat_mmap_prot, PROT_READ | 0x100000, "PROT_???"), "PROT_READ|0x100000");
+	/* No name at all: the value, and the default in a comment. */
+	assert_string_equal(flags_text(&sb, &rc_xlat_clone3_flags, 0x10, "CLONE_???"), "0x10 /* CLONE_??? */");
+	assert_string_equal(flags_text(&sb, &rc_xlat_clone3_flags, 0x10, NULL), "0x10");
+	/* 0 is the first row's when its value is 0 ... */
+	assert_string_equal(flags_text(&sb, &rc_xlat_mmap_prot, 0, "PROT_???"), "PROT_NONE");
+	/* ... else "0", or nothing without a default. */
+	assert_string_equal(flags_text(&sb, &rc_xlat_clone_flags, 0, "CLONE_???"), "0");
+	assert_string_equal(flags_text(&sb, &rc_xlat_clone_flags, 0, NULL), "");
+	/* Two tables as one: clone3's flags. */
+	strbuf_reset(&sb);
+	xlat_print_flags2(&sb, &rc_xlat_clone_flags, &rc_xlat_clone3_flags,
+			  CLONE_VM | CLONE_INTO_CGROUP | 0x4000000000ULL, "CLONE_???");
+	assert_string_equal(sb.buf, "CLONE_VM|CLONE_INTO_CGROUP|0x4000000000");
+	strbuf_reset(&sb);
+	xlat_print_flags2(&sb, &rc_xlat_clone_flags, &rc_xlat_clone3_flags, 0, "CLONE_???");
+	assert_string_equal(sb.buf, "0");
+	/* A value: its name, else hex and the default. */
+	assert_string_equal(val_text(&sb, &rc_xlat_futexops, FUTEX_WAIT_PRIVATE, "FUTEX_???"), "FUTEX_WAIT_PRIVATE");
+	assert_string_equal(val_text(&sb, &rc_xlat_futexops, 0x7f, "FUTEX_???"), "0x7f /* FUTEX_??? */");
+	assert_string_equal(val_text(&sb, &rc_xlat_futexops, 0x7f, NULL), "0x7f");
+	assert_false(xlat_print_val(&sb, &rc_xlat_futexops, 0x7f, NULL));
+	assert_true(xlat_print_val(&sb, &rc_xlat_futexops, FUTEX_WAKE, NULL));
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +269,8 @@ int main(void)
 		cmocka_unit_test(si_code_names),
 		cmocka_unit_test(tracer_signal_names),
 		cmocka_unit_test(flags),
+		cmocka_unit_test(file_tables),
+		cmocka_unit_test(printing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

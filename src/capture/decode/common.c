@@ -117,16 +117,6 @@ void dec_sep(struct dec *d)
 	strbuf_add(d->out, ", ", 2);
 }
 
-void dec_int(struct dec *d, int argi)
-{
-	strbuf_addf(d->out, "%d", (int)d->args[argi]);
-}
-
-void dec_long(struct dec *d, int argi)
-{
-	strbuf_addf(d->out, "%lld", (long long)d->args[argi]);
-}
-
 void dec_ulong(struct dec *d, int argi)
 {
 	strbuf_addf(d->out, "%llu", (unsigned long long)d->args[argi]);
@@ -143,12 +133,6 @@ void dec_ptr(struct dec *d, uint64_t addr)
 		strbuf_add(d->out, "NULL", 4);
 	else
 		strbuf_addf(d->out, "%#llx", (unsigned long long)addr);
-}
-
-void dec_octal(struct dec *d, int argi)
-{
-	/* strace's %#03o: 0 is "000", 0644 is "0644". */
-	strbuf_addf(d->out, "%#03o", (unsigned)d->args[argi]);
 }
 
 /* readlink LINK into the arena; NULL when it cannot be read. */
@@ -223,74 +207,6 @@ void dec_dirfd(struct dec *d, int fd)
 		d->e->dir_hint = text;
 }
 
-/*
- * Flags. strace walks its own table order; ours is sorted by name, so the
- * names are chosen multi-bit first (O_SYNC before O_DSYNC, MAP_SHARED_VALIDATE
- * before MAP_SHARED) and printed in the order of their lowest bit, which is
- * strace's order for most tables (open flags have dec_open_flags; strace
- * prints MAP_NORESERVE before MAP_GROWSDOWN).
- */
-/* Print order: lowest bit first, then the smaller value. */
-static bool prints_before(unsigned long long a, unsigned long long b)
-{
-	unsigned long long la = a & -a, lb = b & -b;
-
-	return la < lb || (la == lb && a < b);
-}
-
-void dec_flags(struct dec *d, const struct rc_xlat *x, unsigned long long v, const char *dflt)
-{
-	const struct rc_xlat_entry *cand[64];
-	size_t ncand = 0, nchosen = 0;
-	unsigned long long left = v;
-
-	if (v == 0) {
-		strbuf_adds(d->out, dflt ? dflt : "0");
-		return;
-	}
-	/* The names whose bits are all set, most bits first. */
-	for (size_t i = 0; i < x->count && ncand < ARRAY_SIZE(cand); i++) {
-		const struct rc_xlat_entry *r = &x->rows[i];
-		unsigned long long rv = (unsigned long long)r->value;
-		if (r->alias || !rv || (rv & v) != rv)
-			continue;
-		/* The generated poll table also holds the si_codes POLL_IN..
-		 * POLL_HUP (its pattern is ^POLL[A-Z0-9_]+$); they are not
-		 * event bits. */
-		if (x == &rc_xlat_poll_event && r->len > 5 && r->name[4] == '_')
-			continue;
-		size_t j = ncand++;
-		int bits = __builtin_popcountll(rv);
-		while (j > 0 && __builtin_popcountll((unsigned long long)cand[j - 1]->value) < bits) {
-			cand[j] = cand[j - 1];
-			j--;
-		}
-		cand[j] = r;
-	}
-	/* Take them greedily, then put the taken ones in print order. */
-	for (size_t i = 0; i < ncand; i++) {
-		/* The taken ones are kept in CAND[0..nchosen), nchosen <= i. */
-		const struct rc_xlat_entry *r = cand[i];
-		unsigned long long rv = (unsigned long long)r->value;
-		if ((rv & left) != rv)
-			continue;
-		left &= ~rv;
-		size_t j = nchosen++;
-		while (j > 0 && prints_before(rv, (unsigned long long)cand[j - 1]->value)) {
-			cand[j] = cand[j - 1];
-			j--;
-		}
-		cand[j] = r;
-	}
-	for (size_t i = 0; i < nchosen; i++) {
-		if (i)
-			strbuf_addc(d->out, '|');
-		strbuf_add(d->out, cand[i]->name, cand[i]->len);
-	}
-	if (left)
-		strbuf_addf(d->out, "%s%#llx", nchosen ? "|" : "", left);
-}
-
 /* glibc defines O_LARGEFILE as 0 on 64-bit targets, but the kernel sets
  * its own bit in a file's flags (F_GETFL shows it) and strace names it
  * (event/facts.h). */
@@ -345,16 +261,6 @@ static const char *value_name(const struct rc_xlat *x, long long v)
 			return r->name;
 	}
 	return xlat_name(x, v);
-}
-
-void dec_xval(struct dec *d, const struct rc_xlat *x, long long v)
-{
-	const char *name = value_name(x, v);
-
-	if (name)
-		strbuf_adds(d->out, name);
-	else
-		strbuf_addf(d->out, "%lld", v);
 }
 
 void dec_errno_name(struct dec *d, int err)
@@ -456,10 +362,12 @@ static void print_timeout_arg(struct dec *d, int i)
 		event_timeout_facts(d->e, sec);
 }
 
+static void print_strarray(struct dec *d, uint64_t addr);
+
 /* execve's argv, into the event's. */
 static void print_argv_arg(struct dec *d, int i)
 {
-	dec_strarray(d, d->args[i], true);
+	print_strarray(d, d->args[i]);
 }
 
 /* Argument I into C as the text FN prints, its fact into the event. */
@@ -747,11 +655,13 @@ static bool ptr_at(struct ptr_reader *r, size_t i, uint64_t *out)
 	return true;
 }
 
-void dec_strarray(struct dec *d, uint64_t addr, bool to_argv)
+/* An array of strings (execve's argv) as strace prints it, kept as the
+ * event's argv. */
+static void print_strarray(struct dec *d, uint64_t addr)
 {
 	struct ptr_reader r = { .tid = d->tid, .addr = addr };
 	size_t limit = (size_t)strsize(d);
-	struct rc_event *e = to_argv ? d->e : NULL;
+	struct rc_event *e = d->e;
 
 	if (!addr) {
 		strbuf_add(d->out, "NULL", 4);
@@ -947,62 +857,9 @@ void dec_sockaddr(struct dec *d, uint64_t addr, size_t len)
 }
 
 /*
- * The printers the families share (decode.h): value tables in strace's
- * order, tracee structs, times and clocks.
+ * The printers the families share (decode.h): tracee structs, times and
+ * clocks.
  */
-void dec_xl_flags(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
-		  const char *dflt)
-{
-	unsigned found = 0;
-
-	/* strace's printflags_ex: a zero value can only match the table's
-	 * first entry (the loop stops as soon as nothing is left). */
-	for (size_t i = 0; i < n && (v || !found); i++) {
-		unsigned long long xv = x[i].val;
-		if (v == xv || (xv && (v & xv) == xv)) {
-			if (found++)
-				strbuf_addc(d->out, '|');
-			strbuf_adds(d->out, x[i].name);
-			v &= ~xv;
-		}
-		if (!v)
-			break;
-	}
-	if (found) {
-		if (v)
-			strbuf_addf(d->out, "|%#llx", v);
-	} else if (v) {
-		strbuf_addf(d->out, "%#llx", v);
-		if (dflt)
-			strbuf_addf(d->out, " /* %s */", dflt);
-	} else if (dflt) {
-		strbuf_addc(d->out, '0');
-	}
-}
-
-const char *dec_xl_name(const struct dec_xl *x, size_t n, unsigned long long v)
-{
-	for (size_t i = 0; i < n; i++)
-		if (x[i].val == v)
-			return x[i].name;
-	return NULL;
-}
-
-bool dec_xl_val(struct dec *d, const struct dec_xl *x, size_t n, unsigned long long v,
-		const char *dflt)
-{
-	const char *name = dec_xl_name(x, n, v);
-
-	if (name) {
-		strbuf_adds(d->out, name);
-		return true;
-	}
-	strbuf_addf(d->out, "%#llx", v);
-	if (dflt)
-		strbuf_addf(d->out, " /* %s */", dflt);
-	return false;
-}
-
 bool dec_umove(struct dec *d, uint64_t addr, void *buf, size_t len)
 {
 	if (!addr) {
@@ -1066,15 +923,7 @@ void dec_clock_t(struct strbuf *out, unsigned long long v)
 	strbuf_addf(out, " /* %llu%s s */", v / (unsigned long long)tck, frac + 1);
 }
 
-/* The clocks strace names. */
-static const struct dec_xl clocknames[] = {
-	DEC_XL(CLOCK_REALTIME), DEC_XL(CLOCK_MONOTONIC), DEC_XL(CLOCK_PROCESS_CPUTIME_ID),
-	DEC_XL(CLOCK_THREAD_CPUTIME_ID), DEC_XL(CLOCK_MONOTONIC_RAW),
-	DEC_XL(CLOCK_REALTIME_COARSE), DEC_XL(CLOCK_MONOTONIC_COARSE), DEC_XL(CLOCK_BOOTTIME),
-	DEC_XL(CLOCK_REALTIME_ALARM), DEC_XL(CLOCK_BOOTTIME_ALARM), DEC_XL(CLOCK_TAI),
-};
-
 void dec_clockid(struct dec *d, unsigned id)
 {
-	dec_xl_val(d, clocknames, DEC_XL_N(clocknames), id, "CLOCK_???");
+	xlat_print_val(d->out, &rc_xlat_clocknames, id, "CLOCK_???");
 }

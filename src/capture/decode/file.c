@@ -10,9 +10,10 @@
  *
  * Calls that write a result (stat buffers, readlink's and getcwd's text,
  * F_GETLK's lock, TCGETS's termios) print their first arguments at entry
- * and the rest at exit, as strace does. The constant tables are in
- * strace's order, which is the order flags print in; their values come
- * from the headers. Only x86_64's native layouts are decoded.
+ * and the rest at exit, as strace does. The constant tables
+ * (src/xlat/) are in strace's order, which is the order flags print in;
+ * their values come from the headers. Only x86_64's native layouts are
+ * decoded.
  */
 #include "capture/decode.h"
 
@@ -34,6 +35,7 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include "capture/decode/decoders.h"
 #include "capture/decode/file.h"
 #include "event/facts.h"
 #include "gen/tables.h"
@@ -44,145 +46,6 @@
 #ifndef ST_VALID
 #define ST_VALID 0x0020
 #endif
-
-/*
- * Tables, in strace's order.
- */
-static const struct dec_xl at_flags[] = {
-	DEC_XL(AT_SYMLINK_NOFOLLOW), DEC_XL(AT_REMOVEDIR), DEC_XL(AT_SYMLINK_FOLLOW),
-	DEC_XL(AT_NO_AUTOMOUNT), DEC_XL(AT_EMPTY_PATH), DEC_XL(AT_RECURSIVE),
-};
-
-static const struct dec_xl faccessat_flags[] = {
-	DEC_XL(AT_SYMLINK_NOFOLLOW), DEC_XL(AT_EACCESS), DEC_XL(AT_EMPTY_PATH),
-};
-
-static const struct dec_xl name_to_handle_at_flags[] = {
-	DEC_XL(AT_SYMLINK_FOLLOW), DEC_XL(AT_EMPTY_PATH),
-};
-
-static const struct dec_xl access_modes[] = {
-	DEC_XL(F_OK), DEC_XL(R_OK), DEC_XL(W_OK), DEC_XL(X_OK),
-};
-
-static const struct dec_xl at_statx_sync_types[] = {
-	DEC_XL(AT_STATX_SYNC_AS_STAT), DEC_XL(AT_STATX_FORCE_SYNC), DEC_XL(AT_STATX_DONT_SYNC),
-};
-
-static const struct dec_xl statx_masks[] = {
-	DEC_XL(STATX_ALL), DEC_XL(STATX_BASIC_STATS), DEC_XL(STATX_TYPE), DEC_XL(STATX_MODE),
-	DEC_XL(STATX_NLINK), DEC_XL(STATX_UID), DEC_XL(STATX_GID), DEC_XL(STATX_ATIME),
-	DEC_XL(STATX_MTIME), DEC_XL(STATX_CTIME), DEC_XL(STATX_INO), DEC_XL(STATX_SIZE),
-	DEC_XL(STATX_BLOCKS), DEC_XL(STATX_BTIME),
-#ifdef STATX_MNT_ID
-	DEC_XL(STATX_MNT_ID),
-#endif
-#ifdef STATX_DIOALIGN
-	DEC_XL(STATX_DIOALIGN),
-#endif
-};
-
-static const struct dec_xl statx_attrs[] = {
-	DEC_XL(STATX_ATTR_COMPRESSED), DEC_XL(STATX_ATTR_IMMUTABLE), DEC_XL(STATX_ATTR_APPEND),
-	DEC_XL(STATX_ATTR_NODUMP), DEC_XL(STATX_ATTR_ENCRYPTED), DEC_XL(STATX_ATTR_AUTOMOUNT),
-#ifdef STATX_ATTR_MOUNT_ROOT
-	DEC_XL(STATX_ATTR_MOUNT_ROOT),
-#endif
-#ifdef STATX_ATTR_VERITY
-	DEC_XL(STATX_ATTR_VERITY),
-#endif
-#ifdef STATX_ATTR_DAX
-	DEC_XL(STATX_ATTR_DAX),
-#endif
-};
-
-static const struct dec_xl modetypes[] = {
-	DEC_XL(S_IFREG), DEC_XL(S_IFSOCK), DEC_XL(S_IFIFO), DEC_XL(S_IFLNK),
-	DEC_XL(S_IFDIR), DEC_XL(S_IFBLK), DEC_XL(S_IFCHR),
-};
-
-static const struct dec_xl rename_flags[] = {
-	DEC_XL(RENAME_NOREPLACE), DEC_XL(RENAME_EXCHANGE), DEC_XL(RENAME_WHITEOUT),
-};
-
-static const struct dec_xl close_range_flags[] = {
-	DEC_XL(CLOSE_RANGE_UNSHARE), DEC_XL(CLOSE_RANGE_CLOEXEC),
-};
-
-/* strace's open_mode_flags: open flags without the access mode (dup3). */
-static const struct dec_xl open_mode_flags[] = {
-	DEC_XL(O_CREAT), DEC_XL(O_EXCL), DEC_XL(O_NOCTTY), DEC_XL(O_TRUNC), DEC_XL(O_APPEND),
-	DEC_XL(O_NONBLOCK), DEC_XL(O_SYNC), DEC_XL(O_DSYNC), DEC_XL(O_DIRECT),
-	DEC_XL(O_NOFOLLOW), DEC_XL(O_NOATIME), DEC_XL(O_CLOEXEC), DEC_XL(O_PATH),
-	DEC_XL(O_TMPFILE), DEC_XL(O_DIRECTORY), DEC_XL(FASYNC),
-};
-
-static const struct dec_xl open_resolve_flags[] = {
-	DEC_XL(RESOLVE_NO_XDEV), DEC_XL(RESOLVE_NO_MAGICLINKS), DEC_XL(RESOLVE_NO_SYMLINKS),
-	DEC_XL(RESOLVE_BENEATH), DEC_XL(RESOLVE_IN_ROOT),
-#ifdef RESOLVE_CACHED
-	DEC_XL(RESOLVE_CACHED),
-#endif
-};
-
-const struct dec_xl file_whence_codes[FILE_NWHENCE] = {
-	DEC_XL(SEEK_SET), DEC_XL(SEEK_CUR), DEC_XL(SEEK_END), DEC_XL(SEEK_DATA), DEC_XL(SEEK_HOLE),
-};
-
-static const struct dec_xl falloc_flags[] = {
-	DEC_XL(FALLOC_FL_KEEP_SIZE), DEC_XL(FALLOC_FL_PUNCH_HOLE), DEC_XL(FALLOC_FL_NO_HIDE_STALE),
-	DEC_XL(FALLOC_FL_COLLAPSE_RANGE), DEC_XL(FALLOC_FL_ZERO_RANGE),
-	DEC_XL(FALLOC_FL_INSERT_RANGE), DEC_XL(FALLOC_FL_UNSHARE_RANGE),
-};
-
-static const struct dec_xl advise[] = {
-	DEC_XL(POSIX_FADV_NORMAL), DEC_XL(POSIX_FADV_RANDOM), DEC_XL(POSIX_FADV_SEQUENTIAL),
-	DEC_XL(POSIX_FADV_WILLNEED), DEC_XL(POSIX_FADV_DONTNEED), DEC_XL(POSIX_FADV_NOREUSE),
-};
-
-static const struct dec_xl memfd_create_flags[] = {
-	DEC_XL(MFD_CLOEXEC), DEC_XL(MFD_ALLOW_SEALING), DEC_XL(MFD_HUGETLB),
-};
-
-static const struct dec_xl inotify_flags[] = {
-	DEC_XL(IN_ACCESS), DEC_XL(IN_MODIFY), DEC_XL(IN_ATTRIB), DEC_XL(IN_CLOSE_WRITE),
-	DEC_XL(IN_CLOSE_NOWRITE), DEC_XL(IN_OPEN), DEC_XL(IN_MOVED_FROM), DEC_XL(IN_MOVED_TO),
-	DEC_XL(IN_CREATE), DEC_XL(IN_DELETE), DEC_XL(IN_DELETE_SELF), DEC_XL(IN_MOVE_SELF),
-	DEC_XL(IN_UNMOUNT), DEC_XL(IN_Q_OVERFLOW), DEC_XL(IN_IGNORED), DEC_XL(IN_ONLYDIR),
-	DEC_XL(IN_DONT_FOLLOW), DEC_XL(IN_EXCL_UNLINK),
-#ifdef IN_MASK_CREATE
-	DEC_XL(IN_MASK_CREATE),
-#endif
-	DEC_XL(IN_MASK_ADD), DEC_XL(IN_ISDIR), DEC_XL(IN_ONESHOT),
-};
-
-static const struct dec_xl inotify_init_flags[] = {
-	DEC_XL(IN_NONBLOCK), DEC_XL(IN_CLOEXEC),
-};
-
-/* MS_NOUSER is 1 << 31 in an int: keep it from sign-extending. */
-/* strace's fsmagic, as far as linux/magic.h names them (ascending). */
-static const struct dec_xl fsmagic[] = {
-	DEC_XL(AUTOFS_SUPER_MAGIC), DEC_XL(DEVPTS_SUPER_MAGIC), DEC_XL(MSDOS_SUPER_MAGIC),
-	DEC_XL(NFS_SUPER_MAGIC), DEC_XL(ISOFS_SUPER_MAGIC), DEC_XL(PROC_SUPER_MAGIC),
-	DEC_XL(EXT2_SUPER_MAGIC), DEC_XL(ECRYPTFS_SUPER_MAGIC), DEC_XL(CGROUP_SUPER_MAGIC),
-	DEC_XL(TMPFS_MAGIC), DEC_XL(ANON_INODE_FS_MAGIC), DEC_XL(CRAMFS_MAGIC),
-	DEC_XL(BINFMTFS_MAGIC), DEC_XL(PIPEFS_MAGIC), DEC_XL(SOCKFS_MAGIC), DEC_XL(XFS_SUPER_MAGIC),
-	DEC_XL(PSTOREFS_MAGIC), DEC_XL(SYSFS_MAGIC), DEC_XL(CGROUP2_SUPER_MAGIC),
-	DEC_XL(DEBUGFS_MAGIC), DEC_XL(NSFS_MAGIC), DEC_XL(SECURITYFS_MAGIC), DEC_XL(SQUASHFS_MAGIC),
-	DEC_XL(TRACEFS_MAGIC), DEC_XL(OVERLAYFS_SUPER_MAGIC), DEC_XL(RAMFS_MAGIC),
-	DEC_XL(BTRFS_SUPER_MAGIC), DEC_XL(HUGETLBFS_MAGIC), DEC_XL(BPF_FS_MAGIC),
-	DEC_XL(EFIVARFS_MAGIC), DEC_XL(F2FS_SUPER_MAGIC), DEC_XL(SELINUX_MAGIC),
-};
-
-static const struct dec_xl statfs_flags[] = {
-	DEC_XL(ST_VALID), DEC_XL(ST_RDONLY), DEC_XL(ST_NOSUID), DEC_XL(ST_NODEV),
-	DEC_XL(ST_NOEXEC), DEC_XL(ST_SYNCHRONOUS), DEC_XL(ST_MANDLOCK), DEC_XL(ST_NOATIME),
-	DEC_XL(ST_NODIRATIME), DEC_XL(ST_RELATIME),
-#ifdef ST_NOSYMFOLLOW
-	DEC_XL(ST_NOSYMFOLLOW),
-#endif
-};
 
 /*
  * Small printers.
@@ -203,7 +66,7 @@ static unsigned symbolic_mode(struct dec *d, unsigned mode)
 	const unsigned special = S_ISUID | S_ISGID | S_ISVTX;
 
 	if (mode & S_IFMT)
-		ifmt = dec_xl_name(modetypes, DEC_XL_N(modetypes), mode & S_IFMT);
+		ifmt = xlat_name(&rc_xlat_modetypes, mode & S_IFMT);
 	if (!ifmt) {
 		strbuf_addf(d->out, "%#03o", mode);
 		return mode;
@@ -305,13 +168,13 @@ static void open_tail(struct dec *d, int i)
 	}
 }
 
-static void dec_open(struct dec *d)
+void dec_open(struct dec *d)
 {
 	if (!d->exiting)
 		open_tail(d, 0);
 }
 
-static void dec_openat(struct dec *d)
+void dec_openat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -320,7 +183,7 @@ static void dec_openat(struct dec *d)
 	open_tail(d, 1);
 }
 
-static void dec_openat2(struct dec *d)
+void dec_openat2(struct dec *d)
 {
 	struct open_how how;
 	uint64_t addr = d->args[2], size = d->args[3];
@@ -342,14 +205,14 @@ static void dec_openat2(struct dec *d)
 		if (event_open_reads_mode(how.flags) || how.mode)
 			strbuf_addf(d->out, ", mode=%#03llo", (unsigned long long)how.mode);
 		strbuf_add(d->out, ", resolve=", 10);
-		XL_FLAGS(d, open_resolve_flags, how.resolve, "RESOLVE_???");
+		xlat_print_flags(d->out, &rc_xlat_open_resolve_flags, how.resolve, "RESOLVE_???");
 		strbuf_addc(d->out, '}');
 	}
 	dec_sep(d);
 	dec_ulong(d, 3);
 }
 
-static void dec_creat(struct dec *d)
+void dec_creat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -384,7 +247,7 @@ static void stat_struct(struct dec *d, uint64_t addr)
 	strbuf_add(d->out, ", ...}", 6);
 }
 
-static void dec_stat(struct dec *d)
+void dec_stat(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_path_arg(d, 0);
@@ -394,7 +257,7 @@ static void dec_stat(struct dec *d)
 	}
 }
 
-static void dec_fstat(struct dec *d)
+void dec_fstat(struct dec *d)
 {
 	if (!d->exiting) {
 		file_fd_arg(d, 0);
@@ -404,7 +267,7 @@ static void dec_fstat(struct dec *d)
 	}
 }
 
-static void dec_newfstatat(struct dec *d)
+void dec_newfstatat(struct dec *d)
 {
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
@@ -414,11 +277,11 @@ static void dec_newfstatat(struct dec *d)
 	} else {
 		stat_struct(d, d->args[2]);
 		dec_sep(d);
-		XL_FLAGS(d, at_flags, d->args[3], "AT_???");
+		xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[3], "AT_???");
 	}
 }
 
-static void dec_statx(struct dec *d)
+void dec_statx(struct dec *d)
 {
 	struct statx stx;
 
@@ -428,23 +291,23 @@ static void dec_statx(struct dec *d)
 		dec_sep(d);
 		dec_path_arg(d, 1);
 		dec_sep(d);
-		XL_FLAGS(d, at_statx_sync_types, flags & AT_STATX_SYNC_TYPE, NULL);
+		xlat_print_flags(d->out, &rc_xlat_at_statx_sync_types, flags & AT_STATX_SYNC_TYPE, NULL);
 		flags &= ~(unsigned)AT_STATX_SYNC_TYPE;
 		if (flags) {
 			strbuf_addc(d->out, '|');
-			XL_FLAGS(d, at_flags, flags, NULL);
+			xlat_print_flags(d->out, &rc_xlat_at_flags, flags, NULL);
 		}
 		dec_sep(d);
-		XL_FLAGS(d, statx_masks, (unsigned)d->args[3], "STATX_???");
+		xlat_print_flags(d->out, &rc_xlat_statx_masks, (unsigned)d->args[3], "STATX_???");
 		dec_sep(d);
 		return;
 	}
 	if (!dec_umove(d, d->args[4], &stx, sizeof(stx)))
 		return;
 	strbuf_add(d->out, "{stx_mask=", 10);
-	XL_FLAGS(d, statx_masks, stx.stx_mask, "STATX_???");
+	xlat_print_flags(d->out, &rc_xlat_statx_masks, stx.stx_mask, "STATX_???");
 	strbuf_add(d->out, ", stx_attributes=", 17);
-	XL_FLAGS(d, statx_attrs, stx.stx_attributes, "STATX_ATTR_???");
+	xlat_print_flags(d->out, &rc_xlat_statx_attrs, stx.stx_attributes, "STATX_ATTR_???");
 	if (stx.stx_mask & (STATX_TYPE | STATX_MODE)) {
 		strbuf_add(d->out, ", stx_mode=", 11);
 		symbolic_mode(d, stx.stx_mode);
@@ -466,7 +329,7 @@ static void statfs_struct(struct dec *d, uint64_t addr)
 		return;
 	memcpy(fsid, &b.f_fsid, sizeof(fsid));
 	strbuf_add(d->out, "{f_type=", 8);
-	XL_VAL(d, fsmagic, (unsigned long long)b.f_type, NULL);
+	xlat_print_val(d->out, &rc_xlat_fsmagic, (unsigned long long)b.f_type, NULL);
 	strbuf_addf(d->out, ", f_bsize=%llu, f_blocks=%llu, f_bfree=%llu, f_bavail=%llu, f_files=%llu, f_ffree=%llu",
 		    (unsigned long long)b.f_bsize, (unsigned long long)b.f_blocks,
 		    (unsigned long long)b.f_bfree, (unsigned long long)b.f_bavail,
@@ -478,12 +341,12 @@ static void statfs_struct(struct dec *d, uint64_t addr)
 		    (unsigned long long)b.f_frsize);
 	if (b.f_flags & ST_VALID) {
 		strbuf_add(d->out, ", f_flags=", 10);
-		XL_FLAGS(d, statfs_flags, (unsigned long long)b.f_flags, "ST_???");
+		xlat_print_flags(d->out, &rc_xlat_statfs_flags, (unsigned long long)b.f_flags, "ST_???");
 	}
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_statfs(struct dec *d)
+void dec_statfs(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_path_arg(d, 0);
@@ -493,7 +356,7 @@ static void dec_statfs(struct dec *d)
 	}
 }
 
-static void dec_fstatfs(struct dec *d)
+void dec_fstatfs(struct dec *d)
 {
 	if (!d->exiting) {
 		file_fd_arg(d, 0);
@@ -511,14 +374,14 @@ static void dec_fstatfs(struct dec *d)
  * covers any of its bits (printed in hex). */
 static void access_mode(struct dec *d, uint64_t v)
 {
-	XL_FLAGS(d, access_modes, v, "?_OK");
+	xlat_print_flags(d->out, &rc_xlat_access_modes, v, "?_OK");
 	if (v & (R_OK | W_OK | X_OK))
 		d->e->mode = 0;
 	else	/* strtoll's reading of the hex: a huge one saturates */
 		d->e->mode = v > (uint64_t)LLONG_MAX ? LLONG_MAX : (long long)v;
 }
 
-static void dec_access(struct dec *d)
+void dec_access(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -527,7 +390,7 @@ static void dec_access(struct dec *d)
 	access_mode(d, d->args[1]);
 }
 
-static void dec_faccessat(struct dec *d)
+void dec_faccessat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -538,7 +401,7 @@ static void dec_faccessat(struct dec *d)
 	access_mode(d, d->args[2]);
 	if (d->nr == SYS_faccessat2) {
 		dec_sep(d);
-		XL_FLAGS(d, faccessat_flags, d->args[3], "AT_???");
+		xlat_print_flags(d->out, &rc_xlat_faccessat_flags, d->args[3], "AT_???");
 	}
 }
 
@@ -553,7 +416,7 @@ static void readlink_tail(struct dec *d, int i)
 	dec_ulong(d, i + 1);
 }
 
-static void dec_readlink(struct dec *d)
+void dec_readlink(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_path_arg(d, 0);
@@ -563,7 +426,7 @@ static void dec_readlink(struct dec *d)
 	}
 }
 
-static void dec_readlinkat(struct dec *d)
+void dec_readlinkat(struct dec *d)
 {
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
@@ -576,14 +439,14 @@ static void dec_readlinkat(struct dec *d)
 }
 
 /* f(path): chdir, rmdir, unlink, chroot, acct, swapoff, uselib. */
-static void dec_path1(struct dec *d)
+void dec_path1(struct dec *d)
 {
 	if (!d->exiting)
 		dec_path_arg(d, 0);
 }
 
 /* f(path, mode): mkdir, chmod. */
-static void dec_path_mode(struct dec *d)
+void dec_path_mode(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -593,7 +456,7 @@ static void dec_path_mode(struct dec *d)
 }
 
 /* f(dirfd, path, mode): mkdirat, fchmodat. */
-static void dec_at_path_mode(struct dec *d)
+void dec_at_path_mode(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -604,7 +467,7 @@ static void dec_at_path_mode(struct dec *d)
 	umode(d, d->args[2]);
 }
 
-static void dec_unlinkat(struct dec *d)
+void dec_unlinkat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -612,11 +475,11 @@ static void dec_unlinkat(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	XL_FLAGS(d, at_flags, d->args[2], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[2], "AT_???");
 }
 
 /* rename(old, new), link(old, new). */
-static void dec_path2(struct dec *d)
+void dec_path2(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -626,7 +489,7 @@ static void dec_path2(struct dec *d)
 }
 
 /* renameat(olddirfd, old, newdirfd, new[, flags]), linkat(..., flags). */
-static void dec_at_path2(struct dec *d)
+void dec_at_path2(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -639,16 +502,16 @@ static void dec_at_path2(struct dec *d)
 	dec_path_arg(d, 3);
 	if (d->nr == SYS_renameat2) {
 		dec_sep(d);
-		XL_FLAGS(d, rename_flags, d->args[4], "RENAME_??");
+		xlat_print_flags(d->out, &rc_xlat_rename_flags, d->args[4], "RENAME_??");
 	} else if (d->nr == SYS_linkat) {
 		dec_sep(d);
-		XL_FLAGS(d, at_flags, d->args[4], "AT_???");
+		xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[4], "AT_???");
 	}
 }
 
 /* The link is what gets created (and fails): it is the path, the target
  * path2, as their roles say. */
-static void dec_symlink(struct dec *d)
+void dec_symlink(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -657,7 +520,7 @@ static void dec_symlink(struct dec *d)
 	dec_path_arg(d, 1);
 }
 
-static void dec_symlinkat(struct dec *d)
+void dec_symlinkat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -669,13 +532,13 @@ static void dec_symlinkat(struct dec *d)
 }
 
 /* f(fd): close, fchdir, fsync, fdatasync, syncfs, dup. */
-static void dec_fd1(struct dec *d)
+void dec_fd1(struct dec *d)
 {
 	if (!d->exiting)
 		file_fd_arg(d, 0);
 }
 
-static void dec_getcwd(struct dec *d)
+void dec_getcwd(struct dec *d)
 {
 	if (!d->exiting)
 		return;
@@ -687,7 +550,7 @@ static void dec_getcwd(struct dec *d)
 	dec_ulong(d, 1);
 }
 
-static void dec_fchmod(struct dec *d)
+void dec_fchmod(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -697,7 +560,7 @@ static void dec_fchmod(struct dec *d)
 }
 
 /* chown/lchown(path, uid, gid). */
-static void dec_chown(struct dec *d)
+void dec_chown(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -708,7 +571,7 @@ static void dec_chown(struct dec *d)
 	uid_arg(d, d->args[2]);
 }
 
-static void dec_fchown(struct dec *d)
+void dec_fchown(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -719,7 +582,7 @@ static void dec_fchown(struct dec *d)
 	uid_arg(d, d->args[2]);
 }
 
-static void dec_fchownat(struct dec *d)
+void dec_fchownat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -731,10 +594,10 @@ static void dec_fchownat(struct dec *d)
 	dec_sep(d);
 	uid_arg(d, d->args[3]);
 	dec_sep(d);
-	XL_FLAGS(d, at_flags, d->args[4], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[4], "AT_???");
 }
 
-static void dec_truncate(struct dec *d)
+void dec_truncate(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -743,7 +606,7 @@ static void dec_truncate(struct dec *d)
 	dec_ulong(d, 1);
 }
 
-static void dec_ftruncate(struct dec *d)
+void dec_ftruncate(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -754,7 +617,7 @@ static void dec_ftruncate(struct dec *d)
 
 /* getdents(64) at exit, abbreviated as strace prints it by default: the
  * buffer's address and how many entries the kernel put there. */
-static void dec_getdents(struct dec *d)
+void dec_getdents(struct dec *d)
 {
 	/* The kernel's struct linux_dirent (getdents); getdents64's is
 	 * glibc's struct dirent64. Both keep d_reclen at the same place. */
@@ -803,16 +666,16 @@ static void dec_getdents(struct dec *d)
 	strbuf_addf(d->out, "%u", count);
 }
 
-static void dec_close_range(struct dec *d)
+void dec_close_range(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	strbuf_addf(d->out, "%u, %u, ", (unsigned)d->args[0], (unsigned)d->args[1]);
-	XL_FLAGS(d, close_range_flags, d->args[2], "CLOSE_RANGE_???");
+	xlat_print_flags(d->out, &rc_xlat_close_range_flags, d->args[2], "CLOSE_RANGE_???");
 }
 
 /* dup2/dup3: the target is fd2 (its FD2 role). */
-static void dec_dup2(struct dec *d)
+void dec_dup2(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -821,17 +684,17 @@ static void dec_dup2(struct dec *d)
 	dec_fd(d, (int)d->args[1]);
 	if (d->nr == SYS_dup3) {
 		dec_sep(d);
-		XL_FLAGS(d, open_mode_flags, d->args[2], "O_???");
+		xlat_print_flags(d->out, &rc_xlat_open_mode_flags, d->args[2], "O_???");
 	}
 }
 
-static void dec_lseek(struct dec *d)
+void dec_lseek(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, ", (long long)d->args[1]);
-	XL_VAL(d, file_whence_codes, d->args[2], "SEEK_???");
+	xlat_print_val(d->out, &rc_xlat_file_whence_codes, d->args[2], "SEEK_???");
 }
 
 /*
@@ -882,7 +745,7 @@ static void timeval_pair(struct dec *d, uint64_t addr)
 	strbuf_addc(d->out, ']');
 }
 
-static void dec_utimensat(struct dec *d)
+void dec_utimensat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -892,10 +755,10 @@ static void dec_utimensat(struct dec *d)
 	dec_sep(d);
 	utime_pair(d, d->args[2]);
 	dec_sep(d);
-	XL_FLAGS(d, at_flags, d->args[3], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[3], "AT_???");
 }
 
-static void dec_utime(struct dec *d)
+void dec_utime(struct dec *d)
 {
 	int64_t u[2];
 
@@ -912,7 +775,7 @@ static void dec_utime(struct dec *d)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_utimes(struct dec *d)
+void dec_utimes(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -921,7 +784,7 @@ static void dec_utimes(struct dec *d)
 	timeval_pair(d, d->args[1]);
 }
 
-static void dec_futimesat(struct dec *d)
+void dec_futimesat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -935,7 +798,7 @@ static void dec_futimesat(struct dec *d)
 /*
  * inotify, mknod, umask and the rest.
  */
-static void dec_inotify_add_watch(struct dec *d)
+void dec_inotify_add_watch(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -943,10 +806,10 @@ static void dec_inotify_add_watch(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	XL_FLAGS(d, inotify_flags, (unsigned)d->args[2], "IN_???");
+	xlat_print_flags(d->out, &rc_xlat_inotify_flags, (unsigned)d->args[2], "IN_???");
 }
 
-static void dec_inotify_rm_watch(struct dec *d)
+void dec_inotify_rm_watch(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -954,10 +817,10 @@ static void dec_inotify_rm_watch(struct dec *d)
 	strbuf_addf(d->out, ", %d", (int)d->args[1]);
 }
 
-static void dec_inotify_init1(struct dec *d)
+void dec_inotify_init1(struct dec *d)
 {
 	if (!d->exiting)
-		XL_FLAGS(d, inotify_init_flags, d->args[0], "IN_???");
+		xlat_print_flags(d->out, &rc_xlat_inotify_init_flags, d->args[0], "IN_???");
 }
 
 static void mknod_tail(struct dec *d, int i)
@@ -973,13 +836,13 @@ static void mknod_tail(struct dec *d, int i)
 	}
 }
 
-static void dec_mknod(struct dec *d)
+void dec_mknod(struct dec *d)
 {
 	if (!d->exiting)
 		mknod_tail(d, 0);
 }
 
-static void dec_mknodat(struct dec *d)
+void dec_mknodat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -988,32 +851,32 @@ static void dec_mknodat(struct dec *d)
 	mknod_tail(d, 1);
 }
 
-static void dec_umask(struct dec *d)
+void dec_umask(struct dec *d)
 {
 	if (!d->exiting)
 		umode(d, d->args[0]);
 }
 
-static void dec_fallocate(struct dec *d)
+void dec_fallocate(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
 	dec_sep(d);
-	XL_FLAGS(d, falloc_flags, d->args[1], "FALLOC_FL_???");
+	xlat_print_flags(d->out, &rc_xlat_falloc_flags, d->args[1], "FALLOC_FL_???");
 	strbuf_addf(d->out, ", %lld, %lld", (long long)d->args[2], (long long)d->args[3]);
 }
 
-static void dec_fadvise64(struct dec *d)
+void dec_fadvise64(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu, ", (long long)d->args[1], (unsigned long long)d->args[2]);
-	XL_VAL(d, advise, d->args[3], "POSIX_FADV_???");
+	xlat_print_val(d->out, &rc_xlat_advise, d->args[3], "POSIX_FADV_???");
 }
 
-static void dec_memfd_create(struct dec *d)
+void dec_memfd_create(struct dec *d)
 {
 	unsigned flags = (unsigned)d->args[1];
 	/* MFD_HUGE_MASK << MFD_HUGE_SHIFT (linux/memfd.h): a page size. */
@@ -1030,7 +893,7 @@ static void dec_memfd_create(struct dec *d)
 	}
 	flags &= ~huge_mask;
 	if (flags || !huge)
-		XL_FLAGS(d, memfd_create_flags, flags, "MFD_???");
+		xlat_print_flags(d->out, &rc_xlat_memfd_create_flags, flags, "MFD_???");
 	if (huge)
 		strbuf_addf(d->out, "%s%u<<MFD_HUGE_SHIFT", flags ? "|" : "", huge >> 26);
 }
@@ -1039,7 +902,7 @@ static void dec_memfd_create(struct dec *d)
  * f_handle="\x.."}, [mount_id], flags): the struct opens at entry and is
  * finished at exit. priv[0] is 1 when it was opened, priv[1] the size the
  * caller offered. */
-static void dec_name_to_handle_at(struct dec *d)
+void dec_name_to_handle_at(struct dec *d)
 {
 	struct {
 		unsigned handle_bytes;
@@ -1057,7 +920,7 @@ static void dec_name_to_handle_at(struct dec *d)
 			dec_sep(d);
 			dec_ptr(d, d->args[3]);
 			dec_sep(d);
-			XL_FLAGS(d, name_to_handle_at_flags, d->args[4], "AT_???");
+			xlat_print_flags(d->out, &rc_xlat_name_to_handle_at_flags, d->args[4], "AT_???");
 			return;
 		}
 		strbuf_addf(d->out, "{handle_bytes=%u", h.handle_bytes);
@@ -1089,10 +952,10 @@ static void dec_name_to_handle_at(struct dec *d)
 	strbuf_add(d->out, "}, ", 3);
 	file_int_at(d, d->args[3]);
 	dec_sep(d);
-	XL_FLAGS(d, name_to_handle_at_flags, d->args[4], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_name_to_handle_at_flags, d->args[4], "AT_???");
 }
 
-static void dec_open_by_handle_at(struct dec *d)
+void dec_open_by_handle_at(struct dec *d)
 {
 	struct {
 		unsigned handle_bytes;
@@ -1128,112 +991,19 @@ static void dec_open_by_handle_at(struct dec *d)
 
 /* sync_file_range(fd, offset, nbytes, flags) and readahead(fd, offset,
  * count): their fd is their only role. */
-static void dec_sync_file_range(struct dec *d)
+void dec_sync_file_range(struct dec *d)
 {
-	static const struct dec_xl sync_file_range_flags[] = {
-		DEC_XL(SYNC_FILE_RANGE_WAIT_BEFORE), DEC_XL(SYNC_FILE_RANGE_WRITE),
-		DEC_XL(SYNC_FILE_RANGE_WAIT_AFTER),
-	};
-
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %lld, ", (long long)d->args[1], (long long)d->args[2]);
-	XL_FLAGS(d, sync_file_range_flags, d->args[3], "SYNC_FILE_RANGE_???");
+	xlat_print_flags(d->out, &rc_xlat_sync_file_range_flags, d->args[3], "SYNC_FILE_RANGE_???");
 }
 
-static void dec_readahead(struct dec *d)
+void dec_readahead(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
 	strbuf_addf(d->out, ", %lld, %llu", (long long)d->args[1], (unsigned long long)d->args[2]);
 }
-
-#define TF TC_FILE
-#define TD TC_DESC
-#define R(nr, fn) { nr, fn }
-
-/* Classes as strace 6.1's x86_64 syscallent: %stat is stat alone. */
-const struct dec_entry dec_file_calls[] = {
-	R(SYS_open, dec_open),
-	R(SYS_openat, dec_openat),
-#ifdef SYS_openat2
-	R(SYS_openat2, dec_openat2),
-#endif
-	R(SYS_creat, dec_creat),
-	R(SYS_close, dec_fd1),
-#ifdef SYS_close_range
-	R(SYS_close_range, dec_close_range),
-#endif
-	R(SYS_stat, dec_stat),
-	R(SYS_lstat, dec_stat),
-	R(SYS_fstat, dec_fstat),
-	R(SYS_newfstatat, dec_newfstatat),
-	R(SYS_statx, dec_statx),
-	R(SYS_statfs, dec_statfs),
-	R(SYS_fstatfs, dec_fstatfs),
-	R(SYS_access, dec_access),
-	R(SYS_faccessat, dec_faccessat),
-#ifdef SYS_faccessat2
-	R(SYS_faccessat2, dec_faccessat),
-#endif
-	R(SYS_readlink, dec_readlink),
-	R(SYS_readlinkat, dec_readlinkat),
-	R(SYS_mkdir, dec_path_mode),
-	R(SYS_mkdirat, dec_at_path_mode),
-	R(SYS_rmdir, dec_path1),
-	R(SYS_unlink, dec_path1),
-	R(SYS_unlinkat, dec_unlinkat),
-	R(SYS_rename, dec_path2),
-	R(SYS_renameat, dec_at_path2),
-	R(SYS_renameat2, dec_at_path2),
-	R(SYS_link, dec_path2),
-	R(SYS_linkat, dec_at_path2),
-	R(SYS_symlink, dec_symlink),
-	R(SYS_symlinkat, dec_symlinkat),
-	R(SYS_chdir, dec_path1),
-	R(SYS_fchdir, dec_fd1),
-	R(SYS_getcwd, dec_getcwd),
-	R(SYS_chroot, dec_path1),
-	R(SYS_chmod, dec_path_mode),
-	R(SYS_fchmod, dec_fchmod),
-	R(SYS_fchmodat, dec_at_path_mode),
-	R(SYS_chown, dec_chown),
-	R(SYS_lchown, dec_chown),
-	R(SYS_fchown, dec_fchown),
-	R(SYS_fchownat, dec_fchownat),
-	R(SYS_truncate, dec_truncate),
-	R(SYS_ftruncate, dec_ftruncate),
-	R(SYS_getdents, dec_getdents),
-	R(SYS_getdents64, dec_getdents),
-	R(SYS_dup, dec_fd1),
-	R(SYS_dup2, dec_dup2),
-	R(SYS_dup3, dec_dup2),
-	R(SYS_lseek, dec_lseek),
-	R(SYS_utimensat, dec_utimensat),
-	R(SYS_utime, dec_utime),
-	R(SYS_utimes, dec_utimes),
-	R(SYS_futimesat, dec_futimesat),
-	R(SYS_inotify_init1, dec_inotify_init1),
-	R(SYS_inotify_add_watch, dec_inotify_add_watch),
-	R(SYS_inotify_rm_watch, dec_inotify_rm_watch),
-	R(SYS_mknod, dec_mknod),
-	R(SYS_mknodat, dec_mknodat),
-	R(SYS_umask, dec_umask),
-	R(SYS_fsync, dec_fd1),
-	R(SYS_fdatasync, dec_fd1),
-	R(SYS_syncfs, dec_fd1),
-	R(SYS_sync_file_range, dec_sync_file_range),
-	R(SYS_readahead, dec_readahead),
-	R(SYS_fallocate, dec_fallocate),
-	R(SYS_fadvise64, dec_fadvise64),
-	R(SYS_memfd_create, dec_memfd_create),
-	R(SYS_name_to_handle_at, dec_name_to_handle_at),
-	R(SYS_open_by_handle_at, dec_open_by_handle_at),
-	R(SYS_swapoff, dec_path1),
-	R(SYS_acct, dec_path1),
-	R(SYS_uselib, dec_path1),
-};
-
-const size_t dec_file_ncalls = ARRAY_SIZE(dec_file_calls);

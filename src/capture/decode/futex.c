@@ -14,49 +14,13 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "capture/decode/decoders.h"
+#include "gen/tables.h"
 #include "util/util.h"
 
 #ifndef FUTEX_LOCK_PI2
 #define FUTEX_LOCK_PI2 13
 #endif
-
-#define OP(v) { (unsigned long long)(v), #v }
-#define OP_RT(v) { (unsigned long long)((v) | FUTEX_CLOCK_REALTIME), #v "|FUTEX_CLOCK_REALTIME" }
-
-/* strace's futexops: every operation by its whole value. */
-static const struct dec_xl futexops[] = {
-	OP(FUTEX_WAIT), OP(FUTEX_WAKE), OP(FUTEX_FD), OP(FUTEX_REQUEUE), OP(FUTEX_CMP_REQUEUE),
-	OP(FUTEX_WAKE_OP), OP(FUTEX_LOCK_PI), OP(FUTEX_UNLOCK_PI), OP(FUTEX_TRYLOCK_PI),
-	OP(FUTEX_WAIT_BITSET), OP(FUTEX_WAKE_BITSET), OP(FUTEX_WAIT_REQUEUE_PI),
-	OP(FUTEX_CMP_REQUEUE_PI), OP(FUTEX_LOCK_PI2),
-	OP(FUTEX_WAIT_PRIVATE), OP(FUTEX_WAKE_PRIVATE),
-	{ FUTEX_FD | FUTEX_PRIVATE_FLAG, "FUTEX_FD|FUTEX_PRIVATE_FLAG" },
-	OP(FUTEX_REQUEUE_PRIVATE), OP(FUTEX_CMP_REQUEUE_PRIVATE), OP(FUTEX_WAKE_OP_PRIVATE),
-	OP(FUTEX_LOCK_PI_PRIVATE), OP(FUTEX_UNLOCK_PI_PRIVATE), OP(FUTEX_TRYLOCK_PI_PRIVATE),
-	OP(FUTEX_WAIT_BITSET_PRIVATE), OP(FUTEX_WAKE_BITSET_PRIVATE),
-	OP(FUTEX_WAIT_REQUEUE_PI_PRIVATE), OP(FUTEX_CMP_REQUEUE_PI_PRIVATE),
-	{ FUTEX_LOCK_PI2 | FUTEX_PRIVATE_FLAG, "FUTEX_LOCK_PI2_PRIVATE" },
-	OP_RT(FUTEX_WAIT), OP_RT(FUTEX_WAIT_PRIVATE), OP_RT(FUTEX_WAIT_BITSET),
-	OP_RT(FUTEX_WAIT_BITSET_PRIVATE), OP_RT(FUTEX_WAIT_REQUEUE_PI),
-	OP_RT(FUTEX_WAIT_REQUEUE_PI_PRIVATE),
-};
-
-static const struct dec_xl futexbitset[] = {
-	OP(FUTEX_BITSET_MATCH_ANY),
-};
-
-static const struct dec_xl futexwakeops[] = {
-	OP(FUTEX_OP_SET), OP(FUTEX_OP_ADD), OP(FUTEX_OP_OR), OP(FUTEX_OP_ANDN), OP(FUTEX_OP_XOR),
-};
-
-static const struct dec_xl futexwakecmps[] = {
-	OP(FUTEX_OP_CMP_EQ), OP(FUTEX_OP_CMP_NE), OP(FUTEX_OP_CMP_LT), OP(FUTEX_OP_CMP_LE),
-	OP(FUTEX_OP_CMP_GT), OP(FUTEX_OP_CMP_GE),
-};
-
-static const struct dec_xl futex_waiter_flags[] = {
-	OP(FUTEX_32), OP(FUTEX_PRIVATE_FLAG),
-};
 
 /* The timeout argument at entry: printed, and kept in priv for the exit
  * half, when the event's timestamp may have been set meanwhile. */
@@ -84,19 +48,19 @@ static void wake_op(struct dec *d, unsigned val3)
 
 	if ((val3 >> 28) & FUTEX_OP_OPARG_SHIFT)
 		strbuf_adds(d->out, "FUTEX_OP_OPARG_SHIFT<<28|");
-	bool known = dec_xl_val(d, futexwakeops, DEC_XL_N(futexwakeops), op, NULL);
+	bool known = xlat_print_val(d->out, &rc_xlat_futexwakeops, op, NULL);
 	strbuf_add(d->out, "<<28", 4);
 	if (!known)
 		strbuf_adds(d->out, " /* FUTEX_OP_??? */");
 	strbuf_addf(d->out, "|%#x<<12|", (val3 >> 12) & 0xfff);
-	known = dec_xl_val(d, futexwakecmps, DEC_XL_N(futexwakecmps), cmp, NULL);
+	known = xlat_print_val(d->out, &rc_xlat_futexwakecmps, cmp, NULL);
 	strbuf_add(d->out, "<<24", 4);
 	if (!known)
 		strbuf_adds(d->out, " /* FUTEX_OP_CMP_??? */");
 	strbuf_addf(d->out, "|%#x", val3 & 0xfff);
 }
 
-static void dec_futex(struct dec *d)
+void dec_futex(struct dec *d)
 {
 	unsigned op = (unsigned)d->args[1];
 	int cmd = (int)(op & 127);
@@ -114,7 +78,7 @@ static void dec_futex(struct dec *d)
 	d->priv[0] = 0;
 	dec_ptr(d, d->args[0]);
 	dec_sep(d);
-	dec_xl_val(d, futexops, DEC_XL_N(futexops), op, "FUTEX_???");
+	xlat_print_val(d->out, &rc_xlat_futexops, op, "FUTEX_???");
 	switch (cmd) {
 	case FUTEX_WAIT:
 		uint_arg(d, 2);
@@ -131,12 +95,12 @@ static void dec_futex(struct dec *d)
 		dec_sep(d);
 		timeout_arg(d, cmd, realtime);
 		dec_sep(d);
-		dec_xl_val(d, futexbitset, DEC_XL_N(futexbitset), (unsigned)d->args[5], NULL);
+		xlat_print_val(d->out, &rc_xlat_futexbitset, (unsigned)d->args[5], NULL);
 		break;
 	case FUTEX_WAKE_BITSET:
 		uint_arg(d, 2);
 		dec_sep(d);
-		dec_xl_val(d, futexbitset, DEC_XL_N(futexbitset), (unsigned)d->args[5], NULL);
+		xlat_print_val(d->out, &rc_xlat_futexbitset, (unsigned)d->args[5], NULL);
 		break;
 	case FUTEX_REQUEUE:
 		uint_arg(d, 2);
@@ -186,7 +150,7 @@ static void dec_futex(struct dec *d)
 }
 
 /* futex_waitv(waiters, nr_futexes, flags, timeout, clockid). */
-static void dec_futex_waitv(struct dec *d)
+void dec_futex_waitv(struct dec *d)
 {
 	struct futex_waitv w;
 	unsigned nr = (unsigned)d->args[1];
@@ -218,8 +182,7 @@ static void dec_futex_waitv(struct dec *d)
 				    (unsigned long long)w.val);
 			dec_ptr(d, w.uaddr);
 			strbuf_add(d->out, ", flags=", 8);
-			dec_xl_flags(d, futex_waiter_flags, DEC_XL_N(futex_waiter_flags), w.flags,
-				     "FUTEX_???");
+			xlat_print_flags(d->out, &rc_xlat_futex_waiter_flags, w.flags, "FUTEX_???");
 			if (w.__reserved)
 				strbuf_addf(d->out, ", __reserved=%#x", w.__reserved);
 			strbuf_addc(d->out, '}');
@@ -233,7 +196,7 @@ rest:
 	dec_clockid(d, (unsigned)d->args[4]);
 }
 
-static void dec_get_robust_list(struct dec *d)
+void dec_get_robust_list(struct dec *d)
 {
 	uint64_t v;
 
@@ -250,13 +213,3 @@ static void dec_get_robust_list(struct dec *d)
 	if (dec_umove(d, d->args[2], &v, sizeof(v)))
 		strbuf_addf(d->out, "[%llu]", (unsigned long long)v);
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_futex_calls[] = {
-	R(SYS_futex, dec_futex),
-	R(SYS_futex_waitv, dec_futex_waitv),
-	R(SYS_get_robust_list, dec_get_robust_list),
-};
-
-const size_t dec_futex_ncalls = ARRAY_SIZE(dec_futex_calls);

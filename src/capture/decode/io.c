@@ -8,8 +8,8 @@
  * What the kernel writes (read buffers, ready fds, pipe fds, the time
  * left) is printed at exit; poll's and select's results go after the
  * return value, as strace prints them: "= 1 ([{fd=3, revents=POLLIN}])".
- * The constant tables are in strace's order, their values from the
- * headers. Only x86_64's native layouts are decoded.
+ * The constant tables (src/xlat/) are in strace's order, their values
+ * from the headers. Only x86_64's native layouts are decoded.
  */
 #include "capture/decode.h"
 #include "event/facts.h"
@@ -25,63 +25,9 @@
 #include <sys/timerfd.h>
 #include <sys/uio.h>
 
+#include "capture/decode/decoders.h"
+#include "gen/tables.h"
 #include "util/util.h"
-
-/*
- * Tables, in strace's order.
- */
-static const struct dec_xl rwf_flags[] = {
-	DEC_XL(RWF_HIPRI), DEC_XL(RWF_DSYNC), DEC_XL(RWF_SYNC), DEC_XL(RWF_NOWAIT),
-	DEC_XL(RWF_APPEND),
-};
-
-static const struct dec_xl splice_flags[] = {
-	DEC_XL(SPLICE_F_MOVE), DEC_XL(SPLICE_F_NONBLOCK), DEC_XL(SPLICE_F_MORE),
-	DEC_XL(SPLICE_F_GIFT),
-};
-
-/* strace's open_mode_flags: open flags without the access mode (pipe2). */
-static const struct dec_xl open_mode_flags[] = {
-	DEC_XL(O_CREAT), DEC_XL(O_EXCL), DEC_XL(O_NOCTTY), DEC_XL(O_TRUNC), DEC_XL(O_APPEND),
-	DEC_XL(O_NONBLOCK), DEC_XL(O_SYNC), DEC_XL(O_DSYNC), DEC_XL(O_DIRECT),
-	DEC_XL(O_NOFOLLOW), DEC_XL(O_NOATIME), DEC_XL(O_CLOEXEC), DEC_XL(O_PATH),
-	DEC_XL(O_TMPFILE), DEC_XL(O_DIRECTORY), DEC_XL(FASYNC),
-};
-
-static const struct dec_xl efd_flags[] = {
-	DEC_XL(EFD_SEMAPHORE), DEC_XL(EFD_CLOEXEC), DEC_XL(EFD_NONBLOCK),
-};
-
-static const struct dec_xl epollflags[] = {
-	DEC_XL(EPOLL_CLOEXEC),
-};
-
-/* EPOLLET is 1u << 31: keep it from sign-extending. glibc does not
- * define EPOLLNVAL; the epoll bits are poll's (linux/eventpoll.h). */
-static const struct dec_xl epollevents[] = {
-	DEC_XL(EPOLLIN), DEC_XL(EPOLLPRI), DEC_XL(EPOLLOUT), DEC_XL(EPOLLERR),
-	DEC_XL(EPOLLHUP), { POLLNVAL, "EPOLLNVAL" }, DEC_XL(EPOLLRDNORM), DEC_XL(EPOLLRDBAND),
-	DEC_XL(EPOLLWRNORM), DEC_XL(EPOLLWRBAND), DEC_XL(EPOLLMSG), DEC_XL(EPOLLRDHUP),
-	DEC_XL(EPOLLEXCLUSIVE), DEC_XL(EPOLLWAKEUP), DEC_XL(EPOLLONESHOT),
-	{ (unsigned)EPOLLET, "EPOLLET" },
-};
-
-static const struct dec_xl epollctls[] = {
-	DEC_XL(EPOLL_CTL_ADD), DEC_XL(EPOLL_CTL_DEL), DEC_XL(EPOLL_CTL_MOD),
-};
-
-static const struct dec_xl pollflags[] = {
-	DEC_XL(POLLIN), DEC_XL(POLLPRI), DEC_XL(POLLOUT), DEC_XL(POLLERR), DEC_XL(POLLHUP),
-	DEC_XL(POLLNVAL), DEC_XL(POLLRDNORM), DEC_XL(POLLRDBAND), DEC_XL(POLLWRNORM),
-	DEC_XL(POLLWRBAND), DEC_XL(POLLMSG), DEC_XL(POLLREMOVE), DEC_XL(POLLRDHUP),
-};
-
-static const struct dec_xl timerfdflags[] = {
-	DEC_XL(TFD_TIMER_ABSTIME), DEC_XL(TFD_TIMER_CANCEL_ON_SET), DEC_XL(TFD_CLOEXEC),
-	DEC_XL(TFD_NONBLOCK),
-};
-
-#define XL_FLAGS(d, tab, v, dflt) dec_xl_flags(d, tab, DEC_XL_N(tab), v, dflt)
 
 /*
  * Small printers.
@@ -135,7 +81,7 @@ static void left_time(struct dec *d, struct strbuf *sb, uint64_t addr, bool usec
 /*
  * read and write.
  */
-static void dec_read(struct dec *d)
+void dec_read(struct dec *d)
 {
 	if (!d->exiting) {
 		fd_arg(d, 0);
@@ -151,7 +97,7 @@ static void dec_read(struct dec *d)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
 }
 
-static void dec_write(struct dec *d)
+void dec_write(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -272,7 +218,7 @@ static void iov_print(struct dec *d, uint64_t addr, uint64_t cnt, uint64_t data_
 }
 
 /* readv/preadv/preadv2 print everything but the fd at exit. */
-static void dec_readv(struct dec *d)
+void dec_readv(struct dec *d)
 {
 	if (!d->exiting) {
 		fd_arg(d, 0);
@@ -285,11 +231,11 @@ static void dec_readv(struct dec *d)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
 	if (d->nr == SYS_preadv2) {
 		dec_sep(d);
-		XL_FLAGS(d, rwf_flags, d->args[5], "RWF_???");
+		xlat_print_flags(d->out, &rc_xlat_rwf_flags, d->args[5], "RWF_???");
 	}
 }
 
-static void dec_writev(struct dec *d)
+void dec_writev(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -301,7 +247,7 @@ static void dec_writev(struct dec *d)
 		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
 	if (d->nr == SYS_pwritev2) {
 		dec_sep(d);
-		XL_FLAGS(d, rwf_flags, d->args[5], "RWF_???");
+		xlat_print_flags(d->out, &rc_xlat_rwf_flags, d->args[5], "RWF_???");
 	}
 }
 
@@ -310,7 +256,7 @@ static void dec_writev(struct dec *d)
  */
 /* sendfile(out_fd, in_fd, [offset] => [new offset], count); priv[0] is 1
  * when the offset was printed at entry and the exit half goes on. */
-static void dec_sendfile(struct dec *d)
+void dec_sendfile(struct dec *d)
 {
 	if (!d->exiting) {
 		fd_arg(d, 0);
@@ -333,7 +279,7 @@ static void dec_sendfile(struct dec *d)
 
 /* splice and copy_file_range(fd_in, off_in, fd_out, off_out, len, flags):
  * fd_out is fd2, as their roles say. */
-static void dec_splice(struct dec *d)
+void dec_splice(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -346,13 +292,13 @@ static void dec_splice(struct dec *d)
 	ll_at(d, d->args[3], true);
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[4]);
 	if (d->nr == SYS_splice)
-		XL_FLAGS(d, splice_flags, d->args[5], "SPLICE_F_???");
+		xlat_print_flags(d->out, &rc_xlat_splice_flags, d->args[5], "SPLICE_F_???");
 	else
 		strbuf_addf(d->out, "%u", (unsigned)d->args[5]);
 }
 
 /* tee and vmsplice have no roles: their fds are not the event's. */
-static void dec_tee(struct dec *d)
+void dec_tee(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -360,10 +306,10 @@ static void dec_tee(struct dec *d)
 	dec_sep(d);
 	dec_fd(d, (int)d->args[1]);
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
-	XL_FLAGS(d, splice_flags, d->args[3], "SPLICE_F_???");
+	xlat_print_flags(d->out, &rc_xlat_splice_flags, d->args[3], "SPLICE_F_???");
 }
 
-static void dec_vmsplice(struct dec *d)
+void dec_vmsplice(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -374,13 +320,13 @@ static void dec_vmsplice(struct dec *d)
 	iov_print(d, d->args[1], d->args[2], UINT64_MAX, false, false);
 	d->e->len = 0;
 	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
-	XL_FLAGS(d, splice_flags, d->args[3], "SPLICE_F_???");
+	xlat_print_flags(d->out, &rc_xlat_splice_flags, d->args[3], "SPLICE_F_???");
 }
 
 /*
  * Pipes, eventfd, timerfd.
  */
-static void dec_pipe(struct dec *d)
+void dec_pipe(struct dec *d)
 {
 	int fds[2];
 
@@ -399,18 +345,18 @@ static void dec_pipe(struct dec *d)
 	}
 	if (d->nr == SYS_pipe2) {
 		dec_sep(d);
-		XL_FLAGS(d, open_mode_flags, d->args[1], "O_???");
+		xlat_print_flags(d->out, &rc_xlat_open_mode_flags, d->args[1], "O_???");
 	}
 }
 
-static void dec_eventfd(struct dec *d)
+void dec_eventfd(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	strbuf_addf(d->out, "%u", (unsigned)d->args[0]);
 	if (d->nr == SYS_eventfd2) {
 		dec_sep(d);
-		XL_FLAGS(d, efd_flags, d->args[1], "EFD_???");
+		xlat_print_flags(d->out, &rc_xlat_efd_flags, d->args[1], "EFD_???");
 	}
 }
 
@@ -425,22 +371,22 @@ static void itimerspec_at(struct dec *d, uint64_t addr)
 			    (unsigned long long)t[1].nsec);
 }
 
-static void dec_timerfd_create(struct dec *d)
+void dec_timerfd_create(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	dec_clockid(d, (unsigned)d->args[0]);
 	dec_sep(d);
-	XL_FLAGS(d, timerfdflags, d->args[1], "TFD_???");
+	xlat_print_flags(d->out, &rc_xlat_timerfdflags, d->args[1], "TFD_???");
 }
 
 /* The timer calls have no roles: the fd is printed, not the event's. */
-static void dec_timerfd_settime(struct dec *d)
+void dec_timerfd_settime(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_fd(d, (int)d->args[0]);
 		dec_sep(d);
-		XL_FLAGS(d, timerfdflags, d->args[1], "TFD_???");
+		xlat_print_flags(d->out, &rc_xlat_timerfdflags, d->args[1], "TFD_???");
 		dec_sep(d);
 		itimerspec_at(d, d->args[2]);
 		dec_sep(d);
@@ -449,7 +395,7 @@ static void dec_timerfd_settime(struct dec *d)
 	}
 }
 
-static void dec_timerfd_gettime(struct dec *d)
+void dec_timerfd_gettime(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_fd(d, (int)d->args[0]);
@@ -474,7 +420,7 @@ static void pollfd_elem(struct dec *d, const void *item, void *ctx)
 	dec_fd(d, p.fd);
 	if (p.fd >= 0) {
 		strbuf_add(d->out, ", events=", 9);
-		XL_FLAGS(d, pollflags, (unsigned short)p.events, "POLL???");
+		xlat_print_flags(d->out, &rc_xlat_pollflags, (unsigned short)p.events, "POLL???");
 	}
 	strbuf_addc(d->out, '}');
 	event_add_fd(d->e, p.fd);
@@ -551,7 +497,7 @@ static void poll_result(struct dec *d, uint64_t pts)
 		strbuf_addf(sb, "{fd=%d, revents=", p.fd);
 		struct strbuf *save = d->out;
 		d->out = sb;
-		XL_FLAGS(d, pollflags, (unsigned short)p.revents, NULL);
+		xlat_print_flags(d->out, &rc_xlat_pollflags, (unsigned short)p.revents, NULL);
 		d->out = save;
 		strbuf_addc(sb, '}');
 		printed++;
@@ -573,7 +519,7 @@ static void poll_result(struct dec *d, uint64_t pts)
 	}
 }
 
-static void dec_poll(struct dec *d)
+void dec_poll(struct dec *d)
 {
 	if (d->exiting) {
 		poll_result(d, 0);
@@ -583,7 +529,7 @@ static void dec_poll(struct dec *d)
 	strbuf_addf(d->out, ", %u, %d", (unsigned)d->args[1], (int)d->args[2]);
 }
 
-static void dec_ppoll(struct dec *d)
+void dec_ppoll(struct dec *d)
 {
 	if (d->exiting) {
 		poll_result(d, d->args[2]);
@@ -707,7 +653,7 @@ static void select_exit(struct dec *d)
 	strbuf_addc(sb, ')');
 }
 
-static void dec_select(struct dec *d)
+void dec_select(struct dec *d)
 {
 	if (d->exiting)
 		select_exit(d);
@@ -715,7 +661,7 @@ static void dec_select(struct dec *d)
 		select_entry(d);
 }
 
-static void dec_pselect6(struct dec *d)
+void dec_pselect6(struct dec *d)
 {
 	struct {
 		uint64_t addr;
@@ -741,24 +687,24 @@ static void dec_pselect6(struct dec *d)
 static void epoll_event_val(struct dec *d, const struct epoll_event *ev)
 {
 	strbuf_add(d->out, "{events=", 8);
-	XL_FLAGS(d, epollevents, ev->events, "EPOLL???");
+	xlat_print_flags(d->out, &rc_xlat_epollevents, ev->events, "EPOLL???");
 	strbuf_addf(d->out, ", data={u32=%u, u64=%llu}}", (unsigned)ev->data.u64,
 		    (unsigned long long)ev->data.u64);
 }
 
-static void dec_epoll_create(struct dec *d)
+void dec_epoll_create(struct dec *d)
 {
 	if (!d->exiting)
 		strbuf_addf(d->out, "%d", (int)d->args[0]);
 }
 
-static void dec_epoll_create1(struct dec *d)
+void dec_epoll_create1(struct dec *d)
 {
 	if (!d->exiting)
-		XL_FLAGS(d, epollflags, d->args[0], "EPOLL_???");
+		xlat_print_flags(d->out, &rc_xlat_epollflags, d->args[0], "EPOLL_???");
 }
 
-static void dec_epoll_ctl(struct dec *d)
+void dec_epoll_ctl(struct dec *d)
 {
 	struct epoll_event ev;
 	unsigned op = (unsigned)d->args[1];
@@ -767,7 +713,7 @@ static void dec_epoll_ctl(struct dec *d)
 		return;
 	fd_arg(d, 0);
 	dec_sep(d);
-	dec_xl_val(d, epollctls, DEC_XL_N(epollctls), op, "EPOLL_CTL_???");
+	xlat_print_val(d->out, &rc_xlat_epollctls, op, "EPOLL_CTL_???");
 	dec_sep(d);
 	dec_fd(d, (int)d->args[2]);
 	dec_sep(d);
@@ -801,7 +747,7 @@ static void epoll_events_at(struct dec *d, uint64_t addr)
 
 /* epoll_wait, epoll_pwait, epoll_pwait2: the epfd at entry, the rest
  * (the events the kernel wrote, the timeout) at exit. */
-static void dec_epoll_wait(struct dec *d)
+void dec_epoll_wait(struct dec *d)
 {
 	if (!d->exiting) {
 		fd_arg(d, 0);
@@ -823,46 +769,3 @@ static void dec_epoll_wait(struct dec *d)
 		strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[5]);
 	}
 }
-
-#define TD TC_DESC
-#define R(nr, fn) { nr, fn }
-
-/* Classes as strace 6.1's x86_64 syscallent. */
-const struct dec_entry dec_io_calls[] = {
-	R(SYS_read, dec_read),
-	R(SYS_write, dec_write),
-	R(SYS_pread64, dec_read),
-	R(SYS_pwrite64, dec_write),
-	R(SYS_readv, dec_readv),
-	R(SYS_writev, dec_writev),
-	R(SYS_preadv, dec_readv),
-	R(SYS_pwritev, dec_writev),
-	R(SYS_preadv2, dec_readv),
-	R(SYS_pwritev2, dec_writev),
-	R(SYS_sendfile, dec_sendfile),
-	R(SYS_splice, dec_splice),
-	R(SYS_tee, dec_tee),
-	R(SYS_vmsplice, dec_vmsplice),
-	R(SYS_copy_file_range, dec_splice),
-	R(SYS_pipe, dec_pipe),
-	R(SYS_pipe2, dec_pipe),
-	R(SYS_eventfd, dec_eventfd),
-	R(SYS_eventfd2, dec_eventfd),
-	R(SYS_timerfd_create, dec_timerfd_create),
-	R(SYS_timerfd_settime, dec_timerfd_settime),
-	R(SYS_timerfd_gettime, dec_timerfd_gettime),
-	R(SYS_poll, dec_poll),
-	R(SYS_ppoll, dec_ppoll),
-	R(SYS_select, dec_select),
-	R(SYS_pselect6, dec_pselect6),
-	R(SYS_epoll_create, dec_epoll_create),
-	R(SYS_epoll_create1, dec_epoll_create1),
-	R(SYS_epoll_ctl, dec_epoll_ctl),
-	R(SYS_epoll_wait, dec_epoll_wait),
-	R(SYS_epoll_pwait, dec_epoll_wait),
-#ifdef SYS_epoll_pwait2
-	R(SYS_epoll_pwait2, dec_epoll_wait),
-#endif
-};
-
-const size_t dec_io_ncalls = ARRAY_SIZE(dec_io_calls);

@@ -11,87 +11,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "capture/decode/decoders.h"
+#include "gen/tables.h"
 #include "util/util.h"
-
-/* strace's mmap_prot order. */
-static const struct dec_xl mmap_prot[] = {
-	DEC_XL(PROT_NONE), DEC_XL(PROT_READ), DEC_XL(PROT_WRITE), DEC_XL(PROT_EXEC),
-#ifdef PROT_SEM
-	DEC_XL(PROT_SEM),
-#endif
-	DEC_XL(PROT_GROWSDOWN), DEC_XL(PROT_GROWSUP),
-};
-
-/* strace's mmap_flags order for x86_64, which is not the bit order. */
-static const struct dec_xl mmap_flags[] = {
-	DEC_XL(MAP_SHARED), DEC_XL(MAP_PRIVATE), DEC_XL(MAP_SHARED_VALIDATE), DEC_XL(MAP_FIXED),
-	DEC_XL(MAP_ANONYMOUS), DEC_XL(MAP_32BIT), DEC_XL(MAP_NORESERVE), DEC_XL(MAP_POPULATE),
-	DEC_XL(MAP_NONBLOCK), DEC_XL(MAP_GROWSDOWN), DEC_XL(MAP_DENYWRITE), DEC_XL(MAP_EXECUTABLE),
-	DEC_XL(MAP_FILE), DEC_XL(MAP_LOCKED), DEC_XL(MAP_STACK), DEC_XL(MAP_HUGETLB),
-	DEC_XL(MAP_SYNC),
-#ifdef MAP_UNINITIALIZED
-	DEC_XL(MAP_UNINITIALIZED),
-#endif
-	DEC_XL(MAP_FIXED_NOREPLACE),
-};
-
-static const struct dec_xl mremap_flags[] = {
-	DEC_XL(MREMAP_MAYMOVE), DEC_XL(MREMAP_FIXED),
-#ifdef MREMAP_DONTUNMAP
-	DEC_XL(MREMAP_DONTUNMAP),
-#endif
-};
-
-static const struct dec_xl madvise_cmds[] = {
-	DEC_XL(MADV_NORMAL), DEC_XL(MADV_RANDOM), DEC_XL(MADV_SEQUENTIAL), DEC_XL(MADV_WILLNEED),
-	DEC_XL(MADV_DONTNEED), DEC_XL(MADV_FREE), DEC_XL(MADV_REMOVE), DEC_XL(MADV_DONTFORK),
-	DEC_XL(MADV_DOFORK), DEC_XL(MADV_MERGEABLE), DEC_XL(MADV_UNMERGEABLE),
-	DEC_XL(MADV_HUGEPAGE), DEC_XL(MADV_NOHUGEPAGE), DEC_XL(MADV_DONTDUMP), DEC_XL(MADV_DODUMP),
-	DEC_XL(MADV_WIPEONFORK), DEC_XL(MADV_KEEPONFORK),
-#ifdef MADV_COLD
-	DEC_XL(MADV_COLD), DEC_XL(MADV_PAGEOUT),
-#endif
-#ifdef MADV_POPULATE_READ
-	DEC_XL(MADV_POPULATE_READ), DEC_XL(MADV_POPULATE_WRITE),
-#endif
-#ifdef MADV_DONTNEED_LOCKED
-	DEC_XL(MADV_DONTNEED_LOCKED),
-#endif
-#ifdef MADV_COLLAPSE
-	DEC_XL(MADV_COLLAPSE),
-#endif
-	DEC_XL(MADV_HWPOISON), DEC_XL(MADV_SOFT_OFFLINE),
-};
-
-static const struct dec_xl mctl_sync[] = {
-	DEC_XL(MS_SYNC), DEC_XL(MS_ASYNC), DEC_XL(MS_INVALIDATE),
-};
-
-static const struct dec_xl mlockall_flags[] = {
-	DEC_XL(MCL_CURRENT), DEC_XL(MCL_FUTURE),
-#ifdef MCL_ONFAULT
-	DEC_XL(MCL_ONFAULT),
-#endif
-};
-
-static const struct dec_xl mlock_flags[] = {
-	DEC_XL(MLOCK_ONFAULT),
-};
-
-static const struct dec_xl membarrier_cmds[] = {
-	DEC_XL(MEMBARRIER_CMD_QUERY), DEC_XL(MEMBARRIER_CMD_GLOBAL),
-	DEC_XL(MEMBARRIER_CMD_GLOBAL_EXPEDITED), DEC_XL(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED),
-	DEC_XL(MEMBARRIER_CMD_PRIVATE_EXPEDITED),
-	DEC_XL(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED),
-	DEC_XL(MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE),
-	DEC_XL(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE),
-	DEC_XL(MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ),
-	DEC_XL(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ),
-};
-
-static const struct dec_xl membarrier_flags[] = {
-	DEC_XL(MEMBARRIER_CMD_FLAG_CPU),
-};
 
 /* The bits above MAP_HUGE_SHIFT hold a huge page size's log2. */
 #define HUGE_MASK ((unsigned long long)MAP_HUGE_MASK << MAP_HUGE_SHIFT)
@@ -100,13 +22,13 @@ static const struct dec_xl membarrier_flags[] = {
  * then the huge page size as "21<<MAP_HUGE_SHIFT". */
 static void mmap_flags_text(struct dec *d, unsigned long long flags)
 {
-	dec_xl_val(d, mmap_flags, DEC_XL_N(mmap_flags), flags & MAP_TYPE, "MAP_???");
+	xlat_print_val(d->out, &rc_xlat_mmap_flags, flags & MAP_TYPE, "MAP_???");
 	flags &= ~(unsigned long long)MAP_TYPE;
 	unsigned long long huge = flags & HUGE_MASK;
 	flags &= ~HUGE_MASK;
 	if (flags) {
 		strbuf_addc(d->out, '|');
-		dec_xl_flags(d, mmap_flags, DEC_XL_N(mmap_flags), flags, NULL);
+		xlat_print_flags(d->out, &rc_xlat_mmap_flags, flags, NULL);
 	}
 	if (huge)
 		strbuf_addf(d->out, "|%llu<<MAP_HUGE_SHIFT", huge >> MAP_HUGE_SHIFT);
@@ -114,10 +36,10 @@ static void mmap_flags_text(struct dec *d, unsigned long long flags)
 
 static void prot_text(struct dec *d, unsigned long long prot)
 {
-	dec_xl_flags(d, mmap_prot, DEC_XL_N(mmap_prot), prot, "PROT_???");
+	xlat_print_flags(d->out, &rc_xlat_mmap_prot, prot, "PROT_???");
 }
 
-static void dec_mmap(struct dec *d)
+void dec_mmap(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -135,7 +57,7 @@ static void dec_mmap(struct dec *d)
 }
 
 /* munmap, mlock, munlock: (addr, len). */
-static void dec_addr_len(struct dec *d)
+void dec_addr_len(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -144,14 +66,14 @@ static void dec_addr_len(struct dec *d)
 	dec_ulong(d, 1);
 }
 
-static void dec_brk(struct dec *d)
+void dec_brk(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	dec_ptr(d, d->args[0]);
 }
 
-static void dec_mremap(struct dec *d)
+void dec_mremap(struct dec *d)
 {
 	unsigned long long flags = d->args[3];
 
@@ -163,7 +85,7 @@ static void dec_mremap(struct dec *d)
 	dec_sep(d);
 	dec_ulong(d, 2);
 	dec_sep(d);
-	dec_xl_flags(d, mremap_flags, DEC_XL_N(mremap_flags), flags, "MREMAP_???");
+	xlat_print_flags(d->out, &rc_xlat_mremap_flags, flags, "MREMAP_???");
 	if ((flags & (MREMAP_MAYMOVE | MREMAP_FIXED)) == (MREMAP_MAYMOVE | MREMAP_FIXED)) {
 		dec_sep(d);
 		dec_ptr(d, d->args[4]);
@@ -171,7 +93,7 @@ static void dec_mremap(struct dec *d)
 }
 
 /* mprotect(addr, len, prot) and pkey_mprotect(..., pkey). */
-static void dec_mprotect(struct dec *d)
+void dec_mprotect(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -184,7 +106,7 @@ static void dec_mprotect(struct dec *d)
 		strbuf_addf(d->out, ", %d", (int)d->args[3]);
 }
 
-static void dec_madvise(struct dec *d)
+void dec_madvise(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -192,10 +114,10 @@ static void dec_madvise(struct dec *d)
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	dec_xl_val(d, madvise_cmds, DEC_XL_N(madvise_cmds), (unsigned)d->args[2], "MADV_???");
+	xlat_print_val(d->out, &rc_xlat_madvise_cmds, (unsigned)d->args[2], "MADV_???");
 }
 
-static void dec_msync(struct dec *d)
+void dec_msync(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -203,17 +125,16 @@ static void dec_msync(struct dec *d)
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	dec_xl_flags(d, mctl_sync, DEC_XL_N(mctl_sync), (unsigned)d->args[2], "MS_???");
+	xlat_print_flags(d->out, &rc_xlat_mctl_sync, (unsigned)d->args[2], "MS_???");
 }
 
-static void dec_mlockall(struct dec *d)
+void dec_mlockall(struct dec *d)
 {
 	if (!d->exiting)
-		dec_xl_flags(d, mlockall_flags, DEC_XL_N(mlockall_flags), (unsigned)d->args[0],
-			     "MCL_???");
+		xlat_print_flags(d->out, &rc_xlat_mlockall_flags, (unsigned)d->args[0], "MCL_???");
 }
 
-static void dec_mlock2(struct dec *d)
+void dec_mlock2(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -221,12 +142,12 @@ static void dec_mlock2(struct dec *d)
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	dec_xl_flags(d, mlock_flags, DEC_XL_N(mlock_flags), (unsigned)d->args[2], "MLOCK_???");
+	xlat_print_flags(d->out, &rc_xlat_mlock_flags, (unsigned)d->args[2], "MLOCK_???");
 }
 
 /* mincore's vector: one byte per page, the low bit printed, at most -s
  * of them. */
-static void dec_mincore(struct dec *d)
+void dec_mincore(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_ptr(d, d->args[0]);
@@ -267,16 +188,14 @@ static void dec_mincore(struct dec *d)
 	strbuf_addc(d->out, ']');
 }
 
-static void dec_membarrier(struct dec *d)
+void dec_membarrier(struct dec *d)
 {
 	if (!d->exiting) {
 		int cmd = (int)d->args[0];
 		unsigned flags = (unsigned)d->args[1];
-		dec_xl_val(d, membarrier_cmds, DEC_XL_N(membarrier_cmds), (unsigned)cmd,
-			   "MEMBARRIER_CMD_???");
+		xlat_print_val(d->out, &rc_xlat_membarrier_cmds, (unsigned)cmd, "MEMBARRIER_CMD_???");
 		dec_sep(d);
-		dec_xl_flags(d, membarrier_flags, DEC_XL_N(membarrier_flags), flags,
-			     "MEMBARRIER_CMD_FLAG_???");
+		xlat_print_flags(d->out, &rc_xlat_membarrier_flags, flags, "MEMBARRIER_CMD_FLAG_???");
 		if (flags & MEMBARRIER_CMD_FLAG_CPU)
 			strbuf_addf(d->out, ", %d", (int)d->args[2]);
 		return;
@@ -284,16 +203,12 @@ static void dec_membarrier(struct dec *d)
 	/* MEMBARRIER_CMD_QUERY returns the commands the kernel has. */
 	if ((int)d->args[0] != MEMBARRIER_CMD_QUERY || d->err || !d->rval)
 		return;
-	struct strbuf *out = d->out;
-	d->out = d->rv_extra;
-	strbuf_addc(d->out, '(');
-	dec_xl_flags(d, membarrier_cmds, DEC_XL_N(membarrier_cmds), (unsigned long long)d->rval,
-		     NULL);
-	strbuf_addc(d->out, ')');
-	d->out = out;
+	strbuf_addc(d->rv_extra, '(');
+	xlat_print_flags(d->rv_extra, &rc_xlat_membarrier_cmds, (unsigned long long)d->rval, NULL);
+	strbuf_addc(d->rv_extra, ')');
 }
 
-static void dec_remap_file_pages(struct dec *d)
+void dec_remap_file_pages(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -308,7 +223,7 @@ static void dec_remap_file_pages(struct dec *d)
 	mmap_flags_text(d, d->args[4]);
 }
 
-static void dec_process_mrelease(struct dec *d)
+void dec_process_mrelease(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -316,32 +231,8 @@ static void dec_process_mrelease(struct dec *d)
 	strbuf_addf(d->out, ", %#x", (unsigned)d->args[1]);
 }
 
-static void dec_pkey_free(struct dec *d)
+void dec_pkey_free(struct dec *d)
 {
 	if (!d->exiting)
 		strbuf_addf(d->out, "%d", (int)d->args[0]);
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_memory_calls[] = {
-	R(SYS_mmap, dec_mmap),
-	R(SYS_munmap, dec_addr_len),
-	R(SYS_mremap, dec_mremap),
-	R(SYS_brk, dec_brk),
-	R(SYS_mprotect, dec_mprotect),
-	R(SYS_pkey_mprotect, dec_mprotect),
-	R(SYS_pkey_free, dec_pkey_free),
-	R(SYS_madvise, dec_madvise),
-	R(SYS_process_mrelease, dec_process_mrelease),
-	R(SYS_msync, dec_msync),
-	R(SYS_mincore, dec_mincore),
-	R(SYS_mlock, dec_addr_len),
-	R(SYS_munlock, dec_addr_len),
-	R(SYS_mlock2, dec_mlock2),
-	R(SYS_mlockall, dec_mlockall),
-	R(SYS_remap_file_pages, dec_remap_file_pages),
-	R(SYS_membarrier, dec_membarrier),
-};
-
-const size_t dec_memory_ncalls = ARRAY_SIZE(dec_memory_calls);

@@ -1,9 +1,6 @@
 /* Calls no other family claims: clocks and timers, scheduling, System V
  * IPC, keys, modules and the long tail, most printed generically (every
- * argument in hex, as strace's printargs), the common ones decoded.
- *
- * Also the printers the process, memory, futex and signal families share
- * (decode.h): strace-ordered flag tables, umove_or_printaddr, timespecs. */
+ * argument in hex, as strace's printargs), the common ones decoded. */
 #include "capture/decode.h"
 
 #include <sched.h>
@@ -17,16 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture/decode/decoders.h"
+#include "gen/tables.h"
 #include "util/util.h"
 
 /*
  * Clocks and time.
  */
-static const struct dec_xl clockflags[] = {
-	DEC_XL(TIMER_ABSTIME),
-};
-
-
 static void clock_arg(struct dec *d, int argi)
 {
 	/* strace prints the clockid as an unsigned int: CPU clocks of other
@@ -55,7 +49,7 @@ static void remaining(struct dec *d, uint64_t addr)
 	}
 }
 
-static void dec_nanosleep(struct dec *d)
+void dec_nanosleep(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_timespec(d, d->args[0], NULL);
@@ -65,12 +59,12 @@ static void dec_nanosleep(struct dec *d)
 	}
 }
 
-static void dec_clock_nanosleep(struct dec *d)
+void dec_clock_nanosleep(struct dec *d)
 {
 	if (!d->exiting) {
 		clock_arg(d, 0);
 		dec_sep(d);
-		dec_xl_flags(d, clockflags, DEC_XL_N(clockflags), (unsigned)d->args[1], "TIMER_???");
+		xlat_print_flags(d->out, &rc_xlat_clockflags, (unsigned)d->args[1], "TIMER_???");
 		dec_sep(d);
 		dec_timespec(d, d->args[2], NULL);
 		dec_sep(d);
@@ -82,7 +76,7 @@ static void dec_clock_nanosleep(struct dec *d)
 }
 
 /* clock_gettime, clock_getres. */
-static void dec_clock_gettime(struct dec *d)
+void dec_clock_gettime(struct dec *d)
 {
 	if (!d->exiting) {
 		clock_arg(d, 0);
@@ -92,7 +86,7 @@ static void dec_clock_gettime(struct dec *d)
 	}
 }
 
-static void dec_clock_settime(struct dec *d)
+void dec_clock_settime(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -110,7 +104,7 @@ static void timezone_at(struct dec *d, uint64_t addr)
 			    tz.tz_dsttime);
 }
 
-static void dec_gettimeofday(struct dec *d)
+void dec_gettimeofday(struct dec *d)
 {
 	if (!d->exiting)
 		return;
@@ -119,7 +113,7 @@ static void dec_gettimeofday(struct dec *d)
 	timezone_at(d, d->args[1]);
 }
 
-static void dec_settimeofday(struct dec *d)
+void dec_settimeofday(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -142,7 +136,7 @@ static bool fmt_time(long long sec, char *buf, size_t size)
 	return strftime(buf + pos, size - pos, "%z", &tm) != 0;
 }
 
-static void dec_time(struct dec *d)
+void dec_time(struct dec *d)
 {
 	char when[64];
 	int64_t t;
@@ -159,10 +153,6 @@ static void dec_time(struct dec *d)
 		strbuf_addf(d->rv_extra, "(%s)", when);
 }
 
-static const struct dec_xl itimer_which[] = {
-	DEC_XL(ITIMER_REAL), DEC_XL(ITIMER_VIRTUAL), DEC_XL(ITIMER_PROF),
-};
-
 static void itimerval_at(struct dec *d, uint64_t addr)
 {
 	struct dec_ktime t[2];
@@ -176,20 +166,20 @@ static void itimerval_at(struct dec *d, uint64_t addr)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_getitimer(struct dec *d)
+void dec_getitimer(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_xl_val(d, itimer_which, DEC_XL_N(itimer_which), (unsigned)d->args[0], "ITIMER_???");
+		xlat_print_val(d->out, &rc_xlat_itimer_which, (unsigned)d->args[0], "ITIMER_???");
 		dec_sep(d);
 	} else {
 		itimerval_at(d, d->args[1]);
 	}
 }
 
-static void dec_setitimer(struct dec *d)
+void dec_setitimer(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_xl_val(d, itimer_which, DEC_XL_N(itimer_which), (unsigned)d->args[0], "ITIMER_???");
+		xlat_print_val(d->out, &rc_xlat_itimer_which, (unsigned)d->args[0], "ITIMER_???");
 		dec_sep(d);
 		itimerval_at(d, d->args[1]);
 		dec_sep(d);
@@ -199,9 +189,6 @@ static void dec_setitimer(struct dec *d)
 }
 
 /* POSIX timers. */
-static const struct dec_xl sigev_notify[] = {
-	DEC_XL(SIGEV_SIGNAL), DEC_XL(SIGEV_NONE), DEC_XL(SIGEV_THREAD), DEC_XL(SIGEV_THREAD_ID),
-};
 
 /* The kernel's struct sigevent on x86_64 (64 bytes). */
 struct k_sigevent {
@@ -236,7 +223,7 @@ static void sigevent_at(struct dec *d, uint64_t addr)
 	else
 		strbuf_addf(d->out, "%u", (unsigned)ev.signo);
 	strbuf_add(d->out, ", sigev_notify=", 15);
-	dec_xl_val(d, sigev_notify, DEC_XL_N(sigev_notify), (unsigned)ev.notify, "SIGEV_???");
+	xlat_print_val(d->out, &rc_xlat_sigev_notify, (unsigned)ev.notify, "SIGEV_???");
 	if (ev.notify == SIGEV_THREAD_ID) {
 		strbuf_addf(d->out, ", sigev_notify_thread_id=%d", ev.un.tid);
 	} else if (ev.notify == SIGEV_THREAD) {
@@ -259,7 +246,7 @@ static void itimerspec_at(struct dec *d, uint64_t addr)
 		    (unsigned long long)t[1].nsec);
 }
 
-static void dec_timer_create(struct dec *d)
+void dec_timer_create(struct dec *d)
 {
 	int id;
 
@@ -273,11 +260,11 @@ static void dec_timer_create(struct dec *d)
 	}
 }
 
-static void dec_timer_settime(struct dec *d)
+void dec_timer_settime(struct dec *d)
 {
 	if (!d->exiting) {
 		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
-		dec_xl_flags(d, clockflags, DEC_XL_N(clockflags), (unsigned)d->args[1], "TIMER_???");
+		xlat_print_flags(d->out, &rc_xlat_clockflags, (unsigned)d->args[1], "TIMER_???");
 		dec_sep(d);
 		itimerspec_at(d, d->args[2]);
 		dec_sep(d);
@@ -286,7 +273,7 @@ static void dec_timer_settime(struct dec *d)
 	}
 }
 
-static void dec_timer_gettime(struct dec *d)
+void dec_timer_gettime(struct dec *d)
 {
 	if (!d->exiting)
 		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
@@ -295,19 +282,19 @@ static void dec_timer_gettime(struct dec *d)
 }
 
 /* timer_getoverrun, timer_delete: strace's printargs_d. */
-static void dec_timer_id(struct dec *d)
+void dec_timer_id(struct dec *d)
 {
 	if (!d->exiting)
 		strbuf_addf(d->out, "%d", (int)d->args[0]);
 }
 
-static void dec_alarm(struct dec *d)
+void dec_alarm(struct dec *d)
 {
 	if (!d->exiting)
 		strbuf_addf(d->out, "%u", (unsigned)d->args[0]);
 }
 
-static void dec_sysinfo(struct dec *d)
+void dec_sysinfo(struct dec *d)
 {
 	struct sysinfo si;
 
@@ -322,7 +309,7 @@ static void dec_sysinfo(struct dec *d)
 		    si.totalhigh, si.freehigh, si.mem_unit);
 }
 
-static void dec_times(struct dec *d)
+void dec_times(struct dec *d)
 {
 	struct tms_k {
 		int64_t utime, stime, cutime, cstime;
@@ -341,7 +328,7 @@ static void dec_times(struct dec *d)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_restart_syscall(struct dec *d)
+void dec_restart_syscall(struct dec *d)
 {
 	/* strace names the interrupted call when it saw it; we do not
 	 * remember it, which strace also prints this way. */
@@ -352,17 +339,6 @@ static void dec_restart_syscall(struct dec *d)
 /*
  * Scheduling.
  */
-static const struct dec_xl schedulers[] = {
-	DEC_XL(SCHED_OTHER), DEC_XL(SCHED_FIFO), DEC_XL(SCHED_RR), DEC_XL(SCHED_BATCH),
-	DEC_XL(SCHED_IDLE),
-#ifdef SCHED_DEADLINE
-	DEC_XL(SCHED_DEADLINE),
-#endif
-};
-
-static const struct dec_xl priorities[] = {
-	DEC_XL(PRIO_PROCESS), DEC_XL(PRIO_PGRP), DEC_XL(PRIO_USER),
-};
 
 static void pid_arg(struct dec *d, int argi)
 {
@@ -378,30 +354,29 @@ static void int_at(struct dec *d, uint64_t addr)
 		strbuf_addf(d->out, "[%d]", v);
 }
 
-static void dec_sched_getscheduler(struct dec *d)
+void dec_sched_getscheduler(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
 	} else if (!d->err) {
-		const char *name = dec_xl_name(schedulers, DEC_XL_N(schedulers),
-					       (unsigned long long)d->rval);
+		const char *name = xlat_name(&rc_xlat_schedulers, d->rval);
 		if (name)
 			strbuf_addf(d->rv_extra, "(%s)", name);
 	}
 }
 
-static void dec_sched_setscheduler(struct dec *d)
+void dec_sched_setscheduler(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	pid_arg(d, 0);
 	dec_sep(d);
-	dec_xl_val(d, schedulers, DEC_XL_N(schedulers), (unsigned)d->args[1], "SCHED_???");
+	xlat_print_val(d->out, &rc_xlat_schedulers, (unsigned)d->args[1], "SCHED_???");
 	dec_sep(d);
 	int_at(d, d->args[2]);
 }
 
-static void dec_sched_getparam(struct dec *d)
+void dec_sched_getparam(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
@@ -411,7 +386,7 @@ static void dec_sched_getparam(struct dec *d)
 	}
 }
 
-static void dec_sched_setparam(struct dec *d)
+void dec_sched_setparam(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -421,13 +396,13 @@ static void dec_sched_setparam(struct dec *d)
 }
 
 /* sched_get_priority_max, sched_get_priority_min. */
-static void dec_sched_priority(struct dec *d)
+void dec_sched_priority(struct dec *d)
 {
 	if (!d->exiting)
-		dec_xl_val(d, schedulers, DEC_XL_N(schedulers), (unsigned)d->args[0], "SCHED_???");
+		xlat_print_val(d->out, &rc_xlat_schedulers, (unsigned)d->args[0], "SCHED_???");
 }
 
-static void dec_sched_rr_get_interval(struct dec *d)
+void dec_sched_rr_get_interval(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
@@ -444,72 +419,22 @@ static void prio_who(struct dec *d)
 	pid_arg(d, 1);
 }
 
-static void dec_getpriority(struct dec *d)
+void dec_getpriority(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_xl_val(d, priorities, DEC_XL_N(priorities), (unsigned)d->args[0], "PRIO_???");
+	xlat_print_val(d->out, &rc_xlat_priorities, (unsigned)d->args[0], "PRIO_???");
 	dec_sep(d);
 	prio_who(d);
 }
 
-static void dec_setpriority(struct dec *d)
+void dec_setpriority(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_xl_val(d, priorities, DEC_XL_N(priorities), (unsigned)d->args[0], "PRIO_???");
+	xlat_print_val(d->out, &rc_xlat_priorities, (unsigned)d->args[0], "PRIO_???");
 	dec_sep(d);
 	prio_who(d);
 	dec_sep(d);
 	strbuf_addf(d->out, "%d", (int)d->args[2]);
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_misc_calls[] = {
-	/* Time. */
-	R(SYS_nanosleep, dec_nanosleep),
-	R(SYS_clock_nanosleep, dec_clock_nanosleep),
-	R(SYS_clock_gettime, dec_clock_gettime),
-	R(SYS_clock_getres, dec_clock_gettime),
-	R(SYS_clock_settime, dec_clock_settime),
-	R(SYS_gettimeofday, dec_gettimeofday),
-	R(SYS_settimeofday, dec_settimeofday),
-	R(SYS_time, dec_time),
-	R(SYS_times, dec_times),
-	R(SYS_getitimer, dec_getitimer),
-	R(SYS_setitimer, dec_setitimer),
-	R(SYS_alarm, dec_alarm),
-	R(SYS_timer_create, dec_timer_create),
-	R(SYS_timer_settime, dec_timer_settime),
-	R(SYS_timer_gettime, dec_timer_gettime),
-	R(SYS_timer_getoverrun, dec_timer_id),
-	R(SYS_timer_delete, dec_timer_id),
-
-	/* Scheduling. */
-	R(SYS_sched_setparam, dec_sched_setparam),
-	R(SYS_sched_getparam, dec_sched_getparam),
-	R(SYS_sched_setscheduler, dec_sched_setscheduler),
-	R(SYS_sched_getscheduler, dec_sched_getscheduler),
-	R(SYS_sched_get_priority_max, dec_sched_priority),
-	R(SYS_sched_get_priority_min, dec_sched_priority),
-	R(SYS_sched_rr_get_interval, dec_sched_rr_get_interval),
-	R(SYS_getpriority, dec_getpriority),
-	R(SYS_setpriority, dec_setpriority),
-
-	/* System V and POSIX IPC (shm is in memory.c). */
-
-	/* Asynchronous I/O contexts. */
-
-	/* Keys, modules, kexec, BPF, perf and other fd-returning facilities. */
-
-	/* Debugging and other processes' memory. */
-
-	/* The system. */
-	R(SYS_sysinfo, dec_sysinfo),
-	R(SYS_restart_syscall, dec_restart_syscall),
-
-	/* Never implemented on x86_64. */
-};
-
-const size_t dec_misc_ncalls = ARRAY_SIZE(dec_misc_calls);

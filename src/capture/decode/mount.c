@@ -15,104 +15,10 @@
 #include <sys/syscall.h>
 #include <sys/xattr.h>
 
+#include "capture/decode/decoders.h"
 #include "capture/decode/file.h"
+#include "gen/tables.h"
 #include "util/util.h"
-
-/*
- * Tables, in strace's order.
- */
-static const struct dec_xl xattrflags[] = {
-	DEC_XL(XATTR_CREATE), DEC_XL(XATTR_REPLACE),
-};
-
-static const struct dec_xl mount_flags[] = {
-	DEC_XL(MS_RDONLY), DEC_XL(MS_NOSUID), DEC_XL(MS_NODEV), DEC_XL(MS_NOEXEC),
-	DEC_XL(MS_SYNCHRONOUS), DEC_XL(MS_REMOUNT), DEC_XL(MS_MANDLOCK), DEC_XL(MS_DIRSYNC),
-#ifdef MS_NOSYMFOLLOW
-	DEC_XL(MS_NOSYMFOLLOW),
-#endif
-	DEC_XL(MS_NOATIME), DEC_XL(MS_NODIRATIME), DEC_XL(MS_BIND), DEC_XL(MS_MOVE),
-	DEC_XL(MS_REC), DEC_XL(MS_SILENT), DEC_XL(MS_POSIXACL), DEC_XL(MS_UNBINDABLE),
-	DEC_XL(MS_PRIVATE), DEC_XL(MS_SLAVE), DEC_XL(MS_SHARED), DEC_XL(MS_RELATIME),
-	DEC_XL(MS_KERNMOUNT), DEC_XL(MS_I_VERSION), DEC_XL(MS_STRICTATIME), DEC_XL(MS_LAZYTIME),
-	DEC_XL(MS_SUBMOUNT), DEC_XL(MS_NOREMOTELOCK), DEC_XL(MS_NOSEC), DEC_XL(MS_BORN),
-	DEC_XL(MS_ACTIVE), { (unsigned)MS_NOUSER, "MS_NOUSER" },
-};
-
-static const struct dec_xl umount_flags[] = {
-	DEC_XL(MNT_FORCE), DEC_XL(MNT_DETACH), DEC_XL(MNT_EXPIRE), DEC_XL(UMOUNT_NOFOLLOW),
-};
-
-static const struct dec_xl swap_flags[] = {
-	DEC_XL(SWAP_FLAG_PREFER), DEC_XL(SWAP_FLAG_DISCARD),
-#ifdef SWAP_FLAG_DISCARD_ONCE
-	DEC_XL(SWAP_FLAG_DISCARD_ONCE),
-#endif
-#ifdef SWAP_FLAG_DISCARD_PAGES
-	DEC_XL(SWAP_FLAG_DISCARD_PAGES),
-#endif
-};
-
-static const struct dec_xl fan_classes[] = {
-	DEC_XL(FAN_CLASS_NOTIF), DEC_XL(FAN_CLASS_CONTENT), DEC_XL(FAN_CLASS_PRE_CONTENT),
-};
-
-static const struct dec_xl fan_init_flags[] = {
-	DEC_XL(FAN_CLOEXEC), DEC_XL(FAN_NONBLOCK), DEC_XL(FAN_UNLIMITED_QUEUE),
-	DEC_XL(FAN_UNLIMITED_MARKS), DEC_XL(FAN_ENABLE_AUDIT),
-#ifdef FAN_REPORT_PIDFD
-	DEC_XL(FAN_REPORT_PIDFD),
-#endif
-	DEC_XL(FAN_REPORT_TID), DEC_XL(FAN_REPORT_FID),
-#ifdef FAN_REPORT_DIR_FID
-	DEC_XL(FAN_REPORT_DIR_FID), DEC_XL(FAN_REPORT_NAME),
-#endif
-#ifdef FAN_REPORT_TARGET_FID
-	DEC_XL(FAN_REPORT_TARGET_FID),
-#endif
-};
-
-static const struct dec_xl fan_mark_flags[] = {
-	DEC_XL(FAN_MARK_ADD), DEC_XL(FAN_MARK_REMOVE), DEC_XL(FAN_MARK_DONT_FOLLOW),
-	DEC_XL(FAN_MARK_ONLYDIR), DEC_XL(FAN_MARK_MOUNT), DEC_XL(FAN_MARK_IGNORED_MASK),
-	DEC_XL(FAN_MARK_IGNORED_SURV_MODIFY), DEC_XL(FAN_MARK_FLUSH),
-#ifdef FAN_MARK_FILESYSTEM
-	DEC_XL(FAN_MARK_FILESYSTEM),
-#endif
-#ifdef FAN_MARK_EVICTABLE
-	DEC_XL(FAN_MARK_EVICTABLE),
-#endif
-#ifdef FAN_MARK_IGNORE
-	DEC_XL(FAN_MARK_IGNORE),
-#endif
-};
-
-static const struct dec_xl fan_event_flags[] = {
-	DEC_XL(FAN_ACCESS), DEC_XL(FAN_MODIFY), DEC_XL(FAN_ATTRIB), DEC_XL(FAN_CLOSE_WRITE),
-	DEC_XL(FAN_CLOSE_NOWRITE), DEC_XL(FAN_OPEN),
-#ifdef FAN_MOVED_FROM
-	DEC_XL(FAN_MOVED_FROM), DEC_XL(FAN_MOVED_TO), DEC_XL(FAN_CREATE), DEC_XL(FAN_DELETE),
-	DEC_XL(FAN_DELETE_SELF), DEC_XL(FAN_MOVE_SELF),
-#endif
-#ifdef FAN_OPEN_EXEC
-	DEC_XL(FAN_OPEN_EXEC),
-#endif
-	DEC_XL(FAN_Q_OVERFLOW),
-#ifdef FAN_FS_ERROR
-	DEC_XL(FAN_FS_ERROR),
-#endif
-	DEC_XL(FAN_OPEN_PERM), DEC_XL(FAN_ACCESS_PERM),
-#ifdef FAN_OPEN_EXEC_PERM
-	DEC_XL(FAN_OPEN_EXEC_PERM),
-#endif
-#ifdef FAN_DIR_MODIFY
-	DEC_XL(FAN_DIR_MODIFY),
-#endif
-	DEC_XL(FAN_ONDIR), DEC_XL(FAN_EVENT_ON_CHILD),
-#ifdef FAN_RENAME
-	DEC_XL(FAN_RENAME),
-#endif
-};
 
 /*
  * Extended attributes.
@@ -144,7 +50,7 @@ static void xattr_val(struct dec *d, uint64_t addr, uint64_t insize, uint64_t si
 }
 
 /* setxattr/lsetxattr(path, ...) and fsetxattr(fd, ...). */
-static void dec_setxattr(struct dec *d)
+void dec_setxattr(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -157,10 +63,10 @@ static void dec_setxattr(struct dec *d)
 	dec_sep(d);
 	xattr_val(d, d->args[2], d->args[3], d->args[3]);
 	dec_sep(d);
-	XL_FLAGS(d, xattrflags, d->args[4], "XATTR_???");
+	xlat_print_flags(d->out, &rc_xlat_xattrflags, d->args[4], "XATTR_???");
 }
 
-static void dec_getxattr(struct dec *d)
+void dec_getxattr(struct dec *d)
 {
 	if (!d->exiting) {
 		if (d->nr == SYS_fgetxattr)
@@ -175,7 +81,7 @@ static void dec_getxattr(struct dec *d)
 	}
 }
 
-static void dec_listxattr(struct dec *d)
+void dec_listxattr(struct dec *d)
 {
 	if (!d->exiting) {
 		if (d->nr == SYS_flistxattr)
@@ -193,7 +99,7 @@ static void dec_listxattr(struct dec *d)
 	dec_ulong(d, 2);
 }
 
-static void dec_removexattr(struct dec *d)
+void dec_removexattr(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -209,7 +115,7 @@ static void dec_removexattr(struct dec *d)
 /*
  * Mounts and swap.
  */
-static void dec_mount(struct dec *d)
+void dec_mount(struct dec *d)
 {
 	unsigned long long flags = d->args[3];
 	bool ignore_type = false, ignore_data = false, old_magic = false;
@@ -241,7 +147,7 @@ static void dec_mount(struct dec *d)
 			strbuf_addc(d->out, '|');
 	}
 	if (flags || !old_magic)
-		XL_FLAGS(d, mount_flags, flags, "MS_???");
+		xlat_print_flags(d->out, &rc_xlat_mount_flags, flags, "MS_???");
 	dec_sep(d);
 	if (ignore_data)
 		dec_ptr(d, d->args[4]);
@@ -251,7 +157,7 @@ static void dec_mount(struct dec *d)
 
 /* pivot_root(new_root, put_old): the new root is the event's path, the
  * old root's place its path2, as their roles say. */
-static void dec_pivot_root(struct dec *d)
+void dec_pivot_root(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -260,16 +166,16 @@ static void dec_pivot_root(struct dec *d)
 	dec_path_arg(d, 1);
 }
 
-static void dec_umount2(struct dec *d)
+void dec_umount2(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	dec_path_arg(d, 0);
 	dec_sep(d);
-	XL_FLAGS(d, umount_flags, d->args[1], "MNT_???");
+	xlat_print_flags(d->out, &rc_xlat_umount_flags, d->args[1], "MNT_???");
 }
 
-static void dec_swapon(struct dec *d)
+void dec_swapon(struct dec *d)
 {
 	unsigned flags = (unsigned)d->args[1];
 	unsigned prio = flags & SWAP_FLAG_PRIO_MASK;
@@ -280,31 +186,31 @@ static void dec_swapon(struct dec *d)
 	dec_path_arg(d, 0);
 	dec_sep(d);
 	if (flags) {
-		XL_FLAGS(d, swap_flags, flags, "SWAP_FLAG_???");
+		xlat_print_flags(d->out, &rc_xlat_swap_flags, flags, "SWAP_FLAG_???");
 		strbuf_addc(d->out, '|');
 	}
 	strbuf_addf(d->out, "%u", prio);
 }
 
 /* fanotify has no roles: nothing is the event's. */
-static void dec_fanotify_init(struct dec *d)
+void dec_fanotify_init(struct dec *d)
 {
 	unsigned flags = (unsigned)d->args[0];
 	const unsigned class_bits = FAN_CLASS_NOTIF | FAN_CLASS_CONTENT | FAN_CLASS_PRE_CONTENT;
 
 	if (d->exiting)
 		return;
-	XL_VAL(d, fan_classes, flags & class_bits, "FAN_CLASS_???");
+	xlat_print_val(d->out, &rc_xlat_fan_classes, flags & class_bits, "FAN_CLASS_???");
 	flags &= ~class_bits;
 	if (flags) {
 		strbuf_addc(d->out, '|');
-		XL_FLAGS(d, fan_init_flags, flags, "FAN_???");
+		xlat_print_flags(d->out, &rc_xlat_fan_init_flags, flags, "FAN_???");
 	}
 	dec_sep(d);
 	dec_open_flags(d, (unsigned)d->args[1]);
 }
 
-static void dec_fanotify_mark(struct dec *d)
+void dec_fanotify_mark(struct dec *d)
 {
 	int dirfd = (int)d->args[3];
 
@@ -312,9 +218,9 @@ static void dec_fanotify_mark(struct dec *d)
 		return;
 	dec_fd(d, (int)d->args[0]);
 	dec_sep(d);
-	XL_FLAGS(d, fan_mark_flags, (unsigned)d->args[1], "FAN_MARK_???");
+	xlat_print_flags(d->out, &rc_xlat_fan_mark_flags, (unsigned)d->args[1], "FAN_MARK_???");
 	dec_sep(d);
-	XL_FLAGS(d, fan_event_flags, d->args[2], "FAN_???");
+	xlat_print_flags(d->out, &rc_xlat_fan_event_flags, d->args[2], "FAN_???");
 	dec_sep(d);
 	if (dirfd == FAN_NOFD) {
 		strbuf_adds(d->out, "FAN_NOFD");
@@ -326,28 +232,3 @@ static void dec_fanotify_mark(struct dec *d)
 	dec_sep(d);
 	dec_path(d, d->args[4]);
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_mount_calls[] = {
-	R(SYS_setxattr, dec_setxattr),
-	R(SYS_lsetxattr, dec_setxattr),
-	R(SYS_fsetxattr, dec_setxattr),
-	R(SYS_getxattr, dec_getxattr),
-	R(SYS_lgetxattr, dec_getxattr),
-	R(SYS_fgetxattr, dec_getxattr),
-	R(SYS_listxattr, dec_listxattr),
-	R(SYS_llistxattr, dec_listxattr),
-	R(SYS_flistxattr, dec_listxattr),
-	R(SYS_removexattr, dec_removexattr),
-	R(SYS_lremovexattr, dec_removexattr),
-	R(SYS_fremovexattr, dec_removexattr),
-	R(SYS_mount, dec_mount),
-	R(SYS_umount2, dec_umount2),
-	R(SYS_pivot_root, dec_pivot_root),
-	R(SYS_swapon, dec_swapon),
-	R(SYS_fanotify_init, dec_fanotify_init),
-	R(SYS_fanotify_mark, dec_fanotify_mark),
-};
-
-const size_t dec_mount_ncalls = ARRAY_SIZE(dec_mount_calls);

@@ -26,8 +26,10 @@
 #include <unistd.h>
 #include <asm/prctl.h>
 
+#include "capture/decode/decoders.h"
 #include "event/facts.h"
 #include "event/syscalls.h"
+#include "gen/tables.h"
 #include "util/util.h"
 
 static void pid_arg(struct dec *d, int argi)
@@ -46,7 +48,7 @@ static void uid_val(struct dec *d, unsigned uid)
 
 /* Every argument as a signed int (strace's printargs_d), also for pid
  * calls: getpgid, setpgid, getsid. */
-static void dec_args_d(struct dec *d)
+void dec_args_d(struct dec *d)
 {
 	const struct rc_syscall *sc = syscall_by_nr(d->nr);
 
@@ -62,13 +64,6 @@ static void dec_args_d(struct dec *d)
 /*
  * exec.
  */
-static const struct dec_xl at_flags[] = {
-	DEC_XL(AT_SYMLINK_NOFOLLOW), DEC_XL(AT_REMOVEDIR), DEC_XL(AT_SYMLINK_FOLLOW),
-	DEC_XL(AT_NO_AUTOMOUNT), DEC_XL(AT_EMPTY_PATH),
-#ifdef AT_RECURSIVE
-	DEC_XL(AT_RECURSIVE),
-#endif
-};
 
 /* path, argv, envp at ARGS[I..I+2]. */
 static void exec_args(struct dec *d, int i)
@@ -80,13 +75,13 @@ static void exec_args(struct dec *d, int i)
 	dec_envp(d, d->args[i + 2]);
 }
 
-static void dec_execve(struct dec *d)
+void dec_execve(struct dec *d)
 {
 	if (!d->exiting)
 		exec_args(d, 0);
 }
 
-static void dec_execveat(struct dec *d)
+void dec_execveat(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -94,38 +89,12 @@ static void dec_execveat(struct dec *d)
 	dec_sep(d);
 	exec_args(d, 1);
 	dec_sep(d);
-	dec_xl_flags(d, at_flags, DEC_XL_N(at_flags), (unsigned)d->args[4], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, (unsigned)d->args[4], "AT_???");
 }
 
 /*
  * clone, clone3.
  */
-static const struct dec_xl clone_flags[] = {
-	DEC_XL(CLONE_VM), DEC_XL(CLONE_FS), DEC_XL(CLONE_FILES), DEC_XL(CLONE_SIGHAND),
-	DEC_XL(CLONE_PIDFD), DEC_XL(CLONE_PTRACE), DEC_XL(CLONE_VFORK), DEC_XL(CLONE_PARENT),
-	DEC_XL(CLONE_THREAD), DEC_XL(CLONE_NEWNS), DEC_XL(CLONE_SYSVSEM), DEC_XL(CLONE_SETTLS),
-	DEC_XL(CLONE_PARENT_SETTID), DEC_XL(CLONE_CHILD_CLEARTID), DEC_XL(CLONE_UNTRACED),
-	DEC_XL(CLONE_CHILD_SETTID), DEC_XL(CLONE_NEWCGROUP), DEC_XL(CLONE_NEWUTS),
-	DEC_XL(CLONE_NEWIPC), DEC_XL(CLONE_NEWUSER), DEC_XL(CLONE_NEWPID), DEC_XL(CLONE_NEWNET),
-	DEC_XL(CLONE_IO),
-	/* clone3 only (strace's clone3_flags, printed after the others). */
-	DEC_XL(CLONE_NEWTIME), DEC_XL(CLONE_CLEAR_SIGHAND), DEC_XL(CLONE_INTO_CGROUP),
-};
-
-/* clone's own table stops before the clone3-only flags. */
-#define CLONE_FLAGS_N (DEC_XL_N(clone_flags) - 3)
-
-static const struct dec_xl unshare_flags[] = {
-	DEC_XL(CLONE_NEWTIME), DEC_XL(CLONE_VM), DEC_XL(CLONE_FS), DEC_XL(CLONE_FILES),
-	DEC_XL(CLONE_SIGHAND), DEC_XL(CLONE_THREAD), DEC_XL(CLONE_NEWNS), DEC_XL(CLONE_SYSVSEM),
-	DEC_XL(CLONE_NEWCGROUP), DEC_XL(CLONE_NEWUTS), DEC_XL(CLONE_NEWIPC), DEC_XL(CLONE_NEWUSER),
-	DEC_XL(CLONE_NEWPID), DEC_XL(CLONE_NEWNET),
-};
-
-static const struct dec_xl setns_types[] = {
-	DEC_XL(CLONE_NEWTIME), DEC_XL(CLONE_NEWNS), DEC_XL(CLONE_NEWCGROUP), DEC_XL(CLONE_NEWUTS),
-	DEC_XL(CLONE_NEWIPC), DEC_XL(CLONE_NEWUSER), DEC_XL(CLONE_NEWPID), DEC_XL(CLONE_NEWNET),
-};
 
 /* An int the kernel stores at ADDR: "[1234]". */
 static void int_at(struct dec *d, uint64_t addr)
@@ -148,7 +117,7 @@ static void fd_at(struct dec *d, uint64_t addr)
 }
 
 /* x86_64's clone(flags, stack, parent_tid, child_tid, tls). */
-static void dec_clone(struct dec *d)
+void dec_clone(struct dec *d)
 {
 	unsigned long long flags = d->args[0] & ~(unsigned long long)CSIGNAL;
 	int sig = (int)(d->args[0] & CSIGNAL);
@@ -158,7 +127,7 @@ static void dec_clone(struct dec *d)
 		dec_ptr(d, d->args[1]);
 		strbuf_add(d->out, ", flags=", 8);
 		if (flags) {
-			dec_xl_flags(d, clone_flags, CLONE_FLAGS_N, flags, "CLONE_???");
+			xlat_print_flags(d->out, &rc_xlat_clone_flags, flags, "CLONE_???");
 			if (sig) {
 				strbuf_addc(d->out, '|');
 				dec_signal(d, sig);
@@ -194,7 +163,7 @@ struct k_clone_args {
 #define CLONE_ARGS_MIN offsetof(struct k_clone_args, set_tid)
 
 /* priv[0]: whether the exit half prints the "=> {...}" part. */
-static void dec_clone3(struct dec *d)
+void dec_clone3(struct dec *d)
 {
 	struct k_clone_args a;
 	uint64_t addr = d->args[0], size = d->args[1];
@@ -208,7 +177,7 @@ static void dec_clone3(struct dec *d)
 		} else if (dec_umove(d, addr, &a, fetch)) {
 			event_clone_args_facts(d->e, a.flags, a.exit_signal);
 			strbuf_add(d->out, "{flags=", 7);
-			dec_xl_flags(d, clone_flags, DEC_XL_N(clone_flags), a.flags, "CLONE_???");
+			xlat_print_flags2(d->out, &rc_xlat_clone_flags, &rc_xlat_clone3_flags, a.flags, "CLONE_???");
 			if (a.flags & CLONE_PIDFD) {
 				strbuf_add(d->out, ", pidfd=", 8);
 				dec_ptr(d, a.pidfd);
@@ -285,45 +254,30 @@ static void dec_clone3(struct dec *d)
 	strbuf_addf(d->out, ", %llu", (unsigned long long)size);
 }
 
-static void dec_unshare(struct dec *d)
+void dec_unshare(struct dec *d)
 {
 	if (!d->exiting)
-		dec_xl_flags(d, unshare_flags, DEC_XL_N(unshare_flags), d->args[0], "CLONE_???");
+		xlat_print_flags(d->out, &rc_xlat_unshare_flags, d->args[0], "CLONE_???");
 }
 
-static void dec_setns(struct dec *d)
+void dec_setns(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	dec_fd(d, (int)d->args[0]);
 	dec_sep(d);
-	dec_xl_flags(d, setns_types, DEC_XL_N(setns_types), (unsigned)d->args[1], "CLONE_NEW???");
+	xlat_print_flags(d->out, &rc_xlat_setns_types, (unsigned)d->args[1], "CLONE_NEW???");
 }
 
 /*
  * exit and wait.
  */
-static void dec_exit(struct dec *d)
+void dec_exit(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	strbuf_addf(d->out, "%d", (int)d->args[0]);
 }
-
-static const struct dec_xl wait4_options[] = {
-	DEC_XL(WNOHANG), DEC_XL(WEXITED), DEC_XL(WSTOPPED), DEC_XL(WCONTINUED), DEC_XL(WNOWAIT),
-	DEC_XL(__WCLONE), DEC_XL(__WALL), DEC_XL(__WNOTHREAD),
-};
-
-static const struct dec_xl waitid_types[] = {
-	DEC_XL(P_ALL), DEC_XL(P_PID), DEC_XL(P_PGID), DEC_XL(P_PIDFD),
-};
-
-static const struct dec_xl ptrace_events[] = {
-	DEC_XL(PTRACE_EVENT_FORK), DEC_XL(PTRACE_EVENT_VFORK), DEC_XL(PTRACE_EVENT_CLONE),
-	DEC_XL(PTRACE_EVENT_EXEC), DEC_XL(PTRACE_EVENT_VFORK_DONE), DEC_XL(PTRACE_EVENT_EXIT),
-	DEC_XL(PTRACE_EVENT_SECCOMP), DEC_XL(PTRACE_EVENT_STOP),
-};
 
 /* strace's printstatus. */
 static void wait_status(struct dec *d, int status)
@@ -359,7 +313,7 @@ static void wait_status(struct dec *d, int status)
 	}
 	if (rest >> 16) {
 		strbuf_addc(d->out, '|');
-		dec_xl_val(d, ptrace_events, DEC_XL_N(ptrace_events), rest >> 16, "PTRACE_EVENT_???");
+		xlat_print_val(d->out, &rc_xlat_ptrace_events, rest >> 16, "PTRACE_EVENT_???");
 		strbuf_add(d->out, "<<16", 4);
 		rest &= 0xffff;
 	}
@@ -368,7 +322,21 @@ static void wait_status(struct dec *d, int status)
 	strbuf_addc(d->out, ']');
 }
 
-static void dec_wait4(struct dec *d)
+/* A struct rusage, abbreviated as strace does:
+ * "{ru_utime={tv_sec=0, tv_usec=0}, ru_stime={...}, ...}". */
+static void rusage_at(struct dec *d, uint64_t addr)
+{
+	struct rusage ru;
+
+	if (!dec_umove(d, addr, &ru, sizeof(ru)))
+		return;
+	strbuf_addf(d->out,
+		    "{ru_utime={tv_sec=%lld, tv_usec=%llu}, ru_stime={tv_sec=%lld, tv_usec=%llu}, ...}",
+		    (long long)ru.ru_utime.tv_sec, (unsigned long long)ru.ru_utime.tv_usec,
+		    (long long)ru.ru_stime.tv_sec, (unsigned long long)ru.ru_stime.tv_usec);
+}
+
+void dec_wait4(struct dec *d)
 {
 	int status;
 
@@ -382,19 +350,19 @@ static void dec_wait4(struct dec *d)
 	else if (dec_umove(d, d->args[1], &status, sizeof(status)))
 		wait_status(d, status);
 	dec_sep(d);
-	dec_xl_flags(d, wait4_options, DEC_XL_N(wait4_options), (unsigned)d->args[2], "W???");
+	xlat_print_flags(d->out, &rc_xlat_wait4_options, (unsigned)d->args[2], "W???");
 	dec_sep(d);
 	if (!d->err && d->rval > 0)
-		dec_rusage(d, d->args[3]);
+		rusage_at(d, d->args[3]);
 	else
 		dec_ptr(d, d->args[3]);
 }
 
-static void dec_waitid(struct dec *d)
+void dec_waitid(struct dec *d)
 {
 	if (!d->exiting) {
 		unsigned idtype = (unsigned)d->args[0];
-		dec_xl_val(d, waitid_types, DEC_XL_N(waitid_types), idtype, "P_???");
+		xlat_print_val(d->out, &rc_xlat_waitid_types, idtype, "P_???");
 		dec_sep(d);
 		if (idtype == P_PIDFD)
 			dec_fd(d, (int)d->args[1]);
@@ -405,41 +373,25 @@ static void dec_waitid(struct dec *d)
 	}
 	dec_siginfo_at(d, d->args[2]);
 	dec_sep(d);
-	dec_xl_flags(d, wait4_options, DEC_XL_N(wait4_options), (unsigned)d->args[3], "W???");
+	xlat_print_flags(d->out, &rc_xlat_wait4_options, (unsigned)d->args[3], "W???");
 	dec_sep(d);
-	dec_rusage(d, d->args[4]);
+	rusage_at(d, d->args[4]);
 }
 
-void dec_rusage(struct dec *d, uint64_t addr)
-{
-	struct rusage ru;
-
-	if (!dec_umove(d, addr, &ru, sizeof(ru)))
-		return;
-	strbuf_addf(d->out,
-		    "{ru_utime={tv_sec=%lld, tv_usec=%llu}, ru_stime={tv_sec=%lld, tv_usec=%llu}, ...}",
-		    (long long)ru.ru_utime.tv_sec, (unsigned long long)ru.ru_utime.tv_usec,
-		    (long long)ru.ru_stime.tv_sec, (unsigned long long)ru.ru_stime.tv_usec);
-}
-
-static const struct dec_xl usagewho[] = {
-	DEC_XL(RUSAGE_SELF), { (unsigned)RUSAGE_CHILDREN, "RUSAGE_CHILDREN" }, DEC_XL(RUSAGE_THREAD),
-};
-
-static void dec_getrusage(struct dec *d)
+void dec_getrusage(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_xl_val(d, usagewho, DEC_XL_N(usagewho), (unsigned)d->args[0], "RUSAGE_???");
+		xlat_print_val(d->out, &rc_xlat_usagewho, (unsigned)d->args[0], "RUSAGE_???");
 		dec_sep(d);
 	} else {
-		dec_rusage(d, d->args[1]);
+		rusage_at(d, d->args[1]);
 	}
 }
 
 /*
  * Signals sent.
  */
-static void dec_kill(struct dec *d)
+void dec_kill(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -448,7 +400,7 @@ static void dec_kill(struct dec *d)
 	dec_signal(d, (int)d->args[1]);
 }
 
-static void dec_tgkill(struct dec *d)
+void dec_tgkill(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -459,21 +411,16 @@ static void dec_tgkill(struct dec *d)
 	dec_signal(d, (int)d->args[2]);
 }
 
-static const struct dec_xl pidfd_open_flags[] = {
-	{ O_NONBLOCK, "PIDFD_NONBLOCK" },
-};
-
-static void dec_pidfd_open(struct dec *d)
+void dec_pidfd_open(struct dec *d)
 {
 	if (d->exiting)
 		return;
 	pid_arg(d, 0);
 	dec_sep(d);
-	dec_xl_flags(d, pidfd_open_flags, DEC_XL_N(pidfd_open_flags), (unsigned)d->args[1],
-		     "PIDFD_???");
+	xlat_print_flags(d->out, &rc_xlat_pidfd_open_flags, (unsigned)d->args[1], "PIDFD_???");
 }
 
-static void dec_pidfd_send_signal(struct dec *d)
+void dec_pidfd_send_signal(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -485,7 +432,7 @@ static void dec_pidfd_send_signal(struct dec *d)
 	strbuf_addf(d->out, ", %#x", (unsigned)d->args[3]);
 }
 
-static void dec_pidfd_getfd(struct dec *d)
+void dec_pidfd_getfd(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -496,7 +443,7 @@ static void dec_pidfd_getfd(struct dec *d)
 /*
  * Credentials.
  */
-static void dec_uids(struct dec *d)
+void dec_uids(struct dec *d)
 {
 	const struct rc_syscall *sc = syscall_by_nr(d->nr);
 
@@ -510,7 +457,7 @@ static void dec_uids(struct dec *d)
 }
 
 /* getresuid, getresgid: three ids written at exit. */
-static void dec_getresuid(struct dec *d)
+void dec_getresuid(struct dec *d)
 {
 	if (!d->exiting)
 		return;
@@ -569,7 +516,7 @@ static void groups_at(struct dec *d, uint64_t addr, unsigned len)
 	strbuf_addc(d->out, ']');
 }
 
-static void dec_setgroups(struct dec *d)
+void dec_setgroups(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -578,7 +525,7 @@ static void dec_setgroups(struct dec *d)
 	groups_at(d, d->args[1], (unsigned)(int)d->args[0]);
 }
 
-static void dec_getgroups(struct dec *d)
+void dec_getgroups(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
@@ -591,13 +538,6 @@ static void dec_getgroups(struct dec *d)
 /*
  * Limits.
  */
-static const struct dec_xl resources[] = {
-	DEC_XL(RLIMIT_CPU), DEC_XL(RLIMIT_FSIZE), DEC_XL(RLIMIT_DATA), DEC_XL(RLIMIT_STACK),
-	DEC_XL(RLIMIT_CORE), DEC_XL(RLIMIT_RSS), DEC_XL(RLIMIT_NOFILE), DEC_XL(RLIMIT_AS),
-	DEC_XL(RLIMIT_NPROC), DEC_XL(RLIMIT_MEMLOCK), DEC_XL(RLIMIT_LOCKS),
-	DEC_XL(RLIMIT_SIGPENDING), DEC_XL(RLIMIT_MSGQUEUE), DEC_XL(RLIMIT_NICE),
-	DEC_XL(RLIMIT_RTPRIO), DEC_XL(RLIMIT_RTTIME),
-};
 
 static void rlim_val(struct dec *d, uint64_t v)
 {
@@ -624,10 +564,10 @@ static void rlimit_at(struct dec *d, uint64_t addr)
 
 static void resource_arg(struct dec *d, int argi)
 {
-	dec_xl_val(d, resources, DEC_XL_N(resources), (unsigned)d->args[argi], "RLIMIT_???");
+	xlat_print_val(d->out, &rc_xlat_resources, (unsigned)d->args[argi], "RLIMIT_???");
 }
 
-static void dec_prlimit64(struct dec *d)
+void dec_prlimit64(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
@@ -641,7 +581,7 @@ static void dec_prlimit64(struct dec *d)
 	}
 }
 
-static void dec_getrlimit(struct dec *d)
+void dec_getrlimit(struct dec *d)
 {
 	if (!d->exiting) {
 		resource_arg(d, 0);
@@ -651,7 +591,7 @@ static void dec_getrlimit(struct dec *d)
 	}
 }
 
-static void dec_setrlimit(struct dec *d)
+void dec_setrlimit(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -665,83 +605,6 @@ static void dec_setrlimit(struct dec *d)
  * the others print their arguments in hex as strace does for options it
  * does not know.
  */
-static const struct dec_xl prctl_options[] = {
-	DEC_XL(PR_SET_PDEATHSIG), DEC_XL(PR_GET_PDEATHSIG), DEC_XL(PR_GET_DUMPABLE), DEC_XL(PR_SET_DUMPABLE),
-	DEC_XL(PR_GET_UNALIGN), DEC_XL(PR_SET_UNALIGN), DEC_XL(PR_GET_KEEPCAPS), DEC_XL(PR_SET_KEEPCAPS),
-	DEC_XL(PR_GET_FPEMU), DEC_XL(PR_SET_FPEMU), DEC_XL(PR_GET_FPEXC), DEC_XL(PR_SET_FPEXC), DEC_XL(PR_GET_TIMING),
-	DEC_XL(PR_SET_TIMING), DEC_XL(PR_SET_NAME), DEC_XL(PR_GET_NAME), DEC_XL(PR_GET_ENDIAN), DEC_XL(PR_SET_ENDIAN),
-	DEC_XL(PR_GET_SECCOMP), DEC_XL(PR_SET_SECCOMP), DEC_XL(PR_CAPBSET_READ), DEC_XL(PR_CAPBSET_DROP),
-	DEC_XL(PR_GET_TSC), DEC_XL(PR_SET_TSC), DEC_XL(PR_GET_SECUREBITS), DEC_XL(PR_SET_SECUREBITS),
-	DEC_XL(PR_SET_TIMERSLACK), DEC_XL(PR_GET_TIMERSLACK), DEC_XL(PR_TASK_PERF_EVENTS_DISABLE),
-	DEC_XL(PR_TASK_PERF_EVENTS_ENABLE), DEC_XL(PR_MCE_KILL), DEC_XL(PR_MCE_KILL_GET), DEC_XL(PR_SET_MM),
-	DEC_XL(PR_SET_CHILD_SUBREAPER), DEC_XL(PR_GET_CHILD_SUBREAPER), DEC_XL(PR_SET_NO_NEW_PRIVS),
-	DEC_XL(PR_GET_NO_NEW_PRIVS), DEC_XL(PR_GET_TID_ADDRESS), DEC_XL(PR_SET_THP_DISABLE),
-	DEC_XL(PR_GET_THP_DISABLE), DEC_XL(PR_MPX_ENABLE_MANAGEMENT), DEC_XL(PR_MPX_DISABLE_MANAGEMENT),
-	DEC_XL(PR_SET_FP_MODE), DEC_XL(PR_GET_FP_MODE), DEC_XL(PR_CAP_AMBIENT), DEC_XL(PR_SVE_SET_VL),
-	DEC_XL(PR_SVE_GET_VL), DEC_XL(PR_GET_SPECULATION_CTRL), DEC_XL(PR_SET_SPECULATION_CTRL),
-	DEC_XL(PR_PAC_RESET_KEYS), DEC_XL(PR_SET_TAGGED_ADDR_CTRL), DEC_XL(PR_GET_TAGGED_ADDR_CTRL),
-	DEC_XL(PR_SET_IO_FLUSHER), DEC_XL(PR_GET_IO_FLUSHER),
-#ifdef PR_SET_SYSCALL_USER_DISPATCH
-	DEC_XL(PR_SET_SYSCALL_USER_DISPATCH),
-#endif
-#ifdef PR_PAC_SET_ENABLED_KEYS
-	DEC_XL(PR_PAC_SET_ENABLED_KEYS), DEC_XL(PR_PAC_GET_ENABLED_KEYS),
-#endif
-#ifdef PR_SCHED_CORE
-	DEC_XL(PR_SCHED_CORE),
-#endif
-#ifdef PR_SME_SET_VL
-	DEC_XL(PR_SME_SET_VL), DEC_XL(PR_SME_GET_VL),
-#endif
-#ifdef PR_SET_VMA
-	DEC_XL(PR_SET_VMA),
-#endif
-	DEC_XL(PR_SET_PTRACER),
-};
-
-/* The kernel's SUID_DUMP_* (include/linux/sched/coredump.h), which no
- * uapi header exports: the values prctl(PR_SET_DUMPABLE) takes. */
-static const struct dec_xl pr_dumpable[] = {
-	{ 0, "SUID_DUMP_DISABLE" }, { 1, "SUID_DUMP_USER" }, { 2, "SUID_DUMP_ROOT" },
-};
-
-static const struct dec_xl caps[] = {
-	DEC_XL(CAP_CHOWN), DEC_XL(CAP_DAC_OVERRIDE), DEC_XL(CAP_DAC_READ_SEARCH), DEC_XL(CAP_FOWNER), DEC_XL(CAP_FSETID),
-	DEC_XL(CAP_KILL), DEC_XL(CAP_SETGID), DEC_XL(CAP_SETUID), DEC_XL(CAP_SETPCAP), DEC_XL(CAP_LINUX_IMMUTABLE),
-	DEC_XL(CAP_NET_BIND_SERVICE), DEC_XL(CAP_NET_BROADCAST), DEC_XL(CAP_NET_ADMIN), DEC_XL(CAP_NET_RAW),
-	DEC_XL(CAP_IPC_LOCK), DEC_XL(CAP_IPC_OWNER), DEC_XL(CAP_SYS_MODULE), DEC_XL(CAP_SYS_RAWIO), DEC_XL(CAP_SYS_CHROOT),
-	DEC_XL(CAP_SYS_PTRACE), DEC_XL(CAP_SYS_PACCT), DEC_XL(CAP_SYS_ADMIN), DEC_XL(CAP_SYS_BOOT), DEC_XL(CAP_SYS_NICE),
-	DEC_XL(CAP_SYS_RESOURCE), DEC_XL(CAP_SYS_TIME), DEC_XL(CAP_SYS_TTY_CONFIG), DEC_XL(CAP_MKNOD), DEC_XL(CAP_LEASE),
-	DEC_XL(CAP_AUDIT_WRITE), DEC_XL(CAP_AUDIT_CONTROL), DEC_XL(CAP_SETFCAP), DEC_XL(CAP_MAC_OVERRIDE),
-	DEC_XL(CAP_MAC_ADMIN), DEC_XL(CAP_SYSLOG), DEC_XL(CAP_WAKE_ALARM), DEC_XL(CAP_BLOCK_SUSPEND),
-	DEC_XL(CAP_AUDIT_READ),
-#ifdef CAP_PERFMON
-	DEC_XL(CAP_PERFMON), DEC_XL(CAP_BPF),
-#endif
-#ifdef CAP_CHECKPOINT_RESTORE
-	DEC_XL(CAP_CHECKPOINT_RESTORE),
-#endif
-};
-
-static const struct dec_xl seccomp_mode[] = {
-	DEC_XL(SECCOMP_MODE_DISABLED), DEC_XL(SECCOMP_MODE_STRICT), DEC_XL(SECCOMP_MODE_FILTER),
-};
-
-static const struct dec_xl archvals[] = {
-	DEC_XL(ARCH_SET_GS), DEC_XL(ARCH_SET_FS), DEC_XL(ARCH_GET_FS), DEC_XL(ARCH_GET_GS),
-#ifdef ARCH_GET_CPUID
-	DEC_XL(ARCH_GET_CPUID), DEC_XL(ARCH_SET_CPUID),
-#endif
-#ifdef ARCH_GET_XCOMP_SUPP
-	DEC_XL(ARCH_GET_XCOMP_SUPP), DEC_XL(ARCH_GET_XCOMP_PERM), DEC_XL(ARCH_REQ_XCOMP_PERM),
-#endif
-#ifdef ARCH_GET_XCOMP_GUEST_PERM
-	DEC_XL(ARCH_GET_XCOMP_GUEST_PERM), DEC_XL(ARCH_REQ_XCOMP_GUEST_PERM),
-#endif
-#ifdef ARCH_MAP_VDSO_X32
-	DEC_XL(ARCH_MAP_VDSO_X32), DEC_XL(ARCH_MAP_VDSO_32), DEC_XL(ARCH_MAP_VDSO_64),
-#endif
-};
 
 #define PRCTL_NARGS 5
 
@@ -773,13 +636,13 @@ static void comm_at(struct dec *d, uint64_t addr, size_t max)
 #define TASK_COMM_LEN 16
 
 /* Options whose result the kernel writes through arg2 print it at exit. */
-static void dec_prctl(struct dec *d)
+void dec_prctl(struct dec *d)
 {
 	unsigned option = (unsigned)d->args[0];
 	uint64_t arg2 = d->args[1];
 
 	if (!d->exiting) {
-		dec_xl_val(d, prctl_options, DEC_XL_N(prctl_options), option, "PR_???");
+		xlat_print_val(d->out, &rc_xlat_prctl_options, option, "PR_???");
 		switch (option) {
 		case PR_GET_KEEPCAPS:
 		case PR_GET_SECCOMP:
@@ -808,12 +671,12 @@ static void dec_prctl(struct dec *d)
 			return;
 		case PR_SET_DUMPABLE:
 			dec_sep(d);
-			dec_xl_val(d, pr_dumpable, DEC_XL_N(pr_dumpable), arg2, "SUID_DUMP_???");
+			xlat_print_val(d->out, &rc_xlat_pr_dumpable, arg2, "SUID_DUMP_???");
 			return;
 		case PR_CAPBSET_DROP:
 		case PR_CAPBSET_READ:
 			dec_sep(d);
-			dec_xl_val(d, caps, DEC_XL_N(caps), arg2, "CAP_???");
+			xlat_print_val(d->out, &rc_xlat_caps, arg2, "CAP_???");
 			return;
 		case PR_SET_NAME:
 			dec_sep(d);
@@ -834,7 +697,7 @@ static void dec_prctl(struct dec *d)
 			return;
 		case PR_SET_SECCOMP:
 			dec_sep(d);
-			dec_xl_val(d, seccomp_mode, DEC_XL_N(seccomp_mode), arg2, "SECCOMP_MODE_???");
+			xlat_print_val(d->out, &rc_xlat_seccomp_mode, arg2, "SECCOMP_MODE_???");
 			if (arg2 == SECCOMP_MODE_STRICT)
 				return;
 			if (arg2 == SECCOMP_MODE_FILTER) {
@@ -917,8 +780,7 @@ static void dec_prctl(struct dec *d)
 	}
 	case PR_GET_DUMPABLE:
 		if (!d->err) {
-			const char *s = dec_xl_name(pr_dumpable, DEC_XL_N(pr_dumpable),
-						    (unsigned long long)d->rval);
+			const char *s = xlat_name(&rc_xlat_pr_dumpable, d->rval);
 			if (s)
 				strbuf_addf(d->rv_extra, "(%s)", s);
 		}
@@ -928,12 +790,12 @@ static void dec_prctl(struct dec *d)
 	}
 }
 
-static void dec_arch_prctl(struct dec *d)
+void dec_arch_prctl(struct dec *d)
 {
 	unsigned option = (unsigned)d->args[0];
 
 	if (!d->exiting) {
-		dec_xl_val(d, archvals, DEC_XL_N(archvals), option, "ARCH_???");
+		xlat_print_val(d->out, &rc_xlat_archvals, option, "ARCH_???");
 		switch (option) {
 		case ARCH_GET_FS:
 		case ARCH_GET_GS:
@@ -963,7 +825,7 @@ static void dec_arch_prctl(struct dec *d)
  */
 
 /* set_robust_list(head, len). */
-static void dec_set_robust_list(struct dec *d)
+void dec_set_robust_list(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -1020,7 +882,7 @@ static void affinity_at(struct dec *d, uint64_t addr, unsigned len)
 	strbuf_addc(d->out, ']');
 }
 
-static void dec_sched_getaffinity(struct dec *d)
+void dec_sched_getaffinity(struct dec *d)
 {
 	if (!d->exiting) {
 		strbuf_addf(d->out, "%d, %u, ", (int)d->args[0], (unsigned)d->args[1]);
@@ -1029,7 +891,7 @@ static void dec_sched_getaffinity(struct dec *d)
 	affinity_at(d, d->args[2], (unsigned)d->rval);
 }
 
-static void dec_sched_setaffinity(struct dec *d)
+void dec_sched_setaffinity(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -1037,7 +899,7 @@ static void dec_sched_setaffinity(struct dec *d)
 	affinity_at(d, d->args[2], (unsigned)d->args[1]);
 }
 
-static void dec_uname(struct dec *d)
+void dec_uname(struct dec *d)
 {
 	struct utsname u;
 
@@ -1049,13 +911,6 @@ static void dec_uname(struct dec *d)
 	dec_quote(d, u.nodename, strnlen(u.nodename, sizeof(u.nodename)), false);
 	strbuf_add(d->out, ", ...}", 6);
 }
-
-static const struct dec_xl getrandom_flags[] = {
-	DEC_XL(GRND_NONBLOCK), DEC_XL(GRND_RANDOM),
-#ifdef GRND_INSECURE
-	DEC_XL(GRND_INSECURE),
-#endif
-};
 
 /* The random bytes, always in \x form (strace's QUOTE_FORCE_HEX), read in
  * pieces so that any -s fits. */
@@ -1092,7 +947,7 @@ static void random_bytes(struct dec *d, uint64_t addr, size_t len)
 		strbuf_add(d->out, "...", 3);
 }
 
-static void dec_getrandom(struct dec *d)
+void dec_getrandom(struct dec *d)
 {
 	if (!d->exiting)
 		return;
@@ -1103,33 +958,20 @@ static void dec_getrandom(struct dec *d)
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	dec_xl_flags(d, getrandom_flags, DEC_XL_N(getrandom_flags), (unsigned)d->args[2], "GRND_???");
+	xlat_print_flags(d->out, &rc_xlat_getrandom_flags, (unsigned)d->args[2], "GRND_???");
 }
-
-/* Only the types a low byte can name; the others carry flag bits. */
-static const struct dec_xl personality_types[] = {
-	DEC_XL(PER_LINUX), DEC_XL(PER_BSD), DEC_XL(PER_LINUX32), DEC_XL(PER_RISCOS),
-	DEC_XL(PER_OSF4), DEC_XL(PER_HPUX),
-};
-
-static const struct dec_xl personality_flags[] = {
-	DEC_XL(UNAME26), DEC_XL(ADDR_NO_RANDOMIZE), DEC_XL(FDPIC_FUNCPTRS), DEC_XL(MMAP_PAGE_ZERO),
-	DEC_XL(ADDR_COMPAT_LAYOUT), DEC_XL(READ_IMPLIES_EXEC), DEC_XL(ADDR_LIMIT_32BIT),
-	DEC_XL(SHORT_INODE), DEC_XL(WHOLE_SECONDS), DEC_XL(STICKY_TIMEOUTS), DEC_XL(ADDR_LIMIT_3GB),
-};
 
 static void personality_text(struct dec *d, unsigned pers)
 {
-	dec_xl_val(d, personality_types, DEC_XL_N(personality_types), pers & PER_MASK, "PER_???");
+	xlat_print_val(d->out, &rc_xlat_personality_types, pers & PER_MASK, "PER_???");
 	if (pers & ~PER_MASK) {
 		strbuf_addc(d->out, '|');
-		dec_xl_flags(d, personality_flags, DEC_XL_N(personality_flags), pers & ~PER_MASK,
-			     NULL);
+		xlat_print_flags(d->out, &rc_xlat_personality_flags, pers & ~PER_MASK, NULL);
 	}
 }
 
 /* The result goes to rv_extra through a swap of d->out. */
-static void dec_personality(struct dec *d)
+void dec_personality(struct dec *d)
 {
 	unsigned pers;
 
@@ -1150,56 +992,3 @@ static void dec_personality(struct dec *d)
 	strbuf_addc(d->out, ')');
 	d->out = out;
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_process_calls[] = {
-	R(SYS_execve, dec_execve),
-	R(SYS_execveat, dec_execveat),
-	R(SYS_clone, dec_clone),
-	R(SYS_clone3, dec_clone3),
-	R(SYS_exit, dec_exit),
-	R(SYS_exit_group, dec_exit),
-	R(SYS_wait4, dec_wait4),
-	R(SYS_waitid, dec_waitid),
-	R(SYS_kill, dec_kill),
-	R(SYS_tkill, dec_kill),
-	R(SYS_tgkill, dec_tgkill),
-	R(SYS_pidfd_open, dec_pidfd_open),
-	R(SYS_pidfd_send_signal, dec_pidfd_send_signal),
-	R(SYS_pidfd_getfd, dec_pidfd_getfd),
-	R(SYS_unshare, dec_unshare),
-	R(SYS_setns, dec_setns),
-
-	R(SYS_getpgid, dec_args_d),
-	R(SYS_setpgid, dec_args_d),
-	R(SYS_getsid, dec_args_d),
-	R(SYS_set_robust_list, dec_set_robust_list),
-
-	R(SYS_setuid, dec_uids),
-	R(SYS_setgid, dec_uids),
-	R(SYS_setreuid, dec_uids),
-	R(SYS_setregid, dec_uids),
-	R(SYS_setresuid, dec_uids),
-	R(SYS_setresgid, dec_uids),
-	R(SYS_getresuid, dec_getresuid),
-	R(SYS_getresgid, dec_getresuid),
-	R(SYS_setfsuid, dec_uids),
-	R(SYS_setfsgid, dec_uids),
-	R(SYS_getgroups, dec_getgroups),
-	R(SYS_setgroups, dec_setgroups),
-
-	R(SYS_prctl, dec_prctl),
-	R(SYS_arch_prctl, dec_arch_prctl),
-	R(SYS_prlimit64, dec_prlimit64),
-	R(SYS_getrlimit, dec_getrlimit),
-	R(SYS_setrlimit, dec_setrlimit),
-	R(SYS_getrusage, dec_getrusage),
-	R(SYS_sched_getaffinity, dec_sched_getaffinity),
-	R(SYS_sched_setaffinity, dec_sched_setaffinity),
-	R(SYS_uname, dec_uname),
-	R(SYS_getrandom, dec_getrandom),
-	R(SYS_personality, dec_personality),
-};
-
-const size_t dec_process_ncalls = ARRAY_SIZE(dec_process_calls);

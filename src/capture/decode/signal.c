@@ -15,16 +15,14 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "capture/decode/decoders.h"
 #include "gen/tables.h"
 #include "util/util.h"
 
-/* Kernel ABI values glibc's <signal.h> does not define; <asm/signal.h>
- * and <asm-generic/siginfo.h> do, but they clash with glibc's header. */
+/* A kernel ABI value glibc's <signal.h> does not define; <asm/signal.h>
+ * does, but it clashes with glibc's header. */
 #ifndef SA_RESTORER
 #define SA_RESTORER 0x04000000
-#endif
-#ifndef SS_AUTODISARM
-#define SS_AUTODISARM (1U << 31)
 #endif
 
 /* The kernel's sigset on x86_64: 64 signals (strace's NSIG_BYTES). */
@@ -122,11 +120,6 @@ void dec_sigset(struct dec *d, uint64_t addr, uint64_t len)
 /*
  * siginfo, as strace's printsiginfo.
  */
-static const struct dec_xl audit_arches[] = {
-	DEC_XL(AUDIT_ARCH_X86_64), DEC_XL(AUDIT_ARCH_I386), DEC_XL(AUDIT_ARCH_AARCH64),
-};
-
-#define XL_NAME(tab, v) dec_xl_name(tab, DEC_XL_N(tab), v)
 
 static void put_ptr(struct strbuf *out, const char *field, const void *p)
 {
@@ -260,7 +253,7 @@ static void put_info(struct strbuf *out, const siginfo_t *si)
 	case SIGSYS: {
 		put_ptr(out, "si_call_addr", si->si_call_addr);
 		put_syscall(out, si);
-		const char *arch = XL_NAME(audit_arches, (unsigned)si->si_arch);
+		const char *arch = xlat_name(&rc_xlat_audit_arches, (unsigned)si->si_arch);
 		if (arch)
 			strbuf_addf(out, ", si_arch=%s", arch);
 		else
@@ -305,30 +298,6 @@ void dec_siginfo_at(struct dec *d, uint64_t addr)
 /*
  * The calls.
  */
-static const struct dec_xl sa_handler_values[] = {
-	DEC_XL(SIG_ERR), DEC_XL(SIG_DFL), DEC_XL(SIG_IGN),
-};
-
-static const struct dec_xl sigact_flags[] = {
-	DEC_XL(SA_RESTORER), DEC_XL(SA_ONSTACK), DEC_XL(SA_RESTART),
-#ifdef SA_INTERRUPT
-	DEC_XL(SA_INTERRUPT),
-#endif
-	DEC_XL(SA_NODEFER), DEC_XL(SA_RESETHAND), DEC_XL(SA_SIGINFO),
-	DEC_XL(SA_NOCLDSTOP), DEC_XL(SA_NOCLDWAIT),
-};
-
-static const struct dec_xl sigprocmaskcmds[] = {
-	DEC_XL(SIG_BLOCK), DEC_XL(SIG_UNBLOCK), DEC_XL(SIG_SETMASK),
-};
-
-static const struct dec_xl sigaltstack_flags[] = {
-	DEC_XL(SS_ONSTACK), DEC_XL(SS_DISABLE), DEC_XL(SS_AUTODISARM),
-};
-
-static const struct dec_xl sfd_flags[] = {
-	DEC_XL(SFD_CLOEXEC), DEC_XL(SFD_NONBLOCK),
-};
 
 /* The kernel's struct sigaction on x86_64, with the mask as long as
  * strace reads it (NSIG / sizeof(long) words). */
@@ -347,7 +316,7 @@ static void sigaction_at(struct dec *d, uint64_t addr)
 	if (!dec_umove(d, addr, &sa, sizeof(sa)))
 		return;
 	strbuf_add(d->out, "{sa_handler=", 12);
-	h = dec_xl_name(sa_handler_values, DEC_XL_N(sa_handler_values), sa.handler);
+	h = xlat_name(&rc_xlat_sa_handler_values, sa.handler);
 	if (h)
 		strbuf_adds(d->out, h);
 	else
@@ -355,7 +324,7 @@ static void sigaction_at(struct dec *d, uint64_t addr)
 	strbuf_add(d->out, ", sa_mask=", 10);
 	sigmask_text(d->out, (const uint32_t *)sa.mask, KSIGSET_BYTES);
 	strbuf_add(d->out, ", sa_flags=", 11);
-	dec_xl_flags(d, sigact_flags, DEC_XL_N(sigact_flags), sa.flags, "SA_???");
+	xlat_print_flags(d->out, &rc_xlat_sigact_flags, sa.flags, "SA_???");
 	if (sa.flags & SA_RESTORER) {
 		strbuf_add(d->out, ", sa_restorer=", 14);
 		dec_ptr(d, sa.restorer);
@@ -363,7 +332,7 @@ static void sigaction_at(struct dec *d, uint64_t addr)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_rt_sigaction(struct dec *d)
+void dec_rt_sigaction(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_signal(d, (int)d->args[0]);
@@ -377,11 +346,10 @@ static void dec_rt_sigaction(struct dec *d)
 	}
 }
 
-static void dec_rt_sigprocmask(struct dec *d)
+void dec_rt_sigprocmask(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_xl_val(d, sigprocmaskcmds, DEC_XL_N(sigprocmaskcmds), (unsigned)d->args[0],
-			   "SIG_???");
+		xlat_print_val(d->out, &rc_xlat_sigprocmaskcmds, (unsigned)d->args[0], "SIG_???");
 		dec_sep(d);
 		dec_sigset(d, d->args[1], d->args[3]);
 		dec_sep(d);
@@ -396,7 +364,7 @@ static void dec_rt_sigprocmask(struct dec *d)
  * pointer points just past (the handler's return popped pretcode):
  * frame = sp - 8, mask = frame + 8 + offsetof(ucontext_t, uc_sigmask). The
  * stack pointer is read from the stopped tracee. */
-static void dec_rt_sigreturn(struct dec *d)
+void dec_rt_sigreturn(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -411,7 +379,7 @@ static void dec_rt_sigreturn(struct dec *d)
 	strbuf_addc(d->out, '}');
 }
 
-static void dec_rt_sigpending(struct dec *d)
+void dec_rt_sigpending(struct dec *d)
 {
 	if (!d->exiting)
 		return;
@@ -421,7 +389,7 @@ static void dec_rt_sigpending(struct dec *d)
 	dec_ulong(d, 1);
 }
 
-static void dec_rt_sigsuspend(struct dec *d)
+void dec_rt_sigsuspend(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -435,7 +403,7 @@ static void dec_rt_sigsuspend(struct dec *d)
  * it, priv[2] how it printed. */
 enum { TS_NULL, TS_READ, TS_ADDR };
 
-static void dec_rt_sigtimedwait(struct dec *d)
+void dec_rt_sigtimedwait(struct dec *d)
 {
 	if (!d->exiting) {
 		dec_sigset(d, d->args[0], d->args[3]);
@@ -479,7 +447,7 @@ static void dec_rt_sigtimedwait(struct dec *d)
 	}
 }
 
-static void dec_rt_sigqueueinfo(struct dec *d)
+void dec_rt_sigqueueinfo(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -489,7 +457,7 @@ static void dec_rt_sigqueueinfo(struct dec *d)
 	dec_siginfo_at(d, d->args[2]);
 }
 
-static void dec_rt_tgsigqueueinfo(struct dec *d)
+void dec_rt_tgsigqueueinfo(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -508,12 +476,11 @@ static void stack_at(struct dec *d, uint64_t addr)
 	strbuf_add(d->out, "{ss_sp=", 7);
 	dec_ptr(d, (uint64_t)(uintptr_t)ss.ss_sp);
 	strbuf_add(d->out, ", ss_flags=", 11);
-	dec_xl_flags(d, sigaltstack_flags, DEC_XL_N(sigaltstack_flags), (unsigned)ss.ss_flags,
-		     "SS_???");
+	xlat_print_flags(d->out, &rc_xlat_sigaltstack_flags, (unsigned)ss.ss_flags, "SS_???");
 	strbuf_addf(d->out, ", ss_size=%zu}", ss.ss_size);
 }
 
-static void dec_sigaltstack(struct dec *d)
+void dec_sigaltstack(struct dec *d)
 {
 	if (!d->exiting) {
 		stack_at(d, d->args[0]);
@@ -524,7 +491,7 @@ static void dec_sigaltstack(struct dec *d)
 }
 
 /* signalfd(fd, mask, size) and signalfd4(..., flags). */
-static void dec_signalfd(struct dec *d)
+void dec_signalfd(struct dec *d)
 {
 	if (d->exiting)
 		return;
@@ -535,27 +502,9 @@ static void dec_signalfd(struct dec *d)
 	dec_ulong(d, 2);
 	if (d->nr == SYS_signalfd4) {
 		dec_sep(d);
-		dec_xl_flags(d, sfd_flags, DEC_XL_N(sfd_flags), (unsigned)d->args[3], "SFD_???");
+		xlat_print_flags(d->out, &rc_xlat_sfd_flags, (unsigned)d->args[3], "SFD_???");
 	}
 }
-
-#define R(nr, fn) { nr, fn }
-
-const struct dec_entry dec_signal_calls[] = {
-	R(SYS_rt_sigaction, dec_rt_sigaction),
-	R(SYS_rt_sigprocmask, dec_rt_sigprocmask),
-	R(SYS_rt_sigreturn, dec_rt_sigreturn),
-	R(SYS_rt_sigpending, dec_rt_sigpending),
-	R(SYS_rt_sigtimedwait, dec_rt_sigtimedwait),
-	R(SYS_rt_sigqueueinfo, dec_rt_sigqueueinfo),
-	R(SYS_rt_tgsigqueueinfo, dec_rt_tgsigqueueinfo),
-	R(SYS_rt_sigsuspend, dec_rt_sigsuspend),
-	R(SYS_sigaltstack, dec_sigaltstack),
-	R(SYS_signalfd, dec_signalfd),
-	R(SYS_signalfd4, dec_signalfd),
-};
-
-const size_t dec_signal_ncalls = ARRAY_SIZE(dec_signal_calls);
 
 void dec_signal_line(struct strbuf *out, const siginfo_t *si)
 {

@@ -1,32 +1,25 @@
-/* The merged syscall table: the calls event/syscalls.def gives a family,
- * indexed by number, with each family's decoder. Built once, on first
- * use (the tracer is single-threaded). */
+/* The tracer's syscall table: the calls of event/syscalls.def this
+ * architecture numbers, indexed by number, each with the decoder its row
+ * names. Built once, on first use (the tracer is single-threaded). */
 #include "capture/decode.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/decode/decoders.h"
 #include "event/facts.h"
 #include "event/syscalls.h"
 #include "util/util.h"
 
-/* In this order: when two families list a number, the first wins (the
- * unit test checks that none does). */
-static const struct {
-	const struct dec_entry *calls;
-	const size_t *ncalls;
-} families[] = {
-	{ dec_file_calls, &dec_file_ncalls },
-	{ dec_fcntl_calls, &dec_fcntl_ncalls },
-	{ dec_ioctl_calls, &dec_ioctl_ncalls },
-	{ dec_mount_calls, &dec_mount_ncalls },
-	{ dec_io_calls, &dec_io_ncalls },
-	{ dec_net_calls, &dec_net_ncalls },
-	{ dec_process_calls, &dec_process_ncalls },
-	{ dec_memory_calls, &dec_memory_ncalls },
-	{ dec_futex_calls, &dec_futex_ncalls },
-	{ dec_signal_calls, &dec_signal_ncalls },
-	{ dec_misc_calls, &dec_misc_ncalls },
+/* NONE, a call printed generically, has no decoder. */
+#define dec_NONE NULL
+
+/* Each row's decoder, in the order of the rows, as syscall_at() gives
+ * them. */
+static const dec_fn decoders[] = {
+#define SC(name, decoder, ...) dec_##decoder,
+#include "event/syscalls.def"
+#undef SC
 };
 
 static struct {
@@ -53,23 +46,19 @@ static void table_build(void)
 		return;
 	}
 	table.max = max;
-	for (long nr = 0; nr < max; nr++) {
-		const struct rc_syscall *sc = syscall_by_nr(nr);
-		if (!sc || sc->family == RC_FAM_NONE)
+	for (size_t i = 0; i < syscall_count() && i < ARRAY_SIZE(decoders); i++) {
+		const struct rc_syscall *sc = syscall_at(i);
+		/* A number's row is the first that has it, as for
+		 * syscall_by_nr(). */
+		if (sc->nr < 0 || sc->nr >= max || syscall_by_nr(sc->nr) != sc)
 			continue;
-		struct dec_syscall *r = &table.rows[nr];
-		r->nr = nr;
+		struct dec_syscall *r = &table.rows[sc->nr];
+		r->nr = sc->nr;
+		r->fn = decoders[i];
 		r->nargs = sc->nargs;
 		r->rv = sc->rv;
 		r->classes = sc->tclasses;
-		table.by_nr[nr] = r;
-	}
-	for (size_t f = 0; f < ARRAY_SIZE(families); f++) {
-		for (size_t i = 0; i < *families[f].ncalls; i++) {
-			const struct dec_entry *de = &families[f].calls[i];
-			if (de->nr >= 0 && de->nr < max && table.by_nr[de->nr] && !table.rows[de->nr].fn)
-				table.rows[de->nr].fn = de->fn;
-		}
+		table.by_nr[sc->nr] = r;
 	}
 }
 
