@@ -11,6 +11,7 @@
 #include "event/pump.h"
 #include "report/report.h"
 #include "strace/parser.h"
+#include "strace/roles.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
 

@@ -7,6 +7,7 @@
 #include "diagnose/diagnose.h"
 #include "event/pump.h"
 #include "strace/parser.h"
+#include "strace/roles.h"
 
 static const char analyze_usage[] =
 	"usage: rootcause analyze [options] LOG...\n"
@@ -23,24 +24,6 @@ static const char analyze_usage[] =
 	REPORT_OPTIONS_HELP
 	"\n"
 	EXIT_CODES_HELP;
-
-struct source {
-	struct strace_parser *p;
-	struct strbuf *err;
-};
-
-static int source_next(void *arg, struct rc_event *e, bool leave)
-{
-	struct source *s = arg;
-
-	strace_parser_defer_facts(s->p, leave);
-	return strace_parser_next(s->p, e, s->err);
-}
-
-static void diagnose_fed(void *dg, struct rc_event *e)
-{
-	diagnose_event(dg, e);
-}
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -81,16 +64,15 @@ int cmd_analyze(int argc, char **argv)
 	/* The log is parsed in a thread of its own while the rules read
 	 * what it gave; while the rules keep up, the argument facts are
 	 * read in their thread, which balances the two (event/pump.h). */
-	struct source src = { p, &err };
 	const struct event_pump pump = {
-		.next = source_next, .src = &src,
+		.next = strace_parser_pump, .src = p,
 		.finish = strace_event_facts,
-		.feed = diagnose_fed, .sink = &dg,
+		.feed = diagnose_feed, .sink = &dg,
 	};
 	int status;
 	const struct strace_stats *st = strace_parser_stats(p);
 	if (event_pump(&pump) < 0) {
-		error_msg("%s", strbuf_str(&err));
+		error_msg("%s", strace_parser_error(p));
 		status = RC_EXIT_INPUT;
 	} else if (st->events == 0) {
 		/* Nothing in it was strace output: say so rather than "no problems". */

@@ -7,18 +7,12 @@
 #include "crash/live.h"
 #include "diagnose/diagnose.h"
 
+/* First: the capture's user, as diagnose_feed takes it. */
 struct pipeline {
 	struct rc_diagnosis dg;
 	struct rc_crash crash;		/* the first crash caught; signo 0: none */
 	const char *core_out;		/* or NULL */
 };
-
-static void on_event(void *user, struct rc_event *e)
-{
-	struct pipeline *p = user;
-
-	diagnose_event(&p->dg, e);
-}
 
 /* Every thread is held and readable (capture.h): unwind them now, while
  * they are all still there, and have the crash judged while its memory
@@ -66,7 +60,7 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 	 * rules get the head and the tail of every write, as much as from a
 	 * log (event.h). */
 	o.dec = (struct dec_opts){ .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX };
-	o.on_event = on_event;
+	o.on_event = diagnose_feed;
 	o.on_fatal_signal = on_fatal_signal;
 	o.user = &p;
 	o.procs = &p.dg.eng.procs;

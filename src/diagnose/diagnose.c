@@ -84,6 +84,11 @@ void diagnose_event(struct rc_diagnosis *d, struct rc_event *e)
 	engine_feed(&d->eng, e);
 }
 
+void diagnose_feed(void *d, struct rc_event *e)
+{
+	diagnose_event(d, e);
+}
+
 /* Where the rules' look-ups answer from: a log judged by what it shows
  * of this machine's files, a live trace's processes still running
  * through their own roots. */

@@ -76,6 +76,9 @@ void diagnose_init(struct rc_diagnosis *d, const struct diagnose_opts *o);
 /* E, the next event of the trace (modified: numbered, its path resolved
  * against the process's cwd). */
 void diagnose_event(struct rc_diagnosis *d, struct rc_event *e);
+/* diagnose_event with D untyped, as the sources hand their events on: a
+ * capture's on_event (capture/capture.h), a pump's feed (event/pump.h). */
+void diagnose_feed(void *d, struct rc_event *e);
 /* C, a crash: one caught alive (its memory readable now, which is when
  * the crash rules read it) or read from a core. A fatal signal that a
  * handler raised again after a fault the trace saw delivered is taken

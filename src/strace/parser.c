@@ -17,7 +17,7 @@
 
 #include "gen/tables.h"
 #include "strace/args.h"
-#include "strace/facts.h"
+#include "strace/roles.h"
 #include "strace/input.h"
 #include "strace/join.h"
 #include "util/hmap.h"
@@ -58,6 +58,7 @@ struct strace_parser {
 	struct imap attached;	/* pids strace said it attached to ("Process N attached") */
 	bool root_forked;	/* the unprefixed first process made a fork-family call */
 	bool defer;		/* argument facts are left to strace_event_facts */
+	struct strbuf err;	/* what strace_parser_pump met */
 };
 
 /* ---- pids ---- */
@@ -364,17 +365,6 @@ void strace_parser_defer_facts(struct strace_parser *p, bool on)
 	p->defer = on;
 }
 
-void strace_event_facts(struct rc_event *e, struct arena *a)
-{
-	if (!e->defer_call)
-		return;
-	struct call_text ct = { span_make(e->defer_args, e->defer_args_len), e->defer_complete,
-				e->defer_ret_hint };
-	facts_fill(e, e->defer_call, &ct, a);
-	if (e->defer_elided && e->data)
-		e->data_truncated = true;
-	e->defer_call = NULL;
-}
 
 static void fill_call(struct strace_parser *p, struct rc_event *e, const char *body, size_t blen,
 		      bool finished, bool elided, bool args)
@@ -849,6 +839,19 @@ static int flush_next(struct strace_parser *p, struct rc_event *e)
 	return 1;
 }
 
+int strace_parser_pump(void *arg, struct rc_event *e, bool leave)
+{
+	struct strace_parser *p = arg;
+
+	p->defer = leave;
+	return strace_parser_next(p, e, &p->err);
+}
+
+const char *strace_parser_error(const struct strace_parser *p)
+{
+	return strbuf_str(&p->err);
+}
+
 int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbuf *err)
 {
 	arena_reset(&p->arena);
@@ -910,5 +913,6 @@ void strace_parser_free(struct strace_parser *p)
 	arena_release(&p->arena);
 	strbuf_release(&p->joined);
 	strbuf_release(&p->carry);
+	strbuf_release(&p->err);
 	free(p);
 }

@@ -55,14 +55,15 @@ struct strace_parser *strace_parser_from_buffer(const char *data, size_t len);
 int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbuf *err);
 
 /* ON: from now on, leave each event's argument facts to
- * strace_event_facts, for the thread that feeds the rules
- * (event/pump.h): reading them is a third of the parser's work. */
+ * strace_event_facts (strace/roles.h), for the thread that feeds the
+ * rules (event/pump.h): reading them is a third of the parser's work. */
 void strace_parser_defer_facts(struct strace_parser *p, bool on);
 
-/* Read the argument facts P left in E (none left: nothing to do), their
- * strings into A, which must live as long as E is used. */
-struct arena;
-void strace_event_facts(struct rc_event *e, struct arena *a);
+/* The pump's source (event/pump.h) over P: strace_parser_next, the
+ * argument facts left for strace_event_facts while LEAVE; on -1, what
+ * went wrong is strace_parser_error's. */
+int strace_parser_pump(void *p, struct rc_event *e, bool leave);
+const char *strace_parser_error(const struct strace_parser *p);
 
 const struct strace_stats *strace_parser_stats(const struct strace_parser *p);
 void strace_parser_free(struct strace_parser *p);

@@ -14,6 +14,7 @@
 
 #include "event/pump.h"
 #include "strace/parser.h"
+#include "strace/roles.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
 

@@ -1,4 +1,4 @@
-#include "strace/facts.h"
+#include "strace/roles.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -726,4 +726,16 @@ void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct ca
 	/* A -yy socket decoration names the peer when the arguments do not. */
 	if (e->sa.family == 0 && e->fd_hint && (e->fd_hint[0] == 'T' || e->fd_hint[0] == 'U'))
 		parse_socket_hint(e->fd_hint, ar, &e->sa);
+}
+
+void strace_event_facts(struct rc_event *e, struct arena *a)
+{
+	if (!e->defer_call)
+		return;
+	struct call_text ct = { span_make(e->defer_args, e->defer_args_len), e->defer_complete,
+				e->defer_ret_hint };
+	facts_fill(e, e->defer_call, &ct, a);
+	if (e->defer_elided && e->data)
+		e->data_truncated = true;
+	e->defer_call = NULL;
 }
