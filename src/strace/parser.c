@@ -1,11 +1,11 @@
 /* strace text -> events: each line (from input.c, its prefix parsed) made
  * into a call, a signal or an exit; the halves of split calls joined (their
  * store is join.c), pids of terminal logs resolved. Argument facts are in
- * facts.c, the lexing helpers in args.c.
+ * roles.c, the lexing helpers in args.c.
  *
  * The hot path is one memchr per line, a short prefix scan, a hash lookup
  * of the name and a backward scan for the return value; arguments are
- * split only for the calls facts.c decodes.
+ * split only for the calls roles.c reads.
  */
 #include "strace/parser.h"
 
