@@ -26,10 +26,11 @@ int cmd_core(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
 int cmd_cores(int argc, char **argv);
 
-/* fopen(PATH, "w") with mode 0600 for a new file: traces quote arguments. */
+/* fopen(PATH, "w") with mode 0600 for a new file: traces quote arguments
+ * (output.c). */
 FILE *open_private(const char *path);
 
-/* Shared by run, attach and trace. */
+/* Shared by run, attach and trace (capture-opts.c). */
 struct session_opts;
 struct session_result;
 /* The calls to trace: strace's -e EXPR when given, else what the rules
@@ -76,7 +77,7 @@ int backend_getopt(int opt, const char *arg, struct backend_opts *b);
  * signal N, 127/126 when it could not be started (STARTED false). */
 int command_status(const struct session_result *res, bool started);
 
-/* Shared by the diagnosing commands. */
+/* Shared by the diagnosing commands (output.c). */
 struct report_opts {
 	enum rc_format format;
 	const char *output;	/* -o FILE, or NULL for stdout */
@@ -105,7 +106,7 @@ int report_emit(const struct report_opts *o, const struct rc_report *r);
  * NOTE, if any, goes into the report's problems. Returns an exit code. */
 int core_report(const char *path, const char *exe, const struct report_opts *ro, const char *note);
 
-/* "rootcause: " + message to stderr. */
+/* "rootcause: " + message to stderr (output.c). */
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The shared option codes (beyond single letters). */

@@ -1,18 +1,19 @@
-#include <errno.h>
+/* What the commands write: their errors (one line, "rootcause: ..."),
+ * the files they make private (traces and reports quote arguments and
+ * program output), and a diagnosis's report, with the options every
+ * diagnosing command takes for it (cmd.h). */
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "capture/session.h"
 #include "cmd/cmd.h"
 #include "rules/rule.h"
-#include "util/util.h"
 #include "util/strbuf.h"
+#include "util/util.h"
 
 void error_msg(const char *fmt, ...)
 {
@@ -23,6 +24,19 @@ void error_msg(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/* Open a trace log private to the user, as reports are. */
+FILE *open_private(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return NULL;
+	FILE *f = fdopen(fd, "w");
+	if (!f)
+		close(fd);
+	return f;
 }
 
 void report_opts_init(struct report_opts *o)
@@ -176,116 +190,4 @@ int report_emit(const struct report_opts *o, const struct rc_report *given)
 		return RC_EXIT_INPUT;
 	}
 	return report_has_errors(r) ? RC_EXIT_FINDINGS : RC_EXIT_OK;
-}
-
-/* Open a trace log private to the user, as reports are. */
-FILE *open_private(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-	if (fd < 0)
-		return NULL;
-	FILE *f = fdopen(fd, "w");
-	if (!f)
-		close(fd);
-	return f;
-}
-
-unsigned char *trace_selection(const char *expr)
-{
-	unsigned char *sel = select_new();
-	struct strbuf err = STRBUF_INIT;
-
-	if (!expr) {
-		select_rules(sel);
-	} else if (select_parse(sel, expr, &err) < 0) {
-		error_msg("%s", strbuf_str(&err));
-		free(sel);
-		sel = NULL;
-	}
-	strbuf_release(&err);
-	return sel;
-}
-
-int trace_session(const struct session_opts *so, struct session_result *res, bool reported, struct strbuf *err)
-{
-	int r = session_run(so, res, err);
-
-	if (res->fallback[0] && !reported)
-		error_msg("using ptrace, not eBPF: %s", res->fallback);
-	if (res->no_stacks[0] && !reported)
-		error_msg("a crash would have no stacks: %s", res->no_stacks);
-	if (res->no_syscall_info)
-		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");
-	if (session_losses(res))
-		error_msg("the eBPF capture lost %llu record%s (the ring buffer was full), %llu call entr%s and "
-			  "%llu child%s; %llu record%s %s not well formed",
-			  (unsigned long long)res->lost_records, res->lost_records == 1 ? "" : "s",
-			  (unsigned long long)res->lost_entries, res->lost_entries == 1 ? "y" : "ies",
-			  (unsigned long long)res->lost_follows, res->lost_follows == 1 ? "" : "ren",
-			  (unsigned long long)res->bad_records, res->bad_records == 1 ? "" : "s",
-			  res->bad_records == 1 ? "was" : "were");
-	return r;
-}
-
-static int ring_size_parse(const char *arg, size_t *out)
-{
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 10);
-
-	if (end != arg && *end && !end[1]) {
-		switch (*end) {
-		case 'K': case 'k': v <<= 10; end++; break;
-		case 'M': case 'm': v <<= 20; end++; break;
-		case 'G': case 'g': v <<= 30; end++; break;
-		default: break;
-		}
-	}
-	if (end == arg || *end || v < 4096 || v > (1ULL << 30) || (v & (v - 1))) {
-		error_msg("invalid --ring-size '%s' (a power of two from 4K to 1G)", arg);
-		return -1;
-	}
-	*out = (size_t)v;
-	return 0;
-}
-
-static int backend_parse(const char *arg, int *out)
-{
-	if (strcmp(arg, "ptrace") == 0)
-		*out = BACKEND_PTRACE;
-	else if (strcmp(arg, "ebpf") == 0)
-		*out = BACKEND_EBPF;
-	else if (strcmp(arg, "auto") == 0)
-		*out = BACKEND_AUTO;
-	else {
-		error_msg("invalid --backend '%s' (ptrace, ebpf or auto)", arg);
-		return -1;
-	}
-	return 0;
-}
-
-int command_status(const struct session_result *res, bool started)
-{
-	int ws = res->child_status;
-
-	if (!started)
-		return res->spawn_errno == ENOENT ? 127 : 126;
-	if (ws == -1)
-		return RC_EXIT_INTERNAL;
-	return WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : WEXITSTATUS(ws);
-}
-
-void report_session(struct rc_report *rep, const struct session_result *res)
-{
-	rep->events = res->events;
-	rep->summed = res->summed;
-	rep->seconds = res->seconds;
-	rep->backend = res->backend == BACKEND_EBPF ? "ebpf" : "ptrace";
-	rep->backend_fallback = res->fallback[0] ? res->fallback : NULL;
-	rep->no_stacks = res->no_stacks[0] ? res->no_stacks : NULL;
-}
-
-int backend_getopt(int opt, const char *arg, struct backend_opts *b)
-{
-	return opt == OPT_BACKEND ? backend_parse(arg, &b->backend) : ring_size_parse(arg, &b->ring_bytes);
 }
