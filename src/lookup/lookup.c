@@ -245,21 +245,25 @@ bool lookup_group(const struct rc_lookup *lk, int pid, gid_t gid, struct strbuf 
 	return ok;
 }
 
-/* A distribution's program or library: the same build on every machine
- * of one release, in the same place on every machine it is installed on
- * (/usr/local is the machine's own). Its data files (locales, the
- * timezone database) say less: they rarely change between releases. */
-static bool distribution_code(const char *path, bool run)
+/* Where a distribution installs: the same on every machine of one
+ * release (/usr/local is the machine's own). */
+static bool distribution_top(const char *path)
 {
 	static const char *const tops[] = { "/usr/", "/lib/", "/lib64/", "/lib32/", "/libx32/", "/bin/", "/sbin/" };
-	bool top = false;
 
 	if (strncmp(path, "/usr/local/", 11) == 0)
 		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(tops) && !top; i++)
-		top = strncmp(path, tops[i], strlen(tops[i])) == 0;
-	if (!top)
-		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(tops); i++)
+		if (strncmp(path, tops[i], strlen(tops[i])) == 0)
+			return true;
+	return false;
+}
+
+/* A distribution's program (RUN) or library there: the same build on
+ * every machine of one release. Its data files (locales, the timezone
+ * database) say less: they rarely change between releases. */
+static bool distribution_code(const char *path, bool run)
+{
 	if (run)
 		return true;
 	/* A shared object: "libc.so.6", "_ssl.cpython-311-x86_64-linux-gnu.so". */
@@ -276,7 +280,7 @@ static bool distribution_code(const char *path, bool run)
 
 void lookup_vantage_saw(struct lookup_vantage *v, const char *path, bool run, long long size)
 {
-	if (!path || path[0] != '/')
+	if (!path || !distribution_top(path))
 		return;
 	for (size_t i = 0; i < v->n; i++)
 		if (strcmp(v->seen[i].path, path) == 0) {
