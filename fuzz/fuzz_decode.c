@@ -4,8 +4,9 @@
  * lengths, counts and strings there are as untrusted as a log's bytes. So
  * the input here picks calls (number, six arguments, return value or
  * errno) and a blob of bytes placed in this process's own memory, and the
- * calls are decoded as the tracer does, entry half then exit half, with
- * d.tid = getpid() (process_vm_readv on ourselves, as the unit tests do).
+ * calls are decoded as the tracer does, entry half then exit half, their
+ * memory this process's own, read as a tracee's is (capture/call.h's
+ * mem_live, as the unit tests do).
  * Nothing is ever called with those arguments: we only decode.
  *
  * The blob ends exactly where a PROT_NONE page begins, so that a decoder
@@ -294,6 +295,7 @@ static void direct_call(struct direct *t, const struct call *c, const struct dec
 			struct rc_engine *eng, double ts)
 {
 	struct dec d;
+	struct mem_live self;
 	bool returns = c->kind != 3;
 
 	dec_arena_reset(&t->arena);
@@ -313,8 +315,10 @@ static void direct_call(struct direct *t, const struct call *c, const struct dec
 
 	memset(&d, 0, sizeof(d));
 	d.tid = getpid();
-	d.nr = c->nr;
-	memcpy(d.args, c->args, sizeof(d.args));
+	mem_live_init(&self, getpid());
+	d.call.mem = &self.m;
+	d.call.nr = c->nr;
+	memcpy(d.call.args, c->args, sizeof(d.call.args));
 	d.e = &t->ev;
 	d.out = &t->out;
 	d.arena = &t->arena;
@@ -324,8 +328,8 @@ static void direct_call(struct direct *t, const struct call *c, const struct dec
 	check_event(&t->ev, o);
 	if (returns) {
 		d.exiting = true;
-		d.rval = c->failed ? -1 : c->rval;
-		d.err = c->failed ? (int)-c->rval : 0;
+		d.call.rval = c->failed ? -1 : c->rval;
+		d.call.err = c->failed ? (int)-c->rval : 0;
 		dec_call(&d);
 		t->ev.ret_known = true;
 		t->ev.ret = c->failed ? -1 : c->rval;
@@ -444,7 +448,7 @@ static void run_capture(const struct call *calls, int ncalls, const struct dec_o
 	};
 	struct printer *pr = devnull ? printer_new(&po) : NULL;
 	struct capture_opts co = {
-		.dec = *o, .on_event = feed_engine, .user = eng, .procs = &eng->procs, .printer = pr,
+		.dec = *o, .on_event = feed_engine, .user = eng, .printer = pr,
 	};
 	struct capture *c = capture_new(&co);
 	const struct tracer_hooks *h = capture_hooks();

@@ -17,7 +17,8 @@
 
 #include "capture/capture.h"
 #include "event/facts.h"
-#include "event/procs.h"
+#include "util/arena.h"
+#include "util/hmap.h"
 #include "util/procfs.h"
 #include "util/util.h"
 
@@ -29,6 +30,7 @@ struct cthread {
 	struct strbuf rv;	/* the return value as printed */
 	struct strbuf rv_extra;
 	struct rc_event ev;
+	struct rc_live live;	/* the event's, when its call failed so */
 	bool selected;		/* the call in progress is reported */
 	double ts;		/* its entry, realtime */
 	double mono;		/* its entry, monotonic */
@@ -37,6 +39,9 @@ struct cthread {
 	 * event says so (rc_event.forked_by), which may come before the
 	 * parent's fork returns. */
 	int forked_by;
+	/* Found running (capture_found): the process it counts for in
+	 * capture's FOUND; 0 none. */
+	pid_t found_in;
 };
 
 struct capture {
@@ -51,21 +56,13 @@ struct capture {
 	 * record's, and no thread can be held. */
 	bool replay;
 	double at_rt, at_mono;
-	/* What the record says the thread was (capture_replay_live). */
-	bool live_given;
-	struct rc_creds live_creds;
-	int live_mode, live_filters;
+	/* Attach (ADOPT): the processes told found running (capture_found),
+	 * by tgid, and how many of their threads found so live (a pointer's
+	 * value). Each is kept while one does, and one told by the caller
+	 * with none (the eBPF capture's) until its first is born and gone.
+	 * A thread of one of them found later is told alone. */
+	struct hmap found;
 };
-
-void capture_replay_live(struct capture *c, const struct rc_creds *cr, int seccomp_mode, int seccomp_filters)
-{
-	c->live_given = cr != NULL;
-	if (cr) {
-		c->live_creds = *cr;
-		c->live_mode = seccomp_mode;
-		c->live_filters = seccomp_filters;
-	}
-}
 
 void capture_replay_clock(struct capture *c, double realtime, double monotonic)
 {
@@ -102,6 +99,7 @@ void capture_free(struct capture *c)
 	if (!c)
 		return;
 	strbuf_release(&c->line);
+	hmap_release(&c->found, NULL);
 	free(c);
 }
 
@@ -160,12 +158,10 @@ static const char *call_name(struct cthread *th, long nr)
 	return th->name_buf;
 }
 
-static void hook_entry(void *ctx, struct tracee *t, const struct ptrace_syscall_info *si)
+void capture_call_enter(struct capture *c, struct tracee *t, const struct call_view *v)
 {
-	struct capture *c = ctx;
 	struct cthread *th = thread_of(t);
-	long nr = (long)(si->op == PTRACE_SYSCALL_INFO_SECCOMP ? si->seccomp.nr : si->entry.nr);
-	const __u64 *args = si->op == PTRACE_SYSCALL_INFO_SECCOMP ? si->seccomp.args : si->entry.args;
+	long nr = v->nr;
 
 	th->selected = !c->o.select || (nr >= 0 && nr < c->o.nbits && select_has(c->o.select, nr));
 	if (!th->selected)
@@ -185,8 +181,11 @@ static void hook_entry(void *ctx, struct tracee *t, const struct ptrace_syscall_
 
 	memset(&th->d, 0, sizeof(th->d));
 	th->d.tid = t->tid;
-	th->d.nr = nr;
-	memcpy(th->d.args, args, sizeof(th->d.args));
+	th->d.call = *v;
+	/* The outcome is the exit's to give. */
+	th->d.call.rval = 0;
+	th->d.call.err = 0;
+	th->d.call.live = NULL;
 	th->d.e = &th->ev;
 	th->d.out = &th->text;
 	th->d.arena = &th->arena;
@@ -196,19 +195,21 @@ static void hook_entry(void *ctx, struct tracee *t, const struct ptrace_syscall_
 	strbuf_adds(&th->text, th->ev.name);
 	strbuf_addc(&th->text, '(');
 	dec_call(&th->d);
+	/* The source's memory is the source's again. */
+	th->d.call.mem = NULL;
 	th->entry_len = th->text.len;
 	if (c->o.printer)
 		printer_entry(c->o.printer, t->tid, th->ts, th->text.buf, th->text.len);
 }
 
-static void format_rv(struct capture *c, struct cthread *th, long long rval, bool is_error)
+static void format_rv(struct capture *c, struct cthread *th, long long rval, int err)
 {
 	const struct dec_syscall *sc = dec_lookup(th->ev.nr);
 	int rv = sc ? sc->rv : RC_RV_DEC;
 
 	strbuf_reset(&th->rv);
-	if (is_error) {
-		dec_error_rv(&th->rv, (int)-rval);
+	if (err) {
+		dec_error_rv(&th->rv, err);
 		return;
 	}
 	if (th->d.rv_hex)
@@ -244,83 +245,37 @@ static void format_rv(struct capture *c, struct cthread *th, long long rval, boo
 	}
 }
 
-/* What /proc says of thread T that a failure with EACCES, EPERM or ENOSYS
- * may turn on, for the process model: the ids its file access was checked
- * against, and the seccomp filters in place (those that are not ours: a
- * run's filter never refuses a call, it only stops on it). Read at the
- * failure, while T sits in its exit stop, so they are as the call saw
- * them; the model has them before the event. */
-static void learn_live(struct capture *c, struct tracee *t)
+void capture_call_exit(struct capture *c, struct tracee *t, const struct call_view *v)
 {
-	char status[4096];
-	long long v[4], groups[RC_PROC_MAX_GROUPS + 1];
-
-	if (!c->o.procs)
-		return;
-	struct rc_procs *m = c->o.procs;
-	/* Replayed, the record says what the thread was then: /proc may
-	 * no longer know. */
-	if (c->replay) {
-		if (c->live_given) {
-			procs_set_creds(m, t->tid, &c->live_creds);
-			procs_set_seccomp(m, t->tid, c->live_mode, c->live_filters);
-		}
-		return;
-	}
-	if (!procfs_status(t->tid, status, sizeof(status)))
-		return;
-	struct rc_creds cr = { .uid = -1, .gid = -1, .ngroups = -1, .live = true };
-	/* Uid: real, effective, saved, file system: access uses the last. */
-	if (procfs_status_list(status, "\nUid:", v, 4) == 4)
-		cr.uid = v[3];
-	if (procfs_status_list(status, "\nGid:", v, 4) == 4)
-		cr.gid = v[3];
-	if (strstr(status, "\nGroups:")) {
-		int n = procfs_status_list(status, "\nGroups:", groups, RC_PROC_MAX_GROUPS + 1);
-		cr.ngroups = n > RC_PROC_MAX_GROUPS ? -1 : n;
-		for (int i = 0; i < n && i < RC_PROC_MAX_GROUPS; i++)
-			cr.groups[i] = (unsigned)groups[i];
-	}
-	if (cr.uid >= 0)
-		procs_set_creds(m, t->tid, &cr);
-	long mode = procfs_status_long(status, "\nSeccomp:");
-	long filters = procfs_status_long(status, "\nSeccomp_filters:");
-	if (mode >= 0) {
-		int ours = c->tr && tracer_uses_seccomp(c->tr) ? 1 : 0;
-		procs_set_seccomp(m, t->tid, (int)mode, filters < 0 ? -1 : (int)MAX(filters - ours, 0L));
-	}
-}
-
-static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_info *si)
-{
-	struct capture *c = ctx;
 	struct cthread *th = thread_of(t);
 
 	if (!th->selected)
 		return;
 	th->selected = false;
 	double dur = clock_of(c, CLOCK_MONOTONIC) - th->mono;
-	long long rval = si->exit.rval;
-	bool is_error = si->exit.is_error;
 
 	th->d.exiting = true;
-	th->d.rval = is_error ? -1 : rval;
-	th->d.err = is_error ? (int)-rval : 0;
+	th->d.call.rval = v->rval;
+	th->d.call.err = v->err;
+	th->d.call.live = v->live;
+	th->d.call.mem = v->mem;
 	dec_call(&th->d);
+	th->d.call.live = NULL;
+	th->d.call.mem = NULL;
 	strbuf_addc(&th->text, ')');
-	format_rv(c, th, rval, is_error);
+	format_rv(c, th, v->rval, v->err);
 
 	struct rc_event *e = &th->ev;
 	e->ret_known = true;
 	e->dur = dur;
-	if (is_error) {
-		e->ret = -1;
-		e->err = (int)-rval;
+	e->ret = v->rval;
+	if (v->err) {
+		e->err = v->err;
 		e->interrupted = e->err >= 512 && e->err <= 516;
-		if (e->err == EACCES || e->err == EPERM || e->err == ENOSYS)
-			learn_live(c, t);
-	} else {
-		e->ret = rval;
+		if (v->live && (e->err == EACCES || e->err == EPERM || e->err == ENOSYS)) {
+			th->live = *v->live;
+			e->live = &th->live;
+		}
 	}
 	if (th->rv_extra.len) {
 		strbuf_addc(&th->rv, ' ');
@@ -340,9 +295,8 @@ static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_i
 	th->text.len = n;
 }
 
-static void hook_signal(void *ctx, struct tracee *t, const siginfo_t *si)
+void capture_signal(struct capture *c, struct tracee *t, const siginfo_t *si)
 {
-	struct capture *c = ctx;
 	struct rc_event e;
 	double ts = clock_of(c, CLOCK_REALTIME);
 
@@ -399,9 +353,8 @@ static void unreturned(struct capture *c, struct tracee *t, struct cthread *th, 
 	feed(c, t, e);
 }
 
-static void hook_gone(void *ctx, struct tracee *t, int status)
+void capture_thread_gone(struct capture *c, struct tracee *t, int status)
 {
-	struct capture *c = ctx;
 	struct cthread *th = t->user;
 	struct rc_event e;
 	double ts = clock_of(c, CLOCK_REALTIME);
@@ -426,61 +379,96 @@ static void hook_gone(void *ctx, struct tracee *t, int status)
 	feed(c, t, &e);
 }
 
-/* A process found running: its argv, exe, cwd and open fds from /proc,
- * once per process (its threads share them). */
-void capture_adopt_process(struct rc_procs *m, pid_t pid)
+/* What /proc knows of process PID found running, into F: its argv, exe,
+ * cwd and open fds, their strings in A and SB, EXE, CWD, the fds in *FDS
+ * (the caller frees it). */
+static void found_process(pid_t pid, struct rc_found *f, const char **argv, struct arena *a, struct strbuf *sb,
+			  struct strbuf *exe, struct strbuf *cwd, struct rc_found_fd **fds)
 {
-	struct strbuf sb = STRBUF_INIT, exe = STRBUF_INIT, cwd = STRBUF_INIT;
-	const char *argv[RC_EVENT_MAX_ARGV];
-	int argc = 0;
+	size_t alloc = 0;
 
-	if (procfs_cmdline(pid, &sb) > 0)
-		for (size_t i = 0; i < sb.len && argc < RC_EVENT_MAX_ARGV; i += strlen(sb.buf + i) + 1)
-			argv[argc++] = sb.buf + i;
-	bool have_exe = procfs_link(pid, "exe", &exe);
-	bool have_cwd = procfs_link(pid, "cwd", &cwd);
-	procs_adopt(m, pid, pid, argc ? argv : NULL, argc, have_exe ? exe.buf : NULL,
-		    have_cwd ? cwd.buf : NULL);
+	f->argc = 0;
+	if (procfs_cmdline(pid, sb) > 0)
+		for (size_t i = 0; i < sb->len && f->argc < RC_EVENT_MAX_ARGV; i += strlen(sb->buf + i) + 1)
+			argv[f->argc++] = sb->buf + i;
+	f->argv = f->argc ? argv : NULL;
+	f->exe = procfs_link(pid, "exe", exe) ? exe->buf : NULL;
+	f->cwd = procfs_link(pid, "cwd", cwd) ? cwd->buf : NULL;
 
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
 	DIR *d = opendir(path);
-	if (d) {
-		struct procfs_socks *socks = procfs_socks_load(pid);
-		struct strbuf desc = STRBUF_INIT;
-		struct dirent *de;
-		while ((de = readdir(d))) {
-			char *end;
-			long fd = strtol(de->d_name, &end, 10);
-			if (*end || end == de->d_name || fd < 0 || fd > 0x7fffffff)
-				continue;
-			if (procfs_fd_desc(pid, (int)fd, socks, &desc))
-				procs_learn_fd(m, pid, (int)fd, desc.buf);
+	if (!d)
+		return;
+	struct procfs_socks *socks = procfs_socks_load(pid);
+	struct strbuf desc = STRBUF_INIT;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		char *end;
+		long fd = strtol(de->d_name, &end, 10);
+		if (*end || end == de->d_name || fd < 0 || fd > 0x7fffffff)
+			continue;
+		if (!procfs_fd_desc(pid, (int)fd, socks, &desc))
+			continue;
+		if (f->nfds == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			*fds = xrealloc(*fds, alloc * sizeof(**fds));
 		}
-		strbuf_release(&desc);
-		procfs_socks_free(socks);
-		closedir(d);
+		(*fds)[f->nfds++] = (struct rc_found_fd){ (int)fd, arena_strndup(a, desc.buf, desc.len) };
 	}
+	f->fds = *fds;
+	strbuf_release(&desc);
+	procfs_socks_free(socks);
+	closedir(d);
+}
+
+void capture_found(struct capture *c, pid_t tid, pid_t tgid)
+{
+	struct rc_found f = { .leader = tgid };
+	struct arena a;
+	struct strbuf sb = STRBUF_INIT, exe = STRBUF_INIT, cwd = STRBUF_INIT;
+	const char *argv[RC_EVENT_MAX_ARGV];
+	struct rc_found_fd *fds = NULL;
+	struct rc_event e;
+	bool created;
+
+	if (!c->o.on_event)
+		return;
+	hmap_put_int(&c->found, tgid, &created);
+	/* Its process's facts the first time, once for all its threads. */
+	f.process = created;
+	arena_init(&a);
+	if (f.process)
+		found_process(tgid, &f, argv, &a, &sb, &exe, &cwd, &fds);
+	event_clear(&e);
+	e.kind = RC_EV_FOUND;
+	e.pid = tid;
+	e.ts = -1;
+	e.dur = -1;
+	e.found = &f;
+	/* No event of the trace's: not counted, and no fork's child. */
+	c->o.on_event(c->o.user, &e);
+	free(fds);
+	arena_release(&a);
 	strbuf_release(&sb);
 	strbuf_release(&exe);
 	strbuf_release(&cwd);
 }
 
-static void hook_born(void *ctx, struct tracee *parent, struct tracee *child)
+void capture_thread_born(struct capture *c, struct tracee *parent, struct tracee *child)
 {
-	struct capture *c = ctx;
-
 	c->nthreads++;
 	if (c->o.printer)
 		printer_set_nprocs(c->o.printer, c->nthreads);
 	if (parent)
 		thread_of(child)->forked_by = parent->tgid;
-	if (!parent && c->o.adopt && c->o.procs) {
-		struct rc_procs *m = c->o.procs;
-		if (!procs_get(m, child->tgid))
-			capture_adopt_process(m, child->tgid);
-		if (child->tid != child->tgid)
-			procs_adopt(m, child->tid, child->tgid, NULL, 0, NULL, NULL);
+	if (!parent && c->o.adopt && c->o.on_event) {
+		capture_found(c, child->tid, child->tgid);
+		/* Its process is known while it lives: its other threads found
+		 * are told alone. */
+		void **n = hmap_get_int(&c->found, child->tgid);
+		*n = (void *)((uintptr_t)*n + 1);
+		thread_of(child)->found_in = child->tgid;
 	}
 }
 
@@ -490,19 +478,125 @@ static void hook_parented(void *ctx, struct tracee *parent, struct tracee *child
 	thread_of(child)->forked_by = parent->tgid;
 }
 
-static void hook_release(void *ctx, struct tracee *t)
+void capture_thread_release(struct capture *c, struct tracee *t)
 {
 	struct cthread *th = t->user;
 
-	(void)ctx;
 	if (!th)
 		return;
+	/* The last thread found of its process: a process found with that
+	 * tgid later may be another (the id reused), and is told whole. */
+	void **n = th->found_in ? hmap_get_int(&c->found, th->found_in) : NULL;
+	if (n) {
+		uintptr_t left = (uintptr_t)*n - 1;
+		*n = (void *)left;
+		if (!left)
+			hmap_del_int(&c->found, th->found_in);
+	}
 	dec_arena_release(&th->arena);
 	strbuf_release(&th->text);
 	strbuf_release(&th->rv);
 	strbuf_release(&th->rv_extra);
 	free(th);
 	t->user = NULL;
+}
+
+/*
+ * The tracer's hooks (tracer.h): its stops made calls, signals and
+ * threads. Only here is a call read from a ptrace_syscall_info.
+ */
+
+static void hook_entry(void *ctx, struct tracee *t, const struct ptrace_syscall_info *si)
+{
+	bool seccomp = si->op == PTRACE_SYSCALL_INFO_SECCOMP;
+	struct call_view v = {
+		.nr = (long)(seccomp ? si->seccomp.nr : si->entry.nr),
+		.sp = si->stack_pointer,
+	};
+	struct mem_live mem;
+
+	memcpy(v.args, seccomp ? si->seccomp.args : si->entry.args, sizeof(v.args));
+	mem_live_init(&mem, t->tid);
+	v.mem = &mem.m;
+	capture_call_enter(ctx, t, &v);
+}
+
+/* What /proc says of thread T that a failure with EACCES, EPERM or ENOSYS
+ * may turn on: the ids its file access was checked against, and the
+ * seccomp filters in place (those that are not ours: a run's filter
+ * never refuses a call, it only stops on it). Read at the failure, while
+ * T sits in its exit stop, so they are as the call saw them. False when
+ * /proc has nothing. */
+static bool read_live(struct capture *c, struct tracee *t, struct rc_live *out)
+{
+	char status[4096];
+	long long v[4], groups[RC_EVENT_MAX_IDS + 1];
+
+	if (!procfs_status(t->tid, status, sizeof(status)))
+		return false;
+	struct rc_creds cr = { .uid = -1, .gid = -1, .ngroups = -1, .live = true };
+	/* Uid: real, effective, saved, file system: access uses the last. */
+	if (procfs_status_list(status, "\nUid:", v, 4) == 4)
+		cr.uid = v[3];
+	if (procfs_status_list(status, "\nGid:", v, 4) == 4)
+		cr.gid = v[3];
+	if (strstr(status, "\nGroups:")) {
+		int n = procfs_status_list(status, "\nGroups:", groups, RC_EVENT_MAX_IDS + 1);
+		cr.ngroups = n > RC_EVENT_MAX_IDS ? -1 : n;
+		for (int i = 0; i < n && i < RC_EVENT_MAX_IDS; i++)
+			cr.groups[i] = (unsigned)groups[i];
+	}
+	out->creds = cr;
+	long mode = procfs_status_long(status, "\nSeccomp:");
+	long filters = procfs_status_long(status, "\nSeccomp_filters:");
+	out->seccomp_mode = mode >= 0 ? (int)mode : -1;
+	out->seccomp_filters = -1;
+	if (mode >= 0 && filters >= 0) {
+		int ours = c->tr && tracer_uses_seccomp(c->tr) ? 1 : 0;
+		out->seccomp_filters = (int)MAX(filters - ours, 0L);
+	}
+	return true;
+}
+
+static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_info *si)
+{
+	struct capture *c = ctx;
+	const struct cthread *th = t->user;
+	struct call_view v = { .rval = si->exit.rval };
+	struct mem_live mem;
+	struct rc_live live;
+
+	if (si->exit.is_error) {
+		v.rval = -1;
+		v.err = (int)-si->exit.rval;
+	}
+	/* Only for a call that becomes an event someone takes. */
+	if ((v.err == EACCES || v.err == EPERM || v.err == ENOSYS) && c->o.on_event && th && th->selected &&
+	    read_live(c, t, &live))
+		v.live = &live;
+	mem_live_init(&mem, t->tid);
+	v.mem = &mem.m;
+	capture_call_exit(c, t, &v);
+}
+
+static void hook_signal(void *ctx, struct tracee *t, const siginfo_t *si)
+{
+	capture_signal(ctx, t, si);
+}
+
+static void hook_gone(void *ctx, struct tracee *t, int status)
+{
+	capture_thread_gone(ctx, t, status);
+}
+
+static void hook_born(void *ctx, struct tracee *parent, struct tracee *child)
+{
+	capture_thread_born(ctx, parent, child);
+}
+
+static void hook_release(void *ctx, struct tracee *t)
+{
+	capture_thread_release(ctx, t);
 }
 
 static const struct tracer_hooks hooks = {

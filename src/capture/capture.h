@@ -1,5 +1,7 @@
-/* A capture session: the tracer's hooks (tracer.h), which decode each call
- * (decode/), print it in strace's format (strace/printer.c) and emit it as
+/* A capture session: each call a source gives it as a view (call.h: the
+ * tracer's stops through capture_hooks(), the eBPF capture's records
+ * through capture_call_enter and capture_call_exit) is decoded
+ * (decode/), printed in strace's format (strace/printer.c) and emitted as
  * an event, either or both. It knows nothing of what the events are for:
  * its user, the command (cmd/pipeline.c for run and attach), wires them to
  * the rules and a dying process to the unwinder. So it includes event/,
@@ -13,6 +15,15 @@
  *    and all it points to (line, paths, data) are capture's and valid
  *    only during the call; the callee may write the event's fields (the
  *    engine numbers it), not keep it.
+ *    A call that failed with EACCES, EPERM or ENOSYS carries what its
+ *    thread was then (rc_event.live: its ids and seccomp filters, read
+ *    from /proc at the tracer's exit stop, or by the kernel).
+ *    With ADOPT (attach), each process and thread found running is an
+ *    event of its own, RC_EV_FOUND (event.h): what /proc knows of it and
+ *    no event says, its argv, exe, cwd and open fds, for the process
+ *    model; it is not counted, and prints nothing. So capture never
+ *    writes the process model itself: its user's engine does, from the
+ *    events alone.
  *  - on_fatal_signal: once, for the first signal that will kill its
  *    process (procfs_signal_is_fatal: a core-dumping signal with no
  *    handler), before that signal's event. The thread TID sits in its
@@ -20,12 +31,8 @@
  *    (tracer_hold_group, given capture_set_tracer): every thread's
  *    registers and memory can still be read. The process dies when the
  *    tracer lets the signal through, after the call.
- *  - procs: the process model the events go on to update. What /proc
- *    knows and no event says is written into it directly: the argv, exe,
- *    cwd and open fds of the processes found running (ADOPT), and a
- *    thread's ids and seccomp filters at a call that failed with EACCES,
- *    EPERM or ENOSYS (before that call's event).
- * Every callback may be NULL, and procs too; events are counted either way. */
+ * Every callback may be NULL; events are counted either way (with no
+ * on_event, /proc is not read for them). */
 #ifndef RC_CAPTURE_CAPTURE_H
 #define RC_CAPTURE_CAPTURE_H
 
@@ -34,11 +41,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "capture/call.h"
 #include "capture/decode.h"
 #include "capture/tracer.h"
 #include "strace/printer.h"
-
-struct rc_procs;
 
 /* The user's end of a capture (see above); USER is capture_opts.user. */
 typedef void (*capture_event_fn)(void *user, struct rc_event *e);
@@ -56,17 +62,17 @@ struct capture_opts {
 	 * wanted (trace). */
 	capture_fatal_fn on_fatal_signal;
 	void *user;
-	struct rc_procs *procs;		/* NULL: nothing learnt from /proc */
-	/* attach: tell PROCS what /proc knows of the threads found running
-	 * (argv, cwd, the fds opened before we came). */
+	/* attach: tell on_event what /proc knows of the threads found
+	 * running, those born without a parent (RC_EV_FOUND: argv, cwd, the
+	 * fds opened before we came). */
 	bool adopt;
 };
 
 struct capture;
 
 struct capture *capture_new(const struct capture_opts *o);
-/* The tracer driving the hooks (for stopping a crashing process's other
- * threads). */
+/* The tracer driving the capture (for stopping a crashing process's
+ * other threads). */
 void capture_set_tracer(struct capture *c, struct tracer *tr);
 void capture_free(struct capture *c);
 const struct tracer_hooks *capture_hooks(void);
@@ -80,25 +86,50 @@ uint64_t capture_events(const struct capture *c);
 /* Of those, the calls given as sums (capture_replay_sum). */
 uint64_t capture_summed(const struct capture *c);
 
-/* A process found running (attach): what /proc knows of it, its argv,
- * exe, cwd and open fds, told to M. */
-void capture_adopt_process(struct rc_procs *m, pid_t pid);
+/* Thread TID of process TGID was found running (attach): an RC_EV_FOUND
+ * event tells what /proc knows of it, with its process's argv, exe, cwd
+ * and open fds when TGID is not told already. A process stays told while
+ * a thread of it found running lives (capture_thread_born tells those it
+ * is given without a parent); one told here before any such thread (the
+ * eBPF capture tells the processes it follows before their first
+ * record) until the first is gone. Nothing without an on_event. */
+void capture_found(struct capture *c, pid_t tid, pid_t tgid);
+
+/*
+ * Driving a capture: what every source gives it. The tracer does through
+ * capture_hooks(), whose entry and exit hooks make each stop a call view
+ * (call.h) of the stopped thread's registers and memory; the eBPF capture
+ * (bpf/replay.c) calls these itself, with views of its records. T is the
+ * thread, as the source keeps it (struct tracee: its ids, its call in
+ * progress, and capture's state in t->user).
+ */
+/* T's call begins: V's number, arguments, stack pointer and memory (its
+ * outcome is not read). The entry half is decoded and printed. */
+void capture_call_enter(struct capture *c, struct tracee *t, const struct call_view *v);
+/* T's call begun by capture_call_enter returned: V's outcome and memory
+ * (its number and arguments are the entry's, and not read). The exit
+ * half is decoded and printed, and the call made an event. */
+void capture_call_exit(struct capture *c, struct tracee *t, const struct call_view *v);
+/* A signal about to be delivered to T. */
+void capture_signal(struct capture *c, struct tracee *t, const siginfo_t *si);
+/* A thread is followed: CHILD of PARENT's fork, or (PARENT NULL) one
+ * found running or first seen before its parent's fork was; with ADOPT,
+ * the latter is told found (capture_found). */
+void capture_thread_born(struct capture *c, struct tracee *parent, struct tracee *child);
+/* T ended, its wait status STATUS: a call it was in ends " = ?". */
+void capture_thread_gone(struct capture *c, struct tracee *t, int status);
+/* T is forgotten: capture's state of it (t->user) is freed. */
+void capture_thread_release(struct capture *c, struct tracee *t);
 
 /*
  * Replaying: the eBPF capture sees each call whole, after it ended, and
- * drives the hooks above itself, as the tracer would have (entry, exit,
- * signal, gone, born), so that its calls are decoded, printed and made
- * events by the same code. Before each hook it sets the time the record
- * gives (epoch and CLOCK_MONOTONIC seconds), and a mem_view (decode.h)
- * of the call's memory as the kernel copied it. Once replaying, no
- * fatal signal is reported: the process no longer waits for us.
+ * drives the capture through the calls above, so that its calls are
+ * decoded, printed and made events by the same code as the tracer's.
+ * Before each it sets the time the record gives (epoch and
+ * CLOCK_MONOTONIC seconds). Once replaying, no fatal signal is reported:
+ * the process no longer waits for us.
  */
 void capture_replay_clock(struct capture *c, double realtime, double monotonic);
-/* What the thread of the call replayed next was when it failed (its ids
- * and seccomp filters, as the kernel gave them at its exit), for what
- * the tracer reads from /proc at such a failure; NULL: not known. */
-struct rc_creds;
-void capture_replay_live(struct capture *c, const struct rc_creds *cr, int seccomp_mode, int seccomp_filters);
 /* Replaying, at the end: T, whose call in progress the caller replayed
  * the entry of, is left blocked in it, as capture_finish leaves the
  * tracer's threads (call it after capture_finish, which closes the

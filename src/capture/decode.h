@@ -1,5 +1,8 @@
-/* Syscall decoders: registers and tracee memory -> strace-format argument
- * text and event facts, in one pass.
+/* Syscall decoders: a call (capture/call.h: its number, arguments,
+ * outcome and memory, whichever source made it) -> strace-format
+ * argument text and event facts, in one pass. Every read of the call's
+ * memory goes through d->call.mem (mem_read, mem_read_str): a decoder
+ * never knows whether that is a stopped tracee or copies the kernel made.
  *
  * A decoder is called twice per call: at entry (d->exiting false) it prints
  * the arguments the kernel reads, at exit (d->exiting true) the ones it
@@ -13,7 +16,7 @@
  * each argument as its role in event/syscalls.def says (the roles
  * strace/facts.c reads a log's text by), and mostly not from the
  * decoder: dec_call first has event/facts.c take the scalar roles from
- * the registers (event_raw_arg_facts, event_raw_exit_facts), then reads
+ * the arguments (event_raw_arg_facts, event_raw_exit_facts), then reads
  * the memory roles of paths, data, socket addresses, timeouts and argv into
  * d->copy and the event (dec_read_roles), each in the half
  * event_arg_at_exit gives it; the decoder prints those copies. The
@@ -41,6 +44,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "capture/call.h"
 #include "event/event.h"
 #include "event/syscalls.h"
 #include "util/arena.h"
@@ -71,14 +75,11 @@ struct dec_opts {
 };
 
 struct dec {
-	pid_t tid;		/* the thread: memory reads, /proc/TID/fd */
-	long nr;
-	uint64_t args[6];
+	pid_t tid;		/* the thread: -y's /proc/TID/fd and cwd */
+	/* The call (capture/call.h): at entry its number, arguments and
+	 * memory; at exit its outcome too, and the memory as it is then. */
+	struct call_view call;
 	bool exiting;
-
-	/* At exit only. */
-	long long rval;		/* the raw return value */
-	int err;		/* errno when the call failed, else 0 */
 
 	struct rc_event *e;
 	struct strbuf *out;
@@ -93,7 +94,7 @@ struct dec {
 	 * by the framework before the decoder runs (dec_read_roles): the
 	 * event has their facts, and the decoder prints them from here
 	 * (dec_path_arg, dec_sockaddr_arg, dec_buf_arg, dec_timeout_arg,
-	 * dec_argv_arg), so that tracee memory is read once. */
+	 * dec_argv_arg), so that the call's memory is read once. */
 	struct dec_copy {
 		bool taken;	/* read for this half */
 		bool ok;	/* readable (else the address is printed) */
@@ -136,7 +137,7 @@ long dec_syscall_nr(const char *name, size_t len);
 /* Highest syscall number + 1 known to the table. */
 long dec_nr_max(void);
 
-/* Run the decoder of d->nr (or the generic printer) for the current half. */
+/* Run the decoder of d->call.nr (or the generic printer) for the current half. */
 void dec_call(struct dec *d);
 /* Read the arguments of SC's memory roles this half takes into d->copy
  * and their facts into the event (decode/common.c; dec_call calls it
@@ -213,32 +214,6 @@ void dec_errno_name(struct dec *d, int err);
 
 /* Copy N bytes into the arena and NUL-terminate; NULL when out of memory. */
 char *dec_keep(struct dec *d, const void *p, size_t n);
-
-/* A call's memory as copies made when it ran (the eBPF capture's
- * items), decoded after the call: while a view is set in this thread,
- * the readers below read only its regions, never the tracee. */
-struct mem_region {
-	uint64_t addr;
-	const void *p;
-	size_t len;
-};
-
-struct mem_view {
-	const struct mem_region *r;
-	size_t n;
-};
-
-/* Set V (NULL: read the tracee again); the view must outlive its use. */
-void mem_view_set(const struct mem_view *v);
-
-/* Tracee memory (capture/mem.c). All or nothing: LEN, or -1 (errno set)
- * when any of the LEN bytes is unreadable. */
-ssize_t mem_read(pid_t tid, uint64_t addr, void *buf, size_t len);
-/* Read a NUL-terminated string of at most MAX-1 bytes into BUF. Returns its
- * length (BUF NUL-terminated), MAX-1 with *cut set when longer, or -1
- * (also when the string runs into unreadable memory, as strace's umovestr).
- * CUT may be NULL. */
-ssize_t mem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max, bool *cut);
 
 /*
  * Printers the families share (decode/common.c; the signal ones in

@@ -1,18 +1,19 @@
-/* Tracee memory.
+/* A call's memory (call.h): a live thread's, or copies made when the
+ * call ran.
  *
- * process_vm_readv copies straight from the tracee without stopping it
- * again and takes many ranges in one call. Where the kernel lacks it
- * (ENOSYS) or refuses it (EPERM, e.g. across some user namespaces while
- * ptrace still works) we read /proc/TID/mem with pread instead. That file
- * is opened for each read: thread ids are reused, and a descriptor cached
- * for a tid that has exited and been recycled would read another
- * process's memory.
+ * A live thread's: process_vm_readv copies straight from the tracee
+ * without stopping it again and takes many ranges in one call. Where the
+ * kernel lacks it (ENOSYS) or refuses it (EPERM, e.g. across some user
+ * namespaces while ptrace still works) we read /proc/TID/mem with pread
+ * instead. That file is opened for each read: thread ids are reused, and
+ * a descriptor cached for a tid that has exited and been recycled would
+ * read another process's memory.
  *
- * Both readers are all-or-nothing for mem_read: a decoder asks for a
+ * Every source is all-or-nothing for mem_read: a decoder asks for a
  * struct and either has all of it or prints the address (strace's
  * umove_or_printaddr).
  */
-#include "capture/decode.h"
+#include "capture/call.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,19 +25,16 @@
 
 #include "util/util.h"
 
-/* The copies a call's memory is read from instead (decode.h). */
-static _Thread_local const struct mem_view *view;
+/*
+ * Copies.
+ */
 
-void mem_view_set(const struct mem_view *v)
+/* The region of V holding ADDR, and how many bytes of it are left from
+ * there. */
+static const unsigned char *copy_at(const struct mem_copies *v, uint64_t addr, size_t *left)
 {
-	view = v;
-}
-
-/* The region holding ADDR, and how many bytes of it are left from there. */
-static const unsigned char *view_at(uint64_t addr, size_t *left)
-{
-	for (size_t i = 0; i < view->n; i++) {
-		const struct mem_region *r = &view->r[i];
+	for (size_t i = 0; i < v->n; i++) {
+		const struct mem_region *r = &v->r[i];
 		if (addr >= r->addr && addr - r->addr < r->len) {
 			*left = r->len - (size_t)(addr - r->addr);
 			return (const unsigned char *)r->p + (addr - r->addr);
@@ -47,13 +45,14 @@ static const unsigned char *view_at(uint64_t addr, size_t *left)
 
 /* All of [ADDR, ADDR+LEN), from one region or from several that meet
  * (a write's head and tail, kept apart, are one buffer when short). */
-static ssize_t view_read(uint64_t addr, void *buf, size_t len)
+static ssize_t copies_read(const struct call_mem *m, uint64_t addr, void *buf, size_t len)
 {
+	const struct mem_copies *v = (const struct mem_copies *)m;
 	size_t done = 0;
 
 	while (done < len) {
 		size_t left;
-		const unsigned char *p = view_at(addr + done, &left);
+		const unsigned char *p = copy_at(v, addr + done, &left);
 		if (!p) {
 			errno = EFAULT;
 			return -1;
@@ -67,10 +66,10 @@ static ssize_t view_read(uint64_t addr, void *buf, size_t len)
 
 /* A copied string ends at its NUL; one that fills its region without
  * one was cut by the copy's cap, as a string longer than MAX is here. */
-static ssize_t view_read_str(uint64_t addr, char *buf, size_t max, bool *cut)
+static ssize_t copies_read_str(const struct call_mem *m, uint64_t addr, char *buf, size_t max, bool *cut)
 {
 	size_t left;
-	const char *p = (const char *)view_at(addr, &left);
+	const char *p = (const char *)copy_at((const struct mem_copies *)m, addr, &left);
 
 	if (!p) {
 		errno = EFAULT;
@@ -89,6 +88,18 @@ static ssize_t view_read_str(uint64_t addr, char *buf, size_t max, bool *cut)
 		*cut = true;
 	return (ssize_t)n;
 }
+
+void mem_copies_init(struct mem_copies *c, const struct mem_region *r, size_t n)
+{
+	c->m.read = copies_read;
+	c->m.read_str = copies_read_str;
+	c->r = r;
+	c->n = n;
+}
+
+/*
+ * A live thread's.
+ */
 
 /* Set once process_vm_readv returned ENOSYS: it will not come back. */
 static bool vm_readv_missing;
@@ -186,18 +197,11 @@ static ssize_t vm_read_pages(pid_t tid, uint64_t addr, void *buf, size_t len)
 	return (ssize_t)got;
 }
 
-ssize_t mem_read(pid_t tid, uint64_t addr, void *buf, size_t len)
+static ssize_t live_read(const struct call_mem *m, uint64_t addr, void *buf, size_t len)
 {
+	pid_t tid = ((const struct mem_live *)m)->tid;
 	ssize_t r;
 
-	if (len == 0)
-		return 0;
-	if (addr + len < addr) {
-		errno = EFAULT;
-		return -1;
-	}
-	if (view)
-		return view_read(addr, buf, len);
 	if (!vm_readv_missing) {
 		struct iovec local = { buf, len };
 		struct iovec remote = { (void *)(uintptr_t)addr, len };
@@ -235,18 +239,13 @@ static ssize_t read_some(pid_t tid, uint64_t addr, char *buf, size_t len)
 /* Like strace's umovestr, a string that runs into unreadable memory
  * before its NUL is unreadable as a whole: the caller prints the
  * address. */
-ssize_t mem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max, bool *cut)
+static ssize_t live_read_str(const struct call_mem *m, uint64_t addr, char *buf, size_t max, bool *cut)
 {
+	pid_t tid = ((const struct mem_live *)m)->tid;
 	size_t total, got;
 	char *nul;
 	ssize_t r;
 
-	if (cut)
-		*cut = false;
-	if (max == 0)
-		return -1;
-	if (view)
-		return view_read_str(addr, buf, max, cut);
 	/* MAX bytes are looked at: a NUL in the last one still makes a
 	 * complete string of MAX-1 bytes. */
 	total = max;
@@ -284,4 +283,39 @@ ssize_t mem_read_str(pid_t tid, uint64_t addr, char *buf, size_t max, bool *cut)
 	if (cut)
 		*cut = true;
 	return (ssize_t)(max - 1);
+}
+
+void mem_live_init(struct mem_live *l, pid_t tid)
+{
+	l->m.read = live_read;
+	l->m.read_str = live_read_str;
+	l->tid = tid;
+}
+
+/*
+ * Through a source.
+ */
+
+ssize_t mem_read(const struct call_mem *m, uint64_t addr, void *buf, size_t len)
+{
+	if (len == 0)
+		return 0;
+	if (!m || addr + len < addr) {
+		errno = EFAULT;
+		return -1;
+	}
+	return m->read(m, addr, buf, len);
+}
+
+ssize_t mem_read_str(const struct call_mem *m, uint64_t addr, char *buf, size_t max, bool *cut)
+{
+	if (cut)
+		*cut = false;
+	if (max == 0)
+		return -1;
+	if (!m) {
+		errno = EFAULT;
+		return -1;
+	}
+	return m->read_str(m, addr, buf, max, cut);
 }

@@ -18,7 +18,6 @@
 
 #include "capture/bpf/bpf.h"
 #include "capture/watch.h"
-#include "event/procs.h"
 #include "util/util.h"
 #endif
 
@@ -290,8 +289,9 @@ struct followed {
 };
 
 /* Follow PID and every process below it, as attach takes them, into F;
- * tell PROCS what /proc knows of each. */
-static int follow_tree(struct bpf_capture *bc, pid_t pid, struct rc_procs *procs, struct followed *f, int depth,
+ * each process and its threads told found running to C (capture_found),
+ * as the tracer's attach tells those it seizes. */
+static int follow_tree(struct bpf_capture *bc, pid_t pid, struct capture *c, struct followed *f, int depth,
 		       struct strbuf *err)
 {
 	char path[64];
@@ -303,8 +303,7 @@ static int follow_tree(struct bpf_capture *bc, pid_t pid, struct rc_procs *procs
 		f->v = xrealloc(f->v, f->alloc * sizeof(*f->v));
 	}
 	f->v[f->n++] = pid;
-	if (procs)
-		capture_adopt_process(procs, pid);
+	capture_found(c, pid, pid);
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	DIR *d = opendir(path);
 	if (!d)
@@ -315,8 +314,8 @@ static int follow_tree(struct bpf_capture *bc, pid_t pid, struct rc_procs *procs
 		long tid = strtol(de->d_name, &end, 10);
 		if (*end || end == de->d_name || tid <= 0)
 			continue;
-		if (procs && tid != pid)
-			procs_adopt(procs, (int)tid, (int)pid, NULL, 0, NULL, NULL);
+		if (tid != pid)
+			capture_found(c, (pid_t)tid, pid);
 		/* A process that died since it was listed is no failure. */
 		char cpath[96];
 		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%ld/children", (int)pid, tid);
@@ -324,7 +323,7 @@ static int follow_tree(struct bpf_capture *bc, pid_t pid, struct rc_procs *procs
 		long child;
 		while (kids && fscanf(kids, "%ld", &child) == 1) {
 			struct strbuf e2 = STRBUF_INIT;
-			follow_tree(bc, (pid_t)child, procs, f, depth + 1, &e2);
+			follow_tree(bc, (pid_t)child, c, f, depth + 1, &e2);
 			strbuf_release(&e2);
 		}
 		if (kids)
@@ -394,7 +393,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			r = -1;
 			goto out;
 		}
-		if (follow_tree(bc, o->pid, o->procs, &fl, 0, err) < 0) {
+		if (follow_tree(bc, o->pid, c, &fl, 0, err) < 0) {
 			r = -1;
 			goto out;
 		}
@@ -484,7 +483,6 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 		.on_event = o->on_event,
 		.on_fatal_signal = o->on_fatal_signal,
 		.user = o->user,
-		.procs = o->procs,
 		.adopt = o->argv == NULL,
 	};
 	double t0 = monotonic();

@@ -40,12 +40,11 @@ struct session_opts {
 	const unsigned char *select;
 	struct dec_opts dec;
 	struct printer *printer;	/* may be NULL */
-	/* As in capture_opts; each may be NULL. An attach adopts the
-	 * processes found running into PROCS. */
+	/* As in capture_opts; each may be NULL. An attach tells on_event
+	 * of the processes found running (RC_EV_FOUND). */
 	capture_event_fn on_event;
 	capture_fatal_fn on_fatal_signal;
 	void *user;
-	struct rc_procs *procs;
 };
 
 struct session_result {

@@ -783,19 +783,9 @@ int tracer_child_status(const struct tracer *tr)
 	return tr->child_status;
 }
 
-pid_t tracer_child_pid(const struct tracer *tr)
-{
-	return tr->child;
-}
-
 bool tracer_uses_seccomp(const struct tracer *tr)
 {
 	return tr->use_seccomp;
-}
-
-bool tracer_stops_every_call(const struct tracer *tr)
-{
-	return tr->every_call;
 }
 
 bool tracer_lacks_syscall_info(const struct tracer *tr)

@@ -133,13 +133,10 @@ void tracer_each(struct tracer *tr, void (*fn)(void *arg, struct tracee *t), voi
 
 /* The wait status of the spawned command's leader; -1 while unknown. */
 int tracer_child_status(const struct tracer *tr);
-pid_t tracer_child_pid(const struct tracer *tr);
 /* Whether the seccomp filter is in use (installed in the command and its
- * descendants; it may stop on fewer calls than it was built for once
- * tracer_stops_every_call()). */
+ * descendants; once a tracee installs a filter of its own, every call
+ * stops, as without ours). */
 bool tracer_uses_seccomp(const struct tracer *tr);
-/* A tracee installed a filter of its own: every call stops now. */
-bool tracer_stops_every_call(const struct tracer *tr);
 /* The kernel refused PTRACE_GET_SYSCALL_INFO (before Linux 5.3): no call
  * could be decoded. */
 bool tracer_lacks_syscall_info(const struct tracer *tr);

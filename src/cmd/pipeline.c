@@ -63,7 +63,6 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 	o.on_event = diagnose_feed;
 	o.on_fatal_signal = on_fatal_signal;
 	o.user = &p;
-	o.procs = &p.dg.eng.procs;
 	if (trace_session(&o, res, true, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));
 	} else {

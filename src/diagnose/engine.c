@@ -139,6 +139,12 @@ static void dispatch(struct rc_engine *eng, const struct rc_event *e, const uint
 
 void engine_feed(struct rc_engine *eng, struct rc_event *e)
 {
+	/* What a live capture found running is the model's alone: no rule
+	 * reads it, and it is no event of the trace's (event.h). */
+	if (e->kind == RC_EV_FOUND) {
+		procs_apply(&eng->procs, e);
+		return;
+	}
 	e->seq = ++eng->seq;
 	if (e->ts > eng->ctx.max_ts)
 		eng->ctx.max_ts = e->ts;
@@ -188,6 +194,8 @@ void engine_feed(struct rc_engine *eng, struct rc_event *e)
 		break;
 	case RC_EV_SUM:
 		dispatch(eng, e, eng->sums, NULL, NULL, NULL, NULL);
+		break;
+	case RC_EV_FOUND:	/* the model's alone (above) */
 		break;
 	}
 	procs_apply(&eng->procs, e);

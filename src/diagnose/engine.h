@@ -65,7 +65,8 @@ void engine_dispatch_build(struct rc_engine *eng);
 /* READS names the call NR, whatever the call did (numbers outside the
  * table: ask with -1). */
 bool rule_reads_call(const struct rc_rule_reads *reads, long nr);
-/* E is modified: seq is assigned and its path resolved. */
+/* E is modified: seq is assigned and its path resolved (an RC_EV_FOUND
+ * goes to the process model alone, unnumbered). */
 void engine_feed(struct rc_engine *eng, struct rc_event *e);
 /* Run every rule's finish, their findings into OUT, unranked; sets
  * no_outcome. */

@@ -1,4 +1,5 @@
-/* The event: one system call, signal or exit, as facts.
+/* The event: one system call, signal or exit, as facts (and, from a live
+ * capture, what /proc showed of a process found running).
  *
  * Every source fills the same struct: the strace log parser from text, the
  * ptrace tracer from registers and tracee memory. Rules read only these
@@ -24,6 +25,32 @@ enum rc_event_kind {
 	 * capture's diagnosis mode): no log has it, and only the rules that
 	 * ask for sums (RC_READS_SUMS) are given it. */
 	RC_EV_SUM,
+	/* A process or thread found running when a live capture began
+	 * (attach), as /proc showed it then (struct rc_found): for the
+	 * process model alone. No log has one, no rule is given one, and it
+	 * is no event of the trace's: it is neither numbered (seq) nor
+	 * counted, printed nor drawn. */
+	RC_EV_FOUND,
+};
+
+/* RC_EV_FOUND: the event's pid is the thread found, LEADER the leader of
+ * its process (the pid itself for the leader). PROCESS: the first found
+ * of its process, and what /proc knew of the process follows (the rest
+ * of its threads come alone); the model takes it for a process the
+ * trace has not shown yet. */
+struct rc_found_fd {
+	int fd;
+	const char *desc;	/* what it is, as strace -yy prints it */
+};
+
+struct rc_found {
+	int leader;
+	bool process;
+	const char *const *argv;	/* ARGC strings; NULL: unknown */
+	int argc;
+	const char *exe, *cwd;	/* NULL: unknown */
+	const struct rc_found_fd *fds;	/* the fds it had open */
+	size_t nfds;
 };
 
 /* RC_EV_SUM: the reads (or writes) of one process on one fd that refers
@@ -84,6 +111,29 @@ enum rc_lock {
 #define RC_EVENT_DATA_HEAD (RC_EVENT_DATA_MAX / 2)
 /* The ids of a credentials call kept in an event. */
 #define RC_EVENT_MAX_IDS 32
+
+/* Whose permissions a thread's file access is checked against: its
+ * effective (fs) ids and supplementary groups. */
+struct rc_creds {
+	long long uid, gid;	/* -1 unknown */
+	int ngroups;		/* -1 unknown */
+	unsigned groups[RC_EVENT_MAX_IDS];
+	bool live;		/* read from the live thread, not inferred from the trace */
+};
+
+/* A call that failed with EACCES, EPERM or ENOSYS, from a live capture:
+ * what its thread was then, which no trace line shows, read from /proc
+ * at the tracer's exit stop or by the kernel at the call's exit. The
+ * process model takes it before the rules see the call (procs_resolve),
+ * so that they judge the call by what it ran as. */
+struct rc_live {
+	struct rc_creds creds;	/* creds.uid < 0: not read */
+	/* Seccomp: the mode (0 none, 1 strict, 2 filter; -1 not read) and
+	 * how many filters are in place that are not rootcause's own (-1
+	 * unknown). */
+	int seccomp_mode;
+	int seccomp_filters;
+};
 
 struct rc_event {
 	enum rc_event_kind kind;
@@ -157,6 +207,13 @@ struct rc_event {
 
 	/* RC_EV_SUM */
 	const struct rc_sum *sum;
+
+	/* RC_EV_SYSCALL: what a live capture read of the thread when the
+	 * call failed (see struct rc_live); NULL: nothing (a log). */
+	const struct rc_live *live;
+
+	/* RC_EV_FOUND */
+	const struct rc_found *found;
 
 	/* RC_EV_EXIT */
 	bool exited;		/* true: exit_code valid; false: killed by signo */

@@ -407,6 +407,14 @@ static void inherit(struct rc_procs *m, struct rc_proc *child, struct rc_proc *p
 
 void procs_resolve(struct rc_procs *m, struct rc_event *e)
 {
+	/* What a live capture read of the thread when its call failed is
+	 * the state the call was made in: the rules judge the call by it. */
+	if (e->live) {
+		if (e->live->creds.uid >= 0)
+			procs_set_creds(m, e->pid, &e->live->creds);
+		if (e->live->seccomp_mode >= 0)
+			procs_set_seccomp(m, e->pid, e->live->seccomp_mode, e->live->seccomp_filters);
+	}
 	/* A child seen before its parent's fork returned: a process of its
 	 * own until the fork says otherwise (apply_clone). */
 	struct rc_proc *known = e->forked_by > 0 ? procs_get(m, e->pid) : NULL;
@@ -1258,8 +1266,29 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 	}
 }
 
+/* A process or thread found running (E->found): what the trace showed of
+ * a process first stays. */
+static void apply_found(struct rc_procs *m, const struct rc_event *e)
+{
+	const struct rc_found *f = e->found;
+
+	if (f->process && !procs_get(m, f->leader)) {
+		procs_adopt(m, f->leader, f->leader, f->argc ? f->argv : NULL, f->argc, f->exe, f->cwd);
+		for (size_t i = 0; i < f->nfds; i++)
+			procs_learn_fd(m, f->leader, f->fds[i].fd, f->fds[i].desc);
+	}
+	if (e->pid != f->leader)
+		procs_adopt(m, e->pid, f->leader, NULL, 0, NULL, NULL);
+}
+
 void procs_apply(struct rc_procs *m, const struct rc_event *e)
 {
+	/* No event of the trace's: it begins nothing, and is no call. */
+	if (e->kind == RC_EV_FOUND) {
+		if (e->found)
+			apply_found(m, e);
+		return;
+	}
 	struct rc_proc *p = proc_get_or_add(m, e->pid);
 
 	if (p->first_ts < 0)
@@ -1287,6 +1316,7 @@ void procs_apply(struct rc_procs *m, const struct rc_event *e)
 		p->end_ts = e->ts;
 		break;
 	case RC_EV_SIGNAL:
+	case RC_EV_FOUND:	/* above */
 		break;
 	case RC_EV_SUM:
 		p->nsyscalls += e->sum->calls;

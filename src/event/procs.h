@@ -103,18 +103,11 @@ struct rc_fdtable {
 	struct hmap shown;
 };
 
-/* Whose permissions a process's file access is checked against: its
- * effective (fs) ids and supplementary groups, as the trace showed them
- * (setuid and the like, geteuid's answer, setgroups) or the capture read
- * them live from /proc. */
+/* Whose permissions a process's file access is checked against
+ * (struct rc_creds, event.h): as the trace showed them (setuid and the
+ * like, geteuid's answer, setgroups) or as a live capture read them when
+ * a call failed (rc_event.live). */
 #define RC_PROC_MAX_GROUPS RC_EVENT_MAX_IDS
-
-struct rc_creds {
-	long long uid, gid;	/* -1 unknown */
-	int ngroups;		/* -1 unknown */
-	unsigned groups[RC_PROC_MAX_GROUPS];
-	bool live;		/* read from /proc, not inferred from the trace */
-};
 
 struct rc_proc {
 	int pid;		/* as the trace names it (a tid for threads) */
@@ -220,19 +213,25 @@ struct rc_procs {
 void procs_init(struct rc_procs *m);
 void procs_release(struct rc_procs *m);
 
-/* Before the rules: resolve E's relative path against its dirfd or cwd
- * (E->path is replaced by a string valid until the next call). */
+/* Before the rules: take what E says of the state its call was made in
+ * (E->live: the thread's ids and seccomp filters, read live when the
+ * call failed; a child's parent, E->forked_by), then resolve E's
+ * relative path against its dirfd or cwd (E->path is replaced by a
+ * string valid until the next call). */
 void procs_resolve(struct rc_procs *m, struct rc_event *e);
-/* After the rules: apply E to the model. */
+/* After the rules: apply E to the model (an RC_EV_FOUND event, given to
+ * no rule, only here). */
 void procs_apply(struct rc_procs *m, const struct rc_event *e);
 
 /* A process or thread that existed before tracing began (attach), as /proc
  * shows it: PID belongs to LEADER's thread group (itself for the leader);
- * ARGV (ARGC strings), EXE and CWD may be NULL. */
+ * ARGV (ARGC strings), EXE and CWD may be NULL. A live capture's
+ * RC_EV_FOUND events come here through procs_apply. */
 void procs_adopt(struct rc_procs *m, int pid, int leader, const char *const *argv, int argc,
 		 const char *exe, const char *cwd);
-/* Facts a live capture read from /proc for thread PID (the process's
- * credentials go to its leader): what the trace cannot show. */
+/* What a live capture read of thread PID (the process's credentials go
+ * to its leader), which the trace cannot show: procs_resolve takes an
+ * event's (rc_event.live) through these. */
 void procs_set_creds(struct rc_procs *m, int pid, const struct rc_creds *c);
 void procs_set_seccomp(struct rc_procs *m, int pid, int mode, int filters);
 /* The credentials of PID's process as far as known (never NULL for a

@@ -424,6 +424,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		on_exit_event(s, e, ctx);
 		return;
 	case RC_EV_SUM:		/* not read */
+	case RC_EV_FOUND:	/* never given to a rule */
 		return;
 	case RC_EV_SYSCALL:
 		break;

@@ -1,7 +1,8 @@
 /* Shared helpers for the decoder tests: decode a call whose arguments point
- * into this process's own memory (the decoders read it with
- * process_vm_readv like any tracee's), then check the text and the event,
- * and that the strace parser reads the same facts back from the text. */
+ * into this process's own memory (the call's memory is this process's,
+ * read as a live tracee's is: dt_self_mem), then check the text and the
+ * event, and that the strace parser reads the same facts back from the
+ * text. */
 #ifndef RC_TESTS_DECODE_TEST_H
 #define RC_TESTS_DECODE_TEST_H
 
@@ -38,6 +39,15 @@ struct dt {
 	long long ret;
 	int err;
 };
+
+/* This process's memory, as the tracer reads a tracee's (capture/call.h). */
+static inline const struct call_mem *dt_self_mem(void)
+{
+	static struct mem_live self;
+
+	mem_live_init(&self, getpid());
+	return &self.m;
+}
 
 /* What the kernel does between entry and exit, in tests that stand in
  * for it. */
@@ -85,8 +95,9 @@ static inline const char *dt_decode_with(struct dt *t, long nr, const uint64_t a
 
 	memset(&d, 0, sizeof(d));
 	d.tid = getpid();
-	d.nr = nr;
-	memcpy(d.args, args, sizeof(d.args));
+	d.call.nr = nr;
+	memcpy(d.call.args, args, sizeof(d.call.args));
+	d.call.mem = dt_self_mem();
 	d.e = &t->ev;
 	d.out = &t->args;
 	d.arena = &t->arena;
@@ -104,8 +115,8 @@ static inline const char *dt_decode_with(struct dt *t, long nr, const uint64_t a
 	t->ret = err ? -1 : rval;
 	t->err = err;
 	d.exiting = true;
-	d.rval = err ? -1 : rval;
-	d.err = err;
+	d.call.rval = err ? -1 : rval;
+	d.call.err = err;
 	dec_call(&d);
 
 	t->ev.ret_known = true;

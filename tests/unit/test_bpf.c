@@ -812,14 +812,13 @@ static void malformed_records_are_refused(void **state)
 	assert_int_equal(r->region[0].len, 5);
 	assert_memory_equal(r->region[0].p, "hello", 5);
 	/* The decoders read it there, and nowhere else. */
-	struct mem_view v = { r->region, r->nregions };
+	struct mem_copies v;
 	char got[6] = { 0 };
-	mem_view_set(&v);
-	assert_int_equal(mem_read(getpid(), 0x1000, got, 5), 5);
+	mem_copies_init(&v, r->region, r->nregions);
+	assert_int_equal(mem_read(&v.m, 0x1000, got, 5), 5);
 	assert_string_equal(got, "hello");
-	assert_int_equal(mem_read(getpid(), 0x1001, got, 5), -1);
-	assert_int_equal(mem_read(getpid(), (uint64_t)(uintptr_t)got, got, 1), -1);
-	mem_view_set(NULL);
+	assert_int_equal(mem_read(&v.m, 0x1001, got, 5), -1);
+	assert_int_equal(mem_read(&v.m, (uint64_t)(uintptr_t)got, got, 1), -1);
 	/* A sum: of no call, in no direction, or ending before it began,
 	 * is none of ours; a whole one is kept as the kernel wrote it. */
 	struct rcb_sum s = { .h = { .kind = RCB_SUM, .size = sizeof(s) }, .nr = SYS_read, .fd = 3,

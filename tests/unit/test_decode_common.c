@@ -51,6 +51,7 @@ static void hc_init(struct hc *h)
 	event_clear(&h->ev);
 	h->ev.kind = RC_EV_SYSCALL;
 	h->d.tid = getpid();
+	h->d.call.mem = dt_self_mem();
 	h->d.e = &h->ev;
 	h->d.out = &h->out;
 	h->d.rv_extra = &h->rv;
@@ -108,7 +109,7 @@ static void mem_page_boundary(void **state)
 	size_t ps;
 	char *m = map_page_then_hole(&ps);
 	char *end = m + ps;
-	pid_t me = getpid();
+	const struct call_mem *me = dt_self_mem();
 	char buf[64];
 	bool cut = true;
 
@@ -142,7 +143,7 @@ static void mem_long_strings(void **state)
 	(void)state;
 	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
 	char *m = mmap(NULL, 3 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	pid_t me = getpid();
+	const struct call_mem *me = dt_self_mem();
 	size_t n = ps + ps / 2;
 	char *buf = malloc(2 * ps + 1);
 	bool cut = true;
@@ -202,7 +203,8 @@ static int fallback_checks(void)
 	struct sock_fprog prog = { sizeof(filter) / sizeof(filter[0]), filter };
 	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
 	char *m = mmap(NULL, 2 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	pid_t me = getpid();
+	pid_t pid = getpid();
+	const struct call_mem *me = dt_self_mem();
 	char buf[64], word[8];
 	bool cut;
 
@@ -212,7 +214,7 @@ static int fallback_checks(void)
 	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
 		return 2;
 	struct iovec l = { buf, 1 }, r = { m, 1 };
-	if (process_vm_readv(me, &l, 1, &r, 1, 0) != -1 || errno != ENOSYS)
+	if (process_vm_readv(pid, &l, 1, &r, 1, 0) != -1 || errno != ENOSYS)
 		return 3;
 	memcpy(m + ps - 6, "hello", 6);
 	if (mem_read_str(me, DT_PTR(m + ps - 6), buf, sizeof(buf), &cut) != 5 || strcmp(buf, "hello") || cut)
@@ -326,9 +328,9 @@ static void numbers(void **state)
 	struct hc h;
 
 	hc_init(&h);
-	h.d.args[0] = (uint64_t)-1;
-	h.d.args[2] = 0;
-	h.d.args[3] = 0x7ffd1234;
+	h.d.call.args[0] = (uint64_t)-1;
+	h.d.call.args[2] = 0;
+	h.d.call.args[3] = 0x7ffd1234;
 	dec_ulong(&h.d, 0);
 	dec_sep(&h.d);
 	dec_hex(&h.d, 3);
@@ -503,7 +505,7 @@ static void string_arrays(void **state)
 	/* execve("/bin/true", ["true", "1", "2", "3", "4", "5", "6", "7", ...],
 	 *        0x55f638ed9c70 / * 2 vars * /) = 0 with -s 8 */
 	h.opts.strsize = 8;
-	h.d.args[0] = DT_PTR(argv);
+	h.d.call.args[0] = DT_PTR(argv);
 	dec_argv_arg(&h.d, 0);
 	assert_string_equal(hc_text(&h), "[\"true\", \"1\", \"2\", \"3\", \"4\", \"5\", \"6\", \"7\", ...]");
 	assert_int_equal(h.ev.argc, 8);
@@ -519,7 +521,7 @@ static void string_arrays(void **state)
 	/* execve("/usr/bin/sh", ["sh", "-c", "cat a*; "...], ...) with -s 8 */
 	hc_reset(&h);
 	const char *sh[] = { "sh", "-c", "cat a*; exec env", NULL };
-	h.d.args[0] = DT_PTR(sh);
+	h.d.call.args[0] = DT_PTR(sh);
 	dec_argv_arg(&h.d, 0);
 	assert_string_equal(hc_text(&h), "[\"sh\", \"-c\", \"cat a*; \"...]");
 	assert_int_equal(h.ev.argc, 3);
@@ -533,7 +535,7 @@ static void string_arrays(void **state)
 	for (int i = 0; i < RC_EVENT_MAX_ARGV + 2; i++)
 		many[i] = "x";
 	many[RC_EVENT_MAX_ARGV + 2] = NULL;
-	h.d.args[0] = DT_PTR(many);
+	h.d.call.args[0] = DT_PTR(many);
 	dec_argv_arg(&h.d, 0);
 	assert_int_equal(h.ev.argc, RC_EVENT_MAX_ARGV);
 	assert_true(h.ev.argv_truncated);
@@ -546,8 +548,8 @@ static void string_arrays(void **state)
 	/* An empty array; NULL. */
 	hc_reset(&h);
 	const char *none[] = { NULL };
-	h.d.args[0] = DT_PTR(none);
-	h.d.args[1] = 0;
+	h.d.call.args[0] = DT_PTR(none);
+	h.d.call.args[1] = 0;
 	dec_argv_arg(&h.d, 0);
 	dec_sep(&h.d);
 	dec_argv_arg(&h.d, 1);
@@ -969,13 +971,13 @@ static void generic_calls(void **state)
 	struct hc h;
 
 	hc_init(&h);
-	h.d.nr = dec_nr_max() + 7;
-	h.d.args[0] = 1;
-	h.d.args[1] = 0;
-	h.d.args[2] = 0x7ffd0000;
-	h.d.args[3] = (uint64_t)-1;
-	h.d.args[4] = 42;
-	h.d.args[5] = 0;
+	h.d.call.nr = dec_nr_max() + 7;
+	h.d.call.args[0] = 1;
+	h.d.call.args[1] = 0;
+	h.d.call.args[2] = 0x7ffd0000;
+	h.d.call.args[3] = (uint64_t)-1;
+	h.d.call.args[4] = 42;
+	h.d.call.args[5] = 0;
 	dec_call(&h.d);
 	h.d.exiting = true;
 	dec_call(&h.d);
@@ -1146,13 +1148,14 @@ static void roles_read_once(void **state)
 	event_clear(&t.ev);
 	memset(&d, 0, sizeof(d));
 	d.tid = getpid();
+	d.call.mem = dt_self_mem();
 	d.e = &t.ev;
 	d.out = &t.args;
 	d.arena = &t.arena;
 	d.opts = &t.opts;
 
-	d.nr = SYS_unlink;
-	d.args[0] = DT_PTR(path);
+	d.call.nr = SYS_unlink;
+	d.call.args[0] = DT_PTR(path);
 	dec_read_roles(&d, syscall_by_nr(SYS_unlink));
 	assert_string_equal(t.ev.path, "/tmp/read-once-a");
 	path[sizeof(path) - 2] = 'b';
@@ -1160,10 +1163,10 @@ static void roles_read_once(void **state)
 	assert_string_equal(strbuf_str(&t.args), "\"/tmp/read-once-a\"");
 
 	strbuf_reset(&t.args);
-	d.nr = SYS_connect;
-	d.args[0] = 3;
-	d.args[1] = DT_PTR(&sin);
-	d.args[2] = sizeof(sin);
+	d.call.nr = SYS_connect;
+	d.call.args[0] = 3;
+	d.call.args[1] = DT_PTR(&sin);
+	d.call.args[2] = sizeof(sin);
 	dec_read_roles(&d, syscall_by_nr(SYS_connect));
 	assert_int_equal(t.ev.sa.port, 8080);
 	sin.sin_port = htons(9090);
@@ -1179,9 +1182,9 @@ static void roles_read_once(void **state)
 	/* write's data: printed and previewed from the same copy. */
 	char data[] = "first";
 	strbuf_reset(&t.args);
-	d.nr = SYS_write;
-	d.args[1] = DT_PTR(data);
-	d.args[2] = 5;
+	d.call.nr = SYS_write;
+	d.call.args[1] = DT_PTR(data);
+	d.call.args[2] = 5;
 	dec_read_roles(&d, syscall_by_nr(SYS_write));
 	data[0] = 'F';
 	dec_buf_arg(&d, 1, 5);
@@ -1193,10 +1196,10 @@ static void roles_read_once(void **state)
 	char arg1[] = "--one";
 	const char *argv[] = { "prog", arg1, NULL };
 	strbuf_reset(&t.args);
-	d.nr = SYS_execve;
-	d.args[0] = DT_PTR("/bin/prog");
-	d.args[1] = DT_PTR(argv);
-	d.args[2] = 0;
+	d.call.nr = SYS_execve;
+	d.call.args[0] = DT_PTR("/bin/prog");
+	d.call.args[1] = DT_PTR(argv);
+	d.call.args[2] = 0;
 	dec_read_roles(&d, syscall_by_nr(SYS_execve));
 	arg1[2] = 'O';
 	dec_argv_arg(&d, 1);

@@ -361,10 +361,11 @@ static void test_futex_abs_timeout(void **state)
 	event_clear(&ev);
 	ev.ts = 1795975788.5;
 	d.tid = getpid();
-	d.nr = SYS_futex;
-	memcpy(d.args, DT_ARGS(DT_PTR(&f), FUTEX_WAIT_BITSET_PRIVATE | FUTEX_CLOCK_REALTIME, 0, DT_PTR(&dl), 0,
+	d.call.mem = dt_self_mem();
+	d.call.nr = SYS_futex;
+	memcpy(d.call.args, DT_ARGS(DT_PTR(&f), FUTEX_WAIT_BITSET_PRIVATE | FUTEX_CLOCK_REALTIME, 0, DT_PTR(&dl), 0,
 			       FUTEX_BITSET_MATCH_ANY),
-	       sizeof(d.args));
+	       sizeof(d.call.args));
 	d.e = &ev;
 	d.out = &out;
 	d.rv_extra = &rv;
@@ -389,13 +390,13 @@ static void test_futex_abs_timeout(void **state)
 	assert_int_equal(ev.timeout_ms, -1);
 	ev.ts = 1795975790.0;
 	d.exiting = true;
-	d.rval = -1;
-	d.err = ETIMEDOUT;
+	d.call.rval = -1;
+	d.call.err = ETIMEDOUT;
 	dec_call(&d);
 	assert_int_equal(ev.timeout_ms, 1000);
 
 	/* A monotonic deadline says nothing against a wall-clock stamp. */
-	d.args[1] = FUTEX_WAIT_BITSET_PRIVATE;
+	d.call.args[1] = FUTEX_WAIT_BITSET_PRIVATE;
 	d.exiting = false;
 	strbuf_reset(&out);
 	event_clear(&ev);

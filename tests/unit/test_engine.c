@@ -59,8 +59,9 @@ static void record(void *state, const struct rc_event *e, const struct rc_ctx *c
 
 /* The events to give: every call number the table knows and some it
  * does not, each as it worked and as it failed, with a path, without, and
- * still blocked; then a signal and an exit. Kept as they were fed, to ask
- * the reference below of each. */
+ * still blocked; then a signal, an exit, and a process found running
+ * (which no rule is given). Kept as they were fed, to ask the reference
+ * below of each. */
 struct stream {
 	struct rc_event *evs;
 	size_t n;
@@ -123,6 +124,13 @@ static struct stream make_stream(void)
 	e.line = "exit";
 	e.line_len = 4;
 	add(&st, &e);
+	/* A process found running (attach): the model's alone. */
+	static const struct rc_found found = { .leader = 100003, .process = true };
+	event_clear(&e);
+	e.kind = RC_EV_FOUND;
+	e.pid = 100003;
+	e.found = &found;
+	add(&st, &e);
 	return st;
 }
 
@@ -137,6 +145,8 @@ static bool reference(const struct rc_rule_reads *r, const struct rc_event *e, c
 		return r->events & RC_READS_EXITS;
 	case RC_EV_SUM:
 		return r->events & RC_READS_SUMS;
+	case RC_EV_FOUND:	/* the model's alone */
+		return false;
 	case RC_EV_SYSCALL:
 		break;
 	}

@@ -519,6 +519,90 @@ static void creds_and_seccomp_follow_the_trace(void **state)
 	rt_release(&t);
 }
 
+/* What a live capture read of a thread whose call failed (rc_event.live)
+ * is the model's before any rule sees that call, and the next event
+ * (seq) is numbered as if it had come alone. */
+static void live_facts_come_before_the_call(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+	struct rc_live live = { .creds = { .uid = 65534, .gid = 65534, .ngroups = 1, .live = true },
+				.seccomp_mode = 2, .seccomp_filters = 1 };
+
+	live.creds.groups[0] = 65534;
+	struct rc_event e = rt_sys(&t, 10, "openat", -1, EACCES);
+	e.live = &live;
+	rt_feed(&t, &e);
+	assert_int_equal(e.seq, 1);
+	const struct rc_creds *c = procs_creds(m, 10);
+	assert_int_equal(c->uid, 65534);
+	assert_int_equal(c->ngroups, 1);
+	assert_true(c->live);
+	assert_int_equal(procs_get(m, 10)->seccomp_mode, 2);
+	assert_int_equal(procs_get(m, 10)->seccomp_filters, 1);
+	/* What was not read stays as the trace had it. */
+	live.creds.uid = -1;
+	live.seccomp_mode = -1;
+	procs_set_seccomp(&t.eng.procs, 10, 0, 0);
+	e = rt_sys(&t, 10, "mkdir", -1, EPERM);
+	e.live = &live;
+	rt_feed(&t, &e);
+	assert_int_equal(procs_creds(m, 10)->uid, 65534);
+	assert_int_equal(procs_get(m, 10)->seccomp_mode, 0);
+	rt_release(&t);
+}
+
+/* The processes an attach finds running come as RC_EV_FOUND events: the
+ * model takes their argv, exe, cwd and fds, and their threads; they are
+ * not numbered, and a process the trace showed first keeps what it
+ * showed. */
+static void found_running_processes(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+	const char *argv[] = { "/usr/bin/python3", "app.py" };
+	const struct rc_found_fd fds[] = { { 3, "/var/log/app.log" }, { 4, "TCP:[10.0.0.1:40000->10.0.0.2:5432]" } };
+	struct rc_found f = { .leader = 20, .process = true, .argv = argv, .argc = 2, .exe = "/usr/bin/python3.11",
+			      .cwd = "/srv/app", .fds = fds, .nfds = 2 };
+	struct rc_event e = rt_event(&t, RC_EV_FOUND, 21, "");
+
+	e.found = &f;
+	rt_feed(&t, &e);
+	assert_int_equal(e.seq, 0);
+	assert_int_equal(t.eng.seq, 0);
+	const struct rc_proc *p = procs_get(m, 20);
+	assert_non_null(p);
+	assert_int_equal(p->argc, 2);
+	assert_string_equal(p->argv[1], "app.py");
+	assert_string_equal(p->exe, "/usr/bin/python3.11");
+	assert_string_equal(p->cwd, "/srv/app");
+	assert_string_equal(procs_fd(m, 20, 3)->path, "/var/log/app.log");
+	assert_int_equal(procs_fd(m, 20, 4)->peer_port, 5432);
+	/* Its thread shares its fds. */
+	assert_true(procs_get(m, 21)->is_thread);
+	assert_int_equal(procs_leader(m, 21)->pid, 20);
+	assert_string_equal(procs_fd(m, 21, 3)->path, "/var/log/app.log");
+	/* A process the trace showed first: only its thread is taken. */
+	e = rt_sys(&t, 30, "getpid", 30, 0);
+	rt_feed(&t, &e);
+	assert_int_equal(e.seq, 1);
+	f.leader = 30;
+	e = rt_event(&t, RC_EV_FOUND, 31, "");
+	e.found = &f;
+	rt_feed(&t, &e);
+	assert_null(procs_get(m, 30)->argv);
+	assert_null(procs_fd(m, 30, 3));
+	assert_int_equal(procs_leader(m, 31)->pid, 30);
+	e = rt_sys(&t, 30, "getpid", 30, 0);
+	rt_feed(&t, &e);
+	assert_int_equal(e.seq, 2);
+	rt_release(&t);
+}
+
 /* A wrapper (runuser, a shell) that exits with the status of the child it
  * started passed that failure on: what it did before starting the child
  * was not its failure; what it did after may be (a shell's failed `cd`
@@ -1026,6 +1110,8 @@ int main(void)
 		cmocka_unit_test(exec_starts_another_program),
 		cmocka_unit_test(ended_processes_are_bounded),
 		cmocka_unit_test(creds_and_seccomp_follow_the_trace),
+		cmocka_unit_test(live_facts_come_before_the_call),
+		cmocka_unit_test(found_running_processes),
 		cmocka_unit_test(fdfacts_files),
 		cmocka_unit_test(fdfacts_pipes_and_others),
 		cmocka_unit_test(fdfacts_inet_sockets),

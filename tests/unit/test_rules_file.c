@@ -580,6 +580,37 @@ static void pd_mknod_creates(void **state)
 	rt_release(&t);
 }
 
+/* A live capture's view of the thread whose open was refused (an attach
+ * to a process the trace never saw change ids) is the model's before
+ * the rule sees the call: the advice names whose permissions applied. */
+static void pd_live_creds_before_the_call(void **state)
+{
+	struct rt t;
+	char path[] = "/tmp/rc-pd-live-XXXXXX";
+	int fd = mkstemp(path);
+	struct rc_live live = { .creds = { .uid = 65534, .gid = 65534, .ngroups = 0, .live = true },
+				.seccomp_mode = 0, .seccomp_filters = 0 };
+	(void)state;
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(chmod(path, 0600), 0);
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "openat", -1, EACCES);
+	e.path = path;
+	e.flags = O_RDONLY;
+	e.live = &live;
+	rt_feed(&t, &e);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_non_null(f);
+	if (!contains(f->advice, "uid 65534"))
+		fail_msg("advice: %s", f->advice);
+	rt_release(&t);
+	unlink(path);
+}
+
 /* initdb stats its data directory, finds none and makes it: the look-up
  * was the check before creating, whether the mkdir then worked or was
  * refused (permission-denied's, the one cause). A mkdir that fails for a
@@ -2612,6 +2643,7 @@ int main(void)
 		cmocka_unit_test(mf_create_in_missing_directory),
 		cmocka_unit_test(mf_checked_before_creating),
 		cmocka_unit_test(pd_mknod_creates),
+		cmocka_unit_test(pd_live_creds_before_the_call),
 		cmocka_unit_test(mf_symlink_parent_missing),
 		cmocka_unit_test(mf_forms_and_cut_words),
 		cmocka_unit_test(mf_duplicates_grouped),

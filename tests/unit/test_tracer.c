@@ -65,7 +65,6 @@ static void trace_cmd(struct traced *t, const char *const argv[], const char *ex
 		.printer = pr,
 		.on_event = with_engine ? feed_engine : NULL,
 		.user = &t->eng,
-		.procs = with_engine ? &t->eng.procs : NULL,
 	};
 	t->rc = session_run(&so, &t->res, &err);
 	printer_free(pr);
@@ -309,7 +308,6 @@ static void test_attach_detach(void **state)
 		.dec = { .strsize = 64, .preview_max = 256 },
 		.on_event = feed_engine,
 		.user = &eng,
-		.procs = &eng.procs,
 	};
 	assert_int_equal(session_run(&so, &res, &err), 0);
 	assert_true(res.detached);

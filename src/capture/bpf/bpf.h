@@ -16,8 +16,10 @@
  * - Nothing is lost silently: what the kernel side had to drop is
  *   counted (bpf_capture_losses).
  * - Records are untrusted input like any other: bpf_record_parse checks
- *   each one's size and kind before it is read, and replay.c makes them
- *   events through the same hooks and decoders as the tracer's stops.
+ *   each one's size and kind before it is read, and replay.c gives them
+ *   to capture as they are: a call as a view of the record and its
+ *   copies of memory (capture/call.h), which capture decodes and makes an
+ *   event with the same code as the tracer's stops.
  */
 #ifndef RC_CAPTURE_BPF_BPF_H
 #define RC_CAPTURE_BPF_BPF_H
@@ -31,7 +33,7 @@
 
 #include "capture/bpf/record.h"
 #include "capture/capture.h"
-#include "capture/decode.h"
+#include "capture/call.h"
 #include "util/strbuf.h"
 
 struct bpf_capture;
@@ -130,11 +132,12 @@ struct bpf_rec {
 int bpf_record_parse(const void *rec, size_t size, struct bpf_rec *r);
 
 /*
- * Records replayed (replay.c, without libbpf): each one driven through
- * capture's hooks (capture.h, "Replaying"), so that its call is decoded
- * from the record's copies of its memory, printed and made an event as
- * a tracer's stops are. Threads are known from their fork records, or
- * from their first record (a thread running before it was followed).
+ * Records replayed (replay.c, without libbpf): each one given to capture
+ * (capture.h, "Driving a capture" and "Replaying"): a call as a view of
+ * the record (capture/call.h), decoded from the record's copies of its
+ * memory, printed and made an event as a tracer's stops are. Threads are
+ * known from their fork records, or from their first record (a thread
+ * running before it was followed).
  */
 struct capture;
 struct bpf_replay;

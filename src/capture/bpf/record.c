@@ -1,6 +1,6 @@
 /* The eBPF capture's records, read back (see bpf.h): each checked
  * against its size and kind, and a call's items turned into the regions
- * of its memory that the decoders read (capture/decode.h's mem_view).
+ * of its memory that the decoders read (capture/call.h's mem_copies).
  * Built, and fuzzed, with or without libbpf. */
 #include <errno.h>
 #include <linux/types.h>

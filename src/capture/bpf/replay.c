@@ -1,10 +1,10 @@
-/* The eBPF capture's records replayed through capture's hooks (see
- * bpf.h): each call decoded, printed and made an event by the code that
- * handles the tracer's stops, its memory read from the record's copies. */
+/* The eBPF capture's records replayed through capture (see bpf.h): each
+ * call given to capture as a view of its record (capture/call.h), and
+ * decoded, printed and made an event by the code that handles the
+ * tracer's stops, its memory read from the record's copies. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <linux/ptrace.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,13 +12,12 @@
 
 #include "capture/bpf/bpf.h"
 #include "event/facts.h"
-#include "event/procs.h"
 #include "util/hmap.h"
 #include "util/util.h"
 
-/* A thread, as the hooks know it, and when its last call ended. */
+/* A thread, as capture knows it, and when its last call ended. */
 struct rthread {
-	struct tracee t;	/* first: the hooks get &t */
+	struct tracee t;	/* first: capture gets &t */
 	double last_mono;	/* 0: no call seen */
 };
 
@@ -29,7 +28,6 @@ struct rthread {
 
 struct bpf_replay {
 	struct capture *c;
-	const struct tracer_hooks *hooks;
 	double epoch;
 	struct hmap threads;	/* tid -> struct tracee * */
 	pid_t hidden;		/* a started command before its exec; 0 none */
@@ -43,7 +41,6 @@ struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
 	struct bpf_replay *rp = xcalloc(1, sizeof(*rp));
 
 	rp->c = c;
-	rp->hooks = capture_hooks();
 	rp->epoch = epoch;
 	hmap_init(&rp->threads);
 	/* From the first hook on, capture knows the calls are over. */
@@ -54,7 +51,7 @@ struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
 static void forget(struct bpf_replay *rp, struct tracee *t)
 {
 	hmap_del_int(&rp->threads, t->tid);
-	rp->hooks->release(rp->c, t);
+	capture_thread_release(rp->c, t);
 	free(t);
 }
 
@@ -70,7 +67,7 @@ void bpf_replay_free(struct bpf_replay *rp)
 	struct hmap_iter it;
 	/* Each thread's decoder state is capture's to free. */
 	for (struct hmap_node *n = hmap_first(&rp->threads, &it); n; n = hmap_next(&rp->threads, &it))
-		rp->hooks->release(rp->c, n->value);
+		capture_thread_release(rp->c, n->value);
 	hmap_release(&rp->threads, free_thread);
 	free(rp);
 }
@@ -124,7 +121,7 @@ static struct tracee *known(struct bpf_replay *rp, pid_t tid, pid_t tgid)
 	struct tracee *t = thread(rp, tid, tgid, &fresh);
 
 	if (fresh)
-		rp->hooks->born(rp->c, NULL, t);
+		capture_thread_born(rp->c, NULL, t);
 	return t;
 }
 
@@ -149,58 +146,72 @@ static bool is_exec(const struct rcb_call *r)
 	return sc && (sc->classes & CL_EXEC);
 }
 
-/* T's call NR begins, at ENTER_NS. */
-static void replay_entry(struct bpf_replay *rp, struct tracee *t, __s64 nr, const __u64 args[6], __u64 enter_ns)
+/* T's call V begins, at ENTER_NS. */
+static void replay_entry(struct bpf_replay *rp, struct tracee *t, const struct call_view *v, __u64 enter_ns)
 {
-	struct ptrace_syscall_info si;
-
-	memset(&si, 0, sizeof(si));
-	si.op = PTRACE_SYSCALL_INFO_ENTRY;
-	si.entry.nr = (__u64)nr;
-	for (int i = 0; i < 6; i++)
-		si.entry.args[i] = args[i];
 	at(rp, enter_ns);
 	t->in_syscall = true;
-	t->nr = (long)nr;
-	t->arg0 = args[0];
-	rp->hooks->entry(rp->c, t, &si);
+	t->nr = v->nr;
+	t->arg0 = v->args[0];
+	capture_call_enter(rp->c, t, v);
+}
+
+/* Call NR with ARGS, its memory the record's copies in MEM. */
+static void call_view_of(struct call_view *v, __s64 nr, const __u64 args[6], struct mem_copies *mem,
+			 const struct bpf_rec *r)
+{
+	memset(v, 0, sizeof(*v));
+	v->nr = (long)nr;
+	for (int i = 0; i < 6; i++)
+		v->args[i] = args[i];
+	mem_copies_init(mem, r->region, r->nregions);
+	v->mem = &mem->m;
+}
+
+/* What the kernel read of a thread whose call failed (record.h), in the
+ * event's terms. */
+static void live_of(const struct rcb_live *l, struct rc_live *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->creds.uid = l->fsuid;
+	out->creds.gid = l->fsgid;
+	out->creds.ngroups = l->ngroups > RCB_GROUPS_MAX || l->ngroups < 0 ? -1 : l->ngroups;
+	for (int i = 0; i < out->creds.ngroups && i < RC_EVENT_MAX_IDS; i++)
+		out->creds.groups[i] = l->groups[i];
+	out->creds.live = true;
+	out->seccomp_mode = l->seccomp_mode;
+	out->seccomp_filters = l->seccomp_filters;
 }
 
 static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bpf_rec *r)
 {
-	struct ptrace_syscall_info si;
-	struct mem_view view = { r->region, r->nregions };
+	struct call_view v;
+	struct mem_copies mem;
 
-	mem_view_set(&view);
+	call_view_of(&v, r->call.nr, r->call.args, &mem, r);
+	/* The kernel's return: an errno, negated, or the value. */
+	if (r->call.ret < 0 && r->call.ret >= -4095) {
+		v.rval = -1;
+		v.err = (int)-r->call.ret;
+	} else {
+		v.rval = r->call.ret;
+	}
 	/* A fork's entry was replayed at its fork record. */
 	if (!t->in_syscall || t->nr != (long)r->call.nr)
-		replay_entry(rp, t, r->call.nr, r->call.args, r->call.enter_ns);
+		replay_entry(rp, t, &v, r->call.enter_ns);
 	/* A call the thread never returned from ends with the thread
 	 * (" = ?"), as the tracer's does: its end record follows. */
 	if (!(r->call.flags & RCB_CALL_UNRETURNED)) {
-		struct rc_creds cr;
+		struct rc_live live;
 		if (r->live) {
-			const struct rcb_live *l = r->live;
-			memset(&cr, 0, sizeof(cr));
-			cr.uid = l->fsuid;
-			cr.gid = l->fsgid;
-			cr.ngroups = l->ngroups > RCB_GROUPS_MAX || l->ngroups < 0 ? -1 : l->ngroups;
-			for (int i = 0; i < cr.ngroups && i < RC_PROC_MAX_GROUPS; i++)
-				cr.groups[i] = l->groups[i];
-			cr.live = true;
+			live_of(r->live, &live);
+			v.live = &live;
 		}
-		capture_replay_live(rp->c, r->live ? &cr : NULL, r->live ? r->live->seccomp_mode : -1,
-				    r->live ? r->live->seccomp_filters : -1);
-		memset(&si, 0, sizeof(si));
-		si.op = PTRACE_SYSCALL_INFO_EXIT;
-		si.exit.rval = r->call.ret;
-		si.exit.is_error = r->call.ret < 0 && r->call.ret >= -4095;
 		at(rp, r->call.exit_ns);
-		rp->hooks->exit(rp->c, t, &si);
+		capture_call_exit(rp->c, t, &v);
 		t->in_syscall = false;
 		((struct rthread *)t)->last_mono = (double)r->call.exit_ns / 1e9;
 	}
-	mem_view_set(NULL);
 }
 
 static void replay_signal(struct bpf_replay *rp, struct tracee *t, const struct rcb_signal *r)
@@ -208,8 +219,10 @@ static void replay_signal(struct bpf_replay *rp, struct tracee *t, const struct 
 	siginfo_t si;
 	struct rc_event e;
 
-	/* Which signals carry a fault's address, which a sender, as every
-	 * source reads them. */
+	/* The record's members of the signal's siginfo, in the kernel's own
+	 * struct for it, which strace's line prints and the tracer has whole
+	 * (no ptrace struct: what a handler is given). Which signals carry a
+	 * fault's address, which a sender, as every source reads them. */
 	event_clear(&e);
 	event_siginfo_facts(&e, r->signo, r->code, r->addr, r->pid);
 	memset(&si, 0, sizeof(si));
@@ -227,7 +240,7 @@ static void replay_signal(struct bpf_replay *rp, struct tracee *t, const struct 
 		}
 	}
 	at(rp, r->ns);
-	rp->hooks->signal(rp->c, t, &si);
+	capture_signal(rp->c, t, &si);
 }
 
 static void replay_sum(struct bpf_replay *rp, struct tracee *t, const struct rcb_sum *r)
@@ -288,10 +301,10 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 		 * call of the child, as a tracer shows it: a log read back
 		 * knows whose child it is, and where it runs. */
 		if (r->fork.has_entry && !parent->in_syscall) {
-			struct mem_view view = { r->region, r->nregions };
-			mem_view_set(&view);
-			replay_entry(rp, parent, r->fork.nr, r->fork.args, r->fork.enter_ns);
-			mem_view_set(NULL);
+			struct call_view v;
+			struct mem_copies mem;
+			call_view_of(&v, r->fork.nr, r->fork.args, &mem, r);
+			replay_entry(rp, parent, &v, r->fork.enter_ns);
 		}
 		if (rp->only && ctgid != rp->only)
 			break;	/* a child not followed (no -f) */
@@ -300,7 +313,7 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 			return too_many(rp);
 		at(rp, r->fork.ns);
 		if (fresh)
-			rp->hooks->born(rp->c, parent, child);
+			capture_thread_born(rp->c, parent, child);
 		break;
 	}
 	case RCB_SUM:
@@ -308,7 +321,7 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 		break;
 	case RCB_EXIT: {
 		at(rp, r->exit.ns);
-		rp->hooks->gone(rp->c, t, r->exit.exit_code);
+		capture_thread_gone(rp->c, t, r->exit.exit_code);
 		forget(rp, t);
 		break;
 	}
@@ -372,7 +385,13 @@ static void blocked_threads(struct bpf_replay *rp, pid_t tgid, double since, str
 			if (!blocked_in((pid_t)tid, &nr, args))
 				continue;
 			double from = rt->last_mono > since ? rt->last_mono : since;
-			replay_entry(rp, t, nr, args, (__u64)(from * 1e9));
+			/* Its memory is read where it is: it still runs. */
+			struct call_view call = { .nr = (long)nr };
+			struct mem_live mem;
+			memcpy(call.args, args, sizeof(call.args));
+			mem_live_init(&mem, (pid_t)tid);
+			call.mem = &mem.m;
+			replay_entry(rp, t, &call, (__u64)(from * 1e9));
 		}
 		if (*n == *alloc) {
 			*alloc = *alloc ? 2 * *alloc : 16;

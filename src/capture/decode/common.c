@@ -119,12 +119,12 @@ void dec_sep(struct dec *d)
 
 void dec_ulong(struct dec *d, int argi)
 {
-	strbuf_addf(d->out, "%llu", (unsigned long long)d->args[argi]);
+	strbuf_addf(d->out, "%llu", (unsigned long long)d->call.args[argi]);
 }
 
 void dec_hex(struct dec *d, int argi)
 {
-	strbuf_addf(d->out, "%#llx", (unsigned long long)d->args[argi]);
+	strbuf_addf(d->out, "%#llx", (unsigned long long)d->call.args[argi]);
 }
 
 void dec_ptr(struct dec *d, uint64_t addr)
@@ -288,7 +288,7 @@ static void read_path(struct dec *d, uint64_t addr, struct dec_copy *c)
 	/* PATH_MAX counts the NUL: a longer path is cut at PATH_MAX - 1
 	 * bytes, as strace cuts it. */
 	buf = scratch(PATH_MAX);
-	n = buf ? mem_read_str(d->tid, addr, buf, PATH_MAX, &cut) : -1;
+	n = buf ? mem_read_str(d->call.mem, addr, buf, PATH_MAX, &cut) : -1;
 	if (n < 0)
 		return;
 	c->s = dec_keep(d, buf, (size_t)n);
@@ -322,8 +322,8 @@ const char *dec_path(struct dec *d, uint64_t addr)
 const char *dec_path_arg(struct dec *d, int i)
 {
 	if (!d->copy[i].taken)
-		read_path(d, d->args[i], &d->copy[i]);
-	return print_path(d, d->args[i], &d->copy[i]);
+		read_path(d, d->call.args[i], &d->copy[i]);
+	return print_path(d, d->call.args[i], &d->copy[i]);
 }
 
 /* The roles whose decoding is their printing: argument I printed, and
@@ -333,12 +333,12 @@ typedef void (*role_print_fn)(struct dec *d, int i);
 /* Socket address argument I. */
 static void print_sockaddr_arg(struct dec *d, int i)
 {
-	int len = i + 1 < RC_SC_MAX_ARGS ? (int)d->args[i + 1] : 0;
+	int len = i + 1 < RC_SC_MAX_ARGS ? (int)d->call.args[i + 1] : 0;
 
 	if (len < 2)
-		dec_ptr(d, d->args[i]);
+		dec_ptr(d, d->call.args[i]);
 	else
-		dec_sockaddr(d, d->args[i], (size_t)len);
+		dec_sockaddr(d, d->call.args[i], (size_t)len);
 }
 
 /* A timeout, the event's timeout_ms as parse_timeout_ms reads the text
@@ -346,16 +346,16 @@ static void print_sockaddr_arg(struct dec *d, int i)
  * for a TIMEOUT_TV role (select). */
 static void print_timeout_arg(struct dec *d, int i)
 {
-	const struct rc_syscall *sc = syscall_by_nr(d->nr);
+	const struct rc_syscall *sc = syscall_by_nr(d->call.nr);
 	struct dec_ktime t;
 	double sec;
 
 	if (sc && sc->roles[i] == ROLE_TIMEOUT_TV) {
-		if (!dec_umove(d, d->args[i], &t, sizeof(t)))
+		if (!dec_umove(d, d->call.args[i], &t, sizeof(t)))
 			return;
 		dec_timeval_val(d, &t);
 		sec = (double)t.sec + (double)t.nsec * 1e-6;
-	} else if (!dec_timespec(d, d->args[i], &sec)) {
+	} else if (!dec_timespec(d, d->call.args[i], &sec)) {
 		return;
 	}
 	if (d->e)
@@ -367,7 +367,7 @@ static void print_strarray(struct dec *d, uint64_t addr);
 /* execve's argv, into the event's. */
 static void print_argv_arg(struct dec *d, int i)
 {
-	print_strarray(d, d->args[i]);
+	print_strarray(d, d->call.args[i]);
 }
 
 /* Argument I into C as the text FN prints, its fact into the event. */
@@ -437,7 +437,7 @@ long dec_array(struct dec *d, uint64_t addr, uint64_t count, size_t size, dec_el
 		uint64_t at = addr + i * size;
 		if (i)
 			dec_sep(d);
-		if (mem_read(d->tid, at, item, size) != (ssize_t)size) {
+		if (mem_read(d->call.mem, at, item, size) != (ssize_t)size) {
 			if (i == 0) {
 				dec_ptr(d, at);
 				return -1;
@@ -472,7 +472,7 @@ static const char *print_cstr(struct dec *d, uint64_t addr, bool *ok)
 		strbuf_add(d->out, "NULL", 4);
 		return NULL;
 	}
-	n = buf ? mem_read_str(d->tid, addr, buf, max, &cut) : -1;
+	n = buf ? mem_read_str(d->call.mem, addr, buf, max, &cut) : -1;
 	if (n < 0) {
 		dec_ptr(d, addr);
 		return NULL;
@@ -511,13 +511,13 @@ static void read_buf(struct dec *d, uint64_t addr, size_t len, bool preview, str
 		return;
 	/* The preview may reach further than the printed part: when only
 	 * the printed part is readable, print that and keep less. */
-	if (mem_read(d->tid, addr, buf, want) != (ssize_t)want) {
-		if (want == shown || mem_read(d->tid, addr, buf, shown) != (ssize_t)shown)
+	if (mem_read(d->call.mem, addr, buf, want) != (ssize_t)want) {
+		if (want == shown || mem_read(d->call.mem, addr, buf, shown) != (ssize_t)shown)
 			return;
 		want = head = shown;
 		tail = 0;
 	}
-	if (tail && mem_read(d->tid, addr + len - tail, buf + want, tail) != (ssize_t)tail)
+	if (tail && mem_read(d->call.mem, addr + len - tail, buf + want, tail) != (ssize_t)tail)
 		tail = 0;
 	c->s = dec_keep(d, buf, shown);
 	c->ok = c->s != NULL;
@@ -551,9 +551,9 @@ void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
 void dec_buf_arg(struct dec *d, int i, size_t len)
 {
 	if (d->copy[i].taken)
-		print_buf(d, d->args[i], &d->copy[i]);
+		print_buf(d, d->call.args[i], &d->copy[i]);
 	else
-		dec_buf(d, d->args[i], len, true);
+		dec_buf(d, d->call.args[i], len, true);
 }
 
 /* Data argument I of SC, whose length is its LEN role's: all of it when
@@ -566,13 +566,13 @@ static void read_data_arg(struct dec *d, const struct rc_syscall *sc, unsigned i
 
 	if (li < 0)
 		return;
-	len = d->args[li];
+	len = d->call.args[li];
 	if (sc->roles[i] == ROLE_DATA_IN) {
-		if (d->err)
+		if (d->call.err)
 			return;
-		len = MIN((uint64_t)d->rval, len);
+		len = MIN((uint64_t)d->call.rval, len);
 	}
-	read_buf(d, d->args[i], (size_t)len, true, &d->copy[i]);
+	read_buf(d, d->call.args[i], (size_t)len, true, &d->copy[i]);
 }
 
 /* The roles dec_read_roles reads from the tracee. */
@@ -591,11 +591,11 @@ void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
 			continue;
 		switch (sc->roles[i]) {
 		case ROLE_PATH:
-			read_path(d, d->args[i], &d->copy[i]);
+			read_path(d, d->call.args[i], &d->copy[i]);
 			d->e->path = d->copy[i].s;
 			break;
 		case ROLE_PATH2:
-			read_path(d, d->args[i], &d->copy[i]);
+			read_path(d, d->call.args[i], &d->copy[i]);
 			d->e->path2 = d->copy[i].s;
 			break;
 		case ROLE_SOCKADDR:
@@ -623,7 +623,7 @@ void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
 /* Read pointer I of the array at ADDR (64-bit tracee words). Reads a
  * page's worth of pointers at once into CACHE. */
 struct ptr_reader {
-	pid_t tid;
+	const struct call_mem *mem;
 	uint64_t addr;
 	uint64_t cache[64];
 	size_t first, count;	/* indexes CACHE holds */
@@ -642,8 +642,8 @@ static bool ptr_at(struct ptr_reader *r, size_t i, uint64_t *out)
 	size_t n = MIN(room, ARRAY_SIZE(r->cache));
 	if (n == 0)
 		n = 1;
-	if (mem_read(r->tid, at, r->cache, n * sizeof(uint64_t)) != (ssize_t)(n * sizeof(uint64_t))) {
-		if (mem_read(r->tid, at, r->cache, sizeof(uint64_t)) != (ssize_t)sizeof(uint64_t)) {
+	if (mem_read(r->mem, at, r->cache, n * sizeof(uint64_t)) != (ssize_t)(n * sizeof(uint64_t))) {
+		if (mem_read(r->mem, at, r->cache, sizeof(uint64_t)) != (ssize_t)sizeof(uint64_t)) {
 			r->count = 0;
 			return false;
 		}
@@ -659,7 +659,7 @@ static bool ptr_at(struct ptr_reader *r, size_t i, uint64_t *out)
  * event's argv. */
 static void print_strarray(struct dec *d, uint64_t addr)
 {
-	struct ptr_reader r = { .tid = d->tid, .addr = addr };
+	struct ptr_reader r = { .mem = d->call.mem, .addr = addr };
 	size_t limit = (size_t)strsize(d);
 	struct rc_event *e = d->e;
 
@@ -705,7 +705,7 @@ static void print_strarray(struct dec *d, uint64_t addr)
 
 void dec_envp(struct dec *d, uint64_t addr)
 {
-	struct ptr_reader r = { .tid = d->tid, .addr = addr };
+	struct ptr_reader r = { .mem = d->call.mem, .addr = addr };
 	bool terminated = false;
 	size_t n = 0;
 
@@ -827,7 +827,7 @@ void dec_sockaddr(struct dec *d, uint64_t addr, size_t len)
 	if (len > sizeof(u.ss))
 		len = sizeof(u.ss);
 	memset(&u, 0, sizeof(u));
-	if (mem_read(d->tid, addr, u.b, len) != (ssize_t)len) {
+	if (mem_read(d->call.mem, addr, u.b, len) != (ssize_t)len) {
 		dec_ptr(d, addr);
 		return;
 	}
@@ -866,7 +866,7 @@ bool dec_umove(struct dec *d, uint64_t addr, void *buf, size_t len)
 		strbuf_add(d->out, "NULL", 4);
 		return false;
 	}
-	if ((d->exiting && d->err) || mem_read(d->tid, addr, buf, len) != (ssize_t)len) {
+	if ((d->exiting && d->call.err) || mem_read(d->call.mem, addr, buf, len) != (ssize_t)len) {
 		dec_ptr(d, addr);
 		return false;
 	}

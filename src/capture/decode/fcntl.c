@@ -71,8 +71,8 @@ static void rv_flags(struct dec *d, const char *prefix, const struct rc_xlat *x,
  */
 void dec_fcntl(struct dec *d)
 {
-	unsigned cmd = (unsigned)d->args[1];
-	uint64_t arg = d->args[2];
+	unsigned cmd = (unsigned)d->call.args[1];
+	uint64_t arg = d->call.args[2];
 
 	if (!d->exiting) {
 		file_fd_arg(d, 0);
@@ -140,7 +140,7 @@ void dec_fcntl(struct dec *d)
 		}
 		return;
 	}
-	if (!d->err && (cmd == F_GETFD || cmd == F_GETFL || cmd == F_GETLEASE || cmd == F_GET_SEALS))
+	if (!d->call.err && (cmd == F_GETFD || cmd == F_GETFL || cmd == F_GETLEASE || cmd == F_GET_SEALS))
 		d->rv_hex = true;
 	switch (cmd) {
 	case F_GETLK:
@@ -153,33 +153,33 @@ void dec_fcntl(struct dec *d)
 		f_owner_ex_at(d, arg);
 		break;
 	case F_GETFD:
-		if (!d->err)
-			rv_flags(d, "flags ", &rc_xlat_fdflags, (unsigned long long)d->rval);
+		if (!d->call.err)
+			rv_flags(d, "flags ", &rc_xlat_fdflags, (unsigned long long)d->call.rval);
 		break;
 	case F_GETFL:
-		if (!d->err) {
+		if (!d->call.err) {
 			struct strbuf *save = d->out;
 			strbuf_add(d->rv_extra, "(flags ", 7);
 			d->out = d->rv_extra;
-			dec_open_flags(d, (unsigned long long)d->rval);
+			dec_open_flags(d, (unsigned long long)d->call.rval);
 			d->out = save;
 			strbuf_addc(d->rv_extra, ')');
 		}
 		break;
 	case F_GETLEASE:
-		if (!d->err) {
-			const char *name = xlat_name(&rc_xlat_lockfcmds, d->rval);
+		if (!d->call.err) {
+			const char *name = xlat_name(&rc_xlat_lockfcmds, d->call.rval);
 			if (name)
 				strbuf_addf(d->rv_extra, "(%s)", name);
 		}
 		break;
 	case F_GET_SEALS:
-		if (!d->err)
-			rv_flags(d, "seals ", &rc_xlat_f_seals, (unsigned long long)d->rval);
+		if (!d->call.err)
+			rv_flags(d, "seals ", &rc_xlat_f_seals, (unsigned long long)d->call.rval);
 		break;
 	case F_GETSIG:
-		if (!d->err && d->rval) {
-			const char *name = dec_signame((int)d->rval);
+		if (!d->call.err && d->call.rval) {
+			const char *name = dec_signame((int)d->call.rval);
 			if (name)
 				strbuf_addf(d->rv_extra, "(%s)", name);
 		}
@@ -195,5 +195,5 @@ void dec_flock(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_flockcmds, d->args[1], "LOCK_???");
+	xlat_print_flags(d->out, &rc_xlat_flockcmds, d->call.args[1], "LOCK_???");
 }

@@ -105,19 +105,19 @@ void file_int_at(struct dec *d, uint64_t addr)
 /* The fd argument I, printed; the event's fd is its FD role's (event_raw_arg_facts). */
 void file_fd_arg(struct dec *d, int i)
 {
-	dec_fd(d, (int)d->args[i]);
+	dec_fd(d, (int)d->call.args[i]);
 }
 
 /* The dirfd argument I, printed; the event's dirfd is its DIRFD role's. */
 static void dirfd_arg(struct dec *d, int i)
 {
-	dec_dirfd(d, (int)d->args[i]);
+	dec_dirfd(d, (int)d->call.args[i]);
 }
 
 /* A dirfd that is not the event's (the second one of renameat). */
 static void other_dirfd(struct dec *d, int i)
 {
-	int fd = (int)d->args[i];
+	int fd = (int)d->call.args[i];
 	const char *hint = d->e->dir_hint;
 
 	dec_dirfd(d, fd);
@@ -161,10 +161,10 @@ static void open_tail(struct dec *d, int i)
 {
 	dec_path_arg(d, i);
 	dec_sep(d);
-	dec_open_flags(d, d->args[i + 1]);
-	if (event_open_reads_mode(d->args[i + 1])) {
+	dec_open_flags(d, d->call.args[i + 1]);
+	if (event_open_reads_mode(d->call.args[i + 1])) {
 		dec_sep(d);
-		umode(d, d->args[i + 2]);
+		umode(d, d->call.args[i + 2]);
 	}
 }
 
@@ -186,7 +186,7 @@ void dec_openat(struct dec *d)
 void dec_openat2(struct dec *d)
 {
 	struct open_how how;
-	uint64_t addr = d->args[2], size = d->args[3];
+	uint64_t addr = d->call.args[2], size = d->call.args[3];
 
 	if (d->exiting)
 		return;
@@ -218,7 +218,7 @@ void dec_creat(struct dec *d)
 		return;
 	dec_path_arg(d, 0);
 	dec_sep(d);
-	umode(d, d->args[1]);
+	umode(d, d->call.args[1]);
 }
 
 /*
@@ -241,7 +241,7 @@ static void stat_struct(struct dec *d, uint64_t addr)
 		break;
 	default:
 		strbuf_addf(d->out, ", st_size=%llu", (unsigned long long)st.st_size);
-		event_stat_size_facts(d->e, d->rval == 0, st.st_size);
+		event_stat_size_facts(d->e, d->call.rval == 0, st.st_size);
 		break;
 	}
 	strbuf_add(d->out, ", ...}", 6);
@@ -253,7 +253,7 @@ void dec_stat(struct dec *d)
 		dec_path_arg(d, 0);
 		dec_sep(d);
 	} else {
-		stat_struct(d, d->args[1]);
+		stat_struct(d, d->call.args[1]);
 	}
 }
 
@@ -263,7 +263,7 @@ void dec_fstat(struct dec *d)
 		file_fd_arg(d, 0);
 		dec_sep(d);
 	} else {
-		stat_struct(d, d->args[1]);
+		stat_struct(d, d->call.args[1]);
 	}
 }
 
@@ -275,9 +275,9 @@ void dec_newfstatat(struct dec *d)
 		dec_path_arg(d, 1);
 		dec_sep(d);
 	} else {
-		stat_struct(d, d->args[2]);
+		stat_struct(d, d->call.args[2]);
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[3], "AT_???");
+		xlat_print_flags(d->out, &rc_xlat_at_flags, d->call.args[3], "AT_???");
 	}
 }
 
@@ -286,7 +286,7 @@ void dec_statx(struct dec *d)
 	struct statx stx;
 
 	if (!d->exiting) {
-		unsigned flags = (unsigned)d->args[2];
+		unsigned flags = (unsigned)d->call.args[2];
 		dirfd_arg(d, 0);
 		dec_sep(d);
 		dec_path_arg(d, 1);
@@ -298,11 +298,11 @@ void dec_statx(struct dec *d)
 			xlat_print_flags(d->out, &rc_xlat_at_flags, flags, NULL);
 		}
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_statx_masks, (unsigned)d->args[3], "STATX_???");
+		xlat_print_flags(d->out, &rc_xlat_statx_masks, (unsigned)d->call.args[3], "STATX_???");
 		dec_sep(d);
 		return;
 	}
-	if (!dec_umove(d, d->args[4], &stx, sizeof(stx)))
+	if (!dec_umove(d, d->call.args[4], &stx, sizeof(stx)))
 		return;
 	strbuf_add(d->out, "{stx_mask=", 10);
 	xlat_print_flags(d->out, &rc_xlat_statx_masks, stx.stx_mask, "STATX_???");
@@ -314,7 +314,7 @@ void dec_statx(struct dec *d)
 	}
 	if (stx.stx_mask & STATX_SIZE) {
 		strbuf_addf(d->out, ", stx_size=%llu", (unsigned long long)stx.stx_size);
-		event_stat_size_facts(d->e, d->rval == 0, (long long)stx.stx_size);
+		event_stat_size_facts(d->e, d->call.rval == 0, (long long)stx.stx_size);
 	}
 	strbuf_add(d->out, ", ...}", 6);
 }
@@ -352,7 +352,7 @@ void dec_statfs(struct dec *d)
 		dec_path_arg(d, 0);
 		dec_sep(d);
 	} else {
-		statfs_struct(d, d->args[1]);
+		statfs_struct(d, d->call.args[1]);
 	}
 }
 
@@ -362,7 +362,7 @@ void dec_fstatfs(struct dec *d)
 		file_fd_arg(d, 0);
 		dec_sep(d);
 	} else {
-		statfs_struct(d, d->args[1]);
+		statfs_struct(d, d->call.args[1]);
 	}
 }
 
@@ -387,7 +387,7 @@ void dec_access(struct dec *d)
 		return;
 	dec_path_arg(d, 0);
 	dec_sep(d);
-	access_mode(d, d->args[1]);
+	access_mode(d, d->call.args[1]);
 }
 
 void dec_faccessat(struct dec *d)
@@ -398,20 +398,20 @@ void dec_faccessat(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	access_mode(d, d->args[2]);
-	if (d->nr == SYS_faccessat2) {
+	access_mode(d, d->call.args[2]);
+	if (d->call.nr == SYS_faccessat2) {
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_faccessat_flags, d->args[3], "AT_???");
+		xlat_print_flags(d->out, &rc_xlat_faccessat_flags, d->call.args[3], "AT_???");
 	}
 }
 
 /* readlink's buffer at exit: the text the call returned, not NUL-ended. */
 static void readlink_tail(struct dec *d, int i)
 {
-	if (d->err)
-		dec_ptr(d, d->args[i]);
+	if (d->call.err)
+		dec_ptr(d, d->call.args[i]);
 	else
-		dec_buf(d, d->args[i], (size_t)d->rval, false);
+		dec_buf(d, d->call.args[i], (size_t)d->call.rval, false);
 	dec_sep(d);
 	dec_ulong(d, i + 1);
 }
@@ -452,7 +452,7 @@ void dec_path_mode(struct dec *d)
 		return;
 	dec_path_arg(d, 0);
 	dec_sep(d);
-	umode(d, d->args[1]);
+	umode(d, d->call.args[1]);
 }
 
 /* f(dirfd, path, mode): mkdirat, fchmodat. */
@@ -464,7 +464,7 @@ void dec_at_path_mode(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	umode(d, d->args[2]);
+	umode(d, d->call.args[2]);
 }
 
 void dec_unlinkat(struct dec *d)
@@ -475,7 +475,7 @@ void dec_unlinkat(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[2], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, d->call.args[2], "AT_???");
 }
 
 /* rename(old, new), link(old, new). */
@@ -500,12 +500,12 @@ void dec_at_path2(struct dec *d)
 	other_dirfd(d, 2);
 	dec_sep(d);
 	dec_path_arg(d, 3);
-	if (d->nr == SYS_renameat2) {
+	if (d->call.nr == SYS_renameat2) {
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_rename_flags, d->args[4], "RENAME_??");
-	} else if (d->nr == SYS_linkat) {
+		xlat_print_flags(d->out, &rc_xlat_rename_flags, d->call.args[4], "RENAME_??");
+	} else if (d->call.nr == SYS_linkat) {
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[4], "AT_???");
+		xlat_print_flags(d->out, &rc_xlat_at_flags, d->call.args[4], "AT_???");
 	}
 }
 
@@ -542,10 +542,10 @@ void dec_getcwd(struct dec *d)
 {
 	if (!d->exiting)
 		return;
-	if (d->err)
-		dec_ptr(d, d->args[0]);
+	if (d->call.err)
+		dec_ptr(d, d->call.args[0]);
 	else
-		dec_path(d, d->args[0]);
+		dec_path(d, d->call.args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 }
@@ -556,7 +556,7 @@ void dec_fchmod(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	dec_sep(d);
-	umode(d, d->args[1]);
+	umode(d, d->call.args[1]);
 }
 
 /* chown/lchown(path, uid, gid). */
@@ -566,9 +566,9 @@ void dec_chown(struct dec *d)
 		return;
 	dec_path_arg(d, 0);
 	dec_sep(d);
-	uid_arg(d, d->args[1]);
+	uid_arg(d, d->call.args[1]);
 	dec_sep(d);
-	uid_arg(d, d->args[2]);
+	uid_arg(d, d->call.args[2]);
 }
 
 void dec_fchown(struct dec *d)
@@ -577,9 +577,9 @@ void dec_fchown(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	dec_sep(d);
-	uid_arg(d, d->args[1]);
+	uid_arg(d, d->call.args[1]);
 	dec_sep(d);
-	uid_arg(d, d->args[2]);
+	uid_arg(d, d->call.args[2]);
 }
 
 void dec_fchownat(struct dec *d)
@@ -590,11 +590,11 @@ void dec_fchownat(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	uid_arg(d, d->args[2]);
+	uid_arg(d, d->call.args[2]);
 	dec_sep(d);
-	uid_arg(d, d->args[3]);
+	uid_arg(d, d->call.args[3]);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[4], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, d->call.args[4], "AT_???");
 }
 
 void dec_truncate(struct dec *d)
@@ -627,25 +627,25 @@ void dec_getdents(struct dec *d)
 		char d_name[];
 	};
 	const size_t reclen_off = offsetof(struct k_dirent, d_reclen);
-	const size_t header = d->nr == SYS_getdents64 ? offsetof(struct dirent64, d_name)
+	const size_t header = d->call.nr == SYS_getdents64 ? offsetof(struct dirent64, d_name)
 						      : offsetof(struct k_dirent, d_name);
-	uint64_t addr = d->args[1];
-	unsigned count = (unsigned)d->args[2];
+	uint64_t addr = d->call.args[1];
+	unsigned count = (unsigned)d->call.args[2];
 
 	if (!d->exiting) {
 		file_fd_arg(d, 0);
 		dec_sep(d);
 		return;
 	}
-	if (d->err || (unsigned long long)d->rval > count) {
+	if (d->call.err || (unsigned long long)d->call.rval > count) {
 		dec_ptr(d, addr);
 	} else {
-		size_t len = (size_t)d->rval;
+		size_t len = (size_t)d->call.rval;
 		unsigned n = 0;
 		dec_ptr(d, addr);
 		while (len >= header) {
 			unsigned short reclen;
-			if (mem_read(d->tid, addr + reclen_off, &reclen, sizeof(reclen)) != (ssize_t)sizeof(reclen))
+			if (mem_read(d->call.mem, addr + reclen_off, &reclen, sizeof(reclen)) != (ssize_t)sizeof(reclen))
 				break;
 			n++;
 			if (reclen > len) {
@@ -670,8 +670,8 @@ void dec_close_range(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	strbuf_addf(d->out, "%u, %u, ", (unsigned)d->args[0], (unsigned)d->args[1]);
-	xlat_print_flags(d->out, &rc_xlat_close_range_flags, d->args[2], "CLOSE_RANGE_???");
+	strbuf_addf(d->out, "%u, %u, ", (unsigned)d->call.args[0], (unsigned)d->call.args[1]);
+	xlat_print_flags(d->out, &rc_xlat_close_range_flags, d->call.args[2], "CLOSE_RANGE_???");
 }
 
 /* dup2/dup3: the target is fd2 (its FD2 role). */
@@ -681,10 +681,10 @@ void dec_dup2(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	dec_sep(d);
-	dec_fd(d, (int)d->args[1]);
-	if (d->nr == SYS_dup3) {
+	dec_fd(d, (int)d->call.args[1]);
+	if (d->call.nr == SYS_dup3) {
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_open_mode_flags, d->args[2], "O_???");
+		xlat_print_flags(d->out, &rc_xlat_open_mode_flags, d->call.args[2], "O_???");
 	}
 }
 
@@ -693,8 +693,8 @@ void dec_lseek(struct dec *d)
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
-	strbuf_addf(d->out, ", %lld, ", (long long)d->args[1]);
-	xlat_print_val(d->out, &rc_xlat_file_whence_codes, d->args[2], "SEEK_???");
+	strbuf_addf(d->out, ", %lld, ", (long long)d->call.args[1]);
+	xlat_print_val(d->out, &rc_xlat_file_whence_codes, d->call.args[2], "SEEK_???");
 }
 
 /*
@@ -753,9 +753,9 @@ void dec_utimensat(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	utime_pair(d, d->args[2]);
+	utime_pair(d, d->call.args[2]);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_at_flags, d->args[3], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, d->call.args[3], "AT_???");
 }
 
 void dec_utime(struct dec *d)
@@ -766,7 +766,7 @@ void dec_utime(struct dec *d)
 		return;
 	dec_path_arg(d, 0);
 	dec_sep(d);
-	if (!dec_umove(d, d->args[1], u, sizeof(u)))
+	if (!dec_umove(d, d->call.args[1], u, sizeof(u)))
 		return;
 	strbuf_addf(d->out, "{actime=%lld", (long long)u[0]);
 	time_comment(d, u[0], 0, 0, 0);
@@ -781,7 +781,7 @@ void dec_utimes(struct dec *d)
 		return;
 	dec_path_arg(d, 0);
 	dec_sep(d);
-	timeval_pair(d, d->args[1]);
+	timeval_pair(d, d->call.args[1]);
 }
 
 void dec_futimesat(struct dec *d)
@@ -792,7 +792,7 @@ void dec_futimesat(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	timeval_pair(d, d->args[2]);
+	timeval_pair(d, d->call.args[2]);
 }
 
 /*
@@ -806,7 +806,7 @@ void dec_inotify_add_watch(struct dec *d)
 	dec_sep(d);
 	dec_path_arg(d, 1);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_inotify_flags, (unsigned)d->args[2], "IN_???");
+	xlat_print_flags(d->out, &rc_xlat_inotify_flags, (unsigned)d->call.args[2], "IN_???");
 }
 
 void dec_inotify_rm_watch(struct dec *d)
@@ -814,25 +814,25 @@ void dec_inotify_rm_watch(struct dec *d)
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
-	strbuf_addf(d->out, ", %d", (int)d->args[1]);
+	strbuf_addf(d->out, ", %d", (int)d->call.args[1]);
 }
 
 void dec_inotify_init1(struct dec *d)
 {
 	if (!d->exiting)
-		xlat_print_flags(d->out, &rc_xlat_inotify_init_flags, d->args[0], "IN_???");
+		xlat_print_flags(d->out, &rc_xlat_inotify_init_flags, d->call.args[0], "IN_???");
 }
 
 static void mknod_tail(struct dec *d, int i)
 {
-	unsigned mode = (unsigned short)d->args[i + 1];
+	unsigned mode = (unsigned short)d->call.args[i + 1];
 
 	dec_path_arg(d, i);
 	dec_sep(d);
 	d->e->mode = symbolic_mode(d, mode);
 	if ((mode & S_IFMT) == S_IFCHR || (mode & S_IFMT) == S_IFBLK) {
 		dec_sep(d);
-		dev_t_val(d, (unsigned)d->args[i + 2]);
+		dev_t_val(d, (unsigned)d->call.args[i + 2]);
 	}
 }
 
@@ -854,7 +854,7 @@ void dec_mknodat(struct dec *d)
 void dec_umask(struct dec *d)
 {
 	if (!d->exiting)
-		umode(d, d->args[0]);
+		umode(d, d->call.args[0]);
 }
 
 void dec_fallocate(struct dec *d)
@@ -863,8 +863,8 @@ void dec_fallocate(struct dec *d)
 		return;
 	file_fd_arg(d, 0);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_falloc_flags, d->args[1], "FALLOC_FL_???");
-	strbuf_addf(d->out, ", %lld, %lld", (long long)d->args[2], (long long)d->args[3]);
+	xlat_print_flags(d->out, &rc_xlat_falloc_flags, d->call.args[1], "FALLOC_FL_???");
+	strbuf_addf(d->out, ", %lld, %lld", (long long)d->call.args[2], (long long)d->call.args[3]);
 }
 
 void dec_fadvise64(struct dec *d)
@@ -872,20 +872,20 @@ void dec_fadvise64(struct dec *d)
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
-	strbuf_addf(d->out, ", %lld, %llu, ", (long long)d->args[1], (unsigned long long)d->args[2]);
-	xlat_print_val(d->out, &rc_xlat_advise, d->args[3], "POSIX_FADV_???");
+	strbuf_addf(d->out, ", %lld, %llu, ", (long long)d->call.args[1], (unsigned long long)d->call.args[2]);
+	xlat_print_val(d->out, &rc_xlat_advise, d->call.args[3], "POSIX_FADV_???");
 }
 
 void dec_memfd_create(struct dec *d)
 {
-	unsigned flags = (unsigned)d->args[1];
+	unsigned flags = (unsigned)d->call.args[1];
 	/* MFD_HUGE_MASK << MFD_HUGE_SHIFT (linux/memfd.h): a page size. */
 	const unsigned huge_mask = 0x3fu << 26;
 	unsigned huge = flags & huge_mask;
 
 	if (d->exiting)
 		return;
-	dec_str(d, d->args[0]);
+	dec_str(d, d->call.args[0]);
 	dec_sep(d);
 	if (!flags) {
 		strbuf_addc(d->out, '0');
@@ -908,7 +908,7 @@ void dec_name_to_handle_at(struct dec *d)
 		unsigned handle_bytes;
 		int handle_type;
 	} h;
-	uint64_t addr = d->args[2];
+	uint64_t addr = d->call.args[2];
 
 	if (!d->exiting) {
 		dirfd_arg(d, 0);
@@ -918,9 +918,9 @@ void dec_name_to_handle_at(struct dec *d)
 		d->priv[0] = 0;
 		if (!dec_umove(d, addr, &h, sizeof(h))) {
 			dec_sep(d);
-			dec_ptr(d, d->args[3]);
+			dec_ptr(d, d->call.args[3]);
 			dec_sep(d);
-			xlat_print_flags(d->out, &rc_xlat_name_to_handle_at_flags, d->args[4], "AT_???");
+			xlat_print_flags(d->out, &rc_xlat_name_to_handle_at_flags, d->call.args[4], "AT_???");
 			return;
 		}
 		strbuf_addf(d->out, "{handle_bytes=%u", h.handle_bytes);
@@ -930,14 +930,14 @@ void dec_name_to_handle_at(struct dec *d)
 	}
 	if (!d->priv[0])
 		return;
-	if ((!d->err || d->err == EOVERFLOW) && mem_read(d->tid, addr, &h, sizeof(h)) == (ssize_t)sizeof(h)) {
+	if ((!d->call.err || d->call.err == EOVERFLOW) && mem_read(d->call.mem, addr, &h, sizeof(h)) == (ssize_t)sizeof(h)) {
 		if (h.handle_bytes != d->priv[1])
 			strbuf_addf(d->out, " => %u", h.handle_bytes);
-		if (!d->err) {
+		if (!d->call.err) {
 			unsigned char fh[128];
 			unsigned len = MIN(h.handle_bytes, (unsigned)sizeof(fh));
 			strbuf_addf(d->out, ", handle_type=%d, f_handle=", h.handle_type);
-			if (mem_read(d->tid, addr + sizeof(h), fh, len) == (ssize_t)len) {
+			if (mem_read(d->call.mem, addr + sizeof(h), fh, len) == (ssize_t)len) {
 				strbuf_addc(d->out, '"');
 				for (unsigned i = 0; i < len; i++)
 					strbuf_addf(d->out, "\\x%02x", fh[i]);
@@ -950,9 +950,9 @@ void dec_name_to_handle_at(struct dec *d)
 		}
 	}
 	strbuf_add(d->out, "}, ", 3);
-	file_int_at(d, d->args[3]);
+	file_int_at(d, d->call.args[3]);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_name_to_handle_at_flags, d->args[4], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_name_to_handle_at_flags, d->call.args[4], "AT_???");
 }
 
 void dec_open_by_handle_at(struct dec *d)
@@ -961,19 +961,19 @@ void dec_open_by_handle_at(struct dec *d)
 		unsigned handle_bytes;
 		int handle_type;
 	} h;
-	uint64_t addr = d->args[1];
+	uint64_t addr = d->call.args[1];
 
 	if (d->exiting)
 		return;
 	/* The table gives it no roles: the mount fd is not the event's fd. */
-	dec_fd(d, (int)d->args[0]);
+	dec_fd(d, (int)d->call.args[0]);
 	dec_sep(d);
 	if (dec_umove(d, addr, &h, sizeof(h))) {
 		unsigned char fh[128];
 		unsigned len = MIN(h.handle_bytes, (unsigned)sizeof(fh));
 		strbuf_addf(d->out, "{handle_bytes=%u, handle_type=%d, f_handle=", h.handle_bytes,
 			    h.handle_type);
-		if (mem_read(d->tid, addr + sizeof(h), fh, len) == (ssize_t)len) {
+		if (mem_read(d->call.mem, addr + sizeof(h), fh, len) == (ssize_t)len) {
 			strbuf_addc(d->out, '"');
 			for (unsigned i = 0; i < len; i++)
 				strbuf_addf(d->out, "\\x%02x", fh[i]);
@@ -986,7 +986,7 @@ void dec_open_by_handle_at(struct dec *d)
 		strbuf_addc(d->out, '}');
 	}
 	dec_sep(d);
-	dec_open_flags(d, (unsigned)d->args[2]);
+	dec_open_flags(d, (unsigned)d->call.args[2]);
 }
 
 /* sync_file_range(fd, offset, nbytes, flags) and readahead(fd, offset,
@@ -996,8 +996,8 @@ void dec_sync_file_range(struct dec *d)
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
-	strbuf_addf(d->out, ", %lld, %lld, ", (long long)d->args[1], (long long)d->args[2]);
-	xlat_print_flags(d->out, &rc_xlat_sync_file_range_flags, d->args[3], "SYNC_FILE_RANGE_???");
+	strbuf_addf(d->out, ", %lld, %lld, ", (long long)d->call.args[1], (long long)d->call.args[2]);
+	xlat_print_flags(d->out, &rc_xlat_sync_file_range_flags, d->call.args[3], "SYNC_FILE_RANGE_???");
 }
 
 void dec_readahead(struct dec *d)
@@ -1005,5 +1005,5 @@ void dec_readahead(struct dec *d)
 	if (d->exiting)
 		return;
 	file_fd_arg(d, 0);
-	strbuf_addf(d->out, ", %lld, %llu", (long long)d->args[1], (unsigned long long)d->args[2]);
+	strbuf_addf(d->out, ", %lld, %llu", (long long)d->call.args[1], (unsigned long long)d->call.args[2]);
 }

@@ -29,7 +29,7 @@ static void timeout_arg(struct dec *d, int cmd, bool realtime)
 	double sec;
 
 	d->priv[0] = 0;
-	if (!dec_timespec(d, d->args[3], &sec))
+	if (!dec_timespec(d, d->call.args[3], &sec))
 		return;
 	if (event_futex_timeout_facts(d->e, cmd, sec, realtime)) {
 		memcpy(&d->priv[1], &sec, sizeof(sec));
@@ -39,7 +39,7 @@ static void timeout_arg(struct dec *d, int cmd, bool realtime)
 
 static void uint_arg(struct dec *d, int argi)
 {
-	strbuf_addf(d->out, ", %u", (unsigned)d->args[argi]);
+	strbuf_addf(d->out, ", %u", (unsigned)d->call.args[argi]);
 }
 
 static void wake_op(struct dec *d, unsigned val3)
@@ -62,7 +62,7 @@ static void wake_op(struct dec *d, unsigned val3)
 
 void dec_futex(struct dec *d)
 {
-	unsigned op = (unsigned)d->args[1];
+	unsigned op = (unsigned)d->call.args[1];
 	int cmd = (int)(op & 127);
 	bool realtime = op & FUTEX_CLOCK_REALTIME;
 
@@ -76,7 +76,7 @@ void dec_futex(struct dec *d)
 		return;
 	}
 	d->priv[0] = 0;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 	dec_sep(d);
 	xlat_print_val(d->out, &rc_xlat_futexops, op, "FUTEX_???");
 	switch (cmd) {
@@ -88,48 +88,48 @@ void dec_futex(struct dec *d)
 	case FUTEX_LOCK_PI:
 	case FUTEX_LOCK_PI2:
 		dec_sep(d);
-		dec_timespec(d, d->args[3], NULL);
+		dec_timespec(d, d->call.args[3], NULL);
 		break;
 	case FUTEX_WAIT_BITSET:
 		uint_arg(d, 2);
 		dec_sep(d);
 		timeout_arg(d, cmd, realtime);
 		dec_sep(d);
-		xlat_print_val(d->out, &rc_xlat_futexbitset, (unsigned)d->args[5], NULL);
+		xlat_print_val(d->out, &rc_xlat_futexbitset, (unsigned)d->call.args[5], NULL);
 		break;
 	case FUTEX_WAKE_BITSET:
 		uint_arg(d, 2);
 		dec_sep(d);
-		xlat_print_val(d->out, &rc_xlat_futexbitset, (unsigned)d->args[5], NULL);
+		xlat_print_val(d->out, &rc_xlat_futexbitset, (unsigned)d->call.args[5], NULL);
 		break;
 	case FUTEX_REQUEUE:
 		uint_arg(d, 2);
 		uint_arg(d, 3);
 		dec_sep(d);
-		dec_ptr(d, d->args[4]);
+		dec_ptr(d, d->call.args[4]);
 		break;
 	case FUTEX_CMP_REQUEUE:
 	case FUTEX_CMP_REQUEUE_PI:
 		uint_arg(d, 2);
 		uint_arg(d, 3);
 		dec_sep(d);
-		dec_ptr(d, d->args[4]);
+		dec_ptr(d, d->call.args[4]);
 		uint_arg(d, 5);
 		break;
 	case FUTEX_WAKE_OP:
 		uint_arg(d, 2);
 		uint_arg(d, 3);
 		dec_sep(d);
-		dec_ptr(d, d->args[4]);
+		dec_ptr(d, d->call.args[4]);
 		dec_sep(d);
-		wake_op(d, (unsigned)d->args[5]);
+		wake_op(d, (unsigned)d->call.args[5]);
 		break;
 	case FUTEX_WAIT_REQUEUE_PI:
 		uint_arg(d, 2);
 		dec_sep(d);
 		timeout_arg(d, cmd, realtime);
 		dec_sep(d);
-		dec_ptr(d, d->args[4]);
+		dec_ptr(d, d->call.args[4]);
 		break;
 	case FUTEX_FD:
 	case FUTEX_WAKE:
@@ -141,10 +141,10 @@ void dec_futex(struct dec *d)
 	default:
 		uint_arg(d, 2);
 		dec_sep(d);
-		dec_ptr(d, d->args[3]);
+		dec_ptr(d, d->call.args[3]);
 		dec_sep(d);
-		dec_ptr(d, d->args[4]);
-		strbuf_addf(d->out, ", %#x", (unsigned)d->args[5]);
+		dec_ptr(d, d->call.args[4]);
+		strbuf_addf(d->out, ", %#x", (unsigned)d->call.args[5]);
 		break;
 	}
 }
@@ -153,8 +153,8 @@ void dec_futex(struct dec *d)
 void dec_futex_waitv(struct dec *d)
 {
 	struct futex_waitv w;
-	unsigned nr = (unsigned)d->args[1];
-	uint64_t addr = d->args[0];
+	unsigned nr = (unsigned)d->call.args[1];
+	uint64_t addr = d->call.args[0];
 	size_t max = (size_t)(d->opts ? d->opts->strsize : 32);
 
 	if (d->exiting)
@@ -170,7 +170,7 @@ void dec_futex_waitv(struct dec *d)
 				strbuf_add(d->out, ", ...", 5);
 				break;
 			}
-			if (mem_read(d->tid, at, &w, sizeof(w)) != (ssize_t)sizeof(w)) {
+			if (mem_read(d->call.mem, at, &w, sizeof(w)) != (ssize_t)sizeof(w)) {
 				if (i == 0) {
 					dec_ptr(d, addr);
 					goto rest;
@@ -190,10 +190,10 @@ void dec_futex_waitv(struct dec *d)
 		strbuf_addc(d->out, ']');
 	}
 rest:
-	strbuf_addf(d->out, ", %u, %#x, ", nr, (unsigned)d->args[2]);
-	dec_timespec(d, d->args[3], NULL);
+	strbuf_addf(d->out, ", %u, %#x, ", nr, (unsigned)d->call.args[2]);
+	dec_timespec(d, d->call.args[3], NULL);
 	dec_sep(d);
-	dec_clockid(d, (unsigned)d->args[4]);
+	dec_clockid(d, (unsigned)d->call.args[4]);
 }
 
 void dec_get_robust_list(struct dec *d)
@@ -201,15 +201,15 @@ void dec_get_robust_list(struct dec *d)
 	uint64_t v;
 
 	if (!d->exiting) {
-		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
+		strbuf_addf(d->out, "%d, ", (int)d->call.args[0]);
 		return;
 	}
-	if (dec_umove(d, d->args[1], &v, sizeof(v))) {
+	if (dec_umove(d, d->call.args[1], &v, sizeof(v))) {
 		strbuf_addc(d->out, '[');
 		dec_ptr(d, v);
 		strbuf_addc(d->out, ']');
 	}
 	dec_sep(d);
-	if (dec_umove(d, d->args[2], &v, sizeof(v)))
+	if (dec_umove(d, d->call.args[2], &v, sizeof(v)))
 		strbuf_addf(d->out, "[%llu]", (unsigned long long)v);
 }

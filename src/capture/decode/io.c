@@ -40,7 +40,7 @@ static size_t strsize(const struct dec *d)
 /* The fd argument I, printed; the event's fd is its FD role's (event_raw_arg_facts). */
 static void fd_arg(struct dec *d, int i)
 {
-	dec_fd(d, (int)d->args[i]);
+	dec_fd(d, (int)d->call.args[i]);
 }
 
 /* printnum_int64 / printnum_ulong: "[N]", NULL or the address. False
@@ -71,7 +71,7 @@ static void left_time(struct dec *d, struct strbuf *sb, uint64_t addr, bool usec
 
 	if (!addr)
 		strbuf_add(sb, "NULL", 4);
-	else if (mem_read(d->tid, addr, &t, sizeof(t)) != (ssize_t)sizeof(t))
+	else if (mem_read(d->call.mem, addr, &t, sizeof(t)) != (ssize_t)sizeof(t))
 		strbuf_addf(sb, "%#llx", (unsigned long long)addr);
 	else
 		strbuf_addf(sb, usec ? "{tv_sec=%lld, tv_usec=%llu}" : "{tv_sec=%lld, tv_nsec=%llu}",
@@ -88,13 +88,13 @@ void dec_read(struct dec *d)
 		dec_sep(d);
 		return;
 	}
-	if (d->err)
-		dec_ptr(d, d->args[1]);
+	if (d->call.err)
+		dec_ptr(d, d->call.args[1]);
 	else
-		dec_buf(d, d->args[1], (size_t)d->rval, false);
-	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	if (d->nr == SYS_pread64)
-		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
+		dec_buf(d, d->call.args[1], (size_t)d->call.rval, false);
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->call.args[2]);
+	if (d->call.nr == SYS_pread64)
+		strbuf_addf(d->out, ", %lld", (long long)d->call.args[3]);
 }
 
 void dec_write(struct dec *d)
@@ -103,10 +103,10 @@ void dec_write(struct dec *d)
 		return;
 	fd_arg(d, 0);
 	dec_sep(d);
-	dec_buf_arg(d, 1, (size_t)d->args[2]);
-	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	if (d->nr == SYS_pwrite64)
-		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
+	dec_buf_arg(d, 1, (size_t)d->call.args[2]);
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->call.args[2]);
+	if (d->call.nr == SYS_pwrite64)
+		strbuf_addf(d->out, ", %lld", (long long)d->call.args[3]);
 }
 
 /*
@@ -124,7 +124,7 @@ static void preview_add(struct dec *d, unsigned char *buf, size_t *have, size_t 
 {
 	size_t n = MIN((size_t)v->len, max - *have);
 
-	if (n && v->base && mem_read(d->tid, v->base, buf + *have, n) == (ssize_t)n)
+	if (n && v->base && mem_read(d->call.mem, v->base, buf + *have, n) == (ssize_t)n)
 		*have += n;
 }
 
@@ -147,13 +147,13 @@ static bool iov_tail(struct dec *d, uint64_t addr, uint64_t cnt, unsigned long l
 
 	for (uint64_t i = 0; i < cnt && got < n; i++) {
 		struct k_iovec v;
-		if (mem_read(d->tid, addr + i * sizeof(v), &v, sizeof(v)) != (ssize_t)sizeof(v))
+		if (mem_read(d->call.mem, addr + i * sizeof(v), &v, sizeof(v)) != (ssize_t)sizeof(v))
 			return false;
 		unsigned long long end = off + v.len;
 		if (end > from && v.len) {
 			unsigned long long at = MAX(from, off);
 			size_t k = (size_t)MIN(end - at, (unsigned long long)(n - got));
-			if (mem_read(d->tid, v.base + (at - off), out + got, k) != (ssize_t)k)
+			if (mem_read(d->call.mem, v.base + (at - off), out + got, k) != (ssize_t)k)
 				return false;
 			got += k;
 		}
@@ -225,13 +225,13 @@ void dec_readv(struct dec *d)
 		dec_sep(d);
 		return;
 	}
-	iov_print(d, d->args[1], d->args[2], d->err ? UINT64_MAX : (uint64_t)d->rval, d->err != 0, false);
-	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	if (d->nr != SYS_readv)
-		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
-	if (d->nr == SYS_preadv2) {
+	iov_print(d, d->call.args[1], d->call.args[2], d->call.err ? UINT64_MAX : (uint64_t)d->call.rval, d->call.err != 0, false);
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->call.args[2]);
+	if (d->call.nr != SYS_readv)
+		strbuf_addf(d->out, ", %lld", (long long)d->call.args[3]);
+	if (d->call.nr == SYS_preadv2) {
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_rwf_flags, d->args[5], "RWF_???");
+		xlat_print_flags(d->out, &rc_xlat_rwf_flags, d->call.args[5], "RWF_???");
 	}
 }
 
@@ -241,13 +241,13 @@ void dec_writev(struct dec *d)
 		return;
 	fd_arg(d, 0);
 	dec_sep(d);
-	iov_print(d, d->args[1], d->args[2], UINT64_MAX, false, true);
-	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[2]);
-	if (d->nr != SYS_writev)
-		strbuf_addf(d->out, ", %lld", (long long)d->args[3]);
-	if (d->nr == SYS_pwritev2) {
+	iov_print(d, d->call.args[1], d->call.args[2], UINT64_MAX, false, true);
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->call.args[2]);
+	if (d->call.nr != SYS_writev)
+		strbuf_addf(d->out, ", %lld", (long long)d->call.args[3]);
+	if (d->call.nr == SYS_pwritev2) {
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_rwf_flags, d->args[5], "RWF_???");
+		xlat_print_flags(d->out, &rc_xlat_rwf_flags, d->call.args[5], "RWF_???");
 	}
 }
 
@@ -261,20 +261,20 @@ void dec_sendfile(struct dec *d)
 	if (!d->exiting) {
 		fd_arg(d, 0);
 		dec_sep(d);
-		dec_fd(d, (int)d->args[1]);
+		dec_fd(d, (int)d->call.args[1]);
 		dec_sep(d);
-		d->priv[0] = ll_at(d, d->args[2], false);
+		d->priv[0] = ll_at(d, d->call.args[2], false);
 		if (!d->priv[0])
-			strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[3]);
+			strbuf_addf(d->out, ", %llu", (unsigned long long)d->call.args[3]);
 		return;
 	}
 	if (!d->priv[0])
 		return;
-	if (!d->err && d->rval) {
+	if (!d->call.err && d->call.rval) {
 		strbuf_add(d->out, " => ", 4);
-		ll_at(d, d->args[2], false);
+		ll_at(d, d->call.args[2], false);
 	}
-	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[3]);
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->call.args[3]);
 }
 
 /* splice and copy_file_range(fd_in, off_in, fd_out, off_out, len, flags):
@@ -285,16 +285,16 @@ void dec_splice(struct dec *d)
 		return;
 	fd_arg(d, 0);
 	dec_sep(d);
-	ll_at(d, d->args[1], true);
+	ll_at(d, d->call.args[1], true);
 	dec_sep(d);
-	dec_fd(d, (int)d->args[2]);
+	dec_fd(d, (int)d->call.args[2]);
 	dec_sep(d);
-	ll_at(d, d->args[3], true);
-	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[4]);
-	if (d->nr == SYS_splice)
-		xlat_print_flags(d->out, &rc_xlat_splice_flags, d->args[5], "SPLICE_F_???");
+	ll_at(d, d->call.args[3], true);
+	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->call.args[4]);
+	if (d->call.nr == SYS_splice)
+		xlat_print_flags(d->out, &rc_xlat_splice_flags, d->call.args[5], "SPLICE_F_???");
 	else
-		strbuf_addf(d->out, "%u", (unsigned)d->args[5]);
+		strbuf_addf(d->out, "%u", (unsigned)d->call.args[5]);
 }
 
 /* tee and vmsplice have no roles: their fds are not the event's. */
@@ -302,25 +302,25 @@ void dec_tee(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_fd(d, (int)d->args[0]);
+	dec_fd(d, (int)d->call.args[0]);
 	dec_sep(d);
-	dec_fd(d, (int)d->args[1]);
-	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
-	xlat_print_flags(d->out, &rc_xlat_splice_flags, d->args[3], "SPLICE_F_???");
+	dec_fd(d, (int)d->call.args[1]);
+	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->call.args[2]);
+	xlat_print_flags(d->out, &rc_xlat_splice_flags, d->call.args[3], "SPLICE_F_???");
 }
 
 void dec_vmsplice(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_fd(d, (int)d->args[0]);
+	dec_fd(d, (int)d->call.args[0]);
 	dec_sep(d);
 	/* The vector is printed as writev's, but its length is not a fact of
 	 * this call. */
-	iov_print(d, d->args[1], d->args[2], UINT64_MAX, false, false);
+	iov_print(d, d->call.args[1], d->call.args[2], UINT64_MAX, false, false);
 	d->e->len = 0;
-	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
-	xlat_print_flags(d->out, &rc_xlat_splice_flags, d->args[3], "SPLICE_F_???");
+	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->call.args[2]);
+	xlat_print_flags(d->out, &rc_xlat_splice_flags, d->call.args[3], "SPLICE_F_???");
 }
 
 /*
@@ -332,20 +332,20 @@ void dec_pipe(struct dec *d)
 
 	if (!d->exiting)
 		return;
-	if (dec_umove(d, d->args[0], fds, sizeof(fds))) {
+	if (dec_umove(d, d->call.args[0], fds, sizeof(fds))) {
 		strbuf_addc(d->out, '[');
 		dec_fd(d, fds[0]);
 		dec_sep(d);
 		dec_fd(d, fds[1]);
 		strbuf_addc(d->out, ']');
-		if (!d->err) {
+		if (!d->call.err) {
 			event_add_fd(d->e, fds[0]);
 			event_add_fd(d->e, fds[1]);
 		}
 	}
-	if (d->nr == SYS_pipe2) {
+	if (d->call.nr == SYS_pipe2) {
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_open_mode_flags, d->args[1], "O_???");
+		xlat_print_flags(d->out, &rc_xlat_open_mode_flags, d->call.args[1], "O_???");
 	}
 }
 
@@ -353,10 +353,10 @@ void dec_eventfd(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	strbuf_addf(d->out, "%u", (unsigned)d->args[0]);
-	if (d->nr == SYS_eventfd2) {
+	strbuf_addf(d->out, "%u", (unsigned)d->call.args[0]);
+	if (d->call.nr == SYS_eventfd2) {
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_efd_flags, d->args[1], "EFD_???");
+		xlat_print_flags(d->out, &rc_xlat_efd_flags, d->call.args[1], "EFD_???");
 	}
 }
 
@@ -375,33 +375,33 @@ void dec_timerfd_create(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_clockid(d, (unsigned)d->args[0]);
+	dec_clockid(d, (unsigned)d->call.args[0]);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_timerfdflags, d->args[1], "TFD_???");
+	xlat_print_flags(d->out, &rc_xlat_timerfdflags, d->call.args[1], "TFD_???");
 }
 
 /* The timer calls have no roles: the fd is printed, not the event's. */
 void dec_timerfd_settime(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_fd(d, (int)d->args[0]);
+		dec_fd(d, (int)d->call.args[0]);
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_timerfdflags, d->args[1], "TFD_???");
+		xlat_print_flags(d->out, &rc_xlat_timerfdflags, d->call.args[1], "TFD_???");
 		dec_sep(d);
-		itimerspec_at(d, d->args[2]);
+		itimerspec_at(d, d->call.args[2]);
 		dec_sep(d);
 	} else {
-		itimerspec_at(d, d->args[3]);
+		itimerspec_at(d, d->call.args[3]);
 	}
 }
 
 void dec_timerfd_gettime(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_fd(d, (int)d->args[0]);
+		dec_fd(d, (int)d->call.args[0]);
 		dec_sep(d);
 	} else {
-		itimerspec_at(d, d->args[1]);
+		itimerspec_at(d, d->call.args[1]);
 	}
 }
 
@@ -438,14 +438,14 @@ static void pollfds_at(struct dec *d, uint64_t addr, unsigned nfds)
 static void poll_result(struct dec *d, uint64_t pts)
 {
 	struct strbuf *sb = d->rv_extra;
-	uint64_t addr = d->args[0];
-	unsigned nfds = (unsigned)d->args[1];
+	uint64_t addr = d->call.args[0];
+	unsigned nfds = (unsigned)d->call.args[1];
 	size_t printed = 0, body;
 	struct pollfd p;
 
-	if (d->err)
+	if (d->call.err)
 		return;
-	if (d->rval == 0) {
+	if (d->call.rval == 0) {
 		strbuf_add(sb, "(Timeout)", 9);
 		return;
 	}
@@ -466,20 +466,20 @@ static void poll_result(struct dec *d, uint64_t pts)
 	 * of a million holds. fuzz_decode found a 2^32 array of idle entries
 	 * in readable memory taking minutes. */
 	unsigned scan = nfds < POLL_SCAN_MAX ? nfds : POLL_SCAN_MAX;
-	for (unsigned i = 0; i < scan && ready < (unsigned long long)d->rval; i++) {
+	for (unsigned i = 0; i < scan && ready < (unsigned long long)d->call.rval; i++) {
 		uint64_t at = addr + (uint64_t)i * sizeof(p);
 		bool ok;
 		if (i - first >= have) {
 			unsigned n = nfds - i < 256 ? nfds - i : 256;
 			first = i;
-			have = mem_read(d->tid, at, chunk, n * sizeof(p)) == (ssize_t)(n * sizeof(p)) ? n : 0;
+			have = mem_read(d->call.mem, at, chunk, n * sizeof(p)) == (ssize_t)(n * sizeof(p)) ? n : 0;
 		}
 		if (have) {
 			p = chunk[i - first];
 			ok = true;
 		} else {
 			/* The chunk crosses into unreadable memory: entry by entry. */
-			ok = mem_read(d->tid, at, &p, sizeof(p)) == (ssize_t)sizeof(p);
+			ok = mem_read(d->call.mem, at, &p, sizeof(p)) == (ssize_t)sizeof(p);
 			first = i + 1;
 		}
 		if (ok && !p.revents)
@@ -502,7 +502,7 @@ static void poll_result(struct dec *d, uint64_t pts)
 		strbuf_addc(sb, '}');
 		printed++;
 	}
-	if (ready < (unsigned long long)d->rval && scan < nfds && printed < strsize(d))
+	if (ready < (unsigned long long)d->call.rval && scan < nfds && printed < strsize(d))
 		strbuf_adds(sb, sb->len == body ? "[..." : ", ...");
 	if (sb->len != body)
 		strbuf_addc(sb, ']');
@@ -525,22 +525,22 @@ void dec_poll(struct dec *d)
 		poll_result(d, 0);
 		return;
 	}
-	pollfds_at(d, d->args[0], (unsigned)d->args[1]);
-	strbuf_addf(d->out, ", %u, %d", (unsigned)d->args[1], (int)d->args[2]);
+	pollfds_at(d, d->call.args[0], (unsigned)d->call.args[1]);
+	strbuf_addf(d->out, ", %u, %d", (unsigned)d->call.args[1], (int)d->call.args[2]);
 }
 
 void dec_ppoll(struct dec *d)
 {
 	if (d->exiting) {
-		poll_result(d, d->args[2]);
+		poll_result(d, d->call.args[2]);
 		return;
 	}
-	pollfds_at(d, d->args[0], (unsigned)d->args[1]);
-	strbuf_addf(d->out, ", %u, ", (unsigned)d->args[1]);
+	pollfds_at(d, d->call.args[0], (unsigned)d->call.args[1]);
+	strbuf_addf(d->out, ", %u, ", (unsigned)d->call.args[1]);
 	dec_timeout_arg(d, 2);
 	dec_sep(d);
-	dec_sigset(d, d->args[3], d->args[4]);
-	strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[4]);
+	dec_sigset(d, d->call.args[3], d->call.args[4]);
+	strbuf_addf(d->out, ", %llu", (unsigned long long)d->call.args[4]);
 }
 
 /*
@@ -555,7 +555,7 @@ static size_t fdset_size(int nfds)
 
 static int select_nfds(const struct dec *d)
 {
-	int nfds = (int)d->args[0];
+	int nfds = (int)d->call.args[0];
 
 	if (nfds < 0)
 		nfds = 0;
@@ -575,9 +575,9 @@ static void select_entry(struct dec *d)
 	size_t size = fdset_size(nfds);
 	unsigned char *set = size ? malloc(size) : NULL;
 
-	strbuf_addf(d->out, "%d", (int)d->args[0]);
+	strbuf_addf(d->out, "%d", (int)d->call.args[0]);
 	for (int i = 0; i < 3; i++) {
-		uint64_t addr = d->args[i + 1];
+		uint64_t addr = d->call.args[i + 1];
 		dec_sep(d);
 		if (!set) {
 			dec_ptr(d, addr);
@@ -610,10 +610,10 @@ static void select_exit(struct dec *d)
 	int nfds = select_nfds(d);
 	size_t size = fdset_size(nfds);
 	unsigned char *set;
-	long long ready = d->rval;
+	long long ready = d->call.rval;
 	const char *sep = "";
 
-	if (d->err)
+	if (d->call.err)
 		return;
 	if (ready == 0) {
 		strbuf_add(sb, "(Timeout)", 9);
@@ -623,9 +623,9 @@ static void select_exit(struct dec *d)
 	strbuf_addc(sb, '(');
 	size_t body = sb->len;
 	for (int i = 0; i < 3 && ready > 0; i++) {
-		uint64_t addr = d->args[i + 1];
+		uint64_t addr = d->call.args[i + 1];
 		bool first = true;
-		if (!addr || !set || mem_read(d->tid, addr, set, size) != (ssize_t)size)
+		if (!addr || !set || mem_read(d->call.mem, addr, set, size) != (ssize_t)size)
 			continue;
 		for (int j = 0; j < nfds; j++) {
 			if (!bit_set(set, j))
@@ -646,9 +646,9 @@ static void select_exit(struct dec *d)
 			strbuf_addc(sb, ']');
 	}
 	free(set);
-	if (d->args[4]) {
+	if (d->call.args[4]) {
 		strbuf_addf(sb, "%sleft ", sep);
-		left_time(d, sb, d->args[4], d->nr == SYS_select);
+		left_time(d, sb, d->call.args[4], d->call.nr == SYS_select);
 	}
 	strbuf_addc(sb, ')');
 }
@@ -674,7 +674,7 @@ void dec_pselect6(struct dec *d)
 	}
 	select_entry(d);
 	dec_sep(d);
-	if (dec_umove(d, d->args[5], &sas, sizeof(sas))) {
+	if (dec_umove(d, d->call.args[5], &sas, sizeof(sas))) {
 		strbuf_add(d->out, "{sigmask=", 9);
 		dec_sigset(d, sas.addr, sas.len);
 		strbuf_addf(d->out, ", sigsetsize=%llu}", (unsigned long long)sas.len);
@@ -695,19 +695,19 @@ static void epoll_event_val(struct dec *d, const struct epoll_event *ev)
 void dec_epoll_create(struct dec *d)
 {
 	if (!d->exiting)
-		strbuf_addf(d->out, "%d", (int)d->args[0]);
+		strbuf_addf(d->out, "%d", (int)d->call.args[0]);
 }
 
 void dec_epoll_create1(struct dec *d)
 {
 	if (!d->exiting)
-		xlat_print_flags(d->out, &rc_xlat_epollflags, d->args[0], "EPOLL_???");
+		xlat_print_flags(d->out, &rc_xlat_epollflags, d->call.args[0], "EPOLL_???");
 }
 
 void dec_epoll_ctl(struct dec *d)
 {
 	struct epoll_event ev;
-	unsigned op = (unsigned)d->args[1];
+	unsigned op = (unsigned)d->call.args[1];
 
 	if (d->exiting)
 		return;
@@ -715,11 +715,11 @@ void dec_epoll_ctl(struct dec *d)
 	dec_sep(d);
 	xlat_print_val(d->out, &rc_xlat_epollctls, op, "EPOLL_CTL_???");
 	dec_sep(d);
-	dec_fd(d, (int)d->args[2]);
+	dec_fd(d, (int)d->call.args[2]);
 	dec_sep(d);
 	if (op == EPOLL_CTL_DEL)
-		dec_ptr(d, d->args[3]);
-	else if (dec_umove(d, d->args[3], &ev, sizeof(ev)))
+		dec_ptr(d, d->call.args[3]);
+	else if (dec_umove(d, d->call.args[3], &ev, sizeof(ev)))
 		epoll_event_val(d, &ev);
 }
 
@@ -738,11 +738,11 @@ static void epoll_elem(struct dec *d, const void *item, void *ctx)
 static void epoll_events_at(struct dec *d, uint64_t addr)
 {
 	/* A failed call wrote nothing: its array is just an address. */
-	if (d->err && addr) {
+	if (d->call.err && addr) {
 		dec_ptr(d, addr);
 		return;
 	}
-	dec_array(d, addr, (uint64_t)d->rval, sizeof(struct epoll_event), epoll_elem, NULL);
+	dec_array(d, addr, (uint64_t)d->call.rval, sizeof(struct epoll_event), epoll_elem, NULL);
 }
 
 /* epoll_wait, epoll_pwait, epoll_pwait2: the epfd at entry, the rest
@@ -754,18 +754,18 @@ void dec_epoll_wait(struct dec *d)
 		dec_sep(d);
 		return;
 	}
-	epoll_events_at(d, d->args[1]);
-	strbuf_addf(d->out, ", %d, ", (int)d->args[2]);
-	if (d->nr == SYS_epoll_pwait2) {
+	epoll_events_at(d, d->call.args[1]);
+	strbuf_addf(d->out, ", %d, ", (int)d->call.args[2]);
+	if (d->call.nr == SYS_epoll_pwait2) {
 		/* strace prints it at exit, so a failed call shows its
 		 * address (and the parser finds no timeout in that). */
 		dec_timeout_arg(d, 3);
 	} else {
-		strbuf_addf(d->out, "%d", (int)d->args[3]);
+		strbuf_addf(d->out, "%d", (int)d->call.args[3]);
 	}
-	if (d->nr != SYS_epoll_wait) {
+	if (d->call.nr != SYS_epoll_wait) {
 		dec_sep(d);
-		dec_sigset(d, d->args[4], d->args[5]);
-		strbuf_addf(d->out, ", %llu", (unsigned long long)d->args[5]);
+		dec_sigset(d, d->call.args[4], d->call.args[5]);
+		strbuf_addf(d->out, ", %llu", (unsigned long long)d->call.args[5]);
 	}
 }

@@ -223,7 +223,7 @@ static bool ioc_is_out(enum ioc_arg kind)
 
 void dec_ioctl(struct dec *d)
 {
-	unsigned code = (unsigned)d->args[1];
+	unsigned code = (unsigned)d->call.args[1];
 	int known = -1;
 
 	for (size_t i = 0; i < ARRAY_SIZE(ioctls); i++)
@@ -234,9 +234,9 @@ void dec_ioctl(struct dec *d)
 	if (d->exiting) {
 		/* Unknown requests print their argument last, in hex. */
 		if (known < 0)
-			strbuf_addf(d->out, ", %#llx", (unsigned long long)d->args[2]);
+			strbuf_addf(d->out, ", %#llx", (unsigned long long)d->call.args[2]);
 		else if (ioc_is_out(ioctls[known].arg))
-			ioctl_arg(d, (enum ioc_arg)ioctls[known].arg, d->args[2]);
+			ioctl_arg(d, (enum ioc_arg)ioctls[known].arg, d->call.args[2]);
 		return;
 	}
 	file_fd_arg(d, 0);
@@ -244,7 +244,7 @@ void dec_ioctl(struct dec *d)
 	if (known >= 0) {
 		strbuf_adds(d->out, ioctls[known].name);
 		if (!ioc_is_out(ioctls[known].arg))
-			ioctl_arg(d, (enum ioc_arg)ioctls[known].arg, d->args[2]);
+			ioctl_arg(d, (enum ioc_arg)ioctls[known].arg, d->call.args[2]);
 		return;
 	}
 	strbuf_add(d->out, "_IOC(", 5);

@@ -43,15 +43,15 @@ void dec_mmap(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	prot_text(d, d->args[2]);
+	prot_text(d, d->call.args[2]);
 	dec_sep(d);
-	mmap_flags_text(d, d->args[3]);
+	mmap_flags_text(d, d->call.args[3]);
 	dec_sep(d);
-	dec_fd(d, (int)d->args[4]);
+	dec_fd(d, (int)d->call.args[4]);
 	dec_sep(d);
 	dec_hex(d, 5);
 }
@@ -61,7 +61,7 @@ void dec_addr_len(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 }
@@ -70,16 +70,16 @@ void dec_brk(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 }
 
 void dec_mremap(struct dec *d)
 {
-	unsigned long long flags = d->args[3];
+	unsigned long long flags = d->call.args[3];
 
 	if (d->exiting)
 		return;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
@@ -88,7 +88,7 @@ void dec_mremap(struct dec *d)
 	xlat_print_flags(d->out, &rc_xlat_mremap_flags, flags, "MREMAP_???");
 	if ((flags & (MREMAP_MAYMOVE | MREMAP_FIXED)) == (MREMAP_MAYMOVE | MREMAP_FIXED)) {
 		dec_sep(d);
-		dec_ptr(d, d->args[4]);
+		dec_ptr(d, d->call.args[4]);
 	}
 }
 
@@ -97,52 +97,52 @@ void dec_mprotect(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	prot_text(d, d->args[2]);
-	if (d->nr == SYS_pkey_mprotect)
-		strbuf_addf(d->out, ", %d", (int)d->args[3]);
+	prot_text(d, d->call.args[2]);
+	if (d->call.nr == SYS_pkey_mprotect)
+		strbuf_addf(d->out, ", %d", (int)d->call.args[3]);
 }
 
 void dec_madvise(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	xlat_print_val(d->out, &rc_xlat_madvise_cmds, (unsigned)d->args[2], "MADV_???");
+	xlat_print_val(d->out, &rc_xlat_madvise_cmds, (unsigned)d->call.args[2], "MADV_???");
 }
 
 void dec_msync(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_mctl_sync, (unsigned)d->args[2], "MS_???");
+	xlat_print_flags(d->out, &rc_xlat_mctl_sync, (unsigned)d->call.args[2], "MS_???");
 }
 
 void dec_mlockall(struct dec *d)
 {
 	if (!d->exiting)
-		xlat_print_flags(d->out, &rc_xlat_mlockall_flags, (unsigned)d->args[0], "MCL_???");
+		xlat_print_flags(d->out, &rc_xlat_mlockall_flags, (unsigned)d->call.args[0], "MCL_???");
 }
 
 void dec_mlock2(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_mlock_flags, (unsigned)d->args[2], "MLOCK_???");
+	xlat_print_flags(d->out, &rc_xlat_mlock_flags, (unsigned)d->call.args[2], "MLOCK_???");
 }
 
 /* mincore's vector: one byte per page, the low bit printed, at most -s
@@ -150,7 +150,7 @@ void dec_mlock2(struct dec *d)
 void dec_mincore(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_ptr(d, d->args[0]);
+		dec_ptr(d, d->call.args[0]);
 		dec_sep(d);
 		dec_ulong(d, 1);
 		dec_sep(d);
@@ -158,11 +158,11 @@ void dec_mincore(struct dec *d)
 	}
 	long ps = sysconf(_SC_PAGESIZE);
 	uint64_t page = ps > 0 ? (uint64_t)ps : 4096;
-	uint64_t n = d->args[1] / page + (d->args[1] % page ? 1 : 0);
-	uint64_t vec = d->args[2];
+	uint64_t n = d->call.args[1] / page + (d->call.args[1] % page ? 1 : 0);
+	uint64_t vec = d->call.args[2];
 	uint64_t max = (uint64_t)(d->opts ? d->opts->strsize : 32);
 
-	if (!vec || d->err) {
+	if (!vec || d->call.err) {
 		dec_ptr(d, vec);
 		return;
 	}
@@ -173,7 +173,7 @@ void dec_mincore(struct dec *d)
 	uint64_t shown = MIN(n, max);
 	for (uint64_t i = 0; i < shown; i++) {
 		unsigned char b;
-		if (mem_read(d->tid, vec + i, &b, 1) != 1) {
+		if (mem_read(d->call.mem, vec + i, &b, 1) != 1) {
 			if (i == 0) {
 				dec_ptr(d, vec);
 				return;
@@ -191,20 +191,20 @@ void dec_mincore(struct dec *d)
 void dec_membarrier(struct dec *d)
 {
 	if (!d->exiting) {
-		int cmd = (int)d->args[0];
-		unsigned flags = (unsigned)d->args[1];
+		int cmd = (int)d->call.args[0];
+		unsigned flags = (unsigned)d->call.args[1];
 		xlat_print_val(d->out, &rc_xlat_membarrier_cmds, (unsigned)cmd, "MEMBARRIER_CMD_???");
 		dec_sep(d);
 		xlat_print_flags(d->out, &rc_xlat_membarrier_flags, flags, "MEMBARRIER_CMD_FLAG_???");
 		if (flags & MEMBARRIER_CMD_FLAG_CPU)
-			strbuf_addf(d->out, ", %d", (int)d->args[2]);
+			strbuf_addf(d->out, ", %d", (int)d->call.args[2]);
 		return;
 	}
 	/* MEMBARRIER_CMD_QUERY returns the commands the kernel has. */
-	if ((int)d->args[0] != MEMBARRIER_CMD_QUERY || d->err || !d->rval)
+	if ((int)d->call.args[0] != MEMBARRIER_CMD_QUERY || d->call.err || !d->call.rval)
 		return;
 	strbuf_addc(d->rv_extra, '(');
-	xlat_print_flags(d->rv_extra, &rc_xlat_membarrier_cmds, (unsigned long long)d->rval, NULL);
+	xlat_print_flags(d->rv_extra, &rc_xlat_membarrier_cmds, (unsigned long long)d->call.rval, NULL);
 	strbuf_addc(d->rv_extra, ')');
 }
 
@@ -212,27 +212,27 @@ void dec_remap_file_pages(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	prot_text(d, d->args[2]);
+	prot_text(d, d->call.args[2]);
 	dec_sep(d);
 	dec_ulong(d, 3);
 	dec_sep(d);
-	mmap_flags_text(d, d->args[4]);
+	mmap_flags_text(d, d->call.args[4]);
 }
 
 void dec_process_mrelease(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_fd(d, (int)d->args[0]);
-	strbuf_addf(d->out, ", %#x", (unsigned)d->args[1]);
+	dec_fd(d, (int)d->call.args[0]);
+	strbuf_addf(d->out, ", %#x", (unsigned)d->call.args[1]);
 }
 
 void dec_pkey_free(struct dec *d)
 {
 	if (!d->exiting)
-		strbuf_addf(d->out, "%d", (int)d->args[0]);
+		strbuf_addf(d->out, "%d", (int)d->call.args[0]);
 }

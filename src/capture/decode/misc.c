@@ -25,7 +25,7 @@ static void clock_arg(struct dec *d, int argi)
 {
 	/* strace prints the clockid as an unsigned int: CPU clocks of other
 	 * processes (negative ids) come out as 0xffff.... */
-	dec_clockid(d, (unsigned)d->args[argi]);
+	dec_clockid(d, (unsigned)d->call.args[argi]);
 }
 
 /* The remaining time of a sleep is meaningful only when a signal
@@ -33,17 +33,17 @@ static void clock_arg(struct dec *d, int argi)
  * not touch it and strace prints the address. */
 static bool is_erestart(const struct dec *d)
 {
-	return d->err >= 512 && d->err <= 516;
+	return d->call.err >= 512 && d->call.err <= 516;
 }
 
 static void remaining(struct dec *d, uint64_t addr)
 {
 	if (is_erestart(d)) {
 		/* Read it although the call "failed". */
-		int err = d->err;
-		d->err = 0;
+		int err = d->call.err;
+		d->call.err = 0;
 		dec_timespec(d, addr, NULL);
-		d->err = err;
+		d->call.err = err;
 	} else {
 		dec_ptr(d, addr);
 	}
@@ -52,10 +52,10 @@ static void remaining(struct dec *d, uint64_t addr)
 void dec_nanosleep(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_timespec(d, d->args[0], NULL);
+		dec_timespec(d, d->call.args[0], NULL);
 		dec_sep(d);
 	} else {
-		remaining(d, d->args[1]);
+		remaining(d, d->call.args[1]);
 	}
 }
 
@@ -64,14 +64,14 @@ void dec_clock_nanosleep(struct dec *d)
 	if (!d->exiting) {
 		clock_arg(d, 0);
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_clockflags, (unsigned)d->args[1], "TIMER_???");
+		xlat_print_flags(d->out, &rc_xlat_clockflags, (unsigned)d->call.args[1], "TIMER_???");
 		dec_sep(d);
-		dec_timespec(d, d->args[2], NULL);
+		dec_timespec(d, d->call.args[2], NULL);
 		dec_sep(d);
-	} else if (!d->args[1]) {
-		remaining(d, d->args[3]);
+	} else if (!d->call.args[1]) {
+		remaining(d, d->call.args[3]);
 	} else {
-		dec_ptr(d, d->args[3]);
+		dec_ptr(d, d->call.args[3]);
 	}
 }
 
@@ -82,7 +82,7 @@ void dec_clock_gettime(struct dec *d)
 		clock_arg(d, 0);
 		dec_sep(d);
 	} else {
-		dec_timespec(d, d->args[1], NULL);
+		dec_timespec(d, d->call.args[1], NULL);
 	}
 }
 
@@ -92,7 +92,7 @@ void dec_clock_settime(struct dec *d)
 		return;
 	clock_arg(d, 0);
 	dec_sep(d);
-	dec_timespec(d, d->args[1], NULL);
+	dec_timespec(d, d->call.args[1], NULL);
 }
 
 static void timezone_at(struct dec *d, uint64_t addr)
@@ -108,18 +108,18 @@ void dec_gettimeofday(struct dec *d)
 {
 	if (!d->exiting)
 		return;
-	dec_timeval(d, d->args[0]);
+	dec_timeval(d, d->call.args[0]);
 	dec_sep(d);
-	timezone_at(d, d->args[1]);
+	timezone_at(d, d->call.args[1]);
 }
 
 void dec_settimeofday(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_timeval(d, d->args[0]);
+	dec_timeval(d, d->call.args[0]);
 	dec_sep(d);
-	timezone_at(d, d->args[1]);
+	timezone_at(d, d->call.args[1]);
 }
 
 /* strace's sprinttime: local time, ISO 8601; nothing for 0. */
@@ -143,13 +143,13 @@ void dec_time(struct dec *d)
 
 	if (!d->exiting)
 		return;
-	if (dec_umove(d, d->args[0], &t, sizeof(t))) {
+	if (dec_umove(d, d->call.args[0], &t, sizeof(t))) {
 		strbuf_addf(d->out, "[%lld", (long long)t);
 		if (fmt_time(t, when, sizeof(when)))
 			strbuf_addf(d->out, " /* %s */", when);
 		strbuf_addc(d->out, ']');
 	}
-	if (!d->err && fmt_time(d->rval, when, sizeof(when)))
+	if (!d->call.err && fmt_time(d->call.rval, when, sizeof(when)))
 		strbuf_addf(d->rv_extra, "(%s)", when);
 }
 
@@ -169,22 +169,22 @@ static void itimerval_at(struct dec *d, uint64_t addr)
 void dec_getitimer(struct dec *d)
 {
 	if (!d->exiting) {
-		xlat_print_val(d->out, &rc_xlat_itimer_which, (unsigned)d->args[0], "ITIMER_???");
+		xlat_print_val(d->out, &rc_xlat_itimer_which, (unsigned)d->call.args[0], "ITIMER_???");
 		dec_sep(d);
 	} else {
-		itimerval_at(d, d->args[1]);
+		itimerval_at(d, d->call.args[1]);
 	}
 }
 
 void dec_setitimer(struct dec *d)
 {
 	if (!d->exiting) {
-		xlat_print_val(d->out, &rc_xlat_itimer_which, (unsigned)d->args[0], "ITIMER_???");
+		xlat_print_val(d->out, &rc_xlat_itimer_which, (unsigned)d->call.args[0], "ITIMER_???");
 		dec_sep(d);
-		itimerval_at(d, d->args[1]);
+		itimerval_at(d, d->call.args[1]);
 		dec_sep(d);
 	} else {
-		itimerval_at(d, d->args[2]);
+		itimerval_at(d, d->call.args[2]);
 	}
 }
 
@@ -253,9 +253,9 @@ void dec_timer_create(struct dec *d)
 	if (!d->exiting) {
 		clock_arg(d, 0);
 		dec_sep(d);
-		sigevent_at(d, d->args[1]);
+		sigevent_at(d, d->call.args[1]);
 		dec_sep(d);
-	} else if (dec_umove(d, d->args[2], &id, sizeof(id))) {
+	} else if (dec_umove(d, d->call.args[2], &id, sizeof(id))) {
 		strbuf_addf(d->out, "[%d]", id);
 	}
 }
@@ -263,42 +263,42 @@ void dec_timer_create(struct dec *d)
 void dec_timer_settime(struct dec *d)
 {
 	if (!d->exiting) {
-		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
-		xlat_print_flags(d->out, &rc_xlat_clockflags, (unsigned)d->args[1], "TIMER_???");
+		strbuf_addf(d->out, "%d, ", (int)d->call.args[0]);
+		xlat_print_flags(d->out, &rc_xlat_clockflags, (unsigned)d->call.args[1], "TIMER_???");
 		dec_sep(d);
-		itimerspec_at(d, d->args[2]);
+		itimerspec_at(d, d->call.args[2]);
 		dec_sep(d);
 	} else {
-		itimerspec_at(d, d->args[3]);
+		itimerspec_at(d, d->call.args[3]);
 	}
 }
 
 void dec_timer_gettime(struct dec *d)
 {
 	if (!d->exiting)
-		strbuf_addf(d->out, "%d, ", (int)d->args[0]);
+		strbuf_addf(d->out, "%d, ", (int)d->call.args[0]);
 	else
-		itimerspec_at(d, d->args[1]);
+		itimerspec_at(d, d->call.args[1]);
 }
 
 /* timer_getoverrun, timer_delete: strace's printargs_d. */
 void dec_timer_id(struct dec *d)
 {
 	if (!d->exiting)
-		strbuf_addf(d->out, "%d", (int)d->args[0]);
+		strbuf_addf(d->out, "%d", (int)d->call.args[0]);
 }
 
 void dec_alarm(struct dec *d)
 {
 	if (!d->exiting)
-		strbuf_addf(d->out, "%u", (unsigned)d->args[0]);
+		strbuf_addf(d->out, "%u", (unsigned)d->call.args[0]);
 }
 
 void dec_sysinfo(struct dec *d)
 {
 	struct sysinfo si;
 
-	if (!d->exiting || !dec_umove(d, d->args[0], &si, sizeof(si)))
+	if (!d->exiting || !dec_umove(d, d->call.args[0], &si, sizeof(si)))
 		return;
 	strbuf_addf(d->out,
 		    "{uptime=%lu, loads=[%lu, %lu, %lu], totalram=%lu, freeram=%lu, sharedram=%lu, "
@@ -315,7 +315,7 @@ void dec_times(struct dec *d)
 		int64_t utime, stime, cutime, cstime;
 	} t;
 
-	if (!d->exiting || !dec_umove(d, d->args[0], &t, sizeof(t)))
+	if (!d->exiting || !dec_umove(d, d->call.args[0], &t, sizeof(t)))
 		return;
 	strbuf_add(d->out, "{tms_utime=", 11);
 	dec_clock_t(d->out, (unsigned long long)t.utime);
@@ -342,7 +342,7 @@ void dec_restart_syscall(struct dec *d)
 
 static void pid_arg(struct dec *d, int argi)
 {
-	strbuf_addf(d->out, "%d", (int)d->args[argi]);
+	strbuf_addf(d->out, "%d", (int)d->call.args[argi]);
 }
 
 /* An int the call reads or writes at ADDR: "[5]". */
@@ -358,8 +358,8 @@ void dec_sched_getscheduler(struct dec *d)
 {
 	if (!d->exiting) {
 		pid_arg(d, 0);
-	} else if (!d->err) {
-		const char *name = xlat_name(&rc_xlat_schedulers, d->rval);
+	} else if (!d->call.err) {
+		const char *name = xlat_name(&rc_xlat_schedulers, d->call.rval);
 		if (name)
 			strbuf_addf(d->rv_extra, "(%s)", name);
 	}
@@ -371,9 +371,9 @@ void dec_sched_setscheduler(struct dec *d)
 		return;
 	pid_arg(d, 0);
 	dec_sep(d);
-	xlat_print_val(d->out, &rc_xlat_schedulers, (unsigned)d->args[1], "SCHED_???");
+	xlat_print_val(d->out, &rc_xlat_schedulers, (unsigned)d->call.args[1], "SCHED_???");
 	dec_sep(d);
-	int_at(d, d->args[2]);
+	int_at(d, d->call.args[2]);
 }
 
 void dec_sched_getparam(struct dec *d)
@@ -382,7 +382,7 @@ void dec_sched_getparam(struct dec *d)
 		pid_arg(d, 0);
 		dec_sep(d);
 	} else {
-		int_at(d, d->args[1]);
+		int_at(d, d->call.args[1]);
 	}
 }
 
@@ -392,14 +392,14 @@ void dec_sched_setparam(struct dec *d)
 		return;
 	pid_arg(d, 0);
 	dec_sep(d);
-	int_at(d, d->args[1]);
+	int_at(d, d->call.args[1]);
 }
 
 /* sched_get_priority_max, sched_get_priority_min. */
 void dec_sched_priority(struct dec *d)
 {
 	if (!d->exiting)
-		xlat_print_val(d->out, &rc_xlat_schedulers, (unsigned)d->args[0], "SCHED_???");
+		xlat_print_val(d->out, &rc_xlat_schedulers, (unsigned)d->call.args[0], "SCHED_???");
 }
 
 void dec_sched_rr_get_interval(struct dec *d)
@@ -407,10 +407,10 @@ void dec_sched_rr_get_interval(struct dec *d)
 	if (!d->exiting) {
 		pid_arg(d, 0);
 		dec_sep(d);
-	} else if (d->err) {
-		dec_ptr(d, d->args[1]);
+	} else if (d->call.err) {
+		dec_ptr(d, d->call.args[1]);
 	} else {
-		dec_timespec(d, d->args[1], NULL);
+		dec_timespec(d, d->call.args[1], NULL);
 	}
 }
 
@@ -423,7 +423,7 @@ void dec_getpriority(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	xlat_print_val(d->out, &rc_xlat_priorities, (unsigned)d->args[0], "PRIO_???");
+	xlat_print_val(d->out, &rc_xlat_priorities, (unsigned)d->call.args[0], "PRIO_???");
 	dec_sep(d);
 	prio_who(d);
 }
@@ -432,9 +432,9 @@ void dec_setpriority(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	xlat_print_val(d->out, &rc_xlat_priorities, (unsigned)d->args[0], "PRIO_???");
+	xlat_print_val(d->out, &rc_xlat_priorities, (unsigned)d->call.args[0], "PRIO_???");
 	dec_sep(d);
 	prio_who(d);
 	dec_sep(d);
-	strbuf_addf(d->out, "%d", (int)d->args[2]);
+	strbuf_addf(d->out, "%d", (int)d->call.args[2]);
 }

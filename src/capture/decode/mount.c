@@ -35,7 +35,7 @@ static void xattr_val(struct dec *d, uint64_t addr, uint64_t insize, uint64_t si
 	} else {
 		size_t n = MIN((size_t)size, (size_t)strsize);
 		char *buf = malloc(n + 1);
-		if (!buf || mem_read(d->tid, addr, buf, n) != (ssize_t)n) {
+		if (!buf || mem_read(d->call.mem, addr, buf, n) != (ssize_t)n) {
 			dec_ptr(d, addr);
 		} else {
 			size_t shown = n;
@@ -54,47 +54,47 @@ void dec_setxattr(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	if (d->nr == SYS_fsetxattr)
+	if (d->call.nr == SYS_fsetxattr)
 		file_fd_arg(d, 0);
 	else
 		dec_path_arg(d, 0);
 	dec_sep(d);
-	dec_str(d, d->args[1]);
+	dec_str(d, d->call.args[1]);
 	dec_sep(d);
-	xattr_val(d, d->args[2], d->args[3], d->args[3]);
+	xattr_val(d, d->call.args[2], d->call.args[3], d->call.args[3]);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_xattrflags, d->args[4], "XATTR_???");
+	xlat_print_flags(d->out, &rc_xlat_xattrflags, d->call.args[4], "XATTR_???");
 }
 
 void dec_getxattr(struct dec *d)
 {
 	if (!d->exiting) {
-		if (d->nr == SYS_fgetxattr)
+		if (d->call.nr == SYS_fgetxattr)
 			file_fd_arg(d, 0);
 		else
 			dec_path_arg(d, 0);
 		dec_sep(d);
-		dec_str(d, d->args[1]);
+		dec_str(d, d->call.args[1]);
 		dec_sep(d);
 	} else {
-		xattr_val(d, d->args[2], d->args[3], (uint64_t)d->rval);
+		xattr_val(d, d->call.args[2], d->call.args[3], (uint64_t)d->call.rval);
 	}
 }
 
 void dec_listxattr(struct dec *d)
 {
 	if (!d->exiting) {
-		if (d->nr == SYS_flistxattr)
+		if (d->call.nr == SYS_flistxattr)
 			file_fd_arg(d, 0);
 		else
 			dec_path_arg(d, 0);
 		dec_sep(d);
 		return;
 	}
-	if (!d->args[2] || d->err)
-		dec_ptr(d, d->args[1]);
+	if (!d->call.args[2] || d->call.err)
+		dec_ptr(d, d->call.args[1]);
 	else
-		dec_buf(d, d->args[1], (size_t)d->rval, false);
+		dec_buf(d, d->call.args[1], (size_t)d->call.rval, false);
 	dec_sep(d);
 	dec_ulong(d, 2);
 }
@@ -104,12 +104,12 @@ void dec_removexattr(struct dec *d)
 	if (d->exiting)
 		return;
 	/* fremovexattr has no roles: its fd is not the event's. */
-	if (d->nr == SYS_fremovexattr)
-		dec_fd(d, (int)d->args[0]);
+	if (d->call.nr == SYS_fremovexattr)
+		dec_fd(d, (int)d->call.args[0]);
 	else
 		dec_path_arg(d, 0);
 	dec_sep(d);
-	dec_str(d, d->args[1]);
+	dec_str(d, d->call.args[1]);
 }
 
 /*
@@ -117,7 +117,7 @@ void dec_removexattr(struct dec *d)
  */
 void dec_mount(struct dec *d)
 {
-	unsigned long long flags = d->args[3];
+	unsigned long long flags = d->call.args[3];
 	bool ignore_type = false, ignore_data = false, old_magic = false;
 
 	if (d->exiting)
@@ -132,14 +132,14 @@ void dec_mount(struct dec *d)
 		ignore_type = ignore_data = true;
 	/* mount has no roles (neither the source nor the
 	 * target), so neither is the event's. */
-	dec_path(d, d->args[0]);
+	dec_path(d, d->call.args[0]);
 	dec_sep(d);
-	dec_path(d, d->args[1]);
+	dec_path(d, d->call.args[1]);
 	dec_sep(d);
 	if (ignore_type)
-		dec_ptr(d, d->args[2]);
+		dec_ptr(d, d->call.args[2]);
 	else
-		dec_str(d, d->args[2]);
+		dec_str(d, d->call.args[2]);
 	dec_sep(d);
 	if (old_magic) {
 		strbuf_adds(d->out, "MS_MGC_VAL");
@@ -150,9 +150,9 @@ void dec_mount(struct dec *d)
 		xlat_print_flags(d->out, &rc_xlat_mount_flags, flags, "MS_???");
 	dec_sep(d);
 	if (ignore_data)
-		dec_ptr(d, d->args[4]);
+		dec_ptr(d, d->call.args[4]);
 	else
-		dec_str(d, d->args[4]);
+		dec_str(d, d->call.args[4]);
 }
 
 /* pivot_root(new_root, put_old): the new root is the event's path, the
@@ -172,12 +172,12 @@ void dec_umount2(struct dec *d)
 		return;
 	dec_path_arg(d, 0);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_umount_flags, d->args[1], "MNT_???");
+	xlat_print_flags(d->out, &rc_xlat_umount_flags, d->call.args[1], "MNT_???");
 }
 
 void dec_swapon(struct dec *d)
 {
-	unsigned flags = (unsigned)d->args[1];
+	unsigned flags = (unsigned)d->call.args[1];
 	unsigned prio = flags & SWAP_FLAG_PRIO_MASK;
 
 	if (d->exiting)
@@ -195,7 +195,7 @@ void dec_swapon(struct dec *d)
 /* fanotify has no roles: nothing is the event's. */
 void dec_fanotify_init(struct dec *d)
 {
-	unsigned flags = (unsigned)d->args[0];
+	unsigned flags = (unsigned)d->call.args[0];
 	const unsigned class_bits = FAN_CLASS_NOTIF | FAN_CLASS_CONTENT | FAN_CLASS_PRE_CONTENT;
 
 	if (d->exiting)
@@ -207,20 +207,20 @@ void dec_fanotify_init(struct dec *d)
 		xlat_print_flags(d->out, &rc_xlat_fan_init_flags, flags, "FAN_???");
 	}
 	dec_sep(d);
-	dec_open_flags(d, (unsigned)d->args[1]);
+	dec_open_flags(d, (unsigned)d->call.args[1]);
 }
 
 void dec_fanotify_mark(struct dec *d)
 {
-	int dirfd = (int)d->args[3];
+	int dirfd = (int)d->call.args[3];
 
 	if (d->exiting)
 		return;
-	dec_fd(d, (int)d->args[0]);
+	dec_fd(d, (int)d->call.args[0]);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_fan_mark_flags, (unsigned)d->args[1], "FAN_MARK_???");
+	xlat_print_flags(d->out, &rc_xlat_fan_mark_flags, (unsigned)d->call.args[1], "FAN_MARK_???");
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_fan_event_flags, d->args[2], "FAN_???");
+	xlat_print_flags(d->out, &rc_xlat_fan_event_flags, d->call.args[2], "FAN_???");
 	dec_sep(d);
 	if (dirfd == FAN_NOFD) {
 		strbuf_adds(d->out, "FAN_NOFD");
@@ -230,5 +230,5 @@ void dec_fanotify_mark(struct dec *d)
 		d->e->dir_hint = hint;
 	}
 	dec_sep(d);
-	dec_path(d, d->args[4]);
+	dec_path(d, d->call.args[4]);
 }

@@ -107,7 +107,7 @@ static void print_hex_mem(struct dec *d, uint64_t addr, size_t len)
 		return;
 	}
 	len = MIN(len, sizeof(buf));
-	if (mem_read(d->tid, addr, buf, len) != (ssize_t)len) {
+	if (mem_read(d->call.mem, addr, buf, len) != (ssize_t)len) {
 		dec_ptr(d, addr);
 		return;
 	}
@@ -119,7 +119,7 @@ static bool print_int_at(struct dec *d, uint64_t addr, int *out)
 {
 	int v;
 
-	if (!addr || mem_read(d->tid, addr, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
+	if (!addr || mem_read(d->call.mem, addr, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
 		dec_ptr(d, addr);
 		return false;
 	}
@@ -161,7 +161,7 @@ static void print_inet_addr(struct dec *d, const char *field, const struct in_ad
 /* The first argument, the socket, printed (the event's fd by its role). */
 static void sock_fd(struct dec *d)
 {
-	dec_fd(d, (int)d->args[0]);
+	dec_fd(d, (int)d->call.args[0]);
 }
 
 /* A socket address of LEN bytes (an int: strace prints the address when
@@ -255,7 +255,7 @@ static void print_iov(struct dec *d, uint64_t addr, uint64_t n, uint64_t data_si
 		struct iovec iov;
 		if (i)
 			dec_sep(d);
-		if (mem_read(d->tid, at, &iov, sizeof(iov)) != (ssize_t)sizeof(iov)) {
+		if (mem_read(d->call.mem, at, &iov, sizeof(iov)) != (ssize_t)sizeof(iov)) {
 			if (i == 0) {
 				dec_ptr(d, addr);
 				return;
@@ -460,7 +460,7 @@ static void print_msg_control(struct dec *d, uint64_t addr, uint64_t in_len)
 	strbuf_adds(d->out, ", msg_control=");
 	control_len = (size_t)MIN(in_len, (uint64_t)optmem_max());
 	buf = control_len < hdr ? NULL : malloc(control_len);
-	if (!buf || mem_read(d->tid, addr, buf, control_len) != (ssize_t)control_len) {
+	if (!buf || mem_read(d->call.mem, addr, buf, control_len) != (ssize_t)control_len) {
 		dec_ptr(d, addr);
 		free(buf);
 		return;
@@ -537,7 +537,7 @@ static void print_msghdr_at(struct dec *d, uint64_t addr, const int *user_namele
 	struct msg_facts f = { .data = data };
 	struct msghdr m;
 
-	if (!addr || mem_read(d->tid, addr, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
+	if (!addr || mem_read(d->call.mem, addr, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
 		dec_ptr(d, addr);
 		return;
 	}
@@ -552,25 +552,25 @@ void dec_socket(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	print_family(d, d->args[0]);
+	print_family(d, d->call.args[0]);
 	dec_sep(d);
-	print_sock_type(d, (unsigned int)d->args[1]);
+	print_sock_type(d, (unsigned int)d->call.args[1]);
 	dec_sep(d);
-	switch (d->args[0]) {
+	switch (d->call.args[0]) {
 	case AF_INET:
 	case AF_INET6:
-		xlat_print_val(d->out, &rc_xlat_inet_protocols, d->args[2], "IPPROTO_???");
+		xlat_print_val(d->out, &rc_xlat_inet_protocols, d->call.args[2], "IPPROTO_???");
 		break;
 	case AF_NETLINK:
-		xlat_print_val(d->out, &rc_xlat_netlink_protocols, d->args[2], "NETLINK_???");
+		xlat_print_val(d->out, &rc_xlat_netlink_protocols, d->call.args[2], "NETLINK_???");
 		break;
 	case AF_PACKET:
 		strbuf_adds(d->out, "htons(");
-		xlat_print_val(d->out, &rc_xlat_ethernet_protocols, ntohs((uint16_t)d->args[2]), "ETH_P_???");
+		xlat_print_val(d->out, &rc_xlat_ethernet_protocols, ntohs((uint16_t)d->call.args[2]), "ETH_P_???");
 		strbuf_addc(d->out, ')');
 		break;
 	default:
-		strbuf_addf(d->out, "%llu", (unsigned long long)d->args[2]);
+		strbuf_addf(d->out, "%llu", (unsigned long long)d->call.args[2]);
 		break;
 	}
 }
@@ -578,15 +578,15 @@ void dec_socket(struct dec *d)
 void dec_socketpair(struct dec *d)
 {
 	if (!d->exiting) {
-		print_family(d, d->args[0]);
+		print_family(d, d->call.args[0]);
 		dec_sep(d);
-		print_sock_type(d, (unsigned int)d->args[1]);
-		strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
+		print_sock_type(d, (unsigned int)d->call.args[1]);
+		strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->call.args[2]);
 		return;
 	}
 	int sv[2];
-	uint64_t addr = d->args[3];
-	if (!addr || d->err || mem_read(d->tid, addr, &sv[0], sizeof(int)) != (ssize_t)sizeof(int)) {
+	uint64_t addr = d->call.args[3];
+	if (!addr || d->call.err || mem_read(d->call.mem, addr, &sv[0], sizeof(int)) != (ssize_t)sizeof(int)) {
 		dec_ptr(d, addr);
 		return;
 	}
@@ -594,7 +594,7 @@ void dec_socketpair(struct dec *d)
 	dec_fd(d, sv[0]);
 	dec_sep(d);
 	event_add_fd(d->e, sv[0]);
-	if (mem_read(d->tid, addr + sizeof(int), &sv[1], sizeof(int)) == (ssize_t)sizeof(int)) {
+	if (mem_read(d->call.mem, addr + sizeof(int), &sv[1], sizeof(int)) == (ssize_t)sizeof(int)) {
 		dec_fd(d, sv[1]);
 		event_add_fd(d->e, sv[1]);
 	} else {
@@ -611,7 +611,7 @@ void dec_connect(struct dec *d)
 	sock_fd(d);
 	dec_sep(d);
 	dec_sockaddr_arg(d, 1);
-	strbuf_addf(d->out, ", %d", (int)d->args[2]);
+	strbuf_addf(d->out, ", %d", (int)d->call.args[2]);
 }
 
 void dec_listen(struct dec *d)
@@ -619,7 +619,7 @@ void dec_listen(struct dec *d)
 	if (d->exiting)
 		return;
 	sock_fd(d);
-	strbuf_addf(d->out, ", %d", (int)d->args[1]);
+	strbuf_addf(d->out, ", %d", (int)d->call.args[1]);
 }
 
 void dec_shutdown(struct dec *d)
@@ -628,14 +628,14 @@ void dec_shutdown(struct dec *d)
 		return;
 	sock_fd(d);
 	dec_sep(d);
-	xlat_print_val(d->out, &rc_xlat_shutdown_modes, d->args[1], "SHUT_???");
+	xlat_print_val(d->out, &rc_xlat_shutdown_modes, d->call.args[1], "SHUT_???");
 }
 
 /* An address length the caller offers (accept, recvfrom): read at entry
  * when both pointers are set. */
 static bool fetch_socklen(struct dec *d, uint64_t addr, uint64_t lenp, int *len)
 {
-	return addr && lenp && mem_read(d->tid, lenp, len, sizeof(*len)) == (ssize_t)sizeof(*len);
+	return addr && lenp && mem_read(d->call.mem, lenp, len, sizeof(*len)) == (ssize_t)sizeof(*len);
 }
 
 /* "[16]", or "[128 => 16]" when the kernel changed it. */
@@ -657,35 +657,35 @@ static void decode_sockname(struct dec *d, bool flags)
 	if (!d->exiting) {
 		sock_fd(d);
 		dec_sep(d);
-		if (fetch_socklen(d, d->args[1], d->args[2], &ulen)) {
+		if (fetch_socklen(d, d->call.args[1], d->call.args[2], &ulen)) {
 			d->priv[0] = 1;
 			d->priv[1] = (uint32_t)ulen;
 			return;
 		}
 		d->priv[0] = 0;
-		dec_ptr(d, d->args[1]);
+		dec_ptr(d, d->call.args[1]);
 		dec_sep(d);
-		dec_ptr(d, d->args[2]);
+		dec_ptr(d, d->call.args[2]);
 		if (flags) {
 			dec_sep(d);
-			xlat_print_flags(d->out, &rc_xlat_sock_type_flags, d->args[3], "SOCK_???");
+			xlat_print_flags(d->out, &rc_xlat_sock_type_flags, d->call.args[3], "SOCK_???");
 		}
 		return;
 	}
 	if (!d->priv[0])
 		return;
 	ulen = (int)(uint32_t)d->priv[1];
-	if (d->err || mem_read(d->tid, d->args[2], &rlen, sizeof(rlen)) != (ssize_t)sizeof(rlen)) {
-		dec_ptr(d, d->args[1]);
+	if (d->call.err || mem_read(d->call.mem, d->call.args[2], &rlen, sizeof(rlen)) != (ssize_t)sizeof(rlen)) {
+		dec_ptr(d, d->call.args[1]);
 		strbuf_addf(d->out, ", [%d]", ulen);
 	} else {
-		print_sockaddr(d, d->args[1], ulen > rlen ? rlen : ulen, true);
+		print_sockaddr(d, d->call.args[1], ulen > rlen ? rlen : ulen, true);
 		dec_sep(d);
 		print_socklen_change(d, ulen, rlen);
 	}
 	if (flags) {
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_sock_type_flags, d->args[3], "SOCK_???");
+		xlat_print_flags(d->out, &rc_xlat_sock_type_flags, d->call.args[3], "SOCK_???");
 	}
 }
 
@@ -712,14 +712,14 @@ static void decode_send(struct dec *d, bool to)
 		return;
 	sock_fd(d);
 	dec_sep(d);
-	dec_buf_arg(d, 1, (size_t)d->args[2]);
-	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
-	print_msg_flags(d, d->args[3]);
+	dec_buf_arg(d, 1, (size_t)d->call.args[2]);
+	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->call.args[2]);
+	print_msg_flags(d, d->call.args[3]);
 	if (!to)
 		return;
 	dec_sep(d);
 	dec_sockaddr_arg(d, 4);
-	strbuf_addf(d->out, ", %d", (int)d->args[5]);
+	strbuf_addf(d->out, ", %d", (int)d->call.args[5]);
 }
 
 void dec_sendto(struct dec *d)
@@ -736,28 +736,28 @@ static void decode_recv(struct dec *d, bool from)
 	if (!d->exiting) {
 		sock_fd(d);
 		dec_sep(d);
-		d->priv[1] = from && fetch_socklen(d, d->args[4], d->args[5], &ulen) ? (uint32_t)ulen : 0;
+		d->priv[1] = from && fetch_socklen(d, d->call.args[4], d->call.args[5], &ulen) ? (uint32_t)ulen : 0;
 		return;
 	}
-	if (d->err)
-		dec_ptr(d, d->args[1]);
+	if (d->call.err)
+		dec_ptr(d, d->call.args[1]);
 	else
-		dec_buf_arg(d, 1, (size_t)MIN((uint64_t)d->rval, d->args[2]));
-	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[2]);
-	print_msg_flags(d, d->args[3]);
+		dec_buf_arg(d, 1, (size_t)MIN((uint64_t)d->call.rval, d->call.args[2]));
+	strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->call.args[2]);
+	print_msg_flags(d, d->call.args[3]);
 	if (!from)
 		return;
 	dec_sep(d);
 	ulen = (int)(uint32_t)d->priv[1];
-	if (!fetch_socklen(d, d->args[4], d->args[5], &rlen)) {
-		dec_ptr(d, d->args[4]);
+	if (!fetch_socklen(d, d->call.args[4], d->call.args[5], &rlen)) {
+		dec_ptr(d, d->call.args[4]);
 		dec_sep(d);
-		dec_ptr(d, d->args[5]);
-	} else if (d->err) {
-		dec_ptr(d, d->args[4]);
+		dec_ptr(d, d->call.args[5]);
+	} else if (d->call.err) {
+		dec_ptr(d, d->call.args[4]);
 		strbuf_addf(d->out, ", [%d]", ulen);
 	} else {
-		print_sockaddr(d, d->args[4], ulen > rlen ? rlen : ulen, true);
+		print_sockaddr(d, d->call.args[4], ulen > rlen ? rlen : ulen, true);
 		dec_sep(d);
 		print_socklen_change(d, ulen, rlen);
 	}
@@ -787,9 +787,9 @@ void dec_sendmsg(struct dec *d)
 		return;
 	sock_fd(d);
 	dec_sep(d);
-	print_msghdr_at(d, d->args[1], NULL, UINT64_MAX, true);
+	print_msghdr_at(d, d->call.args[1], NULL, UINT64_MAX, true);
 	dec_sep(d);
-	print_msg_flags(d, d->args[2]);
+	print_msg_flags(d, d->call.args[2]);
 }
 
 /* recvmsg(fd, msg, flags): the message at exit. priv[0]: the message was
@@ -801,26 +801,26 @@ void dec_recvmsg(struct dec *d)
 	if (!d->exiting) {
 		sock_fd(d);
 		dec_sep(d);
-		if (d->args[1] && mem_read(d->tid, d->args[1], &m, sizeof(m)) == (ssize_t)sizeof(m)) {
+		if (d->call.args[1] && mem_read(d->call.mem, d->call.args[1], &m, sizeof(m)) == (ssize_t)sizeof(m)) {
 			d->priv[0] = 1;
 			d->priv[1] = (uint32_t)m.msg_namelen;
 			return;
 		}
 		d->priv[0] = 0;
-		dec_ptr(d, d->args[1]);
+		dec_ptr(d, d->call.args[1]);
 		dec_sep(d);
-		print_msg_flags(d, d->args[2]);
+		print_msg_flags(d, d->call.args[2]);
 		return;
 	}
 	if (!d->priv[0])
 		return;
 	int namelen = (int)(uint32_t)d->priv[1];
-	if (d->err)
+	if (d->call.err)
 		strbuf_addf(d->out, "{msg_namelen=%d}", namelen);
 	else
-		print_msghdr_at(d, d->args[1], &namelen, (uint64_t)d->rval, true);
+		print_msghdr_at(d, d->call.args[1], &namelen, (uint64_t)d->call.rval, true);
 	dec_sep(d);
-	print_msg_flags(d, d->args[2]);
+	print_msg_flags(d, d->call.args[2]);
 }
 
 /*
@@ -857,7 +857,7 @@ static void print_mmsgvec(struct dec *d, struct mmsg_print *c)
 		uint64_t at = c->addr + i * sizeof(mm);
 		if (i)
 			dec_sep(d);
-		if (!c->readable || mem_read(d->tid, at, &mm, sizeof(mm)) != (ssize_t)sizeof(mm)) {
+		if (!c->readable || mem_read(d->call.mem, at, &mm, sizeof(mm)) != (ssize_t)sizeof(mm)) {
 			if (i == 0) {
 				dec_ptr(d, c->addr);
 				return;
@@ -894,15 +894,15 @@ void dec_sendmmsg(struct dec *d)
 		return;
 	}
 	struct mmsg_print c = {
-		.addr = d->args[1],
-		.vlen = (unsigned int)d->args[2],
+		.addr = d->call.args[1],
+		.vlen = (unsigned int)d->call.args[2],
 		.readable = true,
-		.msg_len_vlen = d->err ? 0 : (unsigned int)d->rval,
+		.msg_len_vlen = d->call.err ? 0 : (unsigned int)d->call.rval,
 		.count = IOV_MAX,
 	};
 	print_mmsgvec(d, &c);
-	strbuf_addf(d->out, ", %u, ", (unsigned int)d->args[2]);
-	print_msg_flags(d, d->args[3]);
+	strbuf_addf(d->out, ", %u, ", (unsigned int)d->call.args[2]);
+	print_msg_flags(d, d->call.args[3]);
 }
 
 /* A struct timespec argument, as strace's sprint_timespec, into SB. */
@@ -912,7 +912,7 @@ static void timespec_text(struct dec *d, struct strbuf *sb, uint64_t addr)
 
 	if (!addr)
 		strbuf_adds(sb, "NULL");
-	else if (mem_read(d->tid, addr, &ts, sizeof(ts)) != (ssize_t)sizeof(ts))
+	else if (mem_read(d->call.mem, addr, &ts, sizeof(ts)) != (ssize_t)sizeof(ts))
 		strbuf_addf(sb, "%#llx", (unsigned long long)addr);
 	else
 		strbuf_addf(sb, "{tv_sec=%lld, tv_nsec=%llu}", (long long)ts.tv_sec,
@@ -926,14 +926,14 @@ void dec_recvmmsg(struct dec *d)
 {
 	if (!d->exiting) {
 		struct strbuf sb = STRBUF_INIT;
-		size_t n = (size_t)MIN((uint64_t)(unsigned int)d->args[2], (uint64_t)IOV_MAX), i;
+		size_t n = (size_t)MIN((uint64_t)(unsigned int)d->call.args[2], (uint64_t)IOV_MAX), i;
 		int *lens = n ? malloc(n * sizeof(int)) : NULL;
 
 		sock_fd(d);
 		dec_sep(d);
 		for (i = 0; lens && i < n; i++) {
 			struct mmsghdr mm;
-			if (mem_read(d->tid, d->args[1] + i * sizeof(mm), &mm, sizeof(mm)) != (ssize_t)sizeof(mm))
+			if (mem_read(d->call.mem, d->call.args[1] + i * sizeof(mm), &mm, sizeof(mm)) != (ssize_t)sizeof(mm))
 				break;
 			lens[i] = (int)mm.msg_hdr.msg_namelen;
 		}
@@ -941,16 +941,16 @@ void dec_recvmmsg(struct dec *d)
 		d->priv[0] = (uint64_t)(uintptr_t)kept;
 		d->priv[1] = kept ? i : 0;
 		free(lens);
-		timespec_text(d, &sb, d->args[4]);
+		timespec_text(d, &sb, d->call.args[4]);
 		d->priv[2] = (uint64_t)(uintptr_t)dec_keep(d, strbuf_str(&sb), sb.len);
 		strbuf_release(&sb);
 		return;
 	}
 	struct mmsg_print c = {
-		.addr = d->args[1],
-		.vlen = d->err ? (unsigned int)-1 : (unsigned int)d->rval,
-		.readable = !d->err,
-		.msg_len_vlen = d->err ? 0 : (unsigned int)d->rval,
+		.addr = d->call.args[1],
+		.vlen = d->call.err ? (unsigned int)-1 : (unsigned int)d->call.rval,
+		.readable = !d->call.err,
+		.msg_len_vlen = d->call.err ? 0 : (unsigned int)d->call.rval,
 		.use_msg_len = true,
 		.namelens = (const int *)(uintptr_t)d->priv[0],
 		.count = IOV_MAX,
@@ -958,18 +958,18 @@ void dec_recvmmsg(struct dec *d)
 	if (c.namelens)
 		c.count = MIN((size_t)d->priv[1], c.count);
 	print_mmsgvec(d, &c);
-	strbuf_addf(d->out, ", %u, ", (unsigned int)d->args[2]);
-	print_msg_flags(d, d->args[3]);
+	strbuf_addf(d->out, ", %u, ", (unsigned int)d->call.args[2]);
+	print_msg_flags(d, d->call.args[3]);
 	dec_sep(d);
 	const char *ts = (const char *)(uintptr_t)d->priv[2];
 	strbuf_adds(d->out, ts ? ts : "NULL");
-	if (d->err)
+	if (d->call.err)
 		return;
-	if (d->rval == 0) {
+	if (d->call.rval == 0) {
 		strbuf_adds(d->rv_extra, "(Timeout)");
-	} else if (d->args[4]) {
+	} else if (d->call.args[4]) {
 		strbuf_adds(d->rv_extra, "(left ");
-		timespec_text(d, d->rv_extra, d->args[4]);
+		timespec_text(d, d->rv_extra, d->call.args[4]);
 		strbuf_addc(d->rv_extra, ')');
 	}
 }
@@ -1028,7 +1028,7 @@ static void print_sockopt_name(struct dec *d, unsigned int level, unsigned int n
 /* (fd, level, name, ": the first three arguments. */
 static void print_sockopt_head(struct dec *d, bool get)
 {
-	unsigned int level = (unsigned int)d->args[1], name = (unsigned int)d->args[2];
+	unsigned int level = (unsigned int)d->call.args[1], name = (unsigned int)d->call.args[2];
 
 	sock_fd(d);
 	dec_sep(d);
@@ -1090,7 +1090,7 @@ static void print_get_linger(struct dec *d, uint64_t addr, size_t len)
 	struct linger l;
 
 	len = MIN(len, sizeof(l));
-	if (mem_read(d->tid, addr, &l, len) != (ssize_t)len) {
+	if (mem_read(d->call.mem, addr, &l, len) != (ssize_t)len) {
 		dec_ptr(d, addr);
 		return;
 	}
@@ -1106,7 +1106,7 @@ static void print_get_ucred(struct dec *d, uint64_t addr, size_t len)
 	struct ucred uc;
 
 	len = MIN(len, sizeof(uc));
-	if (mem_read(d->tid, addr, &uc, len) != (ssize_t)len) {
+	if (mem_read(d->call.mem, addr, &uc, len) != (ssize_t)len) {
 		dec_ptr(d, addr);
 		return;
 	}
@@ -1129,7 +1129,7 @@ static void print_get_error(struct dec *d, uint64_t addr, size_t len)
 		print_hex_mem(d, addr, len);
 		return;
 	}
-	if (mem_read(d->tid, addr, &err, sizeof(err)) != (ssize_t)sizeof(err)) {
+	if (mem_read(d->call.mem, addr, &err, sizeof(err)) != (ssize_t)sizeof(err)) {
 		dec_ptr(d, addr);
 		return;
 	}
@@ -1184,26 +1184,26 @@ void dec_getsockopt(struct dec *d)
 
 	if (!d->exiting) {
 		print_sockopt_head(d, true);
-		if (d->args[4] && mem_read(d->tid, d->args[4], &ulen, sizeof(ulen)) == (ssize_t)sizeof(ulen)) {
+		if (d->call.args[4] && mem_read(d->call.mem, d->call.args[4], &ulen, sizeof(ulen)) == (ssize_t)sizeof(ulen)) {
 			d->priv[0] = 1;
 			d->priv[1] = (uint32_t)ulen;
 			return;
 		}
 		d->priv[0] = 0;
-		dec_ptr(d, d->args[3]);
+		dec_ptr(d, d->call.args[3]);
 		dec_sep(d);
-		dec_ptr(d, d->args[4]);
+		dec_ptr(d, d->call.args[4]);
 		return;
 	}
 	if (!d->priv[0])
 		return;
 	ulen = (int)(uint32_t)d->priv[1];
-	if (d->err || mem_read(d->tid, d->args[4], &rlen, sizeof(rlen)) != (ssize_t)sizeof(rlen)) {
-		dec_ptr(d, d->args[3]);
+	if (d->call.err || mem_read(d->call.mem, d->call.args[4], &rlen, sizeof(rlen)) != (ssize_t)sizeof(rlen)) {
+		dec_ptr(d, d->call.args[3]);
 		strbuf_addf(d->out, ", [%d]", ulen);
 		return;
 	}
-	print_getsockopt_value(d, (unsigned int)d->args[1], (unsigned int)d->args[2], d->args[3], ulen, rlen);
+	print_getsockopt_value(d, (unsigned int)d->call.args[1], (unsigned int)d->call.args[2], d->call.args[3], ulen, rlen);
 	dec_sep(d);
 	print_socklen_change(d, ulen, rlen);
 }
@@ -1212,7 +1212,7 @@ static void print_set_linger(struct dec *d, uint64_t addr, int len)
 {
 	struct linger l;
 
-	if (len < (int)sizeof(l) || mem_read(d->tid, addr, &l, sizeof(l)) != (ssize_t)sizeof(l)) {
+	if (len < (int)sizeof(l) || mem_read(d->call.mem, addr, &l, sizeof(l)) != (ssize_t)sizeof(l)) {
 		dec_ptr(d, addr);
 		return;
 	}
@@ -1252,7 +1252,7 @@ void dec_setsockopt(struct dec *d)
 	if (d->exiting)
 		return;
 	print_sockopt_head(d, false);
-	print_setsockopt_value(d, (unsigned int)d->args[1], (unsigned int)d->args[2], d->args[3],
-			       (int)d->args[4]);
-	strbuf_addf(d->out, ", %d", (int)d->args[4]);
+	print_setsockopt_value(d, (unsigned int)d->call.args[1], (unsigned int)d->call.args[2], d->call.args[3],
+			       (int)d->call.args[4]);
+	strbuf_addf(d->out, ", %d", (int)d->call.args[4]);
 }

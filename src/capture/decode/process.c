@@ -34,7 +34,7 @@
 
 static void pid_arg(struct dec *d, int argi)
 {
-	strbuf_addf(d->out, "%d", (int)d->args[argi]);
+	strbuf_addf(d->out, "%d", (int)d->call.args[argi]);
 }
 
 /* strace's printuid: unsigned, except -1. */
@@ -50,7 +50,7 @@ static void uid_val(struct dec *d, unsigned uid)
  * calls: getpgid, setpgid, getsid. */
 void dec_args_d(struct dec *d)
 {
-	const struct rc_syscall *sc = syscall_by_nr(d->nr);
+	const struct rc_syscall *sc = syscall_by_nr(d->call.nr);
 
 	if (d->exiting || !sc)
 		return;
@@ -72,7 +72,7 @@ static void exec_args(struct dec *d, int i)
 	dec_sep(d);
 	dec_argv_arg(d, i + 1);
 	dec_sep(d);
-	dec_envp(d, d->args[i + 2]);
+	dec_envp(d, d->call.args[i + 2]);
 }
 
 void dec_execve(struct dec *d)
@@ -85,11 +85,11 @@ void dec_execveat(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_dirfd(d, (int)d->args[0]);
+	dec_dirfd(d, (int)d->call.args[0]);
 	dec_sep(d);
 	exec_args(d, 1);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_at_flags, (unsigned)d->args[4], "AT_???");
+	xlat_print_flags(d->out, &rc_xlat_at_flags, (unsigned)d->call.args[4], "AT_???");
 }
 
 /*
@@ -119,12 +119,12 @@ static void fd_at(struct dec *d, uint64_t addr)
 /* x86_64's clone(flags, stack, parent_tid, child_tid, tls). */
 void dec_clone(struct dec *d)
 {
-	unsigned long long flags = d->args[0] & ~(unsigned long long)CSIGNAL;
-	int sig = (int)(d->args[0] & CSIGNAL);
+	unsigned long long flags = d->call.args[0] & ~(unsigned long long)CSIGNAL;
+	int sig = (int)(d->call.args[0] & CSIGNAL);
 
 	if (!d->exiting) {
 		strbuf_add(d->out, "child_stack=", 12);
-		dec_ptr(d, d->args[1]);
+		dec_ptr(d, d->call.args[1]);
 		strbuf_add(d->out, ", flags=", 8);
 		if (flags) {
 			xlat_print_flags(d->out, &rc_xlat_clone_flags, flags, "CLONE_???");
@@ -140,17 +140,17 @@ void dec_clone(struct dec *d)
 	if (flags & (CLONE_PARENT_SETTID | CLONE_PIDFD)) {
 		strbuf_add(d->out, ", parent_tid=", 13);
 		if (flags & CLONE_PARENT_SETTID)
-			int_at(d, d->args[2]);
+			int_at(d, d->call.args[2]);
 		else
-			fd_at(d, d->args[2]);
+			fd_at(d, d->call.args[2]);
 	}
 	if (flags & CLONE_SETTLS) {
 		strbuf_add(d->out, ", tls=", 6);
-		dec_ptr(d, d->args[4]);
+		dec_ptr(d, d->call.args[4]);
 	}
 	if (flags & (CLONE_CHILD_SETTID | CLONE_CHILD_CLEARTID)) {
 		strbuf_add(d->out, ", child_tidptr=", 15);
-		dec_ptr(d, d->args[3]);
+		dec_ptr(d, d->call.args[3]);
 	}
 }
 
@@ -166,7 +166,7 @@ struct k_clone_args {
 void dec_clone3(struct dec *d)
 {
 	struct k_clone_args a;
-	uint64_t addr = d->args[0], size = d->args[1];
+	uint64_t addr = d->call.args[0], size = d->call.args[1];
 	size_t fetch = (size_t)MIN(size, (uint64_t)sizeof(a));
 
 	memset(&a, 0, sizeof(a));
@@ -233,8 +233,8 @@ void dec_clone3(struct dec *d)
 	}
 	if (!d->priv[0])
 		return;
-	if (!d->err) {
-		if (mem_read(d->tid, addr, &a, fetch) != (ssize_t)fetch) {
+	if (!d->call.err) {
+		if (mem_read(d->call.mem, addr, &a, fetch) != (ssize_t)fetch) {
 			strbuf_add(d->out, " => ", 4);
 			dec_ptr(d, addr);
 		} else if (a.flags & (CLONE_PIDFD | CLONE_PARENT_SETTID)) {
@@ -257,16 +257,16 @@ void dec_clone3(struct dec *d)
 void dec_unshare(struct dec *d)
 {
 	if (!d->exiting)
-		xlat_print_flags(d->out, &rc_xlat_unshare_flags, d->args[0], "CLONE_???");
+		xlat_print_flags(d->out, &rc_xlat_unshare_flags, d->call.args[0], "CLONE_???");
 }
 
 void dec_setns(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_fd(d, (int)d->args[0]);
+	dec_fd(d, (int)d->call.args[0]);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_setns_types, (unsigned)d->args[1], "CLONE_NEW???");
+	xlat_print_flags(d->out, &rc_xlat_setns_types, (unsigned)d->call.args[1], "CLONE_NEW???");
 }
 
 /*
@@ -276,7 +276,7 @@ void dec_exit(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	strbuf_addf(d->out, "%d", (int)d->args[0]);
+	strbuf_addf(d->out, "%d", (int)d->call.args[0]);
 }
 
 /* strace's printstatus. */
@@ -345,46 +345,46 @@ void dec_wait4(struct dec *d)
 		dec_sep(d);
 		return;
 	}
-	if (!d->err && d->rval == 0)
-		dec_ptr(d, d->args[1]);
-	else if (dec_umove(d, d->args[1], &status, sizeof(status)))
+	if (!d->call.err && d->call.rval == 0)
+		dec_ptr(d, d->call.args[1]);
+	else if (dec_umove(d, d->call.args[1], &status, sizeof(status)))
 		wait_status(d, status);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_wait4_options, (unsigned)d->args[2], "W???");
+	xlat_print_flags(d->out, &rc_xlat_wait4_options, (unsigned)d->call.args[2], "W???");
 	dec_sep(d);
-	if (!d->err && d->rval > 0)
-		rusage_at(d, d->args[3]);
+	if (!d->call.err && d->call.rval > 0)
+		rusage_at(d, d->call.args[3]);
 	else
-		dec_ptr(d, d->args[3]);
+		dec_ptr(d, d->call.args[3]);
 }
 
 void dec_waitid(struct dec *d)
 {
 	if (!d->exiting) {
-		unsigned idtype = (unsigned)d->args[0];
+		unsigned idtype = (unsigned)d->call.args[0];
 		xlat_print_val(d->out, &rc_xlat_waitid_types, idtype, "P_???");
 		dec_sep(d);
 		if (idtype == P_PIDFD)
-			dec_fd(d, (int)d->args[1]);
+			dec_fd(d, (int)d->call.args[1]);
 		else
 			pid_arg(d, 1);
 		dec_sep(d);
 		return;
 	}
-	dec_siginfo_at(d, d->args[2]);
+	dec_siginfo_at(d, d->call.args[2]);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_wait4_options, (unsigned)d->args[3], "W???");
+	xlat_print_flags(d->out, &rc_xlat_wait4_options, (unsigned)d->call.args[3], "W???");
 	dec_sep(d);
-	rusage_at(d, d->args[4]);
+	rusage_at(d, d->call.args[4]);
 }
 
 void dec_getrusage(struct dec *d)
 {
 	if (!d->exiting) {
-		xlat_print_val(d->out, &rc_xlat_usagewho, (unsigned)d->args[0], "RUSAGE_???");
+		xlat_print_val(d->out, &rc_xlat_usagewho, (unsigned)d->call.args[0], "RUSAGE_???");
 		dec_sep(d);
 	} else {
-		rusage_at(d, d->args[1]);
+		rusage_at(d, d->call.args[1]);
 	}
 }
 
@@ -397,7 +397,7 @@ void dec_kill(struct dec *d)
 		return;
 	pid_arg(d, 0);
 	dec_sep(d);
-	dec_signal(d, (int)d->args[1]);
+	dec_signal(d, (int)d->call.args[1]);
 }
 
 void dec_tgkill(struct dec *d)
@@ -408,7 +408,7 @@ void dec_tgkill(struct dec *d)
 	dec_sep(d);
 	pid_arg(d, 1);
 	dec_sep(d);
-	dec_signal(d, (int)d->args[2]);
+	dec_signal(d, (int)d->call.args[2]);
 }
 
 void dec_pidfd_open(struct dec *d)
@@ -417,27 +417,27 @@ void dec_pidfd_open(struct dec *d)
 		return;
 	pid_arg(d, 0);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_pidfd_open_flags, (unsigned)d->args[1], "PIDFD_???");
+	xlat_print_flags(d->out, &rc_xlat_pidfd_open_flags, (unsigned)d->call.args[1], "PIDFD_???");
 }
 
 void dec_pidfd_send_signal(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_fd(d, (int)d->args[0]);
+	dec_fd(d, (int)d->call.args[0]);
 	dec_sep(d);
-	dec_signal(d, (int)d->args[1]);
+	dec_signal(d, (int)d->call.args[1]);
 	dec_sep(d);
-	dec_siginfo_at(d, d->args[2]);
-	strbuf_addf(d->out, ", %#x", (unsigned)d->args[3]);
+	dec_siginfo_at(d, d->call.args[2]);
+	strbuf_addf(d->out, ", %#x", (unsigned)d->call.args[3]);
 }
 
 void dec_pidfd_getfd(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_fd(d, (int)d->args[0]);
-	strbuf_addf(d->out, ", %d, %#x", (int)d->args[1], (unsigned)d->args[2]);
+	dec_fd(d, (int)d->call.args[0]);
+	strbuf_addf(d->out, ", %d, %#x", (int)d->call.args[1], (unsigned)d->call.args[2]);
 }
 
 /*
@@ -445,14 +445,14 @@ void dec_pidfd_getfd(struct dec *d)
  */
 void dec_uids(struct dec *d)
 {
-	const struct rc_syscall *sc = syscall_by_nr(d->nr);
+	const struct rc_syscall *sc = syscall_by_nr(d->call.nr);
 
 	if (d->exiting || !sc)
 		return;
 	for (int i = 0; i < sc->nargs; i++) {
 		if (i)
 			dec_sep(d);
-		uid_val(d, (unsigned)d->args[i]);
+		uid_val(d, (unsigned)d->call.args[i]);
 	}
 }
 
@@ -465,7 +465,7 @@ void dec_getresuid(struct dec *d)
 		unsigned id;
 		if (i)
 			dec_sep(d);
-		if (dec_umove(d, d->args[i], &id, sizeof(id))) {
+		if (dec_umove(d, d->call.args[i], &id, sizeof(id))) {
 			strbuf_addc(d->out, '[');
 			uid_val(d, id);
 			strbuf_addc(d->out, ']');
@@ -490,13 +490,13 @@ static void groups_at(struct dec *d, uint64_t addr, unsigned len)
 		strbuf_add(d->out, "[]", 2);
 		return;
 	}
-	if (d->exiting && d->err) {
+	if (d->exiting && d->call.err) {
 		dec_ptr(d, addr);
 		return;
 	}
 	for (unsigned i = 0; i < shown; i++) {
 		unsigned gid;
-		if (mem_read(d->tid, addr + i * sizeof(gid), &gid, sizeof(gid)) != (ssize_t)sizeof(gid)) {
+		if (mem_read(d->call.mem, addr + i * sizeof(gid), &gid, sizeof(gid)) != (ssize_t)sizeof(gid)) {
 			if (i == 0) {
 				dec_ptr(d, addr);
 				return;
@@ -522,7 +522,7 @@ void dec_setgroups(struct dec *d)
 		return;
 	pid_arg(d, 0);
 	dec_sep(d);
-	groups_at(d, d->args[1], (unsigned)(int)d->args[0]);
+	groups_at(d, d->call.args[1], (unsigned)(int)d->call.args[0]);
 }
 
 void dec_getgroups(struct dec *d)
@@ -531,7 +531,7 @@ void dec_getgroups(struct dec *d)
 		pid_arg(d, 0);
 		dec_sep(d);
 	} else {
-		groups_at(d, d->args[1], (unsigned)d->rval);
+		groups_at(d, d->call.args[1], (unsigned)d->call.rval);
 	}
 }
 
@@ -564,7 +564,7 @@ static void rlimit_at(struct dec *d, uint64_t addr)
 
 static void resource_arg(struct dec *d, int argi)
 {
-	xlat_print_val(d->out, &rc_xlat_resources, (unsigned)d->args[argi], "RLIMIT_???");
+	xlat_print_val(d->out, &rc_xlat_resources, (unsigned)d->call.args[argi], "RLIMIT_???");
 }
 
 void dec_prlimit64(struct dec *d)
@@ -574,10 +574,10 @@ void dec_prlimit64(struct dec *d)
 		dec_sep(d);
 		resource_arg(d, 1);
 		dec_sep(d);
-		rlimit_at(d, d->args[2]);
+		rlimit_at(d, d->call.args[2]);
 		dec_sep(d);
 	} else {
-		rlimit_at(d, d->args[3]);
+		rlimit_at(d, d->call.args[3]);
 	}
 }
 
@@ -587,7 +587,7 @@ void dec_getrlimit(struct dec *d)
 		resource_arg(d, 0);
 		dec_sep(d);
 	} else {
-		rlimit_at(d, d->args[1]);
+		rlimit_at(d, d->call.args[1]);
 	}
 }
 
@@ -597,7 +597,7 @@ void dec_setrlimit(struct dec *d)
 		return;
 	resource_arg(d, 0);
 	dec_sep(d);
-	rlimit_at(d, d->args[1]);
+	rlimit_at(d, d->call.args[1]);
 }
 
 /*
@@ -612,7 +612,7 @@ void dec_setrlimit(struct dec *d)
 static void prctl_hex_from(struct dec *d, int first)
 {
 	for (int i = first; i < PRCTL_NARGS; i++)
-		strbuf_addf(d->out, ", %#llx", (unsigned long long)d->args[i]);
+		strbuf_addf(d->out, ", %#llx", (unsigned long long)d->call.args[i]);
 }
 
 /* A string of at most MAX-1 bytes (the kernel's TASK_COMM_LEN names). */
@@ -626,7 +626,7 @@ static void comm_at(struct dec *d, uint64_t addr, size_t max)
 		strbuf_add(d->out, "NULL", 4);
 		return;
 	}
-	n = mem_read_str(d->tid, addr, buf, MIN(max, sizeof(buf)), &cut);
+	n = mem_read_str(d->call.mem, addr, buf, MIN(max, sizeof(buf)), &cut);
 	if (n < 0)
 		dec_ptr(d, addr);
 	else
@@ -638,8 +638,8 @@ static void comm_at(struct dec *d, uint64_t addr, size_t max)
 /* Options whose result the kernel writes through arg2 print it at exit. */
 void dec_prctl(struct dec *d)
 {
-	unsigned option = (unsigned)d->args[0];
-	uint64_t arg2 = d->args[1];
+	unsigned option = (unsigned)d->call.args[0];
+	uint64_t arg2 = d->call.args[1];
 
 	if (!d->exiting) {
 		xlat_print_val(d->out, &rc_xlat_prctl_options, option, "PR_???");
@@ -706,7 +706,7 @@ void dec_prctl(struct dec *d)
 					uint64_t filter;
 				} prog;
 				dec_sep(d);
-				if (dec_umove(d, d->args[2], &prog, sizeof(prog))) {
+				if (dec_umove(d, d->call.args[2], &prog, sizeof(prog))) {
 					strbuf_addf(d->out, "{len=%u, filter=", prog.len);
 					dec_ptr(d, prog.filter);
 					strbuf_addc(d->out, '}');
@@ -729,9 +729,9 @@ void dec_prctl(struct dec *d)
 			dec_sep(d);
 			if (arg2 == PR_SET_VMA_ANON_NAME) {
 				strbuf_adds(d->out, "PR_SET_VMA_ANON_NAME, ");
-				dec_ptr(d, d->args[2]);
-				strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->args[3]);
-				dec_str(d, d->args[4]);
+				dec_ptr(d, d->call.args[2]);
+				strbuf_addf(d->out, ", %llu, ", (unsigned long long)d->call.args[3]);
+				dec_str(d, d->call.args[4]);
 			} else {
 				strbuf_addf(d->out, "%#llx /* PR_SET_VMA_??? */", (unsigned long long)arg2);
 				prctl_hex_from(d, 2);
@@ -755,7 +755,7 @@ void dec_prctl(struct dec *d)
 		break;
 	}
 	case PR_GET_NAME:
-		if (d->err)
+		if (d->call.err)
 			dec_ptr(d, arg2);
 		else
 			comm_at(d, arg2, TASK_COMM_LEN + 1);
@@ -779,8 +779,8 @@ void dec_prctl(struct dec *d)
 		break;
 	}
 	case PR_GET_DUMPABLE:
-		if (!d->err) {
-			const char *s = xlat_name(&rc_xlat_pr_dumpable, d->rval);
+		if (!d->call.err) {
+			const char *s = xlat_name(&rc_xlat_pr_dumpable, d->call.rval);
 			if (s)
 				strbuf_addf(d->rv_extra, "(%s)", s);
 		}
@@ -792,7 +792,7 @@ void dec_prctl(struct dec *d)
 
 void dec_arch_prctl(struct dec *d)
 {
-	unsigned option = (unsigned)d->args[0];
+	unsigned option = (unsigned)d->call.args[0];
 
 	if (!d->exiting) {
 		xlat_print_val(d->out, &rc_xlat_archvals, option, "ARCH_???");
@@ -806,13 +806,13 @@ void dec_arch_prctl(struct dec *d)
 			return;
 #endif
 		default:
-			strbuf_addf(d->out, ", %#llx", (unsigned long long)d->args[1]);
+			strbuf_addf(d->out, ", %#llx", (unsigned long long)d->call.args[1]);
 			return;
 		}
 	}
 	if (option == ARCH_GET_FS || option == ARCH_GET_GS) {
 		uint64_t v;
-		if (dec_umove(d, d->args[1], &v, sizeof(v))) {
+		if (dec_umove(d, d->call.args[1], &v, sizeof(v))) {
 			strbuf_addc(d->out, '[');
 			dec_ptr(d, v);
 			strbuf_addc(d->out, ']');
@@ -829,7 +829,7 @@ void dec_set_robust_list(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_ptr(d, d->args[0]);
+	dec_ptr(d, d->call.args[0]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 }
@@ -857,7 +857,7 @@ static void affinity_at(struct dec *d, uint64_t addr, unsigned len)
 	unsigned char buf[1024];
 	bool first = true;
 
-	if ((d->exiting && d->err) || !addr) {
+	if ((d->exiting && d->call.err) || !addr) {
 		dec_ptr(d, addr);
 		return;
 	}
@@ -885,25 +885,25 @@ static void affinity_at(struct dec *d, uint64_t addr, unsigned len)
 void dec_sched_getaffinity(struct dec *d)
 {
 	if (!d->exiting) {
-		strbuf_addf(d->out, "%d, %u, ", (int)d->args[0], (unsigned)d->args[1]);
+		strbuf_addf(d->out, "%d, %u, ", (int)d->call.args[0], (unsigned)d->call.args[1]);
 		return;
 	}
-	affinity_at(d, d->args[2], (unsigned)d->rval);
+	affinity_at(d, d->call.args[2], (unsigned)d->call.rval);
 }
 
 void dec_sched_setaffinity(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	strbuf_addf(d->out, "%d, %u, ", (int)d->args[0], (unsigned)d->args[1]);
-	affinity_at(d, d->args[2], (unsigned)d->args[1]);
+	strbuf_addf(d->out, "%d, %u, ", (int)d->call.args[0], (unsigned)d->call.args[1]);
+	affinity_at(d, d->call.args[2], (unsigned)d->call.args[1]);
 }
 
 void dec_uname(struct dec *d)
 {
 	struct utsname u;
 
-	if (!d->exiting || !dec_umove(d, d->args[0], &u, sizeof(u)))
+	if (!d->exiting || !dec_umove(d, d->call.args[0], &u, sizeof(u)))
 		return;
 	strbuf_add(d->out, "{sysname=", 9);
 	dec_quote(d, u.sysname, strnlen(u.sysname, sizeof(u.sysname)), false);
@@ -927,7 +927,7 @@ static void random_bytes(struct dec *d, uint64_t addr, size_t len)
 	/* All or nothing, as strace's umoven: check the whole range first. */
 	for (size_t off = 0; off < shown; off += sizeof(buf)) {
 		size_t n = MIN(sizeof(buf), shown - off);
-		if (mem_read(d->tid, addr + off, buf, n) != (ssize_t)n) {
+		if (mem_read(d->call.mem, addr + off, buf, n) != (ssize_t)n) {
 			dec_ptr(d, addr);
 			return;
 		}
@@ -935,7 +935,7 @@ static void random_bytes(struct dec *d, uint64_t addr, size_t len)
 	strbuf_addc(d->out, '"');
 	for (size_t off = 0; off < shown; off += sizeof(buf)) {
 		size_t n = MIN(sizeof(buf), shown - off);
-		if (mem_read(d->tid, addr + off, buf, n) != (ssize_t)n)
+		if (mem_read(d->call.mem, addr + off, buf, n) != (ssize_t)n)
 			memset(buf, 0, n);
 		for (size_t i = 0; i < n; i++) {
 			char e[4] = { '\\', 'x', hexdig[buf[i] >> 4], hexdig[buf[i] & 15] };
@@ -951,14 +951,14 @@ void dec_getrandom(struct dec *d)
 {
 	if (!d->exiting)
 		return;
-	if (d->err)
-		dec_ptr(d, d->args[0]);
+	if (d->call.err)
+		dec_ptr(d, d->call.args[0]);
 	else
-		random_bytes(d, d->args[0], (size_t)d->rval);
+		random_bytes(d, d->call.args[0], (size_t)d->call.rval);
 	dec_sep(d);
 	dec_ulong(d, 1);
 	dec_sep(d);
-	xlat_print_flags(d->out, &rc_xlat_getrandom_flags, (unsigned)d->args[2], "GRND_???");
+	xlat_print_flags(d->out, &rc_xlat_getrandom_flags, (unsigned)d->call.args[2], "GRND_???");
 }
 
 static void personality_text(struct dec *d, unsigned pers)
@@ -976,19 +976,19 @@ void dec_personality(struct dec *d)
 	unsigned pers;
 
 	if (!d->exiting) {
-		pers = (unsigned)d->args[0];
+		pers = (unsigned)d->call.args[0];
 		if (pers == 0xffffffff)
 			strbuf_add(d->out, "0xffffffff", 10);
 		else
 			personality_text(d, pers);
 		return;
 	}
-	if (d->err)
+	if (d->call.err)
 		return;
 	struct strbuf *out = d->out;
 	d->out = d->rv_extra;
 	strbuf_addc(d->out, '(');
-	personality_text(d, (unsigned)d->rval);
+	personality_text(d, (unsigned)d->call.rval);
 	strbuf_addc(d->out, ')');
 	d->out = out;
 }

@@ -8,10 +8,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ptrace.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
-#include <sys/user.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -335,12 +333,12 @@ static void sigaction_at(struct dec *d, uint64_t addr)
 void dec_rt_sigaction(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_signal(d, (int)d->args[0]);
+		dec_signal(d, (int)d->call.args[0]);
 		dec_sep(d);
-		sigaction_at(d, d->args[1]);
+		sigaction_at(d, d->call.args[1]);
 		dec_sep(d);
 	} else {
-		sigaction_at(d, d->args[2]);
+		sigaction_at(d, d->call.args[2]);
 		dec_sep(d);
 		dec_ulong(d, 3);
 	}
@@ -349,12 +347,12 @@ void dec_rt_sigaction(struct dec *d)
 void dec_rt_sigprocmask(struct dec *d)
 {
 	if (!d->exiting) {
-		xlat_print_val(d->out, &rc_xlat_sigprocmaskcmds, (unsigned)d->args[0], "SIG_???");
+		xlat_print_val(d->out, &rc_xlat_sigprocmaskcmds, (unsigned)d->call.args[0], "SIG_???");
 		dec_sep(d);
-		dec_sigset(d, d->args[1], d->args[3]);
+		dec_sigset(d, d->call.args[1], d->call.args[3]);
 		dec_sep(d);
 	} else {
-		dec_sigset(d, d->args[2], d->args[3]);
+		dec_sigset(d, d->call.args[2], d->call.args[3]);
 		dec_sep(d);
 		dec_ulong(d, 3);
 	}
@@ -362,20 +360,14 @@ void dec_rt_sigprocmask(struct dec *d)
 
 /* The mask rt_sigreturn restores sits in the signal frame the stack
  * pointer points just past (the handler's return popped pretcode):
- * frame = sp - 8, mask = frame + 8 + offsetof(ucontext_t, uc_sigmask). The
- * stack pointer is read from the stopped tracee. */
+ * frame = sp - 8, mask = frame + 8 + offsetof(ucontext_t, uc_sigmask). A
+ * source without the stack pointer shows no argument. */
 void dec_rt_sigreturn(struct dec *d)
 {
-	if (d->exiting)
-		return;
-	errno = 0;
-	long sp = ptrace(PTRACE_PEEKUSER, d->tid, (void *)offsetof(struct user_regs_struct, rsp),
-			 NULL);
-	if (sp == -1 && errno)
+	if (d->exiting || !d->call.sp)
 		return;
 	strbuf_add(d->out, "{mask=", 6);
-	sigset_at(d, (uint64_t)sp + offsetof(ucontext_t, uc_sigmask), KSIGSET_BYTES,
-		  KSIGSET_BYTES);
+	sigset_at(d, d->call.sp + offsetof(ucontext_t, uc_sigmask), KSIGSET_BYTES, KSIGSET_BYTES);
 	strbuf_addc(d->out, '}');
 }
 
@@ -384,7 +376,7 @@ void dec_rt_sigpending(struct dec *d)
 	if (!d->exiting)
 		return;
 	/* The one call whose size may be below a word (sigpending). */
-	sigset_at(d, d->args[0], d->args[1], 1);
+	sigset_at(d, d->call.args[0], d->call.args[1], 1);
 	dec_sep(d);
 	dec_ulong(d, 1);
 }
@@ -393,7 +385,7 @@ void dec_rt_sigsuspend(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_sigset(d, d->args[0], d->args[1]);
+	dec_sigset(d, d->call.args[0], d->call.args[1]);
 	dec_sep(d);
 	dec_ulong(d, 1);
 }
@@ -406,20 +398,20 @@ enum { TS_NULL, TS_READ, TS_ADDR };
 void dec_rt_sigtimedwait(struct dec *d)
 {
 	if (!d->exiting) {
-		dec_sigset(d, d->args[0], d->args[3]);
+		dec_sigset(d, d->call.args[0], d->call.args[3]);
 		dec_sep(d);
-		if (!d->args[1]) {
-			dec_ptr(d, d->args[1]);
+		if (!d->call.args[1]) {
+			dec_ptr(d, d->call.args[1]);
 			dec_sep(d);
-			dec_timespec(d, d->args[2], NULL);
+			dec_timespec(d, d->call.args[2], NULL);
 			dec_sep(d);
 			dec_ulong(d, 3);
 			return;
 		}
 		int64_t ts[2];
-		if (!d->args[2])
+		if (!d->call.args[2])
 			d->priv[2] = TS_NULL;
-		else if (mem_read(d->tid, d->args[2], ts, sizeof(ts)) == (ssize_t)sizeof(ts))
+		else if (mem_read(d->call.mem, d->call.args[2], ts, sizeof(ts)) == (ssize_t)sizeof(ts))
 			d->priv[2] = TS_READ;
 		else
 			d->priv[2] = TS_ADDR;
@@ -429,19 +421,19 @@ void dec_rt_sigtimedwait(struct dec *d)
 		}
 		return;
 	}
-	if (d->args[1]) {
-		dec_siginfo_at(d, d->args[1]);
+	if (d->call.args[1]) {
+		dec_siginfo_at(d, d->call.args[1]);
 		dec_sep(d);
 		if (d->priv[2] == TS_READ)
 			strbuf_addf(d->out, "{tv_sec=%lld, tv_nsec=%llu}", (long long)d->priv[0],
 				    (unsigned long long)d->priv[1]);
 		else
-			dec_ptr(d, d->args[2]);
+			dec_ptr(d, d->call.args[2]);
 		dec_sep(d);
 		dec_ulong(d, 3);
 	}
-	if (!d->err && d->rval) {
-		const char *name = dec_signame((int)d->rval);
+	if (!d->call.err && d->call.rval) {
+		const char *name = dec_signame((int)d->call.rval);
 		if (name)
 			strbuf_addf(d->rv_extra, "(%s)", name);
 	}
@@ -451,20 +443,20 @@ void dec_rt_sigqueueinfo(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	strbuf_addf(d->out, "%d, ", (int)d->args[0]);
-	dec_signal(d, (int)d->args[1]);
+	strbuf_addf(d->out, "%d, ", (int)d->call.args[0]);
+	dec_signal(d, (int)d->call.args[1]);
 	dec_sep(d);
-	dec_siginfo_at(d, d->args[2]);
+	dec_siginfo_at(d, d->call.args[2]);
 }
 
 void dec_rt_tgsigqueueinfo(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	strbuf_addf(d->out, "%d, %d, ", (int)d->args[0], (int)d->args[1]);
-	dec_signal(d, (int)d->args[2]);
+	strbuf_addf(d->out, "%d, %d, ", (int)d->call.args[0], (int)d->call.args[1]);
+	dec_signal(d, (int)d->call.args[2]);
 	dec_sep(d);
-	dec_siginfo_at(d, d->args[3]);
+	dec_siginfo_at(d, d->call.args[3]);
 }
 
 static void stack_at(struct dec *d, uint64_t addr)
@@ -483,10 +475,10 @@ static void stack_at(struct dec *d, uint64_t addr)
 void dec_sigaltstack(struct dec *d)
 {
 	if (!d->exiting) {
-		stack_at(d, d->args[0]);
+		stack_at(d, d->call.args[0]);
 		dec_sep(d);
 	} else {
-		stack_at(d, d->args[1]);
+		stack_at(d, d->call.args[1]);
 	}
 }
 
@@ -495,14 +487,14 @@ void dec_signalfd(struct dec *d)
 {
 	if (d->exiting)
 		return;
-	dec_fd(d, (int)d->args[0]);
+	dec_fd(d, (int)d->call.args[0]);
 	dec_sep(d);
-	dec_sigset(d, d->args[1], d->args[2]);
+	dec_sigset(d, d->call.args[1], d->call.args[2]);
 	dec_sep(d);
 	dec_ulong(d, 2);
-	if (d->nr == SYS_signalfd4) {
+	if (d->call.nr == SYS_signalfd4) {
 		dec_sep(d);
-		xlat_print_flags(d->out, &rc_xlat_sfd_flags, (unsigned)d->args[3], "SFD_???");
+		xlat_print_flags(d->out, &rc_xlat_sfd_flags, (unsigned)d->call.args[3], "SFD_???");
 	}
 }
 

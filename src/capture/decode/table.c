@@ -99,8 +99,8 @@ static void print_generic(struct dec *d, unsigned nargs)
 	for (unsigned i = 0; i < nargs && i < 6; i++) {
 		if (i)
 			dec_sep(d);
-		if (d->args[i])
-			strbuf_addf(d->out, "%#llx", (unsigned long long)d->args[i]);
+		if (d->call.args[i])
+			strbuf_addf(d->out, "%#llx", (unsigned long long)d->call.args[i]);
 		else
 			strbuf_addc(d->out, '0');
 	}
@@ -108,17 +108,17 @@ static void print_generic(struct dec *d, unsigned nargs)
 
 void dec_call(struct dec *d)
 {
-	const struct dec_syscall *sc = dec_lookup(d->nr);
+	const struct dec_syscall *sc = dec_lookup(d->call.nr);
 	/* What the call means (a decoder's call is always a listed one). */
-	const struct rc_syscall *row = sc ? syscall_by_nr(d->nr) : NULL;
+	const struct rc_syscall *row = sc ? syscall_by_nr(d->call.nr) : NULL;
 
 	/* The arguments' facts that are their raw values come first: the
 	 * decoders print an fd with its -y decoration as the event's fd_hint
 	 * when it is the event's fd. */
 	if (sc && !d->exiting)
-		event_raw_arg_facts(d->e, row, d->args);
+		event_raw_arg_facts(d->e, row, d->call.args);
 	else if (sc)
-		event_raw_exit_facts(d->e, row, d->args, d->rval, d->err);
+		event_raw_exit_facts(d->e, row, d->call.args, d->call.rval, d->call.err);
 	/* The memory roles, read once for the decoder to print: a call
 	 * printed generically shows only addresses, and has no such facts. */
 	if (sc && sc->fn) {
@@ -131,5 +131,5 @@ void dec_call(struct dec *d)
 	 * source: at entry those of its arguments (a call may never return),
 	 * at exit those of its outcome. */
 	if (sc)
-		event_call_facts(d->e, row, d->exiting, d->rval, d->err);
+		event_call_facts(d->e, row, d->exiting, d->call.rval, d->call.err);
 }
