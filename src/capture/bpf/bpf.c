@@ -251,6 +251,12 @@ int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, vo
 	c->user = user;
 	c->stop = 0;
 	int n = ring_buffer__poll(c->rb, timeout_ms);
+	/* The kernel half wakes the reader only once enough is queued
+	 * (capture.bpf.c's wake_flags): a quiet process's records wait in
+	 * the ring with no wake-up, and an epoll wait that times out reads
+	 * none. Whatever is there is read at every time-out too. */
+	if (n == 0 && !c->stop)
+		n = ring_buffer__consume(c->rb);
 	if (n < 0 && n != -EINTR && !c->stop)
 		return fail(err, -n, "read the eBPF ring buffer");
 	return n < 0 ? 0 : n;
