@@ -271,7 +271,7 @@ static bool already(const struct state *s, int leader)
 
 /* The thread that took the fatal signal of the exit E, NO_THREAD when
  * none was seen; -1 when E is no crash of ours. */
-static int crash_thread(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
+static int signalled_thread(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
 			const struct rc_proc *l, int leader)
 {
 	if (!e->exited) {
@@ -356,7 +356,7 @@ static void record_crash(struct state *s, const struct rc_event *e, const struct
 {
 	const struct rc_proc *l = procs_leader(ctx->procs, e->pid);
 	int leader = l ? l->pid : e->pid;
-	int tid = crash_thread(s, e, ctx, l, leader);
+	int tid = signalled_thread(s, e, ctx, l, leader);
 
 	if (tid == -1 || already(s, leader))
 		return;
