@@ -209,40 +209,48 @@ static bool name_in(const struct rc_lookup *lk, int pid, const char *file, unsig
 	return found;
 }
 
-bool lookup_user(const struct rc_lookup *lk, int pid, uid_t uid, struct strbuf *out)
+/* The name of user (USER) or group ID on this machine, through its name
+ * service (NSS: files, LDAP, systemd's userdb...), added to OUT. */
+static bool host_name(bool user, unsigned id, struct strbuf *out)
+{
+	long size = sysconf(user ? _SC_GETPW_R_SIZE_MAX : _SC_GETGR_R_SIZE_MAX);
+	size_t bufsize = size > 0 ? (size_t)size : 16384;
+	char *buf = xmalloc(bufsize);
+	const char *name = NULL;
+
+	if (user) {
+		struct passwd pw, *res = NULL;
+		if (getpwuid_r(id, &pw, buf, bufsize, &res) == 0 && res)
+			name = res->pw_name;
+	} else {
+		struct group gr, *res = NULL;
+		if (getgrgid_r(id, &gr, buf, bufsize, &res) == 0 && res)
+			name = res->gr_name;
+	}
+	if (name)
+		strbuf_adds(out, name);
+	free(buf);
+	return name != NULL;
+}
+
+/* A process in a root of its own names its ids by that root's files. */
+static bool id_name(const struct rc_lookup *lk, int pid, bool user, unsigned id, struct strbuf *out)
 {
 	if (lk->where == LOOKUP_ELSEWHERE)
 		return false;
 	if (root_of(lk, pid) >= 0)
-		return name_in(lk, pid, "/etc/passwd", uid, out);
-	long size = sysconf(_SC_GETPW_R_SIZE_MAX);
-	size_t bufsize = size > 0 ? (size_t)size : 16384;
-	char *buf = xmalloc(bufsize);
-	struct passwd pw, *res = NULL;
-	bool ok = getpwuid_r(uid, &pw, buf, bufsize, &res) == 0 && res;
+		return name_in(lk, pid, user ? "/etc/passwd" : "/etc/group", id, out);
+	return host_name(user, id, out);
+}
 
-	if (ok)
-		strbuf_adds(out, res->pw_name);
-	free(buf);
-	return ok;
+bool lookup_user(const struct rc_lookup *lk, int pid, uid_t uid, struct strbuf *out)
+{
+	return id_name(lk, pid, true, uid, out);
 }
 
 bool lookup_group(const struct rc_lookup *lk, int pid, gid_t gid, struct strbuf *out)
 {
-	if (lk->where == LOOKUP_ELSEWHERE)
-		return false;
-	if (root_of(lk, pid) >= 0)
-		return name_in(lk, pid, "/etc/group", gid, out);
-	long size = sysconf(_SC_GETGR_R_SIZE_MAX);
-	size_t bufsize = size > 0 ? (size_t)size : 16384;
-	char *buf = xmalloc(bufsize);
-	struct group gr, *res = NULL;
-	bool ok = getgrgid_r(gid, &gr, buf, bufsize, &res) == 0 && res;
-
-	if (ok)
-		strbuf_adds(out, res->gr_name);
-	free(buf);
-	return ok;
+	return id_name(lk, pid, false, gid, out);
 }
 
 /* Where a distribution installs: the same on every machine of one
