@@ -3,6 +3,7 @@
  * handed to the report in its own terms. */
 #include "diagnose/diagnose.h"
 
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,10 @@
 /* Threads whose last fault is kept; past it, a raise of it again is
  * judged as the signal it is (SI_TKILL, no address). */
 #define MAX_FAULTS 4096
+
+/* The calls with a path a log's vantage is judged by: a program's
+ * libraries are opened as it starts, and a long log pays no more. */
+#define VANTAGE_CALLS 65536
 
 struct fault {
 	int signo, si_code;
@@ -29,6 +34,8 @@ void diagnose_init(struct rc_diagnosis *d, const struct diagnose_opts *o)
 	d->eng.lookup.where = o->input == DIAGNOSE_LIVE ? LOOKUP_LIVE : LOOKUP_HERE;
 	d->rules = o->rules;
 	d->input = o->input;
+	if (o->input == DIAGNOSE_LOG)
+		d->vantage_left = VANTAGE_CALLS;
 	if (o->timeline) {
 		timeline_init(&d->timeline);
 		d->has_timeline = true;
@@ -42,7 +49,7 @@ void diagnose_init(struct rc_diagnosis *d, const struct diagnose_opts *o)
  * raised: event_siginfo_facts gave it an address): if the handler raises
  * it again, that fatal signal is this fault. A breakpoint's SIGTRAP is a
  * debugger's, not a crash. */
-static void keep_fault(struct rc_diagnosis *d, const struct rc_event *e)
+static __attribute__((noinline)) void keep_fault(struct rc_diagnosis *d, const struct rc_event *e)
 {
 	if (!e->has_fault_addr || e->signo == SIGTRAP)
 		return;
@@ -60,26 +67,30 @@ static void keep_fault(struct rc_diagnosis *d, const struct rc_event *e)
 }
 
 /* What a log shows of a distribution's programs and libraries
- * (lookup_vantage_saw): a program run, a library opened, and its size as
- * a stat told it. */
-static void vantage_saw(struct rc_diagnosis *d, const struct rc_event *e)
+ * (lookup/lookup.h): a program run, a library opened, and its size as a
+ * stat told it. Only a call with a path or a size tells any. */
+static __attribute__((noinline)) void vantage_saw(struct rc_diagnosis *d, const struct rc_event *e)
 {
+	d->vantage_left--;
 	if (e->kind != RC_EV_SYSCALL || e->err || !e->ret_known)
 		return;
-	if (e->path && e->path[0] == '/' && (e->st_size >= 0 || syscall_is(e->nr, CL_OPEN | CL_EXEC))) {
-		lookup_vantage_saw(&d->vantage, e->path, syscall_is(e->nr, CL_EXEC), e->st_size);
-	} else if ((!e->path || !e->path[0]) && e->fd >= 0 && e->st_size >= 0) {
-		const struct rc_fd *f = procs_fd(&d->eng.procs, e->pid, e->fd);
-		if (f && f->kind == RC_FD_FILE)
-			lookup_vantage_saw(&d->vantage, f->path, false, e->st_size);
-	}
+	unsigned long long cl = syscall_classes(e->nr);
+	if (cl & CL_EXEC)
+		lookup_vantage_ran(&d->vantage, e->path);
+	else if (cl & CL_OPEN)
+		lookup_vantage_opened(&d->vantage, e->pid, e->ret <= INT_MAX ? (int)e->ret : -1, e->path);
+	else if (e->st_size >= 0)
+		lookup_vantage_sized(&d->vantage, e->pid, e->fd,
+				     e->path && e->path[0] == '/' ? e->path : NULL, e->st_size);
 }
 
 void diagnose_event(struct rc_diagnosis *d, struct rc_event *e)
 {
+	/* Kept out of line: most events are neither, and go straight on
+	 * to the engine. */
 	if (e->kind == RC_EV_SIGNAL)
 		keep_fault(d, e);
-	if (d->input == DIAGNOSE_LOG)
+	else if (d->vantage_left && (e->path || e->st_size >= 0))
 		vantage_saw(d, e);
 	engine_feed(&d->eng, e);
 }

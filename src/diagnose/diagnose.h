@@ -57,8 +57,10 @@ struct rc_diagnosis {
 	struct rc_engine eng;
 	uint64_t rules;
 	enum diagnose_input input;
-	/* A log's files, against this machine's (lookup_vantage_judge). */
+	/* A log's files, against this machine's (lookup_vantage_judge),
+	 * from its first calls with a path, VANTAGE_LEFT more of them. */
 	struct lookup_vantage vantage;
+	unsigned vantage_left;
 	struct rc_timeline timeline;
 	bool has_timeline;
 	/* Each thread's last fault delivered to a handler (tid -> struct

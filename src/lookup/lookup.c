@@ -267,37 +267,70 @@ static bool distribution_top(const char *path)
 	return false;
 }
 
-/* A distribution's program (RUN) or library there: the same build on
- * every machine of one release. Its data files (locales, the timezone
- * database) say less: they rarely change between releases. */
-static bool distribution_code(const char *path, bool run)
+/* A shared object by its name: "libc.so.6", "_ssl.cpython-311-x86_64-
+ * linux-gnu.so". Looked at from the end, where a module's ".py" fails
+ * at once. */
+static bool shared_object(const char *path)
 {
-	if (run)
-		return true;
-	/* A shared object: "libc.so.6", "_ssl.cpython-311-x86_64-linux-gnu.so". */
-	const char *base = strrchr(path, '/') + 1;
-	for (const char *p = strstr(base, ".so"); p; p = strstr(p + 1, ".so")) {
-		const char *q = p + 3;
-		while (*q == '.' || (*q >= '0' && *q <= '9'))
-			q++;
-		if (!*q && (p[3] == '\0' || p[3] == '.'))
-			return true;
-	}
-	return false;
+	size_t n = strlen(path);
+
+	while (n && ((path[n - 1] >= '0' && path[n - 1] <= '9') || path[n - 1] == '.'))
+		n--;
+	return n >= 4 && memcmp(path + n - 3, ".so", 3) == 0 && path[n - 4] != '/';
 }
 
-void lookup_vantage_saw(struct lookup_vantage *v, const char *path, bool run, long long size)
+/* PATH's place in V, kept now if it is not yet and there is room; -1
+ * when it is not kept. */
+static long keep(struct lookup_vantage *v, const char *path)
 {
-	if (!path || !distribution_top(path))
-		return;
 	for (size_t i = 0; i < v->n; i++)
-		if (strcmp(v->seen[i].path, path) == 0) {
-			if (size >= 0)
+		if (strcmp(v->seen[i].path, path) == 0)
+			return (long)i;
+	if (v->n >= LOOKUP_VANTAGE_MAX)
+		return -1;
+	v->seen[v->n] = (struct lookup_seen){ xstrdup(path), -1 };
+	return (long)v->n++;
+}
+
+void lookup_vantage_ran(struct lookup_vantage *v, const char *path)
+{
+	if (path && path[0] == '/' && distribution_top(path))
+		keep(v, path);
+}
+
+void lookup_vantage_opened(struct lookup_vantage *v, int pid, int fd, const char *path)
+{
+	/* The fd is another file's now. */
+	for (size_t k = 0; k < LOOKUP_VANTAGE_OPEN; k++)
+		if (v->open[k].pid == pid && v->open[k].fd == fd)
+			v->open[k].fd = -1;
+	if (!path || path[0] != '/' || fd < 0 || !shared_object(path) || !distribution_top(path))
+		return;
+	long i = keep(v, path);
+	if (i < 0)
+		return;
+	v->open[v->next_open++ % LOOKUP_VANTAGE_OPEN] = (struct lookup_opened){ pid, fd, (size_t)i };
+}
+
+void lookup_vantage_sized(struct lookup_vantage *v, int pid, int fd, const char *path, long long size)
+{
+	if (size < 0)
+		return;
+	if (path) {
+		if (path[0] == '/' && shared_object(path) && distribution_top(path)) {
+			long i = keep(v, path);
+			if (i >= 0)
 				v->seen[i].size = size;
+		}
+		return;
+	}
+	/* The first stat of it after its open tells its size. */
+	for (size_t k = 0; k < LOOKUP_VANTAGE_OPEN && k < v->next_open; k++)
+		if (v->open[k].pid == pid && v->open[k].fd == fd && fd >= 0) {
+			v->seen[v->open[k].seen].size = size;
+			v->open[k].fd = -1;
 			return;
 		}
-	if (v->n < LOOKUP_VANTAGE_MAX && distribution_code(path, run))
-		v->seen[v->n++] = (struct lookup_seen){ xstrdup(path), size };
 }
 
 void lookup_vantage_judge(struct rc_lookup *lk, const struct lookup_vantage *v)

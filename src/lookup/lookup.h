@@ -97,6 +97,9 @@ bool lookup_group(const struct rc_lookup *lk, int pid, gid_t gid, struct strbuf 
  * or a timezone file is the same in every release.
  */
 #define LOOKUP_VANTAGE_MAX 32
+/* Libraries just opened, whose fd a stat may tell the size of next (the
+ * dynamic loader's open, read, fstat), at most. */
+#define LOOKUP_VANTAGE_OPEN 8
 
 struct lookup_vantage {
 	struct lookup_seen {
@@ -104,13 +107,23 @@ struct lookup_vantage {
 		long long size;		/* -1 unknown */
 	} seen[LOOKUP_VANTAGE_MAX];
 	size_t n;
+	struct lookup_opened {
+		int pid, fd;
+		size_t seen;		/* its index in SEEN */
+	} open[LOOKUP_VANTAGE_OPEN];
+	size_t next_open;
 };
 
-/* A file the trace showed there: run (RUN: a program a successful exec
- * started), opened, or its size told (SIZE, -1 unknown). A distribution's
- * programs and shared libraries are kept, the first LOOKUP_VANTAGE_MAX,
- * each once; a later size of a kept one fills it in. */
-void lookup_vantage_saw(struct lookup_vantage *v, const char *path, bool run, long long size);
+/* What a log shows of a distribution's programs and shared libraries:
+ * PATH run (a successful exec), a file at PATH opened as fd FD of thread
+ * PID (every open: it ends what FD was), and a size a stat told of PATH,
+ * or when PATH is NULL of fd FD of PID, the first stat after a library's
+ * open. The first LOOKUP_VANTAGE_MAX are kept, each once. Cheap
+ * for what is not one: a log opens thousands of files (a Python
+ * program's modules). */
+void lookup_vantage_ran(struct lookup_vantage *v, const char *path);
+void lookup_vantage_opened(struct lookup_vantage *v, int pid, int fd, const char *path);
+void lookup_vantage_sized(struct lookup_vantage *v, int pid, int fd, const char *path, long long size);
 /* Judges the log by V: LK becomes LOOKUP_ELSEWHERE, with why, when at
  * least half of what tells (a file missing here, or one whose size the
  * log gave) differs from this machine's now; else LOOKUP_HERE (a log

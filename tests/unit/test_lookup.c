@@ -169,68 +169,59 @@ static void vantage(void **state)
 	(void)state;
 	struct rc_lookup lk;
 	struct lookup_vantage v = { 0 };
-	struct stat env, libc;
-	const char *so = "/usr/lib/x86_64-linux-gnu/libc.so.6";
-	assert_int_equal(stat("/usr/bin/env", &env), 0);
-	if (stat(so, &libc) != 0) {
-		print_message("skipped: no %s\n", so);
+	struct stat libc, libm;
+	const char *so = "/usr/lib/x86_64-linux-gnu/libc.so.6", *m = "/usr/lib/x86_64-linux-gnu/libm.so.6";
+	if (stat(so, &libc) != 0 || stat(m, &libm) != 0) {
+		print_message("skipped: no %s or %s\n", so, m);
 		skip();
 	}
 
 	lookup_init(&lk, LOOKUP_HERE);
-	lookup_vantage_saw(&v, "/usr/bin/env", true, -1);
-	lookup_vantage_saw(&v, so, false, -1);
-	lookup_vantage_saw(&v, so, false, (long long)libc.st_size);
-	lookup_vantage_saw(&v, "/srv/app/model.so", false, 10);
-	lookup_vantage_saw(&v, "/usr/local/lib/libfoo.so.1", false, 10);
-	lookup_vantage_saw(&v, "/usr/lib/locale/C.utf8/LC_CTYPE", false, 10);
-	lookup_vantage_saw(&v, "/usr/bin/env", false, -1);
+	lookup_vantage_ran(&v, "/usr/bin/env");
+	/* ld.so: open, read, fstat of the fd. */
+	lookup_vantage_opened(&v, 10, 3, so);
+	lookup_vantage_sized(&v, 10, 4, NULL, 1);
+	lookup_vantage_sized(&v, 11, 3, NULL, 1);
+	lookup_vantage_sized(&v, 10, 3, NULL, (long long)libc.st_size);
+	/* A later file at the same fd has a size of its own. */
+	lookup_vantage_opened(&v, 10, 3, "/usr/lib/locale/C.utf8/LC_CTYPE");
+	lookup_vantage_sized(&v, 10, 3, NULL, 367708);
+	lookup_vantage_opened(&v, 10, 3, "/srv/app/model.so");
+	lookup_vantage_opened(&v, 10, 3, "/usr/local/lib/libfoo.so.1");
+	lookup_vantage_opened(&v, 10, 3, "/usr/lib/locale/C.utf8/LC_CTYPE");
+	lookup_vantage_opened(&v, 10, 3, "/usr/lib/python3.11/os.py");
+	lookup_vantage_sized(&v, 10, -1, "/usr/lib/python3.11/os.py", 10);
 	assert_int_equal(v.n, 2);
 	lookup_vantage_judge(&lk, &v);
 	assert_int_equal(lk.where, LOOKUP_HERE);
 
 	/* Another build of libc there, and a library this machine lacks. */
-	lookup_vantage_saw(&v, so, false, (long long)libc.st_size + 1);
-	lookup_vantage_saw(&v, "/usr/lib64/libcrypto.so.3", false, 2000000);
+	lookup_vantage_sized(&v, 10, -1, so, (long long)libc.st_size + 1);
+	lookup_vantage_opened(&v, 10, 5, "/usr/lib64/libcrypto.so.3");
 	lookup_vantage_judge(&lk, &v);
 	assert_int_equal(lk.where, LOOKUP_ELSEWHERE);
 	assert_non_null(strstr(lk.why, "2 of the 2 programs and libraries"));
 	assert_non_null(strstr(lk.why, "libc.so.6' had"));
 
-	/* One of three that tell differs: a log recorded here before an
+	/* One of the three that tell differs: a log recorded here before an
 	 * update. A program that is here tells nothing by itself. */
 	lookup_vantage_release(&v);
-	lookup_vantage_saw(&v, so, false, (long long)libc.st_size);
-	lookup_vantage_saw(&v, "/usr/bin/env", true, -1);
-	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libm.so.6", false, -1);
-	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libnosuch-rc.so.1", false, -1);
-	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libnosuch-rc.so.2", false, -1);
+	memset(&v, 0, sizeof(v));
+	lookup_vantage_ran(&v, "/usr/bin/env");
+	lookup_vantage_sized(&v, 10, -1, so, (long long)libc.st_size);
+	lookup_vantage_sized(&v, 10, -1, m, (long long)libm.st_size);
+	lookup_vantage_opened(&v, 10, 3, "/usr/lib/x86_64-linux-gnu/libnosuch-rc.so.1");
+	lookup_vantage_judge(&lk, &v);
+	assert_int_equal(lk.where, LOOKUP_HERE);
+	/* Two of four: half differ. */
+	lookup_vantage_ran(&v, "/usr/bin/nosuch-rc");
 	lookup_vantage_judge(&lk, &v);
 	assert_int_equal(lk.where, LOOKUP_ELSEWHERE);
-	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libm.so.6", false, 0);
-	lookup_vantage_judge(&lk, &v);
-	assert_int_equal(lk.where, LOOKUP_ELSEWHERE);
-	lookup_vantage_release(&v);
-	lookup_vantage_saw(&v, so, false, (long long)libc.st_size);
-	lookup_vantage_saw(&v, "/usr/bin/env", true, -1);
-	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libnosuch-rc.so.1", false, -1);
-	lookup_vantage_saw(&v, "/bin/sh", true, -1);
-	lookup_vantage_judge(&lk, &v);
-	assert_int_equal(lk.where, LOOKUP_ELSEWHERE);
-	lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libm.so.6", false, -1);
-	struct stat m;
-	if (stat("/usr/lib/x86_64-linux-gnu/libm.so.6", &m) == 0) {
-		lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libm.so.6", false, (long long)m.st_size);
-		lookup_vantage_saw(&v, "/usr/lib/x86_64-linux-gnu/libc.so.6", false, (long long)libc.st_size);
-		lookup_vantage_judge(&lk, &v);
-		/* libc and libm agree, one library is missing: 1 of 3. */
-		assert_int_equal(lk.where, LOOKUP_HERE);
-	}
 	/* Past the cap, nothing more is kept. */
 	for (int i = 0; i < 100; i++) {
 		char p[64];
 		snprintf(p, sizeof(p), "/usr/lib/x/lib%d.so", i);
-		lookup_vantage_saw(&v, p, false, -1);
+		lookup_vantage_opened(&v, 10, 3, p);
 	}
 	assert_int_equal(v.n, LOOKUP_VANTAGE_MAX);
 	lookup_vantage_release(&v);
