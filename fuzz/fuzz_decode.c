@@ -226,13 +226,25 @@ static void touch(const char *s)
 		sink += strlen(s);
 }
 
+/* Every string of what a decoration said. */
+static void touch_shown(const struct rc_fdfacts *f)
+{
+	if (!f)
+		return;
+	touch(f->desc);
+	touch(f->path);
+	touch(f->proto);
+	touch(f->local.host);
+	touch(f->peer.host);
+}
+
 static void check_event(const struct rc_event *e, const struct dec_opts *o)
 {
 	touch(e->name);
 	touch(e->path);
 	touch(e->path2);
-	touch(e->fd_hint);
-	touch(e->dir_hint);
+	touch_shown(e->fd_shown);
+	touch_shown(e->dir_shown);
 	touch(e->sa.host);
 	if (e->nfds < 0 || e->nfds > RC_EVENT_MAX_FDS || e->argc < 0 || e->argc > RC_EVENT_MAX_ARGV)
 		__builtin_trap();

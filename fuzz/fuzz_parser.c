@@ -18,6 +18,18 @@ static void touch(const char *s)
 		sink += strlen(s);
 }
 
+/* Every string of what a decoration said. */
+static void touch_shown(const struct rc_fdfacts *f)
+{
+	if (!f)
+		return;
+	touch(f->desc);
+	touch(f->path);
+	touch(f->proto);
+	touch(f->local.host);
+	touch(f->peer.host);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strace_parser *p = strace_parser_from_buffer((const char *)data, size);
@@ -28,8 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		touch(e.name);
 		touch(e.path);
 		touch(e.path2);
-		touch(e.fd_hint);
-		touch(e.dir_hint);
+		touch_shown(e.fd_shown);
+		touch_shown(e.dir_shown);
 		touch(e.sa.host);
 		for (int i = 0; i < e.argc; i++)
 			touch(e.argv[i]);

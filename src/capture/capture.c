@@ -17,6 +17,7 @@
 
 #include "capture/capture.h"
 #include "event/facts.h"
+#include "strace/decoration.h"
 #include "util/arena.h"
 #include "util/hmap.h"
 #include "util/procfs.h"
@@ -226,15 +227,15 @@ static void format_rv(struct capture *c, struct cthread *th, long long rval, int
 			/* dec_fd prints into d->out: point it at the value. */
 			struct strbuf *save = th->d.out;
 			int save_fd = th->ev.fd;
-			const char *save_hint = th->ev.fd_hint;
+			const struct rc_fdfacts *save_shown = th->ev.fd_shown;
 			th->d.out = &th->rv;
 			th->ev.fd = (int)rval;
 			dec_fd(&th->d, (int)rval);
-			/* The parser reads an open's decoration as its fd_hint
+			/* The parser reads an open's decoration as its fd_shown
 			 * (parser.h); other calls keep their own. */
 			th->ev.fd = save_fd;
 			if (save_fd >= 0)
-				th->ev.fd_hint = save_hint;
+				th->ev.fd_shown = save_shown;
 			th->d.out = save;
 			break;
 		}
@@ -414,7 +415,7 @@ static void found_process(pid_t pid, struct rc_found *f, const char **argv, stru
 			alloc = alloc ? 2 * alloc : 16;
 			*fds = xrealloc(*fds, alloc * sizeof(**fds));
 		}
-		(*fds)[f->nfds++] = (struct rc_found_fd){ (int)fd, arena_strndup(a, desc.buf, desc.len) };
+		(*fds)[f->nfds++] = (struct rc_found_fd){ (int)fd, decoration_facts(strbuf_str(&desc), a) };
 	}
 	f->fds = *fds;
 	strbuf_release(&desc);
@@ -633,7 +634,7 @@ static void finish_one(void *arg, struct tracee *t)
 	th->selected = false;
 	/* What the fd is now, as -yy would print it: fds opened before we
 	 * attached are otherwise just numbers. */
-	if (th->ev.fd >= 0 && !th->ev.fd_hint) {
+	if (th->ev.fd >= 0 && !th->ev.fd_shown) {
 		/* The socket tables once per process, not per thread. */
 		if (!fa->socks || fa->socks_pid != t->tgid) {
 			procfs_socks_free(fa->socks);
@@ -641,7 +642,7 @@ static void finish_one(void *arg, struct tracee *t)
 			fa->socks_pid = t->tgid;
 		}
 		if (procfs_fd_desc(t->tgid, th->ev.fd, fa->socks, &fa->desc))
-			th->ev.fd_hint = dec_keep(&th->d, fa->desc.buf, fa->desc.len);
+			th->ev.fd_shown = decoration_facts(strbuf_str(&fa->desc), &th->d.arena->a);
 	}
 	strbuf_adds(&th->text, " <detached ...>");
 	th->ev.ret_known = false;

@@ -153,11 +153,12 @@ void dec_sep(struct dec *d);
 void dec_ulong(struct dec *d, int argi);	/* as an unsigned long */
 void dec_hex(struct dec *d, int argi);		/* 0x... */
 void dec_ptr(struct dec *d, uint64_t addr);	/* NULL or 0x... */
-/* An fd argument: "3", or "3</etc/x>" with -y. When FD is d->e->fd, the
- * decoration also becomes the event's fd_hint (set e->fd first). dec_dirfd
- * prints AT_FDCWD for -100 ("AT_FDCWD</cwd>" with -y) and, when FD is
- * d->e->dirfd (set it first; event_clear leaves AT_FDCWD), sets the
- * event's dir_hint with -y. */
+/* An fd argument: "3", or "3</etc/x>" with -y. When FD is d->e->fd, what
+ * the decoration says also becomes the event's fd_shown (set e->fd
+ * first; strace/decoration.h reads it). dec_dirfd prints AT_FDCWD for
+ * -100 ("AT_FDCWD</cwd>" with -y) and, when FD is d->e->dirfd (set it
+ * first; event_clear leaves AT_FDCWD), sets the event's dir_shown with
+ * -y. */
 void dec_fd(struct dec *d, int fd);
 void dec_dirfd(struct dec *d, int fd);
 /* Open flags: the access mode, then the other flags in strace's order:

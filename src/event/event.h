@@ -33,6 +33,56 @@ enum rc_event_kind {
 	RC_EV_FOUND,
 };
 
+/* What an fd is. */
+enum rc_fd_kind {
+	RC_FD_FILE,
+	RC_FD_SOCKET,
+	RC_FD_PIPE,
+	RC_FD_OTHER,		/* eventfd, epoll, timerfd... */
+};
+
+/* A socket address, decoded. */
+struct rc_sockaddr {
+	int family;		/* AF_INET, AF_INET6, AF_UNIX; 0 when absent */
+	int port;		/* host order; -1 when not applicable */
+	const char *host;	/* numeric address ("127.0.0.1", "::1") or unix path */
+	bool abstract;		/* AF_UNIX abstract name (printed with a leading @) */
+};
+
+/* What an fd is, as a -y/-yy decoration shows it: strace's, or the
+ * tracer's, which prints the same forms. The source reads the text
+ * (strace/decoration.h) and the event carries these facts, so that
+ * nothing past the sources reads it:
+ *   "/etc/x"                                a file; a path is taken whole,
+ *                                           spaces, "->" and all
+ *   "pipe:[123]"                            a pipe
+ *   "socket:[99]"                           a socket (-y)
+ *   "TCP:[127.0.0.1:5000->127.0.0.1:8080]"  -yy: the protocol as the kernel
+ *   "TCP:[0.0.0.0:80]", "TCP:[19723]"       names it (capitals; "v6" for
+ *   "TCPv6:[[::1]:41234->[::1]:443]"        IPv6), the local end, the peer;
+ *                                           or only the inode
+ *   "UNIX-STREAM:[12358->12359,"/x.sock"]"  the inode, the peer's, the name
+ *   "NETLINK:[ROUTE:1234]"
+ *   "anon_inode:[eventfd]", "pid:42" ...    other
+ * Immutable once made. Every pointer points into TEXT, so that the facts
+ * are one block of sizeof + SIZE bytes, copied as one (event/pump.h). */
+struct rc_fdfacts {
+	enum rc_fd_kind kind;
+	const char *desc;	/* the decoration as printed, for rules to quote, never to read */
+	const char *path;	/* RC_FD_FILE */
+	/* RC_FD_SOCKET */
+	const char *proto;	/* "TCP", "TCPv6", "UDP", "UNIX-STREAM", "NETLINK", "socket" */
+	int family;		/* AF_INET, AF_INET6, AF_UNIX, AF_NETLINK; 0 unknown ("socket") */
+	int sock_type;		/* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
+	unsigned long long inode;	/* sockets and pipes; 0 not shown */
+	unsigned long long peer_inode;	/* unix: the peer's; 0 not shown */
+	/* The ends shown, family 0 when not: inet host and port; for unix,
+	 * LOCAL is the name (a path, or an abstract name). */
+	struct rc_sockaddr local, peer;
+	size_t size;		/* bytes of TEXT */
+	char text[];		/* what the pointers point into */
+};
+
 /* RC_EV_FOUND: the event's pid is the thread found, LEADER the leader of
  * its process (the pid itself for the leader). PROCESS: the first found
  * of its process, and what /proc knew of the process follows (the rest
@@ -40,7 +90,7 @@ enum rc_event_kind {
  * trace has not shown yet. */
 struct rc_found_fd {
 	int fd;
-	const char *desc;	/* what it is, as strace -yy prints it */
+	const struct rc_fdfacts *shown;	/* what it is, as its -yy decoration says */
 };
 
 struct rc_found {
@@ -70,14 +120,6 @@ struct rc_sum {
 	 * is among them), and the calls by the size's bit length. */
 	uint64_t size[RC_SUM_SIZES], size_count[RC_SUM_SIZES];
 	uint64_t hist[RC_SUM_BITS];
-};
-
-/* A socket address, decoded. */
-struct rc_sockaddr {
-	int family;		/* AF_INET, AF_INET6, AF_UNIX; 0 when absent */
-	int port;		/* host order; -1 when not applicable */
-	const char *host;	/* numeric address ("127.0.0.1", "::1") or unix path */
-	bool abstract;		/* AF_UNIX abstract name (printed with a leading @) */
 };
 
 /* A file lock asked for (flock, fcntl's record locks). */
@@ -159,8 +201,10 @@ struct rc_event {
 	const char *path;	/* path argument; the engine resolves it to absolute
 				 * against dirfd/cwd before rules see it, when it can */
 	int dirfd;		/* dirfd of *at calls; RC_AT_FDCWD for AT_FDCWD or none */
-	const char *dir_hint;	/* the directory -y printed for dirfd/AT_FDCWD, if any */
-	const char *fd_hint;	/* what -y/-yy printed for fd: "/etc/x", "TCP:[a->b]" */
+	/* What the -y/-yy decoration of dirfd (AT_FDCWD's: the cwd) and of
+	 * fd said it is; NULL: the source showed none. */
+	const struct rc_fdfacts *dir_shown;
+	const struct rc_fdfacts *fd_shown;
 	const char *path2;	/* second path (rename, link, symlink target) */
 	long long flags;	/* open flags, mmap flags, clone flags, socket type */
 	long long mode;		/* open mode, mmap prot, socket protocol... */

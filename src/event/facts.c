@@ -172,7 +172,7 @@ void event_call_facts(struct rc_event *e, const struct rc_syscall *sc, bool ret_
 		return;
 	if ((sc->classes & CL_EMPTY_PATH_FD) && e->path && !e->path[0] && e->dirfd >= 0) {
 		e->fd = e->dirfd;
-		e->fd_hint = e->dir_hint;
+		e->fd_shown = e->dir_shown;
 	}
 	if ((sc->classes & CL_RET_ADDR) && ok)
 		e->addr = (uint64_t)ret;

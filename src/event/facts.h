@@ -20,7 +20,7 @@
  * call not yet returned has none). Safe to call again with the outcome
  * once it is known:
  * - an empty path with a dirfd (newfstatat(3, "", ..., AT_EMPTY_PATH),
- *   statx) is the dirfd's file: fd and fd_hint;
+ *   statx) is the dirfd's file: fd and fd_shown;
  * - mmap's result is the address it mapped: addr;
  * - creat always opens for writing, creating and truncating: flags;
  * - accept's new connection is fd2, -1 when it failed;

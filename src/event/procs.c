@@ -1,4 +1,3 @@
-#define _GNU_SOURCE 1
 #include "event/procs.h"
 
 #include <errno.h>
@@ -38,16 +37,10 @@ static void fd_free(void *p)
 	free(f);
 }
 
-static void facts_free(void *p)
-{
-	fdfacts_unref(p);
-}
-
 static void fdt_unref(struct rc_fdtable *t)
 {
 	if (t && --t->refs == 0) {
 		hmap_release(&t->fds, fd_free);
-		hmap_release(&t->shown, facts_free);
 		free(t);
 	}
 }
@@ -57,7 +50,6 @@ static struct rc_fdtable *fdt_new(void)
 	struct rc_fdtable *t = xcalloc(1, sizeof(*t));
 	t->refs = 1;
 	hmap_init(&t->fds);
-	hmap_init(&t->shown);
 	return t;
 }
 
@@ -80,11 +72,6 @@ static struct rc_fdtable *fdt_copy(const struct rc_fdtable *t)
 		return n;
 	for (struct hmap_node *node = hmap_first(&t->fds, &it); node; node = hmap_next(&t->fds, &it))
 		*hmap_put(&n->fds, node->key, node->keylen, NULL) = fd_dup(node->value);
-	for (struct hmap_node *node = hmap_first(&t->shown, &it); node; node = hmap_next(&t->shown, &it)) {
-		struct rc_fdfacts *f = node->value;
-		f->refs++;
-		*hmap_put(&n->shown, node->key, node->keylen, NULL) = f;
-	}
 	n->std1 = t->std1;
 	n->std2 = t->std2;
 	n->other = t->other;
@@ -119,7 +106,6 @@ void procs_release(struct rc_procs *m)
 	strbuf_release(&m->partial[0]);
 	strbuf_release(&m->partial[1]);
 	strbuf_release(&m->scratch);
-	fdfacts_unref(m->parsed);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -431,8 +417,8 @@ void procs_resolve(struct rc_procs *m, struct rc_event *e)
 	}
 	if (e->kind != RC_EV_SYSCALL || !e->path || e->path[0] == '/' || e->path[0] == '\0')
 		return;
-	const char *base = e->dir_hint;
-	if (!base || base[0] != '/') {
+	const char *base = e->dir_shown ? e->dir_shown->path : NULL;
+	if (!base) {
 		struct rc_proc *p = procs_get(m, e->pid);
 		if (e->dirfd == RC_AT_FDCWD) {
 			base = p ? p->cwd : NULL;
@@ -518,246 +504,17 @@ static struct rc_fd *fd_put(struct rc_proc *p, int fd, enum rc_fd_kind kind)
 static void fd_close(struct rc_proc *p, int fd)
 {
 	fd_free(hmap_del_int(&p->fdt->fds, fd));
-	if (p->fdt->shown.count)
-		fdfacts_unref(hmap_del_int(&p->fdt->shown, fd));
 	stream_mark(p->fdt, fd, 0);
 }
 
-/* ---- what a decoration says an fd is ---- */
-
-/* The number S (N bytes, digits only) into *V. */
-static bool digits(const char *s, size_t n, unsigned long long *v)
+/* Learn an fd the model has not seen opened from what its -y/-yy
+ * decoration showed, H (sockets opened before an attach are known only
+ * this way). */
+static void learn_fd_shown(struct rc_proc *p, int fd, const struct rc_fdfacts *h)
 {
-	unsigned long long x = 0;
-
-	if (n == 0 || n > 19)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-		x = x * 10 + (unsigned)(s[i] - '0');
-	}
-	*v = x;
-	return true;
-}
-
-/* A socket protocol as the kernel names it, which -yy prints: capitals,
- * digits, '-' and '/' ("UNIX-STREAM", "L2TP/IP"), "v6" at the end for
- * IPv6; "socket" when -y alone could not tell. */
-static bool socket_proto(const char *s, size_t n)
-{
-	if (n == 6 && memcmp(s, "socket", 6) == 0)
-		return true;
-	if (n > 2 && s[n - 2] == 'v' && s[n - 1] == '6')
-		n -= 2;
-	if (n == 0 || s[0] < 'A' || s[0] > 'Z')
-		return false;
-	for (size_t i = 1; i < n; i++)
-		if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-' || s[i] == '/'))
-			return false;
-	return true;
-}
-
-static bool has_prefix(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-/* One end of an inet socket, "127.0.0.1:80" or "[::1]:80" (N bytes at S,
- * which the host is cut out of in place), into SA. */
-static bool inet_end(char *s, size_t n, int family, struct rc_sockaddr *sa)
-{
-	char *colon = NULL;
-	unsigned long long port;
-
-	for (size_t i = n; i > 0; i--)
-		if (s[i - 1] == ':') {
-			colon = s + i - 1;
-			break;
-		}
-	if (!colon || !digits(colon + 1, (size_t)(s + n - colon - 1), &port) || port > 65535)
-		return false;
-	char *host = s, *host_end = colon;
-	if (host[0] == '[') {
-		if (host_end - host < 2 || host_end[-1] != ']')
-			return false;
-		host++;
-		host_end--;
-	}
-	if (host_end == host)
-		return false;
-	*host_end = '\0';
-	sa->family = family;
-	sa->host = host;
-	sa->port = (int)port;
-	return true;
-}
-
-/* Inside the brackets of an inet socket (N bytes at S): "local->peer",
- * "local" (not connected) or the inode alone. */
-static void inet_inner(struct rc_fdfacts *f, char *s, size_t n)
-{
-	char *arrow = memmem(s, n, "->", 2);
-	size_t ln = arrow ? (size_t)(arrow - s) : n;
-
-	if (!arrow && digits(s, n, &f->inode))
+	if (fd < 0 || !h || hmap_get_int(&p->fdt->fds, fd))
 		return;
-	if (!inet_end(s, ln, f->family, &f->local))
-		return;
-	if (arrow && !inet_end(arrow + 2, (size_t)(s + n - arrow - 2), f->family, &f->peer))
-		memset(&f->local, 0, sizeof(f->local));
-}
-
-/* Inside the brackets of a unix socket: "INODE[->PEER][,"NAME"]", the
- * name abstract when it begins with '@' (strace prints the '@' before
- * the quotes, the tracer inside them, as /proc/net/unix has it). */
-static void unix_inner(struct rc_fdfacts *f, char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && s[i] >= '0' && s[i] <= '9')
-		i++;
-	if (!digits(s, i, &f->inode))
-		return;
-	if (i + 2 < n && s[i] == '-' && s[i + 1] == '>') {
-		size_t j = i + 2;
-		while (j < n && s[j] >= '0' && s[j] <= '9')
-			j++;
-		if (!digits(s + i + 2, j - i - 2, &f->peer_inode))
-			return;
-		i = j;
-	}
-	if (i == n || s[i] != ',')
-		return;
-	char *name = s + i + 1, *end = s + n;
-	bool abstract = name < end && *name == '@';
-	if (abstract)
-		name++;
-	if (end - name < 2 || name[0] != '"' || end[-1] != '"')
-		return;
-	name++;
-	end[-1] = '\0';
-	if (name[0] == '@' && !abstract) {
-		abstract = true;
-		name++;
-	}
-	f->local.family = AF_UNIX;
-	f->local.host = name;
-	f->local.abstract = abstract;
-}
-
-/* The family and type a protocol name says. */
-static void socket_kind(struct rc_fdfacts *f, const char *proto, size_t n)
-{
-	bool v6 = n > 2 && proto[n - 2] == 'v' && proto[n - 1] == '6';
-
-	if (has_prefix(proto, "UNIX")) {
-		f->family = AF_UNIX;
-		/* The kernel names a datagram unix socket "UNIX". */
-		f->sock_type = strcmp(proto, "UNIX-STREAM") == 0 ? SOCK_STREAM :
-			       strcmp(proto, "UNIX-SEQPACKET") == 0 ? SOCK_SEQPACKET : SOCK_DGRAM;
-	} else if (strcmp(proto, "NETLINK") == 0) {
-		f->family = AF_NETLINK;
-	} else if (strcmp(proto, "socket") != 0) {
-		/* Every other protocol strace names is an inet one. */
-		f->family = v6 ? AF_INET6 : AF_INET;
-		if (has_prefix(proto, "TCP"))
-			f->sock_type = SOCK_STREAM;
-		else if (has_prefix(proto, "UDP"))
-			f->sock_type = SOCK_DGRAM;
-	}
-}
-
-struct rc_fdfacts *fdfacts_parse(const char *hint)
-{
-	if (!hint || !hint[0])
-		return NULL;
-	size_t n = strlen(hint);
-	/* The decoration as printed, then a copy to cut the pieces out of. */
-	struct rc_fdfacts *f = xcalloc(1, sizeof(*f) + 2 * n + 2);
-	char *w = f->text + n + 1;
-
-	memcpy(f->text, hint, n);
-	memcpy(w, hint, n);
-	f->refs = 1;
-	f->desc = f->text;
-	f->local.port = f->peer.port = -1;
-	f->kind = RC_FD_OTHER;
-	if (hint[0] == '/') {
-		f->kind = RC_FD_FILE;
-		f->path = f->desc;
-		return f;
-	}
-	/* NAME:[INNER] */
-	size_t nl = strcspn(hint, ":");
-	bool bracketed = hint[nl] == ':' && hint[nl + 1] == '[' && n >= nl + 3 && hint[n - 1] == ']';
-	if (nl == 4 && memcmp(hint, "pipe", 4) == 0) {
-		f->kind = RC_FD_PIPE;
-		if (bracketed)
-			digits(hint + nl + 2, n - nl - 3, &f->inode);
-		return f;
-	}
-	if (!bracketed || !socket_proto(hint, nl))
-		return f;
-	f->kind = RC_FD_SOCKET;
-	w[nl] = '\0';
-	w[n - 1] = '\0';
-	f->proto = w;
-	socket_kind(f, w, nl);
-	char *inner = w + nl + 2;
-	size_t in = n - nl - 3;
-	if (f->family == AF_INET || f->family == AF_INET6)
-		inet_inner(f, inner, in);
-	else if (f->family == AF_UNIX)
-		unix_inner(f, inner, in);
-	else if (f->family == 0)
-		digits(inner, in, &f->inode);
-	return f;
-}
-
-void fdfacts_unref(struct rc_fdfacts *f)
-{
-	if (f && --f->refs == 0)
-		free(f);
-}
-
-/* The facts of HINT, the decoration fd FD showed in table T (NULL: none
- * known): those kept for FD when it showed the same before, else parsed
- * now, and kept for FD. The last parse is kept too (M->parsed), for an fd
- * with no table yet (a pid's first event) or none at all (an open's). */
-static const struct rc_fdfacts *facts_of(struct rc_procs *m, struct rc_fdtable *t, int fd, const char *hint)
-{
-	void **slot = NULL;
-
-	if (!hint || !hint[0])
-		return NULL;
-	if (t && fd >= 0) {
-		slot = hmap_put_int(&t->shown, fd, NULL);
-		if (*slot && strcmp(((struct rc_fdfacts *)*slot)->desc, hint) == 0)
-			return *slot;
-	}
-	if (!m->parsed || strcmp(m->parsed->desc, hint) != 0) {
-		fdfacts_unref(m->parsed);
-		m->parsed = fdfacts_parse(hint);
-	}
-	if (slot) {
-		fdfacts_unref(*slot);
-		*slot = m->parsed;
-		m->parsed->refs++;
-	}
-	return m->parsed;
-}
-
-/* Learn an fd the model has not seen opened from its -y/-yy decoration
- * (sockets opened before an attach are known only this way). */
-static void learn_fd_hint(struct rc_procs *m, struct rc_proc *p, int fd, const char *hint)
-{
-	if (fd < 0 || !hint || hmap_get_int(&p->fdt->fds, fd))
-		return;
-	const struct rc_fdfacts *h = facts_of(m, p->fdt, fd, hint);
-	if (!h)
-		return;
-	/* Whether it is a standard stream is known from before the hint. */
+	/* Whether it is a standard stream is known from before the decoration. */
 	int stream = inherited_stream(p, fd);
 	struct rc_fd *f = NULL;
 	switch (h->kind) {
@@ -785,16 +542,6 @@ static void learn_fd_hint(struct rc_procs *m, struct rc_proc *p, int fd, const c
 	}
 	if (f)
 		f->stream = stream;
-}
-
-const struct rc_fdfacts *procs_fd_shown(const struct rc_procs *m, const struct rc_event *e, int fd)
-{
-	struct rc_procs *mut = (struct rc_procs *)m;
-
-	if (fd != e->fd || !e->fd_hint)
-		return NULL;
-	struct rc_proc *p = procs_get(m, e->pid);
-	return facts_of(mut, p ? p->fdt : NULL, fd, e->fd_hint);
 }
 
 bool procs_fd_info(const struct rc_procs *m, const struct rc_event *e, int fd, struct rc_fdinfo *out)
@@ -843,9 +590,9 @@ void procs_adopt(struct rc_procs *m, int pid, int leader, const char *const *arg
 		p->cwd = xstrdup(cwd);
 }
 
-void procs_learn_fd(struct rc_procs *m, int pid, int fd, const char *desc)
+void procs_learn_fd(struct rc_procs *m, int pid, int fd, const struct rc_fdfacts *shown)
 {
-	learn_fd_hint(m, proc_get_or_add(m, pid), fd, desc);
+	learn_fd_shown(proc_get_or_add(m, pid), fd, shown);
 }
 
 static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, bool discarded, const char *s,
@@ -1135,10 +882,11 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 {
 	long nr = e->nr;
 
-	if (e->fd_hint)
-		learn_fd_hint(m, p, e->fd, e->fd_hint);
-	if (e->dir_hint && e->dirfd == RC_AT_FDCWD && !p->cwd && e->dir_hint[0] == '/')
-		p->cwd = xstrdup(e->dir_hint);
+	/* Most fds shown are ones the model has. */
+	if (e->fd_shown && e->fd >= 0 && !hmap_get_int(&p->fdt->fds, e->fd))
+		learn_fd_shown(p, e->fd, e->fd_shown);
+	if (e->dir_shown && e->dir_shown->path && e->dirfd == RC_AT_FDCWD && !p->cwd)
+		p->cwd = xstrdup(e->dir_shown->path);
 	/* A signal sent by a traced process: who it was, for a death by a
 	 * signal no siginfo shows (SIGKILL). kill(0, ...) names the sender's
 	 * own group, itself with it. */
@@ -1275,7 +1023,7 @@ static void apply_found(struct rc_procs *m, const struct rc_event *e)
 	if (f->process && !procs_get(m, f->leader)) {
 		procs_adopt(m, f->leader, f->leader, f->argc ? f->argv : NULL, f->argc, f->exe, f->cwd);
 		for (size_t i = 0; i < f->nfds; i++)
-			procs_learn_fd(m, f->leader, f->fds[i].fd, f->fds[i].desc);
+			procs_learn_fd(m, f->leader, f->fds[i].fd, f->fds[i].shown);
 	}
 	if (e->pid != f->leader)
 		procs_adopt(m, e->pid, f->leader, NULL, 0, NULL, NULL);

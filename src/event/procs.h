@@ -17,52 +17,6 @@
 #include "util/hmap.h"
 #include "util/strbuf.h"
 
-enum rc_fd_kind {
-	RC_FD_FILE,
-	RC_FD_SOCKET,
-	RC_FD_PIPE,
-	RC_FD_OTHER,		/* eventfd, epoll, timerfd... */
-};
-
-/* What an fd is, as a -y/-yy decoration shows it: strace's, or the
- * tracer's, which prints the same forms. Parsed once per decoration an fd
- * shows (procs_fd_shown), so that rules never read the text:
- *   "/etc/x"                                a file; a path is taken whole,
- *                                           spaces, "->" and all
- *   "pipe:[123]"                            a pipe
- *   "socket:[99]"                           a socket (-y)
- *   "TCP:[127.0.0.1:5000->127.0.0.1:8080]"  -yy: the protocol as the kernel
- *   "TCP:[0.0.0.0:80]", "TCP:[19723]"       names it (capitals; "v6" for
- *   "TCPv6:[[::1]:41234->[::1]:443]"        IPv6), the local end, the peer;
- *                                           or only the inode
- *   "UNIX-STREAM:[12358->12359,"/x.sock"]"  the inode, the peer's, the name
- *   "NETLINK:[ROUTE:1234]"
- *   "anon_inode:[eventfd]", "pid:42" ...    other
- * Immutable once parsed, and shared (REFS) by the fds that show it. */
-struct rc_fdfacts {
-	unsigned refs;
-	enum rc_fd_kind kind;
-	const char *desc;	/* the decoration as printed, to quote (never to read) */
-	const char *path;	/* RC_FD_FILE */
-	/* RC_FD_SOCKET */
-	const char *proto;	/* "TCP", "TCPv6", "UDP", "UNIX-STREAM", "NETLINK", "socket" */
-	int family;		/* AF_INET, AF_INET6, AF_UNIX, AF_NETLINK; 0 unknown ("socket") */
-	int sock_type;		/* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET; 0 unknown */
-	unsigned long long inode;	/* sockets and pipes; 0 not shown */
-	unsigned long long peer_inode;	/* unix: the peer's; 0 not shown */
-	/* The ends shown, family 0 when not: inet host and port; for unix,
-	 * LOCAL is the name (a path, or an abstract name). */
-	struct rc_sockaddr local, peer;
-	char text[];		/* what the pointers point into */
-};
-
-/* HINT parsed; NULL for no hint or an empty one (it says nothing). Never
- * fails otherwise: what is not a file, a pipe or a socket is RC_FD_OTHER.
- * The caller owns one reference. */
-struct rc_fdfacts *fdfacts_parse(const char *hint);
-/* Drop a reference to F (NULL: nothing). */
-void fdfacts_unref(struct rc_fdfacts *f);
-
 struct rc_fd {
 	enum rc_fd_kind kind;
 	char *path;		/* file path (absolute when known); NULL unknown */
@@ -95,12 +49,6 @@ struct rc_fdtable {
 	 * (closed). An fd with no bit and no entry is what it was at the
 	 * start: fds 1 and 2 the streams, others unknown. */
 	uint64_t std1, std2, other;
-	/* int fd -> struct rc_fdfacts*: the last decoration an fd showed,
-	 * kept so that the next one that says the same is not parsed again
-	 * (one that says otherwise replaces it). At most one per fd, dropped
-	 * when the model closes the fd: no more than the fds the trace shows
-	 * the process holding, as the entries in FDS. */
-	struct hmap shown;
 };
 
 /* Whose permissions a process's file access is checked against
@@ -201,9 +149,6 @@ struct rc_procs {
 	uint64_t partial_seq[2];
 	bool partial_discarded[2];
 	struct strbuf scratch;	/* path resolution */
-	/* The last decoration parsed for an fd < 0 (an open's, whose fd is
-	 * its return value), kept while it repeats. */
-	struct rc_fdfacts *parsed;
 	/* The last process looked up: consecutive events mostly come from
 	 * the same thread, and several lookups are made per event. */
 	int cached_pid;
@@ -243,13 +188,13 @@ const struct rc_creds *procs_creds(const struct rc_procs *m, int pid);
  * unless absolute. */
 static inline const char *procs_cwd(const struct rc_proc *p, const struct rc_event *e)
 {
-	const char *cwd = p && p->cwd ? p->cwd : e->dir_hint;
+	const char *cwd = p && p->cwd ? p->cwd : e->dir_shown ? e->dir_shown->path : NULL;
 
 	return cwd && cwd[0] == '/' ? cwd : NULL;
 }
 
-/* An fd PID had before tracing began, described as strace -yy prints it. */
-void procs_learn_fd(struct rc_procs *m, int pid, int fd, const char *desc);
+/* An fd PID had before tracing began, as its -yy decoration describes it. */
+void procs_learn_fd(struct rc_procs *m, int pid, int fd, const struct rc_fdfacts *shown);
 struct rc_proc *procs_get(const struct rc_procs *m, int pid);
 const struct rc_fd *procs_fd(const struct rc_procs *m, int pid, int fd);
 
@@ -262,9 +207,13 @@ struct rc_fdinfo {
 /* The model's entry for FD, else what E's own decoration of it says (an
  * fd the model has not seen opened: strace -p, attach). False: unknown. */
 bool procs_fd_info(const struct rc_procs *m, const struct rc_event *e, int fd, struct rc_fdinfo *out);
-/* E's decoration of FD (what -y/-yy printed for it in E), parsed; NULL
+/* What E's decoration of FD (what -y/-yy printed for it in E) says; NULL
  * when FD is not E's fd or E shows none. Valid while E is dispatched. */
-const struct rc_fdfacts *procs_fd_shown(const struct rc_procs *m, const struct rc_event *e, int fd);
+static inline const struct rc_fdfacts *procs_fd_shown(const struct rc_procs *m, const struct rc_event *e, int fd)
+{
+	(void)m;
+	return fd == e->fd ? e->fd_shown : NULL;
+}
 /* The process (not thread) that PID belongs to. */
 struct rc_proc *procs_leader(const struct rc_procs *m, int pid);
 /* True when PID or one of its ancestors ended with a non-zero status or

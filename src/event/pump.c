@@ -58,6 +58,36 @@ static const char *str_put(char **at, const char *s)
 	return d;
 }
 
+/* The bytes a copy of F takes: F and its text, rounded up so that what
+ * follows it stays aligned. */
+static inline size_t facts_size(const struct rc_fdfacts *f)
+{
+	return f ? (sizeof(*f) + f->size + 7) & ~(size_t)7 : 0;
+}
+
+/* The pointer P into F's text, into C's. */
+static inline const char *moved(const struct rc_fdfacts *f, const struct rc_fdfacts *c, const char *p)
+{
+	return p ? c->text + (p - f->text) : NULL;
+}
+
+/* F copied to AT, its pointers moved with its text. */
+static const struct rc_fdfacts *facts_put(char *at, const struct rc_fdfacts *f)
+{
+	struct rc_fdfacts *c = (struct rc_fdfacts *)at;
+
+	memcpy(c, f, sizeof(*f) + f->size);
+	c->desc = moved(f, c, f->desc);
+	c->path = moved(f, c, f->path);
+	/* Only a socket's has more. */
+	if (f->kind == RC_FD_SOCKET) {
+		c->proto = moved(f, c, f->proto);
+		c->local.host = moved(f, c, f->local.host);
+		c->peer.host = moved(f, c, f->peer.host);
+	}
+	return c;
+}
+
 /* The table's own name needs no copy: it lives as long as the program. */
 static bool static_name(const struct rc_event *e)
 {
@@ -69,20 +99,32 @@ static bool static_name(const struct rc_event *e)
 void event_own_strings(struct rc_event *e, struct arena *a)
 {
 	bool own_name = e->name && !static_name(e);
-	size_t n = (own_name ? strlen(e->name) + 1 : 0) + str_size(e->path) + str_size(e->dir_hint) +
-		   str_size(e->fd_hint) + str_size(e->path2) + str_size(e->sa.host) +
-		   str_size(e->defer_ret_hint) + (e->line ? e->line_len + 1 : 0) +
+	/* An empty path's fd is its dirfd: one decoration, copied once. */
+	size_t dir_n = facts_size(e->dir_shown);
+	size_t fd_n = e->fd_shown == e->dir_shown ? 0 : facts_size(e->fd_shown);
+	size_t n = dir_n + fd_n + (own_name ? strlen(e->name) + 1 : 0) + str_size(e->path) + str_size(e->path2) +
+		   str_size(e->sa.host) + str_size(e->defer_ret_hint) + (e->line ? e->line_len + 1 : 0) +
 		   (e->data ? e->data_len + 1 : 0);
 	for (int i = 0; i < e->argc; i++)
 		n += str_size(e->argv[i]);
 	if (!n)
 		return;
 	char *at = arena_alloc(a, n);
+	/* The facts first, where the arena's alignment is. */
+	if (dir_n) {
+		bool same = e->fd_shown == e->dir_shown;
+		e->dir_shown = facts_put(at, e->dir_shown);
+		if (same)
+			e->fd_shown = e->dir_shown;
+		at += dir_n;
+	}
+	if (fd_n) {
+		e->fd_shown = facts_put(at, e->fd_shown);
+		at += fd_n;
+	}
 	if (own_name)
 		e->name = str_put(&at, e->name);
 	e->path = str_put(&at, e->path);
-	e->dir_hint = str_put(&at, e->dir_hint);
-	e->fd_hint = str_put(&at, e->fd_hint);
 	e->path2 = str_put(&at, e->path2);
 	e->sa.host = str_put(&at, e->sa.host);
 	e->defer_ret_hint = str_put(&at, e->defer_ret_hint);

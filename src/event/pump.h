@@ -46,9 +46,9 @@ struct event_pump {
  * started), the same in one. */
 int event_pump(const struct event_pump *p);
 
-/* Point every string of E (name, paths, hints, host, data, line, argv,
- * and the deferred argument text inside the line) at a copy in one
- * allocation from A. */
+/* Point every string of E (name, paths, host, data, line, argv, and the
+ * deferred argument text inside the line) and the facts of its fds'
+ * decorations at a copy in one allocation from A. */
 void event_own_strings(struct rc_event *e, struct arena *a);
 
 #endif

@@ -77,7 +77,7 @@ enum {
 					 * dirfd's own file (AT_EMPTY_PATH):
 					 * newfstatat, statx */
 #define CL_NEW_FD (1ULL << 25)	/* returns a new fd that is what the call is about
-				 * (open, socket): its -y decoration is fd_hint */
+				 * (open, socket): its -y decoration is fd_shown */
 #define CL_RET_ADDR (1ULL << 26)	/* returns the address it mapped (mmap): addr */
 #define CL_RESIZE (1ULL << 27)	/* sets a file's size or allocates its blocks:
 				 * truncate, ftruncate, fallocate */
@@ -128,9 +128,9 @@ enum rc_sc_rv {
 /* The fact an argument gives. */
 enum rc_sc_role {
 	ROLE_NONE,
-	ROLE_FD,		/* e->fd, and its -y decoration e->fd_hint */
+	ROLE_FD,		/* e->fd, and what its -y decoration says, e->fd_shown */
 	ROLE_FD2,		/* e->fd2: dup2's target, sendfile's in_fd */
-	ROLE_DIRFD,		/* e->dirfd, e->dir_hint */
+	ROLE_DIRFD,		/* e->dirfd, e->dir_shown */
 	ROLE_PATH,		/* e->path */
 	ROLE_PATH2,		/* e->path2: rename's new name, symlink's target */
 	ROLE_OPEN_FLAGS,	/* e->flags: O_* */

@@ -686,7 +686,66 @@ const char *parse_decoration(const char *p, const char *end, struct arena *a,
 	return out;
 }
 
-bool parse_fd(struct span s, struct arena *a, int *fd, const char **hint)
+/* The bytes decoration_plain stops at: the end of a plain decoration,
+ * what makes one need decoding, and the NUL that ends its text. */
+static const unsigned char deco_special[256] = { ['>'] = 1, ['<'] = 1, ['\\'] = 1, ['\0'] = 1 };
+
+#ifdef __SSE2__
+/* The first byte of P[0..15] that deco_special marks, 16 if none ('<'
+ * and '>' differ only in one bit, 0x02). */
+static inline unsigned deco_special16(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i m = _mm_cmpeq_epi8(_mm_and_si128(v, _mm_set1_epi8((char)~0x02)), _mm_set1_epi8('<'));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_setzero_si128()));
+	unsigned bits = (unsigned)_mm_movemask_epi8(m);
+	return bits ? (unsigned)__builtin_ctz(bits) : 16;
+}
+#endif
+
+bool decoration_plain(const char *p, const char *end, size_t *n)
+{
+	const char *q = p + 1;
+
+#ifdef __SSE2__
+	if (end - q >= 16) {
+		for (;;) {
+			unsigned k = deco_special16(q);
+			if (k < 16) {
+				q += k;
+				break;
+			}
+			q += 16;
+			if (end - q < 16) {
+				/* The rest in one load that ends at END: the bytes
+				 * it shares with the last one hold none. */
+				k = q < end ? deco_special16(end - 16) : 16;
+				if (k == 16)
+					return false;
+				q = end - 16 + k;
+				break;
+			}
+		}
+	} else
+#endif
+	{
+		while (q < end && !deco_special[(unsigned char)*q])
+			q++;
+		if (q == end)
+			return false;
+	}
+	/* Up to a NUL, the text is the same whatever follows it: no '<' or
+	 * '\\' came before it, so parse_decoration copies these bytes as
+	 * they are, and the NUL ends them. */
+	if (*q == '\0' || (*q == '>' && q[-1] != '-')) {
+		*n = (size_t)(q - (p + 1));
+		return true;
+	}
+	return false;
+}
+
+bool parse_fd(struct span s, int *fd, struct span *decoration)
 {
 	struct span t = span_trim(s);
 	const char *p = t.p, *end = span_end(t);
@@ -708,8 +767,8 @@ bool parse_fd(struct span s, struct arena *a, int *fd, const char **hint)
 	if (v < -0x7fffffffLL || v > 0x7fffffffLL)
 		return false;
 	*fd = (int)v;
-	if (hint)
-		*hint = (p < end && *p == '<') ? parse_decoration(p, end, a, NULL) : NULL;
+	if (decoration)
+		*decoration = p < end && *p == '<' ? span_make(p, (size_t)(end - p)) : span_make(NULL, 0);
 	return true;
 }
 

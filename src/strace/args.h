@@ -154,14 +154,20 @@ bool decode_string(struct span s, struct arena *a, size_t cap, const char **out,
 bool append_string(struct span s, unsigned char *buf, size_t cap, size_t *len, bool *trunc);
 
 /* An fd argument: "3", "3</path>", "AT_FDCWD</cwd>", "-100". *FD gets the
- * number (AT_FDCWD as RC_AT_FDCWD); *HINT the decoration without its angle
- * brackets, unescaped, nested decorations dropped (NULL when none). */
-bool parse_fd(struct span s, struct arena *a, int *fd, const char **hint);
+ * number (AT_FDCWD as RC_AT_FDCWD); *DECORATION (may be NULL) what follows
+ * it from its '<' on (strace/decoration.h reads it), an empty span with a
+ * NULL p when none. */
+bool parse_fd(struct span s, int *fd, struct span *decoration);
 
-/* The decoration text following position P (at '<'), decoded; the end of
- * the decoration in *AFTER (may be NULL). */
+/* The decoration text following position P (at '<'), decoded: without its
+ * angle brackets, unescaped, nested decorations dropped; the end of the
+ * decoration in *AFTER (may be NULL). */
 const char *parse_decoration(const char *p, const char *end, struct arena *a,
 			     const char **after);
+/* The decoration at P (at '<') needs no decoding: its text as
+ * parse_decoration gives it, up to its first NUL, is the *N bytes after P
+ * as they are. False: parse_decoration must decode it. */
+bool decoration_plain(const char *p, const char *end, size_t *n);
 
 /* A socket address struct: {sa_family=AF_INET, sin_port=htons(443),
  * sin_addr=inet_addr("1.2.3.4")} and the AF_INET6/AF_UNIX forms. */

@@ -7,8 +7,8 @@
  * into one event. Memory does not grow with the length of the log.
  *
  * Conventions beyond event.h's field comments:
- *  - open/openat/openat2/creat/socket have no fd argument: their fd_hint is
- *    the -y decoration of the returned fd ("= 3</etc/x>");
+ *  - open/openat/openat2/creat/socket have no fd argument: their fd_shown is
+ *    what the -y decoration of the returned fd says ("= 3</etc/x>");
  *  - accept/accept4 and fcntl's F_DUPFD put the new fd in fd2; dup2/dup3
  *    the target fd;
  *  - exit/exit_group (ret_known false) and wait4 carry the status in

@@ -18,6 +18,7 @@
 #include "event/facts.h"
 #include "event/syscalls.h"
 #include "gen/tables.h"
+#include "strace/decoration.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -121,25 +122,31 @@ static const char *path_of(struct span s, struct arena *a)
 	return NULL;
 }
 
+/* What the decoration D that parse_fd found says; NULL for none. */
+static const struct rc_fdfacts *shown(struct span d, struct arena *a)
+{
+	return d.p ? decoration_at(d.p, span_end(d), a) : NULL;
+}
+
 static void take_fd(struct rc_event *e, struct span s, struct arena *a)
 {
 	int fd;
-	const char *hint;
+	struct span d;
 
-	if (parse_fd(s, a, &fd, &hint)) {
+	if (parse_fd(s, &fd, &d)) {
 		e->fd = fd;
-		e->fd_hint = hint;
+		e->fd_shown = shown(d, a);
 	}
 }
 
 static void take_dirfd(struct rc_event *e, struct span s, struct arena *a)
 {
 	int fd;
-	const char *hint;
+	struct span d;
 
-	if (parse_fd(s, a, &fd, &hint)) {
+	if (parse_fd(s, &fd, &d)) {
 		e->dirfd = fd;
-		e->dir_hint = hint;
+		e->dir_shown = shown(d, a);
 	}
 }
 
@@ -298,15 +305,14 @@ static void take_fdset(struct rc_event *e, struct span s, struct arena *a)
 
 /* The two fds pipe and socketpair wrote: "[3, 4]", or with -y
  * "[3<pipe:[123]>, 4<pipe:[123]>]". */
-static void take_fd_pair(struct rc_event *e, struct span s, struct arena *a)
+static void take_fd_pair(struct rc_event *e, struct span s)
 {
 	struct span items[2];
 	size_t n = split_items(inner(s), items, 2);
 
 	for (size_t i = 0; i < n; i++) {
 		int fd;
-		const char *hint;
-		if (parse_fd(span_trim(items[i]), a, &fd, &hint))
+		if (parse_fd(span_trim(items[i]), &fd, NULL))
 			event_add_fd(e, fd);
 	}
 }
@@ -483,7 +489,7 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 		take_fd(e, s, ar);
 		break;
 	case ROLE_FD2:
-		if (parse_fd(s, ar, &fd, NULL))
+		if (parse_fd(s, &fd, NULL))
 			e->fd2 = fd;
 		break;
 	case ROLE_DIRFD:
@@ -581,7 +587,7 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 		break;
 	case ROLE_FD_PAIR:
 		if (c->ok)
-			take_fd_pair(e, s, ar);
+			take_fd_pair(e, s);
 		break;
 	case ROLE_SOCKOPT_LEVEL:
 		if (named_value(sol_names, ARRAY_SIZE(sol_names), s, &x))
@@ -720,12 +726,13 @@ void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct ca
 
 	/* What the return value says. */
 	if (sc->classes & CL_NEW_FD)
-		e->fd_hint = ct->ret_hint;
+		e->fd_shown = decoration_facts(ct->ret_hint, ar);
 	event_call_facts(e, sc, e->ret_known, e->ret, e->err);
 
 	/* A -yy socket decoration names the peer when the arguments do not. */
-	if (e->sa.family == 0 && e->fd_hint && (e->fd_hint[0] == 'T' || e->fd_hint[0] == 'U'))
-		parse_socket_hint(e->fd_hint, ar, &e->sa);
+	const char *shown = e->fd_shown ? e->fd_shown->desc : NULL;
+	if (e->sa.family == 0 && shown && (shown[0] == 'T' || shown[0] == 'U'))
+		parse_socket_hint(shown, ar, &e->sa);
 }
 
 void strace_event_facts(struct rc_event *e, struct arena *a)

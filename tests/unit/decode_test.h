@@ -22,6 +22,13 @@
 #include "util/strbuf.h"
 #include "util/xlat.h"
 
+/* The text of the decoration F was read from (NULL: none shown), which a
+ * test compares with the text it printed. */
+static inline const char *dt_shown(const struct rc_fdfacts *f)
+{
+	return f ? f->desc : NULL;
+}
+
 struct dt {
 	struct dec_opts opts;
 	struct dec_arena arena;

@@ -16,7 +16,9 @@
 
 #include "diagnose/diagnose.h"
 #include "gen/tables.h"
+#include "strace/decoration.h"
 #include "strace/parser.h"
+#include "util/arena.h"
 #include "util/strbuf.h"
 
 struct rt {
@@ -26,6 +28,7 @@ struct rt {
 	double now;
 	/* OUT as the report shows it (rt_shown), which empties OUT. */
 	struct rc_report_findings shown;
+	struct arena decorations;	/* rt_decoration's */
 };
 
 static inline void rt_init(struct rt *t)
@@ -35,6 +38,7 @@ static inline void rt_init(struct rt *t)
 	t->finished = false;
 	t->now = 1000.0;
 	memset(&t->shown, 0, sizeof(t->shown));
+	arena_init(&t->decorations);
 }
 
 static inline void rt_release(struct rt *t)
@@ -42,6 +46,14 @@ static inline void rt_release(struct rt *t)
 	report_findings_release(&t->shown);
 	findings_release(&t->out);
 	engine_release(&t->eng);
+	arena_release(&t->decorations);
+}
+
+/* What the -y/-yy decoration TEXT says, as a source puts it in an event
+ * (an event's fd_shown, dir_shown): valid until rt_release. */
+static inline const struct rc_fdfacts *rt_decoration(struct rt *t, const char *text)
+{
+	return decoration_facts(text, &t->decorations);
 }
 
 /* The start of every made-up event, so that all of them keep one clock:

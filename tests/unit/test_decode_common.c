@@ -734,7 +734,7 @@ static void fds(void **state)
 	dec_fd(&h.d, fd);
 	snprintf(expect, sizeof(expect), "%d", fd);
 	assert_string_equal(hc_text(&h), expect);
-	assert_null(h.ev.fd_hint);
+	assert_null(h.ev.fd_shown);
 
 	/* read(3</tmp/ydir/a\74b\76\"c d\ne>, "x", 131072) = 1 */
 	h.opts.decode_fds = true;
@@ -743,13 +743,13 @@ static void fds(void **state)
 	dec_fd(&h.d, fd);
 	snprintf(expect, sizeof(expect), "%d<%s/a\\74b\\76\\\"c d\\ne>", fd, dir);
 	assert_string_equal(hc_text(&h), expect);
-	assert_string_equal(h.ev.fd_hint, path);
+	assert_string_equal(dt_shown(h.ev.fd_shown), path);
 	struct rc_event pe;
 	char line[4300];
 	snprintf(line, sizeof(line), "close(%s) = 0", hc_text(&h));
 	struct strace_parser *p = parse_line(line, &pe);
 	assert_int_equal(pe.fd, fd);
-	assert_string_equal(pe.fd_hint, h.ev.fd_hint);
+	assert_string_equal(dt_shown(pe.fd_shown), dt_shown(h.ev.fd_shown));
 	strace_parser_free(p);
 
 	/* read(3</tmp/delme>(deleted), "", 1) = 0 */
@@ -759,11 +759,11 @@ static void fds(void **state)
 	dec_fd(&h.d, fd);
 	snprintf(expect, sizeof(expect), "%d<%s/a\\74b\\76\\\"c d\\ne>(deleted)", fd, dir);
 	assert_string_equal(hc_text(&h), expect);
-	assert_string_equal(h.ev.fd_hint, path);
+	assert_string_equal(dt_shown(h.ev.fd_shown), path);
 	snprintf(line, sizeof(line), "close(%s) = 0", hc_text(&h));
 	p = parse_line(line, &pe);
 	assert_int_equal(pe.fd, fd);
-	assert_string_equal(pe.fd_hint, h.ev.fd_hint);
+	assert_string_equal(dt_shown(pe.fd_shown), dt_shown(h.ev.fd_shown));
 	strace_parser_free(p);
 
 	/* Only the event's own fd becomes the hint; a closed fd has no
@@ -771,7 +771,7 @@ static void fds(void **state)
 	hc_reset(&h);
 	h.ev.fd = fd + 1;
 	dec_fd(&h.d, fd);
-	assert_null(h.ev.fd_hint);
+	assert_null(h.ev.fd_shown);
 	hc_reset(&h);
 	close(fd);
 	dec_fd(&h.d, fd);
@@ -790,7 +790,7 @@ static void fds(void **state)
 	snprintf(expect, sizeof(expect), "%d<socket:[%lu]>", s, (unsigned long)st.st_ino);
 	assert_string_equal(hc_text(&h), expect);
 	snprintf(expect, sizeof(expect), "socket:[%lu]", (unsigned long)st.st_ino);
-	assert_string_equal(h.ev.fd_hint, expect);
+	assert_string_equal(dt_shown(h.ev.fd_shown), expect);
 	close(s);
 
 	/* openat(AT_FDCWD</tmp>, "/etc/ld.so.cache", O_RDONLY|O_CLOEXEC) */
@@ -799,11 +799,11 @@ static void fds(void **state)
 	dec_dirfd(&h.d, RC_AT_FDCWD);
 	snprintf(expect, sizeof(expect), "AT_FDCWD<%s>", cwd);
 	assert_string_equal(hc_text(&h), expect);
-	assert_string_equal(h.ev.dir_hint, cwd);
+	assert_string_equal(dt_shown(h.ev.dir_shown), cwd);
 	snprintf(line, sizeof(line), "openat(%s, \"x\", O_RDONLY) = 3", hc_text(&h));
 	p = parse_line(line, &pe);
 	assert_int_equal(pe.dirfd, RC_AT_FDCWD);
-	assert_string_equal(pe.dir_hint, h.ev.dir_hint);
+	assert_string_equal(dt_shown(pe.dir_shown), dt_shown(h.ev.dir_shown));
 	strace_parser_free(p);
 
 	/* A real directory fd, the event's dirfd. */
@@ -813,7 +813,7 @@ static void fds(void **state)
 	dec_dirfd(&h.d, dfd);
 	snprintf(expect, sizeof(expect), "%d<%s>", dfd, dir);
 	assert_string_equal(hc_text(&h), expect);
-	assert_string_equal(h.ev.dir_hint, dir);
+	assert_string_equal(dt_shown(h.ev.dir_shown), dir);
 	close(dfd);
 
 	/* Without -y: AT_FDCWD alone, no hint. */
@@ -821,7 +821,7 @@ static void fds(void **state)
 	hc_reset(&h);
 	dec_dirfd(&h.d, RC_AT_FDCWD);
 	assert_string_equal(hc_text(&h), "AT_FDCWD");
-	assert_null(h.ev.dir_hint);
+	assert_null(h.ev.dir_shown);
 
 	unlink(path);
 	rmdir(dir);

@@ -960,19 +960,19 @@ static void decorated_fds(void **state)
 	t.opts.decode_fds = true;
 	/* fstat(3</tmp/fh/a.txt>, {st_mode=S_IFREG|0644, st_size=3, ...}) = 0 */
 	real(&t, SYS_fstat, DT_ARGS((uint64_t)fd, DT_PTR(&st)), F("%d<%s>, {st_mode=S_IFREG|0644, st_size=3, ...}", fd, f));
-	assert_string_equal(t.ev.fd_hint, f);
+	assert_string_equal(dt_shown(t.ev.fd_shown), f);
 	/* newfstatat(3</tmp/x>, "", ..., AT_EMPTY_PATH): the dirfd's hint is the fd's */
 	real(&t, SYS_newfstatat, DT_ARGS((uint64_t)fd, DT_PTR(""), DT_PTR(&st), AT_EMPTY_PATH),
 	     F("%d<%s>, \"\", {st_mode=S_IFREG|0644, st_size=3, ...}, AT_EMPTY_PATH", fd, f));
-	assert_string_equal(t.ev.dir_hint, f);
-	assert_string_equal(t.ev.fd_hint, f);
+	assert_string_equal(dt_shown(t.ev.dir_shown), f);
+	assert_string_equal(dt_shown(t.ev.fd_shown), f);
 	/* openat(AT_FDCWD</tmp/fh>, "x", O_RDONLY) */
 	real(&t, SYS_openat, DT_ARGS((uint64_t)AT_FDCWD, DT_PTR("/nonexist"), O_RDONLY),
 	     F("AT_FDCWD<%s>, \"/nonexist\", O_RDONLY", cwd));
-	assert_string_equal(t.ev.dir_hint, cwd);
+	assert_string_equal(dt_shown(t.ev.dir_shown), cwd);
 	/* dup2(3</x>, 120): the target is printed before it exists */
 	real(&t, SYS_dup2, DT_ARGS((uint64_t)fd, 120), F("%d<%s>, 120", fd, f));
-	assert_string_equal(t.ev.fd_hint, f);
+	assert_string_equal(dt_shown(t.ev.fd_shown), f);
 	close(120);
 	close(fd);
 	unlink(f);

@@ -165,7 +165,7 @@ static void test_mmap_flags(void **state)
 	assert_string_equal(s, "NULL, 4096, PROT_READ, MAP_FILE, 3, 0");
 }
 
-/* With -y the fd carries its path, which becomes the event's fd_hint:
+/* With -y the fd carries its path, which becomes the event's fd_shown:
  * mmap(NULL, 59283, PROT_READ, MAP_PRIVATE, 3</etc/ld.so.cache>, 0) = 0x7f51956d0000 */
 static void test_mmap_decode_fds(void **state)
 {
@@ -180,9 +180,9 @@ static void test_mmap_decode_fds(void **state)
 	s = dt_decode(&t, SYS_mmap, DT_ARGS(0, 59283, PROT_READ, MAP_PRIVATE, (uint64_t)fd, 0), 0x7f51956d0000, 0);
 	snprintf(want, sizeof(want), "NULL, 59283, PROT_READ, MAP_PRIVATE, %d<%s>, 0", fd, path);
 	assert_string_equal(s, want);
-	assert_string_equal(t.ev.fd_hint, path);
+	assert_string_equal(dt_shown(t.ev.fd_shown), path);
 	dt_check_same_facts(&t);
-	assert_string_equal(t.parsed.fd_hint, path);
+	assert_string_equal(dt_shown(t.parsed.fd_shown), path);
 	t.opts.decode_fds = false;
 	close(fd);
 	unlink(path);

@@ -944,7 +944,7 @@ static void sockopt_calls(void **state)
 }
 
 /* With -y, fds carry what they are; the socket's decoration becomes the
- * event's fd_hint. */
+ * event's fd_shown. */
 static void decorated_fds(void **state)
 {
 	(void)state;
@@ -971,8 +971,8 @@ static void decorated_fds(void **state)
 	check(&t, SYS_connect, DT_ARGS((uint64_t)sv[0], DT_PTR(&peer), sizeof(peer)), 0, EISCONN,
 	      (snprintf(want, sizeof(want), "%d<%s>, {sa_family=AF_INET, sin_port=htons(80), "
 			"sin_addr=inet_addr(\"127.0.0.1\")}, 16", sv[0], a), want));
-	assert_string_equal(t.ev.fd_hint, a);
-	assert_string_equal(t.parsed.fd_hint, a);
+	assert_string_equal(dt_shown(t.ev.fd_shown), a);
+	assert_string_equal(dt_shown(t.parsed.fd_shown), a);
 	close(sv[0]);
 	close(sv[1]);
 	dt_release(&t);

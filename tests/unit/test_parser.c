@@ -33,6 +33,12 @@ static struct strace_parser *P;
 static struct rc_event E;
 static struct strbuf Err = STRBUF_INIT;
 
+/* The text of the decoration F was read from (NULL: none shown). */
+static const char *shown_text(const struct rc_fdfacts *f)
+{
+	return f ? f->desc : NULL;
+}
+
 static void open_buf(const char *s)
 {
 	P = strace_parser_from_buffer(s, strlen(s));
@@ -132,12 +138,12 @@ static void test_file_calls(void **state)
 	find("openat");
 	assert_int_equal(E.nr, SYS_openat);
 	assert_int_equal(E.dirfd, RC_AT_FDCWD);
-	assert_string_equal(E.dir_hint, "/tmp/fixture");
+	assert_string_equal(shown_text(E.dir_shown), "/tmp/fixture");
 	assert_string_equal(E.path, "/etc/ld.so.cache");
 	assert_int_equal(E.flags, O_RDONLY | O_CLOEXEC);
 	assert_int_equal(E.ret, 3);
 	/* the returned fd's decoration */
-	assert_string_equal(E.fd_hint, "/etc/ld.so.cache");
+	assert_string_equal(shown_text(E.fd_shown), "/etc/ld.so.cache");
 	assert_string_equal(E.line, "10651 15:54:48.807585 openat(AT_FDCWD</tmp/fixture>, "
 			    "\"/etc/ld.so.cache\", O_RDONLY|O_CLOEXEC) = 3</etc/ld.so.cache> <0.000022>");
 	assert_int_equal(E.line_len, strlen(E.line));
@@ -145,7 +151,7 @@ static void test_file_calls(void **state)
 	find("newfstatat");
 	assert_int_equal(E.dirfd, 3);
 	assert_int_equal(E.fd, 3);
-	assert_string_equal(E.fd_hint, "/etc/ld.so.cache");
+	assert_string_equal(shown_text(E.fd_shown), "/etc/ld.so.cache");
 	assert_int_equal(E.st_size, 59283);
 
 	find("mmap");
@@ -158,7 +164,7 @@ static void test_file_calls(void **state)
 
 	find("read");
 	assert_int_equal(E.fd, 3);
-	assert_string_equal(E.fd_hint, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	assert_string_equal(shown_text(E.fd_shown), "/usr/lib/x86_64-linux-gnu/libc.so.6");
 	assert_int_equal(E.len, 832);
 	assert_null(E.data);	/* previews are for data written or sent */
 
@@ -238,7 +244,7 @@ static void test_io_calls(void **state)
 
 	/* -yy nested decoration: 3</dev/null<char 1:3>> */
 	find("write");
-	assert_string_equal(E.fd_hint, "/dev/null");
+	assert_string_equal(shown_text(E.fd_shown), "/dev/null");
 	assert_int_equal(E.len, 600);
 	assert_int_equal(E.data_len, 32);
 	assert_true(E.data_truncated);
@@ -636,7 +642,7 @@ static void test_network(void **state)
 	assert_int_equal(E.sa.family, AF_INET);
 	assert_int_equal(E.flags, SOCK_STREAM | SOCK_CLOEXEC);
 	assert_int_equal(E.mode, 0);
-	assert_string_equal(E.fd_hint, "TCP:[19723]");
+	assert_string_equal(shown_text(E.fd_shown), "TCP:[19723]");
 	find("bind");
 	assert_string_equal(E.sa.host, "127.0.0.1");
 	assert_int_equal(E.sa.port, 0);
@@ -679,7 +685,7 @@ static void test_network(void **state)
 	assert_int_equal(E.sa.port, 41336);
 	assert_int_equal(E.fd2, 5);
 	find("sendto");
-	assert_string_equal(E.fd_hint, "TCP:[127.0.0.1:41336->127.0.0.1:41141]");
+	assert_string_equal(shown_text(E.fd_shown), "TCP:[127.0.0.1:41336->127.0.0.1:41141]");
 	/* the peer from the -yy decoration */
 	assert_int_equal(E.sa.family, AF_INET);
 	assert_int_equal(E.sa.port, 41141);
@@ -1270,11 +1276,11 @@ static void test_other_forms(void **state)
 	done();
 	/* a deleted file's decoration */
 	one("7 mmap(NULL, 4096, PROT_READ, MAP_SHARED, 3</tmp/x>(deleted), 0) = 0x7f0000000000\n");
-	assert_string_equal(E.fd_hint, "/tmp/x");
+	assert_string_equal(shown_text(E.fd_shown), "/tmp/x");
 	assert_int_equal(E.fd, 3);
 	done();
 	one("7 write(3<UNIX-STREAM:[12358->12359]>, \"x\", 1) = 1\n");
-	assert_string_equal(E.fd_hint, "UNIX-STREAM:[12358->12359]");
+	assert_string_equal(shown_text(E.fd_shown), "UNIX-STREAM:[12358->12359]");
 	assert_int_equal(E.sa.family, 0);
 	done();
 	/* an abstract unix name as strace 6.x's -yy prints it: @ before the quotes */
@@ -1288,11 +1294,11 @@ static void test_other_forms(void **state)
 	assert_false(E.sa.abstract);
 	done();
 	one("7 read(7<pipe:[11734]>, \"\", 4096) = 0\n");
-	assert_string_equal(E.fd_hint, "pipe:[11734]");
+	assert_string_equal(shown_text(E.fd_shown), "pipe:[11734]");
 	done();
 	/* an escaped '>' inside a decoration */
 	one("7 close(3</tmp/a\\76b>) = 0\n");
-	assert_string_equal(E.fd_hint, "/tmp/a>b");
+	assert_string_equal(shown_text(E.fd_shown), "/tmp/a>b");
 	done();
 	/* epoll_pwait with ready events; a truncated argv */
 	one("9 epoll_pwait(5, [{events=EPOLLIN, data={u32=7, u64=7}}, {events=EPOLLIN, data={u32=9, u64=9}}], 8, -1, NULL, 8) = 2\n");

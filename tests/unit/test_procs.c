@@ -90,7 +90,7 @@ static void relative_paths_resolve(void **state)
 	 * has not seen chdir. */
 	e = rt_sys(&t, 11, "openat", -1, ENOENT);
 	e.path = "a.txt";
-	e.dir_hint = "/home/u";
+	e.dir_shown = rt_decoration(&t, "/home/u");
 	rt_feed(&t, &e);
 	assert_string_equal(e.path, "/home/u/a.txt");
 	assert_string_equal(procs_get(m, 11)->cwd, "/home/u");
@@ -336,11 +336,11 @@ static void output_follows_the_streams(void **state)
 	struct rc_event d = rt_sys(&t, 40, "dup2", 1, 0);
 	d.fd = 2;
 	d.fd2 = 1;
-	d.fd_hint = "/tmp/run.out";
+	d.fd_shown = rt_decoration(&t, "/tmp/run.out");
 	rt_feed(&t, &d);
 	struct rc_event w = rt_sys(&t, 40, "write", 6, 0);
 	w.fd = 1;
-	w.fd_hint = "/tmp/run.out";
+	w.fd_shown = rt_decoration(&t, "/tmp/run.out");
 	w.data = (const unsigned char *)"oops!\n";
 	w.data_len = 6;
 	rt_feed(&t, &w);
@@ -393,15 +393,15 @@ static void socket_peer_from_decoration(void **state)
 
 	struct rc_event e = rt_sys(&t, 10, "recvfrom", 5, 0);
 	e.fd = 5;
-	e.fd_hint = "TCP:[127.0.0.1:41234->127.0.0.1:5000]";
+	e.fd_shown = rt_decoration(&t, "TCP:[127.0.0.1:41234->127.0.0.1:5000]");
 	rt_feed(&t, &e);
 	e = rt_sys(&t, 10, "read", 5, 0);
 	e.fd = 6;
-	e.fd_hint = "TCPv6:[[::1]:41234->[::1]:443]";
+	e.fd_shown = rt_decoration(&t, "TCPv6:[[::1]:41234->[::1]:443]");
 	rt_feed(&t, &e);
 	e = rt_sys(&t, 10, "read", 5, 0);
 	e.fd = 7;
-	e.fd_hint = "UNIX-STREAM:[12358->12359]";
+	e.fd_shown = rt_decoration(&t, "UNIX-STREAM:[12358->12359]");
 	rt_feed(&t, &e);
 	assert_string_equal(procs_fd(m, 10, 5)->peer_host, "127.0.0.1");
 	assert_int_equal(procs_fd(m, 10, 5)->peer_port, 5000);
@@ -565,7 +565,8 @@ static void found_running_processes(void **state)
 	rt_init(&t);
 	const struct rc_procs *m = &t.eng.procs;
 	const char *argv[] = { "/usr/bin/python3", "app.py" };
-	const struct rc_found_fd fds[] = { { 3, "/var/log/app.log" }, { 4, "TCP:[10.0.0.1:40000->10.0.0.2:5432]" } };
+	const struct rc_found_fd fds[] = { { 3, rt_decoration(&t, "/var/log/app.log") },
+					   { 4, rt_decoration(&t, "TCP:[10.0.0.1:40000->10.0.0.2:5432]") } };
 	struct rc_found f = { .leader = 20, .process = true, .argv = argv, .argc = 2, .exe = "/usr/bin/python3.11",
 			      .cwd = "/srv/app", .fds = fds, .nfds = 2 };
 	struct rc_event e = rt_event(&t, RC_EV_FOUND, 21, "");
@@ -730,303 +731,56 @@ static void exec_starts_another_program(void **state)
 	rt_release(&t);
 }
 
-/* ---- what a decoration says an fd is (fdfacts_parse) ---- */
-
-/* The decoration of the fd of LINE, a line strace 6.1 printed (the lines
- * below are from `strace -f -y` and `-yy` of a python3 that opened each
- * kind of fd and fstat'ed it), as the log parser hands it on, parsed. */
-static struct rc_fdfacts *shown_in(const char *line)
-{
-	struct strace_parser *p = strace_parser_from_buffer(line, strlen(line));
-	struct strbuf err = STRBUF_INIT;
-	struct rc_event e;
-
-	assert_int_equal(strace_parser_next(p, &e, &err), 1);
-	struct rc_fdfacts *f = fdfacts_parse(e.fd_hint);
-	strace_parser_free(p);
-	strbuf_release(&err);
-	assert_non_null(f);
-	return f;
-}
-
-static void assert_end(const struct rc_sockaddr *sa, int family, const char *host, int port)
-{
-	assert_int_equal(sa->family, family);
-	assert_string_equal(sa->host, host);
-	assert_int_equal(sa->port, port);
-}
-
-static void fdfacts_files(void **state)
-{
-	(void)state;
-	struct rc_fdfacts *f = shown_in("7609  newfstatat(3</etc/ld.so.cache>, \"\", {st_mode=S_IFREG|0644, "
-					"st_size=57203, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->kind, RC_FD_FILE);
-	assert_string_equal(f->path, "/etc/ld.so.cache");
-	assert_string_equal(f->desc, "/etc/ld.so.cache");
-	assert_null(f->proto);
-	fdfacts_unref(f);
-
-	/* A path is taken whole: spaces, and the "->" that makes an inet
-	 * decoration two ends, are the name's (strace escapes '>'). */
-	f = shown_in("7609  newfstatat(3</tmp/fdf/dir a-\\76b/name with space-\\76x>, \"\", {st_mode=S_IFREG|0644, "
-		     "st_size=0, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->kind, RC_FD_FILE);
-	assert_string_equal(f->path, "/tmp/fdf/dir a->b/name with space->x");
-	assert_int_equal(f->local.family, 0);
-	assert_int_equal(f->peer.family, 0);
-	fdfacts_unref(f);
-
-	/* strace 6 marks an unlinked file outside the brackets. */
-	f = shown_in("7609  newfstatat(4</tmp/fdf/gone>(deleted), \"\", {st_mode=S_IFREG|0644, st_size=0, ...}, "
-		     "AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->kind, RC_FD_FILE);
-	assert_string_equal(f->path, "/tmp/fdf/gone");
-	fdfacts_unref(f);
-
-	/* -yy adds a device's numbers in a decoration of its own. */
-	f = shown_in("write(1</dev/null<char 1:3>>, \"hi\\n\", 3) = 3\n");
-	assert_int_equal(f->kind, RC_FD_FILE);
-	assert_string_equal(f->path, "/dev/null");
-	fdfacts_unref(f);
-
-	/* A name that happens to end like the kernel's mark is a name. */
-	f = fdfacts_parse("/tmp/x (deleted)");
-	assert_string_equal(f->path, "/tmp/x (deleted)");
-	fdfacts_unref(f);
-
-	/* No decoration, or an empty one, says nothing. */
-	assert_null(fdfacts_parse(NULL));
-	assert_null(fdfacts_parse(""));
-}
-
-static void fdfacts_pipes_and_others(void **state)
-{
-	(void)state;
-	struct rc_fdfacts *f = shown_in("7609  newfstatat(5<pipe:[1446145]>, \"\", {st_mode=S_IFIFO|0600, "
-					"st_size=0, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->kind, RC_FD_PIPE);
-	assert_int_equal(f->inode, 1446145);
-	assert_string_equal(f->desc, "pipe:[1446145]");
-	fdfacts_unref(f);
-
-	f = shown_in("7609  newfstatat(7<anon_inode:[eventfd]>, \"\", {st_mode=0600, st_size=0, ...}, "
-		     "AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->kind, RC_FD_OTHER);
-	assert_string_equal(f->desc, "anon_inode:[eventfd]");
-	assert_null(f->path);
-	fdfacts_unref(f);
-
-	/* -yy names the process a pidfd refers to. */
-	f = shown_in("newfstatat(3<pid:9549>, \"\", {st_mode=0700, st_size=0, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->kind, RC_FD_OTHER);
-	assert_string_equal(f->desc, "pid:9549");
-	fdfacts_unref(f);
-
-	f = fdfacts_parse("anon_inode:inotify");
-	assert_int_equal(f->kind, RC_FD_OTHER);
-	fdfacts_unref(f);
-}
-
-static void fdfacts_inet_sockets(void **state)
-{
-	(void)state;
-	/* -y alone: a socket, nothing more. */
-	struct rc_fdfacts *f = shown_in("7618  newfstatat(8<socket:[1446235]>, \"\", {st_mode=S_IFSOCK|0777, "
-					"st_size=0, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->kind, RC_FD_SOCKET);
-	assert_string_equal(f->proto, "socket");
-	assert_int_equal(f->family, 0);
-	assert_int_equal(f->sock_type, 0);
-	assert_int_equal(f->inode, 1446235);
-	fdfacts_unref(f);
-
-	/* -yy of a socket with no address yet: its inode. */
-	f = shown_in("newfstatat(4<TCP:[1452599]>, \"\", {st_mode=S_IFSOCK|0777, st_size=0, ...}, "
-		     "AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->kind, RC_FD_SOCKET);
-	assert_string_equal(f->proto, "TCP");
-	assert_int_equal(f->family, AF_INET);
-	assert_int_equal(f->sock_type, SOCK_STREAM);
-	assert_int_equal(f->inode, 1452599);
-	assert_int_equal(f->local.family, 0);
-	fdfacts_unref(f);
-
-	/* Listening: the local end only. */
-	f = shown_in("7609  newfstatat(8<TCP:[127.0.0.1:58937]>, \"\", {st_mode=S_IFSOCK|0777, st_size=0, ...}, "
-		     "AT_EMPTY_PATH) = 0\n");
-	assert_end(&f->local, AF_INET, "127.0.0.1", 58937);
-	assert_int_equal(f->peer.family, 0);
-	assert_int_equal(f->peer.port, -1);
-	fdfacts_unref(f);
-
-	f = shown_in("7609  newfstatat(9<TCP:[127.0.0.1:45910->127.0.0.1:58937]>, \"\", {st_mode=S_IFSOCK|0777, "
-		     "st_size=0, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_end(&f->local, AF_INET, "127.0.0.1", 45910);
-	assert_end(&f->peer, AF_INET, "127.0.0.1", 58937);
-	assert_string_equal(f->desc, "TCP:[127.0.0.1:45910->127.0.0.1:58937]");
-	fdfacts_unref(f);
-
-	f = shown_in("7609  newfstatat(12<TCPv6:[[::1]:34665]>, \"\", {st_mode=S_IFSOCK|0777, st_size=0, ...}, "
-		     "AT_EMPTY_PATH) = 0\n");
-	assert_string_equal(f->proto, "TCPv6");
-	assert_int_equal(f->family, AF_INET6);
-	assert_end(&f->local, AF_INET6, "::1", 34665);
-	assert_int_equal(f->peer.family, 0);
-	fdfacts_unref(f);
-
-	f = shown_in("7609  newfstatat(13<TCPv6:[[::1]:47178->[::1]:34665]>, \"\", {st_mode=S_IFSOCK|0777, "
-		     "st_size=0, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_end(&f->local, AF_INET6, "::1", 47178);
-	assert_end(&f->peer, AF_INET6, "::1", 34665);
-	fdfacts_unref(f);
-
-	f = shown_in("7609  newfstatat(14<UDP:[127.0.0.1:45042]>, \"\", {st_mode=S_IFSOCK|0777, st_size=0, ...}, "
-		     "AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->sock_type, SOCK_DGRAM);
-	assert_end(&f->local, AF_INET, "127.0.0.1", 45042);
-	fdfacts_unref(f);
-
-	f = shown_in("7609  newfstatat(15<UDPv6:[[::1]:36627->[::1]:9]>, \"\", {st_mode=S_IFSOCK|0777, st_size=0, "
-		     "...}, AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->family, AF_INET6);
-	assert_int_equal(f->sock_type, SOCK_DGRAM);
-	assert_end(&f->peer, AF_INET6, "::1", 9);
-	fdfacts_unref(f);
-
-	/* Every protocol the kernel names in capitals is a socket (ping's
-	 * ICMP sockets); a port that is not one leaves the ends unknown. */
-	f = fdfacts_parse("PING:[127.0.0.1:7->127.0.0.1:0]");
-	assert_int_equal(f->kind, RC_FD_SOCKET);
-	assert_end(&f->peer, AF_INET, "127.0.0.1", 0);
-	fdfacts_unref(f);
-	f = fdfacts_parse("TCP:[127.0.0.1:80->127.0.0.1:99999]");
-	assert_int_equal(f->kind, RC_FD_SOCKET);
-	assert_int_equal(f->local.family, 0);
-	assert_int_equal(f->peer.family, 0);
-	fdfacts_unref(f);
-	f = fdfacts_parse("Tcp:[1.2.3.4:5]");
-	assert_int_equal(f->kind, RC_FD_OTHER);
-	fdfacts_unref(f);
-}
-
-static void fdfacts_unix_and_netlink(void **state)
-{
-	(void)state;
-	struct rc_fdfacts *f = shown_in("7609  newfstatat(16<UNIX-STREAM:[1446182->1446183]>, \"\", "
-					"{st_mode=S_IFSOCK|0777, st_size=0, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->kind, RC_FD_SOCKET);
-	assert_int_equal(f->family, AF_UNIX);
-	assert_int_equal(f->sock_type, SOCK_STREAM);
-	assert_int_equal(f->inode, 1446182);
-	assert_int_equal(f->peer_inode, 1446183);
-	assert_int_equal(f->local.family, 0);
-	fdfacts_unref(f);
-
-	f = shown_in("7609  newfstatat(18<UNIX-STREAM:[1446188,\"/tmp/fdf/x.sock\"]>, \"\", {st_mode=S_IFSOCK|0777, "
-		     "st_size=0, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->inode, 1446188);
-	assert_int_equal(f->peer_inode, 0);
-	assert_end(&f->local, AF_UNIX, "/tmp/fdf/x.sock", -1);
-	assert_false(f->local.abstract);
-	fdfacts_unref(f);
-
-	/* The server's end of an accepted connection. */
-	f = shown_in("7609  newfstatat(20<UNIX-STREAM:[1446197->1446193,\"/tmp/fdf/x.sock\"]>, \"\", "
-		     "{st_mode=S_IFSOCK|0777, st_size=0, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->peer_inode, 1446193);
-	assert_end(&f->local, AF_UNIX, "/tmp/fdf/x.sock", -1);
-	fdfacts_unref(f);
-
-	/* An abstract name: strace puts the '@' before the quotes, the
-	 * tracer (from /proc/net/unix) inside them. */
-	f = shown_in("7609  newfstatat(21<UNIX-STREAM:[1446201,@\"rc-abstract\"]>, \"\", {st_mode=S_IFSOCK|0777, "
-		     "st_size=0, ...}, AT_EMPTY_PATH) = 0\n");
-	assert_end(&f->local, AF_UNIX, "rc-abstract", -1);
-	assert_true(f->local.abstract);
-	fdfacts_unref(f);
-	f = fdfacts_parse("UNIX-STREAM:[1446201,\"@rc-abstract\"]");
-	assert_end(&f->local, AF_UNIX, "rc-abstract", -1);
-	assert_true(f->local.abstract);
-	fdfacts_unref(f);
-
-	/* The kernel calls a datagram unix socket "UNIX". */
-	f = shown_in("7609  newfstatat(22<UNIX:[1446206]>, \"\", {st_mode=S_IFSOCK|0777, st_size=0, ...}, "
-		     "AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->family, AF_UNIX);
-	assert_int_equal(f->sock_type, SOCK_DGRAM);
-	assert_int_equal(f->inode, 1446206);
-	fdfacts_unref(f);
-
-	f = shown_in("7609  newfstatat(23<NETLINK:[ROUTE:7609]>, \"\", {st_mode=S_IFSOCK|0777, st_size=0, ...}, "
-		     "AT_EMPTY_PATH) = 0\n");
-	assert_int_equal(f->kind, RC_FD_SOCKET);
-	assert_int_equal(f->family, AF_NETLINK);
-	assert_string_equal(f->proto, "NETLINK");
-	fdfacts_unref(f);
-}
-
-/* The model parses a decoration once per fd that shows it, learns an fd
- * it has not seen opened from it, and forgets it with the fd. */
-static void fdfacts_kept_per_fd(void **state)
+/* What an event's decoration says of its fd is what the rules see of an
+ * fd the model has not seen opened; the model learns such an fd from it,
+ * and forgets it with the fd. */
+static void fd_shown_by_the_event(void **state)
 {
 	(void)state;
 	struct rt t;
 	rt_init(&t);
 	const struct rc_procs *m = &t.eng.procs;
 	struct rc_fdinfo fi;
+	const struct rc_fdfacts *tcp = rt_decoration(&t, "TCP:[127.0.0.1:41234->127.0.0.1:5000]");
 
 	struct rc_event e = rt_sys(&t, 10, "read", 5, 0);
 	e.fd = 4;
-	e.fd_hint = "TCP:[127.0.0.1:41234->127.0.0.1:5000]";
+	e.fd_shown = tcp;
 	/* Before the model has it: what the event shows. */
 	assert_true(procs_fd_info(m, &e, 4, &fi));
 	assert_int_equal(fi.kind, RC_FD_SOCKET);
 	assert_null(fi.f);
 	assert_false(procs_fd_info(m, &e, 5, &fi));
-	const struct rc_fdfacts *first = procs_fd_shown(m, &e, 4);
-	assert_non_null(first);
+	assert_ptr_equal(procs_fd_shown(m, &e, 4), tcp);
 	assert_null(procs_fd_shown(m, &e, 5));
 	rt_feed(&t, &e);
-	/* Learnt, and the same decoration again is not parsed again. */
+	/* Learnt. */
 	assert_true(procs_fd_info(m, &e, 4, &fi));
 	assert_non_null(fi.f);
 	assert_string_equal(fi.f->peer_host, "127.0.0.1");
-	e = rt_sys(&t, 10, "read", 5, 0);
-	e.fd = 4;
-	e.fd_hint = "TCP:[127.0.0.1:41234->127.0.0.1:5000]";
-	assert_ptr_equal(procs_fd_shown(m, &e, 4), first);
-	rt_feed(&t, &e);
-	const struct rc_proc *p = procs_get(m, 10);
-	assert_int_equal(p->fdt->shown.count, 1);
 
 	/* A child has its parent's; a close forgets them. */
 	e = rt_sys(&t, 10, "clone", 11, 0);
 	e.flags = SIGCHLD;
 	rt_feed(&t, &e);
-	assert_int_equal(procs_get(m, 11)->fdt->shown.count, 1);
+	assert_non_null(procs_fd(m, 11, 4));
 	e = rt_sys(&t, 10, "close", 0, 0);
 	e.fd = 4;
-	e.fd_hint = "TCP:[127.0.0.1:41234->127.0.0.1:5000]";
+	e.fd_shown = tcp;
 	rt_feed(&t, &e);
-	assert_int_equal(p->fdt->shown.count, 0);
 	assert_null(procs_fd(m, 10, 4));
-	e = rt_sys(&t, 11, "read", 5, 0);
-	e.fd = 4;
-	e.fd_hint = "TCP:[127.0.0.1:41234->127.0.0.1:5000]";
-	assert_ptr_equal(procs_fd_shown(m, &e, 4), first);
+	assert_non_null(procs_fd(m, 11, 4));
 
 	/* An fd the model keeps no entry for (an eventfd) is known from its
-	 * decoration, and that decoration too is parsed once. */
+	 * decoration alone. */
 	e = rt_sys(&t, 10, "read", 8, 0);
 	e.fd = 6;
-	e.fd_hint = "anon_inode:[eventfd]";
+	e.fd_shown = rt_decoration(&t, "anon_inode:[eventfd]");
 	assert_true(procs_fd_info(m, &e, 6, &fi));
 	assert_int_equal(fi.kind, RC_FD_OTHER);
-	const struct rc_fdfacts *ev = procs_fd_shown(m, &e, 6);
 	rt_feed(&t, &e);
 	assert_null(procs_fd(m, 10, 6));
-	assert_ptr_equal(procs_fd_shown(m, &e, 6), ev);
+	assert_true(procs_fd_info(m, &e, 6, &fi));
 	rt_release(&t);
 }
 
@@ -1040,14 +794,14 @@ static void fds_learnt_at_attach(void **state)
 	rt_init(&t);
 	struct rc_procs *m = &t.eng.procs;
 
-	procs_learn_fd(m, 20, 3, "TCP:[10.0.0.1:40000->10.0.0.2:5432]");
-	procs_learn_fd(m, 20, 4, "UNIX-DGRAM:[77]");
-	procs_learn_fd(m, 20, 5, "UNIX-STREAM:[78,\"@sd-notify\"]");
-	procs_learn_fd(m, 20, 6, "socket:[79]");
-	procs_learn_fd(m, 20, 7, "/var/log/app.log (deleted)");
-	procs_learn_fd(m, 20, 8, "UDP:[0.0.0.0:5353]");
-	procs_learn_fd(m, 20, 9, "anon_inode:[eventfd]");
-	procs_learn_fd(m, 20, 10, "pipe:[80]");
+	procs_learn_fd(m, 20, 3, rt_decoration(&t, "TCP:[10.0.0.1:40000->10.0.0.2:5432]"));
+	procs_learn_fd(m, 20, 4, rt_decoration(&t, "UNIX-DGRAM:[77]"));
+	procs_learn_fd(m, 20, 5, rt_decoration(&t, "UNIX-STREAM:[78,\"@sd-notify\"]"));
+	procs_learn_fd(m, 20, 6, rt_decoration(&t, "socket:[79]"));
+	procs_learn_fd(m, 20, 7, rt_decoration(&t, "/var/log/app.log (deleted)"));
+	procs_learn_fd(m, 20, 8, rt_decoration(&t, "UDP:[0.0.0.0:5353]"));
+	procs_learn_fd(m, 20, 9, rt_decoration(&t, "anon_inode:[eventfd]"));
+	procs_learn_fd(m, 20, 10, rt_decoration(&t, "pipe:[80]"));
 	const struct rc_fd *f = procs_fd(m, 20, 3);
 	assert_int_equal(f->kind, RC_FD_SOCKET);
 	assert_int_equal(f->family, AF_INET);
@@ -1067,8 +821,6 @@ static void fds_learnt_at_attach(void **state)
 	assert_int_equal(procs_fd(m, 20, 8)->peer_port, -1);
 	assert_null(procs_fd(m, 20, 9));
 	assert_int_equal(procs_fd(m, 20, 10)->kind, RC_FD_PIPE);
-	/* Each description is kept parsed for its fd. */
-	assert_int_equal(procs_get(m, 20)->fdt->shown.count, 8);
 	rt_release(&t);
 }
 
@@ -1112,11 +864,7 @@ int main(void)
 		cmocka_unit_test(creds_and_seccomp_follow_the_trace),
 		cmocka_unit_test(live_facts_come_before_the_call),
 		cmocka_unit_test(found_running_processes),
-		cmocka_unit_test(fdfacts_files),
-		cmocka_unit_test(fdfacts_pipes_and_others),
-		cmocka_unit_test(fdfacts_inet_sockets),
-		cmocka_unit_test(fdfacts_unix_and_netlink),
-		cmocka_unit_test(fdfacts_kept_per_fd),
+		cmocka_unit_test(fd_shown_by_the_event),
 		cmocka_unit_test(fds_learnt_at_attach),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

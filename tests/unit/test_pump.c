@@ -20,16 +20,32 @@
 
 #define FIX SOURCE_ROOT "/tests/fixtures/strace/"
 
+#define S(x) ((x) ? (x) : "(null)")
+
+/* What a decoration said, every field by content. */
+static void digest_shown(struct strbuf *sb, const struct rc_fdfacts *f)
+{
+	if (!f) {
+		strbuf_adds(sb, "(none) ");
+		return;
+	}
+	strbuf_addf(sb, "{%d %s %s %s %d %d %llu %llu %d %d %s %d %d %d %s %d} ", f->kind, S(f->desc), S(f->path),
+		    S(f->proto), f->family, f->sock_type, f->inode, f->peer_inode, f->local.family, f->local.port,
+		    S(f->local.host), f->local.abstract, f->peer.family, f->peer.port, S(f->peer.host),
+		    f->peer.abstract);
+}
+
 /* Every field of E as text, the strings by content: two events that
  * print the same are the same event to every rule. */
 static void digest(struct strbuf *sb, const struct rc_event *e)
 {
-#define S(x) ((x) ? (x) : "(null)")
 	strbuf_addf(sb, "%d %d %llu %.6f %.6f %ld %s %d %lld %d %d %d|", e->kind, e->pid,
 		    (unsigned long long)e->seq, e->ts, e->dur, e->nr, S(e->name), e->ret_known, e->ret, e->err,
 		    e->interrupted, e->blocked);
-	strbuf_addf(sb, "%d %d %s %d %s %s %s %lld %lld %llu %llu %lld %lld %d %lld|", e->fd, e->fd2, S(e->path),
-		    e->dirfd, S(e->dir_hint), S(e->fd_hint), S(e->path2), e->flags, e->mode,
+	digest_shown(sb, e->dir_shown);
+	digest_shown(sb, e->fd_shown);
+	strbuf_addf(sb, "%d %d %s %d %s %lld %lld %llu %llu %lld %lld %d %lld|", e->fd, e->fd2, S(e->path),
+		    e->dirfd, S(e->path2), e->flags, e->mode,
 		    (unsigned long long)e->addr, (unsigned long long)e->len, e->offset, e->st_size, e->futex_op,
 		    e->timeout_ms);
 	strbuf_addf(sb, "%d %d %s %d %d %d %d|", e->sa.family, e->sa.port, S(e->sa.host), e->sa.abstract,
@@ -52,7 +68,6 @@ static void digest(struct strbuf *sb, const struct rc_event *e)
 	for (int i = 0; i < e->nids; i++)
 		strbuf_addf(sb, "%lld,", e->ids[i]);
 	strbuf_addf(sb, "%d\n", e->ids_truncated);
-#undef S
 }
 
 enum leave_as { AS_ASKED, ALWAYS, NEVER, ALTERNATE };

@@ -67,7 +67,7 @@ static void learn_cwd(struct rt *t, int pid, const char *cwd)
 {
 	struct rc_event e = rt_sys(t, pid, "newfstatat", 0, 0);
 	e.path = cwd;
-	e.dir_hint = cwd;
+	e.dir_shown = rt_decoration(t, cwd);
 	rt_feed(t, &e);
 }
 

@@ -1052,7 +1052,7 @@ static void small_writes_and_hints(void **state)
 		struct rc_event e = rt_timed(&t, 10, "read", 2000, 0, 0.00001);
 		e.fd = 7;
 		e.len = 2000;
-		e.fd_hint = "/data/old.wav";
+		e.fd_shown = rt_decoration(&t, "/data/old.wav");
 		rt_feed(&t, &e);
 	}
 	rt_exit(&t, 10, 0);

@@ -303,11 +303,12 @@ static void call_facts(void **state)
 	/* newfstatat(3</etc>, "", ..., AT_EMPTY_PATH) is an fstat of fd 3. */
 	call_event(&e, SYS_newfstatat);
 	e.dirfd = 3;
-	e.dir_hint = "/etc";
+	static const struct rc_fdfacts etc = { .kind = RC_FD_FILE, .desc = "/etc", .path = "/etc" };
+	e.dir_shown = &etc;
 	e.path = "";
 	event_call_facts(&e, syscall_by_nr(SYS_newfstatat), false, 0, 0);
 	assert_int_equal(e.fd, 3);
-	assert_string_equal(e.fd_hint, "/etc");
+	assert_ptr_equal(e.fd_shown, &etc);
 	/* Not with a path, nor relative to the cwd, nor for openat. */
 	call_event(&e, SYS_statx);
 	e.dirfd = 3;

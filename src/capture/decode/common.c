@@ -20,6 +20,7 @@
 
 #include "event/facts.h"
 #include "gen/tables.h"
+#include "strace/decoration.h"
 #include "util/util.h"
 
 char *dec_keep(struct dec *d, const void *p, size_t n)
@@ -182,17 +183,18 @@ void dec_fd(struct dec *d, int fd)
 	const char *text = print_fd(d, fd);
 
 	if (text && d->e && fd == d->e->fd)
-		d->e->fd_hint = text;
+		d->e->fd_shown = decoration_facts(text, &d->arena->a);
 }
 
 void dec_dirfd(struct dec *d, int fd)
 {
 	const char *text = NULL;
+	const struct rc_fdfacts *shown = NULL;
 
 	if (fd != RC_AT_FDCWD) {
 		text = print_fd(d, fd);
 		if (text && d->e && fd == d->e->fd)
-			d->e->fd_hint = text;
+			shown = d->e->fd_shown = decoration_facts(text, &d->arena->a);
 	} else {
 		strbuf_add(d->out, "AT_FDCWD", 8);
 		if (d->opts && d->opts->decode_fds) {
@@ -204,7 +206,7 @@ void dec_dirfd(struct dec *d, int fd)
 		}
 	}
 	if (text && d->e && fd == d->e->dirfd)
-		d->e->dir_hint = text;
+		d->e->dir_shown = shown ? shown : decoration_facts(text, &d->arena->a);
 }
 
 /* glibc defines O_LARGEFILE as 0 on 64-bit targets, but the kernel sets

@@ -118,10 +118,10 @@ static void dirfd_arg(struct dec *d, int i)
 static void other_dirfd(struct dec *d, int i)
 {
 	int fd = (int)d->call.args[i];
-	const char *hint = d->e->dir_hint;
+	const struct rc_fdfacts *shown = d->e->dir_shown;
 
 	dec_dirfd(d, fd);
-	d->e->dir_hint = hint;
+	d->e->dir_shown = shown;
 }
 
 /* strace's sprinttime_nsec & co: a local date for a comment, or NULL. */

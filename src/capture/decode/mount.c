@@ -225,9 +225,9 @@ void dec_fanotify_mark(struct dec *d)
 	if (dirfd == FAN_NOFD) {
 		strbuf_adds(d->out, "FAN_NOFD");
 	} else {
-		const char *hint = d->e->dir_hint;
+		const struct rc_fdfacts *shown = d->e->dir_shown;
 		dec_dirfd(d, dirfd);
-		d->e->dir_hint = hint;
+		d->e->dir_shown = shown;
 	}
 	dec_sep(d);
 	dec_path(d, d->call.args[4]);

@@ -113,8 +113,8 @@ void dec_call(struct dec *d)
 	const struct rc_syscall *row = sc ? syscall_by_nr(d->call.nr) : NULL;
 
 	/* The arguments' facts that are their raw values come first: the
-	 * decoders print an fd with its -y decoration as the event's fd_hint
-	 * when it is the event's fd. */
+	 * decoders print an fd with its -y decoration, which says the event's
+	 * fd_shown when it is the event's fd. */
 	if (sc && !d->exiting)
 		event_raw_arg_facts(d->e, row, d->call.args);
 	else if (sc)
