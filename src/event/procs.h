@@ -5,6 +5,12 @@
  * The engine shows rules the model as it was when the call was made and
  * applies the event afterwards, so a rule seeing close(3) can still ask
  * what 3 was.
+ *
+ * One writer, procs.c (procs_resolve, procs_apply), and a file per part
+ * of the model: proctree.c (the processes and their ancestry), fdtable.c
+ * (their fds), creds.c (what they run as), program-output.c (what they
+ * wrote to stdout and stderr) and failures.c (which of them failed, and
+ * who survived it).
  */
 #ifndef RC_EVENT_PROCS_H
 #define RC_EVENT_PROCS_H
