@@ -11,7 +11,6 @@
 #include "event/pump.h"
 #include "report/report.h"
 #include "strace/parser.h"
-#include "strace/roles.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
 
@@ -20,10 +19,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strace_parser *p = strace_parser_from_buffer((const char *)data, size);
-	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
 	const struct diagnose_opts dopts = { .rules = RC_RULES_ALL, .input = DIAGNOSE_LOG, .timeline = true };
 	struct rc_diagnosis dg;
-	struct rc_event e;
+	struct strace_work w;
 
 	diagnose_init(&dg, &dopts);
 	/* As analyze's pump does (event/pump.h), in one thread: every other
@@ -31,14 +30,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * strings are copied out of the parser's buffers before they are. */
 	struct arena strings = { 0 }, facts = { 0 };
 	for (uint64_t n = 0;; n++) {
-		strace_parser_defer_facts(p, n & 1);
-		if (strace_parser_next(p, &e, &err) != 1)
+		if (strace_parser_pump(p, &w, n & 1) != 1)
 			break;
 		arena_reset(&strings);
-		event_own_strings(&e, &strings);
+		event_own_strings(&w.ev, &strings);
 		arena_reset(&facts);
-		strace_event_facts(&e, &facts);
-		diagnose_event(&dg, &e);
+		strace_work_finish(&w, &facts);
+		diagnose_event(&dg, &w.ev);
 	}
 	arena_release(&strings);
 	arena_release(&facts);
@@ -60,7 +58,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	report_perfetto(&rep, &out);
 
 	strbuf_release(&out);
-	strbuf_release(&err);
 	diagnose_release(&dg);
 	strace_parser_free(p);
 	return 0;

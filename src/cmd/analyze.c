@@ -7,7 +7,6 @@
 #include "diagnose/diagnose.h"
 #include "event/pump.h"
 #include "strace/parser.h"
-#include "strace/roles.h"
 
 static const char analyze_usage[] =
 	"usage: rootcause analyze [options] LOG...\n"
@@ -65,8 +64,8 @@ int cmd_analyze(int argc, char **argv)
 	 * what it gave; while the rules keep up, the argument facts are
 	 * read in their thread, which balances the two (event/pump.h). */
 	const struct event_pump pump = {
-		.next = strace_parser_pump, .src = p,
-		.finish = strace_event_facts,
+		.next = strace_parser_pump, .src = p, .item_size = sizeof(struct strace_work),
+		.finish = strace_work_finish,
 		.feed = diagnose_feed, .sink = &dg,
 	};
 	int status;

@@ -272,17 +272,6 @@ struct rc_event {
 	 * 0: none. */
 	int forked_by;
 
-	/* Work a source left for the thread that feeds the rules
-	 * (event/pump.h): the strace parser's argument text, DEFER_ARGS_LEN
-	 * bytes at DEFER_ARGS inside LINE, which strace_event_facts reads
-	 * into this event's facts there. DEFER_CALL NULL: nothing left. */
-	const void *defer_call;		/* the call's struct rc_syscall */
-	const char *defer_args;
-	const char *defer_ret_hint;	/* the -y decoration of the return */
-	size_t defer_args_len;
-	bool defer_complete;		/* the closing parenthesis was seen */
-	bool defer_elided;		/* strace left some of the arguments out */
-
 	/* Evidence only: the event as one strace-format line (a log's own line,
 	 * unfinished and resumed halves joined). Rules quote it; they never
 	 * parse it. */

@@ -9,6 +9,7 @@
 #include "event/pump.h"
 #include "event/syscalls.h"
 #include "util/arena.h"
+#include "util/util.h"
 
 /* Events a batch holds: a lock per batch, not per event, and a batch
  * (about 100 KiB) small enough to stay in the caches between the two
@@ -23,13 +24,14 @@
 #define PUMP_WAKE (PUMP_BATCHES / 2)
 
 struct batch {
-	struct rc_event ev[PUMP_BATCH];
+	unsigned char *items;	/* PUMP_BATCH work items (event_pump's item_size) */
 	size_t n;
 	struct arena strings;
 };
 
 struct pump {
 	const struct event_pump *io;
+	size_t item_size;
 	pthread_mutex_t lock;
 	pthread_cond_t filled, emptied;
 	/* Batch K is slot K % PUMP_BATCHES. The source fills slot
@@ -103,7 +105,7 @@ void event_own_strings(struct rc_event *e, struct arena *a)
 	size_t dir_n = facts_size(e->dir_shown);
 	size_t fd_n = e->fd_shown == e->dir_shown ? 0 : facts_size(e->fd_shown);
 	size_t n = dir_n + fd_n + (own_name ? strlen(e->name) + 1 : 0) + str_size(e->path) + str_size(e->path2) +
-		   str_size(e->sa.host) + str_size(e->defer_ret_hint) + (e->line ? e->line_len + 1 : 0) +
+		   str_size(e->sa.host) + (e->line ? e->line_len + 1 : 0) +
 		   (e->data ? e->data_len + 1 : 0);
 	for (int i = 0; i < e->argc; i++)
 		n += str_size(e->argv[i]);
@@ -127,15 +129,11 @@ void event_own_strings(struct rc_event *e, struct arena *a)
 	e->path = str_put(&at, e->path);
 	e->path2 = str_put(&at, e->path2);
 	e->sa.host = str_put(&at, e->sa.host);
-	e->defer_ret_hint = str_put(&at, e->defer_ret_hint);
 	for (int i = 0; i < e->argc; i++)
 		e->argv[i] = str_put(&at, e->argv[i]);
 	if (e->line) {
 		memcpy(at, e->line, e->line_len);
 		at[e->line_len] = '\0';
-		/* The argument text left to read lies inside the line. */
-		if (e->defer_call)
-			e->defer_args = at + (e->defer_args - e->line);
 		e->line = at;
 		at += e->line_len + 1;
 	}
@@ -167,8 +165,13 @@ static void *source_thread(void *arg)
 		/* The consumer is done with this slot: reuse it. */
 		arena_reset(&b->strings);
 		b->n = 0;
-		while (b->n < PUMP_BATCH && (r = p->io->next(p->io->src, &b->ev[b->n], leave)) > 0)
-			event_own_strings(&b->ev[b->n++], &b->strings);
+		while (b->n < PUMP_BATCH) {
+			void *item = b->items + b->n * p->item_size;
+			if ((r = p->io->next(p->io->src, item, leave)) <= 0)
+				break;
+			event_own_strings(item, &b->strings);
+			b->n++;
+		}
 
 		pthread_mutex_lock(&p->lock);
 		p->produced++;
@@ -183,25 +186,32 @@ static void *source_thread(void *arg)
 	return NULL;
 }
 
-static void feed_one(const struct event_pump *io, struct rc_event *e, struct arena *a)
+/* ITEM finished and fed: its event is where it begins. */
+static void feed_one(const struct event_pump *io, void *item, struct arena *a)
 {
 	if (io->finish) {
 		arena_reset(a);
-		io->finish(e, a);
+		io->finish(item, a);
 	}
-	io->feed(io->sink, e);
+	io->feed(io->sink, item);
+}
+
+static size_t item_size(const struct event_pump *io)
+{
+	return io->item_size ? io->item_size : sizeof(struct rc_event);
 }
 
 static int pump_inline(const struct event_pump *io)
 {
 	struct arena a;
-	struct rc_event e;
+	void *item = xmalloc(item_size(io));
 	int r;
 
 	arena_init(&a);
-	while ((r = io->next(io->src, &e, false)) > 0)
-		feed_one(io, &e, &a);
+	while ((r = io->next(io->src, item, false)) > 0)
+		feed_one(io, item, &a);
 	arena_release(&a);
+	free(item);
 	return r < 0 ? -1 : 0;
 }
 
@@ -213,10 +223,15 @@ int event_pump(const struct event_pump *io)
 	/* Built now, before two threads could each start building it. */
 	syscall_table_init();
 
-	struct pump p = { .io = io };
+	struct pump p = { .io = io, .item_size = item_size(io) };
 	p.b = calloc(PUMP_BATCHES, sizeof(*p.b));
-	if (!p.b)
+	unsigned char *items = p.b ? calloc(PUMP_BATCHES * PUMP_BATCH, p.item_size) : NULL;
+	if (!items) {
+		free(p.b);
 		return pump_inline(io);
+	}
+	for (size_t i = 0; i < PUMP_BATCHES; i++)
+		p.b[i].items = items + i * PUMP_BATCH * p.item_size;
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.filled, NULL);
 	pthread_cond_init(&p.emptied, NULL);
@@ -241,7 +256,7 @@ int event_pump(const struct event_pump *io)
 			break;
 		struct batch *b = &p.b[p.consumed % PUMP_BATCHES];
 		for (size_t i = 0; i < b->n; i++)
-			feed_one(io, &b->ev[i], &a);
+			feed_one(io, b->items + i * p.item_size, &a);
 		pthread_mutex_lock(&p.lock);
 		p.consumed++;
 		if (p.source_waits && PUMP_BATCHES - (p.produced - p.consumed) >= PUMP_WAKE)
@@ -254,6 +269,7 @@ out:
 	arena_release(&a);
 	for (size_t i = 0; i < PUMP_BATCHES; i++)
 		arena_release(&p.b[i].strings);
+	free(items);
 	free(p.b);
 	pthread_cond_destroy(&p.filled);
 	pthread_cond_destroy(&p.emptied);

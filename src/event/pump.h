@@ -20,21 +20,26 @@
 
 #include "event/event.h"
 
-/* One event into E: 1, 0 at the end, -1 on an error (the source keeps
- * what it was). LEAVE: the consumer is keeping up, so the source may
- * leave work in E for FINISH, in the consumer's thread; the pump asks
- * so while its queue is short, which balances the two threads. */
-typedef int (*event_next_fn)(void *src, struct rc_event *e, bool leave);
+/* One event into ITEM, the source's work item, which begins with its
+ * struct rc_event: 1, 0 at the end, -1 on an error (the source keeps what
+ * it was). LEAVE: the consumer is keeping up, so the source may leave work
+ * in ITEM for FINISH, in the consumer's thread; the pump asks so while its
+ * queue is short, which balances the two threads. */
+typedef int (*event_next_fn)(void *src, void *item, bool leave);
 struct arena;
-/* The work the source left in E (its defer_ fields), done in the
- * consumer's thread, with A for what it allocates (valid until FEED
- * returns). */
-typedef void (*event_finish_fn)(struct rc_event *e, struct arena *a);
+/* The work the source left in ITEM, done in the consumer's thread, with
+ * A for what it allocates (valid until FEED returns). */
+typedef void (*event_finish_fn)(void *item, struct arena *a);
 typedef void (*event_feed_fn)(void *sink, struct rc_event *e);
 
 struct event_pump {
 	event_next_fn next;
 	void *src;
+	/* The bytes of the source's work item: a struct whose first member
+	 * is its event, and the rest what the source leaves for FINISH (the
+	 * strace parser's struct strace_work), which must point at nothing
+	 * but the event's own strings. 0: the event alone. */
+	size_t item_size;
 	event_finish_fn finish;	/* or NULL */
 	event_feed_fn feed;
 	void *sink;
@@ -46,9 +51,8 @@ struct event_pump {
  * started), the same in one. */
 int event_pump(const struct event_pump *p);
 
-/* Point every string of E (name, paths, host, data, line, argv, and the
- * deferred argument text inside the line) and the facts of its fds'
- * decorations at a copy in one allocation from A. */
+/* Point every string of E (name, paths, host, data, line, argv) and the
+ * facts of its fds' decorations at a copy in one allocation from A. */
 void event_own_strings(struct rc_event *e, struct arena *a);
 
 #endif

@@ -626,23 +626,18 @@ bool decode_string(struct span s, struct arena *a, size_t cap, const char **out,
 	return true;
 }
 
-const char *parse_decoration(const char *p, const char *end, struct arena *a,
-			     const char **after)
+/* The '>' that closes the decoration at P (at '<'), END when none;
+ * *PLAIN: nothing nested, escaped or arrow-like comes before it, so the
+ * decoration's text is the bytes before it as they are. */
+static const char *decoration_close(const char *p, const char *end, bool *plain)
 {
-	/* P is at '<'. Most decorations are a plain path up to the first '>':
-	 * nothing nested, escaped or arrow-like in it, so it is what the
-	 * general case below would find and copy. */
+	/* Most decorations are a plain path up to the first '>', which is
+	 * what the general case below would find. */
 	const char *gt = memchr(p + 1, '>', (size_t)(end - (p + 1)));
-	if (gt && gt[-1] != '-' && !memchr(p + 1, '<', (size_t)(gt - (p + 1))) &&
-	    !memchr(p + 1, '\\', (size_t)(gt - (p + 1)))) {
-		if (after) {
-			const char *r = gt + 1;
-			if (end - r >= 9 && memcmp(r, "(deleted)", 9) == 0)
-				r += 9;
-			*after = r;
-		}
-		return arena_strndup(a, p + 1, (size_t)(gt - (p + 1)));
-	}
+	*plain = gt && gt[-1] != '-' && !memchr(p + 1, '<', (size_t)(gt - (p + 1))) &&
+		 !memchr(p + 1, '\\', (size_t)(gt - (p + 1)));
+	if (*plain)
+		return gt;
 
 	/* Find the matching '>' counting nested decorations. */
 	const char *q = p + 1;
@@ -655,13 +650,37 @@ const char *parse_decoration(const char *p, const char *end, struct arena *a,
 			break;
 		q++;
 	}
-	const char *cend = q;
-	if (after) {
-		const char *r = q < end ? q + 1 : end;
-		if (end - r >= 9 && memcmp(r, "(deleted)", 9) == 0)
-			r += 9;
-		*after = r;
-	}
+	return q;
+}
+
+/* What follows the decoration closed at CLOSE: strace 6 prints an
+ * unlinked file's mark after it, "3</tmp/x>(deleted)". */
+static const char *after_close(const char *close, const char *end)
+{
+	const char *r = close < end ? close + 1 : end;
+
+	if (end - r >= 9 && memcmp(r, "(deleted)", 9) == 0)
+		r += 9;
+	return r;
+}
+
+const char *decoration_after(const char *p, const char *end)
+{
+	bool plain;
+
+	return after_close(decoration_close(p, end, &plain), end);
+}
+
+const char *parse_decoration(const char *p, const char *end, struct arena *a,
+			     const char **after)
+{
+	bool plain;
+	const char *cend = decoration_close(p, end, &plain);
+
+	if (after)
+		*after = after_close(cend, end);
+	if (plain)
+		return arena_strndup(a, p + 1, (size_t)(cend - (p + 1)));
 	char *out = arena_alloc(a, (size_t)(cend - p));
 	size_t n = 0;
 	int nest = 0;

@@ -164,6 +164,9 @@ bool parse_fd(struct span s, int *fd, struct span *decoration);
  * decoration in *AFTER (may be NULL). */
 const char *parse_decoration(const char *p, const char *end, struct arena *a,
 			     const char **after);
+/* What follows the decoration at P (at '<'): parse_decoration's *AFTER,
+ * without decoding it. */
+const char *decoration_after(const char *p, const char *end);
 /* The decoration at P (at '<') needs no decoding: its text as
  * parse_decoration gives it, up to its first NUL, is the *N bytes after P
  * as they are. False: parse_decoration must decode it. */

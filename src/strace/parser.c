@@ -57,7 +57,15 @@ struct strace_parser {
 	int root_alias;		/* the pid the unprefixed first process turned out to be */
 	struct imap attached;	/* pids strace said it attached to ("Process N attached") */
 	bool root_forked;	/* the unprefixed first process made a fork-family call */
-	bool defer;		/* argument facts are left to strace_event_facts */
+	bool defer;		/* argument facts are left to the pump's finish */
+	/* While DEFER: the call of the event being made whose argument
+	 * facts are left to read (SC NULL: none), which strace_parser_pump
+	 * puts in its work item. */
+	struct {
+		const struct rc_syscall *sc;
+		struct call_text text;
+		bool elided;
+	} left;
 	struct strbuf err;	/* what strace_parser_pump met */
 };
 
@@ -161,6 +169,7 @@ static void store_pending(struct strace_parser *p, int pid, double ts, const cha
 static void start_event(struct strace_parser *p, struct rc_event *e, int pid, double ts)
 {
 	event_clear(e);
+	p->left.sc = NULL;
 	e->pid = pid;
 	e->ts = ts;
 	e->seq = ++p->seq;
@@ -272,7 +281,7 @@ static bool find_tail(const char *b, size_t n, struct tail *t)
 }
 
 static void parse_return(struct strace_parser *p, struct rc_event *e, const char *r,
-			 const char *end, const char **ret_hint)
+			 const char *end, struct span *decoration)
 {
 	const char *q;
 
@@ -292,8 +301,10 @@ static void parse_return(struct strace_parser *p, struct rc_event *e, const char
 			q += 2;
 		while (q < end && (isdigit_c(*q) || (*q >= 'a' && *q <= 'f') || (*q >= 'A' && *q <= 'F')))
 			q++;
-		if (q < end && *q == '<')
-			*ret_hint = parse_decoration(q, end, &p->arena, &q);
+		if (q < end && *q == '<') {
+			*decoration = span_make(q, (size_t)(end - q));
+			q = decoration_after(q, end);
+		}
 	}
 	while (q < end && *q == ' ')
 		q++;
@@ -332,7 +343,7 @@ static void fill_call_tail(struct strace_parser *p, struct rc_event *e, const ch
 	if (!nl)
 		nl = call_name_len(body, blen);
 	const struct rc_syscall *sc = syscall_by_name(body, nl);
-	struct call_text ct = { span_make(body + nl + 1, blen - nl - 1), false, NULL };
+	struct call_text ct = { span_make(body + nl + 1, blen - nl - 1), false, span_make(NULL, 0) };
 	struct tail t;
 
 	e->kind = RC_EV_SYSCALL;
@@ -344,25 +355,19 @@ static void fill_call_tail(struct strace_parser *p, struct rc_event *e, const ch
 		ct.args = span_make(body + nl + 1, (size_t)(tp->close - (body + nl + 1)));
 		ct.complete = true;
 		e->dur = tp->dur;
-		parse_return(p, e, tp->ret, tp->ret_end, &ct.ret_hint);
+		parse_return(p, e, tp->ret, tp->ret_end, &ct.ret);
 	}
 	/* Calls no rule reads the arguments of have no roles: nothing to
 	 * read. The others are read now, or left for the rules' thread. */
 	if (!args || !sc || !sc->nroles)
 		return;
-	e->defer_call = sc;
-	e->defer_args = ct.args.p;
-	e->defer_args_len = ct.args.n;
-	e->defer_complete = ct.complete;
-	e->defer_ret_hint = ct.ret_hint;
-	e->defer_elided = elided;
-	if (!p->defer)
-		strace_event_facts(e, &p->arena);
-}
-
-void strace_parser_defer_facts(struct strace_parser *p, bool on)
-{
-	p->defer = on;
+	if (!p->defer) {
+		call_facts(e, sc, &ct, elided, &p->arena);
+		return;
+	}
+	p->left.sc = sc;
+	p->left.text = ct;
+	p->left.elided = elided;
 }
 
 
@@ -816,15 +821,6 @@ struct strace_parser *strace_parser_from_buffer(const char *data, size_t len)
 	return p;
 }
 
-/* The argument text left for later must lie in the line the event
- * carries, which is all a pump copies (event/pump.h); else it is read now. */
-static void facts_outside_line(struct strace_parser *p, struct rc_event *e)
-{
-	if (e->defer_call && (!e->line || e->defer_args < e->line ||
-			      e->defer_args + e->defer_args_len > e->line + e->line_len))
-		strace_event_facts(e, &p->arena);
-}
-
 /* At the end of the input: calls never resumed, oldest first. */
 static int flush_next(struct strace_parser *p, struct rc_event *e)
 {
@@ -833,18 +829,9 @@ static int flush_next(struct strace_parser *p, struct rc_event *e)
 	if (!pd)
 		return 0;
 	emit_unresumed(p, e, pd);
-	facts_outside_line(p, e);
 	/* Still inside its call when the log ended. */
 	e->blocked = true;
 	return 1;
-}
-
-int strace_parser_pump(void *arg, struct rc_event *e, bool leave)
-{
-	struct strace_parser *p = arg;
-
-	p->defer = leave;
-	return strace_parser_next(p, e, &p->err);
 }
 
 const char *strace_parser_error(const struct strace_parser *p)
@@ -852,7 +839,9 @@ const char *strace_parser_error(const struct strace_parser *p)
 	return strbuf_str(&p->err);
 }
 
-int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbuf *err)
+/* The next event into E; its argument facts left in P->left while
+ * P->defer. */
+static int next_event(struct strace_parser *p, struct rc_event *e, struct strbuf *err)
 {
 	arena_reset(&p->arena);
 	for (;;) {
@@ -890,10 +879,71 @@ int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbu
 			continue;
 		if (r == LINE_EVENT_HOLD)
 			p->hold = true;
-		facts_outside_line(p, e);
 		note_first_event(p, e);
 		return 1;
 	}
+}
+
+int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbuf *err)
+{
+	p->defer = false;
+	return next_event(p, e, err);
+}
+
+/* S (p NULL: nothing) lies inside E's line. */
+static bool in_line(const struct rc_event *e, struct span s)
+{
+	return !s.p || (e->line && s.p >= e->line && s.p + s.n <= e->line + e->line_len);
+}
+
+/* The argument facts P left of W's event, left in W: where the text lies
+ * in the line, which the pump copies with the event. Text outside the
+ * line (a call whose start the log lacked is read from a buffer of its
+ * own) is read now. */
+static void leave_in_line(struct strace_parser *p, struct strace_work *w)
+{
+	const struct call_text *ct = &p->left.text;
+	const char *line = w->ev.line;
+
+	if (!in_line(&w->ev, ct->args) || !in_line(&w->ev, ct->ret)) {
+		call_facts(&w->ev, p->left.sc, ct, p->left.elided, &p->arena);
+		return;
+	}
+	w->left = (struct strace_left){
+		.sc = p->left.sc,
+		.args_at = (size_t)(ct->args.p - line), .args_len = ct->args.n,
+		.ret_at = ct->ret.p ? (size_t)(ct->ret.p - line) : 0, .ret_len = ct->ret.p ? ct->ret.n : 0,
+		.complete = ct->complete, .elided = p->left.elided,
+	};
+}
+
+int strace_parser_pump(void *arg, void *item, bool leave)
+{
+	struct strace_parser *p = arg;
+	struct strace_work *w = item;
+
+	p->defer = leave;
+	int r = next_event(p, &w->ev, &p->err);
+	w->left.sc = NULL;
+	if (r > 0 && p->left.sc)
+		leave_in_line(p, w);
+	return r;
+}
+
+void strace_work_finish(void *item, struct arena *a)
+{
+	struct strace_work *w = item;
+	const struct strace_left *l = &w->left;
+
+	if (!l->sc)
+		return;
+	const char *line = w->ev.line;
+	const struct call_text ct = {
+		span_make(line + l->args_at, l->args_len), l->complete,
+		l->ret_len ? span_make(line + l->ret_at, l->ret_len) : span_make(NULL, 0),
+	};
+	call_facts(&w->ev, l->sc, &ct, l->elided, a);
+	w->left.sc = NULL;
 }
 
 const struct strace_stats *strace_parser_stats(const struct strace_parser *p)

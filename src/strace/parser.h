@@ -27,7 +27,10 @@
 #include <stdint.h>
 
 #include "event/event.h"
+#include "util/arena.h"
 #include "util/strbuf.h"
+
+struct rc_syscall;
 
 struct strace_parser;
 
@@ -54,15 +57,34 @@ struct strace_parser *strace_parser_from_buffer(const char *data, size_t len);
  * until the next call. */
 int strace_parser_next(struct strace_parser *p, struct rc_event *e, struct strbuf *err);
 
-/* ON: from now on, leave each event's argument facts to
- * strace_event_facts (strace/roles.h), for the thread that feeds the
- * rules (event/pump.h): reading them is a third of the parser's work. */
-void strace_parser_defer_facts(struct strace_parser *p, bool on);
+/* The reading of a call's arguments the parser left for the thread that
+ * feeds the rules (reading them is a third of the parser's work). It
+ * points at nothing but its event's line, so the pump's copy of the
+ * event's strings is all it needs. */
+struct strace_left {
+	const struct rc_syscall *sc;	/* the call; NULL: nothing left */
+	/* Where its argument text and its return's -y decoration (RET_LEN
+	 * 0: none) lie in the event's line. */
+	size_t args_at, args_len;
+	size_t ret_at, ret_len;
+	bool complete;		/* the closing parenthesis was seen */
+	bool elided;		/* strace left some of the arguments out */
+};
 
-/* The pump's source (event/pump.h) over P: strace_parser_next, the
- * argument facts left for strace_event_facts while LEAVE; on -1, what
- * went wrong is strace_parser_error's. */
-int strace_parser_pump(void *p, struct rc_event *e, bool leave);
+/* The parser's work item for the pump (event/pump.h): an event, and what
+ * the parser left to read of it for the pump's finish. */
+struct strace_work {
+	struct rc_event ev;	/* first: the pump feeds the item as its event */
+	struct strace_left left;
+};
+
+/* The pump's source over P (ITEM a struct strace_work): the next event
+ * as strace_parser_next gives it, its argument facts left in the item
+ * while LEAVE; on -1, what went wrong is strace_parser_error's. */
+int strace_parser_pump(void *p, void *item, bool leave);
+/* The pump's finish of a struct strace_work: the argument facts left,
+ * read into its event, their strings into A. */
+void strace_work_finish(void *item, struct arena *a);
 const char *strace_parser_error(const struct strace_parser *p);
 
 const struct strace_stats *strace_parser_stats(const struct strace_parser *p);

@@ -699,8 +699,8 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 	}
 }
 
-void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct call_text *ct,
-		struct arena *ar)
+static void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct call_text *ct,
+		       struct arena *ar)
 {
 	struct span a[8];
 	struct role_ctx c;
@@ -726,7 +726,7 @@ void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct ca
 
 	/* What the return value says. */
 	if (sc->classes & CL_NEW_FD)
-		e->fd_shown = decoration_facts(ct->ret_hint, ar);
+		e->fd_shown = ct->ret.p ? decoration_at(ct->ret.p, span_end(ct->ret), ar) : NULL;
 	event_call_facts(e, sc, e->ret_known, e->ret, e->err);
 
 	/* A -yy socket decoration names the peer when the arguments do not. */
@@ -735,14 +735,10 @@ void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct ca
 		parse_socket_hint(shown, ar, &e->sa);
 }
 
-void strace_event_facts(struct rc_event *e, struct arena *a)
+void call_facts(struct rc_event *e, const struct rc_syscall *sc, const struct call_text *ct, bool elided,
+		struct arena *a)
 {
-	if (!e->defer_call)
-		return;
-	struct call_text ct = { span_make(e->defer_args, e->defer_args_len), e->defer_complete,
-				e->defer_ret_hint };
-	facts_fill(e, e->defer_call, &ct, a);
-	if (e->defer_elided && e->data)
+	facts_fill(e, sc, ct, a);
+	if (elided && e->data)
 		e->data_truncated = true;
-	e->defer_call = NULL;
 }

@@ -19,16 +19,15 @@
 struct call_text {
 	struct span args;	/* between the parentheses */
 	bool complete;		/* the closing parenthesis was seen */
-	const char *ret_hint;	/* -y decoration of a returned fd, decoded */
+	struct span ret;	/* the -y decoration of a returned fd, from its
+				 * '<' to the end of the return; p NULL: none */
 };
 
-/* Fill E's argument facts. E's name, nr, ret, err, ts... are already set. */
-void facts_fill(struct rc_event *e, const struct rc_syscall *sc, const struct call_text *ct,
+/* Fill E's argument facts from CT, the text of its call SC; ELIDED:
+ * strace left some of the arguments out (a data preview is then cut). E's
+ * name, nr, ret, err, ts... are already set. Strings go into A, which
+ * must live as long as E is used. */
+void call_facts(struct rc_event *e, const struct rc_syscall *sc, const struct call_text *ct, bool elided,
 		struct arena *a);
-
-/* Read the argument facts the parser left in E (none left: nothing to
- * do), their strings into A, which must live as long as E is used: the
- * pump's finish (event/pump.h), in the thread that feeds the rules. */
-void strace_event_facts(struct rc_event *e, struct arena *a);
 
 #endif

@@ -255,7 +255,8 @@ static void assert_same_facts(const struct rc_fdfacts *a, const struct rc_fdfact
 
 /* A decoration read where it lies in the line (decoration_at, its fast
  * path sixteen bytes at a time) says what its text decoded by
- * parse_decoration says, whatever the bytes: every mix of the ones that
+ * parse_decoration says, and decoration_after ends it where
+ * parse_decoration does, whatever the bytes: every mix of the ones that
  * end, nest, escape or cut a decoration, at every length and offset, in
  * a buffer that ends where the argument does. */
 static void decoration_at_reads_as_decoded(void **state)
@@ -276,8 +277,10 @@ static void decoration_at_reads_as_decoded(void **state)
 			buf[i] = r < sizeof(alphabet) - 1 ? alphabet[r] : (char)('a' + r % 26);
 		}
 		const struct rc_fdfacts *at = decoration_at(buf, buf + len, &facts);
-		const struct rc_fdfacts *decoded = decoration_facts(parse_decoration(buf, buf + len, &facts, NULL), &facts);
-		assert_same_facts(at, decoded);
+		const char *after;
+		const char *text = parse_decoration(buf, buf + len, &facts, &after);
+		assert_same_facts(at, decoration_facts(text, &facts));
+		assert_ptr_equal(decoration_after(buf, buf + len), after);
 		free(buf);
 		arena_reset(&facts);
 	}

@@ -14,7 +14,6 @@
 
 #include "event/pump.h"
 #include "strace/parser.h"
-#include "strace/roles.h"
 #include "util/arena.h"
 #include "util/strbuf.h"
 
@@ -74,12 +73,11 @@ enum leave_as { AS_ASKED, ALWAYS, NEVER, ALTERNATE };
 
 struct src {
 	struct strace_parser *p;
-	struct strbuf err;
 	enum leave_as how;
 	uint64_t n;
 };
 
-static int src_next(void *arg, struct rc_event *e, bool leave)
+static int src_next(void *arg, void *item, bool leave)
 {
 	struct src *s = arg;
 
@@ -97,8 +95,7 @@ static int src_next(void *arg, struct rc_event *e, bool leave)
 		break;
 	}
 	s->n++;
-	strace_parser_defer_facts(s->p, leave);
-	return strace_parser_next(s->p, e, &s->err);
+	return strace_parser_pump(s->p, item, leave);
 }
 
 static void sink_feed(void *arg, struct rc_event *e)
@@ -126,14 +123,14 @@ static void direct(const char *data, size_t len, struct strbuf *out)
 
 static void pumped(const char *data, size_t len, enum leave_as how, struct strbuf *out)
 {
-	struct src s = { .p = open_log(data, len), .err = STRBUF_INIT, .how = how };
+	struct src s = { .p = open_log(data, len), .how = how };
 	const struct event_pump io = {
-		.next = src_next, .src = &s, .finish = strace_event_facts, .feed = sink_feed, .sink = out,
+		.next = src_next, .src = &s, .item_size = sizeof(struct strace_work),
+		.finish = strace_work_finish, .feed = sink_feed, .sink = out,
 	};
 
 	assert_int_equal(event_pump(&io), 0);
 	strace_parser_free(s.p);
-	strbuf_release(&s.err);
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -204,9 +201,10 @@ struct counted {
 	char text[64];
 };
 
-static int counted_next(void *arg, struct rc_event *e, bool leave)
+static int counted_next(void *arg, void *item, bool leave)
 {
 	struct counted *c = arg;
+	struct rc_event *e = item;
 
 	(void)leave;
 	if (c->made == c->count)
