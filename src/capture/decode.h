@@ -140,13 +140,15 @@ long dec_nr_max(void);
 /* Run the decoder of d->call.nr (or the generic printer) for the current half. */
 void dec_call(struct dec *d);
 /* Read the arguments of SC's memory roles this half takes into d->copy
- * and their facts into the event (decode/common.c; dec_call calls it
- * for the calls a decoder prints, before the decoder). */
+ * and their facts into the event (decode/read-roles.c; dec_call calls
+ * it for the calls a decoder prints, before the decoder). */
 void dec_read_roles(struct dec *d, const struct rc_syscall *sc);
 
 /*
- * Helpers for decoders (decode/common.c). Each prints one argument, with
- * no separator, and where it says so also returns what it read.
+ * Helpers for decoders (decode/print.c; socket addresses in
+ * decode/sockaddr.c, the arguments dec_read_roles reads in
+ * decode/read-roles.c). Each prints one argument, with no separator, and
+ * where it says so also returns what it read.
  */
 /* ", " */
 void dec_sep(struct dec *d);
@@ -217,7 +219,7 @@ void dec_errno_name(struct dec *d, int err);
 char *dec_keep(struct dec *d, const void *p, size_t n);
 
 /*
- * Printers the families share (decode/common.c; the signal ones in
+ * Printers the families share (decode/print.c; the signal ones in
  * signal.c); the tracer prints its signal-delivery lines with
  * dec_signame and dec_siginfo.
  *

@@ -1,5 +1,7 @@
-/* The decoders' shared helpers (capture/decode/common.c), tracee memory
- * reads (capture/mem.c) and the tracer's syscall table (decode/table.c).
+/* What the decoders share: the printers (capture/decode/print.c,
+ * sockaddr.c), the arguments read by their roles (read-roles.c), tracee
+ * memory reads (capture/mem.c) and the tracer's syscall table
+ * (decode/table.c).
  *
  * Expected texts are what strace 6.1 printed on this machine for the same
  * values, e.g. `strace -y -e trace=connect,bind,write python3 -c ...`;

@@ -1,21 +1,15 @@
-/* Helpers every decoder family uses: dec_keep (into the thread's arena), argument
- * printers in strace's notation, and the readers of tracee strings,
- * buffers, string arrays and socket addresses. Each reader that fails to
- * read prints the address instead, as strace's umove_or_printaddr does. */
-#include "capture/decode.h"
+/* The printers every decoder family uses, in strace's notation: dec_keep
+ * (into the thread's arena), quoting, numbers, fds with their -y
+ * decorations, open flags, errno names, paths, strings, buffers, arrays,
+ * string arrays, tracee structs and times. Each that fails to read
+ * prints the address instead, as strace's umove_or_printaddr does. */
+#include "capture/decode/print.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/netlink.h>
-#include <net/if.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "event/facts.h"
@@ -244,27 +238,6 @@ void dec_open_flags(struct dec *d, unsigned long long v)
 		strbuf_addf(d->out, "|%#llx", left);
 }
 
-/* VALUE's name as strace prints it. The generated tables mark aliases
- * defined through another constant of the group, but glibc defines a few
- * old names through the PF_ constants (AF_FILE is PF_FILE is PF_LOCAL), so
- * they come out as names of their own; strace prints the modern one. */
-static const char *value_name(const struct rc_xlat *x, long long v)
-{
-	static const char *const old_names[] = { "AF_FILE", "AF_LOCAL", "AF_ROUTE" };
-
-	for (size_t i = 0; i < x->count; i++) {
-		const struct rc_xlat_entry *r = &x->rows[i];
-		if (r->value != v || r->alias)
-			continue;
-		size_t k = 0;
-		while (k < ARRAY_SIZE(old_names) && strcmp(r->name, old_names[k]) != 0)
-			k++;
-		if (k == ARRAY_SIZE(old_names))
-			return r->name;
-	}
-	return xlat_name(x, v);
-}
-
 void dec_errno_name(struct dec *d, int err)
 {
 	const char *name = xlat_errno_name(err);
@@ -276,8 +249,7 @@ void dec_errno_name(struct dec *d, int err)
 }
 
 /* Strings. */
-/* The path at ADDR into C, kept in the arena. */
-static void read_path(struct dec *d, uint64_t addr, struct dec_copy *c)
+void dec_read_path(struct dec *d, uint64_t addr, struct dec_copy *c)
 {
 	char *buf;
 	bool cut;
@@ -317,101 +289,16 @@ const char *dec_path(struct dec *d, uint64_t addr)
 {
 	struct dec_copy c;
 
-	read_path(d, addr, &c);
+	dec_read_path(d, addr, &c);
 	return print_path(d, addr, &c);
 }
 
 const char *dec_path_arg(struct dec *d, int i)
 {
 	if (!d->copy[i].taken)
-		read_path(d, d->call.args[i], &d->copy[i]);
+		dec_read_path(d, d->call.args[i], &d->copy[i]);
 	return print_path(d, d->call.args[i], &d->copy[i]);
 }
-
-/* The roles whose decoding is their printing: argument I printed, and
- * its fact put in the event. */
-typedef void (*role_print_fn)(struct dec *d, int i);
-
-/* Socket address argument I. */
-static void print_sockaddr_arg(struct dec *d, int i)
-{
-	int len = i + 1 < RC_SC_MAX_ARGS ? (int)d->call.args[i + 1] : 0;
-
-	if (len < 2)
-		dec_ptr(d, d->call.args[i]);
-	else
-		dec_sockaddr(d, d->call.args[i], (size_t)len);
-}
-
-/* A timeout, the event's timeout_ms as parse_timeout_ms reads the text
- * (none for NULL or a negative time): a struct timespec, or a timeval
- * for a TIMEOUT_TV role (select). */
-static void print_timeout_arg(struct dec *d, int i)
-{
-	const struct rc_syscall *sc = syscall_by_nr(d->call.nr);
-	struct dec_ktime t;
-	double sec;
-
-	if (sc && sc->roles[i] == ROLE_TIMEOUT_TV) {
-		if (!dec_umove(d, d->call.args[i], &t, sizeof(t)))
-			return;
-		dec_timeval_val(d, &t);
-		sec = (double)t.sec + (double)t.nsec * 1e-6;
-	} else if (!dec_timespec(d, d->call.args[i], &sec)) {
-		return;
-	}
-	if (d->e)
-		event_timeout_facts(d->e, sec);
-}
-
-static void print_strarray(struct dec *d, uint64_t addr);
-
-/* execve's argv, into the event's. */
-static void print_argv_arg(struct dec *d, int i)
-{
-	print_strarray(d, d->call.args[i]);
-}
-
-/* Argument I into C as the text FN prints, its fact into the event. */
-static void read_text_arg(struct dec *d, int i, role_print_fn fn, struct dec_copy *c)
-{
-	static struct strbuf text = STRBUF_INIT;	/* the tracer is single-threaded */
-	struct strbuf *out = d->out;
-
-	memset(c, 0, sizeof(*c));
-	strbuf_reset(&text);
-	d->out = &text;
-	fn(d, i);
-	d->out = out;
-	c->s = dec_keep(d, text.buf ? text.buf : "", text.len);
-	c->n = text.len;
-	/* Out of memory: the decoder reads it again. */
-	c->taken = c->s != NULL;
-}
-
-static void print_text_arg(struct dec *d, int i, role_print_fn fn)
-{
-	if (d->copy[i].taken)
-		strbuf_add(d->out, d->copy[i].s, d->copy[i].n);
-	else
-		fn(d, i);
-}
-
-void dec_sockaddr_arg(struct dec *d, int i)
-{
-	print_text_arg(d, i, print_sockaddr_arg);
-}
-
-void dec_timeout_arg(struct dec *d, int i)
-{
-	print_text_arg(d, i, print_timeout_arg);
-}
-
-void dec_argv_arg(struct dec *d, int i)
-{
-	print_text_arg(d, i, print_argv_arg);
-}
-
 
 static int strsize(const struct dec *d)
 {
@@ -491,9 +378,7 @@ const char *dec_str(struct dec *d, uint64_t addr)
 	return print_cstr(d, addr, &ok);
 }
 
-/* The LEN bytes at ADDR into C: the part printed up to -s, and up to
- * opts->preview_max bytes into the event's data preview when PREVIEW. */
-static void read_buf(struct dec *d, uint64_t addr, size_t len, bool preview, struct dec_copy *c)
+void dec_read_buf(struct dec *d, uint64_t addr, size_t len, bool preview, struct dec_copy *c)
 {
 	size_t shown = MIN(len, (size_t)strsize(d));
 	size_t pmax = preview && d->opts ? d->opts->preview_max : 0;
@@ -546,7 +431,7 @@ void dec_buf(struct dec *d, uint64_t addr, size_t len, bool preview)
 {
 	struct dec_copy c;
 
-	read_buf(d, addr, len, preview, &c);
+	dec_read_buf(d, addr, len, preview, &c);
 	print_buf(d, addr, &c);
 }
 
@@ -556,70 +441,6 @@ void dec_buf_arg(struct dec *d, int i, size_t len)
 		print_buf(d, d->call.args[i], &d->copy[i]);
 	else
 		dec_buf(d, d->call.args[i], len, true);
-}
-
-/* Data argument I of SC, whose length is its LEN role's: all of it when
- * written (DATA_OUT), what the call returned of it when read into
- * (DATA_IN, at exit; nothing when the call failed). */
-static void read_data_arg(struct dec *d, const struct rc_syscall *sc, unsigned i)
-{
-	int li = syscall_arg(sc, ROLE_LEN);
-	uint64_t len;
-
-	if (li < 0)
-		return;
-	len = d->call.args[li];
-	if (sc->roles[i] == ROLE_DATA_IN) {
-		if (d->call.err)
-			return;
-		len = MIN((uint64_t)d->call.rval, len);
-	}
-	read_buf(d, d->call.args[i], (size_t)len, true, &d->copy[i]);
-}
-
-/* The roles dec_read_roles reads from the tracee. */
-#define MEMORY_ROLES                                                                                   \
-	(1ULL << ROLE_PATH | 1ULL << ROLE_PATH2 | 1ULL << ROLE_SOCKADDR | 1ULL << ROLE_TIMEOUT_TS |      \
-	 1ULL << ROLE_TIMEOUT_TV | 1ULL << ROLE_ARGV | 1ULL << ROLE_DATA_OUT | 1ULL << ROLE_DATA_IN)
-
-void dec_read_roles(struct dec *d, const struct rc_syscall *sc)
-{
-	memset(d->copy, 0, sizeof(d->copy));
-	/* Most calls (close, mmap, futex...) have none: no second walk. */
-	if (!sc || !d->e || !(sc->roleset & MEMORY_ROLES))
-		return;
-	for (unsigned i = 0; i < sc->nroles && i < RC_SC_MAX_ARGS; i++) {
-		if (event_arg_at_exit(sc, i) != d->exiting)
-			continue;
-		switch (sc->roles[i]) {
-		case ROLE_PATH:
-			read_path(d, d->call.args[i], &d->copy[i]);
-			d->e->path = d->copy[i].s;
-			break;
-		case ROLE_PATH2:
-			read_path(d, d->call.args[i], &d->copy[i]);
-			d->e->path2 = d->copy[i].s;
-			break;
-		case ROLE_SOCKADDR:
-			read_text_arg(d, (int)i, print_sockaddr_arg, &d->copy[i]);
-			break;
-		case ROLE_TIMEOUT_TS:
-		case ROLE_TIMEOUT_TV:
-			read_text_arg(d, (int)i, print_timeout_arg, &d->copy[i]);
-			break;
-		case ROLE_ARGV:
-			read_text_arg(d, (int)i, print_argv_arg, &d->copy[i]);
-			break;
-		case ROLE_DATA_OUT:
-		case ROLE_DATA_IN:
-			read_data_arg(d, sc, i);
-			break;
-		default:	/* scalars are event/facts.c's; the structs are
-				 * read by their decoders, which print them and
-				 * hand the values to event/facts.h */
-			break;
-		}
-	}
 }
 
 /* Read pointer I of the array at ADDR (64-bit tracee words). Reads a
@@ -657,9 +478,7 @@ static bool ptr_at(struct ptr_reader *r, size_t i, uint64_t *out)
 	return true;
 }
 
-/* An array of strings (execve's argv) as strace prints it, kept as the
- * event's argv. */
-static void print_strarray(struct dec *d, uint64_t addr)
+void dec_print_strarray(struct dec *d, uint64_t addr)
 {
 	struct ptr_reader r = { .mem = d->call.mem, .addr = addr };
 	size_t limit = (size_t)strsize(d);
@@ -731,131 +550,6 @@ void dec_envp(struct dec *d, uint64_t addr)
 	}
 	strbuf_addf(d->out, "%#llx /* %zu var%s%s */", (unsigned long long)addr, n,
 		    n == 1 ? "" : "s", terminated ? "" : ", unterminated");
-}
-
-/*
- * Socket addresses, as strace's print_sockaddr: the family, then the
- * family's fields when the length holds them, else the raw sa_data.
- */
-static void sa_raw(struct dec *d, const unsigned char *buf, size_t len)
-{
-	size_t off = offsetof(struct sockaddr, sa_data);
-
-	strbuf_add(d->out, ", sa_data=", 10);
-	dec_quote(d, buf + off, len > off ? len - off : 0, false);
-}
-
-static void print_ifindex(struct dec *d, unsigned idx)
-{
-	char name[IF_NAMESIZE + 1];
-
-	if (idx && if_indextoname(idx, name)) {
-		strbuf_add(d->out, "if_nametoindex(", 15);
-		dec_quote(d, name, strlen(name), false);
-		strbuf_addc(d->out, ')');
-	} else {
-		strbuf_addf(d->out, "%u", idx);
-	}
-}
-
-/* The printers of the families event_sockaddr_facts reads; HOST is what
- * it made of the address. */
-static void sa_in(struct dec *d, const unsigned char *buf, const char *host)
-{
-	struct sockaddr_in sin;
-
-	memcpy(&sin, buf, sizeof(sin));
-	strbuf_addf(d->out, ", sin_port=htons(%u), sin_addr=inet_addr(\"%s\")", ntohs(sin.sin_port), host);
-}
-
-/* The part of sockaddr_in6 before sin6_scope_id. */
-#define SIN6_MIN_LEN offsetof(struct sockaddr_in6, sin6_scope_id)
-
-static void sa_in6(struct dec *d, const unsigned char *buf, size_t len, const char *host)
-{
-	struct sockaddr_in6 sin6;
-
-	memset(&sin6, 0, sizeof(sin6));
-	memcpy(&sin6, buf, MIN(len, sizeof(sin6)));
-	strbuf_addf(d->out, ", sin6_port=htons(%u), sin6_flowinfo=htonl(%u), inet_pton(AF_INET6, \"%s\", &sin6_addr)",
-		    ntohs(sin6.sin6_port), ntohl(sin6.sin6_flowinfo), host);
-	if (len > SIN6_MIN_LEN) {
-		strbuf_add(d->out, ", sin6_scope_id=", 16);
-		print_ifindex(d, sin6.sin6_scope_id);
-	}
-}
-
-static void sa_un(struct dec *d, const unsigned char *buf, const char *host, size_t n)
-{
-	strbuf_add(d->out, ", sun_path=", 11);
-	if (!buf[offsetof(struct sockaddr_un, sun_path)])
-		strbuf_addc(d->out, '@');
-	dec_quote(d, host, n, false);
-}
-
-static void sa_nl(struct dec *d, const unsigned char *buf)
-{
-	struct sockaddr_nl nl;
-
-	memcpy(&nl, buf, sizeof(nl));
-	if (nl.nl_pad)
-		strbuf_addf(d->out, ", nl_pad=%#x", nl.nl_pad);
-	strbuf_addf(d->out, ", nl_pid=%u, nl_groups=%08x", nl.nl_pid, nl.nl_groups);
-}
-
-void dec_sockaddr(struct dec *d, uint64_t addr, size_t len)
-{
-	/* One more than the largest address, so every printer can rely on
-	 * zeroes past LEN. */
-	union {
-		struct sockaddr_storage ss;
-		unsigned char b[sizeof(struct sockaddr_storage) + 1];
-	} u;
-	sa_family_t family;
-	const size_t famlen = sizeof(family);
-	struct rc_sockaddr none = { 0, -1, NULL, false };
-	struct rc_sockaddr *sa = d->e ? &d->e->sa : &none;
-	char host[RC_SOCKADDR_HOST_MAX];
-	ssize_t hn;
-
-	if (!addr) {
-		strbuf_add(d->out, "NULL", 4);
-		return;
-	}
-	if (len < famlen) {
-		dec_ptr(d, addr);
-		return;
-	}
-	if (len > sizeof(u.ss))
-		len = sizeof(u.ss);
-	memset(&u, 0, sizeof(u));
-	if (mem_read(d->call.mem, addr, u.b, len) != (ssize_t)len) {
-		dec_ptr(d, addr);
-		return;
-	}
-	memcpy(&family, u.b, famlen);
-	hn = event_sockaddr_facts(sa, u.b, len, host);
-	if (hn >= 0)
-		sa->host = dec_keep(d, host, (size_t)hn);
-	strbuf_add(d->out, "{sa_family=", 11);
-	const char *name = value_name(&rc_xlat_family, family);
-	if (name)
-		strbuf_adds(d->out, name);
-	else
-		strbuf_addf(d->out, "%#x /* AF_??? */", family);
-	if (len > famlen) {
-		if (hn >= 0 && family == AF_INET)
-			sa_in(d, u.b, host);
-		else if (hn >= 0 && family == AF_INET6)
-			sa_in6(d, u.b, len, host);
-		else if (hn >= 0 && family == AF_UNIX)
-			sa_un(d, u.b, host, (size_t)hn);
-		else if (family == AF_NETLINK && len >= sizeof(struct sockaddr_nl))
-			sa_nl(d, u.b);
-		else
-			sa_raw(d, u.b, len);
-	}
-	strbuf_addc(d->out, '}');
 }
 
 /*
