@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "capture/capture.h"
-#include "event/calls.h"
+#include "event/refusals.h"
 #include "util/util.h"
 
 unsigned char *select_new(void)

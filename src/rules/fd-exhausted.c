@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "rules/finding.h"
-#include "rules/process.h"
+#include "rules/proc-view.h"
 #include "rules/rule.h"
 #include "util/strbuf.h"
 #include "util/util.h"

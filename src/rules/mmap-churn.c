@@ -27,7 +27,7 @@
 #include "rules/aggregate.h"
 #include "rules/fds.h"
 #include "rules/finding.h"
-#include "rules/process.h"
+#include "rules/proc-view.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

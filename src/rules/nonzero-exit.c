@@ -25,7 +25,7 @@
 #include "event/syscalls.h"
 #include "rules/aggregate.h"
 #include "rules/finding.h"
-#include "rules/process.h"
+#include "rules/proc-view.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

@@ -31,10 +31,10 @@
 
 #include "event/syscalls.h"
 #include "rules/aggregate.h"
-#include "rules/calls.h"
+#include "rules/call-kinds.h"
 #include "rules/finding.h"
 #include "rules/oom-hint.h"
-#include "rules/process.h"
+#include "rules/proc-view.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

@@ -53,15 +53,15 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "event/calls.h"
+#include "event/refusals.h"
 #include "event/syscalls.h"
 #include "rules/aggregate.h"
-#include "rules/calls.h"
+#include "rules/call-kinds.h"
 #include "rules/fds.h"
 #include "rules/finding.h"
 #include "rules/noise.h"
 #include "rules/paths.h"
-#include "rules/process.h"
+#include "rules/proc-view.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"

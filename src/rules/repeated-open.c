@@ -36,7 +36,7 @@
 
 #include "event/syscalls.h"
 #include "rules/aggregate.h"
-#include "rules/calls.h"
+#include "rules/call-kinds.h"
 #include "rules/fds.h"
 #include "rules/finding.h"
 #include "rules/paths.h"

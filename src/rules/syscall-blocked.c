@@ -51,10 +51,10 @@
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "event/calls.h"
-#include "rules/calls.h"
+#include "event/refusals.h"
+#include "rules/call-kinds.h"
 #include "rules/finding.h"
-#include "rules/process.h"
+#include "rules/proc-view.h"
 #include "rules/rule.h"
 #include "util/strbuf.h"
 #include "util/util.h"

@@ -33,10 +33,10 @@
 
 #include "event/syscalls.h"
 #include "rules/aggregate.h"
-#include "rules/calls.h"
+#include "rules/call-kinds.h"
 #include "rules/fds.h"
 #include "rules/finding.h"
-#include "rules/process.h"
+#include "rules/proc-view.h"
 #include "rules/rule.h"
 #include "rules/words.h"
 #include "util/hmap.h"

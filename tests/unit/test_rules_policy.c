@@ -12,7 +12,7 @@
 
 #include "rule_test.h"
 #include "rules/finding.h"
-#include "rules/process.h"
+#include "rules/proc-view.h"
 #include "util/util.h"
 
 /* glibc's pthread_create: clone3 with the thread flags, refused with ERR

@@ -1,6 +1,6 @@
-/* What some system calls mean (see calls.h). The numbers come from the
+/* What some system calls mean (see refusals.h). The numbers come from the
  * system headers; a call this architecture lacks is simply not listed. */
-#include "event/calls.h"
+#include "event/refusals.h"
 
 #include <stddef.h>
 #include <sys/syscall.h>

@@ -2,8 +2,8 @@
  * its leader, the group its threads share, its parent, whether its
  * failure was handled or it carried on, and its command line as the
  * trace showed it, shortened and quoted: 'python3 app.py' (pid 42). */
-#ifndef RC_RULES_PROCESS_H
-#define RC_RULES_PROCESS_H
+#ifndef RC_RULES_PROC_VIEW_H
+#define RC_RULES_PROC_VIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>

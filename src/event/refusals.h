@@ -12,8 +12,8 @@
  * that capability and the setting that also gates them for unprivileged
  * users, as their man pages' EPERM entries say.
  */
-#ifndef RC_EVENT_CALLS_H
-#define RC_EVENT_CALLS_H
+#ifndef RC_EVENT_REFUSALS_H
+#define RC_EVENT_REFUSALS_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
-/* Whose process an event belongs to (see process.h). */
-#include "rules/process.h"
+/* Whose process an event belongs to (see proc-view.h). */
+#include "rules/proc-view.h"
 
 
 

@@ -1,7 +1,7 @@
 /* The families of system calls several rules watch, by their classes in
  * event/syscalls.def. */
-#ifndef RC_RULES_CALLS_H
-#define RC_RULES_CALLS_H
+#ifndef RC_RULES_CALL_KINDS_H
+#define RC_RULES_CALL_KINDS_H
 
 #include <stdbool.h>
 
