@@ -84,6 +84,7 @@
 #include "util/util.h"
 #include "util/xlat.h"
 #include "input.h"
+#include "touch.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -106,8 +107,6 @@ static bool strict, print_lines;
 static long skip_nrs[64];
 static int nskip;
 static FILE *devnull;
-static volatile size_t sink;
-
 /* A readable address that is neither the blob nor a heap object. */
 static const char rodata[] = "/etc/ld.so.cache";
 
@@ -220,24 +219,6 @@ static long map_nr(uint64_t v)
 }
 
 /* Every string the event holds must be readable, every count sane. */
-static void touch(const char *s)
-{
-	if (s)
-		sink += strlen(s);
-}
-
-/* Every string of what a decoration said. */
-static void touch_shown(const struct rc_fdfacts *f)
-{
-	if (!f)
-		return;
-	touch(f->desc);
-	touch(f->path);
-	touch(f->proto);
-	touch(f->local.host);
-	touch(f->peer.host);
-}
-
 static void check_event(const struct rc_event *e, const struct dec_opts *o)
 {
 	touch(e->name);

@@ -8,27 +8,9 @@
 #include "strace/parser.h"
 #include "util/strbuf.h"
 
+#include "touch.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static volatile size_t sink;
-
-static void touch(const char *s)
-{
-	if (s)
-		sink += strlen(s);
-}
-
-/* Every string of what a decoration said. */
-static void touch_shown(const struct rc_fdfacts *f)
-{
-	if (!f)
-		return;
-	touch(f->desc);
-	touch(f->path);
-	touch(f->proto);
-	touch(f->local.host);
-	touch(f->peer.host);
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
