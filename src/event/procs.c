@@ -37,7 +37,7 @@ void procs_release(struct rc_procs *m)
 }
 
 /* Join BASE and a relative PATH, dropping "./" components. */
-static const char *join(struct strbuf *sb, const char *base, const char *path)
+static const char *path_join(struct strbuf *sb, const char *base, const char *path)
 {
 	strbuf_reset(sb);
 	strbuf_adds(sb, base);
@@ -90,11 +90,11 @@ void procs_resolve(struct rc_procs *m, struct rc_event *e)
 			 * openat(3, "src.txt", O_CREAT) names rodir/src.txt, not
 			 * src.txt. */
 			if (base && base[0] && base[0] != '/')
-				e->path = join(&m->scratch, base, e->path);
+				e->path = path_join(&m->scratch, base, e->path);
 		}
 	}
 	if (base && base[0] == '/')
-		e->path = join(&m->scratch, base, e->path);
+		e->path = path_join(&m->scratch, base, e->path);
 }
 
 static void set_str(char **dst, const char *src)
