@@ -17,6 +17,7 @@
 
 #include "capture/capture.h"
 #include "event/facts.h"
+#include "event/stack.h"
 #include "strace/decoration.h"
 #include "util/arena.h"
 #include "util/hmap.h"
@@ -292,7 +293,12 @@ void capture_call_exit(struct capture *c, struct tracee *t, const struct call_vi
 	strbuf_add(&th->text, th->rv.buf, th->rv.len);
 	e->line = th->text.buf;
 	e->line_len = th->text.len;
+	/* The thread is held at its exit stop only under the tracer. */
+	if (c->o.on_stack && !c->replay)
+		e->stack = c->o.on_stack(c->o.user, t->tgid, t->tid, e);
 	feed(c, t, e);
+	stack_unref(e->stack);
+	e->stack = NULL;
 	th->text.len = n;
 }
 

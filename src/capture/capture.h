@@ -49,6 +49,11 @@
 /* The user's end of a capture (see above); USER is capture_opts.user. */
 typedef void (*capture_event_fn)(void *user, struct rc_event *e);
 typedef void (*capture_fatal_fn)(void *user, pid_t tgid, pid_t tid, const siginfo_t *si);
+/* Call E of thread TID of process TGID returned, and the thread is held
+ * at the exit stop (the tracer's; records replayed hold nothing and are
+ * never told): the stack to give E (event/stack.h; the reference is
+ * capture's, dropped once E is fed), or NULL for none. */
+typedef const struct rc_stack *(*capture_stack_fn)(void *user, pid_t tgid, pid_t tid, const struct rc_event *e);
 
 struct capture_opts {
 	/* The calls reported (a bitmap of syscall numbers NBITS long); NULL:
@@ -61,6 +66,8 @@ struct capture_opts {
 	/* run/attach: a thread about to die of a fatal signal; NULL: not
 	 * wanted (trace). */
 	capture_fatal_fn on_fatal_signal;
+	/* run/attach: each call's stack, taken by the command; NULL: none. */
+	capture_stack_fn on_stack;
 	void *user;
 	/* attach: tell on_event what /proc knows of the threads found
 	 * running, those born without a parent (RC_EV_FOUND: argv, cwd, the

@@ -482,6 +482,7 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 		.printer = o->printer,
 		.on_event = o->on_event,
 		.on_fatal_signal = o->on_fatal_signal,
+		.on_stack = o->on_stack,
 		.user = o->user,
 		.adopt = o->argv == NULL,
 	};

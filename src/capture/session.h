@@ -44,6 +44,7 @@ struct session_opts {
 	 * of the processes found running (RC_EV_FOUND). */
 	capture_event_fn on_event;
 	capture_fatal_fn on_fatal_signal;
+	capture_stack_fn on_stack;
 	void *user;
 };
 

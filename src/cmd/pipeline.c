@@ -6,13 +6,35 @@
 #include "crash/corewrite.h"
 #include "crash/live.h"
 #include "diagnose/diagnose.h"
+#include "where/where.h"
+
+/* What the eBPF capture does not do yet, and what would. */
+#define NO_EBPF_STACKS "the eBPF capture does not take them yet; --backend ptrace does"
 
 /* First: the capture's user, as diagnose_feed takes it. */
 struct pipeline {
 	struct rc_diagnosis dg;
 	struct rc_crash crash;		/* the first crash caught; signo 0: none */
 	const char *core_out;		/* or NULL */
+	struct where *where;		/* each call's stack; NULL: none taken */
 };
+
+/* Each event to the diagnosis; a process gone takes its unwinder. */
+static void on_event(void *user, struct rc_event *e)
+{
+	struct pipeline *p = user;
+
+	diagnose_event(&p->dg, e);
+	if (e->kind == RC_EV_EXIT && p->where)
+		where_forget(p->where, e->pid);
+}
+
+static const struct rc_stack *on_stack(void *user, pid_t tgid, pid_t tid, const struct rc_event *e)
+{
+	struct pipeline *p = user;
+
+	return p->where ? where_at_exit(p->where, tgid, tid, e) : NULL;
+}
 
 /* Every thread is held and readable (capture.h): unwind them now, while
  * they are all still there, and have the crash judged while its memory
@@ -60,8 +82,10 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 	 * rules get the head and the tail of every write, as much as from a
 	 * log (event.h). */
 	o.dec = (struct dec_opts){ .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX };
-	o.on_event = diagnose_feed;
+	o.on_event = on_event;
 	o.on_fatal_signal = on_fatal_signal;
+	o.on_stack = on_stack;
+	p.where = where_new();
 	o.user = &p;
 	if (trace_session(&o, res, true, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));
@@ -70,11 +94,21 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 			res->lost_records, res->lost_entries, res->lost_follows, res->bad_records,
 		};
 		diagnose_losses(&p.dg, &n);
+		/* The eBPF capture stops nothing: no thread is there to be
+		 * unwound at its call. */
+		if (res->backend == BACKEND_EBPF)
+			diagnose_no_stacks(&p.dg, NO_EBPF_STACKS);
 		diagnose_finish(&p.dg, rep);
 		report_session(rep, res);
+		const struct where_stats *ws = where_stats(p.where);
+		rep->stacks_taken = ws->taken;
+		rep->stacks_seconds = ws->seconds;
+		if (res->backend == BACKEND_EBPF)
+			rep->no_call_stacks = NO_EBPF_STACKS;
 		status = report_emit(ro, rep);
 	}
 	diagnose_release(&p.dg);
+	where_free(p.where);
 	crash_release(&p.crash);
 	strbuf_release(&err);
 	return status;

@@ -135,6 +135,10 @@ struct rc_crash {
 	const unsigned char *image;
 	size_t image_size;
 	pid_t live_pid;
+	/* Live: the pages read since the process last ran, kept so that a
+	 * walk reads each page once (crash_pages_forget when it ran since);
+	 * NULL: every read goes to the process. */
+	struct crash_pages *pages;
 	/* Addresses of symbols rules need, looked up by unwind.c in every
 	 * module's symbol table; 0 when absent. */
 	uint64_t sym_abort_msg;		/* glibc's __abort_msg (GLIBC_PRIVATE) */
@@ -163,6 +167,13 @@ const struct rc_mapping *crash_mapping_at(const struct rc_crash *c, uint64_t add
 /* Reads N bytes at ADDR of the crashed process's memory (the core's
  * PT_LOAD bytes, or the live process); returns how many could be read. */
 size_t crash_read_mem(const struct rc_crash *c, uint64_t addr, void *buf, size_t n);
+/* A cache of a stopped process's pages for crash_read_mem (c->pages):
+ * every walk of a call's stack reads a few hundred words from a few
+ * pages, and a read of a whole page costs one system call as a word does. */
+struct crash_pages *crash_pages_new(void);
+/* The process ran since: nothing cached holds. */
+void crash_pages_forget(struct crash_pages *p);
+void crash_pages_free(struct crash_pages *p);
 /* One 64-bit word of it; false when it cannot be read. */
 bool crash_read_u64(const struct rc_crash *c, uint64_t addr, uint64_t *v);
 /* N bytes of code or read-only data at ADDR: from memory, else from the

@@ -897,7 +897,7 @@ static const struct py_layout *layout_of(struct rc_crash *c, struct py_layout *b
 	return NULL;
 }
 
-int crash_python_frames(struct rc_crash *c, struct strbuf *err)
+static int python_frames(struct rc_crash *c, bool names, struct strbuf *err)
 {
 	if (!c->sym_py_runtime && c->py_major) {
 		not_read(err, c->py_major, c->py_minor);
@@ -920,7 +920,7 @@ int crash_python_frames(struct rc_crash *c, struct strbuf *err)
 	uint32_t locked = 0;
 	size_t budget = PY_MAX_LINETABLES_TOTAL;
 	/* Each thread state's thread_id, by thread, for naming the threads. */
-	uint64_t *ids = names_readable(L) && c->nthreads ? xcalloc(c->nthreads, sizeof(*ids)) : NULL;
+	uint64_t *ids = names && names_readable(L) && c->nthreads ? xcalloc(c->nthreads, sizeof(*ids)) : NULL;
 	if (L->runtime_gil_last_holder >= 0) {
 		rd64(c, c->sym_py_runtime + (uint64_t)L->runtime_gil_last_holder, &holder);
 		rd32(c, c->sym_py_runtime + (uint64_t)L->runtime_gil_locked, &locked);
@@ -959,4 +959,14 @@ int crash_python_frames(struct rc_crash *c, struct strbuf *err)
 	}
 	free(ids);
 	return 0;
+}
+
+int crash_python_frames(struct rc_crash *c, struct strbuf *err)
+{
+	return python_frames(c, true, err);
+}
+
+int crash_python_thread_frames(struct rc_crash *c, struct strbuf *err)
+{
+	return python_frames(c, false, err);
 }

@@ -14,4 +14,8 @@
  * is not known): the native frames stand. */
 int crash_python_frames(struct rc_crash *c, struct strbuf *err);
 
+/* The same without the threads' names (which walk sys.modules): for the
+ * one thread in C whose stack at a call is wanted, many times a run. */
+int crash_python_thread_frames(struct rc_crash *c, struct strbuf *err);
+
 #endif

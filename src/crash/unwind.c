@@ -82,7 +82,7 @@ struct sym_frame {
 };
 
 struct sym {
-	const struct rc_module *module;
+	size_t module;		/* its index in c->modules + 1; 0: none */
 	size_t n;
 	struct sym_frame f[];
 };
@@ -195,6 +195,9 @@ static int module_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_
 	struct module_list *ml = arg;
 
 	(void)start;
+	/* Known already (read again, after the process mapped more). */
+	if (*userdata)
+		return DWARF_CB_OK;
 	if (ml->n >= RC_CRASH_MAX_MAPPINGS) {
 		ml->capped = true;
 		return DWARF_CB_ABORT;
@@ -233,17 +236,21 @@ static int module_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_
 
 static void read_modules(struct unwinder *u)
 {
-	struct module_list ml = { 0 };
+	/* Those known already stay where they are: the symbol cache holds
+	 * their indexes. */
+	struct module_list ml = { u->c->modules, u->dmods, u->c->nmodules, u->c->nmodules, false };
 
 	if (dwfl_getmodules(u->dwfl, module_cb, &ml, 0) == -1)
 		crash_problem(u->c, "cannot list modules: %s", dwfl_errmsg(-1));
 	if (ml.capped)
 		crash_problem(u->c, "more than %d modules: the rest are left out",
 			      RC_CRASH_MAX_MAPPINGS);
+	size_t had = u->c->nmodules;
 	u->c->modules = ml.m;
 	u->c->nmodules = ml.n;
 	u->dmods = ml.dm;
-	u->dwarf_read = xcalloc(ml.n + 1, sizeof(*u->dwarf_read));
+	u->dwarf_read = xrealloc(u->dwarf_read, (ml.n + 1) * sizeof(*u->dwarf_read));
+	memset(u->dwarf_read + had, 0, (ml.n + 1 - had) * sizeof(*u->dwarf_read));
 }
 
 /* A section named .debug_info (or .zdebug_info) in ELF. */
@@ -399,16 +406,22 @@ static void changed_files(struct unwinder *u)
 	}
 }
 
-static const struct rc_module *module_of(struct unwinder *u, Dwfl_Module *mod)
+/* MOD's index in c->modules + 1; 0 for none. */
+static size_t module_index(struct unwinder *u, Dwfl_Module *mod)
 {
 	void **ud = NULL;
 
 	if (!mod || !dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL) || !ud)
-		return NULL;
+		return 0;
 	uintptr_t idx = (uintptr_t)*ud;
-	if (idx == 0 || idx > u->c->nmodules)
-		return NULL;
-	return &u->c->modules[idx - 1];
+	return idx <= u->c->nmodules ? idx : 0;
+}
+
+static const struct rc_module *module_of(struct unwinder *u, Dwfl_Module *mod)
+{
+	size_t idx = module_index(u, mod);
+
+	return idx ? &u->c->modules[idx - 1] : NULL;
 }
 
 /* ---- symbols ---- */
@@ -525,7 +538,7 @@ static struct sym *symbolize(struct unwinder *u, uint64_t addr, bool dwarf)
 	Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, addr);
 	struct sym_frame outer = { 0 };
 
-	s->module = module_of(u, mod);
+	s->module = module_index(u, mod);
 	if (!mod) {
 		sym_push(&s, &alloc, &outer);
 		return s;
@@ -548,7 +561,7 @@ static struct sym *symbolize(struct unwinder *u, uint64_t addr, bool dwarf)
 		return s;
 	}
 	if (s->module && u->dwarf_read)
-		u->dwarf_read[s->module - u->c->modules] = true;
+		u->dwarf_read[s->module - 1] = true;
 
 	/* The line table names the innermost source line: the inlined
 	 * function's when the pc is in inlined code. */
@@ -684,15 +697,15 @@ static void add_frames(struct unwinder *u, struct rc_thread *t)
 			const struct sym_frame *sf = &s->f[k];
 			struct rc_frame *f = &t->frames[t->nframes++];
 			f->pc = r->pc;
-			f->module = s->module;
+			f->module = s->module ? &u->c->modules[s->module - 1] : NULL;
 			f->function = dup_or_null(sf->function);
 			f->file = dup_or_null(sf->file);
 			f->line = sf->line;
 			f->inlined = sf->inlined;
 			if (sf->has_start)
 				f->offset = r->pc - sf->start;
-			else if (s->module && r->pc >= s->module->start)
-				f->offset = r->pc - s->module->start;
+			else if (f->module && r->pc >= f->module->start)
+				f->offset = r->pc - f->module->start;
 			else
 				f->offset = 0;
 		}
@@ -1144,6 +1157,9 @@ out:
 static bool live_memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
 {
 	struct unwinder *u = arg;
+
+	if (u->c->pages && u->c->live_pid == u->pid)
+		return crash_read_mem(u->c, addr, result, sizeof(*result)) == sizeof(*result);
 	struct iovec local = { result, sizeof(*result) };
 	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(*result) };
 
@@ -1287,6 +1303,209 @@ int crash_unwind_pid_end(struct crash_live_unwind *w, struct strbuf *err)
 	unwinder_release(u);
 	free(w);
 	return ret;
+}
+
+/* ---- one thread at a time, across calls ---- */
+
+/* Drops the cached look-ups that found no module. */
+static void forget_moduleless(struct unwinder *u)
+{
+	struct hmap_iter it;
+	struct hmap keep;
+
+	hmap_init(&keep);
+	for (struct hmap_node *n = hmap_first(&u->syms, &it); n; n = hmap_next(&u->syms, &it)) {
+		struct sym *sy = n->value;
+		if (sy && sy->module)
+			*hmap_put_int(&keep, hmap_node_int(n), NULL) = sy;
+		else
+			sym_free(sy);
+	}
+	hmap_release(&u->syms, NULL);
+	u->syms = keep;
+}
+
+static bool live_get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	struct unwinder *u = arg;
+
+	(void)dwfl;
+	u->targ.u = u;
+	u->targ.t = NULL;
+	u->cur_tid = tid;
+	*thread_argp = &u->targ;
+	return true;
+}
+
+static pid_t no_next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)arg;
+	(void)thread_argp;
+	return 0;
+}
+
+static const Dwfl_Thread_Callbacks one_thread_callbacks = {
+	.next_thread = no_next_thread,
+	.get_thread = live_get_thread,
+	.memory_read = live_memory_read,
+	.set_initial_registers = live_set_initial_registers,
+};
+
+struct crash_thread_unwind {
+	struct unwinder u;
+	struct rc_crash c;	/* the modules, the symbols Python needs */
+	/* pcs in no module even after reading the modules again (JIT code,
+	 * a thunk in anonymous memory): no reason to read them again. */
+	struct hmap no_module;
+};
+
+/* The process's modules, added to those reported before (libdwfl keeps
+ * a module reported again, and what it parsed of it: its unwind tables
+ * and symbols); C's list made again, and the symbol cache with it, whose
+ * entries point into it. */
+static int report_modules(struct crash_thread_unwind *w, struct strbuf *err)
+{
+	struct unwinder *u = &w->u;
+	struct rc_crash *c = &w->c;
+
+	dwfl_report_begin_add(u->dwfl);
+	int r = dwfl_linux_proc_report(u->dwfl, u->pid);
+	if (dwfl_report_end(u->dwfl, NULL, NULL) != 0 || r != 0) {
+		strbuf_addf(err, "cannot read the modules of process %d: %s", (int)u->pid,
+			    r > 0 ? strerror(r) : dwfl_errmsg(-1));
+		return -1;
+	}
+	/* Symbols cached for addresses in no module may be in one now. */
+	if (c->nmodules)
+		forget_moduleless(u);
+	read_modules(u);
+	if (!c->sym_py_runtime || !c->sym_abort_msg)
+		find_symbols(u);
+	return 0;
+}
+
+struct crash_thread_unwind *crash_thread_unwind_new(pid_t pid, struct strbuf *err)
+{
+	struct crash_thread_unwind *w = xcalloc(1, sizeof(*w));
+	struct unwinder *u = &w->u;
+
+	crash_init(&w->c);
+	w->c.pages = crash_pages_new();
+	hmap_init(&w->no_module);
+	w->c.pid = pid;
+	u->c = &w->c;
+	u->live = true;
+	u->pid = pid;
+	hmap_init(&u->syms);
+	elf_version(EV_CURRENT);
+	u->dwfl = dwfl_begin(&proc_callbacks);
+	if (!u->dwfl) {
+		strbuf_addf(err, "cannot unwind process %d: %s", (int)pid, dwfl_errmsg(-1));
+		goto fail;
+	}
+	if (report_modules(w, err) < 0)
+		goto fail;
+	if (!dwfl_attach_state(u->dwfl, NULL, pid, &one_thread_callbacks, u)) {
+		strbuf_addf(err, "cannot unwind process %d: %s", (int)pid, dwfl_errmsg(-1));
+		goto fail;
+	}
+	return w;
+fail:
+	crash_thread_unwind_free(w);
+	return NULL;
+}
+
+struct rc_crash *crash_thread_unwind_model(struct crash_thread_unwind *w)
+{
+	return &w->c;
+}
+
+/* Whether a frame's pc lies in no module: code mapped since the modules
+ * were read (a library dlopen'ed).  With NOTE, those pcs are remembered
+ * as lying in none for good. */
+static bool unknown_pc(struct crash_thread_unwind *w, bool note)
+{
+	struct unwinder *u = &w->u;
+	bool any = false;
+
+	for (size_t i = 0; i < u->nraw; i++) {
+		uint64_t pc = u->raw[i].pc;
+		if (!pc || dwfl_addrmodule(u->dwfl, pc) || hmap_get_int(&w->no_module, (long long)(pc >> 1)))
+			continue;
+		any = true;
+		if (note && w->no_module.count < 4096)
+			hmap_put_int(&w->no_module, (long long)(pc >> 1), NULL);
+	}
+	return any;
+}
+
+static int walk_one(struct unwinder *u, pid_t tid, char **err)
+{
+	u->nraw = 0;
+	u->bad_pc = false;
+	u->capped = false;
+	u->have_sp = false;
+	u->total_frames = 0;
+	free(u->frame_err);
+	u->frame_err = NULL;
+	*err = NULL;
+	int r = dwfl_getthread_frames(u->dwfl, tid, frame_cb, u);
+	if (u->bad_pc && u->nraw > 1)
+		u->raw[1].activation = false;
+	if (r == -1)
+		*err = xstrdup(dwfl_errmsg(-1));
+	else if (u->frame_err)
+		*err = xstrdup(u->frame_err);
+	return r;
+}
+
+int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, struct strbuf *err)
+{
+	struct unwinder *u = &w->u;
+	char *why = NULL;
+
+	/* The thread ran since the last walk: read its memory afresh. */
+	crash_pages_forget(w->c.pages);
+	w->c.live_pid = u->pid;
+	/* Its registers, for what reads the thread besides the walk (the
+	 * Python reader matches a thread state by its fs base). */
+	struct user_regs_struct regs;
+	struct iovec iov = { &regs, sizeof(regs) };
+	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &iov) == 0 && iov.iov_len == sizeof(regs))
+		memcpy(t->regs, &regs, MIN(sizeof(regs), sizeof(t->regs)));
+	walk_one(u, t->tid, &why);
+	/* A frame in code the modules lack: read them again, walk again. */
+	if (unknown_pc(w, false)) {
+		free(why);
+		if (report_modules(w, err) < 0)
+			return -1;
+		walk_one(u, t->tid, &why);
+		unknown_pc(w, true);
+	}
+	if (!u->nraw) {
+		strbuf_addf(err, "%s", why ? why : "no frames");
+		free(why);
+		return -1;
+	}
+	add_frames(u, t);
+	/* A walk that ran off the bottom of the stack is whole. */
+	if (why && !(t->nframes && stack_bottom(t->frames[t->nframes - 1].function)))
+		t->truncated = true;
+	free(why);
+	return 0;
+}
+
+void crash_thread_unwind_free(struct crash_thread_unwind *w)
+{
+	if (!w)
+		return;
+	unwinder_release(&w->u);
+	crash_pages_free(w->c.pages);
+	w->c.pages = NULL;
+	crash_release(&w->c);
+	hmap_release(&w->no_module, NULL);
+	free(w);
 }
 
 int crash_unwind_pid(struct rc_crash *c, pid_t pid, struct strbuf *err)

@@ -46,6 +46,24 @@ struct crash_live_unwind;
 struct crash_live_unwind *crash_unwind_pid_begin(struct rc_crash *c, pid_t pid, struct strbuf *err);
 int crash_unwind_pid_end(struct crash_live_unwind *w, struct strbuf *err);
 
+/* One thread at a time, for a call's stack: the unwinder of live process
+ * PID, kept across walks so that what libdwfl parsed of each module (its
+ * unwind tables, its symbols) is parsed once.  Each walk is of one thread
+ * the caller has ptrace-stopped; frames are symbolized at once (symbol
+ * tables always, DWARF outside the C runtime), through a cache by
+ * address.  The modules are read again when a frame falls in none of them
+ * (a library loaded since); those known stay, with what was parsed.
+ * new returns NULL with ERR set when the process cannot be read. */
+struct crash_thread_unwind;
+struct crash_thread_unwind *crash_thread_unwind_new(pid_t pid, struct strbuf *err);
+/* T's tid names the thread; its frames are replaced (truncated set when
+ * the walk stopped early).  0, or -1 with ERR when no frame was read. */
+int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, struct strbuf *err);
+/* The process as the unwinder knows it: its modules, and the symbols the
+ * Python reader starts from (sym_py_runtime...). */
+struct rc_crash *crash_thread_unwind_model(struct crash_thread_unwind *w);
+void crash_thread_unwind_free(struct crash_thread_unwind *w);
+
 /* C++/Rust demangling for symbol names (NULL if not mangled); malloc'ed.
  * Only names starting with "_Z" are tried; the demangler (libstdc++'s
  * __cxa_demangle) is loaded on first use, so that programs without C++

@@ -10,6 +10,7 @@
 
 #include "crash/export.h"
 #include "crash/rules.h"
+#include "event/stack.h"
 #include "event/syscalls.h"
 #include "util/util.h"
 
@@ -20,6 +21,9 @@
 /* The calls with a path a log's vantage is judged by: a program's
  * libraries are opened as it starts, and a long log pays no more. */
 #define VANTAGE_CALLS 65536
+
+/* Stacks kept for the findings, at most (shared ones cost a pointer). */
+#define MAX_STACKS 262144
 
 struct fault {
 	int signo, si_code;
@@ -42,6 +46,7 @@ void diagnose_init(struct rc_diagnosis *d, const struct diagnose_opts *o)
 		d->eng.timeline = &d->timeline;
 	}
 	hmap_init(&d->faults);
+	hmap_init(&d->stacks);
 	findings_init(&d->crash_findings);
 }
 
@@ -84,6 +89,58 @@ static __attribute__((noinline)) void vantage_saw(struct rc_diagnosis *d, const 
 				     e->path && e->path[0] == '/' ? e->path : NULL, e->st_size);
 }
 
+/* E's stack, for a finding that quotes E to give at the end. */
+static __attribute__((noinline)) void keep_stack(struct rc_diagnosis *d, const struct rc_event *e)
+{
+	d->any_stack = true;
+	if (d->stacks.count >= MAX_STACKS) {
+		d->stacks_dropped++;
+		return;
+	}
+	bool created;
+	void **slot = hmap_put_int(&d->stacks, (long long)e->seq, &created);
+	if (!created)
+		stack_unref(*slot);
+	*slot = (void *)stack_ref(e->stack);
+}
+
+static void stack_free(void *p)
+{
+	stack_unref(p);
+}
+
+void diagnose_no_stacks(struct rc_diagnosis *d, const char *why)
+{
+	d->no_stacks = why;
+}
+
+/* Each finding about a call gets the stack of the call it quotes (its
+ * decisive event), or says why it has none. A sum's sites are its own. */
+static void give_stacks(struct rc_diagnosis *d, struct rc_findings *list)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		struct rc_finding *f = list->v[i];
+		if (f->stack || f->nsites || f->stack_missing)
+			continue;
+		void **slot = f->seq ? hmap_get_int(&d->stacks, (long long)f->seq) : NULL;
+		if (slot) {
+			f->stack = stack_ref(*slot);
+			continue;
+		}
+		if (!f->syscall)
+			continue;
+		if (d->no_stacks)
+			finding_set(&f->stack_missing, d->no_stacks);
+		else if (d->input == DIAGNOSE_LOG)
+			finding_set(&f->stack_missing, d->any_stack ? "the log has no stack for this call" :
+				    "the log has no stacks (strace -k writes them)");
+		else if (d->stacks_dropped)
+			finding_set(&f->stack_missing, "more stacks than rootcause keeps: this one was dropped");
+		else
+			finding_set(&f->stack_missing, "no stack was taken for this call");
+	}
+}
+
 void diagnose_event(struct rc_diagnosis *d, struct rc_event *e)
 {
 	/* Kept out of line: most events are neither, and go straight on
@@ -93,6 +150,8 @@ void diagnose_event(struct rc_diagnosis *d, struct rc_event *e)
 	else if (d->vantage_left && (e->path || e->st_size >= 0))
 		vantage_saw(d, e);
 	engine_feed(&d->eng, e);
+	if (e->stack)
+		keep_stack(d, e);
 }
 
 void diagnose_feed(void *d, struct rc_event *e)
@@ -235,6 +294,15 @@ static struct rc_report_finding *shown(struct rc_finding *f)
 		r->now[i] = f->now[i];
 	r->nnow = f->nnow;
 	f->nnow = 0;
+	r->stack = f->stack;
+	r->stack_missing = f->stack_missing;
+	for (int i = 0; i < f->nsites; i++)
+		r->sites[i] = f->sites[i];
+	r->nsites = f->nsites;
+	r->sites_other = f->sites_other;
+	f->stack = NULL;
+	f->stack_missing = NULL;
+	f->nsites = 0;
 	r->reported = f->echoed;
 	r->seq = f->seq;
 	r->ts = f->ts;
@@ -265,6 +333,7 @@ void diagnose_finish(struct rc_diagnosis *d, struct rc_report *rep)
 	findings_init(&list);
 	choose_view(d);
 	engine_finish(&d->eng, &list);
+	give_stacks(d, &list);
 	rank_findings(&list, &d->eng.procs, d->eng.no_outcome);
 	crash_first(&list, &d->crash_findings);
 	findings_link(&list, &d->eng.procs);
@@ -291,6 +360,7 @@ void diagnose_release(struct rc_diagnosis *d)
 	if (d->has_timeline)
 		timeline_release(&d->timeline);
 	hmap_release(&d->faults, free);
+	hmap_release(&d->stacks, stack_free);
 	lookup_vantage_release(&d->vantage);
 	findings_release(&d->crash_findings);
 	report_findings_release(&d->findings);

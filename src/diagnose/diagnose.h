@@ -69,6 +69,13 @@ struct rc_diagnosis {
 	const struct rc_crash *crash;		/* borrowed; NULL: none */
 	struct rc_findings crash_findings;	/* the crash rules' */
 	struct capture_counts losses;
+	/* Each event's stack, by its seq (event/stack.h), for the findings
+	 * that quote it; past MAX, dropped (and counted). */
+	struct hmap stacks;
+	uint64_t stacks_dropped;
+	bool any_stack;		/* the trace had stacks at all */
+	/* Why the source took no stacks (the command says); NULL: it did. */
+	const char *no_stacks;
 	/* What diagnose_finish made, for the report (which borrows them). */
 	struct rc_report_findings findings;
 	struct rc_report_crash crash_part;
@@ -88,6 +95,9 @@ void diagnose_feed(void *d, struct rc_event *e);
  * C until diagnose_release, to show it in the report; one crash per
  * diagnosis, the first. */
 void diagnose_crash(struct rc_diagnosis *d, struct rc_crash *c);
+/* The source takes no stacks, and WHY (static): the findings about a
+ * call say so. */
+void diagnose_no_stacks(struct rc_diagnosis *d, const char *why);
 /* What the capture could not keep, for capture-incomplete's finding. */
 void diagnose_losses(struct rc_diagnosis *d, const struct capture_counts *n);
 /* Runs every rule's finish, ranks and links the findings, and fills

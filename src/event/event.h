@@ -259,6 +259,11 @@ struct rc_event {
 	/* RC_EV_FOUND */
 	const struct rc_found *found;
 
+	/* RC_EV_SYSCALL: the thread's stack at the call (event/stack.h),
+	 * or why none was taken; NULL: the source takes none for this call.
+	 * The source's reference: a rule that keeps it takes its own. */
+	const struct rc_stack *stack;
+
 	/* RC_EV_EXIT */
 	bool exited;		/* true: exit_code valid; false: killed by signo */
 	int exit_code;

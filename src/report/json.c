@@ -56,6 +56,13 @@ static void write_subject(struct json *j, const struct rc_report *r)
 		json_key(j, "backend_fallback");
 		json_string(j, r->backend_fallback);
 	}
+	if (r->stacks_taken) {
+		json_key(j, "stacks_taken");
+		json_int(j, (long long)r->stacks_taken);
+		json_key(j, "stacks_seconds");
+		json_double(j, r->stacks_seconds);
+	}
+	json_opt_string(j, "no_call_stacks", r->no_call_stacks);
 	if (r->no_stacks) {
 		json_key(j, "no_stacks");
 		json_string(j, r->no_stacks);
@@ -144,6 +151,87 @@ static void write_id(struct json *j, const char *key, size_t i)
 	json_string(j, id);
 }
 
+/* A call's stack (docs/report-schema.md): its Python frames and its
+ * native frames, innermost first. */
+static void write_stack(struct json *j, const struct rc_stack *s)
+{
+	json_begin_object(j);
+	json_key(j, "tid");
+	json_int(j, s->tid);
+	json_key(j, "python");
+	json_begin_array(j);
+	for (size_t i = 0; i < s->npy; i++) {
+		json_begin_object(j);
+		json_opt_string(j, "function", s->py[i].function);
+		json_opt_string(j, "file", s->py[i].file);
+		if (s->py[i].line > 0) {
+			json_key(j, "line");
+			json_int(j, s->py[i].line);
+		}
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_key(j, "native");
+	json_begin_array(j);
+	for (size_t i = 0; i < s->nnative; i++) {
+		const struct rc_stack_frame *f = &s->native[i];
+		char pc[24];
+		snprintf(pc, sizeof(pc), "0x%llx", (unsigned long long)f->pc);
+		json_begin_object(j);
+		json_key(j, "pc");
+		json_string(j, pc);
+		json_opt_string(j, "module", f->module);
+		json_opt_string(j, "function", f->function);
+		json_key(j, "offset");
+		json_int(j, (long long)f->offset);
+		json_opt_string(j, "file", f->file);
+		if (f->line > 0) {
+			json_key(j, "line");
+			json_int(j, f->line);
+		}
+		if (f->inlined) {
+			json_key(j, "inlined");
+			json_bool(j, true);
+		}
+		json_end_object(j);
+	}
+	json_end_array(j);
+	if (s->truncated) {
+		json_key(j, "truncated");
+		json_bool(j, true);
+	}
+	json_end_object(j);
+}
+
+static void write_code(struct json *j, const struct rc_report_finding *f)
+{
+	if (f->stack && !f->stack->missing) {
+		json_key(j, "stack");
+		write_stack(j, f->stack);
+	} else if (f->stack) {
+		json_opt_string(j, "stack_missing", f->stack->missing);
+	} else {
+		json_opt_string(j, "stack_missing", f->stack_missing);
+	}
+	if (!f->nsites)
+		return;
+	json_key(j, "sites");
+	json_begin_array(j);
+	for (int i = 0; i < f->nsites; i++) {
+		json_begin_object(j);
+		json_key(j, "count");
+		json_int(j, (long long)f->sites[i].count);
+		json_key(j, "stack");
+		write_stack(j, f->sites[i].stack);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	if (f->sites_other) {
+		json_key(j, "sites_other");
+		json_int(j, (long long)f->sites_other);
+	}
+}
+
 static void write_finding(struct json *j, const struct rc_report_findings *list, size_t i)
 {
 	const struct rc_report_finding *f = list->v[i];
@@ -203,6 +291,7 @@ static void write_finding(struct json *j, const struct rc_report_findings *list,
 	json_opt_string(j, "advice", f->advice);
 	if (f->nnow)
 		json_key_strings(j, "now", (const char *const *)f->now, (size_t)f->nnow);
+	write_code(j, f);
 	json_end_object(j);
 }
 

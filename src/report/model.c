@@ -28,6 +28,10 @@ void report_findings_release(struct rc_report_findings *l)
 		free(f->advice);
 		for (int k = 0; k < f->nnow; k++)
 			free(f->now[k]);
+		stack_unref(f->stack);
+		free(f->stack_missing);
+		for (int k = 0; k < f->nsites; k++)
+			stack_unref(f->sites[k].stack);
 		free(f);
 	}
 	free(l->v);

@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "event/stack.h"
+
 enum rc_severity {
 	RC_SEV_INFO,
 	RC_SEV_WARNING,
@@ -38,6 +40,16 @@ const char *severity_name(enum rc_severity s);
 #define RC_NOW_MAX 3
 /* Evidence lines longer than this are cut, with "..." appended. */
 #define RC_EVIDENCE_LINE_MAX 400
+
+/* The code locations that made the calls a finding sums, most calls
+ * first: at most this many. */
+#define RC_SITES_MAX 5
+
+/* One of them: a stack (event/stack.h) and how many calls it made. */
+struct rc_site {
+	uint64_t count;
+	const struct rc_stack *stack;
+};
 
 /* A finding as the report shows it: a cause, or a consequence of one,
  * with the fields of the JSON contract (docs/report-schema.md). */
@@ -66,6 +78,16 @@ struct rc_report_finding {
 	 * the machine has them now, read after the trace, not from it. */
 	char *now[RC_NOW_MAX];
 	int nnow;
+
+	/* Where in the code: the stack of the call it quotes (a reference;
+	 * NULL: none), or why there is none (STACK_MISSING; NULL: nothing to
+	 * say); for a sum, the sites that made its calls, and how many more
+	 * calls came from other sites. */
+	const struct rc_stack *stack;
+	char *stack_missing;
+	struct rc_site sites[RC_SITES_MAX];
+	int nsites;
+	uint64_t sites_other;
 
 	/* The program's own output named it ("the program reported it"). */
 	bool reported;

@@ -27,6 +27,12 @@ struct rc_report {
 	 * have had no stacks (eBPF without ptrace): one line each, or NULL. */
 	const char *backend_fallback;
 	const char *no_stacks;
+	/* Call stacks (where in the code): how many the capture took, and
+	 * the time the program was stopped for them; or why it took none
+	 * (one line; NULL when it did, or for a log). */
+	uint64_t stacks_taken;
+	double stacks_seconds;
+	const char *no_call_stacks;
 	/* The rules --rules left out, NULL-terminated; NULL when all ran.
 	 * RULES_ONLY: the ones it ran, when they are fewer (the text report
 	 * names those instead). */
@@ -79,6 +85,13 @@ void report_finding_where(const struct rc_report *r, const struct rc_report_find
 /* "read from this machine now, not from the trace: '/srv/app'": the
  * paths finding F gives as they are now (F->now, at least one). */
 void report_finding_now(const struct rc_report_finding *f, struct strbuf *out);
+/* Stack S (with frames) on one line: the program's own frames, innermost
+ * first, then in parentheses the library frame that made the call
+ * ("app.py:42 in load_voice <- server.py:9 in main (in
+ * torch/serialization.py:251 in __init__)"). */
+void report_stack_line(const struct rc_stack *s, struct strbuf *out);
+/* All of S, a frame a line, each line begun with INDENT. */
+void report_stack_lines(const struct rc_stack *s, const char *indent, struct strbuf *out);
 /* ARGV (ARGC strings) joined by spaces, cut at MAX bytes with "...". */
 void report_add_argv(struct strbuf *sb, char *const *argv, int argc, size_t max);
 

@@ -121,6 +121,8 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		strbuf_addf(sb, "using ptrace, not eBPF: %s\n", r->backend_fallback);
 	if (r->no_stacks)
 		strbuf_addf(sb, "a crash would have had no stacks: %s\n", r->no_stacks);
+	if (r->no_call_stacks)
+		strbuf_addf(sb, "no call stacks: %s\n", r->no_call_stacks);
 }
 
 /* The rules --rules kept from running: a finding they would have made is
@@ -162,7 +164,40 @@ static void outcome_line(struct out *o, const struct rc_report *r)
 	strbuf_addc(sb, '\n');
 }
 
-static void finding_block(struct out *o, const struct rc_report *r, const struct rc_report_finding *f)
+/* Where in the code: the quoted call's stack, or the sites of a sum;
+ * with VERBOSE, every frame. */
+static void code_lines(struct out *o, const struct rc_report_finding *f, bool verbose)
+{
+	struct strbuf *sb = o->sb;
+
+	if (f->stack && !f->stack->missing) {
+		strbuf_adds(sb, "  at ");
+		report_stack_line(f->stack, sb);
+		strbuf_addc(sb, '\n');
+		if (verbose) {
+			strbuf_addf(sb, "  stack of thread %d at the call:\n", f->stack->tid);
+			report_stack_lines(f->stack, "    ", sb);
+		}
+	} else if (f->stack && verbose) {
+		strbuf_addf(sb, "  no stack: %s\n", f->stack->missing);
+	} else if (f->stack_missing && verbose) {
+		strbuf_addf(sb, "  no stack: %s\n", f->stack_missing);
+	}
+	for (int i = 0; i < f->nsites; i++) {
+		const struct rc_site *st = &f->sites[i];
+		strbuf_addf(sb, "  %s ", i ? "    " : "from");
+		report_stack_line(st->stack, sb);
+		strbuf_addf(sb, ": %llu call%s\n", (unsigned long long)st->count, st->count == 1 ? "" : "s");
+		if (verbose)
+			report_stack_lines(st->stack, "      ", sb);
+	}
+	if (f->nsites && f->sites_other)
+		strbuf_addf(sb, "       and %llu call%s from other sites\n", (unsigned long long)f->sites_other,
+			    f->sites_other == 1 ? "" : "s");
+}
+
+static void finding_block(struct out *o, const struct rc_report *r, const struct rc_report_finding *f,
+			  bool verbose)
 {
 	struct strbuf *sb = o->sb;
 
@@ -194,6 +229,7 @@ static void finding_block(struct out *o, const struct rc_report *r, const struct
 		strbuf_adds(sb, f->evidence[i]);
 		strbuf_addc(sb, '\n');
 	}
+	code_lines(o, f, verbose);
 	if (f->advice)
 		strbuf_addf(sb, "  advice: %s\n", f->advice);
 	if (f->nnow) {
@@ -328,7 +364,7 @@ void report_text(const struct rc_report *r, struct strbuf *out, bool color, bool
 			continue;
 		if (f->severity == RC_SEV_INFO && !verbose)
 			continue;
-		finding_block(&o, r, f);
+		finding_block(&o, r, f, verbose);
 		if (f->nconsequences)
 			consequence_lines(&o, list, i + 1, verbose);
 	}

@@ -27,6 +27,10 @@ void finding_free(struct rc_finding *f)
 	free(f->advice);
 	for (int i = 0; i < f->nnow; i++)
 		free(f->now[i]);
+	stack_unref(f->stack);
+	free(f->stack_missing);
+	for (int i = 0; i < f->nsites; i++)
+		stack_unref(f->sites[i].stack);
 	free(f);
 }
 

@@ -74,6 +74,15 @@ struct rc_finding {
 	char *now[RC_NOW_MAX];
 	int nnow;
 
+	/* Where in the code (report/model.h): the quoted call's stack, a
+	 * reference (NULL: the diagnosis gives the one its event had), or
+	 * the sites of a sum (rules/sites.h). */
+	const struct rc_stack *stack;
+	char *stack_missing;
+	struct rc_site sites[RC_SITES_MAX];
+	int nsites;
+	uint64_t sites_other;
+
 	/* Ranking inputs, set by the rule. */
 	uint64_t seq;			/* the decisive event's position */
 	double ts;

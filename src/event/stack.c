@@ -1,0 +1,243 @@
+/* A call's stack (see stack.h): one block for the struct, its frames
+ * and every string, so that keeping one is a count and freeing it one
+ * free. */
+#include "event/stack.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/strbuf.h"
+#include "util/util.h"
+
+struct stack_builder {
+	int tid;
+	bool truncated;
+	struct rc_stack_pyframe *py;
+	size_t npy, apy;
+	struct rc_stack_frame *native;
+	size_t nnative, anative;
+	/* The strings, each NUL-ended; frames hold offsets + 1 (0: NULL)
+	 * until the block is made. */
+	struct strbuf strings;
+};
+
+struct stack_builder *stack_builder_new(int tid)
+{
+	struct stack_builder *b = xcalloc(1, sizeof(*b));
+
+	b->tid = tid;
+	strbuf_init(&b->strings);
+	return b;
+}
+
+static const char *keep(struct stack_builder *b, const char *s)
+{
+	if (!s)
+		return NULL;
+	uintptr_t at = b->strings.len + 1;
+	strbuf_add(&b->strings, s, strlen(s) + 1);
+	return (const char *)at;
+}
+
+void stack_builder_py(struct stack_builder *b, const char *function, const char *file, int line)
+{
+	if (b->npy >= RC_STACK_MAX_FRAMES) {
+		b->truncated = true;
+		return;
+	}
+	if (b->npy == b->apy) {
+		b->apy = b->apy ? 2 * b->apy : 16;
+		b->py = xrealloc(b->py, b->apy * sizeof(*b->py));
+	}
+	b->py[b->npy++] = (struct rc_stack_pyframe){ keep(b, function), keep(b, file), line };
+}
+
+void stack_builder_native(struct stack_builder *b, const struct rc_stack_frame *f)
+{
+	if (b->nnative >= RC_STACK_MAX_FRAMES) {
+		b->truncated = true;
+		return;
+	}
+	if (b->nnative == b->anative) {
+		b->anative = b->anative ? 2 * b->anative : 32;
+		b->native = xrealloc(b->native, b->anative * sizeof(*b->native));
+	}
+	struct rc_stack_frame k = *f;
+	k.module = keep(b, f->module);
+	k.function = keep(b, f->function);
+	k.file = keep(b, f->file);
+	b->native[b->nnative++] = k;
+}
+
+void stack_builder_truncated(struct stack_builder *b)
+{
+	b->truncated = true;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; s && *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static uint64_t site_hash(const struct rc_stack *s)
+{
+	uint64_t h = 0;
+
+	if (s->npy) {
+		for (size_t i = 0; i < s->npy; i++)
+			h = mix(mix(mix(h, str_hash(s->py[i].function)), str_hash(s->py[i].file)),
+				(uint64_t)s->py[i].line);
+		return h;
+	}
+	for (size_t i = 0; i < s->nnative; i++)
+		h = mix(mix(h, str_hash(s->native[i].function)),
+			s->native[i].function ? s->native[i].offset : s->native[i].pc);
+	return h;
+}
+
+static const char *fix(const char *base, const char *p)
+{
+	return p ? base + ((uintptr_t)p - 1) : NULL;
+}
+
+const struct rc_stack *stack_build(struct stack_builder *b)
+{
+	size_t pysz = b->npy * sizeof(struct rc_stack_pyframe);
+	size_t nsz = b->nnative * sizeof(struct rc_stack_frame);
+	char *block = xmalloc(sizeof(struct rc_stack) + pysz + nsz + b->strings.len + 1);
+	struct rc_stack *s = (struct rc_stack *)block;
+	struct rc_stack_pyframe *py = (struct rc_stack_pyframe *)(block + sizeof(*s));
+	struct rc_stack_frame *nat = (struct rc_stack_frame *)(block + sizeof(*s) + pysz);
+	char *str = block + sizeof(*s) + pysz + nsz;
+
+	memcpy(str, b->strings.buf ? b->strings.buf : "", b->strings.len);
+	str[b->strings.len] = '\0';
+	for (size_t i = 0; i < b->npy; i++) {
+		py[i] = b->py[i];
+		py[i].function = fix(str, py[i].function);
+		py[i].file = fix(str, py[i].file);
+	}
+	for (size_t i = 0; i < b->nnative; i++) {
+		nat[i] = b->native[i];
+		nat[i].module = fix(str, nat[i].module);
+		nat[i].function = fix(str, nat[i].function);
+		nat[i].file = fix(str, nat[i].file);
+	}
+	*s = (struct rc_stack){
+		.refs = 1, .tid = b->tid, .py = py, .npy = b->npy, .native = nat, .nnative = b->nnative,
+		.truncated = b->truncated,
+	};
+	s->site_hash = site_hash(s);
+	free(b->py);
+	free(b->native);
+	strbuf_release(&b->strings);
+	free(b);
+	return s;
+}
+
+const struct rc_stack *stack_missing(int tid, const char *fmt, ...)
+{
+	char why[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	size_t n = strlen(why) + 1;
+	struct rc_stack *s = xmalloc(sizeof(*s) + n);
+	char *text = (char *)(s + 1);
+	memcpy(text, why, n);
+	*s = (struct rc_stack){ .refs = 1, .tid = tid, .missing = text };
+	return s;
+}
+
+const struct rc_stack *stack_ref(const struct rc_stack *s)
+{
+	if (s)
+		__atomic_add_fetch(&((struct rc_stack *)s)->refs, 1, __ATOMIC_RELAXED);
+	return s;
+}
+
+void stack_unref(const struct rc_stack *s)
+{
+	if (s && __atomic_sub_fetch(&((struct rc_stack *)s)->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free((void *)s);
+}
+
+static bool str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+bool stack_same_site(const struct rc_stack *a, const struct rc_stack *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || a->site_hash != b->site_hash || a->missing || b->missing)
+		return false;
+	if (a->npy || b->npy) {
+		if (a->npy != b->npy)
+			return false;
+		for (size_t i = 0; i < a->npy; i++)
+			if (a->py[i].line != b->py[i].line || !str_eq(a->py[i].function, b->py[i].function) ||
+			    !str_eq(a->py[i].file, b->py[i].file))
+				return false;
+		return true;
+	}
+	if (a->nnative != b->nnative)
+		return false;
+	for (size_t i = 0; i < a->nnative; i++) {
+		const struct rc_stack_frame *x = &a->native[i], *y = &b->native[i];
+		if (!str_eq(x->function, y->function) || !str_eq(x->module, y->module) ||
+		    (x->function ? x->offset != y->offset : x->pc != y->pc))
+			return false;
+	}
+	return true;
+}
+
+bool stack_py_own(const struct rc_stack_pyframe *f)
+{
+	const char *p = f->file;
+
+	if (!p)
+		return false;
+	/* "<frozen importlib._bootstrap>", "<string>": Python's own. */
+	if (p[0] == '<')
+		return false;
+	if (strstr(p, "/site-packages/") || strstr(p, "/dist-packages/"))
+		return false;
+	/* The standard library: .../lib/python3.11/x.py, but not a
+	 * package's directory below it. */
+	const char *lib = strstr(p, "/lib/python");
+	if (!lib)
+		lib = strstr(p, "/lib64/python");
+	return !lib;
+}
+
+bool stack_native_own(const struct rc_stack_frame *f)
+{
+	static const char *const system_dirs[] = {
+		"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/local/lib/", "/usr/libexec/",
+	};
+	const char *m = f->module;
+
+	if (!m)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(system_dirs); i++)
+		if (strncmp(m, system_dirs[i], strlen(system_dirs[i])) == 0)
+			return false;
+	/* The vdso and the like. */
+	return m[0] == '/';
+}

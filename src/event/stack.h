@@ -1,0 +1,84 @@
+/* A call's stack: where in the program a call was made, as the thread's
+ * Python frames (function, file, line) and its native frames (module,
+ * function, file:line), innermost first.  Whoever can read it makes one:
+ * the tracer's command at a ptrace stop (where/), the log parser from
+ * strace -k's lines.  Events carry it (rc_event.stack), the rules keep
+ * it on the findings that quote the call, the report prints it.
+ *
+ * A stack is immutable once made and shared by counting: stack_ref to
+ * keep it past an event's dispatch, stack_unref when done; the counts
+ * are atomic, as the log pump hands events from its reader thread.  A
+ * stack may instead say why there is none (MISSING): it has no frames
+ * then, never half of them. */
+#ifndef RC_EVENT_STACK_H
+#define RC_EVENT_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct rc_stack_pyframe {
+	const char *function;	/* qualified name; NULL unknown */
+	const char *file;	/* NULL unknown */
+	int line;		/* 0 unknown */
+};
+
+struct rc_stack_frame {
+	uint64_t pc;
+	const char *module;	/* the mapped file's path; NULL: in no module */
+	const char *function;	/* NULL: no symbol covers pc */
+	uint64_t offset;	/* from function's start, else from the module's */
+	const char *file;	/* NULL without line info */
+	int line;		/* 0 unknown */
+	bool inlined;		/* inlined into the next (outer) frame */
+};
+
+struct rc_stack {
+	unsigned refs;
+	int tid;
+	/* Why there are no frames ("the thread had exited"); NULL when
+	 * there are. */
+	const char *missing;
+	const struct rc_stack_pyframe *py;
+	size_t npy;
+	const struct rc_stack_frame *native;
+	size_t nnative;
+	/* The frames past these were cut (a deep stack). */
+	bool truncated;
+	/* Made of the site (stack_site_hash), for grouping calls by it. */
+	uint64_t site_hash;
+};
+
+/* A stack being made: frames are added innermost first, then
+ * stack_build makes the one block that holds them and their strings. */
+struct stack_builder;
+struct stack_builder *stack_builder_new(int tid);
+void stack_builder_py(struct stack_builder *b, const char *function, const char *file, int line);
+void stack_builder_native(struct stack_builder *b, const struct rc_stack_frame *f);
+void stack_builder_truncated(struct stack_builder *b);
+/* The stack (one reference, the caller's); B is freed. */
+const struct rc_stack *stack_build(struct stack_builder *b);
+/* A stack that says why there is none (printf-style). */
+const struct rc_stack *stack_missing(int tid, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+const struct rc_stack *stack_ref(const struct rc_stack *s);
+/* NULL is fine. */
+void stack_unref(const struct rc_stack *s);
+
+/* At most this many frames of each kind are kept. */
+#define RC_STACK_MAX_FRAMES 256
+
+/* The site: the code location a user edits.  Two calls made from the
+ * same Python line through the same callers are one site whatever the
+ * native frames under them; without Python frames, the native frames
+ * (function and offset, module) are the site. */
+bool stack_same_site(const struct rc_stack *a, const struct rc_stack *b);
+
+/* Whether Python frame F, or native frame F, is the program's own code
+ * rather than a library's: for Python, a file outside the standard
+ * library, site-packages and dist-packages; for native code, a module
+ * outside the system's library directories (/lib, /usr/lib...). */
+bool stack_py_own(const struct rc_stack_pyframe *f);
+bool stack_native_own(const struct rc_stack_frame *f);
+
+#endif

@@ -1,0 +1,297 @@
+/* Where in the code (see where.h). */
+#include "where/where.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "crash/crash.h"
+#include "crash/python.h"
+#include "crash/unwind.h"
+#include "event/syscalls.h"
+#include "util/hmap.h"
+#include "util/strbuf.h"
+#include "util/util.h"
+
+/* Processes whose unwinder is kept at once; past it, the one used
+ * longest ago goes (its modules are parsed again if it calls again). */
+#define MAX_PROCS 64
+/* Distinct stacks shared at once: a call made again from the same place
+ * gets the same stack, one block however many findings keep it. */
+#define MAX_SHARED 65536
+/* A wait this long is worth saying where it was made (lock-wait counts
+ * the waits that add up; a GIL hand-over takes 5 ms). */
+#define WAIT_S 0.1
+/* Mappings this large are what mmap-churn counts. */
+#define LARGE_MAP (16ULL << 20)
+
+struct proc {
+	struct crash_thread_unwind *u;
+	char *why;		/* the unwinder could not be made: why */
+	uint64_t used;		/* when last used, in walks */
+};
+
+struct where {
+	struct hmap procs;	/* tgid -> struct proc */
+	struct hmap shared;	/* content hash -> const struct rc_stack (a list by chain) */
+	uint64_t clock;
+	struct where_stats stats;
+};
+
+struct where *where_new(void)
+{
+	struct where *w = xcalloc(1, sizeof(*w));
+
+	hmap_init(&w->procs);
+	hmap_init(&w->shared);
+	return w;
+}
+
+static void proc_free(void *p)
+{
+	struct proc *pr = p;
+
+	if (!pr)
+		return;
+	crash_thread_unwind_free(pr->u);
+	free(pr->why);
+	free(pr);
+}
+
+static void shared_free(void *p)
+{
+	stack_unref(p);
+}
+
+void where_free(struct where *w)
+{
+	if (!w)
+		return;
+	hmap_release(&w->procs, proc_free);
+	hmap_release(&w->shared, shared_free);
+	free(w);
+}
+
+const struct where_stats *where_stats(const struct where *w)
+{
+	return &w->stats;
+}
+
+void where_forget(struct where *w, pid_t tgid)
+{
+	proc_free(hmap_del_int(&w->procs, tgid));
+}
+
+/* An open that worked of a directory or of code (a module, a library):
+ * an interpreter or the loader reads each once, and no rule quotes
+ * them (repeated-open leaves code out). Python's start-up makes a
+ * thousand. */
+static bool opens_code(const struct rc_event *e)
+{
+	static const char *const ends[] = { ".py", ".pyc", ".so", ".pth", ".pyi" };
+	const char *p = e->path;
+
+	if (e->flags & O_DIRECTORY)
+		return true;
+	if (!p)
+		return false;
+	size_t n = strlen(p);
+	for (size_t i = 0; i < ARRAY_SIZE(ends); i++) {
+		size_t k = strlen(ends[i]);
+		if (n > k && strcmp(p + n - k, ends[i]) == 0)
+			return true;
+	}
+	/* libfoo.so.6, libfoo.so.1.2.3 */
+	return strstr(p, ".so.") != NULL;
+}
+
+bool where_wants(const struct rc_event *e)
+{
+	if (e->kind != RC_EV_SYSCALL)
+		return false;
+	if (e->blocked || (e->dur >= WAIT_S))
+		return true;
+	/* A try again is how non-blocking I/O goes, not a failure. */
+	if (event_failed(e) && e->err != EAGAIN)
+		return true;
+	if (e->err || !e->ret_known)
+		return false;
+	unsigned long long cl = syscall_classes(e->nr);
+	if (cl & CL_EXEC)
+		return true;
+	if (cl & CL_OPEN)
+		return !opens_code(e);
+	if (e->lock != RC_LOCK_NONE)
+		return true;
+	if ((cl & CL_RET_ADDR) && e->len >= LARGE_MAP && !event_mmap_reserves(e))
+		return true;
+	const char *n = e->name;
+	return n && (strcmp(n, "connect") == 0 || strcmp(n, "bind") == 0);
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static struct proc *proc_of(struct where *w, pid_t tgid)
+{
+	bool created;
+	void **slot = hmap_put_int(&w->procs, tgid, &created);
+
+	if (!created)
+		return *slot;
+	if (w->procs.count > MAX_PROCS) {
+		/* The one used longest ago. */
+		struct hmap_iter it;
+		long long oldest = -1;
+		uint64_t at = UINT64_MAX;
+		for (struct hmap_node *n = hmap_first(&w->procs, &it); n; n = hmap_next(&w->procs, &it)) {
+			const struct proc *p = n->value;
+			if (p && p->used < at) {
+				at = p->used;
+				oldest = hmap_node_int(n);
+			}
+		}
+		if (oldest >= 0)
+			where_forget(w, (pid_t)oldest);
+		slot = hmap_get_int(&w->procs, tgid);
+	}
+	struct proc *p = xcalloc(1, sizeof(*p));
+	struct strbuf err = STRBUF_INIT;
+	p->u = crash_thread_unwind_new(tgid, &err);
+	if (!p->u)
+		p->why = strbuf_detach(&err);
+	strbuf_release(&err);
+	*slot = p;
+	return p;
+}
+
+static uint64_t content_hash(const struct rc_stack *s)
+{
+	uint64_t h = s->site_hash;
+
+	for (size_t i = 0; i < s->nnative; i++)
+		h = (h ^ s->native[i].pc) * 1099511628211ull;
+	return h ^ s->npy;
+}
+
+static bool same_content(const struct rc_stack *a, const struct rc_stack *b)
+{
+	if (a->tid != b->tid || a->nnative != b->nnative || a->truncated != b->truncated ||
+	    !stack_same_site(a, b) || a->npy != b->npy)
+		return false;
+	for (size_t i = 0; i < a->nnative; i++)
+		if (a->native[i].pc != b->native[i].pc)
+			return false;
+	return true;
+}
+
+/* S, or the same stack made before (S then dropped): one reference for
+ * the caller either way. */
+static const struct rc_stack *share(struct where *w, const struct rc_stack *s)
+{
+	long long key = (long long)(content_hash(s) >> 1);
+	void **slot = hmap_get_int(&w->shared, key);
+
+	if (slot) {
+		if (same_content(*slot, s)) {
+			stack_unref(s);
+			w->stats.shared++;
+			return stack_ref(*slot);
+		}
+		return s;
+	}
+	if (w->shared.count < MAX_SHARED)
+		*hmap_put_int(&w->shared, key, NULL) = (void *)stack_ref(s);
+	return s;
+}
+
+/* Thread T's frames (native, then Python's) as a stack. */
+static const struct rc_stack *to_stack(const struct rc_thread *t)
+{
+	struct stack_builder *b = stack_builder_new(t->tid);
+
+	for (size_t i = 0; i < t->npy; i++)
+		stack_builder_py(b, t->py[i].function, t->py[i].file, t->py[i].line);
+	for (size_t i = 0; i < t->nframes; i++) {
+		const struct rc_frame *f = &t->frames[i];
+		struct rc_stack_frame sf = {
+			.pc = f->pc, .module = f->module ? f->module->name : NULL, .function = f->function,
+			.offset = f->offset, .file = f->file, .line = f->line, .inlined = f->inlined,
+		};
+		stack_builder_native(b, &sf);
+	}
+	if (t->truncated)
+		stack_builder_truncated(b);
+	return stack_build(b);
+}
+
+const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid)
+{
+	struct proc *p = proc_of(w, tgid);
+	double t0 = mono();
+	const struct rc_stack *s;
+
+	p->used = ++w->clock;
+	if (!p->u) {
+		w->stats.failed++;
+		return stack_missing(tid, "cannot read process %d: %s", (int)tgid, p->why);
+	}
+	struct rc_thread t = { .tid = tid };
+	struct strbuf err = STRBUF_INIT;
+	if (crash_thread_unwind(p->u, &t, &err) < 0) {
+		s = stack_missing(tid, "cannot unwind: %s", strbuf_str(&err));
+		w->stats.failed++;
+	} else {
+		/* Its Python frames, read while it is still stopped. */
+		struct rc_crash *c = crash_thread_unwind_model(p->u);
+		c->live_pid = tgid;
+		c->threads = &t;
+		c->nthreads = 1;
+		strbuf_reset(&err);
+		crash_python_thread_frames(c, &err);
+		c->threads = NULL;
+		c->nthreads = 0;
+		c->live_pid = 0;
+		s = share(w, to_stack(&t));
+		w->stats.taken++;
+	}
+	/* T is ours: its frames and Python frames go with it. */
+	for (size_t i = 0; i < t.nframes; i++) {
+		free(t.frames[i].function);
+		free(t.frames[i].file);
+	}
+	free(t.frames);
+	for (size_t i = 0; i < t.npy; i++) {
+		free(t.py[i].function);
+		free(t.py[i].file);
+	}
+	free(t.py);
+	free(t.unwind_error);
+	free(t.py_name);
+	free(t.name);
+	strbuf_release(&err);
+	w->stats.seconds += mono() - t0;
+	return s;
+}
+
+const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e)
+{
+	if (e->kind != RC_EV_SYSCALL)
+		return NULL;
+	unsigned long long cl = syscall_classes(e->nr);
+	if ((cl & CL_EXEC) && !e->err && e->ret_known) {
+		/* A new program: nothing of the old one's modules holds. */
+		where_forget(w, tgid);
+		return NULL;
+	}
+	if (!where_wants(e))
+		return NULL;
+	return where_take(w, tgid, tid);
+}

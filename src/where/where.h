@@ -1,0 +1,52 @@
+/* Where in the code: a call's stack, taken from a thread the tracer
+ * holds at the call's exit (event/stack.h says what a stack is).
+ *
+ * The command wires it: the capture hands each call's exit, with the
+ * thread stopped, to the command, which asks where_take; the capture
+ * never unwinds (architecture: Capture -> Crash is a never).  Unwinding
+ * goes through the one unwinder, crash/unwind.c, kept per process so
+ * that a module's unwind tables and symbols are parsed once, and the
+ * Python frames through crash/python.c, without stopping anything more.
+ *
+ * Not every call is unwound: only those a rule may quote (where_wants). */
+#ifndef RC_WHERE_WHERE_H
+#define RC_WHERE_WHERE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "event/event.h"
+#include "event/stack.h"
+
+struct where;
+
+struct where *where_new(void);
+void where_free(struct where *w);
+
+/* Whether E, a call that has returned (or is still inside, blocked), is
+ * one whose stack a rule may quote: a failed call, an open, an exec, a
+ * connect or bind, a lock, a large mapping, a long wait. */
+bool where_wants(const struct rc_event *e);
+
+/* E, a call of thread TID of process TGID, has returned and the thread
+ * is stopped there: its stack (a reference for the caller), or one that
+ * says why there is none; NULL when E is no call whose stack is wanted.
+ * Every call's exit is told, as an exec ends the unwinder's view of the
+ * process. */
+const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e);
+
+/* The same for thread TID held inside a call (blocked), whatever it is. */
+const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid);
+
+/* Process TGID is gone: its unwinder goes too. */
+void where_forget(struct where *w, pid_t tgid);
+
+/* Counters for -v and benchmarks. */
+struct where_stats {
+	uint64_t taken, failed, shared;
+	double seconds;		/* spent unwinding, the tracee stopped */
+};
+const struct where_stats *where_stats(const struct where *w);
+
+#endif
