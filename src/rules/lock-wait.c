@@ -42,6 +42,7 @@
 #include "rules/finding.h"
 #include "rules/proc-view.h"
 #include "rules/rule.h"
+#include "rules/sites.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -102,6 +103,7 @@ struct wait {
 	double from, dur;
 	uint64_t seq;
 	char *line;
+	const struct rc_stack *stack;	/* the waiter's, taken as it waited */
 };
 
 struct top {
@@ -126,6 +128,7 @@ struct addr_stat {
 	uint64_t count;
 	struct top top[TOP_N];
 	int ntop;
+	struct site_tally sites;	/* where the waits were made */
 };
 
 struct state {
@@ -159,6 +162,7 @@ static void addr_free(void *p)
 		return;
 	for (int i = 0; i < a->ntop; i++)
 		free(a->top[i].line);
+	site_tally_release(&a->sites);
 	free(a);
 }
 
@@ -168,8 +172,10 @@ static void release(void *st)
 
 	hmap_release(&s->procs, free);
 	hmap_release(&s->addrs, addr_free);
-	for (int i = 0; i < s->npending; i++)
+	for (int i = 0; i < s->npending; i++) {
 		free(s->pending[i].line);
+		stack_unref(s->pending[i].stack);
+	}
 }
 
 static struct proc_act *proc_act(struct state *s, int group)
@@ -289,6 +295,7 @@ static void judge(struct state *s, const struct wait *w, int waker)
 	}
 	a->total += w->dur;
 	a->count++;
+	site_tally_add(&a->sites, w->stack);
 	int i;
 	for (i = 0; i < a->nwaiters && a->waiters[i].tid != w->tid; i++)
 		;
@@ -306,6 +313,7 @@ static void pending_judge(struct state *s, int i, int waker)
 {
 	judge(s, &s->pending[i], waker);
 	free(s->pending[i].line);
+	stack_unref(s->pending[i].stack);
 	s->pending[i] = s->pending[--s->npending];
 }
 
@@ -408,9 +416,11 @@ static void on_wait(struct state *s, const struct rc_event *e, const struct rc_c
 		}
 	}
 	w.line = rule_line_short(e);
+	w.stack = stack_ref(e->stack);
 	if (!timed || waker) {
 		judge(s, &w, waker);
 		free(w.line);
+		stack_unref(w.stack);
 		return;
 	}
 	if (s->npending == PENDING_MAX)
@@ -505,8 +515,10 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	struct top top[TOP_N];
 	int ntop = 0;
 	struct hmap threads = HMAP_INIT;
+	struct site_tally sites = { 0 };
 	for (size_t i = 0; i < naddrs; i++) {
 		const struct addr_stat *a = va[i];
+		site_tally_merge(&sites, &a->sites);
 		total += a->total;
 		count += a->count;
 		for (int k = 0; k < a->ntop; k++) {
@@ -527,6 +539,7 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 		for (int i = 0; i < ntop; i++)
 			free(top[i].line);
 		hmap_release(&threads, free);
+		site_tally_release(&sites);
 		return;
 	}
 
@@ -582,6 +595,8 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 		rule_evidence(f, top[i].line);
 		free(top[i].line);
 	}
+	site_tally_put(&sites, f);
+	site_tally_release(&sites);
 	finding_set(&f->advice,
 		    "find what the thread holding the lock does meanwhile: `rootcause stack PID` during a "
 		    "stall shows every thread's stack; keep the work done under a lock short (I/O, a model "

@@ -29,6 +29,7 @@
 #include "rules/finding.h"
 #include "rules/proc-view.h"
 #include "rules/rule.h"
+#include "rules/sites.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -57,6 +58,7 @@ struct live {
 	char *key;		/* the churn key */
 	double dur;		/* the mmap's duration, -1 unknown */
 	char *line;
+	const struct rc_stack *stack;	/* where the mmap was made */
 };
 
 struct churn {
@@ -70,6 +72,7 @@ struct churn {
 	uint64_t seq;		/* the last munmap */
 	double ts;
 	char *first_map, *first_unmap, *last_map, *last_unmap;
+	struct site_tally sites;	/* where the mappings were made */
 };
 
 struct state {
@@ -96,6 +99,7 @@ static void live_free(void *p)
 		return;
 	free(l->key);
 	free(l->line);
+	stack_unref(l->stack);
 	free(l);
 }
 
@@ -108,6 +112,7 @@ static void churn_free(void *p)
 	free(c->first_unmap);
 	free(c->last_map);
 	free(c->last_unmap);
+	site_tally_release(&c->sites);
 	free(c);
 }
 
@@ -158,6 +163,7 @@ static void on_mmap(struct state *s, const struct rc_event *e, const struct rc_c
 	l->key = xstrdup(strbuf_str(&s->key));
 	l->dur = e->dur;
 	l->line = rule_line(e);
+	l->stack = stack_ref(e->stack);
 	void **slot = hmap_put(&s->live, &k, sizeof(k), NULL);
 	live_free(*slot);
 	*slot = l;
@@ -204,6 +210,7 @@ static void on_munmap(struct state *s, const struct rc_event *e, const struct rc
 	}
 	struct churn *c = *slot;
 	c->pairs++;
+	site_tally_add(&c->sites, l->stack);
 	if (l->dur >= 0 && e->dur >= 0) {
 		c->time += l->dur + e->dur;
 		c->timed = true;
@@ -293,6 +300,7 @@ static void report(const void *value, struct rc_findings *out)
 	const char *ev[] = { c->first_map, c->first_unmap, c->last_map, c->last_unmap };
 	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
 		rule_evidence(f, ev[i]);
+	site_tally_put(&c->sites, f);
 	if (c->file)
 		finding_set(&f->advice,
 			    "keep the file mapped between requests (map it once at start-up) instead of "

@@ -41,6 +41,7 @@
 #include "rules/finding.h"
 #include "rules/paths.h"
 #include "rules/rule.h"
+#include "rules/sites.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -70,6 +71,7 @@ struct file_stat {
 	double ts;
 	char *first_line;
 	char *last_line;
+	struct site_tally sites;	/* where the opens were made */
 };
 
 /* What a thread read last from a tracked file and has not yet written on:
@@ -111,6 +113,7 @@ static void file_free(void *p)
 
 	free(f->first_line);
 	free(f->last_line);
+	site_tally_release(&f->sites);
 	free(f);
 }
 
@@ -183,6 +186,7 @@ static void on_open(struct state *s, const struct rc_event *e)
 	if ((e->flags & O_ACCMODE) != O_RDONLY)
 		f->writes = true;
 	f->opens++;
+	site_tally_add(&f->sites, e->stack);
 	f->max_session = MAX(f->max_session, f->cur);
 	f->cur = 0;
 	f->seq = e->seq;
@@ -410,6 +414,7 @@ static void report(const void *value, struct rc_findings *out)
 	r->ts = f->ts;
 	rule_evidence(r, f->first_line);
 	rule_evidence(r, f->last_line);
+	site_tally_put(&f->sites, r);
 	finding_echo_name(r, fp_base(f->path));
 	switch (kind) {
 	case KIND_WEIGHTS:

@@ -6,22 +6,34 @@
 
 #include "util/util.h"
 
-void site_tally_add(struct site_tally *t, const struct rc_stack *s)
+static void add(struct site_tally *t, const struct rc_stack *s, uint64_t count)
 {
 	if (!s || s->missing)
 		return;
 	for (size_t i = 0; i < t->n; i++)
 		if (stack_same_site(t->v[i].stack, s)) {
-			t->v[i].count++;
+			t->v[i].count += count;
 			return;
 		}
 	if (t->n >= SITES_KEPT) {
-		t->other++;
+		t->other += count;
 		return;
 	}
 	if (!t->v)
 		t->v = xcalloc(SITES_KEPT, sizeof(*t->v));
-	t->v[t->n++] = (struct rc_site){ 1, stack_ref(s) };
+	t->v[t->n++] = (struct rc_site){ count, stack_ref(s) };
+}
+
+void site_tally_add(struct site_tally *t, const struct rc_stack *s)
+{
+	add(t, s, 1);
+}
+
+void site_tally_merge(struct site_tally *dst, const struct site_tally *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		add(dst, src->v[i].stack, src->v[i].count);
+	dst->other += src->other;
 }
 
 void site_tally_put(const struct site_tally *t, struct rc_finding *f)

@@ -26,6 +26,8 @@ struct site_tally {
 /* S's call counts once (NULL, and a stack that says why there is none:
  * not counted). */
 void site_tally_add(struct site_tally *t, const struct rc_stack *s);
+/* SRC's counts added to DST's. */
+void site_tally_merge(struct site_tally *dst, const struct site_tally *src);
 /* The most frequent RC_SITES_MAX onto F (which takes references), the
  * rest counted in F->sites_other. */
 void site_tally_put(const struct site_tally *t, struct rc_finding *f);

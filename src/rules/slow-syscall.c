@@ -40,6 +40,7 @@
 #include "rules/paths.h"
 #include "rules/proc-view.h"
 #include "rules/rule.h"
+#include "rules/sites.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -92,6 +93,7 @@ struct kind_stat {
 	double slow_total;
 	struct top top[TOP_N];	/* longest first */
 	int ntop;
+	struct site_tally sites;	/* where the slow calls were made */
 };
 
 struct state {
@@ -133,6 +135,7 @@ static void release(void *st)
 	for (int k = 0; k < K_COUNT; k++) {
 		for (int i = 0; i < s->k[k].ntop; i++)
 			top_free(&s->k[k].top[i]);
+		site_tally_release(&s->k[k].sites);
 		hmap_release(&s->k[k].per_thread, free);
 	}
 	hmap_release(&s->server_fds, NULL);
@@ -409,6 +412,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 	if (e->dur >= SLOW_CALL_S) {
 		ks->nslow++;
 		ks->slow_total += e->dur;
+		site_tally_add(&ks->sites, e->stack);
 	}
 	if (ks->ntop < TOP_N || e->dur > ks->top[TOP_N - 1].dur)
 		top_insert(ks, e, path, address);
@@ -507,6 +511,8 @@ static void report_kind(const struct kind_stat *ks, enum kind k, const struct rc
 	for (int i = 0; i < ks->ntop; i++)
 		if (ks->top[i].line && (by_share || ks->top[i].dur >= SLOW_CALL_S))
 			finding_evidence(f, ks->top[i].line, strlen(ks->top[i].line));
+	if (!by_share)
+		site_tally_put(&ks->sites, f);
 	finding_set(&f->advice, kind_advice[k]);
 }
 

@@ -21,9 +21,9 @@
 /* Distinct stacks shared at once: a call made again from the same place
  * gets the same stack, one block however many findings keep it. */
 #define MAX_SHARED 65536
-/* A wait this long is worth saying where it was made (lock-wait counts
- * the waits that add up; a GIL hand-over takes 5 ms). */
-#define WAIT_S 0.1
+/* A wait this long is worth saying where it was made: lock-wait counts
+ * the waits from 10 ms on, which add up (a GIL hand-over takes 5 ms). */
+#define WAIT_S 0.01
 /* Mappings this large are what mmap-churn counts. */
 #define LARGE_MAP (16ULL << 20)
 
@@ -90,7 +90,7 @@ void where_forget(struct where *w, pid_t tgid)
  * thousand. */
 static bool opens_code(const struct rc_event *e)
 {
-	static const char *const ends[] = { ".py", ".pyc", ".so", ".pth", ".pyi" };
+	static const char *const ends[] = { ".py", ".pyc", ".so", ".pyi" };
 	const char *p = e->path;
 
 	if (e->flags & O_DIRECTORY)
@@ -113,8 +113,11 @@ bool where_wants(const struct rc_event *e)
 		return false;
 	if (e->blocked || (e->dur >= WAIT_S))
 		return true;
-	/* A try again is how non-blocking I/O goes, not a failure. */
-	if (event_failed(e) && e->err != EAGAIN)
+	/* A try again is how non-blocking I/O goes, and a signal's EINTR
+	 * or a futex's time-out (an idle pool's timed wait) are how waits
+	 * end: no failures. */
+	if (event_failed(e) && e->err != EAGAIN && e->err != EINTR &&
+	    !(e->err == ETIMEDOUT && (syscall_classes(e->nr) & CL_FUTEX)))
 		return true;
 	if (e->err || !e->ret_known)
 		return false;
