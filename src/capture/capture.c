@@ -656,7 +656,12 @@ static void finish_one(void *arg, struct tracee *t)
 	th->ev.dur = fa->mono - th->mono;
 	th->ev.line = th->text.buf;
 	th->ev.line_len = th->text.len;
+	/* Asleep in the call: its stack is where it waits. */
+	if (fa->c->o.on_stack)
+		th->ev.stack = fa->c->o.on_stack(fa->c->o.user, t->tgid, t->tid, &th->ev);
 	feed(fa->c, t, &th->ev);
+	stack_unref(th->ev.stack);
+	th->ev.stack = NULL;
 }
 
 void capture_finish_thread(struct capture *c, struct tracee *t)

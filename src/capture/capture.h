@@ -51,8 +51,10 @@ typedef void (*capture_event_fn)(void *user, struct rc_event *e);
 typedef void (*capture_fatal_fn)(void *user, pid_t tgid, pid_t tid, const siginfo_t *si);
 /* Call E of thread TID of process TGID returned, and the thread is held
  * at the exit stop (the tracer's; records replayed hold nothing and are
- * never told): the stack to give E (event/stack.h; the reference is
- * capture's, dropped once E is fed), or NULL for none. */
+ * never told), or E is blocked: the thread is still inside the call as
+ * the trace ends, running (asleep in it). The stack to give E
+ * (event/stack.h; the reference is capture's, dropped once E is fed),
+ * or NULL for none. */
 typedef const struct rc_stack *(*capture_stack_fn)(void *user, pid_t tgid, pid_t tid, const struct rc_event *e);
 
 struct capture_opts {

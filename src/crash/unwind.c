@@ -139,6 +139,9 @@ struct unwinder {
 	pid_t *tids;		/* live: the threads, from /proc/PID/task */
 	size_t ntids, next_tid;
 	pid_t cur_tid;
+	/* Live: the registers to start the walk from, when the thread is
+	 * not stopped (NULL: ptrace reads them). */
+	const uint64_t *given_regs;
 	Dwfl_Module **dmods;	/* libdwfl's module of each c->modules[i] */
 
 	size_t unwound;		/* threads with at least one frame */
@@ -1211,6 +1214,8 @@ static bool live_set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 	uint64_t user[RC_CRASH_NREGS] = { 0 };
 	struct iovec iov = { &regs, sizeof(regs) };
 
+	if (u->given_regs)
+		return start_walk(u, thread, u->given_regs);
 	if (ptrace(PTRACE_GETREGSET, u->cur_tid, (void *)NT_PRSTATUS, &iov) != 0 ||
 	    iov.iov_len != sizeof(regs))
 		return false;
@@ -1460,7 +1465,8 @@ static int walk_one(struct unwinder *u, pid_t tid, char **err)
 	return r;
 }
 
-int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, struct strbuf *err)
+int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, const uint64_t *regs_in,
+			struct strbuf *err)
 {
 	struct unwinder *u = &w->u;
 	char *why = NULL;
@@ -1472,8 +1478,11 @@ int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, stru
 	 * Python reader matches a thread state by its fs base). */
 	struct user_regs_struct regs;
 	struct iovec iov = { &regs, sizeof(regs) };
-	if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &iov) == 0 && iov.iov_len == sizeof(regs))
+	if (regs_in)
+		memcpy(t->regs, regs_in, sizeof(t->regs));
+	else if (ptrace(PTRACE_GETREGSET, t->tid, (void *)NT_PRSTATUS, &iov) == 0 && iov.iov_len == sizeof(regs))
 		memcpy(t->regs, &regs, MIN(sizeof(regs), sizeof(t->regs)));
+	u->given_regs = regs_in ? t->regs : NULL;
 	walk_one(u, t->tid, &why);
 	/* A frame in code the modules lack: read them again, walk again. */
 	if (unknown_pc(w, false)) {

@@ -57,8 +57,13 @@ int crash_unwind_pid_end(struct crash_live_unwind *w, struct strbuf *err);
 struct crash_thread_unwind;
 struct crash_thread_unwind *crash_thread_unwind_new(pid_t pid, struct strbuf *err);
 /* T's tid names the thread; its frames are replaced (truncated set when
- * the walk stopped early).  0, or -1 with ERR when no frame was read. */
-int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, struct strbuf *err);
+ * the walk stopped early).  REGS (user_regs_struct order, RC_CRASH_NREGS):
+ * where to start, for a thread asleep in a call and not stopped, whose
+ * stack does not change while it sleeps; NULL: the thread is
+ * ptrace-stopped and its registers are read.  0, or -1 with ERR when no
+ * frame was read. */
+int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, const uint64_t *regs,
+			struct strbuf *err);
 /* The process as the unwinder knows it: its modules, and the symbols the
  * Python reader starts from (sym_py_runtime...). */
 struct rc_crash *crash_thread_unwind_model(struct crash_thread_unwind *w);

@@ -114,6 +114,13 @@ void diagnose_no_stacks(struct rc_diagnosis *d, const char *why)
 	d->no_stacks = why;
 }
 
+static bool same_process(const struct rc_diagnosis *d, int a, int b)
+{
+	const struct rc_proc *pa = procs_leader(&d->eng.procs, a), *pb = procs_leader(&d->eng.procs, b);
+
+	return a == b || (pa && pa == pb);
+}
+
 /* Each finding about a call gets the stack of the call it quotes (its
  * decisive event), or says why it has none. A sum's sites are its own. */
 static void give_stacks(struct rc_diagnosis *d, struct rc_findings *list)
@@ -123,8 +130,12 @@ static void give_stacks(struct rc_diagnosis *d, struct rc_findings *list)
 		if (f->stack || f->nsites || f->stack_missing)
 			continue;
 		void **slot = f->seq ? hmap_get_int(&d->stacks, (long long)f->seq) : NULL;
-		if (slot) {
-			f->stack = stack_ref(*slot);
+		const struct rc_stack *st = slot ? *slot : NULL;
+		/* Only its own thread's (or, when it names no thread, its own
+		 * process's): a rule may rank by a seq that is not its
+		 * event's. */
+		if (st && (f->tid ? st->tid == f->tid : !f->pid || same_process(d, st->tid, f->pid))) {
+			f->stack = stack_ref(st);
 			continue;
 		}
 		if (!f->syscall)

@@ -39,6 +39,7 @@
 #include "rules/fds.h"
 #include "rules/finding.h"
 #include "rules/proc-view.h"
+#include "event/stack.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -108,6 +109,7 @@ struct blocked {
 	char *path;		/* for the finding's path field */
 	char *address;		/* the peer, for the finding's address field */
 	char *local, *peer;	/* both ends of a TCP/UDP socket as -yy printed them */
+	const struct rc_stack *stack;	/* where it waits */
 	int local_port;
 	bool server;		/* a server's socket: it accepted it */
 	uint64_t futex;
@@ -143,6 +145,7 @@ static void blocked_free(void *v)
 		return;
 	free(b->name);
 	free(b->line);
+	stack_unref(b->stack);
 	free(b->what);
 	free(b->fdline);
 	free(b->extra);
@@ -475,6 +478,7 @@ static void record(struct state *s, const struct rc_event *e, const struct rc_ct
 	b->timeout_ms = e->timeout_ms;
 	b->name = xstrdup(e->name ? e->name : "?");
 	b->line = rule_line_short(e);
+	b->stack = stack_ref(e->stack);
 	if (e->dur >= 0) {
 		b->dur = e->dur;
 		b->exact = true;
@@ -797,11 +801,16 @@ static void add_advice(struct rc_finding *f, const struct blocked *b)
 		if (b->pool)
 			finding_set(&f->advice, "threads parked together on one futex are usually a pool "
 				    "waiting for work: not a problem by itself");
+		else if (b->stack && !b->stack->missing)
+			finding_set(&f->advice, "another thread holds the lock or has not signalled the "
+				    "condition: the line above is where this one waits; when the holder is one "
+				    "of the threads blocked meanwhile, its wait (and where it is, in its own "
+				    "finding) is the cause");
 		else
 			finding_setf(&f->advice, "another thread holds the lock or has not signalled the "
-				     "condition: find which one (`gdb -p %d -batch -ex 'thread apply all bt'` "
-				     "shows every thread's stack); when it is one of the threads blocked "
-				     "meanwhile, that thread's wait is the cause", b->pid);
+				     "condition: find which one (`rootcause stack %d` shows every thread's "
+				     "stack, Python's too); when it is one of the threads blocked meanwhile, "
+				     "that thread's wait is the cause", b->pid);
 		break;
 	case K_POLL:
 		if (b->address)
@@ -907,8 +916,11 @@ static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, st
 	 * nothing of how long the thread stayed. */
 	if (b->dur >= 0 && (b->exact || b->dur >= 0.1))
 		f->duration_s = b->dur;
+	/* SEQ is its place in the ranking, not its event's: the stack is
+	 * the rule's to give. */
 	f->seq = seq;
 	f->ts = b->ts;
+	f->stack = stack_ref(b->stack);
 	/* Nothing ended the wait: a stall ranks with the failures nothing
 	 * recovered from. */
 	f->unrecovered = stall;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -235,7 +236,7 @@ static const struct rc_stack *to_stack(const struct rc_thread *t)
 	return stack_build(b);
 }
 
-const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid)
+static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const uint64_t *regs)
 {
 	struct proc *p = proc_of(w, tgid);
 	double t0 = mono();
@@ -248,7 +249,7 @@ const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid)
 	}
 	struct rc_thread t = { .tid = tid };
 	struct strbuf err = STRBUF_INIT;
-	if (crash_thread_unwind(p->u, &t, &err) < 0) {
+	if (crash_thread_unwind(p->u, &t, regs, &err) < 0) {
 		s = stack_missing(tid, "cannot unwind: %s", strbuf_str(&err));
 		w->stats.failed++;
 	} else {
@@ -284,6 +285,45 @@ const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid)
 	return s;
 }
 
+const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid)
+{
+	return take(w, tgid, tid, NULL);
+}
+
+/* Where thread TID sleeps in a call, as /proc/PID/task/TID/syscall says
+ * it ("NR ARG1..ARG6 SP PC"): REGS' stack pointer and pc. False when it
+ * is running, or not in a call. */
+static bool sleeping_at(pid_t tgid, pid_t tid, uint64_t *regs)
+{
+	char path[64], buf[256];
+	unsigned long long v[9];
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/syscall", (int)tgid, (int)tid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	bool ok = fgets(buf, sizeof(buf), f) &&
+		  sscanf(buf, "%lld %llx %llx %llx %llx %llx %llx %llx %llx", (long long *)&v[0], &v[1], &v[2],
+			 &v[3], &v[4], &v[5], &v[6], &v[7], &v[8]) == 9 && (long long)v[0] >= 0;
+	fclose(f);
+	if (!ok)
+		return false;
+	memset(regs, 0, RC_CRASH_NREGS * sizeof(*regs));
+	regs[RC_REG_RSP] = v[7];
+	regs[RC_REG_RIP] = v[8];
+	return true;
+}
+
+const struct rc_stack *where_take_blocked(struct where *w, pid_t tgid, pid_t tid)
+{
+	uint64_t regs[RC_CRASH_NREGS];
+
+	bool slept = sleeping_at(tgid, tid, regs);
+	if (!slept)
+		return stack_missing(tid, "thread %d was no longer asleep in the call", (int)tid);
+	return take(w, tgid, tid, regs);
+}
+
 const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e)
 {
 	if (e->kind != RC_EV_SYSCALL)
@@ -296,5 +336,7 @@ const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, con
 	}
 	if (!where_wants(e))
 		return NULL;
+	if (e->blocked)
+		return where_take_blocked(w, tgid, tid);
 	return where_take(w, tgid, tid);
 }

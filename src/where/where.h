@@ -30,14 +30,19 @@ void where_free(struct where *w);
 bool where_wants(const struct rc_event *e);
 
 /* E, a call of thread TID of process TGID, has returned and the thread
- * is stopped there: its stack (a reference for the caller), or one that
+ * is stopped there (or E->blocked: it is still inside, and runs on): its stack (a reference for the caller), or one that
  * says why there is none; NULL when E is no call whose stack is wanted.
  * Every call's exit is told, as an exec ends the unwinder's view of the
  * process. */
 const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e);
 
-/* The same for thread TID held inside a call (blocked), whatever it is. */
+/* The stack of thread TID, ptrace-stopped. */
 const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid);
+/* The stack of thread TID asleep in a call and not stopped (a blocked
+ * call at the end of a trace, under either backend): from where
+ * /proc/PID/task/TID/syscall says it sleeps, as its stack does not
+ * change while it does. Nothing is stopped. */
+const struct rc_stack *where_take_blocked(struct where *w, pid_t tgid, pid_t tid);
 
 /* Process TGID is gone: its unwinder goes too. */
 void where_forget(struct where *w, pid_t tgid);

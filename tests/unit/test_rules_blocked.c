@@ -107,7 +107,7 @@ static void session_pipe_and_lock(void **state)
 	assert_int_equal(lk->effective, RC_SEV_WARNING);
 	assert_true(contains(lk->summary, "in futex on 0x37c7bfc0: waiting for a lock or a condition"));
 	assert_true(contains(lk->message, "thread 4461 in read on fd 3 (pipe:[460738])"));
-	assert_true(contains(lk->advice, "gdb -p 4464"));
+	assert_true(contains(lk->advice, "rootcause stack 4464"));
 	assert_true(contains(lk->evidence[0], "FUTEX_WAIT_BITSET_PRIVATE"));
 
 	/* Sleeps are notes; the heartbeat's began as the log ended. */
