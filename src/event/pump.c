@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "event/pump.h"
+#include "event/stack.h"
 #include "event/syscalls.h"
 #include "util/arena.h"
 #include "util/util.h"
@@ -194,6 +195,10 @@ static void feed_one(const struct event_pump *io, void *item, struct arena *a)
 		io->finish(item, a);
 	}
 	io->feed(io->sink, item);
+	/* The item's reference to its stack (event.h): fed, it is done. */
+	struct rc_event *e = item;
+	stack_unref(e->stack);
+	e->stack = NULL;
 }
 
 static size_t item_size(const struct event_pump *io)

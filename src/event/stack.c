@@ -235,6 +235,10 @@ bool stack_native_own(const struct rc_stack_frame *f)
 
 	if (!m)
 		return false;
+	/* The entry point the linker put in the program is no code of its
+	 * author's. */
+	if (f->function && strcmp(f->function, "_start") == 0)
+		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(system_dirs); i++)
 		if (strncmp(m, system_dirs[i], strlen(system_dirs[i])) == 0)
 			return false;

@@ -177,6 +177,23 @@ static int src_getline(struct source *s, struct strbuf *err)
 	return 1;
 }
 
+bool input_peek(const struct source *s, size_t *at, const char **line, size_t *len)
+{
+	size_t from = *at ? *at : s->beg;
+
+	if (!s->buf || !s->has_line || from >= s->end)
+		return false;
+	const char *nl = memchr(s->buf + from, '\n', s->end - from);
+	if (!nl)
+		return false;
+	*line = s->buf + from;
+	*len = (size_t)(nl - *line);
+	while (*len && (*line)[*len - 1] == '\r')
+		(*len)--;
+	*at = (size_t)(nl - s->buf) + 1;
+	return true;
+}
+
 /* ---- line prefixes ---- */
 
 static inline int digit2(const char *p)

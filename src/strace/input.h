@@ -66,6 +66,12 @@ void input_release(struct input *in);
  * elided, pre). 1, 0 at the end, -1 with a message in ERR. */
 int input_advance(struct input *in, struct strbuf *err);
 
+/* The lines of S after its current one that are already read, without
+ * consuming them (strace -k's frames follow their call): from *AT (0:
+ * just after the current line), the next whole line into LINE and LEN,
+ * *AT moved past it. False when no whole line is buffered. */
+bool input_peek(const struct source *s, size_t *at, const char **line, size_t *len);
+
 /* Parse the prefix of line L (N bytes) of S into PRE, updating S's time
  * state. */
 void input_parse_prefix(struct source *s, const char *l, size_t n, struct prefix *pre);

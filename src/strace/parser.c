@@ -18,6 +18,7 @@
 #include "gen/tables.h"
 #include "strace/args.h"
 #include "strace/roles.h"
+#include "strace/backtrace.h"
 #include "strace/input.h"
 #include "strace/join.h"
 #include "util/hmap.h"
@@ -67,6 +68,9 @@ struct strace_parser {
 		bool elided;
 	} left;
 	struct strbuf err;	/* what strace_parser_pump met */
+	/* The stack strace -k wrote under the event last given out (its
+	 * reference, until the next; strace_parser_pump hands it over). */
+	const struct rc_stack *stack;
 };
 
 /* ---- pids ---- */
@@ -684,6 +688,11 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 	const char *b = line + pre->body;
 	size_t bn = len - pre->body;
 
+	/* strace -k's frames, read with the call they follow. */
+	if (backtrace_is_frame(line, len)) {
+		p->stats.frames++;
+		return LINE_DONE;
+	}
 	if (bn >= 8 && memcmp(b, "strace: ", 8) == 0) {
 		p->stats.strace_messages++;
 		note_attached(p, b, bn);
@@ -839,11 +848,39 @@ const char *strace_parser_error(const struct strace_parser *p)
 	return strbuf_str(&p->err);
 }
 
+/* The frames strace -k wrote under E's line, if any: E's stack. They
+ * are read from what the input has buffered after the line, and passed
+ * over when their turn comes (process_line). */
+static void read_backtrace(struct strace_parser *p, struct rc_event *e)
+{
+	const struct source *s = &p->in.src[p->in.cur];
+	struct stack_builder *b = NULL;
+	size_t at = 0;
+	const char *line;
+	size_t len;
+	char buf[1024];
+
+	while (input_peek(s, &at, &line, &len) && backtrace_is_frame(line, len)) {
+		struct rc_stack_frame f;
+		if (!backtrace_frame(line, len, &f, buf, sizeof(buf)))
+			continue;
+		if (!b)
+			b = stack_builder_new(e->pid);
+		stack_builder_native(b, &f);
+	}
+	if (b) {
+		p->stack = stack_build(b);
+		e->stack = p->stack;
+	}
+}
+
 /* The next event into E; its argument facts left in P->left while
  * P->defer. */
 static int next_event(struct strace_parser *p, struct rc_event *e, struct strbuf *err)
 {
 	arena_reset(&p->arena);
+	stack_unref(p->stack);
+	p->stack = NULL;
 	for (;;) {
 		if (p->at_eof)
 			return flush_next(p, e);
@@ -879,6 +916,8 @@ static int next_event(struct strace_parser *p, struct rc_event *e, struct strbuf
 			continue;
 		if (r == LINE_EVENT_HOLD)
 			p->hold = true;
+		else if (e->kind == RC_EV_SYSCALL)
+			read_backtrace(p, e);
 		note_first_event(p, e);
 		return 1;
 	}
@@ -924,6 +963,8 @@ int strace_parser_pump(void *arg, void *item, bool leave)
 
 	p->defer = leave;
 	int r = next_event(p, &w->ev, &p->err);
+	/* The work item keeps the stack: the pump drops it once fed. */
+	p->stack = NULL;
 	w->left.sc = NULL;
 	if (r > 0 && p->left.sc)
 		leave_in_line(p, w);
@@ -964,5 +1005,6 @@ void strace_parser_free(struct strace_parser *p)
 	strbuf_release(&p->joined);
 	strbuf_release(&p->carry);
 	strbuf_release(&p->err);
+	stack_unref(p->stack);
 	free(p);
 }

@@ -40,6 +40,7 @@ struct strace_stats {
 	uint64_t skipped;	/* lines that were not trace lines (program output...) */
 	uint64_t strace_messages;	/* "strace: Process N attached" and the like */
 	uint64_t unmatched;	/* unfinished calls never resumed, resumed never started */
+	uint64_t frames;	/* strace -k's stack lines */
 };
 
 /* Open FILES (N of them; "-" is stdin). Several files named LOG.PID are an

@@ -23,6 +23,7 @@
 
 #include "harness.h"
 #include "event/event.h"
+#include "event/stack.h"
 #include "strace/parser.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -974,7 +975,54 @@ static void test_program_output(void **state)
 	assert_int_equal(st->lines, 13);
 	assert_int_equal(st->events, 1);
 	assert_int_equal(st->strace_messages, 1);
-	assert_int_equal(st->skipped, 11);
+	/* The -k frame under no call is no trace line of its own either. */
+	assert_int_equal(st->skipped, 10);
+	assert_int_equal(st->frames, 1);
+	done();
+}
+
+/* strace -k: the frames under a call are its stack, innermost first;
+ * a call without them has none. */
+static void test_backtrace(void **state)
+{
+	(void)state;
+	open_buf("77 openat(AT_FDCWD, \"/etc/app.conf\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+		 " > /usr/lib/x86_64-linux-gnu/libc.so.6(__open64+0x5b) [0xf90cb]\n"
+		 " > /usr/lib/libstdc++.so.6(std::basic_filebuf<char>::open(char const*, int)+0x2a) [0x1234]\n"
+		 " > /srv/app(+0x11a9) [0x11a9]\n"
+		 " > unexpected_backtracing_error [0x7f0000001000]\n"
+		 "77 close(3) = 0\n"
+		 "77 exit_group(0) = ?\n"
+		 " > /usr/lib/x86_64-linux-gnu/libc.so.6(_exit+0x25) [0xd4b25]\n");
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.path, "/etc/app.conf");
+	assert_non_null(E.stack);
+	const struct rc_stack *st = E.stack;
+	assert_int_equal(st->tid, 77);
+	assert_int_equal(st->nnative, 4);
+	assert_int_equal(st->npy, 0);
+	assert_string_equal(st->native[0].module, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	assert_string_equal(st->native[0].function, "__open64");
+	assert_int_equal(st->native[0].offset, 0x5b);
+	assert_int_equal(st->native[0].pc, 0xf90cb);
+	assert_string_equal(st->native[1].function, "std::basic_filebuf<char>::open(char const*, int)");
+	assert_string_equal(st->native[1].module, "/usr/lib/libstdc++.so.6");
+	assert_null(st->native[2].function);
+	assert_string_equal(st->native[2].module, "/srv/app");
+	assert_int_equal(st->native[2].offset, 0x11a9);
+	assert_null(st->native[3].module);
+	assert_null(st->native[3].function);
+	assert_int_equal(st->native[3].pc, 0x7f0000001000);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "close");
+	assert_null(E.stack);
+	assert_int_equal(next(), 1);
+	assert_string_equal(E.name, "exit_group");
+	assert_non_null(E.stack);
+	assert_int_equal(E.stack->nnative, 1);
+	assert_int_equal(next(), 0);
+	assert_int_equal(strace_parser_stats(P)->skipped, 0);
+	assert_int_equal(strace_parser_stats(P)->frames, 5);
 	done();
 }
 
@@ -1415,6 +1463,7 @@ int main(void)
 		cmocka_unit_test(test_ff_sets),
 		cmocka_unit_test(test_terminal),
 		cmocka_unit_test(test_program_output),
+		cmocka_unit_test(test_backtrace),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_huge_line),
 		cmocka_unit_test(test_terminal_root_prefixed),
