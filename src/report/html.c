@@ -65,6 +65,38 @@ static const char *sev_class(enum rc_severity s)
 	return s == RC_SEV_ERROR ? "error" : s == RC_SEV_WARNING ? "warning" : "note";
 }
 
+/* Stack S in a line, with every frame folded under it. */
+static void stack_html(struct strbuf *sb, const char *lead, const struct rc_stack *s, uint64_t count)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_adds(sb, "<details class=\"stack\"><summary>");
+	escs(sb, lead);
+	report_stack_line(s, &t);
+	if (count)
+		strbuf_addf(&t, ": %llu call%s", (unsigned long long)count, count == 1 ? "" : "s");
+	esc(sb, t.buf, t.len);
+	strbuf_adds(sb, "</summary><pre>");
+	strbuf_reset(&t);
+	report_stack_lines(s, "", &t);
+	esc(sb, t.buf, t.len);
+	strbuf_adds(sb, "</pre></details>");
+	strbuf_release(&t);
+}
+
+/* Where in the code, beside the evidence: the quoted call's stack, or
+ * the sites of a sum. */
+static void code_html(struct strbuf *sb, const struct rc_report_finding *f)
+{
+	if (f->stack && !f->stack->missing)
+		stack_html(sb, "at ", f->stack, 0);
+	for (int i = 0; i < f->nsites; i++)
+		stack_html(sb, i ? "and " : "from ", f->sites[i].stack, f->sites[i].count);
+	if (f->nsites && f->sites_other)
+		strbuf_addf(sb, "<div class=\"stack\">and %llu calls from other sites</div>",
+			    (unsigned long long)f->sites_other);
+}
+
 static void finding_li(struct strbuf *sb, const struct rc_report *r, const struct report_links *links, size_t i)
 {
 	const struct rc_report_finding *f = r->findings->v[i];
@@ -112,6 +144,7 @@ static void finding_li(struct strbuf *sb, const struct rc_report *r, const struc
 		}
 		strbuf_adds(sb, "</ul>");
 	}
+	code_html(sb, f);
 	if (f->advice) {
 		strbuf_adds(sb, "<div class=\"advice\">advice: ");
 		escs(sb, f->advice);
