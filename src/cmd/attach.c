@@ -27,6 +27,7 @@ static const char attach_usage[] =
 	"  --duration S         detach after S seconds (default: on Ctrl-C/SIGTERM)\n"
 	"  -e trace=SET         trace only these calls (strace's syntax)\n"
 	BACKEND_SUMS_HELP
+	STACKS_HELP
 	"  --core-out FILE      when the process dies of a fatal signal, also write\n"
 	"                       its core to FILE (mode 0600; gdb and 'rootcause core'\n"
 	"                       read it); the stacks are in the report either way\n"
@@ -49,6 +50,7 @@ int cmd_attach(int argc, char **argv)
 		{ "core-out", required_argument, NULL, OPT_CORE_OUT },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "ring-size", required_argument, NULL, OPT_RING_SIZE },
+		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro;
@@ -77,6 +79,7 @@ int cmd_attach(int argc, char **argv)
 			continue;
 		case OPT_BACKEND:
 		case OPT_RING_SIZE:
+		case OPT_NO_STACKS:
 			if (backend_getopt(opt, optarg, &bk) < 0)
 				return RC_EXIT_USAGE;
 			continue;

@@ -108,5 +108,9 @@ void report_session(struct rc_report *rep, const struct session_result *res)
 
 int backend_getopt(int opt, const char *arg, struct backend_opts *b)
 {
+	if (opt == OPT_NO_STACKS) {
+		b->no_stacks = true;
+		return 0;
+	}
 	return opt == OPT_BACKEND ? backend_parse(arg, &b->backend) : ring_size_parse(arg, &b->ring_bytes);
 }

@@ -48,13 +48,20 @@ void report_session(struct rc_report *rep, const struct session_result *res);
 struct backend_opts {
 	int backend;		/* enum capture_backend */
 	size_t ring_bytes;	/* 0: the default */
+	bool no_stacks;		/* run, attach: --no-stacks */
 };
-#define BACKEND_OPTS_INIT { BACKEND_AUTO, 0 }
+#define BACKEND_OPTS_INIT { BACKEND_AUTO, 0, false }
 /* OPT (OPT_BACKEND or OPT_RING_SIZE) with its ARG into B: 0, or -1 with
  * the message printed for a bad value. */
 int backend_getopt(int opt, const char *arg, struct backend_opts *b);
 #define OPT_BACKEND 0x300
 #define OPT_RING_SIZE 0x301
+#define OPT_NO_STACKS 0x302
+/* run and attach: the call stacks findings carry. */
+#define STACKS_HELP                                                                          \
+	"  --no-stacks          take no call stacks (where in the code each finding's\n"     \
+	"                       call was made: under ptrace, the calls a finding may\n"      \
+	"                       quote are unwound at their exit)\n"
 #define BACKEND_OPTION_HELP BACKEND_CHOICE_HELP RING_SIZE_HELP
 #define BACKEND_CHOICE_HELP                                                                  \
 	"  --backend ptrace|ebpf|auto\n"                                                     \

@@ -10,6 +10,7 @@
 
 /* What the eBPF capture does not do yet, and what would. */
 #define NO_EBPF_STACKS "the eBPF capture does not take them yet; --backend ptrace does"
+#define NO_STACKS_ASKED "--no-stacks"
 
 /* First: the capture's user, as diagnose_feed takes it. */
 struct pipeline {
@@ -85,7 +86,7 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 	o.on_event = on_event;
 	o.on_fatal_signal = on_fatal_signal;
 	o.on_stack = on_stack;
-	p.where = where_new();
+	p.where = bk->no_stacks ? NULL : where_new();
 	o.user = &p;
 	if (trace_session(&o, res, true, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));
@@ -96,15 +97,17 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 		diagnose_losses(&p.dg, &n);
 		/* The eBPF capture stops nothing: no thread is there to be
 		 * unwound at its call. */
-		if (res->backend == BACKEND_EBPF)
-			diagnose_no_stacks(&p.dg, NO_EBPF_STACKS);
+		const char *why = !p.where ? NO_STACKS_ASKED : res->backend == BACKEND_EBPF ? NO_EBPF_STACKS : NULL;
+		if (why)
+			diagnose_no_stacks(&p.dg, why);
 		diagnose_finish(&p.dg, rep);
 		report_session(rep, res);
-		const struct where_stats *ws = where_stats(p.where);
-		rep->stacks_taken = ws->taken;
-		rep->stacks_seconds = ws->seconds;
-		if (res->backend == BACKEND_EBPF)
-			rep->no_call_stacks = NO_EBPF_STACKS;
+		rep->no_call_stacks = why;
+		if (p.where) {
+			const struct where_stats *ws = where_stats(p.where);
+			rep->stacks_taken = ws->taken;
+			rep->stacks_seconds = ws->seconds;
+		}
 		status = report_emit(ro, rep);
 	}
 	diagnose_release(&p.dg);

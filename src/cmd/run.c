@@ -32,6 +32,7 @@ static const char run_usage[] =
 	"                       or %file,%network); default: what the rules read\n"
 	"  --no-filter          stop on every call instead of using seccomp\n"
 	BACKEND_SUMS_HELP
+	STACKS_HELP
 	"  --core-out FILE      when the process dies of a fatal signal, also write\n"
 	"                       its core to FILE (mode 0600; gdb and 'rootcause core'\n"
 	"                       read it); the stacks are in the report either way\n"
@@ -51,6 +52,7 @@ int cmd_run(int argc, char **argv)
 		{ "core-out", required_argument, NULL, OPT_CORE_OUT },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "ring-size", required_argument, NULL, OPT_RING_SIZE },
+		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct report_opts ro;
@@ -78,6 +80,7 @@ int cmd_run(int argc, char **argv)
 			continue;
 		case OPT_BACKEND:
 		case OPT_RING_SIZE:
+		case OPT_NO_STACKS:
 			if (backend_getopt(opt, optarg, &bk) < 0)
 				return RC_EXIT_USAGE;
 			continue;
