@@ -981,6 +981,39 @@ static void test_program_output(void **state)
 	done();
 }
 
+/* A real strace -f -tt -T -k log (kstack.cmd): the failed fopen's
+ * frames, from libc's open up to the program's main. */
+static void test_backtrace_fixture(void **state)
+{
+	(void)state;
+	open_fixture("kstack.log");
+	while (next() == 1)
+		if (E.kind == RC_EV_SYSCALL && E.path && strcmp(E.path, "/etc/kstack-demo/app.conf") == 0)
+			break;
+	assert_int_equal(E.err, ENOENT);
+	assert_non_null(E.stack);
+	const struct rc_stack *st = E.stack;
+	assert_true(st->nnative >= 6);
+	assert_string_equal(st->native[0].function, "__open64");
+	assert_string_equal(st->native[0].module, "/usr/lib/x86_64-linux-gnu/libc.so.6");
+	bool read_config = false, main_fn = false;
+	for (size_t i = 0; i < st->nnative; i++) {
+		const struct rc_stack_frame *f = &st->native[i];
+		if (f->function && f->module && strcmp(f->module, "/tmp/fixture/cfg") == 0) {
+			read_config |= strcmp(f->function, "read_config") == 0 && f->offset == 0x22;
+			main_fn |= strcmp(f->function, "main") == 0;
+		}
+	}
+	assert_true(read_config);
+	assert_true(main_fn);
+	/* Every frame line went to a stack: none was skipped. */
+	while (next() == 1)
+		;
+	assert_int_equal(strace_parser_stats(P)->skipped, 0);
+	assert_true(strace_parser_stats(P)->frames > 100);
+	done();
+}
+
 /* strace -k: the frames under a call are its stack, innermost first;
  * a call without them has none. */
 static void test_backtrace(void **state)
@@ -1464,6 +1497,7 @@ int main(void)
 		cmocka_unit_test(test_terminal),
 		cmocka_unit_test(test_program_output),
 		cmocka_unit_test(test_backtrace),
+		cmocka_unit_test(test_backtrace_fixture),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_huge_line),
 		cmocka_unit_test(test_terminal_root_prefixed),
