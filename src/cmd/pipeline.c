@@ -9,7 +9,8 @@
 #include "where/where.h"
 
 /* What the eBPF capture does not do yet, and what would. */
-#define NO_EBPF_STACKS "the eBPF capture does not take them yet; --backend ptrace does"
+#define NO_EBPF_STACKS "the eBPF capture takes none at a call yet (only where a thread still blocked at the " \
+	"end waits); --backend ptrace does"
 #define NO_STACKS_ASKED "--no-stacks"
 
 /* First: the capture's user, as diagnose_feed takes it. */
