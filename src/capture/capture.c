@@ -10,6 +10,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -630,6 +633,34 @@ struct finish_arg {
 	pid_t socks_pid;
 };
 
+/* The owner of the glibc mutex whose word thread T waits on (E a futex
+ * wait): pthread_mutex_t begins with the word, a count and the owner's
+ * tid. The word is a lock's only when it is taken (1, 2 contended; a PI
+ * lock holds the owner itself), and the owner must be a thread of T's
+ * process now: a condition's or a semaphore's word has no owner there. */
+static int mutex_owner(struct tracee *t, const struct rc_event *e)
+{
+	struct mem_live mem;
+	int32_t m[3];
+	char path[64];
+	struct stat st;
+
+	if (!e->addr || !event_futex_waits(e))
+		return 0;
+	mem_live_init(&mem, t->tid);
+	if (mem_read(&mem.m, e->addr, m, sizeof(m)) != (ssize_t)sizeof(m))
+		return 0;
+	int owner = m[2];
+	if (e->futex_op == FUTEX_LOCK_PI || e->futex_op == FUTEX_LOCK_PI2)
+		owner = (int)((uint32_t)m[0] & FUTEX_TID_MASK);
+	else if (m[0] != 1 && m[0] != 2)
+		return 0;
+	if (owner <= 0 || owner == t->tid)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)t->tgid, owner);
+	return stat(path, &st) == 0 ? owner : 0;
+}
+
 static void finish_one(void *arg, struct tracee *t)
 {
 	struct finish_arg *fa = arg;
@@ -650,6 +681,7 @@ static void finish_one(void *arg, struct tracee *t)
 		if (procfs_fd_desc(t->tgid, th->ev.fd, fa->socks, &fa->desc))
 			th->ev.fd_shown = decoration_facts(strbuf_str(&fa->desc), &th->d.arena->a);
 	}
+	th->ev.futex_owner = mutex_owner(t, &th->ev);
 	strbuf_adds(&th->text, " <detached ...>");
 	th->ev.ret_known = false;
 	th->ev.blocked = true;

@@ -1465,6 +1465,72 @@ static int walk_one(struct unwinder *u, pid_t tid, char **err)
 	return r;
 }
 
+/* The walk in U ended at the bottom of the stack (a walk that ran out of
+ * what it knows, a register it lacked, may end with no error at all). */
+static bool walk_whole(struct unwinder *u)
+{
+	if (!u->nraw)
+		return false;
+	const struct raw_frame *r = &u->raw[u->nraw - 1];
+	const struct sym *sy = lookup(u, r->activation || !r->pc ? r->pc : r->pc - 1, false);
+	return sy->n && stack_bottom(sy->f[sy->n - 1].function);
+}
+
+/* Frame pointers tried at most, and how far above sp they are looked for. */
+#define FP_TRIES 4
+#define FP_SCAN 8192
+
+/* A thread asleep in a call, read from /proc, gives its sp and pc only.
+ * A function built to keep a frame pointer (-O0, or
+ * -fno-omit-frame-pointer) finds its caller through rbp, which the C
+ * runtime's wrappers under it leave as it set it: the walk stops there.
+ * Such a frame is a pair of words on the stack, the caller's rbp (0, or
+ * further up the stack) and a return address into a module: the lowest
+ * few such pairs above sp are tried as rbp, and the deepest walk kept.
+ * WHY is the first walk's error; returns the kept walk's (freed or
+ * passed on), the kept frames in U. */
+static char *walk_with_frame_pointer(struct crash_thread_unwind *w, struct rc_thread *t, char *why)
+{
+	struct unwinder *u = &w->u;
+	uint64_t sp = t->regs[RC_REG_RSP];
+	struct raw_frame *best = NULL;
+	size_t nbest = u->nraw, tries = 0;
+
+	if (u->nraw) {
+		best = xmalloc(u->nraw * sizeof(*best));
+		memcpy(best, u->raw, u->nraw * sizeof(*best));
+	}
+	for (uint64_t a = sp; a < sp + FP_SCAN && tries < FP_TRIES; a += 8) {
+		uint64_t pair[2];
+		if (crash_read_mem(&w->c, a, pair, sizeof(pair)) != sizeof(pair))
+			break;
+		if ((pair[0] && (pair[0] <= a || pair[0] > sp + (1u << 20))) || !dwfl_addrmodule(u->dwfl, pair[1]))
+			continue;
+		tries++;
+		t->regs[RC_REG_RBP] = a;
+		char *err = NULL;
+		walk_one(u, t->tid, &err);
+		if (u->nraw > nbest) {
+			free(best);
+			best = xmalloc(u->nraw * sizeof(*best));
+			memcpy(best, u->raw, u->nraw * sizeof(*best));
+			nbest = u->nraw;
+			free(why);
+			why = err;
+			if (walk_whole(u))
+				break;
+		} else {
+			free(err);
+		}
+	}
+	/* The kept walk back in U. */
+	u->nraw = 0;
+	for (size_t i = 0; i < nbest; i++)
+		push_raw(u, best[i].pc, best[i].activation);
+	free(best);
+	return why;
+}
+
 int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, const uint64_t *regs_in,
 			struct strbuf *err)
 {
@@ -1492,6 +1558,8 @@ int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, cons
 		walk_one(u, t->tid, &why);
 		unknown_pc(w, true);
 	}
+	if (regs_in && !regs_in[RC_REG_RBP] && !walk_whole(u))
+		why = walk_with_frame_pointer(w, t, why);
 	if (!u->nraw) {
 		strbuf_addf(err, "%s", why ? why : "no frames");
 		free(why);

@@ -311,9 +311,12 @@ static struct rc_report_finding *shown(struct rc_finding *f)
 		r->sites[i] = f->sites[i];
 	r->nsites = f->nsites;
 	r->sites_other = f->sites_other;
+	r->holder_tid = f->holder_tid;
+	r->holder_stack = f->holder_stack;
 	f->stack = NULL;
 	f->stack_missing = NULL;
 	f->nsites = 0;
+	f->holder_stack = NULL;
 	r->reported = f->echoed;
 	r->seq = f->seq;
 	r->ts = f->ts;

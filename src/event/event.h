@@ -259,6 +259,13 @@ struct rc_event {
 	/* RC_EV_FOUND */
 	const struct rc_found *found;
 
+	/* RC_EV_SYSCALL, a futex wait still going on as a live trace ends:
+	 * the thread of the same process that holds the mutex whose word it
+	 * waits on, as the mutex's owner field said then (glibc's
+	 * pthread_mutex_t: __owner, two ints after the word); 0 unknown, or
+	 * no mutex (a condition, a semaphore, Python's locks). */
+	int futex_owner;
+
 	/* RC_EV_SYSCALL: the thread's stack at the call (event/stack.h),
 	 * or why none was taken; NULL: the source takes none for this call.
 	 * The source's reference: a rule that keeps it takes its own. */

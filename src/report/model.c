@@ -32,6 +32,7 @@ void report_findings_release(struct rc_report_findings *l)
 		free(f->stack_missing);
 		for (int k = 0; k < f->nsites; k++)
 			stack_unref(f->sites[k].stack);
+		stack_unref(f->holder_stack);
 		free(f);
 	}
 	free(l->v);

@@ -88,6 +88,10 @@ struct rc_report_finding {
 	struct rc_site sites[RC_SITES_MAX];
 	int nsites;
 	uint64_t sites_other;
+	/* A wait: the thread that holds what it waits for (0 unknown), and
+	 * that thread's stack where it is (a reference; NULL unknown). */
+	int holder_tid;
+	const struct rc_stack *holder_stack;
 
 	/* The program's own output named it ("the program reported it"). */
 	bool reported;

@@ -183,6 +183,18 @@ static void code_lines(struct out *o, const struct rc_report_finding *f, bool ve
 	} else if (f->stack_missing && verbose) {
 		strbuf_addf(sb, "  no stack: %s\n", f->stack_missing);
 	}
+	if (f->holder_tid > 0) {
+		strbuf_addf(sb, "  held by thread %d", f->holder_tid);
+		if (f->holder_stack && !f->holder_stack->missing) {
+			strbuf_adds(sb, ", at ");
+			report_stack_line(f->holder_stack, sb);
+		}
+		strbuf_addc(sb, '\n');
+		if (verbose && f->holder_stack && !f->holder_stack->missing) {
+			strbuf_addf(sb, "  stack of thread %d, the holder:\n", f->holder_tid);
+			report_stack_lines(f->holder_stack, "    ", sb);
+		}
+	}
 	for (int i = 0; i < f->nsites; i++) {
 		const struct rc_site *st = &f->sites[i];
 		strbuf_addf(sb, "  %s ", i ? "    " : "from");

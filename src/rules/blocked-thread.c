@@ -15,7 +15,11 @@
  * device call that has not returned is a likelier stall: warnings, so that
  * they show even when nothing failed, ranked with the failures nothing
  * recovered from. When both ends of one connection are blocked reading,
- * that is a deadlock and both are warnings.
+ * that is a deadlock and both are warnings. A futex wait on a mutex names
+ * the thread that holds it (the mutex's owner field, which a live trace
+ * reads: rc_event.futex_owner), with that thread's stack when it is
+ * blocked too; threads that each hold the mutex the next waits for, round
+ * to the first, are a deadlock.
  *
  * How long: E->dur when the source knew it (the tracer); otherwise, from a
  * log, the time from the call's start to the last timestamp of the log, a
@@ -110,6 +114,8 @@ struct blocked {
 	char *address;		/* the peer, for the finding's address field */
 	char *local, *peer;	/* both ends of a TCP/UDP socket as -yy printed them */
 	const struct rc_stack *stack;	/* where it waits */
+	int owner;		/* a mutex's: the thread that holds it, 0 unknown */
+	bool mutex_cycle;	/* OWNER waits, through owners, for a mutex B holds */
 	int local_port;
 	bool server;		/* a server's socket: it accepted it */
 	uint64_t futex;
@@ -479,6 +485,7 @@ static void record(struct state *s, const struct rc_event *e, const struct rc_ct
 	b->name = xstrdup(e->name ? e->name : "?");
 	b->line = rule_line_short(e);
 	b->stack = stack_ref(e->stack);
+	b->owner = e->futex_owner;
 	if (e->dur >= 0) {
 		b->dur = e->dur;
 		b->exact = true;
@@ -608,6 +615,36 @@ static void find_deadlocks(void **v, size_t n)
 	}
 }
 
+/* Threads waiting for mutexes, each held by the next, round to the first:
+ * a deadlock no thread of them can end. Followed at most MUTEX_CHAIN
+ * owners. */
+#define MUTEX_CHAIN 16
+
+static const struct blocked *waiting_thread(void **v, size_t n, int group, int tid)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct blocked *o = v[i];
+		if (o->tid == tid && o->group == group)
+			return o;
+	}
+	return NULL;
+}
+
+static void find_mutex_cycles(void **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct blocked *a = v[i];
+		const struct blocked *o = a;
+		for (int k = 0; k < MUTEX_CHAIN && o && o->kind == K_FUTEX && o->owner; k++) {
+			o = waiting_thread(v, n, a->group, o->owner);
+			if (o == a) {
+				a->mutex_cycle = true;
+				break;
+			}
+		}
+	}
+}
+
 /* How long B was blocked, for ordering: without any time, a thread that
  * was blocked all through the trace before one caught later. */
 static double sort_dur(const struct blocked *b)
@@ -701,6 +738,11 @@ static void add_gist(struct strbuf *sb, const struct blocked *b)
 		if (b->pool)
 			strbuf_addf(sb, "one of %d threads parked on this futex, a pool's idle workers",
 				    b->pool_size);
+		else if (b->mutex_cycle)
+			strbuf_addf(sb, "waiting for a mutex thread %d holds, which waits in turn, through the "
+				    "mutexes held, for one this thread holds: a deadlock", b->owner);
+		else if (b->owner)
+			strbuf_addf(sb, "waiting for a mutex thread %d holds", b->owner);
 		else
 			strbuf_adds(sb, "waiting for a lock or a condition");
 		break;
@@ -801,6 +843,14 @@ static void add_advice(struct rc_finding *f, const struct blocked *b)
 		if (b->pool)
 			finding_set(&f->advice, "threads parked together on one futex are usually a pool "
 				    "waiting for work: not a problem by itself");
+		else if (b->mutex_cycle)
+			finding_set(&f->advice, "the threads take the same mutexes in different orders: take "
+				    "them in one order everywhere (or together, std::scoped_lock), or hold one "
+				    "at a time; the stacks above say where each waits");
+		else if (b->owner)
+			finding_setf(&f->advice, "thread %d holds the mutex and has not let it go: what it "
+				     "does meanwhile (its stack, above when it is blocked too) is the cause",
+				     b->owner);
 		else if (b->stack && !b->stack->missing)
 			finding_set(&f->advice, "another thread holds the lock or has not signalled the "
 				    "condition: the line above is where this one waits; when the holder is one "
@@ -868,6 +918,20 @@ static void add_meanwhile(struct rc_finding *f, const struct blocked *b, void **
 	strbuf_release(&sb);
 }
 
+/* B waits for a mutex that thread B->owner holds: name it, with its own
+ * stack when it is blocked too (in what, its own finding says). */
+static void hold_by(struct rc_finding *f, const struct blocked *b, void **v, size_t n)
+{
+	f->holder_tid = b->owner;
+	for (size_t i = 0; i < n; i++) {
+		const struct blocked *o = v[i];
+		if (o->tid == b->owner && o->group == b->group) {
+			f->holder_stack = stack_ref(o->stack);
+			break;
+		}
+	}
+}
+
 static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, struct rc_findings *out)
 {
 	bool stall = b->stall && long_enough(b);
@@ -921,6 +985,8 @@ static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, st
 	f->seq = seq;
 	f->ts = b->ts;
 	f->stack = stack_ref(b->stack);
+	if (b->kind == K_FUTEX && b->owner)
+		hold_by(f, b, v, n);
 	/* Nothing ended the wait: a stall ranks with the failures nothing
 	 * recovered from. */
 	f->unrecovered = stall;
@@ -940,6 +1006,7 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	(void)ctx;
 	find_pools(v, n);
 	find_deadlocks(v, n);
+	find_mutex_cycles(v, n);
 	for (size_t i = 0; i < n; i++) {
 		struct blocked *b = v[i];
 		b->stall = is_stall(s, b);

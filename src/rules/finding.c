@@ -31,6 +31,7 @@ void finding_free(struct rc_finding *f)
 	free(f->stack_missing);
 	for (int i = 0; i < f->nsites; i++)
 		stack_unref(f->sites[i].stack);
+	stack_unref(f->holder_stack);
 	free(f);
 }
 

@@ -82,6 +82,9 @@ struct rc_finding {
 	struct rc_site sites[RC_SITES_MAX];
 	int nsites;
 	uint64_t sites_other;
+	/* A wait's holder: its thread, and its stack (a reference). */
+	int holder_tid;
+	const struct rc_stack *holder_stack;
 
 	/* Ranking inputs, set by the rule. */
 	uint64_t seq;			/* the decisive event's position */
