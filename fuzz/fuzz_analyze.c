@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "diagnose/diagnose.h"
+#include "event/stack.h"
 #include "event/pump.h"
 #include "report/report.h"
 #include "strace/parser.h"
@@ -37,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		arena_reset(&facts);
 		strace_work_finish(&w, &facts);
 		diagnose_event(&dg, &w.ev);
+		stack_unref(w.ev.stack);
 	}
 	arena_release(&strings);
 	arena_release(&facts);

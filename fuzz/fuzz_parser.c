@@ -25,6 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		touch_shown(e.fd_shown);
 		touch_shown(e.dir_shown);
 		touch(e.sa.host);
+		touch_stack(e.stack);
 		for (int i = 0; i < e.argc; i++)
 			touch(e.argv[i]);
 		if (e.data_len)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "event/event.h"
+#include "event/stack.h"
 
 static volatile size_t sink;
 
@@ -27,6 +28,24 @@ static inline void touch_shown(const struct rc_fdfacts *f)
 	touch(f->proto);
 	touch(f->local.host);
 	touch(f->peer.host);
+}
+
+/* Every frame of a stack (strace -k's lines under a call). */
+static inline void touch_stack(const struct rc_stack *st)
+{
+	if (!st)
+		return;
+	touch(st->missing);
+	for (size_t i = 0; i < st->npy; i++) {
+		touch(st->py[i].function);
+		touch(st->py[i].file);
+	}
+	for (size_t i = 0; i < st->nnative; i++) {
+		touch(st->native[i].module);
+		touch(st->native[i].function);
+		touch(st->native[i].file);
+		sink += (size_t)st->native[i].pc;
+	}
 }
 
 #endif

@@ -81,7 +81,9 @@ struct strace_work {
 
 /* The pump's source over P (ITEM a struct strace_work): the next event
  * as strace_parser_next gives it, its argument facts left in the item
- * while LEAVE; on -1, what went wrong is strace_parser_error's. */
+ * while LEAVE; on -1, what went wrong is strace_parser_error's. The item
+ * owns its event's stack (strace -k's frames): whoever feeds it drops
+ * that reference (stack_unref), as the pump does. */
 int strace_parser_pump(void *p, void *item, bool leave);
 /* The pump's finish of a struct strace_work: the argument facts left,
  * read into its event, their strings into A. */
