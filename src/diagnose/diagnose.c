@@ -129,7 +129,8 @@ static void give_stacks(struct rc_diagnosis *d, struct rc_findings *list)
 		struct rc_finding *f = list->v[i];
 		if (f->stack || f->nsites || f->stack_missing)
 			continue;
-		void **slot = f->seq ? hmap_get_int(&d->stacks, (long long)f->seq) : NULL;
+		uint64_t seq = f->stack_seq ? f->stack_seq : f->seq;
+		void **slot = seq ? hmap_get_int(&d->stacks, (long long)seq) : NULL;
 		const struct rc_stack *st = slot ? *slot : NULL;
 		/* Only its own thread's (or, when it names no thread, its own
 		 * process's): a rule may rank by a seq that is not its
@@ -148,7 +149,9 @@ static void give_stacks(struct rc_diagnosis *d, struct rc_findings *list)
 		else if (d->stacks_dropped)
 			finding_set(&f->stack_missing, "more stacks than rootcause keeps: this one was dropped");
 		else
-			finding_set(&f->stack_missing, "no stack was taken for this call");
+			finding_set(&f->stack_missing, "not a call rootcause unwinds: it unwinds those a finding "
+				    "may quote (failed calls, opens, execs, connects, locks, large mappings, "
+				    "waits), and too many reads and writes would cost the program");
 	}
 }
 

@@ -215,6 +215,7 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 			f->peer_port = e->sa.port;
 			f->abstract = e->sa.abstract;
 		}
+		f->connected_seq = e->seq;
 		f->connecting = e->err == EINPROGRESS;
 		if (f->connecting) {
 			f->connect_ts = e->ts;

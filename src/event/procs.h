@@ -42,6 +42,9 @@ struct rc_fd {
 	bool connecting;
 	double connect_ts;
 	uint64_t connect_seq;
+	/* The last connect call on it, whatever came of it (0: none seen):
+	 * where in the code a socket's talk began (its stack). */
+	uint64_t connected_seq;
 	char *connect_line;	/* evidence: the connect call */
 };
 

@@ -53,6 +53,7 @@ struct peer {
 	int pid, tid;
 	uint64_t count;
 	uint64_t first_seq, last_seq;
+	uint64_t connect_seq;	/* the last attempt's connect, whose stack says where */
 	double last_ts;
 	double longest;		/* seconds; < 0 unknown */
 	double total;
@@ -167,7 +168,8 @@ static void set_ev(char **slot, const char *line, size_t len)
  * close, or NULL for the end of the trace). */
 static struct peer *timed_out(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
 			      int family, const char *host, int port, bool abstract,
-			      double seconds, const char *connect_line, const char *expiry_line)
+			      double seconds, uint64_t connect_seq, const char *connect_line,
+			      const char *expiry_line)
 {
 	if (!rule_connect_peer(family, port))
 		return NULL;
@@ -181,6 +183,7 @@ static struct peer *timed_out(struct state *s, const struct rc_event *e, const s
 	pe->pid = rule_leader(ctx, e->pid);
 	pe->tid = e->pid;
 	pe->last_seq = e->seq;
+	pe->connect_seq = connect_seq;
 	pe->last_ts = e->ts;
 	pe->recovered = false;
 	if (seconds >= 0) {
@@ -241,7 +244,7 @@ static void abandoned(struct state *s, const struct rc_event *e, const struct rc
 		e = &at_end;
 	}
 	struct peer *pe = timed_out(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract,
-				    waited, f->connect_line, last);
+				    waited, f->connect_seq, f->connect_line, last);
 	if (pe)
 		pe->at_end = e == &at_end;
 	strbuf_release(&close_line);
@@ -258,7 +261,7 @@ static void reported_timeout(struct state *s, const struct rc_event *e, const st
 		waited = e->ts + (e->dur > 0 ? e->dur : 0) - f->connect_ts;
 	char *line = rule_line(e);
 	timed_out(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract, waited,
-		  f->connect_line, line);
+		  f->connect_seq, f->connect_line, line);
 	free(line);
 }
 
@@ -292,7 +295,7 @@ static void on_connect(struct state *s, const struct rc_event *e, const struct r
 		event_quoted(e);
 		char *copy = xstrndup(line, e->line_len);
 		timed_out(s, e, ctx, e->sa.family, e->sa.host, e->sa.port, e->sa.abstract,
-			  e->dur, copy, NULL);
+			  e->dur, e->seq, copy, NULL);
 		free(copy);
 	}
 }
@@ -454,6 +457,7 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 			     "unreachable address; check with `curl -v --connect-timeout 5`, and have the program "
 			     "probe the network with a short timeout before a long start-up", pe->addr);
 	f->seq = pe->last_seq;
+	f->stack_seq = pe->connect_seq;
 	f->ts = pe->last_ts;
 	f->unrecovered = !pe->recovered;
 	finding_echo_name(f, pe->addr);

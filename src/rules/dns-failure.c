@@ -88,6 +88,9 @@ struct name_rec {
 	int err;		/* last errno (connect/send/recv) */
 	bool ok;		/* an answer with records came back */
 	uint64_t first_seq, last_seq, ok_seq;
+	/* Where in the code: the connect of the last failed query's socket
+	 * to its server (the resolver's), else the failure itself. */
+	uint64_t stack_seq;
 	double last_ts;
 	double waited;		/* seconds spent in expired polls */
 	char *query_line;
@@ -303,6 +306,8 @@ static void failed(struct name_rec *n, const struct rc_event *e, const struct rc
 	n->pid = rule_leader(ctx, e->pid);
 	n->tid = e->pid;
 	n->last_seq = e->seq;
+	const struct rc_fd *fd = e->fd >= 0 ? procs_fd(ctx->procs, e->pid, e->fd) : NULL;
+	n->stack_seq = fd && fd->connected_seq ? fd->connected_seq : e->seq;
 	n->last_ts = e->ts;
 	if (server)
 		finding_set(&n->server, server);
@@ -687,6 +692,7 @@ static void emit(const void *value, const void *state, struct rc_findings *out)
 	rule_evidence(f, s->resolv_conf_line);
 	advise(f, n, top, s);
 	f->seq = n->last_seq;
+	f->stack_seq = n->stack_seq;
 	f->ts = n->last_ts;
 	f->unrecovered = !n->ok;
 

@@ -88,6 +88,9 @@ struct rc_finding {
 
 	/* Ranking inputs, set by the rule. */
 	uint64_t seq;			/* the decisive event's position */
+	/* The event whose stack says where in the code, when it is not
+	 * SEQ's (a connect that a later close or poll timed out); 0: SEQ. */
+	uint64_t stack_seq;
 	double ts;
 	/* Nothing later in the trace recovered from this failure (the file
 	 * never appeared, the host was never reached). */
