@@ -314,6 +314,7 @@ static struct rc_report_finding *shown(struct rc_finding *f)
 		r->sites[i] = f->sites[i];
 	r->nsites = f->nsites;
 	r->sites_other = f->sites_other;
+	r->sites_sampled = f->sites_sampled;
 	r->holder_tid = f->holder_tid;
 	r->holder_stack = f->holder_stack;
 	f->stack = NULL;

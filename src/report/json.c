@@ -241,6 +241,10 @@ static void write_code(struct json *j, const struct rc_report_finding *f)
 		json_key(j, "sites_other");
 		json_int(j, (long long)f->sites_other);
 	}
+	if (f->sites_sampled) {
+		json_key(j, "sites_sampled");
+		json_bool(j, true);
+	}
 }
 
 static void write_finding(struct json *j, const struct rc_report_findings *list, size_t i)

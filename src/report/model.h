@@ -88,6 +88,8 @@ struct rc_report_finding {
 	struct rc_site sites[RC_SITES_MAX];
 	int nsites;
 	uint64_t sites_other;
+	/* The counts are estimates: the tracer unwound a sample of the calls. */
+	bool sites_sampled;
 	/* A wait: the thread that holds what it waits for (0 unknown), and
 	 * that thread's stack where it is (a reference; NULL unknown). */
 	int holder_tid;

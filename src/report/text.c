@@ -199,12 +199,14 @@ static void code_lines(struct out *o, const struct rc_report_finding *f, bool ve
 		const struct rc_site *st = &f->sites[i];
 		strbuf_addf(sb, "  %s ", i ? "    " : "from");
 		report_stack_line(st->stack, sb);
-		strbuf_addf(sb, ": %llu call%s\n", (unsigned long long)st->count, st->count == 1 ? "" : "s");
+		strbuf_addf(sb, ": %s%llu call%s\n", f->sites_sampled ? "about " : "", (unsigned long long)st->count,
+			    st->count == 1 ? "" : "s");
 		if (verbose)
 			report_stack_lines(st->stack, "      ", sb);
 	}
 	if (f->nsites && f->sites_other)
-		strbuf_addf(sb, "       and %llu call%s from other sites\n", (unsigned long long)f->sites_other,
+		strbuf_addf(sb, "       and %s%llu call%s from other sites\n", f->sites_sampled ? "about " : "",
+			    (unsigned long long)f->sites_other,
 			    f->sites_other == 1 ? "" : "s");
 }
 

@@ -82,6 +82,7 @@ struct rc_finding {
 	struct rc_site sites[RC_SITES_MAX];
 	int nsites;
 	uint64_t sites_other;
+	bool sites_sampled;		/* the sites' counts are estimates from a sample */
 	/* A wait's holder: its thread, and its stack (a reference). */
 	int holder_tid;
 	const struct rc_stack *holder_stack;

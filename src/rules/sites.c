@@ -63,6 +63,26 @@ void site_tally_put(const struct site_tally *t, struct rc_finding *f)
 	free(v);
 }
 
+void site_tally_put_of(const struct site_tally *t, struct rc_finding *f, uint64_t calls)
+{
+	uint64_t seen = t->other;
+
+	for (size_t i = 0; i < t->n; i++)
+		seen += t->v[i].count;
+	site_tally_put(t, f);
+	if (!seen || seen >= calls)
+		return;
+	/* Each site's share of the calls, rounded; what the rounding leaves
+	 * goes to the other sites. */
+	uint64_t given = 0;
+	for (int i = 0; i < f->nsites; i++) {
+		f->sites[i].count = (uint64_t)((double)calls * (double)f->sites[i].count / (double)seen + 0.5);
+		given += f->sites[i].count;
+	}
+	f->sites_other = given < calls ? (f->sites_other ? calls - given : 0) : 0;
+	f->sites_sampled = true;
+}
+
 void site_tally_release(struct site_tally *t)
 {
 	for (size_t i = 0; i < t->n; i++)

@@ -31,6 +31,11 @@ void site_tally_merge(struct site_tally *dst, const struct site_tally *src);
 /* The most frequent RC_SITES_MAX onto F (which takes references), the
  * rest counted in F->sites_other. */
 void site_tally_put(const struct site_tally *t, struct rc_finding *f);
+/* The same for a sum of CALLS calls of which the tally saw only some (a
+ * sample: the tracer unwinds one read or write in so many): each site's
+ * count becomes its share of CALLS, and F->sites_sampled says they are
+ * estimates. A tally that saw every call puts its counts as they are. */
+void site_tally_put_of(const struct site_tally *t, struct rc_finding *f, uint64_t calls);
 void site_tally_release(struct site_tally *t);
 
 #endif

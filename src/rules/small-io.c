@@ -21,6 +21,7 @@
 #include "rules/finding.h"
 #include "rules/paths.h"
 #include "rules/rule.h"
+#include "rules/sites.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -55,6 +56,7 @@ struct io_stat {
 	char *syscall;
 	char *ev[EVIDENCE];
 	int nev;
+	struct site_tally sites;	/* where the calls were made */
 };
 
 struct state {
@@ -78,6 +80,7 @@ static void io_free(void *p)
 	for (int i = 0; i < f->nev; i++)
 		free(f->ev[i]);
 	free(f->syscall);
+	site_tally_release(&f->sites);
 	free(f);
 }
 
@@ -186,6 +189,7 @@ static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx
 	 * back is less only at the end of the file. */
 	uint64_t size = e->len > 0 ? e->len : (uint64_t)e->ret;
 	f->calls++;
+	site_tally_add(&f->sites, e->stack);
 	add_bytes(f, e->ret);
 	f->hist[size ? 64 - __builtin_clzll(size) : 0]++;
 	count_size(f, size, 1);
@@ -289,6 +293,7 @@ static void report(const void *value, struct rc_findings *out)
 	r->ts = f->ts;
 	for (int i = 0; i < f->nev; i++)
 		rule_evidence(r, f->ev[i]);
+	site_tally_put_of(&f->sites, r, f->calls);
 	finding_set(&r->advice, reading ?
 		    "read it in large blocks (1 MiB or the whole file at once) or through a buffer, "
 		    "and decode it up front instead of chunk by chunk" :

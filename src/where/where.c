@@ -27,6 +27,12 @@
 #define WAIT_S 0.01
 /* Mappings this large are what mmap-churn counts. */
 #define LARGE_MAP (16ULL << 20)
+/* Reads and writes are too many to unwind each (a reader of 1 KiB
+ * chunks makes half a million): one in SAMPLE_IO of each thread's on
+ * each fd is, the first among them, which small-io scales to its sites'
+ * shares. Threads and fds counted at once, at most. */
+#define SAMPLE_IO 64
+#define SAMPLE_KEYS 65536
 
 struct proc {
 	struct crash_thread_unwind *u;
@@ -37,6 +43,7 @@ struct proc {
 struct where {
 	struct hmap procs;	/* tgid -> struct proc */
 	struct hmap shared;	/* content hash -> const struct rc_stack (a list by chain) */
+	struct hmap io;		/* tid << 32 | fd -> reads and writes seen, as a pointer's value */
 	uint64_t clock;
 	struct where_stats stats;
 };
@@ -47,6 +54,7 @@ struct where *where_new(void)
 
 	hmap_init(&w->procs);
 	hmap_init(&w->shared);
+	hmap_init(&w->io);
 	return w;
 }
 
@@ -72,6 +80,7 @@ void where_free(struct where *w)
 		return;
 	hmap_release(&w->procs, proc_free);
 	hmap_release(&w->shared, shared_free);
+	hmap_release(&w->io, NULL);
 	free(w);
 }
 
@@ -324,6 +333,23 @@ const struct rc_stack *where_take_blocked(struct where *w, pid_t tgid, pid_t tid
 	return take(w, tgid, tid, regs);
 }
 
+/* E, a read or write that moved data on an fd of the program's own, is
+ * the one in SAMPLE_IO of its thread and fd that is unwound. */
+static bool sampled_io(struct where *w, pid_t tid, const struct rc_event *e)
+{
+	if (e->kind != RC_EV_SYSCALL || e->fd < 3 || e->err || !e->ret_known || e->ret <= 0 ||
+	    !(syscall_classes(e->nr) & (CL_READ | CL_WRITE)))
+		return false;
+	if (w->io.count >= SAMPLE_KEYS) {
+		hmap_release(&w->io, NULL);
+		hmap_init(&w->io);
+	}
+	void **slot = hmap_put_int(&w->io, ((long long)tid << 32) | (unsigned)e->fd, NULL);
+	uintptr_t n = (uintptr_t)*slot;
+	*slot = (void *)(n + 1);
+	return n % SAMPLE_IO == 0;
+}
+
 const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e)
 {
 	if (e->kind != RC_EV_SYSCALL)
@@ -334,7 +360,7 @@ const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, con
 		where_forget(w, tgid);
 		return NULL;
 	}
-	if (!where_wants(e))
+	if (!where_wants(e) && !sampled_io(w, tid, e))
 		return NULL;
 	if (e->blocked)
 		return where_take_blocked(w, tgid, tid);
