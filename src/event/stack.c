@@ -236,8 +236,12 @@ bool stack_native_own(const struct rc_stack_frame *f)
 	if (!m)
 		return false;
 	/* The entry point the linker put in the program is no code of its
-	 * author's. */
+	 * author's, and an interpreter's own code is no script's. */
 	if (f->function && strcmp(f->function, "_start") == 0)
+		return false;
+	const char *base = strrchr(m, '/');
+	base = base ? base + 1 : m;
+	if (strncmp(base, "python", 6) == 0 || strncmp(base, "libpython", 9) == 0)
 		return false;
 	for (size_t i = 0; i < ARRAY_SIZE(system_dirs); i++)
 		if (strncmp(m, system_dirs[i], strlen(system_dirs[i])) == 0)

@@ -13,10 +13,13 @@ see it:
     one), and clicking a highlighted bar names the finding;
   - with --stack NAME...: the first thread of the stacks section (the crashed
     one, for a core) shows each NAME, in the order given, innermost first;
+  - with --code TEXT: the first cause says where in the code its call was
+    made, beside its evidence, in a line that shows TEXT; a click on that
+    line unfolds every frame;
   - a screenshot of the page goes to --png.
 
 Usage: browser.py --html FILE --png FILE --cause RULE [--evidence RE]...
-                  [--stack NAME...] [--crashed] [--click-linked]
+                  [--stack NAME...] [--code TEXT] [--crashed] [--click-linked]
        browser.py --sweep FILE...
 With --sweep, each page is only opened, in one browser: no console error,
 a verdict, and a timeline drawn when the page has one.
@@ -104,6 +107,8 @@ def check(d, a):
         raise Failed('the verdict lists no cause')
     else:
         first = causes[0]
+    if first is not None and a.code:
+        check_code(d, a, first, said)
     if first is not None:
         check_cause(d, a, first, said)
     if a.stack:
@@ -168,6 +173,23 @@ def check_cause(d, a, first, said):
         said.append('clicking its bar names the finding')
 
 
+def check_code(d, a, first, said):
+    lines = first.find_elements('css selector', ':scope > details.stack')
+    if not lines:
+        raise Failed('the first cause says nowhere in the code its call was made')
+    summary = lines[0].find_element('css selector', 'summary')
+    if a.code not in summary.text:
+        raise Failed(f'the first cause\'s code line {summary.text!r} does not show {a.code!r}')
+    frames = lines[0].find_element('css selector', 'pre')
+    if frames.is_displayed():
+        raise Failed('every frame shows before the line is clicked')
+    summary.click()
+    if not frames.is_displayed() or a.code not in frames.text:
+        raise Failed(f'a click on the code line does not unfold frames that show {a.code!r}')
+    summary.click()
+    said.append(f'the first cause says where: {summary.text!r}, every frame a click away')
+
+
 def check_stack(d, a, said):
     if a.stack:
         threads = d.find_elements('css selector', '#stacks details.thread')
@@ -219,6 +241,7 @@ def main():
     p.add_argument('--cause', required=True)
     p.add_argument('--evidence', action='append')
     p.add_argument('--stack', nargs='+')
+    p.add_argument('--code')
     p.add_argument('--crashed', action='store_true')
     p.add_argument('--click-linked', action='store_true',
                    help='click the first finding that quotes a call, not the first cause')
