@@ -62,6 +62,17 @@ static void on_fatal_signal(void *user, pid_t tgid, pid_t tid, const siginfo_t *
 	strbuf_release(&err);
 }
 
+/* A lock's holder that the trace did not follow (a process /proc/locks
+ * named): where its main thread sleeps, read without stopping it. */
+static void holder_stacks(struct pipeline *p)
+{
+	for (size_t i = 0; p->where && i < p->dg.findings.count; i++) {
+		struct rc_report_finding *f = p->dg.findings.v[i];
+		if (f->holder_pid > 0 && !f->holder_stack)
+			f->holder_stack = where_take_blocked(p->where, f->holder_pid, f->holder_pid);
+	}
+}
+
 int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, const unsigned char *sel,
 		 const char *core_out, const struct report_opts *ro, struct rc_report *rep,
 		 struct session_result *res)
@@ -102,6 +113,7 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 		if (why)
 			diagnose_no_stacks(&p.dg, why);
 		diagnose_finish(&p.dg, rep);
+		holder_stacks(&p);
 		report_session(rep, res);
 		rep->no_call_stacks = why;
 		if (p.where) {

@@ -317,6 +317,7 @@ static struct rc_report_finding *shown(struct rc_finding *f)
 	r->sites_sampled = f->sites_sampled;
 	r->holder_tid = f->holder_tid;
 	r->holder_stack = f->holder_stack;
+	r->holder_pid = f->holder_pid;
 	f->stack = NULL;
 	f->stack_missing = NULL;
 	f->nsites = 0;

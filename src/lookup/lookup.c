@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "util/procfs.h"
 #include "util/util.h"
 
 /* The most of a root's /etc/passwd or /etc/group read for a name. */
@@ -142,6 +144,47 @@ static bool fd_path(int fd, struct strbuf *out)
 	strbuf_reset(out);
 	strbuf_add(out, buf, (size_t)n);
 	return true;
+}
+
+/* /proc/locks is read a line at a time; a line is short. */
+#define LOCKS_LINE 256
+
+int lookup_lock_holder(const struct rc_lookup *lk, int pid, const char *path, struct strbuf *cmd)
+{
+	struct stat st;
+	char line[LOCKS_LINE];
+	int holder = 0;
+
+	if (lk->where != LOOKUP_LIVE || lookup_stat(lk, pid, path, &st) != 1)
+		return -1;
+	FILE *f = fopen("/proc/locks", "re");
+	if (!f)
+		return -1;
+	/* "1: POSIX  ADVISORY  WRITE 6786 00:2a:123456 0 EOF", the device
+	 * in hex; a waiter's line has "->" after the number. */
+	while (!holder && fgets(line, sizeof(line), f)) {
+		char kind[16], mode[16], rw[16];
+		unsigned maj, min;
+		unsigned long long ino;
+		int who, n = 0;
+		if (strstr(line, "->") ||
+		    sscanf(line, "%*d: %15s %15s %15s %d %x:%x:%llu%n", kind, mode, rw, &who, &maj, &min, &ino, &n) < 7 ||
+		    !n)
+			continue;
+		if (ino == (unsigned long long)st.st_ino && maj == major(st.st_dev) && min == minor(st.st_dev) &&
+		    who > 0 && who != pid)
+			holder = who;
+	}
+	fclose(f);
+	struct strbuf args = STRBUF_INIT;
+	if (holder > 0 && procfs_cmdline(holder, &args) > 0) {
+		for (size_t i = 0; i < args.len; i++)
+			strbuf_addc(cmd, args.buf[i] ? args.buf[i] : ' ');
+		while (cmd->len && cmd->buf[cmd->len - 1] == ' ')
+			cmd->buf[--cmd->len] = '\0';
+	}
+	strbuf_release(&args);
+	return holder;
 }
 
 bool lookup_realpath(const struct rc_lookup *lk, int pid, const char *path, struct strbuf *out)

@@ -88,6 +88,14 @@ bool lookup_realpath(const struct rc_lookup *lk, int pid, const char *path, stru
  * OUT; false when unknown. */
 bool lookup_user(const struct rc_lookup *lk, int pid, uid_t uid, struct strbuf *out);
 bool lookup_group(const struct rc_lookup *lk, int pid, gid_t gid, struct strbuf *out);
+/* Which process holds a lock (flock, fcntl's record and OFD locks) on
+ * the file at PATH, as PID sees the path, now: /proc/locks, by the file's
+ * device and inode. Its pid (a process other than PID), 0 when none
+ * holds one, -1 when that cannot be told: only a live trace's processes
+ * are asked (a lock of a log's time is long gone), and only while the
+ * file is there. Its command line (arguments joined by spaces) is added
+ * to CMD when /proc has it. */
+int lookup_lock_holder(const struct rc_lookup *lk, int pid, const char *path, struct strbuf *cmd);
 
 /*
  * Whether a log was recorded here: the programs it ran and the shared

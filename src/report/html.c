@@ -90,12 +90,14 @@ static void code_html(struct strbuf *sb, const struct rc_report_finding *f)
 {
 	if (f->stack && !f->stack->missing)
 		stack_html(sb, "at ", f->stack, 0);
-	if (f->holder_tid > 0 && f->holder_stack && !f->holder_stack->missing) {
+	const char *who = f->holder_tid > 0 ? "thread" : "process";
+	int holder = f->holder_tid > 0 ? f->holder_tid : f->holder_pid;
+	if (holder > 0 && f->holder_stack && !f->holder_stack->missing) {
 		char lead[64];
-		snprintf(lead, sizeof(lead), "held by thread %d, at ", f->holder_tid);
+		snprintf(lead, sizeof(lead), "held by %s %d, at ", who, holder);
 		stack_html(sb, lead, f->holder_stack, 0);
-	} else if (f->holder_tid > 0) {
-		strbuf_addf(sb, "<div class=\"stack\">held by thread %d</div>", f->holder_tid);
+	} else if (holder > 0) {
+		strbuf_addf(sb, "<div class=\"stack\">held by %s %d</div>", who, holder);
 	}
 	for (int i = 0; i < f->nsites; i++)
 		stack_html(sb, i ? "and " : "from ", f->sites[i].stack, f->sites[i].count);

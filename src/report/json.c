@@ -213,11 +213,11 @@ static void write_code(struct json *j, const struct rc_report_finding *f)
 	} else {
 		json_opt_string(j, "stack_missing", f->stack_missing);
 	}
-	if (f->holder_tid > 0) {
+	if (f->holder_tid > 0 || f->holder_pid > 0) {
 		json_key(j, "holder");
 		json_begin_object(j);
-		json_key(j, "tid");
-		json_int(j, f->holder_tid);
+		json_key(j, f->holder_tid > 0 ? "tid" : "pid");
+		json_int(j, f->holder_tid > 0 ? f->holder_tid : f->holder_pid);
 		if (f->holder_stack && !f->holder_stack->missing) {
 			json_key(j, "stack");
 			write_stack(j, f->holder_stack);

@@ -94,6 +94,10 @@ struct rc_report_finding {
 	 * that thread's stack where it is (a reference; NULL unknown). */
 	int holder_tid;
 	const struct rc_stack *holder_stack;
+	/* Or the process that holds it (a file lock, from /proc/locks when
+	 * the report was made); its stack, the command's to fill, is its
+	 * main thread's where that thread sleeps in a call. */
+	int holder_pid;
 
 	/* The program's own output named it ("the program reported it"). */
 	bool reported;

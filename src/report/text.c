@@ -183,15 +183,19 @@ static void code_lines(struct out *o, const struct rc_report_finding *f, bool ve
 	} else if (f->stack_missing && verbose) {
 		strbuf_addf(sb, "  no stack: %s\n", f->stack_missing);
 	}
-	if (f->holder_tid > 0) {
-		strbuf_addf(sb, "  held by thread %d", f->holder_tid);
+	if (f->holder_tid > 0 || f->holder_pid > 0) {
+		if (f->holder_tid > 0)
+			strbuf_addf(sb, "  held by thread %d", f->holder_tid);
+		else
+			strbuf_addf(sb, "  held by process %d (/proc/locks, read now)", f->holder_pid);
 		if (f->holder_stack && !f->holder_stack->missing) {
 			strbuf_adds(sb, ", at ");
 			report_stack_line(f->holder_stack, sb);
 		}
 		strbuf_addc(sb, '\n');
 		if (verbose && f->holder_stack && !f->holder_stack->missing) {
-			strbuf_addf(sb, "  stack of thread %d, the holder:\n", f->holder_tid);
+			strbuf_addf(sb, "  stack of %s %d, the holder:\n", f->holder_tid > 0 ? "thread" : "process",
+				    f->holder_tid > 0 ? f->holder_tid : f->holder_pid);
 			report_stack_lines(f->holder_stack, "    ", sb);
 		}
 	}

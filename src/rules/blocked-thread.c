@@ -38,12 +38,13 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
+#include "event/stack.h"
 #include "event/syscalls.h"
+#include "lookup/lookup.h"
 #include "rules/aggregate.h"
 #include "rules/fds.h"
 #include "rules/finding.h"
 #include "rules/proc-view.h"
-#include "event/stack.h"
 #include "rules/rule.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
@@ -932,7 +933,8 @@ static void hold_by(struct rc_finding *f, const struct blocked *b, void **v, siz
 	}
 }
 
-static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, struct rc_findings *out)
+static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, const struct rc_ctx *ctx,
+		   struct rc_findings *out)
 {
 	bool stall = b->stall && long_enough(b);
 	struct strbuf sb = STRBUF_INIT, gist = STRBUF_INIT;
@@ -993,6 +995,19 @@ static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, st
 	rule_evidence(f, b->line);
 	rule_evidence(f, b->fdline);
 	add_advice(f, b);
+	/* A file lock's holder, which the trace may not follow: /proc/locks. */
+	if (b->kind == K_FILE_LOCK && b->path) {
+		struct strbuf cmd = STRBUF_INIT;
+		int h = lookup_lock_holder(ctx->lookup, b->pid, b->path, &cmd);
+		if (h > 0) {
+			f->holder_pid = h;
+			finding_setf(&f->advice, "process %d%s%.60s%s holds the lock on '%s' (where it is, above): "
+				     "a lock dies with its holder, so wait for it, or stop it if it is a stale or "
+				     "second instance of the program", h, cmd.len ? " '" : "", cmd.buf ? cmd.buf : "",
+				     cmd.len ? "'" : "", b->path);
+		}
+		strbuf_release(&cmd);
+	}
 	if (b->kind == K_FUTEX && stall)
 		add_meanwhile(f, b, v, n);
 }
@@ -1003,7 +1018,6 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	size_t n;
 	void **v = rule_values(&s->threads, NULL, NULL, &n);
 
-	(void)ctx;
 	find_pools(v, n);
 	find_deadlocks(v, n);
 	find_mutex_cycles(v, n);
@@ -1023,7 +1037,7 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 		last = MAX(last, b->seq);
 	}
 	for (size_t i = 0; i < shown; i++)
-		report(v[i], v, n, last > i ? last - i : 1, out);
+		report(v[i], v, n, last > i ? last - i : 1, ctx, out);
 	long long rest = (long long)(n - shown + s->dropped);
 	if (shown && rest > 0) {
 		struct rc_finding *f = out->v[out->count - 1];

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 
+#include "lookup/lookup.h"
 #include "rules/aggregate.h"
 #include "rules/fds.h"
 #include "rules/finding.h"
@@ -334,12 +335,31 @@ static void summary(struct strbuf *sb, const struct lockfile *lf, const struct r
 	}
 }
 
+/* Who holds LF's lock now, when the trace does not show it and the lock
+ * is still wanted: /proc/locks, for a live trace. Said in SB. */
+static int holder_now(struct strbuf *sb, const struct lockfile *lf, const struct rc_ctx *ctx)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	int h = lf->held_by.pid || lf->outcome == GOT || lf->got_later ? -1
+		: lookup_lock_holder(ctx->lookup, lf->pid, lf->path, &cmd);
+
+	if (h > 0) {
+		strbuf_addf(sb, "; held now by process %d", h);
+		if (cmd.len)
+			strbuf_addf(sb, " '%.60s%s'", cmd.buf, cmd.len > 60 ? "..." : "");
+		strbuf_adds(sb, " (/proc/locks)");
+	}
+	strbuf_release(&cmd);
+	return h;
+}
+
 static void emit(struct rc_findings *out, const struct lockfile *lf, const struct rc_ctx *ctx)
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool failed = lf->outcome != GOT && !lf->got_later && !lf->sibling;
 
 	summary(&sb, lf, ctx);
+	int holder = holder_now(&sb, lf, ctx);
 	/* Not getting the lock stopped the program; waiting for it slowed it;
 	 * a look at another process's lock file did neither. */
 	struct rc_finding *f = failed	     ? rule_finding(out, RULE_ID, RC_SEV_ERROR, RC_SEV_WARNING, &sb)
@@ -347,6 +367,8 @@ static void emit(struct rc_findings *out, const struct lockfile *lf, const struc
 					     : rule_finding(out, RULE_ID, RC_SEV_WARNING,
 							    lf->outcome == GOT ? RC_SEV_WARNING : RC_SEV_INFO, &sb);
 	rule_finding_pid(f, lf->pid, lf->tid);
+	if (holder > 0)
+		f->holder_pid = holder;
 	finding_set(&f->syscall, lf->syscall);
 	finding_set(&f->path, lf->path);
 	f->err = lf->outcome == CUT ? 0 : lf->err;
@@ -360,12 +382,17 @@ static void emit(struct rc_findings *out, const struct lockfile *lf, const struc
 	else if (lf->sibling)
 		finding_setf(&f->message, "it then locked '%s' beside it: it was looking across lock files for "
 			     "one of its own", lf->sibling);
-	finding_setf(&f->advice, "another process holds the lock on '%s': `fuser -v %s` or `lsof %s` names it, "
-		     "and /proc/locks lists every lock held (by inode). A lock dies with its holder, so the "
-		     "holder is alive: wait for it, or stop it if it is a stale or second instance of the "
-		     "program%s", lf->path, lf->path, lf->path,
-		     lf->outcome == DEADLOCK ? "; a deadlock means two processes each wait for the other's "
-					       "lock: take locks in one order" : "");
+	const char *deadlock = lf->outcome == DEADLOCK ? "; a deadlock means two processes each wait for "
+							 "the other's lock: take locks in one order" : "";
+	if (holder > 0)
+		finding_setf(&f->advice, "process %d holds the lock on '%s' (where it is, above): a lock dies "
+			     "with its holder, so wait for it, or stop it if it is a stale or second instance "
+			     "of the program%s", holder, lf->path, deadlock);
+	else
+		finding_setf(&f->advice, "another process holds the lock on '%s': `fuser -v %s` or `lsof %s` "
+			     "names it, and /proc/locks lists every lock held (by inode). A lock dies with its "
+			     "holder, so the holder is alive: wait for it, or stop it if it is a stale or second "
+			     "instance of the program%s", lf->path, lf->path, lf->path, deadlock);
 	f->seq = lf->seq;
 	f->ts = lf->ts;
 	f->unrecovered = failed;

@@ -83,9 +83,11 @@ struct rc_finding {
 	int nsites;
 	uint64_t sites_other;
 	bool sites_sampled;		/* the sites' counts are estimates from a sample */
-	/* A wait's holder: its thread, and its stack (a reference). */
+	/* A wait's holder: its thread, and its stack (a reference); or the
+	 * process that holds it (a file lock), as /proc said now. */
 	int holder_tid;
 	const struct rc_stack *holder_stack;
+	int holder_pid;
 
 	/* Ranking inputs, set by the rule. */
 	uint64_t seq;			/* the decisive event's position */
