@@ -1367,8 +1367,9 @@ struct crash_thread_unwind {
 
 /* The process's modules, added to those reported before (libdwfl keeps
  * a module reported again, and what it parsed of it: its unwind tables
- * and symbols); C's list made again, and the symbol cache with it, whose
- * entries point into it. */
+ * and symbols); the new ones appended to C's list (the symbol cache
+ * holds indexes into it), and the cached look-ups that found no module
+ * dropped: their address may be in a new one. */
 static int report_modules(struct crash_thread_unwind *w, struct strbuf *err)
 {
 	struct unwinder *u = &w->u;

@@ -42,7 +42,10 @@ struct proc {
 
 struct where {
 	struct hmap procs;	/* tgid -> struct proc */
-	struct hmap shared;	/* content hash -> const struct rc_stack (a list by chain) */
+	/* content hash -> const struct rc_stack: the stacks made, for the
+	 * next call made from the same place (one per hash: a stack whose
+	 * hash another holds is not shared) */
+	struct hmap shared;
 	struct hmap io;		/* tid << 32 | fd -> reads and writes seen, as a pointer's value */
 	uint64_t clock;
 	struct where_stats stats;
@@ -262,7 +265,8 @@ static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const
 		s = stack_missing(tid, "cannot unwind: %s", strbuf_str(&err));
 		w->stats.failed++;
 	} else {
-		/* Its Python frames, read while it is still stopped. */
+		/* Its Python frames, read while it is still stopped (or
+		 * asleep in its call: they do not change then either). */
 		struct rc_crash *c = crash_thread_unwind_model(p->u);
 		c->live_pid = tgid;
 		c->threads = &t;
@@ -327,8 +331,7 @@ const struct rc_stack *where_take_blocked(struct where *w, pid_t tgid, pid_t tid
 {
 	uint64_t regs[RC_CRASH_NREGS];
 
-	bool slept = sleeping_at(tgid, tid, regs);
-	if (!slept)
+	if (!sleeping_at(tgid, tid, regs))
 		return stack_missing(tid, "thread %d was no longer asleep in the call", (int)tid);
 	return take(w, tgid, tid, regs);
 }
