@@ -137,7 +137,7 @@ const struct rc_stack *stack_build(struct stack_builder *b)
 	}
 	*s = (struct rc_stack){
 		.refs = 1, .tid = b->tid, .py = py, .npy = b->npy, .native = nat, .nnative = b->nnative,
-		.truncated = b->truncated,
+		.truncated = b->truncated, .bytes = sizeof(*s) + pysz + nsz + b->strings.len + 1,
 	};
 	s->site_hash = site_hash(s);
 	free(b->py);
@@ -159,7 +159,7 @@ const struct rc_stack *stack_missing(int tid, const char *fmt, ...)
 	struct rc_stack *s = xmalloc(sizeof(*s) + n);
 	char *text = (char *)(s + 1);
 	memcpy(text, why, n);
-	*s = (struct rc_stack){ .refs = 1, .tid = tid, .missing = text };
+	*s = (struct rc_stack){ .refs = 1, .tid = tid, .missing = text, .bytes = sizeof(*s) + n };
 	return s;
 }
 

@@ -47,6 +47,8 @@ struct rc_stack {
 	bool truncated;
 	/* Made of the site (stack_site_hash), for grouping calls by it. */
 	uint64_t site_hash;
+	/* What it takes in memory, for whoever caps what it keeps. */
+	size_t bytes;
 };
 
 /* A stack being made: frames are added innermost first, then

@@ -22,6 +22,11 @@
 /* Distinct stacks shared at once: a call made again from the same place
  * gets the same stack, one block however many findings keep it. */
 #define MAX_SHARED 65536
+/* The stacks made in all, at most, in bytes: a service attached for
+ * hours that fails calls from ever new places (a deep Python stack takes
+ * about 8 KiB) is not to grow without bound. Past it a call's stack
+ * says why it has none. */
+#define MAX_BYTES (256u << 20)
 /* A wait this long is worth saying where it was made: lock-wait counts
  * the waits from 10 ms on, which add up (a GIL hand-over takes 5 ms). */
 #define WAIT_S 0.01
@@ -48,6 +53,7 @@ struct where {
 	struct hmap shared;
 	struct hmap io;		/* tid << 32 | fd -> reads and writes seen, as a pointer's value */
 	uint64_t clock;
+	size_t bytes;		/* of the stacks made, not shared */
 	struct where_stats stats;
 };
 
@@ -215,14 +221,14 @@ static const struct rc_stack *share(struct where *w, const struct rc_stack *s)
 	long long key = (long long)(content_hash(s) >> 1);
 	void **slot = hmap_get_int(&w->shared, key);
 
-	if (slot) {
-		if (same_content(*slot, s)) {
-			stack_unref(s);
-			w->stats.shared++;
-			return stack_ref(*slot);
-		}
-		return s;
+	if (slot && same_content(*slot, s)) {
+		stack_unref(s);
+		w->stats.shared++;
+		return stack_ref(*slot);
 	}
+	w->bytes += s->bytes;
+	if (slot)
+		return s;
 	if (w->shared.count < MAX_SHARED)
 		*hmap_put_int(&w->shared, key, NULL) = (void *)stack_ref(s);
 	return s;
@@ -255,6 +261,10 @@ static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const
 	const struct rc_stack *s;
 
 	p->used = ++w->clock;
+	if (w->bytes >= MAX_BYTES) {
+		w->stats.failed++;
+		return stack_missing(tid, "more stacks than rootcause keeps (%u MiB of them)", MAX_BYTES >> 20);
+	}
 	if (!p->u) {
 		w->stats.failed++;
 		return stack_missing(tid, "cannot read process %d: %s", (int)tgid, p->why);
