@@ -22,8 +22,12 @@
  * libraries are opened as it starts, and a long log pays no more. */
 #define VANTAGE_CALLS 65536
 
-/* Stacks kept for the findings, at most (shared ones cost a pointer). */
+/* Stacks kept for the findings, at most (shared ones cost a pointer),
+ * and the bytes of the distinct ones: a strace -k log gives every call
+ * a stack of its own, most of them the same as another's. */
 #define MAX_STACKS 262144
+#define MAX_STACK_BYTES (128u << 20)
+#define SHELF_MAX 65536
 
 struct fault {
 	int signo, si_code;
@@ -47,6 +51,7 @@ void diagnose_init(struct rc_diagnosis *d, const struct diagnose_opts *o)
 	}
 	hmap_init(&d->faults);
 	hmap_init(&d->stacks);
+	stack_shelf_init(&d->shelf, SHELF_MAX);
 	findings_init(&d->crash_findings);
 }
 
@@ -93,7 +98,7 @@ static __attribute__((noinline)) void vantage_saw(struct rc_diagnosis *d, const 
 static __attribute__((noinline)) void keep_stack(struct rc_diagnosis *d, const struct rc_event *e)
 {
 	d->any_stack = true;
-	if (d->stacks.count >= MAX_STACKS) {
+	if (d->stacks.count >= MAX_STACKS || d->shelf.bytes >= MAX_STACK_BYTES) {
 		d->stacks_dropped++;
 		return;
 	}
@@ -101,7 +106,7 @@ static __attribute__((noinline)) void keep_stack(struct rc_diagnosis *d, const s
 	void **slot = hmap_put_int(&d->stacks, (long long)e->seq, &created);
 	if (!created)
 		stack_unref(*slot);
-	*slot = (void *)stack_ref(e->stack);
+	*slot = (void *)stack_shelf_put(&d->shelf, stack_ref(e->stack));
 }
 
 static void stack_free(void *p)
@@ -380,6 +385,7 @@ void diagnose_release(struct rc_diagnosis *d)
 		timeline_release(&d->timeline);
 	hmap_release(&d->faults, free);
 	hmap_release(&d->stacks, stack_free);
+	stack_shelf_release(&d->shelf);
 	lookup_vantage_release(&d->vantage);
 	findings_release(&d->crash_findings);
 	report_findings_release(&d->findings);

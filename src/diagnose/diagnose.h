@@ -25,6 +25,7 @@
 
 #include "crash/crash.h"
 #include "diagnose/engine.h"
+#include "event/stack.h"
 #include "event/timeline.h"
 #include "report/model.h"
 #include "report/report.h"
@@ -72,6 +73,7 @@ struct rc_diagnosis {
 	/* Each event's stack, by its seq (event/stack.h), for the findings
 	 * that quote it; past MAX, dropped (and counted). */
 	struct hmap stacks;
+	struct stack_shelf shelf;	/* each distinct one once */
 	uint64_t stacks_dropped;
 	bool any_stack;		/* the trace had stacks at all */
 	/* Why the source took no stacks (the command says); NULL: it did. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -174,6 +175,70 @@ void stack_unref(const struct rc_stack *s)
 {
 	if (s && __atomic_sub_fetch(&((struct rc_stack *)s)->refs, 1, __ATOMIC_ACQ_REL) == 0)
 		free((void *)s);
+}
+
+static bool str_eq(const char *a, const char *b);
+
+static uint64_t content_hash(const struct rc_stack *s)
+{
+	uint64_t h = s->site_hash;
+
+	for (size_t i = 0; i < s->nnative; i++)
+		h = (h ^ s->native[i].pc) * 1099511628211ull;
+	return h ^ s->npy ^ ((uint64_t)(unsigned)s->tid << 32);
+}
+
+static bool same_content(const struct rc_stack *a, const struct rc_stack *b)
+{
+	if (a->tid != b->tid || a->nnative != b->nnative || a->truncated != b->truncated || a->npy != b->npy ||
+	    (a->missing != NULL) != (b->missing != NULL) || !stack_same_site(a, b))
+		return false;
+	if (a->missing)
+		return strcmp(a->missing, b->missing) == 0;
+	for (size_t i = 0; i < a->nnative; i++)
+		if (a->native[i].pc != b->native[i].pc || (a->native[i].module != b->native[i].module &&
+		    (!a->native[i].module || !b->native[i].module ||
+		     strcmp(a->native[i].module, b->native[i].module) != 0)))
+			return false;
+	return true;
+}
+
+static void shelf_free(void *p)
+{
+	stack_unref(p);
+}
+
+void stack_shelf_init(struct stack_shelf *sh, size_t max)
+{
+	memset(sh, 0, sizeof(*sh));
+	sh->by_hash = xcalloc(1, sizeof(*sh->by_hash));
+	hmap_init(sh->by_hash);
+	sh->max = max;
+}
+
+const struct rc_stack *stack_shelf_put(struct stack_shelf *sh, const struct rc_stack *s)
+{
+	long long key = (long long)(content_hash(s) >> 1);
+	void **slot = hmap_get_int(sh->by_hash, key);
+
+	if (slot && same_content(*slot, s)) {
+		stack_unref(s);
+		sh->shared++;
+		return stack_ref(*slot);
+	}
+	sh->bytes += s->bytes;
+	if (!slot && sh->by_hash->count < sh->max)
+		*hmap_put_int(sh->by_hash, key, NULL) = (void *)stack_ref(s);
+	return s;
+}
+
+void stack_shelf_release(struct stack_shelf *sh)
+{
+	if (sh->by_hash) {
+		hmap_release(sh->by_hash, shelf_free);
+		free(sh->by_hash);
+	}
+	memset(sh, 0, sizeof(*sh));
 }
 
 static bool str_eq(const char *a, const char *b)

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct hmap;
+
 struct rc_stack_pyframe {
 	const char *function;	/* qualified name; NULL unknown */
 	const char *file;	/* NULL unknown */
@@ -69,6 +71,22 @@ void stack_unref(const struct rc_stack *s);
 
 /* At most this many frames of each kind are kept. */
 #define RC_STACK_MAX_FRAMES 256
+
+/* Stacks kept once: a call made again from the same place gets the stack
+ * made the first time, one block however many keep it. At most MAX of
+ * them (one per content hash: a stack whose hash another holds is not
+ * shared); BYTES counts what the stacks put on it took, shared or not. */
+struct stack_shelf {
+	struct hmap *by_hash;
+	size_t max;
+	size_t bytes;
+	uint64_t shared;	/* stacks given back as one kept before */
+};
+void stack_shelf_init(struct stack_shelf *sh, size_t max);
+/* S, or an equal stack kept before (S then dropped): one reference for
+ * the caller either way. */
+const struct rc_stack *stack_shelf_put(struct stack_shelf *sh, const struct rc_stack *s);
+void stack_shelf_release(struct stack_shelf *sh);
 
 /* The site: the code location a user edits.  Two calls made from the
  * same Python line through the same callers are one site whatever the

@@ -47,13 +47,9 @@ struct proc {
 
 struct where {
 	struct hmap procs;	/* tgid -> struct proc */
-	/* content hash -> const struct rc_stack: the stacks made, for the
-	 * next call made from the same place (one per hash: a stack whose
-	 * hash another holds is not shared) */
-	struct hmap shared;
+	struct stack_shelf shelf;	/* the stacks made, for the next call from the same place */
 	struct hmap io;		/* tid << 32 | fd -> reads and writes seen, as a pointer's value */
 	uint64_t clock;
-	size_t bytes;		/* of the stacks made, not shared */
 	struct where_stats stats;
 };
 
@@ -62,7 +58,7 @@ struct where *where_new(void)
 	struct where *w = xcalloc(1, sizeof(*w));
 
 	hmap_init(&w->procs);
-	hmap_init(&w->shared);
+	stack_shelf_init(&w->shelf, MAX_SHARED);
 	hmap_init(&w->io);
 	return w;
 }
@@ -78,17 +74,12 @@ static void proc_free(void *p)
 	free(pr);
 }
 
-static void shared_free(void *p)
-{
-	stack_unref(p);
-}
-
 void where_free(struct where *w)
 {
 	if (!w)
 		return;
 	hmap_release(&w->procs, proc_free);
-	hmap_release(&w->shared, shared_free);
+	stack_shelf_release(&w->shelf);
 	hmap_release(&w->io, NULL);
 	free(w);
 }
@@ -194,46 +185,6 @@ static struct proc *proc_of(struct where *w, pid_t tgid)
 	return p;
 }
 
-static uint64_t content_hash(const struct rc_stack *s)
-{
-	uint64_t h = s->site_hash;
-
-	for (size_t i = 0; i < s->nnative; i++)
-		h = (h ^ s->native[i].pc) * 1099511628211ull;
-	return h ^ s->npy;
-}
-
-static bool same_content(const struct rc_stack *a, const struct rc_stack *b)
-{
-	if (a->tid != b->tid || a->nnative != b->nnative || a->truncated != b->truncated ||
-	    !stack_same_site(a, b) || a->npy != b->npy)
-		return false;
-	for (size_t i = 0; i < a->nnative; i++)
-		if (a->native[i].pc != b->native[i].pc)
-			return false;
-	return true;
-}
-
-/* S, or the same stack made before (S then dropped): one reference for
- * the caller either way. */
-static const struct rc_stack *share(struct where *w, const struct rc_stack *s)
-{
-	long long key = (long long)(content_hash(s) >> 1);
-	void **slot = hmap_get_int(&w->shared, key);
-
-	if (slot && same_content(*slot, s)) {
-		stack_unref(s);
-		w->stats.shared++;
-		return stack_ref(*slot);
-	}
-	w->bytes += s->bytes;
-	if (slot)
-		return s;
-	if (w->shared.count < MAX_SHARED)
-		*hmap_put_int(&w->shared, key, NULL) = (void *)stack_ref(s);
-	return s;
-}
-
 /* Thread T's frames (native, then Python's) as a stack. */
 static const struct rc_stack *to_stack(const struct rc_thread *t)
 {
@@ -261,7 +212,7 @@ static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const
 	const struct rc_stack *s;
 
 	p->used = ++w->clock;
-	if (w->bytes >= MAX_BYTES) {
+	if (w->shelf.bytes >= MAX_BYTES) {
 		w->stats.failed++;
 		return stack_missing(tid, "more stacks than rootcause keeps (%u MiB of them)", MAX_BYTES >> 20);
 	}
@@ -286,7 +237,8 @@ static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const
 		c->threads = NULL;
 		c->nthreads = 0;
 		c->live_pid = 0;
-		s = share(w, to_stack(&t));
+		s = stack_shelf_put(&w->shelf, to_stack(&t));
+		w->stats.shared = w->shelf.shared;
 		w->stats.taken++;
 	}
 	/* T is ours: its frames and Python frames go with it. */
