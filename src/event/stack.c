@@ -3,11 +3,14 @@
  * free. */
 #include "event/stack.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "event/event.h"
+#include "event/syscalls.h"
 #include "util/hmap.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -175,6 +178,24 @@ void stack_unref(const struct rc_stack *s)
 {
 	if (s && __atomic_sub_fetch(&((struct rc_stack *)s)->refs, 1, __ATOMIC_ACQ_REL) == 0)
 		free((void *)s);
+}
+
+bool stack_may_quote(const struct rc_event *e)
+{
+	if (e->kind != RC_EV_SYSCALL)
+		return false;
+	if (e->blocked || e->dur >= RC_STACK_WAIT_S)
+		return true;
+	unsigned long long cl = syscall_classes(e->nr);
+	if (event_failed(e))
+		return e->err != EAGAIN && e->err != EINTR && !(e->err == ETIMEDOUT && (cl & CL_FUTEX));
+	if (e->err || !e->ret_known)
+		return false;
+	if (cl & (CL_OPEN | CL_EXEC | CL_RET_ADDR))
+		return true;
+	const char *n = e->name;
+	return n && (strcmp(n, "connect") == 0 || strcmp(n, "bind") == 0 || strcmp(n, "flock") == 0 ||
+		     strcmp(n, "fcntl") == 0);
 }
 
 static bool str_eq(const char *a, const char *b);

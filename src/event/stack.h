@@ -69,6 +69,20 @@ const struct rc_stack *stack_ref(const struct rc_stack *s);
 /* NULL is fine. */
 void stack_unref(const struct rc_stack *s);
 
+/* Whether a finding may quote call E, as far as its number and outcome
+ * tell (its arguments aside): a failure (not a try again, a signal's
+ * EINTR, a futex's time-out: how non-blocking I/O and idle waits go), a
+ * wait of RC_STACK_WAIT_S or more, a call still blocked, an open, an
+ * exec, a connect, a bind, a lock call (flock, fcntl), a mapping made.
+ * The sources whose stacks cost take them for these only (where/ narrows
+ * them further with the arguments; the log parser reads strace -k's
+ * frames of these), and for one in RC_STACK_SAMPLE_IO of the reads and
+ * writes, which small-io's sites are estimated from. */
+struct rc_event;
+bool stack_may_quote(const struct rc_event *e);
+#define RC_STACK_WAIT_S 0.01
+#define RC_STACK_SAMPLE_IO 64
+
 /* At most this many frames of each kind are kept. */
 #define RC_STACK_MAX_FRAMES 256
 

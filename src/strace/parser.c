@@ -18,6 +18,7 @@
 #include "gen/tables.h"
 #include "strace/args.h"
 #include "strace/roles.h"
+#include "event/syscalls.h"
 #include "strace/backtrace.h"
 #include "strace/input.h"
 #include "strace/join.h"
@@ -71,6 +72,9 @@ struct strace_parser {
 	/* The stack strace -k wrote under the event last given out (its
 	 * reference, until the next; strace_parser_pump hands it over). */
 	const struct rc_stack *stack;
+	/* Reads and writes seen per thread, of which every
+	 * RC_STACK_SAMPLE_IO-th gets its frames read (a pointer's value). */
+	struct imap io_seen;
 };
 
 /* ---- pids ---- */
@@ -801,6 +805,7 @@ static struct strace_parser *parser_new(void)
 	imap_init(&p->live);
 	imap_init(&p->seen);
 	imap_init(&p->attached);
+	imap_init(&p->io_seen);
 	strbuf_init(&p->joined);
 	strbuf_init(&p->carry);
 	return p;
@@ -848,6 +853,18 @@ const char *strace_parser_error(const struct strace_parser *p)
 	return strbuf_str(&p->err);
 }
 
+/* E, a read or write that worked, is its thread's RC_STACK_SAMPLE_IO-th
+ * (the first among them). */
+static bool sampled_io(struct strace_parser *p, const struct rc_event *e)
+{
+	if (e->err || !e->ret_known || e->ret <= 0 || !(syscall_classes(e->nr) & (CL_READ | CL_WRITE)))
+		return false;
+	void **slot = imap_put(&p->io_seen, e->pid);
+	uintptr_t n = (uintptr_t)*slot;
+	*slot = (void *)(n + 1);
+	return n % RC_STACK_SAMPLE_IO == 0;
+}
+
 /* The frames strace -k wrote under E's line, if any: E's stack. They
  * are read from what the input has buffered after the line, and passed
  * over when their turn comes (process_line). */
@@ -855,6 +872,11 @@ static void read_backtrace(struct strace_parser *p, struct rc_event *e)
 {
 	const struct source *s = &p->in.src[p->in.cur];
 	struct stack_builder *b = NULL;
+
+	/* Every call has its frames: those no finding may quote are passed
+	 * over unread, as the tracer unwinds only those (event/stack.h). */
+	if (!stack_may_quote(e) && !sampled_io(p, e))
+		return;
 	size_t at = 0;
 	const char *line;
 	size_t len;
@@ -1001,6 +1023,7 @@ void strace_parser_free(struct strace_parser *p)
 	imap_release(&p->live);
 	imap_release(&p->seen);
 	imap_release(&p->attached);
+	imap_release(&p->io_seen);
 	arena_release(&p->arena);
 	strbuf_release(&p->joined);
 	strbuf_release(&p->carry);

@@ -27,16 +27,12 @@
  * about 8 KiB) is not to grow without bound. Past it a call's stack
  * says why it has none. */
 #define MAX_BYTES (256u << 20)
-/* A wait this long is worth saying where it was made: lock-wait counts
- * the waits from 10 ms on, which add up (a GIL hand-over takes 5 ms). */
-#define WAIT_S 0.01
 /* Mappings this large are what mmap-churn counts. */
 #define LARGE_MAP (16ULL << 20)
 /* Reads and writes are too many to unwind each (a reader of 1 KiB
- * chunks makes half a million): one in SAMPLE_IO of each thread's on
- * each fd is, the first among them, which small-io scales to its sites'
- * shares. Threads and fds counted at once, at most. */
-#define SAMPLE_IO 64
+ * chunks makes half a million): one in RC_STACK_SAMPLE_IO of each
+ * thread's on each fd is, the first among them, which small-io scales to
+ * its sites' shares. Threads and fds counted at once, at most. */
 #define SAMPLE_KEYS 65536
 
 struct proc {
@@ -119,29 +115,20 @@ static bool opens_code(const struct rc_event *e)
 
 bool where_wants(const struct rc_event *e)
 {
-	if (e->kind != RC_EV_SYSCALL)
+	if (!stack_may_quote(e))
 		return false;
-	if (e->blocked || (e->dur >= WAIT_S))
+	/* A failure stack_may_quote keeps, a wait, a blocked call. */
+	if (e->blocked || e->dur >= RC_STACK_WAIT_S || e->err)
 		return true;
-	/* A try again is how non-blocking I/O goes, and a signal's EINTR
-	 * or a futex's time-out (an idle pool's timed wait) are how waits
-	 * end: no failures. */
-	if (event_failed(e) && e->err != EAGAIN && e->err != EINTR &&
-	    !(e->err == ETIMEDOUT && (syscall_classes(e->nr) & CL_FUTEX)))
-		return true;
-	if (e->err || !e->ret_known)
-		return false;
 	unsigned long long cl = syscall_classes(e->nr);
-	if (cl & CL_EXEC)
-		return true;
 	if (cl & CL_OPEN)
 		return !opens_code(e);
-	if (e->lock != RC_LOCK_NONE)
+	if (cl & CL_RET_ADDR)
+		return e->len >= LARGE_MAP && !event_mmap_reserves(e);
+	if (cl & CL_EXEC)
 		return true;
-	if ((cl & CL_RET_ADDR) && e->len >= LARGE_MAP && !event_mmap_reserves(e))
-		return true;
-	const char *n = e->name;
-	return n && (strcmp(n, "connect") == 0 || strcmp(n, "bind") == 0);
+	/* flock, fcntl: only a lock; connect, bind. */
+	return e->lock != RC_LOCK_NONE || (strcmp(e->name, "flock") != 0 && strcmp(e->name, "fcntl") != 0);
 }
 
 static double mono(void)
@@ -299,7 +286,7 @@ const struct rc_stack *where_take_blocked(struct where *w, pid_t tgid, pid_t tid
 }
 
 /* E, a read or write that moved data on an fd of the program's own, is
- * the one in SAMPLE_IO of its thread and fd that is unwound. */
+ * the one in RC_STACK_SAMPLE_IO of its thread and fd that is unwound. */
 static bool sampled_io(struct where *w, pid_t tid, const struct rc_event *e)
 {
 	if (e->kind != RC_EV_SYSCALL || e->fd < 3 || e->err || !e->ret_known || e->ret <= 0 ||
@@ -312,7 +299,7 @@ static bool sampled_io(struct where *w, pid_t tid, const struct rc_event *e)
 	void **slot = hmap_put_int(&w->io, ((long long)tid << 32) | (unsigned)e->fd, NULL);
 	uintptr_t n = (uintptr_t)*slot;
 	*slot = (void *)(n + 1);
-	return n % SAMPLE_IO == 0;
+	return n % RC_STACK_SAMPLE_IO == 0;
 }
 
 const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e)
