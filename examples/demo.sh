@@ -96,4 +96,15 @@ echo
 rc=0
 (cd "$app" && VOICE_CDN=$cdn HOME=$app "$rootcause" run -- "${runas[@]}" bash start_app.sh) 2>&1 || rc=$?
 [ $rc = "$status" ] || die "rootcause run exited $rc, the service itself $status"
+
+# Where in the code: the ptrace tracer unwinds each call a finding quotes,
+# Python frames and all, and says which line of the service made it.
+echo
+echo "demo: where in the code each call was made (the ptrace tracer unwinds them):"
+echo "demo:   rootcause run --backend ptrace -- ${runas[*]:+${runas[*]} }bash start_app.sh"
+echo
+rc=0
+(cd "$app" && VOICE_CDN=$cdn HOME=$app "$rootcause" run --backend ptrace -- "${runas[@]}" bash start_app.sh) 2>&1 ||
+	rc=$?
+[ $rc = "$status" ] || die "rootcause run --backend ptrace exited $rc, the service itself $status"
 exit 0
