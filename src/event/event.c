@@ -55,6 +55,27 @@ bool event_futex_waits(const struct rc_event *e)
 	}
 }
 
+bool event_futex_wakes(const struct rc_event *e)
+{
+	switch (e->futex_op) {
+	case FUTEX_UNLOCK_PI:
+	case FUTEX_WAKE:
+	case FUTEX_REQUEUE:
+	case FUTEX_CMP_REQUEUE:
+	case FUTEX_WAKE_OP:
+	case FUTEX_WAKE_BITSET:
+	case FUTEX_CMP_REQUEUE_PI:
+		return e->ret_known && !e->err;
+	default:
+		return false;
+	}
+}
+
+bool event_futex_woke(const struct rc_event *e)
+{
+	return event_futex_wakes(e) && (e->futex_op == FUTEX_UNLOCK_PI || e->ret > 0);
+}
+
 void event_fcntl_dup_facts(struct rc_event *e, long long cmd, bool ok, long long ret)
 {
 	if (cmd != F_DUPFD && cmd != F_DUPFD_CLOEXEC)

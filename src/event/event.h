@@ -374,6 +374,11 @@ static inline bool event_signal_ends(int signo)
  * (FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_LOCK_PI, FUTEX_LOCK_PI2,
  * FUTEX_WAIT_REQUEUE_PI). */
 bool event_futex_waits(const struct rc_event *e);
+/* E is a futex call that wakes its word (or releases a PI lock) and
+ * worked; event_futex_woke: and woke a waiter, whose wait it may have
+ * ended (a lock's holder letting it go). */
+bool event_futex_wakes(const struct rc_event *e);
+bool event_futex_woke(const struct rc_event *e);
 
 static inline bool event_failed(const struct rc_event *e)
 {

@@ -193,6 +193,9 @@ bool stack_may_quote(const struct rc_event *e)
 		return false;
 	if (cl & (CL_OPEN | CL_EXEC | CL_RET_ADDR))
 		return true;
+	/* A lock's holder letting it go to a waiter: where it held it. */
+	if ((cl & CL_FUTEX) && event_futex_woke(e))
+		return true;
 	const char *n = e->name;
 	return n && (strcmp(n, "connect") == 0 || strcmp(n, "bind") == 0 || strcmp(n, "flock") == 0 ||
 		     strcmp(n, "fcntl") == 0);

@@ -85,6 +85,7 @@ struct wake {
 	uint64_t addr;
 	double ts;
 	int tid;
+	const struct rc_stack *stack;	/* where the waker let the word go */
 };
 
 struct proc_act {
@@ -112,6 +113,7 @@ struct top {
 	uint64_t seq;
 	int tid;
 	int waker;		/* the thread that ended the wait, 0 unknown */
+	const struct rc_stack *waker_stack;	/* where it let the lock go */
 	char *line;
 };
 
@@ -160,9 +162,22 @@ static void addr_free(void *p)
 
 	if (!a)
 		return;
-	for (int i = 0; i < a->ntop; i++)
+	for (int i = 0; i < a->ntop; i++) {
 		free(a->top[i].line);
+		stack_unref(a->top[i].waker_stack);
+	}
 	site_tally_release(&a->sites);
+	free(a);
+}
+
+static void proc_act_free(void *p)
+{
+	struct proc_act *a = p;
+
+	if (!a)
+		return;
+	for (int i = 0; i < WAKE_RING; i++)
+		stack_unref(a->wakes[i].stack);
 	free(a);
 }
 
@@ -170,7 +185,7 @@ static void release(void *st)
 {
 	struct state *s = st;
 
-	hmap_release(&s->procs, free);
+	hmap_release(&s->procs, proc_act_free);
 	hmap_release(&s->addrs, addr_free);
 	for (int i = 0; i < s->npending; i++) {
 		free(s->pending[i].line);
@@ -209,32 +224,13 @@ static bool futex_pi(const struct rc_event *e)
 	}
 }
 
-/* A futex call that wakes the word (or releases a PI lock). */
-static bool futex_wakes(const struct rc_event *e)
-{
-	switch (e->futex_op) {
-	case FUTEX_UNLOCK_PI:
-	case FUTEX_WAKE:
-	case FUTEX_REQUEUE:
-	case FUTEX_CMP_REQUEUE:
-	case FUTEX_WAKE_OP:
-	case FUTEX_WAKE_BITSET:
-	case FUTEX_CMP_REQUEUE_PI:
-		return e->ret_known && !e->err;
-	default:
-		return false;
-	}
-}
-
-/* ... and woke a waiter: it may have ended one. */
-static bool futex_woke(const struct rc_event *e)
-{
-	return futex_wakes(e) && (e->futex_op == FUTEX_UNLOCK_PI || e->ret > 0);
-}
-
 static void top_drop(void *entry)
 {
-	free(((struct top *)entry)->line);
+	struct top *t = entry;
+
+	free(t->line);
+	stack_unref(t->waker_stack);
+	t->waker_stack = NULL;
 }
 
 /* The record of futex word ADDR of process GROUP, made when CREATE (NULL
@@ -268,7 +264,8 @@ static bool waited_on(const struct addr_stat *a, int tid)
 	return false;
 }
 
-static void top_insert(struct top *top, int *ntop, const struct wait *w, int waker)
+static void top_insert(struct top *top, int *ntop, const struct wait *w, int waker,
+		       const struct rc_stack *waker_stack)
 {
 	struct top *t = rule_top_slot(top, ntop, TOP_N, sizeof(top[0]), offsetof(struct top, dur), w->dur,
 				      top_drop);
@@ -280,12 +277,13 @@ static void top_insert(struct top *top, int *ntop, const struct wait *w, int wak
 	t->seq = w->seq;
 	t->tid = w->tid;
 	t->waker = waker;
+	t->waker_stack = stack_ref(waker_stack);
 	t->line = w->line ? xstrdup(w->line) : NULL;
 }
 
-/* A wait that ended with 0, woken by WAKER (0: unknown): contention if
- * its futex word turns out to be a lock. */
-static void judge(struct state *s, const struct wait *w, int waker)
+/* A wait that ended with 0, woken by WAKER (0: unknown) where
+ * WAKER_STACK says: contention if its futex word turns out to be a lock. */
+static void judge(struct state *s, const struct wait *w, int waker, const struct rc_stack *waker_stack)
 {
 	struct addr_stat *a = addr_stat(s, w->group, w->addr, true);
 
@@ -306,12 +304,12 @@ static void judge(struct state *s, const struct wait *w, int waker)
 		a->waiters[i].count++;
 	}
 	if (a->ntop < TOP_N || w->dur > a->top[TOP_N - 1].dur)
-		top_insert(a->top, &a->ntop, w, waker);
+		top_insert(a->top, &a->ntop, w, waker, waker_stack);
 }
 
-static void pending_judge(struct state *s, int i, int waker)
+static void pending_judge(struct state *s, int i, int waker, const struct rc_stack *waker_stack)
 {
-	judge(s, &s->pending[i], waker);
+	judge(s, &s->pending[i], waker, waker_stack);
 	free(s->pending[i].line);
 	stack_unref(s->pending[i].stack);
 	s->pending[i] = s->pending[--s->npending];
@@ -322,7 +320,7 @@ static void pending_expire(struct state *s, uint64_t seq)
 {
 	for (int i = 0; i < s->npending; i++)
 		if (s->pending[i].seq + PENDING_EVENTS < seq)
-			pending_judge(s, i--, 0);
+			pending_judge(s, i--, 0, NULL);
 }
 
 static void on_wake(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -334,16 +332,18 @@ static void on_wake(struct state *s, const struct rc_event *e, const struct rc_c
 	 * in between and releases it. Its own wait may be pending still. */
 	for (int i = 0; i < s->npending; i++)
 		if (s->pending[i].group == group && s->pending[i].addr == e->addr && s->pending[i].tid == e->pid)
-			pending_judge(s, i--, 0);
+			pending_judge(s, i--, 0, NULL);
 	struct addr_stat *st = addr_stat(s, group, e->addr, false);
 	if (st && waited_on(st, e->pid))
 		st->lock = true;
-	if (!futex_woke(e) || !a || e->ts < 0)
+	if (!event_futex_woke(e) || !a || e->ts < 0)
 		return;
 	struct wake *k = &a->wakes[a->wake_head];
 	k->addr = e->addr;
 	k->ts = e->ts;
 	k->tid = e->pid;
+	stack_unref(k->stack);
+	k->stack = stack_ref(e->stack);
 	a->wake_head = (a->wake_head + 1) % WAKE_RING;
 	if (a->nwakes < WAKE_RING)
 		a->nwakes++;
@@ -351,24 +351,24 @@ static void on_wake(struct state *s, const struct rc_event *e, const struct rc_c
 		const struct wait *w = &s->pending[i];
 		if (w->group == group && w->addr == e->addr && w->tid != e->pid &&
 		    e->ts <= w->from + w->dur + JOIN_SLACK_S && e->ts >= w->from + w->dur - JOIN_SLACK_S)
-			pending_judge(s, i--, e->pid);
+			pending_judge(s, i--, e->pid, e->stack);
 	}
 }
 
-/* The thread whose wake of W's address came as W ended, or 0: a wake in
- * the middle of W woke another waiter. */
-static int find_waker(const struct proc_act *a, const struct wait *w)
+/* The wake of W's address that came as W ended, or NULL: a wake in the
+ * middle of W woke another waiter. */
+static const struct wake *find_waker(const struct proc_act *a, const struct wait *w)
 {
 	if (!a)
-		return 0;
+		return NULL;
 	for (int i = 1; i <= a->nwakes; i++) {
 		const struct wake *k = &a->wakes[(a->wake_head - i + WAKE_RING) % WAKE_RING];
 		double end = w->from + w->dur;
 		if (k->addr == w->addr && k->tid != w->tid && k->ts >= w->from &&
 		    k->ts >= end - JOIN_SLACK_S && k->ts <= end + JOIN_SLACK_S)
-			return k->tid;
+			return k;
 	}
-	return 0;
+	return NULL;
 }
 
 static void on_wait(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -403,7 +403,8 @@ static void on_wait(struct state *s, const struct rc_event *e, const struct rc_c
 	 * wait, even when that thread exited right after (an unlock, then
 	 * the end of the thread): only a wait no call woke can be a join,
 	 * which the kernel ends through CLONE_CHILD_CLEARTID. */
-	int waker = timed ? find_waker(a, &w) : 0;
+	const struct wake *wk = timed ? find_waker(a, &w) : NULL;
+	int waker = wk ? wk->tid : 0;
 	if (!waker && a && a->exit_tid && a->exit_tid != e->pid) {
 		bool join;
 		if (timed && a->exit_ts >= 0)
@@ -418,13 +419,13 @@ static void on_wait(struct state *s, const struct rc_event *e, const struct rc_c
 	w.line = rule_line_short(e);
 	w.stack = stack_ref(e->stack);
 	if (!timed || waker) {
-		judge(s, &w, waker);
+		judge(s, &w, waker, wk ? wk->stack : NULL);
 		free(w.line);
 		stack_unref(w.stack);
 		return;
 	}
 	if (s->npending == PENDING_MAX)
-		pending_judge(s, 0, 0);
+		pending_judge(s, 0, 0, NULL);
 	s->pending[s->npending++] = w;
 }
 
@@ -468,7 +469,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		}
 		if (futex_waits(e))
 			on_wait(s, e, ctx);
-		else if (futex_wakes(e))
+		else if (event_futex_wakes(e))
 			on_wake(s, e, ctx);
 	}
 }
@@ -505,7 +506,7 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	struct state *s = st;
 
 	while (s->npending)
-		pending_judge(s, s->npending - 1, 0);
+		pending_judge(s, s->npending - 1, 0, NULL);
 
 	/* The waits on locks, across the locks. */
 	size_t naddrs;
@@ -524,7 +525,7 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 		for (int k = 0; k < a->ntop; k++) {
 			struct wait w = { .tid = a->top[k].tid, .from = a->top[k].ts, .dur = a->top[k].dur,
 					  .seq = a->top[k].seq, .line = a->top[k].line };
-			top_insert(top, &ntop, &w, a->top[k].waker);
+			top_insert(top, &ntop, &w, a->top[k].waker, a->top[k].waker_stack);
 		}
 		for (int k = 0; k < a->nwaiters; k++)
 			rule_thread_time_add(&threads, a->waiters[k].tid, a->waiters[k].total, SIZE_MAX);
@@ -537,7 +538,7 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	if (!ntop || total < CONTENDED_MIN_S || (span > 0 && total < SHARE_MIN * span)) {
 		free(va);
 		for (int i = 0; i < ntop; i++)
-			free(top[i].line);
+			top_drop(&top[i]);
 		hmap_release(&threads, free);
 		site_tally_release(&sites);
 		return;
@@ -591,17 +592,29 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	f->duration_s = total;
 	f->seq = t->seq;
 	f->ts = t->ts;
+	/* The longest wait's holder, and where it let the lock go. */
+	if (t->waker) {
+		f->holder_tid = t->waker;
+		f->holder_stack = stack_ref(t->waker_stack);
+	}
 	for (int i = 0; i < ntop; i++) {
 		rule_evidence(f, top[i].line);
-		free(top[i].line);
+		top_drop(&top[i]);
 	}
 	site_tally_put(&sites, f);
 	site_tally_release(&sites);
-	finding_set(&f->advice,
-		    "find what the thread holding the lock does meanwhile: `rootcause stack PID` during a "
-		    "stall shows every thread's stack; keep the work done under a lock short (I/O, a model "
-		    "step or a GPU synchronize inside it serialises every thread behind it), or give each "
-		    "thread its own");
+	if (f->holder_stack && !f->holder_stack->missing)
+		finding_set(&f->advice,
+			    "the holder let the lock go where it says above: what it does between taking it "
+			    "and there is what the others wait for; keep it short (I/O, a model step or a GPU "
+			    "synchronize inside it serialises every thread behind it), or give each thread "
+			    "its own");
+	else
+		finding_set(&f->advice,
+			    "find what the thread holding the lock does meanwhile: `rootcause stack PID` during "
+			    "a stall shows every thread's stack; keep the work done under a lock short (I/O, a "
+			    "model step or a GPU synchronize inside it serialises every thread behind it), or "
+			    "give each thread its own");
 }
 
 static const long reads_calls[] = { SYS_exit, -1 };
