@@ -34,6 +34,11 @@
  * thread's on each fd is, the first among them, which small-io scales to
  * its sites' shares. Threads and fds counted at once, at most. */
 #define SAMPLE_KEYS 65536
+/* Futex words waited on for RC_STACK_WAIT_S or more, kept at once: a
+ * wake of one of them is a holder letting a waiter go, worth saying
+ * where (lock-wait); a wake of a word nobody waited on long (a pool
+ * handing out work, a short hand-over) is not unwound. */
+#define WAITED_WORDS 4096
 
 struct proc {
 	struct crash_thread_unwind *u;
@@ -45,6 +50,7 @@ struct where {
 	struct hmap procs;	/* tgid -> struct proc */
 	struct stack_shelf shelf;	/* the stacks made, for the next call from the same place */
 	struct hmap io;		/* tid << 32 | fd -> reads and writes seen, as a pointer's value */
+	struct hmap waited;	/* a futex word of a process waited on long (word_key) */
 	uint64_t clock;
 	struct where_stats stats;
 };
@@ -56,6 +62,7 @@ struct where *where_new(void)
 	hmap_init(&w->procs);
 	stack_shelf_init(&w->shelf, MAX_SHARED);
 	hmap_init(&w->io);
+	hmap_init(&w->waited);
 	return w;
 }
 
@@ -77,6 +84,7 @@ void where_free(struct where *w)
 	hmap_release(&w->procs, proc_free);
 	stack_shelf_release(&w->shelf);
 	hmap_release(&w->io, NULL);
+	hmap_release(&w->waited, NULL);
 	free(w);
 }
 
@@ -302,6 +310,28 @@ static bool sampled_io(struct where *w, pid_t tid, const struct rc_event *e)
 	return n % RC_STACK_SAMPLE_IO == 0;
 }
 
+static long long word_key(pid_t tgid, uint64_t addr)
+{
+	return (long long)((addr * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(unsigned)tgid << 17)) >> 1;
+}
+
+/* E, a futex call, is a wake worth unwinding: of a word some thread of
+ * its process waited on long. Long waits are noted as they end. */
+static bool wake_of_waited(struct where *w, pid_t tgid, const struct rc_event *e)
+{
+	if (event_futex_waits(e)) {
+		if (!e->err && e->ret_known && e->dur >= RC_STACK_WAIT_S) {
+			if (w->waited.count >= WAITED_WORDS) {
+				hmap_release(&w->waited, NULL);
+				hmap_init(&w->waited);
+			}
+			hmap_put_int(&w->waited, word_key(tgid, e->addr), NULL);
+		}
+		return true;
+	}
+	return !event_futex_woke(e) || hmap_get_int(&w->waited, word_key(tgid, e->addr));
+}
+
 const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e)
 {
 	if (e->kind != RC_EV_SYSCALL)
@@ -312,6 +342,8 @@ const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, con
 		where_forget(w, tgid);
 		return NULL;
 	}
+	if ((cl & CL_FUTEX) && !wake_of_waited(w, tgid, e))
+		return NULL;
 	if (!where_wants(e) && !sampled_io(w, tid, e))
 		return NULL;
 	if (e->blocked)
