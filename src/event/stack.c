@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "event/event.h"
 #include "event/syscalls.h"
@@ -196,9 +197,7 @@ bool stack_may_quote(const struct rc_event *e)
 	/* A lock's holder letting it go to a waiter: where it held it. */
 	if ((cl & CL_FUTEX) && event_futex_woke(e))
 		return true;
-	const char *n = e->name;
-	return n && (strcmp(n, "connect") == 0 || strcmp(n, "bind") == 0 || strcmp(n, "flock") == 0 ||
-		     strcmp(n, "fcntl") == 0);
+	return e->nr == SYS_connect || e->nr == SYS_bind || e->nr == SYS_flock || e->nr == SYS_fcntl;
 }
 
 static bool str_eq(const char *a, const char *b);
@@ -220,9 +219,7 @@ static bool same_content(const struct rc_stack *a, const struct rc_stack *b)
 	if (a->missing)
 		return strcmp(a->missing, b->missing) == 0;
 	for (size_t i = 0; i < a->nnative; i++)
-		if (a->native[i].pc != b->native[i].pc || (a->native[i].module != b->native[i].module &&
-		    (!a->native[i].module || !b->native[i].module ||
-		     strcmp(a->native[i].module, b->native[i].module) != 0)))
+		if (a->native[i].pc != b->native[i].pc || !str_eq(a->native[i].module, b->native[i].module))
 			return false;
 	return true;
 }

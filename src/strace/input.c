@@ -194,6 +194,11 @@ bool input_peek(const struct source *s, size_t *at, const char **line, size_t *l
 	return true;
 }
 
+bool input_next_is(const struct source *s, const char *lit, size_t n)
+{
+	return s->buf && s->has_line && s->beg <= s->end && s->end - s->beg >= n && memcmp(s->buf + s->beg, lit, n) == 0;
+}
+
 /* ---- line prefixes ---- */
 
 static inline int digit2(const char *p)

@@ -71,6 +71,9 @@ int input_advance(struct input *in, struct strbuf *err);
  * just after the current line), the next whole line into LINE and LEN,
  * *AT moved past it. False when no whole line is buffered. */
 bool input_peek(const struct source *s, size_t *at, const char **line, size_t *len);
+/* Whether what S has buffered after its current line begins with LIT
+ * (N bytes): a look at a few bytes, for the per-line path. */
+bool input_next_is(const struct source *s, const char *lit, size_t n);
 
 /* Parse the prefix of line L (N bytes) of S into PRE, updating S's time
  * state. */

@@ -873,9 +873,10 @@ static void read_backtrace(struct strace_parser *p, struct rc_event *e)
 	const struct source *s = &p->in.src[p->in.cur];
 	struct stack_builder *b = NULL;
 
-	/* Every call has its frames: those no finding may quote are passed
-	 * over unread, as the tracer unwinds only those (event/stack.h). */
-	if (!stack_may_quote(e) && !sampled_io(p, e))
+	/* No -k log (a frame line would follow), or a call no finding may
+	 * quote: its frames are passed over unread, as the tracer unwinds
+	 * only those (event/stack.h). */
+	if (!input_next_is(s, " > ", 3) || (!stack_may_quote(e) && !sampled_io(p, e)))
 		return;
 	size_t at = 0;
 	const char *line;

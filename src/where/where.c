@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "crash/crash.h"
@@ -136,7 +137,7 @@ bool where_wants(const struct rc_event *e)
 	if (cl & CL_EXEC)
 		return true;
 	/* flock, fcntl: only a lock; connect, bind. */
-	return e->lock != RC_LOCK_NONE || (strcmp(e->name, "flock") != 0 && strcmp(e->name, "fcntl") != 0);
+	return e->lock != RC_LOCK_NONE || (e->nr != SYS_flock && e->nr != SYS_fcntl);
 }
 
 static double mono(void)
