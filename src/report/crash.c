@@ -90,16 +90,8 @@ static void json_thread(struct json *j, const struct rc_report_thread *t)
 		json_bool(j, t->gil);
 		json_key(j, "python");
 		json_begin_array(j);
-		for (size_t i = 0; i < t->npy; i++) {
-			json_begin_object(j);
-			json_opt_string(j, "function", t->py[i].function);
-			json_opt_string(j, "file", t->py[i].file);
-			if (t->py[i].line > 0) {
-				json_key(j, "line");
-				json_int(j, t->py[i].line);
-			}
-			json_end_object(j);
-		}
+		for (size_t i = 0; i < t->npy; i++)
+			report_json_pyframe(j, t->py[i].function, t->py[i].file, t->py[i].line);
 		json_end_array(j);
 	}
 	json_end_object(j);

@@ -160,16 +160,8 @@ static void write_stack(struct json *j, const struct rc_stack *s)
 	json_int(j, s->tid);
 	json_key(j, "python");
 	json_begin_array(j);
-	for (size_t i = 0; i < s->npy; i++) {
-		json_begin_object(j);
-		json_opt_string(j, "function", s->py[i].function);
-		json_opt_string(j, "file", s->py[i].file);
-		if (s->py[i].line > 0) {
-			json_key(j, "line");
-			json_int(j, s->py[i].line);
-		}
-		json_end_object(j);
-	}
+	for (size_t i = 0; i < s->npy; i++)
+		report_json_pyframe(j, s->py[i].function, s->py[i].file, s->py[i].line);
 	json_end_array(j);
 	json_key(j, "native");
 	json_begin_array(j);
@@ -329,6 +321,18 @@ void report_json(const struct rc_report *r, struct strbuf *out)
 	if (r->crash)
 		report_crash_json(r->crash, &j);
 	json_end_object(&j);
+}
+
+void report_json_pyframe(struct json *j, const char *function, const char *file, int line)
+{
+	json_begin_object(j);
+	json_opt_string(j, "function", function);
+	json_opt_string(j, "file", file);
+	if (line > 0) {
+		json_key(j, "line");
+		json_int(j, line);
+	}
+	json_end_object(j);
 }
 
 void report_json_errno(struct json *j, int err)

@@ -150,6 +150,9 @@ void report_thread_walk(const struct rc_report_thread *t, report_stack_fn fn, vo
 void report_crash_json(const struct rc_report_crash *c, struct json *j);
 /* "errno": its name ("ENOENT"), or its number when it has none. */
 void report_json_errno(struct json *j, int err);
+/* One Python frame as docs/report-schema.md has it: {"function", "file",
+ * "line"}, each when known (a thread's, a call's stack). */
+void report_json_pyframe(struct json *j, const char *function, const char *file, int line);
 /* One frame as gdb prints it, without the number:
  * "0x401136 in parse_header (crash.c:12) from /tmp/crash". */
 void report_frame_str(const struct rc_report_frame *f, struct strbuf *out);
