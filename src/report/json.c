@@ -8,7 +8,7 @@
 #include "util/json.h"
 #include "util/util.h"
 
-/* Processes listed at most;. */
+/* Processes listed at most. */
 #define REPORT_MAX_PROCS 1000
 
 static void string_list(struct json *j, const char *key, const char *const *v)
@@ -321,18 +321,6 @@ void report_json(const struct rc_report *r, struct strbuf *out)
 	if (r->crash)
 		report_crash_json(r->crash, &j);
 	json_end_object(&j);
-}
-
-void report_json_pyframe(struct json *j, const char *function, const char *file, int line)
-{
-	json_begin_object(j);
-	json_opt_string(j, "function", function);
-	json_opt_string(j, "file", file);
-	if (line > 0) {
-		json_key(j, "line");
-		json_int(j, line);
-	}
-	json_end_object(j);
 }
 
 void report_json_errno(struct json *j, int err)

@@ -1,9 +1,11 @@
 /* A call's stack in words, for the text and html writers: compact (the
  * program's own frames first, the library frame the call was made in
- * after them), or whole. */
+ * after them), or whole; and a Python frame as the JSON writers put it,
+ * here so that json.c and crash.c both use it without using each other. */
 #include <string.h>
 
 #include "report/report.h"
+#include "util/json.h"
 #include "util/util.h"
 
 /* Own frames shown in the compact line, callers after the innermost. */
@@ -158,4 +160,16 @@ void report_stack_lines(const struct rc_stack *s, const char *indent, struct str
 	}
 	if (s->truncated)
 		strbuf_addf(sb, "%s...(cut)\n", indent);
+}
+
+void report_json_pyframe(struct json *j, const char *function, const char *file, int line)
+{
+	json_begin_object(j);
+	json_opt_string(j, "function", function);
+	json_opt_string(j, "file", file);
+	if (line > 0) {
+		json_key(j, "line");
+		json_int(j, line);
+	}
+	json_end_object(j);
 }
