@@ -22,6 +22,7 @@
 #include <sys/types.h>
 
 struct rc_live;
+struct rc_stack_copy;
 
 /* Where a call's memory is read from: a source's struct begins with
  * this, and its operations are given that struct. Read through
@@ -48,6 +49,9 @@ struct call_view {
 	/* At exit, when ERR is EACCES, EPERM or ENOSYS: what the thread was
 	 * then (event.h), as the source read it; NULL: not read. */
 	const struct rc_live *live;
+	/* At exit: the thread's stack as the source copied it; NULL: none
+	 * (the tracer's thread is held: whoever unwinds reads it). */
+	const struct rc_stack_copy *stack;
 	/* The call's memory, read only while capture is given the view;
 	 * NULL: none can be read (every read fails, and the decoders print
 	 * addresses). */

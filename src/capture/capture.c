@@ -296,9 +296,10 @@ void capture_call_exit(struct capture *c, struct tracee *t, const struct call_vi
 	strbuf_add(&th->text, th->rv.buf, th->rv.len);
 	e->line = th->text.buf;
 	e->line_len = th->text.len;
-	/* The thread is held at its exit stop only under the tracer. */
-	if (c->o.on_stack && !c->replay)
-		e->stack = c->o.on_stack(c->o.user, t->tgid, t->tid, e);
+	/* The thread is held at its exit stop under the tracer; a record
+	 * replayed may carry a copy of its stack. */
+	if (c->o.on_stack && (!c->replay || v->stack))
+		e->stack = c->o.on_stack(c->o.user, t->tgid, t->tid, e, v->stack);
 	feed(c, t, e);
 	stack_unref(e->stack);
 	e->stack = NULL;
@@ -690,7 +691,7 @@ static void finish_one(void *arg, struct tracee *t)
 	th->ev.line_len = th->text.len;
 	/* Asleep in the call: its stack is where it waits. */
 	if (fa->c->o.on_stack)
-		th->ev.stack = fa->c->o.on_stack(fa->c->o.user, t->tgid, t->tid, &th->ev);
+		th->ev.stack = fa->c->o.on_stack(fa->c->o.user, t->tgid, t->tid, &th->ev, NULL);
 	feed(fa->c, t, &th->ev);
 	stack_unref(th->ev.stack);
 	th->ev.stack = NULL;

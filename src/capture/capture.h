@@ -50,12 +50,14 @@
 typedef void (*capture_event_fn)(void *user, struct rc_event *e);
 typedef void (*capture_fatal_fn)(void *user, pid_t tgid, pid_t tid, const siginfo_t *si);
 /* Call E of thread TID of process TGID returned, and the thread is held
- * at the exit stop (the tracer's; records replayed hold nothing and are
- * never told), or E is blocked: the thread is still inside the call as
- * the trace ends, running (asleep in it). The stack to give E
+ * at the exit stop (the tracer's: COPY is NULL), or the source copied
+ * its registers and stack then (COPY: the eBPF capture's, whose thread
+ * ran on), or E is blocked: the thread is still inside the call as the
+ * trace ends, running (asleep in it). The stack to give E
  * (event/stack.h; the reference is capture's, dropped once E is fed),
  * or NULL for none. */
-typedef const struct rc_stack *(*capture_stack_fn)(void *user, pid_t tgid, pid_t tid, const struct rc_event *e);
+typedef const struct rc_stack *(*capture_stack_fn)(void *user, pid_t tgid, pid_t tid, const struct rc_event *e,
+						   const struct rc_stack_copy *copy);
 
 struct capture_opts {
 	/* The calls reported (a bitmap of syscall numbers NBITS long); NULL:

@@ -333,6 +333,13 @@ static int follow_tree(struct bpf_capture *bc, pid_t pid, struct capture *c, str
 	return 0;
 }
 
+/* A walk of a process's Python frames, found at a stack record, to the
+ * kernel. */
+static void give_walk(void *user, pid_t tgid, uint64_t mm, const struct rc_py_walk *w)
+{
+	bpf_capture_python(user, tgid, mm, w);
+}
+
 /* -2 when the capture could not be loaded (nothing was started). */
 static int session_ebpf(const struct session_opts *o, struct session_result *res, struct capture *c,
 			struct strbuf *err)
@@ -347,6 +354,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		.nbits = dec_nr_max(),
 		/* Diagnosis mode: what no trace prints may be summed. */
 		.sums = !o->printer,
+		.stacks = o->on_stack != NULL,
 	};
 	struct bpf_capture *bc;
 	struct spawn sp = { .errfd = -1 };
@@ -363,6 +371,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		return -2;
 	}
 	struct bpf_replay *rp = bpf_replay_new(c, bpf_capture_epoch(bc));
+	bpf_replay_walks_to(rp, give_walk, bc);
 	if (o->argv) {
 		child = spawn_held(&sp, o->argv, restore_nofile_in_child, NULL, err);
 		if (child < 0) {

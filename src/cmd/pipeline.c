@@ -8,9 +8,9 @@
 #include "diagnose/diagnose.h"
 #include "where/where.h"
 
-/* What the eBPF capture does not do yet, and what would. */
-#define NO_EBPF_STACKS "the eBPF capture takes none at a call yet (only where a thread still blocked at the " \
-	"end waits); --backend ptrace does"
+/* What the eBPF capture does not unwind, and what would. */
+#define NO_EBPF_STACKS "the eBPF capture copies a thread's stack only at a failed call, an exec, a connect, " \
+	"a bind or a wait of 10 ms or more; --backend ptrace unwinds opens, mappings and locks too"
 #define NO_STACKS_ASKED "--no-stacks"
 
 /* First: the capture's user, as diagnose_feed takes it. */
@@ -31,11 +31,12 @@ static void on_event(void *user, struct rc_event *e)
 		where_forget(p->where, e->pid);
 }
 
-static const struct rc_stack *on_stack(void *user, pid_t tgid, pid_t tid, const struct rc_event *e)
+static const struct rc_stack *on_stack(void *user, pid_t tgid, pid_t tid, const struct rc_event *e,
+				       const struct rc_stack_copy *copy)
 {
 	struct pipeline *p = user;
 
-	return p->where ? where_at_exit(p->where, tgid, tid, e) : NULL;
+	return p->where ? where_at_exit(p->where, tgid, tid, e, copy) : NULL;
 }
 
 /* Every thread is held and readable (capture.h): unwind them now, while
@@ -107,15 +108,15 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 			res->lost_records, res->lost_entries, res->lost_follows, res->bad_records,
 		};
 		diagnose_losses(&p.dg, &n);
-		/* The eBPF capture stops nothing: no thread is there to be
-		 * unwound at its call. */
+		/* The eBPF capture stops nothing: it copies a thread's stack
+		 * at the calls that are worth it to the kernel's program. */
 		const char *why = !p.where ? NO_STACKS_ASKED : res->backend == BACKEND_EBPF ? NO_EBPF_STACKS : NULL;
 		if (why)
 			diagnose_no_stacks(&p.dg, why);
 		diagnose_finish(&p.dg, rep);
 		holder_stacks(&p);
 		report_session(rep, res);
-		rep->no_call_stacks = why;
+		rep->no_call_stacks = !p.where ? why : NULL;
 		if (p.where) {
 			const struct where_stats *ws = where_stats(p.where);
 			rep->stacks_taken = ws->taken;

@@ -24,7 +24,7 @@ void crash_init(struct rc_crash *c)
 	strbuf_init(&c->problems);
 }
 
-static void thread_release(struct rc_thread *t)
+void crash_thread_release(struct rc_thread *t)
 {
 	for (size_t i = 0; i < t->nframes; i++) {
 		free(t->frames[i].function);
@@ -50,7 +50,7 @@ void crash_release(struct rc_crash *c)
 		free(c->modules[i].name);
 	free(c->modules);
 	for (size_t i = 0; i < c->nthreads; i++)
-		thread_release(&c->threads[i]);
+		crash_thread_release(&c->threads[i]);
 	free(c->threads);
 	if (c->argv) {
 		for (int i = 0; c->argv[i]; i++)

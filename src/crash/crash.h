@@ -139,6 +139,12 @@ struct rc_crash {
 	 * walk reads each page once (crash_pages_forget when it ran since);
 	 * NULL: every read goes to the process. */
 	struct crash_pages *pages;
+	/* Live: the thread's stack as it was copied at a moment now past
+	 * (the eBPF capture's), read in place of the process's memory at
+	 * those addresses; NULL: none. */
+	const unsigned char *stack_copy;
+	uint64_t stack_copy_at;
+	size_t stack_copy_len;
 	/* Addresses of symbols rules need, looked up by unwind.c in every
 	 * module's symbol table; 0 when absent. */
 	uint64_t sym_abort_msg;		/* glibc's __abort_msg (GLIBC_PRIVATE) */
@@ -158,6 +164,9 @@ struct rc_crash {
 
 void crash_init(struct rc_crash *c);
 void crash_release(struct rc_crash *c);
+/* What thread T holds (its frames, Python frames, names); T itself is the
+ * caller's. */
+void crash_thread_release(struct rc_thread *t);
 
 /* A problem line (printf-style) added to c->problems. */
 void crash_problem(struct rc_crash *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

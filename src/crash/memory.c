@@ -93,6 +93,11 @@ static size_t read_pages(const struct rc_crash *c, uint64_t addr, unsigned char 
 
 size_t crash_read_mem(const struct rc_crash *c, uint64_t addr, void *buf, size_t n)
 {
+	if (c->stack_copy && addr >= c->stack_copy_at && addr - c->stack_copy_at < c->stack_copy_len &&
+	    c->stack_copy_len - (addr - c->stack_copy_at) >= n) {
+		memcpy(buf, c->stack_copy + (addr - c->stack_copy_at), n);
+		return n;
+	}
 	if (c->live_pid > 0 && c->pages && n <= 2 * PAGE) {
 		size_t got = read_pages(c, addr, buf, n);
 		if (got == n)

@@ -409,6 +409,17 @@ static void push(struct rc_thread *t, size_t *alloc, const struct rc_pyframe *f)
 	t->py[t->npy++] = *f;
 }
 
+/* A 3.8-3.10 frame object's code and f_lasti, as T's next frame. */
+static void add_frame_object(const struct rc_crash *c, const struct py_layout *L, uint64_t code, uint32_t lasti,
+			     size_t *budget, struct rc_thread *t, size_t *alloc)
+{
+	/* Each frame is run by a _PyEval_EvalFrameDefault of its own. */
+	struct rc_pyframe f = { .entry = true };
+
+	read_code(c, L, code, (int32_t)lasti, budget, &f);
+	push(t, alloc, &f);
+}
+
 /* One thread's frames, 3.8-3.10: the frame objects' f_back chain. */
 static void read_frame_objects(const struct rc_crash *c, const struct py_layout *L, uint64_t tstate,
 			       size_t *budget, struct rc_thread *t)
@@ -425,12 +436,35 @@ static void read_frame_objects(const struct rc_crash *c, const struct py_layout 
 		    !rd64(c, frame + (uint64_t)L->frame_f_back, &back) ||
 		    !rd32(c, frame + (uint64_t)L->frame_f_lasti, &lasti))
 			break;
-		/* Each frame is run by a _PyEval_EvalFrameDefault of its own. */
-		struct rc_pyframe f = { .entry = true };
-		read_code(c, L, code, (int32_t)lasti, budget, &f);
-		push(t, &alloc, &f);
+		add_frame_object(c, L, code, lasti, budget, t, &alloc);
 		frame = back;
 	}
+}
+
+/* A _PyInterpreterFrame's code, instruction pointer, owner and is_entry,
+ * as T's next frame. */
+static void add_frame(const struct rc_crash *c, const struct py_layout *L, uint64_t code, uint64_t instr,
+		      unsigned char owner, unsigned char entry, size_t *budget, struct rc_thread *t, size_t *alloc)
+{
+	if (L->frame_owned_by_cstack >= 0 && owner == (unsigned char)L->frame_owned_by_cstack) {
+		/* 3.12+'s shim below an entry frame: the run above it
+		 * belongs to one C call. */
+		if (t->npy)
+			t->py[t->npy - 1].entry = true;
+		return;
+	}
+	struct rc_pyframe f = { .entry = entry != 0 };
+	/* The instruction pointer counts code units from the code object's
+	 * own co_code_adaptive; one unit before it is a frame not begun
+	 * (lasti -1, its first line). */
+	uint64_t units = code + (uint64_t)L->co_code_adaptive;
+	bool known = instr + 2 >= units && instr + 2 - units < (1u << 30);
+	/* From the unsigned difference, which KNOWN bounds: the signed one
+	 * of two torn pointers can overflow. */
+	read_code(c, L, code, known ? (int64_t)((instr + 2 - units) / 2) - 1 : -1, budget, &f);
+	if (!known)
+		f.line = 0;
+	push(t, alloc, &f);
 }
 
 /* One thread's frames, 3.11+: the _PyInterpreterFrame chain, from
@@ -458,26 +492,7 @@ static void read_frames(const struct rc_crash *c, const struct py_layout *L, uin
 		crash_read_mem(c, frame + (uint64_t)L->iframe_owner, &owner, 1);
 		if (L->iframe_is_entry >= 0)
 			crash_read_mem(c, frame + (uint64_t)L->iframe_is_entry, &entry, 1);
-		if (L->frame_owned_by_cstack >= 0 && owner == (unsigned char)L->frame_owned_by_cstack) {
-			/* 3.12+'s shim below an entry frame: the run above it
-			 * belongs to one C call. */
-			if (t->npy)
-				t->py[t->npy - 1].entry = true;
-			frame = prev;
-			continue;
-		}
-		struct rc_pyframe f = { .entry = entry != 0 };
-		/* The instruction pointer counts code units from the code
-		 * object's own co_code_adaptive; one unit before it is a
-		 * frame not begun (lasti -1, its first line). */
-		uint64_t units = code + (uint64_t)L->co_code_adaptive;
-		bool known = instr + 2 >= units && instr + 2 - units < (1u << 30);
-		/* From the unsigned difference, which KNOWN bounds: the signed
-		 * one of two torn pointers can overflow. */
-		read_code(c, L, code, known ? (int64_t)((instr + 2 - units) / 2) - 1 : -1, budget, &f);
-		if (!known)
-			f.line = 0;
-		push(t, &alloc, &f);
+		add_frame(c, L, code, instr, owner, entry, budget, t, &alloc);
 		frame = prev;
 	}
 }
@@ -969,4 +984,69 @@ int crash_python_frames(struct rc_crash *c, struct strbuf *err)
 int crash_python_thread_frames(struct rc_crash *c, struct strbuf *err)
 {
 	return python_frames(c, false, err);
+}
+
+int crash_python_walk(struct rc_crash *c, struct rc_py_walk *w, struct strbuf *err)
+{
+	struct py_layout buf = { 0 };
+	const struct py_layout *L;
+
+	memset(w, 0, sizeof(*w));
+	if (!c->sym_py_runtime)
+		return 0;
+	if (!(L = layout_of(c, &buf, err)))
+		return -1;
+	bool objects = L->tstate_frame >= 0;
+	w->interp_head = (int16_t)L->runtime_interpreters_head;
+	w->threads_head = (int16_t)L->interp_threads_head;
+	w->tstate_next = (int16_t)L->tstate_next;
+	w->tstate_native_tid = (int16_t)L->tstate_native_thread_id;
+	w->tstate_thread_id = (int16_t)L->tstate_thread_id;
+	if (objects) {
+		w->first_hop = (int16_t)L->tstate_frame;
+		w->second_hop = -1;
+		w->frame_code = (int16_t)L->frame_f_code;
+		w->frame_back = (int16_t)L->frame_f_back;
+		w->frame_instr = (int16_t)L->frame_f_lasti;
+		w->frame_owner = w->frame_entry = -1;
+		w->instr_size = 4;
+	} else {
+		bool direct = L->tstate_current_frame >= 0;
+		w->first_hop = (int16_t)(direct ? L->tstate_current_frame : L->tstate_cframe);
+		w->second_hop = (int16_t)(direct ? -1 : L->cframe_current_frame);
+		w->frame_code = (int16_t)L->iframe_code;
+		w->frame_back = (int16_t)L->iframe_previous;
+		w->frame_instr = (int16_t)L->iframe_prev_instr;
+		w->frame_owner = (int16_t)L->iframe_owner;
+		w->frame_entry = (int16_t)L->iframe_is_entry;
+		w->instr_size = 8;
+	}
+	if (w->interp_head < 0 || w->threads_head < 0 || w->tstate_next < 0 || w->first_hop < 0 ||
+	    w->frame_code < 0 || w->frame_back < 0 || (w->tstate_native_tid < 0 && w->tstate_thread_id < 0)) {
+		strbuf_addf(err, "Python %d.%d lacks a field the walk needs", c->py_major, c->py_minor);
+		return -1;
+	}
+	w->runtime = c->sym_py_runtime;
+	return 1;
+}
+
+int crash_python_raw_frames(struct rc_crash *c, struct rc_thread *t, const struct rc_py_raw *py, size_t n,
+			    struct strbuf *err)
+{
+	struct py_layout buf = { 0 };
+	const struct py_layout *L;
+	size_t alloc = 0, budget = PY_MAX_LINETABLES_TOTAL;
+
+	if (!c->sym_py_runtime)
+		return 0;
+	if (!(L = layout_of(c, &buf, err)))
+		return -1;
+	t->python = true;
+	for (size_t i = 0; i < n && i < PY_MAX_FRAMES; i++) {
+		if (L->tstate_frame >= 0)
+			add_frame_object(c, L, py[i].code, (uint32_t)py[i].instr, &budget, t, &alloc);
+		else
+			add_frame(c, L, py[i].code, py[i].instr, py[i].owner, py[i].entry, &budget, t, &alloc);
+	}
+	return 0;
 }

@@ -6,6 +6,7 @@
 #define RC_CRASH_PYTHON_H
 
 #include "crash/crash.h"
+#include "event/stack.h"
 #include "util/strbuf.h"
 
 /* Reads them into C's threads, through crash_read_mem (a core, or a
@@ -17,5 +18,16 @@ int crash_python_frames(struct rc_crash *c, struct strbuf *err);
 /* The same without the threads' names (which walk sys.modules): for the
  * one thread in C whose stack at a call is wanted, many times a run. */
 int crash_python_thread_frames(struct rc_crash *c, struct strbuf *err);
+
+/* How a source that never stops the thread can walk this Python's frames
+ * itself (event/stack.h): 1 with W filled, 0 when C runs no Python,
+ * -1 with ERR when its version is not known. */
+int crash_python_walk(struct rc_crash *c, struct rc_py_walk *w, struct strbuf *err);
+
+/* T's Python frames from the N raw ones such a walk read (innermost
+ * first), named from C's memory (code objects live on after their
+ * frames). 0 when done or when C is no Python; -1 with ERR as above. */
+int crash_python_raw_frames(struct rc_crash *c, struct rc_thread *t, const struct rc_py_raw *py, size_t n,
+			    struct strbuf *err);
 
 #endif

@@ -53,6 +53,64 @@ struct rc_stack {
 	size_t bytes;
 };
 
+/* A thread's registers and the top of its stack as a source that never
+ * stops it copied them at a call's exit (the eBPF capture's stack
+ * record), for whoever unwinds (capture.h, on_stack): the registers in
+ * x86-64 user_regs_struct's order (those not copied 0), and LEN bytes of
+ * the stack from sp up. */
+#define RC_STACK_COPY_NREGS 27
+
+/* How a source that never stops a thread walks its Python frames where
+ * the call is made (the eBPF capture, in the kernel): the offsets of the
+ * one interpreter's structures that lead from _PyRuntime to the
+ * thread's innermost frame and on, from the unwinder that read them
+ * (crash/python.h). An offset of -1 is a field this version lacks. */
+struct rc_py_walk {
+	uint64_t runtime;		/* _PyRuntime's address; 0: none */
+	int16_t interp_head;		/* _PyRuntime.interpreters.head */
+	int16_t threads_head;		/* PyInterpreterState's first thread state */
+	int16_t tstate_next;
+	int16_t tstate_native_tid;	/* the kernel tid (3.11+) */
+	int16_t tstate_thread_id;	/* pthread_self(): the fs base */
+	int16_t first_hop;		/* thread state -> the innermost frame, */
+	int16_t second_hop;		/* through a _PyCFrame (3.11, 3.12) */
+	int16_t frame_code;
+	int16_t frame_back;
+	int16_t frame_instr;		/* the last or next instruction */
+	int16_t frame_owner;		/* whose frame it is (a byte) */
+	int16_t frame_entry;		/* the first of its C call's run (a byte, 3.11) */
+	uint8_t instr_size;		/* 4: an int f_lasti (3.8-3.10), 8: a pointer */
+};
+
+/* One Python frame as the source read it: its code object and
+ * instruction, for the unwinder to name from the process's memory. */
+struct rc_py_raw {
+	uint64_t code, instr;
+	uint8_t owner, entry;
+};
+
+/* What the source read of the thread's Python frames. */
+enum rc_py_read {
+	RC_PY_NOT_ASKED,	/* no walk for the process yet (or no Python) */
+	RC_PY_READ,		/* PY holds the frames, innermost first */
+	RC_PY_NO_THREAD,	/* no thread state is the thread's: it runs no Python */
+	RC_PY_FAILED,		/* a read of the walk failed (memory torn or paged out) */
+};
+
+struct rc_stack_copy {
+	uint64_t regs[RC_STACK_COPY_NREGS];
+	const unsigned char *bytes;
+	size_t len;
+	enum rc_py_read py_read;
+	const struct rc_py_raw *py;
+	size_t npy;
+	bool py_truncated;		/* the walk stopped at the source's cap */
+	/* The source's, for a walk it lacks (RC_PY_NOT_ASKED): whoever
+	 * unwinds may fill it, and the source walks the process's later
+	 * calls with it. */
+	struct rc_py_walk *walk;
+};
+
 /* A stack being made: frames are added innermost first, then
  * stack_build makes the one block that holds them and their strings. */
 struct stack_builder;

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,7 +202,61 @@ static const struct rc_stack *to_stack(const struct rc_thread *t)
 	return stack_build(b);
 }
 
-static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const uint64_t *regs)
+/* Whether any of T's Python frames has a name or a file. */
+static bool named(const struct rc_thread *t)
+{
+	for (size_t i = 0; i < t->npy; i++)
+		if (t->py[i].function || t->py[i].file)
+			return true;
+	return false;
+}
+
+/* T's Python frames from what the source read of them at the call
+ * (COPY: the thread ran on since, so its frames now are not the call's),
+ * named from C's memory; false with ERR saying why there are none. */
+static bool copied_python(struct rc_crash *c, pid_t tgid, struct rc_thread *t, const struct rc_stack_copy *copy,
+			  struct strbuf *err)
+{
+	bool ok = false;
+
+	strbuf_reset(err);
+	c->live_pid = tgid;
+	switch (copy->py_read) {
+	case RC_PY_NOT_ASKED:
+		/* The first call of this Python the source copied: from the
+		 * next on, it walks the frames itself. */
+		if (!copy->walk)
+			strbuf_adds(err, "the eBPF capture did not walk Python's frames; --backend ptrace does");
+		else if (crash_python_walk(c, copy->walk, err) < 0)
+			ok = true;	/* a Python whose frames are not read: native frames, as under ptrace */
+		else
+			strbuf_adds(err, "the eBPF capture walks Python's frames from the process's next call "
+				    "on (this one found the interpreter); --backend ptrace reads them at every call");
+		break;
+	case RC_PY_READ:
+		ok = crash_python_raw_frames(c, t, copy->py, copy->npy, err) == 0;
+		t->truncated |= copy->py_truncated;
+		if (ok && t->npy && !named(t)) {
+			/* Its code objects could not be read: gone with it. */
+			ok = false;
+			strbuf_addf(err, "process %d had exited before its Python frames were named (from its "
+				    "code objects); --backend ptrace names them at the call", (int)tgid);
+		}
+		break;
+	case RC_PY_NO_THREAD:
+		ok = true;	/* a thread that runs no Python: native frames */
+		break;
+	case RC_PY_FAILED:
+		strbuf_adds(err, "the eBPF capture could not read the thread's Python frames (memory paged out "
+			      "or changing); --backend ptrace reads them with the thread stopped");
+		break;
+	}
+	c->live_pid = 0;
+	return ok;
+}
+
+static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const uint64_t *regs,
+				   const struct rc_stack_copy *copy)
 {
 	struct proc *p = proc_of(w, tgid);
 	double t0 = mono();
@@ -214,51 +269,86 @@ static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const
 	}
 	if (!p->u) {
 		w->stats.failed++;
+		if (copy && kill(tgid, 0) < 0 && errno == ESRCH)
+			return stack_missing(tid, "process %d had exited before the eBPF capture's copy of its stack "
+					     "was read (its frames are named from the running process); --backend "
+					     "ptrace reads them at the call", (int)tgid);
 		return stack_missing(tid, "cannot read process %d: %s", (int)tgid, p->why);
 	}
 	struct rc_thread t = { .tid = tid };
 	struct strbuf err = STRBUF_INIT;
-	if (crash_thread_unwind(p->u, &t, regs, &err) < 0) {
+	struct rc_crash *c = crash_thread_unwind_model(p->u);
+	if (copy) {
+		c->stack_copy = copy->bytes;
+		c->stack_copy_at = copy->regs[RC_REG_RSP];
+		c->stack_copy_len = copy->len;
+	}
+	int r = crash_thread_unwind(p->u, &t, regs, &err);
+	c->stack_copy = NULL;
+	if (r < 0) {
 		s = stack_missing(tid, "cannot unwind: %s", strbuf_str(&err));
 		w->stats.failed++;
+	} else if (copy && c->sym_py_runtime && !copied_python(c, tgid, &t, copy, &err)) {
+		s = stack_missing(tid, "%s", strbuf_str(&err));
+		w->stats.failed++;
 	} else {
-		/* Its Python frames, read while it is still stopped (or
-		 * asleep in its call: they do not change then either). */
-		struct rc_crash *c = crash_thread_unwind_model(p->u);
-		c->live_pid = tgid;
-		c->threads = &t;
-		c->nthreads = 1;
-		strbuf_reset(&err);
-		crash_python_thread_frames(c, &err);
-		c->threads = NULL;
-		c->nthreads = 0;
-		c->live_pid = 0;
+		if (!copy) {
+			/* Its Python frames, read while it is still stopped
+			 * (or asleep in its call: they do not change then
+			 * either). */
+			c->live_pid = tgid;
+			c->threads = &t;
+			c->nthreads = 1;
+			strbuf_reset(&err);
+			crash_python_thread_frames(c, &err);
+			c->threads = NULL;
+			c->nthreads = 0;
+			c->live_pid = 0;
+		}
 		s = stack_shelf_put(&w->shelf, to_stack(&t));
 		w->stats.shared = w->shelf.shared;
 		w->stats.taken++;
 	}
-	/* T is ours: its frames and Python frames go with it. */
-	for (size_t i = 0; i < t.nframes; i++) {
-		free(t.frames[i].function);
-		free(t.frames[i].file);
-	}
-	free(t.frames);
-	for (size_t i = 0; i < t.npy; i++) {
-		free(t.py[i].function);
-		free(t.py[i].file);
-	}
-	free(t.py);
-	free(t.unwind_error);
-	free(t.py_name);
-	free(t.name);
+	crash_thread_release(&t);
 	strbuf_release(&err);
 	w->stats.seconds += mono() - t0;
 	return s;
 }
 
+/* The kernel's probe (COPY at a call no finding quotes, its process's
+ * Python not walked yet): the copy is unwound only for the modules it
+ * runs in, which name _PyRuntime once the interpreter is loaded, and
+ * the walk found is given back through COPY. */
+static void probe(struct where *w, pid_t tgid, pid_t tid, const uint64_t *regs, const struct rc_stack_copy *copy)
+{
+	struct proc *p = proc_of(w, tgid);
+	double t0 = mono();
+
+	p->used = ++w->clock;
+	if (!p->u)
+		return;
+	struct rc_thread t = { .tid = tid };
+	struct strbuf err = STRBUF_INIT;
+	struct rc_crash *c = crash_thread_unwind_model(p->u);
+	c->stack_copy = copy->bytes;
+	c->stack_copy_at = copy->regs[RC_REG_RSP];
+	c->stack_copy_len = copy->len;
+	int r = crash_thread_unwind(p->u, &t, regs, &err);
+	c->stack_copy = NULL;
+	if (r == 0 && c->sym_py_runtime) {
+		c->live_pid = tgid;
+		crash_python_walk(c, copy->walk, &err);
+		c->live_pid = 0;
+	}
+	crash_thread_release(&t);
+	strbuf_release(&err);
+	w->stats.probes++;
+	w->stats.seconds += mono() - t0;
+}
+
 const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid)
 {
-	return take(w, tgid, tid, NULL);
+	return take(w, tgid, tid, NULL, NULL);
 }
 
 /* Where thread TID sleeps in a call, as /proc/PID/task/TID/syscall says
@@ -291,7 +381,7 @@ const struct rc_stack *where_take_blocked(struct where *w, pid_t tgid, pid_t tid
 
 	if (!sleeping_at(tgid, tid, regs))
 		return stack_missing(tid, "thread %d was no longer asleep in the call", (int)tid);
-	return take(w, tgid, tid, regs);
+	return take(w, tgid, tid, regs, NULL);
 }
 
 /* E, a read or write that moved data on an fd of the program's own, is
@@ -333,7 +423,8 @@ static bool wake_of_waited(struct where *w, pid_t tgid, const struct rc_event *e
 	return !event_futex_woke(e) || hmap_get_int(&w->waited, word_key(tgid, e->addr));
 }
 
-const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e)
+const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e,
+				     const struct rc_stack_copy *copy)
 {
 	if (e->kind != RC_EV_SYSCALL)
 		return NULL;
@@ -341,6 +432,20 @@ const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, con
 	if ((cl & CL_EXEC) && !e->err && e->ret_known) {
 		/* A new program: nothing of the old one's modules holds. */
 		where_forget(w, tgid);
+		return NULL;
+	}
+	if (copy) {
+		/* The copy is the kernel's choice of calls; this one, of what
+		 * is worth unwinding among them. A copy at a call not worth
+		 * it is the kernel's probe for the walk of the process's
+		 * Python (struct rc_stack_copy): the stack is unwound for the
+		 * modules it runs in, and given to no one. */
+		uint64_t regs[RC_CRASH_NREGS] = { 0 };
+		memcpy(regs, copy->regs, MIN(sizeof(regs), sizeof(copy->regs)));
+		if (where_wants(e))
+			return take(w, tgid, tid, regs, copy);
+		if (copy->py_read == RC_PY_NOT_ASKED && copy->walk)
+			probe(w, tgid, tid, regs, copy);
 		return NULL;
 	}
 	if ((cl & CL_FUTEX) && !wake_of_waited(w, tgid, e))

@@ -1,5 +1,7 @@
 /* Where in the code: a call's stack, taken from a thread the tracer
- * holds at the call's exit (event/stack.h says what a stack is).
+ * holds at the call's exit, or from the copy of its registers, stack and
+ * Python frames (code objects and instructions) that the eBPF capture
+ * made there (event/stack.h says what a stack is).
  *
  * The command wires it: the capture hands each call's exit, with the
  * thread stopped, to the command, which asks where_take; the capture
@@ -30,11 +32,17 @@ void where_free(struct where *w);
 bool where_wants(const struct rc_event *e);
 
 /* E, a call of thread TID of process TGID, has returned and the thread
- * is stopped there (or E->blocked: it is still inside, and runs on): its stack (a reference for the caller), or one that
- * says why there is none; NULL when E is no call whose stack is wanted.
- * Every call's exit is told, as an exec ends the unwinder's view of the
- * process. */
-const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e);
+ * is stopped there, or COPY holds its registers, stack and Python frames
+ * as they were then (the eBPF capture's: the thread ran on), or
+ * E->blocked: it is still inside, and runs on: its stack (a reference for
+ * the caller), or one that says why there is none; NULL when E is no call
+ * whose stack is wanted. A COPY that lacks the Python frames because the
+ * source has no walk for the process gets one in COPY->walk when the
+ * process runs a Python whose frames are read (even at a call whose
+ * stack is not wanted: the source's probe). Every call's exit is told,
+ * as an exec ends the unwinder's view of the process. */
+const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e,
+				     const struct rc_stack_copy *copy);
 
 /* The stack of thread TID, ptrace-stopped. */
 const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid);
@@ -50,7 +58,8 @@ void where_forget(struct where *w, pid_t tgid);
 /* Counters for -v and benchmarks. */
 struct where_stats {
 	uint64_t taken, failed, shared;
-	double seconds;		/* spent unwinding, the tracee stopped */
+	uint64_t probes;	/* copies unwound only to find a Python's walk */
+	double seconds;		/* spent unwinding (under ptrace, the tracee stopped) */
 };
 const struct where_stats *where_stats(const struct where *w);
 

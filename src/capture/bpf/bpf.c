@@ -124,6 +124,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
 	c->skel->rodata->filter_calls = o && o->select;
 	c->skel->rodata->summing = sums;
+	c->skel->rodata->stacks = o && o->stacks;
 	c->skel->rodata->sigreturn_nr = SYS_rt_sigreturn;
 	/* Diagnosis mode has no entry hook, and needs to know when a call
 	 * blocks; a full capture, the other way round. */
@@ -313,6 +314,33 @@ bool bpf_capture_following(const struct bpf_capture *c)
 	__u32 key;
 
 	return bpf_map_get_next_key(bpf_map__fd(c->skel->maps.followed), NULL, &key) == 0;
+}
+
+void bpf_capture_python(struct bpf_capture *c, pid_t tgid, uint64_t mm, const struct rc_py_walk *w)
+{
+	struct rcb_py_walk v = {
+		.mm = mm,
+		.probe_gap_ns = RCB_PROBE_MAX_NS,
+		.runtime = w->runtime,
+		.interp_head = w->interp_head,
+		.threads_head = w->threads_head,
+		.tstate_next = w->tstate_next,
+		.tstate_native_tid = w->tstate_native_tid,
+		.tstate_thread_id = w->tstate_thread_id,
+		.first_hop = w->first_hop,
+		.second_hop = w->second_hop,
+		.frame_code = w->frame_code,
+		.frame_back = w->frame_back,
+		.frame_instr = w->frame_instr,
+		.frame_owner = w->frame_owner,
+		.frame_entry = w->frame_entry,
+		.instr_size = w->instr_size,
+	};
+	__u32 key = (__u32)tgid;
+
+	/* A full map drops its least recently used walk: that process's
+	 * stacks go without Python frames, and say so. */
+	bpf_map_update_elem(bpf_map__fd(c->skel->maps.pywalks), &key, &v, BPF_ANY);
 }
 
 void bpf_capture_detach(struct bpf_capture *c)

@@ -34,6 +34,7 @@
 #include "capture/bpf/record.h"
 #include "capture/capture.h"
 #include "capture/call.h"
+#include "event/stack.h"
 #include "util/strbuf.h"
 
 struct bpf_capture;
@@ -50,6 +51,9 @@ struct bpf_capture_opts {
 	/* Diagnosis mode: sum what the rules need only as sums (record.h,
 	 * RCB_SUM) instead of recording each call. */
 	bool sums;
+	/* Where in the code: a stack record before each call a finding may
+	 * quote (record.h, RCB_STACK). */
+	bool stacks;
 };
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err);
@@ -79,6 +83,9 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
 /* Whether any process is followed still (the kernel forgets each one
  * when its last thread ends). */
 bool bpf_capture_following(const struct bpf_capture *c);
+/* Process TGID's Python frames are walked in the kernel with W while its
+ * program is the one whose memory is MM (record.h, struct rcb_py_walk). */
+void bpf_capture_python(struct bpf_capture *c, pid_t tgid, uint64_t mm, const struct rc_py_walk *w);
 
 /* Detach the programs (the exit hook first), keeping the ring and the
  * maps to read what is left; bpf_capture_close does it too. */
@@ -114,6 +121,7 @@ struct bpf_rec {
 	struct rcb_exit exit;	/* RCB_EXIT */
 	struct rcb_fork fork;	/* RCB_FORK */
 	struct rcb_sum sum;	/* RCB_SUM */
+	const struct rcb_stack *stack;	/* RCB_STACK: in the record itself (large) */
 	struct mem_region region[BPF_REC_REGIONS];
 	size_t nregions;
 	/* Made by the parse: an exec's argv array, the lengths a call was
@@ -152,6 +160,12 @@ void bpf_replay_hide_until_exec(struct bpf_replay *rp, pid_t pid);
 void bpf_replay_only(struct bpf_replay *rp, pid_t pid);
 /* 0, or -1 for a record that is not well formed (counted, skipped). */
 int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size);
+/* The Python walks that unwinding a stack record finds (event/stack.h,
+ * rc_stack_copy) are given to FN, for the capture to walk the process's
+ * frames in the kernel from then on (bpf_capture_python): the replay
+ * itself never touches the kernel's maps. */
+typedef void (*bpf_walk_fn)(void *user, pid_t tgid, uint64_t mm, const struct rc_py_walk *w);
+void bpf_replay_walks_to(struct bpf_replay *rp, bpf_walk_fn fn, void *user);
 uint64_t bpf_replay_bad_records(const struct bpf_replay *rp);
 /* The end of the capture: when DETACHING, each thread of the PIDS given
  * and of the processes seen that is still in a call is left blocked in

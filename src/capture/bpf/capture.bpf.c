@@ -38,6 +38,9 @@ const volatile __u8 summing;
 /* rt_sigreturn's number: at its exit the registers are the restored
  * ones, and orig_ax says -1. */
 const volatile __s64 sigreturn_nr = -1;
+/* Where in the code: a stack record before each call a finding may
+ * quote (record.h, RCB_STACK). */
+const volatile __u8 stacks;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -59,6 +62,19 @@ struct {
 	__type(key, __u32);	/* tgid */
 	__type(value, __u8);
 } gone SEC(".maps");
+
+/* How to walk each Python process's frames (record.h, struct
+ * rcb_py_walk), as the loader found them; least recently used go first. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);	/* tgid */
+	__type(value, struct rcb_py_walk);
+} pywalks SEC(".maps");
+
+/* Thread states looked through for the calling thread's: a service's
+ * thread pool stays far below. */
+#define RCB_PY_THREADS 128
 
 #define FOLLOWED 1
 #define FOLLOWED_FATAL_TOLD 2	/* on_signal_generate told its fatal signal */
@@ -1095,6 +1111,156 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 	return en;
 }
 
+/* Whether a finding may quote the call NR that returned RET after
+ * DUR_NS: a failure (not a try again, an interrupted wait, a futex's
+ * time-out), an exec, a connect or bind, a long wait. The loader
+ * unwinds only what it keeps of these (where/). */
+static __always_inline int stack_wanted(__s64 nr, long ret, __u64 dur_ns)
+{
+	if (dur_ns >= RCB_STACK_WAIT_NS)
+		return 1;
+	if (ret < 0 && ret >= -4095)
+		return ret != -11 && ret != -4 && !(ret <= -512 && ret >= -516) && !(ret == -110 && nr == 202);
+	/* execve, execveat, connect, bind (x86-64's numbers). */
+	return nr == 59 || nr == 322 || nr == 42 || nr == 49;
+}
+
+/* Reads a word of N bytes (4 or 8) of user memory at ADDR into *V;
+ * false when it cannot be read. */
+static __always_inline int user_word(__u64 addr, __u32 n, __u64 *v)
+{
+	*v = 0;
+	return bpf_probe_read_user(v, n == 4 ? 4 : 8, (const void *)addr) == 0;
+}
+
+/* The thread state of thread TID (whose fs base is FS) in walk W's
+ * process: the one whose native_thread_id is TID or whose thread_id
+ * (pthread_self()) is FS. 0: none; -1: a read failed. */
+static __always_inline long py_thread(const struct rcb_py_walk *w, __u32 tid, __u64 fs, __u64 *out)
+{
+	__u64 interp, ts, id;
+
+	if (!user_word(w->runtime + w->interp_head, 8, &interp))
+		return -1;
+	/* No interpreter yet (or none left): no thread runs Python. */
+	if (!interp)
+		return 0;
+	if (!user_word(interp + w->threads_head, 8, &ts))
+		return -1;
+	for (int i = 0; i < RCB_PY_THREADS && ts; i++) {
+		if (w->tstate_native_tid >= 0 && user_word(ts + w->tstate_native_tid, 8, &id) && id == tid)
+			break;
+		if (w->tstate_thread_id >= 0 && user_word(ts + w->tstate_thread_id, 8, &id) && id == fs)
+			break;
+		if (!user_word(ts + w->tstate_next, 8, &ts))
+			return -1;
+	}
+	*out = ts;
+	return ts != 0;
+}
+
+/* Thread TID's Python frames into R, by the walk the loader gave for
+ * its process (record.h, struct rcb_py_walk). */
+static __noinline void py_frames(struct rcb_stack *r, __u32 tgid, __u32 tid)
+{
+	struct rcb_py_walk *w = bpf_map_lookup_elem(&pywalks, &tgid);
+	__u64 ts, frame;
+
+	r->npy = 0;
+	r->py_truncated = 0;
+	r->py_read = RCB_PY_NOT_ASKED;
+	if (!w || w->mm != r->mm || !w->runtime)
+		return;
+	long found = py_thread(w, tid, r->regs[RCB_R_FS], &ts);
+	r->py_read = found < 0 ? RCB_PY_FAILED : found == 0 ? RCB_PY_NO_THREAD : RCB_PY_READ;
+	if (found <= 0)
+		return;
+	if (!user_word(ts + w->first_hop, 8, &frame) ||
+	    (w->second_hop >= 0 && frame && !user_word(frame + w->second_hop, 8, &frame))) {
+		r->py_read = RCB_PY_FAILED;
+		return;
+	}
+	for (int n = 0; n < RCB_PY_FRAMES && frame; n++) {
+		struct rcb_py_frame *f = &r->py[n];
+		__u8 b = 0;
+		if (!user_word(frame + w->frame_code, 8, &f->code) ||
+		    !user_word(frame + w->frame_instr, w->instr_size, &f->instr)) {
+			r->py_read = RCB_PY_FAILED;
+			return;
+		}
+		f->owner = f->entry = 0;
+		if (w->frame_owner >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_owner)) == 0)
+			f->owner = b;
+		if (w->frame_entry >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_entry)) == 0)
+			f->entry = b;
+		r->npy = n + 1;
+		if (!user_word(frame + w->frame_back, 8, &frame)) {
+			r->py_read = RCB_PY_FAILED;
+			return;
+		}
+	}
+	r->py_truncated = frame != 0;
+}
+
+/* Whether a probe is due for process TGID at NOW (record.h, struct
+ * rcb_py_walk): the loader has no walk of its Python, if it runs one, and
+ * the gap since the last probe has passed. */
+static __always_inline int probe_due(__u32 tgid, __u64 now)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 mm = (__u64)BPF_CORE_READ(t, mm);
+	struct rcb_py_walk *w = bpf_map_lookup_elem(&pywalks, &tgid);
+
+	if (w && w->mm == mm) {
+		if (w->runtime || now < w->next_probe_ns)
+			return 0;
+		/* Threads race here: a probe more or less is no harm. */
+		w->next_probe_ns = now + w->probe_gap_ns;
+		w->probe_gap_ns = w->probe_gap_ns < RCB_PROBE_MAX_NS / 2 ? 2 * w->probe_gap_ns : RCB_PROBE_MAX_NS;
+		return 1;
+	}
+	/* A program new to the map: its first calls are the dynamic
+	 * loader's, with no interpreter to find yet. */
+	struct rcb_py_walk n = { .mm = mm, .next_probe_ns = now + RCB_PROBE_FIRST_NS,
+				 .probe_gap_ns = RCB_PROBE_FIRST_NS };
+	bpf_map_update_elem(&pywalks, &tgid, &n, BPF_ANY);
+	return 0;
+}
+
+/* The thread's registers and the top of its user stack, as a record of
+ * their own (record.h, RCB_STACK). */
+static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __u32 tid)
+{
+	struct rcb_stack *r = reserve(sizeof(*r));
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	if (!r)
+		return;
+	header(&r->h, RCB_STACK, sizeof(*r), tgid, tid);
+	r->regs[RCB_R_IP] = regs->ip;
+	r->regs[RCB_R_SP] = regs->sp;
+	r->regs[RCB_R_BP] = regs->bp;
+	r->regs[RCB_R_BX] = regs->bx;
+	r->regs[RCB_R_R12] = regs->r12;
+	r->regs[RCB_R_R13] = regs->r13;
+	r->regs[RCB_R_R14] = regs->r14;
+	r->regs[RCB_R_R15] = regs->r15;
+	r->regs[RCB_R_FS] = BPF_CORE_READ(t, thread.fsbase);
+	r->mm = (__u64)BPF_CORE_READ(t, mm);
+	py_frames(r, tgid, tid);
+	/* A thread's stack may end sooner than the copy would: smaller
+	 * copies until one can be read. */
+	void *sp = (void *)regs->sp;
+	r->len = 0;
+	if (bpf_probe_read_user(r->stack, RCB_STACK_BYTES, sp) == 0)
+		r->len = RCB_STACK_BYTES;
+	else if (bpf_probe_read_user(r->stack, RCB_STACK_BYTES / 4, sp) == 0)
+		r->len = RCB_STACK_BYTES / 4;
+	else if (bpf_probe_read_user(r->stack, RCB_STACK_BYTES / 16, sp) == 0)
+		r->len = RCB_STACK_BYTES / 16;
+	bpf_ringbuf_submit(r, 0);
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -1122,6 +1288,9 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		flags = RCB_CALL_NO_ENTRY;
 	}
 	en->live = 0;
+	__u64 exit_ns = summing ? en->end_ns : bpf_ktime_get_ns();
+	if (stacks && (stack_wanted(en->nr, ret, exit_ns > en->ns ? exit_ns - en->ns : 0) || probe_due(tgid, exit_ns)))
+		stack_out(regs, tgid, tid);
 	struct rcb_call *r = (void *)sc->buf;
 	header(&r->h, RCB_CALL, 0, tgid, tid);
 	r->nr = en->nr;
@@ -1129,7 +1298,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		r->args[i] = en->args[i];
 	r->ret = ret;
 	r->enter_ns = en->ns;
-	r->exit_ns = summing ? en->end_ns : bpf_ktime_get_ns();
+	r->exit_ns = exit_ns;
 	r->nitems = 0;
 	r->flags = flags;
 	__u32 size = add_items(sc, sizeof(*r), en, ret);

@@ -337,6 +337,13 @@ int bpf_record_parse(const void *rec, size_t size, struct bpf_rec *r)
 		if (r->fork.clone_args_len)
 			add_region(r, r->fork.args[0], r->fork.clone_args, r->fork.clone_args_len);
 		return 0;
+	case RCB_STACK:
+		if (size < sizeof(struct rcb_stack))
+			return -1;
+		r->stack = rec;
+		if (r->stack->len > RCB_STACK_BYTES)
+			return -1;
+		return 0;
 	case RCB_SUM:
 		if (size < sizeof(r->sum))
 			return -1;

@@ -125,6 +125,7 @@ enum rcb_kind {
 	RCB_SIGNAL,		/* a signal delivered to a thread */
 	RCB_FORK,		/* a thread or process made by a followed one */
 	RCB_SUM,		/* like calls summed (diagnosis mode) */
+	RCB_STACK,		/* where in the code the thread's next call record was made */
 };
 
 /* The loss counters, at the start of each CPU's scratch value. */
@@ -280,6 +281,74 @@ struct rcb_sum {
 	 * is among them), and the calls by the size's bit length. */
 	__u64 size[RCB_SUM_SIZES], size_count[RCB_SUM_SIZES];
 	__u64 hist[RCB_SUM_BITS];
+};
+
+/* Where in the code: for a call a finding may quote (failed, an exec, a
+ * connect or bind, a wait of RCB_STACK_WAIT_NS or more), the thread's
+ * user registers and the top of its user stack at the call's exit,
+ * written just before the call's own record, for the loader to unwind
+ * (the program runs on: its stack is copied, as perf's --call-graph
+ * dwarf does). The copy is the first RCB_STACK_BYTES above sp, or
+ * less where the stack ends sooner (LEN). */
+#define RCB_STACK_BYTES 16384
+#define RCB_STACK_WAIT_NS 10000000ULL
+
+enum rcb_stack_reg {
+	RCB_R_IP, RCB_R_SP, RCB_R_BP, RCB_R_BX, RCB_R_R12, RCB_R_R13, RCB_R_R14, RCB_R_R15, RCB_R_FS,
+	RCB_NREGS
+};
+
+/* Python frames walked in the kernel, innermost first, with the walk
+ * the loader gave for the process (struct rcb_py_walk): each frame's
+ * code object and instruction, which the loader names from the
+ * process's memory (code objects outlive their frames). */
+#define RCB_PY_FRAMES 48
+
+enum rcb_py_read {		/* event/stack.h's enum rc_py_read */
+	RCB_PY_NOT_ASKED,	/* no walk for the process's program (yet) */
+	RCB_PY_READ,
+	RCB_PY_NO_THREAD,	/* no thread state is the thread's */
+	RCB_PY_FAILED,		/* a read failed: the frames are not whole */
+};
+
+struct rcb_py_frame {
+	__u64 code, instr;
+	__u8 owner, entry;
+	__u8 pad[6];
+};
+
+struct rcb_stack {
+	struct rcb_header h;
+	__u64 regs[RCB_NREGS];	/* enum rcb_stack_reg */
+	__u64 mm;		/* the program's memory (a new one at each exec) */
+	__u32 len;		/* bytes of STACK copied (0: none could be) */
+	__u8 py_read;		/* enum rcb_py_read */
+	__u8 py_truncated;	/* more frames than RCB_PY_FRAMES */
+	__u16 npy;
+	struct rcb_py_frame py[RCB_PY_FRAMES];
+	__u8 stack[RCB_STACK_BYTES];
+};
+
+/* How to walk a process's Python frames (event/stack.h, struct
+ * rc_py_walk), in the kernel's `pywalks` map by tgid, written by the
+ * loader when a stack record shows it a Python it has no walk for. MM
+ * ties it to one program: after an exec it no longer applies. Until the
+ * loader writes one (RUNTIME 0), the kernel sends a stack record now and
+ * then even at a call no finding quotes (a probe, at NEXT_PROBE_NS, the
+ * gap between probes doubling from RCB_PROBE_FIRST_NS to
+ * RCB_PROBE_MAX_NS), so that a failure that is the process's first copied
+ * call has its Python frames walked too. */
+#define RCB_PROBE_FIRST_NS 4000000ULL
+#define RCB_PROBE_MAX_NS 2000000000ULL
+
+struct rcb_py_walk {
+	__u64 mm;
+	__u64 runtime;		/* 0: no walk yet */
+	__u64 next_probe_ns, probe_gap_ns;
+	__s16 interp_head, threads_head, tstate_next, tstate_native_tid, tstate_thread_id, first_hop, second_hop,
+		frame_code, frame_back, frame_instr, frame_owner, frame_entry;
+	__u8 instr_size;
+	__u8 pad[7];
 };
 
 /* The sums in progress, a slot each in the kernel's `sums` array: the

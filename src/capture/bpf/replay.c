@@ -12,6 +12,7 @@
 
 #include "capture/bpf/bpf.h"
 #include "event/facts.h"
+#include "event/stack.h"
 #include "util/hmap.h"
 #include "util/util.h"
 
@@ -19,6 +20,14 @@
 struct rthread {
 	struct tracee t;	/* first: capture gets &t */
 	double last_mono;	/* 0: no call seen */
+	/* The stack record that came before its next call record: the
+	 * stack at that call's exit. */
+	struct rc_stack_copy stack;
+	unsigned char *stack_bytes;
+	struct rc_py_raw py[RCB_PY_FRAMES];
+	uint64_t mm;
+	struct rc_py_walk walk;	/* one found at its call (rc_stack_copy) */
+	bool has_stack;
 };
 
 /* Threads known at once: a real tree of processes stays far below; the
@@ -34,6 +43,8 @@ struct bpf_replay {
 	pid_t only;		/* without -f: this process alone; 0 all */
 	uint64_t bad;		/* records not well formed */
 	struct bpf_rec rec;	/* the one being replayed (large) */
+	bpf_walk_fn on_walk;	/* given the Python walks found; NULL: none */
+	void *walk_user;
 };
 
 struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
@@ -48,16 +59,26 @@ struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
 	return rp;
 }
 
-static void forget(struct bpf_replay *rp, struct tracee *t)
+void bpf_replay_walks_to(struct bpf_replay *rp, bpf_walk_fn fn, void *user)
 {
-	hmap_del_int(&rp->threads, t->tid);
-	capture_thread_release(rp->c, t);
-	free(t);
+	rp->on_walk = fn;
+	rp->walk_user = user;
 }
 
 static void free_thread(void *p)
 {
+	struct rthread *rt = p;
+
+	if (rt)
+		free(rt->stack_bytes);
 	free(p);
+}
+
+static void forget(struct bpf_replay *rp, struct tracee *t)
+{
+	hmap_del_int(&rp->threads, t->tid);
+	capture_thread_release(rp->c, t);
+	free_thread(t);
 }
 
 void bpf_replay_free(struct bpf_replay *rp)
@@ -201,6 +222,10 @@ static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bp
 		replay_entry(rp, t, &v, r->call.enter_ns);
 	/* A call the thread never returned from ends with the thread
 	 * (" = ?"), as the tracer's does: its end record follows. */
+	struct rthread *rt = (struct rthread *)t;
+	if (rt->has_stack && !(r->call.flags & RCB_CALL_UNRETURNED))
+		v.stack = &rt->stack;
+	rt->has_stack = false;
 	if (!(r->call.flags & RCB_CALL_UNRETURNED)) {
 		struct rc_live live;
 		if (r->live) {
@@ -208,7 +233,11 @@ static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bp
 			v.live = &live;
 		}
 		at(rp, r->call.exit_ns);
+		rt->walk.runtime = 0;
 		capture_call_exit(rp->c, t, &v);
+		/* The unwinder found how to walk the process's Python. */
+		if (v.stack && rt->walk.runtime && rp->on_walk)
+			rp->on_walk(rp->walk_user, t->tgid, rt->mm, &rt->walk);
 		t->in_syscall = false;
 		((struct rthread *)t)->last_mono = (double)r->call.exit_ns / 1e9;
 	}
@@ -261,6 +290,34 @@ static void replay_sum(struct bpf_replay *rp, struct tracee *t, const struct rcb
 	memcpy(sum.hist, r->hist, sizeof(sum.hist));
 	at(rp, r->last_ns);
 	capture_replay_sum(rp->c, t, (long)r->nr, r->fd, (double)r->time_ns / 1e9, &sum);
+}
+
+/* S, the stack at the exit of the thread's next call record. */
+static void keep_stack(struct rthread *rt, const struct rcb_stack *s)
+{
+	static const int at[RCB_NREGS] = {
+		[RCB_R_IP] = 16, [RCB_R_SP] = 19, [RCB_R_BP] = 4, [RCB_R_BX] = 5, [RCB_R_R12] = 3,
+		[RCB_R_R13] = 2, [RCB_R_R14] = 1, [RCB_R_R15] = 0, [RCB_R_FS] = 21,
+	};
+
+	if (!rt->stack_bytes)
+		rt->stack_bytes = xmalloc(RCB_STACK_BYTES);
+	memset(rt->stack.regs, 0, sizeof(rt->stack.regs));
+	for (int i = 0; i < RCB_NREGS; i++)
+		rt->stack.regs[at[i]] = s->regs[i];
+	memcpy(rt->stack_bytes, s->stack, s->len);
+	rt->stack.bytes = rt->stack_bytes;
+	rt->stack.len = s->len;
+	rt->stack.py_read = s->py_read <= RCB_PY_FAILED ? (enum rc_py_read)s->py_read : RC_PY_FAILED;
+	rt->stack.npy = MIN((size_t)s->npy, (size_t)RCB_PY_FRAMES);
+	rt->stack.py_truncated = s->py_truncated;
+	for (size_t i = 0; i < rt->stack.npy; i++)
+		rt->py[i] = (struct rc_py_raw){ .code = s->py[i].code, .instr = s->py[i].instr,
+						.owner = s->py[i].owner, .entry = s->py[i].entry };
+	rt->stack.py = rt->py;
+	rt->stack.walk = &rt->walk;
+	rt->mm = s->mm;
+	rt->has_stack = true;
 }
 
 int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
@@ -318,6 +375,9 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 	}
 	case RCB_SUM:
 		replay_sum(rp, t, &r->sum);
+		break;
+	case RCB_STACK:
+		keep_stack((struct rthread *)t, r->stack);
 		break;
 	case RCB_EXIT: {
 		at(rp, r->exit.ns);
