@@ -219,6 +219,13 @@ static char *dup_or_null(const char *p)
 	return p ? xstrdup(p) : NULL;
 }
 
+/* OFF moved on by BY bytes, wrapping as the kernel's unsigned offsets
+ * do: both come from the trace, which may say anything. */
+static long long shifted(long long off, uint64_t by)
+{
+	return (long long)((uint64_t)off + by);
+}
+
 /* Forget what PID had mapped in [addr, addr + len): mappings inside go,
  * mappings reaching into it are cut back, one spanning it is split. */
 static void unmap_range(struct state *s, int pid, uint64_t addr, uint64_t len)
@@ -236,7 +243,7 @@ static void unmap_range(struct state *s, int pid, uint64_t addr, uint64_t len)
 		if (m->addr < addr && m_end > end) {
 			/* Split: the part after the hole is a mapping of its own. */
 			struct mapping tail = *m;
-			tail.offset += (long long)(end - m->addr);
+			tail.offset = shifted(tail.offset, end - m->addr);
 			tail.addr = end;
 			tail.len = m_end - end;
 			/* Copies first: making room may evict M itself. */
@@ -252,7 +259,7 @@ static void unmap_range(struct state *s, int pid, uint64_t addr, uint64_t len)
 			i++;
 			continue;
 		}
-		m->offset += (long long)(end - m->addr);
+		m->offset = shifted(m->offset, end - m->addr);
 		m->len = m_end - end;
 		m->addr = end;
 		return;
