@@ -202,6 +202,23 @@ static const struct rc_stack *to_stack(const struct rc_thread *t)
 	return stack_build(b);
 }
 
+/* T's native frames from REGS, its stack read from COPY where it has it
+ * (the thread ran on since) and from the process elsewhere. */
+static int unwind(struct proc *p, struct rc_thread *t, const uint64_t *regs, const struct rc_stack_copy *copy,
+		  struct strbuf *err)
+{
+	struct rc_crash *c = crash_thread_unwind_model(p->u);
+
+	if (copy) {
+		c->stack_copy = copy->bytes;
+		c->stack_copy_at = copy->regs[RC_REG_RSP];
+		c->stack_copy_len = copy->len;
+	}
+	int r = crash_thread_unwind(p->u, t, regs, err);
+	c->stack_copy = NULL;
+	return r;
+}
+
 /* Whether any of T's Python frames has a name or a file. */
 static bool named(const struct rc_thread *t)
 {
@@ -278,14 +295,7 @@ static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const
 	struct rc_thread t = { .tid = tid };
 	struct strbuf err = STRBUF_INIT;
 	struct rc_crash *c = crash_thread_unwind_model(p->u);
-	if (copy) {
-		c->stack_copy = copy->bytes;
-		c->stack_copy_at = copy->regs[RC_REG_RSP];
-		c->stack_copy_len = copy->len;
-	}
-	int r = crash_thread_unwind(p->u, &t, regs, &err);
-	c->stack_copy = NULL;
-	if (r < 0) {
+	if (unwind(p, &t, regs, copy, &err) < 0) {
 		s = stack_missing(tid, "cannot unwind: %s", strbuf_str(&err));
 		w->stats.failed++;
 	} else if (copy && c->sym_py_runtime && !copied_python(c, tgid, &t, copy, &err)) {
@@ -330,12 +340,7 @@ static void probe(struct where *w, pid_t tgid, pid_t tid, const uint64_t *regs, 
 	struct rc_thread t = { .tid = tid };
 	struct strbuf err = STRBUF_INIT;
 	struct rc_crash *c = crash_thread_unwind_model(p->u);
-	c->stack_copy = copy->bytes;
-	c->stack_copy_at = copy->regs[RC_REG_RSP];
-	c->stack_copy_len = copy->len;
-	int r = crash_thread_unwind(p->u, &t, regs, &err);
-	c->stack_copy = NULL;
-	if (r == 0 && c->sym_py_runtime) {
+	if (unwind(p, &t, regs, copy, &err) == 0 && c->sym_py_runtime) {
 		c->live_pid = tgid;
 		crash_python_walk(c, copy->walk, &err);
 		c->live_pid = 0;
