@@ -1228,9 +1228,14 @@ static __always_inline int probe_due(__u32 tgid, __u64 now)
 }
 
 /* The thread's registers and the top of its user stack, as a record of
- * their own (record.h, RCB_STACK). */
+ * their own (record.h, RCB_STACK). A stack is worth less than the calls:
+ * none is copied while a quarter of the ring buffer waits to be read
+ * (a busy tree of processes, a reader busy unwinding), so that the
+ * stacks never make the capture lose a call. */
 static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __u32 tid)
 {
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 4)
+		return;
 	struct rcb_stack *r = reserve(sizeof(*r));
 	struct task_struct *t = bpf_get_current_task_btf();
 
