@@ -1422,6 +1422,11 @@ fail:
 	return NULL;
 }
 
+int crash_thread_unwind_refresh(struct crash_thread_unwind *w, struct strbuf *err)
+{
+	return report_modules(w, err);
+}
+
 struct rc_crash *crash_thread_unwind_model(struct crash_thread_unwind *w)
 {
 	return &w->c;

@@ -64,6 +64,10 @@ struct crash_thread_unwind *crash_thread_unwind_new(pid_t pid, struct strbuf *er
  * frame was read. */
 int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, const uint64_t *regs,
 			struct strbuf *err);
+/* The process's modules read again, for libraries loaded since (the
+ * symbols the Python reader starts from with them), without a walk. 0, or
+ * -1 with ERR. */
+int crash_thread_unwind_refresh(struct crash_thread_unwind *w, struct strbuf *err);
 /* The process as the unwinder knows it: its modules, and the symbols the
  * Python reader starts from (sym_py_runtime...). */
 struct rc_crash *crash_thread_unwind_model(struct crash_thread_unwind *w);

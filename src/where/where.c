@@ -326,10 +326,10 @@ static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const
 }
 
 /* The kernel's probe (COPY at a call no finding quotes, its process's
- * Python not walked yet): the copy is unwound only for the modules it
- * runs in, which name _PyRuntime once the interpreter is loaded, and
- * the walk found is given back through COPY. */
-static void probe(struct where *w, pid_t tgid, pid_t tid, const uint64_t *regs, const struct rc_stack_copy *copy)
+ * Python not walked yet): the modules are read again until they name
+ * _PyRuntime (the interpreter is loaded), and the walk found is given
+ * back through COPY. Nothing is unwound. */
+static void probe(struct where *w, pid_t tgid, const struct rc_stack_copy *copy)
 {
 	struct proc *p = proc_of(w, tgid);
 	double t0 = mono();
@@ -337,15 +337,13 @@ static void probe(struct where *w, pid_t tgid, pid_t tid, const uint64_t *regs, 
 	p->used = ++w->clock;
 	if (!p->u)
 		return;
-	struct rc_thread t = { .tid = tid };
 	struct strbuf err = STRBUF_INIT;
 	struct rc_crash *c = crash_thread_unwind_model(p->u);
-	if (unwind(p, &t, regs, copy, &err) == 0 && c->sym_py_runtime) {
+	if (c->sym_py_runtime || crash_thread_unwind_refresh(p->u, &err) == 0) {
 		c->live_pid = tgid;
 		crash_python_walk(c, copy->walk, &err);
 		c->live_pid = 0;
 	}
-	crash_thread_release(&t);
 	strbuf_release(&err);
 	w->stats.probes++;
 	w->stats.seconds += mono() - t0;
@@ -443,14 +441,15 @@ const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, con
 		/* The copy is the kernel's choice of calls; this one, of what
 		 * is worth unwinding among them. A copy at a call not worth
 		 * it is the kernel's probe for the walk of the process's
-		 * Python (struct rc_stack_copy): the stack is unwound for the
-		 * modules it runs in, and given to no one. */
-		uint64_t regs[RC_CRASH_NREGS] = { 0 };
-		memcpy(regs, copy->regs, MIN(sizeof(regs), sizeof(copy->regs)));
-		if (where_wants(e))
+		 * Python (struct rc_stack_copy): nothing is unwound, and no
+		 * one is given a stack. */
+		if (where_wants(e)) {
+			uint64_t regs[RC_CRASH_NREGS] = { 0 };
+			memcpy(regs, copy->regs, MIN(sizeof(regs), sizeof(copy->regs)));
 			return take(w, tgid, tid, regs, copy);
+		}
 		if (copy->py_read == RC_PY_NOT_ASKED && copy->walk)
-			probe(w, tgid, tid, regs, copy);
+			probe(w, tgid, copy);
 		return NULL;
 	}
 	if ((cl & CL_FUTEX) && !wake_of_waited(w, tgid, e))
