@@ -1482,6 +1482,16 @@ static bool walk_whole(struct unwinder *u)
 	return sy->n && stack_bottom(sy->f[sy->n - 1].function);
 }
 
+/* U's walk as it stands (NULL when empty), for the caller to keep. */
+static struct raw_frame *raw_copy(const struct unwinder *u)
+{
+	struct raw_frame *r = u->nraw ? xmalloc(u->nraw * sizeof(*r)) : NULL;
+
+	if (r)
+		memcpy(r, u->raw, u->nraw * sizeof(*r));
+	return r;
+}
+
 /* Frame pointers tried at most, and how far above sp they are looked for. */
 #define FP_TRIES 4
 #define FP_SCAN 8192
@@ -1499,13 +1509,9 @@ static char *walk_with_frame_pointer(struct crash_thread_unwind *w, struct rc_th
 {
 	struct unwinder *u = &w->u;
 	uint64_t sp = t->regs[RC_REG_RSP];
-	struct raw_frame *best = NULL;
 	size_t nbest = u->nraw, tries = 0;
+	struct raw_frame *best = raw_copy(u);
 
-	if (u->nraw) {
-		best = xmalloc(u->nraw * sizeof(*best));
-		memcpy(best, u->raw, u->nraw * sizeof(*best));
-	}
 	for (uint64_t a = sp; a < sp + FP_SCAN && tries < FP_TRIES; a += 8) {
 		uint64_t pair[2];
 		if (crash_read_mem(&w->c, a, pair, sizeof(pair)) != sizeof(pair))
@@ -1518,8 +1524,7 @@ static char *walk_with_frame_pointer(struct crash_thread_unwind *w, struct rc_th
 		walk_one(u, t->tid, &err);
 		if (u->nraw > nbest) {
 			free(best);
-			best = xmalloc(u->nraw * sizeof(*best));
-			memcpy(best, u->raw, u->nraw * sizeof(*best));
+			best = raw_copy(u);
 			nbest = u->nraw;
 			free(why);
 			why = err;

@@ -200,7 +200,10 @@ bool stack_may_quote(const struct rc_event *e)
 	return e->nr == SYS_connect || e->nr == SYS_bind || e->nr == SYS_flock || e->nr == SYS_fcntl;
 }
 
-static bool str_eq(const char *a, const char *b);
+static bool str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
 
 static uint64_t content_hash(const struct rc_stack *s)
 {
@@ -260,11 +263,6 @@ void stack_shelf_release(struct stack_shelf *sh)
 		free(sh->by_hash);
 	}
 	memset(sh, 0, sizeof(*sh));
-}
-
-static bool str_eq(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
 bool stack_same_site(const struct rc_stack *a, const struct rc_stack *b)

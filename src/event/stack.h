@@ -53,13 +53,6 @@ struct rc_stack {
 	size_t bytes;
 };
 
-/* A thread's registers and the top of its stack as a source that never
- * stops it copied them at a call's exit (the eBPF capture's stack
- * record), for whoever unwinds (capture.h, on_stack): the registers in
- * x86-64 user_regs_struct's order (those not copied 0), and LEN bytes of
- * the stack from sp up. */
-#define RC_STACK_COPY_NREGS 27
-
 /* How a source that never stops a thread walks its Python frames where
  * the call is made (the eBPF capture, in the kernel): the offsets of the
  * one interpreter's structures that lead from _PyRuntime to the
@@ -96,6 +89,13 @@ enum rc_py_read {
 	RC_PY_NO_THREAD,	/* no thread state is the thread's: it runs no Python */
 	RC_PY_FAILED,		/* a read of the walk failed (memory torn or paged out) */
 };
+
+/* A thread's registers and the top of its stack as a source that never
+ * stops it copied them at a call's exit (the eBPF capture's stack
+ * record), for whoever unwinds (capture.h, on_stack): the registers in
+ * x86-64 user_regs_struct's order (those not copied 0), and LEN bytes of
+ * the stack from sp up. */
+#define RC_STACK_COPY_NREGS 27	/* sizeof(struct user_regs_struct) / 8 */
 
 struct rc_stack_copy {
 	uint64_t regs[RC_STACK_COPY_NREGS];

@@ -923,14 +923,11 @@ static void add_meanwhile(struct rc_finding *f, const struct blocked *b, void **
  * stack when it is blocked too (in what, its own finding says). */
 static void hold_by(struct rc_finding *f, const struct blocked *b, void **v, size_t n)
 {
+	const struct blocked *o = waiting_thread(v, n, b->group, b->owner);
+
 	f->holder_tid = b->owner;
-	for (size_t i = 0; i < n; i++) {
-		const struct blocked *o = v[i];
-		if (o->tid == b->owner && o->group == b->group) {
-			f->holder_stack = stack_ref(o->stack);
-			break;
-		}
-	}
+	if (o)
+		f->holder_stack = stack_ref(o->stack);
 }
 
 static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, const struct rc_ctx *ctx,

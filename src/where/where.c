@@ -387,6 +387,16 @@ const struct rc_stack *where_take_blocked(struct where *w, pid_t tgid, pid_t tid
 	return take(w, tgid, tid, regs, NULL);
 }
 
+/* A map of counts or marks that holds MAX keys starts again empty: what
+ * it forgets is a sample's phase or a word's past wait, not a stack. */
+static void forget_if_full(struct hmap *m, size_t max)
+{
+	if (m->count < max)
+		return;
+	hmap_release(m, NULL);
+	hmap_init(m);
+}
+
 /* E, a read or write that moved data on an fd of the program's own, is
  * the one in RC_STACK_SAMPLE_IO of its thread and fd that is unwound. */
 static bool sampled_io(struct where *w, pid_t tid, const struct rc_event *e)
@@ -394,10 +404,7 @@ static bool sampled_io(struct where *w, pid_t tid, const struct rc_event *e)
 	if (e->kind != RC_EV_SYSCALL || e->fd < 3 || e->err || !e->ret_known || e->ret <= 0 ||
 	    !(syscall_classes(e->nr) & (CL_READ | CL_WRITE)))
 		return false;
-	if (w->io.count >= SAMPLE_KEYS) {
-		hmap_release(&w->io, NULL);
-		hmap_init(&w->io);
-	}
+	forget_if_full(&w->io, SAMPLE_KEYS);
 	void **slot = hmap_put_int(&w->io, ((long long)tid << 32) | (unsigned)e->fd, NULL);
 	uintptr_t n = (uintptr_t)*slot;
 	*slot = (void *)(n + 1);
@@ -415,10 +422,7 @@ static bool wake_of_waited(struct where *w, pid_t tgid, const struct rc_event *e
 {
 	if (event_futex_waits(e)) {
 		if (!e->err && e->ret_known && e->dur >= RC_STACK_WAIT_S) {
-			if (w->waited.count >= WAITED_WORDS) {
-				hmap_release(&w->waited, NULL);
-				hmap_init(&w->waited);
-			}
+			forget_if_full(&w->waited, WAITED_WORDS);
 			hmap_put_int(&w->waited, word_key(tgid, e->addr), NULL);
 		}
 		return true;

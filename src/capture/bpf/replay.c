@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/user.h>
 
 #include "capture/bpf/bpf.h"
 #include "event/facts.h"
@@ -292,12 +293,23 @@ static void replay_sum(struct bpf_replay *rp, struct tracee *t, const struct rcb
 	capture_replay_sum(rp->c, t, (long)r->nr, r->fd, (double)r->time_ns / 1e9, &sum);
 }
 
+/* The kernel's read of the thread's Python frames, as event/stack.h
+ * says it: the same values. */
+_Static_assert((int)RCB_PY_NOT_ASKED == (int)RC_PY_NOT_ASKED && (int)RCB_PY_READ == (int)RC_PY_READ &&
+	       (int)RCB_PY_NO_THREAD == (int)RC_PY_NO_THREAD && (int)RCB_PY_FAILED == (int)RC_PY_FAILED,
+	       "record.h's rcb_py_read is event/stack.h's rc_py_read");
+
+/* Where each register of a stack record goes in a copy's registers
+ * (user_regs_struct's order). */
+#define USER_REG(r) (offsetof(struct user_regs_struct, r) / sizeof(unsigned long long))
+
 /* S, the stack at the exit of the thread's next call record. */
 static void keep_stack(struct rthread *rt, const struct rcb_stack *s)
 {
-	static const int at[RCB_NREGS] = {
-		[RCB_R_IP] = 16, [RCB_R_SP] = 19, [RCB_R_BP] = 4, [RCB_R_BX] = 5, [RCB_R_R12] = 3,
-		[RCB_R_R13] = 2, [RCB_R_R14] = 1, [RCB_R_R15] = 0, [RCB_R_FS] = 21,
+	static const size_t at[RCB_NREGS] = {
+		[RCB_R_IP] = USER_REG(rip), [RCB_R_SP] = USER_REG(rsp), [RCB_R_BP] = USER_REG(rbp),
+		[RCB_R_BX] = USER_REG(rbx), [RCB_R_R12] = USER_REG(r12), [RCB_R_R13] = USER_REG(r13),
+		[RCB_R_R14] = USER_REG(r14), [RCB_R_R15] = USER_REG(r15), [RCB_R_FS] = USER_REG(fs_base),
 	};
 
 	if (!rt->stack_bytes)
