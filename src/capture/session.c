@@ -333,11 +333,38 @@ static int follow_tree(struct bpf_capture *bc, pid_t pid, struct capture *c, str
 	return 0;
 }
 
-/* A walk of a process's Python frames, found at a stack record, to the
- * kernel. */
+/* What the kernel is given of how to walk Python's frames: walks found
+ * unwinding a stack record, and walks read from a program's files
+ * before it runs (session_program_fn). */
+struct walks {
+	const struct session_opts *o;
+	struct bpf_capture *bc;
+};
+
 static void give_walk(void *user, pid_t tgid, uint64_t mm, const struct rc_py_walk *w)
 {
-	bpf_capture_python(user, tgid, mm, w);
+	struct walks *ws = user;
+
+	bpf_capture_python(ws->bc, tgid, mm, w);
+}
+
+/* Program PATH is about to run, or runs now. */
+static void give_program(struct walks *ws, const char *path)
+{
+	struct rc_py_program p;
+
+	if (ws->o->on_program && ws->o->on_program(ws->o->user, path, &p))
+		bpf_capture_python_program(ws->bc, &p);
+}
+
+/* Process TGID's exec worked: the program it runs now, read from the
+ * file it mapped (as the process sees it, whatever name it was run by). */
+static void give_exec(void *user, pid_t tgid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)tgid);
+	give_program(user, path);
 }
 
 /* -2 when the capture could not be loaded (nothing was started). */
@@ -371,7 +398,18 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		return -2;
 	}
 	struct bpf_replay *rp = bpf_replay_new(c, bpf_capture_epoch(bc));
-	bpf_replay_walks_to(rp, give_walk, bc);
+	struct walks ws = { o, bc };
+	bpf_replay_walks_to(rp, give_walk, &ws);
+	if (o->on_program)
+		bpf_replay_execs_to(rp, give_exec, &ws);
+	if (o->argv && o->on_program) {
+		/* Read before it runs: its first calls are walked. */
+		int ferr;
+		char *file = spawn_find(o->argv[0], &ferr);
+		if (file)
+			give_program(&ws, file);
+		free(file);
+	}
 	if (o->argv) {
 		child = spawn_held(&sp, o->argv, restore_nofile_in_child, NULL, err);
 		if (child < 0) {
@@ -402,6 +440,10 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			r = -1;
 			goto out;
 		}
+		/* Its program first: the kernel walks its Python from the
+		 * first call it sees (a libpython already mapped is found by
+		 * the kernel's probe instead). */
+		give_exec(&ws, o->pid);
 		if (follow_tree(bc, o->pid, c, &fl, 0, err) < 0) {
 			r = -1;
 			goto out;

@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include "capture/capture.h"
+#include "event/stack.h"
 
 /* Who captures: the ptrace tracer, or the in-kernel (eBPF) capture,
  * whose records are replayed through the same decoders (bpf/bpf.h). */
@@ -27,6 +28,12 @@ enum capture_backend {
 	BACKEND_EBPF,
 	BACKEND_AUTO,		/* eBPF where it loads, else ptrace */
 };
+
+/* eBPF: a program about to run, or one a process has just exec'd
+ * (PATH: its file, or /proc/PID/exe): true with OUT when it runs a Python
+ * whose frames the kernel can then walk from its first call
+ * (event/stack.h, struct rc_py_program). */
+typedef bool (*session_program_fn)(void *user, const char *path, struct rc_py_program *out);
 
 struct session_opts {
 	enum capture_backend backend;
@@ -45,6 +52,7 @@ struct session_opts {
 	capture_event_fn on_event;
 	capture_fatal_fn on_fatal_signal;
 	capture_stack_fn on_stack;
+	session_program_fn on_program;
 	void *user;
 };
 

@@ -11,9 +11,7 @@
 #include "capture/spawn.h"
 #include "util/util.h"
 
-/* The file execvp would run for CMD, searched in PATH as the shell does;
- * NULL when there is none. */
-static char *find_command(const char *cmd, int *err)
+char *spawn_find(const char *cmd, int *err)
 {
 	struct stat st;
 
@@ -59,7 +57,7 @@ pid_t spawn_held(struct spawn *s, char *const argv[], spawn_prepare_fn prepare, 
 	s->pid = 0;
 	s->errfd = -1;
 	s->spawn_errno = 0;
-	char *file = find_command(argv[0], &ferr);
+	char *file = spawn_find(argv[0], &ferr);
 	if (!file) {
 		strbuf_addf(err, "cannot run '%s': %s", argv[0],
 			    ferr == ENOENT && !strchr(argv[0], '/') ? "command not found" : strerror(ferr));

@@ -26,6 +26,11 @@ struct spawn {
 	int spawn_errno;	/* why it could not be started */
 };
 
+/* The file execvp would run for CMD, searched in PATH as the shell does
+ * (the caller's to free); NULL with *ERR (ENOENT, EACCES...) when there
+ * is none. */
+char *spawn_find(const char *cmd, int *err);
+
 /* Returns the child's pid, stopped, or -1 with a message in ERR
  * (s->spawn_errno: ENOENT, EACCES when the command was not found or is
  * not executable). */

@@ -39,6 +39,13 @@ static const struct rc_stack *on_stack(void *user, pid_t tgid, pid_t tid, const 
 	return p->where ? where_at_exit(p->where, tgid, tid, e, copy) : NULL;
 }
 
+static bool on_program(void *user, const char *path, struct rc_py_program *out)
+{
+	struct pipeline *p = user;
+
+	return p->where && where_program(p->where, path, out);
+}
+
 /* Every thread is held and readable (capture.h): unwind them now, while
  * they are all still there, and have the crash judged while its memory
  * can be read. */
@@ -99,6 +106,7 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 	o.on_event = on_event;
 	o.on_fatal_signal = on_fatal_signal;
 	o.on_stack = on_stack;
+	o.on_program = on_program;
 	p.where = bk->no_stacks ? NULL : where_new();
 	o.user = &p;
 	if (trace_session(&o, res, true, &err) < 0) {

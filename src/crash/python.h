@@ -24,6 +24,13 @@ int crash_python_thread_frames(struct rc_crash *c, struct strbuf *err);
  * -1 with ERR when its version is not known. */
 int crash_python_walk(struct rc_crash *c, struct rc_py_walk *w, struct strbuf *err);
 
+/* The walk of the Python that program PATH runs, read from its files
+ * before any process runs it (event/stack.h, struct rc_py_program): the
+ * program's own when it defines _PyRuntime, else the libpython it needs,
+ * found where its loader would look. 1 with OUT filled; 0 when it runs no
+ * Python whose frames are read; -1 with ERR when a file is unreadable. */
+int crash_python_program(const char *path, struct rc_py_program *out, struct strbuf *err);
+
 /* T's Python frames from the N raw ones such a walk read (innermost
  * first), named from C's memory (code objects live on after their
  * frames). 0 when done or when C is no Python; -1 with ERR as above. */

@@ -75,6 +75,23 @@ struct rc_py_walk {
 	uint8_t instr_size;		/* 4: an int f_lasti (3.8-3.10), 8: a pointer */
 };
 
+/* A walk known from a file before any process runs it: the Python
+ * executable or libpython that defines _PyRuntime. The kernel places it
+ * in each process the moment the file is in its memory (at the exec, at
+ * the loader's mapping of the library), so that even a program's first
+ * calls have their Python frames; WALK.runtime is then _PyRuntime's
+ * distance from BASE. DEV (as stat gives it) and INO name the file. */
+enum rc_py_base {
+	RC_PY_BASE_CODE,	/* the program's code as exec maps it: its lowest executable segment */
+	RC_PY_BASE_FILE,	/* where a mapping of the file from offset 0 begins */
+};
+
+struct rc_py_program {
+	uint64_t dev, ino;
+	enum rc_py_base base;
+	struct rc_py_walk walk;
+};
+
 /* One Python frame as the source read it: its code object and
  * instruction, for the unwinder to name from the process's memory. */
 struct rc_py_raw {

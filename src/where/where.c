@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 
@@ -53,6 +54,7 @@ struct where {
 	struct stack_shelf shelf;	/* the stacks made, for the next call from the same place */
 	struct hmap io;		/* tid << 32 | fd -> reads and writes seen, as a pointer's value */
 	struct hmap waited;	/* a futex word of a process waited on long (word_key) */
+	struct hmap programs;	/* program files read, by device and inode: Python or not */
 	uint64_t clock;
 	struct where_stats stats;
 };
@@ -65,6 +67,7 @@ struct where *where_new(void)
 	stack_shelf_init(&w->shelf, MAX_SHARED);
 	hmap_init(&w->io);
 	hmap_init(&w->waited);
+	hmap_init(&w->programs);
 	return w;
 }
 
@@ -87,6 +90,7 @@ void where_free(struct where *w)
 	stack_shelf_release(&w->shelf);
 	hmap_release(&w->io, NULL);
 	hmap_release(&w->waited, NULL);
+	hmap_release(&w->programs, NULL);
 	free(w);
 }
 
@@ -428,6 +432,34 @@ static bool wake_of_waited(struct where *w, pid_t tgid, const struct rc_event *e
 		return true;
 	}
 	return !event_futex_woke(e) || hmap_get_int(&w->waited, word_key(tgid, e->addr));
+}
+
+/* Program files read at once: a shell script's tree runs a few dozen. */
+#define PROGRAMS 4096
+
+bool where_program(struct where *w, const char *path, struct rc_py_program *out)
+{
+	struct stat st;
+	struct strbuf err = STRBUF_INIT;
+
+	/* A tree of shells execs the same few programs again and again:
+	 * each file is read once. */
+	if (stat(path, &st) < 0)
+		return false;
+	long long key = (long long)(hash_int64((long long)st.st_ino) ^ (unsigned long long)st.st_dev) >> 1;
+	forget_if_full(&w->programs, PROGRAMS);
+	bool fresh;
+	hmap_put_int(&w->programs, key, &fresh);
+	if (!fresh)
+		return false;
+	double t0 = mono();
+	/* A file that cannot be read as a Python's (its version unknown, a
+	 * program gone since) leaves the kernel's probe to find the walk. */
+	bool ok = crash_python_program(path, out, &err) == 1;
+	strbuf_release(&err);
+	w->stats.programs += ok;
+	w->stats.seconds += mono() - t0;
+	return ok;
 }
 
 const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, const struct rc_event *e,

@@ -52,6 +52,12 @@ const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid);
  * change while it does. Nothing is stopped. */
 const struct rc_stack *where_take_blocked(struct where *w, pid_t tgid, pid_t tid);
 
+/* Program PATH is about to run, or a process has just exec'd it: true
+ * with OUT the first time a file is seen that runs a Python whose frames
+ * a source that never stops a thread can walk from its first call
+ * (event/stack.h, struct rc_py_program). */
+bool where_program(struct where *w, const char *path, struct rc_py_program *out);
+
 /* Process TGID is gone: its unwinder goes too. */
 void where_forget(struct where *w, pid_t tgid);
 
@@ -59,6 +65,7 @@ void where_forget(struct where *w, pid_t tgid);
 struct where_stats {
 	uint64_t taken, failed, shared;
 	uint64_t probes;	/* copies unwound only to find a Python's walk */
+	uint64_t programs;	/* Python programs read from their files */
 	double seconds;		/* spent unwinding (under ptrace, the tracee stopped) */
 };
 const struct where_stats *where_stats(const struct where *w);

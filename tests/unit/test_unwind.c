@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +25,7 @@
 #include "harness.h"
 
 #include "crash/crash.h"
+#include "crash/python.h"
 #include "crash/unwind.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -764,6 +767,126 @@ static void test_live(void **state)
 	close(out_fd);
 }
 
+/* ---- a Python's walk read from its files, before it runs ---- */
+
+/* Where PID's program file P is placed: its code's start for an
+ * executable (/proc/PID/stat's startcode), else the start of its mapping
+ * from offset 0 (/proc/PID/maps). 0: not found. */
+static uint64_t placed_at(pid_t pid, const struct rc_py_program *p)
+{
+	char path[64], line[1024];
+	uint64_t at = 0;
+
+	if (p->base == RC_PY_BASE_CODE) {
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		FILE *f = fopen(path, "r");
+		assert_non_null(f);
+		assert_non_null(fgets(line, sizeof(line), f));
+		fclose(f);
+		const char *s = strrchr(line, ')');
+		/* startcode is the 26th field; the 3rd follows the ')'. */
+		for (int field = 2; s && field < 26; field++)
+			s = strchr(s + 1, ' ');
+		return s ? strtoull(s + 1, NULL, 10) : 0;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	while (!at && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off, ino;
+		unsigned maj, min;
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu", &start, &end, &off, &maj, &min, &ino) == 6 &&
+		    off == 0 && ino == p->ino && makedev(maj, min) == p->dev)
+			at = start;
+	}
+	fclose(f);
+	return at;
+}
+
+/* PY's walk read from its files is the one read from a process that runs
+ * it, and _PyRuntime is where the kernel will place it. */
+static void check_program(const char *py)
+{
+	struct rc_py_program p;
+	struct strbuf err = STRBUF_INIT;
+	int in_fd, out_fd, status;
+	char line[64];
+
+	printf("# %s\n", py);
+	int r = crash_python_program(py, &p, &err);
+	if (r != 1)
+		printf("# %d: %s\n", r, strbuf_str(&err));
+	assert_int_equal(r, 1);
+	pid_t pid = spawn(py, "-c", "import sys; print('ready', flush=True); sys.stdin.read(1)", &in_fd, &out_fd);
+	read_line(out_fd, line, sizeof(line));
+	assert_string_equal(line, "ready\n");
+
+	struct crash_thread_unwind *u = crash_thread_unwind_new(pid, &err);
+	assert_non_null(u);
+	struct rc_crash *c = crash_thread_unwind_model(u);
+	if (!c->sym_py_runtime)
+		assert_int_equal(crash_thread_unwind_refresh(u, &err), 0);
+	uint64_t base = placed_at(pid, &p);
+	assert_true(base != 0);
+	assert_true(base + p.walk.runtime == c->sym_py_runtime);
+	struct rc_py_walk live;
+	c->live_pid = pid;
+	assert_int_equal(crash_python_walk(c, &live, &err), 1);
+	c->live_pid = 0;
+	live.runtime = p.walk.runtime;
+	assert_memory_equal(&live, &p.walk, sizeof(live));
+	crash_thread_unwind_free(u);
+
+	assert_int_equal(write(in_fd, "x", 1), 1);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	close(in_fd);
+	close(out_fd);
+	strbuf_release(&err);
+}
+
+static void test_python_program(void **state)
+{
+	char path[512];
+	int checked = 0;
+
+	(void)state;
+	/* Debian's, whose executable holds the interpreter; pyenv's, built
+	 * with a libpython found through its RUNPATH. */
+	if (access("/usr/bin/python3.11", X_OK) == 0) {
+		check_program("/usr/bin/python3.11");
+		checked++;
+	}
+	const char *root = getenv("PYENV_ROOT"), *home = getenv("HOME");
+	for (int minor = 8; minor <= 13; minor++) {
+		glob_t g;
+		/* pyenv names its directories by the whole version. */
+		if (root)
+			snprintf(path, sizeof(path), "%s/versions/3.%d.*/bin/python3.%d", root, minor, minor);
+		else
+			snprintf(path, sizeof(path), "%s/.pyenv/versions/3.%d.*/bin/python3.%d",
+				 home ? home : "/root", minor, minor);
+		if (glob(path, 0, NULL, &g) == 0 && g.gl_pathc) {
+			check_program(g.gl_pathv[0]);
+			checked++;
+		}
+		globfree(&g);
+	}
+	if (!checked)
+		skip();
+
+	/* No Python, and not a program at all: no walk, one line, no crash. */
+	struct rc_py_program p;
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(crash_python_program("/bin/true", &p, &err), 0);
+	static const char *const bad[] = { "/dev/null", "/", "/proc/self/status", "/nonexistent/python3" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		strbuf_reset(&err);
+		assert_int_equal(crash_python_program(bad[i], &p, &err), -1);
+		assert_true(err.len > 0 && !strchr(strbuf_str(&err), '\n'));
+	}
+	strbuf_release(&err);
+}
+
 /* ---- bad input ---- */
 
 static void unwind_bytes(const void *image, size_t size, bool with_notes)
@@ -895,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(test_deep_recursion),
 		cmocka_unit_test(test_kernel_core_signal_frame),
 		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_python_program),
 		cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -316,9 +317,10 @@ bool bpf_capture_following(const struct bpf_capture *c)
 	return bpf_map_get_next_key(bpf_map__fd(c->skel->maps.followed), NULL, &key) == 0;
 }
 
-void bpf_capture_python(struct bpf_capture *c, pid_t tgid, uint64_t mm, const struct rc_py_walk *w)
+/* W in the kernel's terms, for process memory MM. */
+static struct rcb_py_walk kernel_walk(const struct rc_py_walk *w, uint64_t mm)
 {
-	struct rcb_py_walk v = {
+	return (struct rcb_py_walk){
 		.mm = mm,
 		.probe_gap_ns = RCB_PROBE_MAX_NS,
 		.runtime = w->runtime,
@@ -336,11 +338,32 @@ void bpf_capture_python(struct bpf_capture *c, pid_t tgid, uint64_t mm, const st
 		.frame_entry = w->frame_entry,
 		.instr_size = w->instr_size,
 	};
+}
+
+void bpf_capture_python(struct bpf_capture *c, pid_t tgid, uint64_t mm, const struct rc_py_walk *w)
+{
+	struct rcb_py_walk v = kernel_walk(w, mm);
 	__u32 key = (__u32)tgid;
 
 	/* A full map drops its least recently used walk: that process's
 	 * stacks go without Python frames, and say so. */
 	bpf_map_update_elem(bpf_map__fd(c->skel->maps.pywalks), &key, &v, BPF_ANY);
+}
+
+_Static_assert((int)RCB_PY_BASE_CODE == (int)RC_PY_BASE_CODE && (int)RCB_PY_BASE_FILE == (int)RC_PY_BASE_FILE,
+	       "record.h's rcb_py_base is event/stack.h's rc_py_base");
+
+void bpf_capture_python_program(struct bpf_capture *c, const struct rc_py_program *p)
+{
+	/* The kernel's dev_t: 12 bits of major above 20 of minor. */
+	struct rcb_file_key key = {
+		.ino = p->ino, .dev = (__u32)(major((dev_t)p->dev) << 20 | (minor((dev_t)p->dev) & 0xfffff)),
+	};
+	struct rcb_py_program v = { .walk = kernel_walk(&p->walk, 0), .base = p->base };
+
+	/* A full map keeps the programs it has: the others' processes are
+	 * probed for their walk, as before any was known. */
+	bpf_map_update_elem(bpf_map__fd(c->skel->maps.pyprograms), &key, &v, BPF_ANY);
 }
 
 void bpf_capture_detach(struct bpf_capture *c)

@@ -86,6 +86,9 @@ bool bpf_capture_following(const struct bpf_capture *c);
 /* Process TGID's Python frames are walked in the kernel with W while its
  * program is the one whose memory is MM (record.h, struct rcb_py_walk). */
 void bpf_capture_python(struct bpf_capture *c, pid_t tgid, uint64_t mm, const struct rc_py_walk *w);
+/* Every process that execs or maps the file P names gets P's walk from
+ * then on (record.h, struct rcb_py_program). */
+void bpf_capture_python_program(struct bpf_capture *c, const struct rc_py_program *p);
 
 /* Detach the programs (the exit hook first), keeping the ring and the
  * maps to read what is left; bpf_capture_close does it too. */
@@ -166,6 +169,11 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size);
  * itself never touches the kernel's maps. */
 typedef void (*bpf_walk_fn)(void *user, pid_t tgid, uint64_t mm, const struct rc_py_walk *w);
 void bpf_replay_walks_to(struct bpf_replay *rp, bpf_walk_fn fn, void *user);
+/* Each process whose exec worked is told to FN, once its exec is
+ * replayed: its new program may be a Python the capture can walk from
+ * its next call on (bpf_capture_python_program). */
+typedef void (*bpf_exec_fn)(void *user, pid_t tgid);
+void bpf_replay_execs_to(struct bpf_replay *rp, bpf_exec_fn fn, void *user);
 uint64_t bpf_replay_bad_records(const struct bpf_replay *rp);
 /* The end of the capture: when DETACHING, each thread of the PIDS given
  * and of the processes seen that is still in a call is left blocked in

@@ -23,6 +23,10 @@ char LICENSE[] SEC("license") = "GPL";
 /* A kernel address as a typed pointer: loads through it are guarded
  * loads, not probe calls (kernel 6.2 and later). */
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+/* A task's memory areas, one by one (kernel 6.7+). */
+extern int bpf_iter_task_vma_new(struct bpf_iter_task_vma *it, struct task_struct *task, __u64 addr) __ksym;
+extern struct vm_area_struct *bpf_iter_task_vma_next(struct bpf_iter_task_vma *it) __ksym;
+extern void bpf_iter_task_vma_destroy(struct bpf_iter_task_vma *it) __ksym;
 
 /* Set by the loader before loading (the skeleton's rodata). */
 const volatile __u64 wakeup_bytes = 256 * 1024;
@@ -71,6 +75,15 @@ struct {
 	__type(key, __u32);	/* tgid */
 	__type(value, struct rcb_py_walk);
 } pywalks SEC(".maps");
+
+/* The files that define a Python's _PyRuntime, known before they are
+ * mapped (record.h, struct rcb_py_program): a few per run. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, struct rcb_file_key);
+	__type(value, struct rcb_py_program);
+} pyprograms SEC(".maps");
 
 /* Thread states looked through for the calling thread's: a service's
  * thread pool stays far below. */
@@ -1159,8 +1172,86 @@ static __always_inline long py_thread(const struct rcb_py_walk *w, __u32 tid, __
 	return ts != 0;
 }
 
+/* Process TGID's walk (its memory MM) from program P placed at BASE
+ * (record.h, struct rcb_py_program). */
+static __always_inline void walk_from_program(__u32 tgid, __u64 mm, const struct rcb_py_program *p, __u64 base)
+{
+	struct rcb_py_walk n = p->walk;
+
+	n.mm = mm;
+	n.runtime = base + p->walk.runtime;
+	n.next_probe_ns = 0;
+	n.probe_gap_ns = RCB_PROBE_MAX_NS;
+	bpf_map_update_elem(&pywalks, &tgid, &n, BPF_ANY);
+}
+
+/* Whether the program that T (of process TGID, memory MM) runs is a
+ * Python executable the loader knows: its walk is made now. */
+static __always_inline int exe_walk(__u32 tgid, struct task_struct *t, __u64 mm)
+{
+	struct rcb_file_key k = {
+		.ino = BPF_CORE_READ(t, mm, exe_file, f_inode, i_ino),
+		.dev = BPF_CORE_READ(t, mm, exe_file, f_inode, i_sb, s_dev),
+	};
+	struct rcb_py_program *p = bpf_map_lookup_elem(&pyprograms, &k);
+
+	if (!p || p->base != RCB_PY_BASE_CODE)
+		return 0;
+	walk_from_program(tgid, mm, p, BPF_CORE_READ(t, mm, start_code));
+	return 1;
+}
+
+/* A mapping that worked of FD from offset 0 at ADDR: when the file is a
+ * libpython the loader knows, the process's walk is made now (the
+ * dynamic loader maps it before any of Python's code runs). */
+static __always_inline void library_walk(__u32 tgid, int fd, __u64 addr)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 mm = (__u64)BPF_CORE_READ(t, mm);
+	struct rcb_py_walk *w = bpf_map_lookup_elem(&pywalks, &tgid);
+	struct rcb_file_key k = { 0 };
+
+	if (w && w->mm == mm && w->runtime)
+		return;
+	if (!regular_file(fd, &k.dev, &k.ino))
+		return;
+	struct rcb_py_program *p = bpf_map_lookup_elem(&pyprograms, &k);
+	if (p && p->base == RCB_PY_BASE_FILE)
+		walk_from_program(tgid, mm, p, addr);
+}
+
+/* Whether a libpython the loader knows is mapped in the current task's
+ * memory MM already (the loader read it after it was mapped: a Python a
+ * shell started, a process attached to): its walk is made now. Looked
+ * for at a probe only, which comes ever more rarely. */
+static __noinline int mapped_walk(__u32 tgid, __u64 mm)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct bpf_iter_task_vma it;
+	struct vm_area_struct *v;
+	int found = 0;
+
+	bpf_iter_task_vma_new(&it, t, 0);
+	/* No count of its own: the verifier takes an iterator's loop as
+	 * one, and the areas end (a PyTorch process has a few thousand). */
+	while ((v = bpf_iter_task_vma_next(&it))) {
+		struct file *f = v->vm_file;
+		if (!f || v->vm_pgoff)
+			continue;
+		struct rcb_file_key k = { .ino = f->f_inode->i_ino, .dev = f->f_inode->i_sb->s_dev };
+		struct rcb_py_program *p = bpf_map_lookup_elem(&pyprograms, &k);
+		if (p && p->base == RCB_PY_BASE_FILE) {
+			walk_from_program(tgid, mm, p, v->vm_start);
+			found = 1;
+			break;
+		}
+	}
+	bpf_iter_task_vma_destroy(&it);
+	return found;
+}
+
 /* Thread TID's Python frames into R, by the walk the loader gave for
- * its process (record.h, struct rcb_py_walk). */
+ * its process (record.h, struct rcb_py_walk), or made from its program. */
 static __noinline void py_frames(struct rcb_stack *r, __u32 tgid, __u32 tid)
 {
 	struct rcb_py_walk *w = bpf_map_lookup_elem(&pywalks, &tgid);
@@ -1169,6 +1260,8 @@ static __noinline void py_frames(struct rcb_stack *r, __u32 tgid, __u32 tid)
 	r->npy = 0;
 	r->py_truncated = 0;
 	r->py_read = RCB_PY_NOT_ASKED;
+	if ((!w || w->mm != r->mm || !w->runtime) && exe_walk(tgid, bpf_get_current_task_btf(), r->mm))
+		w = bpf_map_lookup_elem(&pywalks, &tgid);
 	if (!w || w->mm != r->mm || !w->runtime)
 		return;
 	long found = py_thread(w, tid, r->regs[RCB_R_FS], &ts);
@@ -1214,13 +1307,19 @@ static __always_inline int probe_due(__u32 tgid, __u64 now)
 	if (w && w->mm == mm) {
 		if (w->runtime || now < w->next_probe_ns)
 			return 0;
+		/* The loader may have read its program since. */
+		if (exe_walk(tgid, t, mm) || mapped_walk(tgid, mm))
+			return 0;
 		/* Threads race here: a probe more or less is no harm. */
 		w->next_probe_ns = now + w->probe_gap_ns;
 		w->probe_gap_ns = w->probe_gap_ns < RCB_PROBE_MAX_NS / 2 ? 2 * w->probe_gap_ns : RCB_PROBE_MAX_NS;
 		return 1;
 	}
-	/* A program new to the map: its first calls are the dynamic
-	 * loader's, with no interpreter to find yet. */
+	/* A program new to the map: a Python executable the loader read
+	 * before it ran has its walk at once; any other's first calls are
+	 * the dynamic loader's, with no interpreter to find yet. */
+	if (exe_walk(tgid, t, mm))
+		return 0;
 	struct rcb_py_walk n = { .mm = mm, .next_probe_ns = now + RCB_PROBE_FIRST_NS,
 				 .probe_gap_ns = RCB_PROBE_FIRST_NS };
 	bpf_map_update_elem(&pywalks, &tgid, &n, BPF_ANY);
@@ -1279,6 +1378,11 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	__u32 flags = 0;
 	if (!sc)
 		return 0;
+	/* mmap (x86-64's number) of a file from offset 0: a libpython?
+	 * Its arguments from the registers, which hold them still:
+	 * diagnosis mode has no entry hook. */
+	if (stacks && regs->orig_ax == 9 && (__u64)ret < (__u64)-4095 && (int)regs->r8 >= 0 && !regs->r9)
+		library_walk(tgid, (int)regs->r8, (__u64)ret);
 	if (summing && !(en = diag_call(sc, en, regs, ret, tgid, tid)))
 		return 0;
 	if (!en->live) {
@@ -1313,7 +1417,13 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	if (size > RCB_REC_MAX || size < sizeof(*r))
 		return 0;
 	barrier_var(size);
-	if (bpf_ringbuf_output(&events, sc->buf, size & (2 * RCB_REC_MAX - 1), wake_flags(size)) != 0)
+	__u64 wake = wake_flags(size);
+	/* An exec that worked is read at once: the loader reads the new
+	 * program's file for its Python's walk, before the interpreter's
+	 * first calls if it can (struct rcb_py_program). */
+	if (stacks && ret == 0 && (r->nr == 59 || r->nr == 322))
+		wake = BPF_RB_FORCE_WAKEUP;
+	if (bpf_ringbuf_output(&events, sc->buf, size & (2 * RCB_REC_MAX - 1), wake) != 0)
 		count(RCB_LOST_RESERVE);
 	return 0;
 }

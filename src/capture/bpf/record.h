@@ -351,6 +351,30 @@ struct rcb_py_walk {
 	__u8 pad[7];
 };
 
+/* A file that defines _PyRuntime, as the loader read it before any
+ * process maps it (event/stack.h, struct rc_py_program), in the kernel's
+ * `pyprograms` map by the file's device (the kernel's form) and inode.
+ * A process that execs it (BASE RCB_PY_BASE_CODE: mm->start_code) or
+ * maps it from offset 0 (RCB_PY_BASE_FILE: the loader's first mapping of
+ * a libpython) gets its walk then, with _PyRuntime at the base plus
+ * WALK.runtime: its first calls have their frames, with no probe. */
+enum rcb_py_base {		/* event/stack.h's enum rc_py_base */
+	RCB_PY_BASE_CODE,
+	RCB_PY_BASE_FILE,
+};
+
+struct rcb_file_key {
+	__u64 ino;
+	__u32 dev;
+	__u32 pad;
+};
+
+struct rcb_py_program {
+	struct rcb_py_walk walk;
+	__u32 base;		/* enum rcb_py_base */
+	__u32 pad;
+};
+
 /* The sums in progress, a slot each in the kernel's `sums` array: the
  * loader writes out what is left when it detaches from processes that
  * live on. */

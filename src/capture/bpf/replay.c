@@ -46,6 +46,8 @@ struct bpf_replay {
 	struct bpf_rec rec;	/* the one being replayed (large) */
 	bpf_walk_fn on_walk;	/* given the Python walks found; NULL: none */
 	void *walk_user;
+	bpf_exec_fn on_exec;	/* told each exec that worked; NULL: none */
+	void *exec_user;
 };
 
 struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
@@ -64,6 +66,12 @@ void bpf_replay_walks_to(struct bpf_replay *rp, bpf_walk_fn fn, void *user)
 {
 	rp->on_walk = fn;
 	rp->walk_user = user;
+}
+
+void bpf_replay_execs_to(struct bpf_replay *rp, bpf_exec_fn fn, void *user)
+{
+	rp->on_exec = fn;
+	rp->exec_user = user;
 }
 
 static void free_thread(void *p)
@@ -239,6 +247,8 @@ static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bp
 		/* The unwinder found how to walk the process's Python. */
 		if (v.stack && rt->walk.runtime && rp->on_walk)
 			rp->on_walk(rp->walk_user, t->tgid, rt->mm, &rt->walk);
+		if (rp->on_exec && !v.err && is_exec(&r->call))
+			rp->on_exec(rp->exec_user, t->tgid);
 		t->in_syscall = false;
 		((struct rthread *)t)->last_mono = (double)r->call.exit_ns / 1e9;
 	}
