@@ -46,6 +46,29 @@ static const Dwfl_Callbacks proc_callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
+/* The call stacks' unwinder (crash_thread_unwind) runs at every call a
+ * finding may quote, in every process: there the C runtime's separate
+ * debuginfo, which libdwfl loads to look for CFI where .eh_frame has none
+ * (the loader's _start, at the bottom of every stack), costs more than
+ * the rest of the stack (5 ms a process, decompressing it) and adds
+ * nothing: the runtime's names come from its symbol table (want_dwarf),
+ * and its .eh_frame unwinds it. */
+static int find_debuginfo_not_runtime(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+				      const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+				      char **debuginfo_file_name)
+{
+	if (crash_runtime_module(modname))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
+					    debuginfo_file_name);
+}
+
+static const Dwfl_Callbacks call_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = find_debuginfo_not_runtime,
+	.debuginfo_path = &debuginfo_path,
+};
+
 /* x86_64's DWARF register numbers 0-16 (rax, rdx, rcx, rbx, rsi, rdi, rbp,
  * rsp, r8-r15, rip) as indexes into user_regs_struct (crash.h's regs). */
 #define NDWARF_REGS 17
@@ -1405,7 +1428,7 @@ struct crash_thread_unwind *crash_thread_unwind_new(pid_t pid, struct strbuf *er
 	u->pid = pid;
 	hmap_init(&u->syms);
 	elf_version(EV_CURRENT);
-	u->dwfl = dwfl_begin(&proc_callbacks);
+	u->dwfl = dwfl_begin(&call_callbacks);
 	if (!u->dwfl) {
 		strbuf_addf(err, "cannot unwind process %d: %s", (int)pid, dwfl_errmsg(-1));
 		goto fail;

@@ -101,7 +101,13 @@ static struct bpf_link *attach(struct bpf_program *p)
 {
 	struct bpf_link *l = bpf_program__attach(p);
 
-	return libbpf_get_error(l) ? NULL : l;
+	if (libbpf_get_error(l))
+		return NULL;
+	/* The link holds the program now: its own descriptor is one fewer
+	 * of the few that a low RLIMIT_NOFILE leaves (ulimit -n 32, whose
+	 * hard limit root without CAP_SYS_RESOURCE cannot raise). */
+	bpf_program__unload(p);
+	return l;
 }
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err)
@@ -142,6 +148,9 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	 * (bpf_capture_follow): one descriptor fewer. */
 	if (!c->skel->rodata->pidns_ino)
 		bpf_program__set_autoload(c->skel->progs.kernel_tgid, false);
+	/* Diagnosis mode's switch hook stands for the entry hook: one is
+	 * loaded, not both. */
+	bpf_program__set_autoload(sums ? c->skel->progs.on_sys_enter : c->skel->progs.on_switch, false);
 	/* The sums' slots are only as many as are used. */
 	c->skel->rodata->sums_mask = sums ? SUMS_MAX - 1 : 0;
 	if ((e = -bpf_map__set_max_entries(c->skel->maps.sums, sums ? SUMS_MAX : 1)) != 0 ||
