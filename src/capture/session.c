@@ -218,8 +218,21 @@ static bool reap(pid_t child, struct watch *w, bool block, int *status)
 /* Stacks for a fatal signal (capture/watch.h): a ptrace seize for
  * signals only. Without it (ptrace refused where eBPF is allowed), the
  * run goes on without stacks, and says so once. */
+static void wake_reader(void *arg)
+{
+	bpf_capture_wake(arg);
+}
+
+static bool is_hold(void *arg, pid_t tid, int sig)
+{
+	return bpf_capture_held(arg, tid, sig);
+}
+
+/* With stacks, each process's exit also waits until the reader has
+ * named its stacks from its memory (watch.h, hold_exits): under eBPF
+ * they are copied in the kernel, and read after the call. */
 static struct watch *start_watch(const struct session_opts *o, struct spawn *held, pid_t pid,
-				 struct session_result *res)
+				 struct bpf_capture *bc, struct session_result *res)
 {
 	struct watch_opts wo = {
 		.held = held,
@@ -227,14 +240,22 @@ static struct watch *start_watch(const struct session_opts *o, struct spawn *hel
 		.pid = pid,
 		.on_fatal = o->on_fatal_signal,
 		.user = o->user,
+		.hold_exits = o->on_stack != NULL,
+		.wake = wake_reader,
+		.is_hold = o->on_stack ? is_hold : NULL,
+		.wake_arg = bc,
 	};
 	struct watch *w;
 	struct strbuf err = STRBUF_INIT;
 
 	if (!o->on_fatal_signal)
 		return NULL;
+	/* Before the command is let go: its first calls may be held. A
+	 * thread no watch traces is never sent the request. */
+	bpf_capture_hold_calls(bc, wo.is_hold != NULL);
 	if (watch_start(&w, &wo, &err) < 0) {
 		snprintf(res->no_stacks, sizeof(res->no_stacks), "%s", strbuf_str(&err));
+		bpf_capture_hold_calls(bc, false);
 		w = NULL;
 	}
 	strbuf_release(&err);
@@ -348,6 +369,13 @@ static void give_walk(void *user, pid_t tgid, uint64_t mm, const struct rc_py_wa
 	bpf_capture_python(ws->bc, tgid, mm, w);
 }
 
+static void give_named(void *user, pid_t tgid, const struct rc_py_raw *py, const uint64_t *marks, size_t n)
+{
+	struct walks *ws = user;
+
+	bpf_capture_python_named(ws->bc, tgid, py, marks, n);
+}
+
 /* Program PATH is about to run, or runs now. */
 static void give_program(struct walks *ws, const char *path)
 {
@@ -399,7 +427,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	}
 	struct bpf_replay *rp = bpf_replay_new(c, bpf_capture_epoch(bc));
 	struct walks ws = { o, bc };
-	bpf_replay_walks_to(rp, give_walk, &ws);
+	bpf_replay_walks_to(rp, give_walk, give_named, &ws);
 	if (o->on_program)
 		bpf_replay_execs_to(rp, give_exec, &ws);
 	if (o->argv && o->on_program) {
@@ -430,7 +458,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		forward_stop_signals();
 		/* Followed now: let it go on to its exec (the watch does, once
 		 * it has seized it). */
-		if (!(w = start_watch(o, &sp, 0, res)))
+		if (!(w = start_watch(o, &sp, 0, bc, res)))
 			kill(child, SIGCONT);
 	} else {
 		handle_stop_signals();
@@ -450,7 +478,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		}
 		if (!o->follow)
 			bpf_replay_only(rp, o->pid);
-		w = start_watch(o, NULL, o->pid, res);
+		w = start_watch(o, NULL, o->pid, bc, res);
 		start_timer(o->duration);
 	}
 	struct reader rd = { bc, rp, err };

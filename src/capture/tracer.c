@@ -65,6 +65,8 @@ struct tracer *tracer_new(const struct tracer_opts *o, const struct tracer_hooks
 	tr->options = PTRACE_O_TRACESYSGOOD | PTRACE_O_TRACEEXEC;
 	if (o->follow)
 		tr->options |= PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACECLONE;
+	if (h && h->exiting)
+		tr->options |= PTRACE_O_TRACEEXIT;
 	return tr;
 }
 
@@ -535,6 +537,12 @@ static void on_stop(struct tracer *tr, struct tracee *t, int status)
 		on_new_child(tr, t);
 		resume(tr, t, 0);
 		return;
+	case PTRACE_EVENT_EXIT:
+		/* Its memory is still there until it goes on. */
+		if (!hidden(tr, t))
+			tr->hooks->exiting(tr->ctx, t);
+		resume(tr, t, 0);
+		return;
 	case PTRACE_EVENT_STOP:
 		if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU) {
 			/* A group-stop: stay stopped, but keep listening so
@@ -561,6 +569,10 @@ static void on_stop(struct tracer *tr, struct tracee *t, int status)
 	if (ptrace(PTRACE_GETSIGINFO, t->tid, 0L, &si) < 0) {
 		memset(&si, 0, sizeof(si));
 		si.si_signo = sig;
+	}
+	if (tr->hooks->request && tr->hooks->request(tr->ctx, t, &si)) {
+		resume(tr, t, 0);
+		return;
 	}
 	if (!hidden(tr, t) && tr->hooks->signal)
 		tr->hooks->signal(tr->ctx, t, &si);

@@ -12,7 +12,8 @@
  *  - group-stops (PTRACE_EVENT_STOP with a stop signal): PTRACE_LISTEN, so
  *    the tracee stays stopped as job control asked, yet we see SIGCONT;
  *  - PTRACE_EVENT_{FORK,VFORK,CLONE,EXEC}, including the exec of a thread
- *    other than the leader, whose tid then becomes the leader's.
+ *    other than the leader, whose tid then becomes the leader's;
+ *  - PTRACE_EVENT_EXIT, only when the hooks ask for it (exiting).
  *
  * A filter of the program's own (or one rootcause itself runs under, a
  * container's) takes precedence over ours: the calls it refuses with
@@ -61,8 +62,15 @@ struct tracer_hooks {
 	void (*exit)(void *ctx, struct tracee *t, const struct ptrace_syscall_info *si);
 	/* A signal about to be delivered. */
 	void (*signal)(void *ctx, struct tracee *t, const siginfo_t *si);
+	/* Asked first: whether that signal is a request to the tracer, not
+	 * the program's (the eBPF capture's hold, watch.h); one is taken,
+	 * never delivered. NULL: none is. */
+	bool (*request)(void *ctx, struct tracee *t, const siginfo_t *si);
 	/* A group-stop began (SIG is the stop signal). */
 	void (*stopped)(void *ctx, struct tracee *t, int sig);
+	/* T is exiting (PTRACE_EVENT_EXIT), its memory not yet let go:
+	 * the last moment it can be read. Set, the tracer stops there. */
+	void (*exiting)(void *ctx, struct tracee *t);
 	/* A thread ended: STATUS is the wait status. */
 	void (*gone)(void *ctx, struct tracee *t, int status);
 	/* A new thread or process is traced; PARENT may be NULL. */

@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "capture/watch.h"
 #include "util/procfs.h"
@@ -37,6 +38,48 @@ static void on_wake(int sig)
 	(void)sig;
 }
 
+/* With a process held: the caller's thread is woken to hand on what it
+ * has read (watch_sync). True once it has; false when MAX_S passed
+ * first (0: no bound) or the watch is stopping, and then the caller's
+ * thread no longer waits to. */
+static bool handed_on(struct watch *w, double max_s)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += (time_t)max_s;
+	until.tv_nsec += (long)((max_s - (double)(time_t)max_s) * 1e9);
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&w->lock);
+	w->state = W_WANT_DRAIN;
+	pthread_cond_broadcast(&w->cond);
+	if (w->o.wake)
+		w->o.wake(w->o.wake_arg);
+	while (w->state != W_DRAINED && !w->stop) {
+		if (max_s <= 0)
+			pthread_cond_wait(&w->cond, &w->lock);
+		else if (pthread_cond_timedwait(&w->cond, &w->lock, &until) == ETIMEDOUT)
+			break;
+	}
+	bool ok = w->state == W_DRAINED;
+	if (!ok)
+		w->state = W_RUNNING;
+	pthread_mutex_unlock(&w->lock);
+	return ok;
+}
+
+/* The caller's thread may go on. */
+static void resume_caller(struct watch *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->state = W_RUNNING;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
 static void hold_for_fatal(void *ctx, struct tracee *t, const siginfo_t *si)
 {
 	struct watch *w = ctx;
@@ -45,21 +88,48 @@ static void hold_for_fatal(void *ctx, struct tracee *t, const siginfo_t *si)
 		return;
 	w->fatal_seen = true;
 	tracer_hold_group(w->tr, t->tgid, t->tid);
-	pthread_mutex_lock(&w->lock);
-	w->state = W_WANT_DRAIN;
-	pthread_cond_broadcast(&w->cond);
-	while (w->state != W_DRAINED && !w->stop)
-		pthread_cond_wait(&w->cond, &w->lock);
-	pthread_mutex_unlock(&w->lock);
+	handed_on(w, 0);
 	w->o.on_fatal(w->o.user, t->tgid, t->tid, si);
-	pthread_mutex_lock(&w->lock);
-	w->state = W_RUNNING;
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
+	resume_caller(w);
+}
+
+/* A process's exit (its leader's, which holds the memory the caller's
+ * thread reads through the process's pid) waits until the caller has
+ * read what the process did: its stacks are named from its memory. */
+#define EXIT_HOLD_S 2.0
+
+static void hold_at_exit(void *ctx, struct tracee *t)
+{
+	struct watch *w = ctx;
+
+	if (t->tid != t->tgid)
+		return;
+	if (handed_on(w, EXIT_HOLD_S))
+		resume_caller(w);
+}
+
+/* A hold request (watch.h, is_hold): T waits where it is, right after
+ * its call, until what it did is read. */
+static bool hold_on_request(void *ctx, struct tracee *t, const siginfo_t *si)
+{
+	struct watch *w = ctx;
+
+	if (!w->o.is_hold || si->si_code != SI_KERNEL || !w->o.is_hold(w->o.wake_arg, t->tid, si->si_signo))
+		return false;
+	if (handed_on(w, EXIT_HOLD_S))
+		resume_caller(w);
+	return true;
 }
 
 static const struct tracer_hooks hooks = {
 	.signal = hold_for_fatal,
+	.request = hold_on_request,
+};
+
+static const struct tracer_hooks exit_hooks = {
+	.signal = hold_for_fatal,
+	.request = hold_on_request,
+	.exiting = hold_at_exit,
 };
 
 static void *watch_main(void *arg)
@@ -69,7 +139,7 @@ static void *watch_main(void *arg)
 	struct strbuf err = STRBUF_INIT;
 	int r;
 
-	w->tr = tracer_new(&to, &hooks, w, &w->stop);
+	w->tr = tracer_new(&to, w->o.hold_exits ? &exit_hooks : &hooks, w, &w->stop);
 	if (w->o.held)
 		r = tracer_seize_held(w->tr, &w->held, w->o.name, &err);
 	else
@@ -142,11 +212,15 @@ int watch_start(struct watch **out, const struct watch_opts *o, struct strbuf *e
 void watch_sync(struct watch *w, void (*drain)(void *arg), void *arg)
 {
 	pthread_mutex_lock(&w->lock);
-	if (w->state == W_WANT_DRAIN) {
+	/* Each hand-over in turn: the watch may ask for the next one (a
+	 * held thread, then its process's exit) before this thread has seen
+	 * the last one end, so it waits only while the watch has what it
+	 * handed on, and serves a new request at once. */
+	while (w->state == W_WANT_DRAIN) {
 		drain(arg);
 		w->state = W_DRAINED;
 		pthread_cond_broadcast(&w->cond);
-		while (w->state != W_RUNNING && !w->done)
+		while (w->state == W_DRAINED && !w->done)
 			pthread_cond_wait(&w->cond, &w->lock);
 	}
 	pthread_mutex_unlock(&w->lock);

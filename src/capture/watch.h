@@ -18,6 +18,11 @@
  *   waits: as capture.h's on_fatal_signal, every thread's registers and
  *   memory can be read. The process dies when the watch lets the signal
  *   through, after.
+ * - A thread whose signal is_hold says is a hold request waits the same
+ *   way (bounded as below), and the signal is taken.
+ * - With hold_exits, each process's exit waits, the same way, until the
+ *   caller's thread has handed on what it read (bounded: a stuck reader
+ *   delays an exit by 2 s at most).
  * - Never harm the target: the watch detaches when stopped; if rootcause
  *   dies the kernel detaches it (no PTRACE_O_EXITKILL, no filter).
  * - The watch reaps a spawned child: its status is watch_child_status's.
@@ -39,6 +44,19 @@ struct watch_opts {
 	pid_t pid;		/* else the running process to seize */
 	capture_fatal_fn on_fatal;
 	void *user;
+	/* Each process's exit waits (up to 2 s) until the caller's thread
+	 * has handed on what it read (watch_sync): what reads the process's
+	 * memory for its records (its stacks) does so while it is there. */
+	bool hold_exits;
+	/* Wakes the caller's thread from its wait for records, to hand on
+	 * (from the watch's thread); NULL: the caller looks often enough. */
+	void (*wake)(void *arg);
+	/* Whether signal SIG reaching thread TID is a request to hold it
+	 * until the caller's thread has handed on what it read (the eBPF
+	 * capture's, after a call whose stack is named from memory): the
+	 * signal is taken then, never delivered. NULL: none is. */
+	bool (*is_hold)(void *arg, pid_t tid, int sig);
+	void *wake_arg;		/* WAKE's and IS_HOLD's */
 };
 
 struct watch;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "crash/python_layouts.h"
+#include "util/hmap.h"
 #include "util/util.h"
 
 /* Bounds that keep a corrupt or cyclic structure from running away. */
@@ -362,42 +363,146 @@ static unsigned char *read_bytes(const struct rc_crash *c, const struct py_layou
 	return t;
 }
 
-/* Name and file of code object CODE into F, and the line of the
- * instruction at LASTI: a code unit index from 3.10 on (3.11+: counted
- * from co_code_adaptive), a byte offset before; negative: not begun. */
-static void read_code(const struct rc_crash *c, const struct py_layout *L, uint64_t code, int64_t lasti,
-		      size_t *budget, struct rc_pyframe *f)
+/* A code object as read once: enough to name any frame that runs it. */
+struct py_code {
+	char *function, *file;
+	int32_t first;
+	unsigned char *table;
+	size_t n;
+	uint64_t mark;		/* rc_py_code_mark of its name and file objects */
+};
+
+/* Code objects kept per cache: a large program runs tens of thousands. */
+#define PY_MAX_CACHED_CODES 65536
+
+struct py_code_cache {
+	struct hmap codes;	/* address >> 1 -> struct py_code */
+};
+
+struct py_code_cache *crash_py_code_cache_new(void)
+{
+	struct py_code_cache *cc = xcalloc(1, sizeof(*cc));
+
+	hmap_init(&cc->codes);
+	return cc;
+}
+
+static void code_free(void *p)
+{
+	struct py_code *k = p;
+
+	if (!k)
+		return;
+	free(k->function);
+	free(k->file);
+	free(k->table);
+	free(k);
+}
+
+void crash_py_code_cache_free(struct py_code_cache *cc)
+{
+	if (!cc)
+		return;
+	hmap_release(&cc->codes, code_free);
+	free(cc);
+}
+
+bool crash_py_code_cached(const struct py_code_cache *cc, uint64_t code, uint64_t *mark)
+{
+	void **slot = cc ? hmap_get_int(&cc->codes, (long long)(code >> 1)) : NULL;
+
+	if (slot && mark)
+		*mark = ((const struct py_code *)*slot)->mark;
+	return slot != NULL;
+}
+
+/* The mark of the code object at CODE in memory now; false when its
+ * name or file cannot be read (the process is gone). */
+static bool code_mark(const struct rc_crash *c, const struct py_layout *L, uint64_t code, uint64_t *mark)
+{
+	uint64_t name, file;
+
+	if (!rd64(c, code + (uint64_t)(L->co_qualname >= 0 ? L->co_qualname : L->co_name), &name) ||
+	    !rd64(c, code + (uint64_t)L->co_filename, &file))
+		return false;
+	*mark = rc_py_code_mark(name, file);
+	return true;
+}
+
+/* Code object CODE as read from memory into K; false when any of it
+ * could not be (torn, freed): such a read is not kept. */
+static bool read_code_object(const struct rc_crash *c, const struct py_layout *L, uint64_t code, size_t *budget,
+			     struct py_code *k)
 {
 	uint64_t name, file, table;
 	uint32_t first;
 
+	memset(k, 0, sizeof(*k));
 	if (rd64(c, code + (uint64_t)(L->co_qualname >= 0 ? L->co_qualname : L->co_name), &name))
-		f->function = read_str(c, L, name);
+		k->function = read_str(c, L, name);
 	if (rd64(c, code + (uint64_t)L->co_filename, &file))
-		f->file = read_str(c, L, file);
+		k->file = read_str(c, L, file);
+	if (k->function && k->file)
+		k->mark = rc_py_code_mark(name, file);
 	if (!rd32(c, code + (uint64_t)L->co_firstlineno, &first))
-		return;
-	if (lasti < 0) {
-		f->line = line_or_0((int32_t)first);
-		return;
-	}
+		return false;
+	k->first = (int32_t)first;
 	int table_at = L->co_linetable >= 0 ? L->co_linetable : L->co_lnotab;
-	size_t n;
-	unsigned char *t;
-	if (table_at < 0 || !rd64(c, code + (uint64_t)table_at, &table) || !(t = read_bytes(c, L, table, &n)))
-		return;
-	if (n > *budget) {
-		free(t);
-		return;
+	if (table_at < 0 || !rd64(c, code + (uint64_t)table_at, &table) || !(k->table = read_bytes(c, L, table, &k->n)))
+		return false;
+	if (k->n > *budget) {
+		free(k->table);
+		k->table = NULL;
+		return false;
 	}
-	*budget -= n;
-	if (L->co_code_adaptive >= 0)
-		f->line = line_of(t, n, (int)first, (uint64_t)lasti);
+	*budget -= k->n;
+	return k->function && k->file;
+}
+
+/* Name and file of code object CODE into F, and the line of the
+ * instruction at LASTI: a code unit index from 3.10 on (3.11+: counted
+ * from co_code_adaptive), a byte offset before; negative: not begun.
+ * From CC when it holds CODE; else read, and kept there when whole. */
+static void read_code(const struct rc_crash *c, const struct py_layout *L, struct py_code_cache *cc, uint64_t code,
+		      int64_t lasti, size_t *budget, struct rc_pyframe *f)
+{
+	void **slot = cc ? hmap_get_int(&cc->codes, (long long)(code >> 1)) : NULL;
+	uint64_t now;
+
+	/* A code object freed since, its address another's: read again
+	 * (the memory says so while it can be read; once the process is
+	 * gone what was kept stands). */
+	if (slot && code_mark(c, L, code, &now) && now != ((struct py_code *)*slot)->mark) {
+		code_free(hmap_del_int(&cc->codes, (long long)(code >> 1)));
+		slot = NULL;
+	}
+	struct py_code read, *k = slot ? *slot : &read;
+
+	if (!slot) {
+		bool whole = read_code_object(c, L, code, budget, &read);
+		if (whole && cc && cc->codes.count < PY_MAX_CACHED_CODES) {
+			k = xmalloc(sizeof(*k));
+			*k = read;
+			*hmap_put_int(&cc->codes, (long long)(code >> 1), NULL) = k;
+		}
+	}
+	f->function = k->function ? xstrdup(k->function) : NULL;
+	f->file = k->file ? xstrdup(k->file) : NULL;
+	if (lasti < 0)
+		f->line = line_or_0(k->first);
+	else if (!k->table)
+		f->line = 0;
+	else if (L->co_code_adaptive >= 0)
+		f->line = line_of(k->table, k->n, (int)k->first, (uint64_t)lasti);
 	else if (L->co_linetable >= 0)
-		f->line = line_of_310(t, n, (int)first, 2 * (uint64_t)lasti);
+		f->line = line_of_310(k->table, k->n, (int)k->first, 2 * (uint64_t)lasti);
 	else
-		f->line = line_of_lnotab(t, n, (int)first, (uint64_t)lasti);
-	free(t);
+		f->line = line_of_lnotab(k->table, k->n, (int)k->first, (uint64_t)lasti);
+	if (k == &read) {
+		free(read.function);
+		free(read.file);
+		free(read.table);
+	}
 }
 
 static void push(struct rc_thread *t, size_t *alloc, const struct rc_pyframe *f)
@@ -410,13 +515,13 @@ static void push(struct rc_thread *t, size_t *alloc, const struct rc_pyframe *f)
 }
 
 /* A 3.8-3.10 frame object's code and f_lasti, as T's next frame. */
-static void add_frame_object(const struct rc_crash *c, const struct py_layout *L, uint64_t code, uint32_t lasti,
-			     size_t *budget, struct rc_thread *t, size_t *alloc)
+static void add_frame_object(const struct rc_crash *c, const struct py_layout *L, struct py_code_cache *cc,
+			     uint64_t code, uint32_t lasti, size_t *budget, struct rc_thread *t, size_t *alloc)
 {
 	/* Each frame is run by a _PyEval_EvalFrameDefault of its own. */
 	struct rc_pyframe f = { .entry = true };
 
-	read_code(c, L, code, (int32_t)lasti, budget, &f);
+	read_code(c, L, cc, code, (int32_t)lasti, budget, &f);
 	push(t, alloc, &f);
 }
 
@@ -436,15 +541,16 @@ static void read_frame_objects(const struct rc_crash *c, const struct py_layout 
 		    !rd64(c, frame + (uint64_t)L->frame_f_back, &back) ||
 		    !rd32(c, frame + (uint64_t)L->frame_f_lasti, &lasti))
 			break;
-		add_frame_object(c, L, code, lasti, budget, t, &alloc);
+		add_frame_object(c, L, NULL, code, lasti, budget, t, &alloc);
 		frame = back;
 	}
 }
 
 /* A _PyInterpreterFrame's code, instruction pointer, owner and is_entry,
  * as T's next frame. */
-static void add_frame(const struct rc_crash *c, const struct py_layout *L, uint64_t code, uint64_t instr,
-		      unsigned char owner, unsigned char entry, size_t *budget, struct rc_thread *t, size_t *alloc)
+static void add_frame(const struct rc_crash *c, const struct py_layout *L, struct py_code_cache *cc, uint64_t code,
+		      uint64_t instr, unsigned char owner, unsigned char entry, size_t *budget, struct rc_thread *t,
+		      size_t *alloc)
 {
 	if (L->frame_owned_by_cstack >= 0 && owner == (unsigned char)L->frame_owned_by_cstack) {
 		/* 3.12+'s shim below an entry frame: the run above it
@@ -461,7 +567,7 @@ static void add_frame(const struct rc_crash *c, const struct py_layout *L, uint6
 	bool known = instr + 2 >= units && instr + 2 - units < (1u << 30);
 	/* From the unsigned difference, which KNOWN bounds: the signed one
 	 * of two torn pointers can overflow. */
-	read_code(c, L, code, known ? (int64_t)((instr + 2 - units) / 2) - 1 : -1, budget, &f);
+	read_code(c, L, cc, code, known ? (int64_t)((instr + 2 - units) / 2) - 1 : -1, budget, &f);
 	if (!known)
 		f.line = 0;
 	push(t, alloc, &f);
@@ -492,7 +598,7 @@ static void read_frames(const struct rc_crash *c, const struct py_layout *L, uin
 		crash_read_mem(c, frame + (uint64_t)L->iframe_owner, &owner, 1);
 		if (L->iframe_is_entry >= 0)
 			crash_read_mem(c, frame + (uint64_t)L->iframe_is_entry, &entry, 1);
-		add_frame(c, L, code, instr, owner, entry, budget, t, &alloc);
+		add_frame(c, L, NULL, code, instr, owner, entry, budget, t, &alloc);
 		frame = prev;
 	}
 }
@@ -1021,6 +1127,8 @@ int crash_python_walk(struct rc_crash *c, struct rc_py_walk *w, struct strbuf *e
 		w->frame_entry = (int16_t)L->iframe_is_entry;
 		w->instr_size = 8;
 	}
+	w->code_name = (int16_t)(L->co_qualname >= 0 ? L->co_qualname : L->co_name);
+	w->code_file = (int16_t)L->co_filename;
 	if (w->interp_head < 0 || w->threads_head < 0 || w->tstate_next < 0 || w->first_hop < 0 ||
 	    w->frame_code < 0 || w->frame_back < 0 || (w->tstate_native_tid < 0 && w->tstate_thread_id < 0)) {
 		strbuf_addf(err, "Python %d.%d lacks a field the walk needs", c->py_major, c->py_minor);
@@ -1030,8 +1138,8 @@ int crash_python_walk(struct rc_crash *c, struct rc_py_walk *w, struct strbuf *e
 	return 1;
 }
 
-int crash_python_raw_frames(struct rc_crash *c, struct rc_thread *t, const struct rc_py_raw *py, size_t n,
-			    struct strbuf *err)
+int crash_python_raw_frames(struct rc_crash *c, struct py_code_cache *cc, struct rc_thread *t,
+			    const struct rc_py_raw *py, size_t n, struct strbuf *err)
 {
 	struct py_layout buf = { 0 };
 	const struct py_layout *L;
@@ -1044,9 +1152,9 @@ int crash_python_raw_frames(struct rc_crash *c, struct rc_thread *t, const struc
 	t->python = true;
 	for (size_t i = 0; i < n && i < PY_MAX_FRAMES; i++) {
 		if (L->tstate_frame >= 0)
-			add_frame_object(c, L, py[i].code, (uint32_t)py[i].instr, &budget, t, &alloc);
+			add_frame_object(c, L, cc, py[i].code, (uint32_t)py[i].instr, &budget, t, &alloc);
 		else
-			add_frame(c, L, py[i].code, py[i].instr, py[i].owner, py[i].entry, &budget, t, &alloc);
+			add_frame(c, L, cc, py[i].code, py[i].instr, py[i].owner, py[i].entry, &budget, t, &alloc);
 	}
 	return 0;
 }

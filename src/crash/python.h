@@ -31,10 +31,22 @@ int crash_python_walk(struct rc_crash *c, struct rc_py_walk *w, struct strbuf *e
  * Python whose frames are read; -1 with ERR when a file is unreadable. */
 int crash_python_program(const char *path, struct rc_py_program *out, struct strbuf *err);
 
+/* What was read of code objects, kept by whoever names frames of one
+ * process again and again (where/): a code object named once is named
+ * from here after, even once the process is gone or has torn it down.
+ * Only whole reads are kept. */
+struct py_code_cache;
+struct py_code_cache *crash_py_code_cache_new(void);
+void crash_py_code_cache_free(struct py_code_cache *cc);
+/* Whether CC names the code object at CODE, and its mark then
+ * (rc_py_code_mark) into *MARK (may be NULL). */
+bool crash_py_code_cached(const struct py_code_cache *cc, uint64_t code, uint64_t *mark);
+
 /* T's Python frames from the N raw ones such a walk read (innermost
- * first), named from C's memory (code objects live on after their
- * frames). 0 when done or when C is no Python; -1 with ERR as above. */
-int crash_python_raw_frames(struct rc_crash *c, struct rc_thread *t, const struct rc_py_raw *py, size_t n,
-			    struct strbuf *err);
+ * first), named from CC (may be NULL) or else C's memory (code objects
+ * live on after their frames). 0 when done or when C is no Python; -1
+ * with ERR as above. */
+int crash_python_raw_frames(struct rc_crash *c, struct py_code_cache *cc, struct rc_thread *t,
+			    const struct rc_py_raw *py, size_t n, struct strbuf *err);
 
 #endif

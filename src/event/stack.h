@@ -72,8 +72,19 @@ struct rc_py_walk {
 	int16_t frame_instr;		/* the last or next instruction */
 	int16_t frame_owner;		/* whose frame it is (a byte) */
 	int16_t frame_entry;		/* the first of its C call's run (a byte, 3.11) */
+	int16_t code_name;		/* a code object's name (co_qualname, co_name) and */
+	int16_t code_file;		/* file: what tells one code object from the next at an address */
 	uint8_t instr_size;		/* 4: an int f_lasti (3.8-3.10), 8: a pointer */
 };
+
+/* What tells a code object from another later at the same address (its
+ * name's and file's objects): kept with what names it, compared before
+ * that is used again (a module's body is freed once it ran, and its
+ * address taken by the next code object). */
+static inline uint64_t rc_py_code_mark(uint64_t name, uint64_t file)
+{
+	return name ^ (file << 3) ^ 1;
+}
 
 /* A walk known from a file before any process runs it: the Python
  * executable or libpython that defines _PyRuntime. The kernel places it
@@ -126,6 +137,12 @@ struct rc_stack_copy {
 	 * unwinds may fill it, and the source walks the process's later
 	 * calls with it. */
 	struct rc_py_walk *walk;
+	/* The source's: whoever unwinds sets it when it named PY's frames
+	 * and keeps what names their code objects from now on, some of
+	 * which it did not before: the source need not hold a thread for
+	 * them again. */
+	bool *py_learned;
+	uint64_t *py_marks;		/* and each frame's code mark then (rc_py_code_mark) */
 };
 
 /* A stack being made: frames are added innermost first, then

@@ -45,6 +45,7 @@
 
 struct proc {
 	struct crash_thread_unwind *u;
+	struct py_code_cache *codes;	/* its code objects as named (copies' frames) */
 	char *why;		/* the unwinder could not be made: why */
 	uint64_t used;		/* when last used, in walks */
 };
@@ -78,6 +79,7 @@ static void proc_free(void *p)
 	if (!pr)
 		return;
 	crash_thread_unwind_free(pr->u);
+	crash_py_code_cache_free(pr->codes);
 	free(pr->why);
 	free(pr);
 }
@@ -179,6 +181,7 @@ static struct proc *proc_of(struct where *w, pid_t tgid)
 	struct proc *p = xcalloc(1, sizeof(*p));
 	struct strbuf err = STRBUF_INIT;
 	p->u = crash_thread_unwind_new(tgid, &err);
+	p->codes = crash_py_code_cache_new();
 	if (!p->u)
 		p->why = strbuf_detach(&err);
 	strbuf_release(&err);
@@ -235,9 +238,10 @@ static bool named(const struct rc_thread *t)
 /* T's Python frames from what the source read of them at the call
  * (COPY: the thread ran on since, so its frames now are not the call's),
  * named from C's memory; false with ERR saying why there are none. */
-static bool copied_python(struct rc_crash *c, pid_t tgid, struct rc_thread *t, const struct rc_stack_copy *copy,
+static bool copied_python(struct proc *p, pid_t tgid, struct rc_thread *t, const struct rc_stack_copy *copy,
 			  struct strbuf *err)
 {
+	struct rc_crash *c = crash_thread_unwind_model(p->u);
 	bool ok = false;
 
 	strbuf_reset(err);
@@ -254,9 +258,20 @@ static bool copied_python(struct rc_crash *c, pid_t tgid, struct rc_thread *t, c
 			strbuf_adds(err, "the eBPF capture walks Python's frames from the process's next call "
 				    "on (this one found the interpreter); --backend ptrace reads them at every call");
 		break;
-	case RC_PY_READ:
-		ok = crash_python_raw_frames(c, t, copy->py, copy->npy, err) == 0;
+	case RC_PY_READ: {
+		bool fresh = false;
+		for (size_t i = 0; i < copy->npy; i++)
+			fresh |= !crash_py_code_cached(p->codes, copy->py[i].code, NULL);
+		ok = crash_python_raw_frames(c, p->codes, t, copy->py, copy->npy, err) == 0;
 		t->truncated |= copy->py_truncated;
+		/* What names them is kept now: the source holds no thread
+		 * for these code objects again. */
+		bool kept = true;
+		for (size_t i = 0; i < copy->npy; i++)
+			kept &= crash_py_code_cached(p->codes, copy->py[i].code,
+						     copy->py_marks ? &copy->py_marks[i] : NULL);
+		if (copy->py_learned)
+			*copy->py_learned = ok && fresh && kept;
 		if (ok && t->npy && !named(t)) {
 			/* Its code objects could not be read: gone with it. */
 			ok = false;
@@ -264,6 +279,7 @@ static bool copied_python(struct rc_crash *c, pid_t tgid, struct rc_thread *t, c
 				    "code objects); --backend ptrace names them at the call", (int)tgid);
 		}
 		break;
+	}
 	case RC_PY_NO_THREAD:
 		ok = true;	/* a thread that runs no Python: native frames */
 		break;
@@ -302,7 +318,7 @@ static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const
 	if (unwind(p, &t, regs, copy, &err) < 0) {
 		s = stack_missing(tid, "cannot unwind: %s", strbuf_str(&err));
 		w->stats.failed++;
-	} else if (copy && c->sym_py_runtime && !copied_python(c, tgid, &t, copy, &err)) {
+	} else if (copy && c->sym_py_runtime && !copied_python(p, tgid, &t, copy, &err)) {
 		s = stack_missing(tid, "%s", strbuf_str(&err));
 		w->stats.failed++;
 	} else {

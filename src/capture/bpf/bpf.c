@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/syscall.h>
@@ -37,6 +39,7 @@ struct bpf_capture {
 	void *user;
 	int stop;		/* the callback asked to stop */
 	double epoch;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at open */
+	int wake_fd;		/* an eventfd: bpf_capture_wake ends a poll's wait */
 };
 
 /* libbpf's own messages would go to stderr: the last warning is kept for
@@ -128,6 +131,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 		free(c);
 		return fail(err, e, "open the eBPF capture");
 	}
+	c->wake_fd = -1;
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
 	c->skel->rodata->filter_calls = o && o->select;
 	c->skel->rodata->summing = sums;
@@ -170,6 +174,9 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 		bpf_capture_close(c);
 		return fail(err, e, "attach the eBPF capture");
 	}
+	/* Last, as it is the least needed: without it (no descriptor left)
+	 * another thread's wake-up waits for the reader's next time-out. */
+	c->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	struct timespec mono, real;
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	clock_gettime(CLOCK_REALTIME, &real);
@@ -261,16 +268,58 @@ int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, vo
 	c->fn = fn;
 	c->user = user;
 	c->stop = 0;
-	int n = ring_buffer__poll(c->rb, timeout_ms);
+	/* The ring's own wake-ups, or another thread's (bpf_capture_wake). */
+	struct pollfd p[2] = {
+		{ .fd = ring_buffer__epoll_fd(c->rb), .events = POLLIN },
+		{ .fd = c->wake_fd, .events = POLLIN },
+	};
+	if (poll(p, c->wake_fd >= 0 ? 2 : 1, timeout_ms) > 0 && (p[1].revents & POLLIN)) {
+		uint64_t v;
+		(void)!read(c->wake_fd, &v, sizeof(v));
+	}
 	/* The kernel half wakes the reader only once enough is queued
 	 * (capture.bpf.c's wake_flags): a quiet process's records wait in
-	 * the ring with no wake-up, and an epoll wait that times out reads
-	 * none. Whatever is there is read at every time-out too. */
-	if (n == 0 && !c->stop)
-		n = ring_buffer__consume(c->rb);
+	 * the ring with no wake-up. Whatever is there is read, woken or
+	 * not: at a time-out, an interrupted wait, another thread's wake. */
+	int n = ring_buffer__consume(c->rb);
 	if (n < 0 && n != -EINTR && !c->stop)
 		return fail(err, -n, "read the eBPF ring buffer");
 	return n < 0 ? 0 : n;
+}
+
+void bpf_capture_hold_calls(struct bpf_capture *c, bool on)
+{
+	struct rcb_mark_key key = { .kind = RCB_MARK_HOLDING };
+	__u64 one = 1;
+
+	if (on)
+		bpf_map_update_elem(bpf_map__fd(c->skel->maps.marks), &key, &one, BPF_ANY);
+	else
+		bpf_map_delete_elem(bpf_map__fd(c->skel->maps.marks), &key);
+}
+
+bool bpf_capture_held(struct bpf_capture *c, pid_t tid, int sig)
+{
+	struct rcb_mark_key key = { .a = (__u64)tid, .kind = RCB_MARK_HOLD };
+
+	return sig == RCB_HOLD_SIGNAL && bpf_map_delete_elem(bpf_map__fd(c->skel->maps.marks), &key) == 0;
+}
+
+void bpf_capture_python_named(struct bpf_capture *c, pid_t tgid, const struct rc_py_raw *py, const uint64_t *marks,
+			      size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct rcb_mark_key key = { .a = py[i].code, .b = (__u32)tgid, .kind = RCB_MARK_CODE };
+		bpf_map_update_elem(bpf_map__fd(c->skel->maps.marks), &key, &marks[i], BPF_ANY);
+	}
+}
+
+void bpf_capture_wake(struct bpf_capture *c)
+{
+	uint64_t one = 1;
+
+	if (c->wake_fd >= 0)
+		(void)!write(c->wake_fd, &one, sizeof(one));
 }
 
 void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out)
@@ -345,7 +394,10 @@ static struct rcb_py_walk kernel_walk(const struct rc_py_walk *w, uint64_t mm)
 		.frame_instr = w->frame_instr,
 		.frame_owner = w->frame_owner,
 		.frame_entry = w->frame_entry,
+		.code_name = w->code_name,
+		.code_file = w->code_file,
 		.instr_size = w->instr_size,
+		.holds_left = RCB_HOLDS,
 	};
 }
 
@@ -391,6 +443,8 @@ void bpf_capture_close(struct bpf_capture *c)
 	if (!c)
 		return;
 	ring_buffer__free(c->rb);
+	if (c->wake_fd >= 0)
+		close(c->wake_fd);
 	bpf_capture_detach(c);
 	capture_bpf__destroy(c->skel);
 	free(c);

@@ -69,6 +69,20 @@ typedef int (*bpf_record_fn)(void *user, const void *rec, size_t size);
 /* Read what is there, waiting up to TIMEOUT_MS (0: do not wait) for the
  * first: the number of records, or -1 with ERR set. */
 int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, void *user, struct strbuf *err);
+/* From another thread: the reader's poll returns now, not at its time-out. */
+void bpf_capture_wake(struct bpf_capture *c);
+/* ON: the followed processes are traced by the loader's watch, and a
+ * thread whose copied call has Python frames is held after it (record.h,
+ * RCB_HOLD_SIGNAL) until the watch lets it go. */
+void bpf_capture_hold_calls(struct bpf_capture *c, bool on);
+/* Whether signal SIG, about to reach thread TID, is the kernel's hold
+ * request (taken: not the program's); from any thread. */
+bool bpf_capture_held(struct bpf_capture *c, pid_t tid, int sig);
+/* The code objects of process TGID's N frames PY, with MARKS
+ * (rc_py_code_mark), are named by the loader: a thread is no longer
+ * held for them while they are the same objects. */
+void bpf_capture_python_named(struct bpf_capture *c, pid_t tgid, const struct rc_py_raw *py, const uint64_t *marks,
+			      size_t n);
 
 /* The sums still in progress, as records, each given to FN (processes
  * that live on when the capture ends): call it once the ring is read. */
@@ -168,7 +182,11 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size);
  * frames in the kernel from then on (bpf_capture_python): the replay
  * itself never touches the kernel's maps. */
 typedef void (*bpf_walk_fn)(void *user, pid_t tgid, uint64_t mm, const struct rc_py_walk *w);
-void bpf_replay_walks_to(struct bpf_replay *rp, bpf_walk_fn fn, void *user);
+/* And NAMED is told the frames whose code objects the unwinder learned
+ * to name (rc_stack_copy.py_learned), for the capture to hold no thread
+ * for them again (bpf_capture_python_named). */
+typedef void (*bpf_named_fn)(void *user, pid_t tgid, const struct rc_py_raw *py, const uint64_t *marks, size_t n);
+void bpf_replay_walks_to(struct bpf_replay *rp, bpf_walk_fn fn, bpf_named_fn named, void *user);
 /* Each process whose exec worked is told to FN, once its exec is
  * replayed: its new program may be a Python the capture can walk from
  * its next call on (bpf_capture_python_program). */

@@ -85,6 +85,15 @@ struct {
 	__type(value, struct rcb_py_program);
 } pyprograms SEC(".maps");
 
+/* Held threads, named code objects, whether holding is on (record.h,
+ * struct rcb_mark_key): each -> 1. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct rcb_mark_key);
+	__type(value, __u64);	/* a code object's mark (rc_py_code_mark); else 1 */
+} marks SEC(".maps");
+
 /* Thread states looked through for the calling thread's: a service's
  * thread pool stays far below. */
 #define RCB_PY_THREADS 128
@@ -205,6 +214,11 @@ struct scratch {
 	__u64 woke_ns;		/* when this CPU last woke the reader (wake_flags) */
 	__u64 unchecked;	/* bytes written since it last looked at the backlog */
 	struct entry en;	/* diagnosis mode's call, made at its exit */
+	/* The Python frames of the last stack copied with them, for
+	 * hold_after (which runs once the record is handed on); HOLD_NPY
+	 * of them, 0: none to look at. */
+	struct rcb_py_frame py[RCB_PY_FRAMES];
+	__u32 hold_npy;
 	char buf[3 * RCB_REC_MAX];
 };
 
@@ -1182,6 +1196,7 @@ static __always_inline void walk_from_program(__u32 tgid, __u64 mm, const struct
 	n.runtime = base + p->walk.runtime;
 	n.next_probe_ns = 0;
 	n.probe_gap_ns = RCB_PROBE_MAX_NS;
+	n.holds_left = RCB_HOLDS;
 	bpf_map_update_elem(&pywalks, &tgid, &n, BPF_ANY);
 }
 
@@ -1326,12 +1341,96 @@ static __always_inline int probe_due(__u32 tgid, __u64 now)
 	return 0;
 }
 
+/* Whether some frame of R (process TGID) runs a code object the loader
+ * has not named yet (record.h, RCB_MARK_CODE). */
+/* One frame of hold_after's scan, by bpf_loop: whether code object I
+ * of the copy is one the loader has named, and still the same object. */
+struct code_scan {
+	const struct rcb_py_frame *py;
+	const struct rcb_py_walk *w;
+	__u32 tgid, npy;
+	int unnamed;
+};
+
+static int code_step(__u32 i, void *ctx)
+{
+	struct code_scan *s = ctx;
+	struct rcb_mark_key k = { .b = s->tgid, .kind = RCB_MARK_CODE };
+	__u64 name, file, *mark;
+
+	/* Checked and used as one 64-bit register (clang may check a copy,
+	 * or a 32-bit one, whose bound the verifier loses). */
+	__u64 j = i;
+	barrier_var(j);
+	if (j >= RCB_PY_FRAMES || j >= s->npy)
+		return 1;
+	k.a = s->py[j].code;
+	/* event/stack.h's rc_py_code_mark, of the object there now. */
+	if (!(mark = bpf_map_lookup_elem(&marks, &k)) || !user_word(k.a + s->w->code_name, 8, &name) ||
+	    !user_word(k.a + s->w->code_file, 8, &file) || *mark != (name ^ (file << 3) ^ 1)) {
+		s->unnamed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/* The current thread (TID of process TGID) just copied a call with
+ * Python frames, in this CPU's scratch (stash_frames): held until the
+ * loader has named them (record.h, RCB_HOLD_SIGNAL), when they are not
+ * named yet and the loader's watch traces the thread. A function of its
+ * own (global), which the verifier follows once, not once for every way
+ * the exit hook reaches it. */
+__noinline int hold_after(__u32 tgid, __u32 tid)
+{
+	struct rcb_mark_key on = { .kind = RCB_MARK_HOLDING }, held = { .a = tid, .kind = RCB_MARK_HOLD };
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+	__u64 one = 1;
+
+	if (!sc || !sc->hold_npy)
+		return 0;
+	__u32 npy = sc->hold_npy;
+	sc->hold_npy = 0;
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct rcb_py_walk *w = bpf_map_lookup_elem(&pywalks, &tgid);
+	if (!w || !w->holds_left || w->code_name < 0 || w->code_file < 0 || !t || !t->ptrace ||
+	    !bpf_map_lookup_elem(&marks, &on))
+		return 0;
+	struct code_scan s = { .py = sc->py, .w = w, .tgid = tgid, .npy = npy };
+	bpf_loop(RCB_PY_FRAMES, code_step, &s, 0);
+	if (!s.unnamed)
+		return 0;
+	w->holds_left--;
+	if (bpf_map_update_elem(&marks, &held, &one, BPF_ANY) == 0)
+		bpf_send_signal_thread(RCB_HOLD_SIGNAL);
+	return 0;
+}
+
+/* R's Python frames into this CPU's scratch for hold_after, when R is a
+ * call a finding may quote (WANTED) whose frames were read. Global, as
+ * hold_after is: the verifier follows it once. */
+__noinline int stash_frames(const struct rcb_stack *r, int wanted)
+{
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (!sc || !r)
+		return 0;
+	sc->hold_npy = 0;
+	if (!wanted || r->py_read != RCB_PY_READ || !r->npy)
+		return 0;
+	/* One copy, not a load and store per frame. */
+	if (bpf_probe_read_kernel(sc->py, sizeof(sc->py), r->py) == 0)
+		sc->hold_npy = r->npy;
+	return 0;
+}
+
 /* The thread's registers and the top of its user stack, as a record of
  * their own (record.h, RCB_STACK). A stack is worth less than the calls:
  * none is copied while a quarter of the ring buffer waits to be read
  * (a busy tree of processes, a reader busy unwinding), so that the
  * stacks never make the capture lose a call. */
-static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __u32 tid)
+static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __u32 tid, int wanted)
 {
 	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 4)
 		return;
@@ -1362,7 +1461,9 @@ static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __
 		r->len = RCB_STACK_BYTES / 4;
 	else if (bpf_probe_read_user(r->stack, RCB_STACK_BYTES / 16, sp) == 0)
 		r->len = RCB_STACK_BYTES / 16;
+	stash_frames(r, wanted);
 	bpf_ringbuf_submit(r, 0);
+	hold_after(tgid, tid);
 }
 
 SEC("tp_btf/sys_exit")
@@ -1398,8 +1499,11 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	}
 	en->live = 0;
 	__u64 exit_ns = summing ? en->end_ns : bpf_ktime_get_ns();
-	if (stacks && (stack_wanted(en->nr, ret, exit_ns > en->ns ? exit_ns - en->ns : 0) || probe_due(tgid, exit_ns)))
-		stack_out(regs, tgid, tid);
+	if (stacks) {
+		int wanted = stack_wanted(en->nr, ret, exit_ns > en->ns ? exit_ns - en->ns : 0);
+		if (wanted || probe_due(tgid, exit_ns))
+			stack_out(regs, tgid, tid, wanted);
+	}
 	struct rcb_call *r = (void *)sc->buf;
 	header(&r->h, RCB_CALL, 0, tgid, tid);
 	r->nr = en->nr;

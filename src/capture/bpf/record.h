@@ -346,9 +346,37 @@ struct rcb_py_walk {
 	__u64 runtime;		/* 0: no walk yet */
 	__u64 next_probe_ns, probe_gap_ns;
 	__s16 interp_head, threads_head, tstate_next, tstate_native_tid, tstate_thread_id, first_hop, second_hop,
-		frame_code, frame_back, frame_instr, frame_owner, frame_entry;
+		frame_code, frame_back, frame_instr, frame_owner, frame_entry, code_name, code_file;
 	__u8 instr_size;
-	__u8 pad[7];
+	__u8 pad[3];
+	__u32 holds_left;	/* calls whose thread may still be held (RCB_HOLD_SIGNAL) */
+};
+
+/* A thread whose copied call has Python frames run by code objects the
+ * loader has not named yet, when the loader's watch (capture/watch.h)
+ * traces it, is held right after the call until the loader has named
+ * them from its memory: the kernel marks its tid (RCB_MARK_HOLD) and
+ * sends it RCB_HOLD_SIGNAL, which the watch takes (a signal with no mark
+ * is the program's, and passed on). A program that ends at once (a
+ * traceback, then exit) has torn its code objects down before any later
+ * read. The loader marks the code objects it has named (RCB_MARK_CODE):
+ * calls made again from them (an import system's probes) hold nothing.
+ * RCB_HOLDS holds per program at most. */
+#define RCB_HOLD_SIGNAL 23	/* SIGURG: ignored by default, if one ever reached the program */
+#define RCB_HOLDS 256
+
+enum rcb_mark {
+	RCB_MARK_HOLD,		/* A: a held thread's tid */
+	RCB_MARK_CODE,		/* A: a code object's address, B: its process */
+	RCB_MARK_HOLDING,	/* the loader's watch traces the followed processes */
+};
+
+/* The kernel's `marks` map (least recently used go first): one map for
+ * them all, as a low RLIMIT_NOFILE leaves the loader few descriptors. */
+struct rcb_mark_key {
+	__u64 a;
+	__u32 b;
+	__u32 kind;		/* enum rcb_mark */
 };
 
 /* A file that defines _PyRuntime, as the loader read it before any

@@ -28,6 +28,8 @@ struct rthread {
 	struct rc_py_raw py[RCB_PY_FRAMES];
 	uint64_t mm;
 	struct rc_py_walk walk;	/* one found at its call (rc_stack_copy) */
+	bool learned;		/* its frames' code objects were named (rc_stack_copy) */
+	uint64_t marks[RCB_PY_FRAMES];	/* and their marks */
 	bool has_stack;
 };
 
@@ -46,6 +48,7 @@ struct bpf_replay {
 	struct bpf_rec rec;	/* the one being replayed (large) */
 	bpf_walk_fn on_walk;	/* given the Python walks found; NULL: none */
 	void *walk_user;
+	bpf_named_fn on_named;	/* told the code objects named; NULL: none */
 	bpf_exec_fn on_exec;	/* told each exec that worked; NULL: none */
 	void *exec_user;
 };
@@ -62,9 +65,10 @@ struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
 	return rp;
 }
 
-void bpf_replay_walks_to(struct bpf_replay *rp, bpf_walk_fn fn, void *user)
+void bpf_replay_walks_to(struct bpf_replay *rp, bpf_walk_fn fn, bpf_named_fn named, void *user)
 {
 	rp->on_walk = fn;
+	rp->on_named = named;
 	rp->walk_user = user;
 }
 
@@ -243,12 +247,15 @@ static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bp
 		}
 		at(rp, r->call.exit_ns);
 		rt->walk.runtime = 0;
+		rt->learned = false;
 		capture_call_exit(rp->c, t, &v);
 		/* The unwinder found how to walk the process's Python. */
 		if (v.stack && rt->walk.runtime && rp->on_walk)
 			rp->on_walk(rp->walk_user, t->tgid, rt->mm, &rt->walk);
 		if (rp->on_exec && !v.err && is_exec(&r->call))
 			rp->on_exec(rp->exec_user, t->tgid);
+		if (v.stack && rt->learned && rp->on_named)
+			rp->on_named(rp->walk_user, t->tgid, rt->stack.py, rt->marks, rt->stack.npy);
 		t->in_syscall = false;
 		((struct rthread *)t)->last_mono = (double)r->call.exit_ns / 1e9;
 	}
@@ -338,6 +345,8 @@ static void keep_stack(struct rthread *rt, const struct rcb_stack *s)
 						.owner = s->py[i].owner, .entry = s->py[i].entry };
 	rt->stack.py = rt->py;
 	rt->stack.walk = &rt->walk;
+	rt->stack.py_learned = &rt->learned;
+	rt->stack.py_marks = rt->marks;
 	rt->mm = s->mm;
 	rt->has_stack = true;
 }
