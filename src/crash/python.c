@@ -476,7 +476,7 @@ static void read_code(const struct rc_crash *c, const struct py_layout *L, struc
 		code_free(hmap_del_int(&cc->codes, (long long)(code >> 1)));
 		slot = NULL;
 	}
-	struct py_code read, *k = slot ? *slot : &read;
+	struct py_code read = { 0 }, *k = slot ? *slot : &read;
 
 	if (!slot) {
 		bool whole = read_code_object(c, L, code, budget, &read);
