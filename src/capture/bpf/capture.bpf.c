@@ -1362,7 +1362,7 @@ static int code_step(__u32 i, void *ctx)
 	 * or a 32-bit one, whose bound the verifier loses). */
 	__u64 j = i;
 	barrier_var(j);
-	if (j >= RCB_PY_FRAMES || j >= s->npy)
+	if (j >= RCB_HOLD_FRAMES || j >= s->npy)
 		return 1;
 	k.a = s->py[j].code;
 	/* event/stack.h's rc_py_code_mark, of the object there now. */
@@ -1397,7 +1397,7 @@ __noinline int hold_after(__u32 tgid, __u32 tid)
 	    !bpf_map_lookup_elem(&marks, &on))
 		return 0;
 	struct code_scan s = { .py = sc->py, .w = w, .tgid = tgid, .npy = npy };
-	bpf_loop(RCB_PY_FRAMES, code_step, &s, 0);
+	bpf_loop(RCB_HOLD_FRAMES, code_step, &s, 0);
 	if (!s.unnamed)
 		return 0;
 	w->holds_left--;

@@ -364,6 +364,12 @@ struct rcb_py_walk {
  * RCB_HOLDS holds per program at most. */
 #define RCB_HOLD_SIGNAL 23	/* SIGURG: ignored by default, if one ever reached the program */
 #define RCB_HOLDS 256
+/* Only the innermost frames are looked at: an import's probes come from
+ * the import system's few code objects, under ever new module bodies
+ * (holding for each cost PyTorch's start-up 40%); a failure in the
+ * program's own code is new where it was made, and the hold names the
+ * whole stack. */
+#define RCB_HOLD_FRAMES 4
 
 enum rcb_mark {
 	RCB_MARK_HOLD,		/* A: a held thread's tid */
