@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "crash/crash.h"
@@ -98,6 +99,19 @@ const struct rc_thread *crash_thread(const struct rc_crash *c)
 const char *crash_basename(const char *path)
 {
 	return path ? path_base(path) : "?";
+}
+
+bool crash_symbol_is(const char *name, const char *want)
+{
+	size_t n = strlen(want);
+
+	return strncmp(name, want, n) == 0 && (name[n] == '\0' || name[n] == '@');
+}
+
+void crash_python_name_version(const char *base, int *major, int *minor)
+{
+	if (sscanf(base, "python%d.%d", major, minor) != 2 && sscanf(base, "libpython%d.%d", major, minor) != 2)
+		*major = *minor = 0;
 }
 
 const struct rc_module *crash_module_at(const struct rc_crash *c, uint64_t addr)

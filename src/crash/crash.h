@@ -194,6 +194,11 @@ const struct rc_thread *crash_thread(const struct rc_crash *c);
 const struct rc_module *crash_module_at(const struct rc_crash *c, uint64_t addr);
 /* The basename of a module path ("?" for none). */
 const char *crash_basename(const char *path);
+/* NAME is WANT, or WANT with a symbol version ("_PyRuntime@@..."). */
+bool crash_symbol_is(const char *name, const char *want);
+/* The Python version a module's file name BASE gives ("python3.11",
+ * "libpython3.11.so.1.0"); 0.0 when it gives none (a venv's "python"). */
+void crash_python_name_version(const char *base, int *major, int *minor);
 
 /* Recursion: how many times the frames from FROM on repeat with some
  * period of 1 to 8 frames (compared by pc); 1 when they don't.  *PERIOD

@@ -44,14 +44,6 @@ struct elf_view {
 	char rpath[MAX_DYN_STR], runpath[MAX_DYN_STR];
 };
 
-/* NAME is WANT, or WANT with a symbol version ("_PyRuntime@@..."). */
-static bool symbol_is(const char *name, const char *want)
-{
-	size_t n = strlen(want);
-
-	return strncmp(name, want, n) == 0 && (name[n] == '\0' || name[n] == '@');
-}
-
 static void copy_str(char *dst, size_t n, const char *s)
 {
 	snprintf(dst, n, "%s", s ? s : "");
@@ -107,9 +99,9 @@ static void read_sections(Elf *elf, struct elf_view *v)
 				    GELF_ST_TYPE(s.st_info) != STT_OBJECT ||
 				    !(name = elf_strptr(elf, sh.sh_link, s.st_name)))
 					continue;
-				if (symbol_is(name, "_PyRuntime"))
+				if (crash_symbol_is(name, "_PyRuntime"))
 					v->runtime = s.st_value;
-				else if (symbol_is(name, "Py_Version"))
+				else if (crash_symbol_is(name, "Py_Version"))
 					v->version = s.st_value;
 			}
 		} else if (sh.sh_type == SHT_DYNAMIC) {
@@ -148,9 +140,7 @@ static int walk_of(const char *path, const unsigned char *image, size_t size, co
 	c.image_size = size;
 	c.sym_py_runtime = v->runtime;
 	c.sym_py_version = v->version;
-	if (sscanf(base, "python%d.%d", &c.py_major, &c.py_minor) != 2 &&
-	    sscanf(base, "libpython%d.%d", &c.py_major, &c.py_minor) != 2)
-		c.py_major = c.py_minor = 0;
+	crash_python_name_version(base, &c.py_major, &c.py_minor);
 	int r = crash_python_walk(&c, w, err);
 	c.maps = NULL;
 	c.nmaps = 0;

@@ -328,14 +328,6 @@ static void modules_debuginfo(struct unwinder *u)
 	free(used);
 }
 
-/* NAME is WANT, or WANT with a symbol version ("_PyRuntime@@..."). */
-static bool symbol_is(const char *name, const char *want)
-{
-	size_t n = strlen(want);
-
-	return strncmp(name, want, n) == 0 && (name[n] == '\0' || name[n] == '@');
-}
-
 /* glibc's __abort_msg (GLIBC_PRIVATE, in libc's .dynsym, so found without
  * debuginfo): where abort() and assert() leave the message they printed.
  * And CPython's _PyRuntime (a dynsym of the python executable or of
@@ -359,9 +351,8 @@ static int abort_msg_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwa
 	bool python = strncmp(base, "python", 6) == 0 || strncmp(base, "libpython", 9) == 0;
 	if (!libc && !python)
 		return DWARF_CB_OK;
-	if (python && sscanf(base, "python%d.%d", &major, &minor) != 2 &&
-	    sscanf(base, "libpython%d.%d", &major, &minor) != 2)
-		major = minor = 0;
+	if (python)
+		crash_python_name_version(base, &major, &minor);
 	/* Before 3.7 there is no _PyRuntime: the name alone says this is a
 	 * Python whose frames are not read. */
 	if (python && major && !u->c->sym_py_runtime) {
@@ -375,15 +366,15 @@ static int abort_msg_cb(Dwfl_Module *mod, void **userdata, const char *name, Dwa
 		const char *sn = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
 		if (!sn || GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
 			continue;
-		if (libc && symbol_is(sn, "__abort_msg")) {
+		if (libc && crash_symbol_is(sn, "__abort_msg")) {
 			u->c->sym_abort_msg = addr;
 			break;
 		}
-		if (python && symbol_is(sn, "_PyRuntime")) {
+		if (python && crash_symbol_is(sn, "_PyRuntime")) {
 			u->c->sym_py_runtime = addr;
 			u->c->py_major = major;
 			u->c->py_minor = minor;
-		} else if (python && symbol_is(sn, "Py_Version")) {
+		} else if (python && crash_symbol_is(sn, "Py_Version")) {
 			u->c->sym_py_version = addr;
 		}
 	}
