@@ -530,6 +530,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	res->lost_records = l.reserve;
 	res->lost_entries = l.entry;
 	res->lost_follows = l.follow;
+	res->stacks_skipped = l.stacks;
 out:
 	res->bad_records = bpf_replay_bad_records(rp);
 	/* Detaching is closing: the exit hook goes first (bpf.h). */

@@ -75,6 +75,9 @@ struct session_result {
 	char no_stacks[256];
 	/* eBPF: what could not be kept (bpf.h), and records not ours. */
 	uint64_t lost_records, lost_entries, lost_follows, bad_records;
+	/* eBPF: calls' stacks the kernel did not copy, to keep the ring
+	 * buffer for the calls (no call is lost for them). */
+	uint64_t stacks_skipped;
 };
 
 /* Anything the eBPF capture had to drop. */

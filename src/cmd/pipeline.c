@@ -9,8 +9,10 @@
 #include "where/where.h"
 
 /* What the eBPF capture does not unwind, and what would. */
-#define NO_EBPF_STACKS "the eBPF capture copies a thread's stack only at a failed call, an exec, a connect, " \
-	"a bind or a wait of 10 ms or more; --backend ptrace unwinds opens, mappings and locks too"
+#define NO_EBPF_STACKS "the eBPF capture copies a thread's stack at a failed call, an exec, a connect, a bind, " \
+	"a wait of 10 ms or more, and a sample of the opens of a file, large mappings, reads of a file in pieces " \
+	"and wakes of a long-waited lock; --backend ptrace unwinds every open, mapping and lock, and a sample of " \
+	"all reads and writes"
 #define NO_STACKS_ASKED "--no-stacks"
 
 /* First: the capture's user, as diagnose_feed takes it. */
@@ -90,7 +92,7 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 	};
 	struct pipeline p = { .core_out = core_out };
 	struct session_opts o = *so;
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, skipped = STRBUF_INIT;
 	int status = -1;
 
 	diagnose_init(&p.dg, &dopts);
@@ -119,6 +121,11 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 		/* The eBPF capture stops nothing: it copies a thread's stack
 		 * at the calls that are worth it to the kernel's program. */
 		const char *why = !p.where ? NO_STACKS_ASKED : res->backend == BACKEND_EBPF ? NO_EBPF_STACKS : NULL;
+		if (why && p.where && res->stacks_skipped) {
+			strbuf_addf(&skipped, "%s; %llu copies were skipped while a quarter of the ring buffer "
+				    "waited to be read", why, (unsigned long long)res->stacks_skipped);
+			why = skipped.buf;
+		}
 		if (why)
 			diagnose_no_stacks(&p.dg, why);
 		diagnose_finish(&p.dg, rep);
@@ -129,12 +136,14 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 			const struct where_stats *ws = where_stats(p.where);
 			rep->stacks_taken = ws->taken;
 			rep->stacks_seconds = ws->seconds;
+			rep->stacks_skipped = res->stacks_skipped;
 		}
 		status = report_emit(ro, rep);
 	}
 	diagnose_release(&p.dg);
 	where_free(p.where);
 	crash_release(&p.crash);
+	strbuf_release(&skipped);
 	strbuf_release(&err);
 	return status;
 }

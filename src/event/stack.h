@@ -133,6 +133,11 @@ struct rc_stack_copy {
 	const struct rc_py_raw *py;
 	size_t npy;
 	bool py_truncated;		/* the walk stopped at the source's cap */
+	/* Copied at a call that worked for where a sum's calls were made
+	 * (a read of a file in pieces, a wake of a long-waited lock: calls
+	 * whose stacks the source chose, and samples); unwound like a
+	 * quoted call's. */
+	bool site;
 	/* The source's, for a walk it lacks (RC_PY_NOT_ASKED): whoever
 	 * unwinds may fill it, and the source walks the process's later
 	 * calls with it. */

@@ -62,6 +62,10 @@ static void write_subject(struct json *j, const struct rc_report *r)
 		json_key(j, "stacks_seconds");
 		json_double(j, r->stacks_seconds);
 	}
+	if (r->stacks_skipped) {
+		json_key(j, "stacks_skipped");
+		json_int(j, (long long)r->stacks_skipped);
+	}
 	json_opt_string(j, "no_call_stacks", r->no_call_stacks);
 	if (r->no_stacks) {
 		json_key(j, "no_stacks");

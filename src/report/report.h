@@ -32,6 +32,7 @@ struct rc_report {
 	 * (one line; NULL when it did, or for a log). */
 	uint64_t stacks_taken;
 	double stacks_seconds;
+	uint64_t stacks_skipped;	/* eBPF: not copied, the ring buffer busy */
 	const char *no_call_stacks;
 	/* The rules --rules left out, NULL-terminated; NULL when all ran.
 	 * RULES_ONLY: the ones it ran, when they are fewer (the text report

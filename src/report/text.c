@@ -123,6 +123,9 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		strbuf_addf(sb, "a crash would have had no stacks: %s\n", r->no_stacks);
 	if (r->no_call_stacks)
 		strbuf_addf(sb, "no call stacks: %s\n", r->no_call_stacks);
+	if (r->stacks_skipped)
+		strbuf_addf(sb, "call stacks: %llu not copied while a quarter of the ring buffer waited to be read "
+			    "(no call was lost for them)\n", (unsigned long long)r->stacks_skipped);
 }
 
 /* The rules --rules kept from running: a finding they would have made is

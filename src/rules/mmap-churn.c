@@ -300,7 +300,8 @@ static void report(const void *value, struct rc_findings *out)
 	const char *ev[] = { c->first_map, c->first_unmap, c->last_map, c->last_unmap };
 	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
 		rule_evidence(f, ev[i]);
-	site_tally_put(&c->sites, f);
+	/* Every mapping, or (the eBPF capture's) a sample of them. */
+	site_tally_put_of(&c->sites, f, c->pairs);
 	if (c->file)
 		finding_set(&f->advice,
 			    "keep the file mapped between requests (map it once at start-up) instead of "

@@ -414,7 +414,8 @@ static void report(const void *value, struct rc_findings *out)
 	r->ts = f->ts;
 	rule_evidence(r, f->first_line);
 	rule_evidence(r, f->last_line);
-	site_tally_put(&f->sites, r);
+	/* Every open, or (the eBPF capture's) a sample of them. */
+	site_tally_put_of(&f->sites, r, f->opens);
 	finding_echo_name(r, fp_base(f->path));
 	switch (kind) {
 	case KIND_WEIGHTS:

@@ -491,11 +491,12 @@ const struct rc_stack *where_at_exit(struct where *w, pid_t tgid, pid_t tid, con
 	}
 	if (copy) {
 		/* The copy is the kernel's choice of calls; this one, of what
-		 * is worth unwinding among them. A copy at a call not worth
+		 * is worth unwinding among them, and every copy for a sum's
+		 * site (a sample the kernel took). A copy at a call not worth
 		 * it is the kernel's probe for the walk of the process's
 		 * Python (struct rc_stack_copy): nothing is unwound, and no
 		 * one is given a stack. */
-		if (where_wants(e)) {
+		if (where_wants(e) || copy->site) {
 			uint64_t regs[RC_CRASH_NREGS] = { 0 };
 			memcpy(regs, copy->regs, MIN(sizeof(regs), sizeof(copy->regs)));
 			return take(w, tgid, tid, regs, copy);

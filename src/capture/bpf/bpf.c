@@ -349,6 +349,7 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
 	out->reserve = sum[RCB_LOST_RESERVE];
 	out->entry = sum[RCB_LOST_ENTRY];
 	out->follow = sum[RCB_LOST_FOLLOW];
+	out->stacks = sum[RCB_SKIPPED_STACK];
 }
 
 void bpf_capture_flush_sums(struct bpf_capture *c, bpf_record_fn fn, void *user)

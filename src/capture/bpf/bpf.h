@@ -92,6 +92,7 @@ struct bpf_capture_losses {
 	uint64_t reserve;	/* records the full ring buffer refused */
 	uint64_t entry;		/* calls whose entry could not be kept */
 	uint64_t follow;	/* children that could not be followed */
+	uint64_t stacks;	/* calls' stacks not copied (no call lost) */
 };
 void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out);
 /* Whether any process is followed still (the kernel forgets each one

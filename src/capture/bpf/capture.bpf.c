@@ -219,6 +219,9 @@ struct scratch {
 	 * of them, 0: none to look at. */
 	struct rcb_py_frame py[RCB_PY_FRAMES];
 	__u32 hold_npy;
+	/* The call being ended is the last of a sum's calls recorded whole
+	 * (sum_call): a site. */
+	__u8 site_io;
 	char buf[3 * RCB_REC_MAX];
 };
 
@@ -361,7 +364,7 @@ static __always_inline __u64 wake_flags(__u64 size)
 /* Whether the current thread's FD is a regular file: its file table,
  * read as the kernel keeps it (the call has just returned, so the fd is
  * still the one it used, barring another thread's close). */
-static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino)
+static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino, __u64 *size)
 {
 	/* Loads through the task's typed pointer (each a load the kernel
 	 * guards), not a probe call per field; only the slot of a table
@@ -378,6 +381,7 @@ static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino)
 	struct inode *in = ff->f_inode;
 	*ino = in->i_ino;
 	*dev = in->i_sb->s_dev;
+	*size = in->i_size;
 	return (in->i_mode & 0170000) == 0100000;
 }
 
@@ -476,8 +480,8 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 	 * closed or replaced: while it is there, the fd is that file. */
 	if (!st->used || !same_key(&st->key, &k)) {
 		__u32 dev = 0;
-		__u64 ino = 0;
-		if (!regular_file(fd, &dev, &ino))
+		__u64 ino = 0, size = 0;
+		if (!regular_file(fd, &dev, &ino, &size))
 			return 0;
 		if (st->used)
 			sum_out(st, 0, 0);	/* another's: out with its own ids */
@@ -497,6 +501,12 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 	}
 	if (st->whole < RCB_SUM_WHOLE) {
 		if (++st->whole == RCB_SUM_WHOLE) {
+			/* A file moved in pieces: where (small-io's site, a
+			 * sample of one for the sum that follows). */
+			__u32 zero = 0;
+			struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+			if (sc)
+				sc->site_io = 1;
 			struct rcb_sum_state *m = shown_at(tgid, pl->sum, st->dev, st->ino);
 			if (m) {
 				m->used = 1;
@@ -1152,6 +1162,93 @@ static __always_inline int stack_wanted(__s64 nr, long ret, __u64 dur_ns)
 	return nr == 59 || nr == 322 || nr == 42 || nr == 49;
 }
 
+/*
+ * The sums' sites (record.h, struct rcb_stack's SITE): calls that
+ * worked, copied for where they were made.
+ */
+enum site_kind { SITE_OPENS = 1, SITE_MAPS, SITE_WAITED };
+
+struct site_key {
+	__u32 tgid, kind;
+	__u64 a, b;		/* a file's device and inode; a futex word's address */
+};
+
+/* Per process: opens of each file and large mappings made (a count), and
+ * futex words waited on long (1). Least recently used go first: what
+ * one forgets is a sample's phase, or a wake not unwound. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct site_key);
+	__type(value, __u64);
+} sites SEC(".maps");
+
+/* K's calls counted once more: whether this one is in the sample. */
+static __always_inline int site_sampled(const struct site_key *k, __u64 first)
+{
+	__u64 one = 1, *n = bpf_map_lookup_elem(&sites, k);
+
+	if (!n) {
+		bpf_map_update_elem(&sites, k, &one, BPF_ANY);
+		return first;
+	}
+	__u64 c = __sync_fetch_and_add(n, 1) + 1;
+	return c <= RCB_SITE_DENSE || c % RCB_SITE_EVERY == 0;
+}
+
+/* Whether EN, a call of process TGID that returned RET after DUR_NS, is
+ * copied for a sum's site: an open of a regular file (repeated-open), a
+ * large mapping that is not a reservation (mmap-churn), a futex wake
+ * that let go a word some thread waited on for RCB_STACK_WAIT_NS or more
+ * (lock-wait's holder, as the loader under ptrace has it). Long waits
+ * are noted here as they end; their own copies are stack_wanted's. A
+ * function of its own: the verifier follows it once. */
+__noinline int site_due(const struct entry *en, long ret, __u32 tgid, __u64 dur_ns)
+{
+	struct site_key k = { .tgid = tgid };
+	__u32 dev = 0;
+	__u64 ino = 0, size = 0;
+
+	if (!en || ret < 0)
+		return 0;
+	/* x86-64's numbers. */
+	switch (en->nr) {
+	case 2:		/* open */
+	case 85:	/* creat */
+	case 257:	/* openat */
+	case 437:	/* openat2 */
+		if (!regular_file((int)ret, &dev, &ino, &size))
+			return 0;
+		k.kind = SITE_OPENS;
+		k.a = dev;
+		k.b = ino;
+		return site_sampled(&k, size >= RCB_SITE_BIG_FILE);
+	case 9:		/* mmap: PROT_NONE with flags is a reservation */
+		if (en->args[1] < RCB_SITE_BIG_MAP || (!en->args[2] && en->args[3]))
+			return 0;
+		k.kind = SITE_MAPS;
+		return site_sampled(&k, 1);
+	case 202: {	/* futex */
+		__u32 op = (__u32)en->args[1] & 127;
+		k.kind = SITE_WAITED;
+		k.a = en->args[0];
+		/* FUTEX_WAIT, _LOCK_PI, _WAIT_BITSET, _WAIT_REQUEUE_PI, _LOCK_PI2 */
+		if (op == 0 || op == 6 || op == 9 || op == 11 || op == 13) {
+			__u64 one = 1;
+			if (dur_ns >= RCB_STACK_WAIT_NS)
+				bpf_map_update_elem(&sites, &k, &one, BPF_ANY);
+			return 0;
+		}
+		/* FUTEX_UNLOCK_PI lets go whoever waits; a wake, the woken. */
+		if (op == 7 || (ret > 0 && (op == 1 || op == 3 || op == 4 || op == 5 || op == 10 || op == 12)))
+			return bpf_map_lookup_elem(&sites, &k) != 0;
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
 /* Reads a word of N bytes (4 or 8) of user memory at ADDR into *V;
  * false when it cannot be read. */
 static __always_inline int user_word(__u64 addr, __u32 n, __u64 *v)
@@ -1225,10 +1322,11 @@ static __always_inline void library_walk(__u32 tgid, int fd, __u64 addr)
 	__u64 mm = (__u64)BPF_CORE_READ(t, mm);
 	struct rcb_py_walk *w = bpf_map_lookup_elem(&pywalks, &tgid);
 	struct rcb_file_key k = { 0 };
+	__u64 size;
 
 	if (w && w->mm == mm && w->runtime)
 		return;
-	if (!regular_file(fd, &k.dev, &k.ino))
+	if (!regular_file(fd, &k.dev, &k.ino, &size))
 		return;
 	struct rcb_py_program *p = bpf_map_lookup_elem(&pyprograms, &k);
 	if (p && p->base == RCB_PY_BASE_FILE)
@@ -1430,16 +1528,19 @@ __noinline int stash_frames(const struct rcb_stack *r, int wanted)
  * none is copied while a quarter of the ring buffer waits to be read
  * (a busy tree of processes, a reader busy unwinding), so that the
  * stacks never make the capture lose a call. */
-static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __u32 tid, int wanted)
+static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __u32 tid, int wanted, int site)
 {
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 4)
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 4) {
+		count(RCB_SKIPPED_STACK);
 		return;
+	}
 	struct rcb_stack *r = reserve(sizeof(*r));
 	struct task_struct *t = bpf_get_current_task_btf();
 
 	if (!r)
 		return;
 	header(&r->h, RCB_STACK, sizeof(*r), tgid, tid);
+	r->site = (site & ~wanted) & 1;
 	r->regs[RCB_R_IP] = regs->ip;
 	r->regs[RCB_R_SP] = regs->sp;
 	r->regs[RCB_R_BP] = regs->bp;
@@ -1461,7 +1562,7 @@ static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __
 		r->len = RCB_STACK_BYTES / 4;
 	else if (bpf_probe_read_user(r->stack, RCB_STACK_BYTES / 16, sp) == 0)
 		r->len = RCB_STACK_BYTES / 16;
-	stash_frames(r, wanted);
+	stash_frames(r, wanted | site);
 	bpf_ringbuf_submit(r, 0);
 	hold_after(tgid, tid);
 }
@@ -1484,6 +1585,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	 * diagnosis mode has no entry hook. */
 	if (stacks && regs->orig_ax == 9 && (__u64)ret < (__u64)-4095 && (int)regs->r8 >= 0 && !regs->r9)
 		library_walk(tgid, (int)regs->r8, (__u64)ret);
+	sc->site_io = 0;
 	if (summing && !(en = diag_call(sc, en, regs, ret, tgid, tid)))
 		return 0;
 	if (!en->live) {
@@ -1500,9 +1602,11 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	en->live = 0;
 	__u64 exit_ns = summing ? en->end_ns : bpf_ktime_get_ns();
 	if (stacks) {
-		int wanted = stack_wanted(en->nr, ret, exit_ns > en->ns ? exit_ns - en->ns : 0);
-		if (wanted || probe_due(tgid, exit_ns))
-			stack_out(regs, tgid, tid, wanted);
+		__u64 dur = exit_ns > en->ns ? exit_ns - en->ns : 0;
+		int site = site_due(en, ret, tgid, dur) | sc->site_io;
+		int wanted = stack_wanted(en->nr, ret, dur);
+		if ((wanted | site) || probe_due(tgid, exit_ns))
+			stack_out(regs, tgid, tid, wanted, site);
 	}
 	struct rcb_call *r = (void *)sc->buf;
 	header(&r->h, RCB_CALL, 0, tgid, tid);

@@ -133,6 +133,9 @@ enum rcb_counter {
 	RCB_LOST_RESERVE,	/* the ring buffer was full: a record dropped */
 	RCB_LOST_ENTRY,		/* an exit without its saved entry (the entry map was full) */
 	RCB_LOST_FOLLOW,	/* a child not followed (the followed map was full) */
+	/* A call's stack not copied: a quarter of the ring buffer waited to
+	 * be read (struct rcb_stack). No call is lost for it. */
+	RCB_SKIPPED_STACK,
 	RCB_NCOUNTERS
 };
 
@@ -292,6 +295,18 @@ struct rcb_sum {
  * less where the stack ends sooner (LEN). */
 #define RCB_STACK_BYTES 16384
 #define RCB_STACK_WAIT_NS 10000000ULL
+/* A sum's site copies (struct rcb_stack's SITE): of the calls of one
+ * kind a process makes on one thing (opens of one file, large
+ * mappings), the first RCB_SITE_DENSE are copied, then one in
+ * RCB_SITE_EVERY: a loop of ten thousand opens costs 640 copies, and the
+ * rules scale the sample to the calls they counted. A file is copied
+ * from its first open when it is RCB_SITE_BIG_FILE or larger (reading it
+ * again is what costs), else from its second (a file opened once is no
+ * repeat, and a Python's start-up opens a thousand small ones). */
+#define RCB_SITE_DENSE 16
+#define RCB_SITE_EVERY 16
+#define RCB_SITE_BIG_FILE (1ULL << 20)
+#define RCB_SITE_BIG_MAP (16ULL << 20)
 
 enum rcb_stack_reg {
 	RCB_R_IP, RCB_R_SP, RCB_R_BP, RCB_R_BX, RCB_R_R12, RCB_R_R13, RCB_R_R14, RCB_R_R15, RCB_R_FS,
@@ -324,7 +339,12 @@ struct rcb_stack {
 	__u32 len;		/* bytes of STACK copied (0: none could be) */
 	__u8 py_read;		/* enum rcb_py_read */
 	__u8 py_truncated;	/* more frames than RCB_PY_FRAMES */
-	__u16 npy;
+	__u8 npy;
+	/* Copied at a call that worked, for where a sum's calls were made
+	 * (rules/sites.h): a file opened again, a large mapping, a read of
+	 * a file in small pieces, a wake of a long-waited lock. The rules
+	 * count such calls whether copied or not (a sample of them is). */
+	__u8 site;
 	struct rcb_py_frame py[RCB_PY_FRAMES];
 	__u8 stack[RCB_STACK_BYTES];
 };

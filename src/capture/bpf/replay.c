@@ -340,6 +340,7 @@ static void keep_stack(struct rthread *rt, const struct rcb_stack *s)
 	rt->stack.py_read = s->py_read <= RCB_PY_FAILED ? (enum rc_py_read)s->py_read : RC_PY_FAILED;
 	rt->stack.npy = MIN((size_t)s->npy, (size_t)RCB_PY_FRAMES);
 	rt->stack.py_truncated = s->py_truncated;
+	rt->stack.site = s->site != 0;
 	for (size_t i = 0; i < rt->stack.npy; i++)
 		rt->py[i] = (struct rc_py_raw){ .code = s->py[i].code, .instr = s->py[i].instr,
 						.owner = s->py[i].owner, .entry = s->py[i].entry };
