@@ -228,11 +228,32 @@ static bool is_hold(void *arg, pid_t tid, int sig)
 	return bpf_capture_held(arg, tid, sig);
 }
 
+struct copies {
+	struct bpf_capture *bc;
+	struct bpf_replay *rp;
+};
+
+/* Process TGID's exit waits for the reader only while the kernel has
+ * written stack records for it that the reader is not done with. One
+ * the reader has seen none of waits: it cannot tell the kernel's id of
+ * it (a pid namespace's), and nearly every process has one (the
+ * dynamic loader's look for /etc/ld.so.preload fails). */
+static bool copies_unread(void *arg, pid_t tgid)
+{
+	const struct copies *cp = arg;
+	pid_t kernel_tgid;
+	uint64_t read;
+
+	if (!bpf_replay_copies_read(cp->rp, tgid, &kernel_tgid, &read))
+		return true;
+	return bpf_capture_copies(cp->bc, kernel_tgid) > read;
+}
+
 /* With stacks, each process's exit also waits until the reader has
  * named its stacks from its memory (watch.h, hold_exits): under eBPF
  * they are copied in the kernel, and read after the call. */
 static struct watch *start_watch(const struct session_opts *o, struct spawn *held, pid_t pid,
-				 struct bpf_capture *bc, struct session_result *res)
+				 struct bpf_capture *bc, struct copies *cp, struct session_result *res)
 {
 	struct watch_opts wo = {
 		.held = held,
@@ -244,6 +265,8 @@ static struct watch *start_watch(const struct session_opts *o, struct spawn *hel
 		.wake = wake_reader,
 		.is_hold = o->on_stack ? is_hold : NULL,
 		.wake_arg = bc,
+		.exit_pending = copies_unread,
+		.pending_arg = cp,
 	};
 	struct watch *w;
 	struct strbuf err = STRBUF_INIT;
@@ -427,6 +450,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	}
 	struct bpf_replay *rp = bpf_replay_new(c, bpf_capture_epoch(bc));
 	struct walks ws = { o, bc };
+	struct copies cp = { bc, rp };
 	bpf_replay_walks_to(rp, give_walk, give_named, &ws);
 	if (o->on_program)
 		bpf_replay_execs_to(rp, give_exec, &ws);
@@ -458,7 +482,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		forward_stop_signals();
 		/* Followed now: let it go on to its exec (the watch does, once
 		 * it has seized it). */
-		if (!(w = start_watch(o, &sp, 0, bc, res)))
+		if (!(w = start_watch(o, &sp, 0, bc, &cp, res)))
 			kill(child, SIGCONT);
 	} else {
 		handle_stop_signals();
@@ -478,7 +502,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		}
 		if (!o->follow)
 			bpf_replay_only(rp, o->pid);
-		w = start_watch(o, NULL, o->pid, bc, res);
+		w = start_watch(o, NULL, o->pid, bc, &cp, res);
 		start_timer(o->duration);
 	}
 	struct reader rd = { bc, rp, err };

@@ -102,7 +102,7 @@ static void hold_at_exit(void *ctx, struct tracee *t)
 {
 	struct watch *w = ctx;
 
-	if (t->tid != t->tgid)
+	if (t->tid != t->tgid || (w->o.exit_pending && !w->o.exit_pending(w->o.pending_arg, t->tgid)))
 		return;
 	if (handed_on(w, EXIT_HOLD_S))
 		resume_caller(w);

@@ -305,6 +305,15 @@ bool bpf_capture_held(struct bpf_capture *c, pid_t tid, int sig)
 	return sig == RCB_HOLD_SIGNAL && bpf_map_delete_elem(bpf_map__fd(c->skel->maps.marks), &key) == 0;
 }
 
+uint64_t bpf_capture_copies(struct bpf_capture *c, pid_t tgid)
+{
+	struct rcb_mark_key key = { .a = (__u64)tgid, .kind = RCB_MARK_COPIES };
+	__u64 n = 0;
+
+	bpf_map_lookup_elem(bpf_map__fd(c->skel->maps.marks), &key, &n);
+	return n;
+}
+
 void bpf_capture_python_named(struct bpf_capture *c, pid_t tgid, const struct rc_py_raw *py, const uint64_t *marks,
 			      size_t n)
 {

@@ -78,6 +78,9 @@ void bpf_capture_hold_calls(struct bpf_capture *c, bool on);
 /* Whether signal SIG, about to reach thread TID, is the kernel's hold
  * request (taken: not the program's); from any thread. */
 bool bpf_capture_held(struct bpf_capture *c, pid_t tid, int sig);
+/* The stack records the kernel has written for process TGID (0 once
+ * it has ended); any thread may ask. */
+uint64_t bpf_capture_copies(struct bpf_capture *c, pid_t tgid);
 /* The code objects of process TGID's N frames PY, with MARKS
  * (rc_py_code_mark), are named by the loader: a thread is no longer
  * held for them while they are the same objects. */
@@ -194,6 +197,12 @@ void bpf_replay_walks_to(struct bpf_replay *rp, bpf_walk_fn fn, bpf_named_fn nam
 typedef void (*bpf_exec_fn)(void *user, pid_t tgid);
 void bpf_replay_execs_to(struct bpf_replay *rp, bpf_exec_fn fn, void *user);
 uint64_t bpf_replay_bad_records(const struct bpf_replay *rp);
+/* The stack records of process TGID (the loader's id) the replay is
+ * done with, in *READ: handed on with their call (its stack made), or
+ * dropped; and the kernel's id of the process, in *KERNEL_TGID, for
+ * bpf_capture_copies. False when it has seen none. Any thread may ask,
+ * while the replay runs in another. */
+bool bpf_replay_copies_read(struct bpf_replay *rp, pid_t tgid, pid_t *kernel_tgid, uint64_t *read);
 /* The end of the capture: when DETACHING, each thread of the PIDS given
  * and of the processes seen that is still in a call is left blocked in
  * it, as the tracer leaves its threads (the call read from /proc, its

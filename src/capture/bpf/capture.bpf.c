@@ -385,6 +385,48 @@ static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino, __u64 *s
 	return (in->i_mode & 0170000) == 0100000;
 }
 
+/* The end of a file's name looked at by code_file: "libstdc++.so.6.0.30"
+ * keeps its ".so." within it. */
+#define NAME_TAIL 32
+
+/* Whether the current thread's FD is code by its name: a shared object
+ * (name.so, name.so.6.0.1) or Python's (.py, .pyc). The dynamic loader
+ * and an interpreter open and read each once, and no rule sums them (a
+ * sum's site is not copied for them). A function of its own: the
+ * verifier follows its loops once. */
+__noinline int code_file(int fd)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct fdtable *fdt = t->files->fdt;
+	struct file **fds = fdt->fd;
+	struct file *f = 0;
+	char tail[NAME_TAIL] = { 0 };
+
+	if ((unsigned int)fd >= fdt->max_fds || bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) != 0 || !f)
+		return 0;
+	struct file *ff = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+	const unsigned char *name = ff->f_path.dentry->d_name.name;
+	__u32 len = ff->f_path.dentry->d_name.len, n = len;
+	if (len >= NAME_TAIL) {
+		if (bpf_probe_read_kernel(tail, NAME_TAIL, name + len - NAME_TAIL) != 0)
+			return 0;
+		n = NAME_TAIL;
+	} else if (bpf_probe_read_kernel_str(tail, NAME_TAIL, name) < 0) {
+		return 0;
+	}
+	if (n < 3 || n > NAME_TAIL)
+		return 0;
+	/* .so and .py at the end, .pyc, and .so. anywhere in the tail. */
+	if ((tail[n - 3] == '.' && tail[n - 2] == 's' && tail[n - 1] == 'o') ||
+	    (tail[n - 3] == '.' && tail[n - 2] == 'p' && tail[n - 1] == 'y') ||
+	    (n >= 4 && tail[n - 4] == '.' && tail[n - 3] == 'p' && tail[n - 2] == 'y' && tail[n - 1] == 'c'))
+		return 1;
+	for (__u32 i = 0; i + 4 <= n && i + 4 <= NAME_TAIL; i++)
+		if (tail[i] == '.' && tail[i + 1] == 's' && tail[i + 2] == 'o' && tail[i + 3] == '.')
+			return 1;
+	return 0;
+}
+
 /* A process's sums of a file are recorded whole at first, as evidence
  * (RCB_SUM_WHOLE calls), once per file and direction: a file opened
  * and read again is summed from its first call. What has been shown
@@ -502,10 +544,11 @@ __noinline int sum_call(const struct entry *en, const struct rcb_plan *pl, long 
 	if (st->whole < RCB_SUM_WHOLE) {
 		if (++st->whole == RCB_SUM_WHOLE) {
 			/* A file moved in pieces: where (small-io's site, a
-			 * sample of one for the sum that follows). */
+			 * sample of one for the sum that follows); not the
+			 * loader's reads of a library's headers. */
 			__u32 zero = 0;
 			struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
-			if (sc)
+			if (sc && !code_file(fd))
 				sc->site_io = 1;
 			struct rcb_sum_state *m = shown_at(tgid, pl->sum, st->dev, st->ino);
 			if (m) {
@@ -1150,16 +1193,17 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 
 /* Whether a finding may quote the call NR that returned RET after
  * DUR_NS: a failure (not a try again, an interrupted wait, a futex's
- * time-out), an exec, a connect or bind, a long wait. The loader
- * unwinds only what it keeps of these (where/). */
+ * time-out), a connect or bind, a long wait. The loader unwinds only
+ * what it keeps of these (where/); an exec that worked has a new
+ * program's first stack, which says nothing of the old one's code. */
 static __always_inline int stack_wanted(__s64 nr, long ret, __u64 dur_ns)
 {
 	if (dur_ns >= RCB_STACK_WAIT_NS)
 		return 1;
 	if (ret < 0 && ret >= -4095)
 		return ret != -11 && ret != -4 && !(ret <= -512 && ret >= -516) && !(ret == -110 && nr == 202);
-	/* execve, execveat, connect, bind (x86-64's numbers). */
-	return nr == 59 || nr == 322 || nr == 42 || nr == 49;
+	/* connect, bind (x86-64's numbers). */
+	return nr == 42 || nr == 49;
 }
 
 /*
@@ -1217,7 +1261,7 @@ __noinline int site_due(const struct entry *en, long ret, __u32 tgid, __u64 dur_
 	case 85:	/* creat */
 	case 257:	/* openat */
 	case 437:	/* openat2 */
-		if (!regular_file((int)ret, &dev, &ino, &size))
+		if (!regular_file((int)ret, &dev, &ino, &size) || code_file((int)ret))
 			return 0;
 		k.kind = SITE_OPENS;
 		k.a = dev;
@@ -1523,6 +1567,18 @@ __noinline int stash_frames(const struct rcb_stack *r, int wanted)
 	return 0;
 }
 
+/* One more stack record written for process TGID (RCB_MARK_COPIES). */
+static __always_inline void copied(__u32 tgid)
+{
+	struct rcb_mark_key k = { .a = tgid, .kind = RCB_MARK_COPIES };
+	__u64 one = 1, *n = bpf_map_lookup_elem(&marks, &k);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else if (bpf_map_update_elem(&marks, &k, &one, BPF_NOEXIST) != 0 && (n = bpf_map_lookup_elem(&marks, &k)))
+		__sync_fetch_and_add(n, 1);	/* another thread's first, just now */
+}
+
 /* The thread's registers and the top of its user stack, as a record of
  * their own (record.h, RCB_STACK). A stack is worth less than the calls:
  * none is copied while a quarter of the ring buffer waits to be read
@@ -1563,7 +1619,8 @@ static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __
 	else if (bpf_probe_read_user(r->stack, RCB_STACK_BYTES / 16, sp) == 0)
 		r->len = RCB_STACK_BYTES / 16;
 	stash_frames(r, wanted | site);
-	bpf_ringbuf_submit(r, 0);
+	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+	copied(tgid);
 	hold_after(tgid, tid);
 }
 
@@ -1883,8 +1940,10 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 		bpf_ringbuf_submit(r, live == 0 ? BPF_RB_FORCE_WAKEUP : wake_flags(sizeof(*r)));
 	}
 	if (live == 0) {
+		struct rcb_mark_key copies = { .a = tgid, .kind = RCB_MARK_COPIES };
 		bpf_map_update_elem(&gone, &tgid, &one, BPF_ANY);
 		bpf_map_delete_elem(&followed, &tgid);
+		bpf_map_delete_elem(&marks, &copies);
 	}
 	return 0;
 }

@@ -395,6 +395,10 @@ enum rcb_mark {
 	RCB_MARK_HOLD,		/* A: a held thread's tid */
 	RCB_MARK_CODE,		/* A: a code object's address, B: its process */
 	RCB_MARK_HOLDING,	/* the loader's watch traces the followed processes */
+	/* A: a process (tgid): the stack records written for it, a count
+	 * (until its end). Its exit need not wait for the loader once the
+	 * loader has read as many (watch.h, exit_pending). */
+	RCB_MARK_COPIES,
 };
 
 /* The kernel's `marks` map (least recently used go first): one map for

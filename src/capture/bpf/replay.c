@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,15 @@ struct bpf_replay {
 	bpf_named_fn on_named;	/* told the code objects named; NULL: none */
 	bpf_exec_fn on_exec;	/* told each exec that worked; NULL: none */
 	void *exec_user;
+	/* Per process (the loader's tgid): its stack records seen and done
+	 * with, for another thread (bpf_replay_copies_read). */
+	pthread_mutex_t copies_lock;
+	struct hmap copies;	/* tgid -> struct copies */
+};
+
+struct copies {
+	pid_t kernel_tgid;
+	uint64_t read;
 };
 
 struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
@@ -60,6 +70,8 @@ struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
 	rp->c = c;
 	rp->epoch = epoch;
 	hmap_init(&rp->threads);
+	hmap_init(&rp->copies);
+	pthread_mutex_init(&rp->copies_lock, NULL);
 	/* From the first hook on, capture knows the calls are over. */
 	capture_replay_clock(c, epoch, 0);
 	return rp;
@@ -87,6 +99,38 @@ static void free_thread(void *p)
 	free(p);
 }
 
+/* A stack record of process TGID (KERNEL_TGID to the kernel) seen, or
+ * (DONE) done with: its call handed on, or it dropped. */
+static void copy_count(struct bpf_replay *rp, pid_t tgid, pid_t kernel_tgid, bool done)
+{
+	pthread_mutex_lock(&rp->copies_lock);
+	void **slot = hmap_get_int(&rp->copies, tgid);
+	if (!slot && rp->copies.count < THREADS_MAX) {
+		slot = hmap_put_int(&rp->copies, tgid, NULL);
+		*slot = xcalloc(1, sizeof(struct copies));
+	}
+	if (slot) {
+		struct copies *n = *slot;
+		if (kernel_tgid)
+			n->kernel_tgid = kernel_tgid;
+		n->read += done;
+	}
+	pthread_mutex_unlock(&rp->copies_lock);
+}
+
+bool bpf_replay_copies_read(struct bpf_replay *rp, pid_t tgid, pid_t *kernel_tgid, uint64_t *read)
+{
+	pthread_mutex_lock(&rp->copies_lock);
+	void **slot = hmap_get_int(&rp->copies, tgid);
+	if (slot) {
+		const struct copies *n = *slot;
+		*kernel_tgid = n->kernel_tgid;
+		*read = n->read;
+	}
+	pthread_mutex_unlock(&rp->copies_lock);
+	return slot != NULL;
+}
+
 static void forget(struct bpf_replay *rp, struct tracee *t)
 {
 	hmap_del_int(&rp->threads, t->tid);
@@ -103,6 +147,8 @@ void bpf_replay_free(struct bpf_replay *rp)
 	for (struct hmap_node *n = hmap_first(&rp->threads, &it); n; n = hmap_next(&rp->threads, &it))
 		capture_thread_release(rp->c, n->value);
 	hmap_release(&rp->threads, free_thread);
+	hmap_release(&rp->copies, free);
+	pthread_mutex_destroy(&rp->copies_lock);
 	free(rp);
 }
 
@@ -236,6 +282,7 @@ static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bp
 	/* A call the thread never returned from ends with the thread
 	 * (" = ?"), as the tracer's does: its end record follows. */
 	struct rthread *rt = (struct rthread *)t;
+	bool had_stack = rt->has_stack;
 	if (rt->has_stack && !(r->call.flags & RCB_CALL_UNRETURNED))
 		v.stack = &rt->stack;
 	rt->has_stack = false;
@@ -259,6 +306,8 @@ static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bp
 		t->in_syscall = false;
 		((struct rthread *)t)->last_mono = (double)r->call.exit_ns / 1e9;
 	}
+	if (had_stack)
+		copy_count(rp, t->tgid, 0, true);
 }
 
 static void replay_signal(struct bpf_replay *rp, struct tracee *t, const struct rcb_signal *r)
@@ -409,12 +458,22 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 		replay_sum(rp, t, &r->sum);
 		break;
 	case RCB_STACK:
+		/* A stack record before another: the first had no call. */
+		copy_count(rp, t->tgid, (pid_t)r->stack->h.tgid, ((struct rthread *)t)->has_stack);
 		keep_stack((struct rthread *)t, r->stack);
 		break;
 	case RCB_EXIT: {
+		pid_t process = t->tgid;
 		at(rp, r->exit.ns);
 		capture_thread_gone(rp->c, t, r->exit.exit_code);
+		if (((struct rthread *)t)->has_stack)
+			copy_count(rp, process, 0, true);
 		forget(rp, t);
+		if (r->exit.group_dead) {
+			pthread_mutex_lock(&rp->copies_lock);
+			free(hmap_del_int(&rp->copies, process));
+			pthread_mutex_unlock(&rp->copies_lock);
+		}
 		break;
 	}
 	}
