@@ -137,9 +137,6 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	c->skel->rodata->summing = sums;
 	c->skel->rodata->stacks = o && o->stacks;
 	c->skel->rodata->sigreturn_nr = SYS_rt_sigreturn;
-	/* Diagnosis mode has no entry hook, and needs to know when a call
-	 * blocks; a full capture, the other way round. */
-	bpf_program__set_autoload(sums ? c->skel->progs.on_sys_enter : c->skel->progs.on_switch, false);
 	/* Our pid namespace, for the ids the records give our user. */
 	struct stat ns;
 	/* In the kernel's own namespace (its inode is PROC_PID_INIT_INO) the
