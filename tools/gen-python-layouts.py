@@ -38,7 +38,7 @@ import re
 import subprocess
 import sys
 
-MINORS = (8, 9, 10, 11, 12, 13)
+MINORS = (8, 9, 10, 11, 12, 13, 14)
 
 
 def off(typ, path):
@@ -126,9 +126,15 @@ FIELDS = [
      [off(IF, "is_entry")], None),
     ("iframe_localsplus", "_PyInterpreterFrame.localsplus",
      [off(IF, "localsplus")], None),
-    ("frame_owned_by_cstack", "value of FRAME_OWNED_BY_CSTACK (3.12+): "
-     "the shim frame below an entry frame",
-     ["(long)FRAME_OWNED_BY_CSTACK"], None),
+    ("iframe_tlbc_index", "_PyInterpreterFrame.tlbc_index (int32, the "
+     "thread-local bytecode a free-threaded 3.14 runs; from the debug "
+     "offsets)",
+     [off(IF, "tlbc_index")], None),
+    ("frame_owned_by_cstack", "the least owner of a frame that is not "
+     "complete (3.12+): FRAME_OWNED_BY_CSTACK, the shim frame below an entry "
+     "frame; FRAME_OWNED_BY_INTERPRETER, below CSTACK, in 3.14",
+     ["(long)FRAME_OWNED_BY_INTERPRETER", "(long)FRAME_OWNED_BY_CSTACK"],
+     None),
     ("co_filename", "PyCodeObject.co_filename", [off(CO, "co_filename")],
      None),
     ("co_name", "PyCodeObject.co_name", [off(CO, "co_name")], None),
@@ -145,6 +151,10 @@ FIELDS = [
     ("co_code_adaptive", "PyCodeObject.co_code_adaptive: the code units "
      "start inside the code object (3.11+)",
      [off(CO, "co_code_adaptive")], None),
+    ("co_tlbc", "PyCodeObject.co_tlbc (struct _PyCodeArray *: each "
+     "thread's copy of the code units, free-threaded 3.14; from the debug "
+     "offsets)",
+     [off(CO, "co_tlbc")], None),
     ("unicode_length", "PyASCIIObject.length", [off("PyASCIIObject",
                                                     "length")], None),
     ("unicode_state", "PyASCIIObject.state (a 32-bit word of bit-fields)",
@@ -489,11 +499,12 @@ def here():
         cstack = 0
         while fr:
             if L["frame_owned_by_cstack"] >= 0 and ctypes.c_byte.from_address(
-                    fr + L["iframe_owner"]).value == L["frame_owned_by_cstack"]:
+                    fr + L["iframe_owner"]).value >= L["frame_owned_by_cstack"]:
                 cstack += 1
                 fr = ptr(fr, L["iframe_previous"])
                 continue
-            code = ptr(fr, L["iframe_code"])
+            # 3.14's f_executable is a stack reference: a tag bit.
+            code = ptr(fr, L["iframe_code"]) & ~7
             check_code(code, f.f_code)
             units = ptr(fr, L["iframe_prev_instr"]) - \
                 (code + L["co_code_adaptive"])

@@ -27,6 +27,10 @@
 #include "util/hmap.h"
 #include "util/util.h"
 
+/* A _PyStackRef's tag bits (3.14: Py_TAG_BITS, 1); an object pointer's
+ * low bits are 0 in every version, so they are cleared in all. */
+#define PY_REF_TAG 7
+
 /* Bounds that keep a corrupt or cyclic structure from running away. */
 #define PY_MAX_INTERPRETERS 64
 #define PY_MAX_FRAMES 4096
@@ -44,14 +48,19 @@ static const struct py_layout *layout_for(int major, int minor)
 	return NULL;
 }
 
-/* CPython 3.13's _Py_DebugOffsets (Include/internal/pycore_runtime.h), as
- * far as this reader uses it: the offsets are data, this struct is where
- * 3.13 keeps them.  Its own layout changes between minor versions (3.14
- * adds fields in the middle), so it is matched by the version it holds. */
-struct py_debug_offsets_313 {
+/* CPython's _Py_DebugOffsets (3.13: Include/internal/pycore_runtime.h;
+ * 3.14: pycore_debug_offsets.h), as far as this reader uses it: the
+ * offsets are data, these structs are where each minor version keeps
+ * them.  Their own layout changes between minor versions (3.14 adds
+ * fields in the middle), so each is matched by the version it holds. */
+struct py_debug_head {
 	char cookie[8];
 	uint64_t version;		/* PY_VERSION_HEX */
 	uint64_t free_threaded;
+};
+
+struct py_debug_offsets_313 {
+	struct py_debug_head h;
 	struct { uint64_t size, finalizing, interpreters_head; } runtime_state;
 	struct {
 		uint64_t size, id, next, threads_head, gc, imports_modules, sysdict, builtins, ceval_gil,
@@ -78,6 +87,89 @@ struct py_debug_offsets_313 {
 	struct { uint64_t size, state, length, asciiobject_size; } unicode_object;
 };
 
+/* 3.14: threads_main, the code object and thread-local bytecode
+ * generations, the frame's stack pointer and thread-local bytecode index,
+ * the code object's thread-local bytecode array (free-threaded builds: 0
+ * in others), and sets' offsets before dicts'. */
+struct py_debug_offsets_314 {
+	struct py_debug_head h;
+	struct { uint64_t size, finalizing, interpreters_head; } runtime_state;
+	struct {
+		uint64_t size, id, next, threads_head, threads_main, gc, imports_modules, sysdict, builtins,
+			ceval_gil, gil_runtime_state, gil_runtime_state_enabled, gil_runtime_state_locked,
+			gil_runtime_state_holder, code_object_generation, tlbc_generation;
+	} interpreter_state;
+	struct {
+		uint64_t size, prev, next, interp, current_frame, thread_id, native_thread_id,
+			datastack_chunk, status;
+	} thread_state;
+	struct {
+		uint64_t size, previous, executable, instr_ptr, localsplus, owner, stackpointer, tlbc_index;
+	} interpreter_frame;
+	struct {
+		uint64_t size, filename, name, qualname, linetable, firstlineno, argcount, localsplusnames,
+			localspluskinds, co_code_adaptive, co_tlbc;
+	} code_object;
+	struct { uint64_t size, ob_type; } pyobject;
+	struct { uint64_t size, tp_name, tp_repr, tp_flags; } type_object;
+	struct { uint64_t size, ob_item, ob_size; } tuple_object;
+	struct { uint64_t size, ob_item, ob_size; } list_object;
+	struct { uint64_t size, used, table, mask; } set_object;
+	struct { uint64_t size, ma_keys, ma_values; } dict_object;
+	struct { uint64_t size, ob_fval; } float_object;
+	struct { uint64_t size, lv_tag, ob_digit; } long_object;
+	struct { uint64_t size, ob_size, ob_sval; } bytes_object;
+	struct { uint64_t size, state, length, asciiobject_size; } unicode_object;
+};
+
+/* The offsets this reader takes from either table. */
+struct py_debug_view {
+	uint64_t interpreters_head, interp_next, threads_head, imports_modules, ceval_gil, gil, gil_locked,
+		gil_holder, tstate_next, tstate_interp, thread_id, native_thread_id, current_frame, previous,
+		executable, instr_ptr, localsplus, owner, tlbc_index, filename, name, qualname, firstlineno,
+		linetable, co_code_adaptive, co_tlbc, ob_type, tp_flags, ma_keys, ma_values, lv_tag, ob_digit,
+		bytes_ob_size, bytes_ob_sval, unicode_state, unicode_length, unicode_ascii;
+};
+
+#define VIEW_OF(d, v)                                                                            \
+	do {                                                                                     \
+		(v)->interpreters_head = (d)->runtime_state.interpreters_head;                     \
+		(v)->interp_next = (d)->interpreter_state.next;                                      \
+		(v)->threads_head = (d)->interpreter_state.threads_head;                             \
+		(v)->imports_modules = (d)->interpreter_state.imports_modules;                       \
+		(v)->ceval_gil = (d)->interpreter_state.ceval_gil;                                   \
+		(v)->gil = (d)->interpreter_state.gil_runtime_state;                                 \
+		(v)->gil_locked = (d)->interpreter_state.gil_runtime_state_locked;                   \
+		(v)->gil_holder = (d)->interpreter_state.gil_runtime_state_holder;                   \
+		(v)->tstate_next = (d)->thread_state.next;                                           \
+		(v)->tstate_interp = (d)->thread_state.interp;                                       \
+		(v)->thread_id = (d)->thread_state.thread_id;                                        \
+		(v)->native_thread_id = (d)->thread_state.native_thread_id;                          \
+		(v)->current_frame = (d)->thread_state.current_frame;                                \
+		(v)->previous = (d)->interpreter_frame.previous;                                     \
+		(v)->executable = (d)->interpreter_frame.executable;                                 \
+		(v)->instr_ptr = (d)->interpreter_frame.instr_ptr;                                   \
+		(v)->localsplus = (d)->interpreter_frame.localsplus;                                 \
+		(v)->owner = (d)->interpreter_frame.owner;                                           \
+		(v)->filename = (d)->code_object.filename;                                           \
+		(v)->name = (d)->code_object.name;                                                   \
+		(v)->qualname = (d)->code_object.qualname;                                           \
+		(v)->firstlineno = (d)->code_object.firstlineno;                                     \
+		(v)->linetable = (d)->code_object.linetable;                                         \
+		(v)->co_code_adaptive = (d)->code_object.co_code_adaptive;                           \
+		(v)->ob_type = (d)->pyobject.ob_type;                                                \
+		(v)->tp_flags = (d)->type_object.tp_flags;                                           \
+		(v)->ma_keys = (d)->dict_object.ma_keys;                                             \
+		(v)->ma_values = (d)->dict_object.ma_values;                                         \
+		(v)->lv_tag = (d)->long_object.lv_tag;                                               \
+		(v)->ob_digit = (d)->long_object.ob_digit;                                           \
+		(v)->bytes_ob_size = (d)->bytes_object.ob_size;                                      \
+		(v)->bytes_ob_sval = (d)->bytes_object.ob_sval;                                      \
+		(v)->unicode_state = (d)->unicode_object.state;                                      \
+		(v)->unicode_length = (d)->unicode_object.length;                                    \
+		(v)->unicode_ascii = (d)->unicode_object.asciiobject_size;                           \
+	} while (0)
+
 #define PY_DEBUG_COOKIE "xdebugpy"
 /* An offset from the debug table is believed only below this: the
  * structures it describes are a few KiB. */
@@ -88,74 +180,110 @@ static int off(uint64_t v)
 	return v < PY_MAX_OFFSET ? (int)v : -1;
 }
 
-/* A layout from the debug offsets of a 3.13 runtime at RUNTIME; false
- * when there are none (no cookie: before 3.13, or torn memory) or they
- * are not 3.13's. */
-static bool layout_from_debug_offsets(const struct rc_crash *c, uint64_t runtime, struct py_layout *L)
+/* The debug offsets at RUNTIME, as the version they hold lays them out,
+ * into V; false when there are none (no cookie: before 3.13, or torn
+ * memory) or they are of a version this reader does not know. */
+static bool debug_view(const struct rc_crash *c, uint64_t runtime, struct py_layout *L, struct py_debug_view *v,
+		       bool *free_threaded)
 {
-	struct py_debug_offsets_313 d;
+	struct py_debug_head h;
 
-	if (crash_read_mem(c, runtime, &d, sizeof(d)) != sizeof(d) ||
-	    memcmp(d.cookie, PY_DEBUG_COOKIE, sizeof(d.cookie)) != 0)
+	if (crash_read_mem(c, runtime, &h, sizeof(h)) != sizeof(h) ||
+	    memcmp(h.cookie, PY_DEBUG_COOKIE, sizeof(h.cookie)) != 0)
 		return false;
+	L->major = (int)((h.version >> 24) & 0xff);
+	L->minor = (int)((h.version >> 16) & 0xff);
+	*free_threaded = h.free_threaded != 0;
+	memset(v, 0xff, sizeof(*v));
+	if (L->major == 3 && L->minor == 13) {
+		struct py_debug_offsets_313 d;
+		if (crash_read_mem(c, runtime, &d, sizeof(d)) != sizeof(d))
+			return false;
+		VIEW_OF(&d, v);
+		return true;
+	}
+	if (L->major == 3 && L->minor == 14) {
+		struct py_debug_offsets_314 d;
+		if (crash_read_mem(c, runtime, &d, sizeof(d)) != sizeof(d))
+			return false;
+		VIEW_OF(&d, v);
+		/* 0 in a build with one copy of the bytecode. */
+		if (d.h.free_threaded) {
+			v->tlbc_index = d.interpreter_frame.tlbc_index;
+			v->co_tlbc = d.code_object.co_tlbc;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* A layout from the debug offsets of a 3.13 or 3.14 runtime at RUNTIME,
+ * and whether it is a free-threaded build; false when there are none, or
+ * not of a version this reader knows (its version is in L then). */
+static bool layout_from_debug_offsets(const struct rc_crash *c, uint64_t runtime, struct py_layout *L,
+				      bool *free_threaded)
+{
+	struct py_debug_view d;
+
 	memset(L, 0xff, sizeof(*L));	/* every field -1: absent */
-	L->major = (int)((d.version >> 24) & 0xff);
-	L->minor = (int)((d.version >> 16) & 0xff);
-	if (L->major != 3 || L->minor != 13)
+	L->major = L->minor = 0;
+	if (!debug_view(c, runtime, L, &d, free_threaded))
 		return false;
-	L->runtime_interpreters_head = off(d.runtime_state.interpreters_head);
-	L->interp_next = off(d.interpreter_state.next);
-	L->interp_threads_head = off(d.interpreter_state.threads_head);
+	L->runtime_interpreters_head = off(d.interpreters_head);
+	L->interp_next = off(d.interp_next);
+	L->interp_threads_head = off(d.threads_head);
 	/* As in 3.12, interp->ceval.gil points at the GIL in use; the table
 	 * gives its fields as offsets from the interpreter's own (_gil). */
-	uint64_t gil = d.interpreter_state.gil_runtime_state;
-	L->interp_ceval_gil = off(d.interpreter_state.ceval_gil);
-	if (d.interpreter_state.gil_runtime_state_locked >= gil &&
-	    d.interpreter_state.gil_runtime_state_holder >= gil) {
-		L->gil_locked = off(d.interpreter_state.gil_runtime_state_locked - gil);
-		L->gil_last_holder = off(d.interpreter_state.gil_runtime_state_holder - gil);
+	L->interp_ceval_gil = off(d.ceval_gil);
+	if (d.gil_locked >= d.gil && d.gil_holder >= d.gil) {
+		L->gil_locked = off(d.gil_locked - d.gil);
+		L->gil_last_holder = off(d.gil_holder - d.gil);
 	}
 	if (L->gil_locked < 0 || L->gil_last_holder < 0)
 		L->interp_ceval_gil = -1;
-	L->tstate_next = off(d.thread_state.next);
-	L->tstate_interp = off(d.thread_state.interp);
-	L->tstate_thread_id = off(d.thread_state.thread_id);
-	L->tstate_native_thread_id = off(d.thread_state.native_thread_id);
-	L->tstate_current_frame = off(d.thread_state.current_frame);
-	L->iframe_code = off(d.interpreter_frame.executable);
-	L->iframe_previous = off(d.interpreter_frame.previous);
-	L->iframe_prev_instr = off(d.interpreter_frame.instr_ptr);
-	L->iframe_owner = off(d.interpreter_frame.owner);
-	L->iframe_localsplus = off(d.interpreter_frame.localsplus);
-	/* Not in the table: the enum value, unchanged since 3.12. */
+	L->tstate_next = off(d.tstate_next);
+	L->tstate_interp = off(d.tstate_interp);
+	L->tstate_thread_id = off(d.thread_id);
+	L->tstate_native_thread_id = off(d.native_thread_id);
+	L->tstate_current_frame = off(d.current_frame);
+	L->iframe_code = off(d.executable);
+	L->iframe_previous = off(d.previous);
+	L->iframe_prev_instr = off(d.instr_ptr);
+	L->iframe_owner = off(d.owner);
+	L->iframe_localsplus = off(d.localsplus);
+	L->iframe_tlbc_index = off(d.tlbc_index);
+	/* Not in the table: the first owner value of a frame that is not
+	 * complete (an entry frame's shim): FRAME_OWNED_BY_CSTACK in 3.12
+	 * and 3.13, FRAME_OWNED_BY_INTERPRETER in 3.14, whose CSTACK is 4. */
 	L->frame_owned_by_cstack = 3;
-	L->co_filename = off(d.code_object.filename);
-	L->co_name = off(d.code_object.name);
-	L->co_qualname = off(d.code_object.qualname);
-	L->co_firstlineno = off(d.code_object.firstlineno);
-	L->co_linetable = off(d.code_object.linetable);
-	L->co_code_adaptive = off(d.code_object.co_code_adaptive);
-	L->unicode_length = off(d.unicode_object.length);
-	L->unicode_state = off(d.unicode_object.state);
-	L->unicode_ascii_data = off(d.unicode_object.asciiobject_size);
+	L->co_filename = off(d.filename);
+	L->co_name = off(d.name);
+	L->co_qualname = off(d.qualname);
+	L->co_firstlineno = off(d.firstlineno);
+	L->co_linetable = off(d.linetable);
+	L->co_code_adaptive = off(d.co_code_adaptive);
+	L->co_tlbc = off(d.co_tlbc);
+	L->unicode_length = off(d.unicode_length);
+	L->unicode_state = off(d.unicode_state);
+	L->unicode_ascii_data = off(d.unicode_ascii);
 	/* PyCompactUnicodeObject adds utf8_length and utf8 (3.12+). */
 	L->unicode_compact_data = L->unicode_ascii_data >= 0 ? L->unicode_ascii_data + 16 : -1;
-	L->bytes_ob_size = off(d.bytes_object.ob_size);
-	L->bytes_ob_sval = off(d.bytes_object.ob_sval);
+	L->bytes_ob_size = off(d.bytes_ob_size);
+	L->bytes_ob_sval = off(d.bytes_ob_sval);
 	/* The state word's bit-fields, as in 3.12. */
 	L->unicode_state_kind_shift = 2;
 	L->unicode_state_kind_width = 3;
 	L->unicode_state_compact_bit = 5;
 	L->unicode_state_ascii_bit = 6;
 	/* For thread names; the rest of what they need is in no table of
-	 * 3.13's and comes from python_layouts.h (layout_of). */
-	L->interp_modules = off(d.interpreter_state.imports_modules);
-	L->object_ob_type = off(d.pyobject.ob_type);
-	L->type_tp_flags = off(d.type_object.tp_flags);
-	L->dict_ma_keys = off(d.dict_object.ma_keys);
-	L->dict_ma_values = off(d.dict_object.ma_values);
-	L->long_lv_tag = off(d.long_object.lv_tag);
-	L->long_ob_digit = off(d.long_object.ob_digit);
+	 * the runtime's and comes from python_layouts.h (layout_of). */
+	L->interp_modules = off(d.imports_modules);
+	L->object_ob_type = off(d.ob_type);
+	L->type_tp_flags = off(d.tp_flags);
+	L->dict_ma_keys = off(d.ma_keys);
+	L->dict_ma_values = off(d.ma_values);
+	L->long_lv_tag = off(d.lv_tag);
+	L->long_ob_digit = off(d.ob_digit);
 	return L->runtime_interpreters_head >= 0 && L->interp_threads_head >= 0 && L->tstate_next >= 0 &&
 	       L->tstate_current_frame >= 0 && L->iframe_code >= 0 && L->iframe_previous >= 0 &&
 	       L->co_filename >= 0 && L->co_name >= 0 && L->unicode_length >= 0 && L->unicode_state >= 0 &&
@@ -546,24 +674,41 @@ static void read_frame_objects(const struct rc_crash *c, const struct py_layout 
 	}
 }
 
-/* A _PyInterpreterFrame's code, instruction pointer, owner and is_entry,
- * as T's next frame. */
-static void add_frame(const struct rc_crash *c, const struct py_layout *L, struct py_code_cache *cc, uint64_t code,
-		      uint64_t instr, unsigned char owner, unsigned char entry, size_t *budget, struct rc_thread *t,
-		      size_t *alloc)
+/* Where the code units that frame's instruction pointer points into
+ * begin: the code object's own co_code_adaptive, or in a free-threaded
+ * 3.14 a thread's copy of them, entry TLBC of its co_tlbc array
+ * (struct _PyCodeArray: a size, then the entries). */
+static uint64_t code_units(const struct rc_crash *c, const struct py_layout *L, uint64_t code, int32_t tlbc)
 {
-	if (L->frame_owned_by_cstack >= 0 && owner == (unsigned char)L->frame_owned_by_cstack) {
-		/* 3.12+'s shim below an entry frame: the run above it
-		 * belongs to one C call. */
+	uint64_t array, size, units;
+
+	if (tlbc > 0 && L->co_tlbc >= 0 && rd64(c, code + (uint64_t)L->co_tlbc, &array) && rd64(c, array, &size) &&
+	    (uint64_t)tlbc < size && size < (1u << 20) && rd64(c, array + 8 + 8 * (uint64_t)tlbc, &units) && units)
+		return units;
+	return code + (uint64_t)L->co_code_adaptive;
+}
+
+/* A _PyInterpreterFrame's code, instruction pointer, owner, is_entry and
+ * thread-local bytecode index, as T's next frame. */
+static void add_frame(const struct rc_crash *c, const struct py_layout *L, struct py_code_cache *cc, uint64_t code,
+		      uint64_t instr, unsigned char owner, unsigned char entry, int32_t tlbc, size_t *budget,
+		      struct rc_thread *t, size_t *alloc)
+{
+	if (L->frame_owned_by_cstack >= 0 && owner >= (unsigned char)L->frame_owned_by_cstack) {
+		/* 3.12+'s shim below an entry frame (owned by the C stack,
+		 * by the interpreter in 3.14): the run above it belongs to
+		 * one C call. */
 		if (t->npy)
 			t->py[t->npy - 1].entry = true;
 		return;
 	}
+	/* 3.14's f_executable is a stack reference, its low bit a tag. */
+	code &= ~(uint64_t)PY_REF_TAG;
 	struct rc_pyframe f = { .entry = entry != 0 };
 	/* The instruction pointer counts code units from the code object's
-	 * own co_code_adaptive; one unit before it is a frame not begun
-	 * (lasti -1, its first line). */
-	uint64_t units = code + (uint64_t)L->co_code_adaptive;
+	 * own co_code_adaptive (or its thread's copy of them); one unit
+	 * before it is a frame not begun (lasti -1, its first line). */
+	uint64_t units = code_units(c, L, code, tlbc);
 	bool known = instr + 2 >= units && instr + 2 - units < (1u << 30);
 	/* From the unsigned difference, which KNOWN bounds: the signed one
 	 * of two torn pointers can overflow. */
@@ -591,6 +736,7 @@ static void read_frames(const struct rc_crash *c, const struct py_layout *L, uin
 	for (int n = 0; frame && n < PY_MAX_FRAMES; n++) {
 		uint64_t code, prev, instr = 0;
 		unsigned char owner = 0, entry = 0;
+		int32_t tlbc = 0;
 		if (!rd64(c, frame + (uint64_t)L->iframe_code, &code) ||
 		    !rd64(c, frame + (uint64_t)L->iframe_previous, &prev))
 			break;
@@ -598,7 +744,9 @@ static void read_frames(const struct rc_crash *c, const struct py_layout *L, uin
 		crash_read_mem(c, frame + (uint64_t)L->iframe_owner, &owner, 1);
 		if (L->iframe_is_entry >= 0)
 			crash_read_mem(c, frame + (uint64_t)L->iframe_is_entry, &entry, 1);
-		add_frame(c, L, NULL, code, instr, owner, entry, budget, t, &alloc);
+		if (L->iframe_tlbc_index >= 0)
+			crash_read_mem(c, frame + (uint64_t)L->iframe_tlbc_index, &tlbc, 4);
+		add_frame(c, L, NULL, code, instr, owner, entry, tlbc, budget, t, &alloc);
 		frame = prev;
 	}
 }
@@ -954,7 +1102,7 @@ static void read_names(struct rc_crash *c, const struct py_layout *L, uint64_t i
 
 static void not_read(struct strbuf *err, int major, int minor)
 {
-	strbuf_addf(err, "Python %d.%d frames are not read (3.8 to 3.13 are): native frames only", major, minor);
+	strbuf_addf(err, "Python %d.%d frames are not read (3.8 to 3.14 are): native frames only", major, minor);
 }
 
 /* The offsets thread names need that the debug offsets lack (dict keys,
@@ -991,10 +1139,15 @@ static void names_from_row(struct py_layout *L, const struct py_layout *row)
  * table's row for the version its module's name gave.  NULL with ERR. */
 static const struct py_layout *layout_of(struct rc_crash *c, struct py_layout *buf, struct strbuf *err)
 {
-	if (layout_from_debug_offsets(c, c->sym_py_runtime, buf)) {
+	bool free_threaded = false;
+	if (layout_from_debug_offsets(c, c->sym_py_runtime, buf, &free_threaded)) {
 		c->py_major = buf->major;
 		c->py_minor = buf->minor;
-		names_from_row(buf, layout_for(buf->major, buf->minor));
+		/* The table's rows are of builds with the GIL: a free-threaded
+		 * one's objects have a longer header, and its dicts a lock
+		 * (its threads are not named). */
+		if (!free_threaded)
+			names_from_row(buf, layout_for(buf->major, buf->minor));
 		return buf;
 	}
 	/* Py_Version (3.11+) is the version the interpreter was built as,
@@ -1007,8 +1160,8 @@ static const struct py_layout *layout_of(struct rc_crash *c, struct py_layout *b
 	const struct py_layout *L = layout_for(c->py_major, c->py_minor);
 	if (L && (L->tstate_frame >= 0 || L->cframe_current_frame >= 0))
 		return L;
-	if (buf->major == 3 && buf->minor > 13)
-		strbuf_addf(err, "Python %d.%d frames are not read (3.8 to 3.13 are; its debug offsets are laid "
+	if (buf->major == 3 && buf->minor > 14)
+		strbuf_addf(err, "Python %d.%d frames are not read (3.8 to 3.14 are; its debug offsets are laid "
 			    "out as this rootcause does not know): native frames only", buf->major, buf->minor);
 	else if (c->py_major)
 		not_read(err, c->py_major, c->py_minor);
@@ -1114,7 +1267,7 @@ int crash_python_walk(struct rc_crash *c, struct rc_py_walk *w, struct strbuf *e
 		w->frame_code = (int16_t)L->frame_f_code;
 		w->frame_back = (int16_t)L->frame_f_back;
 		w->frame_instr = (int16_t)L->frame_f_lasti;
-		w->frame_owner = w->frame_entry = -1;
+		w->frame_owner = w->frame_entry = w->frame_tlbc = -1;
 		w->instr_size = 4;
 	} else {
 		bool direct = L->tstate_current_frame >= 0;
@@ -1125,6 +1278,7 @@ int crash_python_walk(struct rc_crash *c, struct rc_py_walk *w, struct strbuf *e
 		w->frame_instr = (int16_t)L->iframe_prev_instr;
 		w->frame_owner = (int16_t)L->iframe_owner;
 		w->frame_entry = (int16_t)L->iframe_is_entry;
+		w->frame_tlbc = (int16_t)L->iframe_tlbc_index;
 		w->instr_size = 8;
 	}
 	w->code_name = (int16_t)(L->co_qualname >= 0 ? L->co_qualname : L->co_name);
@@ -1154,7 +1308,8 @@ int crash_python_raw_frames(struct rc_crash *c, struct py_code_cache *cc, struct
 		if (L->tstate_frame >= 0)
 			add_frame_object(c, L, cc, py[i].code, (uint32_t)py[i].instr, &budget, t, &alloc);
 		else
-			add_frame(c, L, cc, py[i].code, py[i].instr, py[i].owner, py[i].entry, &budget, t, &alloc);
+			add_frame(c, L, cc, py[i].code, py[i].instr, py[i].owner, py[i].entry, py[i].tlbc, &budget, t,
+				  &alloc);
 	}
 	return 0;
 }

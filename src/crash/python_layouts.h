@@ -33,6 +33,8 @@
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->owner' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->is_entry' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->localsplus' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((struct _PyInterpreterFrame *)0)->tlbc_index' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)FRAME_OWNED_BY_INTERPRETER' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)FRAME_OWNED_BY_CSTACK' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyCodeObject *)0)->co_filename' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyCodeObject *)0)->co_name' LIBPYTHON
@@ -42,6 +44,7 @@
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyCodeObject *)0)->co_linetable' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyCodeObject *)0)->co_code' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyCodeObject *)0)->co_code_adaptive' LIBPYTHON
+ *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyCodeObject *)0)->co_tlbc' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyASCIIObject *)0)->length' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)&((PyASCIIObject *)0)->state' LIBPYTHON
  *   gdb -nx -batch -ex 'printf "%ld\n", (long)sizeof(PyASCIIObject)' LIBPYTHON
@@ -116,7 +119,8 @@ struct py_layout {
 	int iframe_owner;	/* _PyInterpreterFrame.owner (char) */
 	int iframe_is_entry;	/* _PyInterpreterFrame.is_entry (bool, 3.11) */
 	int iframe_localsplus;	/* _PyInterpreterFrame.localsplus */
-	int frame_owned_by_cstack;	/* value of FRAME_OWNED_BY_CSTACK (3.12+): the shim frame below an entry frame */
+	int iframe_tlbc_index;	/* _PyInterpreterFrame.tlbc_index (int32, the thread-local bytecode a free-threaded 3.14 runs; from the debug offsets) */
+	int frame_owned_by_cstack;	/* the least owner of a frame that is not complete (3.12+): FRAME_OWNED_BY_CSTACK, the shim frame below an entry frame; FRAME_OWNED_BY_INTERPRETER, below CSTACK, in 3.14 */
 	int co_filename;	/* PyCodeObject.co_filename */
 	int co_name;	/* PyCodeObject.co_name */
 	int co_qualname;	/* PyCodeObject.co_qualname (3.11+) */
@@ -125,6 +129,7 @@ struct py_layout {
 	int co_linetable;	/* PyCodeObject.co_linetable (bytes, 3.10+) */
 	int co_code;	/* PyCodeObject.co_code (bytes *, 3.8-3.10) */
 	int co_code_adaptive;	/* PyCodeObject.co_code_adaptive: the code units start inside the code object (3.11+) */
+	int co_tlbc;	/* PyCodeObject.co_tlbc (struct _PyCodeArray *: each thread's copy of the code units, free-threaded 3.14; from the debug offsets) */
 	int unicode_length;	/* PyASCIIObject.length */
 	int unicode_state;	/* PyASCIIObject.state (a 32-bit word of bit-fields) */
 	int unicode_ascii_data;	/* sizeof(PyASCIIObject): the characters of a compact ASCII string */
@@ -180,10 +185,12 @@ static const struct py_layout py_layouts[] = {
 	 *   iframe_owner: No struct type named _PyInterpreterFrame.
 	 *   iframe_is_entry: No struct type named _PyInterpreterFrame.
 	 *   iframe_localsplus: No struct type named _PyInterpreterFrame.
-	 *   frame_owned_by_cstack: No symbol "FRAME_OWNED_BY_CSTACK" in current context.
+	 *   iframe_tlbc_index: No struct type named _PyInterpreterFrame.
+	 *   frame_owned_by_cstack: No symbol "FRAME_OWNED_BY_INTERPRETER" in current context.; No symbol "FRAME_OWNED_BY_CSTACK" in current context.
 	 *   co_qualname: There is no member named co_qualname.
 	 *   co_linetable: There is no member named co_linetable.
 	 *   co_code_adaptive: There is no member named co_code_adaptive.
+	 *   co_tlbc: There is no member named co_tlbc.
 	 *   dk_log2_size: There is no member named dk_log2_size.
 	 *   dk_log2_index_bytes: There is no member named dk_log2_index_bytes.
 	 *   dk_kind: There is no member named dk_kind.
@@ -223,6 +230,7 @@ static const struct py_layout py_layouts[] = {
 	  .iframe_owner = -1,
 	  .iframe_is_entry = -1,
 	  .iframe_localsplus = -1,
+	  .iframe_tlbc_index = -1,
 	  .frame_owned_by_cstack = -1,
 	  .co_filename = 104,
 	  .co_name = 112,
@@ -232,6 +240,7 @@ static const struct py_layout py_layouts[] = {
 	  .co_linetable = -1,
 	  .co_code = 48,
 	  .co_code_adaptive = -1,
+	  .co_tlbc = -1,
 	  .unicode_length = 16,
 	  .unicode_state = 32,
 	  .unicode_ascii_data = 48,
@@ -285,10 +294,12 @@ static const struct py_layout py_layouts[] = {
 	 *   iframe_owner: No struct type named _PyInterpreterFrame.
 	 *   iframe_is_entry: No struct type named _PyInterpreterFrame.
 	 *   iframe_localsplus: No struct type named _PyInterpreterFrame.
-	 *   frame_owned_by_cstack: No symbol "FRAME_OWNED_BY_CSTACK" in current context.
+	 *   iframe_tlbc_index: No struct type named _PyInterpreterFrame.
+	 *   frame_owned_by_cstack: No symbol "FRAME_OWNED_BY_INTERPRETER" in current context.; No symbol "FRAME_OWNED_BY_CSTACK" in current context.
 	 *   co_qualname: There is no member named co_qualname.
 	 *   co_linetable: There is no member named co_linetable.
 	 *   co_code_adaptive: There is no member named co_code_adaptive.
+	 *   co_tlbc: There is no member named co_tlbc.
 	 *   dk_log2_size: There is no member named dk_log2_size.
 	 *   dk_log2_index_bytes: There is no member named dk_log2_index_bytes.
 	 *   dk_kind: There is no member named dk_kind.
@@ -328,6 +339,7 @@ static const struct py_layout py_layouts[] = {
 	  .iframe_owner = -1,
 	  .iframe_is_entry = -1,
 	  .iframe_localsplus = -1,
+	  .iframe_tlbc_index = -1,
 	  .frame_owned_by_cstack = -1,
 	  .co_filename = 104,
 	  .co_name = 112,
@@ -337,6 +349,7 @@ static const struct py_layout py_layouts[] = {
 	  .co_linetable = -1,
 	  .co_code = 48,
 	  .co_code_adaptive = -1,
+	  .co_tlbc = -1,
 	  .unicode_length = 16,
 	  .unicode_state = 32,
 	  .unicode_ascii_data = 48,
@@ -389,10 +402,12 @@ static const struct py_layout py_layouts[] = {
 	 *   iframe_owner: No struct type named _PyInterpreterFrame.
 	 *   iframe_is_entry: No struct type named _PyInterpreterFrame.
 	 *   iframe_localsplus: No struct type named _PyInterpreterFrame.
-	 *   frame_owned_by_cstack: No symbol "FRAME_OWNED_BY_CSTACK" in current context.
+	 *   iframe_tlbc_index: No struct type named _PyInterpreterFrame.
+	 *   frame_owned_by_cstack: No symbol "FRAME_OWNED_BY_INTERPRETER" in current context.; No symbol "FRAME_OWNED_BY_CSTACK" in current context.
 	 *   co_qualname: There is no member named co_qualname.
 	 *   co_lnotab: There is no member named co_lnotab.
 	 *   co_code_adaptive: There is no member named co_code_adaptive.
+	 *   co_tlbc: There is no member named co_tlbc.
 	 *   dk_log2_size: There is no member named dk_log2_size.
 	 *   dk_log2_index_bytes: There is no member named dk_log2_index_bytes.
 	 *   dk_kind: There is no member named dk_kind.
@@ -432,6 +447,7 @@ static const struct py_layout py_layouts[] = {
 	  .iframe_owner = -1,
 	  .iframe_is_entry = -1,
 	  .iframe_localsplus = -1,
+	  .iframe_tlbc_index = -1,
 	  .frame_owned_by_cstack = -1,
 	  .co_filename = 104,
 	  .co_name = 112,
@@ -441,6 +457,7 @@ static const struct py_layout py_layouts[] = {
 	  .co_linetable = 120,
 	  .co_code = 48,
 	  .co_code_adaptive = -1,
+	  .co_tlbc = -1,
 	  .unicode_length = 16,
 	  .unicode_state = 32,
 	  .unicode_ascii_data = 48,
@@ -490,9 +507,11 @@ static const struct py_layout py_layouts[] = {
 	 *   frame_f_code: There is no member named f_code.
 	 *   frame_f_lasti: There is no member named f_lasti.
 	 *   frame_f_lineno: frames are not chained through it (no tstate_frame)
-	 *   frame_owned_by_cstack: No symbol "FRAME_OWNED_BY_CSTACK" in current context.
+	 *   iframe_tlbc_index: There is no member named tlbc_index.
+	 *   frame_owned_by_cstack: No symbol "FRAME_OWNED_BY_INTERPRETER" in current context.; No symbol "FRAME_OWNED_BY_CSTACK" in current context.
 	 *   co_lnotab: There is no member named co_lnotab.
 	 *   co_code: There is no member named co_code.
+	 *   co_tlbc: There is no member named co_tlbc.
 	 *   dk_size: There is no member named dk_size.
 	 *   dictvalues_valid: There is no member named valid.
 	 *   long_lv_tag: There is no member named long_value.
@@ -525,6 +544,7 @@ static const struct py_layout py_layouts[] = {
 	  .iframe_owner = 69,
 	  .iframe_is_entry = 68,
 	  .iframe_localsplus = 72,
+	  .iframe_tlbc_index = -1,
 	  .frame_owned_by_cstack = -1,
 	  .co_filename = 112,
 	  .co_name = 120,
@@ -534,6 +554,7 @@ static const struct py_layout py_layouts[] = {
 	  .co_linetable = 136,
 	  .co_code = -1,
 	  .co_code_adaptive = 184,
+	  .co_tlbc = -1,
 	  .unicode_length = 16,
 	  .unicode_state = 32,
 	  .unicode_ascii_data = 48,
@@ -585,8 +606,10 @@ static const struct py_layout py_layouts[] = {
 	 *   frame_f_lasti: There is no member named f_lasti.
 	 *   frame_f_lineno: frames are not chained through it (no tstate_frame)
 	 *   iframe_is_entry: There is no member named is_entry.
+	 *   iframe_tlbc_index: There is no member named tlbc_index.
 	 *   co_lnotab: There is no member named co_lnotab.
 	 *   co_code: There is no member named co_code.
+	 *   co_tlbc: There is no member named co_tlbc.
 	 *   dk_size: There is no member named dk_size.
 	 *   dictvalues_valid: There is no member named valid.
 	 *   long_ob_size: There is no member named ob_size.
@@ -620,6 +643,7 @@ static const struct py_layout py_layouts[] = {
 	  .iframe_owner = 70,
 	  .iframe_is_entry = -1,
 	  .iframe_localsplus = 72,
+	  .iframe_tlbc_index = -1,
 	  .frame_owned_by_cstack = 3,
 	  .co_filename = 112,
 	  .co_name = 120,
@@ -629,6 +653,7 @@ static const struct py_layout py_layouts[] = {
 	  .co_linetable = 136,
 	  .co_code = -1,
 	  .co_code_adaptive = 192,
+	  .co_tlbc = -1,
 	  .unicode_length = 16,
 	  .unicode_state = 32,
 	  .unicode_ascii_data = 40,
@@ -681,8 +706,10 @@ static const struct py_layout py_layouts[] = {
 	 *   frame_f_lasti: There is no member named f_lasti.
 	 *   frame_f_lineno: frames are not chained through it (no tstate_frame)
 	 *   iframe_is_entry: There is no member named is_entry.
+	 *   iframe_tlbc_index: There is no member named tlbc_index.
 	 *   co_lnotab: There is no member named co_lnotab.
 	 *   co_code: There is no member named co_code.
+	 *   co_tlbc: There is no member named co_tlbc.
 	 *   dk_size: There is no member named dk_size.
 	 *   long_ob_size: There is no member named ob_size.
 	 *   unicode_state_ready_bit: no bit-field 'ready' in PyASCIIObject.state
@@ -715,6 +742,7 @@ static const struct py_layout py_layouts[] = {
 	  .iframe_owner = 70,
 	  .iframe_is_entry = -1,
 	  .iframe_localsplus = 72,
+	  .iframe_tlbc_index = -1,
 	  .frame_owned_by_cstack = 3,
 	  .co_filename = 112,
 	  .co_name = 120,
@@ -724,6 +752,7 @@ static const struct py_layout py_layouts[] = {
 	  .co_linetable = 136,
 	  .co_code = -1,
 	  .co_code_adaptive = 200,
+	  .co_tlbc = -1,
 	  .unicode_length = 16,
 	  .unicode_state = 32,
 	  .unicode_ascii_data = 40,
@@ -731,6 +760,105 @@ static const struct py_layout py_layouts[] = {
 	  .bytes_ob_size = 16,
 	  .bytes_ob_sval = 32,
 	  .interp_modules = 7656,
+	  .object_ob_type = 8,
+	  .type_tp_flags = 168,
+	  .type_tp_basicsize = 32,
+	  .type_tp_dictoffset = 288,
+	  .heaptype_cached_keys = 880,
+	  .module_md_dict = 16,
+	  .dict_ma_keys = 32,
+	  .dict_ma_values = 40,
+	  .dk_size = -1,
+	  .dk_log2_size = 8,
+	  .dk_log2_index_bytes = 9,
+	  .dk_kind = 10,
+	  .dk_nentries = 24,
+	  .dk_indices = 32,
+	  .dict_keys_general = 0,
+	  .dict_entry_size = 24,
+	  .dict_entry_key = 8,
+	  .dict_entry_value = 16,
+	  .dict_unicode_entry_size = 16,
+	  .dict_unicode_entry_key = 0,
+	  .dict_unicode_entry_value = 8,
+	  .dictvalues_values = 8,
+	  .dictvalues_valid = 3,
+	  .long_ob_size = -1,
+	  .long_lv_tag = 16,
+	  .long_ob_digit = 24,
+	  .long_digit_size = 4,
+	  .unicode_state_kind_shift = 2,
+	  .unicode_state_kind_width = 3,
+	  .unicode_state_compact_bit = 5,
+	  .unicode_state_ascii_bit = 6,
+	  .unicode_state_ready_bit = -1,
+	},
+	/* 3.14.7: versions/3.14.7/lib/libpython3.14.so.1.0 */
+	/* -1:
+	 *   runtime_gil_last_holder: There is no member named gil.
+	 *   runtime_gil_locked: There is no member named gil.
+	 *   tstate_frame: There is no member named frame.
+	 *   tstate_cframe: There is no member named cframe.
+	 *   cframe_current_frame: No symbol "_PyCFrame" in current context.
+	 *   frame_f_back: frames are not chained through it (no tstate_frame)
+	 *   frame_f_code: There is no member named f_code.
+	 *   frame_f_lasti: There is no member named f_lasti.
+	 *   frame_f_lineno: frames are not chained through it (no tstate_frame)
+	 *   iframe_is_entry: There is no member named is_entry.
+	 *   iframe_tlbc_index: There is no member named tlbc_index.
+	 *   co_lnotab: There is no member named co_lnotab.
+	 *   co_code: There is no member named co_code.
+	 *   co_tlbc: There is no member named co_tlbc.
+	 *   dk_size: There is no member named dk_size.
+	 *   long_ob_size: There is no member named ob_size.
+	 *   unicode_state_ready_bit: no bit-field 'ready' in PyASCIIObject.state
+	 */
+	{ .major = 3, .minor = 14,
+	  .runtime_interpreters_head = 808,
+	  .runtime_interpreters_main = 816,
+	  .runtime_gil_last_holder = -1,
+	  .runtime_gil_locked = -1,
+	  .interp_next = 7272,
+	  .interp_threads_head = 7344,
+	  .interp_ceval_gil = 16,
+	  .gil_last_holder = 8,
+	  .gil_locked = 16,
+	  .tstate_next = 8,
+	  .tstate_interp = 16,
+	  .tstate_thread_id = 152,
+	  .tstate_native_thread_id = 160,
+	  .tstate_frame = -1,
+	  .tstate_cframe = -1,
+	  .tstate_current_frame = 72,
+	  .cframe_current_frame = -1,
+	  .frame_f_back = -1,
+	  .frame_f_code = -1,
+	  .frame_f_lasti = -1,
+	  .frame_f_lineno = -1,
+	  .iframe_code = 0,
+	  .iframe_previous = 8,
+	  .iframe_prev_instr = 56,
+	  .iframe_owner = 74,
+	  .iframe_is_entry = -1,
+	  .iframe_localsplus = 80,
+	  .iframe_tlbc_index = -1,
+	  .frame_owned_by_cstack = 3,
+	  .co_filename = 112,
+	  .co_name = 120,
+	  .co_qualname = 128,
+	  .co_firstlineno = 68,
+	  .co_lnotab = -1,
+	  .co_linetable = 136,
+	  .co_code = -1,
+	  .co_code_adaptive = 208,
+	  .co_tlbc = -1,
+	  .unicode_length = 16,
+	  .unicode_state = 32,
+	  .unicode_ascii_data = 40,
+	  .unicode_compact_data = 56,
+	  .bytes_ob_size = 16,
+	  .bytes_ob_sval = 32,
+	  .interp_modules = 7688,
 	  .object_ob_type = 8,
 	  .type_tp_flags = 168,
 	  .type_tp_basicsize = 32,

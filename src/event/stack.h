@@ -72,6 +72,7 @@ struct rc_py_walk {
 	int16_t frame_instr;		/* the last or next instruction */
 	int16_t frame_owner;		/* whose frame it is (a byte) */
 	int16_t frame_entry;		/* the first of its C call's run (a byte, 3.11) */
+	int16_t frame_tlbc;		/* its thread-local bytecode's index (int32, 3.14t) */
 	int16_t code_name;		/* a code object's name (co_qualname, co_name) and */
 	int16_t code_file;		/* file: what tells one code object from the next at an address */
 	uint8_t instr_size;		/* 4: an int f_lasti (3.8-3.10), 8: a pointer */
@@ -108,6 +109,7 @@ struct rc_py_program {
 struct rc_py_raw {
 	uint64_t code, instr;
 	uint8_t owner, entry;
+	int32_t tlbc;			/* a free-threaded 3.14's thread-local bytecode index */
 };
 
 /* What the source read of the thread's Python frames. */

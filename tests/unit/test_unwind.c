@@ -857,7 +857,7 @@ static void test_python_program(void **state)
 		checked++;
 	}
 	const char *root = getenv("PYENV_ROOT"), *home = getenv("HOME");
-	for (int minor = 8; minor <= 13; minor++) {
+	for (int minor = 8; minor <= 14; minor++) {
 		glob_t g;
 		/* pyenv names its directories by the whole version. */
 		if (root)

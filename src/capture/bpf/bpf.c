@@ -401,6 +401,7 @@ static struct rcb_py_walk kernel_walk(const struct rc_py_walk *w, uint64_t mm)
 		.frame_instr = w->frame_instr,
 		.frame_owner = w->frame_owner,
 		.frame_entry = w->frame_entry,
+		.frame_tlbc = w->frame_tlbc,
 		.code_name = w->code_name,
 		.code_file = w->code_file,
 		.instr_size = w->instr_size,

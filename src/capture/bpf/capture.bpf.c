@@ -1448,9 +1448,15 @@ __noinline int py_frames(struct rcb_stack *r, __u32 tgid, __u32 tid)
 			r->py_read = RCB_PY_FAILED;
 			return 0;
 		}
+		/* 3.14's f_executable is a stack reference, its low bit a
+		 * tag (python.c, PY_REF_TAG). */
+		f->code &= ~7ULL;
 		f->owner = f->entry = 0;
+		f->tlbc = 0;
 		if (w->frame_owner >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_owner)) == 0)
 			f->owner = b;
+		if (w->frame_tlbc >= 0)
+			bpf_probe_read_user(&f->tlbc, 4, (const void *)(frame + w->frame_tlbc));
 		if (w->frame_entry >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_entry)) == 0)
 			f->entry = b;
 		r->npy = n + 1;

@@ -329,7 +329,8 @@ enum rcb_py_read {		/* event/stack.h's enum rc_py_read */
 struct rcb_py_frame {
 	__u64 code, instr;
 	__u8 owner, entry;
-	__u8 pad[6];
+	__u8 pad[2];
+	__s32 tlbc;		/* thread-local bytecode index (3.14t); else 0 */
 };
 
 struct rcb_stack {
@@ -368,7 +369,8 @@ struct rcb_py_walk {
 	__s16 interp_head, threads_head, tstate_next, tstate_native_tid, tstate_thread_id, first_hop, second_hop,
 		frame_code, frame_back, frame_instr, frame_owner, frame_entry, code_name, code_file;
 	__u8 instr_size;
-	__u8 pad[3];
+	__u8 pad;
+	__s16 frame_tlbc;
 	__u32 holds_left;	/* calls whose thread may still be held (RCB_HOLD_SIGNAL) */
 };
 
