@@ -270,11 +270,14 @@ static bool layout_from_debug_offsets(const struct rc_crash *c, uint64_t runtime
 	L->unicode_compact_data = L->unicode_ascii_data >= 0 ? L->unicode_ascii_data + 16 : -1;
 	L->bytes_ob_size = off(d.bytes_ob_size);
 	L->bytes_ob_sval = off(d.bytes_ob_sval);
-	/* The state word's bit-fields, as in 3.12. */
-	L->unicode_state_kind_shift = 2;
+	/* The state word's bit-fields, as in 3.12; a free-threaded build
+	 * keeps 'interned' in a byte of its own (read atomically), and the
+	 * rest follow it. */
+	int shift = *free_threaded ? 8 : 2;
+	L->unicode_state_kind_shift = shift;
 	L->unicode_state_kind_width = 3;
-	L->unicode_state_compact_bit = 5;
-	L->unicode_state_ascii_bit = 6;
+	L->unicode_state_compact_bit = shift + 3;
+	L->unicode_state_ascii_bit = shift + 4;
 	/* For thread names; the rest of what they need is in no table of
 	 * the runtime's and comes from python_layouts.h (layout_of). */
 	L->interp_modules = off(d.imports_modules);

@@ -870,6 +870,17 @@ static void test_python_program(void **state)
 			checked++;
 		}
 		globfree(&g);
+		/* A free-threaded build of it (3.14.7t/bin/python3.14t). */
+		if (root)
+			snprintf(path, sizeof(path), "%s/versions/3.%d.*t/bin/python3.%dt", root, minor, minor);
+		else
+			snprintf(path, sizeof(path), "%s/.pyenv/versions/3.%d.*t/bin/python3.%dt",
+				 home ? home : "/root", minor, minor);
+		if (glob(path, 0, NULL, &g) == 0 && g.gl_pathc) {
+			check_program(g.gl_pathv[0]);
+			checked++;
+		}
+		globfree(&g);
 	}
 	if (!checked)
 		skip();
