@@ -39,6 +39,9 @@ import subprocess
 import sys
 
 MINORS = (8, 9, 10, 11, 12, 13, 14)
+# Free-threaded builds (3.X.Nt): their objects have a longer header and
+# their dicts a lock, so they have rows of their own.
+FREE_THREADED_MINORS = (13, 14)
 
 
 def off(typ, path):
@@ -258,15 +261,17 @@ def patch_key(path):
     return int(m.group(1)) if m else -1
 
 
-def find_interpreter(root, minor):
-    """Newest release 3.MINOR.N under ROOT (no 3.X.Yt, -dev, -debug)."""
+def find_interpreter(root, minor, ft=False):
+    """Newest release 3.MINOR.N under ROOT (no -dev, -debug), or with FT its
+    free-threaded build 3.MINOR.Nt."""
+    t = "t" if ft else ""
     dirs = [d for d in glob.glob(os.path.join(root, "versions",
                                               "3.%d.*" % minor))
-            if re.search(r"/3\.%d\.\d+$" % minor, d)]
+            if re.search(r"/3\.%d\.\d+%s$" % (minor, t), d)]
     for d in sorted(dirs, key=patch_key, reverse=True):
-        for rel in ("lib/libpython3.%d.so.1.0" % minor,
-                    "lib/libpython3.%d.so" % minor,
-                    "bin/python3.%d" % minor):
+        for rel in ("lib/libpython3.%d%s.so.1.0" % (minor, t),
+                    "lib/libpython3.%d%s.so" % (minor, t),
+                    "bin/python3.%d%s" % (minor, t)):
             p = os.path.join(d, rel)
             if os.path.isfile(p):
                 return os.path.basename(d), p
@@ -330,10 +335,14 @@ def read_layout(binary):
     bits = {}
     for line in sec.get(("ptype", 0), []):
         # /*     32: 2   |       4 */        unsigned int kind : 3;
-        m = re.match(r"/\*\s*\d+:\s*(\d+)\s*\|\s*\d+\s*\*/.*?(\w+)\s*:"
+        # A free-threaded build keeps 'interned' in a byte of its own:
+        # /*     49: 0   |       4 */        unsigned int kind : 3;
+        # the bit counts from the state word's first byte.
+        m = re.match(r"/\*\s*(\d+):\s*(\d+)\s*\|\s*\d+\s*\*/.*?(\w+)\s*:"
                      r"\s*(\d+);", line)
-        if m:
-            bits[m.group(2)] = (int(m.group(1)), int(m.group(3)))
+        if m and values["unicode_state"] >= 0:
+            at = 8 * (int(m.group(1)) - values["unicode_state"])
+            bits[m.group(3)] = (at + int(m.group(2)), int(m.group(4)))
     for shift, width, member in STATE_BITS:
         if member in bits:
             values[shift] = bits[member][0]
@@ -388,6 +397,7 @@ def emit(rows):
     o.append("")
     o.append("struct py_layout {")
     o.append("\tint major, minor;")
+    o.append("\tint free_threaded;\t/* a build without the GIL (3.X.Nt) */")
     for n, c in fields:
         o.append("\tint %s;\t/* %s */" % (n, c))
     o.append("};")
@@ -395,6 +405,7 @@ def emit(rows):
     o.append("static const struct py_layout py_layouts[] = {")
     for version, binary, values, reasons in rows:
         major, minor = (int(x) for x in version.split(".")[:2])
+        ft = 1 if version.endswith("t") else 0
         o.append("\t/* %s: %s */" % (version, binary))
         missing = [(n, reasons[n]) for n, _ in fields if n in reasons]
         if missing:
@@ -402,7 +413,8 @@ def emit(rows):
             for n, why in missing:
                 o.append("\t *   %s: %s" % (n, why.replace("*/", "* /")))
             o.append("\t */")
-        o.append("\t{ .major = %d, .minor = %d," % (major, minor))
+        o.append("\t{ .major = %d, .minor = %d, .free_threaded = %d," %
+                 (major, minor, ft))
         for n, _ in fields:
             o.append("\t  .%s = %d," % (n, values[n]))
         o.append("\t},")
@@ -467,7 +479,9 @@ def here():
     assert ts, "thread not found"
     assert ulong(ts, L["tstate_thread_id"]) == threading.get_ident()
     assert ptr(ts, L["tstate_interp"]) == interp
-    if L["runtime_gil_last_holder"] >= 0:
+    if L["free_threaded"]:
+        pass    # no GIL is held
+    elif L["runtime_gil_last_holder"] >= 0:
         assert ptr(rt, L["runtime_gil_last_holder"]) == ts, "gil holder"
         assert i32(rt, L["runtime_gil_locked"]) == 1
     else:
@@ -506,8 +520,13 @@ def here():
             # 3.14's f_executable is a stack reference: a tag bit.
             code = ptr(fr, L["iframe_code"]) & ~7
             check_code(code, f.f_code)
-            units = ptr(fr, L["iframe_prev_instr"]) - \
-                (code + L["co_code_adaptive"])
+            base = code + L["co_code_adaptive"]
+            # A free-threaded 3.14's thread may run its own copy of the
+            # code units (co_tlbc->entries[tlbc_index]).
+            if L["iframe_tlbc_index"] >= 0 and i32(fr, L["iframe_tlbc_index"]):
+                base = ptr(ptr(code, L["co_tlbc"]),
+                           8 + 8 * i32(fr, L["iframe_tlbc_index"]))
+            units = ptr(fr, L["iframe_prev_instr"]) - base
             assert units == f.f_lasti, "prev_instr"
             if L["iframe_is_entry"] >= 0:
                 assert ctypes.c_byte.from_address(
@@ -636,10 +655,12 @@ finally:
 """
 
 
-def check(binary_dir, minor, values):
+def check(binary_dir, minor, values, ft=False):
     """Runs the interpreter with CHECKER; returns (ok, message)."""
-    exe = os.path.join(binary_dir, "bin", "python3.%d" % minor)
-    r = subprocess.run([exe, "-c", CHECKER, json.dumps(values)],
+    exe = os.path.join(binary_dir, "bin",
+                       "python3.%d%s" % (minor, "t" if ft else ""))
+    r = subprocess.run([exe, "-c", CHECKER,
+                        json.dumps(dict(values, free_threaded=ft))],
                        capture_output=True, text=True)
     msg = (r.stdout + r.stderr).strip().splitlines()
     return r.returncode == 0, msg[-1] if msg else "no output"
@@ -655,8 +676,11 @@ def main():
     failed = 0
     root = pyenv_root()
     rows = []
-    for minor in MINORS:
-        version, binary = find_interpreter(root, minor)
+    for minor, ft in [(m, False) for m in MINORS] + \
+            [(m, True) for m in FREE_THREADED_MINORS]:
+        version, binary = find_interpreter(root, minor, ft)
+        if binary is None and ft:
+            continue    # few have one: no message
         if binary is None:
             print("gen-python-layouts: skipping 3.%d: no interpreter under "
                   "'%s'" % (minor, os.path.join(root, "versions")),
@@ -671,7 +695,7 @@ def main():
             continue
         if do_check:
             ok, msg = check(os.path.join(root, "versions", version), minor,
-                            values)
+                            values, ft)
             print("gen-python-layouts: check %s: %s" % (version, msg),
                   file=sys.stderr)
             failed += not ok

@@ -40,10 +40,11 @@
  * otherwise read the same megabyte table once per frame. */
 #define PY_MAX_LINETABLES_TOTAL (64 << 20)
 
-static const struct py_layout *layout_for(int major, int minor)
+static const struct py_layout *layout_for(int major, int minor, bool free_threaded)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(py_layouts); i++)
-		if (py_layouts[i].major == major && py_layouts[i].minor == minor)
+		if (py_layouts[i].major == major && py_layouts[i].minor == minor &&
+		    py_layouts[i].free_threaded == free_threaded)
 			return &py_layouts[i];
 	return NULL;
 }
@@ -1146,11 +1147,10 @@ static const struct py_layout *layout_of(struct rc_crash *c, struct py_layout *b
 	if (layout_from_debug_offsets(c, c->sym_py_runtime, buf, &free_threaded)) {
 		c->py_major = buf->major;
 		c->py_minor = buf->minor;
-		/* The table's rows are of builds with the GIL: a free-threaded
-		 * one's objects have a longer header, and its dicts a lock
-		 * (its threads are not named). */
-		if (!free_threaded)
-			names_from_row(buf, layout_for(buf->major, buf->minor));
+		/* A free-threaded build's objects have a longer header, and
+		 * its dicts a lock: its own row (none: its threads are not
+		 * named). */
+		names_from_row(buf, layout_for(buf->major, buf->minor, free_threaded));
 		return buf;
 	}
 	/* Py_Version (3.11+) is the version the interpreter was built as,
@@ -1160,7 +1160,7 @@ static const struct py_layout *layout_of(struct rc_crash *c, struct py_layout *b
 		c->py_major = 3;
 		c->py_minor = (int)((hex >> 16) & 0xff);
 	}
-	const struct py_layout *L = layout_for(c->py_major, c->py_minor);
+	const struct py_layout *L = layout_for(c->py_major, c->py_minor, false);
 	if (L && (L->tstate_frame >= 0 || L->cframe_current_frame >= 0))
 		return L;
 	if (buf->major == 3 && buf->minor > 14)

@@ -121,7 +121,8 @@ def main():
     args = ap.parse_args()
     if not (args.json or args.rc_error):
         ap.error("--json or --rc-error is needed")
-    version = tuple(int(x) for x in args.version.split(".")[:2])
+    # X.Y, or X.Yt for a free-threaded build.
+    version = tuple(int(x.rstrip("t")) for x in args.version.split(".")[:2])
     supported = version >= FIRST_SUPPORTED
     script = os.path.realpath(args.script)
     expected = expected_stacks(script, version)
