@@ -787,7 +787,7 @@ static struct rc_thread *thread_of(struct rc_crash *c, const struct py_layout *L
 #define PY_MAX_DICT_ENTRIES (1 << 16)
 #define PY_DICT_CHUNK 64
 
-/* tp_flags bits, the same from 3.8 to 3.13 (Include/object.h). */
+/* tp_flags bits, the same from 3.8 to 3.14 (Include/object.h). */
 #define PY_TPFLAGS_INLINE_VALUES (1ul << 2)	/* 3.13+ */
 #define PY_TPFLAGS_MANAGED_DICT (1ul << 4)	/* 3.11+ */
 #define PY_TPFLAGS_LONG_SUBCLASS (1ul << 24)
