@@ -620,7 +620,9 @@ def attribute(obj, name):
         if fl & TPF_INLINE_VALUES and u8(values, L["dictvalues_valid"]):
             return dict((ascii(k), v) for k, v in
                         entries(cached, values)).get(name, 0)
-        d = ptr(obj, -24)
+        # MANAGED_DICT_OFFSET: a free-threaded build keeps no GC header
+        # before its objects.
+        d = ptr(obj, -8 if L["free_threaded"] else -24)
     return lookup(d, name)
 def check_names(interp):
     mods = ptr(interp, L["interp_modules"])

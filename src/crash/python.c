@@ -230,6 +230,7 @@ static bool layout_from_debug_offsets(const struct rc_crash *c, uint64_t runtime
 	L->major = L->minor = 0;
 	if (!debug_view(c, runtime, L, &d, free_threaded))
 		return false;
+	L->free_threaded = *free_threaded;
 	L->runtime_interpreters_head = off(d.interpreters_head);
 	L->interp_next = off(d.interp_next);
 	L->interp_threads_head = off(d.threads_head);
@@ -271,14 +272,12 @@ static bool layout_from_debug_offsets(const struct rc_crash *c, uint64_t runtime
 	L->unicode_compact_data = L->unicode_ascii_data >= 0 ? L->unicode_ascii_data + 16 : -1;
 	L->bytes_ob_size = off(d.bytes_ob_size);
 	L->bytes_ob_sval = off(d.bytes_ob_sval);
-	/* The state word's bit-fields, as in 3.12; a free-threaded build
-	 * keeps 'interned' in a byte of its own (read atomically), and the
-	 * rest follow it. */
-	int shift = *free_threaded ? 8 : 2;
-	L->unicode_state_kind_shift = shift;
+	/* The state word's bit-fields, as in 3.12 (str_state finds them
+	 * where a free-threaded 3.14 moved them). */
+	L->unicode_state_kind_shift = 2;
 	L->unicode_state_kind_width = 3;
-	L->unicode_state_compact_bit = shift + 3;
-	L->unicode_state_ascii_bit = shift + 4;
+	L->unicode_state_compact_bit = 5;
+	L->unicode_state_ascii_bit = 6;
 	/* For thread names; the rest of what they need is in no table of
 	 * the runtime's and comes from python_layouts.h (layout_of). */
 	L->interp_modules = off(d.imports_modules);
@@ -337,6 +336,28 @@ static size_t put_utf8(char *s, uint32_t cp)
 	return 4;
 }
 
+/* A str's state word: its kind (1, 2 or 4 bytes a character), whether it
+ * is compact and ASCII. Where L puts the bits; but some free-threaded
+ * builds (3.14t; 3.13.0t does not) keep 'interned' in a byte of its own,
+ * read atomically, and the rest in the next byte. The two are told apart
+ * by the word: a kind is never 0, and the first layout's 'interned' (0
+ * to 3) leaves the bits it would hold there clear, as the second's
+ * padding leaves the second byte. */
+static void str_state(const struct py_layout *L, uint32_t state, unsigned *kind, bool *compact, bool *ascii)
+{
+	int shift = L->unicode_state_kind_shift, compact_bit = L->unicode_state_compact_bit,
+	    ascii_bit = L->unicode_state_ascii_bit;
+
+	if (shift == 2 && !((state >> 2) & 7) && (state & 0xff00)) {
+		shift = 8;
+		compact_bit = 11;
+		ascii_bit = 12;
+	}
+	*kind = (state >> shift) & ((1u << L->unicode_state_kind_width) - 1);
+	*compact = state & (1u << compact_bit);
+	*ascii = state & (1u << ascii_bit);
+}
+
 /* A str object's text as UTF-8 (compact strings: what names and file
  * names are; their characters are 1, 2 or 4 bytes wide, latin-1 or
  * UCS-2 or UCS-4); NULL when it is not readable as one. */
@@ -348,9 +369,9 @@ static char *read_str(const struct rc_crash *c, const struct py_layout *L, uint6
 	if (!rd64(c, obj + (uint64_t)L->unicode_length, &len) ||
 	    !rd32(c, obj + (uint64_t)L->unicode_state, &state) || len > PY_MAX_STRING)
 		return NULL;
-	unsigned kind = (state >> L->unicode_state_kind_shift) & ((1u << L->unicode_state_kind_width) - 1);
-	bool compact = state & (1u << L->unicode_state_compact_bit);
-	bool ascii = state & (1u << L->unicode_state_ascii_bit);
+	unsigned kind;
+	bool compact, ascii;
+	str_state(L, state, &kind, &compact, &ascii);
 	if (!compact || (kind != 1 && kind != 2 && kind != 4) || (ascii && kind != 1))
 		return NULL;
 	uint64_t data = obj + (uint64_t)(ascii ? L->unicode_ascii_data : L->unicode_compact_data);
@@ -843,8 +864,10 @@ static bool str_is(const struct rc_crash *c, const struct py_layout *L, uint64_t
 		return false;
 	memcpy(&len, buf + L->unicode_length, 8);
 	memcpy(&state, buf + L->unicode_state, 4);
-	return len == n && (state & (1u << L->unicode_state_compact_bit)) &&
-	       (state & (1u << L->unicode_state_ascii_bit)) && memcmp(buf + hdr, want, n) == 0 &&
+	unsigned kind;
+	bool compact, ascii;
+	str_state(L, state, &kind, &compact, &ascii);
+	return len == n && compact && ascii && memcmp(buf + hdr, want, n) == 0 &&
 	       has_flag(c, L, obj, PY_TPFLAGS_UNICODE_SUBCLASS);
 }
 
@@ -985,7 +1008,8 @@ static uint64_t dict_lookup(const struct rc_crash *c, const struct py_layout *L,
  *             or once a dict was made, the dict at obj-3 words
  *   3.12      obj-3 words: values | 1, or the dict
  *   3.13      values inline after the object while valid, else the dict
- *             at obj-3 words */
+ *             at obj-3 words (obj-1 word in a free-threaded build, which
+ *             keeps no GC header before its objects) */
 static uint64_t attribute(const struct rc_crash *c, const struct py_layout *L, uint64_t obj, const char *name)
 {
 	uint64_t type, flags, keys = 0, dict = 0, v;
@@ -1019,7 +1043,7 @@ static uint64_t attribute(const struct rc_crash *c, const struct py_layout *L, u
 		    size <= PY_MAX_OFFSET &&
 		    crash_read_mem(c, obj + size + (uint64_t)L->dictvalues_valid, &valid, 1) == 1 && valid)
 			return keys_lookup(c, L, keys, values_array(L, obj + size), name);
-		rd64(c, obj - 24, &dict);
+		rd64(c, obj - (L->free_threaded > 0 ? 8 : 24), &dict);
 	}
 	return dict_lookup(c, L, dict, name);
 }

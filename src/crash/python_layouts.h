@@ -893,6 +893,105 @@ static const struct py_layout py_layouts[] = {
 	  .unicode_state_ascii_bit = 6,
 	  .unicode_state_ready_bit = -1,
 	},
+	/* 3.13.0t: versions/3.13.0t/lib/libpython3.13t.so.1.0 */
+	/* -1:
+	 *   runtime_gil_last_holder: There is no member named gil.
+	 *   runtime_gil_locked: There is no member named gil.
+	 *   tstate_frame: There is no member named frame.
+	 *   tstate_cframe: There is no member named cframe.
+	 *   cframe_current_frame: No symbol "_PyCFrame" in current context.
+	 *   frame_f_back: frames are not chained through it (no tstate_frame)
+	 *   frame_f_code: There is no member named f_code.
+	 *   frame_f_lasti: There is no member named f_lasti.
+	 *   frame_f_lineno: frames are not chained through it (no tstate_frame)
+	 *   iframe_is_entry: There is no member named is_entry.
+	 *   iframe_tlbc_index: There is no member named tlbc_index.
+	 *   co_lnotab: There is no member named co_lnotab.
+	 *   co_code: There is no member named co_code.
+	 *   co_tlbc: There is no member named co_tlbc.
+	 *   dk_size: There is no member named dk_size.
+	 *   long_ob_size: There is no member named ob_size.
+	 *   unicode_state_ready_bit: no bit-field 'ready' in PyASCIIObject.state
+	 */
+	{ .major = 3, .minor = 13, .free_threaded = 1,
+	  .runtime_interpreters_head = 632,
+	  .runtime_interpreters_main = 640,
+	  .runtime_gil_last_holder = -1,
+	  .runtime_gil_locked = -1,
+	  .interp_next = 7264,
+	  .interp_threads_head = 7344,
+	  .interp_ceval_gil = 16,
+	  .gil_last_holder = 16,
+	  .gil_locked = 24,
+	  .tstate_next = 8,
+	  .tstate_interp = 16,
+	  .tstate_thread_id = 152,
+	  .tstate_native_thread_id = 160,
+	  .tstate_frame = -1,
+	  .tstate_cframe = -1,
+	  .tstate_current_frame = 72,
+	  .cframe_current_frame = -1,
+	  .frame_f_back = -1,
+	  .frame_f_code = -1,
+	  .frame_f_lasti = -1,
+	  .frame_f_lineno = -1,
+	  .iframe_code = 0,
+	  .iframe_previous = 8,
+	  .iframe_prev_instr = 56,
+	  .iframe_owner = 70,
+	  .iframe_is_entry = -1,
+	  .iframe_localsplus = 72,
+	  .iframe_tlbc_index = -1,
+	  .frame_owned_by_cstack = 3,
+	  .co_filename = 128,
+	  .co_name = 136,
+	  .co_qualname = 144,
+	  .co_firstlineno = 84,
+	  .co_lnotab = -1,
+	  .co_linetable = 152,
+	  .co_code = -1,
+	  .co_code_adaptive = 216,
+	  .co_tlbc = -1,
+	  .unicode_length = 32,
+	  .unicode_state = 48,
+	  .unicode_ascii_data = 56,
+	  .unicode_compact_data = 72,
+	  .bytes_ob_size = 32,
+	  .bytes_ob_sval = 48,
+	  .interp_modules = 7664,
+	  .object_ob_type = 24,
+	  .type_tp_flags = 184,
+	  .type_tp_basicsize = 48,
+	  .type_tp_dictoffset = 304,
+	  .heaptype_cached_keys = 896,
+	  .module_md_dict = 32,
+	  .dict_ma_keys = 48,
+	  .dict_ma_values = 56,
+	  .dk_size = -1,
+	  .dk_log2_size = 8,
+	  .dk_log2_index_bytes = 9,
+	  .dk_kind = 10,
+	  .dk_nentries = 24,
+	  .dk_indices = 32,
+	  .dict_keys_general = 0,
+	  .dict_entry_size = 24,
+	  .dict_entry_key = 8,
+	  .dict_entry_value = 16,
+	  .dict_unicode_entry_size = 16,
+	  .dict_unicode_entry_key = 0,
+	  .dict_unicode_entry_value = 8,
+	  .dictvalues_values = 8,
+	  .dictvalues_valid = 3,
+	  .long_ob_size = -1,
+	  .long_lv_tag = 32,
+	  .long_ob_digit = 40,
+	  .long_digit_size = 4,
+	  .unicode_state_kind_shift = 2,
+	  .unicode_state_kind_width = 3,
+	  .unicode_state_compact_bit = 5,
+	  .unicode_state_ascii_bit = 6,
+	  .unicode_state_ready_bit = -1,
+	},
 	/* 3.14.7t: versions/3.14.7t/lib/libpython3.14t.so.1.0 */
 	/* -1:
 	 *   runtime_gil_last_holder: There is no member named gil.
