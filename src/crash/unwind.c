@@ -32,17 +32,71 @@
 
 /* Where separate debuginfo is looked for: next to the file, in .debug/,
  * and under /usr/lib/debug (by build id and by path). */
-static char *debuginfo_path = ":.debug:/usr/lib/debug";
+#define DEBUG_DIR "/usr/lib/debug"
+static char *debuginfo_path = ":.debug:" DEBUG_DIR;
+
+static bool exists(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/* Whether MOD (the file FILE_NAME, whose .gnu_debuglink names
+ * DEBUGLINK_FILE) has separate debuginfo on this machine, where
+ * debuginfo_path says: by build id under DEBUG_DIR/.build-id, or by its
+ * debuglink next to the file, in its .debug/, or under DEBUG_DIR. */
+static bool debuginfo_here(Dwfl_Module *mod, const char *file_name, const char *debuglink_file)
+{
+	const unsigned char *id;
+	GElf_Addr at;
+	int n = dwfl_module_build_id(mod, &id, &at);
+	char path[PATH_MAX], hex[2 * 64 + 1];
+
+	if (n > 1 && n <= 64) {
+		for (int i = 1; i < n; i++)
+			snprintf(hex + 2 * (i - 1), 3, "%02x", id[i]);
+		if (snprintf(path, sizeof(path), DEBUG_DIR "/.build-id/%02x/%s.debug", id[0], hex) < (int)sizeof(path) &&
+		    exists(path))
+			return true;
+	}
+	if (!debuglink_file || !file_name || strchr(debuglink_file, '/'))
+		return false;
+	const char *slash = strrchr(file_name, '/');
+	int dir = slash ? (int)(slash - file_name) : 0;
+	return (snprintf(path, sizeof(path), "%.*s/%s", dir, file_name, debuglink_file) < (int)sizeof(path) &&
+		exists(path)) ||
+	       (snprintf(path, sizeof(path), "%.*s/.debug/%s", dir, file_name, debuglink_file) < (int)sizeof(path) &&
+		exists(path)) ||
+	       (snprintf(path, sizeof(path), DEBUG_DIR "%.*s/%s", dir, file_name, debuglink_file) <
+			(int)sizeof(path) &&
+		exists(path));
+}
+
+/* Separate debuginfo from this machine only. libdwfl's standard search
+ * asks a debuginfod server when its own finds nothing: that loads
+ * libdebuginfod and libcurl with some thirty libraries (10 to 15 ms of
+ * every run, at the first module without debuginfo), and with
+ * DEBUGINFOD_URLS set (Debian's libdebuginfod-common offers to) it would
+ * send the build id of every such module of a traced program over the
+ * network. rootcause reads what is here. */
+static int find_debuginfo_here(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			       char **debuginfo_file_name)
+{
+	if (!debuginfo_here(mod, file_name, debuglink_file))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
+					    debuginfo_file_name);
+}
 
 static const Dwfl_Callbacks core_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo_here,
 	.debuginfo_path = &debuginfo_path,
 };
 
 static const Dwfl_Callbacks proc_callbacks = {
 	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = find_debuginfo_here,
 	.debuginfo_path = &debuginfo_path,
 };
 
@@ -59,8 +113,8 @@ static int find_debuginfo_not_runtime(Dwfl_Module *mod, void **userdata, const c
 {
 	if (crash_runtime_module(modname))
 		return -1;
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
-					    debuginfo_file_name);
+	return find_debuginfo_here(mod, userdata, modname, base, file_name, debuglink_file, debuglink_crc,
+				   debuginfo_file_name);
 }
 
 static const Dwfl_Callbacks call_callbacks = {
