@@ -189,6 +189,7 @@ struct reader {
 	struct bpf_capture *bc;
 	struct bpf_replay *rp;
 	struct strbuf *err;
+	const struct session_opts *o;
 };
 
 /* Everything in the ring now, replayed (a dying process is held: what
@@ -199,6 +200,25 @@ static void drain(void *arg)
 
 	while (bpf_capture_poll(rd->bc, 0, replay_one, rd->rp, rd->err) > 0)
 		;
+}
+
+/* A thread the kernel holds: its Python frames named from its memory
+ * (session_held_fn), which is all it waits for, without handing on the
+ * records before it first (a backlog of other calls' stacks to unwind,
+ * in a busy start-up). */
+static bool name_held(void *arg, pid_t tid)
+{
+	struct reader *rd = arg;
+	struct rc_py_raw py[RCB_PY_FRAMES];
+	uint64_t marks[RCB_PY_FRAMES];
+	pid_t tgid = 0;
+	size_t n;
+
+	if (!rd->o->on_held || !(n = bpf_capture_held_frames(rd->bc, tid, &tgid, py, RCB_PY_FRAMES)) ||
+	    !rd->o->on_held(rd->o->user, tgid, tid, py, n, marks))
+		return false;
+	bpf_capture_python_named(rd->bc, tgid, py, marks, n);
+	return true;
 }
 
 /* Whether the command CHILD has ended, its wait status then in *STATUS:
@@ -505,7 +525,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		w = start_watch(o, NULL, o->pid, bc, &cp, res);
 		start_timer(o->duration);
 	}
-	struct reader rd = { bc, rp, err };
+	struct reader rd = { bc, rp, err, o };
 	int poll_ms = POLL_MS;
 	for (;;) {
 		if (bpf_capture_poll(bc, poll_ms, replay_one, rp, err) < 0) {
@@ -513,7 +533,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			break;
 		}
 		if (w)
-			watch_sync(w, drain, &rd);
+			watch_sync(w, drain, name_held, &rd);
 		if (child && !reaped)
 			reaped = reap(child, w, false, &res->child_status);
 		if (!child && stop_flag)

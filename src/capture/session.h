@@ -35,6 +35,15 @@ enum capture_backend {
  * (event/stack.h, struct rc_py_program). */
 typedef bool (*session_program_fn)(void *user, const char *path, struct rc_py_program *out);
 
+/* eBPF: thread TID of process TGID is held right after a copied call
+ * (capture/watch.h, is_hold) whose Python frames PY (N of them) run code
+ * objects not named yet: true once each is named from the process's
+ * memory, with MARKS[i] its mark (event/stack.h, rc_py_code_mark); false
+ * when they cannot all be, and the thread waits until every record read
+ * so far is handed on instead. */
+typedef bool (*session_held_fn)(void *user, pid_t tgid, pid_t tid, const struct rc_py_raw *py, size_t n,
+				uint64_t *marks);
+
 struct session_opts {
 	enum capture_backend backend;
 	size_t ring_bytes;	/* eBPF: the ring buffer; 0 the default */
@@ -53,6 +62,7 @@ struct session_opts {
 	capture_fatal_fn on_fatal_signal;
 	capture_stack_fn on_stack;
 	session_program_fn on_program;
+	session_held_fn on_held;
 	void *user;
 };
 

@@ -29,6 +29,9 @@ struct watch {
 	int child_status;
 	/* The watch's own stop request: its loop is woken by SIGURG. */
 	volatile sig_atomic_t stop;
+	/* With W_WANT_DRAIN: a held thread whose Python frames are all the
+	 * caller need name (watch_sync's NAME), or 0: hand on everything. */
+	pid_t name_tid;
 	struct tracer *tr;
 };
 
@@ -42,7 +45,7 @@ static void on_wake(int sig)
  * has read (watch_sync). True once it has; false when MAX_S passed
  * first (0: no bound) or the watch is stopping, and then the caller's
  * thread no longer waits to. */
-static bool handed_on(struct watch *w, double max_s)
+static bool handed_on(struct watch *w, double max_s, pid_t name_tid)
 {
 	struct timespec until;
 
@@ -55,6 +58,7 @@ static bool handed_on(struct watch *w, double max_s)
 	}
 	pthread_mutex_lock(&w->lock);
 	w->state = W_WANT_DRAIN;
+	w->name_tid = name_tid;
 	pthread_cond_broadcast(&w->cond);
 	if (w->o.wake)
 		w->o.wake(w->o.wake_arg);
@@ -88,7 +92,7 @@ static void hold_for_fatal(void *ctx, struct tracee *t, const siginfo_t *si)
 		return;
 	w->fatal_seen = true;
 	tracer_hold_group(w->tr, t->tgid, t->tid);
-	handed_on(w, 0);
+	handed_on(w, 0, 0);
 	w->o.on_fatal(w->o.user, t->tgid, t->tid, si);
 	resume_caller(w);
 }
@@ -104,7 +108,7 @@ static void hold_at_exit(void *ctx, struct tracee *t)
 
 	if (t->tid != t->tgid || (w->o.exit_pending && !w->o.exit_pending(w->o.pending_arg, t->tgid)))
 		return;
-	if (handed_on(w, EXIT_HOLD_S))
+	if (handed_on(w, EXIT_HOLD_S, 0))
 		resume_caller(w);
 }
 
@@ -116,7 +120,7 @@ static bool hold_on_request(void *ctx, struct tracee *t, const siginfo_t *si)
 
 	if (!w->o.is_hold || si->si_code != SI_KERNEL || !w->o.is_hold(w->o.wake_arg, t->tid, si->si_signo))
 		return false;
-	if (handed_on(w, EXIT_HOLD_S))
+	if (handed_on(w, EXIT_HOLD_S, t->tid))
 		resume_caller(w);
 	return true;
 }
@@ -209,7 +213,7 @@ int watch_start(struct watch **out, const struct watch_opts *o, struct strbuf *e
 	return 0;
 }
 
-void watch_sync(struct watch *w, void (*drain)(void *arg), void *arg)
+void watch_sync(struct watch *w, void (*drain)(void *arg), bool (*name)(void *arg, pid_t tid), void *arg)
 {
 	pthread_mutex_lock(&w->lock);
 	/* Each hand-over in turn: the watch may ask for the next one (a
@@ -217,7 +221,10 @@ void watch_sync(struct watch *w, void (*drain)(void *arg), void *arg)
 	 * the last one end, so it waits only while the watch has what it
 	 * handed on, and serves a new request at once. */
 	while (w->state == W_WANT_DRAIN) {
-		drain(arg);
+		/* A held thread's frames named from its memory are all it
+		 * waits for; else (or when they cannot be) everything read. */
+		if (!w->name_tid || !name || !name(arg, w->name_tid))
+			drain(arg);
 		w->state = W_DRAINED;
 		pthread_cond_broadcast(&w->cond);
 		while (w->state == W_DRAINED && !w->done)

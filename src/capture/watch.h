@@ -69,8 +69,10 @@ struct watch;
 int watch_start(struct watch **out, const struct watch_opts *o, struct strbuf *err);
 /* In the caller's thread, between its reads: when the watch holds a
  * dying process, DRAIN(ARG) is called to hand on every record read so
- * far, and watch_sync returns once ON_FATAL has run. */
-void watch_sync(struct watch *w, void (*drain)(void *arg), void *arg);
+ * far, and watch_sync returns once ON_FATAL has run. A thread held at an
+ * IS_HOLD request is served by NAME(ARG, TID) instead when it is given
+ * and returns true (it named what the thread waits for); else by DRAIN. */
+void watch_sync(struct watch *w, void (*drain)(void *arg), bool (*name)(void *arg, pid_t tid), void *arg);
 /* The watched processes are all gone (the watch's tracer has none). */
 bool watch_done(struct watch *w);
 /* The spawned child's wait status; -1 unknown. */

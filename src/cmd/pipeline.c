@@ -48,6 +48,13 @@ static bool on_program(void *user, const char *path, struct rc_py_program *out)
 	return p->where && where_program(p->where, path, out);
 }
 
+static bool on_held(void *user, pid_t tgid, pid_t tid, const struct rc_py_raw *py, size_t n, uint64_t *marks)
+{
+	struct pipeline *p = user;
+
+	return p->where && where_name(p->where, tgid, tid, py, n, marks);
+}
+
 /* Every thread is held and readable (capture.h): unwind them now, while
  * they are all still there, and have the crash judged while its memory
  * can be read. */
@@ -109,6 +116,7 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 	o.on_fatal_signal = on_fatal_signal;
 	o.on_stack = on_stack;
 	o.on_program = on_program;
+	o.on_held = on_held;
 	p.where = bk->no_stacks ? NULL : where_new();
 	o.user = &p;
 	if (trace_session(&o, res, true, &err) < 0) {

@@ -615,17 +615,21 @@ static bool read_code_object(const struct rc_crash *c, const struct py_layout *L
 /* Name and file of code object CODE into F, and the line of the
  * instruction at LASTI: a code unit index from 3.10 on (3.11+: counted
  * from co_code_adaptive), a byte offset before; negative: not begun.
- * From CC when it holds CODE; else read, and kept there when whole. */
+ * From CC when it holds CODE; else read, and kept there when whole.
+ * MARK, when not 0, is the object's mark when the frame was copied: the
+ * one named must have it. */
 static void read_code(const struct rc_crash *c, const struct py_layout *L, struct py_code_cache *cc, uint64_t code,
-		      int64_t lasti, size_t *budget, struct rc_pyframe *f)
+		      uint64_t mark, int64_t lasti, size_t *budget, struct rc_pyframe *f)
 {
 	void **slot = cc ? hmap_get_int(&cc->codes, (long long)(code >> 1)) : NULL;
 	uint64_t now;
 
 	/* A code object freed since, its address another's: read again
 	 * (the memory says so while it can be read; once the process is
-	 * gone what was kept stands). */
-	if (slot && code_mark(c, L, code, &now) && now != ((struct py_code *)*slot)->mark) {
+	 * gone what was kept stands). With the copy's mark, what was kept
+	 * under it stands whatever is there now. */
+	if (slot && (mark ? mark != ((struct py_code *)*slot)->mark :
+			    code_mark(c, L, code, &now) && now != ((struct py_code *)*slot)->mark)) {
 		code_free(hmap_del_int(&cc->codes, (long long)(code >> 1)));
 		slot = NULL;
 	}
@@ -633,6 +637,15 @@ static void read_code(const struct rc_crash *c, const struct py_layout *L, struc
 
 	if (!slot) {
 		bool whole = read_code_object(c, L, code, budget, &read);
+		/* Another object than the call's, at its address now: not
+		 * named (a name of the wrong code is worse than none). */
+		if (mark && read.mark != mark) {
+			free(read.function);
+			free(read.file);
+			free(read.table);
+			memset(&read, 0, sizeof(read));
+			whole = false;
+		}
 		if (whole && cc && cc->codes.count < PY_MAX_CACHED_CODES) {
 			k = xmalloc(sizeof(*k));
 			*k = read;
@@ -669,12 +682,13 @@ static void push(struct rc_thread *t, size_t *alloc, const struct rc_pyframe *f)
 
 /* A 3.8-3.10 frame object's code and f_lasti, as T's next frame. */
 static void add_frame_object(const struct rc_crash *c, const struct py_layout *L, struct py_code_cache *cc,
-			     uint64_t code, uint32_t lasti, size_t *budget, struct rc_thread *t, size_t *alloc)
+			     uint64_t code, uint64_t mark, uint32_t lasti, size_t *budget, struct rc_thread *t,
+			     size_t *alloc)
 {
 	/* Each frame is run by a _PyEval_EvalFrameDefault of its own. */
 	struct rc_pyframe f = { .entry = true };
 
-	read_code(c, L, cc, code, (int32_t)lasti, budget, &f);
+	read_code(c, L, cc, code, mark, (int32_t)lasti, budget, &f);
 	push(t, alloc, &f);
 }
 
@@ -694,7 +708,7 @@ static void read_frame_objects(const struct rc_crash *c, const struct py_layout 
 		    !rd64(c, frame + (uint64_t)L->frame_f_back, &back) ||
 		    !rd32(c, frame + (uint64_t)L->frame_f_lasti, &lasti))
 			break;
-		add_frame_object(c, L, NULL, code, lasti, budget, t, &alloc);
+		add_frame_object(c, L, NULL, code, 0, lasti, budget, t, &alloc);
 		frame = back;
 	}
 }
@@ -716,8 +730,8 @@ static uint64_t code_units(const struct rc_crash *c, const struct py_layout *L, 
 /* A _PyInterpreterFrame's code, instruction pointer, owner, is_entry and
  * thread-local bytecode index, as T's next frame. */
 static void add_frame(const struct rc_crash *c, const struct py_layout *L, struct py_code_cache *cc, uint64_t code,
-		      uint64_t instr, unsigned char owner, unsigned char entry, int32_t tlbc, size_t *budget,
-		      struct rc_thread *t, size_t *alloc)
+		      uint64_t mark, uint64_t instr, unsigned char owner, unsigned char entry, int32_t tlbc,
+		      size_t *budget, struct rc_thread *t, size_t *alloc)
 {
 	if (L->frame_owned_by_cstack >= 0 && owner >= (unsigned char)L->frame_owned_by_cstack) {
 		/* 3.12+'s shim below an entry frame (owned by the C stack,
@@ -737,7 +751,7 @@ static void add_frame(const struct rc_crash *c, const struct py_layout *L, struc
 	bool known = instr + 2 >= units && instr + 2 - units < (1u << 30);
 	/* From the unsigned difference, which KNOWN bounds: the signed one
 	 * of two torn pointers can overflow. */
-	read_code(c, L, cc, code, known ? (int64_t)((instr + 2 - units) / 2) - 1 : -1, budget, &f);
+	read_code(c, L, cc, code, mark, known ? (int64_t)((instr + 2 - units) / 2) - 1 : -1, budget, &f);
 	if (!known)
 		f.line = 0;
 	push(t, alloc, &f);
@@ -771,7 +785,7 @@ static void read_frames(const struct rc_crash *c, const struct py_layout *L, uin
 			crash_read_mem(c, frame + (uint64_t)L->iframe_is_entry, &entry, 1);
 		if (L->iframe_tlbc_index >= 0)
 			crash_read_mem(c, frame + (uint64_t)L->iframe_tlbc_index, &tlbc, 4);
-		add_frame(c, L, NULL, code, instr, owner, entry, tlbc, budget, t, &alloc);
+		add_frame(c, L, NULL, code, 0, instr, owner, entry, tlbc, budget, t, &alloc);
 		frame = prev;
 	}
 }
@@ -1333,10 +1347,10 @@ int crash_python_raw_frames(struct rc_crash *c, struct py_code_cache *cc, struct
 	t->python = true;
 	for (size_t i = 0; i < n && i < PY_MAX_FRAMES; i++) {
 		if (L->tstate_frame >= 0)
-			add_frame_object(c, L, cc, py[i].code, (uint32_t)py[i].instr, &budget, t, &alloc);
+			add_frame_object(c, L, cc, py[i].code, py[i].mark, (uint32_t)py[i].instr, &budget, t, &alloc);
 		else
-			add_frame(c, L, cc, py[i].code, py[i].instr, py[i].owner, py[i].entry, py[i].tlbc, &budget, t,
-				  &alloc);
+			add_frame(c, L, cc, py[i].code, py[i].mark, py[i].instr, py[i].owner, py[i].entry, py[i].tlbc,
+				  &budget, t, &alloc);
 	}
 	return 0;
 }

@@ -110,6 +110,10 @@ struct rc_py_raw {
 	uint64_t code, instr;
 	uint8_t owner, entry;
 	int32_t tlbc;			/* a free-threaded 3.14's thread-local bytecode index */
+	/* The code object's rc_py_code_mark at the call, when the source
+	 * read it (0: not): a code object named under another mark is
+	 * another one, which had the same address. */
+	uint64_t mark;
 };
 
 /* What the source read of the thread's Python frames. */

@@ -369,6 +369,42 @@ static void probe(struct where *w, pid_t tgid, const struct rc_stack_copy *copy)
 	w->stats.seconds += mono() - t0;
 }
 
+bool where_name(struct where *w, pid_t tgid, pid_t tid, const struct rc_py_raw *py, size_t n, uint64_t *marks)
+{
+	struct proc *p = proc_of(w, tgid);
+	double t0 = mono();
+	bool ok = p->u != NULL;
+
+	p->used = ++w->clock;
+	if (ok) {
+		struct rc_crash *c = crash_thread_unwind_model(p->u);
+		struct rc_thread t = { .tid = tid };
+		struct strbuf err = STRBUF_INIT;
+		/* The interpreter may have been mapped since the modules were
+		 * read. */
+		if (!c->sym_py_runtime)
+			crash_thread_unwind_refresh(p->u, &err);
+		c->live_pid = tgid;
+		ok = c->sym_py_runtime && crash_python_raw_frames(c, p->codes, &t, py, n, &err) == 0 && t.npy;
+		c->live_pid = 0;
+		for (size_t i = 0; ok && i < t.npy; i++)
+			ok = t.py[i].function && t.py[i].file;
+		/* Each kept under the mark the call was copied with (a frame
+		 * that names nothing, an entry's shim, keeps the copy's). */
+		for (size_t i = 0; ok && i < n; i++) {
+			if (!crash_py_code_cached(p->codes, py[i].code, &marks[i]))
+				marks[i] = py[i].mark;
+			else if (py[i].mark && marks[i] != py[i].mark)
+				ok = false;
+		}
+		crash_thread_release(&t);
+		strbuf_release(&err);
+	}
+	w->stats.named += ok;
+	w->stats.seconds += mono() - t0;
+	return ok;
+}
+
 const struct rc_stack *where_take(struct where *w, pid_t tgid, pid_t tid)
 {
 	return take(w, tgid, tid, NULL, NULL);

@@ -58,6 +58,13 @@ const struct rc_stack *where_take_blocked(struct where *w, pid_t tgid, pid_t tid
  * (event/stack.h, struct rc_py_program). */
 bool where_program(struct where *w, const char *path, struct rc_py_program *out);
 
+/* Thread TID of process TGID is held right after a call whose Python
+ * frames PY (N, as the source copied them) run code objects not named
+ * yet: each is named from the process's memory now and kept, for when
+ * the call's copy comes to be unwound. True when all are, with MARKS[i]
+ * each one's mark (event/stack.h, rc_py_code_mark). */
+bool where_name(struct where *w, pid_t tgid, pid_t tid, const struct rc_py_raw *py, size_t n, uint64_t *marks);
+
 /* Process TGID is gone: its unwinder goes too. */
 void where_forget(struct where *w, pid_t tgid);
 
@@ -66,6 +73,7 @@ struct where_stats {
 	uint64_t taken, failed, shared;
 	uint64_t probes;	/* copies unwound only to find a Python's walk */
 	uint64_t programs;	/* Python programs read from their files */
+	uint64_t named;		/* held threads whose frames were named at once */
 	double seconds;		/* spent unwinding (under ptrace, the tracee stopped) */
 };
 const struct where_stats *where_stats(const struct where *w);

@@ -78,6 +78,10 @@ void bpf_capture_hold_calls(struct bpf_capture *c, bool on);
 /* Whether signal SIG, about to reach thread TID, is the kernel's hold
  * request (taken: not the program's); from any thread. */
 bool bpf_capture_held(struct bpf_capture *c, pid_t tid, int sig);
+/* The Python frames of thread TID, which the kernel holds (RCB_HOLD_SIGNAL),
+ * into PY (at most MAX), its process into *TGID: how many; 0 when there
+ * are none (the entry is taken). */
+size_t bpf_capture_held_frames(struct bpf_capture *c, pid_t tid, pid_t *tgid, struct rc_py_raw *py, size_t max);
 /* The stack records the kernel has written for process TGID (0 once
  * it has ended); any thread may ask. */
 uint64_t bpf_capture_copies(struct bpf_capture *c, pid_t tgid);

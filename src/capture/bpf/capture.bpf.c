@@ -94,6 +94,15 @@ struct {
 	__type(value, __u64);	/* a code object's mark (rc_py_code_mark); else 1 */
 } marks SEC(".maps");
 
+/* The frames of the threads held (struct rcb_held), by tid: the loader
+ * takes each entry as it names them. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, struct rcb_held);
+} held_frames SEC(".maps");
+
 /* Thread states looked through for the calling thread's: a service's
  * thread pool stays far below. */
 #define RCB_PY_THREADS 128
@@ -215,10 +224,9 @@ struct scratch {
 	__u64 unchecked;	/* bytes written since it last looked at the backlog */
 	struct entry en;	/* diagnosis mode's call, made at its exit */
 	/* The Python frames of the last stack copied with them, for
-	 * hold_after (which runs once the record is handed on); HOLD_NPY
+	 * hold_after (which runs once the record is handed on); HELD.NPY
 	 * of them, 0: none to look at. */
-	struct rcb_py_frame py[RCB_PY_FRAMES];
-	__u32 hold_npy;
+	struct rcb_held held;
 	/* The call being ended is the last of a sum's calls recorded whole
 	 * (sum_call): a site. */
 	__u8 site_io;
@@ -1453,6 +1461,10 @@ __noinline int py_frames(struct rcb_stack *r, __u32 tgid, __u32 tid)
 		f->code &= ~7ULL;
 		f->owner = f->entry = 0;
 		f->tlbc = 0;
+		/* event/stack.h's rc_py_code_mark, at the call. */
+		__u64 name, file;
+		f->mark = w->code_name >= 0 && w->code_file >= 0 && user_word(f->code + w->code_name, 8, &name) &&
+				  user_word(f->code + w->code_file, 8, &file) ? name ^ (file << 3) ^ 1 : 0;
 		if (w->frame_owner >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_owner)) == 0)
 			f->owner = b;
 		if (w->frame_tlbc >= 0)
@@ -1506,7 +1518,6 @@ __noinline int probe_due(__u32 tgid, __u64 now)
  * of the copy is one the loader has named, and still the same object. */
 struct code_scan {
 	const struct rcb_py_frame *py;
-	const struct rcb_py_walk *w;
 	__u32 tgid, npy;
 	int unnamed;
 };
@@ -1515,7 +1526,7 @@ static int code_step(__u32 i, void *ctx)
 {
 	struct code_scan *s = ctx;
 	struct rcb_mark_key k = { .b = s->tgid, .kind = RCB_MARK_CODE };
-	__u64 name, file, *mark;
+	__u64 *mark;
 
 	/* Checked and used as one 64-bit register (clang may check a copy,
 	 * or a 32-bit one, whose bound the verifier loses). */
@@ -1524,9 +1535,9 @@ static int code_step(__u32 i, void *ctx)
 	if (j >= RCB_HOLD_FRAMES || j >= s->npy)
 		return 1;
 	k.a = s->py[j].code;
-	/* event/stack.h's rc_py_code_mark, of the object there now. */
-	if (!(mark = bpf_map_lookup_elem(&marks, &k)) || !user_word(k.a + s->w->code_name, 8, &name) ||
-	    !user_word(k.a + s->w->code_file, 8, &file) || *mark != (name ^ (file << 3) ^ 1)) {
+	/* The loader named this object, not an earlier one at its address
+	 * (the copy's mark, read at the call). */
+	if (!(mark = bpf_map_lookup_elem(&marks, &k)) || !s->py[j].mark || *mark != s->py[j].mark) {
 		s->unnamed = 1;
 		return 1;
 	}
@@ -1546,20 +1557,27 @@ __noinline int hold_after(__u32 tgid, __u32 tid)
 	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
 	__u64 one = 1;
 
-	if (!sc || !sc->hold_npy)
+	if (!sc || !sc->held.npy)
 		return 0;
-	__u32 npy = sc->hold_npy;
-	sc->hold_npy = 0;
+	__u32 npy = sc->held.npy;
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct rcb_py_walk *w = bpf_map_lookup_elem(&pywalks, &tgid);
 	if (!w || !w->holds_left || w->code_name < 0 || w->code_file < 0 || !t || !t->ptrace ||
-	    !bpf_map_lookup_elem(&marks, &on))
+	    !bpf_map_lookup_elem(&marks, &on)) {
+		sc->held.npy = 0;
 		return 0;
-	struct code_scan s = { .py = sc->py, .w = w, .tgid = tgid, .npy = npy };
+	}
+	struct code_scan s = { .py = sc->held.py, .tgid = tgid, .npy = npy };
 	bpf_loop(RCB_HOLD_FRAMES, code_step, &s, 0);
-	if (!s.unnamed)
+	if (!s.unnamed) {
+		sc->held.npy = 0;
 		return 0;
+	}
 	w->holds_left--;
+	/* Its frames, for the loader to name while it waits. */
+	sc->held.tgid = tgid;
+	bpf_map_update_elem(&held_frames, &tid, &sc->held, BPF_ANY);
+	sc->held.npy = 0;
 	if (bpf_map_update_elem(&marks, &held, &one, BPF_ANY) == 0)
 		bpf_send_signal_thread(RCB_HOLD_SIGNAL);
 	return 0;
@@ -1575,12 +1593,12 @@ __noinline int stash_frames(const struct rcb_stack *r, int wanted)
 
 	if (!sc || !r)
 		return 0;
-	sc->hold_npy = 0;
+	sc->held.npy = 0;
 	if (!wanted || r->py_read != RCB_PY_READ || !r->npy)
 		return 0;
 	/* One copy, not a load and store per frame. */
-	if (bpf_probe_read_kernel(sc->py, sizeof(sc->py), r->py) == 0)
-		sc->hold_npy = r->npy;
+	if (bpf_probe_read_kernel(sc->held.py, sizeof(sc->held.py), r->py) == 0)
+		sc->held.npy = r->npy;
 	return 0;
 }
 

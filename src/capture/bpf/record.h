@@ -331,6 +331,18 @@ struct rcb_py_frame {
 	__u8 owner, entry;
 	__u8 pad[2];
 	__s32 tlbc;		/* thread-local bytecode index (3.14t); else 0 */
+	/* The code object's mark at the call (event/stack.h,
+	 * rc_py_code_mark: its name's and file's objects), which tells it
+	 * from a later one at the same address; 0 when not read. */
+	__u64 mark;
+};
+
+/* The frames of a thread the kernel holds (RCB_HOLD_SIGNAL), in the
+ * `held` map by tid: the loader names their code objects from its
+ * memory while it waits, without reading the ring first. */
+struct rcb_held {
+	__u32 tgid, npy;
+	struct rcb_py_frame py[RCB_PY_FRAMES];
 };
 
 struct rcb_stack {
@@ -381,9 +393,14 @@ struct rcb_py_walk {
  * sends it RCB_HOLD_SIGNAL, which the watch takes (a signal with no mark
  * is the program's, and passed on). A program that ends at once (a
  * traceback, then exit) has torn its code objects down before any later
- * read. The loader marks the code objects it has named (RCB_MARK_CODE):
- * calls made again from them (an import system's probes) hold nothing.
- * RCB_HOLDS holds per program at most. */
+ * read. The kernel leaves the held thread's frames in its `held_frames`
+ * map (struct rcb_held), so that the loader names them at once, not
+ * after the stacks of every call before (a busy start-up's backlog);
+ * each frame's mark, read at the call, ties the name to the object
+ * then, however late the call's copy is unwound. The loader marks the
+ * code objects it has named (RCB_MARK_CODE): calls made again from them
+ * (an import system's probes) hold nothing. RCB_HOLDS holds per program
+ * at most. */
 #define RCB_HOLD_SIGNAL 23	/* SIGURG: ignored by default, if one ever reached the program */
 #define RCB_HOLDS 256
 /* Only the innermost frames are looked at: an import's probes come from

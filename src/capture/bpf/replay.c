@@ -393,7 +393,7 @@ static void keep_stack(struct rthread *rt, const struct rcb_stack *s)
 	for (size_t i = 0; i < rt->stack.npy; i++)
 		rt->py[i] = (struct rc_py_raw){ .code = s->py[i].code, .instr = s->py[i].instr,
 						.owner = s->py[i].owner, .entry = s->py[i].entry,
-						.tlbc = s->py[i].tlbc };
+						.tlbc = s->py[i].tlbc, .mark = s->py[i].mark };
 	rt->stack.py = rt->py;
 	rt->stack.walk = &rt->walk;
 	rt->stack.py_learned = &rt->learned;
