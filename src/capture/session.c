@@ -205,17 +205,20 @@ static void drain(void *arg)
 /* A thread the kernel holds: its Python frames named from its memory
  * (session_held_fn), which is all it waits for, without handing on the
  * records before it first (a backlog of other calls' stacks to unwind,
- * in a busy start-up). */
+ * in a busy start-up). Only when the reader is at the program the thread
+ * runs: the last stack record it saw of the process has the same memory
+ * (an exec it has not replayed yet would make it forget what it names;
+ * the records are handed on first then). */
 static bool name_held(void *arg, pid_t tid)
 {
 	struct reader *rd = arg;
 	struct rc_py_raw py[RCB_PY_FRAMES];
-	uint64_t marks[RCB_PY_FRAMES];
+	uint64_t marks[RCB_PY_FRAMES], mm = 0;
 	pid_t tgid = 0;
 	size_t n;
 
-	if (!rd->o->on_held || !(n = bpf_capture_held_frames(rd->bc, tid, &tgid, py, RCB_PY_FRAMES)) ||
-	    !rd->o->on_held(rd->o->user, tgid, tid, py, n, marks))
+	if (!rd->o->on_held || !(n = bpf_capture_held_frames(rd->bc, tid, &tgid, &mm, py, RCB_PY_FRAMES)) ||
+	    bpf_replay_last_mm(rd->rp, tgid) != mm || !rd->o->on_held(rd->o->user, tgid, tid, py, n, marks))
 		return false;
 	bpf_capture_python_named(rd->bc, tgid, py, marks, n);
 	return true;

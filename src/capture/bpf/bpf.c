@@ -302,7 +302,8 @@ bool bpf_capture_held(struct bpf_capture *c, pid_t tid, int sig)
 	return sig == RCB_HOLD_SIGNAL && bpf_map_delete_elem(bpf_map__fd(c->skel->maps.marks), &key) == 0;
 }
 
-size_t bpf_capture_held_frames(struct bpf_capture *c, pid_t tid, pid_t *tgid, struct rc_py_raw *py, size_t max)
+size_t bpf_capture_held_frames(struct bpf_capture *c, pid_t tid, pid_t *tgid, uint64_t *mm, struct rc_py_raw *py,
+			       size_t max)
 {
 	int fd = bpf_map__fd(c->skel->maps.held_frames);
 	__u32 key = (__u32)tid;
@@ -313,6 +314,7 @@ size_t bpf_capture_held_frames(struct bpf_capture *c, pid_t tid, pid_t *tgid, st
 		return 0;
 	bpf_map_delete_elem(fd, &key);
 	*tgid = (pid_t)h.tgid;
+	*mm = h.mm;
 	for (; n < h.npy && n < RCB_PY_FRAMES && n < max; n++)
 		py[n] = (struct rc_py_raw){ .code = h.py[n].code, .instr = h.py[n].instr, .owner = h.py[n].owner,
 					    .entry = h.py[n].entry, .tlbc = h.py[n].tlbc, .mark = h.py[n].mark };

@@ -79,9 +79,10 @@ void bpf_capture_hold_calls(struct bpf_capture *c, bool on);
  * request (taken: not the program's); from any thread. */
 bool bpf_capture_held(struct bpf_capture *c, pid_t tid, int sig);
 /* The Python frames of thread TID, which the kernel holds (RCB_HOLD_SIGNAL),
- * into PY (at most MAX), its process into *TGID: how many; 0 when there
- * are none (the entry is taken). */
-size_t bpf_capture_held_frames(struct bpf_capture *c, pid_t tid, pid_t *tgid, struct rc_py_raw *py, size_t max);
+ * into PY (at most MAX), its process into *TGID and its program's memory
+ * into *MM: how many; 0 when there are none (the entry is taken). */
+size_t bpf_capture_held_frames(struct bpf_capture *c, pid_t tid, pid_t *tgid, uint64_t *mm, struct rc_py_raw *py,
+			       size_t max);
 /* The stack records the kernel has written for process TGID (0 once
  * it has ended); any thread may ask. */
 uint64_t bpf_capture_copies(struct bpf_capture *c, pid_t tgid);
@@ -207,6 +208,9 @@ uint64_t bpf_replay_bad_records(const struct bpf_replay *rp);
  * bpf_capture_copies. False when it has seen none. Any thread may ask,
  * while the replay runs in another. */
 bool bpf_replay_copies_read(struct bpf_replay *rp, pid_t tgid, pid_t *kernel_tgid, uint64_t *read);
+/* The program's memory (a stack record's MM) of the last stack record of
+ * process TGID the replay has seen; 0 none. Any thread may ask. */
+uint64_t bpf_replay_last_mm(struct bpf_replay *rp, pid_t tgid);
 /* The end of the capture: when DETACHING, each thread of the PIDS given
  * and of the processes seen that is still in a call is left blocked in
  * it, as the tracer leaves its threads (the call read from /proc, its

@@ -1576,6 +1576,7 @@ __noinline int hold_after(__u32 tgid, __u32 tid)
 	w->holds_left--;
 	/* Its frames, for the loader to name while it waits. */
 	sc->held.tgid = tgid;
+	sc->held.mm = (__u64)t->mm;
 	bpf_map_update_elem(&held_frames, &tid, &sc->held, BPF_ANY);
 	sc->held.npy = 0;
 	if (bpf_map_update_elem(&marks, &held, &one, BPF_ANY) == 0)

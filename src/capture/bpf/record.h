@@ -342,6 +342,7 @@ struct rcb_py_frame {
  * memory while it waits, without reading the ring first. */
 struct rcb_held {
 	__u32 tgid, npy;
+	__u64 mm;		/* its program's memory then (a new one at each exec) */
 	struct rcb_py_frame py[RCB_PY_FRAMES];
 };
 

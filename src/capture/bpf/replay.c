@@ -61,6 +61,7 @@ struct bpf_replay {
 struct copies {
 	pid_t kernel_tgid;
 	uint64_t read;
+	uint64_t mm;		/* the last stack record's */
 };
 
 struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
@@ -99,9 +100,9 @@ static void free_thread(void *p)
 	free(p);
 }
 
-/* A stack record of process TGID (KERNEL_TGID to the kernel) seen, or
- * (DONE) done with: its call handed on, or it dropped. */
-static void copy_count(struct bpf_replay *rp, pid_t tgid, pid_t kernel_tgid, bool done)
+/* A stack record of process TGID (KERNEL_TGID to the kernel, memory MM)
+ * seen, or (DONE) done with: its call handed on, or it dropped. */
+static void copy_count(struct bpf_replay *rp, pid_t tgid, pid_t kernel_tgid, uint64_t mm, bool done)
 {
 	pthread_mutex_lock(&rp->copies_lock);
 	void **slot = hmap_get_int(&rp->copies, tgid);
@@ -113,6 +114,8 @@ static void copy_count(struct bpf_replay *rp, pid_t tgid, pid_t kernel_tgid, boo
 		struct copies *n = *slot;
 		if (kernel_tgid)
 			n->kernel_tgid = kernel_tgid;
+		if (mm)
+			n->mm = mm;
 		n->read += done;
 	}
 	pthread_mutex_unlock(&rp->copies_lock);
@@ -129,6 +132,15 @@ bool bpf_replay_copies_read(struct bpf_replay *rp, pid_t tgid, pid_t *kernel_tgi
 	}
 	pthread_mutex_unlock(&rp->copies_lock);
 	return slot != NULL;
+}
+
+uint64_t bpf_replay_last_mm(struct bpf_replay *rp, pid_t tgid)
+{
+	pthread_mutex_lock(&rp->copies_lock);
+	void **slot = hmap_get_int(&rp->copies, tgid);
+	uint64_t mm = slot ? ((const struct copies *)*slot)->mm : 0;
+	pthread_mutex_unlock(&rp->copies_lock);
+	return mm;
 }
 
 static void forget(struct bpf_replay *rp, struct tracee *t)
@@ -307,7 +319,7 @@ static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bp
 		((struct rthread *)t)->last_mono = (double)r->call.exit_ns / 1e9;
 	}
 	if (had_stack)
-		copy_count(rp, t->tgid, 0, true);
+		copy_count(rp, t->tgid, 0, 0, true);
 }
 
 static void replay_signal(struct bpf_replay *rp, struct tracee *t, const struct rcb_signal *r)
@@ -460,7 +472,7 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 		break;
 	case RCB_STACK:
 		/* A stack record before another: the first had no call. */
-		copy_count(rp, t->tgid, (pid_t)r->stack->h.tgid, ((struct rthread *)t)->has_stack);
+		copy_count(rp, t->tgid, (pid_t)r->stack->h.tgid, r->stack->mm, ((struct rthread *)t)->has_stack);
 		keep_stack((struct rthread *)t, r->stack);
 		break;
 	case RCB_EXIT: {
@@ -468,7 +480,7 @@ int bpf_replay_record(struct bpf_replay *rp, const void *rec, size_t size)
 		at(rp, r->exit.ns);
 		capture_thread_gone(rp->c, t, r->exit.exit_code);
 		if (((struct rthread *)t)->has_stack)
-			copy_count(rp, process, 0, true);
+			copy_count(rp, process, 0, 0, true);
 		forget(rp, t);
 		if (r->exit.group_dead) {
 			pthread_mutex_lock(&rp->copies_lock);
