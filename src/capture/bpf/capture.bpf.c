@@ -1312,27 +1312,51 @@ static __always_inline int user_word(__u64 addr, __u32 n, __u64 *v)
 /* The thread state of thread TID (whose fs base is FS) in walk W's
  * process: the one whose native_thread_id is TID or whose thread_id
  * (pthread_self()) is FS. 0: none; -1: a read failed. */
+/* py_thread's walk of the thread states, by bpf_loop: the verifier
+ * follows one step, not RCB_PY_THREADS of them. */
+struct thread_scan {
+	const struct rcb_py_walk *w;
+	__u64 ts, fs;
+	__u32 tid;
+	int failed;
+};
+
+static int thread_step(__u32 i, void *ctx)
+{
+	struct thread_scan *s = ctx;
+	const struct rcb_py_walk *w = s->w;
+	__u64 id;
+
+	if (!s->ts)
+		return 1;
+	if (w->tstate_native_tid >= 0 && user_word(s->ts + w->tstate_native_tid, 8, &id) && id == s->tid)
+		return 1;
+	if (w->tstate_thread_id >= 0 && user_word(s->ts + w->tstate_thread_id, 8, &id) && id == s->fs)
+		return 1;
+	if (!user_word(s->ts + w->tstate_next, 8, &s->ts)) {
+		s->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
 static __always_inline long py_thread(const struct rcb_py_walk *w, __u32 tid, __u64 fs, __u64 *out)
 {
-	__u64 interp, ts, id;
+	__u64 interp;
+	struct thread_scan s = { .w = w, .fs = fs, .tid = tid };
 
 	if (!user_word(w->runtime + w->interp_head, 8, &interp))
 		return -1;
 	/* No interpreter yet (or none left): no thread runs Python. */
 	if (!interp)
 		return 0;
-	if (!user_word(interp + w->threads_head, 8, &ts))
+	if (!user_word(interp + w->threads_head, 8, &s.ts))
 		return -1;
-	for (int i = 0; i < RCB_PY_THREADS && ts; i++) {
-		if (w->tstate_native_tid >= 0 && user_word(ts + w->tstate_native_tid, 8, &id) && id == tid)
-			break;
-		if (w->tstate_thread_id >= 0 && user_word(ts + w->tstate_thread_id, 8, &id) && id == fs)
-			break;
-		if (!user_word(ts + w->tstate_next, 8, &ts))
-			return -1;
-	}
-	*out = ts;
-	return ts != 0;
+	bpf_loop(RCB_PY_THREADS, thread_step, &s, 0);
+	if (s.failed)
+		return -1;
+	*out = s.ts;
+	return s.ts != 0;
 }
 
 /* Process TGID's walk (its memory MM) from program P placed at BASE
@@ -1416,6 +1440,55 @@ __noinline int mapped_walk(__u32 tgid, __u64 mm)
 	return found;
 }
 
+/* py_frames' walk of the frames, by bpf_loop: the verifier follows one
+ * frame's reads, not RCB_PY_FRAMES of them. */
+struct frame_scan {
+	struct rcb_stack *r;
+	const struct rcb_py_walk *w;
+	__u64 frame;
+	int failed;
+};
+
+static int frame_step(__u32 i, void *ctx)
+{
+	struct frame_scan *s = ctx;
+	const struct rcb_py_walk *w = s->w;
+	__u64 frame = s->frame, name, file;
+	__u8 b = 0;
+
+	/* Checked and used as one 64-bit register (as code_step's). */
+	__u64 n = i;
+	barrier_var(n);
+	if (!frame || n >= RCB_PY_FRAMES)
+		return 1;
+	struct rcb_py_frame *f = &s->r->py[n];
+	if (!user_word(frame + w->frame_code, 8, &f->code) ||
+	    !user_word(frame + w->frame_instr, w->instr_size, &f->instr)) {
+		s->failed = 1;
+		return 1;
+	}
+	/* 3.14's f_executable is a stack reference, its low bit a tag
+	 * (python.c, PY_REF_TAG). */
+	f->code &= ~7ULL;
+	f->owner = f->entry = 0;
+	f->tlbc = 0;
+	/* event/stack.h's rc_py_code_mark, at the call. */
+	f->mark = w->code_name >= 0 && w->code_file >= 0 && user_word(f->code + w->code_name, 8, &name) &&
+			  user_word(f->code + w->code_file, 8, &file) ? name ^ (file << 3) ^ 1 : 0;
+	if (w->frame_owner >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_owner)) == 0)
+		f->owner = b;
+	if (w->frame_tlbc >= 0)
+		bpf_probe_read_user(&f->tlbc, 4, (const void *)(frame + w->frame_tlbc));
+	if (w->frame_entry >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_entry)) == 0)
+		f->entry = b;
+	s->r->npy = n + 1;
+	if (!user_word(frame + w->frame_back, 8, &s->frame)) {
+		s->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
 /* Thread TID's Python frames into R, by the walk the loader gave for
  * its process (record.h, struct rcb_py_walk), or made from its program.
  *
@@ -1448,36 +1521,12 @@ __noinline int py_frames(struct rcb_stack *r, __u32 tgid, __u32 tid)
 		r->py_read = RCB_PY_FAILED;
 		return 0;
 	}
-	for (int n = 0; n < RCB_PY_FRAMES && frame; n++) {
-		struct rcb_py_frame *f = &r->py[n];
-		__u8 b = 0;
-		if (!user_word(frame + w->frame_code, 8, &f->code) ||
-		    !user_word(frame + w->frame_instr, w->instr_size, &f->instr)) {
-			r->py_read = RCB_PY_FAILED;
-			return 0;
-		}
-		/* 3.14's f_executable is a stack reference, its low bit a
-		 * tag (python.c, PY_REF_TAG). */
-		f->code &= ~7ULL;
-		f->owner = f->entry = 0;
-		f->tlbc = 0;
-		/* event/stack.h's rc_py_code_mark, at the call. */
-		__u64 name, file;
-		f->mark = w->code_name >= 0 && w->code_file >= 0 && user_word(f->code + w->code_name, 8, &name) &&
-				  user_word(f->code + w->code_file, 8, &file) ? name ^ (file << 3) ^ 1 : 0;
-		if (w->frame_owner >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_owner)) == 0)
-			f->owner = b;
-		if (w->frame_tlbc >= 0)
-			bpf_probe_read_user(&f->tlbc, 4, (const void *)(frame + w->frame_tlbc));
-		if (w->frame_entry >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_entry)) == 0)
-			f->entry = b;
-		r->npy = n + 1;
-		if (!user_word(frame + w->frame_back, 8, &frame)) {
-			r->py_read = RCB_PY_FAILED;
-			return 0;
-		}
-	}
-	r->py_truncated = frame != 0;
+	struct frame_scan s = { .r = r, .w = w, .frame = frame };
+	bpf_loop(RCB_PY_FRAMES, frame_step, &s, 0);
+	if (s.failed)
+		r->py_read = RCB_PY_FAILED;
+	else
+		r->py_truncated = s.frame != 0;
 	return 0;
 }
 
