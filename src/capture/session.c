@@ -213,12 +213,14 @@ static bool name_held(void *arg, pid_t tid)
 {
 	struct reader *rd = arg;
 	struct rc_py_raw py[RCB_PY_FRAMES];
+	struct bpf_replay_copies seen;
 	uint64_t marks[RCB_PY_FRAMES], mm = 0;
 	pid_t tgid = 0;
 	size_t n;
 
 	if (!rd->o->on_held || !(n = bpf_capture_held_frames(rd->bc, tid, &tgid, &mm, py, RCB_PY_FRAMES)) ||
-	    bpf_replay_last_mm(rd->rp, tgid) != mm || !rd->o->on_held(rd->o->user, tgid, tid, py, n, marks))
+	    !bpf_replay_copies(rd->rp, tgid, &seen) || seen.mm != mm ||
+	    !rd->o->on_held(rd->o->user, tgid, tid, py, n, marks))
 		return false;
 	bpf_capture_python_named(rd->bc, tgid, py, marks, n);
 	return true;
@@ -238,23 +240,19 @@ static bool reap(pid_t child, struct watch *w, bool block, int *status)
 	return waitpid(child, status, block ? 0 : WNOHANG) == child;
 }
 
-/* Stacks for a fatal signal (capture/watch.h): a ptrace seize for
- * signals only. Without it (ptrace refused where eBPF is allowed), the
- * run goes on without stacks, and says so once. */
 static void wake_reader(void *arg)
 {
-	bpf_capture_wake(arg);
+	struct reader *rd = arg;
+
+	bpf_capture_wake(rd->bc);
 }
 
 static bool is_hold(void *arg, pid_t tid, int sig)
 {
-	return bpf_capture_held(arg, tid, sig);
-}
+	struct reader *rd = arg;
 
-struct copies {
-	struct bpf_capture *bc;
-	struct bpf_replay *rp;
-};
+	return bpf_capture_held(rd->bc, tid, sig);
+}
 
 /* Process TGID's exit waits for the reader only while the kernel has
  * written stack records for it that the reader is not done with. One
@@ -263,20 +261,22 @@ struct copies {
  * dynamic loader's look for /etc/ld.so.preload fails). */
 static bool copies_unread(void *arg, pid_t tgid)
 {
-	const struct copies *cp = arg;
-	pid_t kernel_tgid;
-	uint64_t read;
+	struct reader *rd = arg;
+	struct bpf_replay_copies seen;
 
-	if (!bpf_replay_copies_read(cp->rp, tgid, &kernel_tgid, &read))
+	if (!bpf_replay_copies(rd->rp, tgid, &seen))
 		return true;
-	return bpf_capture_copies(cp->bc, kernel_tgid) > read;
+	return bpf_capture_copies(rd->bc, seen.kernel_tgid) > seen.read;
 }
 
-/* With stacks, each process's exit also waits until the reader has
- * named its stacks from its memory (watch.h, hold_exits): under eBPF
- * they are copied in the kernel, and read after the call. */
-static struct watch *start_watch(const struct session_opts *o, struct spawn *held, pid_t pid,
-				 struct bpf_capture *bc, struct copies *cp, struct session_result *res)
+/* Stacks for a fatal signal (capture/watch.h): a ptrace seize for
+ * signals only. Without it (ptrace refused where eBPF is allowed), the
+ * run goes on without stacks, and says so once. With stacks, each
+ * process's exit also waits until the reader has named its stacks from
+ * its memory (watch.h, hold_exits): under eBPF they are copied in the
+ * kernel, and read after the call. */
+static struct watch *start_watch(const struct session_opts *o, struct spawn *held, pid_t pid, struct reader *rd,
+				 struct session_result *res)
 {
 	struct watch_opts wo = {
 		.held = held,
@@ -287,9 +287,8 @@ static struct watch *start_watch(const struct session_opts *o, struct spawn *hel
 		.hold_exits = o->on_stack != NULL,
 		.wake = wake_reader,
 		.is_hold = o->on_stack ? is_hold : NULL,
-		.wake_arg = bc,
 		.exit_pending = copies_unread,
-		.pending_arg = cp,
+		.wake_arg = rd,
 	};
 	struct watch *w;
 	struct strbuf err = STRBUF_INIT;
@@ -298,10 +297,10 @@ static struct watch *start_watch(const struct session_opts *o, struct spawn *hel
 		return NULL;
 	/* Before the command is let go: its first calls may be held. A
 	 * thread no watch traces is never sent the request. */
-	bpf_capture_hold_calls(bc, wo.is_hold != NULL);
+	bpf_capture_hold_calls(rd->bc, wo.is_hold != NULL);
 	if (watch_start(&w, &wo, &err) < 0) {
 		snprintf(res->no_stacks, sizeof(res->no_stacks), "%s", strbuf_str(&err));
-		bpf_capture_hold_calls(bc, false);
+		bpf_capture_hold_calls(rd->bc, false);
 		w = NULL;
 	}
 	strbuf_release(&err);
@@ -473,7 +472,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	}
 	struct bpf_replay *rp = bpf_replay_new(c, bpf_capture_epoch(bc));
 	struct walks ws = { o, bc };
-	struct copies cp = { bc, rp };
+	struct reader rd = { bc, rp, err, o };
 	bpf_replay_walks_to(rp, give_walk, give_named, &ws);
 	if (o->on_program)
 		bpf_replay_execs_to(rp, give_exec, &ws);
@@ -505,7 +504,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		forward_stop_signals();
 		/* Followed now: let it go on to its exec (the watch does, once
 		 * it has seized it). */
-		if (!(w = start_watch(o, &sp, 0, bc, &cp, res)))
+		if (!(w = start_watch(o, &sp, 0, &rd, res)))
 			kill(child, SIGCONT);
 	} else {
 		handle_stop_signals();
@@ -525,10 +524,9 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		}
 		if (!o->follow)
 			bpf_replay_only(rp, o->pid);
-		w = start_watch(o, NULL, o->pid, bc, &cp, res);
+		w = start_watch(o, NULL, o->pid, &rd, res);
 		start_timer(o->duration);
 	}
-	struct reader rd = { bc, rp, err, o };
 	int poll_ms = POLL_MS;
 	for (;;) {
 		if (bpf_capture_poll(bc, poll_ms, replay_one, rp, err) < 0) {

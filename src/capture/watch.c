@@ -106,7 +106,7 @@ static void hold_at_exit(void *ctx, struct tracee *t)
 {
 	struct watch *w = ctx;
 
-	if (t->tid != t->tgid || (w->o.exit_pending && !w->o.exit_pending(w->o.pending_arg, t->tgid)))
+	if (t->tid != t->tgid || (w->o.exit_pending && !w->o.exit_pending(w->o.wake_arg, t->tgid)))
 		return;
 	if (handed_on(w, EXIT_HOLD_S, 0))
 		resume_caller(w);

@@ -56,12 +56,11 @@ struct watch_opts {
 	 * capture's, after a call whose stack is named from memory): the
 	 * signal is taken then, never delivered. NULL: none is. */
 	bool (*is_hold)(void *arg, pid_t tid, int sig);
-	void *wake_arg;		/* WAKE's and IS_HOLD's */
 	/* With HOLD_EXITS: whether process TGID, about to exit, did
 	 * something the caller has not handed on yet; one that did not
 	 * exits at once. NULL: every exit waits. */
 	bool (*exit_pending)(void *arg, pid_t tgid);
-	void *pending_arg;
+	void *wake_arg;		/* WAKE's, IS_HOLD's and EXIT_PENDING's */
 };
 
 struct watch;

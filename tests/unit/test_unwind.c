@@ -857,30 +857,23 @@ static void test_python_program(void **state)
 		checked++;
 	}
 	const char *root = getenv("PYENV_ROOT"), *home = getenv("HOME");
+	/* pyenv names its directories by the whole version; a free-threaded
+	 * build's has a t (3.14.7t/bin/python3.14t). */
 	for (int minor = 8; minor <= 14; minor++) {
-		glob_t g;
-		/* pyenv names its directories by the whole version. */
-		if (root)
-			snprintf(path, sizeof(path), "%s/versions/3.%d.*/bin/python3.%d", root, minor, minor);
-		else
-			snprintf(path, sizeof(path), "%s/.pyenv/versions/3.%d.*/bin/python3.%d",
-				 home ? home : "/root", minor, minor);
-		if (glob(path, 0, NULL, &g) == 0 && g.gl_pathc) {
-			check_program(g.gl_pathv[0]);
-			checked++;
+		for (const char *t = ""; t; t = *t ? NULL : "t") {
+			glob_t g;
+			if (root)
+				snprintf(path, sizeof(path), "%s/versions/3.%d.*%s/bin/python3.%d%s", root, minor, t,
+					 minor, t);
+			else
+				snprintf(path, sizeof(path), "%s/.pyenv/versions/3.%d.*%s/bin/python3.%d%s",
+					 home ? home : "/root", minor, t, minor, t);
+			if (glob(path, 0, NULL, &g) == 0 && g.gl_pathc) {
+				check_program(g.gl_pathv[0]);
+				checked++;
+			}
+			globfree(&g);
 		}
-		globfree(&g);
-		/* A free-threaded build of it (3.14.7t/bin/python3.14t). */
-		if (root)
-			snprintf(path, sizeof(path), "%s/versions/3.%d.*t/bin/python3.%dt", root, minor, minor);
-		else
-			snprintf(path, sizeof(path), "%s/.pyenv/versions/3.%d.*t/bin/python3.%dt",
-				 home ? home : "/root", minor, minor);
-		if (glob(path, 0, NULL, &g) == 0 && g.gl_pathc) {
-			check_program(g.gl_pathv[0]);
-			checked++;
-		}
-		globfree(&g);
 	}
 	if (!checked)
 		skip();

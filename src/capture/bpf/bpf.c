@@ -316,8 +316,7 @@ size_t bpf_capture_held_frames(struct bpf_capture *c, pid_t tid, pid_t *tgid, ui
 	*tgid = (pid_t)h.tgid;
 	*mm = h.mm;
 	for (; n < h.npy && n < RCB_PY_FRAMES && n < max; n++)
-		py[n] = (struct rc_py_raw){ .code = h.py[n].code, .instr = h.py[n].instr, .owner = h.py[n].owner,
-					    .entry = h.py[n].entry, .tlbc = h.py[n].tlbc, .mark = h.py[n].mark };
+		py[n] = bpf_py_raw(&h.py[n]);
 	return n;
 }
 

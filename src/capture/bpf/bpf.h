@@ -202,15 +202,26 @@ void bpf_replay_walks_to(struct bpf_replay *rp, bpf_walk_fn fn, bpf_named_fn nam
 typedef void (*bpf_exec_fn)(void *user, pid_t tgid);
 void bpf_replay_execs_to(struct bpf_replay *rp, bpf_exec_fn fn, void *user);
 uint64_t bpf_replay_bad_records(const struct bpf_replay *rp);
-/* The stack records of process TGID (the loader's id) the replay is
- * done with, in *READ: handed on with their call (its stack made), or
- * dropped; and the kernel's id of the process, in *KERNEL_TGID, for
- * bpf_capture_copies. False when it has seen none. Any thread may ask,
- * while the replay runs in another. */
-bool bpf_replay_copies_read(struct bpf_replay *rp, pid_t tgid, pid_t *kernel_tgid, uint64_t *read);
-/* The program's memory (a stack record's MM) of the last stack record of
- * process TGID the replay has seen; 0 none. Any thread may ask. */
-uint64_t bpf_replay_last_mm(struct bpf_replay *rp, pid_t tgid);
+/* What the replay knows of process TGID's (the loader's id) stack
+ * records: how many it is done with (handed on with their call, its
+ * stack made, or dropped), the kernel's id of the process (for
+ * bpf_capture_copies), and the program's memory of the last one seen
+ * (a stack record's MM). */
+struct bpf_replay_copies {
+	uint64_t read;
+	pid_t kernel_tgid;
+	uint64_t mm;
+};
+/* False when it has seen none. Any thread may ask, while the replay runs
+ * in another. */
+bool bpf_replay_copies(struct bpf_replay *rp, pid_t tgid, struct bpf_replay_copies *out);
+
+/* A kernel's walked frame as a stack copy holds it. */
+static inline struct rc_py_raw bpf_py_raw(const struct rcb_py_frame *f)
+{
+	return (struct rc_py_raw){ .code = f->code, .instr = f->instr, .owner = f->owner, .entry = f->entry,
+				   .tlbc = f->tlbc, .mark = f->mark };
+}
 /* The end of the capture: when DETACHING, each thread of the PIDS given
  * and of the processes seen that is still in a call is left blocked in
  * it, as the tracer leaves its threads (the call read from /proc, its

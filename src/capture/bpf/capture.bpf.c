@@ -369,10 +369,10 @@ static __always_inline __u64 wake_flags(__u64 size)
  * Diagnosis mode's sums (record.h, RCB_SUM).
  */
 
-/* Whether the current thread's FD is a regular file: its file table,
- * read as the kernel keeps it (the call has just returned, so the fd is
- * still the one it used, barring another thread's close). */
-static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino, __u64 *size)
+/* The current thread's FD: its file table, read as the kernel keeps it
+ * (the call has just returned, so the fd is still the one it used,
+ * barring another thread's close); NULL when none. */
+static __always_inline struct file *fd_file(int fd)
 {
 	/* Loads through the task's typed pointer (each a load the kernel
 	 * guards), not a probe call per field; only the slot of a table
@@ -385,7 +385,16 @@ static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino, __u64 *s
 
 	if ((unsigned int)fd >= max || bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) != 0 || !f)
 		return 0;
-	struct file *ff = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+	return bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+}
+
+/* Whether the current thread's FD is a regular file (fd_file). */
+static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino, __u64 *size)
+{
+	struct file *ff = fd_file(fd);
+
+	if (!ff)
+		return 0;
 	struct inode *in = ff->f_inode;
 	*ino = in->i_ino;
 	*dev = in->i_sb->s_dev;
@@ -404,15 +413,11 @@ static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino, __u64 *s
  * verifier follows its loops once. */
 __noinline int code_file(int fd)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
-	struct fdtable *fdt = t->files->fdt;
-	struct file **fds = fdt->fd;
-	struct file *f = 0;
+	struct file *ff = fd_file(fd);
 	char tail[NAME_TAIL] = { 0 };
 
-	if ((unsigned int)fd >= fdt->max_fds || bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) != 0 || !f)
+	if (!ff)
 		return 0;
-	struct file *ff = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
 	const unsigned char *name = ff->f_path.dentry->d_name.name;
 	__u32 len = ff->f_path.dentry->d_name.len, n = len;
 	if (len >= NAME_TAIL) {

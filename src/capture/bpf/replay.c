@@ -53,15 +53,9 @@ struct bpf_replay {
 	bpf_exec_fn on_exec;	/* told each exec that worked; NULL: none */
 	void *exec_user;
 	/* Per process (the loader's tgid): its stack records seen and done
-	 * with, for another thread (bpf_replay_copies_read). */
+	 * with, for another thread (bpf_replay_copies). */
 	pthread_mutex_t copies_lock;
-	struct hmap copies;	/* tgid -> struct copies */
-};
-
-struct copies {
-	pid_t kernel_tgid;
-	uint64_t read;
-	uint64_t mm;		/* the last stack record's */
+	struct hmap copies;	/* tgid -> struct bpf_replay_copies */
 };
 
 struct bpf_replay *bpf_replay_new(struct capture *c, double epoch)
@@ -108,10 +102,10 @@ static void copy_count(struct bpf_replay *rp, pid_t tgid, pid_t kernel_tgid, uin
 	void **slot = hmap_get_int(&rp->copies, tgid);
 	if (!slot && rp->copies.count < THREADS_MAX) {
 		slot = hmap_put_int(&rp->copies, tgid, NULL);
-		*slot = xcalloc(1, sizeof(struct copies));
+		*slot = xcalloc(1, sizeof(struct bpf_replay_copies));
 	}
 	if (slot) {
-		struct copies *n = *slot;
+		struct bpf_replay_copies *n = *slot;
 		if (kernel_tgid)
 			n->kernel_tgid = kernel_tgid;
 		if (mm)
@@ -121,26 +115,14 @@ static void copy_count(struct bpf_replay *rp, pid_t tgid, pid_t kernel_tgid, uin
 	pthread_mutex_unlock(&rp->copies_lock);
 }
 
-bool bpf_replay_copies_read(struct bpf_replay *rp, pid_t tgid, pid_t *kernel_tgid, uint64_t *read)
+bool bpf_replay_copies(struct bpf_replay *rp, pid_t tgid, struct bpf_replay_copies *out)
 {
 	pthread_mutex_lock(&rp->copies_lock);
 	void **slot = hmap_get_int(&rp->copies, tgid);
-	if (slot) {
-		const struct copies *n = *slot;
-		*kernel_tgid = n->kernel_tgid;
-		*read = n->read;
-	}
+	if (slot)
+		*out = *(const struct bpf_replay_copies *)*slot;
 	pthread_mutex_unlock(&rp->copies_lock);
 	return slot != NULL;
-}
-
-uint64_t bpf_replay_last_mm(struct bpf_replay *rp, pid_t tgid)
-{
-	pthread_mutex_lock(&rp->copies_lock);
-	void **slot = hmap_get_int(&rp->copies, tgid);
-	uint64_t mm = slot ? ((const struct copies *)*slot)->mm : 0;
-	pthread_mutex_unlock(&rp->copies_lock);
-	return mm;
 }
 
 static void forget(struct bpf_replay *rp, struct tracee *t)
@@ -403,9 +385,7 @@ static void keep_stack(struct rthread *rt, const struct rcb_stack *s)
 	rt->stack.py_truncated = s->py_truncated;
 	rt->stack.site = s->site != 0;
 	for (size_t i = 0; i < rt->stack.npy; i++)
-		rt->py[i] = (struct rc_py_raw){ .code = s->py[i].code, .instr = s->py[i].instr,
-						.owner = s->py[i].owner, .entry = s->py[i].entry,
-						.tlbc = s->py[i].tlbc, .mark = s->py[i].mark };
+		rt->py[i] = bpf_py_raw(&s->py[i]);
 	rt->stack.py = rt->py;
 	rt->stack.walk = &rt->walk;
 	rt->stack.py_learned = &rt->learned;
