@@ -9,7 +9,7 @@
 #include "where/where.h"
 
 /* What the eBPF capture does not unwind, and what would. */
-#define NO_EBPF_STACKS "the eBPF capture copies a thread's stack at a failed call, an exec, a connect, a bind, " \
+#define NO_EBPF_STACKS "the eBPF capture copies a thread's stack at a failed call, a connect, a bind, " \
 	"a wait of 10 ms or more, and a sample of the opens of a file, large mappings, reads of a file in pieces " \
 	"and wakes of a long-waited lock; --backend ptrace unwinds every open, mapping and lock, and a sample of " \
 	"all reads and writes"

@@ -286,8 +286,8 @@ struct rcb_sum {
 	__u64 hist[RCB_SUM_BITS];
 };
 
-/* Where in the code: for a call a finding may quote (failed, an exec, a
- * connect or bind, a wait of RCB_STACK_WAIT_NS or more), the thread's
+/* Where in the code: for a call a finding may quote (failed, a connect
+ * or bind, a wait of RCB_STACK_WAIT_NS or more), the thread's
  * user registers and the top of its user stack at the call's exit,
  * written just before the call's own record, for the loader to unwind
  * (the program runs on: its stack is copied, as perf's --call-graph
