@@ -530,6 +530,10 @@ struct py_code {
 
 struct py_code_cache {
 	struct hmap codes;	/* address >> 1 -> struct py_code */
+	/* The process's layout, read once (its debug offsets do not
+	 * change): for the _PyRuntime at RUNTIME; 0 none yet. */
+	uint64_t runtime;
+	struct py_layout layout;
 };
 
 struct py_code_cache *crash_py_code_cache_new(void)
@@ -1333,6 +1337,24 @@ int crash_python_walk(struct rc_crash *c, struct rc_py_walk *w, struct strbuf *e
 	return 1;
 }
 
+/* layout_of, kept in CC for the process's later calls: each copied call
+ * would read its debug offsets again. */
+static const struct py_layout *layout_kept(struct rc_crash *c, struct py_code_cache *cc, struct py_layout *buf,
+					   struct strbuf *err)
+{
+	if (cc && cc->runtime && cc->runtime == c->sym_py_runtime) {
+		c->py_major = cc->layout.major;
+		c->py_minor = cc->layout.minor;
+		return &cc->layout;
+	}
+	const struct py_layout *L = layout_of(c, buf, err);
+	if (!L || !cc)
+		return L;
+	cc->layout = *L;
+	cc->runtime = c->sym_py_runtime;
+	return &cc->layout;
+}
+
 int crash_python_raw_frames(struct rc_crash *c, struct py_code_cache *cc, struct rc_thread *t,
 			    const struct rc_py_raw *py, size_t n, struct strbuf *err)
 {
@@ -1342,7 +1364,7 @@ int crash_python_raw_frames(struct rc_crash *c, struct py_code_cache *cc, struct
 
 	if (!c->sym_py_runtime)
 		return 0;
-	if (!(L = layout_of(c, &buf, err)))
+	if (!(L = layout_kept(c, cc, &buf, err)))
 		return -1;
 	t->python = true;
 	for (size_t i = 0; i < n && i < PY_MAX_FRAMES; i++) {
