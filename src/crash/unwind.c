@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "crash/rules.h"
+#include "crash/symindex.h"
 #include "crash/unwind.h"
 #include "util/hmap.h"
 #include "util/procfs.h"
@@ -213,6 +214,8 @@ struct unwinder {
 	struct thread_arg targ;
 	bool bad_pc;		/* raw[0] is a pc the walk could not start from */
 	bool *dwarf_read;	/* per module: its DWARF was asked for */
+	struct module_symbols *msyms;	/* per module: its symbol index */
+	size_t nmsyms;
 	pid_t *tids;		/* live: the threads, from /proc/PID/task */
 	size_t ntids, next_tid;
 	pid_t cur_tid;
@@ -224,6 +227,16 @@ struct unwinder {
 	size_t unwound;		/* threads with at least one frame */
 	size_t total_frames;	/* raw frames of all threads so far */
 	char *first_err;	/* why the first failing thread failed */
+};
+
+/* A module's symbol index (symindex.h), made when libdwfl is asked for a
+ * second pc in it: it costs about as much as two of libdwfl's look-ups,
+ * and a module with two frames in a stack has more in the next. */
+#define SYMINDEX_AFTER 2
+struct module_symbols {
+	struct crash_symindex *index;
+	unsigned looks;
+	bool tried;
 };
 
 static void sym_free(void *p)
@@ -331,6 +344,9 @@ static void read_modules(struct unwinder *u)
 	u->dmods = ml.dm;
 	u->dwarf_read = xrealloc(u->dwarf_read, (ml.n + 1) * sizeof(*u->dwarf_read));
 	memset(u->dwarf_read + had, 0, (ml.n + 1 - had) * sizeof(*u->dwarf_read));
+	u->msyms = xrealloc(u->msyms, (ml.n + 1) * sizeof(*u->msyms));
+	memset(u->msyms + had, 0, (ml.n + 1 - had) * sizeof(*u->msyms));
+	u->nmsyms = ml.n + 1;
 }
 
 /* A section named .debug_info (or .zdebug_info) in ELF. */
@@ -602,6 +618,24 @@ static void sym_push(struct sym **sp, size_t *alloc, const struct sym_frame *f)
 /* At most this many inlined calls are shown per pc: DWARF is input too. */
 #define MAX_INLINE_DEPTH 64
 
+/* The symbol at ADDR in MOD (module index IDX, 0: none known), as
+ * dwfl_module_addrinfo names it. */
+static const char *symbol_at(struct unwinder *u, Dwfl_Module *mod, size_t idx, uint64_t addr, GElf_Off *off)
+{
+	GElf_Sym esym;
+
+	if (idx && idx < u->nmsyms) {
+		struct module_symbols *ms = &u->msyms[idx - 1];
+		if (!ms->tried && ++ms->looks >= SYMINDEX_AFTER) {
+			ms->tried = true;
+			ms->index = crash_symindex_new(mod);
+		}
+		if (ms->index)
+			return crash_symindex_name(ms->index, mod, addr, off);
+	}
+	return dwfl_module_addrinfo(mod, addr, off, &esym, NULL, NULL, NULL);
+}
+
 static struct sym *symbolize(struct unwinder *u, uint64_t addr, bool dwarf)
 {
 	size_t alloc = 2;
@@ -619,8 +653,7 @@ static struct sym *symbolize(struct unwinder *u, uint64_t addr, bool dwarf)
 	 * the same (public) name whether or not debuginfo is installed;
 	 * DWARF names it only when no symbol covers the pc. */
 	GElf_Off off = 0;
-	GElf_Sym esym;
-	const char *name = dwfl_module_addrinfo(mod, addr, &off, &esym, NULL, NULL, NULL);
+	const char *name = symbol_at(u, mod, s->module, addr, &off);
 	if (name) {
 		outer.function = nice_name(name);
 		outer.has_start = true;
@@ -966,6 +999,9 @@ static void unwinder_release(struct unwinder *u)
 	free(u->first_err);
 	free(u->dmods);
 	free(u->dwarf_read);
+	for (size_t i = 0; i < u->nmsyms; i++)
+		crash_symindex_free(u->msyms[i].index);
+	free(u->msyms);
 	free(u->tids);
 	for (size_t i = 0; i < u->npending; i++) {
 		free(u->pending[i].raw);

@@ -26,6 +26,7 @@
 
 #include "crash/crash.h"
 #include "crash/python.h"
+#include "crash/symindex.h"
 #include "crash/unwind.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -962,6 +963,112 @@ static void test_bad_input(void **state)
 	free(image);
 }
 
+/* ---- the symbol index ---- */
+
+/* No separate debuginfo is looked for (nor asked of a debuginfod). */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+	return -1;
+}
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = no_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+/* The index says what libdwfl says, at and around every symbol's start
+ * and end of real libraries (sized, sizeless, aliases, hidden code
+ * between exported symbols), asked in another order than libdwfl is.
+ * Returns the addresses compared. */
+static size_t symindex_agrees(const char *path)
+{
+	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
+	Dwfl_Module *mod;
+	size_t compared = 0;
+
+	assert_non_null(dwfl);
+	dwfl_report_begin(dwfl);
+	mod = dwfl_report_offline(dwfl, path, path, -1);
+	dwfl_report_end(dwfl, NULL, NULL);
+	struct crash_symindex *x = mod ? crash_symindex_new(mod) : NULL;
+	if (!x) {
+		dwfl_end(dwfl);
+		return 0;
+	}
+	int n = dwfl_module_getsymtab(mod);
+	/* libdwfl reads every symbol at each look-up: some 800 of them. */
+	int stride = n / 800 + 1;
+	/* Far into each symbol first, so that the pieces are first asked
+	 * for elsewhere than where they are checked. */
+	static const int64_t deltas[] = { 1 << 30, -1, 0, 1, 7, 1 << 29 };
+	for (size_t d = 0; d < sizeof(deltas) / sizeof(deltas[0]); d++) {
+		for (int i = 1; i < n; i += stride) {
+			GElf_Sym sym;
+			GElf_Addr a;
+			if (!dwfl_module_getsym_info(mod, i, &sym, &a, NULL, NULL, NULL))
+				continue;
+			/* 1 << 30: the middle; 1 << 29: the last byte, and one past. */
+			uint64_t at[2] = { a + (uint64_t)deltas[d], 0 };
+			size_t nat = 1;
+			if (deltas[d] == 1 << 30)
+				at[0] = a + sym.st_size / 2;
+			else if (deltas[d] == 1 << 29) {
+				at[0] = a + sym.st_size - 1;
+				at[1] = a + sym.st_size;
+				nat = 2;
+			}
+			for (size_t k = 0; k < nat; k++) {
+				GElf_Off off_x = 0, off_d = 0;
+				GElf_Sym esym;
+				const char *nx = crash_symindex_name(x, mod, at[k], &off_x);
+				const char *nd = dwfl_module_addrinfo(mod, at[k], &off_d, &esym, NULL, NULL, NULL);
+				if ((nx == NULL) != (nd == NULL) || (nx && (strcmp(nx, nd) != 0 || off_x != off_d)))
+					fail_msg("%s at 0x%llx: the index says %s+%llu, libdwfl %s+%llu", path,
+						 (unsigned long long)at[k], nx ? nx : "nothing",
+						 (unsigned long long)off_x, nd ? nd : "nothing",
+						 (unsigned long long)off_d);
+				compared++;
+			}
+		}
+	}
+	crash_symindex_free(x);
+	dwfl_end(dwfl);
+	return compared;
+}
+
+static void test_symindex(void **state)
+{
+	static const char *const patterns[] = {
+		"/usr/lib/x86_64-linux-gnu/libc.so.6",
+		"/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
+		"/usr/bin/python3.11",
+		"/usr/lib/x86_64-linux-gnu/libtorch_cpu.so.*",
+		/* With their local symbols (.symtab): libdwfl's second pass. */
+		"/usr/lib/x86_64-linux-gnu/libasan.so.*",
+		"/proc/self/exe",
+	};
+	size_t compared = 0, libraries = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(patterns) / sizeof(patterns[0]); i++) {
+		glob_t g;
+		if (glob(patterns[i], 0, NULL, &g) != 0)
+			continue;
+		size_t c = symindex_agrees(g.gl_pathv[0]);
+		compared += c;
+		libraries += c > 0;
+		globfree(&g);
+	}
+	if (!libraries)
+		skip();	/* none of them here */
+	assert_true(compared > 4000);
+}
+
 /* ---- demangling ---- */
 
 static void test_demangle(void **state)
@@ -1014,6 +1121,7 @@ int main(void)
 
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_demangle),
+		cmocka_unit_test(test_symindex),
 		cmocka_unit_test(test_core_O0),
 		cmocka_unit_test(test_core_O2),
 		cmocka_unit_test(test_core_without_notes),
