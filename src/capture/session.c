@@ -529,7 +529,8 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	}
 	int poll_ms = POLL_MS;
 	for (;;) {
-		if (bpf_capture_poll(bc, poll_ms, replay_one, rp, err) < 0) {
+		int got = bpf_capture_poll(bc, poll_ms, replay_one, rp, err);
+		if (got < 0) {
 			r = -1;
 			break;
 		}
@@ -546,7 +547,9 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			drain(&rd);
 			break;
 		}
-		poll_ms = following ? POLL_MS : REAP_POLL_MS;
+		/* While records come, soon again: the kernel wakes the reader
+		 * for a stack record only now and then (RCB_BUSY_POLL_MS). */
+		poll_ms = !following ? REAP_POLL_MS : got > 0 ? RCB_BUSY_POLL_MS : POLL_MS;
 	}
 	/* The sums of processes that live on, while their fds are known
 	 * (the kernel wrote those of each process that ended): read once

@@ -1,5 +1,7 @@
 /* The eBPF capture's loader (see bpf.h). */
 #include <errno.h>
+#include <limits.h>
+#include <stdatomic.h>
 #include <linux/types.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,6 +40,11 @@ struct bpf_capture {
 	bpf_record_fn fn;
 	void *user;
 	int stop;		/* the callback asked to stop */
+	size_t read;		/* records this poll handed to the callback */
+	/* bpf_capture_wake's request, set from another thread: the poll
+	 * stops after the record in hand, so that a held thread waits for
+	 * one record's replay, not for a busy ring's whole backlog. */
+	_Atomic int woken;
 	double epoch;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at open */
 	int wake_fd;		/* an eventfd: bpf_capture_wake ends a poll's wait */
 };
@@ -248,10 +255,14 @@ static int on_record(void *ctx, void *data, size_t size)
 {
 	struct bpf_capture *c = ctx;
 
+	c->read++;
 	if (c->fn(c->user, data, size) != 0) {
 		c->stop = 1;
 		return -ECANCELED;	/* ends this poll (libbpf stops at a negative) */
 	}
+	/* The record is consumed either way (libbpf moves past it first). */
+	if (atomic_load_explicit(&c->woken, memory_order_relaxed))
+		return -EINTR;
 	return 0;
 }
 
@@ -265,6 +276,9 @@ int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, vo
 	c->fn = fn;
 	c->user = user;
 	c->stop = 0;
+	c->read = 0;
+	/* A wake from here on ends the consume below early. */
+	atomic_store(&c->woken, 0);
 	/* The ring's own wake-ups, or another thread's (bpf_capture_wake). */
 	struct pollfd p[2] = {
 		{ .fd = ring_buffer__epoll_fd(c->rb), .events = POLLIN },
@@ -281,7 +295,8 @@ int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, vo
 	int n = ring_buffer__consume(c->rb);
 	if (n < 0 && n != -EINTR && !c->stop)
 		return fail(err, -n, "read the eBPF ring buffer");
-	return n < 0 ? 0 : n;
+	/* Stopped by a wake: the records read, so that a drain goes on. */
+	return c->stop ? 0 : (int)(c->read < INT_MAX ? c->read : INT_MAX);
 }
 
 void bpf_capture_hold_calls(struct bpf_capture *c, bool on)
@@ -342,6 +357,7 @@ void bpf_capture_wake(struct bpf_capture *c)
 {
 	uint64_t one = 1;
 
+	atomic_store(&c->woken, 1);
 	if (c->wake_fd >= 0)
 		(void)!write(c->wake_fd, &one, sizeof(one));
 }
@@ -400,10 +416,32 @@ bool bpf_capture_following(const struct bpf_capture *c)
 	return bpf_map_get_next_key(bpf_map__fd(c->skel->maps.followed), NULL, &key) == 0;
 }
 
-/* W in the kernel's terms, for process memory MM. */
-static struct rcb_py_walk kernel_walk(const struct rc_py_walk *w, uint64_t mm)
+/* Widens [*LO, *HI) to hold a field of N bytes at OFF (-1: none). */
+static void span(int *lo, int *hi, int off, int n)
 {
-	return (struct rcb_py_walk){
+	if (off < 0)
+		return;
+	*lo = off < *lo ? off : *lo;
+	*hi = off + n > *hi ? off + n : *hi;
+}
+
+/* W in the kernel's terms, for process memory MM; false when its fields
+ * lie further apart than the kernel reads in one piece. */
+static bool kernel_walk(const struct rc_py_walk *w, uint64_t mm, struct rcb_py_walk *out)
+{
+	int flo = INT_MAX, fhi = 0, clo = INT_MAX, chi = 0;
+
+	span(&flo, &fhi, w->frame_code, 8);
+	span(&flo, &fhi, w->frame_back, 8);
+	span(&flo, &fhi, w->frame_instr, w->instr_size == 4 ? 4 : 8);
+	span(&flo, &fhi, w->frame_owner, 1);
+	span(&flo, &fhi, w->frame_entry, 1);
+	span(&flo, &fhi, w->frame_tlbc, 4);
+	span(&clo, &chi, w->code_name, 8);
+	span(&clo, &chi, w->code_file, 8);
+	if (fhi - flo > RCB_FRAME_SPAN || (chi && chi - clo > RCB_CODE_SPAN))
+		return false;
+	*out = (struct rcb_py_walk){
 		.mm = mm,
 		.probe_gap_ns = RCB_PROBE_MAX_NS,
 		.runtime = w->runtime,
@@ -424,13 +462,21 @@ static struct rcb_py_walk kernel_walk(const struct rc_py_walk *w, uint64_t mm)
 		.code_file = w->code_file,
 		.instr_size = w->instr_size,
 		.holds_left = RCB_HOLDS,
+		.frame_lo = (__u16)flo,
+		.frame_len = (__u16)(fhi - flo),
+		.code_lo = (__u16)(chi ? clo : 0),
+		.code_len = (__u16)(chi ? chi - clo : 0),
 	};
+	return true;
 }
 
 void bpf_capture_python(struct bpf_capture *c, pid_t tgid, uint64_t mm, const struct rc_py_walk *w)
 {
-	struct rcb_py_walk v = kernel_walk(w, mm);
+	struct rcb_py_walk v;
 	__u32 key = (__u32)tgid;
+
+	if (!kernel_walk(w, mm, &v))
+		return;
 
 	/* A full map drops its least recently used walk: that process's
 	 * stacks go without Python frames, and say so. */
@@ -446,8 +492,10 @@ void bpf_capture_python_program(struct bpf_capture *c, const struct rc_py_progra
 	struct rcb_file_key key = {
 		.ino = p->ino, .dev = (__u32)(major((dev_t)p->dev) << 20 | (minor((dev_t)p->dev) & 0xfffff)),
 	};
-	struct rcb_py_program v = { .walk = kernel_walk(&p->walk, 0), .base = p->base };
+	struct rcb_py_program v = { .base = p->base };
 
+	if (!kernel_walk(&p->walk, 0, &v.walk))
+		return;
 	/* A full map keeps the programs it has: the others' processes are
 	 * probed for their walk, as before any was known. */
 	bpf_map_update_elem(bpf_map__fd(c->skel->maps.pyprograms), &key, &v, BPF_ANY);

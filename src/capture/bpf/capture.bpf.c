@@ -230,6 +230,10 @@ struct scratch {
 	/* The call being ended is the last of a sum's calls recorded whole
 	 * (sum_call): a site. */
 	__u8 site_io;
+	/* One frame's bytes and its code object's, as frame_step reads
+	 * them (struct rcb_py_walk's spans). */
+	__u8 frame[RCB_FRAME_SPAN + 8];
+	__u8 code[RCB_FRAME_SPAN + 8];
 	char buf[3 * RCB_REC_MAX];
 };
 
@@ -313,6 +317,12 @@ static __always_inline struct entry *followed_storage(struct task_struct *t)
 	return en;
 }
 
+/* The current task, for loads only: see fd_file. */
+static __always_inline struct task_struct *untrusted_task(void)
+{
+	return bpf_rdonly_cast(bpf_get_current_task_btf(), bpf_core_type_id_kernel(struct task_struct));
+}
+
 /* The current thread's ids and call storage, when its process is
  * followed (followed_storage). */
 static __always_inline struct entry *ours_now(__u32 *tgid, __u32 *tid)
@@ -365,6 +375,25 @@ static __always_inline __u64 wake_flags(__u64 size)
 	return BPF_RB_FORCE_WAKEUP;
 }
 
+/* A stack record wants a prompt read (the loader names its Python code
+ * objects from the process's memory, which the program may free soon),
+ * but not a wake-up each: at PyTorch's start-up, a wake per stack cost
+ * the program more than the copies. The reader, once woken, reads again
+ * every RCB_BUSY_POLL_MS while records come (session.c); so a stack
+ * wakes it only when no stack has for that long, when it may have gone
+ * back to its long wait. Any CPU's wake counts. */
+__u64 stack_woke_ns;
+
+static __always_inline __u64 stack_wake_flags(void)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	if (now - stack_woke_ns < RCB_BUSY_POLL_MS * 1000000ULL)
+		return BPF_RB_NO_WAKEUP;
+	stack_woke_ns = now;
+	return BPF_RB_FORCE_WAKEUP;
+}
+
 /*
  * Diagnosis mode's sums (record.h, RCB_SUM).
  */
@@ -376,8 +405,10 @@ static __always_inline struct file *fd_file(int fd)
 {
 	/* Loads through the task's typed pointer (each a load the kernel
 	 * guards), not a probe call per field; only the slot of a table
-	 * indexed by a number is probed. */
-	struct task_struct *t = bpf_get_current_task_btf();
+	 * indexed by a number is probed. Read-only (untrusted): the
+	 * verifier then has no trust of the pointers loaded to settle, a
+	 * search of the kernel's BTF by name at each load in each state. */
+	struct task_struct *t = untrusted_task();
 	struct fdtable *fdt = t->files->fdt;
 	unsigned int max = fdt->max_fds;
 	struct file **fds = fdt->fd;
@@ -1454,43 +1485,57 @@ struct frame_scan {
 	int failed;
 };
 
+/* The field of N bytes (1, 4 or 8) at OFF of a structure whose bytes
+ * from LO on are in BUF, or 0 when OFF is -1 (a field the version
+ * lacks). The loader made the span hold every field (kernel_walk); the
+ * buffers have 8 bytes to spare, so that one 8-byte load serves all. */
+static __always_inline __u64 field_in(const __u8 *buf, __s32 off, __u32 lo, __u32 n)
+{
+	/* As one 64-bit register, which the verifier bounds. */
+	__u64 k = (__u64)((__s64)off - lo);
+	barrier_var(k);
+	if (off < 0 || k >= RCB_FRAME_SPAN)
+		return 0;
+	__u64 v = *(const __u64 *)(buf + k);
+	return n == 8 ? v : v & ((1ULL << (8 * n)) - 1);
+}
+
 static int frame_step(__u32 i, void *ctx)
 {
 	struct frame_scan *s = ctx;
 	const struct rcb_py_walk *w = s->w;
-	__u64 frame = s->frame, name, file;
-	__u8 b = 0;
+	__u64 frame = s->frame;
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
 
 	/* Checked and used as one 64-bit register (as code_step's). */
 	__u64 n = i;
 	barrier_var(n);
-	if (!frame || n >= RCB_PY_FRAMES)
+	if (!frame || n >= RCB_PY_FRAMES || !sc)
 		return 1;
 	struct rcb_py_frame *f = &s->r->py[n];
-	if (!user_word(frame + w->frame_code, 8, &f->code) ||
-	    !user_word(frame + w->frame_instr, w->instr_size, &f->instr)) {
+	__u32 flen = w->frame_len, clen = w->code_len;
+	if (!flen || flen > RCB_FRAME_SPAN || clen > RCB_CODE_SPAN ||
+	    bpf_probe_read_user(sc->frame, flen, (const void *)(frame + w->frame_lo)) != 0) {
 		s->failed = 1;
 		return 1;
 	}
+	f->code = field_in(sc->frame, w->frame_code, w->frame_lo, 8);
+	f->instr = field_in(sc->frame, w->frame_instr, w->frame_lo, w->instr_size == 4 ? 4 : 8);
 	/* 3.14's f_executable is a stack reference, its low bit a tag
 	 * (python.c, PY_REF_TAG). */
 	f->code &= ~7ULL;
-	f->owner = f->entry = 0;
-	f->tlbc = 0;
+	f->owner = field_in(sc->frame, w->frame_owner, w->frame_lo, 1);
+	f->entry = field_in(sc->frame, w->frame_entry, w->frame_lo, 1);
+	f->tlbc = field_in(sc->frame, w->frame_tlbc, w->frame_lo, 4);
 	/* event/stack.h's rc_py_code_mark, at the call. */
-	f->mark = w->code_name >= 0 && w->code_file >= 0 && user_word(f->code + w->code_name, 8, &name) &&
-			  user_word(f->code + w->code_file, 8, &file) ? name ^ (file << 3) ^ 1 : 0;
-	if (w->frame_owner >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_owner)) == 0)
-		f->owner = b;
-	if (w->frame_tlbc >= 0)
-		bpf_probe_read_user(&f->tlbc, 4, (const void *)(frame + w->frame_tlbc));
-	if (w->frame_entry >= 0 && bpf_probe_read_user(&b, 1, (const void *)(frame + w->frame_entry)) == 0)
-		f->entry = b;
+	f->mark = 0;
+	if (clen && w->code_name >= 0 && w->code_file >= 0 &&
+	    bpf_probe_read_user(sc->code, clen, (const void *)(f->code + w->code_lo)) == 0)
+		f->mark = field_in(sc->code, w->code_name, w->code_lo, 8) ^
+			  (field_in(sc->code, w->code_file, w->code_lo, 8) << 3) ^ 1;
 	s->r->npy = n + 1;
-	if (!user_word(frame + w->frame_back, 8, &s->frame)) {
-		s->failed = 1;
-		return 1;
-	}
+	s->frame = field_in(sc->frame, w->frame_back, w->frame_lo, 8);
 	return 0;
 }
 
@@ -1709,7 +1754,7 @@ static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __
 	else if (bpf_probe_read_user(r->stack, RCB_STACK_BYTES / 16, sp) == 0)
 		r->len = RCB_STACK_BYTES / 16;
 	stash_frames(r, wanted | site);
-	bpf_ringbuf_submit(r, BPF_RB_FORCE_WAKEUP);
+	bpf_ringbuf_submit(r, stack_wake_flags());
 	copied(tgid);
 	hold_after(tgid, tid);
 }

@@ -294,6 +294,9 @@ struct rcb_sum {
  * dwarf does). The copy is the first RCB_STACK_BYTES above sp, or
  * less where the stack ends sooner (LEN). */
 #define RCB_STACK_BYTES 16384
+/* How often the reader reads the ring while records come (it is woken
+ * for a stack record only when none woke it for that long). */
+#define RCB_BUSY_POLL_MS 2
 #define RCB_STACK_WAIT_NS 10000000ULL
 /* A sum's site copies (struct rcb_stack's SITE): of the calls of one
  * kind a process makes on one thing (opens of one file, large
@@ -385,7 +388,16 @@ struct rcb_py_walk {
 	__u8 pad;
 	__s16 frame_tlbc;
 	__u32 holds_left;	/* calls whose thread may still be held (RCB_HOLD_SIGNAL) */
+	/* The bytes of a frame that hold the fields above, and of a code
+	 * object that hold its name and file: each read in one piece, not
+	 * field by field (each read of user memory costs the thread about
+	 * as much as the copy of a field, and a frame had seven). */
+	__u16 frame_lo, frame_len, code_lo, code_len;
 };
+/* The most of a frame and of a code object read (CPython 3.8 to 3.14:
+ * 84 and 24 bytes); a layout that needs more gets no walk. */
+#define RCB_FRAME_SPAN 128
+#define RCB_CODE_SPAN 32
 
 /* A thread whose copied call has Python frames run by code objects the
  * loader has not named yet, when the loader's watch (capture/watch.h)
