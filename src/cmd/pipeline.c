@@ -114,10 +114,12 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 	o.dec = (struct dec_opts){ .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX };
 	o.on_event = on_event;
 	o.on_fatal_signal = on_fatal_signal;
-	o.on_stack = on_stack;
-	o.on_program = on_program;
-	o.on_held = on_held;
 	p.where = bk->no_stacks ? NULL : where_new();
+	/* --no-stacks: none copied either (the eBPF capture copies a stack
+	 * only for a caller that takes it). */
+	o.on_stack = p.where ? on_stack : NULL;
+	o.on_program = on_program;
+	o.on_held = p.where ? on_held : NULL;
 	o.user = &p;
 	if (trace_session(&o, res, true, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));

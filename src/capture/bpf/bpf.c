@@ -284,7 +284,15 @@ int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, vo
 		{ .fd = ring_buffer__epoll_fd(c->rb), .events = POLLIN },
 		{ .fd = c->wake_fd, .events = POLLIN },
 	};
-	if (poll(p, c->wake_fd >= 0 ? 2 : 1, timeout_ms) > 0 && (p[1].revents & POLLIN)) {
+	/* A wait longer than the reader's busy pace: a stack record wakes
+	 * it (capture.bpf.c's reader_waits). */
+	bool long_wait = timeout_ms > RCB_BUSY_POLL_MS;
+	if (long_wait)
+		__atomic_store_n(&c->skel->bss->reader_waits, 1, __ATOMIC_SEQ_CST);
+	int woke = poll(p, c->wake_fd >= 0 ? 2 : 1, timeout_ms);
+	if (long_wait)
+		__atomic_store_n(&c->skel->bss->reader_waits, 0, __ATOMIC_SEQ_CST);
+	if (woke > 0 && (p[1].revents & POLLIN)) {
 		uint64_t v;
 		(void)!read(c->wake_fd, &v, sizeof(v));
 	}
@@ -425,6 +433,12 @@ static void span(int *lo, int *hi, int off, int n)
 	*hi = off + n > *hi ? off + n : *hi;
 }
 
+/* Where the field at OFF (-1: none) is in bytes read from LO on. */
+static __u8 in_span(int off, int lo)
+{
+	return off < 0 ? RCB_FRAME_SPAN : (__u8)(off - lo);
+}
+
 /* W in the kernel's terms, for process memory MM; false when its fields
  * lie further apart than the kernel reads in one piece. */
 static bool kernel_walk(const struct rc_py_walk *w, uint64_t mm, struct rcb_py_walk *out)
@@ -466,6 +480,14 @@ static bool kernel_walk(const struct rc_py_walk *w, uint64_t mm, struct rcb_py_w
 		.frame_len = (__u16)(fhi - flo),
 		.code_lo = (__u16)(chi ? clo : 0),
 		.code_len = (__u16)(chi ? chi - clo : 0),
+		.in_code = in_span(w->frame_code, flo),
+		.in_back = in_span(w->frame_back, flo),
+		.in_instr = in_span(w->frame_instr, flo),
+		.in_owner = in_span(w->frame_owner, flo),
+		.in_entry = in_span(w->frame_entry, flo),
+		.in_tlbc = in_span(w->frame_tlbc, flo),
+		.in_name = in_span(chi ? w->code_name : -1, clo),
+		.in_file = in_span(chi ? w->code_file : -1, clo),
 	};
 	return true;
 }

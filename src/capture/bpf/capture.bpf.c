@@ -232,8 +232,8 @@ struct scratch {
 	__u8 site_io;
 	/* One frame's bytes and its code object's, as frame_step reads
 	 * them (struct rcb_py_walk's spans). */
-	__u8 frame[RCB_FRAME_SPAN + 8];
-	__u8 code[RCB_FRAME_SPAN + 8];
+	__u8 frame[2 * RCB_FRAME_SPAN + 8];
+	__u8 code[2 * RCB_FRAME_SPAN + 8];
 	char buf[3 * RCB_REC_MAX];
 };
 
@@ -378,19 +378,17 @@ static __always_inline __u64 wake_flags(__u64 size)
 /* A stack record wants a prompt read (the loader names its Python code
  * objects from the process's memory, which the program may free soon),
  * but not a wake-up each: at PyTorch's start-up, a wake per stack cost
- * the program more than the copies. The reader, once woken, reads again
- * every RCB_BUSY_POLL_MS while records come (session.c); so a stack
- * wakes it only when no stack has for that long, when it may have gone
- * back to its long wait. Any CPU's wake counts. */
-__u64 stack_woke_ns;
+ * the program more than the copies (each is an interrupt the CPU sends
+ * itself: a VM exit). While records come the reader reads every
+ * RCB_BUSY_POLL_MS (session.c); it says in READER_WAITS when it goes to
+ * a longer wait, and the first stack after that wakes it. */
+__u32 reader_waits;
 
 static __always_inline __u64 stack_wake_flags(void)
 {
-	__u64 now = bpf_ktime_get_ns();
-
-	if (now - stack_woke_ns < RCB_BUSY_POLL_MS * 1000000ULL)
+	if (!reader_waits)
 		return BPF_RB_NO_WAKEUP;
-	stack_woke_ns = now;
+	reader_waits = 0;
 	return BPF_RB_FORCE_WAKEUP;
 }
 
@@ -437,11 +435,36 @@ static __always_inline int regular_file(int fd, __u32 *dev, __u64 *ino, __u64 *s
  * keeps its ".so." within it. */
 #define NAME_TAIL 32
 
+/* code_file's search of a name's tail for ".so.", by bpf_loop: the
+ * verifier follows one step, not 29 (a loop of its own was 3,600 of the
+ * exit hook's instructions to verify). */
+struct so_scan {
+	const char *tail;
+	__u32 n;
+	int found;
+};
+
+static int so_step(__u32 i, void *ctx)
+{
+	struct so_scan *s = ctx;
+	/* As one 64-bit register, which the verifier bounds. */
+	__u64 k = i;
+	barrier_var(k);
+	if (k + 4 > s->n || k + 4 > NAME_TAIL)
+		return 1;
+	const char *t = s->tail + k;
+	if (t[0] == '.' && t[1] == 's' && t[2] == 'o' && t[3] == '.') {
+		s->found = 1;
+		return 1;
+	}
+	return 0;
+}
+
 /* Whether the current thread's FD is code by its name: a shared object
  * (name.so, name.so.6.0.1) or Python's (.py, .pyc). The dynamic loader
  * and an interpreter open and read each once, and no rule sums them (a
  * sum's site is not copied for them). A function of its own: the
- * verifier follows its loops once. */
+ * verifier follows it once. */
 __noinline int code_file(int fd)
 {
 	struct file *ff = fd_file(fd);
@@ -465,10 +488,9 @@ __noinline int code_file(int fd)
 	    (tail[n - 3] == '.' && tail[n - 2] == 'p' && tail[n - 1] == 'y') ||
 	    (n >= 4 && tail[n - 4] == '.' && tail[n - 3] == 'p' && tail[n - 2] == 'y' && tail[n - 1] == 'c'))
 		return 1;
-	for (__u32 i = 0; i + 4 <= n && i + 4 <= NAME_TAIL; i++)
-		if (tail[i] == '.' && tail[i + 1] == 's' && tail[i + 2] == 'o' && tail[i + 3] == '.')
-			return 1;
-	return 0;
+	struct so_scan s = { .tail = tail, .n = n };
+	bpf_loop(NAME_TAIL, so_step, &s, 0);
+	return s.found;
 }
 
 /* A process's sums of a file are recorded whole at first, as evidence
@@ -532,13 +554,24 @@ static __always_inline __u32 bit_length(__u64 v)
 {
 	__u32 n = 0;
 
-	/* A binary search of its highest bit (unrolled). */
-	for (int shift = 32; shift > 0; shift >>= 1) {
-		if (v >> shift) {
-			n += shift;
-			v >>= shift;
-		}
-	}
+	/* A binary search of its highest bit, without a branch: each of
+	 * six branches doubled the paths the verifier follows through the
+	 * rest of sum_call. Before the step of K bits V is below 2^2K, so
+	 * X = V >> K is below 2^K, and (X + 2^K - 1) >> K is 1 when X is
+	 * not 0. */
+#define BIT_STEP(k, log2k)                                                     \
+	do {                                                                   \
+		__u64 s = ((v >> (k)) + ((1ULL << (k)) - 1)) >> (k) << (log2k); \
+		v >>= s;                                                       \
+		n += s;                                                        \
+	} while (0)
+	BIT_STEP(32, 5);
+	BIT_STEP(16, 4);
+	BIT_STEP(8, 3);
+	BIT_STEP(4, 2);
+	BIT_STEP(2, 1);
+	BIT_STEP(1, 0);
+#undef BIT_STEP
 	return n + (__u32)v;
 }
 
@@ -768,23 +801,25 @@ static int argv_step(__u32 i, void *ctx)
 	return 0;
 }
 
-/* An exec's argv at its entry, into the thread's exec state. */
-static __always_inline void read_argv(const char *const *argv)
+/* An exec's argv (its address, in the program's memory) at its entry,
+ * into the thread's exec state. A function of its own (global), which
+ * the verifier follows once, not at each of entry_items' items. */
+__noinline int read_argv(__u64 argv)
 {
 	struct exec_state *x = bpf_task_storage_get(&execs, bpf_get_current_task_btf(), 0,
 						    BPF_LOCAL_STORAGE_GET_F_CREATE);
 
 	if (!x)
-		return;
+		return 0;
 	x->live = 0;
 	x->exec_seen = 0;
 	x->len = x->total = 0;
 	if (!argv)
-		return;
-	struct argv_walk w = { .x = x, .argv = argv };
+		return 0;
+	struct argv_walk w = { .x = x, .argv = (const char *const *)argv };
 	bpf_loop(EXEC_MAX_ARGS, argv_step, &w, 0);
 	if (w.fail)
-		return;
+		return 0;
 	__u32 off = w.off;
 	x->len = off > RCB_ARGV_MAX ? RCB_ARGV_MAX : off;
 	if (off > RCB_ARGV_MAX)
@@ -792,6 +827,7 @@ static __always_inline void read_argv(const char *const *argv)
 	if (x->total < x->len)
 		x->total = x->len;
 	x->live = 1;
+	return 0;
 }
 
 /* Whether a call of plan PL is recorded: every call, unless the loader
@@ -824,7 +860,7 @@ static __always_inline void entry_items(struct entry *en, const struct rcb_plan 
 	for (int k = 0; k < RCB_PLAN; k++) {
 		__u8 arg = pl->item[k].arg;
 		if (pl->item[k].kind == RCB_P_EXEC && pl->item[k].len_arg < 6) {
-			read_argv((const char *const *)en->args[pl->item[k].len_arg & 7]);
+			read_argv(en->args[pl->item[k].len_arg & 7]);
 			continue;
 		}
 		if (pl->item[k].kind != RCB_P_TIMEOUT || arg >= 6)
@@ -1485,19 +1521,15 @@ struct frame_scan {
 	int failed;
 };
 
-/* The field of N bytes (1, 4 or 8) at OFF of a structure whose bytes
- * from LO on are in BUF, or 0 when OFF is -1 (a field the version
- * lacks). The loader made the span hold every field (kernel_walk); the
- * buffers have 8 bytes to spare, so that one 8-byte load serves all. */
-static __always_inline __u64 field_in(const __u8 *buf, __s32 off, __u32 lo, __u32 n)
+/* The field of BITS bits at AT in BUF (struct rcb_py_walk's in_*). No
+ * branch: the buffers have room past 2 RCB_FRAME_SPAN for one 8-byte
+ * load at any AT, and a branch per field multiplied the paths the
+ * verifier follows. */
+static __always_inline __u64 field_in(const __u8 *buf, __u8 at, __u32 bits)
 {
-	/* As one 64-bit register, which the verifier bounds. */
-	__u64 k = (__u64)((__s64)off - lo);
-	barrier_var(k);
-	if (off < 0 || k >= RCB_FRAME_SPAN)
-		return 0;
-	__u64 v = *(const __u64 *)(buf + k);
-	return n == 8 ? v : v & ((1ULL << (8 * n)) - 1);
+	__u64 k = at & (2 * RCB_FRAME_SPAN - 1);
+
+	return *(const __u64 *)(buf + k) & (~0ULL >> (64 - bits));
 }
 
 static int frame_step(__u32 i, void *ctx)
@@ -1520,22 +1552,20 @@ static int frame_step(__u32 i, void *ctx)
 		s->failed = 1;
 		return 1;
 	}
-	f->code = field_in(sc->frame, w->frame_code, w->frame_lo, 8);
-	f->instr = field_in(sc->frame, w->frame_instr, w->frame_lo, w->instr_size == 4 ? 4 : 8);
+	f->code = field_in(sc->frame, w->in_code, 64);
+	f->instr = field_in(sc->frame, w->in_instr, 8 * w->instr_size);
 	/* 3.14's f_executable is a stack reference, its low bit a tag
 	 * (python.c, PY_REF_TAG). */
 	f->code &= ~7ULL;
-	f->owner = field_in(sc->frame, w->frame_owner, w->frame_lo, 1);
-	f->entry = field_in(sc->frame, w->frame_entry, w->frame_lo, 1);
-	f->tlbc = field_in(sc->frame, w->frame_tlbc, w->frame_lo, 4);
+	f->owner = field_in(sc->frame, w->in_owner, 8);
+	f->entry = field_in(sc->frame, w->in_entry, 8);
+	f->tlbc = field_in(sc->frame, w->in_tlbc, 32);
 	/* event/stack.h's rc_py_code_mark, at the call. */
 	f->mark = 0;
-	if (clen && w->code_name >= 0 && w->code_file >= 0 &&
-	    bpf_probe_read_user(sc->code, clen, (const void *)(f->code + w->code_lo)) == 0)
-		f->mark = field_in(sc->code, w->code_name, w->code_lo, 8) ^
-			  (field_in(sc->code, w->code_file, w->code_lo, 8) << 3) ^ 1;
+	if (clen && w->code_name >= 0 && w->code_file >= 0 && bpf_probe_read_user(sc->code, clen, (const void *)(f->code + w->code_lo)) == 0)
+		f->mark = field_in(sc->code, w->in_name, 64) ^ (field_in(sc->code, w->in_file, 64) << 3) ^ 1;
 	s->r->npy = n + 1;
-	s->frame = field_in(sc->frame, w->frame_back, w->frame_lo, 8);
+	s->frame = field_in(sc->frame, w->in_back, 64);
 	return 0;
 }
 

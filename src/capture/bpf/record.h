@@ -393,6 +393,10 @@ struct rcb_py_walk {
 	 * field by field (each read of user memory costs the thread about
 	 * as much as the copy of a field, and a frame had seven). */
 	__u16 frame_lo, frame_len, code_lo, code_len;
+	/* Where each field is within those bytes; RCB_FRAME_SPAN for a
+	 * field the version lacks, which then reads as 0 from bytes the
+	 * reads never reach. */
+	__u8 in_code, in_back, in_instr, in_owner, in_entry, in_tlbc, in_name, in_file;
 };
 /* The most of a frame and of a code object read (CPython 3.8 to 3.14:
  * 84 and 24 bytes); a layout that needs more gets no walk. */
