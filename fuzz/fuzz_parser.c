@@ -38,6 +38,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct strace_stats *st = strace_parser_stats(p);
 	if (st->events > st->lines + 1)
 		__builtin_trap();
+	/* strace -c tables: every row a name and counts that add up. */
+	const struct rc_call_summary *sum = &strace_parser_summary(p)->sum;
+	uint64_t calls = 0, errors = 0;
+	for (size_t i = 0; i < sum->nrows; i++) {
+		touch(sum->rows[i].name);
+		calls += sum->rows[i].calls;
+		errors += sum->rows[i].errors;
+		if (sum->rows[i].errors > sum->rows[i].calls)
+			__builtin_trap();
+	}
+	if (sum->nrows > STRACE_SUMMARY_MAX_ROWS || calls != sum->total.calls || errors != sum->total.errors ||
+	    st->summary_lines > st->lines)
+		__builtin_trap();
 	strace_parser_free(p);
 	strbuf_release(&err);
 	return 0;

@@ -15,7 +15,8 @@ static const char analyze_usage[] =
 	"slowly, with evidence and advice. LOG may be '-' for standard input.\n"
 	"Any strace flags are understood (-f, -ff sets given together as LOG.PID\n"
 	"files, -t/-tt/-ttt/-r, -T, -y/-yy, -s, -x/-X), and so is a pasted terminal\n"
-	"session: lines that are not trace lines are counted and skipped.\n"
+	"session: lines that are not trace lines are counted and skipped. A strace -c\n"
+	"table (calls, errors and time per call) is read too, and said what it shows.\n"
 	"For the best diagnosis record with: strace -f -tt -T -y -s 256 -o LOG CMD...\n"
 	"(-s 256 keeps the program's error messages whole).\n"
 	"\n"
@@ -70,10 +71,11 @@ int cmd_analyze(int argc, char **argv)
 	};
 	int status;
 	const struct strace_stats *st = strace_parser_stats(p);
+	const struct rc_call_summary *sum = &strace_parser_summary(p)->sum;
 	if (event_pump(&pump) < 0) {
 		error_msg("%s", strace_parser_error(p));
 		status = RC_EXIT_INPUT;
-	} else if (st->events == 0) {
+	} else if (st->events == 0 && !sum->nrows) {
 		/* Nothing in it was strace output: say so rather than "no problems". */
 		if (nfiles == 1)
 			error_msg("no strace output in '%s' (%llu lines read)", files[0],
@@ -83,6 +85,10 @@ int cmd_analyze(int argc, char **argv)
 				  (unsigned long long)st->lines);
 		status = RC_EXIT_INPUT;
 	} else {
+		/* A strace -c table alone (after a trace, -C, it only sums the
+		 * calls the rules read one by one). */
+		if (st->events == 0)
+			diagnose_summary(&dg, sum);
 		struct rc_report rep = {
 			.kind = "log",
 			.files = files,

@@ -225,6 +225,11 @@ void diagnose_losses(struct rc_diagnosis *d, const struct capture_counts *n)
 	d->losses = *n;
 }
 
+void diagnose_summary(struct rc_diagnosis *d, const struct rc_call_summary *s)
+{
+	d->summary = s;
+}
+
 /* The crash rules' findings rank first, before the trace rules' ranked
  * ones: they name the cause of the fatal signal that `crashed` reports,
  * which becomes their consequence. Moves them from CRASH into LIST. */
@@ -363,6 +368,8 @@ void diagnose_finish(struct rc_diagnosis *d, struct rc_report *rep)
 	findings_link(&list, &d->eng.procs);
 	if (rule_picked(d->rules, rule_find("capture-incomplete")))
 		capture_incomplete_finding(&list, &d->losses);
+	if (d->summary && rule_picked(d->rules, rule_find("call-summary")))
+		call_summary_finding(&list, d->summary);
 	findings_for_report(&list, &d->findings);
 
 	rep->findings = &d->findings;

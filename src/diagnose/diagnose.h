@@ -70,6 +70,7 @@ struct rc_diagnosis {
 	const struct rc_crash *crash;		/* borrowed; NULL: none */
 	struct rc_findings crash_findings;	/* the crash rules' */
 	struct capture_counts losses;
+	const struct rc_call_summary *summary;
 	/* Each event's stack, by its seq (event/stack.h), for the findings
 	 * that quote it; past MAX, dropped (and counted). */
 	struct hmap stacks;
@@ -102,6 +103,9 @@ void diagnose_crash(struct rc_diagnosis *d, struct rc_crash *c);
 void diagnose_no_stacks(struct rc_diagnosis *d, const char *why);
 /* What the capture could not keep, for capture-incomplete's finding. */
 void diagnose_losses(struct rc_diagnosis *d, const struct capture_counts *n);
+/* A log's strace -c tables (kept by the caller until diagnose_finish),
+ * for the call-summary finding. */
+void diagnose_summary(struct rc_diagnosis *d, const struct rc_call_summary *s);
 /* Runs every rule's finish, ranks and links the findings, and fills
  * REP's findings, processes, timeline, no_outcome, elsewhere and crash;
  * REP borrows them from D, which must outlive it. */

@@ -15,6 +15,7 @@
 
 #include "event/event.h"
 #include "event/procs.h"
+#include "event/summary.h"
 #include "lookup/lookup.h"
 #include "rules/finding.h"
 
@@ -83,9 +84,10 @@ enum rc_rule_source {
 	RC_RULE_CRASH = 2,
 	/* Both, in two halves: bad-file-mapping reads traces and cores. */
 	RC_RULE_TRACE_CRASH = RC_RULE_TRACE | RC_RULE_CRASH,
-	/* Said by the capture of what it could not keep (run, attach): no
-	 * event or crash reaches it; the diagnosis adds its finding
-	 * (capture_incomplete_finding). */
+	/* Said of the input as a whole: what the capture could not keep
+	 * (run, attach), a log's strace -c tables. No event or crash
+	 * reaches it; the diagnosis adds its finding
+	 * (capture_incomplete_finding, call_summary_finding). */
 	RC_RULE_CAPTURE = 4,
 };
 
@@ -97,6 +99,9 @@ struct capture_counts {
 /* capture-incomplete's finding, appended to OUT (after the ranking: it
  * is about the trace, not the program), when any count is not 0. */
 void capture_incomplete_finding(struct rc_findings *out, const struct capture_counts *n);
+/* call-summary's finding for the strace -c tables a log held (event/
+ * summary.h), appended to OUT after the ranking, when it has rows. */
+void call_summary_finding(struct rc_findings *out, const struct rc_call_summary *s);
 
 struct rc_rule {
 	const char *id;

@@ -47,6 +47,7 @@ struct strace_parser {
 	uint64_t seq;
 
 	struct join join;	/* calls waiting for their "resumed" half */
+	struct strace_summary summary;	/* strace -c's tables, if any */
 
 	struct strbuf joined;	/* a joined line */
 	struct strbuf carry;	/* a terminal line cut short */
@@ -684,6 +685,17 @@ static int do_resumed(struct strace_parser *p, struct rc_event *e, struct source
 	return LINE_EVENT;
 }
 
+/* Whether LINE may be the header of a strace -c table: "% time ..." or,
+ * with -U, columns from "syscall" on. */
+static bool summary_header_start(const char *line, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && i < 8 && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	return i < len && (line[i] == '%' || (len - i > 8 && memcmp(line + i, "syscall ", 8) == 0));
+}
+
 static int process_line(struct strace_parser *p, struct rc_event *e, struct source *s)
 {
 	const char *line = s->line;
@@ -692,6 +704,13 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 	const char *b = line + pre->body;
 	size_t bn = len - pre->body;
 
+	/* strace -c's tables (summary.h): one begins with its header, so
+	 * that a trace line costs one look at its first character. */
+	if ((p->summary.state != SUM_NONE || summary_header_start(line, len)) &&
+	    strace_summary_line(&p->summary, line, len)) {
+		p->stats.summary_lines++;
+		return LINE_DONE;
+	}
 	/* strace -k's frames, read with the call they follow. */
 	if (backtrace_is_frame(line, len)) {
 		p->stats.frames++;
@@ -808,6 +827,7 @@ static struct strace_parser *parser_new(void)
 	imap_init(&p->io_seen);
 	strbuf_init(&p->joined);
 	strbuf_init(&p->carry);
+	strace_summary_init(&p->summary);
 	return p;
 }
 
@@ -1015,6 +1035,11 @@ const struct strace_stats *strace_parser_stats(const struct strace_parser *p)
 	return &p->stats;
 }
 
+const struct strace_summary *strace_parser_summary(const struct strace_parser *p)
+{
+	return &p->summary;
+}
+
 void strace_parser_free(struct strace_parser *p)
 {
 	if (!p)
@@ -1029,6 +1054,7 @@ void strace_parser_free(struct strace_parser *p)
 	strbuf_release(&p->joined);
 	strbuf_release(&p->carry);
 	strbuf_release(&p->err);
+	strace_summary_release(&p->summary);
 	stack_unref(p->stack);
 	free(p);
 }

@@ -28,6 +28,7 @@
 
 #include "event/event.h"
 #include "util/arena.h"
+#include "strace/summary.h"
 #include "util/strbuf.h"
 
 struct rc_syscall;
@@ -41,6 +42,7 @@ struct strace_stats {
 	uint64_t strace_messages;	/* "strace: Process N attached" and the like */
 	uint64_t unmatched;	/* unfinished calls never resumed, resumed never started */
 	uint64_t frames;	/* strace -k's stack lines */
+	uint64_t summary_lines;	/* lines of strace -c tables (strace_parser_summary) */
 };
 
 /* Open FILES (N of them; "-" is stdin). Several files named LOG.PID are an
@@ -91,6 +93,8 @@ void strace_work_finish(void *item, struct arena *a);
 const char *strace_parser_error(const struct strace_parser *p);
 
 const struct strace_stats *strace_parser_stats(const struct strace_parser *p);
+/* The strace -c tables the logs held, added up by call (no rows: none). */
+const struct strace_summary *strace_parser_summary(const struct strace_parser *p);
 void strace_parser_free(struct strace_parser *p);
 
 #endif

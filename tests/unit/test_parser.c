@@ -975,8 +975,10 @@ static void test_program_output(void **state)
 	assert_int_equal(st->lines, 13);
 	assert_int_equal(st->events, 1);
 	assert_int_equal(st->strace_messages, 1);
-	/* The -k frame under no call is no trace line of its own either. */
-	assert_int_equal(st->skipped, 10);
+	/* The -k frame under no call is no trace line of its own either; a
+	 * strace -c header is a table's (with no rows). */
+	assert_int_equal(st->skipped, 9);
+	assert_int_equal(st->summary_lines, 1);
 	assert_int_equal(st->frames, 1);
 	done();
 }
@@ -1475,6 +1477,115 @@ static void test_long_write_head_and_tail(void **state)
 	unlink(log);
 }
 
+/* ---- strace -c tables (strace/summary.h) ---- */
+
+#define SUMFIX SOURCE_ROOT "/tests/fixtures/summary/"
+
+/* The tables of the log FILE, after reading all of it; its events in
+ * *EVENTS. */
+static const struct rc_call_summary *summary_of(const char *file, uint64_t *events)
+{
+	const char *files[1] = { file };
+
+	strace_parser_free(P);
+	P = NULL;
+	assert_int_equal(strace_parser_open(&P, files, 1, &Err), 0);
+	while (strace_parser_next(P, &E, &Err) == 1)
+		;
+	*events = strace_parser_stats(P)->events;
+	return &strace_parser_summary(P)->sum;
+}
+
+static const struct rc_call_count *count_of(const struct rc_call_summary *s, const char *name)
+{
+	for (size_t i = 0; i < s->nrows; i++)
+		if (strcmp(s->rows[i].name, name) == 0)
+			return &s->rows[i];
+	fail_msg("no row for %s", name);
+	return NULL;
+}
+
+static void test_summary(void **state)
+{
+	const struct rc_call_summary *s;
+	uint64_t events;
+
+	(void)state;
+	/* strace -f -c: errors left empty where none failed. */
+	s = summary_of(SUMFIX "made-f-c.log", &events);
+	assert_int_equal(events, 0);
+	assert_int_equal(s->tables, 1);
+	assert_int_equal(s->nrows, 46);
+	assert_int_equal(s->total.calls, 8525);
+	assert_int_equal(s->total.errors, 1384);
+	assert_true(s->total.seconds > 0.42 && s->total.seconds < 0.4212);
+	assert_int_equal(count_of(s, "wait4")->errors, 43);
+	assert_int_equal(count_of(s, "mmap")->errors, 0);
+	assert_int_equal(count_of(s, "vfork")->calls, 3);
+	/* -U: the name first, another column order, a "longest" column. */
+	s = summary_of(SUMFIX "made-U.log", &events);
+	assert_int_equal(s->nrows, 23);
+	assert_int_equal(s->total.calls, 145);
+	assert_int_equal(s->total.errors, 19);
+	assert_int_equal(count_of(s, "openat")->errors, 13);
+	assert_int_equal(count_of(s, "getdents64")->errors, 0);
+	/* -C: the trace's events, then the table. */
+	s = summary_of(SUMFIX "made-C.log", &events);
+	assert_true(events > 100);
+	assert_int_equal(s->nrows, 22);
+	assert_int_equal(s->total.errors, 26);
+	/* Pasted: a total with an empty usecs/call; one cut before its
+	 * total; one without its line of dashes, after a shell prompt. */
+	s = summary_of(SUMFIX "strace-issue-95-sleep.log", &events);
+	assert_int_equal(s->nrows, 12);
+	assert_int_equal(s->total.calls, 32);
+	assert_int_equal(count_of(s, "access")->errors, 3);
+	s = summary_of(SUMFIX "firecracker-issue-873-close.log", &events);
+	assert_int_equal(s->nrows, 20);
+	assert_int_equal(count_of(s, "close")->calls, 1039);
+	assert_int_equal(count_of(s, "close")->errors, 1021);
+	s = summary_of(SUMFIX "cpython-startup-pasted.log", &events);
+	assert_int_equal(s->nrows, 11);
+	assert_int_equal(count_of(s, "stat")->errors, 11);
+	assert_int_equal(count_of(s, "read")->errors, 0);
+	/* A trace is no table. */
+	s = summary_of(FIX "sh-missing.log", &events);
+	assert_int_equal(s->nrows, 0);
+}
+
+static void test_summary_bad(void **state)
+{
+	/* Not tables: a header without "calls", rows that do not fit their
+	 * columns, a failure count above the calls, a name that is no call. */
+	static const char text[] =
+		"% time     seconds  usecs/call    errors syscall\n"
+		" 21.85    0.000104          17         6           mmap\n"
+		"% time     seconds  usecs/call     calls    errors syscall\n"
+		"------ ----------- ----------- --------- --------- ----------------\n"
+		" 21.85    0.000104          17         6         9 mmap\n"
+		" 21.85    0.000104          17         6         1 mm(ap\n"
+		" 21.85    0.000104          17         6         1 2 3 4 mmap\n"
+		"% time     seconds  usecs/call     calls    errors syscall\n"
+		"----- -----\n"
+		" 21.85    0.000104          17         6         1 mmap\n"
+		"% time     seconds  usecs/call     calls    errors syscall\n"
+		"------ ----------- ----------- --------- --------- ----------------\n"
+		" 21.85    0.000104          17         6         1 mmap\n";
+	const struct rc_call_summary *s;
+
+	(void)state;
+	strace_parser_free(P);
+	P = strace_parser_from_buffer(text, sizeof(text) - 1);
+	while (strace_parser_next(P, &E, &Err) == 1)
+		;
+	s = &strace_parser_summary(P)->sum;
+	/* Only the last table's row: each bad line ended its table, and
+	 * a row after the end of one is no row. */
+	assert_int_equal(s->nrows, 1);
+	assert_int_equal(s->total.calls, 6);
+	assert_int_equal(s->total.errors, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1507,6 +1618,8 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_stdin),
 		cmocka_unit_test(test_other_forms),
+		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_summary_bad),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
