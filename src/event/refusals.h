@@ -10,7 +10,10 @@
  * call needs, or a policy forbids the call (a seccomp filter, a container
  * profile, a kernel setting, a security module). These are listed with
  * that capability and the setting that also gates them for unprivileged
- * users, as their man pages' EPERM entries say.
+ * users, as their man pages' EPERM entries say. A few name no file yet
+ * are refused with EACCES by a setting or a security module: an ICMP
+ * echo socket outside net.ipv4.ping_group_range, a perf event above
+ * kernel.perf_event_paranoid.
  */
 #ifndef RC_EVENT_REFUSALS_H
 #define RC_EVENT_REFUSALS_H
@@ -23,6 +26,11 @@ struct event_privilege {
 				 * a policy refuses it (keyctl, membarrier) */
 	const char *setting;	/* a sysctl that refuses it to unprivileged
 				 * users; NULL: none */
+	/* What refuses it with EACCES, though it names no file whose
+	 * permission bits could (a setting, a security module); NULL:
+	 * EACCES from it is no refusal of the call. */
+	const char *eacces;
+	const char *eacces_fix;	/* what to change then */
 };
 
 /* The privileged facility NR is, or NULL when it is not one of them. */

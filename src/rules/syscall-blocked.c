@@ -22,6 +22,10 @@
  *    process lacking the capability they need, or under a policy (a
  *    seccomp filter, a container profile, a sysctl such as
  *    kernel.unprivileged_bpf_disabled, a security module), gets EPERM.
+ *  - EACCES from those privileged facilities that name no file, where a
+ *    setting or a security module says no (refusals.h: an ICMP echo
+ *    socket outside net.ipv4.ping_group_range, a perf event above
+ *    kernel.perf_event_paranoid): no permission bits can be the reason.
  * ENOSYS from any call means the call is not there: this kernel lacks it,
  * or a filter answers so (newer container profiles refuse calls they do
  * not know with ENOSYS, so that programs fall back).
@@ -116,12 +120,16 @@ static bool qualifies(const struct rc_event *e, const char **cap, const char **s
 {
 	/* Most failures are neither (a path search's ENOENT): the table
 	 * only for these. */
-	if (e->err != ENOSYS && e->err != EPERM)
+	if (e->err != ENOSYS && e->err != EPERM && e->err != EACCES)
 		return false;
 	const struct event_privilege *pr = event_call_privilege(e->nr);
 
 	*cap = pr ? pr->cap : NULL;
 	*setting = pr ? pr->setting : NULL;
+	/* EACCES from a call that names no file: a setting's or a security
+	 * module's (refusals.h). */
+	if (e->err == EACCES)
+		return pr && pr->eacces;
 	if (e->err == ENOSYS)
 		return true;
 	if (rule_is_fork(e->nr)) {
@@ -270,7 +278,10 @@ static void summarize(struct strbuf *sb, const struct rec *r)
 
 	if (why)
 		strbuf_adds(sb, why);
-	if (r->err == ENOSYS && unfiltered(r))
+	const struct event_privilege *pr = event_call_privilege(r->nr);
+	if (r->err == EACCES && pr && pr->eacces)
+		strbuf_addf(sb, "'%s' was refused (EACCES), though it names no file: %s", r->name, pr->eacces);
+	else if (r->err == ENOSYS && unfiltered(r))
 		strbuf_addf(sb, "this kernel does not have '%s' (ENOSYS)", r->name);
 	else if (r->err == ENOSYS)
 		strbuf_addf(sb, "'%s' is not available (ENOSYS): %s", r->name,
@@ -328,6 +339,8 @@ static void advise(struct rc_finding *f, const struct rec *r)
 			    r->name, r->fallback);
 	} else if (r->recovered) {
 		strbuf_addf(&sb, "a later '%s' worked: nothing to change", r->name);
+	} else if (r->err == EACCES && event_call_privilege(r->nr) && event_call_privilege(r->nr)->eacces_fix) {
+		strbuf_adds(&sb, event_call_privilege(r->nr)->eacces_fix);
 	} else if (r->err == ENOSYS && unfiltered(r)) {
 		strbuf_addf(&sb, "the kernel (uname -r) is too old for '%s' or built without it: run it on a "
 			    "newer kernel, or use a build of the program that does without it", r->name);

@@ -244,6 +244,46 @@ static void capabilities_named(void **state)
 	rt_release(&t);
 }
 
+/* A call that names no file, refused with EACCES: no permission bits can
+ * be the reason, a setting or a security module is (an ICMP echo socket
+ * outside net.ipv4.ping_group_range, as nobody; a perf event above
+ * kernel.perf_event_paranoid). Before, only the program's "Permission
+ * denied" was reported, with advice pointing at a finding that was not
+ * there. A socket's EACCES from a call with a path stays the path's. */
+static void eacces_without_a_file(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 100, "socket", -1, EACCES);
+	rt_feed_line(&t, &e, "socket(AF_INET, SOCK_DGRAM|SOCK_CLOEXEC, IPPROTO_ICMP) = -1 EACCES (Permission denied)");
+	rt_write(&t, 100, 2, "PermissionError: [Errno 13] Permission denied\n");
+	rt_exit(&t, 100, 1);
+	refused(&t, 101, "perf_event_open", NULL, EACCES);
+	rt_exit(&t, 101, 1);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_match(&t, "syscall-blocked", "'socket'");
+	assert_non_null(f);
+	assert_int_equal(f->severity, RC_SEV_ERROR);
+	assert_true(contains(f->summary, "EACCES"));
+	assert_true(contains(f->summary, "net.ipv4.ping_group_range"));
+	assert_true(contains(f->advice, "ping_group_range"));
+	f = rt_match(&t, "syscall-blocked", "perf_event_open");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "kernel.perf_event_paranoid"));
+	rt_release(&t);
+
+	/* EACCES where a file's bits answer: not this rule's. */
+	rt_init(&t);
+	refused(&t, 100, "connect", NULL, EACCES);
+	refused(&t, 100, "openat", "/etc/shadow", EACCES);
+	refused(&t, 100, "execve", "/srv/run.sh", EACCES);
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "syscall-blocked"), 0);
+	rt_release(&t);
+}
+
 /* A run that succeeded coped: a note. A thread that went on for many
  * calls coped too: a warning. */
 static void coped_with(void **state)
@@ -321,6 +361,7 @@ int main(void)
 		cmocka_unit_test(live_seccomp_facts),
 		cmocka_unit_test(object_refusals_are_not_policy),
 		cmocka_unit_test(capabilities_named),
+		cmocka_unit_test(eacces_without_a_file),
 		cmocka_unit_test(coped_with),
 		cmocka_unit_test(bounded),
 		cmocka_unit_test(real_logs_checked),
