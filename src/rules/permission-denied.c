@@ -38,6 +38,12 @@
  * chown and chmod must be given: `chown -R` of the link changes only the
  * link.
  *
+ * Code mapped from a file (mmap with PROT_EXEC of an fd: a library that
+ * dlopen loads) counts too: a file system mounted noexec refuses it with
+ * EPERM whatever the file's mode ("failed to map segment from shared
+ * object"), a security module with EACCES; a later mapping of its data
+ * is no recovery.
+ *
  * A move into a directory (chdir, chroot, pivot_root) that fails and is
  * followed by a move of the same process elsewhere was a probe
  * (rules/paths.h, rule_enter_failed). EPERM from the look-only calls
@@ -49,6 +55,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -87,6 +94,7 @@ enum pd_attempt {
 	PD_CHMOD,
 	PD_CHOWN,
 	PD_TIMES,
+	PD_MAP_EXEC,		/* mmap of a file's code (PROT_EXEC): a noexec mount says EPERM */
 };
 
 struct pd_entry {
@@ -243,6 +251,14 @@ static bool classify(const struct rc_event *e, enum pd_attempt *a)
 #endif
 	case SYS_utimensat:
 		*a = PD_TIMES;
+		return true;
+	case SYS_mmap:
+		/* Code mapped from a file (a library dlopen maps): a file
+		 * system mounted noexec refuses it with EPERM, whatever the
+		 * file's mode. */
+		if (!(e->mode & PROT_EXEC) || e->fd < 0)
+			return false;
+		*a = PD_MAP_EXEC;
 		return true;
 	default:
 		return false;
@@ -419,8 +435,11 @@ static void pd_on_event(void *state, const struct rc_event *e, const struct rc_c
 		if (!e->ret_known || st->paths.count == 0)
 			return;
 		void **slot = hmap_get(&st->paths, path, strlen(path));
-		/* A stat that works says nothing about a write that did not. */
-		if (slot && (a != PD_SEARCH || ((struct pd_entry *)*slot)->attempt == PD_SEARCH))
+		const struct pd_entry *had = slot ? *slot : NULL;
+		/* A stat that works says nothing about a write that did not,
+		 * nor does a mapping of data about one of code. */
+		if (had && (a != PD_SEARCH || had->attempt == PD_SEARCH) &&
+		    (had->attempt != PD_MAP_EXEC || a == PD_MAP_EXEC))
 			((struct pd_entry *)*slot)->recovered = true;
 		if (e->path && e->path[0])
 			found_elsewhere(st, e, ctx);
@@ -430,7 +449,9 @@ static void pd_on_event(void *state, const struct rc_event *e, const struct rc_c
 		return;
 	if (e->err == EPERM && (event_call_looks(e->nr) || event_call_privilege(e->nr)))
 		return;
-	if (noise_path(path) || fp_gpu_device(path))
+	/* A library's name is a search's noise (noise_path), but a mapping
+	 * of one the program opened is no probe. */
+	if ((a != PD_MAP_EXEC && noise_path(path)) || fp_gpu_device(path))
 		return;
 	long long before = st->dropped;
 	record(st, e, path, a, ctx);
@@ -449,6 +470,7 @@ static const char *attempt_verb(enum pd_attempt a)
 	case PD_ENTER: return "enter";
 	case PD_CHMOD: return "change the mode of";
 	case PD_CHOWN: return "change the owner of";
+	case PD_MAP_EXEC: return "map the code of";
 	default: return "change the times of";
 	}
 }
@@ -664,7 +686,16 @@ static void advise(struct rc_finding *f, const struct pd_view *v, const char *pa
 	bool modes = en->attempt != PD_CHMOD && en->attempt != PD_CHOWN && en->attempt != PD_TIMES;
 
 	fp_dir(&dir, path);
-	if (en->err == EROFS) {
+	if (en->attempt == PD_MAP_EXEC && en->err == EPERM) {
+		strbuf_addf(&adv, "the file system holding '%s' is mounted noexec (findmnt -T '%s'), so no code "
+			    "may run from it, whatever the file's mode: put the library where code may run (a "
+			    "directory on a file system without noexec; /tmp and /dev/shm are noexec on hardened "
+			    "hosts and in some containers), or remount it with exec", path, path);
+	} else if (en->attempt == PD_MAP_EXEC) {
+		strbuf_addf(&adv, "a security module refused to map '%s' as code (SELinux: the execute "
+			    "permission of the file's type; AppArmor: an m rule): its denial is in the audit log "
+			    "(journalctl -k, /var/log/audit)", path);
+	} else if (en->err == EROFS) {
 		strbuf_addf(&adv, "the file system holding '%s' is mounted read-only: point the program at a "
 			    "writable location (a volume, /tmp) or remount it read-write", path);
 	} else if (!modes && en->attempt == PD_CHOWN) {
@@ -755,7 +786,7 @@ static void emit(struct rc_findings *out, const struct pd_cand *c, const struct 
 	 * without its DAC capabilities, is walked like anyone: a directory
 	 * that would refuse uid 0 explains the refusal best. */
 	if (en->err != EACCES || en->attempt == PD_CHMOD || en->attempt == PD_CHOWN ||
-	    en->attempt == PD_TIMES)
+	    en->attempt == PD_TIMES || en->attempt == PD_MAP_EXEC)
 		b.found = false;
 	fp_dir(&dir, c->path);
 	if (en->attempt == PD_CREATE)
@@ -768,6 +799,8 @@ static void emit(struct rc_findings *out, const struct pd_cand *c, const struct 
 		strbuf_addf(&sb, "cannot reach '%s': a directory on the way may not be searched", c->path);
 	else if (en->attempt == PD_SEARCH && en->err == EACCES)
 		strbuf_addf(&sb, "cannot reach '%s'", c->path);
+	else if (en->attempt == PD_MAP_EXEC && en->err == EPERM)
+		strbuf_addf(&sb, "cannot map the code of '%s': its file system is mounted noexec", c->path);
 	else
 		strbuf_addf(&sb, "cannot %s '%s': %s", attempt_verb(en->attempt), c->path, err_text(en->err));
 	if (b.found && !b.file && b.need[0] == 'w') {
@@ -851,6 +884,9 @@ static bool pd_reads_call(long nr)
 
 	event_clear(&e);
 	e.nr = nr;
+	/* mmap counts when it maps code from a file. */
+	e.mode = PROT_EXEC;
+	e.fd = 0;
 	return classify(&e, &a);
 }
 

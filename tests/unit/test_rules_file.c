@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -2626,10 +2627,48 @@ static void real_healthy_torch_silent(void **state)
 	}
 }
 
+/* Code mapped from a file on a noexec mount: dlopen's mmap(PROT_EXEC) of
+ * the fd fails with EPERM though the file's mode allows it. The file is
+ * the fd's, and a library's name is no probe here; a mapping of data of
+ * the same file, or an anonymous executable one, is not this. Before,
+ * nothing was reported but "failed to map segment from shared object". */
+static void pd_code_on_noexec_mount(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	rt_open_fd(&t, 100, "/srv/plugins/libresample.so", 3, O_RDONLY | O_CLOEXEC, RT_NO_DUR, NULL);
+	struct rc_event e = rt_sys(&t, 100, "mmap", 0x7f0000000000LL, 0);
+	e.fd = 3;
+	e.mode = PROT_READ;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 100, "mmap", -1, EPERM);
+	e.fd = 3;
+	e.mode = PROT_READ | PROT_EXEC;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 100, "mmap", -1, EPERM);
+	e.fd = -1;
+	e.mode = PROT_READ | PROT_WRITE | PROT_EXEC;
+	rt_feed(&t, &e);
+	rt_close_fd(&t, 100, 3, RT_NO_DUR, NULL);
+	rt_write(&t, 100, 2, "OSError: /srv/plugins/libresample.so: failed to map segment from shared object\n");
+	rt_exit(&t, 100, 1);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "permission-denied"), 1);
+	const struct rc_finding *f = rt_find(&t, "permission-denied");
+	assert_string_equal(f->path, "/srv/plugins/libresample.so");
+	assert_int_equal(f->err, EPERM);
+	assert_true(contains(f->summary, "noexec"));
+	assert_true(contains(f->advice, "findmnt -T"));
+	assert_string_equal(t.out.v[0]->rule, "permission-denied");
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(noise_real_paths),
+		cmocka_unit_test(pd_code_on_noexec_mount),
 		cmocka_unit_test(mf_story1_model_missing),
 		cmocka_unit_test(mf_probing_is_quiet),
 		cmocka_unit_test(mf_python2_import_probing),
