@@ -27,7 +27,18 @@
  *  - model weights (the formats frameworks save them in): story 2's
  *    "load the model once", a warning;
  *  - anything else: data loaded again, a warning to keep it in memory.
+ *
+ * The same path looked up again and again is the same waste with nothing
+ * opened: stat, access, readlink of one path by the thousand, at a pace
+ * no poll for changes keeps (LOOKS_MIN times, LOOKS_RATE a second or
+ * faster when the log has times). The advice fits what the path is: one
+ * that was never there is asked for in vain (create it, or remember that
+ * it is absent); one that is, is checked for a change (watch it). Not
+ * directories: the import systems check theirs on every import, a
+ * hundred times in PyTorch's start-up, and a lookup that shows a
+ * directory (the path is a parent of one opened) drops its path.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -55,6 +66,24 @@
 #define PATHS_MAX 4096
 /* Findings at most, the most re-read first. */
 #define REPORT_MAX 5
+/* Look-ups of one path that make a finding: far above what a start-up
+ * makes of its busiest directory, and at a loop's pace. */
+#define LOOKS_MIN 1000
+#define LOOKS_RATE 100.0
+#define LOOKS_REPORT_MAX 3
+
+/* One path's look-ups (stat, access, readlink...). */
+struct look_stat {
+	const char *path;	/* the map's key */
+	uint64_t count, fails;
+	int err;		/* the last failure's */
+	int pid;
+	uint64_t seq;		/* the last */
+	double first_ts, ts;
+	char *call;		/* the last one's name */
+	char *first_line, *last_line;
+	bool dir;		/* a directory: left out */
+};
 
 struct file_stat {
 	const char *path;	/* the map's key */
@@ -86,6 +115,7 @@ struct reader {
 
 struct state {
 	struct hmap files;	/* path -> struct file_stat */
+	struct hmap looks;	/* path -> struct look_stat */
 	struct hmap readers;	/* tid -> struct reader */
 	uint64_t dropped;	/* paths not tracked for lack of room */
 };
@@ -96,6 +126,7 @@ static void init(void *st)
 
 	hmap_init(&s->files);
 	hmap_init(&s->readers);
+	hmap_init(&s->looks);
 }
 
 static void reader_free(void *p)
@@ -117,12 +148,25 @@ static void file_free(void *p)
 	free(f);
 }
 
+static void look_free(void *p)
+{
+	struct look_stat *l = p;
+
+	if (l) {
+		free(l->call);
+		free(l->first_line);
+		free(l->last_line);
+	}
+	free(l);
+}
+
 static void release(void *st)
 {
 	struct state *s = st;
 
 	hmap_release(&s->files, file_free);
 	hmap_release(&s->readers, reader_free);
+	hmap_release(&s->looks, look_free);
 }
 
 static bool has_suffix(const char *s, const char *suffix)
@@ -263,6 +307,67 @@ static void on_sum(struct state *s, const struct rc_event *e, const struct rc_ct
 		on_write(s, e, ctx, e->sum->tid, e->sum->bytes);
 }
 
+/* When full, the paths looked up only a few times are forgotten. */
+static bool looked_little(const void *value)
+{
+	const struct look_stat *l = value;
+
+	return l->count < 8 || l->dir;
+}
+
+/* A look-up of a path by name (an fd's, AT_EMPTY_PATH, is no look-up of
+ * a path). */
+static void on_look(struct state *s, const struct rc_event *e)
+{
+	if (!e->path || !e->path[0] || noise(e->path))
+		return;
+	size_t len = strlen(e->path);
+	void **slot = hmap_get(&s->looks, e->path, len);
+	if (!slot) {
+		if (s->looks.count >= PATHS_MAX)
+			rule_evict(&s->looks, looked_little, look_free);
+		if (s->looks.count >= PATHS_MAX) {
+			s->dropped++;
+			return;
+		}
+		slot = hmap_put(&s->looks, e->path, len, NULL);
+		struct look_stat *l = xcalloc(1, sizeof(*l));
+		l->path = hmap_slot_key(slot);
+		l->pid = e->pid;
+		l->first_ts = e->ts;
+		l->first_line = rule_line(e);
+		*slot = l;
+	}
+	struct look_stat *l = *slot;
+	l->count++;
+	if (e->err) {
+		l->fails++;
+		l->err = e->err;
+	}
+	l->seq = e->seq;
+	l->ts = e->ts;
+	if (!l->call || strcmp(l->call, e->name ? e->name : "?") != 0) {
+		free(l->call);
+		l->call = xstrdup(e->name ? e->name : "?");
+	}
+	if (l->count > 1) {
+		free(l->last_line);
+		l->last_line = rule_line(e);
+	}
+}
+
+/* PATH worked: every directory above it is one, and no file. */
+static void parent_is_dir(struct state *s, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || slash == path)
+		return;
+	void **slot = hmap_get(&s->looks, path, (size_t)(slash - path));
+	if (slot)
+		((struct look_stat *)*slot)->dir = true;
+}
+
 static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct state *s = st;
@@ -276,8 +381,12 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		on_sum(s, e, ctx);
 		return;
 	}
+	if (e->kind == RC_EV_SYSCALL && e->ret_known && (syscall_classes(e->nr) & CL_LOOK))
+		on_look(s, e);
 	if (e->kind != RC_EV_SYSCALL || !e->ret_known || e->err)
 		return;
+	if (e->path && e->path[0] == '/' && s->looks.count)
+		parent_is_dir(s, e->path);
 	if (rule_is_open(e->nr)) {
 		if (e->ret >= 0)
 			on_open(s, e);
@@ -443,11 +552,88 @@ static void report(const void *value, struct rc_findings *out)
 	}
 }
 
+/* Looked up by the thousand at a loop's pace, not a directory, and not a
+ * file whose opens make a finding of their own. */
+static bool looked_often(const void *value, const void *arg)
+{
+	const struct look_stat *l = value;
+	const struct state *s = arg;
+
+	if (l->count < LOOKS_MIN || l->dir)
+		return false;
+	double span = l->ts - l->first_ts;
+	if (l->first_ts > 0 && span > 0 && (double)l->count / span < LOOKS_RATE)
+		return false;
+	const struct file_stat *f = lookup((struct state *)s, l->path);
+	return !f || !reported(f, NULL);
+}
+
+static int cmp_looks(const void *x, const void *y)
+{
+	const struct look_stat *a = *(void *const *)x, *b = *(void *const *)y;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	return strcmp(a->path, b->path);
+}
+
+static void report_looks(const struct look_stat *l, struct rc_findings *out)
+{
+	bool absent = l->fails == l->count && l->err == ENOENT;
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "'%s' looked up %llu times (%s)", l->path, (unsigned long long)l->count, l->call);
+	double span = l->ts - l->first_ts;
+	if (l->first_ts > 0 && span > 0)
+		strbuf_addf(&sb, " in %.2g s", span);
+	if (absent)
+		strbuf_adds(&sb, ", and it was never there (ENOENT)");
+	else if (l->fails)
+		strbuf_addf(&sb, ", %llu of them failed", (unsigned long long)l->fails);
+	struct rc_finding *f = finding_add(out, "repeated-open", RC_SEV_WARNING, RC_SEV_WARNING, "%s", sb.buf);
+	f->pid = l->pid;
+	f->path = xstrdup(l->path);
+	f->syscall = xstrdup(l->call);
+	f->count = (long long)l->count;
+	if (absent)
+		f->err = ENOENT;
+	f->seq = l->seq;
+	f->ts = l->ts;
+	rule_evidence(f, l->first_line);
+	rule_evidence(f, l->last_line);
+	if (strcmp(l->path, "/etc/localtime") == 0)
+		/* glibc's tzset, run by localtime() and strftime(): with TZ
+		 * unset it checks the file at every call; with TZ set to it,
+		 * it reads it once. */
+		finding_set(&f->advice, "with TZ unset, the C library checks /etc/localtime at every "
+					"localtime() or strftime(): set TZ=:/etc/localtime in the program's "
+					"environment (Environment=TZ=:/etc/localtime in a systemd unit, ENV in a "
+					"Dockerfile) and it reads the file once");
+	else if (absent)
+		finding_set(&f->advice, "the program asks again and again for a file that is not there: create "
+					"it, or have the program remember that it is absent (or watch its "
+					"directory with inotify) instead of asking on every pass; the call's stack "
+					"names the code that asks");
+	else
+		finding_set(&f->advice, "the program checks the file again and again, for a change or its "
+					"existence: keep what it learned and check less often, or watch it with "
+					"inotify, which costs no call until the file changes; the call's stack names "
+					"the code that checks");
+	strbuf_release(&sb);
+}
+
 static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = st;
 
+	(void)ctx;
 	rule_report_top(&s->files, reported, cmp_reread, REPORT_MAX, report, out);
+	size_t n = 0;
+	void **v = rule_values(&s->looks, looked_often, s, &n);
+	qsort(v, n, sizeof(*v), cmp_looks);
+	for (size_t i = 0; i < n && i < LOOKS_REPORT_MAX; i++)
+		report_looks(v[i], out);
+	free(v);
 }
 
 /* What on_event reads besides the opens: its own switch's calls. */

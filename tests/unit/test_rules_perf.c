@@ -1152,9 +1152,70 @@ static void real_logs_checked(void **state)
 	}
 }
 
+/* The same path looked up again and again with nothing opened (issue 25):
+ * a file that is not there asked for at a loop's pace, and one that is,
+ * checked for a change; each with the advice that fits it. Not: the same
+ * count at a poll's pace, a directory (the parent of a file opened), an
+ * fd's AT_EMPTY_PATH look-up, a start-up's hundred. */
+static void ro_repeated_lookups(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int i = 0; i < 1500; i++) {
+		struct rc_event e = rt_sys(&t, 100, "newfstatat", -1, ENOENT);	/* 1 ms apart */
+		e.path = "/etc/app/config.yaml";
+		rt_feed(&t, &e);
+		e = rt_sys(&t, 100, "access", 0, 0);
+		e.path = "/srv/app/model.ready";
+		rt_feed(&t, &e);
+		e = rt_sys(&t, 100, "newfstatat", 0, 0);
+		e.path = "/usr/lib/python3/dist-packages/app";
+		rt_feed(&t, &e);
+		e = rt_sys(&t, 100, "newfstatat", 0, 0);
+		e.path = "";
+		e.fd = 3;
+		rt_feed(&t, &e);
+	}
+	rt_open_fd(&t, 100, "/usr/lib/python3/dist-packages/app/data.json", 4, O_RDONLY, RT_NO_DUR, NULL);
+	for (int i = 0; i < 100; i++) {
+		struct rc_event e = rt_sys(&t, 100, "stat", 0, 0);
+		e.path = "/etc/hosts";
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "repeated-open"), 2);
+	const struct rc_finding *f = rt_match(&t, "repeated-open", "config.yaml");
+	assert_non_null(f);
+	assert_int_equal(f->count, 1500);
+	assert_int_equal(f->err, ENOENT);
+	assert_true(contains(f->summary, "never there"));
+	assert_true(contains(f->advice, "not there"));
+	f = rt_match(&t, "repeated-open", "model.ready");
+	assert_non_null(f);
+	assert_true(contains(f->advice, "inotify"));
+	rt_release(&t);
+
+	/* A poll once a second for 25 minutes: no loop. */
+	rt_init(&t);
+	for (int i = 0; i < 1500; i++) {
+		struct rc_event e = rt_sys(&t, 100, "stat", 0, 0);
+		e.path = "/etc/app/config.yaml";
+		t.now += 1.0;
+		e.ts = t.now;
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "repeated-open"), 0);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(ro_repeated_lookups),
 		cmocka_unit_test(slow_network_disk_sleep),
 		cmocka_unit_test(slow_path_calls_disk),
 		cmocka_unit_test(slow_ignores_idle_waits),
