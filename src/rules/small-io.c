@@ -7,6 +7,11 @@
  * for. Reported when a file saw MIN_CALLS calls or more, of a typical size
  * under SMALL_MAX, moving MIN_BYTES or more.
  *
+ * In a short log (a pasted excerpt, EXCERPT_EVENTS events or fewer) the
+ * shape is the evidence, not the total: EXCERPT_CALLS calls or more of
+ * EXCERPT_MAX bytes or less, making a quarter of what it shows, are a
+ * file read or written in pieces, whatever they add up to.
+ *
  * Left out: pseudo and device files (/proc, /sys, /dev: terminals, pipes
  * and sockets are no regular files either), and reads at end of file.
  */
@@ -35,6 +40,10 @@
 #define SMALL_MAX 2047
 /* Small files cost little however they are read. */
 #define MIN_BYTES (256LL << 10)
+/* A short log's tiny calls (see the top). */
+#define EXCERPT_EVENTS 400
+#define EXCERPT_CALLS 16
+#define EXCERPT_MAX 64
 /* Paths kept at once; when full, those with few calls are dropped. */
 #define PATHS_MAX 2048
 #define EVICT_BELOW 16
@@ -258,9 +267,16 @@ static uint64_t common_size(const struct io_stat *f)
 static bool small(const void *value, const void *arg)
 {
 	const struct io_stat *f = value;
+	const struct rc_ctx *ctx = arg;
 	int bits = median_bits(f);
-	return f->calls >= MIN_CALLS && f->bytes >= MIN_BYTES && bits < 64 &&
-	       (bits == 0 || (1ULL << bits) - 1 <= SMALL_MAX);
+
+	if (bits >= 64)
+		return false;
+	uint64_t most = bits == 0 ? 0 : (1ULL << bits) - 1;
+	if (f->calls >= MIN_CALLS && f->bytes >= MIN_BYTES && most <= SMALL_MAX)
+		return true;
+	return ctx && ctx->nevents <= EXCERPT_EVENTS && f->calls >= EXCERPT_CALLS && most <= EXCERPT_MAX &&
+	       4 * f->calls >= ctx->nevents;
 }
 
 static int cmp_calls(const void *x, const void *y)
@@ -304,8 +320,13 @@ static void report(const void *value, struct rc_findings *out)
 static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = st;
+	size_t n = 0;
+	void **v = rule_values(&s->files, small, ctx, &n);
 
-	rule_report_top(&s->files, small, cmp_calls, REPORT_MAX, report, out);
+	qsort(v, n, sizeof(*v), cmp_calls);
+	for (size_t i = 0; i < n && i < REPORT_MAX; i++)
+		report(v[i], out);
+	free(v);
 }
 
 static const long reads_calls[] = {

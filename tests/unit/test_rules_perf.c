@@ -1152,6 +1152,38 @@ static void real_logs_checked(void **state)
 	}
 }
 
+/* A pasted excerpt's tiny reads are small-io: the shape is the evidence,
+ * not the total (issue 25). The same reads among a whole program's calls
+ * are not worth a warning: 30 bytes cost nothing. */
+static void sio_excerpt_shape(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	rt_open_fd(&t, 100, "/etc/app/app.conf", 3, O_RDONLY, RT_NO_DUR, NULL);
+	for (int i = 0; i < 24; i++)
+		rt_io(&t, 100, "read", 3, 1, 1, 0, RT_NO_DUR, "read(3</etc/app/app.conf>, \"k\", 1) = 1");
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "small-io");
+	assert_non_null(f);
+	assert_int_equal(f->count, 24);
+	assert_string_equal(f->path, "/etc/app/app.conf");
+	rt_release(&t);
+
+	rt_init(&t);
+	for (int i = 0; i < 500; i++) {
+		struct rc_event e = rt_sys(&t, 100, "getpid", 100, 0);
+		rt_feed(&t, &e);
+	}
+	rt_open_fd(&t, 100, "/etc/app/app.conf", 3, O_RDONLY, RT_NO_DUR, NULL);
+	for (int i = 0; i < 24; i++)
+		rt_io(&t, 100, "read", 3, 1, 1, 0, RT_NO_DUR, NULL);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "small-io"));
+	rt_release(&t);
+}
+
 /* The same path looked up again and again with nothing opened (issue 25):
  * a file that is not there asked for at a loop's pace, and one that is,
  * checked for a change; each with the advice that fits it. Not: the same
@@ -1216,6 +1248,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ro_repeated_lookups),
+		cmocka_unit_test(sio_excerpt_shape),
 		cmocka_unit_test(slow_network_disk_sleep),
 		cmocka_unit_test(slow_path_calls_disk),
 		cmocka_unit_test(slow_ignores_idle_waits),
