@@ -195,6 +195,8 @@ struct rc_event {
 				 * last unfinished call, "<detached ...>", or a thread
 				 * rootcause detached from); dur, when known, is how
 				 * long it had been inside */
+	bool detached;		/* blocked at strace's detach ("<detached ...>"): the
+				 * trace was stopped, it did not end there */
 
 	int fd;			/* first fd argument (read, write, connect, mmap...); -1 none */
 	int fd2;		/* second fd (dup2 target, sendfile in_fd...); -1 none */

@@ -58,6 +58,8 @@
 
 /* A call blocked this long is a wait a user notices. */
 #define LONG_S 1.0
+/* A log this short may be a pasted excerpt (excerpt_ends_in). */
+#define EXCERPT_EVENTS 400
 /* Findings listed; the rest are counted. */
 #define SHOWN_MAX 8
 /* This many threads of one process parked on one futex are a pool's idle
@@ -83,6 +85,7 @@ enum kind {
 	K_PATH,		/* open, stat... on a path */
 	K_FILE_LOCK,	/* flock, fcntl(F_SETLKW) */
 	K_DEVICE,	/* ioctl */
+	K_DEVICE_READ,	/* a read of a device that is no terminal: a serial line, a sensor */
 	K_FUTEX,
 	K_FUTEX_TIMED,
 	K_POLL,		/* poll/select on fds */
@@ -105,6 +108,7 @@ struct blocked {
 	double dur;		/* seconds inside; < 0 unknown */
 	bool exact;		/* dur came from the source, not bounded from the log */
 	bool whole;		/* the thread's only event: blocked all through the trace */
+	bool detached;		/* strace detached inside it: the trace was stopped */
 	enum kind kind;
 	char *name;
 	char *line;
@@ -235,6 +239,15 @@ static bool ignored(long nr)
 }
 
 
+/* A device file, not a file on the tmpfs /dev holds (POSIX shared
+ * memory, message queues): a read there waits for the device (a serial
+ * line, a sensor, /dev/random short of entropy at boot). */
+static bool device_path(const char *path)
+{
+	return path && strncmp(path, "/dev/", 5) == 0 && strncmp(path, "/dev/shm/", 9) != 0 &&
+	       strncmp(path, "/dev/mqueue/", 12) != 0;
+}
+
 static enum kind classify_read(struct state *s, struct blocked *b, const struct rc_event *e,
 			       const struct rc_ctx *ctx)
 {
@@ -250,6 +263,8 @@ static enum kind classify_read(struct state *s, struct blocked *b, const struct 
 	case RC_FD_FILE:
 		if (rule_terminal_path(fi.path))
 			return K_INPUT;
+		if (device_path(fi.path))
+			return K_DEVICE_READ;
 		return K_FILE_IO;
 	default:
 		return K_EVENT;
@@ -487,6 +502,7 @@ static void record(struct state *s, const struct rc_event *e, const struct rc_ct
 	b->line = rule_line_short(e);
 	b->stack = stack_ref(e->stack);
 	b->owner = e->futex_owner;
+	b->detached = e->detached;
 	if (e->dur >= 0) {
 		b->dur = e->dur;
 		b->exact = true;
@@ -544,6 +560,7 @@ static bool is_stall(const struct state *s, const struct blocked *b)
 	case K_PATH:
 	case K_FILE_LOCK:
 	case K_DEVICE:
+	case K_DEVICE_READ:
 	case K_OTHER:
 		return true;
 	case K_FUTEX:
@@ -735,6 +752,9 @@ static void add_gist(struct strbuf *sb, const struct blocked *b)
 	case K_DEVICE:
 		strbuf_adds(sb, "waiting for the device");
 		break;
+	case K_DEVICE_READ:
+		strbuf_adds(sb, "the device has had nothing to give");
+		break;
 	case K_FUTEX:
 		if (b->pool)
 			strbuf_addf(sb, "one of %d threads parked on this futex, a pool's idle workers",
@@ -840,6 +860,13 @@ static void add_advice(struct rc_finding *f, const struct blocked *b)
 		finding_set(&f->advice, "the driver has not finished the request (a GPU busy or hung): check "
 			    "the device (nvidia-smi, dmesg)");
 		break;
+	case K_DEVICE_READ:
+		finding_setf(&f->advice, "nothing came from %s: check that the device is connected and powered "
+			     "and that what is on the other end answers (a serial line: its speed and settings, "
+			     "stty -F %s; the device's messages in dmesg), and give the read a timeout (poll, "
+			     "or VMIN/VTIME on a serial line)", b->path ? b->path : "the device",
+			     b->path ? b->path : "DEVICE");
+		break;
 	case K_FUTEX:
 		if (b->pool)
 			finding_set(&f->advice, "threads parked together on one futex are usually a pool "
@@ -930,10 +957,21 @@ static void hold_by(struct rc_finding *f, const struct blocked *b, void **v, siz
 		f->holder_stack = stack_ref(o->stack);
 }
 
+/* A short log that ends in B's call, which never returned, and whose
+ * process did not end: lines pasted around a hang end in the call that
+ * hangs, and that is why they were pasted. A detach (strace stopped by
+ * hand in the middle of a busy program) is no such end. */
+static bool excerpt_ends_in(const struct blocked *b, const struct rc_ctx *ctx)
+{
+	const struct rc_proc *p = procs_leader(ctx->procs, b->tid);
+
+	return !b->exact && !b->detached && b->dur == 0 && ctx->nevents <= EXCERPT_EVENTS && !(p && p->ended);
+}
+
 static void report(const struct blocked *b, void **v, size_t n, uint64_t seq, const struct rc_ctx *ctx,
 		   struct rc_findings *out)
 {
-	bool stall = b->stall && long_enough(b);
+	bool stall = b->stall && (long_enough(b) || excerpt_ends_in(b, ctx));
 	struct strbuf sb = STRBUF_INIT, gist = STRBUF_INIT;
 
 	/* A log without pids names no thread. */

@@ -52,11 +52,17 @@ static inline const char *rule_fd_file(const struct rc_ctx *ctx, const struct rc
 	return shown && shown->kind == RC_FD_FILE ? shown->path : NULL;
 }
 
-/* A terminal: a read there waits for a person. */
+/* A terminal: a read there waits for a person. The controlling terminal
+ * (/dev/tty), a virtual console (/dev/tty1), a pseudo-terminal, the
+ * console; not a serial line (/dev/ttyS0, /dev/ttyUSB0, /dev/ttyACM0),
+ * where a device or a modem answers. */
 static inline bool rule_terminal_path(const char *path)
 {
-	return path && (strncmp(path, "/dev/tty", 8) == 0 || strncmp(path, "/dev/pts/", 9) == 0 ||
-			strcmp(path, "/dev/console") == 0);
+	if (!path)
+		return false;
+	if (strncmp(path, "/dev/tty", 8) == 0)
+		return path[8] == '\0' || (path[8] >= '0' && path[8] <= '9');
+	return strncmp(path, "/dev/pts/", 9) == 0 || strcmp(path, "/dev/console") == 0;
 }
 
 /* The peer of socket FI (fd FD of E) as findings name it

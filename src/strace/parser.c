@@ -528,6 +528,7 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 		start_event(p, e, pid, ts);
 		fill_call(p, e, b, cut - body, false, elided, true);
 		e->blocked = true;
+		e->detached = true;
 		e->line = line;
 		e->line_len = len;
 		p->stats.unmatched++;

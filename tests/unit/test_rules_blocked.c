@@ -593,6 +593,42 @@ static const struct rt_expect real_logs[] = {
 	{ "net-timeout.log", RULE, NULL, false },
 };
 
+/* Issue 25: pasted lines around a hang end in the call that hangs. A
+ * short log with no outcome whose last line is an unfinished call is that
+ * stall, though it began at the log's last time; here a read of a serial
+ * line, which waits for the device, not a person. The same end at a
+ * detach is a busy thread caught in a call: a note. */
+static const char excerpt_serial[] =
+	"12345 10:01:02.100000 openat(AT_FDCWD, \"/dev/ttyUSB0\", O_RDWR|O_NOCTTY) = 3\n"
+	"12345 10:01:02.100100 ioctl(3, TCGETS, {B9600 opost isig icanon echo ...}) = 0\n"
+	"12345 10:01:02.100200 write(3, \"AT\\r\\n\", 4) = 4\n"
+	"12345 10:01:02.100300 read(3, \n";
+static const char detached_serial[] =
+	"12345 10:01:02.100000 openat(AT_FDCWD, \"/dev/ttyUSB0\", O_RDWR|O_NOCTTY) = 3\n"
+	"12345 10:01:02.100200 write(3, \"AT\\r\\n\", 4) = 4\n"
+	"12345 10:01:02.100300 read(3,  <detached ...>\n";
+
+static void excerpt_ends_in_the_stall(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, excerpt_serial);
+	const struct rc_finding *f = about(&t, 12345);
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_string_equal(f->path, "/dev/ttyUSB0");
+	assert_true(contains(f->summary, "the device has had nothing to give"));
+	assert_true(contains(f->advice, "stty -F /dev/ttyUSB0"));
+	assert_false(contains(f->advice, "someone to type"));
+	rt_release(&t);
+
+	analyze_text(&t, detached_serial);
+	f = about(&t, 12345);
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	rt_release(&t);
+}
+
 static void real_logs_checked(void **state)
 {
 	(void)state;
@@ -803,6 +839,7 @@ int main(void)
 		cmocka_unit_test(futex_pool),
 		cmocka_unit_test(capped),
 		cmocka_unit_test(ranking),
+		cmocka_unit_test(excerpt_ends_in_the_stall),
 		cmocka_unit_test(real_logs_checked),
 		cmocka_unit_test(fl_cut_short_names_file_and_holder),
 		cmocka_unit_test(fl_try_taken_and_quick_waits),
