@@ -1,7 +1,6 @@
 /* The eBPF capture's loader (see bpf.h). */
 #include <errno.h>
 #include <limits.h>
-#include <stdatomic.h>
 #include <linux/types.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,11 +39,6 @@ struct bpf_capture {
 	bpf_record_fn fn;
 	void *user;
 	int stop;		/* the callback asked to stop */
-	size_t read;		/* records this poll handed to the callback */
-	/* bpf_capture_wake's request, set from another thread: the poll
-	 * stops after the record in hand, so that a held thread waits for
-	 * one record's replay, not for a busy ring's whole backlog. */
-	_Atomic int woken;
 	double epoch;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at open */
 	int wake_fd;		/* an eventfd: bpf_capture_wake ends a poll's wait */
 };
@@ -255,14 +249,10 @@ static int on_record(void *ctx, void *data, size_t size)
 {
 	struct bpf_capture *c = ctx;
 
-	c->read++;
 	if (c->fn(c->user, data, size) != 0) {
 		c->stop = 1;
 		return -ECANCELED;	/* ends this poll (libbpf stops at a negative) */
 	}
-	/* The record is consumed either way (libbpf moves past it first). */
-	if (atomic_load_explicit(&c->woken, memory_order_relaxed))
-		return -EINTR;
 	return 0;
 }
 
@@ -276,9 +266,6 @@ int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, vo
 	c->fn = fn;
 	c->user = user;
 	c->stop = 0;
-	c->read = 0;
-	/* A wake from here on ends the consume below early. */
-	atomic_store(&c->woken, 0);
 	/* The ring's own wake-ups, or another thread's (bpf_capture_wake). */
 	struct pollfd p[2] = {
 		{ .fd = ring_buffer__epoll_fd(c->rb), .events = POLLIN },
@@ -303,8 +290,7 @@ int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, vo
 	int n = ring_buffer__consume(c->rb);
 	if (n < 0 && n != -EINTR && !c->stop)
 		return fail(err, -n, "read the eBPF ring buffer");
-	/* Stopped by a wake: the records read, so that a drain goes on. */
-	return c->stop ? 0 : (int)(c->read < INT_MAX ? c->read : INT_MAX);
+	return n < 0 ? 0 : n;
 }
 
 void bpf_capture_hold_calls(struct bpf_capture *c, bool on)
@@ -365,7 +351,6 @@ void bpf_capture_wake(struct bpf_capture *c)
 {
 	uint64_t one = 1;
 
-	atomic_store(&c->woken, 1);
 	if (c->wake_fd >= 0)
 		(void)!write(c->wake_fd, &one, sizeof(one));
 }

@@ -67,11 +67,9 @@ int bpf_capture_follow(struct bpf_capture *c, pid_t pid, struct strbuf *err);
 /* Each record as the kernel wrote it: return 0 to go on. */
 typedef int (*bpf_record_fn)(void *user, const void *rec, size_t size);
 /* Read what is there, waiting up to TIMEOUT_MS (0: do not wait) for the
- * first: the number of records, or -1 with ERR set. A wake
- * (bpf_capture_wake) ends it after the record in hand: more may wait. */
+ * first: the number of records, or -1 with ERR set. */
 int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, void *user, struct strbuf *err);
-/* From another thread: the reader's poll returns now, not at its time-out
- * nor after the rest of the ring. */
+/* From another thread: the reader's poll returns now, not at its time-out. */
 void bpf_capture_wake(struct bpf_capture *c);
 /* ON: the followed processes are traced by the loader's watch, and a
  * thread whose copied call has Python frames is held after it (record.h,
