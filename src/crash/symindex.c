@@ -2,7 +2,6 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <gelf.h>
 
@@ -11,9 +10,6 @@
 
 /* Below this many symbols libdwfl's scan costs less than sorting them. */
 #define SYMINDEX_MIN_SYMBOLS 1024
-/* The ELF files a module's symbols come from (the file, its separate
- * debuginfo, the minidebuginfo inside it): their sections cut too. */
-#define SYMINDEX_MAX_FILES 4
 /* Symbols that hold one address, at most, and symbols below it looked
  * at for them, before libdwfl is asked instead (aliases are a few; one
  * symbol inside another is rare). */
@@ -29,23 +25,11 @@ struct entry {
 	GElf_Word shndx;
 };
 
-/* libdwfl's answer for one piece between cut points, once asked. */
-struct piece {
-	const char *name;
-	uint64_t value;		/* the symbol's address */
-	bool known;
-};
-
 struct crash_symindex {
 	struct entry *e;	/* by value, then index */
 	uint64_t *reach;	/* reach[k]: the highest end of e[0..k] */
 	size_t n;
 	int first_global;	/* libdwfl's: its first pass is from here */
-	uint64_t *at;		/* every start, end and section bound, sorted, once */
-	size_t nat;
-	/* 2 nat + 1 pieces: [0] below at[0]; [2j + 1] at at[j] itself;
-	 * [2j + 2] after it, below at[j + 1]. */
-	struct piece *memo;
 };
 
 /*
@@ -67,8 +51,8 @@ struct crash_symindex {
  * meets, since one met after it below M no longer qualifies.
  *
  * A global label at the address itself stops the second pass, and
- * addresses held by many symbols are left to libdwfl: it is asked, once
- * per piece between cut points.
+ * addresses held by many symbols are left to libdwfl (the unwinder keeps
+ * each pc's answer).
  */
 
 static int bind_value(const GElf_Sym *sym)
@@ -102,80 +86,6 @@ static bool better(const struct entry *a, const struct entry *b)
 	       ((a->size > b->size && a->bind <= b->bind) || (a->size >= b->size && a->bind < b->bind));
 }
 
-struct growing {
-	void *v;
-	size_t n, alloc, size;
-};
-
-static void *grow(struct growing *g)
-{
-	if (g->n == g->alloc) {
-		g->alloc = g->alloc ? 2 * g->alloc : 1024;
-		g->v = xrealloc(g->v, g->alloc * g->size);
-	}
-	return (char *)g->v + g->n++ * g->size;
-}
-
-static void point(struct growing *g, uint64_t a)
-{
-	*(uint64_t *)grow(g) = a;
-}
-
-/* Every section's bounds in ELF, whose addresses are BIAS off. */
-static void section_points(struct growing *g, Elf *elf, uint64_t bias)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		point(g, sh.sh_addr + bias);
-		point(g, sh.sh_addr + sh.sh_size + bias);
-	}
-}
-
-/* V[0..N) in order, 16 bits a pass from the lowest, of their distance
- * from the least (a module's span needs two or three passes): several
- * times quicker than qsort, while a thread may be held waiting for the
- * reader. */
-static void sort_points(uint64_t *v, size_t n)
-{
-	uint64_t lo = UINT64_MAX, hi = 0;
-	for (size_t i = 0; i < n; i++) {
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
-	}
-	uint64_t *tmp = xmalloc(n * sizeof(*tmp));
-	size_t *count = xmalloc(65536 * sizeof(*count));
-	for (unsigned shift = 0; shift < 64 && ((hi - lo) >> shift) != 0; shift += 16) {
-		memset(count, 0, 65536 * sizeof(*count));
-		for (size_t i = 0; i < n; i++)
-			count[((v[i] - lo) >> shift) & 0xffff]++;
-		size_t sum = 0;
-		for (size_t d = 0; d < 65536; d++) {
-			size_t c = count[d];
-			count[d] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			tmp[count[((v[i] - lo) >> shift) & 0xffff]++] = v[i];
-		memcpy(v, tmp, n * sizeof(*v));
-	}
-	free(count);
-	free(tmp);
-}
-
-static size_t unique(uint64_t *v, size_t n)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (!k || v[i] != v[k - 1])
-			v[k++] = v[i];
-	return k;
-}
-
 static int by_value(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
@@ -189,84 +99,35 @@ struct crash_symindex *crash_symindex_new(Dwfl_Module *mod)
 {
 	int nsym = dwfl_module_getsymtab(mod);
 	int first_global = dwfl_module_getsymtab_first_global(mod);
-	struct growing at = { .size = sizeof(uint64_t) };
-	struct growing entries = { .size = sizeof(struct entry) };
-	Elf *files[SYMINDEX_MAX_FILES];
-	size_t nfiles = 0;
-	Dwarf_Addr bias;
-	Elf *main_elf;
 
 	if (nsym < SYMINDEX_MIN_SYMBOLS || first_global < 0)
 		return NULL;
-	if ((main_elf = dwfl_module_getelf(mod, &bias))) {
-		files[nfiles++] = main_elf;
-		section_points(&at, main_elf, bias);
-	}
+	struct crash_symindex *x = xcalloc(1, sizeof(*x));
+	x->first_global = first_global;
+	x->e = xmalloc((size_t)nsym * sizeof(*x->e));
 	for (int i = 1; i < nsym; i++) {
 		GElf_Sym sym, adjusted;
 		GElf_Addr addr;
 		GElf_Word shndx;
-		Elf *elf = NULL;
-		Dwarf_Addr b = 0;
-		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &elf, &b);
+		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
 		if (!name)
 			continue;
 		/* A value resolved through a function descriptor (ppc64's
 		 * .opd) is matched twice by libdwfl: not repeated here. */
-		if (dwfl_module_getsym(mod, i, &adjusted, NULL) && adjusted.st_value != addr)
-			goto unlike;
-		point(&at, addr);
-		if (sym.st_size)
-			point(&at, addr + sym.st_size);
-		size_t k = 0;
-		while (k < nfiles && files[k] != elf)
-			k++;
-		if (elf && k == nfiles && nfiles < SYMINDEX_MAX_FILES) {
-			files[nfiles++] = elf;
-			section_points(&at, elf, b);
+		if (dwfl_module_getsym(mod, i, &adjusted, NULL) && adjusted.st_value != addr) {
+			crash_symindex_free(x);
+			return NULL;
 		}
-		if (counts(name, &sym)) {
-			struct entry *e = grow(&entries);
-			*e = (struct entry){ addr, sym.st_size, name, i, bind_value(&sym), shndx };
-		}
+		if (counts(name, &sym))
+			x->e[x->n++] = (struct entry){ addr, sym.st_size, name, i, bind_value(&sym), shndx };
 	}
-	if (!at.n)
-		goto unlike;
-
-	struct crash_symindex *x = xcalloc(1, sizeof(*x));
-	x->first_global = first_global;
-	x->e = entries.v;
-	x->n = entries.n;
 	qsort(x->e, x->n, sizeof(*x->e), by_value);
 	x->reach = xmalloc((x->n + 1) * sizeof(*x->reach));
 	for (size_t k = 0; k < x->n; k++) {
 		uint64_t end = x->e[k].value + x->e[k].size;
 		x->reach[k] = k && x->reach[k - 1] > end ? x->reach[k - 1] : end;
 	}
-	sort_points(at.v, at.n);
-	x->at = at.v;
-	x->nat = unique(at.v, at.n);
-	x->memo = xcalloc(2 * x->nat + 1, sizeof(*x->memo));
 	return x;
-unlike:
-	free(at.v);
-	free(entries.v);
-	return NULL;
-}
-
-/* The number of values in V[0..N) at or below A. */
-static size_t at_or_below(const uint64_t *v, size_t n, uint64_t a)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid] <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /* The first entry of X whose value is at or above A (X->n: none). */
@@ -379,23 +240,13 @@ const char *crash_symindex_name(struct crash_symindex *x, Dwfl_Module *mod, uint
 	bool ask = false;
 	const struct entry *s = pick(x, mod, addr, &ask);
 
-	if (!ask) {
-		*off = s ? addr - s->value : 0;
-		return s ? s->name : NULL;
-	}
-	/* Left to libdwfl: its answer is one between two cut points (and
-	 * at each), asked once. */
-	size_t lo = at_or_below(x->at, x->nat, addr);
-	struct piece *p = &x->memo[lo == 0 ? 0 : x->at[lo - 1] == addr ? 2 * lo - 1 : 2 * lo];
-	if (!p->known) {
-		GElf_Off o = 0;
+	if (ask) {
 		GElf_Sym sym;
-		p->name = dwfl_module_addrinfo(mod, addr, &o, &sym, NULL, NULL, NULL);
-		p->value = addr - o;
-		p->known = true;
+		*off = 0;
+		return dwfl_module_addrinfo(mod, addr, off, &sym, NULL, NULL, NULL);
 	}
-	*off = p->name ? addr - p->value : 0;
-	return p->name;
+	*off = s ? addr - s->value : 0;
+	return s ? s->name : NULL;
 }
 
 void crash_symindex_free(struct crash_symindex *x)
@@ -404,7 +255,5 @@ void crash_symindex_free(struct crash_symindex *x)
 		return;
 	free(x->e);
 	free(x->reach);
-	free(x->at);
-	free(x->memo);
 	free(x);
 }

@@ -2,15 +2,13 @@
  * every new pc.
  *
  * dwfl_module_addrinfo reads the module's whole symbol table each time it
- * is asked (libtorch_cpu's 35,000 symbols: a quarter of a millisecond),
- * and a PyTorch program's stacks bring new pcs in it by the thousand.
- * libdwfl still gives every answer here. Its choice of a symbol for an
- * address depends on the address only through comparisons with the
- * symbols' starts and ends and the sections' bounds, so between two
- * such points (and at each start) the answer is one: the index asks
- * libdwfl once per piece of the module those points cut, and keeps the
- * answer. tests/unit/test_unwind.c checks it against libdwfl at every
- * symbol of real libraries. */
+ * is asked (libtorch_cpu's 35,000 symbols: 2 ms), and a PyTorch program's
+ * stacks bring new pcs in it by the thousand. The index holds the symbols
+ * libdwfl would consider, by address, and repeats its choice among them
+ * (symindex.c says how); the few addresses it cannot tell (many symbols
+ * holding one, a global label at the address itself) are left to
+ * libdwfl. tests/unit/test_unwind.c checks it against libdwfl around
+ * every sampled symbol of real libraries. */
 #ifndef RC_CRASH_SYMINDEX_H
 #define RC_CRASH_SYMINDEX_H
 
