@@ -84,6 +84,20 @@ void rule_evict(struct hmap *map, bool (*drop)(const void *value), void (*free_v
 	}
 }
 
+void **rule_key_slot(struct hmap *map, const char *key, size_t len, size_t cap, bool (*drop)(const void *value),
+		     void (*free_value)(void *))
+{
+	void **slot = hmap_get(map, key, len);
+
+	if (slot)
+		return slot;
+	if (map->count >= cap)
+		rule_evict(map, drop, free_value);
+	if (map->count >= cap)
+		return NULL;
+	return hmap_put(map, key, len, NULL);
+}
+
 void *rule_top_slot(void *top, int *n, int cap, size_t size, size_t weight_offset, double weight,
 		    void (*drop)(void *entry))
 {

@@ -75,6 +75,11 @@ static inline double rule_recency(const struct rc_ctx *ctx, uint64_t seq)
 /* Make room in a full aggregate: remove (and FREE_VALUE) every value of
  * MAP that DROP accepts. */
 void rule_evict(struct hmap *map, bool (*drop)(const void *value), void (*free_value)(void *));
+/* KEY's (LEN bytes) slot in MAP, an aggregate of at most CAP values: the
+ * one there, or a new one whose value is NULL, room made by rule_evict
+ * (DROP, FREE_VALUE) when MAP is full; NULL when it is full even then. */
+void **rule_key_slot(struct hmap *map, const char *key, size_t len, size_t cap, bool (*drop)(const void *value),
+		     void (*free_value)(void *));
 
 /* Keep the heaviest: TOP holds *N entries (at most CAP) of SIZE bytes,
  * heaviest first, each weighing the double at WEIGHT_OFFSET. Returns the

@@ -176,16 +176,13 @@ static void record_failure(struct ml_state *st, const struct rc_event *e, const 
 {
 	const char *key = make_key(st, ctx, e->pid, base);
 	size_t klen = st->key.len;
-	void **slot = hmap_get(&st->keys, key, klen);
+	void **slot = rule_key_slot(&st->keys, key, klen, ML_MAX_KEYS, library_found, entry_free);
 
 	if (!slot) {
-		if (st->keys.count >= ML_MAX_KEYS)
-			rule_evict(&st->keys, library_found, entry_free);
-		if (st->keys.count >= ML_MAX_KEYS) {
-			st->dropped++;
-			return;
-		}
-		slot = hmap_put(&st->keys, key, klen, NULL);
+		st->dropped++;
+		return;
+	}
+	if (!*slot) {
 		struct ml_entry *en = xcalloc(1, sizeof(*en));
 		en->first_seq = e->seq;
 		*slot = en;

@@ -279,19 +279,14 @@ static bool path_recovered(const void *value)
 static void record(struct pd_state *st, const struct rc_event *e, const char *path, enum pd_attempt a,
 		   const struct rc_ctx *ctx)
 {
-	size_t len = strlen(path);
-	void **slot = hmap_get(&st->paths, path, len);
+	void **slot = rule_key_slot(&st->paths, path, strlen(path), PD_MAX_PATHS, path_recovered, entry_free);
 
 	if (!slot) {
-		if (st->paths.count >= PD_MAX_PATHS)
-			rule_evict(&st->paths, path_recovered, entry_free);
-		if (st->paths.count >= PD_MAX_PATHS) {
-			st->dropped++;
-			return;
-		}
-		slot = hmap_put(&st->paths, path, len, NULL);
-		*slot = xcalloc(1, sizeof(struct pd_entry));
+		st->dropped++;
+		return;
 	}
+	if (!*slot)
+		*slot = xcalloc(1, sizeof(struct pd_entry));
 	struct pd_entry *en = *slot;
 	if (en->count == 0 || en->recovered) {
 		set_line(&en->first_line, e);

@@ -209,16 +209,12 @@ static void on_open(struct state *s, const struct rc_event *e)
 		if ((e->flags & O_ACCMODE) == O_WRONLY)
 			return;
 	}
-	size_t len = strlen(e->path);
-	void **slot = hmap_get(&s->files, e->path, len);
+	void **slot = rule_key_slot(&s->files, e->path, strlen(e->path), PATHS_MAX, opened_once, file_free);
 	if (!slot) {
-		if (s->files.count >= PATHS_MAX)
-			rule_evict(&s->files, opened_once, file_free);
-		if (s->files.count >= PATHS_MAX) {
-			s->dropped++;
-			return;
-		}
-		slot = hmap_put(&s->files, e->path, len, NULL);
+		s->dropped++;
+		return;
+	}
+	if (!*slot) {
 		struct file_stat *f = xcalloc(1, sizeof(*f));
 		f->path = hmap_slot_key(slot);
 		f->st_size = -1;
@@ -321,16 +317,12 @@ static void on_look(struct state *s, const struct rc_event *e)
 {
 	if (!e->path || !e->path[0] || noise(e->path))
 		return;
-	size_t len = strlen(e->path);
-	void **slot = hmap_get(&s->looks, e->path, len);
+	void **slot = rule_key_slot(&s->looks, e->path, strlen(e->path), PATHS_MAX, looked_little, look_free);
 	if (!slot) {
-		if (s->looks.count >= PATHS_MAX)
-			rule_evict(&s->looks, looked_little, look_free);
-		if (s->looks.count >= PATHS_MAX) {
-			s->dropped++;
-			return;
-		}
-		slot = hmap_put(&s->looks, e->path, len, NULL);
+		s->dropped++;
+		return;
+	}
+	if (!*slot) {
 		struct look_stat *l = xcalloc(1, sizeof(*l));
 		l->path = hmap_slot_key(slot);
 		l->pid = e->pid;

@@ -161,15 +161,12 @@ static struct io_stat *io_stat_of(struct state *s, const struct rc_event *e, con
 	strbuf_reset(&s->key);
 	strbuf_addc(&s->key, dir);
 	strbuf_adds(&s->key, path);
-	void **slot = hmap_get(&s->files, s->key.buf, s->key.len);
+	void **slot = rule_key_slot(&s->files, s->key.buf, s->key.len, PATHS_MAX, few_calls, io_free);
 	if (!slot) {
-		if (s->files.count >= PATHS_MAX)
-			rule_evict(&s->files, few_calls, io_free);
-		if (s->files.count >= PATHS_MAX) {
-			s->dropped++;
-			return NULL;
-		}
-		slot = hmap_put(&s->files, s->key.buf, s->key.len, NULL);
+		s->dropped++;
+		return NULL;
+	}
+	if (!*slot) {
 		struct io_stat *n = xcalloc(1, sizeof(*n));
 		n->key = hmap_slot_key(slot);
 		n->pid = e->pid;

@@ -694,7 +694,7 @@ static bool summary_header_start(const char *line, size_t len)
 
 	while (i < len && i < 8 && (line[i] == ' ' || line[i] == '\t'))
 		i++;
-	return i < len && (line[i] == '%' || (len - i > 8 && memcmp(line + i, "syscall ", 8) == 0));
+	return i < len && (line[i] == '%' || (line[i] == 's' && len - i > 8 && memcmp(line + i, "syscall ", 8) == 0));
 }
 
 static int process_line(struct strace_parser *p, struct rc_event *e, struct source *s)
