@@ -163,6 +163,11 @@ int write_stream(const struct rc_proc *p, int fd, bool *to_null)
 	*to_null = f && f->path && strcmp(f->path, "/dev/null") == 0;
 	if (f && f->stream)
 		return f->stream;
+	/* Stdout sent into a file the program writes ('cat > app.py <<EOF'
+	 * in a start script) carries the file's contents. Stderr stays the
+	 * program's words wherever it goes. */
+	if (f && fd == 1 && f->file_out)
+		return 0;
 	if (f)
 		return fd == 1 || fd == 2 ? fd : 0;
 	return inherited_stream(p, fd);

@@ -162,6 +162,24 @@ static void apply_exec(struct rc_procs *m, struct rc_proc *p, const struct rc_ev
 	}
 }
 
+/* Whether what is written to PATH, opened for writing without O_APPEND,
+ * is the file's contents: not a device, a kernel file or a terminal, and
+ * not a log by its name ("app.log", "/var/log/...", "logs/"), which a
+ * service truncates at start and then writes its complaints into. */
+static bool contents_path(const char *path)
+{
+	static const char *const not_files[] = { "/dev/", "/proc/", "/sys/" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < ARRAY_SIZE(not_files); i++)
+		if (strncmp(path, not_files[i], strlen(not_files[i])) == 0)
+			return false;
+	if ((n >= 4 && strcmp(path + n - 4, ".log") == 0) || strstr(path, "/log/") || strstr(path, "/logs/") ||
+	    strncmp(path, "log/", 4) == 0 || strncmp(path, "logs/", 5) == 0)
+		return false;
+	return true;
+}
+
 /* E copied its fd to the fd it returned. */
 static void apply_dup(struct rc_procs *m, struct rc_proc *p, const struct rc_event *e)
 {
@@ -250,6 +268,8 @@ static void apply_syscall(struct rc_procs *m, struct rc_proc *p, const struct rc
 			f->path = e->path ? xstrdup(e->path) : NULL;
 			f->cloexec = (e->flags & O_CLOEXEC) != 0;
 			f->nonblocking = (e->flags & O_NONBLOCK) != 0;
+			f->file_out = ((e->flags & O_ACCMODE) != O_RDONLY || (cl & CL_CREATES)) &&
+				      !(e->flags & O_APPEND) && e->path && contents_path(e->path);
 		}
 		return;
 	}

@@ -33,6 +33,10 @@ struct rc_fd {
 	int sock_type;		/* sockets: SOCK_STREAM, SOCK_DGRAM (without flags) */
 	bool nonblocking;
 	bool cloexec;
+	/* A file the program opened to write its contents (for writing,
+	 * without O_APPEND, and not a log by its name): what goes into it is
+	 * data, even through stdout ('cat > app.py'), not words to the user. */
+	bool file_out;
 	/* The peer a socket connected (or is connecting) to. */
 	int peer_port;
 	char *peer_host;

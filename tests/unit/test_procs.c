@@ -384,6 +384,49 @@ static void output_stream_saved_by_fcntl(void **state)
 	rt_release(&t);
 }
 
+/* What goes to stdout when stdout is a file the shell opened to write
+ * ('cat > app.py <<EOF' in a start script, as strace -f -y showed dash
+ * and cat) is the file's contents, not words: a line of the script that
+ * reads like an error must not become the program's complaint. A file
+ * opened to append to (nohup.out, a service's >> redirect) and a log by
+ * its name stay where its words go; stderr stays words anywhere. */
+static void output_into_a_file_is_contents(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+
+	feed_log(&t,
+		 "10552 openat(AT_FDCWD</tmp/s1>, \"app.py\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</tmp/s1/app.py>\n"
+		 "10552 dup2(3</tmp/s1/app.py>, 1) = 1</tmp/s1/app.py>\n"
+		 "10552 close(3</tmp/s1/app.py>) = 0\n"
+		 "10552 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		 "child_tidptr=0x7f) = 10553\n"
+		 "10553 write(1</tmp/s1/app.py>, \"        print(\\\"Error: model load failed:\\\", e)\\n\", 50) = 50\n");
+	procs_flush_output(&t.eng.procs);
+	assert_int_equal(m->out_count, 0);
+	/* Its stderr sent to the same file is still its words. */
+	feed_log(&t, "10553 write(2</tmp/s1/app.py>, \"cat: write error: No space left on device\\n\", 42) = 42\n");
+	assert_int_equal(last_stream(m), 2);
+	rt_release(&t);
+
+	static const char *const kept[] = {
+		"20 openat(AT_FDCWD, \"nohup.out\", O_WRONLY|O_CREAT|O_APPEND, 0600) = 3\n",
+		"20 openat(AT_FDCWD, \"/srv/app/logs/server.txt\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\n",
+		"20 openat(AT_FDCWD, \"/srv/app/server.log\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3\n",
+		"20 openat(AT_FDCWD, \"/dev/tty\", O_WRONLY) = 3\n",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(kept); i++) {
+		rt_init(&t);
+		feed_log(&t, kept[i]);
+		feed_log(&t, "20 dup2(3, 1) = 1\n"
+			     "20 write(1, \"Error: model load failed\\n\", 25) = 25\n");
+		assert_int_equal(last_stream(&t.eng.procs), 1);
+		rt_release(&t);
+	}
+}
+
 static void socket_peer_from_decoration(void **state)
 {
 	(void)state;
@@ -856,6 +899,7 @@ int main(void)
 		cmocka_unit_test(output_ring_gap_and_cut),
 		cmocka_unit_test(output_follows_the_streams),
 		cmocka_unit_test(output_stream_saved_by_fcntl),
+		cmocka_unit_test(output_into_a_file_is_contents),
 		cmocka_unit_test(socket_peer_from_decoration),
 		cmocka_unit_test(truncated_output_is_marked),
 		cmocka_unit_test(wrapper_passes_failure_on),
