@@ -135,6 +135,7 @@ struct rc_output {
 	 * cut the string): what the program wrote after it is unknown. */
 	bool cut;
 	size_t shown;		/* then: the bytes of that write it showed */
+	size_t unshown;		/* and the bytes after them (0: unknown) */
 };
 
 #define RC_OUTPUT_KEEP 64

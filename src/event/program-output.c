@@ -11,7 +11,7 @@
 #define OUTPUT_LINE_MAX 1024
 
 static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, bool discarded, const char *s,
-			size_t n, size_t cut_shown)
+			size_t n, size_t cut_shown, size_t unshown)
 {
 	if (n == 0)
 		return;
@@ -33,25 +33,35 @@ static void output_push(struct rc_procs *m, int pid, int fd, uint64_t seq, bool 
 	m->out[slot].discarded = discarded;
 	m->out[slot].cut = cut_shown > 0;
 	m->out[slot].shown = cut_shown;
+	m->out[slot].unshown = unshown;
 	m->out[slot].image = w ? w->image : 0;
 	free(m->out[slot].exe);
 	m->out[slot].exe = w && w->exe ? xstrdup(w->exe) : NULL;
 }
 
 /* CUT_SHOWN: the line ends where the source stopped showing a write of
- * which it showed that many bytes; 0 for a whole line. */
-static void output_flush_cut(struct rc_procs *m, int i, size_t cut_shown)
+ * which it showed that many bytes (0 for a whole line), and UNSHOWN of
+ * its bytes followed (0 when unknown). */
+static void output_flush_cut(struct rc_procs *m, int i, size_t cut_shown, size_t unshown)
 {
 	struct strbuf *sb = &m->partial[i];
 	if (sb->len)
 		output_push(m, m->partial_pid[i], i + 1, m->partial_seq[i], m->partial_discarded[i], sb->buf,
-			    sb->len, cut_shown);
+			    sb->len, cut_shown, unshown);
 	strbuf_reset(sb);
 }
 
 void output_flush_fd(struct rc_procs *m, int i)
 {
-	output_flush_cut(m, i, 0);
+	output_flush_cut(m, i, 0, 0);
+}
+
+/* The bytes of E's write that its preview did not show. */
+static size_t write_unshown(const struct rc_event *e)
+{
+	size_t shown = e->data_len + (size_t)e->data_omitted;
+
+	return e->ret_known && !e->err && e->ret > 0 && (size_t)e->ret > shown ? (size_t)e->ret - shown : 0;
 }
 
 void procs_flush_output(struct rc_procs *m)
@@ -111,13 +121,14 @@ void output_add(struct rc_procs *m, const struct rc_event *e, int stream, bool d
 	 * way strace marks it. */
 	if (e->data_truncated && sb->len) {
 		strbuf_adds(sb, "...");
-		output_flush_cut(m, i, e->data_len + (size_t)e->data_omitted);
+		output_flush_cut(m, i, e->data_len + (size_t)e->data_omitted, write_unshown(e));
 	} else if (e->data_truncated && m->out_count) {
 		/* Cut right after a newline: the line before is the last seen. */
 		struct rc_output *last = &m->out[(m->out_head + m->out_count - 1) % RC_OUTPUT_KEEP];
 		if (last->seq == e->seq && last->fd == stream) {
 			last->cut = true;
 			last->shown = e->data_len + (size_t)e->data_omitted;
+			last->unshown = write_unshown(e);
 		}
 	}
 }

@@ -199,6 +199,110 @@ static bool missing_module(const char *msg, struct strbuf *sb)
 	return true;
 }
 
+/* Whether NAME (N bytes), a module name in code, could be the one cut to
+ * PREFIX (P bytes) in a line that strace stopped showing UNSHOWN bytes
+ * early (0: unknown): the rest of the name, its closing quote, maybe a
+ * newline. */
+static bool module_fits(const char *name, size_t n, const char *prefix, size_t p, size_t unshown)
+{
+	if (n <= p || strncmp(name, prefix, p) != 0)
+		return false;
+	return !unshown || n - p + 1 == unshown || n - p + 2 == unshown;
+}
+
+/* The modules TEXT imports ("import a.b, c as d", "from a.b import c"),
+ * each name and each of its packages ("a", "a.b": the missing one may be
+ * a package of the name imported), that fit a module name cut to PREFIX;
+ * the one found into SB. Returns how many different ones fit. */
+static int import_names(const char *text, const char *prefix, size_t p, size_t unshown, struct strbuf *sb)
+{
+	int found = 0;
+
+	for (const char *s = text; s && *s; s++) {
+		bool from = strncmp(s, "from ", 5) == 0, imp = strncmp(s, "import ", 7) == 0;
+		if ((!from && !imp) || (s > text && (isalnum((unsigned char)s[-1]) || s[-1] == '_' || s[-1] == '.')))
+			continue;
+		const char *q = s + (from ? 5 : 7);
+		for (;;) {
+			while (*q == ' ')
+				q++;
+			size_t n = 0;
+			while (isalnum((unsigned char)q[n]) || q[n] == '_' || q[n] == '.')
+				n++;
+			for (size_t k = 1; k <= n; k++) {
+				if ((k < n && q[k] != '.') || !module_fits(q, k, prefix, p, unshown))
+					continue;
+				if (!found || sb->len != k || strncmp(sb->buf, q, k) != 0)
+					found++;
+				strbuf_reset(sb);
+				strbuf_add(sb, q, k);
+			}
+			q += n;
+			while (*q == ' ')
+				q++;
+			if (from || strncmp(q, "as ", 3) == 0) {
+				if (!from) {
+					q += 3;
+					while (*q == ' ' || isalnum((unsigned char)*q) || *q == '_')
+						q++;
+				}
+				if (from || *q != ',')
+					break;
+			}
+			if (*q != ',')
+				break;
+			q++;
+		}
+	}
+	return found;
+}
+
+/* MODULE, cut by strace's -s ("sonic_tts_engin...", or just "..." when
+ * the cut came before the name), made whole from where the program named
+ * it whole: the source lines its traceback quotes ("import
+ * sonic_tts_engine"), else the code it was given on its command line
+ * (python3 -c "import ..."). UNSHOWN: the bytes of the write after what
+ * was shown of the name, when the write's length is known (else 0). A
+ * name is taken only when exactly one fits. */
+static bool complete_module(const struct rc_procs *m, const struct em_pick *pk, long tb, long at,
+			    size_t unshown, struct strbuf *module)
+{
+	size_t p = module->len;
+	if (p < 3 || strcmp(module->buf + p - 3, "...") != 0)
+		return false;
+	p -= 3;
+	char *prefix = xstrndup(module->buf, p);
+	struct strbuf name = STRBUF_INIT, one = STRBUF_INIT;
+	int found = 0;
+
+	for (long i = tb + 1; i < at && found < 2; i++) {
+		int n = import_names(ring_at(m, pk->idx[i])->text, prefix, p, unshown, &one);
+		if (n && (!found || strcmp(one.buf, name.buf) != 0)) {
+			found += n;
+			strbuf_reset(&name);
+			strbuf_adds(&name, one.buf);
+		}
+	}
+	const struct rc_proc *proc = found ? NULL : procs_leader(m, pk->pid);
+	for (int i = 1; proc && i < proc->argc && found < 2; i++) {
+		int n = proc->argv[i] ? import_names(proc->argv[i], prefix, p, unshown, &one) : 0;
+		if (n && (!found || strcmp(one.buf, name.buf) != 0)) {
+			found += n;
+			strbuf_reset(&name);
+			strbuf_adds(&name, one.buf);
+		}
+	}
+	bool ok = found == 1;
+	if (ok) {
+		strbuf_reset(module);
+		strbuf_adds(module, name.buf);
+	}
+	free(prefix);
+	strbuf_release(&name);
+	strbuf_release(&one);
+	return ok;
+}
+
 static const char *prog_name(const struct rc_procs *m, int pid)
 {
 	const struct rc_proc *p = procs_leader(m, pid);
@@ -485,6 +589,19 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	}
 	struct strbuf module = STRBUF_INIT, shown = STRBUF_INIT;
 	bool is_module = tb >= 0 && missing_module(msg, &module);
+	bool completed = is_module && complete_module(m, pk, tb, at, o->cut ? o->unshown : 0, &module);
+	/* Cut before the name ("ModuleNotFoundError: No module n..."): what
+	 * the write left out is the rest of that text, the name, its quote. */
+	static const char mnf[] = "ModuleNotFoundError: No module named '";
+	size_t ml = strlen(msg);
+	if (!is_module && tb >= 0 && o->cut && ml > 3 && ml - 3 < strlen(mnf) && strcmp(msg + ml - 3, "...") == 0 &&
+	    strncmp(msg, mnf, ml - 3) == 0) {
+		size_t rest = strlen(mnf) - (ml - 3);
+		strbuf_reset(&module);
+		strbuf_adds(&module, "...");
+		completed = is_module = complete_module(m, pk, tb, at, o->unshown > rest ? o->unshown - rest : 0,
+							&module);
+	}
 	const char *what = cxx_what(m, pk, at, &type);
 	const char *prog = name;
 	struct rc_finding *f;
@@ -529,8 +646,12 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	if (cut && !(tb >= 0 && !have_exception)) {
 		char *sum = f->summary;
 		f->summary = NULL;
-		finding_setf(&f->summary, "%s (strace -s %zu cut this write; record with a larger -s)", sum,
-			     cut->shown);
+		if (completed)
+			finding_setf(&f->summary, "%s (strace -s %zu cut the message; the name is whole where "
+				     "the program imports it)", sum, cut->shown);
+		else
+			finding_setf(&f->summary, "%s (strace -s %zu cut this write; record with a larger -s)", sum,
+				     cut->shown);
 		free(sum);
 	}
 	f->pid = o->pid;

@@ -299,5 +299,10 @@ bool noise_path(const char *path)
 		return true;
 	if (python_probe(path, base))
 		return true;
+	/* "<unknown>", "<string>", "<frozen importlib._bootstrap>": the names
+	 * Python gives code that has no file. Its traceback printer (3.13's)
+	 * tries to open them for source lines; they never exist. */
+	if (path[0] == '<' && path[n - 1] == '>' && !slash)
+		return true;
 	return loader_subdir_probe(path, n, base);
 }

@@ -139,6 +139,65 @@ static void last_words_are_the_cause(void **state)
 	rt_release(&t);
 }
 
+/* strace -s 32 cut the module's name out of ModuleNotFoundError; the
+ * name is whole where the program imports it: the source line its
+ * traceback quotes (Debian's 3.11 on a script), or the code on its
+ * command line (3.13 with -c, whose whole exception line is one write, cut
+ * before the name; the length of the write says how long the name is).
+ * Both are real logs of this machine, the calls between trimmed. 3.13
+ * also opens "<unknown>" for a source line: a name for code without a
+ * file, never a missing file. */
+static void module_cut_by_s_is_named(void **state)
+{
+	(void)state;
+	static const char *const logs[] = {
+		"14166 execve(\"/usr/bin/python3\", [\"/usr/bin/python3\", \"serve.py\"], 0x7ffc /* 37 vars */) = 0\n"
+		"14166 write(2, \"Traceback (most recent call last\"..., 35) = 35\n"
+		"14166 write(2, \"  File \\\"/tmp/s3/serve.py\\\", line \"..., 47) = 47\n"
+		"14166 write(2, \"    \", 4)               = 4\n"
+		"14166 write(2, \"import sonic_tts_engine\", 23) = 23\n"
+		"14166 write(2, \"\\n\", 1)                 = 1\n"
+		"14166 write(2, \"ModuleNotFoundError\", 19) = 19\n"
+		"14166 write(2, \": \", 2)                 = 2\n"
+		"14166 write(2, \"No module named 'sonic_tts_engin\"..., 34) = 34\n"
+		"14166 write(2, \"\\n\", 1)                 = 1\n"
+		"14166 exit_group(1)                     = ?\n"
+		"14166 +++ exited with 1 +++\n",
+		"16146 execve(\"/root/.pyenv/versions/3.13.0/bin/python\", [\"/root/.pyenv/versions/3.13.0/bin\"..., "
+		"\"-c\", \"import sonic_tts_engine\"], 0x7ffc /* 37 vars */) = 0\n"
+		"16146 write(2, \"Traceback (most recent call last\"..., 35) = 35\n"
+		"16146 openat(AT_FDCWD, \"<unknown>\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+		"16146 write(2, \"  File \\\"<string>\\\", line 1, in <m\"..., 67) = 67\n"
+		"16146 write(2, \"ModuleNotFoundError: No module n\"..., 56) = 56\n"
+		"16146 exit_group(1)                     = ?\n"
+		"16146 +++ exited with 1 +++\n",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(logs); i++) {
+		struct rt t;
+		rt_init(&t);
+		run_log(&t, logs[i], true);
+		assert_shape(&t);
+		assert_string_equal(t.out.v[0]->rule, "error-message");
+		assert_true(contains(t.out.v[0]->summary, "python cannot import module 'sonic_tts_engine'"));
+		assert_null(rt_find(&t, "missing-file"));
+		assert_int_equal(causes(&t), 1);
+		rt_release(&t);
+	}
+	/* Two names that fit are none. */
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"20 execve(\"/usr/bin/python3\", [\"python3\", \"-c\", \"import sonic_tts_engine, sonic_tts_engino\"], "
+		"0x7ffc /* 37 vars */) = 0\n"
+		"20 write(2, \"Traceback (most recent call last\"..., 35) = 35\n"
+		"20 write(2, \"No module named 'sonic_tts_engin\"..., 34) = 34\n"
+		"20 exit_group(1)                     = ?\n"
+		"20 +++ exited with 1 +++\n",
+		true);
+	assert_false(contains(t.out.v[0]->summary, "'sonic_tts_engine'"));
+	rt_release(&t);
+}
+
 /* A supervisor's SIGTERM to its other worker after one failed is that
  * failure's consequence, and so is the supervisor's own exit. */
 static void supervisor_stops_the_rest(void **state)
@@ -640,6 +699,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(exec_failure_and_its_echoes),
 		cmocka_unit_test(last_words_are_the_cause),
+		cmocka_unit_test(module_cut_by_s_is_named),
 		cmocka_unit_test(supervisor_stops_the_rest),
 		cmocka_unit_test(abort_under_its_words),
 		cmocka_unit_test(shell_reports_the_crash),
