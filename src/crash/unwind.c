@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "crash/rules.h"
+#include "crash/procmap.h"
 #include "crash/symindex.h"
 #include "crash/unwind.h"
 #include "util/hmap.h"
@@ -1467,6 +1468,7 @@ struct crash_thread_unwind {
 	/* pcs in no module even after reading the modules again (JIT code,
 	 * a thunk in anonymous memory): no reason to read them again. */
 	struct hmap no_module;
+	int maps_fd;		/* /proc/PID/maps, for PROCMAP_QUERY; -1 none */
 };
 
 /* The process's modules, added to those reported before (libdwfl keeps
@@ -1495,10 +1497,64 @@ static int report_modules(struct crash_thread_unwind *w, struct strbuf *err)
 	return 0;
 }
 
+/* The libraries that hold U's pcs in no module, each reported as the
+ * run of its file's mappings that dwfl_linux_proc_report would report
+ * (procmap.h), without reading the process's whole maps; a pc in no
+ * file's mapping (anonymous memory: JIT code, or a walk gone astray) is
+ * in no module after reading them either. False, with nothing reported,
+ * when the kernel cannot say: then the maps are read. */
+static bool report_new_runs(struct crash_thread_unwind *w)
+{
+	struct unwinder *u = &w->u;
+	struct run { uint64_t low, high; char *name; } runs[8];
+	size_t n = 0;
+	bool ok = w->maps_fd >= 0;
+
+	for (size_t i = 0; ok && i < u->nraw; i++) {
+		uint64_t pc = u->raw[i].pc;
+		bool have = !pc || dwfl_addrmodule(u->dwfl, pc) || hmap_get_int(&w->no_module, (long long)(pc >> 1));
+		for (size_t k = 0; k < n && !have; k++)
+			have = pc >= runs[k].low && pc < runs[k].high;
+		if (have)
+			continue;
+		int r = n < ARRAY_SIZE(runs) ? crash_procmap_file_run(w->maps_fd, pc, &runs[n].low, &runs[n].high,
+								     &runs[n].name) : 0;
+		if (r < 0) {
+			close(w->maps_fd);
+			w->maps_fd = -1;
+		}
+		if (r == 1)
+			n++;
+		else if (r != 0)
+			ok = false;
+	}
+	if (ok && n) {
+		dwfl_report_begin_add(u->dwfl);
+		for (size_t k = 0; k < n && ok; k++)
+			ok = dwfl_report_module(u->dwfl, runs[k].name, runs[k].low, runs[k].high) != NULL;
+		ok = dwfl_report_end(u->dwfl, NULL, NULL) == 0 && ok;
+	}
+	for (size_t k = 0; k < n; k++)
+		free(runs[k].name);
+	if (!ok)
+		return false;
+	if (!n)
+		return true;
+	forget_moduleless(u);
+	read_modules(u);
+	if (!w->c.sym_py_runtime || !w->c.sym_abort_msg)
+		find_symbols(u);
+	return true;
+}
+
 struct crash_thread_unwind *crash_thread_unwind_new(pid_t pid, struct strbuf *err)
 {
 	struct crash_thread_unwind *w = xcalloc(1, sizeof(*w));
 	struct unwinder *u = &w->u;
+	char maps[64];
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	w->maps_fd = open(maps, O_RDONLY | O_CLOEXEC);
 
 	crash_init(&w->c);
 	w->c.pages = crash_pages_new();
@@ -1668,7 +1724,7 @@ int crash_thread_unwind(struct crash_thread_unwind *w, struct rc_thread *t, cons
 	/* A frame in code the modules lack: read them again, walk again. */
 	if (unknown_pc(w, false)) {
 		free(why);
-		if (report_modules(w, err) < 0)
+		if (!report_new_runs(w) && report_modules(w, err) < 0)
 			return -1;
 		walk_one(u, t->tid, &why);
 		unknown_pc(w, true);
@@ -1697,6 +1753,8 @@ void crash_thread_unwind_free(struct crash_thread_unwind *w)
 	w->c.pages = NULL;
 	crash_release(&w->c);
 	hmap_release(&w->no_module, NULL);
+	if (w->maps_fd >= 0)
+		close(w->maps_fd);
 	free(w);
 }
 

@@ -25,6 +25,7 @@
 #include "harness.h"
 
 #include "crash/crash.h"
+#include "crash/procmap.h"
 #include "crash/python.h"
 #include "crash/symindex.h"
 #include "crash/unwind.h"
@@ -1069,6 +1070,85 @@ static void test_symindex(void **state)
 	assert_true(compared > 4000);
 }
 
+/* ---- a file's mappings by PROCMAP_QUERY ---- */
+
+/* Every run of one file's mappings in this process's /proc/self/maps,
+ * grouped as dwfl_linux_proc_report groups them (consecutive file-backed
+ * lines of one inode, the anonymous ones between skipped), is what
+ * crash_procmap_file_run finds from its first address, from an address in
+ * its last mapping, and from one byte before its end; an address in
+ * anonymous memory is in no file's mapping. Runs whose file does not map
+ * from offset 0 at their start (a data file mapped at an offset) are ones
+ * it may leave to the maps, never answer wrongly. */
+static void test_procmap(void **state)
+{
+	(void)state;
+	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	uint64_t low, high;
+	char *name = NULL;
+	void *anon = malloc(1 << 20);	/* an mmap of its own: anonymous */
+	int r = crash_procmap_file_run(fd, (uint64_t)(uintptr_t)anon + 4096, &low, &high, &name);
+	free(anon);
+	if (r < 0) {
+		close(fd);
+		skip();	/* a kernel before 6.11 */
+	}
+	assert_int_equal(r, 0);
+
+	FILE *f = fopen("/proc/self/maps", "re");
+	assert_non_null(f);
+	char line[4096 + 256], run_name[4096] = "";
+	uint64_t run_low = 0, run_high = 0, run_last = 0, run_ino = 0;
+	unsigned run_maj = 0, run_min = 0;
+	size_t checked = 0;
+	bool more = true;
+	while (more) {
+		uint64_t start = 0, end = 0, off = 0, ino = 0;
+		unsigned maj = 0, min = 0;
+		int at = 0;
+		more = fgets(line, sizeof(line), f) != NULL;
+		line[strcspn(line, "\n")] = '\0';
+		bool file = more &&
+			    sscanf(line, "%lx-%lx %*s %lx %x:%x %lu %n", &start, &end, &off, &maj, &min, &ino, &at) >= 6 &&
+			    at > 0 && line[at] == '/' && (ino || maj || min);
+		if (more && !file)
+			continue;
+		if (file && run_name[0] && ino == run_ino && maj == run_maj && min == run_min) {
+			run_last = start;
+			run_high = end;
+			continue;
+		}
+		/* The run before this line is complete: ask for it. */
+		if (run_name[0] && !strstr(run_name, " (deleted)")) {
+			uint64_t probes[] = { run_low, run_last, run_high - 1 };
+			for (size_t i = 0; i < ARRAY_SIZE(probes); i++) {
+				r = crash_procmap_file_run(fd, probes[i], &low, &high, &name);
+				assert_true(r == 1 || r == CRASH_PROCMAP_UNSURE);
+				if (r != 1)
+					continue;
+				assert_int_equal(low, run_low);
+				assert_int_equal(high, run_high);
+				assert_string_equal(name, run_name);
+				free(name);
+				checked++;
+			}
+		}
+		if (file) {
+			snprintf(run_name, sizeof(run_name), "%s", line + at);
+			run_low = run_last = start;
+			run_high = end;
+			run_ino = ino;
+			run_maj = maj;
+			run_min = min;
+		}
+	}
+	fclose(f);
+	close(fd);
+	/* The test binary, libc, libdw, libelf, cmocka, the loader at least. */
+	assert_true(checked >= 3 * 6);
+}
+
 /* ---- demangling ---- */
 
 static void test_demangle(void **state)
@@ -1132,6 +1212,7 @@ int main(void)
 		cmocka_unit_test(test_live),
 		cmocka_unit_test(test_python_program),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_procmap),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
