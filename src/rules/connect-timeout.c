@@ -9,7 +9,11 @@
  *    trace ended) a long while later, as event loops (epoll) give up.
  * An attempt whose fd later reported success (SO_ERROR = 0, data moved)
  * is not a timeout, and refusals are connect-failed's. Attempts are grouped
- * by peer address; a later successful connect to it recovers them.
+ * by the program that made them and their peer address: a server that
+ * connects to its own port (to fill its backlog, as a health probe) is
+ * not the client's "attempt 2 of 4". A later successful connect by the
+ * same program recovers them. A connection to a loopback port the same
+ * process bound is one to itself, not a wait for anyone else: no finding.
  * Port 53 (DNS) is dns-failure's.
  */
 #include <errno.h>
@@ -32,6 +36,8 @@
 #define RULE_ID "connect-timeout"
 #define MAX_PEERS 1024
 #define MAX_PENDING 4096
+/* Ports bound, by process, kept: a server binds a few. */
+#define MAX_OWN_PORTS 4096
 /* A pending connect abandoned after this long without any poll expiring
  * on it (event loops waiting in epoll) still counts as timed out. */
 #define ABANDON_SECONDS 1.0
@@ -64,7 +70,8 @@ struct peer {
 
 struct state {
 	struct hmap attempts;	/* connect seq -> struct attempt* */
-	struct hmap peers;	/* addr -> struct peer* */
+	struct hmap peers;	/* "leader addr" -> struct peer* */
+	struct hmap own_ports;	/* own_port_key: the ports a process bound */
 	uint64_t dropped;
 	bool purged;		/* attempts were forgotten to stay bounded */
 };
@@ -74,6 +81,7 @@ static void init(void *p)
 	struct state *s = p;
 
 	hmap_init(&s->attempts);
+	hmap_init(&s->own_ports);
 	hmap_init(&s->peers);
 }
 
@@ -102,6 +110,7 @@ static void release(void *p)
 	struct state *s = p;
 
 	hmap_release(&s->attempts, attempt_free);
+	hmap_release(&s->own_ports, NULL);
 	hmap_release(&s->peers, peer_free);
 }
 
@@ -132,19 +141,36 @@ static struct attempt *attempt_get(struct state *s, uint64_t seq, bool create)
 	return a;
 }
 
+/* The key of process LEADER's attempts to ADDR. */
+static char *peer_key(int leader, const char *addr)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%d %s", leader, addr);
+	return strbuf_detach(&sb);
+}
+
+static long long own_port_key(int leader, int port)
+{
+	return ((long long)leader << 17) | (port & 0xffff);
+}
+
 static struct peer *peer_get(struct state *s, int family, const char *host, int port, bool abstract,
-			     const struct rc_event *e)
+			     const struct rc_event *e, int leader)
 {
 	char *addr = rule_addr_format(family, host, port, abstract);
-	void **slot = hmap_get(&s->peers, addr, strlen(addr));
+	char *key = peer_key(leader, addr);
+	void **slot = hmap_get(&s->peers, key, strlen(key));
 
 	if (slot) {
 		free(addr);
+		free(key);
 		return *slot;
 	}
 	if (s->peers.count >= MAX_PEERS) {
 		s->dropped++;
 		free(addr);
+		free(key);
 		return NULL;
 	}
 	struct peer *pe = xcalloc(1, sizeof(*pe));
@@ -154,7 +180,8 @@ static struct peer *peer_get(struct state *s, int family, const char *host, int 
 	pe->port = port;
 	pe->first_seq = e->seq;
 	pe->longest = -1;
-	*hmap_put(&s->peers, addr, strlen(addr), NULL) = pe;
+	*hmap_put(&s->peers, key, strlen(key), NULL) = pe;
+	free(key);
 	return pe;
 }
 
@@ -173,14 +200,18 @@ static struct peer *timed_out(struct state *s, const struct rc_event *e, const s
 {
 	if (!rule_connect_peer(family, port))
 		return NULL;
-	struct peer *pe = peer_get(s, family, host, port, abstract, e);
+	int leader = rule_leader(ctx, e->pid);
+	if ((family == AF_INET || family == AF_INET6) && host && rule_loopback(host) &&
+	    hmap_get_int(&s->own_ports, own_port_key(leader, port)))
+		return NULL;
+	struct peer *pe = peer_get(s, family, host, port, abstract, e, leader);
 	if (!pe)
 		return NULL;
 	int base = pe->count == 0 ? 0 : 2;
 	set_ev(&pe->ev[base], connect_line, connect_line ? strlen(connect_line) : 0);
 	set_ev(&pe->ev[base + 1], expiry_line, expiry_line ? strlen(expiry_line) : 0);
 	pe->count++;
-	pe->pid = rule_leader(ctx, e->pid);
+	pe->pid = leader;
 	pe->tid = e->pid;
 	pe->last_seq = e->seq;
 	pe->connect_seq = connect_seq;
@@ -194,16 +225,30 @@ static struct peer *timed_out(struct state *s, const struct rc_event *e, const s
 	return pe;
 }
 
-static void succeeded(struct state *s, int family, const char *host, int port, bool abstract)
+/* Process E->pid's connect to the address got through. */
+static void succeeded(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx, int family,
+		      const char *host, int port, bool abstract)
 {
 	if (!s->peers.count)
 		return;
 	char *addr = rule_addr_format(family, host, port, abstract);
-	void **slot = hmap_get(&s->peers, addr, strlen(addr));
+	char *key = peer_key(rule_leader(ctx, e->pid), addr);
+	void **slot = hmap_get(&s->peers, key, strlen(key));
 
 	if (slot)
 		((struct peer *)*slot)->recovered = true;
 	free(addr);
+	free(key);
+}
+
+/* E, a bind or a getsockname that worked, named a port of its process's
+ * own: connects from it to that port on loopback reach itself. */
+static void own_port(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	if (!e->ret_known || e->err || e->ret != 0 || e->sa.port <= 0 ||
+	    (e->sa.family != AF_INET && e->sa.family != AF_INET6) || s->own_ports.count >= MAX_OWN_PORTS)
+		return;
+	hmap_put_int(&s->own_ports, own_port_key(rule_leader(ctx, e->pid), e->sa.port), NULL);
 }
 
 /* The pending connect on F was given up at time END (the close, or the
@@ -271,7 +316,7 @@ static void on_connect(struct state *s, const struct rc_event *e, const struct r
 
 	if (e->ret_known && e->ret == 0 && !e->err) {
 		if (e->sa.family)
-			succeeded(s, e->sa.family, e->sa.host, e->sa.port, e->sa.abstract);
+			succeeded(s, e, ctx, e->sa.family, e->sa.host, e->sa.port, e->sa.abstract);
 		return;
 	}
 	if (f && f->connecting) {
@@ -285,7 +330,7 @@ static void on_connect(struct state *s, const struct rc_event *e, const struct r
 		if (a)
 			a->resolved = true;
 		if (e->err == EISCONN)
-			succeeded(s, f->family, f->peer_host, f->peer_port, f->abstract);
+			succeeded(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract);
 		else if (e->err == ETIMEDOUT)
 			reported_timeout(s, e, ctx, f);
 		return;
@@ -312,7 +357,7 @@ static void resolve_fd(struct state *s, const struct rc_event *e, const struct r
 		return;
 	a->resolved = true;
 	if (!err)
-		succeeded(s, f->family, f->peer_host, f->peer_port, f->abstract);
+		succeeded(s, e, ctx, f->family, f->peer_host, f->peer_port, f->abstract);
 	else if (err == ETIMEDOUT)
 		reported_timeout(s, e, ctx, f);
 }
@@ -378,6 +423,10 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		return;
 	case SYS_close:
 		on_close(s, e, ctx);
+		return;
+	case SYS_bind:
+	case SYS_getsockname:
+		own_port(s, e, ctx);
 		return;
 	default:
 		break;
@@ -499,7 +548,7 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 			     "the program tried many addresses; the ones above show the pattern");
 }
 
-static const long reads_calls[] = { SYS_connect, SYS_getsockopt, SYS_close, -1 };
+static const long reads_calls[] = { SYS_connect, SYS_getsockopt, SYS_close, SYS_bind, SYS_getsockname, -1 };
 
 const struct rc_rule_ops rc_rule_connect_timeout_ops = {
 	.state_size = sizeof(struct state),

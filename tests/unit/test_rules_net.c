@@ -582,6 +582,25 @@ static void poll_timeout(void **state)
 	rt_release(&t);
 }
 
+/* Attempts belong to the program that made them (a real log): a loopback
+ * server fills its own accept queue by connecting to itself twice, then
+ * a client's create_connection(timeout=2.5) times out on it. The client's
+ * one attempt of 2.5 s is the finding, in its process; the server's
+ * connects to a port it bound itself are no wait at all (they made "6.2 s,
+ * 3 attempts" of it, in the server). */
+static void attempts_belong_to_their_program(void **state)
+{
+	struct rt t;
+	(void)state;
+	const struct rc_finding *f =
+		rt_expect_log(&t, "net-connect-to-itself.log", "connect-timeout", "after 2.5 s", true);
+	assert_int_equal(rt_count(&t, "connect-timeout"), 1);
+	assert_false(contains(f->summary, "attempts"));
+	assert_int_equal(f->pid, 11229);
+	assert_true(f->duration_s > 2.4 && f->duration_s < 2.6);
+	rt_release(&t);
+}
+
 /* An infinite poll until the kernel gives up: SO_ERROR says ETIMEDOUT. */
 static void so_error_timeout(void **state)
 {
@@ -1204,6 +1223,7 @@ int main(void)
 		cmocka_unit_test(unreachable_advice),
 		cmocka_unit_test(blocking_timeout),
 		cmocka_unit_test(poll_timeout),
+		cmocka_unit_test(attempts_belong_to_their_program),
 		cmocka_unit_test(so_error_timeout),
 		cmocka_unit_test(sliced_polls_one_attempt),
 		cmocka_unit_test(nonblocking_success_quiet),
