@@ -5,7 +5,7 @@
  * errno values and no order. That is not enough to name a cause, but it
  * says where the program's system calls went, how many failed and of
  * which kinds, and what to record to learn more. No event reaches this
- * rule: the diagnosis hands it the tables the log held (event/summary.h). */
+ * rule: the diagnosis hands it the tables the log held (event/call-summary.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -15,7 +15,7 @@
 
 #include "event/event.h"
 #include "event/procs.h"
-#include "event/summary.h"
+#include "event/call-summary.h"
 #include "lookup/lookup.h"
 #include "rules/finding.h"
 

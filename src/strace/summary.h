@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "event/summary.h"
+#include "event/call-summary.h"
 
 #define STRACE_SUMMARY_MAX_ROWS 1024
 #define STRACE_SUMMARY_MAX_COLS 12

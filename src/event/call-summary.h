@@ -2,8 +2,8 @@
  * failures and time per call, with no paths, addresses or order. The
  * strace parser reads them (strace/summary.h), and the call-summary rule
  * says what they show (rules/call-summary.c). */
-#ifndef RC_EVENT_SUMMARY_H
-#define RC_EVENT_SUMMARY_H
+#ifndef RC_EVENT_CALL_SUMMARY_H
+#define RC_EVENT_CALL_SUMMARY_H
 
 #include <stddef.h>
 #include <stdint.h>
