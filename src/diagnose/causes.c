@@ -5,8 +5,9 @@
  * links each consequence to its cause, so that the report names one cause
  * with what it led to and counts causes, not echoes.
  *
- * The links, tried in this order (a finding takes the first that fits,
- * and the best-ranked cause that fits):
+ * First a file missing from a cache and the failure to fetch it become
+ * one finding (fold_fetches). The links, tried in this order (a finding
+ * takes the first that fits, and the best-ranked cause that fits):
  *  1. a fatal signal (crashed) that another finding about the same
  *     process and signal explains: a crash rule, bad-file-mapping,
  *     out-of-memory's OOM kill;
@@ -392,8 +393,93 @@ static int cmp_report(const void *a, const void *b)
 	return cmp_seq(a, b);
 }
 
+/* Whether PATH is in a cache: a directory whose name says it is one
+ * (~/.cache, $XDG_CACHE_HOME, /var/cache, a "cache" or "Cache" of a
+ * program's own, huggingface's "hub"), where programs keep what they
+ * fetch. */
+static bool cached_path(const char *path)
+{
+	return strstr(path, "/.cache/") || strcasestr(path, "cache/") || strstr(path, "/hub/");
+}
+
+/* The network failures a fetch ends in. */
+static bool fetch_failed(const struct rc_finding *f)
+{
+	return strcmp(f->rule, "connect-timeout") == 0 || strcmp(f->rule, "connect-failed") == 0 ||
+	       strcmp(f->rule, "dns-failure") == 0;
+}
+
+/* A file a program did not find in its cache, and then failed to fetch:
+ * one failure, the miss and the fetch in one story ("'narrator-v2.pth'
+ * is not cached, and fetching it failed: connection to ... timed out
+ * after 2.5 s"), not a network cause with a missing file ranked apart.
+ * The program went on after the miss, to the network: the miss was one
+ * it expected, the fetch's failure is what failed it. Folded: a missing
+ * file in a cache, and the first network failure of the same process
+ * after it; the missing-file finding goes, its call joins the other's
+ * evidence. */
+static void fold_fetches(struct rc_findings *list, const struct rc_procs *m)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		struct rc_finding *n = list->v[i], *miss = NULL;
+		size_t at = 0;
+		if (!fetch_failed(n))
+			continue;
+		for (size_t k = 0; k < list->count; k++) {
+			struct rc_finding *f = list->v[k];
+			if (strcmp(f->rule, "missing-file") == 0 && f->path && f->seq < n->seq &&
+			    cached_path(f->path) && leader_of(m, f->pid) == leader_of(m, n->pid) &&
+			    (!miss || f->seq > miss->seq)) {
+				miss = f;
+				at = k;
+			}
+		}
+		if (!miss)
+			continue;
+		/* No other network failure of the process between them: the
+		 * first fetch after the miss is its fetch. */
+		bool first = true;
+		for (size_t k = 0; k < list->count && first; k++)
+			first = !(fetch_failed(list->v[k]) && list->v[k] != n && list->v[k]->seq > miss->seq &&
+				  list->v[k]->seq < n->seq && leader_of(m, list->v[k]->pid) == leader_of(m, n->pid));
+		if (!first)
+			continue;
+		const char *slash = strrchr(miss->path, '/');
+		char *sum = n->summary;
+		n->summary = NULL;
+		finding_setf(&n->summary, "'%s' is not cached, and fetching it failed: %s", slash ? slash + 1 : miss->path,
+			     sum);
+		free(sum);
+		if (!n->path)
+			finding_set(&n->path, miss->path);
+		if (n->advice) {
+			char *adv = n->advice;
+			n->advice = NULL;
+			finding_setf(&n->advice, "%s; or put the file where the program looks for it first ('%s'), "
+				     "and it need not fetch it", adv, miss->path);
+			free(adv);
+		}
+		finding_echo_name(n, slash ? slash + 1 : miss->path);
+		/* The miss's call first: the story in order. */
+		if (miss->nevidence && n->nevidence < RC_EVIDENCE_MAX) {
+			memmove(n->evidence + 1, n->evidence, (size_t)n->nevidence * sizeof(*n->evidence));
+			n->evidence[0] = miss->evidence[0];
+			miss->evidence[0] = NULL;
+			n->nevidence++;
+		}
+		if (miss->effective > n->effective)
+			n->effective = miss->effective;
+		finding_free(miss);
+		memmove(list->v + at, list->v + at + 1, (list->count - at - 1) * sizeof(*list->v));
+		list->count--;
+		if (at < i)
+			i--;
+	}
+}
+
 void findings_link(struct rc_findings *list, const struct rc_procs *m)
 {
+	fold_fetches(list, m);
 	struct links l = { list->v, list->count, m, NULL, 0 };
 
 	if (!l.n)

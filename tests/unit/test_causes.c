@@ -198,6 +198,54 @@ static void module_cut_by_s_is_named(void **state)
 	rt_release(&t);
 }
 
+/* A model not in the cache, and then its download timing out, is one
+ * failure, ranked first: not a connect-timeout cause with a missing file
+ * apart (a real log of scenario 65, the calls between trimmed). A missing
+ * file outside any cache, then a connect that times out, are two causes:
+ * nothing says the one was fetched for the other. */
+static void miss_then_fetch_is_one_story(void **state)
+{
+	(void)state;
+	static const char head[] =
+		"16854 16:08:13.600000 execve(\"/usr/bin/python3\", [\"python3\", \"fetch_model.py\", \"35841\"], "
+		"0x7ffc /* 9 vars */) = 0 <0.000300>\n";
+	static const char tail[] =
+		"16854 16:08:13.681494 socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC, IPPROTO_TCP) = 3<socket:[1903948]> "
+		"<0.000028>\n"
+		"16854 16:08:13.681632 connect(3<socket:[1903948]>, {sa_family=AF_INET, sin_port=htons(35841), "
+		"sin_addr=inet_addr(\"127.0.0.1\")}, 16) = -1 EINPROGRESS (Operation now in progress) <0.000055>\n"
+		"16854 16:08:13.681735 poll([{fd=3<socket:[1903948]>, events=POLLOUT|POLLERR}], 1, 2500) = 0 "
+		"(Timeout) <2.502712>\n"
+		"16854 16:08:16.184603 close(3<socket:[1903948]>) = 0 <0.000059>\n"
+		"16854 16:08:16.190000 write(2<pipe:[1]>, \"TimeoutError: timed out\\n\", 24) = 24 <0.000010>\n"
+		"16854 16:08:16.200000 exit_group(1)                     = ?\n"
+		"16854 16:08:16.200100 +++ exited with 1 +++\n";
+	static const char *const miss[] = {
+		"16854 16:08:13.665344 openat(AT_FDCWD</tmp/w>, \"/tmp/w/cache/voices/narrator-v2.pth\", "
+		"O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory) <0.000116>\n",
+		"16854 16:08:13.665344 openat(AT_FDCWD</tmp/w>, \"/srv/voices/narrator-v2.pth\", "
+		"O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory) <0.000116>\n",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(miss); i++) {
+		struct strbuf log = STRBUF_INIT;
+		struct rt t;
+		strbuf_addf(&log, "%s%s%s", head, miss[i], tail);
+		rt_init(&t);
+		run_log(&t, log.buf, false);
+		assert_shape(&t);
+		assert_string_equal(t.out.v[0]->rule, "connect-timeout");
+		bool cached = i == 0;
+		assert_int_equal(contains(t.out.v[0]->summary, "'narrator-v2.pth' is not cached, and fetching it "
+					  "failed: connection to '127.0.0.1:35841' timed out after 2.5 s"), cached);
+		assert_int_equal(rt_find(&t, "missing-file") == NULL, cached);
+		assert_int_equal(causes(&t), cached ? 1 : 2);
+		if (cached)
+			assert_true(has_evidence(t.out.v[0], "narrator-v2.pth"));
+		rt_release(&t);
+		strbuf_release(&log);
+	}
+}
+
 /* A supervisor's SIGTERM to its other worker after one failed is that
  * failure's consequence, and so is the supervisor's own exit. */
 static void supervisor_stops_the_rest(void **state)
@@ -700,6 +748,7 @@ int main(void)
 		cmocka_unit_test(exec_failure_and_its_echoes),
 		cmocka_unit_test(last_words_are_the_cause),
 		cmocka_unit_test(module_cut_by_s_is_named),
+		cmocka_unit_test(miss_then_fetch_is_one_story),
 		cmocka_unit_test(supervisor_stops_the_rest),
 		cmocka_unit_test(abort_under_its_words),
 		cmocka_unit_test(shell_reports_the_crash),
