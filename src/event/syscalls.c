@@ -110,9 +110,59 @@ static void put(const struct rc_syscall *row)
 	T.slots[i] = (unsigned)++T.nrows;
 }
 
+/* Calls of other architectures (logs from armv7, i386, arm64,
+ * ppc64le...) each with this architecture's call that means the same,
+ * with the same arguments where a rule reads them: their 64-bit file
+ * offsets and sizes (stat64, _llseek, mmap2 in pages), their 64-bit
+ * times (*_time64), their 32-bit ids (getuid32), old names (ugetrlimit,
+ * sigreturn, waitpid). A name not listed in syscalls.def gets the row
+ * of the call it means. */
+static const struct family {
+	const char *name, *as;
+} families[] = {
+	{ "stat64", "stat" }, { "lstat64", "lstat" }, { "oldstat", "stat" }, { "oldlstat", "lstat" },
+	{ "fstatat64", "newfstatat" }, { "fstat64", "fstat" }, { "oldfstat", "fstat" },
+	{ "truncate64", "truncate" }, { "ftruncate64", "ftruncate" }, { "statfs64", "statfs" },
+	{ "fstatfs64", "fstatfs" }, { "fcntl64", "fcntl" }, { "_llseek", "lseek" }, { "sendfile64", "sendfile" },
+	{ "mmap2", "mmap" }, { "futex_time64", "futex" }, { "recvmmsg_time64", "recvmmsg" },
+	{ "ppoll_time64", "ppoll" }, { "_newselect", "select" }, { "pselect6_time64", "pselect6" },
+	{ "clone2", "clone" }, { "send", "sendto" }, { "recv", "recvfrom" },
+	{ "clock_gettime64", "clock_gettime" }, { "clock_settime64", "clock_settime" },
+	{ "clock_adjtime64", "clock_adjtime" }, { "clock_getres_time64", "clock_getres" },
+	{ "clock_nanosleep_time64", "clock_nanosleep" }, { "timer_gettime64", "timer_gettime" },
+	{ "timer_settime64", "timer_settime" }, { "timerfd_gettime64", "timerfd_gettime" },
+	{ "timerfd_settime64", "timerfd_settime" }, { "utimensat_time64", "utimensat" },
+	{ "io_pgetevents_time64", "io_pgetevents" }, { "mq_timedsend_time64", "mq_timedsend" },
+	{ "mq_timedreceive_time64", "mq_timedreceive" }, { "semtimedop_time64", "semtimedop" },
+	{ "rt_sigtimedwait_time64", "rt_sigtimedwait" }, { "sched_rr_get_interval_time64", "sched_rr_get_interval" },
+	{ "getuid32", "getuid" }, { "geteuid32", "geteuid" }, { "getgid32", "getgid" }, { "getegid32", "getegid" },
+	{ "setuid32", "setuid" }, { "setgid32", "setgid" }, { "setreuid32", "setreuid" },
+	{ "setregid32", "setregid" }, { "setresuid32", "setresuid" }, { "setresgid32", "setresgid" },
+	{ "getresuid32", "getresuid" }, { "getresgid32", "getresgid" }, { "getgroups32", "getgroups" },
+	{ "setgroups32", "setgroups" }, { "setfsuid32", "setfsuid" }, { "setfsgid32", "setfsgid" },
+	{ "chown32", "chown" }, { "lchown32", "lchown" }, { "fchown32", "fchown" },
+	{ "ugetrlimit", "getrlimit" }, { "sigreturn", "rt_sigreturn" }, { "waitpid", "wait4" },
+	{ "fadvise64_64", "fadvise64" }, { "sync_file_range2", "sync_file_range" },
+};
+
+/* Calls newer than the headers here (Linux 6.1), numbered as every
+ * architecture numbers them since 5.1 (one table for the new calls):
+ * what a newer kernel's calls are when this build traces it, and a
+ * newer machine's log names. Only those syscalls.def lists. */
+static const struct newer {
+	const char *name;
+	long nr;
+} newer[] = {
+	{ "cachestat", 451 }, { "fchmodat2", 452 }, { "map_shadow_stack", 453 }, { "futex_wake", 454 },
+	{ "futex_wait", 455 }, { "futex_requeue", 456 }, { "statmount", 457 }, { "listmount", 458 },
+	{ "lsm_get_self_attr", 459 }, { "lsm_set_self_attr", 460 }, { "lsm_list_modules", 461 },
+	{ "mseal", 462 }, { "setxattrat", 463 }, { "getxattrat", 464 }, { "listxattrat", 465 },
+	{ "removexattrat", 466 }, { "open_tree_attr", 467 }, { "file_getattr", 468 }, { "file_setattr", 469 },
+};
+
 static void build(void)
 {
-	size_t want = ARRAY_SIZE(listed) + rc_xlat_syscall.count;
+	size_t want = ARRAY_SIZE(listed) + rc_xlat_syscall.count + ARRAY_SIZE(families);
 	size_t size = 64;
 	long max = 0;
 
@@ -140,6 +190,31 @@ static void build(void)
 		if (x->value >= max && x->value < NR_LIMIT)
 			max = (long)x->value + 1;
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(newer); i++) {
+		struct rc_syscall *r = find(newer[i].name, strlen(newer[i].name));
+		if (r && r->nr < 0) {
+			r->nr = newer[i].nr;
+			max = MAX(max, newer[i].nr + 1);
+		}
+	}
+	/* After the numbers: a family's call has its number (and a call
+	 * the headers number, native here, is its own). */
+	for (size_t i = 0; i < ARRAY_SIZE(families); i++) {
+		const struct family *f = &families[i];
+		const struct rc_syscall *as = find(f->as, strlen(f->as));
+		struct rc_syscall *r = find(f->name, strlen(f->name));
+		if (!as || as->nr < 0 || as->as || (r && r->nr >= 0))
+			continue;
+		if (!r) {
+			struct rc_syscall row = *as;
+			row.name = f->name;
+			row.len = strlen(f->name);
+			put(&row);
+			r = &T.rows[T.nrows - 1];
+		}
+		r->nr = as->nr;
+		r->as = as->name;
+	}
 	T.max = max;
 	T.by_nr = xcalloc((size_t)max + 1, sizeof(*T.by_nr));
 	T.names = xcalloc((size_t)max + 1, sizeof(*T.names));
@@ -150,10 +225,15 @@ static void build(void)
 			if (r->value >= 0 && r->value < max && !T.names[r->value] && (pass || !r->alias))
 				T.names[r->value] = r->name;
 		}
+	for (size_t i = 0; i < ARRAY_SIZE(newer); i++) {
+		const struct rc_syscall *n = find(newer[i].name, strlen(newer[i].name));
+		if (n && n->nr == newer[i].nr && !T.names[n->nr])
+			T.names[n->nr] = n->name;
+	}
 	unsigned long long *classes = xcalloc((size_t)max + 1, sizeof(*classes));
 	for (size_t i = 0; i < ARRAY_SIZE(listed); i++) {
 		const struct rc_syscall *r = find(listed[i].name, listed[i].len);
-		if (r->nr >= 0 && r->nr < max && !T.by_nr[r->nr]) {
+		if (r->nr >= 0 && r->nr < max && !r->as && !T.by_nr[r->nr]) {
 			T.by_nr[r->nr] = r;
 			classes[r->nr] = r->classes;
 		}

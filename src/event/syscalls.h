@@ -199,7 +199,14 @@ enum rc_sc_role {
 struct rc_syscall {
 	const char *name;
 	size_t len;
-	long nr;		/* -1: this architecture has no such call */
+	/* -1: this architecture has no such call, nor one that means the
+	 * same (AS) */
+	long nr;
+	/* A call of another architecture (stat64, mmap2, futex_time64 on
+	 * armv7 and i386, getuid32...) that means the same as this
+	 * architecture's call AS, with the same arguments: numbered as AS,
+	 * so that every rule reads it as AS. NULL for this architecture's. */
+	const char *as;
 	unsigned char nargs;
 	unsigned char rv;	/* enum rc_sc_rv */
 	unsigned char nroles;	/* leading arguments that hold a role */

@@ -467,6 +467,17 @@ void dec_at_path_mode(struct dec *d)
 	umode(d, d->call.args[2]);
 }
 
+/* fchmodat2(dirfd, path, mode, flags): fchmodat with the flags it
+ * lacked (Linux 6.6). */
+void dec_fchmodat2(struct dec *d)
+{
+	if (d->exiting)
+		return;
+	dec_at_path_mode(d);
+	dec_sep(d);
+	xlat_print_flags(d->out, &rc_xlat_at_flags, d->call.args[3], "AT_???");
+}
+
 void dec_unlinkat(struct dec *d)
 {
 	if (d->exiting)
