@@ -9,8 +9,14 @@
  *   SERVFAIL, 5 REFUSED) and ancount 0 means no records. TCP messages
  *   have a 2-byte length first. strace shows only -s bytes (32 by default),
  *   so a name can be cut short: it is reported as far as it goes.
+ * A query is whatever carries it: sendto, sendmmsg, or a write on a
+ * socket connected to port 53 (Go's resolver), and an answer is read
+ * the same ways.
  * Outcomes: an error rcode, an empty answer, a poll on the socket expiring
- * after the query (timeout), the server refusing (ICMP port unreachable:
+ * after the query (timeout), a socket closed with its query unanswered
+ * (a resolver that waits elsewhere, in epoll, then gives up: "no such
+ * host"), one still waiting when the trace ends (an excerpt that stops
+ * at the wait, a run stopped during it), the server refusing (ICMP port unreachable:
  * ECONNREFUSED on send/recv, or, as glibc sees it, a poll saying "ready"
  * with nothing to read: "resolver not running") or being unreachable.
  * A name that resolved at all (glibc asks A and AAAA; one empty answer is
@@ -93,6 +99,7 @@ struct name_rec {
 	uint64_t stack_seq;
 	double last_ts;
 	double waited;		/* seconds spent in expired polls */
+	bool at_end;		/* still unanswered when the trace ended */
 	char *query_line;
 	char *fail_line;
 	char *last_query_line;
@@ -106,8 +113,21 @@ struct dns_sock {
 	char *server;
 	bool awaiting;
 	bool ready_unread;	/* a poll said readable, no read followed */
+	bool expired;		/* a poll on it expired since the query */
 	bool tcp;
+	/* The last query: when, by whom (its thread), and where. */
+	double sent_ts;
+	uint64_t sent_seq;
+	int sent_tid;
 };
+
+/* A query this long unanswered at the end of a trace is a failure: the
+ * end of a run or an attach cut none short that a resolver was about to
+ * answer. */
+#define AT_END_WAIT_S 1.0
+/* A log this short is a pasted excerpt (with times or not): the wait it
+ * ends in is what it was pasted for, however long it had been. */
+#define EXCERPT_EVENTS 400
 
 struct sock_key {
 	int pid;		/* leader */
@@ -384,6 +404,10 @@ static void on_send(struct state *s, const struct rc_event *e, const struct rc_c
 		}
 	}
 	d->awaiting = !event_failed(e);
+	d->expired = false;
+	d->sent_ts = e->ts;
+	d->sent_seq = e->seq;
+	d->sent_tid = e->pid;
 	free(server);
 }
 
@@ -472,6 +496,7 @@ static void on_poll_expired(struct state *s, const struct rc_event *e, const str
 		struct name_rec *n = name_get(s, d->name ? d->name : "", d->name_cut, e);
 		if (!n)
 			continue;
+		d->expired = true;
 		n->waited += waited;
 		failed(n, e, ctx, OUT_TIMEOUT, d->server);
 	}
@@ -504,7 +529,52 @@ static void on_close(struct state *s, const struct rc_event *e, const struct rc_
 
 	if (d)
 		unanswered(s, d, e, ctx);
+	/* Closed with its query unanswered, no poll on it expiring: the
+	 * resolver waited elsewhere (epoll, a read that said EAGAIN) and
+	 * gave up. */
+	if (d && d->awaiting && !d->expired && d->name) {
+		struct name_rec *n = name_get(s, d->name, d->name_cut, e);
+		if (n) {
+			if (e->ts >= 0 && d->sent_ts >= 0 && e->ts > d->sent_ts)
+				n->waited += e->ts - d->sent_ts;
+			failed(n, e, ctx, OUT_TIMEOUT, d->server);
+		}
+	}
 	sock_free(d);
+}
+
+/* Queries still unanswered when the trace ended, in processes that had
+ * not: long enough, or at the end of an excerpt. */
+static void pending_at_end(struct state *s, const struct rc_ctx *ctx)
+{
+	struct hmap_iter it;
+
+	for (struct hmap_node *h = hmap_first(&s->socks, &it); h; h = hmap_next(&s->socks, &it)) {
+		struct dns_sock *d = h->value;
+		struct sock_key key;
+		memcpy(&key, h->key, sizeof(key));
+		const struct sock_key *k = &key;
+		const struct rc_proc *p = procs_get(ctx->procs, k->pid);
+		if (!d->awaiting || d->expired || !d->name || (p && p->ended))
+			continue;
+		bool timed = ctx->max_ts >= 0 && d->sent_ts >= 0;
+		if (!(timed && ctx->max_ts - d->sent_ts >= AT_END_WAIT_S) && ctx->nevents > EXCERPT_EVENTS)
+			continue;
+		struct rc_event at_end;
+		event_clear(&at_end);
+		at_end.kind = RC_EV_SYSCALL;
+		at_end.pid = d->sent_tid;
+		at_end.seq = d->sent_seq;
+		at_end.ts = d->sent_ts;
+		at_end.fd = k->fd;
+		struct name_rec *n = name_get(s, d->name, d->name_cut, &at_end);
+		if (!n)
+			continue;
+		if (timed && ctx->max_ts - d->sent_ts >= AT_END_WAIT_S)
+			n->waited += ctx->max_ts - d->sent_ts;
+		n->at_end = true;
+		failed(n, &at_end, ctx, OUT_TIMEOUT, d->server);
+	}
 }
 
 static void on_open(struct state *s, const struct rc_event *e)
@@ -522,8 +592,14 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	if (e->kind != RC_EV_SYSCALL)
 		return;
 	/* A query or an answer: the calls that move data through a socket
-	 * (the table's CL_SOCK_IO). */
+	 * (the table's CL_SOCK_IO), and a read or write on a socket
+	 * connected to a DNS server. */
 	unsigned long long cl = syscall_classes(e->nr);
+	bool tcp;
+	char *server = !(cl & CL_SOCK_IO) && (cl & (CL_READ | CL_WRITE)) && e->fd > 2 ? dns_server(e, ctx, &tcp) : NULL;
+	if (server)
+		cl |= CL_SOCK_IO;
+	free(server);
 	if (cl & CL_SOCK_IO) {
 		if ((cl & CL_WRITE) && e->fd >= 0 && e->fd != 1 && e->fd != 2)
 			on_send(s, e, ctx);
@@ -673,6 +749,8 @@ static void emit(const void *value, const void *state, struct rc_findings *out)
 	}
 	if (top == OUT_TIMEOUT && n->waited > 0)
 		strbuf_addf(&sb, " after %.1f s", n->waited);
+	if (top == OUT_TIMEOUT && n->at_end)
+		strbuf_adds(&sb, ", still waiting when the trace ended");
 
 	struct rc_finding *f = rule_finding(out, RULE_ID, n->ok ? RC_SEV_WARNING : RC_SEV_ERROR,
 					    n->ok ? RC_SEV_INFO : RC_SEV_WARNING, &sb);
@@ -729,6 +807,7 @@ static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = p;
 
+	pending_at_end(s, ctx);
 	rule_report_in_order(&s->names, reported, offsetof(struct name_rec, first_seq), emit, s, out);
 	if (s->dropped)
 		rule_dropped(out, RULE_ID, RC_SEV_WARNING, RC_SEV_INFO, s->dropped,

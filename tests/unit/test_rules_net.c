@@ -1064,6 +1064,11 @@ static const struct rt_expect real_logs[] = {
 	{ "net-dns-nxdomain.log", "dns-failure", "NXDOMAIN", true },
 	{ "net-dns-timeout.log", "dns-failure", "timeout", true },
 	{ "net-dns-refused.log", "dns-failure", "no DNS server listening", true },
+	/* node's c-ares: sendto on a connected socket, a wait in epoll, the
+	 * socket closed unanswered; and an excerpt that ends in the wait. */
+	{ "net-dns-closed-unanswered.log", "dns-failure",
+	  "'weights.mirror.exam...' failed: no answer (timeout) from '127.0.0.1:53' after", true },
+	{ "net-dns-excerpt-unanswered.log", "dns-failure", "still waiting when the trace ended", true },
 	{ "net-ok.log", "connect-failed", NULL, false },
 	{ "net-ok.log", "connect-timeout", NULL, false },
 	{ "net-ok.log", "dns-failure", NULL, false },
