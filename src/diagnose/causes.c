@@ -30,7 +30,9 @@
  *     handler exited non-zero on it (nonzero-exit with the sender: a
  *     postmaster's SIGQUIT); and a process's death by its own kill of its
  *     group, under the death of the victim it named first;
- *  5. in the order the processes ended: the words of a process after one
+ *  5. a thread blocked waiting for a peer that a failed lookup or connect
+ *     of its process names: why it waits;
+ *  6. in the order the processes ended: the words of a process after one
  *     of its children failed are its report of that failure; the exit
  *     status of a process follows from the cause its last words were
  *     about, else the best cause in its subtree, else a child's failure it
@@ -477,6 +479,24 @@ static void fold_fetches(struct rc_findings *list, const struct rc_procs *m)
 	}
 }
 
+/* A thread blocked waiting for a peer (blocked-thread names the peer of
+ * the socket it waits on) that a network failure of its process names
+ * too: the lookup or connect that got no answer is why it waits. */
+static void link_waits(struct links *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct rc_finding *w = l->v[i];
+		if (w->cause || !w->address || strcmp(w->rule, "blocked-thread") != 0)
+			continue;
+		for (size_t k = 0; k < l->n; k++) {
+			struct rc_finding *c = l->v[k];
+			if (c != w && fetch_failed(c) && c->address && strcmp(c->address, w->address) == 0 &&
+			    leader_of(l->m, c->pid) == leader_of(l->m, w->pid) && link_to(w, c))
+				break;
+		}
+	}
+}
+
 void findings_link(struct rc_findings *list, const struct rc_procs *m)
 {
 	fold_fetches(list, m);
@@ -493,6 +513,7 @@ void findings_link(struct rc_findings *list, const struct rc_procs *m)
 	link_echoes(&l);
 	link_aborts(&l);
 	link_sent_signals(&l);
+	link_waits(&l);
 	link_ends(&l);
 
 	struct rc_finding **roots = xcalloc(l.n, sizeof(*roots));

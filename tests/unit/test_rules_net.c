@@ -601,6 +601,22 @@ static void attempts_belong_to_their_program(void **state)
 	rt_release(&t);
 }
 
+/* An excerpt that ends waiting for the DNS server's answer: the lookup
+ * is the cause, and the thread blocked in the poll for it is its
+ * consequence, not a warning apart. */
+static void dns_wait_at_the_end(void **state)
+{
+	struct rt t;
+	(void)state;
+	const struct rc_finding *f = rt_expect_log(&t, "net-dns-excerpt-unanswered.log", "dns-failure",
+						   "still waiting when the trace ended", true);
+	const struct rc_finding *b = rt_find(&t, "blocked-thread");
+	assert_non_null(b);
+	assert_ptr_equal(b->cause, f);
+	assert_null(f->cause);
+	rt_release(&t);
+}
+
 /* An infinite poll until the kernel gives up: SO_ERROR says ETIMEDOUT. */
 static void so_error_timeout(void **state)
 {
@@ -1229,6 +1245,7 @@ int main(void)
 		cmocka_unit_test(blocking_timeout),
 		cmocka_unit_test(poll_timeout),
 		cmocka_unit_test(attempts_belong_to_their_program),
+		cmocka_unit_test(dns_wait_at_the_end),
 		cmocka_unit_test(so_error_timeout),
 		cmocka_unit_test(sliced_polls_one_attempt),
 		cmocka_unit_test(nonblocking_success_quiet),
