@@ -396,12 +396,23 @@ static int cmp_report(const void *a, const void *b)
 }
 
 /* Whether PATH is in a cache: a directory whose name says it is one
- * (~/.cache, $XDG_CACHE_HOME, /var/cache, a "cache" or "Cache" of a
- * program's own, huggingface's "hub"), where programs keep what they
- * fetch. */
+ * (~/.cache, /var/cache, a program's own "cache_hub" or "model_cache",
+ * huggingface's "hub"), where programs keep what they fetch. */
 static bool cached_path(const char *path)
 {
-	return strstr(path, "/.cache/") || strcasestr(path, "cache/") || strstr(path, "/hub/");
+	const char *base = strrchr(path, '/');
+
+	for (const char *c = path; base && c < base;) {
+		const char *end = memchr(c, '/', (size_t)(base - c) + 1);
+		size_t n = (size_t)(end - c);
+		for (size_t i = 0; i + 5 <= n; i++)
+			if (strncasecmp(c + i, "cache", 5) == 0)
+				return true;
+		if (n == 3 && strncmp(c, "hub", 3) == 0)
+			return true;
+		c = end + 1;
+	}
+	return false;
 }
 
 /* The network failures a fetch ends in. */
