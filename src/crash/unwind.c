@@ -1471,6 +1471,28 @@ struct crash_thread_unwind {
 	int maps_fd;		/* /proc/PID/maps, for PROCMAP_QUERY; -1 none */
 };
 
+/* What follows modules newly reported to libdwfl: the symbols cached
+ * for addresses in no module may be in one now, the new modules join
+ * C's list, and what Python and the rules look up may be found. */
+static void modules_added(struct crash_thread_unwind *w)
+{
+	struct unwinder *u = &w->u;
+	struct rc_crash *c = &w->c;
+
+	if (c->nmodules)
+		forget_moduleless(u);
+	read_modules(u);
+	if (!c->sym_py_runtime || !c->sym_abort_msg)
+		find_symbols(u);
+}
+
+/* Whether PC is in no module libdwfl knows, and not one noted as in
+ * none for good. */
+static bool moduleless_pc(struct crash_thread_unwind *w, uint64_t pc)
+{
+	return pc && !dwfl_addrmodule(w->u.dwfl, pc) && !hmap_get_int(&w->no_module, (long long)(pc >> 1));
+}
+
 /* The process's modules, added to those reported before (libdwfl keeps
  * a module reported again, and what it parsed of it: its unwind tables
  * and symbols); the new ones appended to C's list (the symbol cache
@@ -1479,7 +1501,6 @@ struct crash_thread_unwind {
 static int report_modules(struct crash_thread_unwind *w, struct strbuf *err)
 {
 	struct unwinder *u = &w->u;
-	struct rc_crash *c = &w->c;
 
 	dwfl_report_begin_add(u->dwfl);
 	int r = dwfl_linux_proc_report(u->dwfl, u->pid);
@@ -1488,12 +1509,7 @@ static int report_modules(struct crash_thread_unwind *w, struct strbuf *err)
 			    r > 0 ? strerror(r) : dwfl_errmsg(-1));
 		return -1;
 	}
-	/* Symbols cached for addresses in no module may be in one now. */
-	if (c->nmodules)
-		forget_moduleless(u);
-	read_modules(u);
-	if (!c->sym_py_runtime || !c->sym_abort_msg)
-		find_symbols(u);
+	modules_added(w);
 	return 0;
 }
 
@@ -1512,7 +1528,7 @@ static bool report_new_runs(struct crash_thread_unwind *w)
 
 	for (size_t i = 0; ok && i < u->nraw; i++) {
 		uint64_t pc = u->raw[i].pc;
-		bool have = !pc || dwfl_addrmodule(u->dwfl, pc) || hmap_get_int(&w->no_module, (long long)(pc >> 1));
+		bool have = !moduleless_pc(w, pc);
 		for (size_t k = 0; k < n && !have; k++)
 			have = pc >= runs[k].low && pc < runs[k].high;
 		if (have)
@@ -1536,15 +1552,9 @@ static bool report_new_runs(struct crash_thread_unwind *w)
 	}
 	for (size_t k = 0; k < n; k++)
 		free(runs[k].name);
-	if (!ok)
-		return false;
-	if (!n)
-		return true;
-	forget_moduleless(u);
-	read_modules(u);
-	if (!w->c.sym_py_runtime || !w->c.sym_abort_msg)
-		find_symbols(u);
-	return true;
+	if (ok && n)
+		modules_added(w);
+	return ok;
 }
 
 struct crash_thread_unwind *crash_thread_unwind_new(pid_t pid, struct strbuf *err)
@@ -1602,7 +1612,7 @@ static bool unknown_pc(struct crash_thread_unwind *w, bool note)
 
 	for (size_t i = 0; i < u->nraw; i++) {
 		uint64_t pc = u->raw[i].pc;
-		if (!pc || dwfl_addrmodule(u->dwfl, pc) || hmap_get_int(&w->no_module, (long long)(pc >> 1)))
+		if (!moduleless_pc(w, pc))
 			continue;
 		any = true;
 		if (note && w->no_module.count < 4096)

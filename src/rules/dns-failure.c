@@ -280,6 +280,13 @@ static struct dns_sock *sock_get(struct state *s, const struct rc_event *e, cons
 	return d;
 }
 
+/* Whether F is a socket connected to a DNS server (port 53). */
+static bool dns_peer(const struct rc_fd *f)
+{
+	return f && f->kind == RC_FD_SOCKET && f->peer_port == RULE_DNS_PORT &&
+	       (f->family == AF_INET || f->family == AF_INET6);
+}
+
 /* The server E's fd talks to when it is a DNS socket, else NULL. */
 static char *dns_server(const struct rc_event *e, const struct rc_ctx *ctx, bool *tcp)
 {
@@ -288,8 +295,7 @@ static char *dns_server(const struct rc_event *e, const struct rc_ctx *ctx, bool
 	*tcp = f && f->kind == RC_FD_SOCKET && f->sock_type == SOCK_STREAM;
 	if ((e->sa.family == AF_INET || e->sa.family == AF_INET6) && e->sa.port == RULE_DNS_PORT)
 		return rule_addr_format(e->sa.family, e->sa.host, e->sa.port, false);
-	if (f && f->kind == RC_FD_SOCKET && f->peer_port == RULE_DNS_PORT &&
-	    (f->family == AF_INET || f->family == AF_INET6))
+	if (dns_peer(f))
 		return rule_addr_format(f->family, f->peer_host, f->peer_port, false);
 	return NULL;
 }
@@ -595,12 +601,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	 * (the table's CL_SOCK_IO), and a read or write on a socket
 	 * connected to a DNS server. */
 	unsigned long long cl = syscall_classes(e->nr);
-	bool tcp;
-	char *server = !(cl & CL_SOCK_IO) && (cl & (CL_READ | CL_WRITE)) && e->fd > 2 ? dns_server(e, ctx, &tcp) : NULL;
-	if (server)
-		cl |= CL_SOCK_IO;
-	free(server);
-	if (cl & CL_SOCK_IO) {
+	if ((cl & CL_SOCK_IO) || ((cl & (CL_READ | CL_WRITE)) && e->fd > 2 && dns_peer(procs_fd(ctx->procs, e->pid, e->fd)))) {
 		if ((cl & CL_WRITE) && e->fd >= 0 && e->fd != 1 && e->fd != 2)
 			on_send(s, e, ctx);
 		else if ((cl & CL_READ) && e->fd >= 0 && (s->socks.count || e->sa.port == RULE_DNS_PORT))

@@ -212,11 +212,13 @@ static bool module_fits(const char *name, size_t n, const char *prefix, size_t p
 
 /* The modules TEXT imports ("import a.b, c as d", "from a.b import c"),
  * each name and each of its packages ("a", "a.b": the missing one may be
- * a package of the name imported), that fit a module name cut to PREFIX;
- * the one found into SB. Returns how many different ones fit. */
-static int import_names(const char *text, const char *prefix, size_t p, size_t unshown, struct strbuf *sb)
+ * a package of the name imported), that fit a module name cut to PREFIX.
+ * SB holds the last name found so far (FOUND of them before TEXT); each
+ * that differs from it is counted and kept. Returns how many it added. */
+static int import_names(const char *text, const char *prefix, size_t p, size_t unshown, struct strbuf *sb,
+			int found)
 {
-	int found = 0;
+	int added = 0;
 
 	for (const char *s = text; s && *s; s++) {
 		bool from = strncmp(s, "from ", 5) == 0, imp = strncmp(s, "import ", 7) == 0;
@@ -232,29 +234,27 @@ static int import_names(const char *text, const char *prefix, size_t p, size_t u
 			for (size_t k = 1; k <= n; k++) {
 				if ((k < n && q[k] != '.') || !module_fits(q, k, prefix, p, unshown))
 					continue;
-				if (!found || sb->len != k || strncmp(sb->buf, q, k) != 0)
-					found++;
+				if (found + added && sb->len == k && strncmp(sb->buf, q, k) == 0)
+					continue;
+				added++;
 				strbuf_reset(sb);
 				strbuf_add(sb, q, k);
 			}
+			if (from)
+				break;
+			/* import a as b, c: the next name after a comma. */
 			q += n;
 			while (*q == ' ')
 				q++;
-			if (from || strncmp(q, "as ", 3) == 0) {
-				if (!from) {
-					q += 3;
-					while (*q == ' ' || isalnum((unsigned char)*q) || *q == '_')
-						q++;
-				}
-				if (from || *q != ',')
-					break;
-			}
+			if (strncmp(q, "as ", 3) == 0)
+				for (q += 3; *q == ' ' || isalnum((unsigned char)*q) || *q == '_'; q++)
+					;
 			if (*q != ',')
 				break;
 			q++;
 		}
 	}
-	return found;
+	return added;
 }
 
 /* MODULE, cut by strace's -s ("sonic_tts_engin...", or just "..." when
@@ -272,26 +272,15 @@ static bool complete_module(const struct rc_procs *m, const struct em_pick *pk, 
 		return false;
 	p -= 3;
 	char *prefix = xstrndup(module->buf, p);
-	struct strbuf name = STRBUF_INIT, one = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT;
 	int found = 0;
 
-	for (long i = tb + 1; i < at && found < 2; i++) {
-		int n = import_names(ring_at(m, pk->idx[i])->text, prefix, p, unshown, &one);
-		if (n && (!found || strcmp(one.buf, name.buf) != 0)) {
-			found += n;
-			strbuf_reset(&name);
-			strbuf_adds(&name, one.buf);
-		}
-	}
+	for (long i = tb + 1; i < at && found < 2; i++)
+		found += import_names(ring_at(m, pk->idx[i])->text, prefix, p, unshown, &name, found);
 	const struct rc_proc *proc = found ? NULL : procs_leader(m, pk->pid);
-	for (int i = 1; proc && i < proc->argc && found < 2; i++) {
-		int n = proc->argv[i] ? import_names(proc->argv[i], prefix, p, unshown, &one) : 0;
-		if (n && (!found || strcmp(one.buf, name.buf) != 0)) {
-			found += n;
-			strbuf_reset(&name);
-			strbuf_adds(&name, one.buf);
-		}
-	}
+	for (int i = 1; proc && i < proc->argc && found < 2; i++)
+		if (proc->argv[i])
+			found += import_names(proc->argv[i], prefix, p, unshown, &name, found);
 	bool ok = found == 1;
 	if (ok) {
 		strbuf_reset(module);
@@ -299,7 +288,6 @@ static bool complete_module(const struct rc_procs *m, const struct em_pick *pk, 
 	}
 	free(prefix);
 	strbuf_release(&name);
-	strbuf_release(&one);
 	return ok;
 }
 
