@@ -20,6 +20,7 @@
 #include "capture/bpf/bpf.h"
 #include "capture/bpf/record.h"
 #include "capture/bpf/capture.skel.h"
+#include "capture/bpf/kernel-btf.h"
 #include "event/syscalls.h"
 
 #define RING_DEFAULT (16u << 20)
@@ -114,30 +115,25 @@ static struct bpf_link *attach(struct bpf_program *p)
 	return l;
 }
 
-int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err)
+/* The skeleton opened against KB's cut of the kernel's types, set for
+ * O and loaded: 0, or a negative errno. */
+static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const struct kernel_btf *kb)
 {
-	struct bpf_capture *c = calloc(1, sizeof(*c));
-	size_t ring = o && o->ring_bytes ? o->ring_bytes : RING_DEFAULT;
 	bool sums = o && o->sums;	/* diagnosis mode */
+	size_t ring = o && o->ring_bytes ? o->ring_bytes : RING_DEFAULT;
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = kb->path[0] ? kb->path : NULL);
 	int e;
 
-	*out = NULL;
-	if (!c)
-		return fail(err, ENOMEM, "load the eBPF capture");
-	last_warning[0] = '\0';
-	libbpf_set_print(libbpf_print);
-	c->skel = capture_bpf__open();
-	if (!c->skel) {
-		e = errno;
-		free(c);
-		return fail(err, e, "open the eBPF capture");
-	}
-	c->wake_fd = -1;
+	c->skel = capture_bpf__open_opts(&oo);
+	if (!c->skel)
+		return -errno;
 	c->skel->rodata->wakeup_bytes = o && o->wakeup_bytes ? o->wakeup_bytes : WAKEUP_DEFAULT;
 	c->skel->rodata->filter_calls = o && o->select;
 	c->skel->rodata->summing = sums;
 	c->skel->rodata->stacks = o && o->stacks;
 	c->skel->rodata->sigreturn_nr = SYS_rt_sigreturn;
+	c->skel->rodata->task_struct_btf_id = kb->task_struct_id;
+	c->skel->rodata->file_btf_id = kb->file_id;
 	/* Our pid namespace, for the ids the records give our user. */
 	struct stat ns;
 	/* In the kernel's own namespace (its inode is PROC_PID_INIT_INO) the
@@ -157,7 +153,47 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	c->skel->rodata->sums_mask = sums ? SUMS_MAX - 1 : 0;
 	if ((e = -bpf_map__set_max_entries(c->skel->maps.sums, sums ? SUMS_MAX : 1)) != 0 ||
 	    (e = -bpf_map__set_max_entries(c->skel->maps.events, (__u32)ring)) != 0 ||
-	    (e = -capture_bpf__load(c->skel)) != 0 || (e = -fill_plan(c, o)) != 0) {
+	    (e = -capture_bpf__load(c->skel)) != 0) {
+		capture_bpf__destroy(c->skel);
+		c->skel = NULL;
+	}
+	return e;
+}
+
+int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err)
+{
+	struct bpf_capture *c = calloc(1, sizeof(*c));
+	bool sums = o && o->sums;	/* diagnosis mode */
+	struct kernel_btf kb;
+	size_t elf_size;
+	const void *elf = capture_bpf__elf_bytes(&elf_size);
+	int e;
+
+	*out = NULL;
+	if (!c)
+		return fail(err, ENOMEM, "load the eBPF capture");
+	c->wake_fd = -1;
+	last_warning[0] = '\0';
+	libbpf_set_print(libbpf_print);
+	if ((e = -kernel_btf_get(&kb, elf, elf_size, NULL)) != 0) {
+		free(c);
+		strbuf_addf(err, "cannot read the kernel's types '%s': %s (the eBPF capture needs a kernel with BTF)",
+			    KERNEL_BTF_PATH, strerror(e));
+		return -1;
+	}
+	e = -load(c, o, &kb);
+	/* A cut that does not load (the cache is a file, and files go
+	 * wrong) gives way to the kernel's whole BTF, and is made again
+	 * next time. Not for a refused privilege, which no BTF changes. */
+	if (e && e != EPERM && kb.path[0]) {
+		if (kb.cached)
+			unlink(kb.path);
+		kernel_btf_release(&kb);
+		last_warning[0] = '\0';
+		e = -load(c, o, &kb);
+	}
+	kernel_btf_release(&kb);
+	if (e || (e = -fill_plan(c, o)) != 0) {
 		bpf_capture_close(c);
 		return fail(err, e, "load the eBPF capture");
 	}

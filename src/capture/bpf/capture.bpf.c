@@ -45,6 +45,11 @@ const volatile __s64 sigreturn_nr = -1;
 /* Where in the code: a stack record before each call a finding may
  * quote (record.h, RCB_STACK). */
 const volatile __u8 stacks;
+/* The kernel's ids of the types handed to it (bpf_rdonly_cast): the
+ * loader relocates against a cut of the kernel's types (kernel-btf.h),
+ * whose ids are not the kernel's. */
+const volatile __u32 task_struct_btf_id;
+const volatile __u32 file_btf_id;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -320,7 +325,7 @@ static __always_inline struct entry *followed_storage(struct task_struct *t)
 /* The current task, for loads only: see fd_file. */
 static __always_inline struct task_struct *untrusted_task(void)
 {
-	return bpf_rdonly_cast(bpf_get_current_task_btf(), bpf_core_type_id_kernel(struct task_struct));
+	return bpf_rdonly_cast(bpf_get_current_task_btf(), task_struct_btf_id);
 }
 
 /* The current thread's ids and call storage, when its process is
@@ -414,7 +419,7 @@ static __always_inline struct file *fd_file(int fd)
 
 	if ((unsigned int)fd >= max || bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) != 0 || !f)
 		return 0;
-	return bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+	return bpf_rdonly_cast(f, file_btf_id);
 }
 
 /* Whether the current thread's FD is a regular file (fd_file). */
