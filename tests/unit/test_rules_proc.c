@@ -1264,6 +1264,12 @@ static const struct rt_expect real_logs[] = {
 	{ "proc-torch.log", "out-of-memory", NULL, false },
 	{ "proc-torch.log", "disk-full", NULL, false },
 	{ "proc-torch.log", "bad-file-mapping", NULL, false },
+	/* strace's lines and the program's stderr in one file: each write's
+	 * text splits its line, and the call did return. */
+	{ "proc-output-interleaved.log", "error-message", "error: model missing", true },
+	{ "proc-output-interleaved.log", "nonzero-exit", "the traced program exited with status 3", true },
+	{ "proc-output-interleaved.log", "nonzero-exit", "pid 0", false },
+	{ "proc-output-interleaved.log", "blocked-thread", NULL, false },
 };
 
 static void real_logs_checked(void **state)
