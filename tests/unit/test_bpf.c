@@ -937,6 +937,24 @@ static void cut_of_kernel_types_relocates_alike(void **state)
 	assert_int_equal(stat(again.path, &st), 0);
 	assert_true(st.st_size > 1000);
 	kernel_btf_release(&again);
+	/* Making a cut prunes another kernel's, and keeps another build's
+	 * for this kernel. */
+	char other_kernel[4200], other_build[4200], mine[4200];
+	const char *base = strrchr(kb.path, '/') + 1;
+	snprintf(mine, sizeof(mine), "%s", kb.path);
+	snprintf(other_kernel, sizeof(other_kernel), "%s/kernel-0123456789abcdef-0123456789abcdef.btf", dir);
+	snprintf(other_build, sizeof(other_build), "%s/%.23s-0123456789abcdef.btf", dir, base);
+	for (int i = 0; i < 2; i++) {
+		FILE *o = fopen(i ? other_build : other_kernel, "w");
+		assert_non_null(o);
+		fclose(o);
+	}
+	assert_int_equal(unlink(mine), 0);
+	assert_int_equal(kernel_btf_get(&again, elf, size, dir), 0);
+	assert_string_equal(again.path, mine);
+	assert_int_equal(access(other_kernel, F_OK), -1);
+	assert_int_equal(access(other_build, F_OK), 0);
+	kernel_btf_release(&again);
 	kernel_btf_release(&kb);
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);

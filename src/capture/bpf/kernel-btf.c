@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/btf.h>
@@ -274,6 +275,52 @@ static struct btf *cut_types(const struct btf *vmlinux, const struct btf *local,
 	return c.to;
 }
 
+/* The cache after KEPT (kernel-KERNEL-CAPTURE.btf) was written in DIR:
+ * another kernel's cuts are never used again; of this kernel's, the
+ * newest KEEP_CUTS stay (builds of rootcause side by side, a package's
+ * and a developer's, each have their own). */
+#define KEEP_CUTS 4
+struct cut_file {
+	char name[64];
+	time_t mtime;
+};
+
+static int newer_first(const void *a, const void *b)
+{
+	const struct cut_file *x = a, *y = b;
+	return (x->mtime < y->mtime) - (x->mtime > y->mtime);
+}
+
+static void prune(const char *dir, const char *kept)
+{
+	struct cut_file found[64];
+	size_t n = 0;
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct stat st;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		if (strncmp(de->d_name, "kernel-", 7) != 0 || len < 11 || strcmp(de->d_name + len - 4, ".btf") != 0 ||
+		    strcmp(de->d_name, kept) == 0)
+			continue;
+		/* "kernel-" and the kernel's 16 digits name the kernel. */
+		if (strncmp(de->d_name, kept, 7 + 16) != 0 || len >= sizeof(found[0].name) || n == 64 ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			unlinkat(dirfd(d), de->d_name, 0);
+			continue;
+		}
+		snprintf(found[n].name, sizeof(found[n].name), "%s", de->d_name);
+		found[n++].mtime = st.st_mtime;
+	}
+	qsort(found, n, sizeof(found[0]), newer_first);
+	for (size_t i = KEEP_CUTS - 1; i < n; i++)
+		unlinkat(dirfd(d), found[i].name, 0);
+	closedir(d);
+}
+
 /* The cut's raw bytes into the cache at PATH (through a file of our
  * own, renamed over it), else into a memfd for this run. */
 static int keep(struct kernel_btf *kb, const char *dir, const char *path, const void *raw, __u32 size)
@@ -290,17 +337,7 @@ static int keep(struct kernel_btf *kb, const char *dir, const char *path, const 
 		if (ok && rename(tmp, path) == 0) {
 			snprintf(kb->path, sizeof(kb->path), "%s", path);
 			kb->cached = true;
-			/* One cut a directory: another kernel's or capture's
-			 * is never used again. */
-			const char *base = strrchr(path, '/') + 1;
-			DIR *d = opendir(dir);
-			struct dirent *de;
-			while (d && (de = readdir(d)))
-				if (strncmp(de->d_name, "kernel-", 7) == 0 && strcmp(de->d_name, base) != 0 &&
-				    strlen(de->d_name) > 4 && strcmp(de->d_name + strlen(de->d_name) - 4, ".btf") == 0)
-					unlinkat(dirfd(d), de->d_name, 0);
-			if (d)
-				closedir(d);
+			prune(dir, strrchr(path, '/') + 1);
 			return 0;
 		}
 		unlink(tmp);
@@ -332,9 +369,10 @@ int kernel_btf_get(struct kernel_btf *kb, const void *elf, size_t size, const ch
 	}
 	if ((e = read_all(KERNEL_BTF_PATH, &buf, &len)) != 0)
 		return e;
-	uint64_t key = hash_bytes(hash_bytes(0, buf, len), elf, size);
+	uint64_t kernel = hash_bytes(0, buf, len), capture = hash_bytes(kernel, elf, size);
 	path[0] = '\0';
-	if (dir[0] && snprintf(path, sizeof(path), "%s/kernel-%016llx.btf", dir, (unsigned long long)key) >=
+	if (dir[0] && snprintf(path, sizeof(path), "%s/kernel-%016llx-%016llx.btf", dir, (unsigned long long)kernel,
+			       (unsigned long long)capture) >=
 			      (int)sizeof(path))
 		path[0] = '\0';
 	if (path[0] && own(-1, dir, S_IFDIR)) {
