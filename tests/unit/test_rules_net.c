@@ -1085,6 +1085,9 @@ static const struct rt_expect real_logs[] = {
 	{ "net-dns-closed-unanswered.log", "dns-failure",
 	  "'weights.mirror.exam...' failed: no answer (timeout) from '127.0.0.1:53' after", true },
 	{ "net-dns-excerpt-unanswered.log", "dns-failure", "still waiting when the trace ended", true },
+	/* Go's shape: write and read on a connected socket, EAGAIN, epoll. */
+	{ "net-dns-connected-write.log", "dns-failure",
+	  "'weights.mirror.exam...' failed: no answer (timeout) from '127.0.0.1:53' after 2.0 s", true },
 	{ "net-ok.log", "connect-failed", NULL, false },
 	{ "net-ok.log", "connect-timeout", NULL, false },
 	{ "net-ok.log", "dns-failure", NULL, false },
