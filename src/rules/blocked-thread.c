@@ -15,11 +15,13 @@
  * device call that has not returned is a likelier stall: warnings, so that
  * they show even when nothing failed, ranked with the failures nothing
  * recovered from. When both ends of one connection are blocked reading,
- * that is a deadlock and both are warnings. A futex wait on a mutex names
- * the thread that holds it (the mutex's owner field, which a live trace
- * reads: rc_event.futex_owner), with that thread's stack when it is
- * blocked too; threads that each hold the mutex the next waits for, round
- * to the first, are a deadlock.
+ * that is a deadlock and both are warnings. So is a wait4 for a child that
+ * exited and was never reaped: the kernel keeps such a child for the
+ * wait, which should have returned it at once; its exit was lost. A futex
+ * wait on a mutex names the thread that holds it (the mutex's owner
+ * field, which a live trace reads: rc_event.futex_owner), with that
+ * thread's stack when it is blocked too; threads that each hold the
+ * mutex the next waits for, round to the first, are a deadlock.
  *
  * How long: E->dur when the source knew it (the tracer); otherwise, from a
  * log, the time from the call's start to the last timestamp of the log, a
@@ -72,6 +74,8 @@
 #define PORTS_MAX 1024
 /* Threads named as blocked meanwhile next to a futex wait. */
 #define MEANWHILE_MAX 3
+/* Children reaped, remembered to tell a lost exit (lost_exit). */
+#define REAPED_MAX 65536
 
 enum kind {
 	K_SOCK_READ,	/* read/recv on a socket */
@@ -120,6 +124,7 @@ struct blocked {
 	char *local, *peer;	/* both ends of a TCP/UDP socket as -yy printed them */
 	const struct rc_stack *stack;	/* where it waits */
 	int owner;		/* a mutex's: the thread that holds it, 0 unknown */
+	int lost_child;		/* wait4: a child that exited unreaped, whose exit the wait missed */
 	bool mutex_cycle;	/* OWNER waits, through owners, for a mutex B holds */
 	int local_port;
 	bool server;		/* a server's socket: it accepted it */
@@ -136,6 +141,10 @@ struct state {
 	struct hmap threads;	/* tid -> struct blocked */
 	struct hmap server_fds;	/* group << 32 | fd -> (void *)1: sockets it accepted */
 	struct hmap ports;	/* group << 32 | port -> (void *)1: ports it listens on */
+	struct hmap reaped;	/* pid -> (void *)1: children a wait4 returned */
+	struct hmap reap_unseen;	/* leader -> (void *)1: reaps children where wait4 does not
+					 * show it (waitid, SIGCHLD ignored or SA_NOCLDWAIT) */
+	bool reaped_full;	/* past REAPED_MAX: no exit is called lost */
 	uint64_t dropped;	/* blocked threads past BLOCKED_MAX */
 };
 
@@ -146,6 +155,8 @@ static void init(void *st)
 	hmap_init(&s->threads);
 	hmap_init(&s->server_fds);
 	hmap_init(&s->ports);
+	hmap_init(&s->reaped);
+	hmap_init(&s->reap_unseen);
 }
 
 static void blocked_free(void *v)
@@ -174,6 +185,8 @@ static void release(void *st)
 	hmap_release(&s->threads, blocked_free);
 	hmap_release(&s->server_fds, NULL);
 	hmap_release(&s->ports, NULL);
+	hmap_release(&s->reaped, NULL);
+	hmap_release(&s->reap_unseen, NULL);
 }
 
 /* ---- what an fd is ---- */
@@ -527,6 +540,16 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		return;
 	if (e->nr == SYS_close || e->nr == SYS_listen || e->nr == SYS_bind || syscall_is(e->nr, CL_ACCEPT))
 		track_server(s, e, ctx);
+	if (e->nr == SYS_wait4 && e->ret > 0 && !e->blocked) {
+		if (s->reaped.count < REAPED_MAX)
+			*hmap_put_int(&s->reaped, e->ret, NULL) = (void *)1;
+		else
+			s->reaped_full = true;
+	}
+	if ((e->nr == SYS_waitid && e->ret == 0) ||
+	    (e->nr == SYS_rt_sigaction && e->line && strstr(e->line, "SIGCHLD") &&
+	     (strstr(e->line, "SIG_IGN") || strstr(e->line, "SA_NOCLDWAIT"))))
+		*hmap_put_int(&s->reap_unseen, rule_leader(ctx, e->pid), NULL) = (void *)1;
 	if (!e->blocked || ignored(e->nr))
 		return;
 	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
@@ -537,6 +560,33 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 }
 
 /* ---- findings ---- */
+
+/* A wait4 for any child (or for one) that has not returned although
+ * such a child of its process exited in the trace and no wait4 reaped
+ * it: the kernel keeps an exited child until it is reaped, so the wait
+ * should have returned it at once. The child's pid, or 0. */
+static int lost_exit(const struct state *s, const struct blocked *b, const struct rc_ctx *ctx)
+{
+	const char *open = b->line && b->kind == K_CHILD ? strstr(b->line, "wait4(") : NULL;
+	char *end;
+
+	if (!open || s->reaped_full)
+		return 0;
+	long want = strtol(open + 6, &end, 10);
+	if (end == open + 6 || (want <= 0 && want != -1) || strstr(end, "WNOHANG") ||
+	    hmap_get_int(&s->reap_unseen, b->pid))
+		return 0;
+	struct hmap_iter it;
+	for (struct hmap_node *node = hmap_first(&ctx->procs->procs, &it); node;
+	     node = hmap_next(&ctx->procs->procs, &it)) {
+		const struct rc_proc *c = node->value;
+		if (c->is_thread || !c->ended || !c->has_parent || rule_leader(ctx, c->ppid) != b->pid ||
+		    (want > 0 && c->pid != want) || hmap_get_int(&s->reaped, c->pid))
+			continue;
+		return c->pid;
+	}
+	return 0;
+}
 
 static bool long_enough(const struct blocked *b)
 {
@@ -789,7 +839,10 @@ static void add_gist(struct strbuf *sb, const struct blocked *b)
 		strbuf_adds(sb, "no signal has come");
 		break;
 	case K_CHILD:
-		if (b->extra)
+		if (b->lost_child)
+			strbuf_addf(sb, "its child pid %d exited and was never reaped, yet the wait has not returned it",
+				    b->lost_child);
+		else if (b->extra)
 			strbuf_addf(sb, "its child has not exited (running: %s)", b->extra);
 		else
 			strbuf_adds(sb, "no child has exited");
@@ -899,8 +952,14 @@ static void add_advice(struct rc_finding *f, const struct blocked *b)
 				    "should have had data by now");
 		break;
 	case K_CHILD:
-		finding_set(&f->advice, "the parent waits for its child: the child's own calls show why it "
-			    "has not exited");
+		if (b->lost_child)
+			finding_setf(&f->advice, "an exited child stays until it is reaped, so this wait should have "
+				     "returned pid %d at once: its exit was lost, by a handler or thread that reaped "
+				     "it unseen, or by the kernel or an emulation of it (WSL 1, gVisor, a sandbox)",
+				     b->lost_child);
+		else
+			finding_set(&f->advice, "the parent waits for its child: the child's own calls show why it "
+				    "has not exited");
 		break;
 	case K_OTHER:
 		finding_setf(&f->advice, "see what the call waits for: /proc/%d/task/%d/wchan names the "
@@ -1058,7 +1117,8 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	find_mutex_cycles(v, n);
 	for (size_t i = 0; i < n; i++) {
 		struct blocked *b = v[i];
-		b->stall = is_stall(s, b);
+		b->lost_child = lost_exit(s, b, ctx);
+		b->stall = is_stall(s, b) || b->lost_child;
 	}
 	qsort(v, n, sizeof(*v), cmp_blocked);
 	size_t shown = MIN(n, (size_t)SHOWN_MAX);
@@ -1084,8 +1144,10 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	free(v);
 }
 
-/* The calls track_server() reads; and every blocked call. */
-static const long reads_calls[] = { SYS_close, SYS_accept, SYS_accept4, SYS_listen, SYS_bind, -1 };
+/* The calls track_server() reads, the reaps and SIGCHLD's disposition
+ * that lost_exit() reads; and every blocked call. */
+static const long reads_calls[] = { SYS_close, SYS_accept, SYS_accept4, SYS_listen, SYS_bind,
+				    SYS_wait4, SYS_waitid, SYS_rt_sigaction, -1 };
 
 const struct rc_rule_ops rc_rule_blocked_thread_ops = {
 	.state_size = sizeof(struct state),

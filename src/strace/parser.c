@@ -60,6 +60,7 @@ struct strace_parser {
 	int root_alias;		/* the pid the unprefixed first process turned out to be */
 	struct imap attached;	/* pids strace said it attached to ("Process N attached") */
 	bool root_forked;	/* the unprefixed first process made a fork-family call */
+	int attached_root;	/* strace -p N: the unprefixed lines are N's (line_pid) */
 	bool defer;		/* argument facts are left to the pump's finish */
 	/* While DEFER: the call of the event being made whose argument
 	 * facts are left to read (SC NULL: none), which strace_parser_pump
@@ -131,9 +132,15 @@ static int line_pid(struct strace_parser *p, struct source *s, const struct pref
 	if (pre->has_pid)
 		return pre->pid;
 	if (!s->brackets) {
+		/* strace -p N says "Process N attached" before N's first line,
+		 * which has no prefix: that process has a pid, not 0. */
+		if (!p->live.count && p->attached.count == 1 && !p->attached_root)
+			for (size_t i = 0; i <= p->attached.mask; i++)
+				if (p->attached.s[i].used)
+					p->attached_root = p->attached.s[i].key;
 		if (!p->live.count)
-			live_add(p, 0);
-		return 0;
+			live_add(p, p->attached_root);
+		return p->attached_root;
 	}
 	if (p->live.count == 1) {
 		for (size_t i = 0; i <= p->live.mask; i++)
@@ -718,6 +725,13 @@ static int process_line(struct strace_parser *p, struct rc_event *e, struct sour
 		return LINE_DONE;
 	}
 	if (bn >= 8 && memcmp(b, "strace: ", 8) == 0) {
+		p->stats.strace_messages++;
+		note_attached(p, b, bn);
+		return LINE_DONE;
+	}
+	/* strace before 4.9 wrote its attach notice without "strace: ":
+	 * "Process N attached - interrupt to quit". */
+	if (bn >= 8 && memcmp(b, "Process ", 8) == 0 && memmem(b, bn, " attached", 9)) {
 		p->stats.strace_messages++;
 		note_attached(p, b, bn);
 		return LINE_DONE;

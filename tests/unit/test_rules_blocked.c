@@ -629,6 +629,56 @@ static void excerpt_ends_in_the_stall(void **state)
 	rt_release(&t);
 }
 
+/* wait4 for any child, while a child that exited is still unreaped: the
+ * kernel keeps it for the wait, which should have returned it. Not when
+ * a wait4 reaped it first, nor when SIGCHLD is ignored (the kernel
+ * reaps then), nor for WNOHANG. */
+static const char lost_exit[] =
+	"100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 101\n"
+	"101 exit_group(0)                     = ?\n"
+	"101 +++ exited with 0 +++\n"
+	"100 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED, si_pid=101, si_uid=0, si_status=0, si_utime=0, si_stime=0} ---\n"
+	"100 wait4(-1,  <unfinished ...>\n";
+static const char reaped_first[] =
+	"100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 101\n"
+	"101 exit_group(0)                     = ?\n"
+	"101 +++ exited with 0 +++\n"
+	"100 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 101\n"
+	"100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 102\n"
+	"100 wait4(-1,  <unfinished ...>\n";
+static const char ignored_sigchld[] =
+	"100 rt_sigaction(SIGCHLD, {sa_handler=SIG_IGN, sa_mask=[], sa_flags=SA_RESTORER, sa_restorer=0x7f}, NULL, 8) = 0\n"
+	"100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 101\n"
+	"100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 102\n"
+	"101 exit_group(0)                     = ?\n"
+	"101 +++ exited with 0 +++\n"
+	"100 wait4(-1,  <unfinished ...>\n";
+
+static void wait_for_an_exit_it_lost(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, lost_exit);
+	const struct rc_finding *f = rt_find(&t, RULE);
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_true(contains(f->summary, "its child pid 101 exited and was never reaped"));
+	rt_release(&t);
+
+	analyze_text(&t, reaped_first);
+	f = rt_find(&t, RULE);
+	assert_non_null(f);
+	assert_false(contains(f->summary, "never reaped"));
+	assert_true(contains(f->summary, "pid 102"));
+	rt_release(&t);
+
+	analyze_text(&t, ignored_sigchld);
+	f = rt_find(&t, RULE);
+	assert_non_null(f);
+	assert_false(contains(f->summary, "never reaped"));
+	rt_release(&t);
+}
+
 static void real_logs_checked(void **state)
 {
 	(void)state;
@@ -841,6 +891,7 @@ int main(void)
 		cmocka_unit_test(ranking),
 		cmocka_unit_test(excerpt_ends_in_the_stall),
 		cmocka_unit_test(real_logs_checked),
+		cmocka_unit_test(wait_for_an_exit_it_lost),
 		cmocka_unit_test(fl_cut_short_names_file_and_holder),
 		cmocka_unit_test(fl_try_taken_and_quick_waits),
 		cmocka_unit_test(fl_taken_beside_own_lock),

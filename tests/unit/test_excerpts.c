@@ -1,0 +1,33 @@
+/* Excerpts that users pasted into public issues about hangs, slowness and
+ * start-up failures, kept as pasted (tests/fixtures/rules/public-*.log,
+ * each .cmd names the thread and the cause its maintainers settled):
+ * rootcause must name that cause, or what an strace reader would say of
+ * the lines when the cause lies outside them. Made by nobody here, so
+ * they test the principles on material that was never tuned for. */
+#include "rule_test.h"
+
+static const struct rt_expect pasted[] = {
+	/* Hangs: the unfinished call at the end is the stall. */
+	{ "public-flock-self-deadlock.log", "blocked-thread", "in flock on fd 3: waiting for a file lock", true },
+	{ "public-workers-recvfrom.log", "blocked-thread", "thread 15552 blocked all through the trace in recvfrom",
+	  true },
+	/* An exited child that wait4 never returns: its exit was lost. */
+	{ "public-wait4-lost-exit.log", "blocked-thread", "its child pid 18860 exited and was never reaped", true },
+	/* strace -p's old notice names the pid of the unprefixed lines. */
+	{ "public-futex-attached.log", "blocked-thread", "thread 10999 blocked all through the trace in futex",
+	  true },
+};
+
+static void pasted_causes_named(void **state)
+{
+	(void)state;
+	rt_check_logs(pasted, ARRAY_SIZE(pasted));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pasted_causes_named),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
