@@ -29,6 +29,7 @@
 #include <cmocka.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "capture/bpf/bpf.h"
@@ -956,6 +957,35 @@ static void cut_of_kernel_types_relocates_alike(void **state)
 	assert_int_equal(access(other_build, F_OK), 0);
 	kernel_btf_release(&again);
 	kernel_btf_release(&kb);
+
+	/* A cut that parses but does not serve (no types in it) gives way
+	 * to the kernel's whole BTF: the capture still loads, and the bad
+	 * cut is gone from the cache. */
+	struct kernel_btf cached;
+	assert_int_equal(kernel_btf_get(&cached, elf, size, NULL), 0);
+	if (cached.cached) {
+		struct btf *bad = btf__new_empty();
+		assert_true(btf__add_enum(bad, "rootcause_kernel_ids", 4) > 0);
+		assert_int_equal(btf__add_enum_value(bad, "task_struct", cached.task_struct_id), 0);
+		assert_int_equal(btf__add_enum_value(bad, "file", cached.file_id), 0);
+		__u32 raw_size;
+		const void *raw = btf__raw_data(bad, &raw_size);
+		FILE *w = fopen(cached.path, "w");
+		assert_non_null(w);
+		assert_int_equal(fwrite(raw, 1, raw_size, w), raw_size);
+		fclose(w);
+		btf__free(bad);
+		/* The loads above worked: this one must too. */
+		struct bpf_capture *c;
+		struct strbuf err = STRBUF_INIT;
+		if (bpf_capture_open(&c, NULL, &err) != 0)
+			fail_msg("%s", err.buf);
+		strbuf_release(&err);
+		bpf_capture_close(c);
+		assert_int_equal(access(cached.path, F_OK), -1);
+	}
+	kernel_btf_release(&cached);
+
 	char cmd[256];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);

@@ -157,7 +157,7 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 		capture_bpf__destroy(c->skel);
 		c->skel = NULL;
 	}
-	return e;
+	return -e;
 }
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err)
