@@ -508,6 +508,26 @@ static void link_waits(struct links *l)
 	}
 }
 
+/* A loop that failed a call again and again (retry-loop) on what a
+ * cause of its process names (the missing file, the refused device): the
+ * cause is what it failed on, and the loop is what it led to. */
+static void link_loops(struct links *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct rc_finding *w = l->v[i];
+		if (w->cause || strcmp(w->rule, "retry-loop") != 0)
+			continue;
+		for (size_t k = 0; k < l->n; k++) {
+			struct rc_finding *c = l->v[k];
+			if (c != w && c->severity == RC_SEV_ERROR && leader_of(l->m, c->pid) == leader_of(l->m, w->pid) &&
+			    c->err == w->err && ((c->path && w->path && strcmp(c->path, w->path) == 0) ||
+						 (c->syscall && w->syscall && strcmp(c->syscall, w->syscall) == 0)) &&
+			    link_to(w, c))
+				break;
+		}
+	}
+}
+
 void findings_link(struct rc_findings *list, const struct rc_procs *m)
 {
 	fold_fetches(list, m);
@@ -525,6 +545,7 @@ void findings_link(struct rc_findings *list, const struct rc_procs *m)
 	link_aborts(&l);
 	link_sent_signals(&l);
 	link_waits(&l);
+	link_loops(&l);
 	link_ends(&l);
 
 	struct rc_finding **roots = xcalloc(l.n, sizeof(*roots));

@@ -108,13 +108,16 @@ static inline void proc_label(struct strbuf *sb, const struct rc_proc *p, int pi
 }
 
 /* Append "'LABEL' (pid N)" to SB; logs without pids give only the label.
- * A log without pids or the program's exec (strace without -f, or -e
- * trace= leaving execve out) names nothing: its one process is the
- * program traced, not "pid 0". */
+ * A process whose command the log does not show is "pid N", and in a log
+ * without pids either (strace without -f, or -e trace= leaving execve
+ * out) "the traced program", not "pid 0". */
 static inline void proc_name(struct strbuf *sb, const struct rc_proc *p, int pid)
 {
-	if (pid <= 0 && !(p && (p->argc > 0 || p->exe))) {
-		strbuf_adds(sb, "the traced program");
+	if (!(p && (p->argc > 0 || p->exe))) {
+		if (pid > 0)
+			strbuf_addf(sb, "pid %d", pid);
+		else
+			strbuf_adds(sb, "the traced program");
 		return;
 	}
 	strbuf_addc(sb, '\'');

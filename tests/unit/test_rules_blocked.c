@@ -679,6 +679,65 @@ static void wait_for_an_exit_it_lost(void **state)
 	rt_release(&t);
 }
 
+/* retry-loop: a thread that fails the same call the same way, turn after
+ * turn, to the end of the trace. Not one that got out (it exited), not a
+ * loop through "not yet" (EAGAIN), not a poll at its own pace. */
+static const char spin_enoent[] =
+	"200 12:00:00.000100 openat(AT_FDCWD, \"/run/app/ready\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+	"200 12:00:00.000150 sched_yield() = 0\n"
+	"200 12:00:00.000200 openat(AT_FDCWD, \"/run/app/ready\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+	"200 12:00:00.000250 sched_yield() = 0\n"
+	"200 12:00:00.000300 openat(AT_FDCWD, \"/run/app/ready\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+	"200 12:00:00.000350 sched_yield() = 0\n"
+	"200 12:00:00.000400 openat(AT_FDCWD, \"/run/app/ready\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+	"200 12:00:00.000450 sched_yield() = 0\n"
+	"200 12:00:00.000500 openat(AT_FDCWD, \"/run/app/ready\", O_RDONLY) = -1 ENOENT (No such file or directory)\n";
+static const char spin_then_exit[] =
+	"200 openat(AT_FDCWD, \"/run/app/ready\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+	"200 openat(AT_FDCWD, \"/run/app/ready\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+	"200 openat(AT_FDCWD, \"/run/app/ready\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+	"200 openat(AT_FDCWD, \"/run/app/ready\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+	"200 openat(AT_FDCWD, \"/run/app/ready\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+	"200 exit_group(1) = ?\n"
+	"200 +++ exited with 1 +++\n";
+static const char not_yet[] =
+	"200 read(5, 0x7ffd0, 4096) = -1 EAGAIN (Resource temporarily unavailable)\n"
+	"200 read(5, 0x7ffd0, 4096) = -1 EAGAIN (Resource temporarily unavailable)\n"
+	"200 read(5, 0x7ffd0, 4096) = -1 EAGAIN (Resource temporarily unavailable)\n"
+	"200 read(5, 0x7ffd0, 4096) = -1 EAGAIN (Resource temporarily unavailable)\n"
+	"200 read(5, 0x7ffd0, 4096) = -1 EAGAIN (Resource temporarily unavailable)\n";
+static const char own_pace[] =
+	"200 12:00:00.000000 stat(\"/etc/app/override.conf\", 0x7ffd0) = -1 ENOENT (No such file or directory)\n"
+	"200 12:00:00.000100 nanosleep({tv_sec=1, tv_nsec=0}, NULL) = 0\n"
+	"200 12:00:01.000200 stat(\"/etc/app/override.conf\", 0x7ffd0) = -1 ENOENT (No such file or directory)\n"
+	"200 12:00:01.000300 nanosleep({tv_sec=1, tv_nsec=0}, NULL) = 0\n"
+	"200 12:00:02.000400 stat(\"/etc/app/override.conf\", 0x7ffd0) = -1 ENOENT (No such file or directory)\n"
+	"200 12:00:02.000500 nanosleep({tv_sec=1, tv_nsec=0}, NULL) = 0\n"
+	"200 12:00:03.000600 stat(\"/etc/app/override.conf\", 0x7ffd0) = -1 ENOENT (No such file or directory)\n"
+	"200 12:00:03.000700 nanosleep({tv_sec=1, tv_nsec=0}, NULL) = 0\n"
+	"200 12:00:04.000800 stat(\"/etc/app/override.conf\", 0x7ffd0) = -1 ENOENT (No such file or directory)\n";
+
+static void retry_loop_to_the_end(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, spin_enoent);
+	const struct rc_finding *f = rt_find(&t, "retry-loop");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "openat on '/run/app/ready' failed with ENOENT 5 times in a row "
+				       "(with sched_yield between)"));
+	assert_true(contains(f->advice, "waits for '/run/app/ready' to appear"));
+	assert_int_equal(f->pid, 200);
+	rt_release(&t);
+
+	const char *quiet[] = { spin_then_exit, not_yet, own_pace };
+	for (size_t i = 0; i < ARRAY_SIZE(quiet); i++) {
+		analyze_text(&t, quiet[i]);
+		assert_null(rt_find(&t, "retry-loop"));
+		rt_release(&t);
+	}
+}
+
 static void real_logs_checked(void **state)
 {
 	(void)state;
@@ -892,6 +951,7 @@ int main(void)
 		cmocka_unit_test(excerpt_ends_in_the_stall),
 		cmocka_unit_test(real_logs_checked),
 		cmocka_unit_test(wait_for_an_exit_it_lost),
+		cmocka_unit_test(retry_loop_to_the_end),
 		cmocka_unit_test(fl_cut_short_names_file_and_holder),
 		cmocka_unit_test(fl_try_taken_and_quick_waits),
 		cmocka_unit_test(fl_taken_beside_own_lock),
