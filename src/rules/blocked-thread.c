@@ -266,8 +266,13 @@ static enum kind classify_read(struct state *s, struct blocked *b, const struct 
 {
 	struct rc_fdinfo fi;
 
-	if (!describe_fd(s, b, e, ctx, &fi))
+	if (!describe_fd(s, b, e, ctx, &fi)) {
+		/* recv* reads nothing but sockets, whatever made the fd
+		 * before an excerpt began. */
+		if (e->nr == SYS_recvfrom || e->nr == SYS_recvmsg || e->nr == SYS_recvmmsg)
+			return K_SOCK_READ;
 		return e->fd == 0 ? K_INPUT : K_OTHER;
+	}
 	switch (fi.kind) {
 	case RC_FD_SOCKET:
 		return K_SOCK_READ;

@@ -9,8 +9,10 @@
 static const struct rt_expect pasted[] = {
 	/* Hangs: the unfinished call at the end is the stall. */
 	{ "public-flock-self-deadlock.log", "blocked-thread", "in flock on fd 3: waiting for a file lock", true },
-	{ "public-workers-recvfrom.log", "blocked-thread", "thread 15552 blocked all through the trace in recvfrom",
-	  true },
+	/* recv* reads only sockets, whoever made the fd: a peer that sends
+	 * nothing, and the advice is a timeout (irrd's fix). */
+	{ "public-workers-recvfrom.log", "blocked-thread",
+	  "thread 15552 blocked all through the trace in recvfrom on fd 17: waiting for data from the peer", true },
 	/* An exited child that wait4 never returns: its exit was lost. */
 	{ "public-wait4-lost-exit.log", "blocked-thread", "its child pid 18860 exited and was never reaped", true },
 	/* A loop that fails the same ioctl to the end: a spin, not a wait. */
