@@ -90,6 +90,7 @@ enum kind {
 	K_FILE_LOCK,	/* flock, fcntl(F_SETLKW) */
 	K_DEVICE,	/* ioctl */
 	K_DEVICE_READ,	/* a read of a device that is no terminal: a serial line, a sensor */
+	K_ENTROPY,	/* getrandom before the kernel's random pool is ready */
 	K_FUTEX,
 	K_FUTEX_TIMED,
 	K_POLL,		/* poll/select on fds */
@@ -441,6 +442,9 @@ static enum kind classify(struct state *s, struct blocked *b, const struct rc_ev
 		return K_FILE_LOCK;
 	case SYS_restart_syscall:
 		return K_RESTART;
+	case SYS_getrandom:
+		/* It blocks only until the pool is ready, once a boot. */
+		return K_ENTROPY;
 	default:
 		break;
 	}
@@ -616,6 +620,7 @@ static bool is_stall(const struct state *s, const struct blocked *b)
 	case K_FILE_LOCK:
 	case K_DEVICE:
 	case K_DEVICE_READ:
+	case K_ENTROPY:
 	case K_OTHER:
 		return true;
 	case K_FUTEX:
@@ -810,6 +815,9 @@ static void add_gist(struct strbuf *sb, const struct blocked *b)
 	case K_DEVICE_READ:
 		strbuf_adds(sb, "the device has had nothing to give");
 		break;
+	case K_ENTROPY:
+		strbuf_adds(sb, "the kernel's random pool is not ready yet (early in boot)");
+		break;
 	case K_FUTEX:
 		if (b->pool)
 			strbuf_addf(sb, "one of %d threads parked on this futex, a pool's idle workers",
@@ -924,6 +932,13 @@ static void add_advice(struct rc_finding *f, const struct blocked *b)
 			     "stty -F %s; the device's messages in dmesg), and give the read a timeout (poll, "
 			     "or VMIN/VTIME on a serial line)", b->path ? b->path : "the device",
 			     b->path ? b->path : "DEVICE");
+		break;
+	case K_ENTROPY:
+		finding_set(&f->advice, "getrandom waits until the kernel has gathered enough entropy, once a "
+			    "boot: early in a boot without a hardware random source (a VM, an embedded board) "
+			    "that can take minutes; give the VM a virtio-rng device or run rngd or haveged, or "
+			    "boot with random.trust_cpu=on; code that may use weaker randomness at start asks "
+			    "with GRND_NONBLOCK");
 		break;
 	case K_FUTEX:
 		if (b->pool)

@@ -738,6 +738,23 @@ static void retry_loop_to_the_end(void **state)
 	}
 }
 
+/* getrandom blocks only for the kernel's random pool, early in a boot
+ * (firecracker-containerd#325's agent hung there). */
+static void getrandom_waits_for_entropy(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, "737 getrandom( <unfinished ...>\n"
+			 "738 nanosleep({tv_sec=0, tv_nsec=10000000}, NULL) = 0\n"
+			 "738 nanosleep({tv_sec=0, tv_nsec=10000000}, NULL) = 0\n");
+	const struct rc_finding *f = about(&t, 737);
+	assert_non_null(f);
+	assert_int_equal(f->effective, RC_SEV_WARNING);
+	assert_true(contains(f->summary, "the kernel's random pool is not ready yet"));
+	assert_true(contains(f->advice, "virtio-rng"));
+	rt_release(&t);
+}
+
 static void real_logs_checked(void **state)
 {
 	(void)state;
@@ -952,6 +969,7 @@ int main(void)
 		cmocka_unit_test(real_logs_checked),
 		cmocka_unit_test(wait_for_an_exit_it_lost),
 		cmocka_unit_test(retry_loop_to_the_end),
+		cmocka_unit_test(getrandom_waits_for_entropy),
 		cmocka_unit_test(fl_cut_short_names_file_and_holder),
 		cmocka_unit_test(fl_try_taken_and_quick_waits),
 		cmocka_unit_test(fl_taken_beside_own_lock),
