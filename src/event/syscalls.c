@@ -143,6 +143,14 @@ static const struct family {
 	{ "chown32", "chown" }, { "lchown32", "lchown" }, { "fchown32", "fchown" },
 	{ "ugetrlimit", "getrlimit" }, { "sigreturn", "rt_sigreturn" }, { "waitpid", "wait4" },
 	{ "fadvise64_64", "fadvise64" }, { "sync_file_range2", "sync_file_range" },
+	{ "arm_fadvise64_64", "fadvise64" }, { "arm_sync_file_range", "sync_file_range" },
+	/* The signal calls before rt_ (i386, armv7, ppc, s390): the signal
+	 * first, as rt_'s. */
+	{ "sigaction", "rt_sigaction" }, { "signal", "rt_sigaction" }, { "sigprocmask", "rt_sigprocmask" },
+	{ "sgetmask", "rt_sigprocmask" }, { "ssetmask", "rt_sigprocmask" }, { "sigpending", "rt_sigpending" },
+	{ "sigsuspend", "rt_sigsuspend" },
+	{ "umount", "umount2" }, { "readdir", "getdents" }, { "olduname", "uname" }, { "oldolduname", "uname" },
+	{ "stime", "settimeofday" },
 };
 
 /* Calls newer than the headers here (Linux 6.1), numbered as every

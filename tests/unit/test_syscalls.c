@@ -533,6 +533,51 @@ static void newer_calls_numbered(void **state)
 	assert_int_equal(st.st_mode & 07777, 0640);
 }
 
+/* The calls of the architectures users' logs come from, as Debian's
+ * cross headers name them (tests/fixtures/syscalls/, made by
+ * tools/foreign-syscall-names): each is a call rootcause knows, its own
+ * or its family's, but for calls that are obsolete or of one machine
+ * alone, which no family covers soundly. */
+static void foreign_calls_known(void **state)
+{
+	(void)state;
+	static const char *const arches[] = { "armhf", "arm64", "ppc64el", "riscv64", "s390x", "i386" };
+	static const char *const unmapped[] = {
+		/* obsolete, never implemented, or multiplexers strace decodes */
+		"bdflush", "break", "ftime", "gtty", "idle", "lock", "mpx", "nice", "prof", "profil", "stty",
+		"ulimit", "socketcall", "ipc", "multiplexer", "timerfd", "syscalls", "arch_specific_syscall",
+		/* one machine's own */
+		"vm86", "vm86old", "pciconfig_iobase", "pciconfig_read", "pciconfig_write", "rtas", "spu_create",
+		"spu_run", "subpage_prot", "swapcontext", "switch_endian", "sys_debug_setcontext",
+		"s390_guarded_storage", "s390_pci_mmio_read", "s390_pci_mmio_write", "s390_runtime_instr",
+		"s390_sthyi", "riscv_flush_icache",
+	};
+	size_t total = 0;
+
+	for (size_t a = 0; a < ARRAY_SIZE(arches); a++) {
+		char path[512], name[128];
+		snprintf(path, sizeof(path), "%s/tests/fixtures/syscalls/%s.names", SOURCE_ROOT, arches[a]);
+		FILE *f = fopen(path, "r");
+		assert_non_null(f);
+		while (fgets(name, sizeof(name), f)) {
+			name[strcspn(name, "\n")] = '\0';
+			bool skip_it = false;
+			for (size_t u = 0; u < ARRAY_SIZE(unmapped); u++)
+				skip_it |= strcmp(name, unmapped[u]) == 0;
+			total++;
+			if (!skip_it && !syscall_by_name(name, strlen(name)))
+				fail_msg("%s: '%s' is not known", arches[a], name);
+		}
+		fclose(f);
+	}
+	assert_true(total > 2000);
+	/* The old signal calls are read as their rt_ calls. */
+	const struct rc_syscall *sa = syscall_by_name("sigaction", 9);
+	assert_non_null(sa);
+	assert_string_equal(sa->as, "rt_sigaction");
+	assert_int_equal(sa->nr, SYS_rt_sigaction);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -546,6 +591,7 @@ int main(void)
 		cmocka_unit_test(raw_arg_facts),
 		cmocka_unit_test(raw_arg_phases),
 		cmocka_unit_test(newer_calls_numbered),
+		cmocka_unit_test(foreign_calls_known),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
