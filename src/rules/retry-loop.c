@@ -124,9 +124,30 @@ static uint64_t signature(const struct rc_event *e)
 	return h;
 }
 
+/* A signal that stops a program from outside (Ctrl-C, a time-out, kill):
+ * what a hung program gets, so its loop is where it hung. */
+static bool stop_from_outside(int signo)
+{
+	return signo == SIGINT || signo == SIGTERM || signo == SIGKILL || signo == SIGHUP || signo == SIGQUIT;
+}
+
+/* Whether P got out of its loop: it ended, and not by such a stop. */
+static bool left(const struct rc_proc *p)
+{
+	return p && p->ended && (p->exited || !stop_from_outside(p->signo));
+}
+
 static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct state *s = st;
+
+	/* A thread that got out is forgotten: a build of ten thousand
+	 * processes keeps only those still running. */
+	if (e->kind == RC_EV_EXIT) {
+		if (e->exited || !stop_from_outside(e->signo))
+			thread_free(hmap_del_int(&s->threads, e->pid));
+		return;
+	}
 
 	/* A call still inside, or one that never returned (killed in it),
 	 * is the loop's next turn cut short, not a turn of its own. */
@@ -168,7 +189,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		if (t->fail_sig != sig || !t->line || t->n - t->failed_at > CYCLE_MAX) {
 			free(t->line);
 			free(t->what);
-			t->line = xstrndup(e->line, e->line_len);
+			t->line = e->line ? xstrndup(e->line, e->line_len) : NULL;
 			const char *w = e->path && e->path[0] ? e->path : e->fd >= 0 ? rule_fd_path(ctx, e) : NULL;
 			t->what = w ? xstrdup(w) : NULL;
 		}
@@ -267,17 +288,6 @@ static int by_turns(const void *a, const void *b)
 	return (tx < ty) - (tx > ty);
 }
 
-/* Whether P got out of its loop: it ended, and not by a signal that
- * stops a program from outside (Ctrl-C, a time-out, kill), which is what
- * a hung program gets. */
-static bool left(const struct rc_proc *p)
-{
-	if (!p || !p->ended)
-		return false;
-	return p->exited || (p->signo != SIGINT && p->signo != SIGTERM && p->signo != SIGKILL &&
-			     p->signo != SIGHUP && p->signo != SIGQUIT);
-}
-
 static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct state *s = st;
@@ -306,7 +316,7 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 	}
 	free(v);
 	if (s->dropped)
-		rule_dropped(out, RULE_ID, RC_SEV_WARNING, RC_SEV_WARNING, s->dropped,
+		rule_dropped(out, RULE_ID, RC_SEV_INFO, RC_SEV_INFO, s->dropped,
 			     "%llu calls of threads past the first 4096 were not read for loops",
 			     "the findings above hold for the threads read");
 }
@@ -315,7 +325,7 @@ const struct rc_rule_ops rc_rule_retry_loop_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
-	.reads = { .events = RC_READS_CALLS },
+	.reads = { .events = RC_READS_CALLS | RC_READS_EXITS },
 	.finish = finish,
 	.release = release,
 };
