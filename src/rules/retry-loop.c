@@ -5,13 +5,16 @@
  * a call to succeed that never will: an ioctl the device does not know
  * (ENOTTY), a file that is not there, a connection nobody accepts. Its
  * trace ends in that call failing again and again, with the same
- * arguments and the same error, and at most a few calls between (a poll
- * that is ready at once, a yield). A thread's last calls are read as a
- * cycle of at most CYCLE_MAX calls that repeats REPEATS_MIN times or more
- * up to its last call and holds a failure. The errors that mean "not yet"
- * (EAGAIN, EINTR, ETIMEDOUT, a restart) are how a loop waits, not why it
- * loops; and a cycle that takes over TURN_S a turn polls for something at
- * its own pace, which a running service does, and is not the hang.
+ * arguments and the same error, every so many calls (a poll that is
+ * ready at once, a yield between). The rule reads failures alone (every
+ * call of a trace would cost the rules' thread a tenth of its time), and
+ * counts a thread's calls by the process model's count: the same failure
+ * at the same stride of at most STRIDE_MAX calls, REPEATS_MIN times or
+ * more, the last of them within a stride of the thread's last call. The
+ * errors that mean "not yet" (EAGAIN, EINTR, ETIMEDOUT, a restart) are
+ * how a loop waits, not why it loops; and a loop that takes over TURN_S a
+ * turn polls for something at its own pace, which a running service
+ * does, and is not the hang.
  *
  * Only a thread that was still running when the trace ended, or that was
  * stopped from outside (Ctrl-C, a time-out, kill) is in such a loop: one
@@ -35,9 +38,9 @@
 #include "util/xlat.h"
 
 #define RULE_ID "retry-loop"
-/* The longest cycle looked for, in calls. */
-#define CYCLE_MAX 4
-/* Turns of the cycle that make a loop. */
+/* The most calls from one failure to the next in a loop. */
+#define STRIDE_MAX 4
+/* Failures in a row that make a loop. */
 #define REPEATS_MIN 4
 /* A turn slower than this is a poll at the program's own pace. */
 #define TURN_S 0.01
@@ -48,21 +51,17 @@
 
 struct thread {
 	int tid, pid;
-	uint64_t sig[CYCLE_MAX];	/* the last calls' signatures, newest at [n % CYCLE_MAX] */
-	double ts[CYCLE_MAX];
-	long nrs[CYCLE_MAX];		/* and their numbers */
-	uint64_t n;			/* calls seen */
-	uint64_t run[CYCLE_MAX + 1];	/* run[p]: calls in a row equal to the one p before */
-	double run_ts[CYCLE_MAX + 1];	/* when run[p]'s first matching call began */
-	/* The last failed call of the cycle, as evidence. */
+	uint64_t sig;		/* the last failure: its signature */
+	uint64_t at;		/* its place among the thread's calls */
+	uint64_t stride;	/* calls from the one before to it; 0: none yet */
+	uint64_t turns;		/* failures in a row at that stride */
+	double first_ts;	/* when the first of them was made */
+	double last_ts;
 	int err;
 	long nr;
-	uint64_t fail_sig;	/* its signature */
-	char *line;
-	char *what;		/* its fd's file or its path */
 	uint64_t seq;
-	uint64_t failed_at;	/* N when it failed */
-	double last_ts;
+	char *line;		/* the first of them, as evidence */
+	char *what;		/* its fd's file or its path */
 };
 
 struct state {
@@ -119,8 +118,15 @@ static uint64_t signature(const struct rc_event *e)
 	h = mix(h, (uint64_t)e->fd);
 	h = mix(h, (uint64_t)e->flags);
 	h = mix(h, e->len);
-	for (const char *p = e->path; p && *p; p++)
-		h = mix(h, (unsigned char)*p);
+	/* A path by its length and its two ends: every call of a trace
+	 * comes here, and a loop's path is the same path. */
+	if (e->path && e->path[0]) {
+		size_t n = strlen(e->path);
+		uint64_t head = 0, tail = 0;
+		memcpy(&head, e->path, MIN(n, sizeof(head)));
+		memcpy(&tail, e->path + n - MIN(n, sizeof(tail)), MIN(n, sizeof(tail)));
+		h = mix(mix(mix(h, n), head), tail);
+	}
 	return h;
 }
 
@@ -148,13 +154,13 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 			thread_free(hmap_del_int(&s->threads, e->pid));
 		return;
 	}
-
-	/* A call still inside, or one that never returned (killed in it),
-	 * is the loop's next turn cut short, not a turn of its own. */
-	if (e->kind != RC_EV_SYSCALL || e->blocked || !e->ret_known)
+	if (e->kind != RC_EV_SYSCALL || !e->err || not_yet(e->err) || e->interrupted || e->blocked)
 		return;
-	void **slot = s->threads.count < THREADS_MAX ? hmap_put_int(&s->threads, e->pid, NULL)
-						    : hmap_get_int_hot(&s->threads, e->pid);
+	/* A thread's first call is in the model only after the rules. */
+	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+	void **slot = hmap_get_int_hot(&s->threads, e->pid);
+	if (!slot && s->threads.count < THREADS_MAX)
+		slot = hmap_put_int(&s->threads, e->pid, NULL);
 	if (!slot) {
 		s->dropped++;
 		return;
@@ -171,57 +177,45 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		t->tid = e->pid;
 	}
 	t->pid = rule_leader(ctx, e->pid);
-	uint64_t sig = signature(e);
-	for (uint64_t p = 1; p <= CYCLE_MAX; p++) {
-		bool same = t->n >= p && t->sig[(t->n - p) % CYCLE_MAX] == sig;
-		if (same && !t->run[p])
-			t->run_ts[p] = t->ts[(t->n - p) % CYCLE_MAX];
-		t->run[p] = same ? t->run[p] + 1 : 0;
-	}
-	t->sig[t->n % CYCLE_MAX] = sig;
-	t->ts[t->n % CYCLE_MAX] = e->ts;
-	t->nrs[t->n % CYCLE_MAX] = e->nr;
-	t->n++;
-	t->last_ts = e->ts;
-	if (e->err && !not_yet(e->err) && !e->interrupted) {
-		/* The evidence is the failure that began this loop: kept while
-		 * the same call fails again within a cycle. */
-		if (t->fail_sig != sig || !t->line || t->n - t->failed_at > CYCLE_MAX) {
-			free(t->line);
-			free(t->what);
-			t->line = e->line ? xstrndup(e->line, e->line_len) : NULL;
-			const char *w = e->path && e->path[0] ? e->path : e->fd >= 0 ? rule_fd_path(ctx, e) : NULL;
-			t->what = w ? xstrdup(w) : NULL;
-		}
+	/* The model counts this call after the rules have read it. */
+	uint64_t at = p ? p->nsyscalls : 0, sig = signature(e);
+	uint64_t stride = t->line ? at - t->at : 0;
+	if (t->line && sig == t->sig && stride == t->stride && stride <= STRIDE_MAX) {
+		t->turns++;
+	} else if (t->line && sig == t->sig && stride >= 1 && stride <= STRIDE_MAX) {
+		/* The second of a loop: its stride. */
+		t->stride = stride;
+		t->turns = 2;
+	} else {
+		free(t->line);
+		free(t->what);
+		t->line = e->line ? xstrndup(e->line, e->line_len) : NULL;
+		const char *w = e->path && e->path[0] ? e->path : e->fd >= 0 ? rule_fd_path(ctx, e) : NULL;
+		t->what = w ? xstrdup(w) : NULL;
+		t->stride = 0;
+		t->turns = 1;
+		t->first_ts = e->ts;
+		t->sig = sig;
 		t->err = e->err;
 		t->nr = e->nr;
-		t->fail_sig = sig;
 		t->seq = e->seq;
-		t->failed_at = t->n;
 	}
+	t->at = at;
+	t->last_ts = e->ts;
 }
 
-/* The turns of T's cycle of P calls, the last one begun. */
-static uint64_t turns_of(const struct thread *t, int p)
+/* Whether T's loop reached the end of its calls: no more after its last
+ * failure than a turn (the next one begun, cut short by the end). */
+static bool at_end(const struct thread *t, const struct rc_ctx *ctx)
 {
-	return (t->run[p] + 2 * (uint64_t)p - 1) / (uint64_t)p;
+	const struct rc_proc *p = procs_get(ctx->procs, t->tid);
+
+	return p && p->nsyscalls <= t->at + 1 + t->stride;
 }
 
-/* The shortest cycle T ends in, REPEATS_MIN turns or more, with a
- * failure in it: its length, or 0. */
-static int cycle(const struct thread *t)
-{
-	for (int p = 1; p <= CYCLE_MAX; p++) {
-		if (t->run[p] && turns_of(t, p) >= REPEATS_MIN)
-			return p;
-	}
-	return 0;
-}
-
-static void report(const struct thread *t, int p, const struct rc_ctx *ctx, struct rc_findings *out)
+static void report(const struct thread *t, const struct rc_ctx *ctx, struct rc_findings *out)
 {
 	struct strbuf sb = STRBUF_INIT, who = STRBUF_INIT;
-	uint64_t turns = turns_of(t, p);
 	const char *name = syscall_name(t->nr);
 	const char *err = xlat_errno_name(t->err);
 
@@ -233,23 +227,17 @@ static void report(const struct thread *t, int p, const struct rc_ctx *ctx, stru
 	strbuf_addf(&sb, " is stuck in a loop: %s", name ? name : "a call");
 	if (t->what)
 		strbuf_addf(&sb, " on '%s'", t->what);
-	strbuf_addf(&sb, " failed with %s %llu times in a row", err ? err : "an error", (unsigned long long)turns);
-	/* The other calls of a turn, as strace names them. */
-	int named = 0;
-	for (int i = 0; i < p && named < 3; i++) {
-		long nr = t->nrs[(t->n - 1 - (uint64_t)i) % CYCLE_MAX];
-		const char *other = syscall_name(nr);
-		if (nr != t->nr && other)
-			strbuf_addf(&sb, "%s%s", named++ ? ", " : " (with ", other);
-	}
-	if (named)
-		strbuf_adds(&sb, " between)");
+	strbuf_addf(&sb, " failed with %s %llu times in a row", err ? err : "an error", (unsigned long long)t->turns);
+	if (t->stride == 2)
+		strbuf_adds(&sb, " (with another call between)");
+	else if (t->stride > 2)
+		strbuf_addf(&sb, " (with %llu other calls between)", (unsigned long long)t->stride - 1);
 	strbuf_adds(&sb, ", until the trace ended");
 	struct rc_finding *f = rule_finding(out, RULE_ID, RC_SEV_WARNING, RC_SEV_WARNING, &sb);
 	rule_finding_pid(f, t->pid, t->tid);
 	finding_set(&f->syscall, name);
 	f->err = t->err;
-	f->count = (long long)turns;
+	f->count = (long long)t->turns;
 	if (t->what && t->what[0] == '/')
 		finding_set(&f->path, t->what);
 	rule_evidence(f, t->line);
@@ -282,10 +270,8 @@ static void report(const struct thread *t, int p, const struct rc_ctx *ctx, stru
 static int by_turns(const void *a, const void *b)
 {
 	const struct thread *x = *(struct thread *const *)a, *y = *(struct thread *const *)b;
-	int px = cycle(x), py = cycle(y);
-	uint64_t tx = px ? turns_of(x, px) : 0, ty = py ? turns_of(y, py) : 0;
 
-	return (tx < ty) - (tx > ty);
+	return (x->turns < y->turns) - (x->turns > y->turns);
 }
 
 static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
@@ -296,28 +282,23 @@ static void finish(void *st, const struct rc_ctx *ctx, struct rc_findings *out)
 
 	for (size_t i = 0; v && i < n; i++) {
 		struct thread *t = v[i];
-		int p = cycle(t);
-		/* A loop the thread left, by exiting, is not where it hung. */
-		if (!p || !t->line || left(procs_get(ctx->procs, t->tid)) || left(procs_get(ctx->procs, t->pid)))
+		/* A loop the thread left, by exiting or by going on to other
+		 * calls, is not where it hung. */
+		if (t->turns < REPEATS_MIN || !t->line || !at_end(t, ctx) || left(procs_get(ctx->procs, t->tid)) ||
+		    left(procs_get(ctx->procs, t->pid)))
 			continue;
-		/* The failure must be part of the cycle: one of the last P. */
-		if (t->n - t->failed_at >= (uint64_t)p)
-			continue;
-		double turns = (double)turns_of(t, p);
-		if (t->run_ts[p] > 0 && t->last_ts > 0 && (t->last_ts - t->run_ts[p]) / turns > TURN_S)
+		if (t->first_ts > 0 && t->last_ts > 0 && (t->last_ts - t->first_ts) / (double)(t->turns - 1) > TURN_S)
 			continue;
 		v[kept++] = t;
 	}
 	if (v)
 		qsort(v, kept, sizeof(*v), by_turns);
-	for (size_t i = 0; i < kept && i < SHOWN_MAX; i++) {
-		const struct thread *t = v[i];
-		report(t, cycle(t), ctx, out);
-	}
+	for (size_t i = 0; i < kept && i < SHOWN_MAX; i++)
+		report(v[i], ctx, out);
 	free(v);
 	if (s->dropped)
 		rule_dropped(out, RULE_ID, RC_SEV_INFO, RC_SEV_INFO, s->dropped,
-			     "%llu calls of threads past the first 4096 were not read for loops",
+			     "%llu failed calls of threads past the first 4096 were not read for loops",
 			     "the findings above hold for the threads read");
 }
 
@@ -325,7 +306,7 @@ const struct rc_rule_ops rc_rule_retry_loop_ops = {
 	.state_size = sizeof(struct state),
 	.init = init,
 	.on_event = on_event,
-	.reads = { .events = RC_READS_CALLS | RC_READS_EXITS },
+	.reads = { .events = RC_READS_FAILED | RC_READS_EXITS },
 	.finish = finish,
 	.release = release,
 };

@@ -17,7 +17,7 @@ static const struct rt_expect pasted[] = {
 	{ "public-wait4-lost-exit.log", "blocked-thread", "its child pid 18860 exited and was never reaped", true },
 	/* A loop that fails the same ioctl to the end: a spin, not a wait. */
 	{ "public-urandom-ioctl-spin.log", "retry-loop",
-	  "ioctl on '/dev/urandom' failed with ENOTTY 4 times in a row (with poll between)", true },
+	  "ioctl on '/dev/urandom' failed with ENOTTY 4 times in a row (with another call between)", true },
 	/* strace -p's old notice names the pid of the unprefixed lines. */
 	{ "public-futex-attached.log", "blocked-thread", "thread 10999 blocked all through the trace in futex",
 	  true },
