@@ -31,6 +31,7 @@
 #include "rules/rule.h"
 #include "rules/words.h"
 #include "util/strbuf.h"
+#include "util/xlat.h"
 #include "util/util.h"
 
 #define EM_SUMMARY_MAX 160
@@ -304,6 +305,28 @@ static const char *prog_name(const struct rc_procs *m, int pid)
 	return NULL;
 }
 
+/* A runtime that prints an errno by its number ("Unknown system error
+ * -75", libuv's; "errno 28"): what the number means, after the advice. */
+static void add_errno_meaning(struct rc_finding *f, const char *msg)
+{
+	static const char *const marks[] = { "system error -", "errno ", "errno=", "error code " };
+
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+		const char *at = strstr(msg, marks[i]);
+		if (!at)
+			continue;
+		char *end;
+		long n = strtol(at + strlen(marks[i]), &end, 10);
+		const char *name = n > 0 && n < 4096 && end != at + strlen(marks[i]) ? xlat_errno_name((int)n) : NULL;
+		if (!name)
+			continue;
+		/* Formatted before the old advice is freed. */
+		finding_setf(&f->advice, "%s (%s%ld is %s: %s)", f->advice ? f->advice : "", marks[i], n, name,
+			     strerror((int)n));
+		return;
+	}
+}
+
 /* PROG wrote MSG; HANDED_TO: the program the process exec'd after it, or
  * NULL. */
 static void advise(struct rc_finding *f, const char *msg, const char *module, const char *prog,
@@ -333,6 +356,7 @@ static void advise(struct rc_finding *f, const char *msg, const char *module, co
 	else
 		finding_setf(&f->advice, "this is what the program said last; the other findings show the system "
 			     "calls behind it");
+	add_errno_meaning(f, msg);
 }
 
 /* Find the telling line of one process: a traceback's exception line, or

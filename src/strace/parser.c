@@ -51,6 +51,7 @@ struct strace_parser {
 
 	struct strbuf joined;	/* a joined line */
 	struct strbuf carry;	/* a terminal line cut short */
+	struct strbuf carry_out;	/* the program's output lines that came inside it */
 	struct prefix carry_pre;
 	bool have_carry;
 	bool carry_skipped;	/* the carried line was counted as skipped */
@@ -588,8 +589,74 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 		p->carry_pre.ts = ts;
 		p->carry_pre.body = body;
 		p->have_carry = true;
+		strbuf_reset(&p->carry_out);
 	}
 	return LINE_DONE;
+}
+
+/* On a terminal, a write to the terminal prints its own text inside its
+ * line, after the count: 'write(2, "fs.js:972\n  binding.stat(pathMod"...,
+ * 701fs.js:972', then the program's lines, then ") = 701". When strace's
+ * -s cut the quoted string, those lines are the whole of it: the call is
+ * read as strace would have printed it with a -s long enough, when the
+ * text between the count and ") = N" is about N bytes. LINE is the last
+ * line; the rebuilt call goes to p->joined. */
+static bool whole_write(struct strace_parser *p, const char *line, size_t len)
+{
+	const char *c = p->carry.buf + p->carry_pre.body, *end = p->carry.buf + p->carry.len;
+	const char *cut = memmem(c, (size_t)(end - c), "\"..., ", 6);
+	const char *close = memmem(line, len, ") = ", 4);
+	long long ret;
+	char num[24];
+
+	if ((size_t)(end - c) < 7 || memcmp(c, "write(", 6) != 0 || !cut || !close)
+		return false;
+	const char *r = close + 4, *re = r;
+	while (re < line + len && *re >= '0' && *re <= '9')
+		re++;
+	if (!parse_ll(span_make(r, (size_t)(re - r)), &ret) || ret <= 0)
+		return false;
+	int nn = snprintf(num, sizeof(num), "%lld", ret);
+	const char *count = cut + 6;
+	if (end - count < nn || memcmp(count, num, (size_t)nn) != 0)
+		return false;
+	/* The text: the rest of the first line, the lines between, and the
+	 * last line up to its ")". */
+	struct strbuf out = STRBUF_INIT;
+	strbuf_add(&out, count + nn, (size_t)(end - count - nn));
+	strbuf_addc(&out, '\n');
+	strbuf_add(&out, p->carry_out.buf, p->carry_out.len);
+	strbuf_add(&out, line, (size_t)(close - line));
+	/* A paste loses trailing blanks and indents, and a terminal may
+	 * turn "\n" into "\r\n": about N bytes, not more than a byte a
+	 * line over, nor under half. */
+	size_t lines = 1;
+	for (size_t i = 0; i < out.len; i++)
+		lines += out.buf[i] == '\n';
+	bool ok = out.len <= (size_t)ret + lines && out.len * 2 >= (size_t)ret;
+	if (ok) {
+		const char *open = memchr(c, '"', (size_t)(cut - c));
+		strbuf_reset(&p->joined);
+		strbuf_add(&p->joined, p->carry.buf, (size_t)(open - p->carry.buf));
+		strbuf_addc(&p->joined, '"');
+		for (size_t i = 0; i < out.len; i++) {
+			unsigned char ch = (unsigned char)out.buf[i];
+			if (ch == '\n')
+				strbuf_adds(&p->joined, "\\n");
+			else if (ch == '\t')
+				strbuf_adds(&p->joined, "\\t");
+			else if (ch == '"' || ch == '\\')
+				strbuf_addf(&p->joined, "\\%c", ch);
+			else if (ch < 0x20 || ch >= 0x7f)
+				strbuf_addf(&p->joined, "\\%o", ch);
+			else
+				strbuf_addc(&p->joined, (char)ch);
+		}
+		strbuf_addf(&p->joined, "\", %s", num);
+		strbuf_add(&p->joined, close, (size_t)(line + len - close));
+	}
+	strbuf_release(&out);
+	return ok;
 }
 
 /* A line that may finish the carried one. */
@@ -602,11 +669,14 @@ static int do_continuation(struct strace_parser *p, struct rc_event *e, const ch
 		p->stats.skipped++;
 		return LINE_DONE;
 	}
-	strbuf_add(&p->carry, line, len);
 	/* do_call may store the text as pending or point the event at it: the
 	 * event's line must outlive the next carry, so use the join buffer. */
-	strbuf_reset(&p->joined);
-	strbuf_add(&p->joined, p->carry.buf, p->carry.len);
+	if (!whole_write(p, line, len)) {
+		strbuf_reset(&p->joined);
+		strbuf_add(&p->joined, p->carry.buf, p->carry.len);
+		strbuf_add(&p->joined, line, len);
+	}
+	strbuf_add(&p->carry, line, len);
 	int r = do_call(p, e, p->joined.buf, p->joined.len, p->carry_pre.body, 0, p->carry_pre.pid,
 			p->carry_pre.ts, false, true);
 	if (r >= 0) {
@@ -625,6 +695,11 @@ static int do_continuation(struct strace_parser *p, struct rc_event *e, const ch
 		note_attached(p, msg, (size_t)(line + len - msg));
 	} else {
 		p->stats.skipped++;
+		/* The program's own line, for whole_write. */
+		if (p->carry_out.len + len < CARRY_MAX) {
+			strbuf_add(&p->carry_out, line, len);
+			strbuf_addc(&p->carry_out, '\n');
+		}
 	}
 	return LINE_DONE;
 }
@@ -842,6 +917,7 @@ static struct strace_parser *parser_new(void)
 	imap_init(&p->io_seen);
 	strbuf_init(&p->joined);
 	strbuf_init(&p->carry);
+	strbuf_init(&p->carry_out);
 	strace_summary_init(&p->summary);
 	return p;
 }
@@ -1068,6 +1144,7 @@ void strace_parser_free(struct strace_parser *p)
 	arena_release(&p->arena);
 	strbuf_release(&p->joined);
 	strbuf_release(&p->carry);
+	strbuf_release(&p->carry_out);
 	strbuf_release(&p->err);
 	strace_summary_release(&p->summary);
 	stack_unref(p->stack);

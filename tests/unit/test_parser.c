@@ -1586,6 +1586,32 @@ static void test_summary_bad(void **state)
 	assert_int_equal(s->total.errors, 1);
 }
 
+/* strace on a terminal: a write to it prints its text after the count,
+ * inside the line, and ") = N" follows the program's lines. With the
+ * quoted string cut by -s, those lines are the write's whole text; a
+ * paste that lost a few blanks still is, output of another size is not
+ * taken for it. */
+static void test_terminal_write_whole(void **state)
+{
+	(void)state;
+	open_buf("write(2, \"Traceback (most recent call last\"..., 81Traceback (most recent call last):\n"
+		 "  File \"x.py\", line 1\n"
+		 "ValueError: bad weights\n"
+		 ") = 81\n"
+		 "write(2, \"Traceback (most recent call last\"..., 900Traceback (most recent call last):\n"
+		 "ValueError: bad weights\n"
+		 ") = 900\n");
+	find("write");
+	assert_int_equal(E.ret, 81);
+	assert_false(E.data_truncated);
+	assert_true(E.data_len >= 70);
+	assert_non_null(memmem(E.data, E.data_len, "ValueError: bad weights\n", 24));
+	find("write");
+	assert_int_equal(E.ret, 900);
+	assert_true(E.data_truncated);
+	done();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1620,6 +1646,7 @@ int main(void)
 		cmocka_unit_test(test_other_forms),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_summary_bad),
+		cmocka_unit_test(test_terminal_write_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
