@@ -56,6 +56,7 @@
 #include <sys/syscall.h>
 
 #include "event/refusals.h"
+#include "event/syscalls.h"
 #include "rules/call-kinds.h"
 #include "rules/finding.h"
 #include "rules/proc-view.h"
@@ -79,6 +80,7 @@ struct rec {
 	long nr;
 	int err;
 	char *name;
+	bool minus_one;		/* its name is strace's for number -1 (numbered_minus_one) */
 	char *path;		/* the file a look-up named; NULL none */
 	int fd;			/* or its fd; -1 none */
 	long long flags;	/* clone's */
@@ -116,6 +118,32 @@ static void release(void *p)
 
 /* Whether E's refusal is one this rule explains (see the top); *CAP and
  * *SETTING are set to what the call needs. */
+/* A call strace shows as number -1 ("syscall_18446744073709551615",
+ * "syscall_0xffffffffffffffff"): when a seccomp filter refuses a call,
+ * kernels before 4.8 left its number at -1, so the tracer could not name
+ * it. Its EPERM is the filter's. */
+static bool numbered_minus_one(const struct rc_event *e)
+{
+	return e->name && (strcmp(e->name, "syscall_18446744073709551615") == 0 ||
+			   strcmp(e->name, "syscall_0xffffffffffffffff") == 0 || strcmp(e->name, "syscall_-1") == 0);
+}
+
+/* The newer version of a call (clone3, openat2, faccessat2, fchmodat2:
+ * since Linux 5.1 numbered alike everywhere, from 424) whose older one is
+ * still there: a container profile that lists the calls it allows by
+ * name and predates it refuses it, and older ones answer EPERM, where the
+ * older call would have been allowed. */
+#define NEWER_CALLS_FROM 424
+static bool newer_version(const struct rc_event *e)
+{
+	if (e->nr < NEWER_CALLS_FROM || !e->name)
+		return false;
+	size_t n = strlen(e->name);
+	while (n > 1 && e->name[n - 1] >= '0' && e->name[n - 1] <= '9')
+		n--;
+	return n < strlen(e->name) && syscall_by_name(e->name, n) != NULL;
+}
+
 static bool qualifies(const struct rc_event *e, const char **cap, const char **setting)
 {
 	/* Most failures are neither (a path search's ENOENT): the table
@@ -131,6 +159,8 @@ static bool qualifies(const struct rc_event *e, const char **cap, const char **s
 	if (e->err == EACCES)
 		return pr && pr->eacces;
 	if (e->err == ENOSYS)
+		return true;
+	if (numbered_minus_one(e) || newer_version(e))
 		return true;
 	if (rule_is_fork(e->nr)) {
 		if (e->flags & NS_FLAGS) {
@@ -226,6 +256,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		r->nr = e->nr;
 		r->err = e->err;
 		r->name = xstrdup(e->name ? e->name : "?");
+		r->minus_one = numbered_minus_one(e);
 		r->path = e->path ? xstrdup(e->path) : NULL;
 		r->fd = e->fd;
 		r->flags = e->flags;
@@ -313,10 +344,16 @@ static void summarize(struct strbuf *sb, const struct rec *r)
 /* What to change in the policy: the runtime's seccomp profile. */
 static void add_profile_advice(struct strbuf *sb, const struct rec *r)
 {
-	strbuf_addf(sb, "allow '%s' in the seccomp profile of what starts the program: docker or podman run "
+	if (r->minus_one)
+		strbuf_adds(sb, "strace shows the call as number -1, as the kernel left a call a seccomp filter "
+			    "refused (before Linux 4.8): trace it again on a newer kernel, or tell it by its "
+			    "arguments, to know which; then allow that call");
+	else
+		strbuf_addf(sb, "allow '%s'", r->name);
+	strbuf_adds(sb, " in the seccomp profile of what starts the program: docker or podman run "
 		    "--security-opt seccomp=PROFILE.json (a current Docker's default profile; "
 		    "--security-opt seccomp=unconfined to test), Kubernetes' securityContext.seccompProfile, "
-		    "SystemCallFilter= in a systemd unit", r->name);
+		    "SystemCallFilter= in a systemd unit");
 	if (r->err == EPERM)
 		strbuf_adds(sb, ". A profile should refuse calls it does not know with ENOSYS, not EPERM: "
 			    "programs fall back from ENOSYS to older calls (glibc from clone3 to clone)");

@@ -18,6 +18,19 @@ static const struct rt_expect pasted[] = {
 	/* A loop that fails the same ioctl to the end: a spin, not a wait. */
 	{ "public-urandom-ioctl-spin.log", "retry-loop",
 	  "ioctl on '/dev/urandom' failed with ENOTTY 4 times in a row (with another call between)", true },
+	/* Start-up in containers: a profile that refuses a call. */
+	{ "public-clone3-eperm.log", "syscall-blocked", "'clone3' was refused (EPERM)", true },
+	{ "public-faccessat2-eperm.log", "syscall-blocked", "'faccessat2' was refused (EPERM)", true },
+	/* The newer version of a call refused with EPERM: a profile that
+	 * predates it, not the file's owner. */
+	{ "public-fchmodat2-eperm.log", "syscall-blocked", "'fchmodat2' was refused (EPERM)", true },
+	/* A call a filter refused on a kernel before 4.8: number -1. */
+	{ "public-seccomp-minus-one.log", "syscall-blocked", "'syscall_18446744073709551615' was refused (EPERM)",
+	  true },
+	/* On a terminal the program's text runs inside its write's line:
+	 * the whole message, though -s cut the quoted string. */
+	{ "public-armhf-eoverflow-terminal.log", "error-message",
+	  "Error: Unknown system error -75: Unknown system error -75, stat 'myfile'", true },
 	/* strace -p's old notice names the pid of the unprefixed lines. */
 	{ "public-futex-attached.log", "blocked-thread", "thread 10999 blocked all through the trace in futex",
 	  true },
@@ -29,10 +42,22 @@ static void pasted_causes_named(void **state)
 	rt_check_logs(pasted, ARRAY_SIZE(pasted));
 }
 
+/* A runtime that prints an errno by its number: the advice says which. */
+static void errno_by_number_named(void **state)
+{
+	(void)state;
+	struct rt t;
+	const struct rc_finding *f =
+		rt_expect_log(&t, "public-armhf-eoverflow-terminal.log", "error-message", "system error -75", true);
+	assert_non_null(strstr(f->advice, "-75 is EOVERFLOW"));
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pasted_causes_named),
+		cmocka_unit_test(errno_by_number_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
