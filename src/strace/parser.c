@@ -633,9 +633,9 @@ static bool whole_write(struct strace_parser *p, const char *line, size_t len)
 	size_t lines = 1;
 	for (size_t i = 0; i < out.len; i++)
 		lines += out.buf[i] == '\n';
-	bool ok = out.len <= (size_t)ret + lines && out.len * 2 >= (size_t)ret;
+	const char *open = memchr(c, '"', (size_t)(cut - c));
+	bool ok = open && out.len <= (size_t)ret + lines && out.len * 2 >= (size_t)ret;
 	if (ok) {
-		const char *open = memchr(c, '"', (size_t)(cut - c));
 		strbuf_reset(&p->joined);
 		strbuf_add(&p->joined, p->carry.buf, (size_t)(open - p->carry.buf));
 		strbuf_addc(&p->joined, '"');

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "util/util.h"
@@ -30,8 +31,12 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;
 
-	if (need <= sb->alloc)
+	if (need <= sb->alloc && need > extra)
 		return;
+	/* A size past what memory can hold is a caller's bug: fail as out of
+	 * memory, not double forever. */
+	if (need <= extra || need > SIZE_MAX / 2)
+		xoom(extra);
 	size_t n = sb->alloc ? sb->alloc : 64;
 	while (n < need)
 		n *= 2;
