@@ -121,9 +121,12 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 {
 	bool sums = o && o->sums;	/* diagnosis mode */
 	size_t ring = o && o->ring_bytes ? o->ring_bytes : RING_DEFAULT;
-	LIBBPF_OPTS(bpf_object_open_opts, oo, .btf_custom_path = kb->path[0] ? kb->path : NULL);
+	struct bpf_object_open_opts oo;
 	int e;
 
+	memset(&oo, 0, sizeof(oo));
+	oo.sz = sizeof(oo);
+	oo.btf_custom_path = kb->path[0] ? kb->path : NULL;
 	c->skel = capture_bpf__open_opts(&oo);
 	if (!c->skel)
 		return -errno;

@@ -293,7 +293,7 @@ static int newer_first(const void *a, const void *b)
 
 static void prune(const char *dir, const char *kept)
 {
-	struct cut_file found[64];
+	struct cut_file found[64] = { { { 0 }, 0 } };
 	size_t n = 0;
 	DIR *d = opendir(dir);
 	struct dirent *de;
