@@ -648,7 +648,7 @@ static bool whole_write(struct strace_parser *p, const char *line, size_t len)
 			else if (ch == '"' || ch == '\\')
 				strbuf_addf(&p->joined, "\\%c", ch);
 			else if (ch < 0x20 || ch >= 0x7f)
-				strbuf_addf(&p->joined, "\\%o", ch);
+				strbuf_addf(&p->joined, "\\%03o", ch);
 			else
 				strbuf_addc(&p->joined, (char)ch);
 		}
