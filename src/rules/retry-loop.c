@@ -101,23 +101,17 @@ static bool not_yet(int err)
 	       err >= 512;	/* ERESTARTSYS and its kin */
 }
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h;
-}
-
 /* What makes two calls the same call: its number, fd, path, flags and
  * size, and its outcome. Addresses are left out: a buffer on the stack
  * moves from turn to turn. */
 static uint64_t signature(const struct rc_event *e)
 {
-	uint64_t h = mix(0, (uint64_t)e->nr);
+	uint64_t h = hash_mix64((uint64_t)e->nr);
 
-	h = mix(h, (uint64_t)(e->err ? -(long long)e->err : e->ret));
-	h = mix(h, (uint64_t)e->fd);
-	h = mix(h, (uint64_t)e->flags);
-	h = mix(h, e->len);
+	h = hash_mix64(h ^ (uint64_t)(e->err ? -(long long)e->err : e->ret));
+	h = hash_mix64(h ^ (uint64_t)e->fd);
+	h = hash_mix64(h ^ (uint64_t)e->flags);
+	h = hash_mix64(h ^ e->len);
 	/* A path by its length and its two ends: every call of a trace
 	 * comes here, and a loop's path is the same path. */
 	if (e->path && e->path[0]) {
@@ -125,7 +119,7 @@ static uint64_t signature(const struct rc_event *e)
 		uint64_t head = 0, tail = 0;
 		memcpy(&head, e->path, MIN(n, sizeof(head)));
 		memcpy(&tail, e->path + n - MIN(n, sizeof(tail)), MIN(n, sizeof(tail)));
-		h = mix(mix(mix(h, n), head), tail);
+		h = hash_mix64(hash_mix64(hash_mix64(h ^ n) ^ head) ^ tail);
 	}
 	return h;
 }

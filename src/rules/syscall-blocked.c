@@ -128,6 +128,17 @@ static bool numbered_minus_one(const struct rc_event *e)
 			   strcmp(e->name, "syscall_0xffffffffffffffff") == 0 || strcmp(e->name, "syscall_-1") == 0);
 }
 
+/* The name of a call without its version number: clone3 -> clone,
+ * faccessat2 -> faccessat; its length. */
+static size_t stem_len(const char *name)
+{
+	size_t n = strlen(name);
+
+	while (n > 1 && name[n - 1] >= '0' && name[n - 1] <= '9')
+		n--;
+	return n;
+}
+
 /* The newer version of a call (clone3, faccessat2, fchmodat2:
  * since Linux 5.1 numbered alike everywhere, from 424) whose older one is
  * still there: a container profile that lists the calls it allows by
@@ -140,9 +151,7 @@ static bool newer_version(const struct rc_event *e)
 	 * permission-denied's. */
 	if (e->nr < NEWER_CALLS_FROM || !e->name || syscall_is(e->nr, CL_OPEN))
 		return false;
-	size_t n = strlen(e->name);
-	while (n > 1 && e->name[n - 1] >= '0' && e->name[n - 1] <= '9')
-		n--;
+	size_t n = stem_len(e->name);
 	return n < strlen(e->name) && syscall_by_name(e->name, n) != NULL;
 }
 
@@ -172,17 +181,6 @@ static bool qualifies(const struct rc_event *e, const char **cap, const char **s
 		return true;
 	}
 	return pr || event_call_looks(e->nr);
-}
-
-/* The name of a call without its version number: clone3 -> clone,
- * faccessat2 -> faccessat; its length. */
-static size_t stem_len(const char *name)
-{
-	size_t n = strlen(name);
-
-	while (n > 1 && name[n - 1] >= '0' && name[n - 1] <= '9')
-		n--;
-	return n;
 }
 
 /* NEWER and OLDER name calls of one job: clone3 and clone, openat2 and

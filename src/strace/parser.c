@@ -604,12 +604,15 @@ static int do_call(struct strace_parser *p, struct rc_event *e, const char *line
 static bool whole_write(struct strace_parser *p, const char *line, size_t len)
 {
 	const char *c = p->carry.buf + p->carry_pre.body, *end = p->carry.buf + p->carry.len;
-	const char *cut = memmem(c, (size_t)(end - c), "\"..., ", 6);
-	const char *close = memmem(line, len, ") = ", 4);
 	long long ret;
 	char num[24];
 
-	if ((size_t)(end - c) < 7 || memcmp(c, "write(", 6) != 0 || !cut || !close)
+	/* Each program line comes here: the cheap tests first. */
+	if ((size_t)(end - c) < 7 || memcmp(c, "write(", 6) != 0)
+		return false;
+	const char *close = memmem(line, len, ") = ", 4);
+	const char *cut = close ? memmem(c, (size_t)(end - c), "\"..., ", 6) : NULL;
+	if (!cut)
 		return false;
 	const char *r = close + 4, *re = r;
 	while (re < line + len && *re >= '0' && *re <= '9')
