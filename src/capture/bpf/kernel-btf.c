@@ -328,7 +328,7 @@ static int keep(struct kernel_btf *kb, const char *dir, const char *path, const 
 	if (dir[0] && (mkdir(dir, 0755) == 0 || errno == EEXIST) && own(-1, dir, S_IFDIR) &&
 	    snprintf(tmp, sizeof(tmp), "%s/.kernel-%d.tmp", dir, (int)getpid()) < (int)sizeof(tmp) &&
 	    (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644)) >= 0) {
-		bool ok = write(fd, raw, size) == (ssize_t)size;
+		bool ok = write_all(fd, raw, size);
 		ok = close(fd) == 0 && ok;
 		fd = -1;
 		if (ok && rename(tmp, path) == 0) {
@@ -342,7 +342,7 @@ static int keep(struct kernel_btf *kb, const char *dir, const char *path, const 
 	fd = memfd_create("rootcause-kernel-btf", MFD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	if (write(fd, raw, size) != (ssize_t)size) {
+	if (!write_all(fd, raw, size)) {
 		close(fd);
 		return -EIO;
 	}
