@@ -102,8 +102,9 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		strbuf_addc(sb, '\n');
 		if (r->skipped_lines) {
 			strbuf_add_count(sb, r->skipped_lines);
-			strbuf_addf(sb, " line%s that were not trace lines (program output, strace messages) were skipped\n",
-				    r->skipped_lines == 1 ? "" : "s");
+			strbuf_adds(sb, r->skipped_lines == 1 ?
+				    " line that was not a trace line (program output, a strace message) was skipped\n" :
+				    " lines that were not trace lines (program output, strace messages) were skipped\n");
 		}
 	} else if (r->command) {
 		strbuf_adds(sb, "traced:");

@@ -10,7 +10,12 @@
  * In a short log (a pasted excerpt, EXCERPT_EVENTS events or fewer) the
  * shape is the evidence, not the total: EXCERPT_CALLS calls or more of
  * EXCERPT_MAX bytes or less, making a quarter of what it shows, are a
- * file read or written in pieces, whatever they add up to.
+ * file read or written in pieces, whatever they add up to. So are
+ * TINY_CALLS calls or more that each ask for TINY_MAX bytes or less, by
+ * a process whose end the log does not show: a reader that takes a file a
+ * byte or a field at a time (an unbuffered readline, a parser fed
+ * straight from the fd) shows it in three lines, and a user pastes no
+ * more than that of it.
  *
  * Left out: pseudo and device files (/proc, /sys, /dev: terminals, pipes
  * and sockets are no regular files either), and reads at end of file.
@@ -44,6 +49,11 @@
 #define EXCERPT_EVENTS 400
 #define EXCERPT_CALLS 16
 #define EXCERPT_MAX 64
+/* Fewer, but each of a few bytes: a byte, a length, a short field.
+ * Headers are read in one call of their size, so three in a row of a
+ * file are a loop. */
+#define TINY_CALLS 3
+#define TINY_MAX 16
 /* Paths kept at once; when full, those with few calls are dropped. */
 #define PATHS_MAX 2048
 #define EVICT_BELOW 16
@@ -57,6 +67,7 @@ struct io_stat {
 	const char *key;	/* the map's key: 'r' or 'w', then the path */
 	uint64_t calls;
 	long long bytes;
+	uint64_t biggest;	/* the largest size asked for */
 	uint64_t hist[65];	/* calls by bit length of the size asked for */
 	uint64_t size[SIZES], size_count[SIZES];
 	int pid;
@@ -195,6 +206,7 @@ static void on_io(struct state *s, const struct rc_event *e, const struct rc_ctx
 	 * back is less only at the end of the file. */
 	uint64_t size = e->len > 0 ? e->len : (uint64_t)e->ret;
 	f->calls++;
+	f->biggest = MAX(f->biggest, size);
 	site_tally_add(&f->sites, e->stack);
 	add_bytes(f, e->ret);
 	f->hist[size ? 64 - __builtin_clzll(size) : 0]++;
@@ -212,8 +224,12 @@ static void on_sum(struct state *s, const struct rc_event *e, const struct rc_ct
 		return;
 	f->calls = sum->calls > UINT64_MAX - f->calls ? UINT64_MAX : f->calls + sum->calls;
 	add_bytes(f, sum->bytes);
-	for (int b = 0; b < 65 && b < RC_SUM_BITS; b++)
+	for (int b = 0; b < 65 && b < RC_SUM_BITS; b++) {
 		f->hist[b] += sum->hist[b];
+		/* The bound of the sizes of that bit length. */
+		if (sum->hist[b])
+			f->biggest = MAX(f->biggest, b ? (b >= 64 ? UINT64_MAX : (1ULL << b) - 1) : 0);
+	}
 	for (int i = 0; i < RC_SUM_SIZES; i++)
 		if (sum->size_count[i])
 			count_size(f, sum->size[i], sum->size_count[i]);
@@ -272,8 +288,14 @@ static bool small(const void *value, const void *arg)
 	uint64_t most = bits == 0 ? 0 : (1ULL << bits) - 1;
 	if (f->calls >= MIN_CALLS && f->bytes >= MIN_BYTES && most <= SMALL_MAX)
 		return true;
-	return ctx && ctx->nevents <= EXCERPT_EVENTS && f->calls >= EXCERPT_CALLS && most <= EXCERPT_MAX &&
-	       4 * f->calls >= ctx->nevents;
+	if (!ctx || ctx->nevents > EXCERPT_EVENTS || 4 * f->calls < ctx->nevents)
+		return false;
+	if (f->calls >= EXCERPT_CALLS && most <= EXCERPT_MAX)
+		return true;
+	/* A log that shows the reader's end shows its whole reading, and
+	 * a few tiny calls that were all of it cost nothing. */
+	const struct rc_proc *p = procs_get(ctx->procs, f->pid);
+	return f->calls >= TINY_CALLS && f->biggest <= TINY_MAX && !(p && p->ended);
 }
 
 static int cmp_calls(const void *x, const void *y)
@@ -291,11 +313,16 @@ static void report(const void *value, struct rc_findings *out)
 	const char *path = f->key + 1;
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addf(&sb, "'%s' was %s in %llu calls of typically %llu bytes (", path,
-		    reading ? "read" : "written", (unsigned long long)f->calls,
-		    (unsigned long long)common_size(f));
+	uint64_t typical = common_size(f);
+	strbuf_addf(&sb, "'%s' was %s in %llu calls of typically %llu byte%s (", path,
+		    reading ? "read" : "written", (unsigned long long)f->calls, (unsigned long long)typical,
+		    typical == 1 ? "" : "s");
 	strbuf_add_bytes(&sb, (unsigned long long)f->bytes);
 	strbuf_adds(&sb, " in all)");
+	/* A few lines of a paste: what they stand for. */
+	if (f->calls < MIN_CALLS && f->biggest <= TINY_MAX)
+		strbuf_addf(&sb, ", a kernel round trip for every %s%s", typical <= 1 ? "byte" : "few bytes",
+			    reading ? ": a reader without a buffer" : ": a writer without a buffer");
 	struct rc_finding *r = rule_finding(out, "small-io", RC_SEV_WARNING, RC_SEV_WARNING, &sb);
 	r->pid = f->pid;
 	finding_set(&r->syscall, f->syscall);
