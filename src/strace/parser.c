@@ -509,6 +509,36 @@ static bool known_call(struct strace_parser *p, const char *b, size_t bn)
 	return nl && syscall_by_name(b, nl) != NULL;
 }
 
+/* Whether call text B (N bytes, "close(13)") has its closing parenthesis:
+ * strace prints it when the call returns, with " = ", so such a line
+ * without its return is a paste that lost it, not a call in progress
+ * ("close(13", "read(3, "). Parentheses in strings do not count. */
+static bool args_closed(const char *b, size_t n)
+{
+	while (n && (b[n - 1] == ' ' || b[n - 1] == '\t' || b[n - 1] == '\r'))
+		n--;
+	if (!n || b[n - 1] != ')')
+		return false;
+	int depth = 0;
+	bool quoted = false;
+	for (size_t i = 0; i < n; i++) {
+		if (quoted) {
+			if (b[i] == '\\')
+				i++;
+			else if (b[i] == '"')
+				quoted = false;
+			continue;
+		}
+		if (b[i] == '"')
+			quoted = true;
+		else if (b[i] == '(')
+			depth++;
+		else if (b[i] == ')' && --depth < 0)
+			return false;
+	}
+	return depth == 0 && !quoted;
+}
+
 /* A call line: complete, unfinished, detached, or cut short. NL: the
  * length of its name when the caller has it, else 0. */
 static int do_call(struct strace_parser *p, struct rc_event *e, const char *line, size_t len,
@@ -1032,7 +1062,8 @@ static int next_event(struct strace_parser *p, struct rc_event *e, struct strbuf
 					p->have_carry = false;
 					size_t body = p->carry_pre.body;
 					if (body < p->carry.len &&
-					    known_call(p, p->carry.buf + body, p->carry.len - body)) {
+					    known_call(p, p->carry.buf + body, p->carry.len - body) &&
+					    !args_closed(p->carry.buf + body, p->carry.len - body)) {
 						int pid = p->carry_pre.pid;
 						struct pending *pd = join_get(&p->join, pid);
 						if (!pd) {

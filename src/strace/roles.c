@@ -371,8 +371,13 @@ static void take_argv(struct rc_event *e, struct span s, struct arena *a)
 			break;
 		}
 		bool tr = false;
-		if (decode_string(it, a, (size_t)-1, &str, NULL, &tr))
+		if (decode_string(it, a, (size_t)-1, &str, NULL, &tr)) {
+			/* argv[0] cut by -s is often the path being run, which
+			 * the line shows whole (a pyenv shim runs python so). */
+			if (!e->argc && tr && e->path && strncmp(e->path, str, strlen(str)) == 0)
+				str = e->path;
 			e->argv[e->argc++] = str;
+		}
 		if (q >= end || *q != ',')
 			break;
 		p = q + 1;
