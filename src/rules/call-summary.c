@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/fds.h"
 #include "rules/rule.h"
 
 /* Nothing per event: the finding is made from the table. */
@@ -100,6 +101,24 @@ static int by_calls(const void *a, const void *b)
 	return (x->calls < y->calls) - (x->calls > y->calls);
 }
 
+/* The row whose count is one or two calls for each possible descriptor
+ * (rule_fd_limit_near): a loop over them all, which no program's work
+ * needs (a close-all before exec, a library's clean-up of each). Reads
+ * and writes count data, not descriptors, and are left out; so are
+ * counts under the smallest such limit. NULL: none. */
+static const struct rc_call_count *fd_loop(const struct rc_call_summary *s, uint64_t *limit, unsigned *times)
+{
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct rc_call_count *r = &s->rows[i];
+		if (r->calls < 60000 || data_call(r->name))
+			continue;
+		*limit = rule_fd_limit_near(r->calls, 2, times);
+		if (*limit)
+			return r;
+	}
+	return NULL;
+}
+
 /* S seconds as a person reads them: "0.42 s", "11 ms", "89 us". */
 static void add_seconds(struct strbuf *b, double s)
 {
@@ -152,8 +171,18 @@ void call_summary_finding(struct rc_findings *out, const struct rc_call_summary 
 	} else {
 		strbuf_addf(&sum, "; the most were %s (%llu)", top->name, (unsigned long long)top->calls);
 	}
-	struct rc_finding *f = finding_add(out, "call-summary", t->errors ? RC_SEV_WARNING : RC_SEV_INFO,
-					   t->errors ? RC_SEV_WARNING : RC_SEV_INFO, "%s", strbuf_str(&sum));
+	uint64_t limit = 0;
+	unsigned times = 0;
+	const struct rc_call_count *loop = fd_loop(s, &limit, &times);
+	if (loop) {
+		strbuf_addf(&sum, "; %s's ", loop->name);
+		strbuf_add_count(&sum, loop->calls);
+		strbuf_addf(&sum, " calls are %s for each possible descriptor, a loop up to an open-files limit of ",
+			    times == 1 ? "one" : "two");
+		strbuf_add_count(&sum, limit);
+	}
+	enum rc_severity sev = t->errors || loop ? RC_SEV_WARNING : RC_SEV_INFO;
+	struct rc_finding *f = finding_add(out, "call-summary", sev, sev, "%s", strbuf_str(&sum));
 	f->syscall = xstrdup(top->name);
 	f->count = (long long)t->calls;
 	if (timed)
@@ -181,7 +210,34 @@ void call_summary_finding(struct rc_findings *out, const struct rc_call_summary 
 	for (size_t i = 0; i < s->nrows; i++)
 		if (data_call(v[i]->name))
 			data += v[i]->calls;
-	if (data >= 10000 && share((double)data, (double)t->calls) >= 30) {
+	if (loop) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s: %llu calls", loop->name, (unsigned long long)loop->calls);
+		if (loop->errors)
+			strbuf_addf(&line, ", %llu failed", (unsigned long long)loop->errors);
+		strbuf_addf(&line, ": about %u for each descriptor number up to %llu; a loop over every "
+			    "descriptor a process could have (a close-all before exec, a clean-up of each), "
+			    "whatever is open: its cost grows with the limit, 2^20 in containers and systemd "
+			    "units", times, (unsigned long long)limit);
+		finding_evidence(f, line.buf, line.len);
+	}
+	/* Most of the time in reads or writes that each took little: the
+	 * count is the cost, as a reader without a buffer makes it. */
+	const struct rc_call_count *top_time = timed ? v[s->nrows - 1] : NULL;
+	for (size_t i = 0; timed && i < s->nrows; i++)
+		if (s->rows[i].seconds > top_time->seconds)
+			top_time = &s->rows[i];
+	if (top_time && data_call(top_time->name) && top_time->calls >= 10000 &&
+	    share(top_time->seconds, t->seconds) >= 50 && top_time->seconds / (double)top_time->calls < 50e-6) {
+		strbuf_reset(&line);
+		strbuf_addf(&line, "%s: %llu calls of ", top_time->name, (unsigned long long)top_time->calls);
+		add_seconds(&line, top_time->seconds / (double)top_time->calls);
+		strbuf_addf(&line, " each, %.0f%% of the time: no one call is slow, their number is the cost, "
+			    "which a program reading or writing a few bytes a call (small-io: an unbuffered "
+			    "readline reads a byte a call) makes; a trace shows their sizes",
+			    share(top_time->seconds, t->seconds));
+		finding_evidence(f, line.buf, line.len);
+	} else if (data >= 10000 && share((double)data, (double)t->calls) >= 30) {
 		strbuf_reset(&line);
 		strbuf_addf(&line, "%llu reads and writes (%.0f%% of the calls): if they are small, that is "
 			    "small-io, which a trace shows by their sizes",
@@ -225,7 +281,13 @@ void call_summary_finding(struct rc_findings *out, const struct rc_call_summary 
 			    (unsigned long long)s->dropped, s->nrows);
 		finding_evidence(f, line.buf, line.len);
 	}
-	finding_set(&f->advice, "a summary has no paths, addresses, errno values or order, so which call "
+	if (loop)
+		finding_setf(&f->advice, "find the loop (`rootcause run -- CMD` names the code that makes "
+			     "it; `strace -f -k -e trace=%s` shows its stack), make it visit only the open "
+			     "descriptors (close_range, or those listed in /proc/self/fd), and lower the "
+			     "open-files limit (ulimit -n, LimitNOFILE=) until then", loop->name);
+	else
+		finding_set(&f->advice, "a summary has no paths, addresses, errno values or order, so which call "
 				"mattered is not in it: run the program under `rootcause run -- CMD`, or trace it "
 				"with `strace -f -tt -T -y -s 256 -o LOG CMD` and `rootcause analyze LOG`, to "
 				"learn which files, sockets and waits these calls were and which failure "

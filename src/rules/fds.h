@@ -100,4 +100,12 @@ static inline bool rule_loopback(const char *host)
 	return strcmp(host, "127.0.0.1") == 0 || strcmp(host, "::1") == 0;
 }
 
+/* The open-files limit that COUNT calls are about TIMES calls for each
+ * descriptor of, TIMES at most TIMES_MAX; 0: none. The limits are those
+ * systems give (powers of two from 2^16: a container's or a systemd
+ * unit's 2^20, the kernel's 2^30, 65536 and 524288 of limits.conf), and
+ * a loop over them from descriptor 3, with a few calls besides, counts a
+ * little more or less. With TIMES_MAX 0, COUNT is the limit itself. */
+uint64_t rule_fd_limit_near(uint64_t count, unsigned times_max, unsigned *times);
+
 #endif

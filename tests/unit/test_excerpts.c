@@ -31,6 +31,19 @@ static const struct rt_expect pasted[] = {
 	 * the whole message, though -s cut the quoted string. */
 	{ "public-armhf-eoverflow-terminal.log", "error-message",
 	  "Error: Unknown system error -75: Unknown system error -75, stat 'myfile'", true },
+	/* Slowness: a reader without a buffer shows itself in three lines
+	 * of a paste, whatever they add up to. */
+	{ "public-rsync-byte-reads.log", "small-io", "'/my-filelist' was read in 4 calls of typically 1 byte", true },
+	{ "public-shada-tiny-reads.log", "small-io", "main.shada' was read in 3 calls of typically 1 byte", true },
+	/* A close on every descriptor to the limit: the loop's first and
+	 * last lines, the reporter's comment between them. */
+	{ "public-close-to-rlimit.log", "fd-sweep",
+	  "called close on every descriptor number from 3 to 1048575, one at a time (the log leaves out the lines "
+	  "between): a loop up to an open-files limit of 1,048,576", true },
+	/* A name resolved that is no host; the last line lost its return in
+	 * the paste: strace printed its ")", so the call had returned. */
+	{ "public-dns-per-template.log", "dns-failure", "customnodeprofile-2", true },
+	{ "public-dns-per-template.log", "blocked-thread", NULL, false },
 	/* strace -p's old notice names the pid of the unprefixed lines. */
 	{ "public-futex-attached.log", "blocked-thread", "thread 10999 blocked all through the trace in futex",
 	  true },

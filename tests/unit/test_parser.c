@@ -24,6 +24,7 @@
 #include "harness.h"
 #include "event/event.h"
 #include "event/stack.h"
+#include "rules/rule.h"
 #include "strace/parser.h"
 #include "util/strbuf.h"
 #include "util/util.h"
@@ -1553,6 +1554,45 @@ static void test_summary(void **state)
 	assert_int_equal(s->nrows, 0);
 }
 
+/* What the finding says of a table: a call counted once or twice for
+ * each descriptor up to a limit is a loop over them all (nocache#50);
+ * most of the time in cheap reads is their number (ptyprocess#3). */
+static void test_summary_finding(void **state)
+{
+	const struct rc_call_summary *s;
+	struct rc_findings out;
+	uint64_t events;
+
+	(void)state;
+	s = summary_of(SUMFIX "nocache-issue-50-sigprocmask.log", &events);
+	findings_init(&out);
+	call_summary_finding(&out, s);
+	assert_int_equal(out.count, 1);
+	const struct rc_finding *f = out.v[0];
+	assert_int_equal(f->severity, RC_SEV_WARNING);
+	assert_non_null(strstr(f->summary, "rt_sigprocmask's 2,097,164 calls are two for each possible "
+					   "descriptor, a loop up to an open-files limit of 1,048,576"));
+	assert_non_null(strstr(f->advice, "trace=rt_sigprocmask"));
+	findings_release(&out);
+
+	/* 1,039 closes under a limit of 1024 are no such loop's cost. */
+	s = summary_of(SUMFIX "firecracker-issue-873-close.log", &events);
+	findings_init(&out);
+	call_summary_finding(&out, s);
+	assert_null(strstr(out.v[0]->summary, "open-files limit"));
+	findings_release(&out);
+
+	s = summary_of(SUMFIX "ptyprocess-issue-3-byte-reads.log", &events);
+	findings_init(&out);
+	call_summary_finding(&out, s);
+	bool cost = false;
+	for (int i = 0; i < out.v[0]->nevidence; i++)
+		cost |= strstr(out.v[0]->evidence[i], "read: 26214 calls of 17.7 us each, 96% of the time: no one "
+							"call is slow, their number is the cost") != NULL;
+	assert_true(cost);
+	findings_release(&out);
+}
+
 static void test_summary_bad(void **state)
 {
 	/* Not tables: a header without "calls", rows that do not fit their
@@ -1654,6 +1694,7 @@ int main(void)
 		cmocka_unit_test(test_other_forms),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_summary_bad),
+		cmocka_unit_test(test_summary_finding),
 		cmocka_unit_test(test_terminal_write_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

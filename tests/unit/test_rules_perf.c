@@ -1184,6 +1184,130 @@ static void sio_excerpt_shape(void **state)
 	rt_release(&t);
 }
 
+/* Three reads of a byte or a field, in a paste that does not show the
+ * reader's end: a reader without a buffer (rsync#267, neovim#4855).
+ * Not: the same three in a log that shows its end (all it read), nor
+ * three of a header's size, nor a quarter of the log's calls not made. */
+static void sio_excerpt_tiny(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	rt_open_fd(&t, 100, "/srv/list", 3, O_RDONLY, RT_NO_DUR, NULL);
+	rt_io(&t, 100, "read", 3, 1, 1, 0, RT_NO_DUR, NULL);
+	rt_io(&t, 100, "read", 3, 1, 1, 0, RT_NO_DUR, NULL);
+	rt_io(&t, 100, "read", 3, 9, 9, 0, RT_NO_DUR, NULL);
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "small-io");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "3 calls of typically 1 byte (11 bytes in all), a kernel round trip for "
+				       "every byte: a reader without a buffer"));
+	rt_release(&t);
+
+	rt_init(&t);
+	rt_open_fd(&t, 100, "/srv/list", 3, O_RDONLY, RT_NO_DUR, NULL);
+	for (int i = 0; i < 3; i++)
+		rt_io(&t, 100, "read", 3, 1, 1, 0, RT_NO_DUR, NULL);
+	rt_exit(&t, 100, 0);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "small-io"));
+	rt_release(&t);
+
+	rt_init(&t);
+	rt_open_fd(&t, 100, "/srv/model.bin", 3, O_RDONLY, RT_NO_DUR, NULL);
+	for (int i = 0; i < 3; i++)
+		rt_io(&t, 100, "read", 3, 64, 64, 0, RT_NO_DUR, NULL);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "small-io"));
+	rt_release(&t);
+
+	rt_init(&t);
+	for (int i = 0; i < 40; i++) {
+		struct rc_event e = rt_sys(&t, 100, "getpid", 100, 0);
+		rt_feed(&t, &e);
+	}
+	rt_open_fd(&t, 100, "/srv/list", 3, O_RDONLY, RT_NO_DUR, NULL);
+	for (int i = 0; i < 3; i++)
+		rt_io(&t, 100, "read", 3, 1, 1, 0, RT_NO_DUR, NULL);
+	rt_finish(&t);
+	assert_null(rt_find(&t, "small-io"));
+	rt_release(&t);
+}
+
+/* A close on every descriptor number, up (python 2's closerange) or down
+ * (start-stop-daemon), with the open ones succeeding between; summed
+ * over the children that swept. */
+static void fd_sweep_loops(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int child = 0; child < 3; child++) {
+		int pid = 200 + child;
+		for (int fd = 3; fd < 20000; fd++) {
+			if (fd == 4 || fd == 5)
+				continue;	/* open: closed fine */
+			struct rc_event e = rt_sys(&t, pid, "close", -1, EBADF);
+			e.fd = fd;
+			rt_feed(&t, &e);
+		}
+		rt_exit(&t, pid, 0);
+	}
+	for (int fd = 19999; fd >= 3; fd--) {
+		struct rc_event e = rt_sys(&t, 300, "fcntl", -1, EBADF);
+		e.fd = fd;
+		rt_feed(&t, &e);
+	}
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "fd-sweep"), 2);
+	const struct rc_finding *f = rt_match(&t, "fd-sweep", "close");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "called close on every descriptor number from 3 to 19999, one at a time: "
+				       "19,995 calls on descriptors that were not open (EBADF); 3 such loops, "
+				       "59,985 calls in all"));
+	assert_int_equal(f->count, 59985);
+	assert_int_equal(f->err, EBADF);
+	assert_true(contains(f->advice, "close_range"));
+	f = rt_match(&t, "fd-sweep", "fcntl");
+	assert_non_null(f);
+	assert_true(contains(f->summary, "from 19999 down to 3"));
+	assert_true(contains(f->advice, "CLOSE_RANGE_CLOEXEC"));
+	rt_release(&t);
+}
+
+/* Not a sweep: a close-all under a limit of 1024 (a thousand calls cost
+ * nothing), closes of the same descriptor again (a double close), of
+ * numbers scattered, or of rising numbers a few at a time between other
+ * failures; nor a paste's last lines that stop short of a limit. */
+static void fd_sweep_quiet(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int fd = 3; fd < 1024; fd++) {
+		struct rc_event e = rt_sys(&t, 100, "close", -1, EBADF);
+		e.fd = fd;
+		rt_feed(&t, &e);
+	}
+	rt_exit(&t, 100, 0);
+	for (int i = 0; i < 10000; i++) {
+		struct rc_event e = rt_sys(&t, 101, "close", -1, EBADF);
+		e.fd = i % 2 ? 7 : (int)((i * 7919) % 65000);
+		rt_feed(&t, &e);
+		e = rt_sys(&t, 101, "openat", -1, ENOENT);
+		e.path = "/nowhere";
+		rt_feed(&t, &e);
+	}
+	for (int fd = 1048000; fd < 1048570; fd += 2) {
+		struct rc_event e = rt_sys(&t, 102, "close", -1, EBADF);
+		e.fd = fd;
+		rt_feed(&t, &e);
+	}
+	rt_finish(&t);
+	assert_int_equal(rt_count(&t, "fd-sweep"), 0);
+	rt_release(&t);
+}
+
 /* The same path looked up again and again with nothing opened (issue 25):
  * a file that is not there asked for at a loop's pace, and one that is,
  * checked for a change; each with the advice that fits it. Not: the same
@@ -1249,6 +1373,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ro_repeated_lookups),
 		cmocka_unit_test(sio_excerpt_shape),
+		cmocka_unit_test(sio_excerpt_tiny),
+		cmocka_unit_test(fd_sweep_loops),
+		cmocka_unit_test(fd_sweep_quiet),
 		cmocka_unit_test(slow_network_disk_sleep),
 		cmocka_unit_test(slow_path_calls_disk),
 		cmocka_unit_test(slow_ignores_idle_waits),
