@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "strace/args.h"
+#include "strace/wrapped.h"
 #include "util/util.h"
 
 /* Reads are this big; with many -ff files each gets less (see open). */
@@ -452,14 +453,39 @@ static enum tmode src_peek_mode(const struct source *s)
 	return T_NONE;
 }
 
+/* Lines of a source looked at to decide whether they are wrapped. */
+#define WRAP_SAMPLE 64
+
+/* The current line of S, out of the record of another log that carries
+ * it, when S's lines are such records (decided on its first line). */
+static void src_unwrap(struct source *s)
+{
+	if (!s->wrap) {
+		const char *lines[WRAP_SAMPLE];
+		size_t lens[WRAP_SAMPLE], n = 1, at = 0;
+		lines[0] = s->line;
+		lens[0] = s->len;
+		while (n < WRAP_SAMPLE && input_peek(s, &at, &lines[n], &lens[n]))
+			n++;
+		s->wrap = wrapped_detect(lines, lens, n) ? 2 : 1;
+	}
+	if (s->wrap == 2 && wrapped_unwrap(s->line, s->len, &s->unwrapped)) {
+		s->line = s->unwrapped.buf;
+		s->len = s->unwrapped.len;
+	}
+}
+
 /* Read the next line of S and parse its prefix; 1, 0 at the end, -1. */
 static int src_next(struct source *s, struct strbuf *err)
 {
 	int r = src_getline(s, err);
 
 	s->has_line = r == 1;
-	if (r == 1)
+	if (r == 1) {
+		if (s->wrap != 1)
+			src_unwrap(s);
 		input_parse_prefix(s, s->line, s->len, &s->pre);
+	}
 	return r;
 }
 
@@ -709,6 +735,7 @@ void input_release(struct input *p)
 			close(s->fd);
 		free(s->buf);
 		free(s->name);
+		strbuf_release(&s->unwrapped);
 	}
 	free(p->src);
 	free(p->heap);

@@ -40,6 +40,11 @@ struct source {
 	double day_off, last_tod, acc, first_abs, last_key;
 	bool have_tod, have_first_abs;
 	bool brackets;		/* terminal-style prefixes seen */
+	/* Its lines are records of another log that carry strace lines
+	 * (strace/wrapped.h): 0 not decided yet, 1 no, 2 yes; a line
+	 * unwrapped is in UNWRAPPED. */
+	unsigned char wrap;
+	struct strbuf unwrapped;
 	/* the current line */
 	char *line;
 	size_t len;

@@ -44,6 +44,10 @@ static const struct rt_expect pasted[] = {
 	 * the paste: strace printed its ")", so the call had returned. */
 	{ "public-dns-per-template.log", "dns-failure", "customnodeprofile-2", true },
 	{ "public-dns-per-template.log", "blocked-thread", NULL, false },
+	/* Lines inside a shipper's records (logrus, from a VM's console):
+	 * the strace lines they carry. */
+	{ "public-getrandom-logrus.log", "blocked-thread",
+	  "thread 737 blocked all through the trace in getrandom: the kernel's random pool is not ready yet", true },
 	/* strace -p's old notice names the pid of the unprefixed lines. */
 	{ "public-futex-attached.log", "blocked-thread", "thread 10999 blocked all through the trace in futex",
 	  true },

@@ -1478,6 +1478,140 @@ static void test_long_write_head_and_tail(void **state)
 	unlink(log);
 }
 
+/* ---- strace lines inside another log's records (strace/wrapped.h) ---- */
+
+/* What an event is, to compare two readings of the same lines. */
+static void event_key(struct strbuf *sb, const struct rc_event *e)
+{
+	strbuf_addf(sb, "%d %d %ld %lld %d %s|", (int)e->kind, e->pid, e->nr, e->ret, e->err,
+		    e->path ? e->path : "");
+	strbuf_add(sb, e->line, e->line_len);
+	strbuf_addc(sb, '\n');
+}
+
+static void events_of(struct strace_parser *p, struct strbuf *sb)
+{
+	struct rc_event e;
+	struct strbuf err = STRBUF_INIT;
+
+	while (strace_parser_next(p, &e, &err) == 1)
+		event_key(sb, &e);
+	assert_int_equal(err.len, 0);
+	strace_parser_free(p);
+	strbuf_release(&err);
+}
+
+/* LINE as a JSON string's contents, as docker's json-file driver and Go's
+ * logfmt quote it. */
+static void add_quoted(struct strbuf *sb, const char *line, size_t n, bool json)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)line[i];
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20)
+			strbuf_addf(sb, json ? "\\u%04x" : "\\x%02x", c);
+		else
+			strbuf_addc(sb, (char)c);
+	}
+}
+
+/* A real trace, and the same lines as docker's json-file driver, logfmt
+ * (logrus), the journal (syslog format), containerd's CRI files and a VM
+ * console relayed by a shipper keep them: the same events, each quoting
+ * its strace line. */
+static void test_wrapped_records(void **state)
+{
+	static const char *const logs[] = {
+		SOURCE_ROOT "/tests/fixtures/rules/file-py-no-module.log",
+		SOURCE_ROOT "/tests/fixtures/rules/net-dns-nxdomain.log",
+	};
+	(void)state;
+	for (size_t l = 0; l < ARRAY_SIZE(logs); l++) {
+		const char *files[1] = { logs[l] };
+		struct strace_parser *p;
+		struct strbuf plain = STRBUF_INIT, text = STRBUF_INIT;
+		assert_int_equal(strace_parser_open(&p, files, 1, &Err), 0);
+		events_of(p, &plain);
+		assert_true(plain.len > 1000);
+		FILE *f = fopen(logs[l], "r");
+		assert_non_null(f);
+		char buf[65536];
+		struct strbuf lines = STRBUF_INIT;
+		size_t n;
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			strbuf_add(&lines, buf, n);
+		fclose(f);
+		for (int form = 0; form < 5; form++) {
+			strbuf_reset(&text);
+			const char *at = lines.buf, *end = lines.buf + lines.len;
+			int k = 0;
+			while (at < end) {
+				const char *nl = memchr(at, '\n', (size_t)(end - at));
+				size_t len = nl ? (size_t)(nl - at) : (size_t)(end - at);
+				switch (form) {
+				case 0:
+					strbuf_adds(&text, "{\"log\":\"");
+					add_quoted(&text, at, len, true);
+					strbuf_addf(&text, "\\n\",\"stream\":\"stderr\",\"time\":"
+						    "\"2026-12-04T10:00:%02d.5Z\"}\n", k % 60);
+					break;
+				case 1:
+					strbuf_addf(&text, "time=\"2026-12-04T10:00:%02d Z\" level=debug msg=\"", k % 60);
+					add_quoted(&text, at, len, false);
+					strbuf_adds(&text, "\" vmID=a runtime=aws.firecracker\n");
+					break;
+				case 2:
+					strbuf_addf(&text, "Dec  4 10:00:%02d box strace[733]: ", k % 60);
+					strbuf_add(&text, at, len);
+					strbuf_addc(&text, '\n');
+					break;
+				case 3:
+					strbuf_addf(&text, "2026-12-04T10:00:%02d.123456789Z stderr F ", k % 60);
+					strbuf_add(&text, at, len);
+					strbuf_addc(&text, '\n');
+					break;
+				case 4:
+					strbuf_addf(&text, "time=\"x\" msg=\"[%5d.%06d] strace[733]: ", k, k);
+					add_quoted(&text, at, len, false);
+					strbuf_adds(&text, "\"\n");
+					break;
+				}
+				at += len + 1;
+				k++;
+			}
+			struct strbuf got = STRBUF_INIT;
+			events_of(strace_parser_from_buffer(text.buf, text.len), &got);
+			if (strcmp(got.buf, plain.buf) != 0)
+				fail_msg("form %d of %s read differently", form, logs[l]);
+			strbuf_release(&got);
+		}
+		strbuf_release(&lines);
+		strbuf_release(&plain);
+		strbuf_release(&text);
+	}
+}
+
+/* A trace with a program's logfmt or JSON lines in it stays a trace:
+ * its own lines are strace's, and the records are the program's. */
+static void test_wrapped_not(void **state)
+{
+	static const char text[] =
+		"100 write(2, \"time=x msg=\\\"read(3) failed\\\"\\n\", 28) = 28\n"
+		"time=x msg=\"open(/etc/x) failed\"\n"
+		"100 openat(AT_FDCWD, \"/etc/x\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+		"{\"msg\":\"started\"}\n"
+		"100 exit_group(1) = ?\n";
+	struct strbuf got = STRBUF_INIT;
+
+	(void)state;
+	events_of(strace_parser_from_buffer(text, sizeof(text) - 1), &got);
+	assert_non_null(strstr(got.buf, "100 write(2, "));
+	assert_null(strstr(got.buf, "|open(/etc/x)"));
+	assert_non_null(strstr(got.buf, "|100 openat(AT_FDCWD"));
+	strbuf_release(&got);
+}
+
 /* ---- strace -c tables (strace/summary.h) ---- */
 
 #define SUMFIX SOURCE_ROOT "/tests/fixtures/summary/"
@@ -1695,6 +1829,8 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_summary_bad),
 		cmocka_unit_test(test_summary_finding),
+		cmocka_unit_test(test_wrapped_records),
+		cmocka_unit_test(test_wrapped_not),
 		cmocka_unit_test(test_terminal_write_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
