@@ -252,6 +252,8 @@ bool wrapped_unwrap(const char *l, size_t n, struct strbuf *out)
 			return false;
 		strbuf_add(out, t, (size_t)(end - t));
 	}
+	if (!out->len)
+		return false;
 	/* The field's text may have prefixes of its own. */
 	const char *t = strip(out->buf, out->buf + out->len);
 	if (t != out->buf) {
