@@ -59,7 +59,11 @@ struct run {
 	double first_ts, last_ts;
 	uint64_t seq;
 	int pid, tid;
-	char *line[2];		/* its first and its last */
+	char *first_line;
+	/* Its last line so far, copied into the same buffer each step (a
+	 * million steps, one allocation); quoted only when the run is
+	 * reported. */
+	struct strbuf last_line;
 	char *who;		/* the process as it was then: a child sweeps
 				 * before it runs another program */
 	struct site_tally sites;	/* where its calls were made */
@@ -89,8 +93,8 @@ static void init(void *st)
 
 static void run_clear(struct run *r)
 {
-	free(r->line[0]);
-	free(r->line[1]);
+	free(r->first_line);
+	strbuf_release(&r->last_line);
 	free(r->who);
 	site_tally_release(&r->sites);
 	memset(r, 0, sizeof(*r));
@@ -201,8 +205,9 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 			r->calls++;
 			r->last_ts = e->ts;
 			site_tally_add(&r->sites, e->stack);
-			free(r->line[1]);
-			r->line[1] = rule_line_short(e);
+			strbuf_reset(&r->last_line);
+			if (e->line)
+				strbuf_add(&r->last_line, e->line, MIN(e->line_len, (size_t)RC_EVIDENCE_LINE_MAX + 1));
 			return;
 		}
 	}
@@ -216,7 +221,7 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 	r->seq = e->seq;
 	r->tid = e->pid;
 	r->pid = rule_leader(ctx, e->pid);
-	r->line[0] = rule_line_short(e);
+	r->first_line = rule_line_short(e);
 	site_tally_add(&r->sites, e->stack);
 	struct strbuf who = STRBUF_INIT;
 	proc_name(&who, procs_get(ctx->procs, r->pid), r->pid);
@@ -266,8 +271,9 @@ static void report(const struct sweep *w, const struct rc_ctx *ctx, struct rc_fi
 	f->ts = b->last_ts;
 	if (ctx->has_time && w->seconds > 0)
 		f->duration_s = w->seconds;
-	rule_evidence(f, b->line[0]);
-	rule_evidence(f, b->line[1]);
+	rule_evidence(f, b->first_line);
+	if (b->last_line.len)
+		rule_evidence(f, b->last_line.buf);
 	site_tally_put_of(&w->sites, f, w->calls);
 	if (w->nr == SYS_close)
 		finding_set(&f->advice, "close only what is open: close_range(3, ~0U, 0) (Linux 5.9, glibc 2.34) "
