@@ -224,7 +224,8 @@ static bool row(struct strace_summary *s, const char *line, size_t len)
 			break;
 		case SUM_COL_CALLS:
 		case SUM_COL_ERRORS:
-			if (!number(p, len_i, false, &v))
+			/* A count past 2^64 is no count (and no integer). */
+			if (!number(p, len_i, false, &v) || v >= 18446744073709551616.0)
 				return false;
 			*(s->col[c] == SUM_COL_CALLS ? &r.calls : &r.errors) = (uint64_t)v;
 			have_calls |= s->col[c] == SUM_COL_CALLS;

@@ -1732,7 +1732,8 @@ static void test_summary_finding(void **state)
 static void test_summary_bad(void **state)
 {
 	/* Not tables: a header without "calls", rows that do not fit their
-	 * columns, a failure count above the calls, a name that is no call. */
+	 * columns, a failure count above the calls, a name that is no call,
+	 * a count past 2^64 (fuzz_parser: UBSan saw it made an integer). */
 	static const char text[] =
 		"% time     seconds  usecs/call    errors syscall\n"
 		" 21.85    0.000104          17         6           mmap\n"
@@ -1741,6 +1742,7 @@ static void test_summary_bad(void **state)
 		" 21.85    0.000104          17         6         9 mmap\n"
 		" 21.85    0.000104          17         6         1 mm(ap\n"
 		" 21.85    0.000104          17         6         1 2 3 4 mmap\n"
+		" 21.85    0.000104          17 22222222222222222222222 1 mmap\n"
 		"% time     seconds  usecs/call     calls    errors syscall\n"
 		"----- -----\n"
 		" 21.85    0.000104          17         6         1 mmap\n"
