@@ -528,11 +528,16 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		start_timer(o->duration);
 	}
 	int poll_ms = POLL_MS;
+	bool told_backlog = false;
 	for (;;) {
 		int got = bpf_capture_poll(bc, poll_ms, replay_one, rp, err);
 		if (got < 0) {
 			r = -1;
 			break;
+		}
+		if (o->on_backlog && !told_backlog && bpf_capture_backlog_high(bc)) {
+			told_backlog = true;
+			o->on_backlog();
 		}
 		if (w)
 			watch_sync(w, drain, name_held, &rd);
@@ -573,9 +578,15 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		res->detached = true;
 		res->stop_signal = stop_signal;
 	}
+	/* A backlog that came at the very end is said too, before the
+	 * losses it led to. */
+	if (o->on_backlog && !told_backlog && bpf_capture_backlog_high(bc))
+		o->on_backlog();
 	struct bpf_capture_losses l;
 	bpf_capture_losses(bc, &l);
 	res->lost_records = l.reserve;
+	memcpy(res->lost_who, l.who, sizeof(l.who));
+	res->nlost_who = l.nwho;
 	res->lost_entries = l.entry;
 	res->lost_follows = l.follow;
 	res->stacks_skipped = l.stacks;

@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include "capture/capture.h"
+#include "event/loss.h"
 #include "event/stack.h"
 
 /* Who captures: the ptrace tracer, or the in-kernel (eBPF) capture,
@@ -64,6 +65,9 @@ struct session_opts {
 	session_program_fn on_program;
 	session_held_fn on_held;
 	void *user;
+	/* eBPF: called once, when the ring buffer is first three quarters
+	 * full (records may be lost next); NULL: not told. */
+	void (*on_backlog)(void);
 };
 
 struct session_result {
@@ -85,6 +89,9 @@ struct session_result {
 	char no_stacks[256];
 	/* eBPF: what could not be kept (bpf.h), and records not ours. */
 	uint64_t lost_records, lost_entries, lost_follows, bad_records;
+	/* Whose records the full ring buffer refused, most first. */
+	struct rc_loss lost_who[RC_LOSSES_KEPT];
+	size_t nlost_who;
 	/* eBPF: calls' stacks the kernel did not copy, to keep the ring
 	 * buffer for the calls (no call is lost for them). */
 	uint64_t stacks_skipped;

@@ -28,9 +28,21 @@ unsigned char *trace_selection(const char *expr)
 	return sel;
 }
 
+/* Said while it happens, before the first record is refused: a user who
+ * wanted every call can stop and trace again. */
+static void backlog_warning(void)
+{
+	error_msg("the program makes calls faster than rootcause writes them out: the ring buffer is three "
+		  "quarters full, and records will be lost if it fills (a larger --ring-size, or --backend "
+		  "ptrace, which loses none)");
+}
+
 int trace_session(const struct session_opts *so, struct session_result *res, bool reported, struct strbuf *err)
 {
-	int r = session_run(so, res, err);
+	struct session_opts o = *so;
+
+	o.on_backlog = backlog_warning;
+	int r = session_run(&o, res, err);
 
 	if (res->fallback[0] && !reported)
 		error_msg("using ptrace, not eBPF: %s", res->fallback);
@@ -46,6 +58,12 @@ int trace_session(const struct session_opts *so, struct session_result *res, boo
 			  (unsigned long long)res->lost_follows, res->lost_follows == 1 ? "" : "ren",
 			  (unsigned long long)res->bad_records, res->bad_records == 1 ? "" : "s",
 			  res->bad_records == 1 ? "was" : "were");
+	if (res->nlost_who) {
+		struct strbuf sb = STRBUF_INIT;
+		loss_describe(&sb, res->lost_who, res->nlost_who);
+		error_msg("the records lost, by thread and call: %s", sb.buf);
+		strbuf_release(&sb);
+	}
 	return r;
 }
 

@@ -124,9 +124,12 @@ int pipeline_run(const struct session_opts *so, const struct backend_opts *bk, c
 	if (trace_session(&o, res, true, &err) < 0) {
 		error_msg("%s", strbuf_str(&err));
 	} else {
-		const struct capture_counts n = {
-			res->lost_records, res->lost_entries, res->lost_follows, res->bad_records,
+		struct capture_counts n = {
+			.records = res->lost_records, .entries = res->lost_entries, .follows = res->lost_follows,
+			.bad = res->bad_records,
 		};
+		memcpy(n.who, res->lost_who, sizeof(n.who));
+		n.nwho = res->nlost_who;
 		diagnose_losses(&p.dg, &n);
 		/* The eBPF capture stops nothing: it copies a thread's stack
 		 * at the calls that are worth it to the kernel's program. */

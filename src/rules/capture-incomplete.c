@@ -9,6 +9,8 @@
  * this rule: the diagnosis hands it the counts the capture ended with. */
 #include <stdio.h>
 
+#include "event/loss.h"
+
 #include "rules/rule.h"
 
 /* Nothing per event: the finding is made from the capture's counts. */
@@ -32,10 +34,32 @@ void capture_incomplete_finding(struct rc_findings *out, const struct capture_co
 			   (unsigned long long)n->records, (unsigned long long)n->entries,
 			   (unsigned long long)n->follows, (unsigned long long)n->bad);
 	finding_evidence(f, line, (size_t)len);
+	if (n->nwho) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_adds(&sb, "lost, by thread and call: ");
+		loss_describe(&sb, n->who, n->nwho);
+		finding_evidence(f, sb.buf, sb.len);
+		strbuf_release(&sb);
+	}
 	finding_set(&f->advice, "trace again with a larger ring buffer (--ring-size 64M), or with --backend "
 				"ptrace, which loses nothing but stops the program at each call");
 	/* After every finding of the trace: it is about the trace itself,
 	 * ranked already (rank_findings sets what it would). */
 	f->rank = out->count - 1;
 	f->effective = RC_SEV_WARNING;
+	/* A finding about a thread whose records are missing may lack the
+	 * call it needed, or count fewer than were made. */
+	for (size_t i = 0; i + 1 < out->count; i++) {
+		struct rc_finding *g = out->v[i];
+		for (size_t k = 0; k < n->nwho; k++) {
+			int tid = n->who[k].tid;
+			if (tid <= 0 || (g->tid != tid && !(g->tid <= 0 && g->pid == tid)))
+				continue;
+			char note[160];
+			int m = snprintf(note, sizeof(note), "records of thread %d were lost (the ring buffer was "
+				 "full): this finding may rest on part of what it did", tid);
+			finding_evidence(g, note, (size_t)m);
+			break;
+		}
+	}
 }

@@ -16,6 +16,7 @@
 #include "event/event.h"
 #include "event/procs.h"
 #include "event/call-summary.h"
+#include "event/loss.h"
 #include "lookup/lookup.h"
 #include "rules/finding.h"
 
@@ -95,9 +96,14 @@ enum rc_rule_source {
  * records not well formed), for capture-incomplete. */
 struct capture_counts {
 	uint64_t records, entries, follows, bad;
+	/* Whose records the full ring buffer refused, most first. */
+	struct rc_loss who[RC_LOSSES_KEPT];
+	size_t nwho;
 };
 /* capture-incomplete's finding, appended to OUT (after the ranking: it
- * is about the trace, not the program), when any count is not 0. */
+ * is about the trace, not the program), when any count is not 0; and on
+ * each finding of OUT about a thread that lost records, a line saying it
+ * may rest on part of what the thread did. */
 void capture_incomplete_finding(struct rc_findings *out, const struct capture_counts *n);
 /* call-summary's finding for the strace -c tables a log held (event/
  * summary.h), appended to OUT after the ranking, when it has rows. */

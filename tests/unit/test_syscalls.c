@@ -16,6 +16,7 @@
 
 #include "event/event.h"
 #include "event/facts.h"
+#include "event/loss.h"
 #include "event/syscalls.h"
 #include "util/util.h"
 #include "gen/tables.h"
@@ -578,6 +579,40 @@ static void foreign_calls_known(void **state)
 	assert_int_equal(sa->nr, SYS_rt_sigaction);
 }
 
+/* What a capture lost, by thread and call: the most kept, most first,
+ * and said grouped by thread (event/loss.h). */
+static void losses_said(void **state)
+{
+	struct rc_loss v[RC_LOSSES_KEPT];
+	size_t n = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	loss_keep(v, &n, 10, SYS_read, 300);
+	loss_keep(v, &n, 11, SYS_openat, 5);
+	loss_keep(v, &n, 10, SYS_write, 290);
+	loss_keep(v, &n, 11, RC_LOSS_EXIT, 1);
+	for (int i = 0; i < 10; i++)
+		loss_keep(v, &n, 12, 1000 + i, 2);	/* numbers no call has */
+	loss_keep(v, &n, 13, SYS_close, 1000);
+	assert_int_equal(n, RC_LOSSES_KEPT);
+	assert_int_equal(v[0].tid, 13);
+	assert_int_equal(v[1].n, 300);
+	assert_int_equal(v[2].n, 290);
+	assert_int_equal(v[3].n, 5);
+	for (size_t i = 1; i < n; i++)
+		assert_true(v[i - 1].n >= v[i].n);
+	loss_describe(&sb, v, n);
+	assert_string_equal(sb.buf, "thread 13: close 1,000; thread 10: read 300, write 290; thread 11: openat 5; "
+				    "thread 12: syscall 1000 2, syscall 1001 2, syscall 1002 2, syscall 1003 2");
+	strbuf_reset(&sb);
+	n = 0;
+	loss_keep(v, &n, 7, RC_LOSS_EXIT, 1);
+	loss_describe(&sb, v, n);
+	assert_string_equal(sb.buf, "thread 7: its end 1");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -592,6 +627,7 @@ int main(void)
 		cmocka_unit_test(raw_arg_phases),
 		cmocka_unit_test(newer_calls_numbered),
 		cmocka_unit_test(foreign_calls_known),
+		cmocka_unit_test(losses_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -394,6 +394,42 @@ void bpf_capture_wake(struct bpf_capture *c)
 		(void)!write(c->wake_fd, &one, sizeof(one));
 }
 
+/* What a record that is no call was, as event/loss.h says it. */
+static long loss_what(__s32 what)
+{
+	switch (-what) {
+	case RCB_SIGNAL: return RC_LOSS_SIGNAL;
+	case RCB_FORK: return RC_LOSS_FORK;
+	case RCB_EXIT: return RC_LOSS_EXIT;
+	case RCB_STACK: return RC_LOSS_STACK;
+	case RCB_SUM: return RC_LOSS_SUM;
+	default: return RC_LOSS_OTHER;
+	}
+}
+
+/* The kernel's count of refused records by thread and what they were,
+ * the most of them into OUT. */
+static void losses_by_whom(const struct bpf_capture *c, struct bpf_capture_losses *out)
+{
+	int fd = bpf_map__fd(c->skel->maps.losses);
+	struct rcb_loss_key k, next;
+	__u64 n;
+	bool first = true;
+
+	while (bpf_map_get_next_key(fd, first ? NULL : &k, &next) == 0) {
+		first = false;
+		k = next;
+		if (bpf_map_lookup_elem(fd, &k, &n) == 0 && n)
+			loss_keep(out->who, &out->nwho, (int)k.tid, k.what >= 0 ? (long)k.what : loss_what(k.what),
+				  (uint64_t)n);
+	}
+}
+
+bool bpf_capture_backlog_high(const struct bpf_capture *c)
+{
+	return __atomic_load_n(&c->skel->bss->backlog_high, __ATOMIC_RELAXED) != 0;
+}
+
 void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -422,6 +458,8 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
 	out->entry = sum[RCB_LOST_ENTRY];
 	out->follow = sum[RCB_LOST_FOLLOW];
 	out->stacks = sum[RCB_SKIPPED_STACK];
+	if (out->reserve)
+		losses_by_whom(c, out);
 }
 
 void bpf_capture_flush_sums(struct bpf_capture *c, bpf_record_fn fn, void *user)

@@ -34,6 +34,7 @@
 #include "capture/bpf/record.h"
 #include "capture/capture.h"
 #include "capture/call.h"
+#include "event/loss.h"
 #include "event/stack.h"
 #include "util/strbuf.h"
 
@@ -101,8 +102,15 @@ struct bpf_capture_losses {
 	uint64_t entry;		/* calls whose entry could not be kept */
 	uint64_t follow;	/* children that could not be followed */
 	uint64_t stacks;	/* calls' stacks not copied (no call lost) */
+	/* Whose records the full ring buffer refused, and what they were:
+	 * the most, most first (event/loss.h). */
+	struct rc_loss who[RC_LOSSES_KEPT];
+	size_t nwho;
 };
 void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out);
+/* Whether the ring buffer's backlog has passed three quarters of it: the
+ * reader is falling behind, and records may be refused next. */
+bool bpf_capture_backlog_high(const struct bpf_capture *c);
 /* Whether any process is followed still (the kernel forgets each one
  * when its last thread ends). */
 bool bpf_capture_following(const struct bpf_capture *c);

@@ -63,6 +63,15 @@ struct {
 	__type(value, __u8);	/* FOLLOWED | FOLLOWED_FATAL_TOLD */
 } followed SEC(".maps");
 
+/* The records the full ring buffer refused, by thread and what they were
+ * (record.h, struct rcb_loss_key): written only when one is refused. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct rcb_loss_key);
+	__type(value, __u64);
+} losses SEC(".maps");
+
 /* Processes whose last thread ended lately: the ends of their other
  * threads may still come (on_task_exit). Least recently used go first. */
 struct {
@@ -339,14 +348,29 @@ static __always_inline struct entry *ours_now(__u32 *tgid, __u32 *tid)
 	return followed_storage(t);
 }
 
-/* Room for a record of SIZE bytes in the ring buffer; NULL (counted)
- * when it is full. */
-static __always_inline void *reserve(__u64 size)
+/* A record of thread TID refused by the full ring buffer: counted, and
+ * by whom and what (WHAT: a call's number, or minus its rcb_kind). */
+static __always_inline void lost(__u32 tid, __s32 what)
+{
+	struct rcb_loss_key k = { .tid = tid, .what = what };
+	__u64 one = 1, *n;
+
+	count(RCB_LOST_RESERVE);
+	n = bpf_map_lookup_elem(&losses, &k);
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		bpf_map_update_elem(&losses, &k, &one, BPF_NOEXIST);
+}
+
+/* Room for a record of SIZE bytes in the ring buffer; NULL (counted as
+ * TID's WHAT, see lost) when it is full. */
+static __always_inline void *reserve(__u64 size, __u32 tid, __s32 what)
 {
 	void *r = bpf_ringbuf_reserve(&events, size, 0);
 
 	if (!r)
-		count(RCB_LOST_RESERVE);
+		lost(tid, what);
 	return r;
 }
 
@@ -360,6 +384,9 @@ static __always_inline void *reserve(__u64 size)
  * of records written on this CPU: the reader's position, which the
  * query reads, is on a cache line the reader's CPU keeps writing. */
 #define WAKE_GAP_NS 1000000ULL
+/* Set once the ring buffer's backlog passed three quarters of it. */
+__u32 backlog_high;
+
 static __always_inline __u64 wake_flags(__u64 size)
 {
 	__u32 zero = 0;
@@ -371,7 +398,12 @@ static __always_inline __u64 wake_flags(__u64 size)
 	if (s->unchecked < wakeup_bytes / 16)
 		return BPF_RB_NO_WAKEUP;
 	s->unchecked = 0;
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < wakeup_bytes)
+	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+	/* Three quarters full: the reader is losing the race, and the
+	 * loader says so before the first record is refused. */
+	if (avail > bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 4 * 3)
+		backlog_high = 1;
+	if (avail < wakeup_bytes)
 		return BPF_RB_NO_WAKEUP;
 	__u64 now = bpf_ktime_get_ns();
 	if (now - s->woke_ns < WAKE_GAP_NS)
@@ -551,7 +583,7 @@ static __always_inline void sum_out(struct rcb_sum_state *st, __u32 tgid, __u32 
 		header(&st->s.h, RCB_SUM, sizeof(st->s), tgid, tid);
 	st->s.last_ns = bpf_ktime_get_ns();
 	if (bpf_ringbuf_output(&events, &st->s, sizeof(st->s), wake_flags(sizeof(st->s))) != 0)
-		count(RCB_LOST_RESERVE);
+		lost(st->s.h.tid, -RCB_SUM);
 }
 
 /* V's bit length, as small-io counts sizes: 0 for 0, 11 for 1024. */
@@ -1763,7 +1795,7 @@ static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __
 		count(RCB_SKIPPED_STACK);
 		return;
 	}
-	struct rcb_stack *r = reserve(sizeof(*r));
+	struct rcb_stack *r = reserve(sizeof(*r), tid, -RCB_STACK);
 	struct task_struct *t = bpf_get_current_task_btf();
 
 	if (!r)
@@ -1862,7 +1894,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	if (stacks && ret == 0 && (r->nr == 59 || r->nr == 322))
 		wake = BPF_RB_FORCE_WAKEUP;
 	if (bpf_ringbuf_output(&events, sc->buf, size & (2 * RCB_REC_MAX - 1), wake) != 0)
-		count(RCB_LOST_RESERVE);
+		lost(tid, (__s32)r->nr);
 	return 0;
 }
 
@@ -1913,7 +1945,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		count(RCB_LOST_FOLLOW);
 		return 0;
 	}
-	struct rcb_fork *r = reserve(sizeof(*r));
+	struct rcb_fork *r = reserve(sizeof(*r), ptid, -RCB_FORK);
 	if (!r)
 		return 0;
 	header(&r->h, RCB_FORK, sizeof(*r), ptgid, ptid);
@@ -2014,7 +2046,7 @@ static __always_inline void fatal_told(__u32 tgid, __u32 tid)
 	if (!p || !p->live)
 		return;
 	p->live = 0;
-	struct rcb_signal *r = reserve(sizeof(*r));
+	struct rcb_signal *r = reserve(sizeof(*r), tid, -RCB_SIGNAL);
 	if (!r)
 		return;
 	header(&r->h, RCB_SIGNAL, sizeof(*r), tgid, tid);
@@ -2071,7 +2103,7 @@ static __always_inline void unreturned(__u32 tgid, __u32 tid)
 	if (!en->live)
 		return;
 	en->live = 0;
-	struct rcb_call *r = reserve(sizeof(*r));
+	struct rcb_call *r = reserve(sizeof(*r), tid, (__s32)en->nr);
 	if (!r)
 		return;
 	header(&r->h, RCB_CALL, sizeof(*r), tgid, tid);
@@ -2103,7 +2135,7 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 	int live = BPF_CORE_READ(p, signal, live.counter);
 	if (live == 0)
 		flush_all(tgid, tid);
-	struct rcb_exit *r = reserve(sizeof(*r));
+	struct rcb_exit *r = reserve(sizeof(*r), tid, -RCB_EXIT);
 	if (r) {
 		header(&r->h, RCB_EXIT, sizeof(*r), tgid, tid);
 		r->ns = bpf_ktime_get_ns();
@@ -2161,7 +2193,7 @@ int BPF_PROG(on_signal, int sig, struct kernel_siginfo *info, struct k_sigaction
 	 * fatal signal that kills at once (on_signal_generate tells that). */
 	if (sig == SIGKILL_NR || !ours_now(&tgid, &tid))
 		return 0;
-	struct rcb_signal *r = reserve(sizeof(*r));
+	struct rcb_signal *r = reserve(sizeof(*r), tid, -RCB_SIGNAL);
 	if (!r)
 		return 0;
 	header(&r->h, RCB_SIGNAL, sizeof(*r), tgid, tid);

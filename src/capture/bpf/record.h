@@ -139,6 +139,15 @@ enum rcb_counter {
 	RCB_NCOUNTERS
 };
 
+/* Who lost records when the ring buffer was full: a thread (the kernel's
+ * id) and what it lost, a call's number, or minus the rcb_kind of a
+ * record that is no call (the map "losses", an LRU: the most recent
+ * pairs when there are more). */
+struct rcb_loss_key {
+	__u32 tid;
+	__s32 what;
+};
+
 struct rcb_header {
 	__u32 kind;		/* enum rcb_kind */
 	__u32 size;		/* the record's bytes, items included */
