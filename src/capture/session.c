@@ -286,20 +286,27 @@ static struct watch *start_watch(const struct session_opts *o, struct spawn *hel
 		.user = o->user,
 		.hold_exits = o->on_stack != NULL,
 		.wake = wake_reader,
-		.is_hold = o->on_stack ? is_hold : NULL,
+		/* Holds for a call's Python frames to be named, and for room
+		 * in a ring buffer nearly full (capture.bpf.c's hold_for_room):
+		 * the program waits then, as under strace, and loses nothing. */
+		.is_hold = is_hold,
 		.exit_pending = copies_unread,
 		.wake_arg = rd,
 	};
 	struct watch *w;
 	struct strbuf err = STRBUF_INIT;
 
-	if (!o->on_fatal_signal)
+	/* A trace (a printer) is watched for the holds alone. */
+	if (!o->on_fatal_signal && !o->printer)
 		return NULL;
 	/* Before the command is let go: its first calls may be held. A
 	 * thread no watch traces is never sent the request. */
 	bpf_capture_hold_calls(rd->bc, wo.is_hold != NULL);
 	if (watch_start(&w, &wo, &err) < 0) {
-		snprintf(res->no_stacks, sizeof(res->no_stacks), "%s", strbuf_str(&err));
+		/* A trace goes on without holds: what a full ring refuses is
+		 * counted, and said. */
+		if (o->on_fatal_signal)
+			snprintf(res->no_stacks, sizeof(res->no_stacks), "%s", strbuf_str(&err));
 		bpf_capture_hold_calls(rd->bc, false);
 		w = NULL;
 	}

@@ -1,10 +1,12 @@
 /* The fatal-signal watch, for the eBPF capture: the in-kernel capture
- * never stops its target, so a process about to die of a fatal signal
- * would be gone before its stacks could be read. The watch seizes it
- * with ptrace, but only for that: no call stops (tracer.h's
- * signals_only), only each signal's delivery, and the forks and execs
- * that keep the whole tree seized. It runs the tracer in a thread of
- * its own (ptrace answers only the thread that seized).
+ * does not stop its target at calls, so a process about to die of a
+ * fatal signal would be gone before its stacks could be read, and a
+ * thread that calls faster than the reader reads would fill the ring
+ * buffer. The watch seizes it with ptrace, but only for that: no call
+ * stops (tracer.h's signals_only), only each signal's delivery (the
+ * kernel's hold requests among them), and the forks and execs that keep
+ * the whole tree seized. It runs the tracer in a thread of its own
+ * (ptrace answers only the thread that seized).
  *
  * Contract:
  * - watch_start returns once the target is seized (a held child from

@@ -28,13 +28,14 @@ unsigned char *trace_selection(const char *expr)
 	return sel;
 }
 
-/* Said while it happens, before the first record is refused: a user who
- * wanted every call can stop and trace again. */
+/* Said while it happens, before any record is refused: the program is
+ * slowed from here (capture.bpf.c's hold_for_room), or, where it cannot
+ * be held, loses records. */
 static void backlog_warning(void)
 {
-	error_msg("the program makes calls faster than rootcause writes them out: the ring buffer is three "
-		  "quarters full, and records will be lost if it fills (a larger --ring-size, or --backend "
-		  "ptrace, which loses none)");
+	error_msg("the program makes calls faster than rootcause writes them out (the ring buffer is three "
+		  "quarters full): its threads wait for room from now on where rootcause can hold them, and "
+		  "records are lost where it cannot (a larger --ring-size, or --backend ptrace)");
 }
 
 int trace_session(const struct session_opts *so, struct session_result *res, bool reported, struct strbuf *err)

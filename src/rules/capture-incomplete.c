@@ -1,7 +1,9 @@
 /* capture-incomplete: the eBPF capture could not keep everything.
  *
- * The in-kernel capture never stops the program, so when its reader
- * falls behind, the ring buffer fills and the kernel half drops records;
+ * The in-kernel capture holds a thread for room only where the watch
+ * traces it (capture.bpf.c's hold_for_room), so where it cannot, and
+ * the reader falls behind, the ring buffer fills and the kernel half
+ * drops records;
  * a call whose entry could not be kept, or a child that could not be
  * followed, leaves a hole too. The capture counts each (capture/bpf/
  * bpf.h), and a trace with holes may lack the call a cause rests on: the

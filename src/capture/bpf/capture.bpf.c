@@ -235,6 +235,9 @@ struct {
 struct scratch {
 	__u64 counters[RCB_NCOUNTERS];	/* first: the loader reads them there */
 	__u64 woke_ns;		/* when this CPU last woke the reader (wake_flags) */
+	/* Its last look found the ring buffer seven eighths full: the next
+	 * call's thread may be held for room (hold_for_room). */
+	__u8 over;
 	__u64 unchecked;	/* bytes written since it last looked at the backlog */
 	struct entry en;	/* diagnosis mode's call, made at its exit */
 	/* The Python frames of the last stack copied with them, for
@@ -399,10 +402,12 @@ static __always_inline __u64 wake_flags(__u64 size)
 		return BPF_RB_NO_WAKEUP;
 	s->unchecked = 0;
 	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+	__u64 ring = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
 	/* Three quarters full: the reader is losing the race, and the
 	 * loader says so before the first record is refused. */
-	if (avail > bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 4 * 3)
+	if (avail > ring / 4 * 3)
 		backlog_high = 1;
+	s->over = avail > ring / 8 * 7;
 	if (avail < wakeup_bytes)
 		return BPF_RB_NO_WAKEUP;
 	__u64 now = bpf_ktime_get_ns();
@@ -1753,6 +1758,36 @@ __noinline int hold_after(__u32 tgid, __u32 tid)
 	return 0;
 }
 
+/* The current thread TID just wrote a call while the ring buffer was
+ * seven eighths full: it waits, held as hold_after holds (RCB_HOLD_SIGNAL,
+ * which the loader's watch takes), until the loader has read what is
+ * there, as strace's tracee waits for strace. A thread no watch traces
+ * goes on (and its records may be lost, each counted). The look that set
+ * OVER is checked again here: the reader may have caught up since. */
+__noinline int hold_for_room(__u32 tid)
+{
+	struct rcb_mark_key on = { .kind = RCB_MARK_HOLDING }, held = { .a = tid, .kind = RCB_MARK_HOLD };
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+	__u64 one = 1;
+
+	if (!sc || !sc->over)
+		return 0;
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) <= bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 8 * 7) {
+		sc->over = 0;
+		return 0;
+	}
+	struct task_struct *t = bpf_get_current_task_btf();
+	if (!t || !t->ptrace || !bpf_map_lookup_elem(&marks, &on))
+		return 0;
+	/* A hold already asked for (hold_after's) serves for both. */
+	if (bpf_map_update_elem(&marks, &held, &one, BPF_NOEXIST) == 0) {
+		count(RCB_HELD_FOR_ROOM);
+		bpf_send_signal_thread(RCB_HOLD_SIGNAL);
+	}
+	return 0;
+}
+
 /* R's Python frames into this CPU's scratch for hold_after, when R is a
  * call a finding may quote (WANTED) whose frames were read. Global, as
  * hold_after is: the verifier follows it once. */
@@ -1895,6 +1930,8 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 		wake = BPF_RB_FORCE_WAKEUP;
 	if (bpf_ringbuf_output(&events, sc->buf, size & (2 * RCB_REC_MAX - 1), wake) != 0)
 		lost(tid, (__s32)r->nr);
+	if (sc->over)
+		hold_for_room(tid);
 	return 0;
 }
 

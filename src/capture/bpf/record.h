@@ -136,6 +136,9 @@ enum rcb_counter {
 	/* A call's stack not copied: a quarter of the ring buffer waited to
 	 * be read (struct rcb_stack). No call is lost for it. */
 	RCB_SKIPPED_STACK,
+	/* A thread held until the reader made room (the ring buffer seven
+	 * eighths full): the program waited, nothing was lost. */
+	RCB_HELD_FOR_ROOM,
 	RCB_NCOUNTERS
 };
 
