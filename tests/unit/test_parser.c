@@ -1063,6 +1063,39 @@ static void test_backtrace(void **state)
 	done();
 }
 
+/* A loop's calls have the same frames: one stack, built once, for each
+ * of them in the same thread; another thread's, or other frames, are
+ * stacks of their own. */
+static void test_backtrace_same(void **state)
+{
+	(void)state;
+	open_buf("77 openat(AT_FDCWD, \"/a\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+		 " > /usr/lib/x86_64-linux-gnu/libc.so.6(__open64+0x5b) [0xf90cb]\n"
+		 " > /srv/app(+0x11a9) [0x11a9]\n"
+		 "77 openat(AT_FDCWD, \"/b\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+		 " > /usr/lib/x86_64-linux-gnu/libc.so.6(__open64+0x5b) [0xf90cb]\n"
+		 " > /srv/app(+0x11a9) [0x11a9]\n"
+		 "78 openat(AT_FDCWD, \"/c\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+		 " > /usr/lib/x86_64-linux-gnu/libc.so.6(__open64+0x5b) [0xf90cb]\n"
+		 " > /srv/app(+0x11a9) [0x11a9]\n"
+		 "77 openat(AT_FDCWD, \"/d\", O_RDONLY) = -1 ENOENT (No such file or directory)\n"
+		 " > /usr/lib/x86_64-linux-gnu/libc.so.6(__open64+0x5b) [0xf90cb]\n"
+		 " > /srv/app(+0x11b0) [0x11b0]\n");
+	assert_int_equal(next(), 1);
+	const struct rc_stack *a = stack_ref(E.stack);
+	assert_int_equal(next(), 1);
+	assert_ptr_equal(E.stack, a);
+	assert_int_equal(next(), 1);
+	assert_ptr_not_equal(E.stack, a);
+	assert_int_equal(E.stack->tid, 78);
+	assert_int_equal(next(), 1);
+	assert_ptr_not_equal(E.stack, a);
+	assert_int_equal(E.stack->native[1].offset, 0x11b0);
+	assert_int_equal(next(), 0);
+	stack_unref(a);
+	done();
+}
+
 /* ---- robustness ---- */
 
 static void test_garbage(void **state)
@@ -1821,6 +1854,7 @@ int main(void)
 		cmocka_unit_test(test_terminal),
 		cmocka_unit_test(test_program_output),
 		cmocka_unit_test(test_backtrace),
+		cmocka_unit_test(test_backtrace_same),
 		cmocka_unit_test(test_backtrace_fixture),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_huge_line),

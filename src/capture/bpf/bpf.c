@@ -411,17 +411,18 @@ static long loss_what(__s32 what)
  * the most of them into OUT. */
 static void losses_by_whom(const struct bpf_capture *c, struct bpf_capture_losses *out)
 {
-	int fd = bpf_map__fd(c->skel->maps.losses);
-	struct rcb_loss_key k, next;
+	int fd = bpf_map__fd(c->skel->maps.marks);
+	struct rcb_mark_key k, next;
 	__u64 n;
 	bool first = true;
 
 	while (bpf_map_get_next_key(fd, first ? NULL : &k, &next) == 0) {
 		first = false;
 		k = next;
-		if (bpf_map_lookup_elem(fd, &k, &n) == 0 && n)
-			loss_keep(out->who, &out->nwho, (int)k.tid, k.what >= 0 ? (long)k.what : loss_what(k.what),
-				  (uint64_t)n);
+		if (k.kind != RCB_MARK_LOST || bpf_map_lookup_elem(fd, &k, &n) != 0 || !n)
+			continue;
+		__s32 what = (__s32)k.b;
+		loss_keep(out->who, &out->nwho, (int)k.a, what >= 0 ? (long)what : loss_what(what), (uint64_t)n);
 	}
 }
 

@@ -63,15 +63,6 @@ struct {
 	__type(value, __u8);	/* FOLLOWED | FOLLOWED_FATAL_TOLD */
 } followed SEC(".maps");
 
-/* The records the full ring buffer refused, by thread and what they were
- * (record.h, struct rcb_loss_key): written only when one is refused. */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, struct rcb_loss_key);
-	__type(value, __u64);
-} losses SEC(".maps");
-
 /* Processes whose last thread ended lately: the ends of their other
  * threads may still come (on_task_exit). Least recently used go first. */
 struct {
@@ -355,15 +346,15 @@ static __always_inline struct entry *ours_now(__u32 *tgid, __u32 *tid)
  * by whom and what (WHAT: a call's number, or minus its rcb_kind). */
 static __always_inline void lost(__u32 tid, __s32 what)
 {
-	struct rcb_loss_key k = { .tid = tid, .what = what };
+	struct rcb_mark_key k = { .a = tid, .b = (__u32)what, .kind = RCB_MARK_LOST };
 	__u64 one = 1, *n;
 
 	count(RCB_LOST_RESERVE);
-	n = bpf_map_lookup_elem(&losses, &k);
+	n = bpf_map_lookup_elem(&marks, &k);
 	if (n)
 		__sync_fetch_and_add(n, 1);
 	else
-		bpf_map_update_elem(&losses, &k, &one, BPF_NOEXIST);
+		bpf_map_update_elem(&marks, &k, &one, BPF_NOEXIST);
 }
 
 /* Room for a record of SIZE bytes in the ring buffer; NULL (counted as

@@ -142,15 +142,6 @@ enum rcb_counter {
 	RCB_NCOUNTERS
 };
 
-/* Who lost records when the ring buffer was full: a thread (the kernel's
- * id) and what it lost, a call's number, or minus the rcb_kind of a
- * record that is no call (the map "losses", an LRU: the most recent
- * pairs when there are more). */
-struct rcb_loss_key {
-	__u32 tid;
-	__s32 what;
-};
-
 struct rcb_header {
 	__u32 kind;		/* enum rcb_kind */
 	__u32 size;		/* the record's bytes, items included */
@@ -447,6 +438,11 @@ enum rcb_mark {
 	 * (until its end). Its exit need not wait for the loader once the
 	 * loader has read as many (watch.h, exit_pending). */
 	RCB_MARK_COPIES,
+	/* A: a thread (the kernel's id), B: what of it the full ring buffer
+	 * refused, a call's number or minus the rcb_kind of a record that is
+	 * no call: how many. In this map, not one of its own: the loader
+	 * runs under ulimit -n 32 and has no descriptor to spare. */
+	RCB_MARK_LOST,
 };
 
 /* The kernel's `marks` map (least recently used go first): one map for
