@@ -594,6 +594,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	res->lost_records = l.reserve;
 	memcpy(res->lost_who, l.who, sizeof(l.who));
 	res->nlost_who = l.nwho;
+	res->held_for_room = l.held;
 	res->lost_entries = l.entry;
 	res->lost_follows = l.follow;
 	res->stacks_skipped = l.stacks;

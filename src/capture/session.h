@@ -92,6 +92,8 @@ struct session_result {
 	/* Whose records the full ring buffer refused, most first. */
 	struct rc_loss lost_who[RC_LOSSES_KEPT];
 	size_t nlost_who;
+	/* eBPF: times a thread was held until the reader made room. */
+	uint64_t held_for_room;
 	/* eBPF: calls' stacks the kernel did not copy, to keep the ring
 	 * buffer for the calls (no call is lost for them). */
 	uint64_t stacks_skipped;

@@ -51,6 +51,10 @@ int trace_session(const struct session_opts *so, struct session_result *res, boo
 		error_msg("a crash would have no stacks: %s", res->no_stacks);
 	if (res->no_syscall_info)
 		error_msg("this kernel lacks PTRACE_GET_SYSCALL_INFO (Linux 5.3): no call could be decoded");
+	if (res->held_for_room)
+		error_msg("the program was held %llu time%s until rootcause had written out what it did "
+			  "(as strace holds it): no call was lost for it",
+			  (unsigned long long)res->held_for_room, res->held_for_room == 1 ? "" : "s");
 	if (session_losses(res))
 		error_msg("the eBPF capture lost %llu record%s (the ring buffer was full), %llu call entr%s and "
 			  "%llu child%s; %llu record%s %s not well formed",

@@ -459,6 +459,7 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
 	out->entry = sum[RCB_LOST_ENTRY];
 	out->follow = sum[RCB_LOST_FOLLOW];
 	out->stacks = sum[RCB_SKIPPED_STACK];
+	out->held = sum[RCB_HELD_FOR_ROOM];
 	if (out->reserve)
 		losses_by_whom(c, out);
 }

@@ -102,6 +102,7 @@ struct bpf_capture_losses {
 	uint64_t entry;		/* calls whose entry could not be kept */
 	uint64_t follow;	/* children that could not be followed */
 	uint64_t stacks;	/* calls' stacks not copied (no call lost) */
+	uint64_t held;		/* threads held for room (nothing lost) */
 	/* Whose records the full ring buffer refused, and what they were:
 	 * the most, most first (event/loss.h). */
 	struct rc_loss who[RC_LOSSES_KEPT];
