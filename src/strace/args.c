@@ -501,17 +501,6 @@ bool parse_timeout_ms(struct span s, long long *ms)
 	return true;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Decode one escape at P (just after the backslash); the byte in *OUT,
  * returns the position after the escape. */
 static const char *unescape(const char *p, const char *end, unsigned char *out)

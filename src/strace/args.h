@@ -64,6 +64,18 @@ static inline bool isdigit_c(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* C's value as a hex digit; -1 when it is none. */
+static inline int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* Digits at P: the value in *V, how many in *COUNT; returns the end. */
 static inline const char *lex_digits(const char *p, const char *end, double *v, int *count)
 {

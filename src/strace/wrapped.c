@@ -48,17 +48,6 @@ bool wrapped_looks_strace(const char *l, size_t n)
 
 /* ---- the field that carries the line ---- */
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int hex_value(const char *p, const char *end, int digits)
 {
 	int v = 0;
@@ -66,7 +55,7 @@ static int hex_value(const char *p, const char *end, int digits)
 	if (end - p < digits)
 		return -1;
 	for (int i = 0; i < digits; i++) {
-		int d = hex_digit(p[i]);
+		int d = hexval(p[i]);
 		if (d < 0)
 			return -1;
 		v = v * 16 + d;
