@@ -1022,9 +1022,6 @@ static bool sampled_io(struct strace_parser *p, const struct rc_event *e)
 	return n % RC_STACK_SAMPLE_IO == 0;
 }
 
-/* The frames strace -k wrote under E's line, if any: E's stack. They
- * are read from what the input has buffered after the line, and passed
- * over when their turn comes (process_line). */
 /* A memo's key for frames' text T (N bytes) of thread TID: its length,
  * and sixteen words spread over it, not every byte (a PyTorch call's
  * frames are 6 KiB, and hashing them all was a tenth of a -k log's
@@ -1043,6 +1040,9 @@ static uint64_t frames_hash(const char *t, size_t n, int tid)
 	return h;
 }
 
+/* The frames strace -k wrote under E's line, if any: E's stack. They
+ * are read from what the input has buffered after the line, and passed
+ * over when their turn comes (process_line). */
 static void read_backtrace(struct strace_parser *p, struct rc_event *e)
 {
 	const struct source *s = &p->in.src[p->in.cur];
