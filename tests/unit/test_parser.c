@@ -1760,6 +1760,7 @@ static void test_summary_finding(void **state)
 							"call is slow, their number is the cost") != NULL;
 	assert_true(cost);
 	findings_release(&out);
+	done();
 }
 
 static void test_summary_bad(void **state)
