@@ -447,6 +447,15 @@ static void give_exec(void *user, pid_t tgid)
 	give_program(user, path);
 }
 
+/* The ring buffer's backlog passed three quarters of it: told once. */
+static void tell_backlog(const struct session_opts *o, struct bpf_capture *bc, bool *told)
+{
+	if (o->on_backlog && !*told && bpf_capture_backlog_high(bc)) {
+		*told = true;
+		o->on_backlog();
+	}
+}
+
 /* -2 when the capture could not be loaded (nothing was started). */
 static int session_ebpf(const struct session_opts *o, struct session_result *res, struct capture *c,
 			struct strbuf *err)
@@ -542,10 +551,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			r = -1;
 			break;
 		}
-		if (o->on_backlog && !told_backlog && bpf_capture_backlog_high(bc)) {
-			told_backlog = true;
-			o->on_backlog();
-		}
+		tell_backlog(o, bc, &told_backlog);
 		if (w)
 			watch_sync(w, drain, name_held, &rd);
 		if (child && !reaped)
@@ -587,8 +593,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	}
 	/* A backlog that came at the very end is said too, before the
 	 * losses it led to. */
-	if (o->on_backlog && !told_backlog && bpf_capture_backlog_high(bc))
-		o->on_backlog();
+	tell_backlog(o, bc, &told_backlog);
 	struct bpf_capture_losses l;
 	bpf_capture_losses(bc, &l);
 	res->lost_records = l.reserve;

@@ -223,19 +223,15 @@ void call_summary_finding(struct rc_findings *out, const struct rc_call_summary 
 	}
 	/* Most of the time in reads or writes that each took little: the
 	 * count is the cost, as a reader without a buffer makes it. */
-	const struct rc_call_count *top_time = timed ? v[s->nrows - 1] : NULL;
-	for (size_t i = 0; timed && i < s->nrows; i++)
-		if (s->rows[i].seconds > top_time->seconds)
-			top_time = &s->rows[i];
-	if (top_time && data_call(top_time->name) && top_time->calls >= 10000 &&
-	    share(top_time->seconds, t->seconds) >= 50 && top_time->seconds / (double)top_time->calls < 50e-6) {
+	if (timed && data_call(top->name) && top->calls >= 10000 &&
+	    share(top->seconds, t->seconds) >= 50 && top->seconds / (double)top->calls < 50e-6) {
 		strbuf_reset(&line);
-		strbuf_addf(&line, "%s: %llu calls of ", top_time->name, (unsigned long long)top_time->calls);
-		add_seconds(&line, top_time->seconds / (double)top_time->calls);
+		strbuf_addf(&line, "%s: %llu calls of ", top->name, (unsigned long long)top->calls);
+		add_seconds(&line, top->seconds / (double)top->calls);
 		strbuf_addf(&line, " each, %.0f%% of the time: no one call is slow, their number is the cost, "
 			    "which a program reading or writing a few bytes a call (small-io: an unbuffered "
 			    "readline reads a byte a call) makes; a trace shows their sizes",
-			    share(top_time->seconds, t->seconds));
+			    share(top->seconds, t->seconds));
 		finding_evidence(f, line.buf, line.len);
 	} else if (data >= 10000 && share((double)data, (double)t->calls) >= 30) {
 		strbuf_reset(&line);

@@ -165,6 +165,15 @@ static void run_end(struct state *s, struct run *r)
 	run_clear(r);
 }
 
+/* Process PID as findings name it, as it is now. */
+static char *who_now(const struct rc_ctx *ctx, int pid)
+{
+	struct strbuf who = STRBUF_INIT;
+
+	proc_name(&who, procs_get(ctx->procs, pid), pid);
+	return strbuf_detach(&who);
+}
+
 static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct state *s = st;
@@ -178,10 +187,13 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 	}
 	if (e->kind != RC_EV_SYSCALL || !e->err)
 		return;
-	void **slot = hmap_get_int_hot(&s->threads, e->pid);
 	/* Only an EBADF on a descriptor begins a run; any other failure
-	 * of a thread with one ends it. */
+	 * of a thread with one ends it (a log of ENOENT probes and no
+	 * EBADF has no thread to look up). */
 	bool step = e->err == EBADF && e->fd >= 0 && e->nr >= 0;
+	if (!step && !s->threads.count)
+		return;
+	void **slot = hmap_get_int_hot(&s->threads, e->pid);
 	if (!slot && !step)
 		return;
 	if (!slot && s->threads.count < THREADS_MAX)
@@ -199,6 +211,10 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 		int dir = e->fd > r->last ? 1 : -1;
 		long long dist = llabs((long long)e->fd - r->last);
 		if ((!r->dir && dist <= GAP_MAX) || (r->dir == dir && (dist <= GAP_MAX || r->calls >= 2))) {
+			/* Named at its second call, before any exec: a run of
+			 * one (a double close) is not worth the name. */
+			if (!r->dir)
+				r->who = who_now(ctx, r->pid);
 			r->dir = dir;
 			r->gap |= dist > GAP_MAX;
 			r->last = e->fd;
@@ -223,9 +239,6 @@ static void on_event(void *st, const struct rc_event *e, const struct rc_ctx *ct
 	r->pid = rule_leader(ctx, e->pid);
 	r->first_line = rule_line_short(e);
 	site_tally_add(&r->sites, e->stack);
-	struct strbuf who = STRBUF_INIT;
-	proc_name(&who, procs_get(ctx->procs, r->pid), r->pid);
-	r->who = strbuf_detach(&who);
 }
 
 static void report(const struct sweep *w, const struct rc_ctx *ctx, struct rc_findings *out)

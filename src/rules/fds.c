@@ -91,13 +91,10 @@ void rule_fd_words(struct strbuf *sb, const struct rc_fdinfo *fi, const struct r
 
 uint64_t rule_fd_limit_near(uint64_t count, unsigned times_max, unsigned *times)
 {
+	if (!times_max)
+		return count >= 1ULL << 16 && count <= 1ULL << 30 && !(count & (count - 1)) ? count : 0;
 	for (int bits = 16; bits <= 30; bits++) {
 		uint64_t limit = 1ULL << bits;
-		if (!times_max) {
-			if (count == limit)
-				return limit;
-			continue;
-		}
 		for (unsigned k = 1; k <= times_max; k++) {
 			uint64_t want = k * limit, slack = 64 + want / 1024;
 			if (count + slack >= want && count <= want + slack) {

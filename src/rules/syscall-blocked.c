@@ -116,8 +116,6 @@ static void release(void *p)
 	}
 }
 
-/* Whether E's refusal is one this rule explains (see the top); *CAP and
- * *SETTING are set to what the call needs. */
 /* A call strace shows as number -1 ("syscall_18446744073709551615",
  * "syscall_0xffffffffffffffff"): when a seccomp filter refuses a call,
  * kernels before 4.8 left its number at -1, so the tracer could not name
@@ -155,6 +153,8 @@ static bool newer_version(const struct rc_event *e)
 	return n < strlen(e->name) && syscall_by_name(e->name, n) != NULL;
 }
 
+/* Whether E's refusal is one this rule explains (see the top); *CAP and
+ * *SETTING are set to what the call needs. */
 static bool qualifies(const struct rc_event *e, const char **cap, const char **setting)
 {
 	/* Most failures are neither (a path search's ENOENT): the table

@@ -685,19 +685,7 @@ static bool whole_write(struct strace_parser *p, const char *line, size_t len)
 		strbuf_reset(&p->joined);
 		strbuf_add(&p->joined, p->carry.buf, (size_t)(open - p->carry.buf));
 		strbuf_addc(&p->joined, '"');
-		for (size_t i = 0; i < out.len; i++) {
-			unsigned char ch = (unsigned char)out.buf[i];
-			if (ch == '\n')
-				strbuf_adds(&p->joined, "\\n");
-			else if (ch == '\t')
-				strbuf_adds(&p->joined, "\\t");
-			else if (ch == '"' || ch == '\\')
-				strbuf_addf(&p->joined, "\\%c", ch);
-			else if (ch < 0x20 || ch >= 0x7f)
-				strbuf_addf(&p->joined, "\\%03o", ch);
-			else
-				strbuf_addc(&p->joined, (char)ch);
-		}
+		strbuf_add_escaped(&p->joined, out.buf, out.len);
 		strbuf_addf(&p->joined, "\", %s", num);
 		strbuf_add(&p->joined, close, (size_t)(line + len - close));
 	}
