@@ -26,7 +26,9 @@ FUZZ_SECONDS ?= 60
 # scripts do not start them here: policy-rc.d, or no init at all).
 # Chromium, its driver and selenium open the HTML reports in the tests;
 # bash-completion loads the completion there, and dpkg-dev, debhelper and
-# lintian build and check the Debian package (debian/).
+# lintian build and check the Debian package (debian/). podman and
+# debootstrap make the containers the container scenarios run in (a
+# minimal Debian root, made once and cached).
 DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
        python3-torch iproute2 util-linux time cppcheck \
        libdw-dev libelf-dev libzstd-dev liblzma-dev liblz4-dev gdb elfutils \
@@ -34,7 +36,8 @@ DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
        clang libbpf-dev bpftool \
        nginx redis-server postgresql haproxy gunicorn python3-flask sqlite3 \
        chromium chromium-driver python3-selenium \
-       bash-completion dpkg-dev debhelper lintian
+       bash-completion dpkg-dev debhelper lintian \
+       podman debootstrap
 FUZZ_DEPS = clang libclang-rt-14-dev
 
 .PHONY: all deps build install test unit asan scenarios demo fuzz bench clean

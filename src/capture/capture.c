@@ -13,6 +13,7 @@
 #include <linux/futex.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -538,7 +539,7 @@ static void hook_entry(void *ctx, struct tracee *t, const struct ptrace_syscall_
  * never refuses a call, it only stops on it). Read at the failure, while
  * T sits in its exit stop, so they are as the call saw them. False when
  * /proc has nothing. */
-static bool read_live(struct capture *c, struct tracee *t, struct rc_live *out)
+static bool read_live(struct capture *c, struct tracee *t, const struct call_view *call, struct rc_live *out)
 {
 	char status[4096];
 	long long v[4], groups[RC_EVENT_MAX_IDS + 1];
@@ -558,6 +559,14 @@ static bool read_live(struct capture *c, struct tracee *t, struct rc_live *out)
 			cr.groups[i] = (unsigned)groups[i];
 	}
 	out->creds = cr;
+	out->has_caps = procfs_status_hex(status, "\nCapEff:", &out->caps);
+	out->has_rlim_hard = false;
+	/* A refused limit of its own: the hard limit it could not raise. */
+	if (call->nr == SYS_setrlimit || (call->nr == SYS_prlimit64 && call->args[2] &&
+					    (call->args[0] == 0 || call->args[0] == (uint64_t)t->tgid)))
+		out->has_rlim_hard = procfs_limit_hard(t->tid,
+						       (int)call->args[call->nr == SYS_setrlimit ? 0 : 1],
+						       &out->rlim_hard);
 	long mode = procfs_status_long(status, "\nSeccomp:");
 	long filters = procfs_status_long(status, "\nSeccomp_filters:");
 	out->seccomp_mode = mode >= 0 ? (int)mode : -1;
@@ -583,7 +592,7 @@ static void hook_exit(void *ctx, struct tracee *t, const struct ptrace_syscall_i
 	}
 	/* Only for a call that becomes an event someone takes. */
 	if ((v.err == EACCES || v.err == EPERM || v.err == ENOSYS) && c->o.on_event && th && th->selected &&
-	    read_live(c, t, &live))
+	    read_live(c, t, &th->d.call, &live))
 		v.live = &live;
 	mem_live_init(&mem, t->tid);
 	v.mem = &mem.m;

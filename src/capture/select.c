@@ -146,7 +146,8 @@ int select_parse(unsigned char *map, const char *expr, struct strbuf *err)
  * What the trace rules read (the files in rules/): files, fds and I/O, sockets,
  * processes and signals sent, credentials (whose permissions apply), memory
  * maps, futexes, the return from a signal handler (a fault the program
- * meant, like a JVM's polling page, is one it returns from), and the
+ * meant, like a JVM's polling page, is one it returns from), resource
+ * limits, and the
  * privileged facilities a policy may refuse (event/calls.h: mount, bpf,
  * ptrace, keyctl...). Left out are calls no
  * rule looks at and that busy programs make most: clocks, sched_yield,
@@ -168,6 +169,9 @@ void select_rules(unsigned char *map)
 #endif
 		SYS_kill, SYS_tkill, SYS_tgkill, SYS_rt_sigreturn,
 		SYS_nanosleep, SYS_clock_nanosleep,
+		/* A limit refused (syscall-blocked); limits read, which say the
+		 * limit in force. */
+		SYS_setrlimit, SYS_prlimit64, SYS_getrlimit,
 	};
 	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
 		select_set(map, extra[i], true);

@@ -35,6 +35,7 @@ void event_clear(struct rc_event *e)
 	e->sa.port = -1;
 	e->sockopt_level = -1;
 	e->sockopt_name = -1;
+	e->resource = -1;
 }
 
 bool event_futex_waits(const struct rc_event *e)

@@ -170,6 +170,15 @@ struct rc_creds {
  * so that they judge the call by what it ran as. */
 struct rc_live {
 	struct rc_creds creds;	/* creds.uid < 0: not read */
+	/* The effective capabilities (bit N: capability N); HAS_CAPS false:
+	 * not read. */
+	bool has_caps;
+	uint64_t caps;
+	/* A refused setrlimit or prlimit64: the hard limit of its resource
+	 * then in force for the thread (UINT64_MAX: unlimited);
+	 * HAS_RLIM_HARD false: not read. */
+	bool has_rlim_hard;
+	uint64_t rlim_hard;
 	/* Seccomp: the mode (0 none, 1 strict, 2 filter; -1 not read) and
 	 * how many filters are in place that are not rootcause's own (-1
 	 * unknown). */
@@ -243,6 +252,16 @@ struct rc_event {
 	 * the signal in signo. */
 	bool has_kill_target;
 	int kill_target;
+
+	/* getrlimit, setrlimit, prlimit64: the resource (RLIMIT_*; -1 none),
+	 * whose limits (prlimit64's pid; 0, as for the others, the caller's
+	 * own), the limits asked for (HAS_RLIM_NEW) and those the call said
+	 * were in force (HAS_RLIM_OLD): [0] the soft limit, [1] the hard
+	 * one, RLIM_INFINITY as UINT64_MAX. */
+	int resource;
+	int rlimit_pid;
+	bool has_rlim_new, has_rlim_old;
+	uint64_t rlim_new[2], rlim_old[2];
 
 	/* RC_EV_SIGNAL; and the signal a kill-family call sends */
 	int signo;

@@ -133,6 +133,12 @@ static void raw_fact(struct rc_event *e, const struct rc_syscall *sc, unsigned i
 	case ROLE_EXIT_CODE:
 		e->exit_code = (int)v;
 		break;
+	case ROLE_RLIMIT_PID:
+		e->rlimit_pid = (int)v;
+		break;
+	case ROLE_RESOURCE:
+		e->resource = v < 64 ? (int)v : -1;
+		break;
 	case ROLE_ID:
 		/* -1 leaves the id unchanged. */
 		event_add_id(e, (unsigned)v == (unsigned)-1 ? -1 : (long long)(unsigned)v);
@@ -344,4 +350,16 @@ ssize_t event_sockaddr_facts(struct rc_sockaddr *sa, const unsigned char *buf, s
 	memcpy(host, path, n);
 	host[n] = '\0';
 	return (ssize_t)n;
+}
+
+void event_rlimit_facts(struct rc_event *e, bool in_force, const uint64_t lim[2])
+{
+	uint64_t *to = in_force ? e->rlim_old : e->rlim_new;
+
+	to[0] = lim[0];
+	to[1] = lim[1];
+	if (in_force)
+		e->has_rlim_old = true;
+	else
+		e->has_rlim_new = true;
 }

@@ -103,6 +103,10 @@ bool event_futex_timeout_facts(struct rc_event *e, int cmd, double sec, bool rea
  * the open may create the file (and refuses, nonzero, otherwise). */
 void event_open_how_facts(struct rc_event *e, unsigned long long flags, unsigned long long mode);
 
+/* A struct rlimit's soft and hard limits LIM (RLIM_INFINITY as
+ * UINT64_MAX): those asked for, or IN_FORCE those a call returned. */
+void event_rlimit_facts(struct rc_event *e, bool in_force, const uint64_t lim[2]);
+
 /* The file size a stat-family call wrote (st_size, stx_size); OK: the
  * call worked, else the buffer holds nothing of the file's. */
 void event_stat_size_facts(struct rc_event *e, bool ok, long long size);

@@ -8,17 +8,21 @@ static bool proc_failed(const struct rc_proc *p)
 	return p->ended && ((p->exited && p->exit_code != 0) || (!p->exited && p->signo));
 }
 
-/* P's failure was survived by an ancestor: one that exited 0, or, when
- * BY_IMAGE, whose program image that started P's line went on to exec
- * another program. */
+/* P's failure was survived by an ancestor: one that exited 0 after P
+ * ended, or, when BY_IMAGE, whose program image that started P's line
+ * went on to exec another program. One that exited 0 before P ended had
+ * left it, not dealt with it: the first half of a daemon's double fork
+ * (conmon, which then runs the container's runtime), a shell that put
+ * it in the background. */
 static bool handled_above(const struct rc_procs *m, const struct rc_proc *p, bool by_image)
 {
 	const struct rc_proc *l = p ? procs_leader(m, p->pid) : NULL;
+	uint64_t end = l && l->ended ? l->end_seq : 0;
 
 	for (int depth = 0; l && l->has_parent && l->ppid != l->pid && depth < MAX_DEPTH; depth++) {
 		unsigned img = l->parent_image;
 		l = procs_leader(m, l->ppid);
-		if (procs_succeeded(l) || (by_image && l && img < l->image))
+		if ((procs_succeeded(l) && l->end_seq >= end) || (by_image && l && img < l->image))
 			return true;
 	}
 	return false;

@@ -134,6 +134,20 @@ static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct
 	proc_inherit(m, child, parent, thread, share);
 }
 
+/* An exec of a descriptor (fexecve: "/dev/fd/3", "/proc/self/fd/3", an
+ * empty path with AT_EMPTY_PATH) runs whatever file it is, often a copy
+ * of the program in a memfd (crun's, runc's guard against overwriting
+ * it): such a program goes by the name it gave itself, its argv[0]. */
+static const char *exec_name(const struct rc_event *e)
+{
+	const char *path = e->path;
+
+	if (e->argc > 0 && e->argv[0] && e->argv[0][0] &&
+	    (!path || !path[0] || strncmp(path, "/dev/fd/", 8) == 0 || strncmp(path, "/proc/self/fd/", 14) == 0))
+		return e->argv[0];
+	return path;
+}
+
 static void apply_exec(struct rc_procs *m, struct rc_proc *p, const struct rc_event *e)
 {
 	/* A line the old program left unterminated was its own. */
@@ -148,7 +162,7 @@ static void apply_exec(struct rc_procs *m, struct rc_proc *p, const struct rc_ev
 	for (int i = 0; i < e->argc; i++)
 		p->argv[i] = xstrdup(e->argv[i] ? e->argv[i] : "");
 	p->argc = e->argc;
-	set_str(&p->exe, e->path);
+	set_str(&p->exe, exec_name(e));
 
 	/* O_CLOEXEC descriptors do not survive exec. */
 	struct hmap_iter it;

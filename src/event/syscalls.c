@@ -84,6 +84,7 @@ static bool role_is_out(unsigned char role)
 	case ROLE_FD_PAIR:
 	case ROLE_EPOLL_EVENTS:
 	case ROLE_GROUPS_IN:
+	case ROLE_RLIMIT_OLD:
 	case ROLE_WSTATUS:
 		return true;
 	default:

@@ -186,6 +186,10 @@ enum rc_sc_role {
 	ROLE_ID,		/* a uid or gid: e->ids */
 	ROLE_GROUPS,		/* a group list given: e->ids */
 	ROLE_GROUPS_IN,		/* a group list returned: e->ids, when the call worked */
+	ROLE_RLIMIT_PID,	/* prlimit64's process: e->rlimit_pid */
+	ROLE_RESOURCE,		/* RLIMIT_*: e->resource */
+	ROLE_RLIMIT_NEW,	/* the limits asked for: e->rlim_new */
+	ROLE_RLIMIT_OLD,	/* the limits in force returned: e->rlim_old, when the call worked */
 	/* A buffer the kernel fills, as many bytes as the call returns,
 	 * which strace prints and no rule reads (what a read brought in, a
 	 * link's target, getcwd's path, getrandom's bytes): no fact; the

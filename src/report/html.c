@@ -88,7 +88,7 @@ static void stack_html(struct strbuf *sb, const char *lead, const struct rc_stac
  * the sites of a sum. */
 static void code_html(struct strbuf *sb, const struct rc_report_finding *f)
 {
-	if (f->stack && !f->stack->missing)
+	if (f->stack && !f->stack->missing && (f->stack->npy || f->stack->nnative))
 		stack_html(sb, "at ", f->stack, 0);
 	const char *who = f->holder_tid > 0 ? "thread" : "process";
 	int holder = f->holder_tid > 0 ? f->holder_tid : f->holder_pid;

@@ -116,10 +116,17 @@ void report_stack_line(const struct rc_stack *s, struct strbuf *sb)
 		native_frame(sb, &s->native[i]);
 	}
 	if (!shown) {
-		for (size_t i = 0, n = 0; i < s->nnative && n < OWN_SHOWN; i++) {
+		size_t n = 0;
+		for (size_t i = 0; i < s->nnative && n < OWN_SHOWN; i++) {
 			if (!named_native(&s->native[i]))
 				continue;
 			strbuf_adds(sb, n++ ? " <- " : "");
+			native_frame(sb, &s->native[i]);
+		}
+		/* No symbol anywhere (a stripped program, a copy run from a
+		 * memfd): the innermost addresses, in their modules. */
+		for (size_t i = 0; !n && i < s->nnative && i < OWN_SHOWN; i++) {
+			strbuf_adds(sb, i ? " <- " : "");
 			native_frame(sb, &s->native[i]);
 		}
 		return;

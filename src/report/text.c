@@ -174,7 +174,7 @@ static void code_lines(struct out *o, const struct rc_report_finding *f, bool ve
 {
 	struct strbuf *sb = o->sb;
 
-	if (f->stack && !f->stack->missing) {
+	if (f->stack && !f->stack->missing && (f->stack->npy || f->stack->nnative)) {
 		strbuf_adds(sb, "  at ");
 		report_stack_line(f->stack, sb);
 		strbuf_addc(sb, '\n');

@@ -99,11 +99,11 @@ struct rc_finding {
 	 * never appeared, the host was never reached). */
 	bool unrecovered;
 	/* Words the program's own output would contain if it reported this
-	 * failure (a basename, a host); up to 3, matched case-insensitively,
+	 * failure (a basename, a host); up to 4, matched case-insensitively,
 	 * those with echo_whole set only as whole words (a file "arch" is not
 	 * named by "Architecture"). */
-	char *echo_words[3];
-	bool echo_whole[3];
+	char *echo_words[4];
+	bool echo_whole[4];
 	/* An outcome (an exit status) rather than a cause: ranked after the
 	 * causes of its own severity, and linked under one (causes.c). */
 	bool symptom;

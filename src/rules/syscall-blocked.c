@@ -29,10 +29,19 @@
  * ENOSYS from any call means the call is not there: this kernel lacks it,
  * or a filter answers so (newer container profiles refuse calls they do
  * not know with ENOSYS, so that programs fall back).
+ *  - setrlimit, and prlimit64 of the caller's own limits: raising a hard
+ *    limit needs CAP_SYS_RESOURCE, and RLIMIT_NOFILE's may not pass the
+ *    sysctl fs.nr_open even with it. Container runtimes raise the limits
+ *    a container's configuration asks for (crun and runc, RLIMIT_NOFILE
+ *    to 1048576 by default under podman): in a nested container or a
+ *    sandbox without the capability, the container cannot start. Live,
+ *    the capture reads the hard limit in force and the capabilities the
+ *    thread had, so the finding says which of the two it was.
  * Everything else is left to the rules of the object refused (EPERM on a
  * path is permission-denied's, on a connect connect-failed's), and calls
- * whose EPERM is the credentials model at work (setuid, setsid, kill) are
- * left alone: a process may become or signal only what it owns.
+ * whose EPERM is the credentials model at work (setuid, setsid, kill,
+ * prlimit64 of another process) are left alone: a process may become or
+ * signal only what it owns.
  *
  * What qualifies is not always a cause. A refused call followed by the
  * call it replaces is a fallback, as the program meant it: clone3 then
@@ -53,9 +62,11 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 
 #include "event/refusals.h"
+#include "gen/tables.h"
 #include "event/syscalls.h"
 #include "rules/call-kinds.h"
 #include "rules/finding.h"
@@ -67,6 +78,9 @@
 #define RULE_ID "syscall-blocked"
 /* (process, call, errno) records kept; more are counted. */
 #define MAX_RECS 64
+/* CAP_SYS_RESOURCE's bit in a capability set (linux/capability.h). */
+#define CAP_SYS_RESOURCE_BIT 24
+
 /* A fallback follows its refusal within this many calls of the thread. */
 #define FALLBACK_WINDOW 16
 
@@ -95,6 +109,12 @@ struct rec {
 	double ts;
 	bool recovered;
 	char *fallback;		/* the call that did the job instead */
+	/* A limit it could not set (setrlimit, prlimit64): its resource (-1:
+	 * not one), the limits asked for, and as read live the hard limit in
+	 * force and the thread's capabilities. */
+	int resource;
+	bool has_asked, has_hard, has_caps;
+	uint64_t asked[2], hard, caps;
 };
 
 struct state {
@@ -178,6 +198,14 @@ static bool qualifies(const struct rc_event *e, const char **cap, const char **s
 			*cap = "CAP_SYS_ADMIN";
 			*setting = e->flags & CLONE_NEWUSER ? "user.max_user_namespaces" : NULL;
 		}
+		return true;
+	}
+	/* Another process's limits: whether we may is the credentials'. */
+	if (e->resource >= 0 && e->rlimit_pid > 0 && e->rlimit_pid != e->pid)
+		return false;
+	if (e->resource >= 0 && (e->nr == SYS_setrlimit || e->nr == SYS_prlimit64)) {
+		*cap = "CAP_SYS_RESOURCE";
+		*setting = e->resource == RLIMIT_NOFILE ? "fs.nr_open" : NULL;
 		return true;
 	}
 	return pr || event_call_looks(e->nr);
@@ -281,6 +309,13 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	r->recovered = false;
 	free(r->fallback);
 	r->fallback = NULL;
+	r->resource = e->resource;
+	r->has_asked = e->has_rlim_new;
+	memcpy(r->asked, e->rlim_new, sizeof(r->asked));
+	r->has_hard = e->live && e->live->has_rlim_hard;
+	r->hard = r->has_hard ? e->live->rlim_hard : 0;
+	r->has_caps = e->live && e->live->has_caps;
+	r->caps = r->has_caps ? e->live->caps : 0;
 }
 
 /* What the call was for, when that says more than its name. */
@@ -303,9 +338,77 @@ static bool unfiltered(const struct rec *r)
 	return r->seccomp_mode == 0 || (r->seccomp_mode == 2 && r->seccomp_filters == 0);
 }
 
+static void add_limit(struct strbuf *sb, uint64_t v)
+{
+	if (v == UINT64_MAX)
+		strbuf_adds(sb, "unlimited");
+	else
+		strbuf_addf(sb, "%llu", (unsigned long long)v);
+}
+
+/* Whether R raised a hard limit: asked for more than the one in force
+ * (unknown facts: taken as yes, the usual reason). */
+static bool raised_hard(const struct rec *r)
+{
+	return !r->has_asked || !r->has_hard || r->asked[1] > r->hard;
+}
+
+/* "its RLIMIT_NOFILE limit to 1048576 (prlimit64)". */
+static void limit_words(struct strbuf *sb, const struct rec *r)
+{
+	const char *name = xlat_name(&rc_xlat_resources, r->resource);
+
+	strbuf_addf(sb, "its %s ", name ? name : "resource");
+	if (r->has_asked && r->asked[0] != r->asked[1]) {
+		strbuf_adds(sb, "limits to ");
+		add_limit(sb, r->asked[0]);
+		strbuf_adds(sb, " (soft) and ");
+		add_limit(sb, r->asked[1]);
+		strbuf_adds(sb, " (hard)");
+	} else if (r->has_asked) {
+		strbuf_adds(sb, "limit to ");
+		add_limit(sb, r->asked[1]);
+	} else {
+		strbuf_adds(sb, "limit");
+	}
+	strbuf_addf(sb, " (%s -> EPERM)", r->name);
+}
+
+/* A limit refused: which, and why, as far as the live facts tell. */
+static void summarize_limit(struct strbuf *sb, const struct rec *r)
+{
+	bool lacks = r->has_caps && !(r->caps & (1ULL << CAP_SYS_RESOURCE_BIT));
+
+	strbuf_adds(sb, "the process could not set ");
+	limit_words(sb, r);
+	if (!raised_hard(r)) {
+		strbuf_adds(sb, ", though it did not raise the hard limit: a seccomp filter or a security module "
+			    "refused the call");
+		return;
+	}
+	strbuf_adds(sb, ": ");
+	if (r->has_hard) {
+		strbuf_adds(sb, "the hard limit in force was ");
+		add_limit(sb, r->hard);
+		strbuf_adds(sb, ", and ");
+	}
+	if (lacks)
+		strbuf_adds(sb, "raising a hard limit needs CAP_SYS_RESOURCE, which the process lacked");
+	else if (r->has_caps && r->resource == RLIMIT_NOFILE)
+		strbuf_adds(sb, "the process had CAP_SYS_RESOURCE, so the sysctl fs.nr_open is below what it "
+			    "asked for");
+	else
+		strbuf_adds(sb, "raising a hard limit needs CAP_SYS_RESOURCE");
+}
+
 static void summarize(struct strbuf *sb, const struct rec *r)
 {
 	const char *why = r->recovered ? NULL : purpose(r);
+
+	if (r->resource >= 0) {
+		summarize_limit(sb, r);
+		goto tail;
+	}
 
 	if (why)
 		strbuf_adds(sb, why);
@@ -333,6 +436,7 @@ static void summarize(struct strbuf *sb, const struct rec *r)
 	else
 		strbuf_addf(sb, "'%s' was refused (EPERM): a seccomp filter or container profile blocks it",
 			    r->name);
+tail:
 	if (r->count > 1)
 		strbuf_addf(sb, " (%llu times)", r->count);
 	if (r->recovered && r->fallback)
@@ -367,11 +471,34 @@ static void add_cap_advice(struct strbuf *sb, const struct rec *r)
 		strbuf_addf(sb, "; for unprivileged users the sysctl %s also decides", r->setting);
 }
 
+/* A limit refused: lower what is asked for, or grant what raising it
+ * needs. */
+static void add_limit_advice(struct strbuf *sb, const struct rec *r)
+{
+	const char *name = xlat_name(&rc_xlat_resources, r->resource);
+	bool nofile = r->resource == RLIMIT_NOFILE;
+
+	if (!raised_hard(r)) {
+		add_profile_advice(sb, r);
+		return;
+	}
+	strbuf_addf(sb, "ask for no more than the hard limit in force (ulimit -H%s", nofile ? "n" : "a");
+	if (nofile)
+		strbuf_adds(sb, "; for a container: podman or docker run --ulimit nofile=N:N, or "
+			    "default_ulimits in containers.conf");
+	strbuf_addf(sb, "), or raise %s's hard limit where the program is started (LimitNOFILE= in a "
+		    "systemd unit, limits.conf), or run it with CAP_SYS_RESOURCE", name ? name : "the");
+	if (nofile)
+		strbuf_adds(sb, "; even with it, the hard limit cannot pass the sysctl fs.nr_open");
+}
+
 static void advise(struct rc_finding *f, const struct rec *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (r->recovered && r->fallback) {
+	if (r->resource >= 0 && !r->recovered) {
+		add_limit_advice(&sb, r);
+	} else if (r->recovered && r->fallback) {
 		strbuf_addf(&sb, "the program did without '%s' as it is meant to, with '%s': nothing to change",
 			    r->name, r->fallback);
 	} else if (r->recovered) {
@@ -437,6 +564,15 @@ static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct
 	finding_echo_word(f, strerror(r->err));
 	if (rule_is_fork(r->nr))
 		finding_echo_word(f, r->flags & CLONE_THREAD ? "thread" : "fork");
+	/* "setrlimit `RLIMIT_NOFILE`: Operation not permitted" (crun), "failed
+	 * to set the NOFILE resource limit" (prlimit): glibc's setrlimit() is
+	 * prlimit64 underneath, and programs name the function they called;
+	 * the resource without its prefix is in both. */
+	const char *res = r->resource >= 0 ? xlat_name(&rc_xlat_resources, r->resource) : NULL;
+	if (r->resource >= 0)
+		finding_echo_name(f, "setrlimit");
+	if (res)
+		finding_echo_word(f, strncmp(res, "RLIMIT_", 7) == 0 ? res + 7 : res);
 }
 
 static void finish(void *p, const struct rc_ctx *ctx, struct rc_findings *out)

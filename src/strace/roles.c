@@ -336,6 +336,44 @@ static void take_ids(struct rc_event *e, struct span s)
 	}
 }
 
+/* One limit as strace prints it: "RLIM64_INFINITY" (RLIM_INFINITY on
+ * 32-bit calls), "1024", "512*1024" (its shorthand for multiples of
+ * 1024, which it may repeat: "1024*1024"). */
+static bool rlim_value(struct span s, uint64_t *out)
+{
+	s = span_trim(s);
+	if (span_eq(s, "RLIM64_INFINITY") || span_eq(s, "RLIM_INFINITY")) {
+		*out = UINT64_MAX;
+		return true;
+	}
+	const char *star = memchr(s.p, '*', s.n);
+	unsigned long long v;
+	if (!parse_ull(span_make(s.p, star ? (size_t)(star - s.p) : s.n), &v))
+		return false;
+	while (star) {
+		struct span rest = span_make(star + 1, (size_t)(span_end(s) - star - 1));
+		unsigned long long m;
+		star = memchr(rest.p, '*', rest.n);
+		if (!parse_ull(span_make(rest.p, star ? (size_t)(star - rest.p) : rest.n), &m) ||
+		    (m && v > UINT64_MAX / m))
+			return false;
+		v *= m;
+	}
+	*out = v;
+	return true;
+}
+
+/* {rlim_cur=..., rlim_max=...} into OUT[0], OUT[1]. */
+static bool take_rlimit(struct span s, uint64_t out[2])
+{
+	struct span t = span_trim(s), f;
+
+	if (!t.n || t.p[0] != '{')
+		return false;
+	return find_field(inner(t), "rlim_cur", &f) && rlim_value(f, &out[0]) &&
+	       find_field(inner(t), "rlim_max", &f) && rlim_value(f, &out[1]);
+}
+
 /* epoll_wait's ready events: data={u32=FD, ...} as most programs store the fd. */
 static void take_epoll_events(struct rc_event *e, struct span s)
 {
@@ -701,6 +739,22 @@ static void take_role(struct rc_event *e, const struct rc_syscall *sc, const str
 		if (c->ok)
 			take_ids(e, s);
 		break;
+	case ROLE_RLIMIT_PID:
+		e->rlimit_pid = (int)num_or(s, 0);
+		break;
+	case ROLE_RESOURCE:
+		v = flags_of(&rc_xlat_resources, s);
+		e->resource = v >= 0 && v < 64 ? (int)v : -1;
+		break;
+	case ROLE_RLIMIT_NEW:
+	case ROLE_RLIMIT_OLD: {
+		/* What a call returned is there only when it worked. */
+		bool in_force = sc->roles[i] == ROLE_RLIMIT_OLD;
+		uint64_t lim[2];
+		if ((!in_force || c->ok) && take_rlimit(s, lim))
+			event_rlimit_facts(e, in_force, lim);
+		break;
+	}
 	}
 }
 

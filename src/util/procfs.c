@@ -65,6 +65,57 @@ long procfs_status_long(const char *status, const char *key)
 	return p ? strtol(p + strlen(key), NULL, 10) : -1;
 }
 
+bool procfs_status_hex(const char *status, const char *key, uint64_t *out)
+{
+	const char *p = strstr(status, key);
+	char *end;
+
+	if (!p)
+		return false;
+	p += strlen(key);
+	unsigned long long v = strtoull(p, &end, 16);
+	if (end == p)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* /proc/PID/limits: a heading, then a line per resource in RLIMIT_*
+ * order, its name in the first 26 columns, then the soft and the hard
+ * limit ("unlimited" or a number) and the unit. */
+#define LIMITS_NAME_COLS 26
+
+bool procfs_limit_hard(pid_t tid, int res, uint64_t *out)
+{
+	char path[64], buf[4096];
+
+	snprintf(path, sizeof(path), "/proc/%d/limits", (int)tid);
+	if (res < 0 || read_small(path, buf, sizeof(buf)) <= 0)
+		return false;
+	const char *line = buf;
+	for (int i = 0; i <= res && line; i++) {
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	const char *eol = line ? strchr(line, '\n') : NULL;
+	if (!line || !eol || eol - line <= LIMITS_NAME_COLS)
+		return false;
+	char soft[32], hard[32];
+	if (sscanf(line + LIMITS_NAME_COLS, "%31s %31s", soft, hard) != 2)
+		return false;
+	if (strcmp(hard, "unlimited") == 0) {
+		*out = UINT64_MAX;
+		return true;
+	}
+	char *end;
+	unsigned long long v = strtoull(hard, &end, 10);
+	if (end == hard || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
 int procfs_status_list(const char *status, const char *key, long long *out, int max)
 {
 	const char *p = strstr(status, key);

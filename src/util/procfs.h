@@ -9,6 +9,7 @@
 #define RC_UTIL_PROCFS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "util/strbuf.h"
@@ -27,6 +28,11 @@ long procfs_status_long(const char *status, const char *key);
 /* Up to MAX decimal numbers after KEY ("\nUid:", "\nGroups:") in STATUS,
  * into OUT; returns how many. */
 int procfs_status_list(const char *status, const char *key, long long *out, int max);
+/* The hexadecimal value after KEY ("\nCapEff:"); false when there is none. */
+bool procfs_status_hex(const char *status, const char *key, uint64_t *out);
+/* The hard limit of resource RES (RLIMIT_*) for thread TID, from
+ * /proc/TID/limits: UINT64_MAX for "unlimited"; false when unknown. */
+bool procfs_limit_hard(pid_t tid, int res, uint64_t *out);
 /* SIG, delivered to TGID now, kills it: its default action dumps core
  * and the process neither catches nor ignores it (a handler that
  * re-raises, as Python's faulthandler does, is seen on the second

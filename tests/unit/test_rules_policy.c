@@ -330,11 +330,104 @@ static void bounded(void **state)
 	rt_release(&t);
 }
 
+/* Parse TEXT (a whole log) and run it through the engine into T. */
+static void analyze_text(struct rt *t, const char *text)
+{
+	struct strace_parser *p = strace_parser_from_buffer(text, strlen(text));
+	struct strbuf err = STRBUF_INIT;
+	struct rc_event e;
+
+	rt_init(t);
+	while (strace_parser_next(p, &e, &err) > 0)
+		rt_feed(t, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+	rt_finish(t);
+}
+
+/* Issue 27: podman's runtime raises the container's open-files limit
+ * from a process that conmon's double fork left behind (its first half
+ * exited 0 at once: it did not deal with the failure), after running
+ * itself again from a memfd. The refusal is the cause, named with the
+ * limit asked for; the runtime's words (named by its argv[0], not by
+ * /dev/fd/3), its exit and podman's 126 follow from it. */
+static const char runtime_limit[] =
+	"100 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 101\n"
+	"101 execve(\"/usr/bin/conmon\", [\"/usr/bin/conmon\", \"-r\", \"/usr/bin/crun\"], 0x7ffd /* 9 vars */) = 0\n"
+	"101 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 102\n"
+	"101 exit_group(0)                     = ?\n"
+	"101 +++ exited with 0 +++\n"
+	"102 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 103\n"
+	"103 execve(\"/usr/bin/crun\", [\"/usr/bin/crun\", \"create\", \"c0ffee\"], 0x7ffd /* 9 vars */) = 0\n"
+	"103 execveat(3, \"/dev/fd/3\", [\"/usr/bin/crun\", \"create\", \"c0ffee\"], 0x55fb /* 9 vars */, AT_EMPTY_PATH) = 0\n"
+	"103 prlimit64(0, RLIMIT_NOFILE, {rlim_cur=1024*1024, rlim_max=1024*1024}, NULL) = -1 EPERM (Operation not permitted)\n"
+	"103 write(2, \"setrlimit `RLIMIT_NOFILE`: Operation not permitted\\n\", 51) = 51\n"
+	"103 exit_group(1)                     = ?\n"
+	"103 +++ exited with 1 +++\n"
+	"102 write(2, \"[conmon:e]: Failed to create container: exit status 1\\n\", 54) = 54\n"
+	"100 write(2, \"Error: crun: setrlimit `RLIMIT_N\"..., 85) = 85\n"
+	"100 exit_group(126)                   = ?\n"
+	"100 +++ exited with 126 +++\n"
+	"102 exit_group(1)                     = ?\n"
+	"102 +++ exited with 1 +++\n";
+
+static void runtime_limit_refused(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, runtime_limit);
+	const struct rc_finding *f = rt_find(&t, "syscall-blocked");
+	assert_non_null(f);
+	assert_ptr_equal(f, t.out.v[0]);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	assert_int_equal(f->pid, 103);
+	assert_true(contains(f->summary, "its RLIMIT_NOFILE limit to 1048576 (prlimit64 -> EPERM)"));
+	assert_true(contains(f->summary, "CAP_SYS_RESOURCE"));
+	assert_true(contains(f->advice, "--ulimit nofile="));
+	size_t led = 0;
+	bool named = false, podman = false;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *c = t.out.v[i];
+		led += c->cause == f;
+		named |= c->cause == f && strcmp(c->rule, "error-message") == 0 && contains(c->summary, "'crun' reported");
+		podman |= c->cause == f && strcmp(c->rule, "nonzero-exit") == 0 && c->pid == 100;
+	}
+	assert_true(named);
+	assert_true(podman);
+	assert_true(led >= 4);
+	rt_release(&t);
+}
+
+/* Limits that are no refusal of privilege: a fallback to the hard limit
+ * in force after the raise was refused (podman's own), and another
+ * process's limits, which only its owner may set (credentials). */
+static const char limit_fallback[] =
+	"200 setrlimit(RLIMIT_NOFILE, {rlim_cur=1024*1024, rlim_max=1024*1024}) = -1 EPERM (Operation not permitted)\n"
+	"200 getrlimit(RLIMIT_NOFILE, {rlim_cur=20000, rlim_max=20000}) = 0\n"
+	"200 setrlimit(RLIMIT_NOFILE, {rlim_cur=20000, rlim_max=20000}) = 0\n"
+	"200 prlimit64(4242, RLIMIT_CORE, {rlim_cur=RLIM64_INFINITY, rlim_max=RLIM64_INFINITY}, NULL) = -1 EPERM (Operation not permitted)\n"
+	"200 exit_group(1)                     = ?\n"
+	"200 +++ exited with 1 +++\n";
+
+static void limit_fallbacks_and_others(void **state)
+{
+	(void)state;
+	struct rt t;
+	analyze_text(&t, limit_fallback);
+	assert_int_equal(rt_count(&t, "syscall-blocked"), 1);
+	const struct rc_finding *f = rt_find(&t, "syscall-blocked");
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	assert_string_equal(f->syscall, "setrlimit");
+	assert_true(contains(f->summary, "later it worked"));
+	rt_release(&t);
+}
+
 static const struct rt_expect real_logs[] = {
 	{ "proc-clone3-eperm.log", "syscall-blocked", "a thread could not be started: 'clone3' was refused (EPERM)",
 	  true },
 	{ "proc-clone3-eperm.log", "permission-denied", NULL, false },
 	{ "proc-clone3-enosys.log", "syscall-blocked", "then 'clone' did the job", true },
+	{ "proc-rlimit-eperm.log", "syscall-blocked", "its RLIMIT_NOFILE limit to 2000000 (prlimit64 -> EPERM)", true },
 };
 
 static void real_logs_checked(void **state)
@@ -351,6 +444,15 @@ static void real_logs_checked(void **state)
 	assert_int_equal(f->effective, RC_SEV_INFO);
 	assert_int_equal(rt_errors(&t), 0);
 	rt_release(&t);
+	/* prlimit's own words ("failed to set the NOFILE resource limit")
+	 * follow from it. */
+	f = rt_expect_log(&t, "proc-rlimit-eperm.log", "syscall-blocked", NULL, true);
+	assert_ptr_equal(f, t.out.v[0]);
+	assert_int_equal(f->effective, RC_SEV_ERROR);
+	const struct rc_finding *w = rt_find(&t, "error-message");
+	assert_non_null(w);
+	assert_ptr_equal(w->cause, f);
+	rt_release(&t);
 }
 
 int main(void)
@@ -364,6 +466,8 @@ int main(void)
 		cmocka_unit_test(eacces_without_a_file),
 		cmocka_unit_test(coped_with),
 		cmocka_unit_test(bounded),
+		cmocka_unit_test(runtime_limit_refused),
+		cmocka_unit_test(limit_fallbacks_and_others),
 		cmocka_unit_test(real_logs_checked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

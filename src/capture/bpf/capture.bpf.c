@@ -1089,9 +1089,21 @@ static int msg_step(__u32 i, void *ctx)
 	return 0;
 }
 
+/* The resource whose limit a call sets for the caller itself: setrlimit
+ * (160)'s, and prlimit64 (302)'s with no pid or its own; -1 none. */
+static __always_inline int own_rlimit(const struct entry *en, __u32 tgid)
+{
+	if (en->nr == 160)
+		return (int)en->args[0];
+	if (en->nr == 302 && en->args[2] && (en->args[0] == 0 || en->args[0] == tgid))
+		return (int)en->args[1];
+	return -1;
+}
+
 /* A failure the rules explain by who the thread was (EACCES, EPERM) or
- * by a filter (ENOSYS, EPERM): its credentials and filters, now. */
-__noinline __u32 add_live(struct scratch *buf, __u32 off)
+ * by a filter (ENOSYS, EPERM): its credentials, capabilities and
+ * filters, now; for a refused limit, the hard limit in force. */
+__noinline __u32 add_live(struct scratch *buf, __u32 off, const struct entry *en, __u32 tgid)
 {
 	struct rcb_live l;
 	struct task_struct *t = bpf_get_current_task_btf();
@@ -1115,6 +1127,16 @@ __noinline __u32 add_live(struct scratch *buf, __u32 off)
 	}
 	l.seccomp_mode = BPF_CORE_READ(t, seccomp.mode);
 	l.seccomp_filters = BPF_CORE_READ(t, seccomp.filter_count.counter);
+	l.cap_effective = BPF_CORE_READ(cr, cap_effective.val);
+	int res = en ? own_rlimit(en, tgid) : -1;
+	if (res >= 0 && res < 16) {
+		struct signal_struct *sig = BPF_CORE_READ(t, signal);
+		struct rlimit rl;
+		if (sig && bpf_probe_read_kernel(&rl, sizeof(rl), &sig->rlim[res & 15]) == 0) {
+			l.rlim_hard = rl.rlim_max;
+			l.has_rlim_hard = 1;
+		}
+	}
 	return add_item(buf, off, 0, RCB_I_LIVE, &l, sizeof(l), sizeof(l), sizeof(l), FROM_KERNEL);
 }
 
@@ -1908,7 +1930,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	r->flags = flags;
 	__u32 size = add_items(sc, sizeof(*r), en, ret);
 	if (ret == -13 || ret == -1 || ret == -38)	/* EACCES, EPERM, ENOSYS */
-		size = add_live(sc, size);
+		size = add_live(sc, size, en, tgid);
 	r->h.size = size;
 	if (size > RCB_REC_MAX || size < sizeof(*r))
 		return 0;

@@ -138,6 +138,12 @@ void bpf_plan_of(const struct rc_syscall *sc, size_t print_bytes, struct rcb_pla
 			if (i > 0)
 				plan_add(pl, &n, RCB_P_BYTES, i, i - 1, RCB_PF_COUNT_ARG, sizeof(__u32));
 			break;
+		case ROLE_RLIMIT_NEW:	/* struct rlimit64 (setrlimit's struct rlimit too, on 64 bits) */
+			plan_add(pl, &n, RCB_P_BYTES, i, 0, 0, 2 * sizeof(__u64));
+			break;
+		case ROLE_RLIMIT_OLD:
+			plan_add(pl, &n, RCB_P_BYTES, i, 0, RCB_PF_OK, 2 * sizeof(__u64));
+			break;
 		case ROLE_GROUPS_IN:	/* getgroups: as many as it returned */
 			plan_add(pl, &n, RCB_P_BYTES, i, 0, RCB_PF_OK | RCB_PF_COUNT_RET, sizeof(__u32));
 			break;

@@ -199,7 +199,10 @@ struct rcb_live {
 	__s32 ngroups;		/* more than RCB_GROUPS_MAX: only those kept */
 	__s32 seccomp_mode;
 	__s32 seccomp_filters;
-	__u32 pad;
+	__u32 has_rlim_hard;	/* RLIM_HARD was read: a refused setrlimit or
+				 * prlimit64 of the thread's own limits */
+	__u64 cap_effective;
+	__u64 rlim_hard;	/* the hard limit of the call's resource */
 	__u32 groups[RCB_GROUPS_MAX];
 };
 

@@ -255,6 +255,10 @@ static void live_of(const struct rcb_live *l, struct rc_live *out)
 	out->creds.live = true;
 	out->seccomp_mode = l->seccomp_mode;
 	out->seccomp_filters = l->seccomp_filters;
+	out->has_caps = true;
+	out->caps = l->cap_effective;
+	out->has_rlim_hard = l->has_rlim_hard != 0;
+	out->rlim_hard = l->rlim_hard;
 }
 
 static void replay_call(struct bpf_replay *rp, struct tracee *t, const struct bpf_rec *r)

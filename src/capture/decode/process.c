@@ -549,12 +549,17 @@ static void rlim_val(struct dec *d, uint64_t v)
 		strbuf_addf(d->out, "%llu", (unsigned long long)v);
 }
 
-static void rlimit_at(struct dec *d, uint64_t addr)
+/* The struct rlimit at ADDR, printed, and kept as the limits asked for,
+ * or IN_FORCE those the call returned (only when it worked: else the
+ * memory holds nothing the kernel wrote). */
+static void rlimit_at(struct dec *d, uint64_t addr, bool in_force)
 {
 	uint64_t r[2];
 
 	if (!dec_umove(d, addr, r, sizeof(r)))
 		return;
+	if (!in_force || !d->call.err)
+		event_rlimit_facts(d->e, in_force, r);
 	strbuf_add(d->out, "{rlim_cur=", 10);
 	rlim_val(d, r[0]);
 	strbuf_add(d->out, ", rlim_max=", 11);
@@ -574,10 +579,10 @@ void dec_prlimit64(struct dec *d)
 		dec_sep(d);
 		resource_arg(d, 1);
 		dec_sep(d);
-		rlimit_at(d, d->call.args[2]);
+		rlimit_at(d, d->call.args[2], false);
 		dec_sep(d);
 	} else {
-		rlimit_at(d, d->call.args[3]);
+		rlimit_at(d, d->call.args[3], true);
 	}
 }
 
@@ -587,7 +592,7 @@ void dec_getrlimit(struct dec *d)
 		resource_arg(d, 0);
 		dec_sep(d);
 	} else {
-		rlimit_at(d, d->call.args[1]);
+		rlimit_at(d, d->call.args[1], true);
 	}
 }
 
@@ -597,7 +602,7 @@ void dec_setrlimit(struct dec *d)
 		return;
 	resource_arg(d, 0);
 	dec_sep(d);
-	rlimit_at(d, d->call.args[1]);
+	rlimit_at(d, d->call.args[1], false);
 }
 
 /*

@@ -47,6 +47,32 @@ need_cmd() {
 	done
 }
 
+# A minimal Debian root of this machine's release (debootstrap
+# --variant=minbase, which fetches from the machine's Debian mirror), made
+# once and kept in $RC_ROOT_CACHE (default /var/cache/rootcause-tests), in
+# DEBIAN_ROOT. Scenarios never change it: what they add inside, they
+# bind-mount in a mount namespace of their own. Skipped when it cannot be
+# made in 10 minutes.
+debian_root() {
+	need_root "debootstrap"
+	need_cmd debootstrap
+	_cache=${RC_ROOT_CACHE:-/var/cache/rootcause-tests}
+	_suite=$(. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}")
+	[ -n "$_suite" ] || skip "no VERSION_CODENAME in /etc/os-release"
+	DEBIAN_ROOT=$_cache/$_suite
+	[ -f "$DEBIAN_ROOT/.rootcause-made" ] && return 0
+	mkdir -p "$_cache"
+	rm -rf "$DEBIAN_ROOT.tmp"
+	if ! timeout 600 debootstrap --variant=minbase "$_suite" "$DEBIAN_ROOT.tmp" \
+		>"$_cache/debootstrap.log" 2>&1; then
+		rm -rf "$DEBIAN_ROOT.tmp"
+		skip "debootstrap could not make a $_suite root (see $_cache/debootstrap.log)"
+	fi
+	touch "$DEBIAN_ROOT.tmp/.rootcause-made"
+	rm -rf "$DEBIAN_ROOT"
+	mv "$DEBIAN_ROOT.tmp" "$DEBIAN_ROOT"
+}
+
 rc_trace() {
 	"$RC_LIB/trace" "$@"
 }
