@@ -147,6 +147,13 @@ static void feed(struct capture *c, struct tracee *t, struct rc_event *e)
 
 	if (th && th->forked_by) {
 		e->forked_by = th->forked_by;
+		/* Its parent's fork returned its pid in the parent's pid
+		 * namespace: the model names it by that too. */
+		int there = t->tid == t->tgid ? procfs_pid_seen_by(t->tgid, th->forked_by) : 0;
+		if (there > 0 && there != t->tgid)
+			e->forked_as = there;
+		if (t->tid == t->tgid)
+			e->ns_pid = procfs_ns_pid(t->tgid);
 		th->forked_by = 0;
 	}
 	c->events++;

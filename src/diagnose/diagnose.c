@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include "crash/export.h"
 #include "crash/rules.h"
@@ -160,8 +161,31 @@ static void give_stacks(struct rc_diagnosis *d, struct rc_findings *list)
 	}
 }
 
+/* Calls after which a process may see another root or other mounts. */
+static bool changes_view(long nr)
+{
+	return nr == SYS_chroot || nr == SYS_pivot_root || nr == SYS_setns || nr == SYS_unshare;
+}
+
+/* A live trace's processes are looked at through their own view (a
+ * chroot, a container's root), taken while they are there to show it:
+ * a child as its parent's fork returns it (given the parent's view if it
+ * is gone already), a process the trace had not seen at its first call,
+ * and any after a call that may have changed it. */
+static void follow_view(struct rc_diagnosis *d, const struct rc_event *e)
+{
+	if (e->kind != RC_EV_SYSCALL || e->pid <= 0)
+		return;
+	if (e->err == 0 && e->ret_known && e->ret > 0 && syscall_is(e->nr, CL_FORK))
+		lookup_view_of(&d->eng.lookup, (int)e->ret, e->pid);
+	else if ((e->err == 0 && e->ret_known && changes_view(e->nr)) || !procs_get(&d->eng.procs, e->pid))
+		lookup_view_of(&d->eng.lookup, e->pid, 0);
+}
+
 void diagnose_event(struct rc_diagnosis *d, struct rc_event *e)
 {
+	if (d->input == DIAGNOSE_LIVE)
+		follow_view(d, e);
 	/* Kept out of line: most events are neither, and go straight on
 	 * to the engine. */
 	if (e->kind == RC_EV_SIGNAL)
@@ -192,7 +216,7 @@ static void choose_view(struct rc_diagnosis *d)
 	for (struct hmap_node *n = hmap_first(&d->eng.procs.procs, &it); n; n = hmap_next(&d->eng.procs.procs, &it)) {
 		const struct rc_proc *p = n->value;
 		if (!p->ended)
-			lookup_view_of(&d->eng.lookup, p->pid);
+			lookup_view_of(&d->eng.lookup, p->pid, 0);
 	}
 }
 
@@ -303,6 +327,8 @@ static struct rc_report_finding *shown(struct rc_finding *f)
 	r->syscall = f->syscall;
 	r->err = f->err;
 	r->path = f->path;
+	r->host_path = f->host_path;
+	f->host_path = NULL;
 	r->address = f->address;
 	r->host = f->host;
 	r->signo = f->signo;
@@ -355,6 +381,24 @@ void findings_for_report(struct rc_findings *list, struct rc_report_findings *ou
 	findings_release(list);
 }
 
+/* Where each path a finding names is on this machine, for a process
+ * that saw it in a root of its own: the report gives both. */
+static void place_paths(struct rc_diagnosis *d, struct rc_findings *list)
+{
+	struct strbuf host = STRBUF_INIT;
+
+	for (size_t i = 0; i < list->count; i++) {
+		struct rc_finding *f = list->v[i];
+		int who = f->tid > 0 && lookup_in_own_root(&d->eng.lookup, f->tid) ? f->tid : f->pid;
+		if (!f->path || f->host_path || who <= 0 || !lookup_in_own_root(&d->eng.lookup, who))
+			continue;
+		strbuf_reset(&host);
+		if (lookup_host_path(&d->eng.lookup, who, f->path, &host) && strcmp(host.buf, f->path) != 0)
+			f->host_path = xstrdup(host.buf);
+	}
+	strbuf_release(&host);
+}
+
 void diagnose_finish(struct rc_diagnosis *d, struct rc_report *rep)
 {
 	struct rc_findings list;
@@ -366,6 +410,7 @@ void diagnose_finish(struct rc_diagnosis *d, struct rc_report *rep)
 	rank_findings(&list, &d->eng.procs, d->eng.no_outcome);
 	crash_first(&list, &d->crash_findings);
 	findings_link(&list, &d->eng.procs);
+	place_paths(d, &list);
 	if (rule_picked(d->rules, rule_find("capture-incomplete")))
 		capture_incomplete_finding(&list, &d->losses);
 	if (d->summary && rule_picked(d->rules, rule_find("call-summary")))

@@ -304,6 +304,13 @@ struct rc_event {
 	 * process's then, so its cwd and fds are known from its first call.
 	 * 0: none. */
 	int forked_by;
+	/* With FORKED_BY, when the fork returned another pid than this one:
+	 * the child's pid in its parent's pid namespace (a container's),
+	 * which the fork returned; 0 otherwise. */
+	int forked_as;
+	/* A live capture, at a process's first event: its pid in its own
+	 * pid namespace (/proc's NSpid), when not PID; 0 otherwise. */
+	int ns_pid;
 
 	/* Evidence only: the event as one strace-format line (a log's own line,
 	 * unfinished and resumed halves joined). Rules quote it; they never

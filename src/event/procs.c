@@ -73,7 +73,27 @@ void procs_resolve(struct rc_procs *m, struct rc_event *e)
 			struct rc_proc *child = proc_get_or_add(m, e->pid);
 			proc_inherit(m, child, parent, false, false);
 			child->forked_early = true;
+			if (m->nearly == RC_PROCS_EARLY) {
+				memmove(m->early, m->early + 1, sizeof(m->early) - sizeof(m->early[0]));
+				m->nearly--;
+			}
+			m->early[m->nearly++] = e->pid;
+			/* The fork named it by its pid in a pid namespace: that
+			 * number, taken for a process of its own at the fork's
+			 * return, was this one. */
+			struct rc_proc *alias = e->forked_as > 0 ? procs_get(m, e->forked_as) : NULL;
+			if (e->forked_as > 0 && e->forked_as != e->pid) {
+				child->ns_pid = e->ns_pid > 0 ? e->ns_pid : e->forked_as;
+				child->forked_early = false;
+			}
+			if (alias && alias->has_parent && alias->ppid == parent->leader && !alias->nsyscalls &&
+			    !alias->ended && !alias->is_thread && e->forked_as != m->root)
+				proc_forget(m, e->forked_as);
 		}
+	}
+	if (e->ns_pid > 0) {
+		struct rc_proc *p = proc_get_or_add(m, e->pid);
+		p->ns_pid = e->ns_pid;
 	}
 	if (e->kind != RC_EV_SYSCALL || !e->path || e->path[0] == '/' || e->path[0] == '\0')
 		return;
@@ -103,6 +123,26 @@ static void set_str(char **dst, const char *src)
 	*dst = src ? xstrdup(src) : NULL;
 }
 
+/* The child PARENT's fork took early that still waits for the fork's
+ * return, when the fork returned CHILD_PID, a pid the log never showed:
+ * the child's pid in a pid namespace of its own. NULL when none. */
+static struct rc_proc *early_child(struct rc_procs *m, const struct rc_proc *parent, int child_pid)
+{
+	size_t n = 0;
+	struct rc_proc *found = NULL;
+
+	for (size_t i = 0; i < m->nearly; i++) {
+		struct rc_proc *c = procs_get(m, m->early[i]);
+		if (!c || !c->forked_early)
+			continue;
+		m->early[n++] = m->early[i];
+		if (c->ppid == parent->leader && !c->is_thread && c->pid != child_pid)
+			found = c;
+	}
+	m->nearly = n;
+	return found;
+}
+
 static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct rc_event *e)
 {
 	int child_pid = (int)e->ret;
@@ -119,6 +159,12 @@ static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct
 	struct rc_proc *old = procs_get(m, child_pid);
 	if (old && old->forked_early && !share && old->ppid == parent->leader && !old->is_thread) {
 		old->forked_early = false;
+		return;
+	}
+	struct rc_proc *named = !old && !share ? early_child(m, parent, child_pid) : NULL;
+	if (named) {
+		named->forked_early = false;
+		named->ns_pid = named->ns_pid > 0 ? named->ns_pid : child_pid;
 		return;
 	}
 	/* A pid that ended earlier and comes back is a new process. */

@@ -116,6 +116,9 @@ struct rc_proc {
 	 * inherit them, as they inherit the filters. */
 	int seccomp_mode;
 	int seccomp_filters;
+	/* The pid its parent's fork returned, when that is not PID: its pid
+	 * in a pid namespace of its own (a container's); 0 otherwise. */
+	int ns_pid;
 };
 
 /* A recent line the program wrote to stdout or stderr. */
@@ -145,6 +148,8 @@ struct rc_output {
  * shell loop) does not grow the model without bound. */
 #define RC_PROCS_ENDED_KEEP 4096
 
+#define RC_PROCS_EARLY 8
+
 struct rc_procs {
 	struct hmap procs;	/* int pid -> struct rc_proc* */
 	int root;		/* first process seen (valid when nprocs > 0; 0 is the
@@ -167,6 +172,12 @@ struct rc_procs {
 	 * the same thread, and several lookups are made per event. */
 	int cached_pid;
 	struct rc_proc *cached;
+	/* Children taken early (forked_early), latest last, at most
+	 * RC_PROCS_EARLY: a fork that returns a pid the log has not shown,
+	 * while one of its parent's is waiting, returned that child's pid in
+	 * a pid namespace. */
+	int early[RC_PROCS_EARLY];
+	size_t nearly;
 };
 
 void procs_init(struct rc_procs *m);

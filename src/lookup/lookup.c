@@ -30,50 +30,153 @@ void lookup_init(struct rc_lookup *lk, enum lookup_where where)
 
 void lookup_release(struct rc_lookup *lk)
 {
-	for (size_t i = 0; i < lk->nroots; i++)
+	for (size_t i = 0; i < lk->nroots; i++) {
 		close(lk->roots[i].fd);
+		if (lk->roots[i].ns_fd >= 0)
+			close(lk->roots[i].ns_fd);
+		free(lk->roots[i].mountinfo);
+	}
 	free(lk->pids);
 	memset(lk, 0, sizeof(*lk));
 }
 
-void lookup_view_of(struct rc_lookup *lk, int pid)
+/* The most of a mount table kept (a host with thousands of mounts). */
+#define MOUNTINFO_MAX (1 << 20)
+
+/* Whether /proc/PID/ns/NS is the namespace this process is in. */
+static bool same_ns(int pid, const char *ns)
+{
+	char path[64];
+	struct stat theirs, ours;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, ns);
+	if (stat(path, &theirs) != 0)
+		return true;
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
+	return stat(path, &ours) != 0 || (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino);
+}
+
+/* Up to MOUNTINFO_MAX bytes of /proc/PID/mountinfo ("self" for PID 0),
+ * or NULL. */
+static char *read_mountinfo(int pid)
+{
+	char path[64];
+
+	if (pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/mountinfo");
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	size_t len = 0, cap = 65536;
+	char *text = xmalloc(cap + 1);
+	for (;;) {
+		if (len == cap) {
+			if (cap >= MOUNTINFO_MAX)
+				break;
+			cap *= 2;
+			text = xrealloc(text, cap + 1);
+		}
+		ssize_t n = read(fd, text + len, cap - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	text[len] = '\0';
+	return text;
+}
+
+/* The view PID has now: the index of its root in LK->ROOTS, -1 for this
+ * machine's, -2 when it cannot be looked at (gone, or no room). */
+static int root_now(struct rc_lookup *lk, int pid)
 {
 	char path[64];
 	struct stat st, mine;
 
-	if (lk->where != LOOKUP_LIVE || pid <= 0 || lk->npids >= LOOKUP_PIDS_MAX)
-		return;
 	snprintf(path, sizeof(path), "/proc/%d/root", pid);
 	int fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
-		return;
-	if (fstat(fd, &st) != 0 || stat("/", &mine) != 0 || (st.st_dev == mine.st_dev && st.st_ino == mine.st_ino)) {
+		return -2;
+	if (fstat(fd, &st) != 0 || stat("/", &mine) != 0) {
 		close(fd);
-		return;
+		return -2;
+	}
+	bool other_ns = !same_ns(pid, "mnt");
+	if (st.st_dev == mine.st_dev && st.st_ino == mine.st_ino && !other_ns) {
+		close(fd);
+		return -1;
 	}
 	size_t r = 0;
 	while (r < lk->nroots && !(lk->roots[r].dev == st.st_dev && lk->roots[r].ino == st.st_ino))
 		r++;
-	if (r < lk->nroots) {
+	if (r < lk->nroots || r == LOOKUP_ROOTS_MAX) {
 		close(fd);
-	} else if (r < LOOKUP_ROOTS_MAX) {
-		lk->roots[r] = (struct lookup_root){ st.st_dev, st.st_ino, fd };
-		lk->nroots++;
-	} else {
-		close(fd);
+		return r < lk->nroots ? (int)r : -2;
+	}
+	struct lookup_root *nr = &lk->roots[lk->nroots++];
+	*nr = (struct lookup_root){ st.st_dev, st.st_ino, fd, NULL, other_ns, -1 };
+	/* Its mounts, while the process is there to show them. */
+	if (other_ns) {
+		nr->mountinfo = read_mountinfo(pid);
+		snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
+		nr->ns_fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	return (int)r;
+}
+
+static struct lookup_pid *pid_entry(const struct rc_lookup *lk, int pid)
+{
+	for (size_t i = 0; i < lk->npids; i++)
+		if (lk->pids[i].pid == pid)
+			return &lk->pids[i];
+	return NULL;
+}
+
+void lookup_view_of(struct rc_lookup *lk, int pid, int inherit)
+{
+	if (lk->where != LOOKUP_LIVE || pid <= 0)
+		return;
+	struct lookup_pid *e = pid_entry(lk, pid);
+	int r = root_now(lk, pid);
+	if (r == -2) {
+		/* Gone before it could be looked at: its parent's view. */
+		const struct lookup_pid *pe = e || inherit <= 0 ? NULL : pid_entry(lk, inherit);
+		if (!pe)
+			return;
+		r = pe->root;
+	}
+	if (e) {
+		e->root = r;
 		return;
 	}
+	/* This machine's view is what a process without an entry has. */
+	if (r < 0 || lk->npids >= LOOKUP_PIDS_MAX)
+		return;
 	lk->pids = xrealloc(lk->pids, (lk->npids + 1) * sizeof(*lk->pids));
-	lk->pids[lk->npids++] = (struct lookup_pid){ pid, (int)r };
+	lk->pids[lk->npids++] = (struct lookup_pid){ pid, r };
+}
+
+/* PID's root, held open, or NULL for this machine's. */
+static const struct lookup_root *root_entry(const struct rc_lookup *lk, int pid)
+{
+	const struct lookup_pid *e = pid_entry(lk, pid);
+
+	return e && e->root >= 0 ? &lk->roots[e->root] : NULL;
 }
 
 /* PID's root, held open, or -1 for this machine's. */
 static int root_of(const struct rc_lookup *lk, int pid)
 {
-	for (size_t i = 0; i < lk->npids; i++)
-		if (lk->pids[i].pid == pid)
-			return lk->roots[lk->pids[i].root].fd;
-	return -1;
+	const struct lookup_root *r = root_entry(lk, pid);
+
+	return r ? r->fd : -1;
+}
+
+bool lookup_in_own_root(const struct rc_lookup *lk, int pid)
+{
+	return root_entry(lk, pid) != NULL;
 }
 
 /* Whether PATH can be looked at from here at all. */
@@ -410,4 +513,168 @@ void lookup_vantage_release(struct lookup_vantage *v)
 	for (size_t i = 0; i < v->n; i++)
 		free(v->seen[i].path);
 	v->n = 0;
+}
+
+/* In mount table TEXT (mountinfo's lines: "ID PARENT MAJ:MIN ROOT POINT
+ * ..."), the mount with id ID (ID < 0: any) on device DEV whose ROOT, the
+ * place in its file system it shows, holds FSPATH (the longest such
+ * root): its ROOT and POINT into ROOT_OUT and POINT_OUT (mountinfo's
+ * octal escapes left as they are: a path with a space is not matched). */
+static bool mount_of(const char *text, long id, dev_t dev, const char *fspath, struct strbuf *root_out,
+		     struct strbuf *point_out)
+{
+	size_t best = 0;
+	bool found = false;
+
+	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		long mid, parent;
+		unsigned maj, min;
+		char root[4096], point[4096];
+		if (sscanf(line, "%ld %ld %u:%u %4095s %4095s", &mid, &parent, &maj, &min, root, point) != 6)
+			continue;
+		if (id >= 0 ? mid != id : (maj != major(dev) || min != minor(dev)))
+			continue;
+		size_t n = strlen(root);
+		if (id < 0) {
+			/* Its root holds FSPATH: "/" holds all; "/a" holds "/a", "/a/b". */
+			bool holds = strcmp(root, "/") == 0 ||
+				     (strncmp(fspath, root, n) == 0 && (fspath[n] == '/' || !fspath[n]));
+			if (!holds || (found && n <= best))
+				continue;
+		}
+		best = n;
+		found = true;
+		strbuf_reset(root_out);
+		strbuf_adds(root_out, root);
+		strbuf_reset(point_out);
+		strbuf_adds(point_out, point);
+		if (id >= 0)
+			break;
+	}
+	return found;
+}
+
+/* A + B as paths: "/" + "/x" is "/x", "/a" + "/" is "/a". */
+static void path_join(struct strbuf *out, const char *a, const char *b)
+{
+	strbuf_reset(out);
+	strbuf_adds(out, strcmp(a, "/") == 0 ? "" : a);
+	if (strcmp(b, "/") != 0 || !out->len)
+		strbuf_adds(out, b[0] == '/' ? b : "/");
+	if (b[0] != '/' && strcmp(b, "/") != 0)
+		strbuf_adds(out, b);
+}
+
+/* PATH minus its leading TOP ("/srv" off "/srv/x" is "/x"); NULL when
+ * TOP does not lead it. */
+static const char *path_under(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	if (strcmp(top, "/") == 0)
+		return path;
+	if (strncmp(path, top, n) != 0 || (path[n] && path[n] != '/'))
+		return NULL;
+	return path[n] ? path + n : "/";
+}
+
+/* The mount id of the file FD is, from /proc/self/fdinfo; -1 unknown. */
+static long mount_id(int fd)
+{
+	char path[64], buf[1024];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	int f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return -1;
+	ssize_t n = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	const char *p = strstr(buf, "mnt_id:");
+	return p ? strtol(p + 7, NULL, 10) : -1;
+}
+
+/* Whether the file at HOST on this machine is ST's. */
+static bool same_file(const char *host, const struct stat *st)
+{
+	struct stat here;
+
+	return stat(host, &here) == 0 && here.st_dev == st->st_dev && here.st_ino == st->st_ino;
+}
+
+/* Where the file FD (ST), at INSIDE in root RT, is on this machine, into
+ * OUT. Each guess is checked: the file there must be the same file. */
+static bool host_of(const struct lookup_root *rt, int fd, const struct stat *st, const char *inside,
+		    struct strbuf *out)
+{
+	struct strbuf theirs = STRBUF_INIT, root = STRBUF_INIT, point = STRBUF_INIT, fs = STRBUF_INIT;
+	bool ok = false;
+
+	/* A chroot, or a namespace that copied ours: the kernel's name of
+	 * it from here is where it is. */
+	if (fd_path(fd, &theirs) && theirs.buf[0] == '/' && same_file(theirs.buf, st)) {
+		strbuf_reset(out);
+		strbuf_add(out, theirs.buf, theirs.len);
+		ok = true;
+	}
+	/* A mount of its namespace's own: the place in the file system that
+	 * mount shows, and where this machine mounts that file system. */
+	const char *rest;
+	long id = mount_id(fd);
+	char *ours = ok || !rt->mountinfo || id < 0 ? NULL : read_mountinfo(0);
+	if (ours && mount_of(rt->mountinfo, id, 0, NULL, &root, &point) &&
+	    (rest = path_under(inside, point.buf)) != NULL) {
+		path_join(&fs, root.buf, rest);
+		if (mount_of(ours, -1, st->st_dev, fs.buf, &root, &point) && (rest = path_under(fs.buf, root.buf))) {
+			path_join(out, point.buf, rest);
+			ok = same_file(out->buf, st);
+				}
+	}
+	free(ours);
+	strbuf_release(&theirs);
+	strbuf_release(&root);
+	strbuf_release(&point);
+	strbuf_release(&fs);
+	return ok;
+}
+
+bool lookup_host_path(const struct rc_lookup *lk, int pid, const char *path, struct strbuf *out)
+{
+	const struct lookup_root *rt = root_entry(lk, pid);
+
+	if (!rt || !askable(lk, path))
+		return false;
+	/* The deepest part of PATH that is there; the rest is appended. */
+	struct strbuf have = STRBUF_INIT, inside = STRBUF_INIT;
+	strbuf_adds(&have, path);
+	size_t cut = have.len;
+	int fd;
+	while ((fd = open_in(rt->fd, have.buf, O_PATH)) < 0) {
+		char *slash = strrchr(have.buf, '/');
+		if (!slash || slash == have.buf) {
+			if (have.len > 1 && (fd = open_in(rt->fd, "/", O_PATH)) >= 0) {
+				have.len = 1;
+				have.buf[1] = '\0';
+			}
+			break;
+		}
+		*slash = '\0';
+		have.len = (size_t)(slash - have.buf);
+	}
+	struct stat st;
+	bool ok = fd >= 0 && fstat(fd, &st) == 0 && lookup_realpath(lk, pid, have.buf, &inside) &&
+		  host_of(rt, fd, &st, inside.buf, out);
+	if (fd >= 0)
+		close(fd);
+	if (ok && have.len < cut) {
+		const char *tail = path + (strcmp(have.buf, "/") == 0 ? 0 : have.len);
+		if (strcmp(out->buf, "/") == 0)
+			strbuf_reset(out);
+		strbuf_adds(out, tail);
+	}
+	strbuf_release(&have);
+	strbuf_release(&inside);
+	return ok;
 }

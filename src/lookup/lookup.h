@@ -44,6 +44,18 @@ struct lookup_root {
 	dev_t dev;
 	ino_t ino;
 	int fd;			/* O_PATH, of the root directory itself */
+	/* In a mount namespace other than ours: that namespace's mount
+	 * table (/proc/PID/mountinfo) as it was when the view was taken,
+	 * to tell where its files are on this machine after it is gone;
+	 * NULL when the namespace is ours (or the table could not be
+	 * read). */
+	char *mountinfo;
+	bool other_ns;
+	/* That namespace, held: a namespace whose last process is gone
+	 * dissolves its mounts (a container's volumes, a bind over its
+	 * root's directories), and the root alone would show what lies
+	 * under them. -1 none. */
+	int ns_fd;
 };
 
 /* Roots told apart at most: past it a process is looked at through
@@ -69,9 +81,25 @@ struct rc_lookup {
 void lookup_init(struct rc_lookup *lk, enum lookup_where where);
 void lookup_release(struct rc_lookup *lk);
 
-/* LOOKUP_LIVE: process PID runs still; look at it through its root from
- * now on, when that is not this machine's. */
-void lookup_view_of(struct rc_lookup *lk, int pid);
+/* LOOKUP_LIVE: process (or thread) PID runs still; look at it through
+ * its root from now on, when that is not this machine's, and through
+ * this machine's when it is (again). Taken while the process lives: at
+ * its first call, after each call that may change its root (chroot,
+ * pivot_root, setns, unshare), and for those still running at the end;
+ * a process that is gone keeps the view it had last. INHERIT: a new
+ * process that could not be looked at (gone already) is given the view
+ * of process INHERIT (its parent; 0 none). */
+void lookup_view_of(struct rc_lookup *lk, int pid, int inherit);
+/* Whether PID is looked at through a root of its own. */
+bool lookup_in_own_root(const struct rc_lookup *lk, int pid);
+/* Where PATH, as process PID names it inside its own root, is on this
+ * machine ("/srv/models/x.pt" -> "/var/lib/containers/.../merged/srv/
+ * models/x.pt"), into OUT: through the mount that holds it, in the
+ * process's mount namespace, and where this machine mounts the same file
+ * system. A part of PATH that is not there is appended as it is (a
+ * missing file's place). False when PID has no root of its own, or the
+ * file system is not mounted here. */
+bool lookup_host_path(const struct rc_lookup *lk, int pid, const char *path, struct strbuf *out);
 
 /* What stands at PATH now, as process PID sees it: 1 with *ST, 0 when
  * nothing does (ENOENT, or a file where a directory should be), -1 when

@@ -112,6 +112,10 @@ static void write_processes(struct json *j, const struct rc_procs *m)
 			json_key(j, "ppid");
 			json_int(j, p->ppid);
 		}
+		if (p->ns_pid > 0) {
+			json_key(j, "ns_pid");
+			json_int(j, p->ns_pid);
+		}
 		if (p->argv) {
 			json_key(j, "argv");
 			json_begin_array(j);
@@ -274,6 +278,7 @@ static void write_finding(struct json *j, const struct rc_report_findings *list,
 	if (f->err)
 		report_json_errno(j, f->err);
 	json_opt_string(j, "path", f->path);
+	json_opt_string(j, "host_path", f->host_path);
 	json_opt_string(j, "address", f->address);
 	json_opt_string(j, "host", f->host);
 	if (f->signo) {

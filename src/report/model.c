@@ -20,6 +20,7 @@ void report_findings_release(struct rc_report_findings *l)
 		free(f->summary);
 		free(f->syscall);
 		free(f->path);
+		free(f->host_path);
 		free(f->address);
 		free(f->host);
 		free(f->message);

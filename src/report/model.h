@@ -64,6 +64,9 @@ struct rc_report_finding {
 	char *syscall;
 	int err;			/* errno value */
 	char *path;
+	/* PATH on this machine, when the process saw it in a root of its
+	 * own (a chroot, a container); NULL otherwise. */
+	char *host_path;
 	char *address;			/* "127.0.0.1:443", "[::1]:443", "/run/x.sock" */
 	char *host;
 	int signo;

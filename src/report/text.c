@@ -243,6 +243,9 @@ static void finding_block(struct out *o, const struct rc_report *r, const struct
 		report_finding_where(r, f, sb);
 		strbuf_addc(sb, '\n');
 	}
+	if (f->host_path)
+		strbuf_addf(sb, "  '%s' is '%s' on this machine: the process saw it in a root of its own\n", f->path,
+			    f->host_path);
 	if (f->message && strcmp(f->message, f->summary) != 0)
 		strbuf_addf(sb, "  message: %s\n", f->message);
 	for (int i = 0; i < f->nevidence; i++) {
@@ -272,6 +275,8 @@ void report_finding_where(const struct rc_report *r, const struct rc_report_find
 {
 	strbuf_addf(sb, "in pid %d", f->pid);
 	const struct rc_proc *p = r->procs ? procs_leader(r->procs, f->pid) : NULL;
+	if (p && p->ns_pid > 0)
+		strbuf_addf(sb, " (%d in its pid namespace)", p->ns_pid);
 	if (p && p->argv) {
 		strbuf_adds(sb, " '");
 		add_argv(sb, p);

@@ -17,6 +17,7 @@ void finding_free(struct rc_finding *f)
 	free(f->summary);
 	free(f->syscall);
 	free(f->path);
+	free(f->host_path);
 	free(f->address);
 	free(f->host);
 	free(f->message);

@@ -60,6 +60,10 @@ struct rc_finding {
 	char *syscall;
 	int err;			/* errno value */
 	char *path;
+	/* PATH's place on this machine, for a process in a root of its own
+	 * (a chroot, a container): set by the diagnosis, not by rules; NULL
+	 * when the process sees this machine's root, or it is unknown. */
+	char *host_path;
 	char *address;			/* "127.0.0.1:443", "[::1]:443", "/run/x.sock" */
 	char *host;
 	int signo;

@@ -10,6 +10,7 @@
 #include "strace/parser.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,13 @@ struct strace_parser {
 	int root_alias;		/* the pid the unprefixed first process turned out to be */
 	struct imap attached;	/* pids strace said it attached to ("Process N attached") */
 	bool root_forked;	/* the unprefixed first process made a fork-family call */
+	/* Forks whose returned pid no line has shown yet, latest last: in a
+	 * pid namespace a fork returns the child's pid there, while strace
+	 * prefixes the child's lines with its pid here. */
+	struct unseen_fork {
+		int parent, child;
+	} unseen[8];
+	size_t nunseen;
 	int attached_root;	/* strace -p N: the unprefixed lines are N's (line_pid) */
 	bool defer;		/* argument facts are left to the pump's finish */
 	/* While DEFER: the call of the event being made whose argument
@@ -168,12 +176,54 @@ static int line_pid(struct strace_parser *p, struct source *s, const struct pref
 
 /* E is the first event of its pid: the process whose fork-family call is
  * still unfinished (the latest, if several are), as the likely parent. */
+static bool is_fork(long nr)
+{
+	return nr == SYS_clone || nr == SYS_clone3 || nr == SYS_fork || nr == SYS_vfork;
+}
+
+/* A fork that returned a pid no line has shown, kept for the child's
+ * first line (a pid namespace's child, named otherwise by strace). */
+static void note_fork(struct strace_parser *p, const struct rc_event *e)
+{
+	if (e->kind != RC_EV_SYSCALL || !e->ret_known || e->ret <= 0 || e->ret > INT_MAX || !is_fork(e->nr) ||
+	    (e->flags & CLONE_THREAD) || imap_get(&p->seen, (int)e->ret))
+		return;
+	if (p->nunseen == ARRAY_SIZE(p->unseen)) {
+		memmove(p->unseen, p->unseen + 1, sizeof(p->unseen) - sizeof(p->unseen[0]));
+		p->nunseen--;
+	}
+	p->unseen[p->nunseen++] = (struct unseen_fork){ e->pid, (int)e->ret };
+}
+
+/* The latest fork whose child's pid (there) no line has shown, by
+ * another process than PID: that child is PID (here). */
+static bool namespace_child(struct strace_parser *p, int pid, struct unseen_fork *out)
+{
+	size_t n = 0;
+
+	/* Those whose child has shown up (this one, most often) are done. */
+	for (size_t i = 0; i < p->nunseen; i++)
+		if (!imap_get(&p->seen, p->unseen[i].child))
+			p->unseen[n++] = p->unseen[i];
+	p->nunseen = n;
+	for (size_t i = n; i-- > 0;) {
+		if (p->unseen[i].parent == pid)
+			continue;
+		*out = p->unseen[i];
+		memmove(p->unseen + i, p->unseen + i + 1, (n - i - 1) * sizeof(p->unseen[0]));
+		p->nunseen--;
+		return true;
+	}
+	return false;
+}
+
 static void note_first_event(struct strace_parser *p, struct rc_event *e)
 {
-	if (e->pid == 0 && e->kind == RC_EV_SYSCALL && e->ret_known && e->ret > 0 &&
-	    (e->nr == SYS_clone || e->nr == SYS_clone3 || e->nr == SYS_fork || e->nr == SYS_vfork))
+	if (e->pid == 0 && e->kind == RC_EV_SYSCALL && e->ret_known && e->ret > 0 && is_fork(e->nr))
 		p->root_forked = true;
-	if (imap_get(&p->seen, e->pid))
+	bool first = !imap_get(&p->seen, e->pid);
+	note_fork(p, e);
+	if (!first)
 		return;
 	if (p->seen.count >= LIVE_MAX) {
 		imap_release(&p->seen);
@@ -181,8 +231,13 @@ static void note_first_event(struct strace_parser *p, struct rc_event *e)
 	}
 	*imap_put(&p->seen, e->pid) = p;
 	const struct pending *best = join_latest_fork(&p->join, e->pid);
-	if (best)
+	struct unseen_fork u;
+	if (best) {
 		e->forked_by = best->pid;
+	} else if (e->pid > 0 && namespace_child(p, e->pid, &u)) {
+		e->forked_by = u.parent;
+		e->forked_as = u.child;
+	}
 }
 
 static void store_pending(struct strace_parser *p, int pid, double ts, const char *text,

@@ -80,6 +80,36 @@ bool procfs_status_hex(const char *status, const char *key, uint64_t *out)
 	return true;
 }
 
+/* How deep PID's pid namespace is (NSpid's entries), with its numbers
+ * from the outermost into OUT (up to MAX); 0 when unknown. */
+static int ns_pids(pid_t pid, long long *out, int max)
+{
+	char status[4096];
+
+	if (!procfs_status(pid, status, sizeof(status)))
+		return 0;
+	return procfs_status_list(status, "\nNSpid:", out, max);
+}
+
+/* Pid namespaces nest 32 deep at most (the kernel's MAX_PID_NS_LEVEL). */
+#define PID_NS_DEPTH 33
+
+int procfs_pid_seen_by(pid_t pid, pid_t other)
+{
+	long long mine[PID_NS_DEPTH], theirs[PID_NS_DEPTH];
+	int n = ns_pids(pid, mine, PID_NS_DEPTH), depth = ns_pids(other, theirs, PID_NS_DEPTH);
+
+	return depth > 0 && depth <= n && mine[depth - 1] > 0 && mine[depth - 1] <= INT32_MAX ? (int)mine[depth - 1] : 0;
+}
+
+int procfs_ns_pid(pid_t pid)
+{
+	long long v[PID_NS_DEPTH];
+	int n = ns_pids(pid, v, PID_NS_DEPTH);
+
+	return n > 1 && v[n - 1] > 0 && v[n - 1] <= INT32_MAX && v[n - 1] != pid ? (int)v[n - 1] : 0;
+}
+
 /* /proc/PID/limits: a heading, then a line per resource in RLIMIT_*
  * order, its name in the first 26 columns, then the soft and the hard
  * limit ("unlimited" or a number) and the unit. */

@@ -30,6 +30,13 @@ long procfs_status_long(const char *status, const char *key);
 int procfs_status_list(const char *status, const char *key, long long *out, int max);
 /* The hexadecimal value after KEY ("\nCapEff:"); false when there is none. */
 bool procfs_status_hex(const char *status, const char *key, uint64_t *out);
+/* PID's pid as process OTHER's pid namespace numbers it (the fork that
+ * made PID returned that to a parent OTHER): from the NSpid lines of
+ * both, the entry at OTHER's depth. 0 when unknown (either gone). */
+int procfs_pid_seen_by(pid_t pid, pid_t other);
+/* PID's pid in its own (innermost) pid namespace, a container's: NSpid's
+ * last entry; 0 when it is PID itself, or unknown. */
+int procfs_ns_pid(pid_t pid);
 /* The hard limit of resource RES (RLIMIT_*) for thread TID, from
  * /proc/TID/limits: UINT64_MAX for "unlimited"; false when unknown. */
 bool procfs_limit_hard(pid_t tid, int res, uint64_t *out);

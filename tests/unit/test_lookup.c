@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -128,7 +130,7 @@ static void through_a_root(void **state)
 			break;
 		usleep(10000);
 	}
-	lookup_view_of(&lk, child);
+	lookup_view_of(&lk, child, 0);
 	assert_int_equal(lookup_stat(&lk, child, "/data", &st), 1);
 	assert_true(S_ISDIR(st.st_mode));
 	assert_int_equal(st.st_mode & 07777, 0710);
@@ -158,6 +160,98 @@ static void through_a_root(void **state)
 	lookup_release(&lk);
 	strbuf_release(&sb);
 	snprintf(p, sizeof(p), "rm -rf '%s'", jail);
+	assert_int_equal(system(p), 0);
+}
+
+/* Issue 27: a container's volume is a bind mount that only its mount
+ * namespace has. Looked at while it ran, the process's files are found
+ * through that namespace after it is gone (its mounts would dissolve
+ * with it, leaving the directory under them), and each is placed on this
+ * machine: the volume's source, checked to be the same file; a missing
+ * file's place is its deepest directory that is there, and the rest. */
+static void through_a_namespace(void **state)
+{
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("skipped: a mount namespace needs root\n");
+		skip();
+	}
+	char top[] = "/tmp/rc-ns.XXXXXX", vol[512], root[512], p[600];
+	assert_non_null(mkdtemp(top));
+	snprintf(vol, sizeof(vol), "%s/volume", top);
+	snprintf(root, sizeof(root), "%s/root", top);
+	assert_int_equal(mkdir(vol, 0755), 0);
+	assert_int_equal(mkdir(root, 0755), 0);
+	snprintf(p, sizeof(p), "%s/srv", root);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/model.pt", vol);
+	write_file(p, "weights", 0600);
+
+	int go[2], ready[2];
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(ready), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char c = 'x', srv[600];
+		close(go[1]);
+		close(ready[0]);
+		snprintf(srv, sizeof(srv), "%s/srv", root);
+		if (unshare(CLONE_NEWNS) != 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+			_exit(3);
+		if (mount(vol, srv, NULL, MS_BIND, NULL) != 0 || chroot(root) != 0 || chdir("/") != 0)
+			_exit(1);
+		if (write(ready[1], &c, 1) != 1)
+			_exit(1);
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(go[0]);
+	close(ready[1]);
+	char c;
+	int status;
+	if (read(ready[0], &c, 1) != 1) {
+		assert_int_equal(waitpid(child, &status, 0), child);
+		snprintf(p, sizeof(p), "rm -rf '%s'", top);
+		assert_int_equal(system(p), 0);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+			print_message("skipped: no mount namespace here\n");
+			skip();
+		}
+		fail_msg("the child could not set its namespace up");
+	}
+	close(ready[0]);
+	struct rc_lookup lk;
+	struct stat st;
+	struct strbuf sb = STRBUF_INIT;
+	lookup_init(&lk, LOOKUP_LIVE);
+	lookup_view_of(&lk, child, 0);
+	assert_true(lookup_in_own_root(&lk, child));
+	close(go[1]);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	/* Gone, with its namespace: the volume is still what it saw. */
+	assert_int_equal(lookup_stat(&lk, child, "/srv/model.pt", &st), 1);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_true(lookup_host_path(&lk, child, "/srv/model.pt", &sb));
+	snprintf(p, sizeof(p), "%s/model.pt", vol);
+	assert_string_equal(sb.buf, p);
+	strbuf_reset(&sb);
+	assert_true(lookup_host_path(&lk, child, "/srv/models/missing.pt", &sb));
+	snprintf(p, sizeof(p), "%s/models/missing.pt", vol);
+	assert_string_equal(sb.buf, p);
+	/* Outside the volume, the root's own directory. */
+	strbuf_reset(&sb);
+	assert_true(lookup_host_path(&lk, child, "/etc/passwd", &sb));
+	snprintf(p, sizeof(p), "%s/etc/passwd", root);
+	assert_string_equal(sb.buf, p);
+	/* This machine's processes have no other place. */
+	assert_false(lookup_host_path(&lk, getpid(), "/etc/passwd", &sb));
+	lookup_release(&lk);
+	strbuf_release(&sb);
+	snprintf(p, sizeof(p), "rm -rf '%s'", top);
 	assert_int_equal(system(p), 0);
 }
 
@@ -233,6 +327,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(here_and_elsewhere),
 		cmocka_unit_test(through_a_root),
+		cmocka_unit_test(through_a_namespace),
 		cmocka_unit_test(vantage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -887,6 +887,66 @@ static void procfs_unlinked_file(void **state)
 	strbuf_release(&sb);
 }
 
+/* Issue 27: in a pid namespace a fork returns the child's pid there,
+ * while strace prefixes the child's lines with its pid here. Whether the
+ * fork's line ends before the child's first (the pid then unseen), or is
+ * resumed after it (the child taken early), the child is the fork's, no
+ * process is made of the namespace's number, and that number is its
+ * ns_pid. A fork whose child shows up under its own pid is no alias. */
+static const char ns_fork_first[] =
+	"500 unshare(CLONE_NEWNS|CLONE_NEWPID) = 0\n"
+	"500 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 501\n"
+	"501 vfork()                           = 2\n"
+	"502 execve(\"/usr/bin/mount\", [\"mount\", \"--bind\", \"/a\", \"/b\"], 0x55 /* 9 vars */) = 0\n"
+	"502 exit_group(0)                     = ?\n"
+	"502 +++ exited with 0 +++\n"
+	"501 exit_group(1)                     = ?\n"
+	"501 +++ exited with 1 +++\n"
+	"500 +++ exited with 1 +++\n";
+static const char ns_fork_resumed[] =
+	"500 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 501\n"
+	"501 vfork( <unfinished ...>\n"
+	"502 execve(\"/usr/bin/mount\", [\"mount\"], 0x55 /* 9 vars */) = 0\n"
+	"502 exit_group(0)                     = ?\n"
+	"502 +++ exited with 0 +++\n"
+	"501 <... vfork resumed>)              = 2\n"
+	"501 exit_group(1)                     = ?\n"
+	"501 +++ exited with 1 +++\n"
+	"500 +++ exited with 1 +++\n";
+static const char plain_forks[] =
+	"600 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 601\n"
+	"601 exit_group(0)                     = ?\n"
+	"601 +++ exited with 0 +++\n"
+	"600 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 602\n"
+	"602 exit_group(0)                     = ?\n"
+	"602 +++ exited with 0 +++\n"
+	"600 +++ exited with 0 +++\n";
+
+static void namespace_fork_numbers(void **state)
+{
+	(void)state;
+	const char *logs[] = { ns_fork_first, ns_fork_resumed };
+	for (size_t i = 0; i < 2; i++) {
+		struct rt t;
+		rt_init(&t);
+		feed_log(&t, logs[i]);
+		const struct rc_proc *child = procs_get(&t.eng.procs, 502);
+		assert_non_null(child);
+		assert_true(child->has_parent);
+		assert_int_equal(child->ppid, 501);
+		assert_int_equal(child->ns_pid, 2);
+		assert_null(procs_get(&t.eng.procs, 2));
+		rt_release(&t);
+	}
+	struct rt t;
+	rt_init(&t);
+	feed_log(&t, plain_forks);
+	assert_int_equal(procs_get(&t.eng.procs, 601)->ns_pid, 0);
+	assert_int_equal(procs_get(&t.eng.procs, 602)->ppid, 600);
+	assert_int_equal(procs_get(&t.eng.procs, 602)->ns_pid, 0);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -903,6 +963,7 @@ int main(void)
 		cmocka_unit_test(socket_peer_from_decoration),
 		cmocka_unit_test(truncated_output_is_marked),
 		cmocka_unit_test(wrapper_passes_failure_on),
+		cmocka_unit_test(namespace_fork_numbers),
 		cmocka_unit_test(exec_starts_another_program),
 		cmocka_unit_test(ended_processes_are_bounded),
 		cmocka_unit_test(creds_and_seccomp_follow_the_trace),
