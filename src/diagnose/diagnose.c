@@ -399,6 +399,64 @@ static void place_paths(struct rc_diagnosis *d, struct rc_findings *list)
 	strbuf_release(&host);
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* By their first process. */
+static int cmp_container(const void *a, const void *b)
+{
+	const struct rc_report_container *x = a, *y = b;
+
+	return cmp_int(x->pids, y->pids);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s && s[0] ? xstrdup(s) : NULL;
+}
+
+/* The containers the trace's processes ran in, for the report: each
+ * cgroup other than rootcause's, with its processes. */
+static void name_containers(struct rc_diagnosis *d)
+{
+	struct hmap_iter it;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (struct hmap_node *n = hmap_first(&d->eng.procs.procs, &it); n; n = hmap_next(&d->eng.procs.procs, &it)) {
+		const struct rc_proc *p = n->value;
+		const struct container *c = p->is_thread ? NULL : lookup_container(&d->eng.lookup, p->pid);
+		if (!c)
+			continue;
+		size_t i = 0;
+		while (i < d->ncontainers && strcmp(d->containers[i].cgroup, c->cgroup) != 0)
+			i++;
+		if (i == d->ncontainers) {
+			d->containers = xrealloc(d->containers, (i + 1) * sizeof(*d->containers));
+			struct rc_report_container *rc = &d->containers[d->ncontainers++];
+			memset(rc, 0, sizeof(*rc));
+			strbuf_reset(&sb);
+			container_describe(c, &sb);
+			rc->name = xstrdup(sb.buf);
+			rc->engine = c->kind != CONTAINER_NONE ? container_kind_name(c->kind) : NULL;
+			rc->id = dup_or_null(c->id);
+			rc->pod = dup_or_null(c->pod);
+			rc->unit = dup_or_null(c->unit);
+			rc->cgroup = xstrdup(c->cgroup);
+		}
+		struct rc_report_container *rc = &d->containers[i];
+		rc->pids = xrealloc(rc->pids, (rc->npids + 1) * sizeof(*rc->pids));
+		rc->pids[rc->npids++] = p->pid;
+	}
+	strbuf_release(&sb);
+	for (size_t i = 0; i < d->ncontainers; i++)
+		qsort(d->containers[i].pids, d->containers[i].npids, sizeof(int), cmp_int);
+	qsort(d->containers, d->ncontainers, sizeof(*d->containers), cmp_container);
+}
+
 void diagnose_finish(struct rc_diagnosis *d, struct rc_report *rep)
 {
 	struct rc_findings list;
@@ -424,6 +482,11 @@ void diagnose_finish(struct rc_diagnosis *d, struct rc_report *rep)
 	if (d->eng.lookup.where == LOOKUP_ELSEWHERE)
 		rep->elsewhere = d->eng.lookup.why;
 	rep->timeline = d->has_timeline ? &d->timeline : NULL;
+	if (d->input == DIAGNOSE_LIVE) {
+		name_containers(d);
+		rep->containers = d->containers;
+		rep->ncontainers = d->ncontainers;
+	}
 	if (d->crash) {
 		crash_report_fill(d->crash, &d->crash_part);
 		rep->crash = &d->crash_part;
@@ -441,6 +504,16 @@ void diagnose_release(struct rc_diagnosis *d)
 	lookup_vantage_release(&d->vantage);
 	findings_release(&d->crash_findings);
 	report_findings_release(&d->findings);
+	for (size_t i = 0; i < d->ncontainers; i++) {
+		struct rc_report_container *c = &d->containers[i];
+		free(c->name);
+		free(c->id);
+		free(c->pod);
+		free(c->unit);
+		free(c->cgroup);
+		free(c->pids);
+	}
+	free(d->containers);
 	if (d->crash)
 		crash_report_release(&d->crash_part);
 	memset(d, 0, sizeof(*d));

@@ -82,6 +82,8 @@ struct rc_diagnosis {
 	/* What diagnose_finish made, for the report (which borrows them). */
 	struct rc_report_findings findings;
 	struct rc_report_crash crash_part;
+	struct rc_report_container *containers;
+	size_t ncontainers;
 };
 
 void diagnose_init(struct rc_diagnosis *d, const struct diagnose_opts *o);

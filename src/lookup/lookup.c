@@ -16,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "lookup/container.h"
 #include "util/procfs.h"
 #include "util/util.h"
 
@@ -37,7 +38,58 @@ void lookup_release(struct rc_lookup *lk)
 		free(lk->roots[i].mountinfo);
 	}
 	free(lk->pids);
+	free(lk->cgroups);
+	free(lk->own_cgroup);
 	memset(lk, 0, sizeof(*lk));
+}
+
+/* Cgroups told apart at most: past it a process is named by none. */
+#define LOOKUP_CGROUPS_MAX 64
+/* A /proc/PID/cgroup is a few lines; a cap for a hostile one. */
+#define CGROUP_FILE_MAX 8192
+
+static char *read_cgroup(const char *who)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%s/cgroup", who);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	char *text = xmalloc(CGROUP_FILE_MAX);
+	size_t len = 0;
+	ssize_t n;
+	while (len < CGROUP_FILE_MAX - 1 && (n = read(fd, text + len, CGROUP_FILE_MAX - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	text[len] = '\0';
+	return text;
+}
+
+/* PID's cgroup as an index in LK->CGROUPS, -1 for rootcause's own (or
+ * unknown). */
+static int cgroup_now(struct rc_lookup *lk, int pid)
+{
+	char who[32];
+
+	if (!lk->own_cgroup)
+		lk->own_cgroup = read_cgroup("self");
+	snprintf(who, sizeof(who), "%d", pid);
+	char *text = read_cgroup(who);
+	struct container c;
+	int r = -1;
+	if (text && lk->own_cgroup && strcmp(text, lk->own_cgroup) != 0 && container_from_cgroup(text, &c)) {
+		size_t i = 0;
+		while (i < lk->ncgroups && strcmp(lk->cgroups[i].cgroup, c.cgroup) != 0)
+			i++;
+		if (i == lk->ncgroups && i < LOOKUP_CGROUPS_MAX) {
+			lk->cgroups = xrealloc(lk->cgroups, (i + 1) * sizeof(*lk->cgroups));
+			lk->cgroups[lk->ncgroups++] = c;
+		}
+		r = i < lk->ncgroups ? (int)i : -1;
+	}
+	free(text);
+	return r;
 }
 
 /* The most of a mount table kept (a host with thousands of mounts). */
@@ -139,23 +191,35 @@ void lookup_view_of(struct rc_lookup *lk, int pid, int inherit)
 	if (lk->where != LOOKUP_LIVE || pid <= 0)
 		return;
 	struct lookup_pid *e = pid_entry(lk, pid);
-	int r = root_now(lk, pid);
+	int r = root_now(lk, pid), cg;
 	if (r == -2) {
 		/* Gone before it could be looked at: its parent's view. */
 		const struct lookup_pid *pe = e || inherit <= 0 ? NULL : pid_entry(lk, inherit);
 		if (!pe)
 			return;
 		r = pe->root;
+		cg = pe->cgroup;
+	} else {
+		cg = cgroup_now(lk, pid);
 	}
 	if (e) {
 		e->root = r;
+		e->cgroup = cg;
 		return;
 	}
-	/* This machine's view is what a process without an entry has. */
-	if (r < 0 || lk->npids >= LOOKUP_PIDS_MAX)
+	/* This machine's view, in rootcause's cgroup, is what a process
+	 * without an entry has. */
+	if ((r < 0 && cg < 0) || lk->npids >= LOOKUP_PIDS_MAX)
 		return;
 	lk->pids = xrealloc(lk->pids, (lk->npids + 1) * sizeof(*lk->pids));
-	lk->pids[lk->npids++] = (struct lookup_pid){ pid, r };
+	lk->pids[lk->npids++] = (struct lookup_pid){ pid, r, cg };
+}
+
+const struct container *lookup_container(const struct rc_lookup *lk, int pid)
+{
+	const struct lookup_pid *e = pid_entry(lk, pid);
+
+	return e && e->cgroup >= 0 ? &lk->cgroups[e->cgroup] : NULL;
 }
 
 /* PID's root, held open, or NULL for this machine's. */
@@ -515,45 +579,6 @@ void lookup_vantage_release(struct lookup_vantage *v)
 	v->n = 0;
 }
 
-/* In mount table TEXT (mountinfo's lines: "ID PARENT MAJ:MIN ROOT POINT
- * ..."), the mount with id ID (ID < 0: any) on device DEV whose ROOT, the
- * place in its file system it shows, holds FSPATH (the longest such
- * root): its ROOT and POINT into ROOT_OUT and POINT_OUT (mountinfo's
- * octal escapes left as they are: a path with a space is not matched). */
-static bool mount_of(const char *text, long id, dev_t dev, const char *fspath, struct strbuf *root_out,
-		     struct strbuf *point_out)
-{
-	size_t best = 0;
-	bool found = false;
-
-	for (const char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		long mid, parent;
-		unsigned maj, min;
-		char root[4096], point[4096];
-		if (sscanf(line, "%ld %ld %u:%u %4095s %4095s", &mid, &parent, &maj, &min, root, point) != 6)
-			continue;
-		if (id >= 0 ? mid != id : (maj != major(dev) || min != minor(dev)))
-			continue;
-		size_t n = strlen(root);
-		if (id < 0) {
-			/* Its root holds FSPATH: "/" holds all; "/a" holds "/a", "/a/b". */
-			bool holds = strcmp(root, "/") == 0 ||
-				     (strncmp(fspath, root, n) == 0 && (fspath[n] == '/' || !fspath[n]));
-			if (!holds || (found && n <= best))
-				continue;
-		}
-		best = n;
-		found = true;
-		strbuf_reset(root_out);
-		strbuf_adds(root_out, root);
-		strbuf_reset(point_out);
-		strbuf_adds(point_out, point);
-		if (id >= 0)
-			break;
-	}
-	return found;
-}
-
 /* A + B as paths: "/" + "/x" is "/x", "/a" + "/" is "/a". */
 static void path_join(struct strbuf *out, const char *a, const char *b)
 {
@@ -624,10 +649,10 @@ static bool host_of(const struct lookup_root *rt, int fd, const struct stat *st,
 	const char *rest;
 	long id = mount_id(fd);
 	char *ours = ok || !rt->mountinfo || id < 0 ? NULL : read_mountinfo(0);
-	if (ours && mount_of(rt->mountinfo, id, 0, NULL, &root, &point) &&
+	if (ours && mountinfo_find(rt->mountinfo, id, 0, 0, NULL, &root, &point) &&
 	    (rest = path_under(inside, point.buf)) != NULL) {
 		path_join(&fs, root.buf, rest);
-		if (mount_of(ours, -1, st->st_dev, fs.buf, &root, &point) && (rest = path_under(fs.buf, root.buf))) {
+		if (mountinfo_find(ours, -1, major(st->st_dev), minor(st->st_dev), fs.buf, &root, &point) && (rest = path_under(fs.buf, root.buf))) {
 			path_join(out, point.buf, rest);
 			ok = same_file(out->buf, st);
 				}

@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "lookup/container.h"
 #include "util/strbuf.h"
 
 enum lookup_where {
@@ -70,12 +71,20 @@ struct rc_lookup {
 	char why[256];
 	struct lookup_root roots[LOOKUP_ROOTS_MAX];
 	size_t nroots;
-	/* pid -> index in ROOTS + 1 (hmap-free: a small sorted array). */
+	/* The processes whose view is not this machine's, or whose cgroup
+	 * is not rootcause's own: ROOT, an index in ROOTS (-1 this
+	 * machine's); CGROUP, an index in CGROUPS (-1 rootcause's). */
 	struct lookup_pid {
 		int pid;
 		int root;
+		int cgroup;
 	} *pids;
 	size_t npids;
+	/* The cgroups seen that are not rootcause's, each as the container
+	 * it names (lookup/container.h), and rootcause's own /proc file. */
+	struct container *cgroups;
+	size_t ncgroups;
+	char *own_cgroup;
 };
 
 void lookup_init(struct rc_lookup *lk, enum lookup_where where);
@@ -92,6 +101,9 @@ void lookup_release(struct rc_lookup *lk);
 void lookup_view_of(struct rc_lookup *lk, int pid, int inherit);
 /* Whether PID is looked at through a root of its own. */
 bool lookup_in_own_root(const struct rc_lookup *lk, int pid);
+/* The cgroup PID was in when it was looked at, as the container it names,
+ * when not rootcause's own; NULL otherwise (or unknown). */
+const struct container *lookup_container(const struct rc_lookup *lk, int pid);
 /* Where PATH, as process PID names it inside its own root, is on this
  * machine ("/srv/models/x.pt" -> "/var/lib/containers/.../merged/srv/
  * models/x.pt"), into OUT: through the mount that holds it, in the

@@ -87,6 +87,38 @@ static void write_subject(struct json *j, const struct rc_report *r)
 	json_end_object(j);
 }
 
+static void opt_key_string(struct json *j, const char *key, const char *v)
+{
+	if (v) {
+		json_key(j, key);
+		json_string(j, v);
+	}
+}
+
+/* The containers the processes ran in (run, attach). */
+static void write_containers(struct json *j, const struct rc_report *r)
+{
+	json_key(j, "containers");
+	json_begin_array(j);
+	for (size_t i = 0; i < r->ncontainers; i++) {
+		const struct rc_report_container *c = &r->containers[i];
+		json_begin_object(j);
+		opt_key_string(j, "name", c->name);
+		opt_key_string(j, "engine", c->engine);
+		opt_key_string(j, "id", c->id);
+		opt_key_string(j, "pod", c->pod);
+		opt_key_string(j, "unit", c->unit);
+		opt_key_string(j, "cgroup", c->cgroup);
+		json_key(j, "pids");
+		json_begin_array(j);
+		for (size_t k = 0; k < c->npids; k++)
+			json_int(j, c->pids[k]);
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_end_array(j);
+}
+
 static void write_processes(struct json *j, const struct rc_procs *m)
 {
 	size_t n;
@@ -322,6 +354,8 @@ void report_json(const struct rc_report *r, struct strbuf *out)
 	write_subject(&j, r);
 	if (r->procs)
 		write_processes(&j, r->procs);
+	if (r->ncontainers)
+		write_containers(&j, r);
 	json_key(&j, "findings");
 	json_begin_array(&j);
 	for (size_t i = 0; r->findings && i < r->findings->count; i++)

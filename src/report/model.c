@@ -40,3 +40,12 @@ void report_findings_release(struct rc_report_findings *l)
 	l->v = NULL;
 	l->count = 0;
 }
+
+const struct rc_report_container *report_container_of(const struct rc_report_container *v, size_t n, int pid)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < v[i].npids; k++)
+			if (v[i].pids[k] == pid)
+				return &v[i];
+	return NULL;
+}

@@ -115,6 +115,23 @@ struct rc_report_finding {
 	size_t nconsequences;
 };
 
+/* A container (or another cgroup than rootcause's) traced processes ran
+ * in, named from its cgroup while they ran (lookup/container.h). */
+struct rc_report_container {
+	char *name;		/* "podman container 1a2b3c4d5e6f", "cgroup /x" */
+	const char *engine;	/* "docker", "podman", "containerd", "cri-o",
+				 * "systemd"; NULL none (a cgroup only) */
+	char *id;		/* the engine's container id; NULL none */
+	char *pod;		/* a Kubernetes pod's uid; NULL none */
+	char *unit;		/* a systemd unit; NULL none */
+	char *cgroup;		/* its path */
+	int *pids;		/* the processes in it, as this machine numbers them */
+	size_t npids;
+};
+
+/* The container process PID ran in, among the N of V; NULL none. */
+const struct rc_report_container *report_container_of(const struct rc_report_container *v, size_t n, int pid);
+
 /* The findings in the order the report lists them: each cause, most
  * important first, followed by its consequences in the order they
  * happened. */

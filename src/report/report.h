@@ -53,6 +53,10 @@ struct rc_report {
 	const struct rc_report_crash *crash;
 	/* The events kept to draw (html, perfetto); NULL when none were. */
 	const struct rc_timeline *timeline;
+	/* run, attach: the containers (cgroups other than rootcause's) the
+	 * traced processes ran in, as they were when looked at live. */
+	const struct rc_report_container *containers;
+	size_t ncontainers;
 };
 
 enum rc_format {

@@ -275,13 +275,17 @@ void report_finding_where(const struct rc_report *r, const struct rc_report_find
 {
 	strbuf_addf(sb, "in pid %d", f->pid);
 	const struct rc_proc *p = r->procs ? procs_leader(r->procs, f->pid) : NULL;
-	if (p && p->ns_pid > 0)
-		strbuf_addf(sb, " (%d in its pid namespace)", p->ns_pid);
 	if (p && p->argv) {
 		strbuf_adds(sb, " '");
 		add_argv(sb, p);
 		strbuf_adds(sb, "'");
 	}
+	/* Which container, and its number there. */
+	const struct rc_report_container *c = report_container_of(r->containers, r->ncontainers, p ? p->pid : f->pid);
+	if (p && p->ns_pid > 0)
+		strbuf_addf(sb, " (pid %d in %s)", p->ns_pid, c ? c->name : "its pid namespace");
+	else if (c)
+		strbuf_addf(sb, " (in %s)", c->name);
 	if (f->syscall) {
 		strbuf_addf(sb, ": %s", f->syscall);
 		if (f->err)
@@ -355,6 +359,9 @@ static void footer(struct out *o, const struct rc_report_findings *list, bool ve
 	strbuf_release(&ids);
 }
 
+/* The pids a container's line lists; the rest are counted. */
+#define CONTAINER_PIDS_SHOWN 8
+
 void report_text_head(const struct rc_report *r, struct strbuf *out)
 {
 	struct out o = { out, false };
@@ -368,6 +375,22 @@ void report_text_head(const struct rc_report *r, struct strbuf *out)
 	if (r->elsewhere)
 		strbuf_addf(out, "recorded elsewhere: %s; no path in it was looked up on this machine\n",
 			    r->elsewhere);
+	for (size_t i = 0; i < r->ncontainers; i++) {
+		const struct rc_report_container *c = &r->containers[i];
+		strbuf_addf(out, "in %s", c->name);
+		if (c->engine || c->pod || c->unit)
+			strbuf_addf(out, " (cgroup %s)", c->cgroup);
+		strbuf_adds(out, ": pid");
+		for (size_t k = 0; k < c->npids && k < CONTAINER_PIDS_SHOWN; k++) {
+			const struct rc_proc *p = r->procs ? procs_get(r->procs, c->pids[k]) : NULL;
+			strbuf_addf(out, "%s %d", k ? "," : "", c->pids[k]);
+			if (p && p->ns_pid > 0)
+				strbuf_addf(out, " (%d there)", p->ns_pid);
+		}
+		if (c->npids > CONTAINER_PIDS_SHOWN)
+			strbuf_addf(out, " and %zu more", c->npids - CONTAINER_PIDS_SHOWN);
+		strbuf_addc(out, '\n');
+	}
 	if (r->crash)
 		report_crash_header(r->crash, out);
 }

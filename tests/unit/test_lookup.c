@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "lookup/container.h"
 #include "lookup/lookup.h"
 #include "util/strbuf.h"
 
@@ -255,6 +256,56 @@ static void through_a_namespace(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/* Containers named from their cgroup files, as each engine and driver
+ * writes them (examples from docker, podman, Kubernetes with containerd
+ * and cri-o, systemd), on cgroup v2 and v1; a cgroup no engine made is
+ * named by its path. */
+static void containers_from_cgroups(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file, *name;
+		enum container_kind kind;
+	} cases[] = {
+		{ "0::/system.slice/docker-4f7b1b4e5c3a2d1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f.scope\n",
+		  "docker container 4f7b1b4e5c3a", CONTAINER_DOCKER },
+		{ "12:pids:/docker/4f7b1b4e5c3a2d1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f\n"
+		  "1:name=systemd:/docker/4f7b1b4e5c3a2d1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f\n0::/\n",
+		  "docker container 4f7b1b4e5c3a", CONTAINER_DOCKER },
+		{ "0::/machine.slice/libpod-0fcace5f9ab5f7047d62b7f0b31c68f1b40a38a841aa11bb22cc33dd44ee55ff.scope/container\n",
+		  "podman container 0fcace5f9ab5", CONTAINER_PODMAN },
+		{ "0::/libpod_parent/libpod-0fcace5f9ab5f7047d62b7f0b31c68f1b40a38a841aa11bb22cc33dd44ee55ff\n",
+		  "podman container 0fcace5f9ab5", CONTAINER_PODMAN },
+		{ "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod8c5e2a1b_3d4f_4a6b_9c8d_7e6f5a4b3c2d.slice/"
+		  "cri-containerd-aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44.scope\n",
+		  "Kubernetes pod 8c5e2a1b-3d4f-4a6b-9c8d-7e6f5a4b3c2d (containerd container aa11bb22cc33)",
+		  CONTAINER_CONTAINERD },
+		{ "0::/kubepods.slice/kubepods-pod8c5e2a1b_3d4f_4a6b_9c8d_7e6f5a4b3c2d.slice/"
+		  "crio-aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44.scope\n",
+		  "Kubernetes pod 8c5e2a1b-3d4f-4a6b-9c8d-7e6f5a4b3c2d (cri-o container aa11bb22cc33)", CONTAINER_CRIO },
+		{ "0::/kubepods/besteffort/pod8c5e2a1b-3d4f-4a6b-9c8d-7e6f5a4b3c2d/"
+		  "aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44ee55ff66aa11bb22cc33dd44\n",
+		  "Kubernetes pod 8c5e2a1b-3d4f-4a6b-9c8d-7e6f5a4b3c2d (container aa11bb22cc33)", CONTAINER_NONE },
+		{ "0::/system.slice/nginx.service\n", "systemd unit nginx.service", CONTAINER_SYSTEMD },
+		{ "0::/rootcause-test.slice/worker\n", "cgroup /rootcause-test.slice/worker", CONTAINER_NONE },
+		/* Not a container id: too short, not hex. */
+		{ "0::/system.slice/docker-4f7b.scope\n", "cgroup /system.slice/docker-4f7b.scope", CONTAINER_NONE },
+	};
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct container c;
+		assert_true(container_from_cgroup(cases[i].file, &c));
+		strbuf_reset(&sb);
+		container_describe(&c, &sb);
+		assert_string_equal(sb.buf, cases[i].name);
+		assert_int_equal(c.kind, cases[i].kind);
+	}
+	struct container c;
+	assert_false(container_from_cgroup("", &c));
+	assert_false(container_from_cgroup("garbage without colons\n", &c));
+	strbuf_release(&sb);
+}
+
 /* A log is judged by the distribution's programs and libraries it shows:
  * sizes this machine has agree, others' do not; its own files, /usr/local
  * and the distribution's data files never count. */
@@ -328,6 +379,7 @@ int main(void)
 		cmocka_unit_test(here_and_elsewhere),
 		cmocka_unit_test(through_a_root),
 		cmocka_unit_test(through_a_namespace),
+		cmocka_unit_test(containers_from_cgroups),
 		cmocka_unit_test(vantage),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,7 @@ BACKEND_SETS = {"rc-run-ebpf": "rc-run", "rc-trace-ebpf": "rc-trace", "rc-diag-e
 # exit is what analyze's would be (an error cause or none).
 NO_LOG_SETS = {"rc-diag-ebpf"}
 SEVERITIES = ("error", "warning", "info")
-STATEMENTS = ("flags", "must", "mustnot", "first", "proc", "exit", "status", "log", "text",
+STATEMENTS = ("flags", "must", "mustnot", "first", "proc", "container", "exit", "status", "log", "text",
               "causes", "consequences", "consequence")
 COUNT = re.compile(r"^(>=|<=|>|<)?(\d+)$")
 MATCHER = re.compile(r"^([a-z_]+)(!=|>=|<=|=|~|>|<)(.*)$", re.S)
@@ -107,7 +107,7 @@ def lint(stmts, rules):
             if sel != "*" and sel not in SEVERITIES and sel not in rules:
                 raise ExpectError("line %d: '%s' is no rule id in rules.def" % (no, sel))
             matchers = args[1:]
-        elif stmt == "proc":
+        elif stmt in ("proc", "container"):
             matchers = args
         elif stmt == "consequence":
             if "of" not in args:
@@ -329,6 +329,7 @@ def check(a):
             report = None
     findings = report["findings"] if report else []
     processes = report.get("processes", []) if report else []
+    containers = report.get("containers", []) if report else []
     if report:
         for i, f in enumerate(findings):
             if f.get("rule") not in rules:
@@ -402,6 +403,9 @@ def check(a):
         elif stmt == "proc":
             if not any(matches(p, args) for p in processes):
                 problems.append("line %d: no process for: %s" % (no, line))
+        elif stmt == "container":
+            if not any(matches(c, args) for c in containers):
+                problems.append("line %d: no container for: %s" % (no, line))
         elif stmt == "exit":
             want = args[0]
             ok = (a.json_exit != int(want[1:])) if want.startswith("!") else (a.json_exit == int(want))

@@ -73,6 +73,20 @@ debian_root() {
 	mv "$DEBIAN_ROOT.tmp" "$DEBIAN_ROOT"
 }
 
+# A cgroup (v2) of the scenario's own, named as ENGINE's container with
+# id ID would be by systemd's cgroup driver ("libpod-ID.scope" for podman,
+# "docker-ID.scope"), under a slice of the scenario's: its directory in
+# CONTAINER_CGROUP, removed on exit. Skipped without a writable cgroup2.
+container_cgroup() {
+	need_root "cgroups"
+	_cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$_cg2" ] && [ -w "$_cg2" ] || skip "no writable cgroup2 mount"
+	_slice="$_cg2/rootcause-test-$$.slice"
+	CONTAINER_CGROUP="$_slice/$1-$2.scope"
+	mkdir -p "$CONTAINER_CGROUP" || skip "cannot make a cgroup under $_cg2"
+	on_exit "rmdir '$CONTAINER_CGROUP' '$_slice'"
+}
+
 rc_trace() {
 	"$RC_LIB/trace" "$@"
 }
