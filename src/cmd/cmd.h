@@ -110,8 +110,17 @@ int report_getopt(int argc, char **argv, const char *shortopts, const struct opt
 int report_emit(const struct report_opts *o, const struct rc_report *r);
 
 /* The core command's work on PATH (core.c), for cores show and receive:
- * NOTE, if any, goes into the report's problems. Returns an exit code. */
-int core_report(const char *path, const char *exe, const struct report_opts *ro, const char *note);
+ * NOTE, if any, goes into the report's problems; ORIGIN (NULL: unknown)
+ * where the core came from. Returns an exit code. */
+/* Where a core came from, when the core handler could see the crashed
+ * process (cores receive): its root held open, when it had one of its
+ * own (-1 none), and the container it ran in (NULL none). */
+struct core_origin {
+	int root_fd;
+	const struct rc_report_container *container;
+};
+int core_report(const char *path, const char *exe, const struct report_opts *ro, const char *note,
+		const struct core_origin *origin);
 
 /* "rootcause: " + message to stderr (output.c). */
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -32,7 +32,8 @@ static const char core_usage[] =
 
 enum { OPT_EXE = 0x200 };
 
-int core_report(const char *path, const char *exe, const struct report_opts *ro, const char *note)
+int core_report(const char *path, const char *exe, const struct report_opts *ro, const char *note,
+		const struct core_origin *origin)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct core_image im;
@@ -44,6 +45,8 @@ int core_report(const char *path, const char *exe, const struct report_opts *ro,
 	struct rc_crash c;
 	crash_init(&c);
 	c.full_debuginfo = ro->verbose;
+	if (origin)
+		c.root_fd = origin->root_fd;
 	if (crash_read_core(&c, im.data, im.size, &err) < 0) {
 		error_msg("cannot read core '%s': %s", path, err.buf);
 		crash_release(&c);
@@ -75,6 +78,10 @@ int core_report(const char *path, const char *exe, const struct report_opts *ro,
 		.pid = c.pid,
 	};
 	diagnose_finish(&dg, &rep);
+	if (origin && origin->container) {
+		rep.containers = origin->container;
+		rep.ncontainers = 1;
+	}
 	int status = report_emit(ro, &rep);
 	diagnose_release(&dg);
 	crash_release(&c);
@@ -107,5 +114,5 @@ int cmd_core(int argc, char **argv)
 		fputs(core_usage, stderr);
 		return RC_EXIT_USAGE;
 	}
-	return core_report(argv[optind], exe, &ro, NULL);
+	return core_report(argv[optind], exe, &ro, NULL, NULL);
 }

@@ -13,6 +13,8 @@
 
 #include "cmd/cmd.h"
 #include "crash/store.h"
+#include "diagnose/diagnose.h"
+#include "lookup/lookup.h"
 #include "util/json.h"
 #include "util/util.h"
 
@@ -262,7 +264,7 @@ static int show(const char *dir, const char *id, const struct report_opts *ro)
 		error_msg("no core '%s' in %s", id, dir);
 		return RC_EXIT_INPUT;
 	}
-	return core_report(path, NULL, ro, NULL);
+	return core_report(path, NULL, ro, NULL, NULL);
 }
 
 /* Run by the kernel, with the core on stdin: store it, write its report,
@@ -284,6 +286,21 @@ static int receive(int argc, char **argv)
 	int status = RC_EXIT_OK;
 
 	umask(077);
+	/* While its core is in the pipe the process is there to ask: its
+	 * root, through which its files are read (a container's, whose
+	 * libraries are not this machine's), and its container. */
+	struct container cont;
+	struct rc_report_container rc;
+	int pid = sc.pid > 0 && sc.pid <= INT_MAX ? (int)sc.pid : 0;
+	int ns_fd = -1;
+	struct core_origin origin = { pid ? lookup_open_root(pid, &ns_fd) : -1, NULL };
+	if (pid && lookup_container_now(pid, &cont)) {
+		diagnose_container(&cont, &rc);
+		rc.pids = xmalloc(sizeof(*rc.pids));
+		rc.pids[0] = pid;
+		rc.npids = 1;
+		origin.container = &rc;
+	}
 	if (store_config_load(dir, &cfg, &err) < 0 ||
 	    store_receive(dir, &cfg, &sc, stdin, &path, &note, &err) < 0) {
 		char log[4096];
@@ -303,10 +320,16 @@ static int receive(int argc, char **argv)
 		ro.format = RC_FORMAT_JSON;
 		ro.output = json.buf;
 		/* The report's own findings decide nothing here. */
-		core_report(path.buf, NULL, &ro, note.len ? note.buf : NULL);
+		core_report(path.buf, NULL, &ro, note.len ? note.buf : NULL, &origin);
 		strbuf_release(&json);
 		store_prune(dir, &cfg);
 	}
+	if (origin.container)
+		diagnose_container_release(&rc);
+	if (origin.root_fd >= 0)
+		close(origin.root_fd);
+	if (ns_fd >= 0)
+		close(ns_fd);
 	strbuf_release(&err);
 	strbuf_release(&path);
 	strbuf_release(&note);

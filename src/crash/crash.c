@@ -1,10 +1,14 @@
 /* The crash model's own helpers (see crash.h): ownership, look-ups, and
  * the signal in words. */
+#include <fcntl.h>
+#include <linux/openat2.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "crash/crash.h"
 #include "gen/tables.h"
@@ -22,7 +26,19 @@ const char *const rc_crash_reg_names[RC_CRASH_NREGS] = {
 void crash_init(struct rc_crash *c)
 {
 	memset(c, 0, sizeof(*c));
+	c->root_fd = -1;
 	strbuf_init(&c->problems);
+}
+
+int crash_open_file(const struct rc_crash *c, const char *path)
+{
+	if (c->root_fd < 0)
+		return open(path, O_RDONLY | O_CLOEXEC);
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	return (int)syscall(SYS_openat2, c->root_fd, path, &how, sizeof(how));
 }
 
 void crash_thread_release(struct rc_thread *t)

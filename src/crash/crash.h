@@ -135,6 +135,11 @@ struct rc_crash {
 	const unsigned char *image;
 	size_t image_size;
 	pid_t live_pid;
+	/* A core of a process that had a root of its own (a container's):
+	 * that root, held open by the caller while C is used, through which
+	 * the files the core names are opened (its executable and libraries,
+	 * as systemd-coredump reads them); -1: this machine's. */
+	int root_fd;
 	/* Live: the pages read since the process last ran, kept so that a
 	 * walk reads each page once (crash_pages_forget when it ran since);
 	 * NULL: every read goes to the process. */
@@ -163,6 +168,10 @@ struct rc_crash {
 };
 
 void crash_init(struct rc_crash *c);
+/* PATH, a file the crashed process mapped, opened read-only as that
+ * process saw it: inside C's root_fd when it has one (symbolic links
+ * resolved there), else on this machine. -1 with errno. */
+int crash_open_file(const struct rc_crash *c, const char *path);
 void crash_release(struct rc_crash *c);
 /* What thread T holds (its frames, Python frames, names); T itself is the
  * caller's. */

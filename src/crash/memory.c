@@ -133,7 +133,7 @@ size_t crash_read_code(const struct rc_crash *c, uint64_t addr, void *buf, size_
 	const struct rc_mapping *m = crash_mapping_at(c, addr);
 	if (!m || !m->path || m->write || addr - m->start > UINT64_MAX - m->offset)
 		return got;
-	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	int fd = crash_open_file(c, m->path);
 	if (fd < 0)
 		return got;
 	size_t want = (size_t)MIN((uint64_t)n, m->end - addr);

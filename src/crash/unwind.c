@@ -90,8 +90,33 @@ static int find_debuginfo_here(Dwfl_Module *mod, void **userdata, const char *mo
 					    debuginfo_file_name);
 }
 
+/* The root a core's files are opened in (rc_crash.root_fd), for the
+ * callback below, which libdwfl gives no pointer of ours: set while one
+ * core is unwound, -1 otherwise. */
+static int core_root_fd = -1;
+
+/* A core's module, as its NT_FILE note names it: inside the crashed
+ * process's root when it had one of its own (a container's), where the
+ * path on this machine is another file or none. libdwfl checks the build
+ * id of what it is given. */
+static int find_elf_in_root(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			    char **file_name, Elf **elfp)
+{
+	if (core_root_fd < 0 || !modname || modname[0] != '/')
+		return dwfl_build_id_find_elf(mod, userdata, modname, base, file_name, elfp);
+	struct rc_crash view;
+	memset(&view, 0, sizeof(view));
+	view.root_fd = core_root_fd;
+	int fd = crash_open_file(&view, modname);
+	if (fd < 0)
+		return dwfl_build_id_find_elf(mod, userdata, modname, base, file_name, elfp);
+	*file_name = xstrdup(modname);
+	*elfp = NULL;
+	return fd;
+}
+
 static const Dwfl_Callbacks core_callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
+	.find_elf = find_elf_in_root,
 	.find_debuginfo = find_debuginfo_here,
 	.debuginfo_path = &debuginfo_path,
 };
@@ -471,7 +496,7 @@ static void changed_files(struct unwinder *u)
 		const char *path = map && map->path ? map->path : NULL;
 		if (!m->build_id[0] || !path)
 			continue;
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		int fd = crash_open_file(c, path);
 		if (fd < 0) {
 			crash_problem(c, "'%s' is gone since the crash: its frames have no symbols", path);
 			continue;
@@ -1229,6 +1254,8 @@ int crash_unwind_core(struct rc_crash *c, const void *image, size_t size, const 
 		goto out;
 	}
 	dwfl_report_begin(u.dwfl);
+	/* Until the end: libdwfl opens a module's file when first asked. */
+	core_root_fd = exe ? -1 : c->root_fd;
 	if (dwfl_core_file_report(u.dwfl, elf, exe) < 0)
 		crash_problem(c, "cannot find the core's modules: %s", dwfl_errmsg(-1));
 	if (dwfl_report_end(u.dwfl, NULL, NULL) != 0)
@@ -1254,6 +1281,7 @@ out:
 	unwinder_release(&u);
 	if (elf)
 		elf_end(elf);
+	core_root_fd = -1;
 	return ret;
 }
 

@@ -419,12 +419,36 @@ static char *dup_or_null(const char *s)
 	return s && s[0] ? xstrdup(s) : NULL;
 }
 
+void diagnose_container(const struct container *c, struct rc_report_container *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	memset(out, 0, sizeof(*out));
+	container_describe(c, &sb);
+	out->name = strbuf_detach(&sb);
+	out->engine = c->kind != CONTAINER_NONE ? container_kind_name(c->kind) : NULL;
+	out->id = dup_or_null(c->id);
+	out->pod = dup_or_null(c->pod);
+	out->unit = dup_or_null(c->unit);
+	out->cgroup = xstrdup(c->cgroup);
+}
+
+void diagnose_container_release(struct rc_report_container *c)
+{
+	free(c->name);
+	free(c->id);
+	free(c->pod);
+	free(c->unit);
+	free(c->cgroup);
+	free(c->pids);
+	memset(c, 0, sizeof(*c));
+}
+
 /* The containers the trace's processes ran in, for the report: each
  * cgroup other than rootcause's, with its processes. */
 static void name_containers(struct rc_diagnosis *d)
 {
 	struct hmap_iter it;
-	struct strbuf sb = STRBUF_INIT;
 
 	for (struct hmap_node *n = hmap_first(&d->eng.procs.procs, &it); n; n = hmap_next(&d->eng.procs.procs, &it)) {
 		const struct rc_proc *p = n->value;
@@ -436,22 +460,12 @@ static void name_containers(struct rc_diagnosis *d)
 			i++;
 		if (i == d->ncontainers) {
 			d->containers = xrealloc(d->containers, (i + 1) * sizeof(*d->containers));
-			struct rc_report_container *rc = &d->containers[d->ncontainers++];
-			memset(rc, 0, sizeof(*rc));
-			strbuf_reset(&sb);
-			container_describe(c, &sb);
-			rc->name = xstrdup(sb.buf);
-			rc->engine = c->kind != CONTAINER_NONE ? container_kind_name(c->kind) : NULL;
-			rc->id = dup_or_null(c->id);
-			rc->pod = dup_or_null(c->pod);
-			rc->unit = dup_or_null(c->unit);
-			rc->cgroup = xstrdup(c->cgroup);
+			diagnose_container(c, &d->containers[d->ncontainers++]);
 		}
 		struct rc_report_container *rc = &d->containers[i];
 		rc->pids = xrealloc(rc->pids, (rc->npids + 1) * sizeof(*rc->pids));
 		rc->pids[rc->npids++] = p->pid;
 	}
-	strbuf_release(&sb);
 	for (size_t i = 0; i < d->ncontainers; i++)
 		qsort(d->containers[i].pids, d->containers[i].npids, sizeof(int), cmp_int);
 	qsort(d->containers, d->ncontainers, sizeof(*d->containers), cmp_container);
@@ -504,15 +518,8 @@ void diagnose_release(struct rc_diagnosis *d)
 	lookup_vantage_release(&d->vantage);
 	findings_release(&d->crash_findings);
 	report_findings_release(&d->findings);
-	for (size_t i = 0; i < d->ncontainers; i++) {
-		struct rc_report_container *c = &d->containers[i];
-		free(c->name);
-		free(c->id);
-		free(c->pod);
-		free(c->unit);
-		free(c->cgroup);
-		free(c->pids);
-	}
+	for (size_t i = 0; i < d->ncontainers; i++)
+		diagnose_container_release(&d->containers[i]);
 	free(d->containers);
 	if (d->crash)
 		crash_report_release(&d->crash_part);

@@ -87,6 +87,10 @@ struct rc_diagnosis {
 };
 
 void diagnose_init(struct rc_diagnosis *d, const struct diagnose_opts *o);
+/* Container C as the report shows it, into OUT (its strings its own,
+ * no pids yet); freed by diagnose_container_release. */
+void diagnose_container(const struct container *c, struct rc_report_container *out);
+void diagnose_container_release(struct rc_report_container *c);
 /* E, the next event of the trace (modified: numbered, its path resolved
  * against the process's cwd). */
 void diagnose_event(struct rc_diagnosis *d, struct rc_event *e);

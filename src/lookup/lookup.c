@@ -32,7 +32,8 @@ void lookup_init(struct rc_lookup *lk, enum lookup_where where)
 void lookup_release(struct rc_lookup *lk)
 {
 	for (size_t i = 0; i < lk->nroots; i++) {
-		close(lk->roots[i].fd);
+		if (lk->roots[i].fd >= 0)
+			close(lk->roots[i].fd);
 		if (lk->roots[i].ns_fd >= 0)
 			close(lk->roots[i].ns_fd);
 		free(lk->roots[i].mountinfo);
@@ -76,9 +77,14 @@ static int cgroup_now(struct rc_lookup *lk, int pid)
 		lk->own_cgroup = read_cgroup("self");
 	snprintf(who, sizeof(who), "%d", pid);
 	char *text = read_cgroup(who);
-	struct container c;
+	struct container c, own;
 	int r = -1;
-	if (text && lk->own_cgroup && strcmp(text, lk->own_cgroup) != 0 && container_from_cgroup(text, &c)) {
+	/* Compared as what they name: a v1 controller's path may differ
+	 * where the containers do not (a core handler, which the kernel
+	 * starts in the root cgroup). */
+	bool known = lk->own_cgroup && container_from_cgroup(lk->own_cgroup, &own);
+	if (known && text && container_from_cgroup(text, &c) &&
+	    (c.kind != own.kind || strcmp(c.cgroup, own.cgroup) != 0 || strcmp(c.id, own.id) != 0)) {
 		size_t i = 0;
 		while (i < lk->ncgroups && strcmp(lk->cgroups[i].cgroup, c.cgroup) != 0)
 			i++;
@@ -176,6 +182,34 @@ static int root_now(struct rc_lookup *lk, int pid)
 		nr->ns_fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
 	return (int)r;
+}
+
+int lookup_open_root(int pid, int *ns_fd)
+{
+	struct rc_lookup lk;
+
+	lookup_init(&lk, LOOKUP_LIVE);
+	int r = root_now(&lk, pid), fd = -1;
+	*ns_fd = -1;
+	if (r >= 0) {
+		fd = lk.roots[r].fd;
+		*ns_fd = lk.roots[r].ns_fd;
+		lk.roots[r].fd = lk.roots[r].ns_fd = -1;
+	}
+	lookup_release(&lk);
+	return fd;
+}
+
+bool lookup_container_now(int pid, struct container *out)
+{
+	struct rc_lookup lk;
+
+	lookup_init(&lk, LOOKUP_LIVE);
+	int r = cgroup_now(&lk, pid);
+	if (r >= 0)
+		*out = lk.cgroups[r];
+	lookup_release(&lk);
+	return r >= 0;
 }
 
 static struct lookup_pid *pid_entry(const struct rc_lookup *lk, int pid)

@@ -101,6 +101,14 @@ void lookup_release(struct rc_lookup *lk);
 void lookup_view_of(struct rc_lookup *lk, int pid, int inherit);
 /* Whether PID is looked at through a root of its own. */
 bool lookup_in_own_root(const struct rc_lookup *lk, int pid);
+/* For a process that is not traced (a core's, as the kernel hands it to
+ * its handler): its root opened O_PATH when it is not this machine's
+ * (another root or mount namespace), else -1, with *NS_FD its mount
+ * namespace held (-1 none: ours), which keeps that namespace's mounts
+ * (its volumes) after the process is gone; and the container its cgroup
+ * names, when that is not rootcause's own (false otherwise). */
+int lookup_open_root(int pid, int *ns_fd);
+bool lookup_container_now(int pid, struct container *out);
 /* The cgroup PID was in when it was looked at, as the container it names,
  * when not rootcause's own; NULL otherwise (or unknown). */
 const struct container *lookup_container(const struct rc_lookup *lk, int pid);
