@@ -151,6 +151,19 @@ static int session_ptrace(const struct session_opts *o, struct session_result *r
 			r = -1;
 			goto out;
 		}
+		for (size_t i = 0; i < o->nmore; i++) {
+			struct strbuf e2 = STRBUF_INIT;
+			int a = tracer_attach(tr, o->more_pids[i], &e2);
+			/* A process of the set that ended since it was listed is
+			 * no failure; any other is. */
+			if (a < 0 && a != -ESRCH) {
+				strbuf_adds(err, strbuf_str(&e2));
+				strbuf_release(&e2);
+				r = -1;
+				goto out;
+			}
+			strbuf_release(&e2);
+		}
 		start_timer(o->duration);
 		tracer_loop(tr);
 		alarm(0);
@@ -282,6 +295,8 @@ static struct watch *start_watch(const struct session_opts *o, struct spawn *hel
 		.held = held,
 		.name = o->argv ? o->argv[0] : NULL,
 		.pid = pid,
+		.more_pids = pid ? o->more_pids : NULL,
+		.nmore = pid ? o->nmore : 0,
 		.on_fatal = o->on_fatal_signal,
 		.user = o->user,
 		.hold_exits = o->on_stack != NULL,
@@ -471,6 +486,8 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		/* Diagnosis mode: what no trace prints may be summed. */
 		.sums = !o->printer,
 		.stacks = o->on_stack != NULL,
+		.cgroup_id = o->cgroup_id,
+		.cgroup_level = o->cgroup_level,
 	};
 	struct bpf_capture *bc;
 	struct spawn sp = { .errfd = -1 };
@@ -537,6 +554,13 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		if (follow_tree(bc, o->pid, c, &fl, 0, err) < 0) {
 			r = -1;
 			goto out;
+		}
+		for (size_t i = 0; i < o->nmore; i++) {
+			/* One ended since it was listed is passed over. */
+			struct strbuf e2 = STRBUF_INIT;
+			give_exec(&ws, o->more_pids[i]);
+			follow_tree(bc, o->more_pids[i], c, &fl, 0, &e2);
+			strbuf_release(&e2);
 		}
 		if (!o->follow)
 			bpf_replay_only(rp, o->pid);

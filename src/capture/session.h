@@ -50,6 +50,14 @@ struct session_opts {
 	size_t ring_bytes;	/* eBPF: the ring buffer; 0 the default */
 	char **argv;		/* the command to start, or NULL */
 	pid_t pid;		/* or the process to attach to */
+	/* attach: more processes to attach to besides PID (a cgroup's),
+	 * NMORE of them; one gone by then is passed over. */
+	const pid_t *more_pids;
+	size_t nmore;
+	/* attach --cgroup, eBPF: the cgroup whose programs are followed from
+	 * their exec too (bpf.h's cgroup_id, cgroup_level); 0 none. */
+	uint64_t cgroup_id;
+	unsigned cgroup_level;
 	double duration;	/* attach: seconds; 0 until a signal */
 	bool follow;		/* -f */
 	bool no_seccomp;	/* never install a filter */

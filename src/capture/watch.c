@@ -148,6 +148,15 @@ static void *watch_main(void *arg)
 		r = tracer_seize_held(w->tr, &w->held, w->o.name, &err);
 	else
 		r = tracer_attach(w->tr, w->o.pid, &err);
+	for (size_t i = 0; r == 0 && i < w->o.nmore; i++) {
+		struct strbuf e2 = STRBUF_INIT;
+		int a = tracer_attach(w->tr, w->o.more_pids[i], &e2);
+		if (a < 0 && a != -ESRCH) {
+			strbuf_adds(&err, strbuf_str(&e2));
+			r = a;
+		}
+		strbuf_release(&e2);
+	}
 	pthread_mutex_lock(&w->lock);
 	w->started = true;
 	w->ok = r == 0;

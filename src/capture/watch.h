@@ -44,6 +44,8 @@ struct watch_opts {
 	struct spawn *held;	/* a held child to seize and let go on, or NULL */
 	const char *name;	/* its command, for messages */
 	pid_t pid;		/* else the running process to seize */
+	const pid_t *more_pids;	/* and these (NMORE), passed over when gone */
+	size_t nmore;
 	capture_fatal_fn on_fatal;
 	void *user;
 	/* Each process's exit waits (up to 2 s) until the caller's thread

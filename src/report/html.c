@@ -565,6 +565,9 @@ static void title(struct strbuf *sb, const struct rc_report *r)
 		escs(sb, r->files[0]);
 	} else if (r->pid) {
 		strbuf_addf(sb, "pid %d", r->pid);
+	} else if (r->cgroup) {
+		strbuf_adds(sb, "cgroup ");
+		escs(sb, r->cgroup);
 	} else {
 		escs(sb, r->kind);
 	}

@@ -33,6 +33,10 @@ static void write_subject(struct json *j, const struct rc_report *r)
 		json_key(j, "pid");
 		json_int(j, r->pid);
 	}
+	if (r->cgroup) {
+		json_key(j, "cgroup");
+		json_string(j, r->cgroup);
+	}
 	string_list(j, "files", r->files);
 	if (r->files) {
 		json_key(j, "lines");

@@ -16,6 +16,10 @@ struct rc_report {
 	const char *kind;		/* "log", "run", "attach", "core", "stack" */
 	const char *const *command;	/* NULL-terminated, or NULL */
 	int pid;			/* attach/stack target; 0 none */
+	/* attach to a cgroup: its path from the cgroup root, and how many
+	 * processes it had then; NULL none. */
+	const char *cgroup;
+	size_t cgroup_procs;
 	const char *const *files;	/* NULL-terminated, or NULL */
 	uint64_t lines;			/* input lines read (logs) */
 	uint64_t skipped_lines;		/* lines that were not trace lines */

@@ -117,6 +117,11 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		strbuf_addf(sb, "attached to pid %d for %.1f s (", r->pid, r->seconds);
 		events_said(sb, r);
 		strbuf_adds(sb, "); detached, it runs on\n");
+	} else if (r->cgroup) {
+		strbuf_addf(sb, "attached to cgroup %s (%zu process%s) for %.1f s (", r->cgroup, r->cgroup_procs,
+			    r->cgroup_procs == 1 ? "" : "es", r->seconds);
+		events_said(sb, r);
+		strbuf_adds(sb, "); detached, they run on\n");
 	}
 	if (r->backend_fallback)
 		strbuf_addf(sb, "using ptrace, not eBPF: %s\n", r->backend_fallback);

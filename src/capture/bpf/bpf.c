@@ -134,6 +134,8 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 	c->skel->rodata->filter_calls = o && o->select;
 	c->skel->rodata->summing = sums;
 	c->skel->rodata->stacks = o && o->stacks;
+	c->skel->rodata->follow_cgroup = o ? o->cgroup_id : 0;
+	c->skel->rodata->follow_cgroup_level = o ? o->cgroup_level : 0;
 	c->skel->rodata->sigreturn_nr = SYS_rt_sigreturn;
 	c->skel->rodata->task_struct_btf_id = kb->task_struct_id;
 	c->skel->rodata->file_btf_id = kb->file_id;

@@ -55,6 +55,13 @@ struct bpf_capture_opts {
 	/* Where in the code: a stack record before each call a finding may
 	 * quote (record.h, RCB_STACK). */
 	bool stacks;
+	/* attach --cgroup: a process that execs inside this cgroup (v2), or
+	 * a cgroup below it, is followed from its exec (one that joined it
+	 * from outside: a runtime's exec into a container), as the kernel's
+	 * id of the cgroup (its directory's inode) and its depth below the
+	 * root; 0: none. Children are followed from their parent anyway. */
+	uint64_t cgroup_id;
+	unsigned cgroup_level;
 };
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err);

@@ -50,6 +50,11 @@ const volatile __u8 stacks;
  * whose ids are not the kernel's. */
 const volatile __u32 task_struct_btf_id;
 const volatile __u32 file_btf_id;
+/* attach --cgroup: the cgroup (v2) whose processes are followed from
+ * their exec, when an exec brings one in from outside (bpf.h's
+ * cgroup_id), and its depth; 0: none. */
+const volatile __u64 follow_cgroup;
+const volatile __u32 follow_cgroup_level;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -2209,9 +2214,19 @@ SEC("tp_btf/sched_process_exec")
 int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
 	__u32 tgid = BPF_CORE_READ(p, tgid);
+	__u8 one = 1;
 
-	if (!bpf_map_lookup_elem(&followed, &tgid))
-		return 0;
+	if (!bpf_map_lookup_elem(&followed, &tgid)) {
+		/* A program run in the followed cgroup by a process that
+		 * joined it from outside (crun exec, nsenter, a supervisor):
+		 * followed from here. The hook runs in P. */
+		if (!follow_cgroup || bpf_get_current_ancestor_cgroup_id(follow_cgroup_level) != follow_cgroup)
+			return 0;
+		if (bpf_map_update_elem(&followed, &tgid, &one, BPF_ANY) != 0) {
+			count(RCB_LOST_FOLLOW);
+			return 0;
+		}
+	}
 	/* P is the thread that exec'd: the hook runs in it. */
 	struct exec_state *x = bpf_task_storage_get(&execs, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!x)
