@@ -37,6 +37,8 @@ void lookup_release(struct rc_lookup *lk)
 		if (lk->roots[i].ns_fd >= 0)
 			close(lk->roots[i].ns_fd);
 		free(lk->roots[i].mountinfo);
+		free(lk->roots[i].uid_map);
+		free(lk->roots[i].gid_map);
 	}
 	free(lk->pids);
 	free(lk->cgroups);
@@ -49,11 +51,13 @@ void lookup_release(struct rc_lookup *lk)
 /* A /proc/PID/cgroup is a few lines; a cap for a hostile one. */
 #define CGROUP_FILE_MAX 8192
 
-static char *read_cgroup(const char *who)
+/* /proc/WHAT ("self/cgroup", "PID/uid_map"), at most CGROUP_FILE_MAX
+ * bytes; NULL when unreadable. */
+static char *read_proc_small(const char *what)
 {
-	char path[64];
+	char path[96];
 
-	snprintf(path, sizeof(path), "/proc/%s/cgroup", who);
+	snprintf(path, sizeof(path), "/proc/%s", what);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -74,9 +78,9 @@ static int cgroup_now(struct rc_lookup *lk, int pid)
 	char who[32];
 
 	if (!lk->own_cgroup)
-		lk->own_cgroup = read_cgroup("self");
-	snprintf(who, sizeof(who), "%d", pid);
-	char *text = read_cgroup(who);
+		lk->own_cgroup = read_proc_small("self/cgroup");
+	snprintf(who, sizeof(who), "%d/cgroup", pid);
+	char *text = read_proc_small(who);
 	struct container c, own;
 	int r = -1;
 	/* Compared as what they name: a v1 controller's path may differ
@@ -174,7 +178,15 @@ static int root_now(struct rc_lookup *lk, int pid)
 		return r < lk->nroots ? (int)r : -2;
 	}
 	struct lookup_root *nr = &lk->roots[lk->nroots++];
-	*nr = (struct lookup_root){ st.st_dev, st.st_ino, fd, NULL, other_ns, -1 };
+	*nr = (struct lookup_root){ st.st_dev, st.st_ino, fd, NULL, other_ns, -1, NULL, NULL };
+	/* Its ids, as its user namespace maps them. */
+	if (!same_ns(pid, "user")) {
+		char who[32];
+		snprintf(who, sizeof(who), "%d/uid_map", pid);
+		nr->uid_map = read_proc_small(who);
+		snprintf(who, sizeof(who), "%d/gid_map", pid);
+		nr->gid_map = read_proc_small(who);
+	}
 	/* Its mounts, while the process is there to show them. */
 	if (other_ns) {
 		nr->mountinfo = read_mountinfo(pid);
@@ -477,13 +489,44 @@ static bool host_name(bool user, unsigned id, struct strbuf *out)
 	return name != NULL;
 }
 
-/* A process in a root of its own names its ids by that root's files. */
+/* HOST through MAP's "INSIDE OUTSIDE COUNT" lines (a user namespace's
+ * uid_map), into *INSIDE; false when no line maps it. */
+static bool map_id(const char *map, unsigned host, unsigned *inside)
+{
+	for (const char *line = map; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		unsigned long long in, out, count;
+		if (sscanf(line, "%llu %llu %llu", &in, &out, &count) == 3 && host >= out && host - out < count) {
+			*inside = (unsigned)(in + (host - out));
+			return true;
+		}
+	}
+	return false;
+}
+
+bool lookup_id_inside(const struct rc_lookup *lk, int pid, bool user, unsigned host, unsigned *inside)
+{
+	const struct lookup_root *r = root_entry(lk, pid);
+	const char *map = r ? (user ? r->uid_map : r->gid_map) : NULL;
+
+	return map && map_id(map, host, inside) && *inside != host;
+}
+
+/* A process in a root of its own names its ids by that root's files,
+ * as its user namespace numbers them. */
 static bool id_name(const struct rc_lookup *lk, int pid, bool user, unsigned id, struct strbuf *out)
 {
+	unsigned inside;
+
 	if (lk->where == LOOKUP_ELSEWHERE)
 		return false;
-	if (root_of(lk, pid) >= 0)
-		return name_in(lk, pid, user ? "/etc/passwd" : "/etc/group", id, out);
+	if (root_of(lk, pid) >= 0) {
+		const struct lookup_root *r = root_entry(lk, pid);
+		const char *map = user ? r->uid_map : r->gid_map;
+		/* An id its namespace does not map is nobody's there. */
+		if (map && !map_id(map, id, &inside))
+			return false;
+		return name_in(lk, pid, user ? "/etc/passwd" : "/etc/group", map ? inside : id, out);
+	}
 	return host_name(user, id, out);
 }
 

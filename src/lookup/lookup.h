@@ -57,6 +57,10 @@ struct lookup_root {
 	 * root's directories), and the root alone would show what lies
 	 * under them. -1 none. */
 	int ns_fd;
+	/* In a user namespace other than ours (a rootless container): its
+	 * uid_map and gid_map ("INSIDE OUTSIDE COUNT" lines), read while the
+	 * process ran; NULL when ours. */
+	char *uid_map, *gid_map;
 };
 
 /* Roots told apart at most: past it a process is looked at through
@@ -132,8 +136,13 @@ ssize_t lookup_read(const struct rc_lookup *lk, int pid, const char *path, uint6
 /* PATH, a directory, without symbolic links (as PID's root resolves
  * them, and named inside that root), into OUT; false when unknown. */
 bool lookup_realpath(const struct rc_lookup *lk, int pid, const char *path, struct strbuf *out);
-/* The name of user UID (group GID) as PID's system knows it, added to
- * OUT; false when unknown. */
+/* The uid (group) this machine calls HOST as PID's user namespace calls
+ * it (a rootless container's 0 for this machine's 100000), in *INSIDE:
+ * true when the namespace has a map and it differs. */
+bool lookup_id_inside(const struct rc_lookup *lk, int pid, bool user, unsigned host, unsigned *inside);
+/* The name of user UID (group GID), this machine's id, as PID's system
+ * knows it (through its user namespace's map, in its root's files),
+ * added to OUT; false when unknown. */
 bool lookup_user(const struct rc_lookup *lk, int pid, uid_t uid, struct strbuf *out);
 bool lookup_group(const struct rc_lookup *lk, int pid, gid_t gid, struct strbuf *out);
 /* Which process holds a lock (flock, fcntl's record and OFD locks) on

@@ -495,16 +495,23 @@ static void cut_to(struct strbuf *sb, size_t at)
 	}
 }
 
-/* "uid 1001 ('bob')", the name as V's system knows it. */
+/* "uid 1001 ('bob')", the name as V's system knows it; in a user
+ * namespace (a rootless container), the id it has there: "uid 33
+ * ('www-data'; 100033 on this machine)". */
 static void add_uid(struct strbuf *sb, const struct pd_view *v, uid_t uid)
 {
-	strbuf_addf(sb, "uid %u", (unsigned)uid);
+	unsigned inside;
+	bool mapped = lookup_id_inside(v->lk, v->pid, true, (unsigned)uid, &inside);
+
+	strbuf_addf(sb, "uid %u", mapped ? inside : (unsigned)uid);
 	size_t at = sb->len;
 	strbuf_adds(sb, " ('");
 	if (lookup_user(v->lk, v->pid, uid, sb))
-		strbuf_adds(sb, "')");
+		strbuf_adds(sb, mapped ? "'" : "')");
 	else
 		cut_to(sb, at);
+	if (mapped)
+		strbuf_addf(sb, "%s%u on this machine)", sb->buf[sb->len - 1] == '\'' ? "; " : " (", (unsigned)uid);
 }
 
 /* "owned by uid 1001 ('bob'), mode 0755" for ST. */

@@ -256,6 +256,94 @@ static void through_a_namespace(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+/* A rootless container: a user namespace maps its ids onto a range of
+ * this machine's (0 -> 100000). A file this machine says uid 100033 owns
+ * is uid 33 there, named by the container's /etc/passwd; an id the map
+ * leaves out is nobody's there, whatever this machine calls it. */
+static void through_a_user_namespace(void **state)
+{
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("skipped: mapping a user namespace's ids needs root\n");
+		skip();
+	}
+	char jail[] = "/tmp/rc-userns.XXXXXX", p[600];
+	assert_non_null(mkdtemp(jail));
+	assert_int_equal(chmod(jail, 0755), 0);
+	snprintf(p, sizeof(p), "%s/etc", jail);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/etc/passwd", jail);
+	write_file(p, "root:x:0:0::/:/bin/sh\nwww-data:x:33:33::/var/www:/bin/sh\n", 0644);
+
+	int go[2], mapped[2], ready[2];
+	assert_int_equal(pipe(go), 0);
+	assert_int_equal(pipe(mapped), 0);
+	assert_int_equal(pipe(ready), 0);
+	pid_t child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		char c = 'x';
+		close(go[1]);
+		close(mapped[1]);
+		close(ready[0]);
+		if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
+			_exit(3);
+		/* Mapped by the parent before it goes on. */
+		if (write(ready[1], &c, 1) != 1 || read(mapped[0], &c, 1) != 1)
+			_exit(1);
+		if (chroot(jail) != 0 || chdir("/") != 0 || write(ready[1], &c, 1) != 1)
+			_exit(1);
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		_exit(0);
+	}
+	close(go[0]);
+	close(mapped[0]);
+	close(ready[1]);
+	char c;
+	int status;
+	if (read(ready[0], &c, 1) != 1) {
+		assert_int_equal(waitpid(child, &status, 0), child);
+		snprintf(p, sizeof(p), "rm -rf '%s'", jail);
+		assert_int_equal(system(p), 0);
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 3) {
+			print_message("skipped: no user namespace here\n");
+			skip();
+		}
+		fail_msg("the child could not make its namespace");
+	}
+	snprintf(p, sizeof(p), "/proc/%d/uid_map", (int)child);
+	write_file(p, "0 100000 65536\n", 0644);
+	snprintf(p, sizeof(p), "/proc/%d/gid_map", (int)child);
+	write_file(p, "0 100000 65536\n", 0644);
+	assert_int_equal(write(mapped[1], "x", 1), 1);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+
+	struct rc_lookup lk;
+	struct strbuf sb = STRBUF_INIT;
+	unsigned inside = 0;
+	lookup_init(&lk, LOOKUP_LIVE);
+	lookup_view_of(&lk, child, 0);
+	close(go[1]);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* Read while it ran: still so. */
+	assert_true(lookup_id_inside(&lk, child, true, 100033, &inside));
+	assert_int_equal(inside, 33);
+	assert_true(lookup_user(&lk, child, 100033, &sb));
+	assert_string_equal(sb.buf, "www-data");
+	strbuf_reset(&sb);
+	/* This machine's 33 is not mapped: nobody's there. */
+	assert_false(lookup_user(&lk, child, 33, &sb));
+	assert_false(lookup_id_inside(&lk, child, true, 33, &inside));
+	lookup_release(&lk);
+	strbuf_release(&sb);
+	close(mapped[1]);
+	close(ready[0]);
+	snprintf(p, sizeof(p), "rm -rf '%s'", jail);
+	assert_int_equal(system(p), 0);
+}
+
 /* Containers named from their cgroup files, as each engine and driver
  * writes them (examples from docker, podman, Kubernetes with containerd
  * and cri-o, systemd), on cgroup v2 and v1; a cgroup no engine made is
@@ -379,6 +467,7 @@ int main(void)
 		cmocka_unit_test(here_and_elsewhere),
 		cmocka_unit_test(through_a_root),
 		cmocka_unit_test(through_a_namespace),
+		cmocka_unit_test(through_a_user_namespace),
 		cmocka_unit_test(containers_from_cgroups),
 		cmocka_unit_test(vantage),
 	};
