@@ -233,6 +233,13 @@ static void gpu_finish(void *state, const struct rc_ctx *ctx, struct rc_findings
 		f = finding_add(out, "gpu-unavailable", RC_SEV_ERROR, RC_SEV_WARNING,
 				"no usable NVIDIA GPU: %s '%s' not found", what_library(lead->path), lead->path);
 
+	/* A container's own /dev, against this machine's: what it was not
+	 * given (live traces only: a log's machine is not this one). */
+	bool in_container = lookup_in_own_root(ctx->lookup, latest->pid);
+	struct stat host_st;
+	int host_has = in_container && lead->device ? lookup_stat(ctx->lookup, 0, lead->path, &host_st) : -1;
+	if (in_container && host_has == 1)
+		finding_now(f, lead->path);
 	f->pid = latest->pid;
 	finding_set(&f->syscall, lead->syscall);
 	f->err = lead->err;
@@ -255,6 +262,15 @@ static void gpu_finish(void *state, const struct rc_ctx *ctx, struct rc_findings
 		finding_setf(&f->advice, "install the CUDA runtime the program was built against (the CUDA toolkit, "
 			     "or the nvidia-cuda-runtime wheel for pip builds) and make it visible to the loader "
 			     "(LD_LIBRARY_PATH or ldconfig)");
+	else if (lead->device && lead->err == ENOENT && in_container && host_has == 1)
+		finding_setf(&f->advice, "this machine has '%s' but the container does not: start the container "
+			     "with the GPU (docker run --gpus all, or podman run --device nvidia.com/gpu=all with "
+			     "the NVIDIA Container Toolkit's CDI spec, nvidia-ctk cdi generate)", lead->path);
+	else if (lead->device && lead->err == ENOENT && in_container && host_has == 0)
+		finding_setf(&f->advice, "neither the container nor this machine has '%s': the NVIDIA driver is not "
+			     "loaded here (nvidia-smi on the host must work) before a container can be given the "
+			     "GPU; otherwise run the program on the CPU (e.g. CUDA_VISIBLE_DEVICES= or the "
+			     "program's device option)", lead->path);
 	else
 		finding_setf(&f->advice, "this machine shows no working NVIDIA driver: install it (nvidia-smi must "
 			     "work), or in a container start it with the GPU (docker run --gpus all, NVIDIA "
@@ -262,7 +278,6 @@ static void gpu_finish(void *state, const struct rc_ctx *ctx, struct rc_findings
 			     "or the program's device option)");
 	if (st->dropped > 0)
 		finding_setf(&f->message, "%lld more GPU-related failures not tracked", st->dropped);
-	(void)ctx;
 	free(v);
 }
 

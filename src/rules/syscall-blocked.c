@@ -318,6 +318,18 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	r->caps = r->has_caps ? e->live->caps : 0;
 }
 
+/* Whether the process had the capability R's call needs, as read live:
+ * 1 it had it, 0 it lacked it, -1 unknown (a log; no capability named). */
+static int had_cap(const struct rec *r)
+{
+	long long bit;
+
+	if (!r->has_caps || !r->cap || !xlat_value(&rc_xlat_caps, r->cap, strlen(r->cap), &bit) || bit < 0 ||
+	    bit > 63)
+		return -1;
+	return (r->caps >> bit) & 1 ? 1 : 0;
+}
+
 /* What the call was for, when that says more than its name. */
 static const char *purpose(const struct rec *r)
 {
@@ -421,10 +433,18 @@ static void summarize(struct strbuf *sb, const struct rec *r)
 		strbuf_addf(sb, "'%s' is not available (ENOSYS): %s", r->name,
 			    filtered(r) ? "a seccomp filter in place answers so" :
 					  "a seccomp filter or container profile answers so, or the kernel lacks it");
+	else if (filtered(r) && r->cap && had_cap(r) == 1)
+		strbuf_addf(sb, "'%s' was refused (EPERM) by a seccomp filter: the process had %s", r->name, r->cap);
+	else if (filtered(r) && r->cap && had_cap(r) == 0)
+		strbuf_addf(sb, "'%s' was refused (EPERM): the process lacked %s (a seccomp filter was in place too)",
+			    r->name, r->cap);
 	else if (filtered(r) && r->cap)
 		strbuf_addf(sb, "'%s' was refused (EPERM) by a seccomp filter, or for want of %s", r->name, r->cap);
 	else if (filtered(r))
 		strbuf_addf(sb, "'%s' was refused (EPERM) by a seccomp filter", r->name);
+	else if (unfiltered(r) && r->cap && had_cap(r) == 1)
+		strbuf_addf(sb, "'%s' was refused (EPERM) though the process had %s and no seccomp filter was in "
+			    "place: a security module (AppArmor, SELinux) or a kernel setting forbids it", r->name, r->cap);
 	else if (unfiltered(r) && r->cap)
 		strbuf_addf(sb, "'%s' was refused (EPERM): the process lacks %s", r->name, r->cap);
 	else if (unfiltered(r))
@@ -512,6 +532,17 @@ static void advise(struct rc_finding *f, const struct rec *r)
 		add_profile_advice(&sb, r);
 		if (!filtered(r))
 			strbuf_adds(&sb, "; outside a container, the kernel (uname -r) may be too old for it");
+	} else if (unfiltered(r) && r->cap && had_cap(r) == 1) {
+		strbuf_addf(&sb, "the capability is there, so a policy refused '%s': check the security module's "
+			    "log (journalctl -k or dmesg: apparmor=\"DENIED\", avc: denied; aa-status), and the "
+			    "container's profile (docker or podman run --security-opt apparmor=unconfined to test)",
+			    r->name);
+		if (r->setting)
+			strbuf_addf(&sb, "; the sysctl %s also decides", r->setting);
+	} else if (filtered(r) && r->cap && had_cap(r) == 0) {
+		add_cap_advice(&sb, r);
+	} else if (filtered(r) && r->cap && had_cap(r) == 1) {
+		add_profile_advice(&sb, r);
 	} else if (unfiltered(r)) {
 		if (r->cap)
 			add_cap_advice(&sb, r);

@@ -179,6 +179,60 @@ static void live_seccomp_facts(void **state)
 	rt_release(&t);
 }
 
+/* Issue 27: the capabilities a thread had when it was refused, read
+ * live, tell which reason it was: lacking the one the call needs, or
+ * having it while a filter or a security module said no. */
+static void refused_with_capability(struct rt *t, int pid, const char *name, bool has_admin)
+{
+	struct rc_live live = { .creds = { .uid = 0, .gid = 0, .ngroups = 0, .live = true },
+				.seccomp_mode = -1, .seccomp_filters = -1, .has_caps = true,
+				.caps = has_admin ? 1ULL << 21 : 0 };
+	struct rc_event e = rt_sys(t, pid, name, -1, EPERM);
+
+	e.live = &live;
+	rt_feed(t, &e);
+}
+
+static void live_capabilities(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	ok_call(&t, 100, "getpid", NULL, 100);
+	procs_set_seccomp(&t.eng.procs, 100, 0, 0);
+	refused_with_capability(&t, 100, "mount", true);
+	ok_call(&t, 200, "getpid", NULL, 200);
+	procs_set_seccomp(&t.eng.procs, 200, 2, 1);
+	refused_with_capability(&t, 200, "mount", true);
+	ok_call(&t, 300, "getpid", NULL, 300);
+	procs_set_seccomp(&t.eng.procs, 300, 2, 1);
+	refused_with_capability(&t, 300, "mount", false);
+	for (int pid = 100; pid <= 300; pid += 100)
+		rt_exit(&t, pid, 1);
+	rt_finish(&t);
+
+	const struct rc_finding *f = NULL;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *x = t.out.v[i];
+		if (strcmp(x->rule, "syscall-blocked") != 0)
+			continue;
+		if (x->pid == 100) {
+			assert_true(contains(x->summary, "though the process had CAP_SYS_ADMIN and no seccomp filter"));
+			assert_true(contains(x->advice, "apparmor"));
+		} else if (x->pid == 200) {
+			assert_true(contains(x->summary, "by a seccomp filter: the process had CAP_SYS_ADMIN"));
+			assert_true(contains(x->advice, "seccomp profile"));
+		} else if (x->pid == 300) {
+			assert_true(contains(x->summary, "the process lacked CAP_SYS_ADMIN (a seccomp filter was in place"));
+			assert_true(contains(x->advice, "--cap-add SYS_ADMIN"));
+		}
+		f = x;
+	}
+	assert_non_null(f);
+	assert_int_equal(rt_count(&t, "syscall-blocked"), 3);
+	rt_release(&t);
+}
+
 /* EPERM that an object's owner or the credentials model gives is not a
  * policy's: a setuid to another user, a signal to another's process, an
  * unlink in a sticky directory, setsid of a group leader. EACCES is the
@@ -461,6 +515,7 @@ int main(void)
 		cmocka_unit_test(clone3_eperm_is_the_cause),
 		cmocka_unit_test(fallbacks_are_notes),
 		cmocka_unit_test(live_seccomp_facts),
+		cmocka_unit_test(live_capabilities),
 		cmocka_unit_test(object_refusals_are_not_policy),
 		cmocka_unit_test(capabilities_named),
 		cmocka_unit_test(eacces_without_a_file),

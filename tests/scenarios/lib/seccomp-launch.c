@@ -29,6 +29,8 @@ static const struct {
 	{ "faccessat2", SYS_faccessat2 },
 	{ "membarrier", SYS_membarrier },
 	{ "io_uring_setup", SYS_io_uring_setup },
+	{ "unshare", SYS_unshare },
+	{ "mount", SYS_mount },
 };
 
 int main(int argc, char **argv)
