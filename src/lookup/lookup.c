@@ -48,12 +48,14 @@ void lookup_release(struct rc_lookup *lk)
 
 /* Cgroups told apart at most: past it a process is named by none. */
 #define LOOKUP_CGROUPS_MAX 64
-/* A /proc/PID/cgroup is a few lines; a cap for a hostile one. */
-#define CGROUP_FILE_MAX 8192
+/* A /proc/PID/cgroup or uid_map is a few lines: a cap for a hostile one. */
+#define PROC_SMALL_MAX 8192
+/* The most of a mount table kept (a host with thousands of mounts). */
+#define MOUNTINFO_MAX (1 << 20)
 
-/* /proc/WHAT ("self/cgroup", "PID/uid_map"), at most CGROUP_FILE_MAX
- * bytes; NULL when unreadable. */
-static char *read_proc_small(const char *what)
+/* /proc/WHAT ("self/cgroup", "PID/uid_map"), at most MAX bytes, as text;
+ * NULL when unreadable. */
+static char *read_proc(const char *what, size_t max)
 {
 	char path[96];
 
@@ -61,11 +63,20 @@ static char *read_proc_small(const char *what)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
-	char *text = xmalloc(CGROUP_FILE_MAX);
-	size_t len = 0;
-	ssize_t n;
-	while (len < CGROUP_FILE_MAX - 1 && (n = read(fd, text + len, CGROUP_FILE_MAX - 1 - len)) > 0)
+	size_t len = 0, cap = 4096;
+	char *text = xmalloc(cap + 1);
+	for (;;) {
+		if (len == cap) {
+			if (cap >= max)
+				break;
+			cap *= 2;
+			text = xrealloc(text, cap + 1);
+		}
+		ssize_t n = read(fd, text + len, cap - len);
+		if (n <= 0)
+			break;
 		len += (size_t)n;
+	}
 	close(fd);
 	text[len] = '\0';
 	return text;
@@ -78,9 +89,9 @@ static int cgroup_now(struct rc_lookup *lk, int pid)
 	char who[32];
 
 	if (!lk->own_cgroup)
-		lk->own_cgroup = read_proc_small("self/cgroup");
+		lk->own_cgroup = read_proc("self/cgroup", PROC_SMALL_MAX);
 	snprintf(who, sizeof(who), "%d/cgroup", pid);
-	char *text = read_proc_small(who);
+	char *text = read_proc(who, PROC_SMALL_MAX);
 	struct container c, own;
 	int r = -1;
 	/* Compared as what they name: a v1 controller's path may differ
@@ -102,9 +113,6 @@ static int cgroup_now(struct rc_lookup *lk, int pid)
 	return r;
 }
 
-/* The most of a mount table kept (a host with thousands of mounts). */
-#define MOUNTINFO_MAX (1 << 20)
-
 /* Whether /proc/PID/ns/NS is the namespace this process is in. */
 static bool same_ns(int pid, const char *ns)
 {
@@ -116,38 +124,6 @@ static bool same_ns(int pid, const char *ns)
 		return true;
 	snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
 	return stat(path, &ours) != 0 || (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino);
-}
-
-/* Up to MOUNTINFO_MAX bytes of /proc/PID/mountinfo ("self" for PID 0),
- * or NULL. */
-static char *read_mountinfo(int pid)
-{
-	char path[64];
-
-	if (pid > 0)
-		snprintf(path, sizeof(path), "/proc/%d/mountinfo", pid);
-	else
-		snprintf(path, sizeof(path), "/proc/self/mountinfo");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	size_t len = 0, cap = 65536;
-	char *text = xmalloc(cap + 1);
-	for (;;) {
-		if (len == cap) {
-			if (cap >= MOUNTINFO_MAX)
-				break;
-			cap *= 2;
-			text = xrealloc(text, cap + 1);
-		}
-		ssize_t n = read(fd, text + len, cap - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	text[len] = '\0';
-	return text;
 }
 
 /* The view PID has now: the index of its root in LK->ROOTS, -1 for this
@@ -183,13 +159,15 @@ static int root_now(struct rc_lookup *lk, int pid)
 	if (!same_ns(pid, "user")) {
 		char who[32];
 		snprintf(who, sizeof(who), "%d/uid_map", pid);
-		nr->uid_map = read_proc_small(who);
+		nr->uid_map = read_proc(who, PROC_SMALL_MAX);
 		snprintf(who, sizeof(who), "%d/gid_map", pid);
-		nr->gid_map = read_proc_small(who);
+		nr->gid_map = read_proc(who, PROC_SMALL_MAX);
 	}
 	/* Its mounts, while the process is there to show them. */
 	if (other_ns) {
-		nr->mountinfo = read_mountinfo(pid);
+		char who[32];
+		snprintf(who, sizeof(who), "%d/mountinfo", pid);
+		nr->mountinfo = read_proc(who, MOUNTINFO_MAX);
 		snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
 		nr->ns_fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
@@ -656,14 +634,13 @@ void lookup_vantage_release(struct lookup_vantage *v)
 	v->n = 0;
 }
 
-/* A + B as paths: "/" + "/x" is "/x", "/a" + "/" is "/a". */
+/* A + B as paths, B absolute: "/" + "/x" is "/x", "/a" + "/" is "/a". */
 static void path_join(struct strbuf *out, const char *a, const char *b)
 {
 	strbuf_reset(out);
-	strbuf_adds(out, strcmp(a, "/") == 0 ? "" : a);
+	if (strcmp(a, "/") != 0)
+		strbuf_adds(out, a);
 	if (strcmp(b, "/") != 0 || !out->len)
-		strbuf_adds(out, b[0] == '/' ? b : "/");
-	if (b[0] != '/' && strcmp(b, "/") != 0)
 		strbuf_adds(out, b);
 }
 
@@ -725,7 +702,7 @@ static bool host_of(const struct lookup_root *rt, int fd, const struct stat *st,
 	 * mount shows, and where this machine mounts that file system. */
 	const char *rest;
 	long id = mount_id(fd);
-	char *ours = ok || !rt->mountinfo || id < 0 ? NULL : read_mountinfo(0);
+	char *ours = ok || !rt->mountinfo || id < 0 ? NULL : read_proc("self/mountinfo", MOUNTINFO_MAX);
 	if (ours && mountinfo_find(rt->mountinfo, id, 0, 0, NULL, &root, &point) &&
 	    (rest = path_under(inside, point.buf)) != NULL) {
 		path_join(&fs, root.buf, rest);

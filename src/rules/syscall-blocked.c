@@ -78,9 +78,6 @@
 #define RULE_ID "syscall-blocked"
 /* (process, call, errno) records kept; more are counted. */
 #define MAX_RECS 64
-/* CAP_SYS_RESOURCE's bit in a capability set (linux/capability.h). */
-#define CAP_SYS_RESOURCE_BIT 24
-
 /* A fallback follows its refusal within this many calls of the thread. */
 #define FALLBACK_WINDOW 16
 
@@ -389,7 +386,7 @@ static void limit_words(struct strbuf *sb, const struct rec *r)
 /* A limit refused: which, and why, as far as the live facts tell. */
 static void summarize_limit(struct strbuf *sb, const struct rec *r)
 {
-	bool lacks = r->has_caps && !(r->caps & (1ULL << CAP_SYS_RESOURCE_BIT));
+	bool lacks = had_cap(r) == 0;
 
 	strbuf_adds(sb, "the process could not set ");
 	limit_words(sb, r);
@@ -406,7 +403,7 @@ static void summarize_limit(struct strbuf *sb, const struct rec *r)
 	}
 	if (lacks)
 		strbuf_adds(sb, "raising a hard limit needs CAP_SYS_RESOURCE, which the process lacked");
-	else if (r->has_caps && r->resource == RLIMIT_NOFILE)
+	else if (had_cap(r) == 1 && r->resource == RLIMIT_NOFILE)
 		strbuf_adds(sb, "the process had CAP_SYS_RESOURCE, so the sysctl fs.nr_open is below what it "
 			    "asked for");
 	else

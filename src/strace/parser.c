@@ -174,8 +174,6 @@ static int line_pid(struct strace_parser *p, struct source *s, const struct pref
 
 /* ---- pids of new processes ---- */
 
-/* E is the first event of its pid: the process whose fork-family call is
- * still unfinished (the latest, if several are), as the likely parent. */
 static bool is_fork(long nr)
 {
 	return nr == SYS_clone || nr == SYS_clone3 || nr == SYS_fork || nr == SYS_vfork;
@@ -217,6 +215,10 @@ static bool namespace_child(struct strace_parser *p, int pid, struct unseen_fork
 	return false;
 }
 
+/* E is the first event of its pid: the process whose fork-family call is
+ * still unfinished (the latest, if several are), as the likely parent;
+ * else the one whose fork returned a pid no line has shown (a pid
+ * namespace's number for E's pid). */
 static void note_first_event(struct strace_parser *p, struct rc_event *e)
 {
 	if (e->pid == 0 && e->kind == RC_EV_SYSCALL && e->ret_known && e->ret > 0 && is_fork(e->nr))
