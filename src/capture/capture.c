@@ -411,8 +411,9 @@ static void found_process(pid_t pid, struct rc_found *f, const char **argv, stru
 		for (size_t i = 0; i < sb->len && f->argc < RC_EVENT_MAX_ARGV; i += strlen(sb->buf + i) + 1)
 			argv[f->argc++] = sb->buf + i;
 	f->argv = f->argc ? argv : NULL;
-	f->exe = procfs_link(pid, "exe", exe) ? exe->buf : NULL;
-	f->cwd = procfs_link(pid, "cwd", cwd) ? cwd->buf : NULL;
+	/* As the process names them: inside its own root, if it has one. */
+	f->exe = procfs_link_inside(pid, "exe", exe) ? exe->buf : NULL;
+	f->cwd = procfs_link_inside(pid, "cwd", cwd) ? cwd->buf : NULL;
 
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);

@@ -239,6 +239,23 @@ bool procfs_link(pid_t pid, const char *link, struct strbuf *out)
 	return true;
 }
 
+bool procfs_link_inside(pid_t pid, const char *link, struct strbuf *out)
+{
+	struct strbuf root = STRBUF_INIT;
+
+	if (!procfs_link(pid, link, out))
+		return false;
+	if (procfs_link(pid, "root", &root) && strcmp(root.buf, "/") != 0 && out->len >= root.len &&
+	    strncmp(out->buf, root.buf, root.len) == 0 && (out->buf[root.len] == '/' || !out->buf[root.len])) {
+		memmove(out->buf, out->buf + root.len, out->len - root.len + 1);
+		out->len -= root.len;
+		if (!out->len)
+			strbuf_addc(out, '/');
+	}
+	strbuf_release(&root);
+	return true;
+}
+
 struct procfs_socks {
 	struct hmap by_inode;	/* inode -> char* description */
 };

@@ -19,6 +19,10 @@ int procfs_cmdline(pid_t pid, struct strbuf *out);
 /* The target of /proc/PID/LINK ("exe", "cwd", "fd/3") into OUT; false when
  * unreadable. */
 bool procfs_link(pid_t pid, const char *link, struct strbuf *out);
+/* The same, named as PID sees it: a process in a root of its own (a
+ * chroot, a container) has its cwd and exe under that root, which /proc
+ * names from this machine's ("/var/lib/x/rootfs/srv" is its "/srv"). */
+bool procfs_link_inside(pid_t pid, const char *link, struct strbuf *out);
 
 /* /proc/PID/status (about 1.5 KiB), at most SIZE - 1 bytes of it, into
  * BUF; false when unreadable. */
