@@ -18,6 +18,7 @@
 
 #include "capture/bpf/bpf.h"
 #include "capture/watch.h"
+#include "util/procfs.h"
 #include "util/util.h"
 #endif
 
@@ -277,6 +278,11 @@ static bool copies_unread(void *arg, pid_t tgid)
 	struct reader *rd = arg;
 	struct bpf_replay_copies seen;
 
+	/* A process with a view of its own (a chroot, a container) is
+	 * looked at through it while it lives (lookup.h): what it did is
+	 * handed on before it goes. */
+	if (procfs_own_view(tgid))
+		return true;
 	if (!bpf_replay_copies(rd->rp, tgid, &seen))
 		return true;
 	return bpf_capture_copies(rd->bc, seen.kernel_tgid) > seen.read;

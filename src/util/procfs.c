@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/procfs.h"
@@ -78,6 +79,22 @@ bool procfs_status_hex(const char *status, const char *key, uint64_t *out)
 		return false;
 	*out = v;
 	return true;
+}
+
+bool procfs_own_view(pid_t pid)
+{
+	char path[64];
+	struct stat theirs, ours;
+
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+	if (stat(path, &theirs) != 0 || stat("/", &ours) != 0)
+		return false;
+	if (theirs.st_dev != ours.st_dev || theirs.st_ino != ours.st_ino)
+		return true;
+	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
+	if (stat(path, &theirs) != 0 || stat("/proc/self/ns/mnt", &ours) != 0)
+		return false;
+	return theirs.st_dev != ours.st_dev || theirs.st_ino != ours.st_ino;
 }
 
 /* How deep PID's pid namespace is (NSpid's entries), with its numbers
