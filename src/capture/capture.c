@@ -466,6 +466,8 @@ void capture_found(struct capture *c, pid_t tid, pid_t tgid)
 	e.ts = -1;
 	e.dur = -1;
 	e.found = &f;
+	/* Its number in its own pid namespace, a container's. */
+	e.ns_pid = f.process ? procfs_ns_pid(tgid) : 0;
 	/* No event of the trace's: not counted, and no fork's child. */
 	c->o.on_event(c->o.user, &e);
 	free(fds);
