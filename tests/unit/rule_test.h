@@ -308,6 +308,22 @@ static inline bool analyze_log(const char *name, struct rt *t)
 	return true;
 }
 
+/* Parses TEXT (a whole log) and runs it through the engine into T, which
+ * it rt_init()s and finishes. */
+static inline void analyze_text(struct rt *t, const char *text)
+{
+	struct strace_parser *p = strace_parser_from_buffer(text, strlen(text));
+	struct strbuf err = STRBUF_INIT;
+	struct rc_event e;
+
+	rt_init(t);
+	while (strace_parser_next(p, &e, &err) > 0)
+		rt_feed(t, &e);
+	strace_parser_free(p);
+	strbuf_release(&err);
+	rt_finish(t);
+}
+
 /* The first finding of RULE (in rank order) with WORD in its summary
  * (NULL: any), or NULL: how the fixture tables name a finding. */
 static inline const struct rc_finding *rt_match(struct rt *t, const char *rule, const char *word)

@@ -19,21 +19,6 @@
 
 #define RULE "blocked-thread"
 
-/* Parse TEXT (a whole log) and run it through the engine into T. */
-static void analyze_text(struct rt *t, const char *text)
-{
-	struct strace_parser *p = strace_parser_from_buffer(text, strlen(text));
-	struct strbuf err = STRBUF_INIT;
-	struct rc_event e;
-
-	rt_init(t);
-	while (strace_parser_next(p, &e, &err) > 0)
-		rt_feed(t, &e);
-	strace_parser_free(p);
-	strbuf_release(&err);
-	rt_finish(t);
-}
-
 /* The finding of this rule about thread TID, or NULL. */
 static const struct rc_finding *about(struct rt *t, int tid)
 {

@@ -384,21 +384,6 @@ static void bounded(void **state)
 	rt_release(&t);
 }
 
-/* Parse TEXT (a whole log) and run it through the engine into T. */
-static void analyze_text(struct rt *t, const char *text)
-{
-	struct strace_parser *p = strace_parser_from_buffer(text, strlen(text));
-	struct strbuf err = STRBUF_INIT;
-	struct rc_event e;
-
-	rt_init(t);
-	while (strace_parser_next(p, &e, &err) > 0)
-		rt_feed(t, &e);
-	strace_parser_free(p);
-	strbuf_release(&err);
-	rt_finish(t);
-}
-
 /* Issue 27: podman's runtime raises the container's open-files limit
  * from a process that conmon's double fork left behind (its first half
  * exited 0 at once: it did not deal with the failure), after running
