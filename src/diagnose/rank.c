@@ -132,6 +132,12 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m, bool no_o
 		 * before it exec'd the program that failed is not a failure. */
 		bool failed = f->is_output ? procs_image_failed(m, f->pid, f->image, NULL)
 					   : procs_failed(m, f->pid, NULL);
+		/* A process that went on to exit 0 coped with what it met,
+		 * whatever its parent did later: gettext's look for an
+		 * optional charset.alias in 'conmon --version', before podman
+		 * failed of something else. */
+		if (!f->is_output && !f->symptom && f->pid && procs_succeeded(procs_leader(m, f->pid)))
+			failed = false;
 		f->failed = f->pid ? failed && !procs_passed_on(m, f->pid, f->seq) : any_failed;
 		/* An excerpt that ends before anything did: what nothing in it
 		 * recovered from is judged as if the program failed of it, since

@@ -1,6 +1,7 @@
 /* Ranking by causality, on a process model built from events and
  * findings made by hand (independent of what the rules emit). */
 #include <errno.h>
+#include <signal.h>
 
 #include "rule_test.h"
 
@@ -30,6 +31,40 @@ static void healthy_run_has_no_errors(void **state)
 	add(&l, "missing-file", 10, 1, true, "x.cfg");
 	rank_findings(&l, &t.eng.procs, false);
 	assert_int_equal(l.v[0]->effective, RC_SEV_INFO);
+	findings_release(&l);
+	rt_release(&t);
+}
+
+/* Issue 27: a child that went on to exit 0 coped with what it met, even
+ * when its parent failed later of something else (podman's 'conmon
+ * --version' and gettext's optional charset.alias); a child that failed
+ * did not. */
+static void a_child_that_exited_0_coped(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	struct rc_event e = rt_sys(&t, 10, "clone", 11, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 11, "openat", -1, ENOENT);
+	rt_feed(&t, &e);
+	rt_exit(&t, 11, 0);
+	e = rt_sys(&t, 10, "clone", 12, 0);
+	e.flags = SIGCHLD;
+	rt_feed(&t, &e);
+	e = rt_sys(&t, 12, "openat", -1, ENOENT);
+	rt_feed(&t, &e);
+	rt_exit(&t, 12, 1);
+	rt_exit(&t, 10, 126);
+
+	struct rc_findings l;
+	findings_init(&l);
+	struct rc_finding *coped = add(&l, "missing-file", 11, 2, true, "charset.alias");
+	struct rc_finding *failed = add(&l, "missing-file", 12, 5, true, "model.pt");
+	rank_findings(&l, &t.eng.procs, false);
+	assert_int_equal(coped->effective, RC_SEV_INFO);
+	assert_int_equal(failed->effective, RC_SEV_ERROR);
 	findings_release(&l);
 	rt_release(&t);
 }
@@ -114,6 +149,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(healthy_run_has_no_errors),
+		cmocka_unit_test(a_child_that_exited_0_coped),
 		cmocka_unit_test(echoed_and_late_failures_first),
 		cmocka_unit_test(output_before_the_failure_is_not_an_echo),
 		cmocka_unit_test(first_words_lead_among_outputs),
