@@ -91,14 +91,6 @@ static void write_subject(struct json *j, const struct rc_report *r)
 	json_end_object(j);
 }
 
-static void opt_key_string(struct json *j, const char *key, const char *v)
-{
-	if (v) {
-		json_key(j, key);
-		json_string(j, v);
-	}
-}
-
 /* The containers the processes ran in (run, attach). */
 static void write_containers(struct json *j, const struct rc_report *r)
 {
@@ -107,12 +99,12 @@ static void write_containers(struct json *j, const struct rc_report *r)
 	for (size_t i = 0; i < r->ncontainers; i++) {
 		const struct rc_report_container *c = &r->containers[i];
 		json_begin_object(j);
-		opt_key_string(j, "name", c->name);
-		opt_key_string(j, "engine", c->engine);
-		opt_key_string(j, "id", c->id);
-		opt_key_string(j, "pod", c->pod);
-		opt_key_string(j, "unit", c->unit);
-		opt_key_string(j, "cgroup", c->cgroup);
+		json_opt_string(j, "name", c->name);
+		json_opt_string(j, "engine", c->engine);
+		json_opt_string(j, "id", c->id);
+		json_opt_string(j, "pod", c->pod);
+		json_opt_string(j, "unit", c->unit);
+		json_opt_string(j, "cgroup", c->cgroup);
 		json_key(j, "pids");
 		json_begin_array(j);
 		for (size_t k = 0; k < c->npids; k++)
