@@ -148,16 +148,21 @@ static int session_ptrace(const struct session_opts *o, struct session_result *r
 	} else {
 		handle_stop_signals();
 		ignore_sigpipe();
-		if (tracer_attach(tr, o->pid, err) < 0) {
+		/* A process of a set (a cgroup's) that ended since it was
+		 * listed is passed over; any other failure fails, and so does
+		 * a set none of which is left. */
+		int a = tracer_attach(tr, o->pid, err);
+		size_t attached = a == 0;
+		if (a < 0 && !(a == -ESRCH && o->nmore)) {
 			r = -1;
 			goto out;
 		}
 		for (size_t i = 0; i < o->nmore; i++) {
 			struct strbuf e2 = STRBUF_INIT;
-			int a = tracer_attach(tr, o->more_pids[i], &e2);
-			/* A process of the set that ended since it was listed is
-			 * no failure; any other is. */
+			a = tracer_attach(tr, o->more_pids[i], &e2);
+			attached += a == 0;
 			if (a < 0 && a != -ESRCH) {
+				strbuf_reset(err);
 				strbuf_adds(err, strbuf_str(&e2));
 				strbuf_release(&e2);
 				r = -1;
@@ -165,6 +170,11 @@ static int session_ptrace(const struct session_opts *o, struct session_result *r
 			}
 			strbuf_release(&e2);
 		}
+		if (!attached) {
+			r = -1;
+			goto out;
+		}
+		strbuf_reset(err);
 		start_timer(o->duration);
 		tracer_loop(tr);
 		alarm(0);
@@ -548,7 +558,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	} else {
 		handle_stop_signals();
 		ignore_sigpipe();
-		if (kill(o->pid, 0) < 0 && errno == ESRCH) {
+		if (kill(o->pid, 0) < 0 && errno == ESRCH && !o->nmore) {
 			tracer_explain_attach(o->pid, ESRCH, err);	/* as the tracer says it */
 			r = -1;
 			goto out;
@@ -557,10 +567,12 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		 * first call it sees (a libpython already mapped is found by
 		 * the kernel's probe instead). */
 		give_exec(&ws, o->pid);
-		if (follow_tree(bc, o->pid, c, &fl, 0, err) < 0) {
+		/* A set's first process may have ended since it was listed. */
+		if (follow_tree(bc, o->pid, c, &fl, 0, err) < 0 && !o->nmore) {
 			r = -1;
 			goto out;
 		}
+		strbuf_reset(err);
 		for (size_t i = 0; i < o->nmore; i++) {
 			/* One ended since it was listed is passed over. */
 			struct strbuf e2 = STRBUF_INIT;

@@ -272,6 +272,14 @@ int tracer_attach(struct tracer *tr, pid_t pid, struct strbuf *err)
 				if (e == ESRCH && tid != pid)
 					continue;	/* a thread that just ended */
 				closedir(d);
+				/* Ending as it was listed (EPERM for an exiting
+				 * process): no process to attach to, and nothing
+				 * else of it attached yet, the leader being first
+				 * to fail. */
+				if (tid == pid && !added && passes == 0 && procfs_gone(pid)) {
+					tracer_explain_attach(pid, ESRCH, err);
+					return -ESRCH;
+				}
 				tracer_explain_attach(pid, e, err);
 				tracer_detach_all(tr);
 				return -e;

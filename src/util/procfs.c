@@ -81,6 +81,21 @@ bool procfs_status_hex(const char *status, const char *key, uint64_t *out)
 	return true;
 }
 
+bool procfs_gone(pid_t pid)
+{
+	char status[512];
+
+	if (!procfs_status(pid, status, sizeof(status)))
+		return true;
+	const char *s = strstr(status, "\nState:");
+	if (!s)
+		return false;
+	s += 7;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return *s == 'Z' || *s == 'X';
+}
+
 bool procfs_own_view(pid_t pid)
 {
 	char path[64];

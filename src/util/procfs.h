@@ -34,6 +34,9 @@ long procfs_status_long(const char *status, const char *key);
 int procfs_status_list(const char *status, const char *key, long long *out, int max);
 /* The hexadecimal value after KEY ("\nCapEff:"); false when there is none. */
 bool procfs_status_hex(const char *status, const char *key, uint64_t *out);
+/* PID is gone, or ending (a zombie, or dead): ptrace refuses to attach
+ * to an exiting process with EPERM, as if it were not allowed. */
+bool procfs_gone(pid_t pid);
 /* PID sees another root or mount namespace than this process (a chroot,
  * a container's): false when it does not, or it cannot be told. */
 bool procfs_own_view(pid_t pid);
