@@ -149,11 +149,11 @@ static void feed(struct capture *c, struct tracee *t, struct rc_event *e)
 		e->forked_by = th->forked_by;
 		/* Its parent's fork returned its pid in the parent's pid
 		 * namespace: the model names it by that too. */
-		int there = t->tid == t->tgid ? procfs_pid_seen_by(t->tgid, th->forked_by) : 0;
+		int there = 0;
+		if (t->tid == t->tgid)
+			e->ns_pid = procfs_ns_pid(t->tgid, th->forked_by, &there);
 		if (there > 0 && there != t->tgid)
 			e->forked_as = there;
-		if (t->tid == t->tgid)
-			e->ns_pid = procfs_ns_pid(t->tgid);
 		th->forked_by = 0;
 	}
 	c->events++;
@@ -467,7 +467,7 @@ void capture_found(struct capture *c, pid_t tid, pid_t tgid)
 	e.dur = -1;
 	e.found = &f;
 	/* Its number in its own pid namespace, a container's. */
-	e.ns_pid = f.process ? procfs_ns_pid(tgid) : 0;
+	e.ns_pid = f.process ? procfs_ns_pid(tgid, 0, NULL) : 0;
 	/* No event of the trace's: not counted, and no fork's child. */
 	c->o.on_event(c->o.user, &e);
 	free(fds);

@@ -148,33 +148,10 @@ static int session_ptrace(const struct session_opts *o, struct session_result *r
 	} else {
 		handle_stop_signals();
 		ignore_sigpipe();
-		/* A process of a set (a cgroup's) that ended since it was
-		 * listed is passed over; any other failure fails, and so does
-		 * a set none of which is left. */
-		int a = tracer_attach(tr, o->pid, err);
-		size_t attached = a == 0;
-		if (a < 0 && !(a == -ESRCH && o->nmore)) {
+		if (tracer_attach_set(tr, o->pid, o->more_pids, o->nmore, err) < 0) {
 			r = -1;
 			goto out;
 		}
-		for (size_t i = 0; i < o->nmore; i++) {
-			struct strbuf e2 = STRBUF_INIT;
-			a = tracer_attach(tr, o->more_pids[i], &e2);
-			attached += a == 0;
-			if (a < 0 && a != -ESRCH) {
-				strbuf_reset(err);
-				strbuf_adds(err, strbuf_str(&e2));
-				strbuf_release(&e2);
-				r = -1;
-				goto out;
-			}
-			strbuf_release(&e2);
-		}
-		if (!attached) {
-			r = -1;
-			goto out;
-		}
-		strbuf_reset(err);
 		start_timer(o->duration);
 		tracer_loop(tr);
 		alarm(0);

@@ -295,6 +295,34 @@ int tracer_attach(struct tracer *tr, pid_t pid, struct strbuf *err)
 	return 0;
 }
 
+int tracer_attach_set(struct tracer *tr, pid_t first, const pid_t *more, size_t n, struct strbuf *err)
+{
+	struct strbuf why = STRBUF_INIT;
+	size_t attached = 0;
+	int r = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		strbuf_reset(&why);
+		r = tracer_attach(tr, i ? more[i - 1] : first, &why);
+		attached += r == 0;
+		/* Gone: said only if none is left, as the first one gone. */
+		if (r == -ESRCH && !err->len)
+			strbuf_adds(err, strbuf_str(&why));
+		if (r < 0 && r != -ESRCH) {
+			strbuf_reset(err);
+			strbuf_adds(err, strbuf_str(&why));
+			break;
+		}
+	}
+	strbuf_release(&why);
+	if (r < 0 && r != -ESRCH)
+		return r;
+	if (!attached)
+		return -ESRCH;
+	strbuf_reset(err);
+	return 0;
+}
+
 static void explain_tracer_pid(pid_t pid, struct strbuf *out)
 {
 	char buf[2048];

@@ -116,6 +116,11 @@ int tracer_spawn_error(struct tracer *tr);
 /* Seize every thread of PID. Returns 0, or -errno with a message saying
  * why ptrace was refused and how to fix it in ERR. */
 int tracer_attach(struct tracer *tr, pid_t pid, struct strbuf *err);
+/* tracer_attach for a set of processes (a cgroup's): FIRST and the N of
+ * MORE. One that ended since it was listed (gone, or exiting) is passed
+ * over; any other failure ends it, as tracer_attach's does. Returns 0
+ * when at least one was attached, else -errno with ERR's line. */
+int tracer_attach_set(struct tracer *tr, pid_t first, const pid_t *more, size_t n, struct strbuf *err);
 
 /* Run until no tracee is left or *stop_flag is set. */
 void tracer_loop(struct tracer *tr);

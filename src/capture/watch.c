@@ -147,21 +147,7 @@ static void *watch_main(void *arg)
 	if (w->o.held)
 		r = tracer_seize_held(w->tr, &w->held, w->o.name, &err);
 	else
-		r = tracer_attach(w->tr, w->o.pid, &err);
-	/* A set's first process may have ended since it was listed. */
-	if (r == -ESRCH && w->o.nmore) {
-		r = 0;
-		strbuf_reset(&err);
-	}
-	for (size_t i = 0; r == 0 && i < w->o.nmore; i++) {
-		struct strbuf e2 = STRBUF_INIT;
-		int a = tracer_attach(w->tr, w->o.more_pids[i], &e2);
-		if (a < 0 && a != -ESRCH) {
-			strbuf_adds(&err, strbuf_str(&e2));
-			r = a;
-		}
-		strbuf_release(&e2);
-	}
+		r = tracer_attach_set(w->tr, w->o.pid, w->o.more_pids, w->o.nmore, &err);
 	pthread_mutex_lock(&w->lock);
 	w->started = true;
 	w->ok = r == 0;

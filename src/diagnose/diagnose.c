@@ -4,6 +4,7 @@
 #include "diagnose/diagnose.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,13 +171,16 @@ static bool changes_view(long nr)
 /* A live trace's processes are looked at through their own view (a
  * chroot, a container's root), taken while they are there to show it:
  * a child as its parent's fork returns it (given the parent's view if it
- * is gone already), a process the trace had not seen at its first call,
- * and any after a call that may have changed it. */
+ * is gone already; a thread, sharing its root, its parent's without a
+ * look), a process the trace had not seen at its first call, and any
+ * after a call that may have changed it. */
 static void follow_view(struct rc_diagnosis *d, const struct rc_event *e)
 {
 	if (e->kind != RC_EV_SYSCALL || e->pid <= 0)
 		return;
-	if (e->err == 0 && e->ret_known && e->ret > 0 && syscall_is(e->nr, CL_FORK))
+	if (e->err == 0 && e->ret_known && e->ret > 0 && syscall_is(e->nr, CL_FORK) && (e->flags & CLONE_FS))
+		lookup_view_share(&d->eng.lookup, (int)e->ret, e->pid);
+	else if (e->err == 0 && e->ret_known && e->ret > 0 && syscall_is(e->nr, CL_FORK))
 		lookup_view_of(&d->eng.lookup, (int)e->ret, e->pid);
 	else if ((e->err == 0 && e->ret_known && changes_view(e->nr)) || !procs_get(&d->eng.procs, e->pid))
 		lookup_view_of(&d->eng.lookup, e->pid, 0);
@@ -389,8 +393,8 @@ static void place_paths(struct rc_diagnosis *d, struct rc_findings *list)
 
 	for (size_t i = 0; i < list->count; i++) {
 		struct rc_finding *f = list->v[i];
-		int who = f->tid > 0 && lookup_in_own_root(&d->eng.lookup, f->tid) ? f->tid : f->pid;
-		if (!f->path || f->host_path || who <= 0 || !lookup_in_own_root(&d->eng.lookup, who))
+		int who = lookup_in_own_root(&d->eng.lookup, f->tid) ? f->tid : f->pid;
+		if (!f->path || f->host_path || !lookup_in_own_root(&d->eng.lookup, who))
 			continue;
 		strbuf_reset(&host);
 		if (lookup_host_path(&d->eng.lookup, who, f->path, &host) && strcmp(host.buf, f->path) != 0)

@@ -42,7 +42,6 @@ void lookup_release(struct rc_lookup *lk)
 	}
 	free(lk->pids);
 	free(lk->cgroups);
-	free(lk->own_cgroup);
 	memset(lk, 0, sizeof(*lk));
 }
 
@@ -53,33 +52,19 @@ void lookup_release(struct rc_lookup *lk)
 /* The most of a mount table kept (a host with thousands of mounts). */
 #define MOUNTINFO_MAX (1 << 20)
 
-/* /proc/WHAT ("self/cgroup", "PID/uid_map"), at most MAX bytes, as text;
- * NULL when unreadable. */
+/* /proc/WHAT ("self/cgroup", "PID/uid_map"), at most about MAX bytes, as
+ * text; NULL when unreadable. */
 static char *read_proc(const char *what, size_t max)
 {
 	char path[96];
+	struct strbuf sb = STRBUF_INIT;
 
 	snprintf(path, sizeof(path), "/proc/%s", what);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!procfs_read(path, &sb, max)) {
+		strbuf_release(&sb);
 		return NULL;
-	size_t len = 0, cap = 4096;
-	char *text = xmalloc(cap + 1);
-	for (;;) {
-		if (len == cap) {
-			if (cap >= max)
-				break;
-			cap *= 2;
-			text = xrealloc(text, cap + 1);
-		}
-		ssize_t n = read(fd, text + len, cap - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
 	}
-	close(fd);
-	text[len] = '\0';
-	return text;
+	return strbuf_detach(&sb);
 }
 
 /* PID's cgroup as an index in LK->CGROUPS, -1 for rootcause's own (or
@@ -88,18 +73,21 @@ static int cgroup_now(struct rc_lookup *lk, int pid)
 {
 	char who[32];
 
-	if (!lk->own_cgroup)
-		lk->own_cgroup = read_proc("self/cgroup", PROC_SMALL_MAX);
+	if (!lk->own_read) {
+		char *mine = read_proc("self/cgroup", PROC_SMALL_MAX);
+		lk->own_read = mine && container_from_cgroup(mine, &lk->own) ? 1 : -1;
+		free(mine);
+	}
+	if (lk->own_read < 0)
+		return -1;
 	snprintf(who, sizeof(who), "%d/cgroup", pid);
 	char *text = read_proc(who, PROC_SMALL_MAX);
-	struct container c, own;
+	struct container c;
 	int r = -1;
 	/* Compared as what they name: a v1 controller's path may differ
 	 * where the containers do not (a core handler, which the kernel
 	 * starts in the root cgroup). */
-	bool known = lk->own_cgroup && container_from_cgroup(lk->own_cgroup, &own);
-	if (known && text && container_from_cgroup(text, &c) &&
-	    (c.kind != own.kind || strcmp(c.cgroup, own.cgroup) != 0 || strcmp(c.id, own.id) != 0)) {
+	if (text && container_from_cgroup(text, &c) && strcmp(c.cgroup, lk->own.cgroup) != 0) {
 		size_t i = 0;
 		while (i < lk->ncgroups && strcmp(lk->cgroups[i].cgroup, c.cgroup) != 0)
 			i++;
@@ -111,19 +99,6 @@ static int cgroup_now(struct rc_lookup *lk, int pid)
 	}
 	free(text);
 	return r;
-}
-
-/* Whether /proc/PID/ns/NS is the namespace this process is in. */
-static bool same_ns(int pid, const char *ns)
-{
-	char path[64];
-	struct stat theirs, ours;
-
-	snprintf(path, sizeof(path), "/proc/%d/ns/%s", pid, ns);
-	if (stat(path, &theirs) != 0)
-		return true;
-	snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
-	return stat(path, &ours) != 0 || (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino);
 }
 
 /* The view PID has now: the index of its root in LK->ROOTS, -1 for this
@@ -141,7 +116,7 @@ static int root_now(struct rc_lookup *lk, int pid)
 		close(fd);
 		return -2;
 	}
-	bool other_ns = !same_ns(pid, "mnt");
+	bool other_ns = !procfs_same_ns(pid, "mnt");
 	if (st.st_dev == mine.st_dev && st.st_ino == mine.st_ino && !other_ns) {
 		close(fd);
 		return -1;
@@ -154,9 +129,9 @@ static int root_now(struct rc_lookup *lk, int pid)
 		return r < lk->nroots ? (int)r : -2;
 	}
 	struct lookup_root *nr = &lk->roots[lk->nroots++];
-	*nr = (struct lookup_root){ st.st_dev, st.st_ino, fd, NULL, other_ns, -1, NULL, NULL };
+	*nr = (struct lookup_root){ .dev = st.st_dev, .ino = st.st_ino, .fd = fd, .other_ns = other_ns, .ns_fd = -1 };
 	/* Its ids, as its user namespace maps them. */
-	if (!same_ns(pid, "user")) {
+	if (!procfs_same_ns(pid, "user")) {
 		char who[32];
 		snprintf(who, sizeof(who), "%d/uid_map", pid);
 		nr->uid_map = read_proc(who, PROC_SMALL_MAX);
@@ -237,6 +212,18 @@ void lookup_view_of(struct rc_lookup *lk, int pid, int inherit)
 		return;
 	lk->pids = xrealloc(lk->pids, (lk->npids + 1) * sizeof(*lk->pids));
 	lk->pids[lk->npids++] = (struct lookup_pid){ pid, r, cg };
+}
+
+void lookup_view_share(struct rc_lookup *lk, int child, int parent)
+{
+	const struct lookup_pid *pe = pid_entry(lk, parent);
+
+	if (lk->where != LOOKUP_LIVE || child <= 0 || pid_entry(lk, child) || !pe || lk->npids >= LOOKUP_PIDS_MAX)
+		return;
+	struct lookup_pid copy = *pe;
+	copy.pid = child;
+	lk->pids = xrealloc(lk->pids, (lk->npids + 1) * sizeof(*lk->pids));
+	lk->pids[lk->npids++] = copy;
 }
 
 const struct container *lookup_container(const struct rc_lookup *lk, int pid)
@@ -399,15 +386,7 @@ bool lookup_realpath(const struct rc_lookup *lk, int pid, const char *path, stru
 	bool ok = fd >= 0 && fd_path(fd, out) && fd_path(root, &top);
 	if (fd >= 0)
 		close(fd);
-	if (ok && strcmp(top.buf, "/") != 0) {
-		ok = strncmp(out->buf, top.buf, top.len) == 0 && (out->buf[top.len] == '/' || !out->buf[top.len]);
-		if (ok) {
-			memmove(out->buf, out->buf + top.len, out->len - top.len + 1);
-			out->len -= top.len;
-			if (!out->len)
-				strbuf_addc(out, '/');
-		}
-	}
+	ok = ok && procfs_name_inside(out, top.buf);
 	strbuf_release(&top);
 	return ok;
 }
@@ -644,19 +623,6 @@ static void path_join(struct strbuf *out, const char *a, const char *b)
 		strbuf_adds(out, b);
 }
 
-/* PATH minus its leading TOP ("/srv" off "/srv/x" is "/x"); NULL when
- * TOP does not lead it. */
-static const char *path_under(const char *path, const char *top)
-{
-	size_t n = strlen(top);
-
-	if (strcmp(top, "/") == 0)
-		return path;
-	if (strncmp(path, top, n) != 0 || (path[n] && path[n] != '/'))
-		return NULL;
-	return path[n] ? path + n : "/";
-}
-
 /* The mount id of the file FD is, from /proc/self/fdinfo; -1 unknown. */
 static long mount_id(int fd)
 {
@@ -704,9 +670,9 @@ static bool host_of(const struct lookup_root *rt, int fd, const struct stat *st,
 	long id = mount_id(fd);
 	char *ours = ok || !rt->mountinfo || id < 0 ? NULL : read_proc("self/mountinfo", MOUNTINFO_MAX);
 	if (ours && mountinfo_find(rt->mountinfo, id, 0, 0, NULL, &root, &point) &&
-	    (rest = path_under(inside, point.buf)) != NULL) {
+	    (rest = path_within(inside, point.buf)) != NULL) {
 		path_join(&fs, root.buf, rest);
-		if (mountinfo_find(ours, -1, major(st->st_dev), minor(st->st_dev), fs.buf, &root, &point) && (rest = path_under(fs.buf, root.buf))) {
+		if (mountinfo_find(ours, -1, major(st->st_dev), minor(st->st_dev), fs.buf, &root, &point) && (rest = path_within(fs.buf, root.buf))) {
 			path_join(out, point.buf, rest);
 			ok = same_file(out->buf, st);
 				}

@@ -85,10 +85,12 @@ struct rc_lookup {
 	} *pids;
 	size_t npids;
 	/* The cgroups seen that are not rootcause's, each as the container
-	 * it names (lookup/container.h), and rootcause's own /proc file. */
+	 * it names (lookup/container.h); and rootcause's own, read at the
+	 * first look (OWN_READ 1), or unknown (-1: no process is named). */
 	struct container *cgroups;
 	size_t ncgroups;
-	char *own_cgroup;
+	struct container own;
+	int own_read;
 };
 
 void lookup_init(struct rc_lookup *lk, enum lookup_where where);
@@ -103,6 +105,9 @@ void lookup_release(struct rc_lookup *lk);
  * process that could not be looked at (gone already) is given the view
  * of process INHERIT (its parent; 0 none). */
 void lookup_view_of(struct rc_lookup *lk, int pid, int inherit);
+/* LOOKUP_LIVE: CHILD shares PARENT's root and cwd (a thread, a clone
+ * with CLONE_FS), so its view is PARENT's, and nothing is read. */
+void lookup_view_share(struct rc_lookup *lk, int child, int parent);
 /* Whether PID is looked at through a root of its own. */
 bool lookup_in_own_root(const struct rc_lookup *lk, int pid);
 /* For a process that is not traced (a core's, as the kernel hands it to

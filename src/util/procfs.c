@@ -17,7 +17,7 @@
  * table from costing more than a moment. */
 #define NET_TABLE_MAX (8u << 20)
 
-static bool read_file(const char *path, struct strbuf *out, size_t max)
+bool procfs_read(const char *path, struct strbuf *out, size_t max)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -96,6 +96,18 @@ bool procfs_gone(pid_t pid)
 	return *s == 'Z' || *s == 'X';
 }
 
+bool procfs_same_ns(pid_t pid, const char *ns)
+{
+	char path[64];
+	struct stat theirs, ours;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/%s", (int)pid, ns);
+	if (stat(path, &theirs) != 0)
+		return true;
+	snprintf(path, sizeof(path), "/proc/self/ns/%s", ns);
+	return stat(path, &ours) != 0 || (theirs.st_dev == ours.st_dev && theirs.st_ino == ours.st_ino);
+}
+
 bool procfs_own_view(pid_t pid)
 {
 	char path[64];
@@ -104,12 +116,7 @@ bool procfs_own_view(pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
 	if (stat(path, &theirs) != 0 || stat("/", &ours) != 0)
 		return false;
-	if (theirs.st_dev != ours.st_dev || theirs.st_ino != ours.st_ino)
-		return true;
-	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", (int)pid);
-	if (stat(path, &theirs) != 0 || stat("/proc/self/ns/mnt", &ours) != 0)
-		return false;
-	return theirs.st_dev != ours.st_dev || theirs.st_ino != ours.st_ino;
+	return theirs.st_dev != ours.st_dev || theirs.st_ino != ours.st_ino || !procfs_same_ns(pid, "mnt");
 }
 
 /* How deep PID's pid namespace is (NSpid's entries), with its numbers
@@ -126,20 +133,21 @@ static int ns_pids(pid_t pid, long long *out, int max)
 /* Pid namespaces nest 32 deep at most (the kernel's MAX_PID_NS_LEVEL). */
 #define PID_NS_DEPTH 33
 
-int procfs_pid_seen_by(pid_t pid, pid_t other)
+/* Entry I of V (N of them) as a pid; 0 when there is none. */
+static int ns_entry(const long long *v, int n, int i)
 {
-	long long mine[PID_NS_DEPTH], theirs[PID_NS_DEPTH];
-	int n = ns_pids(pid, mine, PID_NS_DEPTH), depth = ns_pids(other, theirs, PID_NS_DEPTH);
-
-	return depth > 0 && depth <= n && mine[depth - 1] > 0 && mine[depth - 1] <= INT32_MAX ? (int)mine[depth - 1] : 0;
+	return i >= 0 && i < n && v[i] > 0 && v[i] <= INT32_MAX ? (int)v[i] : 0;
 }
 
-int procfs_ns_pid(pid_t pid)
+int procfs_ns_pid(pid_t pid, pid_t other, int *seen_by)
 {
-	long long v[PID_NS_DEPTH];
-	int n = ns_pids(pid, v, PID_NS_DEPTH);
+	long long mine[PID_NS_DEPTH], theirs[PID_NS_DEPTH];
+	int n = ns_pids(pid, mine, PID_NS_DEPTH);
 
-	return n > 1 && v[n - 1] > 0 && v[n - 1] <= INT32_MAX && v[n - 1] != pid ? (int)v[n - 1] : 0;
+	if (other > 0)
+		*seen_by = ns_entry(mine, n, ns_pids(other, theirs, PID_NS_DEPTH) - 1);
+	int inner = n > 1 ? ns_entry(mine, n, n - 1) : 0;
+	return inner != pid ? inner : 0;
 }
 
 /* /proc/PID/limits: a heading, then a line per resource in RLIMIT_*
@@ -250,7 +258,7 @@ int procfs_cmdline(pid_t pid, struct strbuf *out)
 	int n = 0;
 
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	if (!read_file(path, out, 1 << 16))
+	if (!procfs_read(path, out, 1 << 16))
 		return -1;
 	for (size_t i = 0; i < out->len; i++)
 		n += out->buf[i] == '\0';
@@ -271,19 +279,28 @@ bool procfs_link(pid_t pid, const char *link, struct strbuf *out)
 	return true;
 }
 
+bool procfs_name_inside(struct strbuf *path, const char *root)
+{
+	const char *inside = path_within(path->buf, root);
+
+	if (!inside)
+		return false;
+	if (inside != path->buf) {
+		size_t n = strlen(inside);
+		memmove(path->buf, inside, n + 1);
+		path->len = n;
+	}
+	return true;
+}
+
 bool procfs_link_inside(pid_t pid, const char *link, struct strbuf *out)
 {
 	struct strbuf root = STRBUF_INIT;
 
 	if (!procfs_link(pid, link, out))
 		return false;
-	if (procfs_link(pid, "root", &root) && strcmp(root.buf, "/") != 0 && out->len >= root.len &&
-	    strncmp(out->buf, root.buf, root.len) == 0 && (out->buf[root.len] == '/' || !out->buf[root.len])) {
-		memmove(out->buf, out->buf + root.len, out->len - root.len + 1);
-		out->len -= root.len;
-		if (!out->len)
-			strbuf_addc(out, '/');
-	}
+	if (procfs_link(pid, "root", &root))
+		procfs_name_inside(out, root.buf);
 	strbuf_release(&root);
 	return true;
 }
@@ -319,7 +336,7 @@ static void load_inet(struct procfs_socks *s, pid_t pid, const char *file, const
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/net/%s", (int)pid, file);
-	if (!read_file(path, buf, NET_TABLE_MAX))
+	if (!procfs_read(path, buf, NET_TABLE_MAX))
 		return;
 	char *line = strchr(buf->buf, '\n');	/* skip the header */
 	while (line && *++line) {
@@ -361,7 +378,7 @@ static void load_unix(struct procfs_socks *s, pid_t pid, struct strbuf *buf)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/net/unix", (int)pid);
-	if (!read_file(path, buf, NET_TABLE_MAX))
+	if (!procfs_read(path, buf, NET_TABLE_MAX))
 		return;
 	char *line = strchr(buf->buf, '\n');
 	while (line && *++line) {

@@ -19,6 +19,11 @@ int procfs_cmdline(pid_t pid, struct strbuf *out);
 /* The target of /proc/PID/LINK ("exe", "cwd", "fd/3") into OUT; false when
  * unreadable. */
 bool procfs_link(pid_t pid, const char *link, struct strbuf *out);
+/* PATH, as this machine names it, renamed as a process whose root is
+ * ROOT (as this machine names that) names it: "/var/lib/x/rootfs/srv"
+ * in root "/var/lib/x/rootfs" is "/srv". False, PATH unchanged, when
+ * PATH is outside ROOT. */
+bool procfs_name_inside(struct strbuf *path, const char *root);
 /* The same, named as PID sees it: a process in a root of its own (a
  * chroot, a container) has its cwd and exe under that root, which /proc
  * names from this machine's ("/var/lib/x/rootfs/srv" is its "/srv"). */
@@ -37,16 +42,21 @@ bool procfs_status_hex(const char *status, const char *key, uint64_t *out);
 /* PID is gone, or ending (a zombie, or dead): ptrace refuses to attach
  * to an exiting process with EPERM, as if it were not allowed. */
 bool procfs_gone(pid_t pid);
+/* The file at PATH (a /proc file: read until its end, at most about MAX
+ * bytes) into OUT; false when it cannot be opened. */
+bool procfs_read(const char *path, struct strbuf *out, size_t max);
+/* Whether PID is in this process's namespace of kind NS ("mnt",
+ * "user"); true also when that cannot be told. */
+bool procfs_same_ns(pid_t pid, const char *ns);
 /* PID sees another root or mount namespace than this process (a chroot,
  * a container's): false when it does not, or it cannot be told. */
 bool procfs_own_view(pid_t pid);
-/* PID's pid as process OTHER's pid namespace numbers it (the fork that
- * made PID returned that to a parent OTHER): from the NSpid lines of
- * both, the entry at OTHER's depth. 0 when unknown (either gone). */
-int procfs_pid_seen_by(pid_t pid, pid_t other);
 /* PID's pid in its own (innermost) pid namespace, a container's: NSpid's
- * last entry; 0 when it is PID itself, or unknown. */
-int procfs_ns_pid(pid_t pid);
+ * last entry; 0 when it is PID itself, or unknown. With OTHER > 0, also
+ * *SEEN_BY: PID's pid as process OTHER's pid namespace numbers it (what
+ * the fork that made PID returned to its parent OTHER), the entry at
+ * OTHER's depth; 0 when unknown (either gone). */
+int procfs_ns_pid(pid_t pid, pid_t other, int *seen_by);
 /* The hard limit of resource RES (RLIMIT_*) for thread TID, from
  * /proc/TID/limits: UINT64_MAX for "unlimited"; false when unknown. */
 bool procfs_limit_hard(pid_t tid, int res, uint64_t *out);

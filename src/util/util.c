@@ -58,6 +58,17 @@ const char *path_base(const char *path)
 	return s ? s + 1 : path;
 }
 
+const char *path_within(const char *path, const char *top)
+{
+	size_t n = strlen(top);
+
+	if (strcmp(top, "/") == 0)
+		return path;
+	if (strncmp(path, top, n) != 0 || (path[n] && path[n] != '/'))
+		return NULL;
+	return path[n] ? path + n : "/";
+}
+
 bool path_cut_deleted(char *path, size_t *n)
 {
 	static const char deleted[] = " (deleted)";

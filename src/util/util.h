@@ -44,6 +44,9 @@ void xoom(size_t n);
 
 /* The last component of PATH: what follows its last '/'. */
 const char *path_base(const char *path);
+/* What of PATH lies under directory TOP ("/srv" in "/srv/x": "/x";
+ * TOP itself: "/"; TOP "/": PATH), or NULL when TOP does not lead it. */
+const char *path_within(const char *path, const char *top);
 /* PATH (N bytes) as the kernel names an unlinked file in /proc ("/tmp/x
  * (deleted)"): cut back to the path, and true; else false. */
 bool path_cut_deleted(char *path, size_t *n);
