@@ -304,6 +304,10 @@ struct rc_event {
 	 * process's then, so its cwd and fds are known from its first call.
 	 * 0: none. */
 	int forked_by;
+	/* FORKED_BY is sure: its fork was the only one not yet returned (a
+	 * live capture knows the parent). With several pending, the latest
+	 * is a guess, which a fork's return may correct. */
+	bool forked_sure;
 	/* With FORKED_BY, when the fork returned another pid than this one:
 	 * the child's pid in its parent's pid namespace (a container's),
 	 * which the fork returned; 0 otherwise. */

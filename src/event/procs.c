@@ -73,6 +73,7 @@ void procs_resolve(struct rc_procs *m, struct rc_event *e)
 			struct rc_proc *child = proc_get_or_add(m, e->pid);
 			proc_inherit(m, child, parent, false, false);
 			child->forked_early = true;
+			child->forked_sure = e->forked_sure;
 			if (m->nearly == RC_PROCS_EARLY) {
 				memmove(m->early, m->early + 1, sizeof(m->early) - sizeof(m->early[0]));
 				m->nearly--;
@@ -125,7 +126,11 @@ static void set_str(char **dst, const char *src)
 
 /* The child PARENT's fork took early that still waits for the fork's
  * return, when the fork returned CHILD_PID, a pid the log never showed:
- * the child's pid in a pid namespace of its own. NULL when none. */
+ * the child's pid in a pid namespace of its own. NULL when none. Only a
+ * child taken surely (its parent's fork the only one then waiting): with
+ * several waiting, the child may be another's (podman's thread shown
+ * while conmon's fork of crun waited), and crun's pid, which the log
+ * shows next, is no alias of it. */
 static struct rc_proc *early_child(struct rc_procs *m, const struct rc_proc *parent, int child_pid)
 {
 	size_t n = 0;
@@ -136,7 +141,7 @@ static struct rc_proc *early_child(struct rc_procs *m, const struct rc_proc *par
 		if (!c || !c->forked_early)
 			continue;
 		m->early[n++] = m->early[i];
-		if (c->ppid == parent->leader && !c->is_thread && c->pid != child_pid)
+		if (c->ppid == parent->leader && !c->is_thread && c->forked_sure && c->pid != child_pid)
 			found = c;
 	}
 	m->nearly = n;
@@ -178,6 +183,17 @@ static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct
 		restamp_thread_output(m, child_pid, procs_leader(m, parent->pid));
 	child->forked_early = false;
 	proc_inherit(m, child, parent, thread, share);
+}
+
+const char *procs_program(const struct rc_procs *m, int pid)
+{
+	const struct rc_proc *p = procs_leader(m, pid);
+
+	if (p && p->exe && p->exe[0])
+		return path_base(p->exe);
+	if (p && p->argc > 0 && p->argv[0] && p->argv[0][0])
+		return path_base(p->argv[0]);
+	return NULL;
 }
 
 /* An exec of a descriptor (fexecve: "/dev/fd/3", "/proc/self/fd/3", an

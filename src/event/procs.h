@@ -107,6 +107,9 @@ struct rc_proc {
 	/* Taken as a child of its parent before the parent's fork returned
 	 * (the event's forked_by), and not yet confirmed by that fork. */
 	bool forked_early;
+	/* That parent was sure (event.h, forked_sure), not the latest of
+	 * several forks then waiting. */
+	bool forked_sure;
 	/* The leader's record holds the process's: glibc's setuid and friends
 	 * change every thread. */
 	struct rc_creds creds;
@@ -282,6 +285,10 @@ bool procs_descends(const struct rc_procs *m, int pid, int ancestor);
 bool procs_below(const struct rc_procs *m, int pid, int ancestor);
 /* True when any process ended with a non-zero status or a signal. */
 bool procs_any_failed(const struct rc_procs *m);
+/* The name of the program PID's process runs ("crun"): its exec'd
+ * path's last component (strace prints paths whole but cuts argv strings
+ * at -s), else argv[0]'s; NULL when the trace shows neither. */
+const char *procs_program(const struct rc_procs *m, int pid);
 
 /* Flush an unterminated stdout/stderr line into the output ring. */
 void procs_flush_output(struct rc_procs *m);

@@ -161,18 +161,23 @@ bool join_is_fork(const struct pending *pd)
 	return is_fork_call(pd->text.buf + pd->body, pd->text.len - pd->body);
 }
 
-const struct pending *join_latest_fork(const struct join *p, int pid)
+const struct pending *join_latest_fork(const struct join *p, int pid, bool *alone)
 {
 	const struct pending *best = NULL;
+	size_t n = 0;
 
 	for (size_t i = 0; p->pending.count && i <= p->pending.mask; i++) {
 		const struct imap_slot *sl = &p->pending.s[i];
 		if (!sl->used || sl->key == pid)
 			continue;
 		const struct pending *pd = sl->val;
-		if (join_is_fork(pd) && (!best || pd->order > best->order))
+		if (!join_is_fork(pd))
+			continue;
+		n++;
+		if (!best || pd->order > best->order)
 			best = pd;
 	}
+	*alone = n == 1;
 	return best;
 }
 

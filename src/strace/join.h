@@ -57,8 +57,9 @@ struct pending *join_oldest(struct join *j);
 void join_move(struct join *j, struct pending *pd, int pid);
 /* Whether PD is a fork-family call (clone, clone3, fork, vfork). */
 bool join_is_fork(const struct pending *pd);
-/* The latest fork-family call waiting in a pid other than PID, or NULL. */
-const struct pending *join_latest_fork(const struct join *j, int pid);
+/* The latest fork-family call waiting in a pid other than PID, or NULL;
+ * *ALONE: it is the only one waiting. */
+const struct pending *join_latest_fork(const struct join *j, int pid, bool *alone);
 /* At the end of the input: the calls never resumed, oldest first, one a
  * call (each stays valid until it is dropped); NULL after the last. */
 struct pending *join_flush_next(struct join *j);

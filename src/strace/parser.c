@@ -232,10 +232,12 @@ static void note_first_event(struct strace_parser *p, struct rc_event *e)
 		imap_init(&p->seen);
 	}
 	*imap_put(&p->seen, e->pid) = p;
-	const struct pending *best = join_latest_fork(&p->join, e->pid);
+	bool alone;
+	const struct pending *best = join_latest_fork(&p->join, e->pid, &alone);
 	struct unseen_fork u;
 	if (best) {
 		e->forked_by = best->pid;
+		e->forked_sure = alone;
 	} else if (e->pid > 0 && namespace_child(p, e->pid, &u)) {
 		e->forked_by = u.parent;
 		e->forked_as = u.child;

@@ -892,7 +892,8 @@ static void procfs_unlinked_file(void **state)
  * fork's line ends before the child's first (the pid then unseen), or is
  * resumed after it (the child taken early), the child is the fork's, no
  * process is made of the namespace's number, and that number is its
- * ns_pid. A fork whose child shows up under its own pid is no alias. */
+ * ns_pid. A fork whose child shows up under its own pid is no alias, nor
+ * is one whose child was guessed among several forks waiting. */
 static const char ns_fork_first[] =
 	"500 unshare(CLONE_NEWNS|CLONE_NEWPID) = 0\n"
 	"500 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, child_tidptr=0x7f) = 501\n"
@@ -922,6 +923,25 @@ static const char plain_forks[] =
 	"602 +++ exited with 0 +++\n"
 	"600 +++ exited with 0 +++\n";
 
+/* Two forks waiting at once (a podman run, from a real trace): podman's
+ * thread 335 starts a thread, conmon (380) forks crun. The new thread's
+ * first line comes while both wait, and is taken for the child of the
+ * latest, conmon's: a guess. conmon's fork then returns 382, which no
+ * line has shown yet: crun, not the guessed child under another number.
+ * crun's first line follows; then podman's fork returns the thread. */
+static const char two_forks_waiting[] =
+	"333 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD) = 380\n"
+	"335 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS"
+	"|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f, parent_tid=0x7f, exit_signal=0, stack=0x7f, "
+	"stack_size=0x7ff, tls=0x7f} <unfinished ...>\n"
+	"380 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>\n"
+	"381 mmap(NULL, 134217728, PROT_NONE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE, -1, 0) = 0x7f3963600000\n"
+	"380 <... clone resumed>, child_tidptr=0x7f) = 382\n"
+	"382 execve(\"/usr/bin/crun\", [\"/usr/bin/crun\", \"create\"], 0x7f /* 7 vars */) = 0\n"
+	"335 <... clone3 resumed> => {parent_tid=[381]}, 88) = 381\n"
+	"382 exit_group(1)                     = ?\n"
+	"382 +++ exited with 1 +++\n";
+
 static void namespace_fork_numbers(void **state)
 {
 	(void)state;
@@ -944,6 +964,19 @@ static void namespace_fork_numbers(void **state)
 	assert_int_equal(procs_get(&t.eng.procs, 601)->ns_pid, 0);
 	assert_int_equal(procs_get(&t.eng.procs, 602)->ppid, 600);
 	assert_int_equal(procs_get(&t.eng.procs, 602)->ns_pid, 0);
+	rt_release(&t);
+
+	rt_init(&t);
+	feed_log(&t, two_forks_waiting);
+	const struct rc_proc *crun = procs_get(&t.eng.procs, 382);
+	assert_non_null(crun);
+	assert_int_equal(crun->ppid, 380);
+	assert_int_equal(crun->ns_pid, 0);
+	const struct rc_proc *thread = procs_get(&t.eng.procs, 381);
+	assert_non_null(thread);
+	assert_true(thread->is_thread);
+	assert_int_equal(thread->ns_pid, 0);
+	assert_ptr_equal(procs_leader(&t.eng.procs, 381), procs_leader(&t.eng.procs, 335));
 	rt_release(&t);
 }
 
