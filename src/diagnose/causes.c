@@ -12,7 +12,9 @@
  *     process and signal explains: a crash rule, bad-file-mapping,
  *     out-of-memory's OOM kill;
  *  2. the program's words (error-message), by how surely they are about a
- *     cause: their own line names its subject (its echo words), quotes the
+ *     cause: they quote a child's words whole (a runtime's front end
+ *     passing on the runtime's message: the child's words are the cause
+ *     here), their own line names its subject (its echo words), quotes the
  *     error of a call that failed in that process or below it ("No such
  *     file or directory", Python's "[Errno 2]"), or a line quoted with them
  *     names it; an abort's own words ("Assertion ... failed", an uncaught
@@ -28,18 +30,23 @@
  *     the sender's own subtree: the supervisor stopping the rest after a
  *     child failed, whether the signal killed them (crashed) or their
  *     handler exited non-zero on it (nonzero-exit with the sender: a
- *     postmaster's SIGQUIT); and a process's death by its own kill of its
- *     group, under the death of the victim it named first;
+ *     postmaster's SIGQUIT); a process's death by its own kill of its
+ *     group, under the death of the victim it named first; and a child
+ *     killed by a parent that then failed, under the parent's failure;
  *  5. a thread blocked waiting for a peer that a failed lookup or connect
  *     of its process names: why it waits;
  *  6. in the order the processes ended: the words of a process after one
- *     of its children failed are its report of that failure; the exit
- *     status of a process follows from the cause its last words were
- *     about, else the best cause in its subtree, else a child's failure it
- *     passed on.
+ *     of its children failed are its report of that failure, and words
+ *     about nothing found, of a process its parent ran after another
+ *     child had failed, are about that failure's aftermath (a runtime's
+ *     cleanup command); the exit status of a process follows from the
+ *     cause its last words were about, else the best cause in its
+ *     subtree, else a child's failure it passed on.
  * A consequence is linked to a cause, never to another consequence, so no
  * loop can form. Without a cause the program's last words stand as the
- * cause, and without those the exit status itself.
+ * cause, and without those the exit status itself. Last, a process whose
+ * last words report another's failure is settled: what it met itself and
+ * named nowhere was not why it failed (settle_explained).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -188,6 +195,98 @@ static struct rc_finding *abort_explained(const struct links *l, int pid)
 	return NULL;
 }
 
+/* Words that quote a child's words whole: "Error: OCI runtime error:
+ * crun: cgroups in hybrid mode not supported ..." is podman passing on
+ * what crun said. Short lines are too common to tell. */
+#define QUOTE_MIN 16
+
+static struct rc_finding *quoted_words(const struct links *l, const struct rc_finding *e)
+{
+	for (size_t k = 0; k < l->n; k++) {
+		struct rc_finding *c = l->v[k];
+		if (c != e && c->is_output && c->seq <= e->seq && c->message && e->message &&
+		    strlen(c->message) >= QUOTE_MIN && procs_below(l->m, c->pid, e->pid) &&
+		    strstr(e->message, c->message))
+			return c;
+	}
+	return NULL;
+}
+
+/* The last failure (exit or crash) strictly below process P before SEQ. */
+static struct rc_finding *child_failure(const struct links *l, int p, uint64_t seq)
+{
+	for (size_t k = l->nends; k-- > 0;) {
+		struct rc_finding *y = l->ends[k];
+		if (y->seq < seq && procs_below(l->m, y->pid, p))
+			return y;
+	}
+	return NULL;
+}
+
+/* A failure below process P, one that failed the run, after AFTER and
+ * before BEFORE. */
+static bool child_failed_between(const struct links *l, int p, uint64_t after, uint64_t before)
+{
+	for (size_t k = 0; k < l->nends; k++) {
+		const struct rc_finding *y = l->ends[k];
+		if (y->seq > after && y->seq < before && y->effective == RC_SEV_ERROR && procs_below(l->m, y->pid, p))
+			return true;
+	}
+	return false;
+}
+
+/* P exited with the status C ended with (a shell's 128+N for a death by
+ * signal N). */
+static bool passes_status(const struct rc_proc *c, const struct rc_proc *p)
+{
+	return c->ended && (c->exited ? c->exit_code == p->exit_code : 128 + c->signo == p->exit_code);
+}
+
+/* The failure (an exit, a death) of a child of its parent that process
+ * PID's parent passed on as its own, when that child had failed before
+ * PID started: PID ran as its parent's handling of that failure (conmon
+ * runs podman's `container cleanup`, its exit command, after crun
+ * failed, and exits with crun's status), and what befell it there is
+ * that failure's aftermath. A supervisor's next try is not: the
+ * supervisor passes on the last try's status, the next try's own. */
+static struct rc_finding *aftermath_of(const struct links *l, int pid)
+{
+	const struct rc_proc *q = procs_leader(l->m, pid);
+	const struct rc_proc *p = q && q->has_parent ? procs_get(l->m, q->ppid) : NULL;
+
+	if (!p || !p->ended || !p->exited || p->exit_code == 0 || passes_status(q, p))
+		return NULL;
+	for (size_t k = 0; k < l->nends; k++) {
+		struct rc_finding *y = l->ends[k];
+		const struct rc_proc *c = procs_leader(l->m, y->pid);
+		if (!c || c == q || !c->has_parent || c->ppid != p->pid || !c->ended || c->end_seq >= q->first_seq ||
+		    y->effective != RC_SEV_ERROR)
+			continue;
+		if (passes_status(c, p))
+			return y;
+	}
+	return NULL;
+}
+
+/* The last failure below E's process, before E, of a program E's words
+ * name followed by a colon, as programs name the one that failed them. */
+static struct rc_finding *named_child_failure(const struct links *l, const struct rc_finding *e)
+{
+	const char *text = e->message ? e->message : e->summary;
+
+	for (size_t k = l->nends; k-- > 0 && text;) {
+		struct rc_finding *y = l->ends[k];
+		if (y->seq > e->seq || y->effective != RC_SEV_ERROR || !procs_below(l->m, y->pid, e->pid))
+			continue;
+		const char *name = procs_program(l->m, y->pid);
+		size_t n = name ? strlen(name) : 0;
+		for (const char *at = n ? strstr(text, name) : NULL; at; at = strstr(at + 1, name))
+			if ((at == text || at[-1] == ' ') && at[n] == ':')
+				return y;
+	}
+	return NULL;
+}
+
 /* 2. */
 static void link_echoes(struct links *l)
 {
@@ -195,6 +294,9 @@ static void link_echoes(struct links *l)
 		struct rc_finding *e = l->v[i];
 		if (!e->is_output)
 			continue;
+		struct rc_finding *q = quoted_words(l, e);
+		if (q)
+			link_to(e, q);
 		for (enum about how = 0; how < ABOUT_COUNT && !e->cause; how++)
 			for (size_t k = 0; k < l->n && !e->cause; k++) {
 				struct rc_finding *c = l->v[k];
@@ -208,6 +310,13 @@ static void link_echoes(struct links *l)
 				if (words_about(l->m, e, c, how))
 					link_to(e, c);
 			}
+		/* Words that name a program below the process that failed
+		 * ("Error: OCI runtime error: crun: ...", "xargs: grep: exited
+		 * with status 255") are about that failure, even when -s cut
+		 * off what the program said. */
+		struct rc_finding *y = e->cause ? NULL : named_child_failure(l, e);
+		if (y)
+			link_to(e, y);
 		/* An abort's words are the crash's own report. */
 		struct rc_finding *a = e->cause ? NULL : abort_explained(l, e->pid);
 		if (a)
@@ -219,12 +328,19 @@ static void link_echoes(struct links *l)
 		 * parent's words after a child failed: step 5.) Not a call of
 		 * a program the process ran before it exec'd the one that
 		 * spoke: that was another program. */
+		/* Words of a process its parent ran while failing. */
+		y = e->cause ? NULL : aftermath_of(l, e->pid);
+		if (y)
+			link_to(e, y);
 		bool last_image = e->image == procs_image(l->m, e->pid);
+		/* Unless a child failed since: the words then report the
+		 * child's failure, the later one (step 6). */
 		for (size_t k = 0; k < l->n && !e->cause; k++) {
 			struct rc_finding *c = l->v[k];
 			if (c != e && !c->is_output && !c->symptom && c->near_exit && c->effective == RC_SEV_ERROR &&
 			    c->seq <= e->seq && leader_of(l->m, c->pid) == leader_of(l->m, e->pid) &&
-			    !(last_image && procs_before_image(l->m, e->pid, c->seq)))
+			    !(last_image && procs_before_image(l->m, e->pid, c->seq)) &&
+			    !child_failed_between(l, leader_of(l->m, e->pid), c->seq, e->seq))
 				link_to(e, c);
 		}
 	}
@@ -289,21 +405,46 @@ static void link_sent_signals(struct links *l)
 					continue;
 				link_to(x, c);
 			}
+		/* A parent that killed its child and then failed itself
+		 * (crun's SIGKILL to the container's process it had begun,
+		 * before it says why it gave up): the parent's failure, its
+		 * words else its exit, is why the child died. Not a time-out
+		 * (a kill after waiting for the child, or when a timer went
+		 * off): the child's slowness is the failure then. */
+		if (!x->cause && !x->timed_out && procs_below(l->m, x->pid, sender) &&
+		    procs_failed(l->m, sender, NULL))
+			for (int pass = 0; pass < 2 && !x->cause; pass++)
+				for (size_t k = 0; k < l->n && !x->cause; k++) {
+					struct rc_finding *c = l->v[k];
+					if (c->seq >= x->seq && leader_of(l->m, c->pid) == sender &&
+					    (pass == 0 ? c->is_output : c->symptom))
+						link_to(x, c);
+				}
 	}
 }
 
-/* The last failure (exit or crash) strictly below process P before SEQ. */
-static struct rc_finding *child_failure(const struct links *l, int p, uint64_t seq)
+/* The last failure below P's parent, outside P, before P started: what
+ * its parent had met when it ran P. */
+static struct rc_finding *sibling_failure(const struct links *l, int p)
 {
+	const struct rc_proc *q = procs_get(l->m, p);
+
+	if (!q || !q->has_parent || q->ppid <= 0)
+		return NULL;
 	for (size_t k = l->nends; k-- > 0;) {
 		struct rc_finding *y = l->ends[k];
-		if (y->seq < seq && procs_below(l->m, y->pid, p))
+		if (y->seq < q->first_seq && procs_below(l->m, y->pid, q->ppid) && !procs_descends(l->m, y->pid, p) &&
+		    is_error(y))
 			return y;
 	}
 	return NULL;
 }
 
-/* 5, the words: P's words after a child of it failed. */
+/* 5, the words: P's words after a child of it failed; else, words about
+ * nothing found in P, which its parent ran after another of its children
+ * had failed: P was the parent's response to that failure (conmon's exit
+ * command, podman's `container cleanup`, after the runtime failed; a
+ * supervisor's next try), and what P says is about its aftermath. */
 static void link_reports(struct links *l, int p, uint64_t before)
 {
 	for (size_t i = 0; i < l->n; i++) {
@@ -311,6 +452,8 @@ static void link_reports(struct links *l, int p, uint64_t before)
 		if (!e->is_output || e->cause || e->seq > before || leader_of(l->m, e->pid) != p)
 			continue;
 		struct rc_finding *y = child_failure(l, p, e->seq);
+		if (!y)
+			y = sibling_failure(l, p);
 		if (y)
 			link_to(e, y);
 	}
@@ -351,13 +494,19 @@ static int cmp_seq(const void *a, const void *b)
 	return (x->rank > y->rank) - (x->rank < y->rank);
 }
 
-static void link_ends(struct links *l)
+/* The exits and deaths, by seq, for the steps that look for a child's
+ * failure. */
+static void collect_ends(struct links *l)
 {
 	l->ends = xcalloc(l->n + 1, sizeof(*l->ends));
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i]->symptom || l->v[i]->outcome)
 			l->ends[l->nends++] = l->v[i];
 	qsort(l->ends, l->nends, sizeof(*l->ends), cmp_seq);
+}
+
+static void link_ends(struct links *l)
+{
 	for (size_t i = 0; i < l->nends; i++) {
 		struct rc_finding *x = l->ends[i];
 		link_reports(l, leader_of(l->m, x->pid), x->seq);
@@ -368,7 +517,6 @@ static void link_ends(struct links *l)
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i]->is_output && !l->v[i]->cause)
 			link_reports(l, leader_of(l->m, l->v[i]->pid), UINT64_MAX);
-	free(l->ends);
 }
 
 static int cmp_rank(const void *a, const void *b)
@@ -528,6 +676,39 @@ static void link_loops(struct links *l)
 	}
 }
 
+/* A process whose last words report another process's failure (a
+ * runtime's, a child's) failed of that failure: a wrapper, a manager, a
+ * runtime's front end. What it met on its own way and named nowhere, it
+ * did without, and is judged as a run that went on judges it: podman
+ * says crun's raise of a limit was refused; the optional files it looked
+ * for first (hooks.d, podman-machine) were not why it failed. A process
+ * whose words are about a failure of its own settles nothing: its other
+ * failures may be causes as well (a model missing, then its download
+ * timing out). */
+static void settle_explained(struct links *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct rc_finding *e = l->v[i];
+		if (!e->is_output || !e->cause)
+			continue;
+		int p = leader_of(l->m, e->pid);
+		bool last = true;
+		for (size_t k = 0; k < l->n && last; k++)
+			last = !(l->v[k]->is_output && l->v[k]->seq > e->seq && leader_of(l->m, l->v[k]->pid) == p);
+		if (!last || leader_of(l->m, e->cause->pid) == p || !procs_failed(l->m, e->pid, NULL))
+			continue;
+		for (size_t k = 0; k < l->n; k++) {
+			struct rc_finding *f = l->v[k];
+			if (f->cause || f == e->cause || f->nconsequences || f->is_output || f->symptom || f->outcome ||
+			    f->echoed || f->seq > e->seq || f->effective != RC_SEV_ERROR ||
+			    f->severity_ok >= RC_SEV_ERROR || leader_of(l->m, f->pid) != p)
+				continue;
+			f->effective = f->severity_ok;
+			f->failed = false;
+		}
+	}
+}
+
 void findings_link(struct rc_findings *list, const struct rc_procs *m)
 {
 	fold_fetches(list, m);
@@ -540,6 +721,7 @@ void findings_link(struct rc_findings *list, const struct rc_procs *m)
 		l.v[i]->cause = NULL;
 		l.v[i]->nconsequences = 0;
 	}
+	collect_ends(&l);
 	link_explained_signals(&l);
 	link_echoes(&l);
 	link_aborts(&l);
@@ -562,5 +744,7 @@ void findings_link(struct rc_findings *list, const struct rc_procs *m)
 			c->effective = f->effective;
 	}
 	free(roots);
+	settle_explained(&l);
+	free(l.ends);
 	qsort(l.v, l.n, sizeof(*l.v), cmp_report);
 }

@@ -72,6 +72,14 @@ static bool accused(const struct rc_finding *f, const struct rc_procs *m)
 	return true;
 }
 
+/* F's process ended in failure, and an ancestor went on to exit 0. */
+static bool handled_failure(const struct rc_finding *f, const struct rc_procs *m)
+{
+	const struct rc_proc *p = f->pid ? procs_leader(m, f->pid) : NULL;
+
+	return p && p->ended && !procs_succeeded(p) && procs_handled(m, p);
+}
+
 static int cmp_seq_desc(const void *a, const void *b)
 {
 	const struct rc_finding *x = *(struct rc_finding *const *)a, *y = *(struct rc_finding *const *)b;
@@ -154,6 +162,12 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m, bool no_o
 	for (size_t i = 0; i < list->count; i++) {
 		struct rc_finding *f = list->v[i];
 		f->effective = f->failed || accused(f, m) ? f->severity : f->severity_ok;
+		/* The words of a process that failed and whose caller went on
+		 * to succeed are its report of a failure that was dealt with,
+		 * as its exit is: `iptables -C` saying "Bad rule" when the
+		 * rule it checked for is not there yet, and netavark adds it. */
+		if (f->is_output && !f->failed && handled_failure(f, m))
+			f->effective = RC_SEV_INFO;
 		double score = 0;
 		if (f->is_output) {
 			if (f->failed)

@@ -710,6 +710,14 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 					    : rule_finding(out, RULE_ID, soft ? RC_SEV_WARNING : RC_SEV_ERROR,
 							   soft ? RC_SEV_INFO : RC_SEV_WARNING, &sb);
 	rule_finding_pid(f, pe->pid, pe->tid);
+	/* A local service whose socket is absent or unattended (no one runs
+	 * it there), looked for by a process that then exited 0: it did
+	 * without, as netavark does when it asks the system bus whether
+	 * firewalld runs. A service still running when the trace ended may
+	 * yet need it: that stays a warning. */
+	if (pe->family == AF_UNIX && (pe->err == ENOENT || pe->err == ECONNREFUSED) && !pe->turn_next &&
+	    procs_succeeded(procs_leader(ctx->procs, pe->pid)))
+		f->severity_ok = RC_SEV_INFO;
 	finding_set(&f->syscall, pe->syscall);
 	f->err = pe->err;
 	finding_set(&f->address, pe->addr);

@@ -652,6 +652,7 @@ static void emit(const struct crash *c, const struct rc_ctx *ctx, struct rc_find
 	struct rc_finding *f = rule_finding(out, RULE_ID, sev, sev_ok, &sb);
 	rule_finding_pid(f, c->pid, c->tid);
 	f->signo = r->signo;
+	f->timed_out = c->kill.why == WHY_TIMER || c->kill.why == WHY_WAITED;
 	if (r->sender > 0 && (r->sender != c->pid || c->group_kill) && (r->code <= 0 || !code))
 		f->sender_pid = r->sender;
 	if (detail.len)

@@ -292,19 +292,6 @@ static bool complete_module(const struct rc_procs *m, const struct em_pick *pk, 
 	return ok;
 }
 
-static const char *prog_name(const struct rc_procs *m, int pid)
-{
-	const struct rc_proc *p = procs_leader(m, pid);
-
-	/* The exec'd path first: strace prints paths whole but cuts argv
-	 * strings at -s. */
-	if (p && p->exe && p->exe[0])
-		return fp_base(p->exe);
-	if (p && p->argc > 0 && p->argv[0] && p->argv[0][0])
-		return fp_base(p->argv[0]);
-	return NULL;
-}
-
 /* A runtime that prints an errno by its number ("Unknown system error
  * -75", libuv's; "errno 28"): what the number means, after the advice. */
 static void add_errno_meaning(struct rc_finding *f, const char *msg)
@@ -550,7 +537,7 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	long tb, at;
 	enum em_level level = EM_NONE;
 
-	const char *name = pk->exe && pk->exe[0] ? fp_base(pk->exe) : prog_name(m, pk->pid);
+	const char *name = pk->exe && pk->exe[0] ? fp_base(pk->exe) : procs_program(m, pk->pid);
 	const struct rc_proc *p = procs_leader(m, pk->pid);
 	/* A program that exec'd another handed over; it did not give up. */
 	bool handed_over = p && pk->image < p->image;
@@ -648,7 +635,7 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	else if (prog && handed_over)
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING,
 				"'%s' %s before the process ran '%s': %s", prog,
-				level == EM_WARNING ? "warned" : "reported", prog_name(m, pk->pid), shown.buf);
+				level == EM_WARNING ? "warned" : "reported", procs_program(m, pk->pid), shown.buf);
 	else if (prog)
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "'%s' %s: %s", prog,
 				level == EM_WARNING ? "warned" : "reported", shown.buf);
@@ -711,7 +698,7 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 		finding_setf(&f->advice, "an exception escaped to std::terminate: catch %s where it is thrown (the "
 			     "crash stack shows where), or fix what it says", type.len ? type.buf : "it");
 	else
-		advise(f, msg, is_module ? module.buf : NULL, prog, handed_over ? prog_name(m, pk->pid) : NULL);
+		advise(f, msg, is_module ? module.buf : NULL, prog, handed_over ? procs_program(m, pk->pid) : NULL);
 	if (cut) {
 		char *adv = f->advice;
 		f->advice = NULL;

@@ -121,6 +121,10 @@ struct rc_finding {
 	 * signal cut it short (a lock wait a time-out interrupted): a signal
 	 * another process sent it then is its consequence. */
 	bool stuck;
+	/* A fatal signal its sender sent after waiting for it to end, or
+	 * when its timer went off: a time-out, so the victim's slowness is
+	 * the failure, not what its sender did after. */
+	bool timed_out;
 	/* Then: the program image of its process that wrote it (procs.h),
 	 * whose failure, not a later program's, makes the words an error. */
 	unsigned image;

@@ -742,6 +742,236 @@ static void signal_long_before_exit(void **state)
 	rt_release(&t);
 }
 
+/* Add PID's write of TEXT (a line) to stderr at TS to LOG, quoted as
+ * strace quotes it. */
+static void wr(struct strbuf *log, int pid, const char *ts, const char *text)
+{
+	strbuf_addf(log, "%d  %s write(2, \"", pid, ts);
+	for (const char *c = text; *c; c++)
+		if (*c == '"')
+			strbuf_adds(log, "\\\"");
+		else
+			strbuf_addc(log, *c);
+	strbuf_addf(log, "\\n\", %zu) = %zu\n", strlen(text) + 1, strlen(text) + 1);
+}
+
+/* podman as it fails here: a thread looks for optional files; conmon
+ * (double-forked) runs crun, whose raise of RLIMIT_NOFILE is refused;
+ * podman says so and exits 126; conmon then runs podman's `container
+ * cleanup`, which looks for images.json and finds the container gone,
+ * and conmon exits with crun's status. podman named what failed it: its
+ * optional files are notes; the cleanup ran as conmon's handling of
+ * crun's failure, and is its aftermath, not a cause of its own. */
+static void runtime_failure_settles_the_rest(void **state)
+{
+	(void)state;
+	struct rt t;
+	struct strbuf log = STRBUF_INIT;
+	strbuf_adds(&log,
+		    "100  10:00:00.001000 execve(\"/usr/bin/podman\", [\"podman\", \"run\", \"--rootfs\", \"/r\", "
+		    "\"/bin/true\"], 0x7f /* 9 vars */) = 0\n"
+		    "100  10:00:00.002000 clone(child_stack=0xc000, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|"
+		    "CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS, tls=0xc0) = 101\n"
+		    "101  10:00:00.003000 openat(AT_FDCWD, \"/usr/share/containers/oci/hooks.d\", O_RDONLY|O_CLOEXEC) "
+		    "= -1 ENOENT (No such file or directory)\n"
+		    "101  10:00:00.004000 openat(AT_FDCWD, \"/etc/containers/podman-machine\", O_RDONLY|O_CLOEXEC) "
+		    "= -1 ENOENT (No such file or directory)\n"
+		    "101  10:00:00.004500 openat(AT_FDCWD, \"/var/lib/containers/storage/overlay-images/images.json\", "
+		    "O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)\n"
+		    "100  10:00:00.005000 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD) = 110\n"
+		    "110  10:00:00.006000 execve(\"/usr/bin/conmon\", [\"/usr/bin/conmon\", \"-c\", \"abc\"], "
+		    "0x7f /* 9 vars */) = 0\n"
+		    "110  10:00:00.007000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		    "child_tidptr=0x7f) = 111\n"
+		    "110  10:00:00.008000 exit_group(0)    = ?\n"
+		    "110  10:00:00.008100 +++ exited with 0 +++\n"
+		    "111  10:00:00.009000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		    "child_tidptr=0x7f) = 112\n"
+		    "112  10:00:00.010000 execve(\"/usr/bin/crun\", [\"/usr/bin/crun\", \"create\", \"abc\"], "
+		    "0x7f /* 9 vars */) = 0\n"
+		    "112  10:00:00.011000 prlimit64(0, RLIMIT_NOFILE, {rlim_cur=1024*1024, rlim_max=1024*1024}, NULL) "
+		    "= -1 EPERM (Operation not permitted)\n");
+	wr(&log, 112, "10:00:00.012000", "setrlimit `RLIMIT_NOFILE`: Operation not permitted");
+	strbuf_adds(&log,
+		    "112  10:00:00.013000 exit_group(1)    = ?\n"
+		    "112  10:00:00.013100 +++ exited with 1 +++\n");
+	wr(&log, 100, "10:00:00.014000",
+	   "Error: crun: setrlimit `RLIMIT_NOFILE`: Operation not permitted: OCI permission denied");
+	strbuf_adds(&log,
+		    "100  10:00:00.015000 exit_group(126)    = ?\n"
+		    "101  10:00:00.015100 +++ exited with 126 +++\n"
+		    "100  10:00:00.015200 +++ exited with 126 +++\n"
+		    "111  10:00:00.016000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		    "child_tidptr=0x7f) = 113\n"
+		    "113  10:00:00.017000 execve(\"/usr/bin/podman\", [\"/usr/bin/podman\", \"container\", \"cleanup\", "
+		    "\"abc\"], 0x7f /* 9 vars */) = 0\n"
+		    "113  10:00:00.018000 openat(AT_FDCWD, \"/var/lib/containers/storage/overlay-images/images.json\", "
+		    "O_RDONLY|O_CLOEXEC) = -1 ENOENT (No such file or directory)\n");
+	wr(&log, 113, "10:00:00.019000", "Error: no container with name or ID \"abc\" found: no such container");
+	strbuf_adds(&log,
+		    "113  10:00:00.020000 exit_group(125)    = ?\n"
+		    "113  10:00:00.020100 +++ exited with 125 +++\n"
+		    "111  10:00:00.021000 exit_group(1)    = ?\n"
+		    "111  10:00:00.021100 +++ exited with 1 +++\n");
+	rt_init(&t);
+	run_log(&t, log.buf, false);
+	assert_shape(&t);
+	assert_string_equal(t.out.v[0]->rule, "syscall-blocked");
+	assert_int_equal(causes(&t), 1);
+	size_t files = 0;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "missing-file") == 0) {
+			assert_int_equal(f->effective, RC_SEV_INFO);
+			files++;
+		}
+		if (f->is_output && contains(f->message, "no container"))
+			assert_ptr_equal(f->cause, t.out.v[0]);
+		if (strcmp(f->rule, "nonzero-exit") == 0 && f->effective == RC_SEV_ERROR)
+			assert_ptr_equal(f->cause, t.out.v[0]);
+	}
+	/* hooks.d, podman-machine, and images.json (podman's and the
+	 * cleanup's, one name). */
+	assert_int_equal(files, 3);
+	strbuf_release(&log);
+	rt_release(&t);
+}
+
+/* The same process, had its words named nothing: they go under its last
+ * failure (a guess among its failures), and its other failures stay
+ * causes of their own. */
+static void vague_words_settle_nothing(void **state)
+{
+	(void)state;
+	struct rt t;
+	struct strbuf log = STRBUF_INIT;
+	strbuf_adds(&log,
+		    "200  10:00:00.001000 execve(\"/usr/bin/voice\", [\"voice\"], 0x7f /* 9 vars */) = 0\n"
+		    "200  10:00:00.002000 openat(AT_FDCWD, \"/etc/voice/voices.toml\", O_RDONLY|O_CLOEXEC) "
+		    "= -1 ENOENT (No such file or directory)\n"
+		    "200  10:00:00.003000 openat(AT_FDCWD, \"/srv/voice/model.bin\", O_RDONLY|O_CLOEXEC) "
+		    "= -1 EACCES (Permission denied)\n");
+	wr(&log, 200, "10:00:00.004000", "Error: initialisation failed");
+	strbuf_adds(&log,
+		    "200  10:00:00.005000 exit_group(1)    = ?\n"
+		    "200  10:00:00.005100 +++ exited with 1 +++\n");
+	rt_init(&t);
+	run_log(&t, log.buf, false);
+	assert_shape(&t);
+	assert_int_equal(causes(&t), 2);
+	assert_int_equal(rt_find(&t, "missing-file")->effective, RC_SEV_ERROR);
+	strbuf_release(&log);
+	rt_release(&t);
+}
+
+/* `iptables -C` looks for a rule before netavark adds it: exit 1 and
+ * "Bad rule" when it is not there yet. netavark goes on and exits 0: the
+ * check's words are a note, as its exit is; and netavark's look for the
+ * system bus (no socket here), in a process that exited 0, is one too. */
+static void handled_check_is_a_note(void **state)
+{
+	(void)state;
+	struct rt t;
+	struct strbuf log = STRBUF_INIT;
+	strbuf_adds(&log,
+		    "300  10:00:00.001000 execve(\"/usr/bin/podman\", [\"podman\", \"run\", \"x\"], 0x7f /* 9 vars */) "
+		    "= 0\n"
+		    "300  10:00:00.002000 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD) = 310\n"
+		    "310  10:00:00.003000 execve(\"/usr/lib/podman/netavark\", [\"/usr/lib/podman/netavark\", \"setup\", "
+		    "\"/run/netns/n\"], 0x7f /* 9 vars */) = 0\n"
+		    "310  10:00:00.004000 socket(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC|SOCK_NONBLOCK, 0) = 7\n"
+		    "310  10:00:00.005000 connect(7, {sa_family=AF_UNIX, sun_path=\"/var/run/dbus/system_bus_socket\"}, 34) "
+		    "= -1 ENOENT (No such file or directory)\n"
+		    "310  10:00:00.006000 close(7)    = 0\n"
+		    "310  10:00:00.007000 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD) = 311\n"
+		    "311  10:00:00.008000 execve(\"/usr/sbin/iptables\", [\"iptables\", \"-t\", \"nat\", \"-C\", "
+		    "\"NETAVARK-1D8721804F16F\", \"-j\", \"ACCEPT\"], 0x7f /* 9 vars */) = 0\n");
+	wr(&log, 311, "10:00:00.009000", "iptables: Bad rule (does a matching rule exist in that chain?).");
+	strbuf_adds(&log,
+		    "311  10:00:00.010000 exit_group(1)    = ?\n"
+		    "311  10:00:00.010100 +++ exited with 1 +++\n"
+		    "310  10:00:00.011000 exit_group(0)    = ?\n"
+		    "310  10:00:00.011100 +++ exited with 0 +++\n"
+		    "300  10:00:00.012000 openat(AT_FDCWD, \"/srv/app/config.json\", O_RDONLY|O_CLOEXEC) "
+		    "= -1 ENOENT (No such file or directory)\n");
+	wr(&log, 300, "10:00:00.013000", "Error: cannot read /srv/app/config.json");
+	strbuf_adds(&log,
+		    "300  10:00:00.014000 exit_group(125)    = ?\n"
+		    "300  10:00:00.014100 +++ exited with 125 +++\n");
+	rt_init(&t);
+	run_log(&t, log.buf, false);
+	assert_shape(&t);
+	assert_string_equal(t.out.v[0]->rule, "missing-file");
+	assert_int_equal(causes(&t), 1);
+	const struct rc_finding *bus = rt_find(&t, "connect-failed");
+	assert_non_null(bus);
+	assert_int_equal(bus->effective, RC_SEV_INFO);
+	size_t words = 0;
+	for (size_t i = 0; i < t.out.count; i++)
+		if (t.out.v[i]->is_output && contains(t.out.v[i]->message, "Bad rule")) {
+			assert_int_equal(t.out.v[i]->effective, RC_SEV_INFO);
+			words++;
+		}
+	assert_int_equal(words, 1);
+	strbuf_release(&log);
+	rt_release(&t);
+}
+
+/* A runtime that gives up in its own words, with no failed call: crun
+ * kills the container's process it had begun, says why, exits 1; podman
+ * quotes crun's words whole and exits 126. crun's words are the cause,
+ * and the killed process, podman's quote and both exits are under them;
+ * podman's optional file is a note. */
+static void runtime_words_are_the_cause(void **state)
+{
+	(void)state;
+	struct rt t;
+	struct strbuf log = STRBUF_INIT;
+	strbuf_adds(&log,
+		    "400  10:00:00.001000 execve(\"/usr/bin/podman\", [\"podman\", \"run\", \"--rootfs\", \"/r\", "
+		    "\"/bin/true\"], 0x7f /* 9 vars */) = 0\n"
+		    "400  10:00:00.002000 openat(AT_FDCWD, \"/usr/share/containers/oci/hooks.d\", O_RDONLY|O_CLOEXEC) "
+		    "= -1 ENOENT (No such file or directory)\n"
+		    "400  10:00:00.003000 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD) = 410\n"
+		    "410  10:00:00.004000 execve(\"/usr/bin/crun\", [\"/usr/bin/crun\", \"create\", \"abc\"], "
+		    "0x7f /* 9 vars */) = 0\n"
+		    "410  10:00:00.005000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		    "child_tidptr=0x7f) = 411\n"
+		    "411  10:00:00.006000 read(3, \"\", 1) = 0\n"
+		    "410  10:00:00.007000 kill(411, SIGKILL) = 0\n"
+		    "411  10:00:00.007100 +++ killed by SIGKILL +++\n");
+	wr(&log, 410, "10:00:00.008000", "cgroups in hybrid mode not supported, drop all controllers from cgroupv2");
+	strbuf_adds(&log,
+		    "410  10:00:00.009000 exit_group(1)    = ?\n"
+		    "410  10:00:00.009100 +++ exited with 1 +++\n");
+	wr(&log, 400, "10:00:00.010000",
+	   "Error: OCI runtime error: crun: cgroups in hybrid mode not supported, drop all controllers from cgroupv2");
+	strbuf_adds(&log,
+		    "400  10:00:00.011000 exit_group(126)    = ?\n"
+		    "400  10:00:00.011100 +++ exited with 126 +++\n");
+	rt_init(&t);
+	run_log(&t, log.buf, false);
+	assert_shape(&t);
+	const struct rc_finding *c = t.out.v[0];
+	assert_string_equal(c->rule, "error-message");
+	assert_int_equal(c->pid, 410);
+	assert_int_equal(causes(&t), 1);
+	size_t under = 0;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "missing-file") == 0)
+			assert_int_equal(f->effective, RC_SEV_INFO);
+		else if (f != c && f->effective == RC_SEV_ERROR) {
+			assert_ptr_equal(f->cause, c);
+			under++;
+		}
+	}
+	/* The killed process, crun's exit, podman's words, podman's exit. */
+	assert_int_equal(under, 4);
+	strbuf_release(&log);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -762,6 +992,10 @@ int main(void)
 		cmocka_unit_test(shim_words_before_exec),
 		cmocka_unit_test(words_of_the_program_before_exec),
 		cmocka_unit_test(exit_follows_the_last_program),
+		cmocka_unit_test(runtime_failure_settles_the_rest),
+		cmocka_unit_test(vague_words_settle_nothing),
+		cmocka_unit_test(handled_check_is_a_note),
+		cmocka_unit_test(runtime_words_are_the_cause),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
