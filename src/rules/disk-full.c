@@ -7,7 +7,8 @@
  * and short writes to regular files (fewer bytes written than asked: the
  * file system filled up during the call). Grouped by file; the file comes
  * from the fd table. inotify_add_watch's ENOSPC is the watch limit, not a
- * full disk, and is reported as such.
+ * full disk, and is reported as such. The cgroup file system's ENOSPC
+ * (a cpuset with no CPUs) is cgroup-refused's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -136,6 +137,10 @@ static void add_bytes(long long *acc, uint64_t n)
 static void record(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
 		   const char *path, bool inotify, bool is_short)
 {
+	/* ENOSPC there is a cpuset with no CPUs, not a full disk:
+	 * cgroup-refused's. */
+	if (fp_cgroup(path))
+		return;
 	const char *key = inotify ? INOTIFY_KEY : path ? path : "";
 	struct file_rec *r = rec_get(s, key, e, true);
 

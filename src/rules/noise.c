@@ -280,6 +280,10 @@ bool noise_path(const char *path)
 	for (size_t i = 0; i < ARRAY_SIZE(noise_prefixes); i++)
 		if (fp_has_prefix(path, noise_prefixes[i]))
 			return true;
+	/* The cgroup file system's failures are cgroup-refused's, wherever
+	 * it is mounted. */
+	if (fp_cgroup(path))
+		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(noise_infixes); i++)
 		if (strstr(path, noise_infixes[i]))
 			return true;

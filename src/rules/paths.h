@@ -58,6 +58,15 @@ static inline bool fp_pseudo(const char *path)
 	       fp_has_prefix(path, "/dev/");
 }
 
+/* On the cgroup file system, where errnos stand for the kernel's cgroup
+ * rules (rules/cgroup-refused.c): under its mount point, or one of its
+ * core files (cgroup.procs, cgroup.subtree_control) wherever a runtime
+ * mounted it. */
+static inline bool fp_cgroup(const char *path)
+{
+	return path && (fp_has_prefix(path, "/sys/fs/cgroup/") || fp_has_prefix(fp_name(path), "cgroup."));
+}
+
 /* "libfoo.so", "libfoo.so.1.2", "_C.cpython-311-x86_64-linux-gnu.so". */
 static inline bool fp_is_shared_object(const char *base)
 {

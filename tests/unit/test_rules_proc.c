@@ -1270,12 +1270,41 @@ static const struct rt_expect real_logs[] = {
 	{ "proc-output-interleaved.log", "nonzero-exit", "the traced program exited with status 3", true },
 	{ "proc-output-interleaved.log", "nonzero-exit", "pid 0", false },
 	{ "proc-output-interleaved.log", "blocked-thread", NULL, false },
+	/* The cgroup file system's errnos are its own rules: a cpuset with
+	 * no CPUs, not a full disk; a controller not enabled, not a file to
+	 * create; a cgroup not delegated; one that still holds a process. */
+	{ "proc-cgroup-cpuset-enospc.log", "cgroup-refused", "its cpuset has no CPUs or memory nodes", true },
+	{ "proc-cgroup-cpuset-enospc.log", "disk-full", NULL, false },
+	{ "proc-cgroup-no-controller.log", "cgroup-refused", "could not enable '+memory' for the cgroups below", true },
+	{ "proc-cgroup-no-controller.log", "missing-file", NULL, false },
+	{ "proc-cgroup-no-controller.log", "permission-denied", NULL, false },
+	{ "proc-cgroup-not-delegated.log", "cgroup-refused", "not allowed to create cgroup", true },
+	{ "proc-cgroup-not-delegated.log", "permission-denied", NULL, false },
+	{ "proc-cgroup-rmdir-busy.log", "cgroup-refused", "still has processes or cgroups below it", true },
 };
 
 static void real_logs_checked(void **state)
 {
 	(void)state;
 	rt_check_logs(real_logs, ARRAY_SIZE(real_logs));
+
+	/* memory.max opened with O_CREAT: EACCES, since cgroupfs creates no
+	 * file. Whether the file is there tells a controller not enabled
+	 * from a cgroup not delegated; the test's cgroup is gone, so it is
+	 * not there, and the finding says which controller. */
+	struct rt t;
+	const struct rc_finding *f = rt_expect_log(&t, "proc-cgroup-no-controller.log", "cgroup-refused",
+						   "has no 'memory.max'", true);
+	assert_int_equal(f->err, EACCES);
+	assert_true(contains(f->advice, "echo +memory > /sys/fs/cgroup/unified/cgroup.subtree_control"));
+	assert_ptr_equal(f, t.out.v[0]);
+	rt_release(&t);
+	/* The shell's words and exit are the refusal's. */
+	f = rt_expect_log(&t, "proc-cgroup-cpuset-enospc.log", "cgroup-refused", NULL, true);
+	assert_ptr_equal(f, t.out.v[0]);
+	assert_int_equal(rt_errors(&t), 3);
+	assert_ptr_equal(rt_find(&t, "nonzero-exit")->cause, f);
+	rt_release(&t);
 }
 
 int main(void)
