@@ -134,6 +134,13 @@ static void finding_li(struct strbuf *sb, const struct rc_report *r, const struc
 		strbuf_adds(sb, "</div>");
 		strbuf_release(&where);
 	}
+	if (f->host_path) {
+		strbuf_adds(sb, "<div class=\"where\">'");
+		escs(sb, f->path);
+		strbuf_adds(sb, "' is '");
+		escs(sb, f->host_path);
+		strbuf_adds(sb, "' on this machine: the process saw it in a root of its own</div>");
+	}
 	if (f->message && strcmp(f->message, f->summary) != 0) {
 		strbuf_adds(sb, "<div class=\"message\">message: ");
 		escs(sb, f->message);
@@ -239,6 +246,9 @@ static void proc_line(struct strbuf *sb, const struct rc_proc *p)
 		escs(sb, p->exe);
 	else
 		strbuf_adds(sb, "<span class=\"dim\">(argv not in the trace)</span>");
+	/* Its number in its own pid namespace (a container's). */
+	if (p->ns_pid > 0)
+		strbuf_addf(sb, " <span class=\"dim\">(pid %d there)</span>", p->ns_pid);
 	if (p->ended && p->exited)
 		strbuf_addf(sb, " <span class=\"exit%s\">exit %d</span>", p->exit_code ? " bad" : "", p->exit_code);
 	else if (p->ended && p->signo)

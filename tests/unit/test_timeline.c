@@ -274,6 +274,27 @@ static void test_html_escapes(void **state)
 	timeline_release(&tl);
 }
 
+/* A file the process saw in a root of its own: the HTML report says where
+ * it is on this machine, as the text does. */
+static void test_html_host_path(void **state)
+{
+	struct rc_findings list;
+	findings_init(&list);
+	struct rc_finding *f = finding_add(&list, "permission-denied", RC_SEV_ERROR, RC_SEV_ERROR,
+					   "cannot read '/srv/models/a.pt': permission denied");
+	finding_set(&f->path, "/srv/models/a.pt");
+	struct rc_report_findings shown;
+	findings_for_report(&list, &shown);
+	shown.v[0]->host_path = xstrdup("/var/lib/vol/<models>/a.pt");
+	struct rc_report rep = { .kind = "log", .findings = &shown };
+	struct strbuf out = STRBUF_INIT;
+	report_html(&rep, &out);
+	assert_non_null(strstr(out.buf, "'/srv/models/a.pt' is '/var/lib/vol/&lt;models&gt;/a.pt' on this machine"));
+	strbuf_release(&out);
+	report_findings_release(&shown);
+	(void)state;
+}
+
 /* Calls that overlap on one thread are trimmed so that slices nest. */
 static void test_perfetto_nests(void **state)
 {
@@ -309,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_untimed),
 		cmocka_unit_test(test_links),
 		cmocka_unit_test(test_html_escapes),
+		cmocka_unit_test(test_html_host_path),
 		cmocka_unit_test(test_perfetto_nests),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
