@@ -17,12 +17,15 @@
  *     here), their own line names its subject (its echo words), quotes the
  *     error of a call that failed in that process or below it ("No such
  *     file or directory", Python's "[Errno 2]"), or a line quoted with them
- *     names it; an abort's own words ("Assertion ... failed", an uncaught
- *     exception) go under the crash rule that explains the abort; else
- *     words a process gave after one of its own calls failed for good just
- *     before it failed (near_exit), in terms of its own or cut by -s (a
- *     call of that program: not one of a program it ran before its
- *     execve);
+ *     names it; they name a program below that failed ("crun: ..."); an
+ *     abort's own words ("Assertion ... failed", an uncaught exception) go
+ *     under the crash rule that explains the abort; words of a process its
+ *     parent ran while failing of another child, a status it then passed
+ *     on (conmon's cleanup command after crun failed), go under that
+ *     failure; else words a process gave after one of its own calls failed
+ *     for good just before it failed (near_exit) and no child failed since,
+ *     in terms of its own or cut by -s (a call of that program: not one of
+ *     a program it ran before its execve);
  *  3. an abort (SIGABRT) no crash rule explains, after the process's own
  *     last words: they say why it aborted;
  *  4. a signal another traced process sent while its victim was stuck in a
@@ -36,12 +39,10 @@
  *  5. a thread blocked waiting for a peer that a failed lookup or connect
  *     of its process names: why it waits;
  *  6. in the order the processes ended: the words of a process after one
- *     of its children failed are its report of that failure, and words
- *     about nothing found, of a process its parent ran after another
- *     child had failed, are about that failure's aftermath (a runtime's
- *     cleanup command); the exit status of a process follows from the
- *     cause its last words were about, else the best cause in its
- *     subtree, else a child's failure it passed on.
+ *     of its children failed are its report of that failure; the exit
+ *     status of a process follows from the cause its last words were
+ *     about, else the best cause in its subtree, else a child's failure it
+ *     passed on.
  * A consequence is linked to a cause, never to another consequence, so no
  * loop can form. Without a cause the program's last words stand as the
  * cause, and without those the exit status itself. Last, a process whose
@@ -423,28 +424,7 @@ static void link_sent_signals(struct links *l)
 	}
 }
 
-/* The last failure below P's parent, outside P, before P started: what
- * its parent had met when it ran P. */
-static struct rc_finding *sibling_failure(const struct links *l, int p)
-{
-	const struct rc_proc *q = procs_get(l->m, p);
-
-	if (!q || !q->has_parent || q->ppid <= 0)
-		return NULL;
-	for (size_t k = l->nends; k-- > 0;) {
-		struct rc_finding *y = l->ends[k];
-		if (y->seq < q->first_seq && procs_below(l->m, y->pid, q->ppid) && !procs_descends(l->m, y->pid, p) &&
-		    is_error(y))
-			return y;
-	}
-	return NULL;
-}
-
-/* 5, the words: P's words after a child of it failed; else, words about
- * nothing found in P, which its parent ran after another of its children
- * had failed: P was the parent's response to that failure (conmon's exit
- * command, podman's `container cleanup`, after the runtime failed; a
- * supervisor's next try), and what P says is about its aftermath. */
+/* 5, the words: P's words after a child of it failed. */
 static void link_reports(struct links *l, int p, uint64_t before)
 {
 	for (size_t i = 0; i < l->n; i++) {
@@ -452,8 +432,6 @@ static void link_reports(struct links *l, int p, uint64_t before)
 		if (!e->is_output || e->cause || e->seq > before || leader_of(l->m, e->pid) != p)
 			continue;
 		struct rc_finding *y = child_failure(l, p, e->seq);
-		if (!y)
-			y = sibling_failure(l, p);
 		if (y)
 			link_to(e, y);
 	}
