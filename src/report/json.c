@@ -290,6 +290,12 @@ static void write_finding(struct json *j, const struct rc_report_findings *list,
 	}
 	json_key(j, "rule");
 	json_string(j, f->rule);
+	if (!f->cause) {
+		char sig[17];
+		snprintf(sig, sizeof(sig), "%016llx", (unsigned long long)report_signature(f, NULL));
+		json_key(j, "signature");
+		json_string(j, sig);
+	}
 	json_key(j, "severity");
 	json_string(j, severity_name(f->severity));
 	json_key(j, "summary");

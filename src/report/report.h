@@ -94,6 +94,13 @@ void report_finding_where(const struct rc_report *r, const struct rc_report_find
 /* "read from this machine now, not from the trace: '/srv/app'": the
  * paths finding F gives as they are now (F->now, at least one). */
 void report_finding_now(const struct rc_report_finding *f, struct strbuf *out);
+/* F's signature (report/signature.c): the same for one failure on every
+ * run and machine. What it was made of is put in MATERIAL (NULL: not). */
+uint64_t report_signature(const struct rc_report_finding *f, struct strbuf *material);
+/* Its parts: OBJECT with what changes from run to run taken out, and the
+ * code location of stack ST, added to OUT. */
+void signature_object(const char *object, struct strbuf *out);
+void signature_location(const struct rc_stack *st, struct strbuf *out);
 /* Stack S (with frames) on one line: the program's own frames, innermost
  * first, then in parentheses the library frame that made the call
  * ("app.py:42 in load_voice <- server.py:9 in main (in

@@ -972,6 +972,71 @@ static void runtime_words_are_the_cause(void **state)
 	rt_release(&t);
 }
 
+/* The signature of a cause (report/signature.c) is the same for one
+ * failure on every run and machine: the temporary directory's random
+ * name, the pids, a container's id do not enter it; the rule, the file
+ * and the code location do. */
+static const char *signature_of(struct rt *t, const char *log, struct strbuf *material)
+{
+	static char hex[17];
+	run_log(t, log, false);
+	const struct rc_report_findings *shown = rt_shown(t);
+	assert_true(shown->count > 0);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)report_signature(shown->v[0], material));
+	return hex;
+}
+
+static void signature_is_stable(void **state)
+{
+	(void)state;
+	static const char *const fmt =
+		"%d  10:00:00.001000 execve(\"/usr/bin/python3\", [\"python3\", \"serve.py\"], 0x7f /* 9 vars */) = 0\n"
+		"%d  10:00:00.002000 openat(AT_FDCWD, \"/tmp/%s/models/%s.pt\", O_RDONLY|O_CLOEXEC) = -1 ENOENT "
+		"(No such file or directory)\n"
+		"%d  10:00:00.003000 exit_group(1)    = ?\n"
+		"%d  10:00:00.003100 +++ exited with 1 +++\n";
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT, m = STRBUF_INIT;
+	strbuf_addf(&a, fmt, 700, 700, "rc-scenarios.S4PZyM", "narrator", 700, 700);
+	strbuf_addf(&b, fmt, 4123, 4123, "rc-scenarios.Ab3xQz", "narrator", 4123, 4123);
+	strbuf_addf(&c, fmt, 700, 700, "rc-scenarios.S4PZyM", "singer", 700, 700);
+	struct rt t;
+	char sa[17], sb[17], sc[17];
+	rt_init(&t);
+	snprintf(sa, sizeof(sa), "%s", signature_of(&t, a.buf, &m));
+	assert_string_equal(m.buf, "missing-file||/tmp/rc-scenarios.*/models/narrator.pt|ENOENT");
+	rt_release(&t);
+	rt_init(&t);
+	snprintf(sb, sizeof(sb), "%s", signature_of(&t, b.buf, NULL));
+	rt_release(&t);
+	rt_init(&t);
+	snprintf(sc, sizeof(sc), "%s", signature_of(&t, c.buf, NULL));
+	rt_release(&t);
+	assert_string_equal(sa, sb);
+	assert_string_not_equal(sa, sc);
+
+	/* What a run changes goes; what names the thing stays. */
+	strbuf_reset(&m);
+	signature_object("Error: no container with name or ID \"0ec14a88f491be3f2ac4290fc7e2af4f12f2b846e18\" "
+			 "found (pid 4123, /usr/bin/python3.11, utf8)", &m);
+	assert_string_equal(m.buf, "Error: no container with name or ID \"*\" found (pid N, /usr/bin/pythonN.N, utfN)");
+
+	/* Where in the code: the program's own innermost frame, by file name
+	 * and function, not the standard library's under it, no line. */
+	struct stack_builder *sbld = stack_builder_new(700);
+	stack_builder_py(sbld, "open", "/usr/lib/python3.11/gzip.py", 58);
+	stack_builder_py(sbld, "load_model", "/srv/voice/serve.py", 12);
+	stack_builder_py(sbld, "<module>", "/srv/voice/serve.py", 40);
+	const struct rc_stack *st = stack_build(sbld);
+	strbuf_reset(&m);
+	signature_location(st, &m);
+	assert_string_equal(m.buf, "serve.py:load_model");
+	stack_unref(st);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+	strbuf_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -996,6 +1061,7 @@ int main(void)
 		cmocka_unit_test(vague_words_settle_nothing),
 		cmocka_unit_test(handled_check_is_a_note),
 		cmocka_unit_test(runtime_words_are_the_cause),
+		cmocka_unit_test(signature_is_stable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
