@@ -322,20 +322,19 @@ static void link_echoes(struct links *l)
 		struct rc_finding *a = e->cause ? NULL : abort_explained(l, e->pid);
 		if (a)
 			link_to(e, a);
-		/* Words that name nothing we can match (cut short by strace's
-		 * -s, or in the program's own terms: "cannot allocate a 1 GiB
-		 * buffer") after a call of the same program failed for good
-		 * just before it gave up: its report of that failure. (A
-		 * parent's words after a child failed: step 5.) Not a call of
-		 * a program the process ran before it exec'd the one that
-		 * spoke: that was another program. */
 		/* Words of a process its parent ran while failing. */
 		y = e->cause ? NULL : aftermath_of(l, e->pid);
 		if (y)
 			link_to(e, y);
+		/* Words that name nothing we can match (cut short by strace's
+		 * -s, or in the program's own terms: "cannot allocate a 1 GiB
+		 * buffer") after a call of the same program failed for good
+		 * just before it gave up: its report of that failure. (A
+		 * parent's words after a child failed: step 6.) Not a call of
+		 * a program the process ran before it exec'd the one that
+		 * spoke: that was another program. Nor when a child failed
+		 * since: the words then report that later failure (step 6). */
 		bool last_image = e->image == procs_image(l->m, e->pid);
-		/* Unless a child failed since: the words then report the
-		 * child's failure, the later one (step 6). */
 		for (size_t k = 0; k < l->n && !e->cause; k++) {
 			struct rc_finding *c = l->v[k];
 			if (c != e && !c->is_output && !c->symptom && c->near_exit && c->effective == RC_SEV_ERROR &&
