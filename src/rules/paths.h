@@ -61,10 +61,26 @@ static inline bool fp_pseudo(const char *path)
 /* On the cgroup file system, where errnos stand for the kernel's cgroup
  * rules (rules/cgroup-refused.c): under its mount point, or one of its
  * core files (cgroup.procs, cgroup.subtree_control) wherever a runtime
- * mounted it. */
+ * mounted it; not a file of another name that starts so (slurm's
+ * cgroup.conf). */
 static inline bool fp_cgroup(const char *path)
 {
-	return path && (fp_has_prefix(path, "/sys/fs/cgroup/") || fp_has_prefix(fp_name(path), "cgroup."));
+	static const char *const core[] = {
+		"procs", "threads", "subtree_control", "controllers", "type", "freeze", "kill", "events",
+		"max.descendants", "max.depth", "stat", "clone_children", "pressure",
+	};
+
+	if (!path)
+		return false;
+	if (fp_has_prefix(path, "/sys/fs/cgroup/"))
+		return true;
+	const char *name = fp_name(path);
+	if (!fp_has_prefix(name, "cgroup."))
+		return false;
+	for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+		if (strcmp(name + 7, core[i]) == 0)
+			return true;
+	return false;
 }
 
 /* "libfoo.so", "libfoo.so.1.2", "_C.cpython-311-x86_64-linux-gnu.so". */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "rule_test.h"
+#include "rules/paths.h"
 #include "util/util.h"
 
 #define MiB (1024ULL * 1024)
@@ -1299,6 +1300,12 @@ static void real_logs_checked(void **state)
 	assert_true(contains(f->advice, "echo +memory > /sys/fs/cgroup/unified/cgroup.subtree_control"));
 	assert_ptr_equal(f, t.out.v[0]);
 	rt_release(&t);
+	/* The cgroup file system wherever it is mounted, by its core files;
+	 * not a config file of another name (slurm's cgroup.conf). */
+	assert_true(fp_cgroup("/sys/fs/cgroup/memory/x/memory.limit_in_bytes"));
+	assert_true(fp_cgroup("/run/crun/cg/cgroup.procs"));
+	assert_false(fp_cgroup("/etc/slurm/cgroup.conf"));
+	assert_false(fp_cgroup("/srv/app/cgroup.procs.bak"));
 	/* The shell's words and exit are the refusal's. */
 	f = rt_expect_log(&t, "proc-cgroup-cpuset-enospc.log", "cgroup-refused", NULL, true);
 	assert_ptr_equal(f, t.out.v[0]);
