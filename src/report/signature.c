@@ -31,6 +31,8 @@ static bool random_run(const char *s, size_t n)
 {
 	size_t digits = 0, upper = 0, lower = 0;
 
+	if (n < RANDOM_MIN)
+		return false;
 	for (size_t i = 0; i < n; i++) {
 		if (isdigit((unsigned char)s[i]))
 			digits++;
@@ -39,16 +41,14 @@ static bool random_run(const char *s, size_t n)
 		else
 			lower++;
 	}
-	if (n < RANDOM_MIN)
-		return false;
 	/* "S4PZyM", "k3j4h5", "a8e7555a8406", but not "python3" or "utf8". */
 	return (digits >= 2 && upper + lower >= 2) || (upper && lower && digits);
 }
 
 /* The temporary names of mktemp and Python's tempfile: a component that
  * ends in a '.' and 6 or more letters and digits, one of them upper case
- * or a digit (mktemp's "tmp.XXXXXXXXXX", "rc-test.XXXXXX"; a file's
- * extension is lower case), or "tmp" and 8 or more of [a-z0-9_]
+ * or a digit (mktemp's "tmp." and ten random characters, a template's
+ * "rc-test." and six; a file's extension is lower case), or "tmp" and 8 or more of [a-z0-9_]
  * (tempfile's "tmpk3j4h5_x"). The length of the part that is random, or
  * 0; *KEEP: how much before it stays. */
 static size_t temp_name(const char *c, size_t n, size_t *keep)

@@ -160,25 +160,27 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 	struct state *s = p;
 	enum cg_op op;
 
-	if (e->kind != RC_EV_SYSCALL)
+	bool failed = event_failed(e);
+	/* Every write that worked comes here: only one that may make a
+	 * refusal a fallback is worth finding its file for. */
+	if (e->kind != RC_EV_SYSCALL || (failed ? e->err == EEXIST || e->err == EINTR : !s->recs.count))
 		return;
 	const char *path = cgroup_target(e, ctx, &op);
 	if (!path)
 		return;
-	if (!event_failed(e)) {
+	if (!failed) {
 		/* The same file written by the same process, and taken. */
-		if (op != CG_WRITE || !s->recs.count)
+		if (op != CG_WRITE)
 			return;
+		int pid = rule_leader(ctx, e->pid);
 		struct hmap_iter it;
 		for (struct hmap_node *n = hmap_first(&s->recs, &it); n; n = hmap_next(&s->recs, &it)) {
 			struct rec *r = n->value;
-			if (r->op == CG_WRITE && r->pid == rule_leader(ctx, e->pid) && strcmp(r->path, path) == 0)
+			if (r->op == CG_WRITE && r->pid == pid && strcmp(r->path, path) == 0)
 				r->recovered = true;
 		}
 		return;
 	}
-	if (e->err == EEXIST || e->err == EINTR)
-		return;
 	struct strbuf key = STRBUF_INIT;
 	strbuf_addf(&key, "%d:%d:%s", e->err, (int)op, path);
 	void **slot = hmap_get(&s->recs, key.buf, key.len);
