@@ -31,6 +31,8 @@ static const struct command commands[] = {
 	  "every thread's stack of a running process, then detach (it runs on)" },
 	{ "cores", cmd_cores, "cores install|uninstall|list|show ID [--dir DIR] [...]",
 	  "keep every crash of the machine: core_pattern into a store, each core with its report" },
+	{ "watch", cmd_watch, "watch [--stall S] [--on RULES] [--format text|json] --cgroup PATH | --unit NAME | PID...",
+	  "always on for a service: an incident report in the store on a failure, crash or stall" },
 };
 
 static void usage(FILE *f)

@@ -464,6 +464,30 @@ static void tell_backlog(const struct session_opts *o, struct bpf_capture *bc, b
 	}
 }
 
+struct session_tick {
+	struct bpf_replay *rp;
+	struct bpf_capture *bc;
+	struct capture *c;
+	struct followed *fl;
+};
+
+bool session_blocked_now(struct session_tick *tick, pid_t tgid, pid_t tid, double since)
+{
+	return bpf_replay_blocked_now(tick->rp, tgid, tid, since);
+}
+
+bool session_follow_now(struct session_tick *tick, pid_t pid)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	for (size_t i = 0; i < tick->fl->n; i++)
+		if (tick->fl->v[i] == pid)
+			return false;
+	int r = follow_tree(tick->bc, pid, tick->c, tick->fl, 0, &err);
+	strbuf_release(&err);
+	return r == 0;
+}
+
 /* -2 when the capture could not be loaded (nothing was started). */
 static int session_ebpf(const struct session_opts *o, struct session_result *res, struct capture *c,
 			struct strbuf *err)
@@ -535,7 +559,10 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	} else {
 		handle_stop_signals();
 		ignore_sigpipe();
-		if (kill(o->pid, 0) < 0 && errno == ESRCH && !o->nmore) {
+		if (!o->pid && o->keep_on) {
+			/* An empty cgroup, watched: its programs are followed
+			 * from their exec. */
+		} else if (kill(o->pid, 0) < 0 && errno == ESRCH && !o->nmore) {
 			tracer_explain_attach(o->pid, ESRCH, err);	/* as the tracer says it */
 			r = -1;
 			goto out;
@@ -543,9 +570,10 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		/* Its program first: the kernel walks its Python from the
 		 * first call it sees (a libpython already mapped is found by
 		 * the kernel's probe instead). */
-		give_exec(&ws, o->pid);
+		if (o->pid)
+			give_exec(&ws, o->pid);
 		/* A set's first process may have ended since it was listed. */
-		if (follow_tree(bc, o->pid, c, &fl, 0, err) < 0 && !o->nmore) {
+		if (o->pid && follow_tree(bc, o->pid, c, &fl, 0, err) < 0 && !o->nmore && !o->keep_on) {
 			r = -1;
 			goto out;
 		}
@@ -577,16 +605,21 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			reaped = reap(child, w, false, &res->child_status);
 		if (!child && stop_flag)
 			break;
+		if (o->on_tick) {
+			struct session_tick tick = { rp, bc, c, &fl };
+			o->on_tick(o->user, &tick);
+		}
 		/* The kernel forgets a process when its last thread ends:
-		 * once none is left, what remains is in the ring. */
+		 * once none is left, what remains is in the ring (a watch
+		 * waits for the next). */
 		bool following = bpf_capture_following(bc);
-		if ((!child || reaped) && !following) {
+		if ((!child || reaped) && !following && !o->keep_on) {
 			drain(&rd);
 			break;
 		}
 		/* While records come, soon again: the kernel wakes the reader
 		 * for a stack record only now and then (RCB_BUSY_POLL_MS). */
-		poll_ms = !following ? REAP_POLL_MS : got > 0 ? RCB_BUSY_POLL_MS : POLL_MS;
+		poll_ms = !following && !o->keep_on ? REAP_POLL_MS : got > 0 ? RCB_BUSY_POLL_MS : POLL_MS;
 	}
 	/* The sums of processes that live on, while their fds are known
 	 * (the kernel wrote those of each process that ended): read once
@@ -632,6 +665,26 @@ out:
 	return r;
 }
 #else
+struct session_tick {
+	int none;
+};
+
+bool session_blocked_now(struct session_tick *tick, pid_t tgid, pid_t tid, double since)
+{
+	(void)tick;
+	(void)tgid;
+	(void)tid;
+	(void)since;
+	return false;
+}
+
+bool session_follow_now(struct session_tick *tick, pid_t pid)
+{
+	(void)tick;
+	(void)pid;
+	return false;
+}
+
 static int session_ebpf(const struct session_opts *o, struct session_result *res, struct capture *c,
 			struct strbuf *err)
 {
@@ -672,6 +725,7 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 		r = session_ptrace(o, res, c, err);
 	} else {
 		r = session_ebpf(o, res, c, err);
+		res->no_ebpf = r == -2;
 		if (r == -2 && o->backend == BACKEND_AUTO) {
 			snprintf(res->fallback, sizeof(res->fallback), "%s", strbuf_str(err));
 			strbuf_reset(err);

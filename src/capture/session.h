@@ -45,6 +45,8 @@ typedef bool (*session_program_fn)(void *user, const char *path, struct rc_py_pr
 typedef bool (*session_held_fn)(void *user, pid_t tgid, pid_t tid, const struct rc_py_raw *py, size_t n,
 				uint64_t *marks);
 
+struct session_tick;
+
 struct session_opts {
 	enum capture_backend backend;
 	size_t ring_bytes;	/* eBPF: the ring buffer; 0 the default */
@@ -76,7 +78,27 @@ struct session_opts {
 	/* eBPF: called once, when the ring buffer is first three quarters
 	 * full (records may be lost next); NULL: not told. */
 	void (*on_backlog)(void);
+	/* eBPF, watch: the session goes on while no process is followed
+	 * (the cgroup's next program is followed from its exec), until a
+	 * signal ends it; PID may be 0 then (an empty cgroup). */
+	bool keep_on;
+	/* eBPF: called in the reader's thread between two reads (every
+	 * POLL_MS at least), with what may be asked of the session then
+	 * (session_blocked_now); NULL: not called. */
+	void (*on_tick)(void *user, struct session_tick *tick);
 };
+
+/* In on_tick: thread TID of process TGID, when it is inside a call now,
+ * has that call handed to on_event as a blocked event (as at a detach,
+ * its stack through on_stack), begun no earlier than SINCE (monotonic
+ * seconds); the thread goes on, and the call's own event comes when it
+ * returns. Returns whether it was in a call. */
+bool session_blocked_now(struct session_tick *tick, pid_t tgid, pid_t tid, double since);
+/* In on_tick: process PID (one that joined the watched cgroup without an
+ * exec: moved there by a manager, or by itself) and those below it
+ * followed from now, as attach follows them (on_event told of them as
+ * found). False when it was followed already, or is gone. */
+bool session_follow_now(struct session_tick *tick, pid_t pid);
 
 struct session_result {
 	int child_status;	/* the command's wait status; -1 unknown */
@@ -90,6 +112,8 @@ struct session_result {
 	bool no_syscall_info;	/* the kernel lacks PTRACE_GET_SYSCALL_INFO */
 	double seconds;
 	enum capture_backend backend;	/* the one used */
+	/* The eBPF capture could not load (the error says why). */
+	bool no_ebpf;
 	/* AUTO fell back to ptrace: why eBPF could not load; "" when not. */
 	char fallback[256];
 	/* eBPF: why no fatal signal could be caught with its stacks (the

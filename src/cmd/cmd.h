@@ -25,6 +25,7 @@ int cmd_trace(int argc, char **argv);
 int cmd_core(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
 int cmd_cores(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 /* fopen(PATH, "w") with mode 0600 for a new file: traces quote arguments
  * (output.c). */

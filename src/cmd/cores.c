@@ -34,7 +34,9 @@ static const char cores_usage[] =
 	"short. The newest --keep (default 20) cores younger than --max-age days\n"
 	"(default 30) are kept. list shows them, newest last; show ID prints one's\n"
 	"report (--format text, json, html or perfetto, as for core). SIZE takes K,\n"
-	"M and G suffixes.\n"
+	"M and G suffixes. 'rootcause watch' keeps its incidents here too, one entry\n"
+	"per signature with how often it was seen (incident.SIG; show prints its\n"
+	"report as text or json); the same limits hold for them.\n"
 	"\n"
 	"options:\n"
 	"  --dir DIR            the store (default: the one core_pattern feeds, else\n"
@@ -233,21 +235,73 @@ static int list(const char *dir)
 	for (size_t i = 0; i < n; i++) {
 		char path[4096], when[32];
 		struct stat st;
-		time_t t = (time_t)strtoll(ids[i] + 5, NULL, 10);
+		time_t t = (time_t)store_entry_time(dir, ids[i]);
 		struct tm tm;
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-		snprintf(path, sizeof(path), "%s/%s.zst", dir, ids[i]);
-		long long kib = stat(path, &st) == 0 ? (long long)st.st_size / 1024 : -1;
 		strbuf_reset(&sum);
 		report_summary(dir, ids[i], &sum);
+		struct store_seen seen;
+		if (store_incident_seen(dir, ids[i], &seen)) {
+			/* An incident: when last seen, and how often since when. */
+			char first[32];
+			time_t f = (time_t)seen.first;
+			strftime(first, sizeof(first), "%Y-%m-%d %H:%M:%S", localtime_r(&f, &tm));
+			printf("%s  %s  %llu time%s since %s  %s\n", ids[i], when, seen.count,
+			       seen.count == 1 ? "" : "s", first, sum.buf);
+			continue;
+		}
+		snprintf(path, sizeof(path), "%s/%s.zst", dir, ids[i]);
+		long long kib = stat(path, &st) == 0 ? (long long)st.st_size / 1024 : -1;
 		printf("%s  %s  %lld KiB  %s\n", ids[i], when, kib, sum.buf);
 	}
 	if (!n)
-		printf("no cores in %s\n", dir);
+		printf("no cores or incidents in %s\n", dir);
 	store_list_free(ids, n);
 	strbuf_release(&err);
 	strbuf_release(&sum);
 	return RC_EXIT_OK;
+}
+
+/* An incident's report, as watch stored it: text or JSON. */
+static int show_incident(const char *dir, const char *id, const struct report_opts *ro)
+{
+	char path[4096];
+	struct store_seen seen;
+
+	if (!store_incident_seen(dir, id, &seen)) {
+		error_msg("no incident '%s' in %s", id, dir);
+		return RC_EXIT_INPUT;
+	}
+	if (ro->format != RC_FORMAT_TEXT && ro->format != RC_FORMAT_JSON) {
+		error_msg("incident '%s' is kept as text and json only", id);
+		return RC_EXIT_USAGE;
+	}
+	snprintf(path, sizeof(path), "%s/%s.%s", dir, id, ro->format == RC_FORMAT_JSON ? "json" : "txt");
+	FILE *in = fopen(path, "re");
+	if (!in) {
+		error_msg("incident '%s' has no report (it was larger than max_size): seen %llu times", id,
+			  seen.count);
+		return RC_EXIT_INPUT;
+	}
+	FILE *out = ro->output ? open_private(ro->output) : stdout;
+	if (!out) {
+		error_msg("cannot write '%s': %s", ro->output, strerror(errno));
+		fclose(in);
+		return RC_EXIT_INPUT;
+	}
+	char buf[8192];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	fclose(in);
+	if (ro->format == RC_FORMAT_TEXT)
+		fprintf(out, "seen %llu time%s, last at %lld\n", seen.count, seen.count == 1 ? "" : "s", seen.last);
+	int status = RC_EXIT_OK;
+	if (out != stdout ? fclose(out) != 0 : fflush(out) != 0) {
+		error_msg("cannot write report: %s", strerror(errno));
+		status = RC_EXIT_INPUT;
+	}
+	return status;
 }
 
 static int show(const char *dir, const char *id, const struct report_opts *ro)
@@ -255,6 +309,8 @@ static int show(const char *dir, const char *id, const struct report_opts *ro)
 	char path[4096];
 	struct stat st;
 
+	if (!strchr(id, '/') && store_is_incident(id))
+		return show_incident(dir, id, ro);
 	if (strchr(id, '/') || strncmp(id, "core.", 5) != 0) {
 		error_msg("no core '%s' (ids are as 'rootcause cores list' prints them)", id);
 		return RC_EXIT_USAGE;

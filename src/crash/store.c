@@ -253,18 +253,120 @@ int store_receive(const char *dir, const struct store_config *cfg, const struct 
 	return 0;
 }
 
-static bool is_core_name(const char *n)
+/* Writes N bytes of P to PATH through PATH.part (mode 0600). */
+static int write_file(const char *path, const char *p, size_t n, struct strbuf *err)
 {
-	size_t len = strlen(n);
-	return strncmp(n, "core.", 5) == 0 && len > 9 && strcmp(n + len - 4, ".zst") == 0;
+	struct strbuf tmp = STRBUF_INIT;
+	int r = 0;
+
+	strbuf_addf(&tmp, "%s.part", path);
+	int fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || !write_all(fd, p, n) || close(fd) != 0 || rename(tmp.buf, path) != 0) {
+		strbuf_addf(err, "cannot write '%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			unlink(tmp.buf);
+		r = -1;
+	}
+	strbuf_release(&tmp);
+	return r;
 }
 
-static int cmp_id(const void *a, const void *b)
+bool store_incident_seen(const char *dir, const char *id, struct store_seen *seen)
 {
-	/* "core.TIME.": by time, then by name. */
-	const char *x = *(char *const *)a, *y = *(char *const *)b;
-	long long tx = strtoll(x + 5, NULL, 10), ty = strtoll(y + 5, NULL, 10);
-	return tx < ty ? -1 : tx > ty ? 1 : strcmp(x, y);
+	char path[4096], line[128];
+
+	memset(seen, 0, sizeof(*seen));
+	if (!store_is_incident(id) || strlen(id) >= sizeof(seen->id))
+		return false;
+	snprintf(seen->id, sizeof(seen->id), "%s", id);
+	snprintf(path, sizeof(path), "%s/%s.count", dir, id);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long u;
+		long long v;
+		if (sscanf(line, "count=%llu", &u) == 1)
+			seen->count = u;
+		else if (sscanf(line, "first=%lld", &v) == 1)
+			seen->first = v;
+		else if (sscanf(line, "last=%lld", &v) == 1)
+			seen->last = v;
+	}
+	fclose(f);
+	return seen->count > 0;
+}
+
+int store_incident(const char *dir, const struct store_config *cfg, const struct store_incident *in,
+		   struct store_seen *seen, struct strbuf *err)
+{
+	char id[32], path[4096];
+	struct store_seen old;
+	struct strbuf count = STRBUF_INIT;
+
+	snprintf(id, sizeof(id), "incident.%016llx", (unsigned long long)in->signature);
+	bool known = store_incident_seen(dir, id, &old);
+	memset(seen, 0, sizeof(*seen));
+	snprintf(seen->id, sizeof(seen->id), "%s", id);
+	seen->count = known ? old.count + 1 : 1;
+	seen->first = known ? old.first : in->time;
+	seen->last = in->time;
+	struct statvfs vfs;
+	if (!known && statvfs(dir, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < cfg->keep_free) {
+		strbuf_addf(err, "incident %s not stored: the disk under '%s' has less than keep_free (%llu MiB) "
+			    "left", id + 9, dir, (unsigned long long)(cfg->keep_free >> 20));
+		return -1;
+	}
+	size_t jl = strlen(in->json), tl = strlen(in->text);
+	if (!known && jl + tl <= cfg->max_size) {
+		snprintf(path, sizeof(path), "%s/%s.json", dir, id);
+		if (write_file(path, in->json, jl, err) < 0)
+			return -1;
+		snprintf(path, sizeof(path), "%s/%s.txt", dir, id);
+		if (write_file(path, in->text, tl, err) < 0)
+			return -1;
+		seen->stored = true;
+	}
+	strbuf_addf(&count, "# rootcause watch: one incident's repeats\ncount=%llu\nfirst=%lld\nlast=%lld\n"
+		    "last_pid=%ld\n", seen->count, seen->first, seen->last, in->pid);
+	snprintf(path, sizeof(path), "%s/%s.count", dir, id);
+	int r = write_file(path, count.buf, count.len, err);
+	strbuf_release(&count);
+	if (r == 0)
+		store_prune(dir, cfg);
+	return r;
+}
+
+/* An entry's file that names it: a core's, or an incident's count.
+ * Returns the length of its id; 0 when it names none. */
+static size_t entry_name(const char *n)
+{
+	size_t len = strlen(n);
+	if (strncmp(n, "core.", 5) == 0 && len > 9 && strcmp(n + len - 4, ".zst") == 0)
+		return len - 4;
+	if (store_is_incident(n) && len == 9 + 16 + 6 && strcmp(n + len - 6, ".count") == 0)
+		return len - 6;
+	return 0;
+}
+
+long long store_entry_time(const char *dir, const char *id)
+{
+	struct store_seen seen;
+
+	if (store_is_incident(id))
+		return store_incident_seen(dir, id, &seen) ? seen.last : 0;
+	return strtoll(id + 5, NULL, 10);	/* "core.TIME." */
+}
+
+struct dated {
+	char *id;
+	long long time;
+};
+
+static int cmp_dated(const void *a, const void *b)
+{
+	const struct dated *x = a, *y = b;
+	return x->time < y->time ? -1 : x->time > y->time ? 1 : strcmp(x->id, y->id);
 }
 
 char **store_list(const char *dir, size_t *n, struct strbuf *err)
@@ -279,19 +381,27 @@ char **store_list(const char *dir, size_t *n, struct strbuf *err)
 		return NULL;
 	}
 	struct dirent *de;
+	struct dated *dv = NULL;
 	while ((de = readdir(d))) {
-		if (!is_core_name(de->d_name))
+		size_t len = entry_name(de->d_name);
+		if (!len)
 			continue;
 		if (*n == alloc) {
 			alloc = alloc ? alloc * 2 : 16;
-			v = xrealloc(v, alloc * sizeof(*v));
+			dv = xrealloc(dv, alloc * sizeof(*dv));
 		}
-		v[(*n)++] = xstrndup(de->d_name, strlen(de->d_name) - 4);
+		dv[*n].id = xstrndup(de->d_name, len);
+		dv[*n].time = store_entry_time(dir, dv[*n].id);
+		(*n)++;
 	}
 	closedir(d);
 	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_id);
-	return v ? v : xcalloc(1, sizeof(*v));
+		qsort(dv, *n, sizeof(*dv), cmp_dated);
+	v = xcalloc(*n + 1, sizeof(*v));
+	for (size_t i = 0; i < *n; i++)
+		v[i] = dv[i].id;
+	free(dv);
+	return v;
 }
 
 void store_list_free(char **ids, size_t n)
@@ -305,10 +415,12 @@ static void remove_id(const char *dir, const char *id)
 {
 	char path[4096];
 
-	snprintf(path, sizeof(path), "%s/%s.zst", dir, id);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/%s.json", dir, id);
-	unlink(path);
+	static const char *const ext[] = { "zst", "json", "txt", "count" };
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(*ext); i++) {
+		snprintf(path, sizeof(path), "%s/%s.%s", dir, id, ext[i]);
+		unlink(path);
+	}
 }
 
 int store_prune(const char *dir, const struct store_config *cfg)
@@ -323,7 +435,7 @@ int store_prune(const char *dir, const struct store_config *cfg)
 	if (!ids)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		long long t = strtoll(ids[i] + 5, NULL, 10);
+		long long t = store_entry_time(dir, ids[i]);
 		bool old = cfg->max_age_days && now - t > (long long)cfg->max_age_days * 86400;
 		bool many = cfg->keep && n - (size_t)removed > cfg->keep;
 		if (old || many) {

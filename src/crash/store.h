@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "util/strbuf.h"
@@ -51,12 +52,47 @@ struct store_crash {
 int store_receive(const char *dir, const struct store_config *cfg, const struct store_crash *sc,
 		  FILE *in, struct strbuf *path, struct strbuf *note, struct strbuf *err);
 
-/* Removes stored cores (and their reports) beyond CFG's count and age,
- * oldest first. Returns how many were removed. */
+/* watch's incidents, in the same store: one entry per signature,
+ * "incident.SIG" (SIG: 16 hex digits), its first report (SIG.json and
+ * SIG.txt, mode 0600) and its count (SIG.count: how many times, first
+ * and last seen, the last pid), so that a crash loop is one entry that
+ * counts, not a hundred copies. */
+struct store_incident {
+	uint64_t signature;
+	long long time;		/* seconds since the epoch */
+	long pid;
+	const char *json, *text;	/* the report, twice; NUL-ended */
+};
+struct store_seen {
+	char id[32];		/* "incident.SIG" */
+	unsigned long long count;
+	long long first, last;
+	bool stored;		/* the report was written (a new entry) */
+};
+/* Counts IN under DIR: a new signature's report is written, unless the
+ * disk has less than CFG's keep_free left (then -1: nothing is) or the
+ * report is larger than its max_size (then only the count is kept, and
+ * SEEN->stored says so); a known one's count goes up. Prunes after. */
+int store_incident(const char *dir, const struct store_config *cfg, const struct store_incident *in,
+		   struct store_seen *seen, struct strbuf *err);
+/* ID's count, when ID is an incident's. */
+bool store_incident_seen(const char *dir, const char *id, struct store_seen *seen);
+/* "core." or "incident." ID names a stored entry's kind. */
+static inline bool store_is_incident(const char *id)
+{
+	return strncmp(id, "incident.", 9) == 0;
+}
+
+/* Removes stored cores and incidents (with their reports) beyond CFG's
+ * count and age, oldest first (an incident dates from when it was last
+ * seen). Returns how many were removed. */
 int store_prune(const char *dir, const struct store_config *cfg);
 
-/* The stored cores' ids ("core.TIME.PID.COMM"), oldest first. */
+/* The stored entries' ids ("core.TIME.PID.COMM", "incident.SIG"),
+ * oldest first. */
 char **store_list(const char *dir, size_t *n, struct strbuf *err);
 void store_list_free(char **ids, size_t n);
+/* When entry ID was stored (a core) or last seen (an incident). */
+long long store_entry_time(const char *dir, const char *id);
 
 #endif

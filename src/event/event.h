@@ -348,6 +348,12 @@ struct rc_event {
 /* Reset E to "nothing known" (all optional fields at their none values). */
 void event_clear(struct rc_event *e);
 
+/* E kept past its dispatch (event/copy.c): one block holding the event
+ * and all it points to (its stack referenced, its QUOTED hook dropped),
+ * *BYTES long when BYTES is not NULL; event_copy_free frees it. */
+struct rc_event *event_copy(const struct rc_event *e, size_t *bytes);
+void event_copy_free(struct rc_event *c);
+
 /* The lock facts of flock(fd, OP) and of fcntl(fd, CMD, {l_type=TYPE}),
  * from their numbers, the same for every source. */
 void event_flock_facts(struct rc_event *e, long long op);

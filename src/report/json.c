@@ -37,6 +37,12 @@ static void write_subject(struct json *j, const struct rc_report *r)
 		json_key(j, "cgroup");
 		json_string(j, r->cgroup);
 	}
+	if (r->trigger) {
+		json_key(j, "trigger");
+		json_string(j, r->trigger);
+		json_key(j, "window_s");
+		json_fixed(j, r->window, 1);
+	}
 	string_list(j, "files", r->files);
 	if (r->files) {
 		json_key(j, "lines");

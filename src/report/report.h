@@ -13,7 +13,12 @@
 #include "util/strbuf.h"
 
 struct rc_report {
-	const char *kind;		/* "log", "run", "attach", "core", "stack" */
+	const char *kind;		/* "log", "run", "attach", "core", "stack", "watch" */
+	/* watch: what made the incident ("pid 12 exited with 1", "thread 13
+	 * of pid 12 inside futex for 5.2 s"), and the window it diagnosed;
+	 * NULL otherwise. */
+	const char *trigger;
+	double window;
 	const char *const *command;	/* NULL-terminated, or NULL */
 	int pid;			/* attach/stack target; 0 none */
 	/* attach to a cgroup: its path from the cgroup root, and how many

@@ -80,6 +80,15 @@ static void subject_line(struct out *o, const struct rc_report *r)
 		strbuf_addf(sb, "core '%s'\n", r->files[0]);
 		return;
 	}
+	if (r->trigger) {
+		strbuf_addf(sb, "incident: %s; diagnosed from the last %.0f s", r->trigger, r->window);
+		if (r->cgroup)
+			strbuf_addf(sb, " of cgroup %s", r->cgroup);
+		strbuf_adds(sb, " (");
+		events_said(sb, r);
+		strbuf_adds(sb, ")\n");
+		return;
+	}
 	if (strcmp(r->kind, "stack") == 0) {
 		strbuf_addf(sb, "stacks of pid %d (stopped for %.3f s, then detached)\n", r->pid, r->seconds);
 		return;

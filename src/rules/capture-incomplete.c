@@ -22,20 +22,32 @@ void capture_incomplete_finding(struct rc_findings *out, const struct capture_co
 {
 	unsigned long long lost = n->records + n->entries + n->follows + n->bad;
 
-	if (!lost)
+	if (!lost && !n->window)
 		return;
-	struct rc_finding *f = finding_add(out, "capture-incomplete", RC_SEV_WARNING, RC_SEV_WARNING,
-					   "the trace has holes: the eBPF capture lost %llu record%s, so a "
-					   "finding may be missing or rest on part of what happened",
-					   lost, lost == 1 ? "" : "s");
-	f->count = (long long)lost;
-	char line[160];
+	struct rc_finding *f;
+	if (lost)
+		f = finding_add(out, "capture-incomplete", RC_SEV_WARNING, RC_SEV_WARNING,
+				"the trace has holes: the eBPF capture lost %llu record%s, so a finding may be "
+				"missing or rest on part of what happened", lost, lost == 1 ? "" : "s");
+	else
+		f = finding_add(out, "capture-incomplete", RC_SEV_WARNING, RC_SEV_WARNING,
+				"the window has holes: watch's recorder dropped %llu event%s of it to stay within "
+				"its memory, so a finding may be missing or rest on part of what happened",
+				(unsigned long long)n->window, n->window == 1 ? "" : "s");
+	f->count = (long long)(lost + n->window);
+	char line[200];
 	int len = snprintf(line, sizeof(line),
 			   "%llu records the full ring buffer refused, %llu calls whose entry could not be kept, "
 			   "%llu children not followed, %llu records not well formed",
 			   (unsigned long long)n->records, (unsigned long long)n->entries,
 			   (unsigned long long)n->follows, (unsigned long long)n->bad);
-	finding_evidence(f, line, (size_t)len);
+	if (lost)
+		finding_evidence(f, line, (size_t)len);
+	if (n->window) {
+		len = snprintf(line, sizeof(line), "%llu events of the window dropped before their time (watch's "
+			       "--window-size)", (unsigned long long)n->window);
+		finding_evidence(f, line, (size_t)len);
+	}
 	if (n->nwho) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_adds(&sb, "lost, by thread and call: ");
@@ -43,8 +55,9 @@ void capture_incomplete_finding(struct rc_findings *out, const struct capture_co
 		finding_evidence(f, sb.buf, sb.len);
 		strbuf_release(&sb);
 	}
-	finding_set(&f->advice, "trace again with a larger ring buffer (--ring-size 64M), or with --backend "
-				"ptrace, which loses nothing but stops the program at each call");
+	finding_set(&f->advice, lost ? "trace again with a larger ring buffer (--ring-size 64M), or with --backend "
+				       "ptrace, which loses nothing but stops the program at each call" :
+				       "give watch more memory for its window (--window-size), or a shorter --window");
 	/* After every finding of the trace: it is about the trace itself,
 	 * ranked already (rank_findings sets what it would). */
 	f->rank = out->count - 1;

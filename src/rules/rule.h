@@ -96,6 +96,9 @@ enum rc_rule_source {
  * records not well formed), for capture-incomplete. */
 struct capture_counts {
 	uint64_t records, entries, follows, bad;
+	/* watch: events its recorder dropped from an incident's window
+	 * before their time (the ring's memory cap). */
+	uint64_t window;
 	/* Whose records the full ring buffer refused, most first. */
 	struct rc_loss who[RC_LOSSES_KEPT];
 	size_t nwho;

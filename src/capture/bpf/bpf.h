@@ -244,5 +244,12 @@ static inline struct rc_py_raw bpf_py_raw(const struct rcb_py_frame *f)
  * memory live, begun at SINCE, monotonic seconds, or at the end of the
  * thread's last call); then capture_finish. */
 void bpf_replay_end(struct bpf_replay *rp, const pid_t *pids, size_t npids, double since, bool detaching);
+/* Thread TID of process TGID, when /proc says it is inside a call now:
+ * that call handed on as a blocked event (capture_finish_thread), begun
+ * at its last call's end or at SINCE (monotonic seconds), whichever is
+ * later, and the thread left as if it had not been seen to enter it, so
+ * that the call's own record, when it returns, is replayed whole. For
+ * watch's stalls: the process goes on. Returns whether a call was. */
+bool bpf_replay_blocked_now(struct bpf_replay *rp, pid_t tgid, pid_t tid, double since);
 
 #endif

@@ -550,6 +550,31 @@ static void blocked_threads(struct bpf_replay *rp, pid_t tgid, double since, str
 	closedir(d);
 }
 
+bool bpf_replay_blocked_now(struct bpf_replay *rp, pid_t tgid, pid_t tid, double since)
+{
+	__s64 nr;
+	__u64 args[6];
+
+	if (!blocked_in(tid, &nr, args))
+		return false;
+	struct tracee *t = known(rp, tid, tgid);
+	/* Inside a call replayed already (a fork's entry): not a wait the
+	 * kernel has not told of. */
+	if (!t || t->in_syscall)
+		return false;
+	struct rthread *rt = (struct rthread *)t;
+	double from = rt->last_mono > since ? rt->last_mono : since;
+	struct call_view call = { .nr = (long)nr };
+	struct mem_live mem;
+	memcpy(call.args, args, sizeof(call.args));
+	mem_live_init(&mem, tid);
+	call.mem = &mem.m;
+	replay_entry(rp, t, &call, (__u64)(from * 1e9));
+	capture_finish_thread(rp->c, t);
+	t->in_syscall = false;
+	return true;
+}
+
 void bpf_replay_end(struct bpf_replay *rp, const pid_t *pids, size_t npids, double since, bool detaching)
 {
 	struct tracee **v = NULL;
