@@ -92,8 +92,9 @@ enum {
 #define CGROUP_PIDS_MAX 4096
 /* Failed exits of one tree this close together are one incident. */
 #define SETTLE_S 0.3
-/* Exits waiting for their incident, at most (more are one incident). */
-#define PENDING_MAX 64
+/* Failed exits waiting for their incident, at most (more are counted,
+ * not told: a crash loop faster than its diagnoses). */
+#define PENDING_MAX 4096
 /* How often processes are looked at for stalls, and rules checked. */
 #define LOOK_EVERY_S 0.25
 #define ON_EVERY_S 1.0
@@ -104,8 +105,9 @@ enum {
 #define TOLD_MAX 256
 
 struct pending {
-	pid_t root, tgid;
+	pid_t tgid;
 	double due;
+	uint64_t upto;		/* its last event (recorder_seq) */
 	char what[96];
 };
 
@@ -125,8 +127,8 @@ struct watcher {
 	const struct cgroup_dir *cg;	/* --cgroup, --unit; NULL for pids */
 	double window;
 	uint64_t on;		/* --on's rules; 0 none */
-	struct pending pend[PENDING_MAX];
-	size_t npend;
+	struct pending *pend;
+	size_t npend, pend_alloc;
 	struct told told[TOLD_MAX];
 	size_t ntold;
 	/* A stall's call, as session_blocked_now hands it on. */
@@ -137,6 +139,7 @@ struct watcher {
 	FILE *jsonl;		/* --format json; NULL not */
 	uint64_t incidents;
 	uint64_t unsettled;	/* failed exits past PENDING_MAX, not told */
+	const char *hello;	/* said at the first tick; NULL once said */
 };
 
 static double clock_s(clockid_t id)
@@ -297,15 +300,21 @@ static void tell(struct watcher *w, const char *kind, const struct rc_report *re
 	strbuf_release(&where);
 }
 
-/* An incident of KIND in process TGID's tree, said by TRIGGER: the
- * window diagnosed (with BLOCKED[0..NBLOCKED), a stall's calls), and
- * what it found kept and told, unless it found nothing of KIND about
- * the threads TIDS[0..NTIDS). */
-static void incident(struct watcher *w, const char *kind, pid_t tgid, const pid_t *tids, size_t ntids,
-		     const char *trigger, struct rc_event *const *blocked, size_t nblocked)
+/* An incident of KIND about what PICK says (an exit: the process's
+ * line up to its failure, as it was then; a stall or a rule: its whole
+ * tree), said by TRIGGER (NULL: a stall's wait, said from the cause):
+ * those events diagnosed with the RULES given (with BLOCKED[0..NBLOCKED),
+ * a stall's calls), and what it found kept and told, unless it found
+ * nothing of KIND about the threads TIDS[0..NTIDS). */
+static void incident(struct watcher *w, const char *kind, uint64_t rules, const struct recorder_pick *pick,
+		     const pid_t *tids, size_t ntids, const char *trigger, struct rc_event *const *blocked,
+		     size_t nblocked)
 {
-	pid_t root = recorder_root(w->rec, tgid);
-	struct diagnose_opts dopts = { .rules = RC_RULES_ALL, .input = DIAGNOSE_LIVE };
+	pid_t tgid = pick->tgid, root = recorder_root(w->rec, tgid);
+	/* --on's look, each second, runs its rules alone: the whole
+	 * diagnosis only once they found something. */
+	bool look = rules != RC_RULES_ALL;
+	struct diagnose_opts dopts = { .rules = rules, .input = DIAGNOSE_LIVE };
 	struct rc_diagnosis dg;
 	struct rc_report rep = {
 		.kind = "watch", .trigger = trigger, .window = w->window, .pid = tgid, .cgroup = w->cgroup,
@@ -314,7 +323,7 @@ static void incident(struct watcher *w, const char *kind, pid_t tgid, const pid_
 	struct strbuf json = STRBUF_INIT, text = STRBUF_INIT, err = STRBUF_INIT;
 
 	diagnose_init(&dg, &dopts);
-	rep.events = recorder_each(w->rec, root, feed, &dg);
+	rep.events = recorder_each(w->rec, pick, feed, &dg);
 	for (size_t i = 0; i < nblocked; i++) {
 		struct rc_event *c = event_copy(blocked[i], NULL);
 		diagnose_event(&dg, c);
@@ -329,7 +338,25 @@ static void incident(struct watcher *w, const char *kind, pid_t tgid, const pid_
 	const struct rc_report_finding *f = incident_cause(w, kind, &dg.findings, tgid, tids, ntids);
 	double now = clock_s(CLOCK_MONOTONIC);
 	uint64_t sig = f ? report_signature(f, NULL) : 0;
-	if (f && (strcmp(kind, "exit") == 0 || !told_already(w, root, sig, now))) {
+	if (look) {
+		diagnose_release(&dg);
+		if (f && !told_already(w, root, sig, now))
+			incident(w, kind, RC_RULES_ALL, pick, tids, ntids, trigger, blocked, nblocked);
+		return;
+	}
+	char said[160];
+	if (f && !trigger) {
+		/* A stall: the wait the cause is about, else the first. */
+		const struct rc_event *b = blocked[0];
+		for (size_t i = 0; i < nblocked; i++)
+			if (blocked[i]->pid == (f->tid > 0 ? f->tid : f->pid))
+				b = blocked[i];
+		snprintf(said, sizeof(said), "thread %d of pid %d inside %s for %.1f s", b->pid, (int)tgid,
+			 b->name ? b->name : "a call", b->dur);
+		rep.trigger = said;
+	}
+	/* A look's find was told just now (told_already noted it). */
+	if (f && (strcmp(kind, "stall") != 0 || !told_already(w, root, sig, now))) {
 		report_json(&rep, &json);
 		report_text(&rep, &text, false, false);
 		struct store_incident in = {
@@ -367,20 +394,26 @@ static void on_event(void *user, struct rc_event *e)
 	bool failed = e->exited ? e->exit_code != 0 : !clean_signal(e->signo);
 	if (!failed)
 		return;
-	pid_t root = recorder_root(w->rec, tgid);
 	/* A parent that fails after its child did passes the failure on:
-	 * one incident. A sibling's failure is its own. */
-	for (size_t i = 0; i < w->npend; i++)
-		if (recorder_within(w->rec, w->pend[i].tgid, tgid))
+	 * one incident, which shows it. A sibling's failure is its own. */
+	for (size_t i = 0; i < w->npend; i++) {
+		if (recorder_within(w->rec, w->pend[i].tgid, tgid)) {
+			w->pend[i].upto = recorder_seq(w->rec);
 			return;
+		}
+	}
 	if (w->npend == PENDING_MAX) {
 		w->unsettled++;
 		return;
 	}
+	if (w->npend == w->pend_alloc) {
+		w->pend_alloc = w->pend_alloc ? 2 * w->pend_alloc : 16;
+		w->pend = xrealloc(w->pend, w->pend_alloc * sizeof(*w->pend));
+	}
 	struct pending *p = &w->pend[w->npend++];
-	p->root = root;
 	p->tgid = tgid;
 	p->due = clock_s(CLOCK_MONOTONIC) + SETTLE_S;
+	p->upto = recorder_seq(w->rec);
 	if (e->exited)
 		snprintf(p->what, sizeof(p->what), "pid %d exited with %d", (int)tgid, e->exit_code);
 	else
@@ -395,9 +428,11 @@ static void flush_pending(struct watcher *w, double now, bool all)
 			i++;
 			continue;
 		}
+		/* In the order they failed: a crash loop's counts go up. */
 		struct pending p = w->pend[i];
-		w->pend[i] = w->pend[--w->npend];
-		incident(w, "exit", p.tgid, NULL, 0, p.what, NULL, 0);
+		memmove(&w->pend[i], &w->pend[i + 1], (--w->npend - i) * sizeof(*w->pend));
+		struct recorder_pick pick = { p.tgid, true, p.upto };
+		incident(w, "exit", RC_RULES_ALL, &pick, NULL, 0, p.what, NULL, 0);
 	}
 }
 
@@ -481,10 +516,8 @@ static void look_for_stalls(struct watcher *w, struct session_tick *tick, double
 			take_blocked(w, tick, &others.v[k], &v, &tids, &n, &alloc);
 		free(others.v);
 		if (nstalled) {
-			char what[160];
-			snprintf(what, sizeof(what), "thread %d of pid %d inside %s for %.1f s", (int)s->tid,
-				 (int)s->tgid, v[0]->name ? v[0]->name : "a call", now - s->since);
-			incident(w, "stall", s->tgid, tids, n, what, v, n);
+			struct recorder_pick pick = { s->tgid, false, 0 };
+			incident(w, "stall", RC_RULES_ALL, &pick, tids, n, NULL, v, n);
 		}
 		for (size_t k = 0; k < n; k++)
 			event_copy_free(v[k]);
@@ -513,8 +546,9 @@ static void check_rules(struct watcher *w)
 	for (struct hmap_node *nd = hmap_first(&roots, &it); nd; nd = hmap_next(&roots, &it)) {
 		pid_t root = (pid_t)hmap_node_int(nd);
 		char what[96];
-		snprintf(what, sizeof(what), "a rule --on names found something in pid %d's tree", (int)root);
-		incident(w, "rule", root, NULL, 0, what, NULL, 0);
+		snprintf(what, sizeof(what), "a rule of --on found it in pid %d and the processes below it", (int)root);
+		struct recorder_pick pick = { root, false, 0 };
+		incident(w, "rule", w->on, &pick, NULL, 0, what, NULL, 0);
 	}
 	hmap_release(&roots, NULL);
 }
@@ -524,6 +558,11 @@ static void on_tick(void *user, struct session_tick *tick)
 	struct watcher *w = user;
 	double now = clock_s(CLOCK_MONOTONIC);
 
+	/* Said once the capture runs: from here, nothing is missed. */
+	if (w->hello) {
+		fputs(w->hello, stderr);
+		w->hello = NULL;
+	}
 	flush_pending(w, now, false);
 	if (now >= w->next_look) {
 		look_for_stalls(w, tick, now);
@@ -841,12 +880,14 @@ int cmd_watch(int argc, char **argv)
 		.on_tick = on_tick,
 		.user = &w,
 	};
+	struct strbuf hello = STRBUF_INIT;
 	if (npids || n)
-		fprintf(stderr, "rootcause: watching %s%s (%zu process%s); incidents go to %s\n",
-			npids ? "pid " : "cgroup ", npids ? argv[optind] : cg.name, n, n == 1 ? "" : "es", w.dir);
+		strbuf_addf(&hello, "rootcause: watching %s%s (%zu process%s); incidents go to %s\n",
+			    npids ? "pid " : "cgroup ", npids ? argv[optind] : cg.name, n, n == 1 ? "" : "es", w.dir);
 	else
-		fprintf(stderr, "rootcause: watching cgroup %s (empty for now); incidents go to %s\n", cg.name,
-			w.dir);
+		strbuf_addf(&hello, "rootcause: watching cgroup %s (empty for now); incidents go to %s\n", cg.name,
+			    w.dir);
+	w.hello = hello.buf;
 	struct session_result res;
 	if (session_run(&so, &res, &err) < 0) {
 		if (res.no_ebpf)
@@ -874,6 +915,7 @@ int cmd_watch(int argc, char **argv)
 		status = RC_EXIT_OK;
 	}
 	free(sel);
+	strbuf_release(&hello);
 	recorder_free(w.rec);
 	stall_free(w.stall);
 	where_free(w.where);
@@ -881,6 +923,7 @@ out:
 	if (w.jsonl && w.jsonl != stdout)
 		fclose(w.jsonl);
 	free(pids);
+	free(w.pend);
 	strbuf_release(&dir);
 	strbuf_release(&pat);
 	strbuf_release(&err);

@@ -360,8 +360,23 @@ long long store_entry_time(const char *dir, const char *id)
 
 struct dated {
 	char *id;
-	long long time;
+	double time;
 };
+
+/* For the order of the entries: an incident's count is rewritten at each
+ * repeat, and its time of change tells apart two in one second. */
+static double entry_order(const char *dir, const char *id)
+{
+	char path[4096];
+	struct stat st;
+
+	if (!store_is_incident(id))
+		return (double)store_entry_time(dir, id);
+	snprintf(path, sizeof(path), "%s/%s.count", dir, id);
+	if (stat(path, &st) < 0)
+		return 0;
+	return (double)st.st_mtim.tv_sec + (double)st.st_mtim.tv_nsec / 1e9;
+}
 
 static int cmp_dated(const void *a, const void *b)
 {
@@ -391,7 +406,7 @@ char **store_list(const char *dir, size_t *n, struct strbuf *err)
 			dv = xrealloc(dv, alloc * sizeof(*dv));
 		}
 		dv[*n].id = xstrndup(de->d_name, len);
-		dv[*n].time = store_entry_time(dir, dv[*n].id);
+		dv[*n].time = entry_order(dir, dv[*n].id);
 		(*n)++;
 	}
 	closedir(d);

@@ -323,15 +323,29 @@ static int by_seq(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-size_t recorder_each(struct recorder *r, pid_t root, void (*fn)(void *user, struct rc_event *e), void *user)
+uint64_t recorder_seq(const struct recorder *r)
+{
+	return r->seq;
+}
+
+static bool picked(struct recorder *r, const struct recorder_pick *pick, pid_t root, pid_t tgid)
+{
+	if (!pick->line)
+		return recorder_root(r, tgid) == root;
+	return recorder_within(r, tgid, pick->tgid) || recorder_within(r, pick->tgid, tgid);
+}
+
+size_t recorder_each(struct recorder *r, const struct recorder_pick *pick,
+		     void (*fn)(void *user, struct rc_event *e), void *user)
 {
 	struct hmap_iter it;
 	struct kept **v = NULL;
 	size_t n = 0, alloc = 0;
+	pid_t root = recorder_root(r, pick->tgid);
 
 	for (struct hmap_node *nd = hmap_first(&r->procs, &it); nd; nd = hmap_next(&r->procs, &it)) {
 		struct proc *p = nd->value;
-		if (recorder_root(r, p->tgid) != root)
+		if (!picked(r, pick, root, p->tgid))
 			continue;
 		if (n + p->n + 2 > alloc) {
 			alloc = 2 * (n + p->n + 2);
@@ -348,6 +362,8 @@ size_t recorder_each(struct recorder *r, pid_t root, void (*fn)(void *user, stru
 	}
 	if (n)
 		qsort(v, n, sizeof(*v), by_seq);
+	while (pick->upto && n && v[n - 1]->seq > pick->upto)
+		n--;
 	for (size_t i = 0; i < n; i++) {
 		struct rc_event *c = event_copy(v[i]->e, NULL);
 		fn(user, c);

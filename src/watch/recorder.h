@@ -15,8 +15,10 @@
  *   from /proc while the thread lives.
  * - A process that has ended is forgotten once its newest event is older
  *   than the window: it may be part of a later incident until then.
- * - recorder_each hands the events of the tree a process belongs to (its
- *   topmost known ancestor and every process below it) in the order they
+ * - recorder_each hands on the events of a set of processes: the tree a
+ *   process belongs to (its topmost known ancestor and every process
+ *   below it), or a process's own line (it, the processes below it and
+ *   its ancestors, not its siblings), up to a point; in the order they
  *   were added, as fresh copies the callee may change (diagnose_event
  *   does), which are gone when it returns.
  * Memory: PROCESS_BYTES and TOTAL_BYTES bound the copies; per process
@@ -63,9 +65,18 @@ pid_t recorder_parent(struct recorder *r, pid_t tgid);
 /* Each live process (not seen to end), for stall checks: FN(USER, TGID). */
 void recorder_each_process(struct recorder *r, void (*fn)(void *user, pid_t tgid), void *user);
 
-/* The events of ROOT's tree, oldest first, each as a fresh copy;
- * returns how many. */
-size_t recorder_each(struct recorder *r, pid_t root, void (*fn)(void *user, struct rc_event *e), void *user);
+/* Which processes' events recorder_each hands on. */
+struct recorder_pick {
+	pid_t tgid;
+	bool line;		/* TGID's line; false: its whole tree */
+	uint64_t upto;		/* the last event (recorder_seq); 0: all */
+};
+/* The events PICK says, oldest first, each as a fresh copy; returns how
+ * many. */
+size_t recorder_each(struct recorder *r, const struct recorder_pick *pick,
+		     void (*fn)(void *user, struct rc_event *e), void *user);
+/* The number of the event recorder_add added last. */
+uint64_t recorder_seq(const struct recorder *r);
 
 /* Events of ROOT's tree dropped from its window before their time. */
 uint64_t recorder_holes(struct recorder *r, pid_t root);
