@@ -505,6 +505,8 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		.stacks = o->on_stack != NULL,
 		.cgroup_id = o->cgroup_id,
 		.cgroup_level = o->cgroup_level,
+		.cgroup_path = o->cgroup_path,
+		.cgroup_parent = o->cgroup_parent,
 	};
 	struct bpf_capture *bc;
 	struct spawn sp = { .errfd = -1 };

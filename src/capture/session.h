@@ -60,6 +60,10 @@ struct session_opts {
 	 * their exec too (bpf.h's cgroup_id, cgroup_level); 0 none. */
 	uint64_t cgroup_id;
 	unsigned cgroup_level;
+	/* watch: its path from the root and its parent's id, to follow it
+	 * when it is made anew (bpf.h); NULL: not. */
+	const char *cgroup_path;
+	uint64_t cgroup_parent;
 	double duration;	/* attach: seconds; 0 until a signal */
 	bool follow;		/* -f */
 	bool no_seccomp;	/* never install a filter */

@@ -863,6 +863,19 @@ int cmd_watch(int argc, char **argv)
 	w.stall = stall_new(stall);
 	w.where = bk.no_stacks ? NULL : where_new();
 
+	/* A unit's cgroup is made anew at each restart: followed by its
+	 * path under its parent, which stays. */
+	uint64_t parent_id = 0;
+	if (!npids && cg.level > 0) {
+		char parent[sizeof(cg.path)];
+		struct stat st;
+		snprintf(parent, sizeof(parent), "%s", cg.path);
+		char *slash = strrchr(parent, '/');
+		if (slash)
+			*slash = '\0';
+		if (slash && stat(parent, &st) == 0)
+			parent_id = st.st_ino;
+	}
 	unsigned char *sel = trace_selection(NULL);
 	struct session_opts so = {
 		.backend = BACKEND_EBPF,
@@ -872,6 +885,8 @@ int cmd_watch(int argc, char **argv)
 		.nmore = n > 1 ? n - 1 : 0,
 		.cgroup_id = npids ? 0 : cg.id,
 		.cgroup_level = npids ? 0 : cg.level,
+		.cgroup_path = parent_id ? cg.name : NULL,
+		.cgroup_parent = parent_id,
 		.duration = duration,
 		.follow = true,
 		.keep_on = !npids,

@@ -36,6 +36,7 @@ struct bpf_capture {
 	/* Attached one by one, so that close can detach in its own order
 	 * (ENTER: the entry hook, or diagnosis mode's switch hook). */
 	struct bpf_link *enter, *exit, *fork, *task_exit, *exec, *signal, *generate;
+	struct bpf_link *mkdir;		/* watch: the cgroup made anew; NULL none */
 	struct ring_buffer *rb;
 	bpf_record_fn fn;
 	void *user;
@@ -102,6 +103,13 @@ static int fill_plan(struct bpf_capture *c, const struct bpf_capture_opts *o)
 	return 0;
 }
 
+/* watch: the followed cgroup is looked for when made anew. */
+static bool refind_cgroup(const struct bpf_capture_opts *o)
+{
+	return o && o->cgroup_path && o->cgroup_parent && o->cgroup_path[0] &&
+	       strlen(o->cgroup_path) < RCB_CGROUP_PATH_MAX;
+}
+
 static struct bpf_link *attach(struct bpf_program *p)
 {
 	struct bpf_link *l = bpf_program__attach(p);
@@ -136,6 +144,14 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 	c->skel->rodata->stacks = o && o->stacks;
 	c->skel->rodata->follow_cgroup = o ? o->cgroup_id : 0;
 	c->skel->rodata->follow_cgroup_level = o ? o->cgroup_level : 0;
+	if (refind_cgroup(o)) {
+		size_t plen = strlen(o->cgroup_path);
+		memcpy((char *)c->skel->rodata->follow_cgroup_path, o->cgroup_path, plen);
+		c->skel->rodata->follow_cgroup_path_len = (__u32)plen;
+		c->skel->rodata->follow_cgroup_parent = o->cgroup_parent;
+	} else {
+		bpf_program__set_autoload(c->skel->progs.on_cgroup_mkdir, false);
+	}
 	c->skel->rodata->sigreturn_nr = SYS_rt_sigreturn;
 	c->skel->rodata->task_struct_btf_id = kb->task_struct_id;
 	c->skel->rodata->file_btf_id = kb->file_id;
@@ -208,7 +224,8 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	if (!(c->enter = attach(first)) || !(c->exit = attach(c->skel->progs.on_sys_exit)) ||
 	    !(c->fork = attach(c->skel->progs.on_fork)) || !(c->task_exit = attach(c->skel->progs.on_task_exit)) ||
 	    !(c->exec = attach(c->skel->progs.on_exec)) || !(c->signal = attach(c->skel->progs.on_signal)) ||
-	    !(c->generate = attach(c->skel->progs.on_signal_generate))) {
+	    !(c->generate = attach(c->skel->progs.on_signal_generate)) ||
+	    (refind_cgroup(o) && !(c->mkdir = attach(c->skel->progs.on_cgroup_mkdir)))) {
 		e = errno;
 		bpf_capture_close(c);
 		return fail(err, e, "attach the eBPF capture");
@@ -592,7 +609,8 @@ void bpf_capture_python_program(struct bpf_capture *c, const struct rc_py_progra
 void bpf_capture_detach(struct bpf_capture *c)
 {
 	/* The exit hook first (bpf.h). */
-	struct bpf_link **links[] = { &c->exit, &c->enter, &c->fork, &c->task_exit, &c->exec, &c->signal, &c->generate };
+	struct bpf_link **links[] = { &c->exit, &c->enter, &c->fork, &c->task_exit, &c->exec, &c->signal, &c->generate,
+				      &c->mkdir };
 
 	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
 		bpf_link__destroy(*links[i]);

@@ -62,6 +62,11 @@ struct bpf_capture_opts {
 	 * root; 0: none. Children are followed from their parent anyway. */
 	uint64_t cgroup_id;
 	unsigned cgroup_level;
+	/* watch: that cgroup's path from the root (shorter than
+	 * RCB_CGROUP_PATH_MAX) and its parent's id, to follow the cgroup
+	 * made anew at that path (a restarted unit's); NULL: not. */
+	const char *cgroup_path;
+	uint64_t cgroup_parent;
 };
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err);

@@ -55,6 +55,22 @@ const volatile __u32 file_btf_id;
  * cgroup_id), and its depth; 0: none. */
 const volatile __u64 follow_cgroup;
 const volatile __u32 follow_cgroup_level;
+/* watch --cgroup: the cgroup is found again when it is made anew (a
+ * systemd unit's, at each restart: its directory is removed when the
+ * unit stops and made again, with a new id, before its processes are
+ * moved in), by its path from the v2 root (FOLLOW_CGROUP_PATH_LEN bytes)
+ * under its parent (the kernel's id of the parent, which stays); its
+ * id then is in cgroup_now. 0: not looked for. */
+const volatile __u64 follow_cgroup_parent;
+const volatile __u32 follow_cgroup_path_len;
+const volatile char follow_cgroup_path[RCB_CGROUP_PATH_MAX];
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} cgroup_now SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -2220,7 +2236,10 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		/* A program run in the followed cgroup by a process that
 		 * joined it from outside (crun exec, nsenter, a supervisor):
 		 * followed from here. The hook runs in P. */
-		if (!follow_cgroup || bpf_get_current_ancestor_cgroup_id(follow_cgroup_level) != follow_cgroup)
+		__u32 zero = 0;
+		__u64 *now = bpf_map_lookup_elem(&cgroup_now, &zero);
+		__u64 cg = now && *now ? *now : follow_cgroup;
+		if (!cg || bpf_get_current_ancestor_cgroup_id(follow_cgroup_level) != cg)
 			return 0;
 		if (bpf_map_update_elem(&followed, &tgid, &one, BPF_ANY) != 0) {
 			count(RCB_LOST_FOLLOW);
@@ -2242,6 +2261,37 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	if (n && bpf_probe_read_user(x->new_argv, n & (RCB_ARGV_MAX - 1) ?: RCB_ARGV_MAX, (const void *)start) == 0)
 		x->new_len = (__u32)n;
 	x->exec_seen = 1;
+	return 0;
+}
+
+/* A cgroup made: the followed one made anew (see follow_cgroup_path),
+ * before any process is moved into it. */
+SEC("tp_btf/cgroup_mkdir")
+int BPF_PROG(on_cgroup_mkdir, struct cgroup *cgrp, const char *path)
+{
+	char buf[RCB_CGROUP_PATH_MAX];
+	__u32 len = follow_cgroup_path_len;
+
+	if (!follow_cgroup_parent || !len || len >= RCB_CGROUP_PATH_MAX)
+		return 0;
+	if ((__u32)BPF_CORE_READ(cgrp, level) != follow_cgroup_level)
+		return 0;
+	/* The css is the cgroup's first member: its parent's css is its
+	 * parent cgroup. */
+	struct cgroup *parent = (struct cgroup *)BPF_CORE_READ(cgrp, self.parent);
+	if (!parent || BPF_CORE_READ(parent, kn, id) != follow_cgroup_parent)
+		return 0;
+	if (bpf_probe_read_kernel_str(buf, sizeof(buf), path) != (long)len + 1)
+		return 0;
+	for (__u32 i = 0; i < RCB_CGROUP_PATH_MAX; i++) {
+		if (i >= len)
+			break;
+		if (buf[i] != follow_cgroup_path[i])
+			return 0;
+	}
+	__u32 zero = 0;
+	__u64 id = BPF_CORE_READ(cgrp, kn, id);
+	bpf_map_update_elem(&cgroup_now, &zero, &id, BPF_ANY);
 	return 0;
 }
 

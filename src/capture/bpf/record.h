@@ -25,6 +25,9 @@
 /* A path: strace prints paths whole, up to PATH_MAX (a record has room
  * for one such; a second is cut at the record's end). */
 #define RCB_STR_MAX 4096
+/* A watched cgroup's path from the root, the longest found again when it
+ * is made anew (capture.bpf.c's follow_cgroup_path). */
+#define RCB_CGROUP_PATH_MAX 256
 /* A socket address (sockaddr_storage is 128). */
 #define RCB_ADDR_MAX 128
 /* The data a write keeps: all of it up to twice this, else this much
