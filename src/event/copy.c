@@ -30,21 +30,31 @@ static const char *take_str(struct block *b, const char *s)
 	return s ? take(b, s, strlen(s) + 1, 1) : NULL;
 }
 
-/* F's pointers point into its own text: moved with it. */
+/* A string of F's, in the copy C: into C's text where F's points into
+ * its own (as the decoration's reader leaves it), else a copy of its own. */
+static const char *take_facts_str(struct block *b, const struct rc_fdfacts *f, struct rc_fdfacts *c,
+				  const char *s)
+{
+	if (s && s >= f->text && s < f->text + f->size)
+		return c ? c->text + (s - f->text) : NULL;
+	return take_str(b, s);
+}
+
 static const struct rc_fdfacts *take_facts(struct block *b, const struct rc_fdfacts *f)
 {
 	if (!f)
 		return NULL;
 	struct rc_fdfacts *c = take(b, f, sizeof(*f) + f->size, alignof(struct rc_fdfacts));
-	if (!c)
-		return NULL;
-	const char *from = f->text;
-#define REBASE(field) (c->field = f->field && f->field >= from && f->field < from + f->size ? \
-		       c->text + (f->field - from) : NULL)
-	REBASE(desc);
-	REBASE(path);
-	REBASE(proto);
-#undef REBASE
+	const char *desc = take_facts_str(b, f, c, f->desc), *path = take_facts_str(b, f, c, f->path);
+	const char *proto = take_facts_str(b, f, c, f->proto);
+	const char *local = take_facts_str(b, f, c, f->local.host), *peer = take_facts_str(b, f, c, f->peer.host);
+	if (c) {
+		c->desc = desc;
+		c->path = path;
+		c->proto = proto;
+		c->local.host = local;
+		c->peer.host = peer;
+	}
 	return c;
 }
 
@@ -82,7 +92,7 @@ static struct rc_event *lay_out(struct block *b, const struct rc_event *e)
 {
 	struct rc_event *c = take(b, e, sizeof(*e), alignof(struct rc_event));
 	const char *name = take_str(b, e->name), *path = take_str(b, e->path), *path2 = take_str(b, e->path2);
-	const char *line = take_str(b, e->line);
+	const char *line = take_str(b, e->line), *host = take_str(b, e->sa.host);
 	const struct rc_fdfacts *dir_shown = take_facts(b, e->dir_shown), *fd_shown = take_facts(b, e->fd_shown);
 	const unsigned char *data = e->data ? take(b, e->data, e->data_len, 1) : NULL;
 	const struct rc_sum *sum = e->sum ? take(b, e->sum, sizeof(*e->sum), alignof(struct rc_sum)) : NULL;
@@ -97,6 +107,7 @@ static struct rc_event *lay_out(struct block *b, const struct rc_event *e)
 	c->path = path;
 	c->path2 = path2;
 	c->line = line;
+	c->sa.host = host;
 	c->dir_shown = dir_shown;
 	c->fd_shown = fd_shown;
 	c->data = data;

@@ -1,0 +1,417 @@
+/* watch's parts: an event kept past its dispatch (event/copy.c), the
+ * flight recorder (watch/recorder.c), the stall detector (watch/stall.c),
+ * the journal's protocol (watch/journal.c) and the store's incidents
+ * (crash/store.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <sched.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "crash/store.h"
+#include "event/event.h"
+#include "watch/journal.h"
+#include "watch/recorder.h"
+#include "watch/stall.h"
+
+/* Pids no process has here (above pid_max's largest): the recorder
+ * learns them from the events alone. */
+#define P0 0x3ffff000
+
+static struct rc_fdfacts *facts(const char *desc, const char *path)
+{
+	size_t dl = strlen(desc) + 1, pl = strlen(path) + 1;
+	struct rc_fdfacts *f = calloc(1, sizeof(*f) + dl + pl);
+
+	f->kind = RC_FD_FILE;
+	f->size = dl + pl;
+	memcpy(f->text, desc, dl);
+	memcpy(f->text + dl, path, pl);
+	f->desc = f->text;
+	f->path = f->text + dl;
+	return f;
+}
+
+static void copy_is_whole(void **state)
+{
+	(void)state;
+	struct rc_event e;
+	char *path = strdup("/srv/model.pt"), *line = strdup("openat(AT_FDCWD, \"/srv/model.pt\") = -1 ENOENT");
+	char *arg0 = strdup("python3"), *host = strdup("127.0.0.1");
+	unsigned char *data = (unsigned char *)strdup("Traceback");
+	struct rc_fdfacts *shown = facts("/srv/model.pt", "/srv/model.pt");
+	struct rc_live live = { .seccomp_mode = 2, .caps = 7, .has_caps = true };
+
+	event_clear(&e);
+	e.kind = RC_EV_SYSCALL;
+	e.pid = 12;
+	e.name = "openat";
+	e.path = path;
+	e.line = line;
+	e.fd_shown = shown;
+	e.data = data;
+	e.data_len = 9;
+	e.live = &live;
+	e.argv[0] = arg0;
+	e.argc = 1;
+	e.sa.host = host;
+	e.err = 2;
+	size_t bytes;
+	struct rc_event *c = event_copy(&e, &bytes);
+	/* The original's memory is gone, as after a dispatch. */
+	memset(path, 'x', strlen(path));
+	memset(line, 'x', strlen(line));
+	memset(arg0, 'x', strlen(arg0));
+	memset(host, 'x', strlen(host));
+	memset(shown, 0, sizeof(*shown) + shown->size);
+	memset(data, 0, 9);
+	live.caps = 0;
+	assert_true(bytes > sizeof(e));
+	assert_string_equal(c->path, "/srv/model.pt");
+	assert_string_equal(c->name, "openat");
+	assert_string_equal(c->line, "openat(AT_FDCWD, \"/srv/model.pt\") = -1 ENOENT");
+	assert_string_equal(c->argv[0], "python3");
+	assert_string_equal(c->sa.host, "127.0.0.1");
+	assert_memory_equal(c->data, "Traceback", 9);
+	assert_int_equal(c->live->caps, 7);
+	assert_string_equal(c->fd_shown->path, "/srv/model.pt");
+	/* The facts' strings are in the copy's own text. */
+	assert_true(c->fd_shown->path >= c->fd_shown->text &&
+		    c->fd_shown->path < c->fd_shown->text + c->fd_shown->size);
+	assert_int_equal(c->err, 2);
+	assert_null(c->quoted);
+	event_copy_free(c);
+	free(path);
+	free(line);
+	free(arg0);
+	free(host);
+	free(data);
+	free(shown);
+}
+
+static void call(struct recorder *r, int tid, long nr, const char *name, long long ret, double ts)
+{
+	struct rc_event e;
+
+	event_clear(&e);
+	e.kind = RC_EV_SYSCALL;
+	e.pid = tid;
+	e.nr = nr;
+	e.name = name;
+	e.ret = ret;
+	e.ret_known = true;
+	e.ts = ts;
+	e.line = name;
+	recorder_add(r, &e, ts);
+}
+
+static void fork_of(struct recorder *r, int tid, int child, bool thread, double ts)
+{
+	struct rc_event e;
+
+	event_clear(&e);
+	e.kind = RC_EV_SYSCALL;
+	e.pid = tid;
+	e.nr = SYS_clone;
+	e.name = "clone";
+	e.ret = child;
+	e.ret_known = true;
+	e.flags = thread ? CLONE_VM | CLONE_THREAD : SIGCHLD;
+	e.ts = ts;
+	recorder_add(r, &e, ts);
+}
+
+struct seen {
+	int pids[64];
+	char names[64][16];	/* the copies handed on are gone after */
+	size_t n;
+};
+
+static void collect(void *user, struct rc_event *e)
+{
+	struct seen *s = user;
+
+	if (s->n < 64) {
+		s->pids[s->n] = e->pid;
+		snprintf(s->names[s->n], sizeof(s->names[0]), "%s", e->name ? e->name : "");
+		s->n++;
+	}
+}
+
+static size_t count_of(struct recorder *r, pid_t tgid, bool line, uint64_t upto, struct seen *s)
+{
+	struct recorder_pick pick = { tgid, line, upto };
+
+	memset(s, 0, sizeof(*s));
+	return recorder_each(r, &pick, collect, s);
+}
+
+static void recorder_trees(void **state)
+{
+	(void)state;
+	struct recorder_opts o = { .window = 30, .process_bytes = 1 << 20, .total_bytes = 8 << 20 };
+	struct recorder *r = recorder_new(&o);
+	struct seen s;
+	const int sup = P0, a = P0 + 1, b = P0 + 2, a_thread = P0 + 3, a_child = P0 + 4;
+
+	call(r, sup, SYS_read, "read", 0, 100);
+	fork_of(r, sup, a, false, 101);
+	fork_of(r, sup, b, false, 102);
+	fork_of(r, a, a_thread, true, 103);
+	fork_of(r, a_thread, a_child, false, 104);
+	call(r, a_thread, SYS_openat, "openat", -1, 105);
+	call(r, b, SYS_write, "write", 1, 106);
+	call(r, a_child, SYS_close, "close", 0, 107);
+	uint64_t upto = recorder_seq(r);
+	call(r, a, SYS_exit_group, "exit_group", 0, 108);
+
+	assert_int_equal(recorder_process(r, a_thread), a);
+	assert_int_equal(recorder_parent(r, a_child), a);
+	assert_int_equal(recorder_root(r, a_child), sup);
+	assert_true(recorder_within(r, a_child, sup));
+	assert_false(recorder_within(r, b, a));
+	/* The whole tree: every event. */
+	assert_int_equal(count_of(r, a, false, 0, &s), 9);
+	/* A's line: its parent's, its own (its thread's), its child's; not
+	 * its sibling B's write; and up to the close. */
+	assert_int_equal(count_of(r, a, true, upto, &s), 7);
+	for (size_t i = 0; i < s.n; i++)
+		assert_int_not_equal(s.pids[i], b);
+	assert_string_equal(s.names[s.n - 1], "close");
+	recorder_free(r);
+}
+
+static void recorder_window(void **state)
+{
+	(void)state;
+	/* A ring of 1 MiB: about 2,000 of these events. */
+	struct recorder_opts o = { .window = 10, .process_bytes = 1 << 20, .total_bytes = 2 << 20 };
+	struct recorder *r = recorder_new(&o);
+	struct recorder_stats st;
+	struct seen s;
+	char big[400];
+	struct rc_event e;
+
+	/* Its exec, which names the program, is kept past the window. */
+	event_clear(&e);
+	e.kind = RC_EV_SYSCALL;
+	e.pid = P0;
+	e.nr = SYS_execve;
+	e.name = "execve";
+	e.ret_known = true;
+	e.ts = 1;
+	recorder_add(r, &e, 1);
+	for (int i = 0; i < 100; i++)
+		call(r, P0, SYS_read, "read", 0, 2 + i * 0.01);
+	recorder_age(r, 5);
+	assert_int_equal(recorder_holes(r, P0), 0);
+	/* Aged out: what is older than the window is gone, not a hole. */
+	recorder_age(r, 20);
+	assert_int_equal(count_of(r, P0, false, 0, &s), 1);
+	assert_string_equal(s.names[0], "execve");
+	assert_int_equal(recorder_holes(r, P0), 0);
+	/* Past its memory: the oldest go first, and are counted. */
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	for (int i = 0; i < 10000; i++) {
+		event_clear(&e);
+		e.kind = RC_EV_SYSCALL;
+		e.pid = P0;
+		e.nr = SYS_write;
+		e.name = "write";
+		e.line = big;
+		e.ts = 21;
+		recorder_add(r, &e, 21);
+	}
+	recorder_stats(r, &st);
+	assert_true(st.bytes <= o.process_bytes);
+	assert_true(recorder_holes(r, P0) > 5000);
+	assert_int_equal(st.dropped, recorder_holes(r, P0));
+	recorder_free(r);
+}
+
+struct reader {
+	int fds[2];
+	volatile pid_t tid;
+};
+
+static void *blocked_reader(void *arg)
+{
+	struct reader *rd = arg;
+	char c;
+
+	rd->tid = (pid_t)syscall(SYS_gettid);
+	/* Blocked in read until the test writes. */
+	return read(rd->fds[0], &c, 1) == 1 ? NULL : arg;
+}
+
+struct told {
+	pid_t tid;
+	int n;
+};
+
+static void on_stall(void *user, pid_t tgid, pid_t tid, double since)
+{
+	struct told *t = user;
+
+	(void)tgid;
+	(void)since;
+	if (tid == t->tid)
+		t->n++;
+}
+
+static void stall_sees_a_wait(void **state)
+{
+	(void)state;
+	struct reader rd = { .tid = 0 };
+	pthread_t th;
+	struct told t = { 0, 0 };
+	struct stall *s = stall_new(1.0);
+
+	assert_int_equal(pipe(rd.fds), 0);
+	assert_int_equal(pthread_create(&th, NULL, blocked_reader, &rd), 0);
+	for (int i = 0; i < 100 && !rd.tid; i++)
+		usleep(10000);
+	/* In its read by then, or soon: looks until one sees it inside. */
+	usleep(200000);
+	t.tid = rd.tid;
+	assert_true(t.tid > 0);
+	stall_look(s, getpid(), 100.0, on_stall, &t);
+	stall_sweep(s);
+	assert_int_equal(t.n, 0);
+	stall_look(s, getpid(), 100.5, on_stall, &t);
+	stall_sweep(s);
+	assert_int_equal(t.n, 0);
+	/* Inside one call, not run, for the threshold: told once. */
+	stall_look(s, getpid(), 101.2, on_stall, &t);
+	stall_sweep(s);
+	assert_int_equal(t.n, 1);
+	stall_look(s, getpid(), 105.0, on_stall, &t);
+	stall_sweep(s);
+	assert_int_equal(t.n, 1);
+	/* It runs and ends: no wait left to tell. */
+	assert_int_equal(write(rd.fds[1], "x", 1), 1);
+	void *ret;
+	pthread_join(th, &ret);
+	assert_null(ret);
+	stall_look(s, getpid(), 110.0, on_stall, &t);
+	stall_sweep(s);
+	assert_int_equal(t.n, 1);
+	stall_free(s);
+	close(rd.fds[0]);
+	close(rd.fds[1]);
+}
+
+static void journal_fields(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/rc-journal.XXXXXX", path[128], buf[1024];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/socket", dir);
+	int fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	strcpy(sa.sun_path, path);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	struct journal_field v[] = {
+		{ "MESSAGE", "incident 1a2b: pid 12 exited with 1" },
+		{ "ROOTCAUSE_SIGNATURE", "1a2b3c4d5e6f7a8b" },
+		{ "ROOTCAUSE_ENTRY", NULL },
+		{ "ROOTCAUSE_NOTE", "two\nlines" },
+	};
+	assert_true(journal_send_to(path, v, 4));
+	ssize_t n = recv(fd, buf, sizeof(buf), 0);
+	const char want[] = "MESSAGE=incident 1a2b: pid 12 exited with 1\n"
+			    "ROOTCAUSE_SIGNATURE=1a2b3c4d5e6f7a8b\n"
+			    "ROOTCAUSE_NOTE\n\x09\0\0\0\0\0\0\0two\nlines\n";
+	assert_int_equal(n, sizeof(want) - 1);
+	assert_memory_equal(buf, want, sizeof(want) - 1);
+	close(fd);
+	unlink(path);
+	rmdir(dir);
+	/* No journald: nothing sent, nothing said. */
+	assert_false(journal_send_to("/nonexistent/socket", v, 1));
+}
+
+static void store_counts(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/rc-store.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	struct store_config cfg;
+	store_config_default(&cfg);
+	cfg.keep = 2;
+	struct strbuf err = STRBUF_INIT;
+	struct store_seen seen;
+	struct store_incident in = { .signature = 0x1a2b3c4d5e6f7a8bULL, .pid = 12,
+				     .json = "{\"findings\": []}\n", .text = "no problems found\n" };
+	/* Now: --max-age would drop what is dated long ago. */
+	long long t0 = (long long)time(NULL);
+
+	for (int i = 0; i < 5; i++) {
+		in.time = t0 + i;
+		assert_int_equal(store_incident(dir, &cfg, &in, &seen, &err), 0);
+	}
+	assert_string_equal(seen.id, "incident.1a2b3c4d5e6f7a8b");
+	assert_int_equal(seen.count, 5);
+	assert_int_equal(seen.first, t0);
+	assert_int_equal(seen.last, t0 + 4);
+	assert_false(seen.stored);	/* the first report stays */
+	/* Two more signatures: --keep 2 leaves the two last seen. */
+	in.signature = 2;
+	in.time = t0 + 10;
+	assert_int_equal(store_incident(dir, &cfg, &in, &seen, &err), 0);
+	assert_true(seen.stored);
+	in.signature = 3;
+	cfg.max_size = 4;	/* too small for its report: counted only */
+	assert_int_equal(store_incident(dir, &cfg, &in, &seen, &err), 0);
+	assert_false(seen.stored);
+	size_t n;
+	char **ids = store_list(dir, &n, &err);
+	assert_int_equal(n, 2);
+	assert_string_equal(ids[0], "incident.0000000000000002");
+	assert_string_equal(ids[1], "incident.0000000000000003");
+	store_list_free(ids, n);
+	assert_true(store_incident_seen(dir, "incident.0000000000000003", &seen));
+	assert_int_equal(seen.count, 1);
+	char path[256];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/incident.0000000000000002.json", dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	snprintf(path, sizeof(path), "%s/incident.0000000000000003.json", dir);
+	assert_int_not_equal(stat(path, &st), 0);
+	/* Nothing new while the disk is short of keep_free. */
+	cfg.keep_free = UINT64_MAX / 2;
+	in.signature = 4;
+	assert_int_equal(store_incident(dir, &cfg, &in, &seen, &err), -1);
+	assert_non_null(strstr(err.buf, "keep_free"));
+	strbuf_release(&err);
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(copy_is_whole),
+		cmocka_unit_test(recorder_trees),
+		cmocka_unit_test(recorder_window),
+		cmocka_unit_test(stall_sees_a_wait),
+		cmocka_unit_test(journal_fields),
+		cmocka_unit_test(store_counts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
