@@ -74,7 +74,7 @@ bool report_opts_parse(struct report_opts *o, int opt, const char *arg, bool *ba
 		return true;
 	case OPT_RULES: {
 		struct strbuf err = STRBUF_INIT;
-		if (rule_pick(arg, &o->rules, &err) < 0) {
+		if (rule_pick("--rules", arg, &o->rules, &err) < 0) {
 			error_msg("%s", err.buf);
 			*bad = true;
 		}

@@ -759,8 +759,8 @@ int cmd_watch(int argc, char **argv)
 			}
 			continue;
 		case OPT_ON:
-			if (rule_pick(optarg, &on, &err) < 0) {
-				error_msg("--on: %s", err.buf);
+			if (rule_pick("--on", optarg, &on, &err) < 0) {
+				error_msg("%s", err.buf);
 				strbuf_release(&err);
 				return RC_EXIT_USAGE;
 			}

@@ -28,7 +28,7 @@ const struct rc_rule *rule_find(const char *id)
 	return NULL;
 }
 
-int rule_pick(const char *expr, uint64_t *rules, struct strbuf *err)
+int rule_pick(const char *opt, const char *expr, uint64_t *rules, struct strbuf *err)
 {
 	bool but = expr[0] == '!';
 	uint64_t named = 0;
@@ -40,12 +40,12 @@ int rule_pick(const char *expr, uint64_t *rules, struct strbuf *err)
 		while (i < rc_nrules && !(strlen(rc_rules[i].id) == n && strncmp(rc_rules[i].id, p, n) == 0))
 			i++;
 		if (!n) {
-			strbuf_addf(err, "an empty rule id in --rules '%s'", expr);
+			strbuf_addf(err, "an empty rule id in %s '%s'", opt, expr);
 			return -1;
 		}
 		if (i == rc_nrules) {
-			strbuf_addf(err, "unknown rule '%.*s' in --rules '%s' ('rootcause --help' lists them)",
-				    (int)n, p, expr);
+			strbuf_addf(err, "unknown rule '%.*s' in %s '%s' ('rootcause --help' lists them)",
+				    (int)n, p, opt, expr);
 			return -1;
 		}
 		named |= (uint64_t)1 << i;

@@ -138,11 +138,11 @@ static inline bool rule_picked(uint64_t rules, const struct rc_rule *r)
 {
 	return (rules >> (size_t)(r - rc_rules)) & 1;
 }
-/* EXPR in strace's qualifier syntax: "ID,ID" runs only these, "!ID,ID" all
- * but these. Returns 0 with *RULES set, or -1 with ERR saying why (an
- * unknown id, an empty one). */
+/* EXPR, given to option OPT ("--rules"), in strace's qualifier syntax:
+ * "ID,ID" runs only these, "!ID,ID" all but these. Returns 0 with *RULES
+ * set, or -1 with ERR saying why (an unknown id, an empty one). */
 struct strbuf;
-int rule_pick(const char *expr, uint64_t *rules, struct strbuf *err);
+int rule_pick(const char *opt, const char *expr, uint64_t *rules, struct strbuf *err);
 
 /* Declarations of the trace and capture rules' ops, rc_rule_<name>_ops. */
 #define RULE_OPS_RC_RULE_TRACE(name) extern const struct rc_rule_ops rc_rule_##name##_ops;

@@ -366,10 +366,10 @@ static void rules_picked(void **state)
 	const struct rc_rule *mf = rule_find("missing-file"), *ne = rule_find("nonzero-exit");
 	size_t imf = (size_t)(mf - rc_rules), ine = (size_t)(ne - rc_rules);
 
-	assert_int_equal(rule_pick("missing-file,nonzero-exit", &on, &err), 0);
+	assert_int_equal(rule_pick("--rules", "missing-file,nonzero-exit", &on, &err), 0);
 	assert_true(rule_picked(on, mf) && rule_picked(on, ne));
 	assert_int_equal(__builtin_popcountll(on), 2);
-	assert_int_equal(rule_pick("!missing-file", &on, &err), 0);
+	assert_int_equal(rule_pick("--rules", "!missing-file", &on, &err), 0);
 	assert_false(rule_picked(on, mf));
 	assert_true(rule_picked(on, ne));
 	for (size_t i = 0; i < rc_nrules; i++)
@@ -378,7 +378,7 @@ static void rules_picked(void **state)
 	const char *bad[] = { "missing", "missing-file,", ",missing-file", "!!missing-file", "", "!", "missing-filex" };
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		strbuf_reset(&err);
-		assert_int_equal(rule_pick(bad[i], &on, &err), -1);
+		assert_int_equal(rule_pick("--rules", bad[i], &on, &err), -1);
 		assert_true(err.len > 0);
 	}
 	strbuf_release(&err);
