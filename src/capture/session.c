@@ -507,6 +507,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		.cgroup_level = o->cgroup_level,
 		.cgroup_path = o->cgroup_path,
 		.cgroup_parent = o->cgroup_parent,
+		.quiet = o->quiet,
 	};
 	struct bpf_capture *bc;
 	struct spawn sp = { .errfd = -1 };
@@ -654,6 +655,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	memcpy(res->lost_who, l.who, sizeof(l.who));
 	res->nlost_who = l.nwho;
 	res->held_for_room = l.held;
+	res->quiet_calls = l.quiet;
 	res->lost_entries = l.entry;
 	res->lost_follows = l.follow;
 	res->stacks_skipped = l.stacks;

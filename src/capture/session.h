@@ -82,6 +82,10 @@ struct session_opts {
 	/* eBPF: called once, when the ring buffer is first three quarters
 	 * full (records may be lost next); NULL: not told. */
 	void (*on_backlog)(void);
+	/* eBPF, watch: the calls a busy server makes for every request are
+	 * counted in the kernel when they ran through, not handed on
+	 * (bpf.h's quiet); failures and waits are. */
+	bool quiet;
 	/* eBPF, watch: the session goes on while no process is followed
 	 * (the cgroup's next program is followed from its exec), until a
 	 * signal ends it; PID may be 0 then (an empty cgroup). */
@@ -128,6 +132,8 @@ struct session_result {
 	/* Whose records the full ring buffer refused, most first. */
 	struct rc_loss lost_who[RC_LOSSES_KEPT];
 	size_t nlost_who;
+	/* eBPF, quiet: calls counted in the kernel, not handed on. */
+	uint64_t quiet_calls;
 	/* eBPF: times a thread was held until the reader made room. */
 	uint64_t held_for_room;
 	/* eBPF: calls' stacks the kernel did not copy, to keep the ring

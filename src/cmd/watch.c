@@ -75,6 +75,10 @@ static const char watch_usage[] =
 	"  --keep-free SIZE     store nothing new while the disk has less than SIZE\n"
 	"                       free (default 1G)\n"
 	"  --duration S         stop after S seconds (default: on Ctrl-C or SIGTERM)\n"
+	"  --all-calls          hand every call to the windows, as attach does (by\n"
+	"                       default the reads, writes, polls, futex calls, accepts\n"
+	"                       and closes that ran through are counted in the\n"
+	"                       kernel: the service pays for each call handed on)\n"
 	"  --no-stacks          take no call stacks\n"
 	"  --ring-size SIZE     the eBPF ring buffer (default 16M)\n"
 	"  --format text|json   json: one incident per line on standard output\n"
@@ -88,7 +92,7 @@ static const char watch_usage[] =
 
 enum {
 	OPT_CGROUP = 0x200, OPT_UNIT, OPT_STALL, OPT_ON, OPT_WINDOW, OPT_WINDOW_SIZE, OPT_DIR, OPT_KEEP,
-	OPT_MAX_AGE, OPT_MAX_SIZE, OPT_KEEP_FREE, OPT_DURATION,
+	OPT_MAX_AGE, OPT_MAX_SIZE, OPT_KEEP_FREE, OPT_DURATION, OPT_ALL_CALLS,
 };
 
 /* The most processes a cgroup's watch takes at its start. */
@@ -714,6 +718,7 @@ int cmd_watch(int argc, char **argv)
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "keep-free", required_argument, NULL, OPT_KEEP_FREE },
 		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "all-calls", no_argument, NULL, OPT_ALL_CALLS },
 		{ "ring-size", required_argument, NULL, OPT_RING_SIZE },
 		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
 		{ NULL, 0, NULL, 0 },
@@ -724,7 +729,7 @@ int cmd_watch(int argc, char **argv)
 	double stall = 5, window = 30, duration = 0;
 	uint64_t window_bytes = 32ULL << 20, on = 0, v;
 	struct store_config given;
-	bool set[4] = { false };
+	bool set[4] = { false }, all_calls = false;
 	int opt, done;
 	struct strbuf err = STRBUF_INIT;
 
@@ -743,6 +748,9 @@ int cmd_watch(int argc, char **argv)
 			continue;
 		case OPT_DIR:
 			dir_opt = optarg;
+			continue;
+		case OPT_ALL_CALLS:
+			all_calls = true;
 			continue;
 		case OPT_STALL:
 		case OPT_WINDOW:
@@ -890,6 +898,7 @@ int cmd_watch(int argc, char **argv)
 		.duration = duration,
 		.follow = true,
 		.keep_on = !npids,
+		.quiet = !all_calls,
 		.select = sel,
 		.dec = { .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX },
 		.on_event = on_event,
@@ -924,6 +933,8 @@ int cmd_watch(int argc, char **argv)
 		if (session_losses(&res))
 			fprintf(stderr, ", %llu records lost by the ring buffer",
 				(unsigned long long)session_losses(&res));
+		if (res.quiet_calls)
+			fprintf(stderr, " and %llu quiet calls counted", (unsigned long long)res.quiet_calls);
 		if (st.dropped)
 			fprintf(stderr, ", %llu dropped from windows", (unsigned long long)st.dropped);
 		if (w.unsettled)

@@ -84,6 +84,11 @@ static bool chosen(const struct bpf_capture_opts *o, __u32 nr)
 	return (long)nr < o->nbits && (o->select[nr / 8] >> (nr % 8) & 1);
 }
 
+/* The calls a busy server makes for each request, which watch's quiet
+ * mode counts when they ran through (close, whose plan closes its first
+ * argument's fd, besides). */
+#define QUIET_CLASSES (CL_READ | CL_WRITE | CL_SOCK_IO | CL_POLL | CL_EPOLL | CL_FUTEX | CL_ACCEPT)
+
 static int fill_plan(struct bpf_capture *c, const struct bpf_capture_opts *o)
 {
 	int fd = bpf_map__fd(c->skel->maps.plan);
@@ -97,6 +102,8 @@ static int fill_plan(struct bpf_capture *c, const struct bpf_capture_opts *o)
 		bpf_plan_of(sc, print_bytes, &pl);
 		if (chosen(o, nr))
 			pl.flags |= RCB_PLAN_WANTED;
+		if (o && o->quiet && ((sc->classes & QUIET_CLASSES) || pl.closes == 1))
+			pl.flags |= RCB_PLAN_QUIET;
 		if ((pl.item[0].kind != RCB_P_NONE || pl.flags) && bpf_map_update_elem(fd, &nr, &pl, BPF_ANY) != 0)
 			return -errno;
 	}
@@ -142,6 +149,7 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 	c->skel->rodata->filter_calls = o && o->select;
 	c->skel->rodata->summing = sums;
 	c->skel->rodata->stacks = o && o->stacks;
+	c->skel->rodata->quiet = o && o->quiet && sums;
 	c->skel->rodata->follow_cgroup = o ? o->cgroup_id : 0;
 	c->skel->rodata->follow_cgroup_level = o ? o->cgroup_level : 0;
 	if (refind_cgroup(o)) {
@@ -479,6 +487,7 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
 	out->follow = sum[RCB_LOST_FOLLOW];
 	out->stacks = sum[RCB_SKIPPED_STACK];
 	out->held = sum[RCB_HELD_FOR_ROOM];
+	out->quiet = sum[RCB_QUIET];
 	if (out->reserve)
 		losses_by_whom(c, out);
 }

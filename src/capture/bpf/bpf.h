@@ -67,6 +67,11 @@ struct bpf_capture_opts {
 	 * made anew at that path (a restarted unit's); NULL: not. */
 	const char *cgroup_path;
 	uint64_t cgroup_parent;
+	/* watch, diagnosis mode: the calls a busy server makes for every
+	 * request (I/O on sockets and pipes, polls, futex calls, accepts,
+	 * closes) are counted, not written, when they ran through
+	 * (record.h's RCB_PLAN_QUIET); failures and waits are written. */
+	bool quiet;
 };
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err);
@@ -115,6 +120,7 @@ struct bpf_capture_losses {
 	uint64_t follow;	/* children that could not be followed */
 	uint64_t stacks;	/* calls' stacks not copied (no call lost) */
 	uint64_t held;		/* threads held for room (nothing lost) */
+	uint64_t quiet;		/* quiet calls counted, not written (bpf_capture_opts) */
 	/* Whose records the full ring buffer refused, and what they were:
 	 * the most, most first (event/loss.h). */
 	struct rc_loss who[RC_LOSSES_KEPT];

@@ -45,6 +45,9 @@ const volatile __s64 sigreturn_nr = -1;
 /* Where in the code: a stack record before each call a finding may
  * quote (record.h, RCB_STACK). */
 const volatile __u8 stacks;
+/* watch: the quiet calls that ran through are counted, not written
+ * (record.h, RCB_PLAN_QUIET). */
+const volatile __u8 quiet;
 /* The kernel's ids of the types handed to it (bpf_rdonly_cast): the
  * loader relocates against a cut of the kernel's types (kernel-btf.h),
  * whose ids are not the kernel's. */
@@ -1292,6 +1295,29 @@ static __always_inline __u32 add_items(struct scratch *buf, __u32 off, const str
 	return off;
 }
 
+/* A quiet kind of call EN, that returned RET: one that ran through, or
+ * was told to try again (EAGAIN) or was interrupted (EINTR, ERESTART*),
+ * waiting less than RCB_QUIET_WAIT_NS, on no standard fd (a program's
+ * words on stderr are what it said). */
+static __always_inline int quiet_ret(long ret)
+{
+	return ret >= 0 || ret == -11 || ret == -4 || (ret <= -512 && ret >= -516);
+}
+
+static __always_inline int quietly(const struct entry *en, long ret, const struct rcb_plan *pl)
+{
+	if (en->args[0] <= 2 || !quiet_ret(ret))
+		return 0;
+	if (en->end_ns && en->end_ns - en->ns >= RCB_QUIET_WAIT_NS)
+		return 0;
+	/* A read or write of a regular file that no sum took is one of the
+	 * few written whole (sum_call): small-io and repeated-open read
+	 * those. Sockets and pipes are quiet. */
+	__u32 dev;
+	__u64 ino, size;
+	return !pl->sum || pl->sum_fd >= 6 || !regular_file((int)en->args[pl->sum_fd & 7], &dev, &ino, &size);
+}
+
 /* Diagnosis mode's call at its exit, made in SC's entry from the saved
  * registers (there is no entry hook); NULL when it is not recorded: not
  * wanted, a new child's first return, or summed. Its closing of an fd
@@ -1308,6 +1334,13 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 		closing(pl, regs, tgid, tid);
 	if (!recorded_at_exit(pl, ret))
 		return 0;
+	/* A quiet call that no sum reads and that did not block is counted
+	 * before anything is copied: the most of a busy server's calls. */
+	if (quiet && pl && (pl->flags & RCB_PLAN_QUIET) && !pl->sum && !ts->blocked_ns && regs->di > 2 &&
+	    quiet_ret(ret)) {
+		count(RCB_QUIET);
+		return 0;
+	}
 	struct entry *en = &sc->en;
 	entry_from_regs(en, nr, regs);
 	/* The clock is read only for a call that blocked, or that is
@@ -1331,6 +1364,10 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 		 * first, as its calls came first. */
 		if (pl->sum == RCB_SUM_WRITE && ts->read_sum)
 			flush_slot(ts, tgid, tid);
+	}
+	if (quiet && pl && (pl->flags & RCB_PLAN_QUIET) && quietly(en, ret, pl)) {
+		count(RCB_QUIET);
+		return 0;
 	}
 	if (!en->end_ns)
 		en->ns = en->end_ns = bpf_ktime_get_ns();

@@ -113,7 +113,16 @@ enum rcb_call_kind {
 	RCB_PLAN_WANTED = 2,
 	/* Never returns (exit, exit_group): written at the thread's end. */
 	RCB_PLAN_NORETURN = 4,
+	/* watch's quiet mode: counted, not written, when it ran through (or
+	 * was told to try again, or was interrupted) on no standard fd: the
+	 * I/O, polls, futex calls, accepts and closes a busy server makes
+	 * for every request. */
+	RCB_PLAN_QUIET = 8,
 };
+
+/* A quiet call that waited this long is written all the same: a wait
+ * worth a bar (RC_TL_WAIT_S), lock-wait's shortest. */
+#define RCB_QUIET_WAIT_NS 10000000ULL
 
 /* Diagnosis mode reads a call's arguments from its exit's registers,
  * which a successful exec has cleared: its record gives these for its
@@ -142,6 +151,8 @@ enum rcb_counter {
 	/* A thread held until the reader made room (the ring buffer seven
 	 * eighths full): the program waited, nothing was lost. */
 	RCB_HELD_FOR_ROOM,
+	/* A quiet call counted, not written (RCB_PLAN_QUIET). */
+	RCB_QUIET,
 	RCB_NCOUNTERS
 };
 
