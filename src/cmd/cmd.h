@@ -5,6 +5,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "report/report.h"
@@ -122,6 +123,10 @@ struct core_origin {
 };
 int core_report(const char *path, const char *exe, const struct report_opts *ro, const char *note,
 		const struct core_origin *origin);
+
+/* S, a size in bytes with an optional K, M or G (a count, for --keep),
+ * into *OUT: false when it is none (output.c; the caller says so). */
+bool parse_size(const char *s, uint64_t *out);
 
 /* "rootcause: " + message to stderr (output.c). */
 void error_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -53,25 +53,6 @@ static const char cores_usage[] =
 
 enum { OPT_DIR = 0x200, OPT_MAX_SIZE, OPT_KEEP_FREE, OPT_KEEP, OPT_MAX_AGE };
 
-static bool parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		return false;
-	int shift = 0;
-	switch (*end) {
-	case 'K': case 'k': shift = 10; end++; break;
-	case 'M': case 'm': shift = 20; end++; break;
-	case 'G': case 'g': shift = 30; end++; break;
-	}
-	if (*end || v > (ULLONG_MAX >> shift))
-		return false;
-	*out = (uint64_t)v << shift;
-	return true;
-}
-
 /* The store in use: --dir, else the one core_pattern names, else the
  * default. */
 static void store_dir(const char *opt, struct strbuf *dir)

@@ -2,7 +2,9 @@
  * the files they make private (traces and reports quote arguments and
  * program output), and a diagnosis's report, with the options every
  * diagnosing command takes for it (cmd.h). */
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,4 +192,23 @@ int report_emit(const struct report_opts *o, const struct rc_report *given)
 		return RC_EXIT_INPUT;
 	}
 	return report_has_errors(r) ? RC_EXIT_FINDINGS : RC_EXIT_OK;
+}
+
+bool parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return false;
+	int shift = 0;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	}
+	if (*end || v > (ULLONG_MAX >> shift))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
 }

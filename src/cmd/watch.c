@@ -650,27 +650,6 @@ static bool parse_seconds(const char *s, double *out)
 	return true;
 }
 
-static bool parse_bytes(const char *s, uint64_t *out)
-{
-	char *end;
-	errno = 0;
-	unsigned long long v = strtoull(s, &end, 10);
-	int shift = 0;
-	if (!errno && end != s) {
-		switch (*end) {
-		case 'K': case 'k': shift = 10; end++; break;
-		case 'M': case 'm': shift = 20; end++; break;
-		case 'G': case 'g': shift = 30; end++; break;
-		}
-	}
-	if (errno || end == s || *end || v > (ULLONG_MAX >> shift)) {
-		error_msg("invalid size '%s' (bytes, or with K, M or G)", s);
-		return false;
-	}
-	*out = (uint64_t)v << shift;
-	return true;
-}
-
 /* The store: made when missing (private: reports quote what programs
  * did), its limits from its config unless given. */
 static int open_store(const char *dir, struct store_config *cfg, const struct store_config *given,
@@ -759,8 +738,10 @@ int cmd_watch(int argc, char **argv)
 				return RC_EXIT_USAGE;
 			continue;
 		case OPT_WINDOW_SIZE:
-			if (!parse_bytes(optarg, &window_bytes))
+			if (!parse_size(optarg, &window_bytes)) {
+				error_msg("invalid size '%s' (bytes, or with K, M or G)", optarg);
 				return RC_EXIT_USAGE;
+			}
 			if (window_bytes < (1ULL << 20)) {
 				error_msg("--window-size '%s' is too small (1M at least)", optarg);
 				return RC_EXIT_USAGE;
@@ -775,9 +756,8 @@ int cmd_watch(int argc, char **argv)
 			continue;
 		case OPT_KEEP:
 		case OPT_MAX_AGE:
-			if (!parse_bytes(optarg, &v) || v > 1000000) {
-				if (v > 1000000)
-					error_msg("invalid number '%s'", optarg);
+			if (!parse_size(optarg, &v) || v > 1000000) {
+				error_msg("invalid number '%s'", optarg);
 				return RC_EXIT_USAGE;
 			}
 			*(opt == OPT_KEEP ? &given.keep : &given.max_age_days) = (unsigned)v;
@@ -785,8 +765,10 @@ int cmd_watch(int argc, char **argv)
 			continue;
 		case OPT_MAX_SIZE:
 		case OPT_KEEP_FREE:
-			if (!parse_bytes(optarg, opt == OPT_MAX_SIZE ? &given.max_size : &given.keep_free))
+			if (!parse_size(optarg, opt == OPT_MAX_SIZE ? &given.max_size : &given.keep_free)) {
+				error_msg("invalid size '%s' (bytes, or with K, M or G)", optarg);
 				return RC_EXIT_USAGE;
+			}
 			set[opt == OPT_MAX_SIZE ? 2 : 3] = true;
 			continue;
 		case OPT_RING_SIZE:
