@@ -63,17 +63,14 @@ const volatile __u32 follow_cgroup_level;
  * unit stops and made again, with a new id, before its processes are
  * moved in), by its path from the v2 root (FOLLOW_CGROUP_PATH_LEN bytes)
  * under its parent (the kernel's id of the parent, which stays); its
- * id then is in cgroup_now. 0: not looked for. */
+ * id then is cgroup_now. 0: not looked for. */
 const volatile __u64 follow_cgroup_parent;
 const volatile __u32 follow_cgroup_path_len;
 const volatile char follow_cgroup_path[RCB_CGROUP_PATH_MAX];
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} cgroup_now SEC(".maps");
+/* Its id since it was made anew; 0: the first. A global of the .bss
+ * the loader maps already: a map of its own would cost a descriptor,
+ * of the few a low RLIMIT_NOFILE leaves. */
+__u64 cgroup_now;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -2273,9 +2270,7 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		/* A program run in the followed cgroup by a process that
 		 * joined it from outside (crun exec, nsenter, a supervisor):
 		 * followed from here. The hook runs in P. */
-		__u32 zero = 0;
-		__u64 *now = bpf_map_lookup_elem(&cgroup_now, &zero);
-		__u64 cg = now && *now ? *now : follow_cgroup;
+		__u64 cg = cgroup_now ? cgroup_now : follow_cgroup;
 		if (!cg || bpf_get_current_ancestor_cgroup_id(follow_cgroup_level) != cg)
 			return 0;
 		if (bpf_map_update_elem(&followed, &tgid, &one, BPF_ANY) != 0) {
@@ -2326,9 +2321,7 @@ int BPF_PROG(on_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 		if (buf[i] != follow_cgroup_path[i])
 			return 0;
 	}
-	__u32 zero = 0;
-	__u64 id = BPF_CORE_READ(cgrp, kn, id);
-	bpf_map_update_elem(&cgroup_now, &zero, &id, BPF_ANY);
+	cgroup_now = BPF_CORE_READ(cgrp, kn, id);
 	return 0;
 }
 
