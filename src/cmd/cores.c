@@ -278,7 +278,11 @@ static int show_incident(const char *dir, const char *id, const struct report_op
 	if (ro->format == RC_FORMAT_TEXT)
 		fprintf(out, "seen %llu time%s, last at %lld\n", seen.count, seen.count == 1 ? "" : "s", seen.last);
 	int status = RC_EXIT_OK;
-	if (out != stdout ? fclose(out) != 0 : fflush(out) != 0) {
+	/* fflush first for both: fclose's own error is then a write-back error too. */
+	int bad = fflush(out) != 0;
+	if (out != stdout)
+		bad |= fclose(out) != 0;
+	if (bad) {
 		error_msg("cannot write report: %s", strerror(errno));
 		status = RC_EXIT_INPUT;
 	}
