@@ -21,6 +21,7 @@
 #include "cmd/cmd.h"
 #include "crash/store.h"
 #include "diagnose/diagnose.h"
+#include "event/procs.h"
 #include "lookup/cgroups.h"
 #include "util/json.h"
 #include "watch/journal.h"
@@ -225,7 +226,41 @@ static const struct rc_report_finding *incident_cause(const struct watcher *w, c
 		if (!f->cause && f->severity == RC_SEV_ERROR && strcmp(f->rule, "capture-incomplete") != 0)
 			return f;
 	}
+	/* Then what the rules said of its end at a lower severity (a parent
+	 * that lives on may cope: but this incident is that end). */
+	for (size_t i = 0; strcmp(kind, "exit") == 0 && i < l->count; i++) {
+		const struct rc_report_finding *f = l->v[i];
+		if (!f->cause && f->pid == tgid &&
+		    (strcmp(f->rule, "nonzero-exit") == 0 || strcmp(f->rule, "crashed") == 0))
+			return f;
+	}
 	return NULL;
+}
+
+/* A failed exit whose window the rules found no cause in, nor said
+ * anything of its end (a parent that handles its child's failure, a
+ * window that lost the failing calls): an incident still, of the
+ * process's end alone, as systemd logs a unit's failure. Its signature
+ * is the rule, the program and its signal. B's summary is SB's. */
+static const struct rc_report_finding *bare_exit(struct rc_report_finding *b, struct strbuf *sb,
+						 const struct rc_diagnosis *dg, pid_t tgid)
+{
+	const struct rc_proc *p = procs_get(&dg->eng.procs, tgid);
+
+	memset(b, 0, sizeof(*b));
+	b->count = b->bytes = -1;
+	b->duration_s = -1;
+	b->severity = RC_SEV_ERROR;
+	b->pid = tgid;
+	b->rule = p && p->ended && !p->exited ? "crashed" : "nonzero-exit";
+	b->signo = p && p->ended && !p->exited ? p->signo : 0;
+	if (p && p->exe)
+		strbuf_addf(sb, "'%s': ", p->exe);
+	strbuf_adds(sb, "no cause found in its window");
+	b->summary = sb->buf;
+	/* The object: the program (report_signature). */
+	b->message = p && p->exe ? p->exe : NULL;
+	return b;
 }
 
 /* The incident's line: stderr and the journal, and its JSON line. */
@@ -343,10 +378,15 @@ static void incident(struct watcher *w, const char *kind, uint64_t rules, const 
 		diagnose_no_stacks(&dg, "--no-stacks");
 	diagnose_finish(&dg, &rep);
 	const struct rc_report_finding *f = incident_cause(w, kind, &dg.findings, tgid, tids, ntids);
+	struct rc_report_finding bare;
+	struct strbuf bare_text = STRBUF_INIT;
+	if (!f && !look && strcmp(kind, "exit") == 0)
+		f = bare_exit(&bare, &bare_text, &dg, tgid);
 	double now = clock_s(CLOCK_MONOTONIC);
 	uint64_t sig = f ? report_signature(f, NULL) : 0;
 	if (look) {
 		diagnose_release(&dg);
+		strbuf_release(&bare_text);
 		if (f && !told_already(w, root, sig, now))
 			incident(w, kind, RC_RULES_ALL, pick, tids, ntids, trigger, blocked, nblocked);
 		return;
@@ -376,6 +416,7 @@ static void incident(struct watcher *w, const char *kind, uint64_t rules, const 
 		w->incidents++;
 	}
 	diagnose_release(&dg);
+	strbuf_release(&bare_text);
 	strbuf_release(&json);
 	strbuf_release(&text);
 	strbuf_release(&err);

@@ -573,6 +573,23 @@ bool crash_py_code_cached(const struct py_code_cache *cc, uint64_t code, uint64_
 	return slot != NULL;
 }
 
+void crash_py_code_give(struct py_code_cache *cc, uint64_t code, uint64_t mark, const char *function,
+			const char *file)
+{
+	bool created;
+
+	if (!cc || !mark || !function || !*function || !file || !*file || cc->codes.count >= PY_MAX_CACHED_CODES)
+		return;
+	void **slot = hmap_put_int(&cc->codes, (long long)(code >> 1), &created);
+	if (!created)
+		return;
+	struct py_code *k = xcalloc(1, sizeof(*k));
+	k->function = xstrdup(function);
+	k->file = xstrdup(file);
+	k->mark = mark;
+	*slot = k;
+}
+
 /* The mark of the code object at CODE in memory now; false when its
  * name or file cannot be read (the process is gone). */
 static bool code_mark(const struct rc_crash *c, const struct py_layout *L, uint64_t code, uint64_t *mark)
@@ -1328,6 +1345,11 @@ int crash_python_walk(struct rc_crash *c, struct rc_py_walk *w, struct strbuf *e
 	}
 	w->code_name = (int16_t)(L->co_qualname >= 0 ? L->co_qualname : L->co_name);
 	w->code_file = (int16_t)L->co_filename;
+	w->str_length = (int16_t)L->unicode_length;
+	w->str_state = (int16_t)L->unicode_state;
+	w->str_ascii_data = (int16_t)L->unicode_ascii_data;
+	w->str_compact_bit = (uint8_t)L->unicode_state_compact_bit;
+	w->str_ascii_bit = (uint8_t)L->unicode_state_ascii_bit;
 	if (w->interp_head < 0 || w->threads_head < 0 || w->tstate_next < 0 || w->first_hop < 0 ||
 	    w->frame_code < 0 || w->frame_back < 0 || (w->tstate_native_tid < 0 && w->tstate_thread_id < 0)) {
 		strbuf_addf(err, "Python %d.%d lacks a field the walk needs", c->py_major, c->py_minor);

@@ -41,6 +41,11 @@ void crash_py_code_cache_free(struct py_code_cache *cc);
 /* Whether CC names the code object at CODE, and its mark then
  * (rc_py_code_mark) into *MARK (may be NULL). */
 bool crash_py_code_cached(const struct py_code_cache *cc, uint64_t code, uint64_t *mark);
+/* Code object CODE (of MARK) named FUNCTION in FILE by someone who read
+ * them while it could (event/stack.h, struct rc_py_given), kept in CC
+ * unless CC names it already; its frames then have no line. */
+void crash_py_code_give(struct py_code_cache *cc, uint64_t code, uint64_t mark, const char *function,
+			const char *file);
 
 /* T's Python frames from the N raw ones such a walk read (innermost
  * first), named from CC (may be NULL) or else C's memory (code objects

@@ -76,6 +76,11 @@ struct rc_py_walk {
 	int16_t code_name;		/* a code object's name (co_qualname, co_name) and */
 	int16_t code_file;		/* file: what tells one code object from the next at an address */
 	uint8_t instr_size;		/* 4: an int f_lasti (3.8-3.10), 8: a pointer */
+	/* A str object's length, state word and compact ASCII text (-1:
+	 * none), and the state's compact and ASCII bits: for a source that
+	 * reads code objects' names itself (struct rc_py_given). */
+	int16_t str_length, str_state, str_ascii_data;
+	uint8_t str_compact_bit, str_ascii_bit;
 };
 
 /* What tells a code object from another later at the same address (its
@@ -131,6 +136,20 @@ enum rc_py_read {
  * the stack from sp up. */
 #define RC_STACK_COPY_NREGS 27	/* sizeof(struct user_regs_struct) / 8 */
 
+/* A code object's name and file as the source read them at the call
+ * (the eBPF capture, where it cannot hold the thread for whoever
+ * unwinds to read them): used for a frame the process's memory no
+ * longer names (it has exited). FILE is the path's end when FILE_CUT. */
+#define RC_PY_GIVEN_NAME 64
+#define RC_PY_GIVEN_FILE 192
+
+struct rc_py_given {
+	uint64_t code, mark;
+	char name[RC_PY_GIVEN_NAME];	/* "": not read */
+	char file[RC_PY_GIVEN_FILE];
+	bool file_cut;
+};
+
 struct rc_stack_copy {
 	uint64_t regs[RC_STACK_COPY_NREGS];
 	const unsigned char *bytes;
@@ -154,6 +173,8 @@ struct rc_stack_copy {
 	 * them again. */
 	bool *py_learned;
 	uint64_t *py_marks;		/* and each frame's code mark then (rc_py_code_mark) */
+	const struct rc_py_given *given;	/* names of some of PY's code objects */
+	size_t ngiven;
 };
 
 /* A stack being made: frames are added innermost first, then

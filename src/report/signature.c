@@ -46,19 +46,20 @@ static bool random_run(const char *s, size_t n)
 }
 
 /* The temporary names of mktemp and Python's tempfile: a component that
- * ends in a '.' and 6 or more letters and digits, one of them upper case
- * or a digit (mktemp's "tmp." and ten random characters, a template's
- * "rc-test." and six; a file's extension is lower case), or "tmp" and 8 or more of [a-z0-9_]
- * (tempfile's "tmpk3j4h5_x"). The length of the part that is random, or
- * 0; *KEEP: how much before it stays. */
+ * ends in a '.' and 6 or more letters, digits and '_', one of them upper
+ * case, a digit or '_' (mktemp's "tmp." and ten random characters, a
+ * template's "rc-test." and six, tempfile's prefix "rc-test." and eight
+ * of [a-z0-9_]; a file's extension is lower case), or "tmp" and 8 or more
+ * of [a-z0-9_] (tempfile's "tmpk3j4h5_x"). The length of the part that is
+ * random, or 0; *KEEP: how much before it stays. */
 static size_t temp_name(const char *c, size_t n, size_t *keep)
 {
 	const char *dot = memrchr(c, '.', n);
 	if (dot && n - (size_t)(dot + 1 - c) >= RANDOM_MIN) {
 		bool marked = false, alnum = true;
 		for (const char *q = dot + 1; q < c + n; q++) {
-			alnum = alnum && isalnum((unsigned char)*q);
-			marked = marked || isupper((unsigned char)*q) || isdigit((unsigned char)*q);
+			alnum = alnum && (isalnum((unsigned char)*q) || *q == '_');
+			marked = marked || isupper((unsigned char)*q) || isdigit((unsigned char)*q) || *q == '_';
 		}
 		if (alnum && marked) {
 			*keep = (size_t)(dot + 1 - c);

@@ -235,6 +235,28 @@ static bool named(const struct rc_thread *t)
 	return false;
 }
 
+/* Whether some of T's Python frames has no name. */
+static bool unnamed(const struct rc_thread *t)
+{
+	for (size_t i = 0; i < t->npy; i++)
+		if (!t->py[i].function)
+			return true;
+	return false;
+}
+
+/* COPY's names of code objects, read at the call (struct rc_py_given),
+ * kept in P's cache where it names them not: for frames the process's
+ * memory no longer names (it has exited since). */
+static void given_names(struct proc *p, const struct rc_stack_copy *copy)
+{
+	for (size_t i = 0; i < copy->ngiven; i++) {
+		const struct rc_py_given *g = &copy->given[i];
+		char file[RC_PY_GIVEN_FILE + 4];
+		snprintf(file, sizeof(file), "%s%s", g->file_cut ? "..." : "", g->file);
+		crash_py_code_give(p->codes, g->code, g->mark, g->name, file);
+	}
+}
+
 /* T's Python frames from what the source read of them at the call
  * (COPY: the thread ran on since, so its frames now are not the call's),
  * named from C's memory; false with ERR saying why there are none. */
@@ -263,6 +285,18 @@ static bool copied_python(struct proc *p, pid_t tgid, struct rc_thread *t, const
 		for (size_t i = 0; i < copy->npy; i++)
 			fresh |= !crash_py_code_cached(p->codes, copy->py[i].code, NULL);
 		ok = crash_python_raw_frames(c, p->codes, t, copy->py, copy->npy, err) == 0;
+		if (ok && copy->ngiven && unnamed(t)) {
+			/* Named again, from what the source read. */
+			given_names(p, copy);
+			for (size_t i = 0; i < t->npy; i++) {
+				free(t->py[i].function);
+				free(t->py[i].file);
+			}
+			free(t->py);
+			t->py = NULL;
+			t->npy = 0;
+			ok = crash_python_raw_frames(c, p->codes, t, copy->py, copy->npy, err) == 0;
+		}
 		t->truncated |= copy->py_truncated;
 		/* What names them is kept now: the source holds no thread
 		 * for these code objects again. */
@@ -292,6 +326,40 @@ static bool copied_python(struct proc *p, pid_t tgid, struct rc_thread *t, const
 	return ok;
 }
 
+/* Thread TID's innermost Python frames as COPY's names of them (struct
+ * rc_py_given), up to the first it has no name for: what is left of a
+ * process gone before any of its stacks was read (its modules, which
+ * the native frames need, went with it). NULL when none is named. */
+static const struct rc_stack *given_stack(pid_t tid, const struct rc_stack_copy *copy)
+{
+	struct stack_builder *b = NULL;
+	size_t i = 0;
+
+	if (copy->py_read != RC_PY_READ)
+		return NULL;
+	for (; i < copy->npy; i++) {
+		/* 3.12+'s shim below an entry frame (owned by the C stack:
+		 * 3 and up in every version that has one) names no code. */
+		if (copy->py[i].owner >= 3)
+			continue;
+		const struct rc_py_given *g = NULL;
+		for (size_t k = 0; k < copy->ngiven && !g; k++)
+			if (copy->given[k].code == copy->py[i].code && copy->given[k].mark == copy->py[i].mark)
+				g = &copy->given[k];
+		if (!g)
+			break;
+		char file[RC_PY_GIVEN_FILE + 4];
+		snprintf(file, sizeof(file), "%s%s", g->file_cut ? "..." : "", g->file);
+		if (!b)
+			b = stack_builder_new(tid);
+		stack_builder_py(b, g->name, file, 0);
+	}
+	if (!b)
+		return NULL;
+	stack_builder_truncated(b);
+	return stack_build(b);
+}
+
 static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const uint64_t *regs,
 				   const struct rc_stack_copy *copy)
 {
@@ -305,6 +373,10 @@ static const struct rc_stack *take(struct where *w, pid_t tgid, pid_t tid, const
 		return stack_missing(tid, "more stacks than rootcause keeps (%u MiB of them)", MAX_BYTES >> 20);
 	}
 	if (!p->u) {
+		if (copy && kill(tgid, 0) < 0 && errno == ESRCH && (s = given_stack(tid, copy))) {
+			w->stats.taken++;
+			return stack_shelf_put(&w->shelf, s);
+		}
 		w->stats.failed++;
 		if (copy && kill(tgid, 0) < 0 && errno == ESRCH)
 			return stack_missing(tid, "process %d had exited before the eBPF capture's copy of its stack "

@@ -1019,6 +1019,10 @@ static void signature_is_stable(void **state)
 	signature_object("Error: no container with name or ID \"0ec14a88f491be3f2ac4290fc7e2af4f12f2b846e18\" "
 			 "found (pid 4123, /usr/bin/python3.11, utf8)", &m);
 	assert_string_equal(m.buf, "Error: no container with name or ID \"*\" found (pid N, /usr/bin/pythonN.N, utfN)");
+	/* tempfile.mkdtemp(prefix="rc-watch.") and mktemp -d's, under it. */
+	strbuf_reset(&m);
+	signature_object("/tmp/rc-watch._t1l_v_d/app.Q7PU6epX9Q/serve.py", &m);
+	assert_string_equal(m.buf, "/tmp/rc-watch.*/app.*/serve.py");
 
 	/* Where in the code: the program's own innermost frame, by file name
 	 * and function, not the standard library's under it, no line. */

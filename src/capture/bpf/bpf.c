@@ -580,6 +580,11 @@ static bool kernel_walk(const struct rc_py_walk *w, uint64_t mm, struct rcb_py_w
 		.in_tlbc = in_span(w->frame_tlbc, flo),
 		.in_name = in_span(chi ? w->code_name : -1, clo),
 		.in_file = in_span(chi ? w->code_file : -1, clo),
+		.str_length = w->str_length,
+		.str_state = w->str_state,
+		.str_ascii_data = w->str_length >= 0 && w->str_state >= 0 ? w->str_ascii_data : -1,
+		.str_compact_bit = w->str_compact_bit,
+		.str_ascii_bit = w->str_ascii_bit,
 	};
 	return true;
 }

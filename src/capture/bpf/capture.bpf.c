@@ -1875,6 +1875,99 @@ __noinline int stash_frames(const struct rcb_stack *r, int wanted)
 	return 0;
 }
 
+/* Text of the compact ASCII str object at OBJ (walk W's layout) into
+ * DST of CAP bytes, NUL-terminated; its length, 0 when it is not one or
+ * does not fit. With TAIL a longer one keeps its end, and *CUT says so
+ * (a file's base name is at its end). Python's strs end in a NUL. */
+static __always_inline __u8 py_str(const struct rcb_py_walk *w, __u64 obj, char *dst, __u32 cap, int tail,
+				   __u8 *cut)
+{
+	__u64 len, state, skip = 0;
+
+	if (!obj || !user_word(obj + w->str_length, 8, &len) || !user_word(obj + w->str_state, 4, &state) ||
+	    !(state & (1ULL << (w->str_compact_bit & 31))) || !(state & (1ULL << (w->str_ascii_bit & 31))) ||
+	    !len || len > 4096)
+		return 0;
+	if (len > cap - 1) {
+		if (!tail)
+			return 0;
+		skip = len - (cap - 1);
+		*cut = 1;
+	}
+	long n = bpf_probe_read_user_str(dst, cap, (const void *)(obj + w->str_ascii_data + skip));
+	return n > 1 ? (__u8)(n - 1) : 0;
+}
+
+/* py_names' look at each frame, by bpf_loop (as frame_step). */
+struct name_scan {
+	struct rcb_stack *r;
+	const struct rcb_py_walk *w;
+	__u32 tgid;
+};
+
+static int name_step(__u32 i, void *ctx)
+{
+	struct name_scan *s = ctx;
+	const struct rcb_py_walk *w = s->w;
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+	__u8 cut = 0;
+	__u64 *mark;
+
+	/* Checked and used as one 64-bit register (as code_step's). */
+	__u64 j = i;
+	barrier_var(j);
+	if (j >= RCB_NAME_FRAMES || j >= s->r->npy || !sc)
+		return 1;
+	struct rcb_py_name *nm = &s->r->names[j];
+	const struct rcb_py_frame *f = &s->r->py[j];
+	struct rcb_mark_key k = { .a = f->code, .b = s->tgid, .kind = RCB_MARK_CODE };
+	__u32 clen = w->code_len;
+	nm->code = f->code;
+	nm->mark = f->mark;
+	nm->name_len = nm->file_len = nm->file_cut = 0;
+	s->r->nnames = j + 1;
+	/* Named by the loader already, or not read at the call. */
+	if (!f->mark || ((mark = bpf_map_lookup_elem(&marks, &k)) && *mark == f->mark))
+		return 0;
+	if (!clen || clen > RCB_CODE_SPAN ||
+	    bpf_probe_read_user(sc->code, clen, (const void *)(f->code + w->code_lo)) != 0)
+		return 0;
+	__u64 name = field_in(sc->code, w->in_name, 64), file = field_in(sc->code, w->in_file, 64);
+	/* Still the call's object (its frame may have returned since). */
+	if ((name ^ (file << 3) ^ 1) != f->mark)
+		return 0;
+	nm->name_len = py_str(w, name, nm->name, RCB_NAME_LEN, 0, &cut);
+	nm->file_len = py_str(w, file, nm->file, RCB_FILE_LEN, 1, &cut);
+	nm->file_cut = cut;
+	return 0;
+}
+
+/* The names of R's innermost code objects the loader has not named
+ * (record.h, struct rcb_py_name), when R is a call a finding may quote
+ * (WANTED) and its thread cannot be held for the loader to name them
+ * (hold_after): no watch traces it, or its program's holds are spent.
+ * Global, as py_frames is. */
+__noinline int py_names(struct rcb_stack *r, __u32 tgid, int wanted)
+{
+	struct rcb_mark_key on = { .kind = RCB_MARK_HOLDING };
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	if (!r)
+		return 0;
+	r->nnames = 0;
+	if (!wanted || r->py_read != RCB_PY_READ || !r->npy || !t)
+		return 0;
+	struct rcb_py_walk *w = bpf_map_lookup_elem(&pywalks, &tgid);
+	if (!w || w->str_ascii_data < 0 || w->code_name < 0 || w->code_file < 0 || !w->code_len)
+		return 0;
+	if (t->ptrace && w->holds_left && bpf_map_lookup_elem(&marks, &on))
+		return 0;
+	struct name_scan s = { .r = r, .w = w, .tgid = tgid };
+	bpf_loop(RCB_NAME_FRAMES, name_step, &s, 0);
+	return 0;
+}
+
 /* One more stack record written for process TGID (RCB_MARK_COPIES). */
 static __always_inline void copied(__u32 tgid)
 {
@@ -1916,6 +2009,7 @@ static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __
 	r->regs[RCB_R_FS] = BPF_CORE_READ(t, thread.fsbase);
 	r->mm = (__u64)BPF_CORE_READ(t, mm);
 	py_frames(r, tgid, tid);
+	py_names(r, tgid, wanted | site);
 	/* A thread's stack may end sooner than the copy would: smaller
 	 * copies until one can be read. */
 	void *sp = (void *)regs->sp;

@@ -347,8 +347,11 @@ int bpf_record_parse(const void *rec, size_t size, struct bpf_rec *r)
 		if (size < sizeof(struct rcb_stack))
 			return -1;
 		r->stack = rec;
-		if (r->stack->len > RCB_STACK_BYTES)
+		if (r->stack->len > RCB_STACK_BYTES || r->stack->nnames > RCB_NAME_FRAMES)
 			return -1;
+		for (__u32 i = 0; i < r->stack->nnames; i++)
+			if (r->stack->names[i].name_len >= RCB_NAME_LEN || r->stack->names[i].file_len >= RCB_FILE_LEN)
+				return -1;
 		return 0;
 	case RCB_SUM:
 		if (size < sizeof(r->sum))

@@ -369,6 +369,28 @@ struct rcb_held {
 	struct rcb_py_frame py[RCB_PY_FRAMES];
 };
 
+/* The names of code objects the loader has not named yet, read in the
+ * kernel at the call (compact ASCII str objects: nearly every name and
+ * file), for the innermost RCB_NAME_FRAMES frames, when no hold can give
+ * the loader time to read them itself: a thread no watch traces (watch's
+ * capture has no ptrace). A program that ends at once (a traceback, then
+ * exit) has torn its code objects down before the loader reads them, and
+ * a name missed there changes an incident's signature. The file keeps its
+ * end (FILE_CUT) when its start does not fit: the base name stays. No line:
+ * that needs the code object's line table, which the loader reads. */
+#define RCB_NAME_FRAMES 4
+#define RCB_NAME_LEN 64
+#define RCB_FILE_LEN 192
+
+struct rcb_py_name {
+	__u64 code, mark;	/* the frame's (struct rcb_py_frame) */
+	__u8 name_len, file_len;	/* 0: not read */
+	__u8 file_cut;
+	__u8 pad[5];
+	char name[RCB_NAME_LEN];
+	char file[RCB_FILE_LEN];
+};
+
 struct rcb_stack {
 	struct rcb_header h;
 	__u64 regs[RCB_NREGS];	/* enum rcb_stack_reg */
@@ -383,6 +405,9 @@ struct rcb_stack {
 	 * count such calls whether copied or not (a sample of them is). */
 	__u8 site;
 	struct rcb_py_frame py[RCB_PY_FRAMES];
+	__u32 nnames;		/* NAMES[0..NNAMES): PY's first ones */
+	__u32 pad2;
+	struct rcb_py_name names[RCB_NAME_FRAMES];
 	__u8 stack[RCB_STACK_BYTES];
 };
 
@@ -417,6 +442,11 @@ struct rcb_py_walk {
 	 * field the version lacks, which then reads as 0 from bytes the
 	 * reads never reach. */
 	__u8 in_code, in_back, in_instr, in_owner, in_entry, in_tlbc, in_name, in_file;
+	/* A str object's length (8 bytes), state word (4), and where a
+	 * compact ASCII one's text begins; -1: names are not read in the
+	 * kernel (struct rcb_py_name). */
+	__s16 str_length, str_state, str_ascii_data;
+	__u8 str_compact_bit, str_ascii_bit;
 };
 /* The most of a frame and of a code object read (CPython 3.8 to 3.14:
  * 84 and 24 bytes); a layout that needs more gets no walk. */

@@ -31,6 +31,7 @@ struct rthread {
 	struct rc_py_walk walk;	/* one found at its call (rc_stack_copy) */
 	bool learned;		/* its frames' code objects were named (rc_stack_copy) */
 	uint64_t marks[RCB_PY_FRAMES];	/* and their marks */
+	struct rc_py_given *given;	/* RCB_NAME_FRAMES of them, once it had any */
 	bool has_stack;
 };
 
@@ -89,8 +90,10 @@ static void free_thread(void *p)
 {
 	struct rthread *rt = p;
 
-	if (rt)
+	if (rt) {
 		free(rt->stack_bytes);
+		free(rt->given);
+	}
 	free(p);
 }
 
@@ -363,6 +366,9 @@ _Static_assert((int)RCB_PY_NOT_ASKED == (int)RC_PY_NOT_ASKED && (int)RCB_PY_READ
 	       (int)RCB_PY_NO_THREAD == (int)RC_PY_NO_THREAD && (int)RCB_PY_FAILED == (int)RC_PY_FAILED,
 	       "record.h's rcb_py_read is event/stack.h's rc_py_read");
 
+_Static_assert(RC_PY_GIVEN_NAME >= RCB_NAME_LEN && RC_PY_GIVEN_FILE >= RCB_FILE_LEN,
+	       "event/stack.h's rc_py_given holds what record.h's rcb_py_name does");
+
 /* Where each register of a stack record goes in a copy's registers
  * (user_regs_struct's order). */
 #define USER_REG(r) (offsetof(struct user_regs_struct, r) / sizeof(unsigned long long))
@@ -394,6 +400,25 @@ static void keep_stack(struct rthread *rt, const struct rcb_stack *s)
 	rt->stack.walk = &rt->walk;
 	rt->stack.py_learned = &rt->learned;
 	rt->stack.py_marks = rt->marks;
+	rt->stack.ngiven = 0;
+	for (size_t i = 0; i < s->nnames && i < RCB_NAME_FRAMES; i++) {
+		const struct rcb_py_name *nm = &s->names[i];
+		if (!nm->name_len || !nm->file_len)
+			continue;
+		if (!rt->given)
+			rt->given = xmalloc(RCB_NAME_FRAMES * sizeof(*rt->given));
+		struct rc_py_given *g = &rt->given[rt->stack.ngiven++];
+		g->code = nm->code;
+		g->mark = nm->mark;
+		/* The lengths were checked (record.c); the text may hold a
+		 * NUL sooner, which ends it. */
+		memcpy(g->name, nm->name, nm->name_len);
+		g->name[nm->name_len] = '\0';
+		memcpy(g->file, nm->file, nm->file_len);
+		g->file[nm->file_len] = '\0';
+		g->file_cut = nm->file_cut != 0;
+	}
+	rt->stack.given = rt->given;
 	rt->mm = s->mm;
 	rt->has_stack = true;
 }
