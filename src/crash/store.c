@@ -273,28 +273,59 @@ static int write_file(const char *path, const char *p, size_t n, struct strbuf *
 
 bool store_incident_seen(const char *dir, const char *id, struct store_seen *seen)
 {
-	char path[4096], line[128];
+	char path[4096], text[1024];
 
 	memset(seen, 0, sizeof(*seen));
 	if (!store_is_incident(id) || strlen(id) >= sizeof(seen->id))
 		return false;
 	snprintf(seen->id, sizeof(seen->id), "%s", id);
 	snprintf(path, sizeof(path), "%s/%s.count", dir, id);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
 		return false;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long u;
-		long long v;
-		if (sscanf(line, "count=%llu", &u) == 1)
-			seen->count = u;
-		else if (sscanf(line, "first=%lld", &v) == 1)
-			seen->first = v;
-		else if (sscanf(line, "last=%lld", &v) == 1)
-			seen->last = v;
+	ssize_t n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	return store_parse_seen(text, seen);
+}
+
+/* The number after KEY at the start of one of TEXT's lines (signed
+ * when SIGNED), into *OUT; false when there is none, or it is no
+ * number that fits. */
+static bool count_field(const char *text, const char *key, bool sign, long long *out)
+{
+	size_t n = strlen(key);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, key, n) != 0)
+			continue;
+		const char *p = l + n;
+		char *end;
+		errno = 0;
+		long long v = sign ? strtoll(p, &end, 10) : (long long)strtoull(p, &end, 10);
+		if (errno || end == p || (!sign && (*p == '-' || v < 0)) || (*end && *end != '\n'))
+			return false;
+		*out = v;
+		return true;
 	}
-	fclose(f);
-	return seen->count > 0;
+	return false;
+}
+
+bool store_parse_seen(const char *text, struct store_seen *seen)
+{
+	long long count = 0;
+
+	seen->first = seen->last = 0;
+	if (!count_field(text, "count=", false, &count) || count <= 0)
+		return false;
+	seen->count = (unsigned long long)count;
+	if (!count_field(text, "first=", true, &seen->first))
+		seen->first = 0;
+	if (!count_field(text, "last=", true, &seen->last))
+		seen->last = seen->first;
+	return true;
 }
 
 int store_incident(const char *dir, const struct store_config *cfg, const struct store_incident *in,

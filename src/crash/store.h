@@ -77,6 +77,9 @@ int store_incident(const char *dir, const struct store_config *cfg, const struct
 		   struct store_seen *seen, struct strbuf *err);
 /* ID's count, when ID is an incident's. */
 bool store_incident_seen(const char *dir, const char *id, struct store_seen *seen);
+/* An incident's count file (TEXT) into SEEN's count, first and last;
+ * false when it holds no count above 0. */
+bool store_parse_seen(const char *text, struct store_seen *seen);
 /* "core." or "incident." ID names a stored entry's kind. */
 static inline bool store_is_incident(const char *id)
 {

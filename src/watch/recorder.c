@@ -1,10 +1,14 @@
 /* watch's flight recorder (see recorder.h). */
 #include "watch/recorder.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "event/syscalls.h"
 #include "util/hmap.h"
@@ -86,28 +90,54 @@ void recorder_free(struct recorder *r)
 	free(r);
 }
 
+/* The pid after KEY at the start of one of TEXT's lines, into *OUT. */
+static bool status_field(const char *text, const char *key, pid_t *out)
+{
+	size_t n = strlen(key);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		if (strncmp(l, key, n) != 0)
+			continue;
+		const char *p = l + n;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		char *end;
+		errno = 0;
+		long v = strtol(p, &end, 10);
+		if (errno || end == p || v < 0 || v > INT_MAX || (*end && *end != '\n'))
+			return false;
+		*out = (pid_t)v;
+		return true;
+	}
+	return false;
+}
+
+bool recorder_parse_status(const char *text, pid_t *tgid, pid_t *ppid)
+{
+	*ppid = 0;
+	if (!status_field(text, "Tgid:", tgid) || *tgid <= 0)
+		return false;
+	if (!status_field(text, "PPid:", ppid))
+		*ppid = 0;
+	return true;
+}
+
 /* What /proc says of thread TID: its process and that one's parent. */
 static bool proc_status(pid_t tid, pid_t *tgid, pid_t *ppid)
 {
-	char path[64], line[128];
-	bool got = false;
+	char path[64], text[4096];
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	FILE *f = fopen(path, "re");
-	if (!f)
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return false;
-	*ppid = 0;
-	while (fgets(line, sizeof(line), f)) {
-		long v;
-		if (sscanf(line, "Tgid: %ld", &v) == 1) {
-			*tgid = (pid_t)v;
-			got = true;
-		} else if (sscanf(line, "PPid: %ld", &v) == 1) {
-			*ppid = (pid_t)v;
-		}
-	}
-	fclose(f);
-	return got;
+	/* Tgid and PPid are among its first lines. */
+	ssize_t n = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	text[n] = '\0';
+	return recorder_parse_status(text, tgid, ppid);
 }
 
 static struct proc *proc_get(struct recorder *r, pid_t tgid, bool create)

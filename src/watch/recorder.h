@@ -87,4 +87,8 @@ struct recorder_stats {
 };
 void recorder_stats(const struct recorder *r, struct recorder_stats *out);
 
+/* A thread's /proc/TID/status (TEXT): its process (Tgid, above 0) and
+ * that one's parent (PPid, 0 when it has none). */
+bool recorder_parse_status(const char *text, pid_t *tgid, pid_t *ppid);
+
 #endif

@@ -2,6 +2,7 @@
 #include "watch/stall.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,20 +70,28 @@ static bool first_line(pid_t tgid, pid_t tid, const char *file, char *buf, size_
 	return ok;
 }
 
+bool stall_parse(const char *syscall, const char *schedstat, uint64_t *call, unsigned long long *cpu_ns)
+{
+	char *end;
+
+	/* "running", or "-1 sp pc" outside a call. */
+	if (syscall[0] < '0' || syscall[0] > '9' || schedstat[0] < '0' || schedstat[0] > '9')
+		return false;
+	errno = 0;
+	*cpu_ns = strtoull(schedstat, &end, 10);
+	if (errno || end == schedstat || (*end && *end != ' ' && *end != '\n'))
+		return false;
+	*call = fnv(syscall);
+	return true;
+}
+
 /* Thread TID inside a call now: its line's hash, and its CPU time. */
 static bool in_call(pid_t tgid, pid_t tid, uint64_t *call, unsigned long long *cpu_ns)
 {
 	char line[SYSCALL_LINE_MAX], sched[128];
 
-	if (!first_line(tgid, tid, "syscall", line, sizeof(line)))
-		return false;
-	/* "running", or "-1 sp pc" outside a call. */
-	if (line[0] < '0' || line[0] > '9')
-		return false;
-	if (!first_line(tgid, tid, "schedstat", sched, sizeof(sched)) || sscanf(sched, "%llu", cpu_ns) != 1)
-		return false;
-	*call = fnv(line);
-	return true;
+	return first_line(tgid, tid, "syscall", line, sizeof(line)) && (line[0] >= '0' && line[0] <= '9') &&
+	       first_line(tgid, tid, "schedstat", sched, sizeof(sched)) && stall_parse(line, sched, call, cpu_ns);
 }
 
 size_t stall_look(struct stall *s, pid_t tgid, double now,

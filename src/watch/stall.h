@@ -15,9 +15,16 @@
 #ifndef RC_WATCH_STALL_H
 #define RC_WATCH_STALL_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct stall;
+
+/* A thread's /proc/TID/syscall and /proc/TID/schedstat first lines:
+ * whether it is inside a call, that call's hash (number, arguments,
+ * stack pointer and pc) into *CALL and its CPU time into *CPU_NS. */
+bool stall_parse(const char *syscall, const char *schedstat, uint64_t *call, unsigned long long *cpu_ns);
 
 struct stall *stall_new(double threshold);
 void stall_free(struct stall *s);

@@ -403,6 +403,48 @@ static void store_counts(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* What watch reads of /proc and of its own count files, from text: a
+ * file that says anything else is no answer, not a wrong one. */
+static void parsers(void **state)
+{
+	(void)state;
+	uint64_t call = 0, call2 = 0;
+	unsigned long long cpu = 0;
+	pid_t tgid = 0, ppid = -1;
+	struct store_seen seen;
+
+	assert_true(stall_parse("202 0x7f 0x80 0x0 0x0 0x0 0x0 0x7ffd 0x7f00\n", "1234 56 7\n", &call, &cpu));
+	assert_int_equal(cpu, 1234);
+	assert_true(stall_parse("202 0x7f 0x81 0x0 0x0 0x0 0x0 0x7ffd 0x7f00\n", "1234 56 7\n", &call2, &cpu));
+	assert_true(call != call2);
+	assert_false(stall_parse("running\n", "1234 56 7\n", &call, &cpu));
+	assert_false(stall_parse("-1 0x7ffd 0x7f00\n", "1234 56 7\n", &call, &cpu));
+	assert_false(stall_parse("202 0x7f\n", "99999999999999999999999 1 1\n", &call, &cpu));
+	assert_false(stall_parse("202 0x7f\n", "12x 1 1\n", &call, &cpu));
+
+	assert_true(recorder_parse_status("Name:\tpython3\nUmask:\t0022\nState:\tS\nTgid:\t4123\nNgid:\t0\n"
+					  "Pid:\t4125\nPPid:\t4100\n", &tgid, &ppid));
+	assert_int_equal(tgid, 4123);
+	assert_int_equal(ppid, 4100);
+	assert_false(recorder_parse_status("Tgid:\t-5\nPPid:\t1\n", &tgid, &ppid));
+	assert_false(recorder_parse_status("Tgid:\t99999999999\n", &tgid, &ppid));
+	assert_false(recorder_parse_status("Name:\tTgid: 5\n", &tgid, &ppid));
+	assert_true(recorder_parse_status("Tgid:\t7\n", &tgid, &ppid));
+	assert_int_equal(ppid, 0);
+
+	assert_true(store_parse_seen("# rootcause watch: one incident's repeats\ncount=100\nfirst=1796473979\n"
+				     "last=1796473999\n", &seen));
+	assert_int_equal(seen.count, 100);
+	assert_int_equal(seen.first, 1796473979);
+	assert_int_equal(seen.last, 1796473999);
+	assert_false(store_parse_seen("count=0\n", &seen));
+	assert_false(store_parse_seen("count=-3\n", &seen));
+	assert_false(store_parse_seen("count=184467440737095516160\n", &seen));
+	assert_false(store_parse_seen("first=1\n", &seen));
+	assert_true(store_parse_seen("count=2\nfirst=5\n", &seen));
+	assert_int_equal(seen.last, 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -412,6 +454,7 @@ int main(void)
 		cmocka_unit_test(stall_sees_a_wait),
 		cmocka_unit_test(journal_fields),
 		cmocka_unit_test(store_counts),
+		cmocka_unit_test(parsers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
