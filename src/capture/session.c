@@ -508,6 +508,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		.cgroup_path = o->cgroup_path,
 		.cgroup_parent = o->cgroup_parent,
 		.quiet = o->quiet,
+		.quiet_repeats = o->quiet && o->quiet_repeats,
 	};
 	struct bpf_capture *bc;
 	struct spawn sp = { .errfd = -1 };

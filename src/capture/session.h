@@ -86,6 +86,9 @@ struct session_opts {
 	 * counted in the kernel when they ran through, not handed on
 	 * (bpf.h's quiet); failures and waits are. */
 	bool quiet;
+	/* And, with QUIET, a thread's repeats of one call on one path (bpf.h's
+	 * quiet_repeats). */
+	bool quiet_repeats;
 	/* eBPF, watch: the session goes on while no process is followed
 	 * (the cgroup's next program is followed from its exec), until a
 	 * signal ends it; PID may be 0 then (an empty cgroup). */

@@ -922,6 +922,8 @@ int cmd_watch(int argc, char **argv)
 		.follow = true,
 		.keep_on = !npids,
 		.quiet = !all_calls,
+		/* A rule the user named that counts repeats sees them all. */
+		.quiet_repeats = !(on && (on_rule(on, "repeated-open") || on_rule(on, "small-io"))),
 		.select = sel,
 		.dec = { .strsize = 1024, .preview_max = RC_EVENT_DATA_MAX },
 		.on_event = on_event,

@@ -88,6 +88,9 @@ static bool chosen(const struct bpf_capture_opts *o, __u32 nr)
  * mode counts when they ran through (close, whose plan closes its first
  * argument's fd, besides). */
 #define QUIET_CLASSES (CL_READ | CL_WRITE | CL_SOCK_IO | CL_POLL | CL_EPOLL | CL_FUTEX | CL_ACCEPT)
+/* And those on a path, past the first of them on each (record.h,
+ * RCB_PLAN_REPEAT). */
+#define REPEAT_CLASSES (CL_OPEN | CL_STAT | CL_LOOK)
 
 static int fill_plan(struct bpf_capture *c, const struct bpf_capture_opts *o)
 {
@@ -104,6 +107,8 @@ static int fill_plan(struct bpf_capture *c, const struct bpf_capture_opts *o)
 			pl.flags |= RCB_PLAN_WANTED;
 		if (o && o->quiet && ((sc->classes & QUIET_CLASSES) || pl.closes == 1))
 			pl.flags |= RCB_PLAN_QUIET;
+		if (o && o->quiet_repeats && (sc->classes & REPEAT_CLASSES))
+			pl.flags |= RCB_PLAN_REPEAT | ((sc->classes & CL_OPEN) ? RCB_PLAN_OPENS : 0);
 		if ((pl.item[0].kind != RCB_P_NONE || pl.flags) && bpf_map_update_elem(fd, &nr, &pl, BPF_ANY) != 0)
 			return -errno;
 	}

@@ -72,6 +72,9 @@ struct bpf_capture_opts {
 	 * closes) are counted, not written, when they ran through
 	 * (record.h's RCB_PLAN_QUIET); failures and waits are written. */
 	bool quiet;
+	/* And with QUIET, a thread's calls that worked on one path past its
+	 * first RCB_REPEAT_SHOWN, and the files so opened (RCB_PLAN_REPEAT). */
+	bool quiet_repeats;
 };
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err);

@@ -185,6 +185,11 @@ struct entry {
 		__u32 uid;
 		__u64 ns;
 	} fatal;
+	/* watch's quiet mode (record.h, RCB_PLAN_REPEAT): the paths this
+	 * thread's calls worked on, how often each, and its quiet fds. */
+	__u32 rep_hash[RCB_REPEAT_SLOTS];
+	__u8 rep_count[RCB_REPEAT_SLOTS];
+	__u64 quiet_fds[RCB_QUIET_FDS / 64];
 };
 
 /* The call a thread is in, in the thread's own storage: no hashing, and
@@ -259,6 +264,8 @@ struct scratch {
 	/* The call being ended is the last of a sum's calls recorded whole
 	 * (sum_call): a site. */
 	__u8 site_io;
+	/* A path as repeated reads it (RCB_PLAN_REPEAT). */
+	char path[RCB_REPEAT_PATH];
 	/* One frame's bytes and its code object's, as frame_step reads
 	 * them (struct rcb_py_walk's spans). */
 	__u8 frame[2 * RCB_FRAME_SPAN + 8];
@@ -1315,6 +1322,75 @@ static __always_inline int quietly(const struct entry *en, long ret, const struc
 	return !pl->sum || pl->sum_fd >= 6 || !regular_file((int)en->args[pl->sum_fd & 7], &dev, &ino, &size);
 }
 
+/* Whether FD is one a quiet open returned in thread TS (RCB_PLAN_REPEAT). */
+static __always_inline int quiet_fd(const struct entry *ts, __s64 fd)
+{
+	if (fd < 0 || fd >= RCB_QUIET_FDS)
+		return 0;
+	return (ts->quiet_fds[(fd >> 6) & (RCB_QUIET_FDS / 64 - 1)] >> (fd & 63)) & 1;
+}
+
+static __always_inline void set_quiet_fd(struct entry *ts, __s64 fd, int on)
+{
+	if (fd < 0 || fd >= RCB_QUIET_FDS)
+		return;
+	__u64 bit = 1ULL << (fd & 63), *w = &ts->quiet_fds[(fd >> 6) & (RCB_QUIET_FDS / 64 - 1)];
+	*w = on ? *w | bit : *w & ~bit;
+}
+
+/* Call EN (plan PL) worked on a path thread TS has worked on with it
+ * RCB_REPEAT_SHOWN times already: quiet (record.h, RCB_PLAN_REPEAT). An
+ * open's fd is then quiet too; one that is written makes its fd not. A
+ * global function, which the verifier follows once. */
+__noinline int repeated(struct entry *ts, const struct entry *en, const struct rcb_plan *pl, long ret)
+{
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+	int arg = -1;
+
+	if (!ts || !en || !pl || !sc)
+		return 0;
+	for (int k = 0; k < RCB_PLAN; k++)
+		if (arg < 0 && pl->item[k].kind == RCB_P_STR)
+			arg = pl->item[k].arg;
+	if (arg < 0 || arg >= 6)
+		return 0;
+	long n = bpf_probe_read_user_str(sc->path, sizeof(sc->path), (const void *)en->args[arg & 7]);
+	if (n <= 0)
+		return 0;
+	/* FNV-1a over the path's words (the tail's bytes past its NUL
+	 * masked off), the call and, for an empty or relative path, the
+	 * fd it is taken from. */
+	__u64 h = 0xcbf29ce484222325ULL ^ (__u64)en->nr;
+	for (int i = 0; i < RCB_REPEAT_PATH / 8; i++) {
+		if (i * 8 >= n)
+			break;
+		__u64 w = *(const __u64 *)&sc->path[i * 8];
+		long left = n - 1 - i * 8;
+		if (left < 8)
+			w &= left > 0 ? ~0ULL >> (64 - 8 * left) : 0;
+		h = (h ^ w) * 0x100000001b3ULL;
+	}
+	if (sc->path[0] != '/' && arg > 0)
+		h = (h ^ en->args[0]) * 0x100000001b3ULL;
+	__u32 key = (__u32)(h ^ (h >> 32)) | 1, slot = key & (RCB_REPEAT_SLOTS - 1);
+	int opens = (pl->flags & RCB_PLAN_OPENS) != 0;
+	if (ts->rep_hash[slot] == key && ts->rep_count[slot] >= RCB_REPEAT_SHOWN) {
+		if (opens)
+			set_quiet_fd(ts, ret, 1);
+		return 1;
+	}
+	if (ts->rep_hash[slot] == key) {
+		ts->rep_count[slot]++;
+	} else {
+		ts->rep_hash[slot] = key;
+		ts->rep_count[slot] = 1;
+	}
+	if (opens)
+		set_quiet_fd(ts, ret, 0);
+	return 0;
+}
+
 /* Diagnosis mode's call at its exit, made in SC's entry from the saved
  * registers (there is no entry hook); NULL when it is not recorded: not
  * wanted, a new child's first return, or summed. Its closing of an fd
@@ -1348,6 +1424,16 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 		en->end_ns = bpf_ktime_get_ns();
 		en->ns = ts->blocked_nr == nr && ts->blocked_ns <= en->end_ns ? ts->blocked_ns : en->end_ns;
 		ts->blocked_ns = 0;
+	}
+	if (quiet && pl && (pl->flags & RCB_PLAN_REPEAT) && ret >= 0 && !en->end_ns && repeated(ts, en, pl, ret)) {
+		count(RCB_QUIET);
+		return 0;
+	}
+	/* The reads and writes of a file a quiet open returned. */
+	if (quiet && pl && pl->sum && pl->sum_fd < 6 && !en->end_ns && quiet_ret(ret) &&
+	    quiet_fd(ts, (__s64)(int)en->args[pl->sum_fd & 7])) {
+		count(RCB_QUIET);
+		return 0;
 	}
 	if (pl && pl->sum) {
 		int slot = sum_call(en, pl, ret, tgid, tid);
@@ -1984,10 +2070,16 @@ static __always_inline void copied(__u32 tgid)
  * their own (record.h, RCB_STACK). A stack is worth less than the calls:
  * none is copied while a quarter of the ring buffer waits to be read
  * (a busy tree of processes, a reader busy unwinding), so that the
- * stacks never make the capture lose a call. */
+ * stacks never make the capture lose a call; but the stack of a call a
+ * finding may quote (WANTED: a failure, a long wait) is worth more than
+ * a sample of a sum's (a site): it is skipped only past half. A loop of
+ * a thousand opens of one file filled a quarter with its samples, and
+ * the failure that followed had no stack. */
 static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __u32 tid, int wanted, int site)
 {
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 4) {
+	__u64 size = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
+
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > (wanted ? size / 2 : size / 4)) {
 		count(RCB_SKIPPED_STACK);
 		return;
 	}
@@ -2155,17 +2247,23 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	r->child_ns_tgid = ptgid == ctgid ? r->h.ns_tgid : r->child_ns_tid;
 	/* The call that forks, begun: the hook runs inside it. */
 	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
-	struct entry now_in;
-	if (summing) {
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+	if (summing && sc) {
 		/* No entry hook: the call is in the parent's saved registers
-		 * (the hook runs inside it). */
+		 * (the hook runs inside it). In this CPU's scratch entry,
+		 * which the exit hook makes its call in (it is no larger
+		 * than the stack allows): that hook runs after this one. */
+		struct entry *now_in = &sc->en;
 		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-		__builtin_memset(&now_in, 0, sizeof(now_in));
+		now_in->live = 0;
 		if (regs) {
-			entry_from_regs(&now_in, (__s64)regs->orig_ax, regs);
-			now_in.ns = bpf_ktime_get_ns();
+			entry_from_regs(now_in, (__s64)regs->orig_ax, regs);
+			now_in->ns = bpf_ktime_get_ns();
 		}
-		en = &now_in;
+		en = now_in;
+	} else if (summing) {
+		en = 0;
 	}
 	r->has_entry = en && en->live;
 	r->clone_args_len = 0;
@@ -2371,6 +2469,12 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 			count(RCB_LOST_FOLLOW);
 			return 0;
 		}
+	}
+	/* A new program: what its calls repeat is its own. */
+	struct entry *ts = bpf_task_storage_get(&inflight, p, 0, 0);
+	if (ts) {
+		__builtin_memset(ts->rep_hash, 0, sizeof(ts->rep_hash));
+		__builtin_memset(ts->quiet_fds, 0, sizeof(ts->quiet_fds));
 	}
 	/* P is the thread that exec'd: the hook runs in it. */
 	struct exec_state *x = bpf_task_storage_get(&execs, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);

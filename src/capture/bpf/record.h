@@ -118,7 +118,26 @@ enum rcb_call_kind {
 	 * I/O, polls, futex calls, accepts and closes a busy server makes
 	 * for every request. */
 	RCB_PLAN_QUIET = 8,
+	/* watch's quiet mode, for a call on a path (an open, a stat, an
+	 * access, a readlink) that worked: the thread's RCB_REPEAT_SHOWN
+	 * first of it on one path are written, and the rest counted as
+	 * quiet (a static file server opens and stats the file it serves
+	 * for every request). A file so opened is quiet too: its reads and
+	 * writes are counted, not written or summed (its close is quiet
+	 * already). */
+	RCB_PLAN_REPEAT = 16,
+	RCB_PLAN_OPENS = 32,	/* returns a new fd for the path (CL_OPEN) */
 };
+
+/* RCB_PLAN_REPEAT's memory, in the thread's call storage: a table of
+ * RCB_REPEAT_SLOTS paths by hash (another path at its slot takes it,
+ * and counts again from 1), and which of its first RCB_QUIET_FDS fds a
+ * quiet open returned. Forgotten at an exec. */
+#define RCB_REPEAT_SHOWN 16
+#define RCB_REPEAT_SLOTS 64
+#define RCB_QUIET_FDS 1024
+/* The most of a path hashed: two paths alike that far are one. */
+#define RCB_REPEAT_PATH 256
 
 /* A quiet call that waited this long is written all the same: a wait
  * worth a bar (RC_TL_WAIT_S), lock-wait's shortest. */
