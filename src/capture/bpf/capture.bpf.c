@@ -1358,6 +1358,10 @@ __noinline int repeated(struct entry *ts, const struct entry *en, const struct r
 	long n = bpf_probe_read_user_str(sc->path, sizeof(sc->path), (const void *)en->args[arg & 7]);
 	if (n <= 0)
 		return 0;
+	/* An empty path is the fd itself (AT_EMPTY_PATH: fstat's way):
+	 * quiet with its fd. */
+	if (n == 1 && arg > 0 && quiet_fd(ts, (__s64)(int)en->args[0]))
+		return 1;
 	/* FNV-1a over the path's words (the tail's bytes past its NUL
 	 * masked off), the call and, for an empty or relative path, the
 	 * fd it is taken from. */
@@ -1373,22 +1377,20 @@ __noinline int repeated(struct entry *ts, const struct entry *en, const struct r
 	}
 	if (sc->path[0] != '/' && arg > 0)
 		h = (h ^ en->args[0]) * 0x100000001b3ULL;
+	/* A failure repeats with its error; every success is one. */
+	h = (h ^ (__u64)(ret < 0 ? -ret : 0)) * 0x100000001b3ULL;
 	__u32 key = (__u32)(h ^ (h >> 32)) | 1, slot = key & (RCB_REPEAT_SLOTS - 1);
-	int opens = (pl->flags & RCB_PLAN_OPENS) != 0;
-	if (ts->rep_hash[slot] == key && ts->rep_count[slot] >= RCB_REPEAT_SHOWN) {
-		if (opens)
-			set_quiet_fd(ts, ret, 1);
-		return 1;
-	}
-	if (ts->rep_hash[slot] == key) {
-		ts->rep_count[slot]++;
-	} else {
-		ts->rep_hash[slot] = key;
-		ts->rep_count[slot] = 1;
-	}
+	int opens = (pl->flags & RCB_PLAN_OPENS) && ret >= 0;
+	__u8 c = ts->rep_hash[slot] == key ? ts->rep_count[slot] : 0;
+	/* Past the first, one in RCB_REPEAT_EVERY is written: a window
+	 * of the last seconds keeps some of a repeat that never ends. */
+	c = c == RCB_REPEAT_SHOWN + RCB_REPEAT_EVERY ? RCB_REPEAT_SHOWN + 1 : c + 1;
+	ts->rep_hash[slot] = key;
+	ts->rep_count[slot] = c;
+	int quiet = c > RCB_REPEAT_SHOWN && c != RCB_REPEAT_SHOWN + RCB_REPEAT_EVERY;
 	if (opens)
-		set_quiet_fd(ts, ret, 0);
-	return 0;
+		set_quiet_fd(ts, ret, quiet);
+	return quiet;
 }
 
 /* Diagnosis mode's call at its exit, made in SC's entry from the saved
@@ -1425,7 +1427,7 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 		en->ns = ts->blocked_nr == nr && ts->blocked_ns <= en->end_ns ? ts->blocked_ns : en->end_ns;
 		ts->blocked_ns = 0;
 	}
-	if (quiet && pl && (pl->flags & RCB_PLAN_REPEAT) && ret >= 0 && !en->end_ns && repeated(ts, en, pl, ret)) {
+	if (quiet && pl && (pl->flags & RCB_PLAN_REPEAT) && !en->end_ns && repeated(ts, en, pl, ret)) {
 		count(RCB_QUIET);
 		return 0;
 	}

@@ -119,12 +119,14 @@ enum rcb_call_kind {
 	 * for every request. */
 	RCB_PLAN_QUIET = 8,
 	/* watch's quiet mode, for a call on a path (an open, a stat, an
-	 * access, a readlink) that worked: the thread's RCB_REPEAT_SHOWN
-	 * first of it on one path are written, and the rest counted as
-	 * quiet (a static file server opens and stats the file it serves
-	 * for every request). A file so opened is quiet too: its reads and
-	 * writes are counted, not written or summed (its close is quiet
-	 * already). */
+	 * access, a readlink): of the thread's calls of one kind on one
+	 * path with one outcome (worked, or failed with one error), the
+	 * first RCB_REPEAT_SHOWN are written, and then one in
+	 * RCB_REPEAT_EVERY; the rest are counted as quiet (a static file
+	 * server opens and stats the file it serves for every request; a
+	 * missing one fails every time). A file so opened is quiet too:
+	 * its reads and writes are counted, not written or summed (its
+	 * close is quiet already). */
 	RCB_PLAN_REPEAT = 16,
 	RCB_PLAN_OPENS = 32,	/* returns a new fd for the path (CL_OPEN) */
 };
@@ -134,6 +136,8 @@ enum rcb_call_kind {
  * and counts again from 1), and which of its first RCB_QUIET_FDS fds a
  * quiet open returned. Forgotten at an exec. */
 #define RCB_REPEAT_SHOWN 16
+#define RCB_REPEAT_EVERY (255 - RCB_REPEAT_SHOWN)
+_Static_assert(RCB_REPEAT_SHOWN + RCB_REPEAT_EVERY <= 255, "a thread's repeat counts are bytes");
 #define RCB_REPEAT_SLOTS 64
 #define RCB_QUIET_FDS 1024
 /* The most of a path hashed: two paths alike that far are one. */
