@@ -41,6 +41,17 @@ int crash_open_file(const struct rc_crash *c, const char *path)
 	return (int)syscall(SYS_openat2, c->root_fd, path, &how, sizeof(how));
 }
 
+void crash_thread_release_python(struct rc_thread *t)
+{
+	for (size_t i = 0; i < t->npy; i++) {
+		free(t->py[i].function);
+		free(t->py[i].file);
+	}
+	free(t->py);
+	t->py = NULL;
+	t->npy = 0;
+}
+
 void crash_thread_release(struct rc_thread *t)
 {
 	for (size_t i = 0; i < t->nframes; i++) {
@@ -48,11 +59,7 @@ void crash_thread_release(struct rc_thread *t)
 		free(t->frames[i].file);
 	}
 	free(t->frames);
-	for (size_t i = 0; i < t->npy; i++) {
-		free(t->py[i].function);
-		free(t->py[i].file);
-	}
-	free(t->py);
+	crash_thread_release_python(t);
 	free(t->name);
 	free(t->py_name);
 	free(t->unwind_error);

@@ -176,6 +176,8 @@ void crash_release(struct rc_crash *c);
 /* What thread T holds (its frames, Python frames, names); T itself is the
  * caller's. */
 void crash_thread_release(struct rc_thread *t);
+/* T's Python frames only, freed: it has none after. */
+void crash_thread_release_python(struct rc_thread *t);
 
 /* A problem line (printf-style) added to c->problems. */
 void crash_problem(struct rc_crash *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -292,7 +292,7 @@ bool store_incident_seen(const char *dir, const char *id, struct store_seen *see
 }
 
 /* The number after KEY at the start of one of TEXT's lines (signed
- * when SIGNED), into *OUT; false when there is none, or it is no
+ * with SIGN), into *OUT; false when there is none, or it is no
  * number that fits. */
 static bool count_field(const char *text, const char *key, bool sign, long long *out)
 {

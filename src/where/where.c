@@ -244,16 +244,24 @@ static bool unnamed(const struct rc_thread *t)
 	return false;
 }
 
+/* G's file as a frame shows it: one whose start did not fit begins
+ * with "...". */
+static const char *given_file(const struct rc_py_given *g, char buf[RC_PY_GIVEN_FILE + 4])
+{
+	snprintf(buf, RC_PY_GIVEN_FILE + 4, "%s%s", g->file_cut ? "..." : "", g->file);
+	return buf;
+}
+
 /* COPY's names of code objects, read at the call (struct rc_py_given),
  * kept in P's cache where it names them not: for frames the process's
  * memory no longer names (it has exited since). */
 static void given_names(struct proc *p, const struct rc_stack_copy *copy)
 {
+	char file[RC_PY_GIVEN_FILE + 4];
+
 	for (size_t i = 0; i < copy->ngiven; i++) {
 		const struct rc_py_given *g = &copy->given[i];
-		char file[RC_PY_GIVEN_FILE + 4];
-		snprintf(file, sizeof(file), "%s%s", g->file_cut ? "..." : "", g->file);
-		crash_py_code_give(p->codes, g->code, g->mark, g->name, file);
+		crash_py_code_give(p->codes, g->code, g->mark, g->name, given_file(g, file));
 	}
 }
 
@@ -288,13 +296,7 @@ static bool copied_python(struct proc *p, pid_t tgid, struct rc_thread *t, const
 		if (ok && copy->ngiven && unnamed(t)) {
 			/* Named again, from what the source read. */
 			given_names(p, copy);
-			for (size_t i = 0; i < t->npy; i++) {
-				free(t->py[i].function);
-				free(t->py[i].file);
-			}
-			free(t->py);
-			t->py = NULL;
-			t->npy = 0;
+			crash_thread_release_python(t);
 			ok = crash_python_raw_frames(c, p->codes, t, copy->py, copy->npy, err) == 0;
 		}
 		t->truncated |= copy->py_truncated;
@@ -333,11 +335,11 @@ static bool copied_python(struct proc *p, pid_t tgid, struct rc_thread *t, const
 static const struct rc_stack *given_stack(pid_t tid, const struct rc_stack_copy *copy)
 {
 	struct stack_builder *b = NULL;
-	size_t i = 0;
+	char file[RC_PY_GIVEN_FILE + 4];
 
 	if (copy->py_read != RC_PY_READ)
 		return NULL;
-	for (; i < copy->npy; i++) {
+	for (size_t i = 0; i < copy->npy; i++) {
 		/* 3.12+'s shim below an entry frame (owned by the C stack:
 		 * 3 and up in every version that has one) names no code. */
 		if (copy->py[i].owner >= 3)
@@ -348,11 +350,9 @@ static const struct rc_stack *given_stack(pid_t tid, const struct rc_stack_copy 
 				g = &copy->given[k];
 		if (!g)
 			break;
-		char file[RC_PY_GIVEN_FILE + 4];
-		snprintf(file, sizeof(file), "%s%s", g->file_cut ? "..." : "", g->file);
 		if (!b)
 			b = stack_builder_new(tid);
-		stack_builder_py(b, g->name, file, 0);
+		stack_builder_py(b, g->name, given_file(g, file), 0);
 	}
 	if (!b)
 		return NULL;

@@ -186,7 +186,8 @@ struct entry {
 		__u64 ns;
 	} fatal;
 	/* watch's quiet mode (record.h, RCB_PLAN_REPEAT): the paths this
-	 * thread's calls worked on, how often each, and its quiet fds. */
+	 * thread's calls worked or failed on, by hash with the call and
+	 * outcome, how often each, and its quiet fds. */
 	__u32 rep_hash[RCB_REPEAT_SLOTS];
 	__u8 rep_count[RCB_REPEAT_SLOTS];
 	__u64 quiet_fds[RCB_QUIET_FDS / 64];
@@ -1338,10 +1339,12 @@ static __always_inline void set_quiet_fd(struct entry *ts, __s64 fd, int on)
 	*w = on ? *w | bit : *w & ~bit;
 }
 
-/* Call EN (plan PL) worked on a path thread TS has worked on with it
- * RCB_REPEAT_SHOWN times already: quiet (record.h, RCB_PLAN_REPEAT). An
- * open's fd is then quiet too; one that is written makes its fd not. A
- * global function, which the verifier follows once. */
+/* Whether call EN (plan PL), which returned RET, repeats what thread TS
+ * did on its path enough to be quiet (record.h, RCB_PLAN_REPEAT): the
+ * same call on the same path with the same outcome past the first
+ * RCB_REPEAT_SHOWN, but one in RCB_REPEAT_EVERY. A quiet open's fd is
+ * quiet too; an open that is written makes its fd not. A global
+ * function, which the verifier follows once. */
 __noinline int repeated(struct entry *ts, const struct entry *en, const struct rcb_plan *pl, long ret)
 {
 	__u32 zero = 0;
