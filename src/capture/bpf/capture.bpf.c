@@ -2250,43 +2250,42 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	r->child_tid = BPF_CORE_READ(child, pid);
 	r->child_ns_tid = ns_id(child);
 	r->child_ns_tgid = ptgid == ctgid ? r->h.ns_tgid : r->child_ns_tid;
-	/* The call that forks, begun: the hook runs inside it. */
-	struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
-	__u32 zero = 0;
-	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
-	if (summing && sc) {
-		/* No entry hook: the call is in the parent's saved registers
-		 * (the hook runs inside it). In this CPU's scratch entry,
-		 * which the exit hook makes its call in (it is no larger
-		 * than the stack allows): that hook runs after this one. */
-		struct entry *now_in = &sc->en;
-		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-		now_in->live = 0;
-		if (regs) {
-			entry_from_regs(now_in, (__s64)regs->orig_ax, regs);
-			now_in->ns = bpf_ktime_get_ns();
-		}
-		en = now_in;
-	} else if (summing) {
-		en = 0;
-	}
-	r->has_entry = en && en->live;
+	/* The call that forks, begun: the hook runs inside it. Made in the
+	 * record itself (a thread's call storage is too large for the
+	 * stack, and this CPU's scratch is the exit hook's). */
+	r->has_entry = 0;
 	r->clone_args_len = 0;
 	r->nr = 0;
 	r->enter_ns = 0;
 	for (int i = 0; i < 6; i++)
 		r->args[i] = 0;
-	if (en && en->live) {
-		r->nr = en->nr;
-		r->enter_ns = en->ns;
-		for (int i = 0; i < 6; i++)
-			r->args[i] = en->args[i];
-		struct rcb_plan *pl = plan_of((__u32)en->nr);
+	if (summing) {
+		/* No entry hook: the call is in the parent's saved registers
+		 * (the hook runs inside it). */
+		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+		if (regs) {
+			r->has_entry = 1;
+			r->nr = (__s64)regs->orig_ax;
+			regs_args(r->args, regs);
+			r->enter_ns = bpf_ktime_get_ns();
+		}
+	} else {
+		struct entry *en = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), 0, 0);
+		if (en && en->live) {
+			r->has_entry = 1;
+			r->nr = en->nr;
+			r->enter_ns = en->ns;
+			for (int i = 0; i < 6; i++)
+				r->args[i] = en->args[i];
+		}
+	}
+	if (r->has_entry) {
+		struct rcb_plan *pl = plan_of((__u32)r->nr);
 		/* clone3's struct is read at entry by its decoder. */
 		if (pl && pl->item[0].kind == RCB_P_BYTES && (pl->item[0].flags & RCB_PF_COUNT_ARG) &&
-		    (pl->flags & RCB_PLAN_FORK) && en->args[0] &&
-		    bpf_probe_read_user(r->clone_args, RCB_CLONE_ARGS, (const void *)en->args[0]) == 0)
-			r->clone_args_len = en->args[1] < RCB_CLONE_ARGS ? (__u32)en->args[1] : RCB_CLONE_ARGS;
+		    (pl->flags & RCB_PLAN_FORK) && r->args[0] &&
+		    bpf_probe_read_user(r->clone_args, RCB_CLONE_ARGS, (const void *)r->args[0]) == 0)
+			r->clone_args_len = r->args[1] < RCB_CLONE_ARGS ? (__u32)r->args[1] : RCB_CLONE_ARGS;
 	}
 	bpf_ringbuf_submit(r, wake_flags(sizeof(*r)));
 	return 0;
