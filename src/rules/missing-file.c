@@ -34,7 +34,9 @@
  *    program's to say what it was after ("getpwnam failed");
  *  - a failed look-up that the thread follows at once with a look-up of
  *    another name in the same directory, or that follows a failed one
- *    there: the next candidate;
+ *    there: the next candidate; not once the thread has written to its
+ *    standard output or error in between (it said what it met: a Python
+ *    traceback then opens the script it quotes);
  *  - a failed step of a path walk: an O_PATH open of one component just
  *    after the O_PATH open of its parent (systemd resolves its userdb
  *    directories so).
@@ -592,6 +594,22 @@ static void follow_chain(struct mf_state *st, struct mf_last *l, const struct rc
 	}
 }
 
+/* Thread TID spoke (wrote to its standard output or error): the search
+ * it was making is over, found or not. What it opens next is no other
+ * candidate: a Python traceback opens the script it quotes, in the
+ * directory of the config file that was missing. How many calls the
+ * words took (one buffered write, or one per piece) decided it before. */
+static void search_over(struct mf_state *st, int tid)
+{
+	struct mf_last *l = rule_int_value(&st->last, tid, false, 0, 0, NULL);
+
+	if (!l)
+		return;
+	chain_clear(l);
+	strbuf_reset(&l->chain_dir);
+	strbuf_reset(&l->path);
+}
+
 /* PATH is a form of BASE: BASE, a dot and a suffix, in one directory. */
 static bool is_form(const char *base, const char *path)
 {
@@ -721,6 +739,10 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 		follow_failure(st, e);
 	if (rule_is_enter(e->nr) && e->ret_known && !e->err)
 		rule_enter_worked(&st->enter, rule_leader(ctx, e->pid), moved_elsewhere, st);
+	if (syscall_is(e->nr, CL_WRITE) && (e->fd == 1 || e->fd == 2)) {
+		search_over(st, e->pid);
+		return;
+	}
 	if (!e->path || !e->path[0])
 		return;
 	if (py2_import_probe(st, e))
@@ -1230,10 +1252,11 @@ const struct rc_rule_ops rc_rule_missing_file_ops = {
 	.init = mf_init,
 	.on_event = mf_on_event,
 	.reads = {
-		/* The failures it follows, the moves into a directory, and
-		 * every call with a path. */
+		/* The failures it follows, the moves into a directory, the
+		 * program's words (which end a search), and every call with
+		 * a path. */
 		.events = RC_READS_EXITS | RC_READS_FAILED | RC_READS_PATHS,
-		.classes = CL_ENTER,
+		.classes = CL_ENTER | CL_WRITE,
 	},
 	.finish = mf_finish,
 	.release = mf_release,

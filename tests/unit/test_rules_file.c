@@ -2557,6 +2557,10 @@ static const struct expect real_logs[] = {
 	{ "file-enter-dirs.log", "missing-file", "nothere", false, 0 },
 	{ "file-chroot-missing.log", "missing-file", "cannot chroot to '/tmp/rcfix/jail'", true, RC_SEV_ERROR },
 	{ "file-enter-calls.log", "missing-file", "cannot pivot_root to '/tmp/rcfix/newroot'", true, RC_SEV_ERROR },
+	/* The traceback's open of the script it quotes, in the config's
+	 * directory, is no other candidate: the program had spoken. */
+	{ "file-py-config-then-traceback.log", "missing-file", "'/tmp/rcfix/server.json' does not exist", true,
+	  RC_SEV_ERROR },
 };
 
 static const char *const file_rules[] = {
