@@ -956,6 +956,8 @@ int cmd_watch(int argc, char **argv)
 		fprintf(stderr, "rootcause: watched for %.0f s: %llu incident%s, %llu events", res.seconds,
 			(unsigned long long)w.incidents, w.incidents == 1 ? "" : "s",
 			(unsigned long long)res.events);
+		if (res.summed)
+			fprintf(stderr, " (%llu of them summed in the kernel)", (unsigned long long)res.summed);
 		if (session_losses(&res))
 			fprintf(stderr, ", %llu records lost by the ring buffer",
 				(unsigned long long)session_losses(&res));
