@@ -52,13 +52,20 @@ void crash_thread_release_python(struct rc_thread *t)
 	t->npy = 0;
 }
 
-void crash_thread_release(struct rc_thread *t)
+void crash_thread_release_native(struct rc_thread *t)
 {
 	for (size_t i = 0; i < t->nframes; i++) {
 		free(t->frames[i].function);
 		free(t->frames[i].file);
 	}
 	free(t->frames);
+	t->frames = NULL;
+	t->nframes = 0;
+}
+
+void crash_thread_release(struct rc_thread *t)
+{
+	crash_thread_release_native(t);
 	crash_thread_release_python(t);
 	free(t->name);
 	free(t->py_name);

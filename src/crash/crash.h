@@ -176,7 +176,9 @@ void crash_release(struct rc_crash *c);
 /* What thread T holds (its frames, Python frames, names); T itself is the
  * caller's. */
 void crash_thread_release(struct rc_thread *t);
-/* T's Python frames only, freed: it has none after. */
+/* T's native frames only, or its Python frames only, freed: it has
+ * none of them after. */
+void crash_thread_release_native(struct rc_thread *t);
 void crash_thread_release_python(struct rc_thread *t);
 
 /* A problem line (printf-style) added to c->problems. */

@@ -791,22 +791,11 @@ static struct rc_thread *thread_for(struct unwinder *u, pid_t tid)
 	return add_thread(c, tid);
 }
 
-static void free_frames(struct rc_thread *t)
-{
-	for (size_t i = 0; i < t->nframes; i++) {
-		free(t->frames[i].function);
-		free(t->frames[i].file);
-	}
-	free(t->frames);
-	t->frames = NULL;
-	t->nframes = 0;
-}
-
 static void add_frames(struct unwinder *u, struct rc_thread *t)
 {
 	size_t alloc = 0;
 
-	free_frames(t);
+	crash_thread_release_native(t);
 	t->truncated = u->capped;
 	for (size_t i = 0; i < u->nraw; i++) {
 		const struct raw_frame *r = &u->raw[i];
