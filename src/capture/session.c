@@ -507,6 +507,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		.cgroup_level = o->cgroup_level,
 		.cgroup_path = o->cgroup_path,
 		.cgroup_parent = o->cgroup_parent,
+		.cgroup_only = o->cgroup_only,
 		.quiet = o->quiet,
 		.quiet_repeats = o->quiet && o->quiet_repeats,
 	};

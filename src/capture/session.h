@@ -64,6 +64,8 @@ struct session_opts {
 	 * when it is made anew (bpf.h); NULL: not. */
 	const char *cgroup_path;
 	uint64_t cgroup_parent;
+	/* watch: that cgroup's processes only (bpf.h). */
+	bool cgroup_only;
 	double duration;	/* attach: seconds; 0 until a signal */
 	bool follow;		/* -f */
 	bool no_seccomp;	/* never install a filter */

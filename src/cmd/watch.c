@@ -919,6 +919,7 @@ int cmd_watch(int argc, char **argv)
 		.cgroup_level = npids ? 0 : cg.level,
 		.cgroup_path = parent_id ? cg.name : NULL,
 		.cgroup_parent = parent_id,
+		.cgroup_only = !npids,
 		.duration = duration,
 		.follow = true,
 		.keep_on = !npids,

@@ -157,6 +157,7 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 	c->skel->rodata->quiet = o && o->quiet && sums;
 	c->skel->rodata->follow_cgroup = o ? o->cgroup_id : 0;
 	c->skel->rodata->follow_cgroup_level = o ? o->cgroup_level : 0;
+	c->skel->rodata->cgroup_only = o && o->cgroup_only && o->cgroup_id;
 	if (refind_cgroup(o)) {
 		size_t plen = strlen(o->cgroup_path);
 		memcpy((char *)c->skel->rodata->follow_cgroup_path, o->cgroup_path, plen);

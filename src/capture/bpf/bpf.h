@@ -67,6 +67,10 @@ struct bpf_capture_opts {
 	 * made anew at that path (a restarted unit's); NULL: not. */
 	const char *cgroup_path;
 	uint64_t cgroup_parent;
+	/* watch: only the processes in that cgroup (or below it) are
+	 * followed, one that leaves it no more; the test spares the calls
+	 * of every other process the followed set's look-ups. */
+	bool cgroup_only;
 	/* watch, diagnosis mode: the calls a busy server makes for every
 	 * request (I/O on sockets and pipes, polls, futex calls, accepts,
 	 * closes) are counted, not written, when they ran through

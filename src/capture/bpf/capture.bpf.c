@@ -67,6 +67,13 @@ const volatile __u32 follow_cgroup_level;
 const volatile __u64 follow_cgroup_parent;
 const volatile __u32 follow_cgroup_path_len;
 const volatile char follow_cgroup_path[RCB_CGROUP_PATH_MAX];
+/* watch --cgroup: only the cgroup's processes (or those of a cgroup
+ * below it) are followed. The hooks that run per call test this first:
+ * the current task's cgroup costs no map look-up, where the followed
+ * set costs a task storage and a hash look-up, and every call of every
+ * process on the machine pays for the test (a watched server's clients
+ * as much as the server). */
+const volatile __u8 cgroup_only;
 /* Its id since it was made anew; 0: the first. A global of the .bss
  * the loader maps already: a map of its own would cost a descriptor,
  * of the few a low RLIMIT_NOFILE leaves. */
@@ -354,6 +361,16 @@ static __always_inline struct entry *followed_storage(struct task_struct *t)
 	return en;
 }
 
+/* The current task is outside the followed cgroup (cgroup_only): none
+ * of its calls is looked at. */
+static __always_inline bool outside_cgroup(void)
+{
+	if (!cgroup_only)
+		return false;
+	__u64 cg = cgroup_now ? cgroup_now : follow_cgroup;
+	return bpf_get_current_ancestor_cgroup_id(follow_cgroup_level) != cg;
+}
+
 /* The current task, for loads only: see fd_file. */
 static __always_inline struct task_struct *untrusted_task(void)
 {
@@ -366,6 +383,8 @@ static __always_inline struct entry *ours_now(__u32 *tgid, __u32 *tid)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 
+	if (outside_cgroup())
+		return 0;
 	*tgid = t->tgid;
 	*tid = t->pid;
 	return followed_storage(t);
@@ -2371,7 +2390,8 @@ static __always_inline void fatal_told(__u32 tgid, __u32 tid)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next, unsigned int prev_state)
 {
-	if (preempt || prev_state == 0)
+	/* PREV is the current task still. */
+	if (preempt || prev_state == 0 || outside_cgroup())
 		return 0;
 	struct entry *en = followed_storage(prev);
 	if (!en || en->blocked_ns)
