@@ -39,7 +39,14 @@
  *    traceback then opens the script it quotes);
  *  - a failed step of a path walk: an O_PATH open of one component just
  *    after the O_PATH open of its parent (systemd resolves its userdb
- *    directories so).
+ *    directories so);
+ *  - a file named after a host, that the thread then asks a name server
+ *    for (the name, in DNS's encoding, in what it sends next): glibc's
+ *    hosts look-up goes down nsswitch.conf's sources, and systemd's
+ *    mymachines opens /run/systemd/machines/HOST before dns asks. The
+ *    file was one place to find the host in: words that name the host
+ *    are about the host (dns-failure's), and the failure is a note even
+ *    then.
  * Unless the program named the file, such a failure is only a note. So is
  * a failure in a program that then ran another in its place (execve):
  * setpriv, runuser's child, env and exec wrappers look users, groups and
@@ -103,6 +110,9 @@
 /* Look-ups this close together in one thread (calls between them) are one
  * after the other: a search going down its list. */
 #define MF_SEARCH_GAP 4
+/* A name server asked this soon after a failed look-up of the name (a
+ * socket, a connect, perhaps a look at resolv.conf, then the query). */
+#define MF_ASK_GAP 8
 /* Threads whose last look-up is remembered; past it a thread's failures
  * are judged without their neighbours. */
 #define MF_MAX_THREADS 1024
@@ -160,6 +170,7 @@ struct mf_entry {
 	long long probes;	/* failures found to be Python 2's import probing */
 	long long steps;	/* failures that were steps of a search */
 	long long resolved;	/* ... of a search that then found a candidate */
+	long long asked;	/* ... whose name the thread then asked a name server */
 	size_t npaths;		/* distinct failing paths seen (may exceed the kept ones) */
 	struct mf_fail paths[MF_MAX_PATHS];	/* the first distinct ones */
 	struct mf_fail decisive;	/* the latest of the strongest kind */
@@ -676,6 +687,56 @@ static void follow_search(struct mf_state *st, const struct rc_event *e, const s
 		l->counted = true;	/* nothing to count */
 }
 
+/* NAME in DNS's encoding (a length byte before each label, a zero
+ * after the last) into OUT, of SIZE bytes: its length, or 0 when NAME is
+ * no host name of two labels or more. */
+static size_t dns_encoded(const char *name, unsigned char *out, size_t size)
+{
+	size_t n = 0, labels = 0;
+
+	for (const char *p = name; *p;) {
+		size_t len = strcspn(p, ".");
+		if (len == 0 || len > 63 || n + len + 2 > size)
+			return 0;
+		out[n++] = (unsigned char)len;
+		memcpy(out + n, p, len);
+		n += len;
+		labels++;
+		p += len;
+		if (*p == '.')
+			p++;
+	}
+	if (labels < 2)
+		return 0;
+	out[n++] = 0;
+	return n;
+}
+
+/* E sends data through a socket: a name server's question about the
+ * host its thread failed to find as a file just before (see the top)? */
+static void follow_ask(struct mf_state *st, const struct rc_event *e, const struct rc_ctx *ctx)
+{
+	struct mf_last *l = rule_int_value(&st->last, e->pid, false, 0, 0, NULL);
+	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
+	unsigned char want[256];
+
+	if (!l || !l->failed || !l->path.len || !p || p->nsyscalls - l->nsys > MF_ASK_GAP || !e->data)
+		return;
+	size_t n = dns_encoded(fp_base(l->path.buf), want, sizeof(want));
+	struct mf_entry *en = n ? entry_of(st, l->path.buf) : NULL;
+	if (!en)
+		return;
+	/* The question follows the header (12 bytes; 14 over TCP, after
+	 * the length). What strace's -s cut off is taken as it began. */
+	bool asked = memmem(e->data, e->data_len, want, n) != NULL;
+	for (size_t at = 12; !asked && at <= 14 && e->data_truncated; at += 2)
+		asked = e->data_len >= at + 8 && e->data_len - at < n && memcmp(e->data + at, want, e->data_len - at) == 0;
+	if (!asked)
+		return;
+	en->asked++;
+	l->failed = false;	/* once */
+}
+
 /* E tried to create its path and was refused (not for a missing
  * parent): the failures of that very path before it (look-ups, reads, a
  * chdir) were the check before creating it. */
@@ -743,6 +804,8 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 		search_over(st, e->pid);
 		return;
 	}
+	if (rule_is_sock_io(e->nr) && !e->err && st->names.count)
+		follow_ask(st, e, ctx);
 	if (!e->path || !e->path[0])
 		return;
 	if (py2_import_probe(st, e))
@@ -876,6 +939,7 @@ struct mf_cand {
 	const char *ancestor;	/* the missing directory a folded look-up named */
 	bool search;		/* a step of a search across sources */
 	bool resolved;		/* ... that found another candidate */
+	bool asked;		/* ... whose name was then asked of a name server */
 	bool exec_after;	/* the program went on to run another */
 	bool cut_words;		/* the thread's last failure before words -s cut */
 };
@@ -987,6 +1051,14 @@ static void advise_enter(struct rc_finding *f, const struct mf_fail *d, const ch
 			     "docker's --workdir)", path);
 }
 
+/* The program went on without the file, as far as the trace shows: it
+ * was one candidate of a search the program did not complain of, the
+ * search found another, or another source was asked for the name. */
+static bool went_on(const struct mf_cand *c)
+{
+	return ((c->search || c->exec_after) && !c->echoed) || c->resolved || c->asked;
+}
+
 static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct mf_cand *c)
 {
 	const struct mf_entry *en = c->en;
@@ -997,7 +1069,7 @@ static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct
 	/* A shell's command -v / type / which: only the "command not found"
 	 * it prints when it meant to run it makes the look-up matter. Nor
 	 * does a search across sources the program named none of. */
-	if (((c->command || c->search || c->exec_after) && !c->echoed) || c->resolved)
+	if ((c->command && !c->echoed) || went_on(c))
 		sev = RC_SEV_INFO;
 	struct strbuf dir = STRBUF_INIT, nb = STRBUF_INIT, pb = STRBUF_INIT, db = STRBUF_INIT;
 	const char *parent = fp_dir(&dir, d->path);
@@ -1075,6 +1147,10 @@ static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct
 	else if (c->resolved)
 		finding_setf(&f->advice, "the program tried it as one of several candidates and then found "
 			     "another one in the same directory");
+	else if (c->asked)
+		finding_setf(&f->advice, "a file named after the host: one of the places the name service looks "
+			     "for it (nsswitch.conf), before it asked a name server; what the server said is "
+			     "dns-failure's");
 	else if (c->exec_after && !c->echoed)
 		finding_setf(&f->advice, "the program that looked for it went on without it and ran another "
 			     "program in its place (execve)");
@@ -1195,6 +1271,7 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		c->command = weight == 0 && path_search(en);
 		c->kept_going = rule_kept_going(ctx, d->pid, d->nsys);
 		c->resolved = en->resolved >= en->count;
+		c->asked = en->asked >= en->count;
 		c->exec_after = execs_of(st, d->pid) > d->execs;
 		c->search = !c->command && d->kind != MF_CREATE && d->kind != MF_MKDIR &&
 			    (en->npaths > 1 || en->steps >= en->count || c->resolved);
@@ -1221,7 +1298,7 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		const struct mf_fail *d = &c->en->decisive;
 		c->rank.score = MF_W_KIND * kind_weight(d->kind) + (c->echoed ? RC_W_ECHOED : 0) +
 				(c->cut_words ? RC_W_CUT_WORDS : 0) + (c->command ? MF_W_COMMAND : 0) +
-				(((c->search || c->exec_after) && !c->echoed) || c->resolved ? RC_W_WENT_ON : 0) +
+				(went_on(c) ? RC_W_WENT_ON : 0) +
 				(c->kept_going ? RC_W_WENT_ON : 0) +
 				(procs_failed(ctx->procs, d->pid, NULL) ? RC_W_FAILED : 0) +
 				rule_recency(ctx, d->seq);
