@@ -26,6 +26,8 @@
 #define RING_DEFAULT (16u << 20)
 /* include/linux/proc_ns.h */
 #define PROC_PID_INIT_INO 0xEFFFFFFCU
+/* And of the kernel's own cgroup namespace. */
+#define PROC_CGROUP_INIT_INO 0xEFFFFFFBU
 #define WAKEUP_DEFAULT (256u << 10)
 /* Slots for the sums in progress (diagnosis mode; a power of two): two
  * sums of one slot take turns, each written out as the other comes. */
@@ -43,6 +45,9 @@ struct bpf_capture {
 	int stop;		/* the callback asked to stop */
 	double epoch;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at open */
 	int wake_fd;		/* an eventfd: bpf_capture_wake ends a poll's wait */
+	/* A cgroup is followed from inside a cgroup namespace, whose
+	 * levels are not the kernel's (level_base). */
+	bool cgroupns;
 };
 
 /* libbpf's own messages would go to stderr: the last warning is kept for
@@ -157,10 +162,13 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 	c->skel->rodata->quiet = o && o->quiet && sums;
 	c->skel->rodata->follow_cgroup = o ? o->cgroup_id : 0;
 	c->skel->rodata->follow_cgroup_level = o ? o->cgroup_level : 0;
-	c->skel->rodata->cgroup_only = o && o->cgroup_only && o->cgroup_id;
+	c->skel->rodata->cgroup_only = o && o->cgroup_only && (o->cgroup_id || refind_cgroup(o));
 	if (refind_cgroup(o)) {
-		size_t plen = strlen(o->cgroup_path);
-		memcpy((char *)c->skel->rodata->follow_cgroup_path, o->cgroup_path, plen);
+		/* Its name under its parent (capture.bpf.c's on_cgroup_mkdir). */
+		const char *name = strrchr(o->cgroup_path, '/');
+		name = name ? name + 1 : o->cgroup_path;
+		size_t plen = strlen(name);
+		memcpy((char *)c->skel->rodata->follow_cgroup_path, name, plen);
 		c->skel->rodata->follow_cgroup_path_len = (__u32)plen;
 		c->skel->rodata->follow_cgroup_parent = o->cgroup_parent;
 	} else {
@@ -177,9 +185,12 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 		c->skel->rodata->pidns_dev = ns.st_dev;
 		c->skel->rodata->pidns_ino = ns.st_ino;
 	}
-	/* In the kernel's own namespace no pid needs the iterator
-	 * (bpf_capture_follow): one descriptor fewer. */
-	if (!c->skel->rodata->pidns_ino)
+	/* In the kernel's own namespaces no pid and no cgroup level needs
+	 * the iterator (bpf_capture_follow, level_base): one descriptor
+	 * fewer. */
+	c->cgroupns = o && (o->cgroup_id || refind_cgroup(o)) && stat("/proc/self/ns/cgroup", &ns) == 0 &&
+		      ns.st_ino != PROC_CGROUP_INIT_INO;
+	if (!c->skel->rodata->pidns_ino && !c->cgroupns)
 		bpf_program__set_autoload(c->skel->progs.kernel_tgid, false);
 	/* Diagnosis mode's switch hook stands for the entry hook: one is
 	 * loaded, not both. */
@@ -193,6 +204,73 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 		c->skel = NULL;
 	}
 	return -e;
+}
+
+/* The kernel's tgid of the process PIDFD names, and the level of its
+ * cgroup as the kernel counts it, through the task iterator attached to
+ * that process alone. */
+static int kernel_tgid(struct bpf_capture *c, int pidfd, __u32 *out, __u32 *level)
+{
+	union bpf_iter_link_info linfo;
+	struct bpf_iter_attach_opts opts;
+
+	memset(&opts, 0, sizeof(opts));
+	opts.sz = sizeof(opts);
+	opts.link_info = &linfo;
+	opts.link_info_len = sizeof(linfo);
+	memset(&linfo, 0, sizeof(linfo));
+	linfo.task.pid_fd = (__u32)pidfd;
+	struct bpf_link *l = bpf_program__attach_iter(c->skel->progs.kernel_tgid, &opts);
+	if (libbpf_get_error(l))
+		return -errno;
+	int fd = bpf_iter_create(bpf_link__fd(l));
+	int r = fd < 0 ? -errno : 0;
+	if (fd >= 0) {
+		__u32 got[2];
+		ssize_t n = read(fd, got, sizeof(got));
+		r = n == (ssize_t)sizeof(got) ? 0 : n < 0 ? -errno : -ESRCH;
+		if (r == 0) {
+			*out = got[0];
+			*level = got[1];
+		}
+		close(fd);
+	}
+	bpf_link__destroy(l);
+	return r;
+}
+
+/* In a cgroup namespace, the levels above its root (capture.bpf.c's
+ * level_base): our own cgroup's level as the kernel counts it, less the
+ * levels of its path in /proc/self/cgroup, which starts at the
+ * namespace's root. 0, or a negative errno. */
+static int cgroup_level_base(struct bpf_capture *c, __u32 *out)
+{
+	char line[4200];
+	__u32 tgid, level, seen = 0;
+	bool found = false;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	if (!f)
+		return -errno;
+	while (!found && fgets(line, sizeof(line), f))
+		if (strncmp(line, "0::/", 4) == 0) {
+			found = true;
+			for (const char *p = line + 3; *p && *p != '\n'; p++)
+				if (*p == '/' && p[1] && p[1] != '\n')
+					seen++;
+		}
+	fclose(f);
+	if (!found)
+		return -ENOENT;
+	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (pidfd < 0)
+		return -errno;
+	int r = kernel_tgid(c, pidfd, &tgid, &level);
+	close(pidfd);
+	if (r < 0)
+		return r;
+	*out = level >= seen ? level - seen : 0;
+	return 0;
 }
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err)
@@ -232,6 +310,12 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 		bpf_capture_close(c);
 		return fail(err, e, "load the eBPF capture");
 	}
+	__u32 base = 0;
+	if (c->cgroupns && (e = -cgroup_level_base(c, &base)) != 0) {
+		bpf_capture_close(c);
+		return fail(err, e, "find this cgroup namespace's depth");
+	}
+	c->skel->bss->level_base = base;
 	/* Exit before entry would see calls end that never began; entry
 	 * first sees at most calls begun and not yet ended. */
 	struct bpf_program *first = sums ? c->skel->progs.on_switch : c->skel->progs.on_sys_enter;
@@ -260,33 +344,6 @@ double bpf_capture_epoch(const struct bpf_capture *c)
 	return c->epoch;
 }
 
-/* The kernel's tgid of the process PIDFD names, through the task
- * iterator attached to that process alone. */
-static int kernel_tgid(struct bpf_capture *c, int pidfd, __u32 *out)
-{
-	union bpf_iter_link_info linfo;
-	struct bpf_iter_attach_opts opts;
-
-	memset(&opts, 0, sizeof(opts));
-	opts.sz = sizeof(opts);
-	opts.link_info = &linfo;
-	opts.link_info_len = sizeof(linfo);
-	memset(&linfo, 0, sizeof(linfo));
-	linfo.task.pid_fd = (__u32)pidfd;
-	struct bpf_link *l = bpf_program__attach_iter(c->skel->progs.kernel_tgid, &opts);
-	if (libbpf_get_error(l))
-		return -errno;
-	int fd = bpf_iter_create(bpf_link__fd(l));
-	int r = fd < 0 ? -errno : 0;
-	if (fd >= 0) {
-		ssize_t n = read(fd, out, sizeof(*out));
-		r = n == (ssize_t)sizeof(*out) ? 0 : n < 0 ? -errno : -ESRCH;
-		close(fd);
-	}
-	bpf_link__destroy(l);
-	return r;
-}
-
 int bpf_capture_follow(struct bpf_capture *c, pid_t pid, struct strbuf *err)
 {
 	__u32 k;
@@ -301,8 +358,9 @@ int bpf_capture_follow(struct bpf_capture *c, pid_t pid, struct strbuf *err)
 	 * iterator (two descriptors fewer, for a loader under a low fd
 	 * limit). */
 	int r = 0;
+	__u32 level;
 	if (c->skel->rodata->pidns_ino)
-		r = kernel_tgid(c, pidfd, &k);
+		r = kernel_tgid(c, pidfd, &k, &level);
 	else
 		k = (__u32)pid;
 	close(pidfd);

@@ -61,9 +61,9 @@ const volatile __u32 follow_cgroup_level;
 /* watch --cgroup: the cgroup is found again when it is made anew (a
  * systemd unit's, at each restart: its directory is removed when the
  * unit stops and made again, with a new id, before its processes are
- * moved in), by its path from the v2 root (FOLLOW_CGROUP_PATH_LEN bytes)
- * under its parent (the kernel's id of the parent, which stays); its
- * id then is cgroup_now. 0: not looked for. */
+ * moved in), by its name (FOLLOW_CGROUP_PATH_LEN bytes) under its
+ * parent (the kernel's id of the parent, which stays); its id then is
+ * cgroup_now. 0: not looked for. */
 const volatile __u64 follow_cgroup_parent;
 const volatile __u32 follow_cgroup_path_len;
 const volatile char follow_cgroup_path[RCB_CGROUP_PATH_MAX];
@@ -74,6 +74,13 @@ const volatile char follow_cgroup_path[RCB_CGROUP_PATH_MAX];
  * process on the machine pays for the test (a watched server's clients
  * as much as the server). */
 const volatile __u8 cgroup_only;
+/* In a cgroup namespace the loader counts levels from the namespace's
+ * root, the kernel from the hierarchy's: this many more (bpf.c,
+ * kernel_tgid's level). Set before any process is followed. */
+__u32 level_base;
+/* The followed cgroup's level as the kernel counts it, since it was made
+ * anew (written before cgroup_now). */
+__u32 cgroup_level_now;
 /* Its id since it was made anew; 0: the first. A global of the .bss
  * the loader maps already: a map of its own would cost a descriptor,
  * of the few a low RLIMIT_NOFILE leaves. */
@@ -367,8 +374,10 @@ static __always_inline bool outside_cgroup(void)
 {
 	if (!cgroup_only)
 		return false;
-	__u64 cg = cgroup_now ? cgroup_now : follow_cgroup;
-	return bpf_get_current_ancestor_cgroup_id(follow_cgroup_level) != cg;
+	__u64 cg = cgroup_now;
+	if (cg)
+		return bpf_get_current_ancestor_cgroup_id(cgroup_level_now) != cg;
+	return bpf_get_current_ancestor_cgroup_id(follow_cgroup_level + level_base) != follow_cgroup;
 }
 
 /* The current task, for loads only: see fd_file. */
@@ -2487,7 +2496,8 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		 * joined it from outside (crun exec, nsenter, a supervisor):
 		 * followed from here. The hook runs in P. */
 		__u64 cg = cgroup_now ? cgroup_now : follow_cgroup;
-		if (!cg || bpf_get_current_ancestor_cgroup_id(follow_cgroup_level) != cg)
+		__u32 level = cgroup_now ? cgroup_level_now : follow_cgroup_level + level_base;
+		if (!cg || bpf_get_current_ancestor_cgroup_id(level) != cg)
 			return 0;
 		if (bpf_map_update_elem(&followed, &tgid, &one, BPF_ANY) != 0) {
 			count(RCB_LOST_FOLLOW);
@@ -2528,14 +2538,14 @@ int BPF_PROG(on_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 
 	if (!follow_cgroup_parent || !len || len >= RCB_CGROUP_PATH_MAX)
 		return 0;
-	if ((__u32)BPF_CORE_READ(cgrp, level) != follow_cgroup_level)
-		return 0;
 	/* The css is the cgroup's first member: its parent's css is its
-	 * parent cgroup. */
+	 * parent cgroup. Under that parent, its name alone is compared:
+	 * PATH is the hierarchy's, which a cgroup namespace's loader does
+	 * not see. */
 	struct cgroup *parent = (struct cgroup *)BPF_CORE_READ(cgrp, self.parent);
 	if (!parent || BPF_CORE_READ(parent, kn, id) != follow_cgroup_parent)
 		return 0;
-	if (bpf_probe_read_kernel_str(buf, sizeof(buf), path) != (long)len + 1)
+	if (bpf_probe_read_kernel_str(buf, sizeof(buf), BPF_CORE_READ(cgrp, kn, name)) != (long)len + 1)
 		return 0;
 	for (__u32 i = 0; i < RCB_CGROUP_PATH_MAX; i++) {
 		if (i >= len)
@@ -2543,6 +2553,9 @@ int BPF_PROG(on_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 		if (buf[i] != follow_cgroup_path[i])
 			return 0;
 	}
+	cgroup_level_now = (__u32)BPF_CORE_READ(cgrp, level);
+	/* In this order (x86's stores are seen in order). */
+	asm volatile("" ::: "memory");
 	cgroup_now = BPF_CORE_READ(cgrp, kn, id);
 	return 0;
 }
@@ -2590,7 +2603,8 @@ int kernel_tgid(struct bpf_iter__task *ctx)
 
 	if (!t)
 		return 0;
-	__u32 tgid = t->tgid;
-	bpf_seq_write(ctx->meta->seq, &tgid, sizeof(tgid));
+	/* Its tgid, and its cgroup's level as the kernel counts it. */
+	__u32 out[2] = { t->tgid, (__u32)BPF_CORE_READ(t, cgroups, dfl_cgrp, level) };
+	bpf_seq_write(ctx->meta->seq, out, sizeof(out));
 	return 0;
 }
