@@ -29,7 +29,9 @@ FUZZ_SECONDS ?= 60
 # lintian build and check the Debian package (debian/). podman and
 # debootstrap make the containers the container scenarios run in (a
 # minimal Debian root, made once and cached). wrk loads nginx for watch's
-# overhead benchmark (bench/watch-overhead).
+# overhead benchmark (bench/watch-overhead). systemd-container boots
+# systemd as pid 1 in a container, where tests/watch/systemd runs the
+# package's rootcause-watch@.service.
 DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
        python3-torch iproute2 util-linux time cppcheck \
        libdw-dev libelf-dev libzstd-dev liblzma-dev liblz4-dev gdb elfutils \
@@ -38,7 +40,7 @@ DEPS = gcc meson ninja-build pkg-config libcmocka-dev python3 strace \
        nginx redis-server postgresql haproxy gunicorn python3-flask sqlite3 \
        chromium chromium-driver python3-selenium \
        bash-completion dpkg-dev debhelper lintian \
-       podman debootstrap wrk
+       podman debootstrap wrk systemd-container
 FUZZ_DEPS = clang libclang-rt-14-dev
 
 .PHONY: all deps build install test unit asan scenarios demo fuzz bench clean

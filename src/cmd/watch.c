@@ -279,7 +279,6 @@ static void tell(struct watcher *w, const char *kind, const struct rc_report *re
 		strbuf_addf(&line, " [%s]", stored_err);
 	else
 		strbuf_addf(&line, " [rootcause cores show --dir %s %s]", w->dir, seen->id);
-	fprintf(stderr, "rootcause: %s\n", line.buf);
 	struct journal_field jf[] = {
 		{ "MESSAGE", line.buf },
 		{ "PRIORITY", f->severity == RC_SEV_ERROR ? "3" : "4" },
@@ -289,7 +288,10 @@ static void tell(struct watcher *w, const char *kind, const struct rc_report *re
 		{ "ROOTCAUSE_KIND", kind },
 		{ "ROOTCAUSE_ENTRY", seen->id },
 	};
-	journal_send(jf, sizeof(jf) / sizeof(*jf));
+	/* Under systemd stderr is the journal too: the line once, with its
+	 * fields. */
+	if (!journal_send(jf, sizeof(jf) / sizeof(*jf)) || !journal_is_stderr())
+		fprintf(stderr, "rootcause: %s\n", line.buf);
 	if (w->jsonl) {
 		struct strbuf js = STRBUF_INIT;
 		struct json j;
@@ -611,6 +613,8 @@ static void on_tick(void *user, struct session_tick *tick)
 	if (w->hello) {
 		fputs(w->hello, stderr);
 		w->hello = NULL;
+		/* Under systemd (Type=notify), the unit watched starts now. */
+		systemd_notify("READY=1");
 	}
 	flush_pending(w, now, false);
 	if (now >= w->next_look) {
@@ -653,7 +657,10 @@ static bool on_program(void *user, const char *path, struct rc_py_program *out)
 }
 
 /* systemd's unit NAME, as its cgroup: where systemd runs, the unit's
- * control group under the cgroup root. */
+ * control group under the cgroup root. A service not started yet is
+ * watched for under /system.slice (its id 0), where systemd makes its
+ * cgroup when it starts: rootcause-watch@.service starts before its
+ * unit, so that the unit's first start is watched too. */
 static bool unit_cgroup(const char *name, struct cgroup_dir *cg, struct strbuf *err)
 {
 	struct stat st;
@@ -674,7 +681,11 @@ static bool unit_cgroup(const char *name, struct cgroup_dir *cg, struct strbuf *
 		if (found)
 			return true;
 	}
-	strbuf_addf(err, "unit '%s%s' has no cgroup under /system.slice: is it running?", name,
+	snprintf(path, sizeof(path), "/system.slice/%s%s", name, suffixed ? "" : ".service");
+	if (cgroup_to_come(path, cg, err))
+		return true;
+	strbuf_reset(err);
+	strbuf_addf(err, "unit '%s%s' has no cgroup under /system.slice, nor can it have one", name,
 		    suffixed ? "" : ".service");
 	return false;
 }
@@ -939,8 +950,8 @@ int cmd_watch(int argc, char **argv)
 		strbuf_addf(&hello, "rootcause: watching %s%s (%zu process%s); incidents go to %s\n",
 			    npids ? "pid " : "cgroup ", npids ? argv[optind] : cg.name, n, n == 1 ? "" : "es", w.dir);
 	else
-		strbuf_addf(&hello, "rootcause: watching cgroup %s (empty for now); incidents go to %s\n", cg.name,
-			    w.dir);
+		strbuf_addf(&hello, "rootcause: watching cgroup %s (%s); incidents go to %s\n", cg.name,
+			    cg.id ? "empty for now" : "made when its unit starts", w.dir);
 	w.hello = hello.buf;
 	struct session_result res;
 	if (session_run(&so, &res, &err) < 0) {

@@ -84,6 +84,37 @@ out:
 	return ok;
 }
 
+bool cgroup_to_come(const char *path, struct cgroup_dir *out, struct strbuf *err)
+{
+	struct strbuf root = STRBUF_INIT, parent = STRBUF_INIT;
+	struct cgroup_dir up;
+	bool ok = false;
+
+	if (!cgroup2_root(&root)) {
+		strbuf_adds(err, "no cgroup2 file system is mounted here");
+		goto out;
+	}
+	const char *slash = strrchr(path, '/');
+	if (path[0] != '/' || !slash || !slash[1] || strlen(path) + root.len >= sizeof(out->path)) {
+		strbuf_addf(err, "no cgroup '%s'", path);
+		goto out;
+	}
+	strbuf_addf(&parent, "%s%.*s", root.buf, (int)(slash - path), path);
+	if (!fill(root.buf, parent.buf, &up)) {
+		strbuf_addf(err, "no cgroup '%s', nor its parent '%.*s'", path, (int)(slash - path), path);
+		goto out;
+	}
+	memset(out, 0, sizeof(*out));
+	snprintf(out->path, sizeof(out->path), "%s%s", root.buf, path);
+	snprintf(out->name, sizeof(out->name), "%s", path);
+	out->level = up.level + 1;
+	ok = true;
+out:
+	strbuf_release(&root);
+	strbuf_release(&parent);
+	return ok;
+}
+
 /* The id of the podman container named NAME, from its conmon's command
  * line ("-c ID ... -n NAME"), into ID; false when no conmon names it. */
 static bool id_by_name(const char *name, char *id, size_t size)

@@ -25,6 +25,10 @@ struct cgroup_dir {
  * cgroup's path from the root ("/machine.slice/x.scope"). False with one
  * line in ERR. */
 bool cgroup_find(const char *path, struct cgroup_dir *out, struct strbuf *err);
+/* The cgroup whose path from the root PATH ("/system.slice/x.service")
+ * names, which is not made yet (a unit not started): its ID is 0, and its
+ * parent must be there. False with one line in ERR. */
+bool cgroup_to_come(const char *path, struct cgroup_dir *out, struct strbuf *err);
 /* The cgroup of the container WHAT, an id (at least 4 of its hex
  * digits) or a name: false with one line in ERR when there is none, or
  * more than one. */

@@ -2,21 +2,41 @@
 #include "watch/journal.h"
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "util/strbuf.h"
 
-bool journal_send_to(const char *path, const struct journal_field *v, size_t n)
+/* One datagram of LEN bytes to the socket at PATH; a PATH that begins
+ * with '@' is in the abstract namespace (as NOTIFY_SOCKET may be). */
+static bool datagram_to(const char *path, const char *buf, size_t len)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	size_t plen = strlen(path);
+
+	if (!plen || plen >= sizeof(sa.sun_path))
+		return false;
+	memcpy(sa.sun_path, path, plen);
+	if (path[0] == '@')
+		sa.sun_path[0] = '\0';
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	bool sent = fd >= 0 && sendto(fd, buf, len, MSG_NOSIGNAL, (struct sockaddr *)&sa,
+				      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + plen + (path[0] != '@'))) ==
+		(ssize_t)len;
+	if (fd >= 0)
+		close(fd);
+	return sent;
+}
+
+bool journal_send_to(const char *path, const struct journal_field *v, size_t n)
+{
 	struct strbuf msg = STRBUF_INIT;
 
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return false;
-	strcpy(sa.sun_path, path);
 	for (size_t i = 0; i < n; i++) {
 		if (!v[i].value)
 			continue;
@@ -35,11 +55,7 @@ bool journal_send_to(const char *path, const struct journal_field *v, size_t n)
 		strbuf_add(&msg, v[i].value, len);
 		strbuf_addc(&msg, '\n');
 	}
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	bool sent = fd >= 0 && sendto(fd, msg.buf, msg.len, MSG_NOSIGNAL, (struct sockaddr *)&sa, sizeof(sa)) ==
-		(ssize_t)msg.len;
-	if (fd >= 0)
-		close(fd);
+	bool sent = datagram_to(path, msg.buf, msg.len);
 	strbuf_release(&msg);
 	return sent;
 }
@@ -49,4 +65,23 @@ bool journal_send(const struct journal_field *v, size_t n)
 	if (access(JOURNAL_SOCKET, W_OK) < 0)
 		return false;
 	return journal_send_to(JOURNAL_SOCKET, v, n);
+}
+
+bool systemd_notify(const char *state)
+{
+	const char *path = getenv("NOTIFY_SOCKET");
+
+	return path && datagram_to(path, state, strlen(state));
+}
+
+bool journal_is_stderr(void)
+{
+	const char *v = getenv("JOURNAL_STREAM");
+	unsigned long long dev, ino;
+	struct stat st;
+	char tail;
+
+	if (!v || sscanf(v, "%llu:%llu%c", &dev, &ino, &tail) != 2 || fstat(2, &st) < 0)
+		return false;
+	return (unsigned long long)st.st_dev == dev && (unsigned long long)st.st_ino == ino;
 }

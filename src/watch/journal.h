@@ -25,4 +25,13 @@ bool journal_send(const struct journal_field *v, size_t n);
 /* The same, to the datagram socket at PATH (the tests' stand-in). */
 bool journal_send_to(const char *path, const struct journal_field *v, size_t n);
 
+/* STATE ("READY=1") to the service manager that started us, where it
+ * asks for it (NOTIFY_SOCKET, a Type=notify unit's): the same datagram
+ * protocol. False when not asked, or not sent. */
+bool systemd_notify(const char *state);
+
+/* Our standard error is the journal (systemd's JOURNAL_STREAM names its
+ * device and inode), so a line written to both would be there twice. */
+bool journal_is_stderr(void);
+
 #endif

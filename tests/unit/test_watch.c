@@ -344,6 +344,44 @@ static void journal_fields(void **state)
 	assert_false(journal_send_to("/nonexistent/socket", v, 1));
 }
 
+/* READY=1 to the service manager's socket, by path or in the abstract
+ * namespace ('@'), as NOTIFY_SOCKET gives it; and stderr known as the
+ * journal by JOURNAL_STREAM's device and inode. */
+static void systemd_protocols(void **state)
+{
+	(void)state;
+	char name[64], buf[64];
+	snprintf(name, sizeof(name), "@rc-notify-%d", (int)getpid());
+	int fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	memcpy(sa.sun_path + 1, name + 1, strlen(name) - 1);
+	assert_int_equal(bind(fd, (struct sockaddr *)&sa,
+			      (socklen_t)(offsetof(struct sockaddr_un, sun_path) + strlen(name))), 0);
+	unsetenv("NOTIFY_SOCKET");
+	assert_false(systemd_notify("READY=1"));
+	setenv("NOTIFY_SOCKET", name, 1);
+	assert_true(systemd_notify("READY=1"));
+	ssize_t n = recv(fd, buf, sizeof(buf), 0);
+	assert_int_equal(n, 7);
+	assert_memory_equal(buf, "READY=1", 7);
+	unsetenv("NOTIFY_SOCKET");
+	close(fd);
+
+	struct stat st;
+	assert_int_equal(fstat(2, &st), 0);
+	unsetenv("JOURNAL_STREAM");
+	assert_false(journal_is_stderr());
+	snprintf(buf, sizeof(buf), "%llu:%llu", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+	setenv("JOURNAL_STREAM", buf, 1);
+	assert_true(journal_is_stderr());
+	snprintf(buf, sizeof(buf), "%llu:%llu", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino + 1);
+	setenv("JOURNAL_STREAM", buf, 1);
+	assert_false(journal_is_stderr());
+	setenv("JOURNAL_STREAM", "12", 1);
+	assert_false(journal_is_stderr());
+	unsetenv("JOURNAL_STREAM");
+}
+
 static void store_counts(void **state)
 {
 	(void)state;
@@ -453,6 +491,7 @@ int main(void)
 		cmocka_unit_test(recorder_window),
 		cmocka_unit_test(stall_sees_a_wait),
 		cmocka_unit_test(journal_fields),
+		cmocka_unit_test(systemd_protocols),
 		cmocka_unit_test(store_counts),
 		cmocka_unit_test(parsers),
 	};
