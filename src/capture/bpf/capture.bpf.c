@@ -846,12 +846,13 @@ __noinline int closed_fd(__u32 closes, __s64 fd, __u32 tgid, __u32 tid)
 	return 0;
 }
 
-static __always_inline void closing(const struct rcb_plan *pl, struct pt_regs *regs, __u32 tgid, __u32 tid)
+static __always_inline __s64 closing(const struct rcb_plan *pl, struct pt_regs *regs, __u32 tgid, __u32 tid)
 {
 	__u8 c = pl->closes;
 	__u64 v = c == 1 ? regs->di : c == 2 ? regs->si : c == 3 ? regs->dx : (__u64)-1;
 
 	closed_fd(c, (__s64)(int)v, tgid, tid);
+	return (__s64)(int)v;
 }
 
 /* read_argv's walk, by bpf_loop: the verifier follows one string's read
@@ -1436,8 +1437,12 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 	if (nr == -1)
 		nr = sigreturn_nr;
 	struct rcb_plan *pl = plan_of((__u32)nr);
+	/* A closed fd is no longer the quiet file it was: its number comes
+	 * back for the next open, socket or dup. (This thread's mark; one
+	 * another thread made stays until that thread opens the number
+	 * again or execs.) */
 	if (pl && pl->closes)
-		closing(pl, regs, tgid, tid);
+		set_quiet_fd(ts, closing(pl, regs, tgid, tid), 0);
 	if (!recorded_at_exit(pl, ret))
 		return 0;
 	/* A quiet call that no sum reads and that did not block is counted
