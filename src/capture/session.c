@@ -26,6 +26,8 @@
 static volatile sig_atomic_t stop_flag;
 static volatile sig_atomic_t stop_signal;
 static volatile pid_t forward_pid;
+/* The session prints a trace (session_opts' printer). */
+static bool printing;
 
 static void on_stop_signal(int sig)
 {
@@ -182,8 +184,11 @@ out:
 static int replay_one(void *user, const void *rec, size_t size)
 {
 	bpf_replay_record(user, rec, size);
-	/* Detaching: the rest is not worth a printer that blocks. */
-	return stop_flag ? 1 : 0;
+	/* Detaching a trace: the rest is not worth a printer that blocks.
+	 * A diagnosis reads to the end, as the programs are gone by then:
+	 * the last records are what happened as it was stopped (systemd
+	 * stops watch as the service it watches fails). */
+	return stop_flag && printing ? 1 : 0;
 }
 
 struct reader {
@@ -723,6 +728,7 @@ int session_run(const struct session_opts *o, struct session_result *res, struct
 	stop_flag = 0;
 	stop_signal = 0;
 	forward_pid = 0;
+	printing = o->printer != NULL;
 
 	struct capture *c = capture_new(&co);
 	int r;
