@@ -713,18 +713,22 @@ static size_t dns_encoded(const char *name, unsigned char *out, size_t size)
 }
 
 /* E sends data through a socket: a name server's question about the
- * host its thread failed to find as a file just before (see the top)? */
+ * host its thread failed to find as a file just before (see the top)?
+ * The thread's last failure, whatever it looked at since (glibc may stat
+ * resolv.conf). */
 static void follow_ask(struct mf_state *st, const struct rc_event *e, const struct rc_ctx *ctx)
 {
 	struct mf_last *l = rule_int_value(&st->last, e->pid, false, 0, 0, NULL);
 	const struct rc_proc *p = procs_get(ctx->procs, e->pid);
 	unsigned char want[256];
 
-	if (!l || !l->failed || !l->path.len || !p || p->nsyscalls - l->nsys > MF_ASK_GAP || !e->data)
+	if (!l || !l->pending || !p || !e->data)
 		return;
-	size_t n = dns_encoded(fp_base(l->path.buf), want, sizeof(want));
-	struct mf_entry *en = n ? entry_of(st, l->path.buf) : NULL;
-	if (!en)
+	struct mf_entry *en = entry_of(st, l->pending);
+	if (!en || en->decisive.seq != l->pending_seq || p->nsyscalls - en->decisive.nsys > MF_ASK_GAP)
+		return;
+	size_t n = dns_encoded(fp_base(l->pending), want, sizeof(want));
+	if (!n)
 		return;
 	/* The question follows the header (12 bytes; 14 over TCP, after
 	 * the length). What strace's -s cut off is taken as it began. */
@@ -734,7 +738,8 @@ static void follow_ask(struct mf_state *st, const struct rc_event *e, const stru
 	if (!asked)
 		return;
 	en->asked++;
-	l->failed = false;	/* once */
+	free(l->pending);	/* once */
+	l->pending = NULL;
 }
 
 /* E tried to create its path and was refused (not for a missing
