@@ -86,32 +86,50 @@ out:
 
 bool cgroup_to_come(const char *path, struct cgroup_dir *out, struct strbuf *err)
 {
-	struct strbuf root = STRBUF_INIT, parent = STRBUF_INIT;
-	struct cgroup_dir up;
-	bool ok = false;
-
-	if (!cgroup2_root(&root)) {
-		strbuf_adds(err, "no cgroup2 file system is mounted here");
-		goto out;
-	}
 	const char *slash = strrchr(path, '/');
-	if (path[0] != '/' || !slash || !slash[1] || strlen(path) + root.len >= sizeof(out->path)) {
+	char parent[sizeof(out->name)];
+	struct cgroup_dir up;
+
+	if (path[0] != '/' || !slash || !slash[1] || strlen(path) >= sizeof(parent)) {
 		strbuf_addf(err, "no cgroup '%s'", path);
-		goto out;
+		return false;
 	}
-	strbuf_addf(&parent, "%s%.*s", root.buf, (int)(slash - path), path);
-	if (!fill(root.buf, parent.buf, &up)) {
-		strbuf_addf(err, "no cgroup '%s', nor its parent '%.*s'", path, (int)(slash - path), path);
-		goto out;
+	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - path), path);
+	if (!cgroup_find(parent[0] ? parent : "/", &up, err))
+		return false;
+	if (strlen(up.path) + strlen(slash) >= sizeof(out->path)) {
+		strbuf_addf(err, "no cgroup '%s'", path);
+		return false;
 	}
 	memset(out, 0, sizeof(*out));
-	snprintf(out->path, sizeof(out->path), "%s%s", root.buf, path);
+	snprintf(out->path, sizeof(out->path), "%s%s", up.path, slash);
 	snprintf(out->name, sizeof(out->name), "%s", path);
 	out->level = up.level + 1;
-	ok = true;
+	return true;
+}
+
+bool cgroup_own(struct cgroup_dir *out, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	bool ok = false;
+
+	if (!procfs_read("/proc/self/cgroup", &text, 65536)) {
+		strbuf_addf(err, "cannot read '/proc/self/cgroup': %s", strerror(errno));
+		goto out;
+	}
+	/* cgroup v2's line, "0::PATH", its path from the namespace's root. */
+	const char *line = strncmp(text.buf, "0::", 3) == 0 ? text.buf : strstr(text.buf, "\n0::");
+	if (!line) {
+		strbuf_adds(err, "'/proc/self/cgroup' has no cgroup v2 line");
+		goto out;
+	}
+	line += line[0] == '\n' ? 4 : 3;
+	size_t len = strcspn(line, "\n");
+	char path[sizeof(out->name)];
+	snprintf(path, sizeof(path), "%.*s", (int)len, line);
+	ok = cgroup_find(path, out, err);
 out:
-	strbuf_release(&root);
-	strbuf_release(&parent);
+	strbuf_release(&text);
 	return ok;
 }
 

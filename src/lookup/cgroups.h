@@ -29,6 +29,8 @@ bool cgroup_find(const char *path, struct cgroup_dir *out, struct strbuf *err);
  * names, which is not made yet (a unit not started): its ID is 0, and its
  * parent must be there. False with one line in ERR. */
 bool cgroup_to_come(const char *path, struct cgroup_dir *out, struct strbuf *err);
+/* The cgroup (v2) this process is in. False with one line in ERR. */
+bool cgroup_own(struct cgroup_dir *out, struct strbuf *err);
 /* The cgroup of the container WHAT, an id (at least 4 of its hex
  * digits) or a name: false with one line in ERR when there is none, or
  * more than one. */

@@ -809,7 +809,8 @@ static void mf_on_event(void *state, const struct rc_event *e, const struct rc_c
 		search_over(st, e->pid);
 		return;
 	}
-	if (rule_is_sock_io(e->nr) && !e->err && st->names.count)
+	/* What a thread sends: a question to a name server? */
+	if (rule_is_sock_io(e->nr) && syscall_is(e->nr, CL_WRITE) && !e->err && st->names.count)
 		follow_ask(st, e, ctx);
 	if (!e->path || !e->path[0])
 		return;

@@ -22,6 +22,7 @@
 #include "capture/bpf/capture.skel.h"
 #include "capture/bpf/kernel-btf.h"
 #include "event/syscalls.h"
+#include "lookup/cgroups.h"
 
 #define RING_DEFAULT (16u << 20)
 /* include/linux/proc_ns.h */
@@ -45,9 +46,6 @@ struct bpf_capture {
 	int stop;		/* the callback asked to stop */
 	double epoch;		/* CLOCK_REALTIME - CLOCK_MONOTONIC at open */
 	int wake_fd;		/* an eventfd: bpf_capture_wake ends a poll's wait */
-	/* A cgroup is followed from inside a cgroup namespace, whose
-	 * levels are not the kernel's (level_base). */
-	bool cgroupns;
 };
 
 /* libbpf's own messages would go to stderr: the last warning is kept for
@@ -127,6 +125,16 @@ static bool refind_cgroup(const struct bpf_capture_opts *o)
 	       strlen(o->cgroup_path) < RCB_CGROUP_PATH_MAX;
 }
 
+/* O follows a cgroup from inside a cgroup namespace, whose levels are not
+ * the kernel's (capture.bpf.c's level_base). */
+static bool cgroup_levels_differ(const struct bpf_capture_opts *o)
+{
+	struct stat ns;
+
+	return o && (o->cgroup_id || refind_cgroup(o)) && stat("/proc/self/ns/cgroup", &ns) == 0 &&
+	       ns.st_ino != PROC_CGROUP_INIT_INO;
+}
+
 static struct bpf_link *attach(struct bpf_program *p)
 {
 	struct bpf_link *l = bpf_program__attach(p);
@@ -168,8 +176,8 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 		const char *name = strrchr(o->cgroup_path, '/');
 		name = name ? name + 1 : o->cgroup_path;
 		size_t plen = strlen(name);
-		memcpy((char *)c->skel->rodata->follow_cgroup_path, name, plen);
-		c->skel->rodata->follow_cgroup_path_len = (__u32)plen;
+		memcpy((char *)c->skel->rodata->follow_cgroup_name, name, plen);
+		c->skel->rodata->follow_cgroup_name_len = (__u32)plen;
 		c->skel->rodata->follow_cgroup_parent = o->cgroup_parent;
 	} else {
 		bpf_program__set_autoload(c->skel->progs.on_cgroup_mkdir, false);
@@ -188,9 +196,7 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 	/* In the kernel's own namespaces no pid and no cgroup level needs
 	 * the iterator (bpf_capture_follow, level_base): one descriptor
 	 * fewer. */
-	c->cgroupns = o && (o->cgroup_id || refind_cgroup(o)) && stat("/proc/self/ns/cgroup", &ns) == 0 &&
-		      ns.st_ino != PROC_CGROUP_INIT_INO;
-	if (!c->skel->rodata->pidns_ino && !c->cgroupns)
+	if (!c->skel->rodata->pidns_ino && !cgroup_levels_differ(o))
 		bpf_program__set_autoload(c->skel->progs.kernel_tgid, false);
 	/* Diagnosis mode's switch hook stands for the entry hook: one is
 	 * loaded, not both. */
@@ -240,36 +246,22 @@ static int kernel_tgid(struct bpf_capture *c, int pidfd, __u32 *out, __u32 *leve
 }
 
 /* In a cgroup namespace, the levels above its root (capture.bpf.c's
- * level_base): our own cgroup's level as the kernel counts it, less the
- * levels of its path in /proc/self/cgroup, which starts at the
- * namespace's root. 0, or a negative errno. */
-static int cgroup_level_base(struct bpf_capture *c, __u32 *out)
+ * level_base): our own cgroup's level as the kernel counts it, less its
+ * level from the namespace's root. 0, or a negative errno, with ERR. */
+static int cgroup_level_base(struct bpf_capture *c, __u32 *out, struct strbuf *err)
 {
-	char line[4200];
-	__u32 tgid, level, seen = 0;
-	bool found = false;
-	FILE *f = fopen("/proc/self/cgroup", "re");
+	struct cgroup_dir own;
+	__u32 tgid, level;
 
-	if (!f)
-		return -errno;
-	while (!found && fgets(line, sizeof(line), f))
-		if (strncmp(line, "0::/", 4) == 0) {
-			found = true;
-			for (const char *p = line + 3; *p && *p != '\n'; p++)
-				if (*p == '/' && p[1] && p[1] != '\n')
-					seen++;
-		}
-	fclose(f);
-	if (!found)
+	if (!cgroup_own(&own, err))
 		return -ENOENT;
 	int pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	if (pidfd < 0)
-		return -errno;
-	int r = kernel_tgid(c, pidfd, &tgid, &level);
-	close(pidfd);
+	int r = pidfd < 0 ? -errno : kernel_tgid(c, pidfd, &tgid, &level);
+	if (pidfd >= 0)
+		close(pidfd);
 	if (r < 0)
-		return r;
-	*out = level >= seen ? level - seen : 0;
+		return fail(err, -r, "find this cgroup namespace's depth");
+	*out = level >= own.level ? level - own.level : 0;
 	return 0;
 }
 
@@ -311,9 +303,9 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 		return fail(err, e, "load the eBPF capture");
 	}
 	__u32 base = 0;
-	if (c->cgroupns && (e = -cgroup_level_base(c, &base)) != 0) {
+	if (cgroup_levels_differ(o) && cgroup_level_base(c, &base, err) < 0) {
 		bpf_capture_close(c);
-		return fail(err, e, "find this cgroup namespace's depth");
+		return -1;
 	}
 	c->skel->bss->level_base = base;
 	/* Exit before entry would see calls end that never began; entry

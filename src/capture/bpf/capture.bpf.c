@@ -61,12 +61,12 @@ const volatile __u32 follow_cgroup_level;
 /* watch --cgroup: the cgroup is found again when it is made anew (a
  * systemd unit's, at each restart: its directory is removed when the
  * unit stops and made again, with a new id, before its processes are
- * moved in), by its name (FOLLOW_CGROUP_PATH_LEN bytes) under its
+ * moved in), by its name (FOLLOW_CGROUP_NAME_LEN bytes) under its
  * parent (the kernel's id of the parent, which stays); its id then is
  * cgroup_now. 0: not looked for. */
 const volatile __u64 follow_cgroup_parent;
-const volatile __u32 follow_cgroup_path_len;
-const volatile char follow_cgroup_path[RCB_CGROUP_PATH_MAX];
+const volatile __u32 follow_cgroup_name_len;
+const volatile char follow_cgroup_name[RCB_CGROUP_PATH_MAX];
 /* watch --cgroup: only the cgroup's processes (or those of a cgroup
  * below it) are followed. The hooks that run per call test this first:
  * the current task's cgroup costs no map look-up, where the followed
@@ -368,16 +368,24 @@ static __always_inline struct entry *followed_storage(struct task_struct *t)
 	return en;
 }
 
+/* The current task is in the followed cgroup, or one below it: the
+ * cgroup made anew (cgroup_now, at the kernel's level), else the first,
+ * whose level the loader counted from its namespace's root. False when
+ * none is followed, or not made yet. */
+static __always_inline bool in_followed_cgroup(void)
+{
+	__u64 cg = cgroup_now;
+
+	if (cg)
+		return bpf_get_current_ancestor_cgroup_id(cgroup_level_now) == cg;
+	return follow_cgroup && bpf_get_current_ancestor_cgroup_id(follow_cgroup_level + level_base) == follow_cgroup;
+}
+
 /* The current task is outside the followed cgroup (cgroup_only): none
  * of its calls is looked at. */
 static __always_inline bool outside_cgroup(void)
 {
-	if (!cgroup_only)
-		return false;
-	__u64 cg = cgroup_now;
-	if (cg)
-		return bpf_get_current_ancestor_cgroup_id(cgroup_level_now) != cg;
-	return bpf_get_current_ancestor_cgroup_id(follow_cgroup_level + level_base) != follow_cgroup;
+	return cgroup_only && !in_followed_cgroup();
 }
 
 /* The current task, for loads only: see fd_file. */
@@ -1441,8 +1449,11 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 	 * back for the next open, socket or dup. (This thread's mark; one
 	 * another thread made stays until that thread opens the number
 	 * again or execs.) */
-	if (pl && pl->closes)
-		set_quiet_fd(ts, closing(pl, regs, tgid, tid), 0);
+	if (pl && pl->closes) {
+		__s64 fd = closing(pl, regs, tgid, tid);
+		if (quiet)
+			set_quiet_fd(ts, fd, 0);
+	}
 	if (!recorded_at_exit(pl, ret))
 		return 0;
 	/* A quiet call that no sum reads and that did not block is counted
@@ -2500,9 +2511,7 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		/* A program run in the followed cgroup by a process that
 		 * joined it from outside (crun exec, nsenter, a supervisor):
 		 * followed from here. The hook runs in P. */
-		__u64 cg = cgroup_now ? cgroup_now : follow_cgroup;
-		__u32 level = cgroup_now ? cgroup_level_now : follow_cgroup_level + level_base;
-		if (!cg || bpf_get_current_ancestor_cgroup_id(level) != cg)
+		if (!in_followed_cgroup())
 			return 0;
 		if (bpf_map_update_elem(&followed, &tgid, &one, BPF_ANY) != 0) {
 			count(RCB_LOST_FOLLOW);
@@ -2533,13 +2542,13 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	return 0;
 }
 
-/* A cgroup made: the followed one made anew (see follow_cgroup_path),
+/* A cgroup made: the followed one made anew (see follow_cgroup_name),
  * before any process is moved into it. */
 SEC("tp_btf/cgroup_mkdir")
 int BPF_PROG(on_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 {
 	char buf[RCB_CGROUP_PATH_MAX];
-	__u32 len = follow_cgroup_path_len;
+	__u32 len = follow_cgroup_name_len;
 
 	if (!follow_cgroup_parent || !len || len >= RCB_CGROUP_PATH_MAX)
 		return 0;
@@ -2555,7 +2564,7 @@ int BPF_PROG(on_cgroup_mkdir, struct cgroup *cgrp, const char *path)
 	for (__u32 i = 0; i < RCB_CGROUP_PATH_MAX; i++) {
 		if (i >= len)
 			break;
-		if (buf[i] != follow_cgroup_path[i])
+		if (buf[i] != follow_cgroup_name[i])
 			return 0;
 	}
 	cgroup_level_now = (__u32)BPF_CORE_READ(cgrp, level);

@@ -26,7 +26,7 @@
  * for one such; a second is cut at the record's end). */
 #define RCB_STR_MAX 4096
 /* A watched cgroup's path from the root, the longest found again when it
- * is made anew (capture.bpf.c's follow_cgroup_path). */
+ * is made anew (capture.bpf.c's follow_cgroup_name). */
 #define RCB_CGROUP_PATH_MAX 256
 /* A socket address (sockaddr_storage is 128). */
 #define RCB_ADDR_MAX 128
