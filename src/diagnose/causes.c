@@ -43,6 +43,9 @@
  *     status of a process follows from the cause its last words were
  *     about, else the best cause in its subtree, else a child's failure it
  *     passed on.
+ * A failure met by several processes (a loop running one command again,
+ * a restarted worker: rc_finding's also) is each one's cause: the words
+ * and exit of each may follow from it.
  * A consequence is linked to a cause, never to another consequence, so no
  * loop can form. Without a cause the program's last words stand as the
  * cause, and without those the exit status itself. Last, a process whose
@@ -108,6 +111,24 @@ static bool related(const struct rc_procs *m, int a, int b)
 	return procs_descends(m, a, b) || procs_descends(m, b, a);
 }
 
+/* C's failure was met no later than SEQ by PID's process or one below it
+ * (BELOW false: or above it): by C's own, or by one of those that met it
+ * too (rc_finding's also), which *WHO is set to. */
+static bool met_by(const struct rc_procs *m, const struct rc_finding *c, int pid, uint64_t seq, bool below,
+		   int *who)
+{
+	*who = c->pid;
+	if (c->seq <= seq && (below ? procs_descends(m, c->pid, pid) : related(m, c->pid, pid)))
+		return true;
+	for (int i = 0; i < c->also.n; i++) {
+		const struct rc_occurrence *o = &c->also.v[i];
+		*who = o->pid;
+		if (o->seq <= seq && (below ? procs_descends(m, o->pid, pid) : related(m, o->pid, pid)))
+			return true;
+	}
+	return false;
+}
+
 /* The error text of C's failed call ("Permission denied"), or NULL. */
 static const char *error_text(const struct rc_finding *c)
 {
@@ -139,7 +160,7 @@ enum about {
 };
 
 static bool words_about(const struct rc_procs *m, const struct rc_finding *e, const struct rc_finding *c,
-			enum about how)
+			int met, enum about how)
 {
 	const char *err = how == ABOUT_QUOTES ? error_text(c) : NULL;
 
@@ -158,7 +179,7 @@ static bool words_about(const struct rc_procs *m, const struct rc_finding *e, co
 		if (!texts[i])
 			continue;
 		if (how == ABOUT_QUOTES ? quotes_error(texts[i], c, err)
-					: rule_text_echoes(c, texts[i], procs_below(m, e->pid, c->pid)))
+					: rule_text_echoes(c, texts[i], procs_below(m, e->pid, met)))
 			return true;
 	}
 	return false;
@@ -301,14 +322,13 @@ static void link_echoes(struct links *l)
 		for (enum about how = 0; how < ABOUT_COUNT && !e->cause; how++)
 			for (size_t k = 0; k < l->n && !e->cause; k++) {
 				struct rc_finding *c = l->v[k];
-				if (c == e || c->is_output || c->symptom || c->seq > e->seq ||
-				    c->effective < e->effective || !related(l->m, c->pid, e->pid))
+				if (c == e || c->is_output || c->symptom || c->effective < e->effective)
 					continue;
 				/* An error text says nothing of whose it is: only a
 				 * call of that process, or below it. */
-				if (how == ABOUT_QUOTES && !procs_descends(l->m, c->pid, e->pid))
-					continue;
-				if (words_about(l->m, e, c, how))
+				int met;
+				if (met_by(l->m, c, e->pid, e->seq, how == ABOUT_QUOTES, &met) &&
+				    words_about(l->m, e, c, met, how))
 					link_to(e, c);
 			}
 		/* Words that name a program below the process that failed
@@ -452,7 +472,8 @@ static void link_exit(struct links *l, struct rc_finding *x)
 		return;
 	for (size_t k = 0; k < l->n; k++) {
 		struct rc_finding *c = l->v[k];
-		if (c == x || c->symptom || c->seq > x->seq || !is_error(c) || !procs_descends(l->m, c->pid, x->pid))
+		int met;
+		if (c == x || c->symptom || !is_error(c) || !met_by(l->m, c, x->pid, x->seq, true, &met))
 			continue;
 		if (link_to(x, c))
 			return;

@@ -318,6 +318,13 @@ static void crash_first(struct rc_findings *list, struct rc_findings *crash)
 	findings_init(crash);
 }
 
+static int cmp_occurrence(const void *a, const void *b)
+{
+	const struct rc_occurrence *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
 /* F as the report shows it; F's strings move to it. */
 static struct rc_report_finding *shown(struct rc_finding *f)
 {
@@ -327,6 +334,11 @@ static struct rc_report_finding *shown(struct rc_finding *f)
 	r->severity = f->effective;
 	r->summary = f->summary;
 	r->pid = f->pid;
+	struct rc_occurrences also = f->also;
+	qsort(also.v, (size_t)also.n, sizeof(also.v[0]), cmp_occurrence);
+	for (int i = 0; i < also.n; i++)
+		r->also_pids[i] = also.v[i].pid;
+	r->nalso = also.n;
 	r->tid = f->tid;
 	r->syscall = f->syscall;
 	r->err = f->err;

@@ -126,27 +126,37 @@ static void mark_near_exit(struct rc_findings *list, const struct rc_procs *m)
 	free(v);
 }
 
+/* Process PID, which met F's failure at SEQ, failed of it. */
+static bool failed_of(const struct rc_finding *f, const struct rc_procs *m, int pid, uint64_t seq)
+{
+	/* Words are the program's that wrote them: a shim's warning
+	 * before it exec'd the program that failed is not a failure. */
+	bool failed = f->is_output ? procs_image_failed(m, pid, f->image, NULL) : procs_failed(m, pid, NULL);
+	/* A process that went on to exit 0 coped with what it met,
+	 * whatever its parent did later: gettext's look for an optional
+	 * charset.alias in 'conmon --version', before podman failed of
+	 * something else. */
+	if (!f->is_output && !f->symptom && procs_succeeded(procs_leader(m, pid)))
+		failed = false;
+	/* A wrapper that passed its child's failure on (runuser exiting
+	 * with its command's status) did not fail by what it met on its
+	 * way to starting the child: its user look-ups, its optional
+	 * files. */
+	return failed && !procs_passed_on(m, pid, seq);
+}
+
 void rank_findings(struct rc_findings *list, const struct rc_procs *m, bool no_outcome)
 {
 	bool any_failed = procs_any_failed(m);
 
 	for (size_t i = 0; i < list->count; i++) {
 		struct rc_finding *f = list->v[i];
-		/* A wrapper that passed its child's failure on (runuser exiting
-		 * with its command's status) did not fail by what it met on its
-		 * way to starting the child: its user look-ups, its optional
-		 * files. */
-		/* Words are the program's that wrote them: a shim's warning
-		 * before it exec'd the program that failed is not a failure. */
-		bool failed = f->is_output ? procs_image_failed(m, f->pid, f->image, NULL)
-					   : procs_failed(m, f->pid, NULL);
-		/* A process that went on to exit 0 coped with what it met,
-		 * whatever its parent did later: gettext's look for an
-		 * optional charset.alias in 'conmon --version', before podman
-		 * failed of something else. */
-		if (!f->is_output && !f->symptom && f->pid && procs_succeeded(procs_leader(m, f->pid)))
-			failed = false;
-		f->failed = f->pid ? failed && !procs_passed_on(m, f->pid, f->seq) : any_failed;
+		/* Met in several processes (a loop running the command again),
+		 * it failed the run when any of them failed of it: the last
+		 * one may not have ended when the trace did. */
+		f->failed = f->pid ? failed_of(f, m, f->pid, f->seq) : any_failed;
+		for (int k = 0; k < f->also.n && !f->failed; k++)
+			f->failed = failed_of(f, m, f->also.v[k].pid, f->also.v[k].seq);
 		/* An excerpt that ends before anything did: what nothing in it
 		 * recovered from is judged as if the program failed of it, since
 		 * the user pasted it because it did. */

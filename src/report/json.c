@@ -310,6 +310,13 @@ static void write_finding(struct json *j, const struct rc_report_findings *list,
 		json_key(j, "pid");
 		json_int(j, f->pid);
 	}
+	if (f->nalso) {
+		json_key(j, "also_pids");
+		json_begin_array(j);
+		for (int k = 0; k < f->nalso; k++)
+			json_int(j, f->also_pids[k]);
+		json_end_array(j);
+	}
 	if (f->tid > 0) {
 		json_key(j, "tid");
 		json_int(j, f->tid);

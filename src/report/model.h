@@ -38,6 +38,8 @@ const char *severity_name(enum rc_severity s);
 #define RC_EVIDENCE_MAX 5
 /* Paths a finding says what they are now, at most. */
 #define RC_NOW_MAX 3
+/* Other processes a finding names that met the same failure, at most. */
+#define RC_ALSO_MAX 32
 /* Evidence lines longer than this are cut, with "..." appended. */
 #define RC_EVIDENCE_LINE_MAX 400
 
@@ -60,6 +62,10 @@ struct rc_report_finding {
 
 	/* Optional contract fields: NULL, 0 or negative mean "absent". */
 	int pid;
+	/* Other processes that met the same failure (a loop running the
+	 * command again), in the order they last met it. */
+	int also_pids[RC_ALSO_MAX];
+	int nalso;
 	int tid;
 	char *syscall;
 	int err;			/* errno value */

@@ -300,6 +300,8 @@ void report_finding_where(const struct rc_report *r, const struct rc_report_find
 		strbuf_addf(sb, " (pid %d in %s)", p->ns_pid, c ? c->name : "its pid namespace");
 	else if (c)
 		strbuf_addf(sb, " (in %s)", c->name);
+	if (f->nalso)
+		strbuf_addf(sb, " and %d other process%s", f->nalso, f->nalso == 1 ? "" : "es");
 	if (f->syscall) {
 		strbuf_addf(sb, ": %s", f->syscall);
 		if (f->err)

@@ -45,6 +45,21 @@
 #define RC_W_WENT_ON (-150)
 #define RC_W_EXIT_127 500
 
+/* Processes that met one failure, each with the seq of its latest
+ * meeting: the latest RC_ALSO_MAX processes (occurrences_add). */
+struct rc_occurrence {
+	int pid;
+	uint64_t seq;
+};
+struct rc_occurrences {
+	struct rc_occurrence v[RC_ALSO_MAX];
+	int n;
+};
+
+/* PID met it at SEQ: a process already kept keeps its latest SEQ, and
+ * past RC_ALSO_MAX the earliest is given up. */
+void occurrences_add(struct rc_occurrences *o, int pid, uint64_t seq);
+
 struct rc_finding {
 	const char *rule;		/* rule id, static */
 	/* The severity when the traced program failed (a non-zero exit or a
@@ -128,6 +143,13 @@ struct rc_finding {
 	/* Then: the program image of its process that wrote it (procs.h),
 	 * whose failure, not a later program's, makes the words an error. */
 	unsigned image;
+	/* The same failure met in other processes too (a shell's loop that
+	 * runs one command again, a worker restarted): each one's pid and
+	 * its latest such failure's seq, the latest RC_ALSO_MAX processes
+	 * (finding_also). The finding is about each of them: it failed when
+	 * any of them failed (diagnose/rank.c), and each one's exit may
+	 * follow from it (causes.c). PID and SEQ stay the decisive one's. */
+	struct rc_occurrences also;
 	/* The process that sent the signal a finding is about (crashed): a
 	 * supervisor's SIGTERM after its child failed is that failure's
 	 * consequence. 0 unknown, or the kernel. */
@@ -177,6 +199,13 @@ void finding_echo_word(struct rc_finding *f, const char *word);
 /* A name it would contain (a file's basename, a host, an address),
  * matched only as a whole word. */
 void finding_echo_name(struct rc_finding *f, const char *name);
+/* F's failure was met in process PID too, at SEQ (rc_finding's also);
+ * F's own PID is passed over. */
+static inline void finding_also(struct rc_finding *f, int pid, uint64_t seq)
+{
+	if (pid > 0 && pid != f->pid)
+		occurrences_add(&f->also, pid, seq);
+}
 
 void finding_free(struct rc_finding *f);
 void findings_init(struct rc_findings *list);

@@ -175,6 +175,9 @@ struct mf_entry {
 	struct mf_fail paths[MF_MAX_PATHS];	/* the first distinct ones */
 	struct mf_fail decisive;	/* the latest of the strongest kind */
 	bool has_decisive;
+	/* The processes that failed so, each one's latest: the finding's
+	 * also (a loop that runs the command again, a restarted worker). */
+	struct rc_occurrences met;
 };
 
 /* Python 2's import probing in one directory, as far as it has gone. */
@@ -467,6 +470,9 @@ static bool record_failure(struct mf_state *st, const struct rc_event *e, enum m
 		en->paths[i].line = NULL;
 	}
 	if (!en->has_decisive || kind_weight(kind) >= kind_weight(en->decisive.kind)) {
+		if (en->has_decisive && kind_weight(kind) > kind_weight(en->decisive.kind))
+			en->met.n = 0;
+		occurrences_add(&en->met, e->pid, e->seq);
 		fail_set(st, &en->decisive, e, kind, ctx);
 		en->has_decisive = true;
 		en->next_fail_seq = 0;
@@ -1117,6 +1123,8 @@ static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct
 	}
 
 	f->pid = d->pid;
+	for (int i = 0; i < en->met.n; i++)
+		finding_also(f, en->met.v[i].pid, en->met.v[i].seq);
 	finding_set(&f->syscall, d->syscall);
 	f->err = d->err;
 	finding_set(&f->path, d->path);
@@ -1306,7 +1314,7 @@ static void mf_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 				(c->cut_words ? RC_W_CUT_WORDS : 0) + (c->command ? MF_W_COMMAND : 0) +
 				(went_on(c) ? RC_W_WENT_ON : 0) +
 				(c->kept_going ? RC_W_WENT_ON : 0) +
-				(procs_failed(ctx->procs, d->pid, NULL) ? RC_W_FAILED : 0) +
+				(rule_met_by_failed(ctx, &c->en->met) ? RC_W_FAILED : 0) +
 				rule_recency(ctx, d->seq);
 		c->rank.seq = d->seq;
 		cands[kept++] = *c;

@@ -111,6 +111,9 @@ struct pd_entry {
 	char *last_line;
 	char *cwd;
 	struct rc_creds creds;	/* whose permissions applied, as far as known */
+	/* The processes refused so since the last success, each one's
+	 * latest: the finding's also. */
+	struct rc_occurrences met;
 };
 
 /* Directories a process was seen getting through: a call on a path that
@@ -291,7 +294,9 @@ static void record(struct pd_state *st, const struct rc_event *e, const char *pa
 	if (en->count == 0 || en->recovered) {
 		set_line(&en->first_line, e);
 		en->recovered = false;
+		en->met.n = 0;
 	}
+	occurrences_add(&en->met, e->pid, e->seq);
 	en->count++;
 	en->attempt = a;
 	en->err = e->err;
@@ -829,6 +834,8 @@ static void emit(struct rc_findings *out, const struct pd_cand *c, const struct 
 	}
 	f = rule_finding(out, "permission-denied", sev, RC_SEV_INFO, &sb);
 	f->pid = en->pid;
+	for (int i = 0; i < en->met.n; i++)
+		finding_also(f, en->met.v[i].pid, en->met.v[i].seq);
 	finding_set(&f->syscall, en->syscall);
 	f->err = en->err;
 	finding_set(&f->path, c->path);
@@ -864,7 +871,7 @@ static void pd_finish(void *state, const struct rc_ctx *ctx, struct rc_findings 
 		cands[n].path = node->key;
 		cands[n].en = en;
 		cands[n].kept_going = rule_kept_going(ctx, en->pid, en->nsys);
-		cands[n].rank.score = (procs_failed(ctx->procs, en->pid, NULL) ? RC_W_FAILED : 0) +
+		cands[n].rank.score = (rule_met_by_failed(ctx, &en->met) ? RC_W_FAILED : 0) +
 				      (en->attempt == PD_SEARCH ? 0 : PD_W_OBJECT) +
 				      (cands[n].kept_going ? RC_W_WENT_ON : 0) + rule_recency(ctx, en->seq);
 		cands[n].rank.seq = en->seq;

@@ -63,6 +63,16 @@ static inline bool rule_kept_going(const struct rc_ctx *ctx, int pid, uint64_t n
 	return p && p->nsyscalls > nsys + RULE_KEPT_GOING;
 }
 
+/* One of the processes that met a failure (O) failed: the failure's
+ * weight as a cause (RC_W_FAILED), whichever of them the finding names. */
+static inline bool rule_met_by_failed(const struct rc_ctx *ctx, const struct rc_occurrences *o)
+{
+	for (int i = 0; i < o->n; i++)
+		if (procs_failed(ctx->procs, o->v[i].pid, NULL))
+			return true;
+	return false;
+}
+
 /* The working directory relative paths of E resolved against
  * (procs_cwd). */
 static inline const char *rule_cwd(const struct rc_proc *p, const struct rc_event *e)

@@ -986,6 +986,36 @@ static const char *signature_of(struct rt *t, const char *log, struct strbuf *ma
 	return hex;
 }
 
+/* A shell's loop runs cat on a missing file again and again, and the
+ * trace ends while the last cat, which failed the same open, still runs
+ * (an attach's end, a crash loop's next try): the missing file is why
+ * each of the cats before it exited 1, an error, not a note about the
+ * one that had not failed yet. A real log. */
+static void loop_last_try_unended(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	assert_true(analyze_log("file-loop-last-unended.log", &t));
+	const struct rc_finding *mf = rt_find(&t, "missing-file");
+	assert_non_null(mf);
+	assert_int_equal(mf->effective, RC_SEV_ERROR);
+	assert_null(mf->cause);
+	assert_int_equal(mf->also.n, 3);
+	size_t exits = 0;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "nonzero-exit") == 0 && strstr(f->summary, "'cat ")) {
+			assert_ptr_equal(f->cause, mf);
+			exits++;
+		}
+	}
+	assert_int_equal(exits, 3);
+	assert_int_equal(causes(&t), 1);
+	assert_shape(&t);
+	rt_release(&t);
+}
+
 static void signature_is_stable(void **state)
 {
 	(void)state;
@@ -1065,6 +1095,7 @@ int main(void)
 		cmocka_unit_test(vague_words_settle_nothing),
 		cmocka_unit_test(handled_check_is_a_note),
 		cmocka_unit_test(runtime_words_are_the_cause),
+		cmocka_unit_test(loop_last_try_unended),
 		cmocka_unit_test(signature_is_stable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
