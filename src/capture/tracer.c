@@ -236,6 +236,20 @@ int tracer_spawn_error(struct tracer *tr)
 	return spawn_error(&tr->spawn);
 }
 
+/* Thread TID is traced by a thread of this process already: a child of
+ * a process seized before it, which the kernel attached as it forked
+ * (a set's processes listed while one of them forked another). */
+static bool traced_by_us(pid_t tid)
+{
+	char buf[2048], path[64];
+
+	if (!procfs_status(tid, buf, sizeof(buf)))
+		return false;
+	long tracer = procfs_status_long(buf, "\nTracerPid:");
+	snprintf(path, sizeof(path), "/proc/self/task/%ld", tracer);
+	return tracer > 0 && access(path, F_OK) == 0;
+}
+
 /*
  * Attaching: seize every thread in /proc/PID/task, again until a pass finds
  * no new one (a thread may start while we list; once its creator is
@@ -271,6 +285,10 @@ int tracer_attach(struct tracer *tr, pid_t pid, struct strbuf *err)
 				int e = errno;
 				if (e == ESRCH && tid != pid)
 					continue;	/* a thread that just ended */
+				/* Ours since its fork: the loop gets it from its
+				 * parent's fork event. */
+				if (e == EPERM && traced_by_us((pid_t)tid))
+					continue;
 				closedir(d);
 				/* Ending as it was listed (EPERM for an exiting
 				 * process): no process to attach to, and nothing
