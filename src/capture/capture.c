@@ -45,6 +45,9 @@ struct cthread {
 	 * event says so (rc_event.forked_by), which may come before the
 	 * parent's fork returns. */
 	int forked_by;
+	/* And the parent's own, had it not shown an event yet then
+	 * (rc_event.parent_forked_by). */
+	int parent_forked_by;
 	/* Found running (capture_found): the process it counts for in
 	 * capture's FOUND; 0 none. */
 	pid_t found_in;
@@ -148,6 +151,7 @@ static void feed(struct capture *c, struct tracee *t, struct rc_event *e)
 	if (th && th->forked_by) {
 		e->forked_by = th->forked_by;
 		e->forked_sure = true;
+		e->parent_forked_by = th->parent_forked_by;
 		/* Its parent's fork returned its pid in the parent's pid
 		 * namespace: the model names it by that too. */
 		int there = 0;
@@ -156,6 +160,7 @@ static void feed(struct capture *c, struct tracee *t, struct rc_event *e)
 		if (there > 0 && there != t->tgid)
 			e->forked_as = there;
 		th->forked_by = 0;
+		th->parent_forked_by = 0;
 	}
 	c->events++;
 	if (c->o.on_event)
@@ -483,8 +488,10 @@ void capture_thread_born(struct capture *c, struct tracee *parent, struct tracee
 	c->nthreads++;
 	if (c->o.printer)
 		printer_set_nprocs(c->o.printer, c->nthreads);
-	if (parent)
+	if (parent) {
 		thread_of(child)->forked_by = parent->tgid;
+		thread_of(child)->parent_forked_by = thread_of(parent)->forked_by;
+	}
 	if (!parent && c->o.adopt && c->o.on_event) {
 		capture_found(c, child->tid, child->tgid);
 		/* Its process is known while it lives: its other threads found

@@ -308,6 +308,11 @@ struct rc_event {
 	 * live capture knows the parent). With several pending, the latest
 	 * is a guess, which a fork's return may correct. */
 	bool forked_sure;
+	/* With FORKED_BY sure, when that process had not shown an event of
+	 * its own yet (it forked this child before its first call ended):
+	 * the process that forked it, so that the model knows it before
+	 * its child. 0: none. */
+	int parent_forked_by;
 	/* With FORKED_BY, when the fork returned another pid than this one:
 	 * the child's pid in its parent's pid namespace (a container's),
 	 * which the fork returned; 0 otherwise. */

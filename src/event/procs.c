@@ -69,7 +69,24 @@ void procs_resolve(struct rc_procs *m, struct rc_event *e)
 	if (e->forked_by > 0 && e->forked_by != e->pid &&
 	    (!known || (!known->has_parent && !known->nsyscalls && !known->ended && !known->argv))) {
 		struct rc_proc *parent = procs_get(m, e->forked_by);
-		if (parent && !parent->ended) {
+		/* A parent not known yet, which forked this child before its
+		 * own first call ended (start-stop-daemon's first child, whose
+		 * first call is the fork of the daemon): the capture knew
+		 * whose child it was, and so is it taken now. */
+		struct rc_proc *grand = !parent && e->forked_sure && e->parent_forked_by > 0 &&
+						e->parent_forked_by != e->forked_by
+					? procs_get(m, e->parent_forked_by) : NULL;
+		if (grand) {
+			parent = proc_get_or_add(m, e->forked_by);
+			proc_inherit(m, parent, grand, false, false);
+			parent->forked_early = true;
+			parent->forked_sure = true;
+		}
+		/* A parent the capture saw fork it may have ended before the
+		 * child's first call ended (start-stop-daemon's first child
+		 * forks the daemon and exits at once); a log's guess is not
+		 * taken from a process that had ended. */
+		if (parent && (!parent->ended || e->forked_sure)) {
 			struct rc_proc *child = proc_get_or_add(m, e->pid);
 			proc_inherit(m, child, parent, false, false);
 			child->forked_early = true;

@@ -980,6 +980,53 @@ static void namespace_fork_numbers(void **state)
 	rt_release(&t);
 }
 
+/* A live capture's child whose first event comes before any of its
+ * parent's (the parent's first call was the fork, and has not returned
+ * yet), or after its parent ended: it is its parent's child, under its
+ * parent's name, as the capture saw it forked (start-stop-daemon's first
+ * child forks the daemon and exits). */
+static void live_child_before_its_parent(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	const struct rc_procs *m = &t.eng.procs;
+	rt_exec(&t, 10, "/usr/sbin/start-stop-daemon", "start-stop-daemon", "--start", 0, NULL);
+	struct rc_event e = rt_sys(&t, 12, "close", -1, EBADF);
+	e.fd = 19999;
+	e.forked_by = 11;
+	e.forked_sure = true;
+	e.parent_forked_by = 10;
+	rt_feed(&t, &e);
+	const struct rc_proc *daemon = procs_get(m, 12), *first = procs_get(m, 11);
+	assert_non_null(first);
+	assert_int_equal(first->ppid, 10);
+	assert_int_equal(daemon->ppid, 11);
+	assert_non_null(daemon->argv);
+	assert_string_equal(daemon->argv[0], "start-stop-daemon");
+	/* Then the parent's own first event, its fork's return, and its
+	 * exit: the tree stays as it was. */
+	e = rt_sys(&t, 11, "clone", 12, 0);
+	e.flags = SIGCHLD;
+	e.forked_by = 10;
+	e.forked_sure = true;
+	rt_feed(&t, &e);
+	rt_exit(&t, 11, 0);
+	assert_int_equal(procs_get(m, 11)->ppid, 10);
+	assert_int_equal(procs_get(m, 12)->ppid, 11);
+	assert_false(procs_get(m, 12)->forked_early);
+	/* A child whose parent ended before the child's first call did. */
+	rt_exec(&t, 20, "/usr/bin/bash", "bash", "start.sh", 0, NULL);
+	rt_exit(&t, 20, 0);
+	e = rt_sys(&t, 21, "setsid", 21, 0);
+	e.forked_by = 20;
+	e.forked_sure = true;
+	rt_feed(&t, &e);
+	assert_int_equal(procs_get(m, 21)->ppid, 20);
+	assert_string_equal(procs_get(m, 21)->argv[1], "start.sh");
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1004,6 +1051,7 @@ int main(void)
 		cmocka_unit_test(found_running_processes),
 		cmocka_unit_test(fd_shown_by_the_event),
 		cmocka_unit_test(fds_learnt_at_attach),
+		cmocka_unit_test(live_child_before_its_parent),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
