@@ -68,7 +68,7 @@ static char *read_proc(const char *what, size_t max)
 }
 
 /* PID's cgroup as an index in LK->CGROUPS, -1 for rootcause's own (or
- * unknown). */
+ * unknown), -2 when PID is gone. */
 static int cgroup_now(struct rc_lookup *lk, int pid)
 {
 	char who[32];
@@ -83,7 +83,7 @@ static int cgroup_now(struct rc_lookup *lk, int pid)
 	snprintf(who, sizeof(who), "%d/cgroup", pid);
 	char *text = read_proc(who, PROC_SMALL_MAX);
 	struct container c;
-	int r = -1;
+	int r = text ? -1 : -2;
 	/* Compared as what they name: a v1 controller's path may differ
 	 * where the containers do not (a core handler, which the kernel
 	 * starts in the root cgroup). */
@@ -190,16 +190,16 @@ void lookup_view_of(struct rc_lookup *lk, int pid, int inherit)
 	if (lk->where != LOOKUP_LIVE || pid <= 0)
 		return;
 	struct lookup_pid *e = pid_entry(lk, pid);
-	int r = root_now(lk, pid), cg;
-	if (r == -2) {
-		/* Gone before it could be looked at: its parent's view. */
+	int r = root_now(lk, pid);
+	int cg = r == -2 ? -2 : cgroup_now(lk, pid);
+	if (r == -2 || cg == -2) {
+		/* Gone before it could be looked at, or while: its parent's
+		 * view. */
 		const struct lookup_pid *pe = e || inherit <= 0 ? NULL : pid_entry(lk, inherit);
 		if (!pe)
 			return;
 		r = pe->root;
 		cg = pe->cgroup;
-	} else {
-		cg = cgroup_now(lk, pid);
 	}
 	if (e) {
 		e->root = r;
