@@ -20,8 +20,9 @@
  *    waiting for its child, whose own calls show the slowness), pause and
  *    signal waits, accept (a server waiting for clients), reads on a
  *    terminal or stdin, on a pipe (waiting for another process) or on an
- *    eventfd/timerfd, a server reading from or polling the connections it
- *    accepted, and poll/select/epoll waits that ended by their own timeout
+ *    eventfd/timerfd, the open of a FIFO (its other end), a server
+ *    reading from or polling the connections it accepted, and
+ *    poll/select/epoll waits that ended by their own timeout
  *    (a timer the program chose; connect-timeout covers connections that
  *    time out);
  *  - calls that never returned (still blocked when tracing stopped).
@@ -30,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include "event/syscalls.h"
@@ -255,6 +257,20 @@ static enum kind classify_wait(struct state *s, const struct rc_event *e, const 
 	return K_SKIP;
 }
 
+/* An open this slow may have waited for the other end of a FIFO. */
+#define FIFO_LOOK_S 0.1
+
+/* E's path is a FIFO, as the machine has it now: its open waits for a
+ * process to open the other end, which a strace log does not show (-y
+ * names it by its path alone). Like a read of a pipe, that process's own
+ * calls show its slowness. */
+static bool fifo_now(const struct rc_ctx *ctx, const struct rc_event *e)
+{
+	struct stat st;
+
+	return lookup_stat(ctx->lookup, e->pid, e->path, &st) == 1 && S_ISFIFO(st.st_mode);
+}
+
 static enum kind classify(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx,
 			  const char **path, const char **address)
 {
@@ -282,7 +298,9 @@ static enum kind classify(struct state *s, const struct rc_event *e, const struc
 	if (cl & (CL_OPEN | CL_LOOK | CL_NEW_NAME | CL_DROP_NAME | CL_RESIZE)) {
 		if (e->path && e->path[0]) {
 			*path = e->path;
-			return storage_path(e->path) ? K_DISK : K_OTHER;
+			if (!storage_path(e->path))
+				return K_OTHER;
+			return (cl & CL_OPEN) && e->dur >= FIFO_LOOK_S && fifo_now(ctx, e) ? K_SKIP : K_DISK;
 		}
 		if (e->fd >= 0)
 			return classify_fd_io(s, e, ctx, false, path, address);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rule_test.h"
 #include "util/util.h"
@@ -169,6 +171,32 @@ static void slow_path_calls_disk(void **state)
 	assert_true(contains(f->summary, "disk"));
 	assert_int_equal(f->count, 3);
 	rt_release(&t);
+}
+
+/* An open of a FIFO waits for a process to open its other end: no slow
+ * disk, though its path is a file system's. A regular file's open as
+ * slow is. (The FIFO is made here: the rule looks at what the path is
+ * now.) */
+static void slow_fifo_open_waits_for_its_peer(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/rc-fifo.XXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char fifo[64], file[64];
+	snprintf(fifo, sizeof(fifo), "%s/in.fifo", dir);
+	snprintf(file, sizeof(file), "%s/weights.bin", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	for (int regular = 0; regular < 2; regular++) {
+		struct rt t;
+		rt_init(&t);
+		rt_open_fd(&t, 10, regular ? file : fifo, 3, O_RDONLY, 2.6, NULL);
+		rt_exit(&t, 10, 0);
+		rt_finish(&t);
+		assert_int_equal(rt_count(&t, "slow-syscall"), regular);
+		rt_release(&t);
+	}
+	unlink(fifo);
+	rmdir(dir);
 }
 
 /* Waits that are the program idling by design are not slow calls. */
@@ -1382,6 +1410,7 @@ int main(void)
 		cmocka_unit_test(fd_sweep_quiet),
 		cmocka_unit_test(slow_network_disk_sleep),
 		cmocka_unit_test(slow_path_calls_disk),
+		cmocka_unit_test(slow_fifo_open_waits_for_its_peer),
 		cmocka_unit_test(slow_ignores_idle_waits),
 		cmocka_unit_test(slow_by_share),
 		cmocka_unit_test(slow_quiet_without_durations),
