@@ -46,6 +46,9 @@ struct file_rec {
 	char *ev[4];		/* first two and last two lines */
 	int nev_first;
 	bool recovered;
+	/* The processes that failed to write it, each one's latest: the
+	 * finding's also. */
+	struct rc_occurrences met;
 };
 
 struct state {
@@ -162,6 +165,7 @@ static void record(struct state *s, const struct rc_event *e, const struct rc_ct
 		r->syscall = xstrdup(e->name ? e->name : "?");
 	r->pid = rule_leader(ctx, e->pid);
 	r->tid = e->pid;
+	occurrences_add(&r->met, r->pid, e->seq);
 	r->last_seq = e->seq;
 	r->last_ts = e->ts;
 	r->recovered = false;
@@ -318,6 +322,8 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 
 	struct rc_finding *f = rule_finding(out, RULE_ID, sev, sev_ok, &sb);
 	rule_finding_pid(f, r->pid, r->tid);
+	for (int i = 0; i < r->met.n; i++)
+		finding_also(f, r->met.v[i].pid, r->met.v[i].seq);
 	finding_set(&f->syscall, r->syscall);
 	if (r->err)
 		f->err = r->err;
