@@ -1083,6 +1083,11 @@ static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct
 	 * does a search across sources the program named none of. */
 	if ((c->command && !c->echoed) || went_on(c))
 		sev = RC_SEV_INFO;
+	/* An open the program carried on long after is a warning; a mere
+	 * look (os.path.isfile on an optional file) it carried on after
+	 * is a note, unless it named the file. */
+	if (weight == 0 && c->kept_going && !c->echoed)
+		sev = RC_SEV_INFO;
 	struct strbuf dir = STRBUF_INIT, nb = STRBUF_INIT, pb = STRBUF_INIT, db = STRBUF_INIT;
 	const char *parent = fp_dir(&dir, d->path);
 	const char *name = printable(&nb, c->name);

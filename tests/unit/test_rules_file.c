@@ -17,6 +17,7 @@
 #include "event/facts.h"
 #include "rule_test.h"
 #include "rules/noise.h"
+#include "rules/proc-view.h"
 #include "util/strbuf.h"
 #include "util/util.h"
 
@@ -874,6 +875,24 @@ static void mf_lookups_are_weaker(void **state)
 	assert_non_null(f);
 	assert_int_equal(f->effective, RC_SEV_ERROR);
 	rt_release(&t);
+
+	/* Carried on long after (os.path.isfile on an optional file, then
+	 * the service's start-up): an open is a warning, a look-up a note. */
+	for (int open = 0; open < 2; open++) {
+		rt_init(&t);
+		if (open)
+			open_fail(&t, 100, "/etc/app/optional.conf", O_RDONLY, ENOENT);
+		else
+			path_call(&t, 100, "newfstatat", "/etc/app/optional.conf", 0, -1, ENOENT);
+		for (int i = 0; i < RULE_KEPT_GOING / 6 + 1; i++)
+			other_work(&t, 100);
+		rt_exit(&t, 100, 1);
+		rt_finish(&t);
+		f = rt_find(&t, "missing-file");
+		assert_non_null(f);
+		assert_int_equal(f->effective, open ? RC_SEV_WARNING : RC_SEV_INFO);
+		rt_release(&t);
+	}
 }
 
 /* A look-up across a list of sources, none of them required, is probing:
