@@ -657,7 +657,8 @@ static bool on_program(void *user, const char *path, struct rc_py_program *out)
 }
 
 /* systemd's unit NAME, as its cgroup: where systemd runs, the unit's
- * control group under the cgroup root. A service not started yet is
+ * control group, in the slice its unit file names (Slice=: a search of
+ * the tree when not the usual ones). A service not started yet is
  * watched for under /system.slice (its id 0), where systemd makes its
  * cgroup when it starts: rootcause-watch@.service starts before its
  * unit, so that the unit's first start is watched too. */
@@ -680,6 +681,17 @@ static bool unit_cgroup(const char *name, struct cgroup_dir *cg, struct strbuf *
 		strbuf_release(&e2);
 		if (found)
 			return true;
+	}
+	snprintf(path, sizeof(path), "%s%s", name, suffixed ? "" : ".service");
+	if (!strchr(path, '/')) {
+		struct strbuf e2 = STRBUF_INIT;
+		int found = cgroup_find_unit(path, cg, &e2);
+		/* Two of that name: say so, not watch one for the other. */
+		if (found < 0)
+			strbuf_adds(err, e2.buf);
+		strbuf_release(&e2);
+		if (found)
+			return found > 0;
 	}
 	snprintf(path, sizeof(path), "/system.slice/%s%s", name, suffixed ? "" : ".service");
 	if (cgroup_to_come(path, cg, err))

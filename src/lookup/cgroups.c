@@ -175,6 +175,7 @@ static bool id_by_name(const char *name, char *id, size_t size)
 struct search {
 	const char *root;
 	const char *prefix;	/* of the id */
+	const char *unit;	/* else a cgroup of this name (a unit's) */
 	size_t dirs;
 	struct cgroup_dir found;
 	char found_id[CONTAINER_ID_MAX + 1];
@@ -195,6 +196,14 @@ static void search(struct search *s, const char *dir, int depth)
 		char sub[4096], line[4200];
 		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= sizeof(sub))
 			continue;
+		if (s->unit) {
+			if (strcmp(de->d_name, s->unit) != 0) {
+				search(s, sub, depth + 1);
+			} else if (!s->matches++) {
+				fill(s->root, sub, &s->found);
+			}
+			continue;
+		}
 		/* Named as its engine names it: the cgroup file's form. */
 		snprintf(line, sizeof(line), "0::%s\n", sub + strlen(s->root));
 		struct container c;
@@ -242,6 +251,32 @@ bool cgroup_find_container(const char *what, struct cgroup_dir *out, struct strb
 		strbuf_addf(err, "'%s' names more than one container: give more of its id", what);
 	} else {
 		strbuf_addf(err, "no running container '%s' (no cgroup under '%s' names it)", what, root.buf);
+	}
+out:
+	strbuf_release(&root);
+	return ok;
+}
+
+int cgroup_find_unit(const char *unit, struct cgroup_dir *out, struct strbuf *err)
+{
+	struct strbuf root = STRBUF_INIT;
+	int ok = 0;
+
+	if (!cgroup2_root(&root)) {
+		strbuf_adds(err, "no cgroup2 file system is mounted here");
+		goto out;
+	}
+	struct search s = { .root = root.buf, .unit = unit };
+	search(&s, root.buf, 0);
+	if (s.matches == 1) {
+		*out = s.found;
+		ok = 1;
+	} else if (s.matches > 1) {
+		strbuf_addf(err, "unit '%s' has a cgroup in %d places (a system's and a user's): name one with "
+			    "--cgroup", unit, s.matches);
+		ok = -1;
+	} else {
+		strbuf_addf(err, "no cgroup of unit '%s' under '%s'", unit, root.buf);
 	}
 out:
 	strbuf_release(&root);

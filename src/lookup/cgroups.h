@@ -35,6 +35,11 @@ bool cgroup_own(struct cgroup_dir *out, struct strbuf *err);
  * digits) or a name: false with one line in ERR when there is none, or
  * more than one. */
 bool cgroup_find_container(const char *what, struct cgroup_dir *out, struct strbuf *err);
+/* The cgroup of systemd's unit UNIT ("x.service"), wherever its slice
+ * put it ("/system.slice/x.service", "/gpu.slice/x.service", a user's
+ * manager's): 1; 0 when there is none, -1 when there are more than one,
+ * with one line in ERR. */
+int cgroup_find_unit(const char *unit, struct cgroup_dir *out, struct strbuf *err);
 /* The processes in CG and the cgroups below it (cgroup.procs), at most
  * MAX, into *PIDS (allocated; NULL when none): how many. */
 size_t cgroup_procs(const struct cgroup_dir *cg, pid_t **pids, size_t max);
