@@ -197,11 +197,10 @@ static void search(struct search *s, const char *dir, int depth)
 		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= sizeof(sub))
 			continue;
 		if (s->unit) {
-			if (strcmp(de->d_name, s->unit) != 0) {
+			if (strcmp(de->d_name, s->unit) != 0)
 				search(s, sub, depth + 1);
-			} else if (!s->matches++) {
-				fill(s->root, sub, &s->found);
-			}
+			else if (s->matches || fill(s->root, sub, &s->found))
+				s->matches++;
 			continue;
 		}
 		/* Named as its engine names it: the cgroup file's form. */
@@ -272,8 +271,8 @@ int cgroup_find_unit(const char *unit, struct cgroup_dir *out, struct strbuf *er
 		*out = s.found;
 		ok = 1;
 	} else if (s.matches > 1) {
-		strbuf_addf(err, "unit '%s' has a cgroup in %d places (a system's and a user's): name one with "
-			    "--cgroup", unit, s.matches);
+		strbuf_addf(err, "unit '%s' has a cgroup in %d places (a user's manager, or a container's "
+			    "systemd, has one too): name one with --cgroup", unit, s.matches);
 		ok = -1;
 	} else {
 		strbuf_addf(err, "no cgroup of unit '%s' under '%s'", unit, root.buf);

@@ -472,7 +472,7 @@ static bool record_failure(struct mf_state *st, const struct rc_event *e, enum m
 	if (!en->has_decisive || kind_weight(kind) >= kind_weight(en->decisive.kind)) {
 		if (en->has_decisive && kind_weight(kind) > kind_weight(en->decisive.kind))
 			en->met.n = 0;
-		occurrences_add(&en->met, e->pid, e->seq);
+		occurrences_add(&en->met, rule_leader(ctx, e->pid), e->seq);
 		fail_set(st, &en->decisive, e, kind, ctx);
 		en->has_decisive = true;
 		en->next_fail_seq = 0;
@@ -1128,8 +1128,7 @@ static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct
 	}
 
 	f->pid = d->pid;
-	for (int i = 0; i < en->met.n; i++)
-		finding_also(f, en->met.v[i].pid, en->met.v[i].seq);
+	rule_finding_met(ctx, f, &en->met);
 	finding_set(&f->syscall, d->syscall);
 	f->err = d->err;
 	finding_set(&f->path, d->path);

@@ -296,7 +296,7 @@ static void record(struct pd_state *st, const struct rc_event *e, const char *pa
 		en->recovered = false;
 		en->met.n = 0;
 	}
-	occurrences_add(&en->met, e->pid, e->seq);
+	occurrences_add(&en->met, rule_leader(ctx, e->pid), e->seq);
 	en->count++;
 	en->attempt = a;
 	en->err = e->err;
@@ -834,8 +834,7 @@ static void emit(struct rc_findings *out, const struct pd_cand *c, const struct 
 	}
 	f = rule_finding(out, "permission-denied", sev, RC_SEV_INFO, &sb);
 	f->pid = en->pid;
-	for (int i = 0; i < en->met.n; i++)
-		finding_also(f, en->met.v[i].pid, en->met.v[i].seq);
+	rule_finding_met(ctx, f, &en->met);
 	finding_set(&f->syscall, en->syscall);
 	f->err = en->err;
 	finding_set(&f->path, c->path);
