@@ -39,7 +39,7 @@ const char *severity_name(enum rc_severity s);
 /* Paths a finding says what they are now, at most. */
 #define RC_NOW_MAX 3
 /* Other processes a finding names that met the same failure, at most. */
-#define RC_ALSO_MAX 32
+#define RC_ALSO_MAX 64
 /* Evidence lines longer than this are cut, with "..." appended. */
 #define RC_EVIDENCE_LINE_MAX 400
 

@@ -125,22 +125,13 @@ void finding_now(struct rc_finding *f, const char *path)
 
 void occurrences_add(struct rc_occurrences *o, int pid, uint64_t seq)
 {
-	int at = 0;
-
-	for (int i = 0; i < o->n; i++) {
+	for (int i = 0; i < o->n; i++)
 		if (o->v[i].pid == pid) {
 			o->v[i].seq = MAX(o->v[i].seq, seq);
 			return;
 		}
-		if (o->v[i].seq < o->v[at].seq)
-			at = i;
-	}
 	if (o->n < RC_ALSO_MAX)
-		at = o->n++;
-	else if (o->v[at].seq > seq)
-		return;
-	o->v[at].pid = pid;
-	o->v[at].seq = seq;
+		o->v[o->n++] = (struct rc_occurrence){ pid, seq };
 }
 
 static void echo_add(struct rc_finding *f, const char *word, bool whole)

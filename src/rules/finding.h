@@ -46,7 +46,8 @@
 #define RC_W_EXIT_127 500
 
 /* Processes that met one failure, each with the seq of its latest
- * meeting: the latest RC_ALSO_MAX processes (occurrences_add). */
+ * meeting: the first RC_ALSO_MAX processes (occurrences_add), as
+ * nonzero-exit reports the first exits of a long loop. */
 struct rc_occurrence {
 	int pid;
 	uint64_t seq;
@@ -56,8 +57,8 @@ struct rc_occurrences {
 	int n;
 };
 
-/* PID met it at SEQ: a process already kept keeps its latest SEQ, and
- * past RC_ALSO_MAX the earliest is given up. */
+/* PID met it at SEQ: a process already kept keeps its latest SEQ; past
+ * RC_ALSO_MAX processes, a new one is not kept. */
 void occurrences_add(struct rc_occurrences *o, int pid, uint64_t seq);
 
 struct rc_finding {
@@ -145,7 +146,7 @@ struct rc_finding {
 	unsigned image;
 	/* The same failure met in other processes too (a shell's loop that
 	 * runs one command again, a worker restarted): each one's pid and
-	 * its latest such failure's seq, the latest RC_ALSO_MAX processes
+	 * its latest such failure's seq, the first RC_ALSO_MAX processes
 	 * (finding_also). The finding is about each of them: it failed when
 	 * any of them failed (diagnose/rank.c), and each one's exit may
 	 * follow from it (causes.c). PID and SEQ stay the decisive one's. */

@@ -1025,6 +1025,21 @@ static void loop_last_try_unended(void **state)
 	}
 }
 
+/* A loop longer than the list keeps its first processes, whose exits
+ * nonzero-exit reports (its first 32), each at its latest meeting. */
+static void occurrences_keep_the_first(void **state)
+{
+	struct rc_occurrences o = { .n = 0 };
+	(void)state;
+	for (int i = 0; i < RC_ALSO_MAX + 10; i++)
+		occurrences_add(&o, 100 + i, 10 * (uint64_t)i);
+	occurrences_add(&o, 100, 999);
+	assert_int_equal(o.n, RC_ALSO_MAX);
+	assert_int_equal(o.v[0].pid, 100);
+	assert_int_equal(o.v[0].seq, 999);
+	assert_int_equal(o.v[RC_ALSO_MAX - 1].pid, 100 + RC_ALSO_MAX - 1);
+}
+
 static void signature_is_stable(void **state)
 {
 	(void)state;
@@ -1105,6 +1120,7 @@ int main(void)
 		cmocka_unit_test(handled_check_is_a_note),
 		cmocka_unit_test(runtime_words_are_the_cause),
 		cmocka_unit_test(loop_last_try_unended),
+		cmocka_unit_test(occurrences_keep_the_first),
 		cmocka_unit_test(signature_is_stable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
