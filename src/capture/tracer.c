@@ -236,16 +236,23 @@ int tracer_spawn_error(struct tracer *tr)
 	return spawn_error(&tr->spawn);
 }
 
+/* The thread that traces thread TID (TracerPid in its status); 0 none,
+ * or unknown. */
+static long tracer_of(pid_t tid)
+{
+	char buf[2048];
+
+	return procfs_status(tid, buf, sizeof(buf)) ? procfs_status_long(buf, "\nTracerPid:") : 0;
+}
+
 /* Thread TID is traced by a thread of this process already: a child of
  * a process seized before it, which the kernel attached as it forked
  * (a set's processes listed while one of them forked another). */
 static bool traced_by_us(pid_t tid)
 {
-	char buf[2048], path[64];
+	char path[64];
+	long tracer = tracer_of(tid);
 
-	if (!procfs_status(tid, buf, sizeof(buf)))
-		return false;
-	long tracer = procfs_status_long(buf, "\nTracerPid:");
 	snprintf(path, sizeof(path), "/proc/self/task/%ld", tracer);
 	return tracer > 0 && access(path, F_OK) == 0;
 }
@@ -343,11 +350,8 @@ int tracer_attach_set(struct tracer *tr, pid_t first, const pid_t *more, size_t 
 
 static void explain_tracer_pid(pid_t pid, struct strbuf *out)
 {
-	char buf[2048];
+	long tracer = tracer_of(pid);
 
-	if (!procfs_status(pid, buf, sizeof(buf)))
-		return;
-	long tracer = procfs_status_long(buf, "\nTracerPid:");
 	if (tracer > 0) {
 		char *comm = procfs_comm((pid_t)tracer, 0);
 		strbuf_addf(out, "; it is already traced by pid %ld%s%s%s (TracerPid in /proc/%d/status): "

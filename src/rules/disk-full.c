@@ -322,8 +322,7 @@ static void emit(const void *value, const void *arg, struct rc_findings *out)
 
 	struct rc_finding *f = rule_finding(out, RULE_ID, sev, sev_ok, &sb);
 	rule_finding_pid(f, r->pid, r->tid);
-	for (int i = 0; i < r->met.n; i++)
-		finding_also(f, r->met.v[i].pid, r->met.v[i].seq);
+	finding_also(f, &r->met, r->pid);
 	finding_set(&f->syscall, r->syscall);
 	if (r->err)
 		f->err = r->err;

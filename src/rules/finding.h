@@ -200,12 +200,14 @@ void finding_echo_word(struct rc_finding *f, const char *word);
 /* A name it would contain (a file's basename, a host, an address),
  * matched only as a whole word. */
 void finding_echo_name(struct rc_finding *f, const char *name);
-/* F's failure was met in process PID too, at SEQ (rc_finding's also);
- * F's own PID is passed over. */
-static inline void finding_also(struct rc_finding *f, int pid, uint64_t seq)
+/* F's failure was met in the processes of MET too (rc_finding's also):
+ * each but OWN, F's own process as MET names it (a rule that keeps
+ * leaders gives F's leader). */
+static inline void finding_also(struct rc_finding *f, const struct rc_occurrences *met, int own)
 {
-	if (pid > 0 && pid != f->pid)
-		occurrences_add(&f->also, pid, seq);
+	for (int i = 0; i < met->n; i++)
+		if (met->v[i].pid > 0 && met->v[i].pid != own)
+			occurrences_add(&f->also, met->v[i].pid, met->v[i].seq);
 }
 
 void finding_free(struct rc_finding *f);

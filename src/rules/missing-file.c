@@ -1128,7 +1128,8 @@ static void emit(struct rc_findings *out, const struct rc_ctx *ctx, const struct
 	}
 
 	f->pid = d->pid;
-	rule_finding_met(ctx, f, &en->met);
+	/* Leaders, as met holds them: a process's threads are one. */
+	finding_also(f, &en->met, rule_leader(ctx, f->pid));
 	finding_set(&f->syscall, d->syscall);
 	f->err = d->err;
 	finding_set(&f->path, d->path);

@@ -834,7 +834,8 @@ static void emit(struct rc_findings *out, const struct pd_cand *c, const struct 
 	}
 	f = rule_finding(out, "permission-denied", sev, RC_SEV_INFO, &sb);
 	f->pid = en->pid;
-	rule_finding_met(ctx, f, &en->met);
+	/* Leaders, as met holds them: a process's threads are one. */
+	finding_also(f, &en->met, rule_leader(ctx, f->pid));
 	finding_set(&f->syscall, en->syscall);
 	f->err = en->err;
 	finding_set(&f->path, c->path);

@@ -73,18 +73,6 @@ static inline bool rule_met_by_failed(const struct rc_ctx *ctx, const struct rc_
 	return false;
 }
 
-/* F met by the processes of MET too (rc_finding's also): each but its
- * own process. MET holds leaders (rule_leader): a process's threads are
- * one process. */
-static inline void rule_finding_met(const struct rc_ctx *ctx, struct rc_finding *f, const struct rc_occurrences *met)
-{
-	int own = rule_leader(ctx, f->pid);
-
-	for (int i = 0; i < met->n; i++)
-		if (met->v[i].pid != own)
-			finding_also(f, met->v[i].pid, met->v[i].seq);
-}
-
 /* The working directory relative paths of E resolved against
  * (procs_cwd). */
 static inline const char *rule_cwd(const struct rc_proc *p, const struct rc_event *e)
