@@ -683,8 +683,65 @@ static void link_loops(struct links *l)
  * whose words are about a failure of its own settles nothing: its other
  * failures may be causes as well (a model missing, then its download
  * timing out). */
+struct explained {
+	int leader;
+	uint64_t seq;		/* of its last words */
+};
+
+/* Did process PID meet F at SEQ before words that explain its failure? */
+static bool explained_at(const struct links *l, const struct explained *x, size_t nx, int pid, uint64_t seq)
+{
+	int p = leader_of(l->m, pid);
+
+	for (size_t i = 0; i < nx; i++)
+		if (x[i].leader == p && seq <= x[i].seq)
+			return true;
+	return false;
+}
+
+/* Process PID met F at SEQ: is that no failure, or an explained one
+ * (*ANY then)? A process under one whose failure is explained fails by
+ * that one (procs_failed's culprit): podman's cleanup, still running
+ * when the trace ended, under the podman that failed of crun's words. */
+static bool failure_settled(const struct links *l, const struct rc_finding *f, const struct explained *x, size_t nx,
+			    int pid, uint64_t seq, bool *any)
+{
+	const struct rc_proc *who = NULL;
+
+	if (explained_at(l, x, nx, pid, seq)) {
+		*any = true;
+		return true;
+	}
+	if (!finding_failed_in(f, l->m, pid, seq, &who))
+		return true;
+	if (who && who->pid != leader_of(l->m, pid) && explained_at(l, x, nx, who->pid, 0)) {
+		*any = true;
+		return true;
+	}
+	return false;
+}
+
+/* F failed only in processes whose failure is explained: a failure met
+ * in several (podman's optional podman-machine, looked for again by its
+ * cleanup) is settled when each one that failed is, and stands while one
+ * failed of it unexplained (a loop's cat). */
+static bool settled(const struct links *l, const struct rc_finding *f, const struct explained *x, size_t nx)
+{
+	bool any = false;
+
+	if (!failure_settled(l, f, x, nx, f->pid, f->seq, &any))
+		return false;
+	for (int k = 0; k < f->also.n; k++)
+		if (!failure_settled(l, f, x, nx, f->also.v[k].pid, f->also.v[k].seq, &any))
+			return false;
+	return any;
+}
+
 static void settle_explained(struct links *l)
 {
+	struct explained *x = xcalloc(l->n, sizeof(*x));
+	size_t nx = 0;
+
 	for (size_t i = 0; i < l->n; i++) {
 		struct rc_finding *e = l->v[i];
 		if (!e->is_output || !e->cause)
@@ -695,16 +752,18 @@ static void settle_explained(struct links *l)
 			last = !(l->v[k]->is_output && l->v[k]->seq > e->seq && leader_of(l->m, l->v[k]->pid) == p);
 		if (!last || leader_of(l->m, e->cause->pid) == p || !procs_failed(l->m, e->pid, NULL))
 			continue;
-		for (size_t k = 0; k < l->n; k++) {
-			struct rc_finding *f = l->v[k];
-			if (f->cause || f == e->cause || f->nconsequences || f->is_output || f->symptom || f->outcome ||
-			    f->echoed || f->seq > e->seq || f->effective != RC_SEV_ERROR ||
-			    f->severity_ok >= RC_SEV_ERROR || leader_of(l->m, f->pid) != p)
-				continue;
-			f->effective = f->severity_ok;
-			f->failed = false;
-		}
+		x[nx++] = (struct explained){ p, e->seq };
 	}
+	for (size_t k = 0; k < l->n && nx; k++) {
+		struct rc_finding *f = l->v[k];
+		/* A cause has its consequences, the explained words among them. */
+		if (f->cause || f->nconsequences || f->is_output || f->symptom || f->outcome || f->echoed ||
+		    f->effective != RC_SEV_ERROR || f->severity_ok >= RC_SEV_ERROR || !settled(l, f, x, nx))
+			continue;
+		f->effective = f->severity_ok;
+		f->failed = false;
+	}
+	free(x);
 }
 
 void findings_link(struct rc_findings *list, const struct rc_procs *m)

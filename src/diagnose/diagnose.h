@@ -124,6 +124,12 @@ void diagnose_release(struct rc_diagnosis *d);
  * trace shows no outcome, and unrecovered failures count as a failed
  * run's. Sets each finding's effective severity and rank. */
 void rank_findings(struct rc_findings *findings, const struct rc_procs *procs, bool no_outcome);
+/* Process PID, which met F's failure at SEQ, failed of it: the ranking's
+ * judgement of each process a finding names (its own and its also).
+ * *CULPRIT (may be NULL): the process whose failure it is, PID's or an
+ * ancestor's (procs_failed). */
+bool finding_failed_in(const struct rc_finding *f, const struct rc_procs *procs, int pid, uint64_t seq,
+		       const struct rc_proc **culprit);
 /* Link every consequence to its cause (diagnose/causes.c): the program's
  * echo of a failure, the exit status that followed it, a fatal signal a
  * crash rule explains, a supervisor's signal after its child failed. Then

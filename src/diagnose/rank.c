@@ -126,12 +126,12 @@ static void mark_near_exit(struct rc_findings *list, const struct rc_procs *m)
 	free(v);
 }
 
-/* Process PID, which met F's failure at SEQ, failed of it. */
-static bool failed_of(const struct rc_finding *f, const struct rc_procs *m, int pid, uint64_t seq)
+bool finding_failed_in(const struct rc_finding *f, const struct rc_procs *m, int pid, uint64_t seq,
+		       const struct rc_proc **culprit)
 {
 	/* Words are the program's that wrote them: a shim's warning
 	 * before it exec'd the program that failed is not a failure. */
-	bool failed = f->is_output ? procs_image_failed(m, pid, f->image, NULL) : procs_failed(m, pid, NULL);
+	bool failed = f->is_output ? procs_image_failed(m, pid, f->image, culprit) : procs_failed(m, pid, culprit);
 	/* A process that went on to exit 0 coped with what it met,
 	 * whatever its parent did later: gettext's look for an optional
 	 * charset.alias in 'conmon --version', before podman failed of
@@ -154,9 +154,9 @@ void rank_findings(struct rc_findings *list, const struct rc_procs *m, bool no_o
 		/* Met in several processes (a loop running the command again),
 		 * it failed the run when any of them failed of it: the last
 		 * one may not have ended when the trace did. */
-		f->failed = f->pid ? failed_of(f, m, f->pid, f->seq) : any_failed;
+		f->failed = f->pid ? finding_failed_in(f, m, f->pid, f->seq, NULL) : any_failed;
 		for (int k = 0; k < f->also.n && !f->failed; k++)
-			f->failed = failed_of(f, m, f->also.v[k].pid, f->also.v[k].seq);
+			f->failed = finding_failed_in(f, m, f->also.v[k].pid, f->also.v[k].seq, NULL);
 		/* An excerpt that ends before anything did: what nothing in it
 		 * recovered from is judged as if the program failed of it, since
 		 * the user pasted it because it did. */

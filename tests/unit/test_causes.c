@@ -837,6 +837,67 @@ static void runtime_failure_settles_the_rest(void **state)
 	rt_release(&t);
 }
 
+/* The same, with the trace ended while podman's cleanup still ran: it
+ * had looked for podman-machine too, so the file's finding names the
+ * cleanup, with podman among its other processes. podman's failure is
+ * explained by its words and the cleanup has not failed: the file is a
+ * note still (CI saw it an error once the finding named both). */
+static void explained_process_among_others(void **state)
+{
+	(void)state;
+	struct rt t;
+	struct strbuf log = STRBUF_INIT;
+	strbuf_adds(&log,
+		    "100  10:00:00.001000 execve(\"/usr/bin/podman\", [\"podman\", \"run\", \"--rootfs\", \"/r\", "
+		    "\"/bin/true\"], 0x7f /* 9 vars */) = 0\n"
+		    "100  10:00:00.002000 clone(child_stack=0xc000, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|"
+		    "CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS, tls=0xc0) = 101\n"
+		    "101  10:00:00.004000 openat(AT_FDCWD, \"/etc/containers/podman-machine\", O_RDONLY|O_CLOEXEC) "
+		    "= -1 ENOENT (No such file or directory)\n"
+		    "100  10:00:00.005000 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD) = 110\n"
+		    "110  10:00:00.006000 execve(\"/usr/bin/conmon\", [\"/usr/bin/conmon\", \"-c\", \"abc\"], "
+		    "0x7f /* 9 vars */) = 0\n"
+		    "110  10:00:00.007000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		    "child_tidptr=0x7f) = 111\n"
+		    "110  10:00:00.008000 exit_group(0)    = ?\n"
+		    "110  10:00:00.008100 +++ exited with 0 +++\n"
+		    "111  10:00:00.009000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		    "child_tidptr=0x7f) = 112\n"
+		    "112  10:00:00.010000 execve(\"/usr/bin/crun\", [\"/usr/bin/crun\", \"create\", \"abc\"], "
+		    "0x7f /* 9 vars */) = 0\n"
+		    "112  10:00:00.011000 prlimit64(0, RLIMIT_NOFILE, {rlim_cur=1024*1024, rlim_max=1024*1024}, NULL) "
+		    "= -1 EPERM (Operation not permitted)\n");
+	wr(&log, 112, "10:00:00.012000", "setrlimit `RLIMIT_NOFILE`: Operation not permitted");
+	strbuf_adds(&log,
+		    "112  10:00:00.013000 exit_group(1)    = ?\n"
+		    "112  10:00:00.013100 +++ exited with 1 +++\n");
+	wr(&log, 100, "10:00:00.014000",
+	   "Error: crun: setrlimit `RLIMIT_NOFILE`: Operation not permitted: OCI permission denied");
+	strbuf_adds(&log,
+		    "100  10:00:00.015000 exit_group(126)    = ?\n"
+		    "101  10:00:00.015100 +++ exited with 126 +++\n"
+		    "100  10:00:00.015200 +++ exited with 126 +++\n"
+		    "111  10:00:00.016000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+		    "child_tidptr=0x7f) = 113\n"
+		    "113  10:00:00.017000 execve(\"/usr/bin/podman\", [\"/usr/bin/podman\", \"container\", \"cleanup\", "
+		    "\"abc\"], 0x7f /* 9 vars */) = 0\n"
+		    "113  10:00:00.018000 openat(AT_FDCWD, \"/etc/containers/podman-machine\", O_RDONLY|O_CLOEXEC) "
+		    "= -1 ENOENT (No such file or directory)\n");
+	rt_init(&t);
+	run_log(&t, log.buf, false);
+	assert_shape(&t);
+	assert_string_equal(t.out.v[0]->rule, "syscall-blocked");
+	assert_int_equal(causes(&t), 1);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_equal(f->pid, 113);
+	assert_int_equal(f->also.n, 1);
+	assert_int_equal(f->also.v[0].pid, 100);
+	assert_int_equal(f->effective, RC_SEV_INFO);
+	strbuf_release(&log);
+	rt_release(&t);
+}
+
 /* The same process, had its words named nothing: they go under its last
  * failure (a guess among its failures), and its other failures stay
  * causes of their own. */
@@ -1116,6 +1177,7 @@ int main(void)
 		cmocka_unit_test(words_of_the_program_before_exec),
 		cmocka_unit_test(exit_follows_the_last_program),
 		cmocka_unit_test(runtime_failure_settles_the_rest),
+		cmocka_unit_test(explained_process_among_others),
 		cmocka_unit_test(vague_words_settle_nothing),
 		cmocka_unit_test(handled_check_is_a_note),
 		cmocka_unit_test(runtime_words_are_the_cause),
