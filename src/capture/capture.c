@@ -151,6 +151,7 @@ static void feed(struct capture *c, struct tracee *t, struct rc_event *e)
 	if (th && th->forked_by) {
 		e->forked_by = th->forked_by;
 		e->forked_sure = true;
+		e->forked_thread = t->tid != t->tgid;
 		e->parent_forked_by = th->parent_forked_by;
 		/* Its parent's fork returned its pid in the parent's pid
 		 * namespace: the model names it by that too. */

@@ -308,6 +308,10 @@ struct rc_event {
 	 * live capture knows the parent). With several pending, the latest
 	 * is a guess, which a fork's return may correct. */
 	bool forked_sure;
+	/* With FORKED_BY: the fork made a thread of that process
+	 * (CLONE_THREAD), which a process's exit (exit_group) may end before
+	 * the fork is seen to return. */
+	bool forked_thread;
 	/* With FORKED_BY sure, when that process had not shown an event of
 	 * its own yet (it forked this child before its first call ended):
 	 * the process that forked it, so that the model knows it before

@@ -88,25 +88,30 @@ void procs_resolve(struct rc_procs *m, struct rc_event *e)
 		 * taken from a process that had ended. */
 		if (parent && (!parent->ended || e->forked_sure)) {
 			struct rc_proc *child = proc_get_or_add(m, e->pid);
-			proc_inherit(m, child, parent, false, false);
+			/* A thread is its process's from its first call: the
+			 * process's exit may end it before the clone returns,
+			 * and its exit is then no process's. */
+			proc_inherit(m, child, parent, e->forked_thread, e->forked_thread);
 			child->forked_early = true;
 			child->forked_sure = e->forked_sure;
-			if (m->nearly == RC_PROCS_EARLY) {
-				memmove(m->early, m->early + 1, sizeof(m->early) - sizeof(m->early[0]));
-				m->nearly--;
+			if (!e->forked_thread) {
+				if (m->nearly == RC_PROCS_EARLY) {
+					memmove(m->early, m->early + 1, sizeof(m->early) - sizeof(m->early[0]));
+					m->nearly--;
+				}
+				m->early[m->nearly++] = e->pid;
+				/* The fork named it by its pid in a pid namespace: that
+				 * number, taken for a process of its own at the fork's
+				 * return, was this one. */
+				struct rc_proc *alias = e->forked_as > 0 ? procs_get(m, e->forked_as) : NULL;
+				if (e->forked_as > 0 && e->forked_as != e->pid) {
+					child->ns_pid = e->ns_pid > 0 ? e->ns_pid : e->forked_as;
+					child->forked_early = false;
+				}
+				if (alias && alias->has_parent && alias->ppid == parent->leader && !alias->nsyscalls &&
+				    !alias->ended && !alias->is_thread && e->forked_as != m->root)
+					proc_forget(m, e->forked_as);
 			}
-			m->early[m->nearly++] = e->pid;
-			/* The fork named it by its pid in a pid namespace: that
-			 * number, taken for a process of its own at the fork's
-			 * return, was this one. */
-			struct rc_proc *alias = e->forked_as > 0 ? procs_get(m, e->forked_as) : NULL;
-			if (e->forked_as > 0 && e->forked_as != e->pid) {
-				child->ns_pid = e->ns_pid > 0 ? e->ns_pid : e->forked_as;
-				child->forked_early = false;
-			}
-			if (alias && alias->has_parent && alias->ppid == parent->leader && !alias->nsyscalls &&
-			    !alias->ended && !alias->is_thread && e->forked_as != m->root)
-				proc_forget(m, e->forked_as);
 		}
 	}
 	if (e->ns_pid > 0) {
@@ -189,8 +194,10 @@ static void apply_clone(struct rc_procs *m, struct rc_proc *parent, const struct
 		named->ns_pid = named->ns_pid > 0 ? named->ns_pid : child_pid;
 		return;
 	}
-	/* A pid that ended earlier and comes back is a new process. */
-	if (old && old->ended && child_pid != m->root)
+	/* A pid that ended earlier and comes back is a new process; one taken
+	 * early for another fork's child (a log's guess, of a thread's clone)
+	 * is this one's, ended before its parent's vfork returned. */
+	if (old && old->ended && !old->forked_early && child_pid != m->root)
 		proc_forget(m, child_pid);
 	struct rc_proc *child = proc_get_or_add(m, child_pid);
 

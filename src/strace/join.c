@@ -142,6 +142,7 @@ struct pending *join_store(struct join *p, int pid, double ts, const char *text,
 	pd->ts = ts;
 	pd->body = body;
 	pd->elided = elided;
+	pd->claimed = false;
 	pd->order = ++p->pending_order;
 	*imap_put(&p->pending, pid) = pd;
 	arrival_push(p, pid, pd->order);
@@ -161,17 +162,23 @@ bool join_is_fork(const struct pending *pd)
 	return is_fork_call(pd->text.buf + pd->body, pd->text.len - pd->body);
 }
 
-const struct pending *join_latest_fork(const struct join *p, int pid, bool *alone)
+bool join_is_thread_fork(const struct pending *pd)
 {
-	const struct pending *best = NULL;
+	return join_is_fork(pd) &&
+	       memmem(pd->text.buf + pd->body, pd->text.len - pd->body, "CLONE_THREAD", 12) != NULL;
+}
+
+struct pending *join_latest_fork(const struct join *p, int pid, bool *alone)
+{
+	struct pending *best = NULL;
 	size_t n = 0;
 
 	for (size_t i = 0; p->pending.count && i <= p->pending.mask; i++) {
 		const struct imap_slot *sl = &p->pending.s[i];
 		if (!sl->used || sl->key == pid)
 			continue;
-		const struct pending *pd = sl->val;
-		if (!join_is_fork(pd))
+		struct pending *pd = sl->val;
+		if (!join_is_fork(pd) || pd->claimed)
 			continue;
 		n++;
 		if (!best || pd->order > best->order)

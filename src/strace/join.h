@@ -20,6 +20,9 @@ struct pending {
 	struct strbuf text;	/* the line up to " <unfinished ...>" */
 	size_t body;		/* where the call starts in text */
 	bool elided;		/* text was cut */
+	/* A fork's child is seen: a pid's first event was taken for it
+	 * (join_latest_fork). A fork has one child. */
+	bool claimed;
 	struct pending *next_free;
 };
 
@@ -57,9 +60,11 @@ struct pending *join_oldest(struct join *j);
 void join_move(struct join *j, struct pending *pd, int pid);
 /* Whether PD is a fork-family call (clone, clone3, fork, vfork). */
 bool join_is_fork(const struct pending *pd);
-/* The latest fork-family call waiting in a pid other than PID, or NULL;
- * *ALONE: it is the only one waiting. */
-const struct pending *join_latest_fork(const struct join *j, int pid, bool *alone);
+/* PD's fork makes a thread (CLONE_THREAD among its flags). */
+bool join_is_thread_fork(const struct pending *pd);
+/* The latest fork-family call waiting in a pid other than PID whose child
+ * has not been seen (claimed), or NULL; *ALONE: it is the only one. */
+struct pending *join_latest_fork(const struct join *j, int pid, bool *alone);
 /* At the end of the input: the calls never resumed, oldest first, one a
  * call (each stays valid until it is dropped); NULL after the last. */
 struct pending *join_flush_next(struct join *j);

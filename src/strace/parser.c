@@ -216,7 +216,8 @@ static bool namespace_child(struct strace_parser *p, int pid, struct unseen_fork
 }
 
 /* E is the first event of its pid: the process whose fork-family call is
- * still unfinished (the latest, if several are), as the likely parent;
+ * still unfinished (the latest, if several are, of those whose child has
+ * not shown up yet), as the likely parent;
  * else the one whose fork returned a pid no line has shown (a pid
  * namespace's number for E's pid). */
 static void note_first_event(struct strace_parser *p, struct rc_event *e)
@@ -233,11 +234,13 @@ static void note_first_event(struct strace_parser *p, struct rc_event *e)
 	}
 	*imap_put(&p->seen, e->pid) = p;
 	bool alone;
-	const struct pending *best = join_latest_fork(&p->join, e->pid, &alone);
+	struct pending *best = join_latest_fork(&p->join, e->pid, &alone);
 	struct unseen_fork u;
 	if (best) {
+		best->claimed = true;
 		e->forked_by = best->pid;
 		e->forked_sure = alone;
+		e->forked_thread = join_is_thread_fork(best);
 	} else if (e->pid > 0 && namespace_child(p, e->pid, &u)) {
 		e->forked_by = u.parent;
 		e->forked_as = u.child;

@@ -1027,6 +1027,41 @@ static void live_child_before_its_parent(void **state)
 	rt_release(&t);
 }
 
+/* A thread whose clone had not returned when its process exited: podman's
+ * thread 20307 began a clone3 of a thread, the new thread ran, and the
+ * process's exit_group ended both before the clone returned (strace -f
+ * showed "<... clone3 resumed>) = ?"). The new thread is the process's,
+ * not a process of its own that exited 126. */
+static void thread_ended_before_its_clone_returned(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	feed_log(&t,
+		 "20303 22:06:37.686886 execve(\"/usr/bin/podman\", [\"podman\", \"run\", \"--rm\"], "
+		 "0x7fff07f565f8 /* 45 vars */) = 0 <0.000357>\n"
+		 "20303 22:06:37.700000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f6672ffc990, "
+		 "parent_tid=0x7f6672ffc990, exit_signal=0, stack=0x7f66727fc000, stack_size=0x7ffe40, "
+		 "tls=0x7f6672ffc6c0} => {parent_tid=[20307]}, 88) = 20307 <0.000090>\n"
+		 "20307 22:06:37.965945 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f66717fa990, "
+		 "parent_tid=0x7f66717fa990, exit_signal=0, stack=0x7f6670ffa000, stack_size=0x7ffe40, "
+		 "tls=0x7f66717fa6c0} <unfinished ...>\n"
+		 "20321 22:06:37.966077 mmap(NULL, 134217728, PROT_NONE, MAP_PRIVATE|MAP_ANONYMOUS|MAP_NORESERVE, "
+		 "-1, 0) = 0x7f664c000000 <0.000049>\n"
+		 "20303 22:06:37.966100 exit_group(126) = ?\n"
+		 "20321 22:06:37.967099 +++ exited with 126 +++\n"
+		 "20307 22:06:37.969040 <... clone3 resumed>) = ?\n"
+		 "20307 22:06:37.969040 +++ exited with 126 +++\n"
+		 "20303 22:06:37.969075 +++ exited with 126 +++\n");
+	const struct rc_proc *th = procs_get(&t.eng.procs, 20321);
+	assert_non_null(th);
+	assert_true(th->is_thread);
+	assert_int_equal(th->leader, 20303);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1052,6 +1087,7 @@ int main(void)
 		cmocka_unit_test(fd_shown_by_the_event),
 		cmocka_unit_test(fds_learnt_at_attach),
 		cmocka_unit_test(live_child_before_its_parent),
+		cmocka_unit_test(thread_ended_before_its_clone_returned),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
