@@ -332,24 +332,37 @@ static void record_kill(struct state *s, const struct thread *t, const struct rc
 		k->why = WHY_WAITED;
 }
 
-/* The last kill-family call before SEQ that sent SIGNO to process VICTIM:
- * by its pid (a thread's tid counts for its process), its group (0: the
- * sender's, -N: group N, taken as the process tree below N), or -1. */
+/* K sent its signal to process VICTIM: by its pid (a thread's tid counts
+ * for its process), its group (0: the sender's, -N: group N, taken as the
+ * process tree below N), or -1. */
+static bool kill_hits(const struct rc_ctx *ctx, const struct kill_rec *k, int victim)
+{
+	return k->target > 0 ? rule_leader(ctx, k->target) == victim
+	     : k->target == 0 ? procs_descends(ctx->procs, victim, k->sender)
+	     : k->target == -1 ? true
+	     : k->target != INT_MIN && procs_descends(ctx->procs, victim, -k->target);
+}
+
+/* The last kill-family call before SEQ that sent SIGNO to process VICTIM. */
 static const struct kill_rec *kill_of(const struct state *s, const struct rc_ctx *ctx, int victim, int signo,
 				      uint64_t seq)
 {
 	for (size_t i = s->nkills; i-- > 0;) {
 		const struct kill_rec *k = &s->kills[(s->kills_head + i) % MAX_KILLS];
-		if (k->signo != signo || k->seq > seq)
-			continue;
-		bool hit = k->target > 0 ? rule_leader(ctx, k->target) == victim
-			 : k->target == 0 ? procs_descends(ctx->procs, victim, k->sender)
-			 : k->target == -1 ? true
-			 : k->target != INT_MIN && procs_descends(ctx->procs, victim, -k->target);
-		if (hit)
+		if (k->signo == signo && k->seq <= seq && kill_hits(ctx, k, victim))
 			return k;
 	}
 	return NULL;
+}
+
+/* C, the death of process LEADER, was sent by K. */
+static void crash_sent_by(struct crash *c, const struct kill_rec *k, int leader)
+{
+	c->kill = *k;
+	c->kill.line = k->line ? xstrdup(k->line) : NULL;
+	if (c->sig.sender <= 0)
+		c->sig.sender = k->sender;
+	c->group_kill = k->sender == leader && k->target <= 0;
 }
 
 static void record_crash(struct state *s, const struct rc_event *e, const struct rc_ctx *ctx)
@@ -391,12 +404,27 @@ static void record_crash(struct state *s, const struct rc_event *e, const struct
 	/* The call that sent it: one from the sender siginfo names, or from
 	 * anyone when no siginfo was seen (SIGKILL). */
 	const struct kill_rec *k = c->killed ? kill_of(s, ctx, leader, e->signo, e->seq) : NULL;
-	if (k && (c->sig.sender <= 0 || rule_leader(ctx, c->sig.sender) == k->sender)) {
-		c->kill = *k;
-		c->kill.line = k->line ? xstrdup(k->line) : NULL;
-		if (c->sig.sender <= 0)
-			c->sig.sender = k->sender;
-		c->group_kill = k->sender == leader && k->target <= 0;
+	if (k && (c->sig.sender <= 0 || rule_leader(ctx, c->sig.sender) == k->sender))
+		crash_sent_by(c, k, leader);
+}
+
+/* K returned after the death it caused was seen: strace shows crun's
+ * kill(pid, SIGKILL) unfinished, its victim's "+++ killed by SIGKILL
+ * +++", then the kill resumed. A kill that began before a death no
+ * sender was found for sent it; one that began after it (a parent
+ * killing a child already dead, not yet reaped) did not. Without
+ * timestamps, which began first is not known. */
+static void kill_returned_late(struct state *s, const struct kill_rec *k, const struct rc_ctx *ctx)
+{
+	if (k->ts <= 0)
+		return;
+	for (size_t i = s->ncrashes; i-- > 0;) {
+		struct crash *c = &s->crashes[i];
+		if (c->killed && !c->kill.signo && c->sig.sender <= 0 && c->sig.signo == k->signo &&
+		    c->seq < k->seq && k->ts <= c->ts && kill_hits(ctx, k, c->pid)) {
+			crash_sent_by(c, k, c->pid);
+			return;
+		}
 	}
 }
 
@@ -434,8 +462,10 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		ring_push(t, e);
 		t->ncalls++;
 		note_waits(t, e);
-		if (e->has_kill_target && e->signo > 0 && !e->err)
+		if (e->has_kill_target && e->signo > 0 && !e->err) {
 			record_kill(s, t, e, ctx);
+			kill_returned_late(s, &s->kills[(s->kills_head + s->nkills - 1) % MAX_KILLS], ctx);
+		}
 	}
 	/* What the process gained, for a SIGKILL the OOM killer may have sent. */
 	if (syscall_is(e->nr, CL_MAP_GROWS)) {

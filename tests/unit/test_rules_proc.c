@@ -399,6 +399,49 @@ static void sigkill_sender_timer(void **state)
 	rt_release(&t);
 }
 
+/* crun's kill(pid, SIGKILL) of the container's process, unfinished when
+ * the victim's "+++ killed by SIGKILL +++" came and resumed after it: the
+ * kill that began before the death sent it. One that began after the
+ * death (a parent killing a child already dead) sent nothing. */
+static void sigkill_sender_returned_late(void **state)
+{
+	struct rt t;
+	(void)state;
+	rt_init(&t);
+	for (int victim = 101; victim <= 102; victim++) {
+		struct rc_event c = rt_sys(&t, 100, "clone", victim, 0);
+		c.flags = SIGCHLD;
+		rt_feed(&t, &c);
+		some_call(&t, victim, "victim's last call");
+		struct rc_event k = rt_sys(&t, 100, "kill", 0, 0);
+		k.has_kill_target = true;
+		k.kill_target = victim;
+		k.signo = SIGKILL;
+		/* 101's kill began 1 ms before its death; 102's kill 1 ms after. */
+		rt_killed(&t, victim, SIGKILL, false, "+++ killed by SIGKILL +++");
+		if (victim == 102)
+			k.ts = t.now + 0.001;
+		rt_feed_line(&t, &k, victim == 101 ? "kill(101, SIGKILL) = 0" : "kill(102, SIGKILL) = 0");
+	}
+	rt_finish(&t);
+
+	const struct rc_finding *late = NULL, *after = NULL;
+	for (size_t i = 0; i < t.out.count; i++) {
+		const struct rc_finding *f = t.out.v[i];
+		if (strcmp(f->rule, "crashed") == 0 && f->pid == 101)
+			late = f;
+		if (strcmp(f->rule, "crashed") == 0 && f->pid == 102)
+			after = f;
+	}
+	assert_non_null(late);
+	assert_int_equal(late->sender_pid, 100);
+	assert_true(has_evidence(late, "kill(101, SIGKILL)"));
+	assert_non_null(after);
+	assert_true(after->sender_pid <= 0);
+	assert_false(has_evidence(after, "kill(102, SIGKILL)"));
+	rt_release(&t);
+}
+
 /* Python's subprocess time-out: polls wait4 WNOHANG, then kills. The
  * victim's last calls say what it was doing. */
 static void sigkill_sender_waited(void **state)
@@ -1332,6 +1375,7 @@ int main(void)
 		cmocka_unit_test(sigkill_after_reservations),
 		cmocka_unit_test(sigkill_sender_timer),
 		cmocka_unit_test(sigkill_sender_waited),
+		cmocka_unit_test(sigkill_sender_returned_late),
 		cmocka_unit_test(mmap_enomem),
 		cmocka_unit_test(pkey_mprotect_map_count),
 		cmocka_unit_test(brk_fallback),
