@@ -1062,6 +1062,62 @@ static void thread_ended_before_its_clone_returned(void **state)
 	rt_release(&t);
 }
 
+/* Two forks unfinished when a new pid shows up: a thread's clone3 whose
+ * child has shown up already, and podman's vfork of conmon (the eBPF log
+ * of scenario 68). The new pid is the vfork's child: a fork has one
+ * child. Taken for the thread clone's, it was a thread of podman, and
+ * its exec and exit were lost when the vfork returned it. */
+static void fork_with_its_child_seen_is_not_guessed_again(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	feed_log(&t,
+		 "14421 22:12:00.853277 execve(\"/usr/bin/podman\", [\"/usr/bin/podman\", \"container\", "
+		 "\"cleanup\"], 0x7f /* 9 vars */) = 0 <0.000200>\n"
+		 "14421 22:12:00.860000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7fdd867fc990, "
+		 "parent_tid=0x7fdd867fc990, exit_signal=0, stack=0x7fdd85ffc000, stack_size=0x7ffe40, "
+		 "tls=0x7fdd867fc6c0} => {parent_tid=[14424]}, 88) = 14424 <0.000090>\n"
+		 "14421 22:12:00.861000 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7fdd867fb990, "
+		 "parent_tid=0x7fdd867fb990, exit_signal=0, stack=0x7fdd85ffb000, stack_size=0x7ffe40, "
+		 "tls=0x7fdd867fb6c0} => {parent_tid=[14427]}, 88) = 14427 <0.000090>\n"
+		 "14424 22:12:00.891489 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD <unfinished ...>\n"
+		 "14427 22:12:00.891821 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7fdd85f7b990, "
+		 "parent_tid=0x7fdd85f7b990, exit_signal=0, stack=0x7fdd8577b000, stack_size=0x7ffe40, "
+		 "tls=0x7fdd85f7b6c0} <unfinished ...>\n"
+		 "14431 22:12:00.891881 rseq(0x7fdd85f7bfe0, 0x20, 0, 0x53053053) = 0 <0.000000>\n"
+		 "14430 22:12:00.891997 rt_sigaction(SIGHUP, 0xc0004984d8, NULL, 8) = 0 <0.000000>\n"
+		 "14430 22:12:00.892018 execve(\"/usr/bin/conmon\", [\"/usr/bin/conmon\", \"--version\"], "
+		 "0xc00042a190) = 0 <0.000112>\n"
+		 "14430 22:12:00.893450 openat(AT_FDCWD, \"/usr/lib/x86_64-linux-gnu/charset.alias\", O_RDONLY) "
+		 "= -1 ENOENT (No such file or directory) <0.000001>\n"
+		 "14430 22:12:00.893470 exit_group(0) = ?\n"
+		 "14430 22:12:00.893492 +++ exited with 0 +++\n"
+		 "14427 22:12:00.893648 <... clone3 resumed> => {parent_tid=0x7fdd85f7b990}, 88) = 14431 <0.001827>\n"
+		 "14424 22:12:00.893682 <... clone resumed>) = 14430 <0.002193>\n");
+	const struct rc_procs *m = &t.eng.procs;
+	const struct rc_proc *conmon = procs_get(m, 14430), *th = procs_get(m, 14431);
+	assert_non_null(conmon);
+	assert_false(conmon->is_thread);
+	assert_int_equal(conmon->ppid, 14421);
+	assert_true(conmon->ended);
+	assert_non_null(conmon->argv);
+	assert_string_equal(conmon->argv[0], "/usr/bin/conmon");
+	assert_non_null(th);
+	assert_true(th->is_thread);
+	assert_int_equal(th->leader, 14421);
+	/* The rules saw conmon's calls as conmon's all along. */
+	rt_finish(&t);
+	const struct rc_finding *f = rt_find(&t, "missing-file");
+	assert_non_null(f);
+	assert_int_equal(f->pid, 14430);
+	assert_int_equal(f->also.n, 0);
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1088,6 +1144,7 @@ int main(void)
 		cmocka_unit_test(fds_learnt_at_attach),
 		cmocka_unit_test(live_child_before_its_parent),
 		cmocka_unit_test(thread_ended_before_its_clone_returned),
+		cmocka_unit_test(fork_with_its_child_seen_is_not_guessed_again),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
