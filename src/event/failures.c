@@ -8,6 +8,21 @@ static bool proc_failed(const struct rc_proc *p)
 	return p->ended && ((p->exited && p->exit_code != 0) || (!p->exited && p->signo));
 }
 
+/* Process A chose to end no earlier than process P did: by the time of
+ * each one's exit_group when both are known and differ, else by the
+ * order of the trace. A capture may show an exit well after the call
+ * that made it: conmon's first half called exit_group before crun
+ * failed, and its end came after crun's. */
+static bool left_after(const struct rc_proc *a, const struct rc_proc *p)
+{
+	double at = a->left_ts > 0 ? a->left_ts : a->end_ts;
+	double pt = p->left_ts > 0 ? p->left_ts : p->end_ts;
+
+	if (at > 0 && pt > 0 && at != pt)
+		return at > pt;
+	return (a->left_seq ? a->left_seq : a->end_seq) >= (p->left_seq ? p->left_seq : p->end_seq);
+}
+
 /* P's failure was survived by an ancestor: one that exited 0 after P
  * ended, or, when BY_IMAGE, whose program image that started P's line
  * went on to exec another program. One that exited 0 before P ended had
@@ -17,12 +32,12 @@ static bool proc_failed(const struct rc_proc *p)
 static bool handled_above(const struct rc_procs *m, const struct rc_proc *p, bool by_image)
 {
 	const struct rc_proc *l = p ? procs_leader(m, p->pid) : NULL;
-	uint64_t end = l && l->ended ? l->end_seq : 0;
+	const struct rc_proc *failed = l && l->ended ? l : NULL;
 
 	for (int depth = 0; l && l->has_parent && l->ppid != l->pid && depth < MAX_DEPTH; depth++) {
 		unsigned img = l->parent_image;
 		l = procs_leader(m, l->ppid);
-		if ((procs_succeeded(l) && l->end_seq >= end) || (by_image && l && img < l->image))
+		if ((procs_succeeded(l) && (!failed || left_after(l, failed))) || (by_image && l && img < l->image))
 			return true;
 	}
 	return false;

@@ -478,6 +478,14 @@ void procs_apply(struct rc_procs *m, const struct rc_event *e)
 	case RC_EV_SYSCALL:
 		p->nsyscalls++;
 		apply_syscall(m, p, e);
+		if (e->nr == SYS_exit_group) {
+			struct rc_proc *l = procs_leader(m, p->pid);
+			l = l ? l : p;
+			if (!l->left_seq) {
+				l->left_seq = e->seq;
+				l->left_ts = e->ts;
+			}
+		}
 		break;
 	case RC_EV_EXIT:
 		if (!p->ended)

@@ -99,6 +99,11 @@ struct rc_proc {
 	bool core_dumped;
 	uint64_t end_seq;
 	double end_ts;
+	/* Its exit_group (any thread's): when it chose to end, which a
+	 * capture may show well before the end itself (0: not seen). Kept
+	 * on the leader. */
+	uint64_t left_seq;
+	double left_ts;
 	uint64_t nsyscalls;
 	/* The last signal a traced process sent it with a kill-family call
 	 * (signalled_with 0: none), and that process's leader. */

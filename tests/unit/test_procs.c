@@ -1118,6 +1118,53 @@ static void fork_with_its_child_seen_is_not_guessed_again(void **state)
 	rt_release(&t);
 }
 
+/* conmon's double fork as the eBPF capture showed it: the first half
+ * called exit_group(0) before crun failed, but its end was reported just
+ * after crun's. It left crun, it did not deal with its failure: crun and
+ * its words failed. Without timestamps the order of the calls decides. */
+static void daemon_parent_left_before_the_failure(void **state)
+{
+	(void)state;
+	for (int timed = 0; timed < 2; timed++) {
+		struct rt t;
+		rt_init(&t);
+		const char *log = timed ?
+			"5338  22:27:53.090000 execve(\"/usr/bin/conmon\", [\"/usr/bin/conmon\"], 0x7f /* 9 vars */) = 0\n"
+			"5338  22:27:53.091000 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+			"child_tidptr=0x7f) = 5339\n"
+			"5339  22:27:53.091900 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+			"child_tidptr=0x7f) = 5340\n"
+			"5340  22:27:53.092093 execve(\"/usr/bin/crun\", [\"/usr/bin/crun\", \"create\"], 0x7f /* 9 vars */) = 0\n"
+			"5340  22:27:53.097296 write(2, \"setrlimit `RLIMIT_NOFILE`: Operation not permitted\\n\", 51) = 51\n"
+			"5338  22:27:53.094167 exit_group(0)     = ?\n"
+			"5340  22:27:53.097383 exit_group(1)     = ?\n"
+			"5340  22:27:53.099892 +++ exited with 1 +++\n"
+			"5338  22:27:53.099897 +++ exited with 0 +++\n"
+			"5339  22:27:53.100300 exit_group(1)     = ?\n"
+			"5339  22:27:53.100400 +++ exited with 1 +++\n" :
+			"5338  execve(\"/usr/bin/conmon\", [\"/usr/bin/conmon\"], 0x7f /* 9 vars */) = 0\n"
+			"5338  clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+			"child_tidptr=0x7f) = 5339\n"
+			"5339  clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD, "
+			"child_tidptr=0x7f) = 5340\n"
+			"5340  execve(\"/usr/bin/crun\", [\"/usr/bin/crun\", \"create\"], 0x7f /* 9 vars */) = 0\n"
+			"5338  exit_group(0)     = ?\n"
+			"5340  write(2, \"setrlimit `RLIMIT_NOFILE`: Operation not permitted\\n\", 51) = 51\n"
+			"5340  exit_group(1)     = ?\n"
+			"5340  +++ exited with 1 +++\n"
+			"5338  +++ exited with 0 +++\n"
+			"5339  exit_group(1)     = ?\n"
+			"5339  +++ exited with 1 +++\n";
+		feed_log(&t, log);
+		const struct rc_procs *m = &t.eng.procs;
+		const struct rc_proc *culprit = NULL;
+		assert_true(procs_failed(m, 5340, &culprit));
+		assert_int_equal(culprit->pid, 5340);
+		assert_true(procs_image_failed(m, 5340, procs_get(m, 5340)->image, NULL));
+		rt_release(&t);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1145,6 +1192,7 @@ int main(void)
 		cmocka_unit_test(live_child_before_its_parent),
 		cmocka_unit_test(thread_ended_before_its_clone_returned),
 		cmocka_unit_test(fork_with_its_child_seen_is_not_guessed_again),
+		cmocka_unit_test(daemon_parent_left_before_the_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
