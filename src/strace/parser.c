@@ -62,6 +62,9 @@ struct strace_parser {
 
 	struct imap live;	/* pids alive, for lines without a pid (terminal) */
 	struct imap seen;	/* pids whose events were given out */
+	/* Pids a fork-family call returned before any line of theirs: their
+	 * parent is known, and no unfinished fork is theirs to claim. */
+	struct imap returned;
 	int root_alias;		/* the pid the unprefixed first process turned out to be */
 	struct imap attached;	/* pids strace said it attached to ("Process N attached") */
 	bool root_forked;	/* the unprefixed first process made a fork-family call */
@@ -184,7 +187,14 @@ static bool is_fork(long nr)
 static void note_fork(struct strace_parser *p, const struct rc_event *e)
 {
 	if (e->kind != RC_EV_SYSCALL || !e->ret_known || e->ret <= 0 || e->ret > INT_MAX || !is_fork(e->nr) ||
-	    (e->flags & CLONE_THREAD) || imap_get(&p->seen, (int)e->ret))
+	    imap_get(&p->seen, (int)e->ret))
+		return;
+	if (p->returned.count >= LIVE_MAX) {
+		imap_release(&p->returned);
+		imap_init(&p->returned);
+	}
+	*imap_put(&p->returned, (int)e->ret) = p;
+	if (e->flags & CLONE_THREAD)
 		return;
 	if (p->nunseen == ARRAY_SIZE(p->unseen)) {
 		memmove(p->unseen, p->unseen + 1, sizeof(p->unseen) - sizeof(p->unseen[0]));
@@ -233,6 +243,13 @@ static void note_first_event(struct strace_parser *p, struct rc_event *e)
 		imap_init(&p->seen);
 	}
 	*imap_put(&p->seen, e->pid) = p;
+	/* Its fork returned before this line (postmaster's fork of the
+	 * startup process, whose first call came after the fork of the
+	 * next child had begun): that unfinished fork is the next one's. */
+	if (imap_get(&p->returned, e->pid)) {
+		imap_del(&p->returned, e->pid);
+		return;
+	}
 	bool alone;
 	struct pending *best = join_latest_fork(&p->join, e->pid, &alone);
 	struct unseen_fork u;
@@ -1009,6 +1026,7 @@ static struct strace_parser *parser_new(void)
 	join_init(&p->join);
 	imap_init(&p->live);
 	imap_init(&p->seen);
+	imap_init(&p->returned);
 	imap_init(&p->attached);
 	imap_init(&p->io_seen);
 	strbuf_init(&p->joined);
@@ -1276,6 +1294,7 @@ void strace_parser_free(struct strace_parser *p)
 	join_release(&p->join);
 	imap_release(&p->live);
 	imap_release(&p->seen);
+	imap_release(&p->returned);
 	imap_release(&p->attached);
 	imap_release(&p->io_seen);
 	arena_release(&p->arena);

@@ -1165,6 +1165,35 @@ static void daemon_parent_left_before_the_failure(void **state)
 	}
 }
 
+/* postmaster forks its children one after another, as the eBPF capture
+ * of scenario 57 showed it: the second child's first line came after its
+ * fork had returned, and after the third fork had begun. That unfinished
+ * fork is the third child's, not the second's: the third child, whose
+ * mkdir of "pg_wal/archive_status" fails, runs in its parent's directory
+ * from its first call. */
+static void child_of_a_returned_fork_claims_no_other(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	feed_log(&t,
+		 "29770 22:43:43.430000 chdir(\"/srv/pg/data\") = 0 <0.000003>\n"
+		 "29770 22:43:43.437620 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD "
+		 "<unfinished ...>\n"
+		 "29770 22:43:43.437981 <... clone resumed>, child_tidptr=0x7f968d85fd50) = 29772 <0.000361>\n"
+		 "29770 22:43:43.437999 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD "
+		 "<unfinished ...>\n"
+		 "29772 22:43:43.438311 set_robust_list(0x7f968d85fd60, 24) = 0 <0.000001>\n"
+		 "29773 22:43:43.438633 set_robust_list(0x7f968d85fd60, 24) = 0 <0.000000>\n");
+	const struct rc_proc *third = procs_get(&t.eng.procs, 29773);
+	assert_non_null(third);
+	assert_true(third->has_parent);
+	assert_int_equal(third->ppid, 29770);
+	assert_non_null(third->cwd);
+	assert_string_equal(third->cwd, "/srv/pg/data");
+	rt_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1193,6 +1222,7 @@ int main(void)
 		cmocka_unit_test(thread_ended_before_its_clone_returned),
 		cmocka_unit_test(fork_with_its_child_seen_is_not_guessed_again),
 		cmocka_unit_test(daemon_parent_left_before_the_failure),
+		cmocka_unit_test(child_of_a_returned_fork_claims_no_other),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
