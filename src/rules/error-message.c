@@ -620,6 +620,10 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 	strbuf_add(&shown, msg, MIN(strlen(msg), (size_t)EM_SUMMARY_MAX));
 	if (strlen(msg) > EM_SUMMARY_MAX)
 		strbuf_adds(&shown, "...");
+	const char *verb = level == EM_WARNING ? "warned" : "reported";
+	/* Words a failed process wrote to /dev/null still say why it failed
+	 * (`cat f 2>/dev/null`), but nobody saw them: the report says so. */
+	const char *unseen = o->discarded ? " (to /dev/null)" : "";
 	bool have_exception = tb >= 0 && at > tb && exception_line(o->text);
 	const struct rc_output *cut = cut_line(m, pk, at, tb, have_exception);
 	if (cut && tb >= 0 && !have_exception)
@@ -634,14 +638,14 @@ static void emit(struct rc_findings *out, const struct rc_procs *m, const struct
 				prog ? prog : "the program", shown.buf);
 	else if (prog && handed_over)
 		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING,
-				"'%s' %s before the process ran '%s': %s", prog,
-				level == EM_WARNING ? "warned" : "reported", procs_program(m, pk->pid), shown.buf);
+				"'%s' %s%s before the process ran '%s': %s", prog, verb, unseen,
+				procs_program(m, pk->pid), shown.buf);
 	else if (prog)
-		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "'%s' %s: %s", prog,
-				level == EM_WARNING ? "warned" : "reported", shown.buf);
+		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "'%s' %s%s: %s", prog, verb,
+				unseen, shown.buf);
 	else
-		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "the program %s: %s",
-				level == EM_WARNING ? "warned" : "reported", shown.buf);
+		f = finding_add(out, "error-message", RC_SEV_ERROR, RC_SEV_WARNING, "the program %s%s: %s", verb,
+				unseen, shown.buf);
 	if (cut && !(tb >= 0 && !have_exception)) {
 		char *sum = f->summary;
 		f->summary = NULL;

@@ -898,6 +898,33 @@ static void explained_process_among_others(void **state)
 	rt_release(&t);
 }
 
+/* `cat f 2>/dev/null; exit 1`: cat's words still say why it failed, and
+ * are its failure's consequence, but nobody saw them: the report says
+ * where they went. */
+static void words_to_dev_null_say_so(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	run_log(&t,
+		"3545  10:00:00.001000 execve(\"/usr/bin/cat\", [\"cat\", \"/srv/model.pt\"], 0x7f /* 9 vars */) = 0\n"
+		"3545  10:00:00.002000 openat(AT_FDCWD</tmp>, \"/dev/null\", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 3</dev/null>\n"
+		"3545  10:00:00.003000 dup2(3</dev/null>, 2</dev/pts/0>) = 2</dev/null>\n"
+		"3545  10:00:00.004000 openat(AT_FDCWD</tmp>, \"/srv/model.pt\", O_RDONLY) = -1 ENOENT (No such file or "
+		"directory)\n"
+		"3545  10:00:00.005000 write(2</dev/null>, \"cat: /srv/model.pt: No such file or directory\\n\", 46) = 46\n"
+		"3545  10:00:00.006000 exit_group(1)     = ?\n"
+		"3545  10:00:00.006100 +++ exited with 1 +++\n", false);
+	assert_shape(&t);
+	assert_int_equal(causes(&t), 1);
+	assert_string_equal(t.out.v[0]->rule, "missing-file");
+	const struct rc_finding *w = rt_find(&t, "error-message");
+	assert_non_null(w);
+	assert_ptr_equal(w->cause, t.out.v[0]);
+	assert_true(contains(w->summary, "'cat' reported (to /dev/null): cat: /srv/model.pt"));
+	rt_release(&t);
+}
+
 /* The same process, had its words named nothing: they go under its last
  * failure (a guess among its failures), and its other failures stay
  * causes of their own. */
@@ -1178,6 +1205,7 @@ int main(void)
 		cmocka_unit_test(exit_follows_the_last_program),
 		cmocka_unit_test(runtime_failure_settles_the_rest),
 		cmocka_unit_test(explained_process_among_others),
+		cmocka_unit_test(words_to_dev_null_say_so),
 		cmocka_unit_test(vague_words_settle_nothing),
 		cmocka_unit_test(handled_check_is_a_note),
 		cmocka_unit_test(runtime_words_are_the_cause),
