@@ -24,11 +24,13 @@ static bool left_after(const struct rc_proc *a, const struct rc_proc *p)
 }
 
 /* P's failure was survived by an ancestor: one that exited 0 after P
- * ended, or, when BY_IMAGE, whose program image that started P's line
- * went on to exec another program. One that exited 0 before P ended had
- * left it, not dealt with it: the first half of a daemon's double fork
- * (conmon, which then runs the container's runtime), a shell that put
- * it in the background. */
+ * ended, and after its own child on the line to P ended, or, when
+ * BY_IMAGE, whose program image that started P's line went on to exec
+ * another program. One that exited 0 before P ended, or while its child
+ * on that line still ran, had left it, not dealt with it: the first half
+ * of a daemon's double fork (conmon, which then runs the container's
+ * runtime; under load its fork returned only after crun had failed), a
+ * shell that put it in the background. */
 static bool handled_above(const struct rc_procs *m, const struct rc_proc *p, bool by_image)
 {
 	const struct rc_proc *l = p ? procs_leader(m, p->pid) : NULL;
@@ -36,8 +38,12 @@ static bool handled_above(const struct rc_procs *m, const struct rc_proc *p, boo
 
 	for (int depth = 0; l && l->has_parent && l->ppid != l->pid && depth < MAX_DEPTH; depth++) {
 		unsigned img = l->parent_image;
+		const struct rc_proc *below = l;
 		l = procs_leader(m, l->ppid);
-		if ((procs_succeeded(l) && (!failed || left_after(l, failed))) || (by_image && l && img < l->image))
+		if (!l)
+			break;
+		bool waited = !failed || (left_after(l, failed) && below->ended && left_after(l, below));
+		if ((procs_succeeded(l) && waited) || (by_image && img < l->image))
 			return true;
 	}
 	return false;
