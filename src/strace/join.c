@@ -168,9 +168,9 @@ bool join_is_thread_fork(const struct pending *pd)
 	       memmem(pd->text.buf + pd->body, pd->text.len - pd->body, "CLONE_THREAD", 12) != NULL;
 }
 
-struct pending *join_latest_fork(const struct join *p, int pid, bool *alone)
+struct pending *join_latest_fork(const struct join *p, int pid, bool thread, bool *alone)
 {
-	struct pending *best = NULL;
+	struct pending *best = NULL, *best_thread = NULL;
 	size_t n = 0;
 
 	for (size_t i = 0; p->pending.count && i <= p->pending.mask; i++) {
@@ -183,9 +183,11 @@ struct pending *join_latest_fork(const struct join *p, int pid, bool *alone)
 		n++;
 		if (!best || pd->order > best->order)
 			best = pd;
+		if (thread && join_is_thread_fork(pd) && (!best_thread || pd->order > best_thread->order))
+			best_thread = pd;
 	}
 	*alone = n == 1;
-	return best;
+	return best_thread ? best_thread : best;
 }
 
 struct pending *join_flush_next(struct join *p)

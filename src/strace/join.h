@@ -63,8 +63,10 @@ bool join_is_fork(const struct pending *pd);
 /* PD's fork makes a thread (CLONE_THREAD among its flags). */
 bool join_is_thread_fork(const struct pending *pd);
 /* The latest fork-family call waiting in a pid other than PID whose child
- * has not been seen (claimed), or NULL; *ALONE: it is the only one. */
-struct pending *join_latest_fork(const struct join *j, int pid, bool *alone);
+ * has not been seen (claimed), or NULL; with THREAD (the child is known to
+ * be a thread), the latest that makes one, if any does. *ALONE: it is
+ * the only fork waiting. */
+struct pending *join_latest_fork(const struct join *j, int pid, bool thread, bool *alone);
 /* At the end of the input: the calls never resumed, oldest first, one a
  * call (each stays valid until it is dropped); NULL after the last. */
 struct pending *join_flush_next(struct join *j);

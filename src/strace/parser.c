@@ -75,6 +75,15 @@ struct strace_parser {
 		int parent, child;
 	} unseen[8];
 	size_t nunseen;
+	/* Forks that ended without a return ("<... clone3 resumed>) = ?": the
+	 * process died inside the call), latest last, with the event after
+	 * which each ended: the child may still show up, just after. */
+	struct unreturned_fork {
+		int parent;
+		bool thread;
+		uint64_t seq;
+	} unreturned[8];
+	size_t nunreturned;
 	int attached_root;	/* strace -p N: the unprefixed lines are N's (line_pid) */
 	bool defer;		/* argument facts are left to the pump's finish */
 	/* While DEFER: the call of the event being made whose argument
@@ -184,8 +193,28 @@ static bool is_fork(long nr)
 
 /* A fork that returned a pid no line has shown, kept for the child's
  * first line (a pid namespace's child, named otherwise by strace). */
+/* E's fork makes a thread. Its argument facts may be left for the rules'
+ * thread (strace_parser_pump), so its text is read as well. */
+static bool fork_makes_thread(const struct rc_event *e)
+{
+	return (e->flags & CLONE_THREAD) || (e->line && memmem(e->line, e->line_len, "CLONE_THREAD", 12));
+}
+
+/* Events after a fork that never returned within which a new pid is taken
+ * for its child: its process was dying, and so is the child. */
+#define UNRETURNED_WINDOW 256
+
 static void note_fork(struct strace_parser *p, const struct rc_event *e)
 {
+	if (e->kind == RC_EV_SYSCALL && is_fork(e->nr) && !e->ret_known) {
+		if (p->nunreturned == ARRAY_SIZE(p->unreturned)) {
+			memmove(p->unreturned, p->unreturned + 1, sizeof(p->unreturned) - sizeof(p->unreturned[0]));
+			p->nunreturned--;
+		}
+		p->unreturned[p->nunreturned++] =
+			(struct unreturned_fork){ e->pid, fork_makes_thread(e), p->seq };
+		return;
+	}
 	if (e->kind != RC_EV_SYSCALL || !e->ret_known || e->ret <= 0 || e->ret > INT_MAX || !is_fork(e->nr) ||
 	    imap_get(&p->seen, (int)e->ret))
 		return;
@@ -194,7 +223,7 @@ static void note_fork(struct strace_parser *p, const struct rc_event *e)
 		imap_init(&p->returned);
 	}
 	*imap_put(&p->returned, (int)e->ret) = p;
-	if (e->flags & CLONE_THREAD)
+	if (fork_makes_thread(e))
 		return;
 	if (p->nunseen == ARRAY_SIZE(p->unseen)) {
 		memmove(p->unseen, p->unseen + 1, sizeof(p->unseen) - sizeof(p->unseen[0]));
@@ -220,6 +249,21 @@ static bool namespace_child(struct strace_parser *p, int pid, struct unseen_fork
 		*out = p->unseen[i];
 		memmove(p->unseen + i, p->unseen + i + 1, (n - i - 1) * sizeof(p->unseen[0]));
 		p->nunseen--;
+		return true;
+	}
+	return false;
+}
+
+/* The latest fork that never returned, ended at most UNRETURNED_WINDOW
+ * events ago by another process than PID: PID is its child. */
+static bool unreturned_child(struct strace_parser *p, int pid, struct unreturned_fork *out)
+{
+	for (size_t i = p->nunreturned; i-- > 0;) {
+		if (p->unreturned[i].parent == pid || p->seq - p->unreturned[i].seq > UNRETURNED_WINDOW)
+			continue;
+		*out = p->unreturned[i];
+		memmove(p->unreturned + i, p->unreturned + i + 1, (p->nunreturned - i - 1) * sizeof(p->unreturned[0]));
+		p->nunreturned--;
 		return true;
 	}
 	return false;
@@ -251,13 +295,26 @@ static void note_first_event(struct strace_parser *p, struct rc_event *e)
 		return;
 	}
 	bool alone;
-	struct pending *best = join_latest_fork(&p->join, e->pid, &alone);
+	/* A new thread registers its rseq area first (glibc's start_thread);
+	 * a forked child inherits its parent's, and never does: with a
+	 * thread's clone and a fork both waiting (podman's clone3 and
+	 * conmon's fork of crun), the first call tells whose child it is. */
+	bool thread = e->kind == RC_EV_SYSCALL && e->nr == SYS_rseq;
+	struct pending *best = join_latest_fork(&p->join, e->pid, thread, &alone);
 	struct unseen_fork u;
+	struct unreturned_fork r;
 	if (best) {
 		best->claimed = true;
 		e->forked_by = best->pid;
 		e->forked_sure = alone;
 		e->forked_thread = join_is_thread_fork(best);
+	} else if (e->pid > 0 && unreturned_child(p, e->pid, &r)) {
+		/* Its parent ended inside the fork, just before: podman's
+		 * thread in clone3 when exit_group came, whose new thread
+		 * showed only its "+++ exited with 125 +++". */
+		e->forked_by = r.parent;
+		e->forked_sure = true;
+		e->forked_thread = r.thread;
 	} else if (e->pid > 0 && namespace_child(p, e->pid, &u)) {
 		e->forked_by = u.parent;
 		e->forked_as = u.child;

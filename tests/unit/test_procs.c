@@ -1062,6 +1062,42 @@ static void thread_ended_before_its_clone_returned(void **state)
 	rt_release(&t);
 }
 
+/* The same, when the clone ended ("= ?") before the new thread showed
+ * anything but its end: podman's cleanup, whose thread 26897 showed only
+ * "+++ exited with 125 +++", after its parent thread's clone3 resumed. */
+static void thread_shown_only_by_its_end(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	feed_log(&t,
+		 "26886 23:31:45.170000 execve(\"/usr/bin/podman\", [\"/usr/bin/podman\", \"container\", \"cleanup\"], "
+		 "0x7f /* 9 vars */) = 0 <0.000200>\n"
+		 "26886 23:31:45.173570 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f3bbd7fa990, "
+		 "parent_tid=0x7f3bbd7fa990, exit_signal=0, stack=0x7f3bbcffa000, stack_size=0x7ffe40, "
+		 "tls=0x7f3bbd7fa6c0} => {parent_tid=[26893]}, 88) = 26893 <0.000160>\n"
+		 "26893 23:31:45.208311 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f3bb7ffe990, "
+		 "parent_tid=0x7f3bb7ffe990, exit_signal=0, stack=0x7f3bb77fe000, stack_size=0x7ffe40, "
+		 "tls=0x7f3bb7ffe6c0} <unfinished ...>\n"
+		 "26886 23:31:45.210355 exit_group(125)   = ?\n"
+		 "26893 23:31:45.210482 <... clone3 resumed>) = ?\n"
+		 "26893 23:31:45.210482 +++ exited with 125 +++\n"
+		 "26897 23:31:45.210543 +++ exited with 125 +++\n"
+		 "26886 23:31:45.211553 +++ exited with 125 +++\n");
+	const struct rc_proc *th = procs_get(&t.eng.procs, 26897);
+	assert_non_null(th);
+	assert_true(th->is_thread);
+	assert_int_equal(th->leader, 26886);
+	rt_finish(&t);
+	/* Its end is its process's: one nonzero-exit, of 26886. */
+	for (size_t i = 0; i < t.out.count; i++)
+		if (strcmp(t.out.v[i]->rule, "nonzero-exit") == 0)
+			assert_int_equal(t.out.v[i]->pid, 26886);
+	rt_release(&t);
+}
+
 /* Two forks unfinished when a new pid shows up: a thread's clone3 whose
  * child has shown up already, and podman's vfork of conmon (the eBPF log
  * of scenario 68). The new pid is the vfork's child: a fork has one
@@ -1115,6 +1151,41 @@ static void fork_with_its_child_seen_is_not_guessed_again(void **state)
 	assert_non_null(f);
 	assert_int_equal(f->pid, 14430);
 	assert_int_equal(f->also.n, 0);
+	rt_release(&t);
+}
+
+/* The other order, from scenario 73 under eBPF: podman's thread clone3
+ * began first, conmon's fork of crun after it, and the thread showed up
+ * first. The latest fork was conmon's; the thread's first call, rseq,
+ * says it is the clone3's child, and crun is conmon's. */
+static void thread_child_known_by_its_first_call(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+	feed_log(&t,
+		 "18580 23:30:06.700000 execve(\"/usr/bin/podman\", [\"podman\", \"run\"], 0x7f /* 9 vars */) = 0\n"
+		 "18580 23:30:06.700100 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f8d6bfff990, "
+		 "parent_tid=0x7f8d6bfff990, exit_signal=0, stack=0x7f8d6b7ff000, stack_size=0x7ffe40, "
+		 "tls=0x7f8d6bfff6c0} => {parent_tid=[18582]}, 88) = 18582 <0.000090>\n"
+		 "18591 23:30:06.740000 execve(\"/usr/bin/conmon\", [\"/usr/bin/conmon\"], 0x7f /* 9 vars */) = 0\n"
+		 "18582 23:30:06.751275 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|"
+		 "CLONE_SYSVSEM|CLONE_SETTLS|CLONE_PARENT_SETTID|CLONE_CHILD_CLEARTID, child_tid=0x7f8d6b7fe990, "
+		 "parent_tid=0x7f8d6b7fe990, exit_signal=0, stack=0x7f8d6affe000, stack_size=0x7ffe40, "
+		 "tls=0x7f8d6b7fe6c0} <unfinished ...>\n"
+		 "18591 23:30:06.751616 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD "
+		 "<unfinished ...>\n"
+		 "18592 23:30:06.751791 rseq(0x7f8d6b7fefe0, 0x20, 0, 0x53053053) = 0 <0.000001>\n"
+		 "18593 23:30:06.751816 set_robust_list(0x7fdd703d9ee0, 24) = 0 <0.000000>\n");
+	const struct rc_procs *m = &t.eng.procs;
+	const struct rc_proc *th = procs_get(m, 18592), *crun = procs_get(m, 18593);
+	assert_non_null(th);
+	assert_true(th->is_thread);
+	assert_int_equal(th->leader, 18580);
+	assert_non_null(crun);
+	assert_false(crun->is_thread);
+	assert_int_equal(crun->ppid, 18591);
 	rt_release(&t);
 }
 
@@ -1240,7 +1311,9 @@ int main(void)
 		cmocka_unit_test(fds_learnt_at_attach),
 		cmocka_unit_test(live_child_before_its_parent),
 		cmocka_unit_test(thread_ended_before_its_clone_returned),
+		cmocka_unit_test(thread_shown_only_by_its_end),
 		cmocka_unit_test(fork_with_its_child_seen_is_not_guessed_again),
+		cmocka_unit_test(thread_child_known_by_its_first_call),
 		cmocka_unit_test(daemon_parent_left_before_the_failure),
 		cmocka_unit_test(child_of_a_returned_fork_claims_no_other),
 	};
