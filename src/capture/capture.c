@@ -492,6 +492,13 @@ void capture_thread_born(struct capture *c, struct tracee *parent, struct tracee
 	if (parent) {
 		thread_of(child)->forked_by = parent->tgid;
 		thread_of(child)->parent_forked_by = thread_of(parent)->forked_by;
+	} else if (child->tgid > 0 && child->tgid != child->tid) {
+		/* A thread whose creator's clone is not known yet (ptrace
+		 * showed its first stop before the clone's event), or one
+		 * found running: its process's from its first call, not a
+		 * process of its own (podman's cleanup thread that wrote its
+		 * words and exited 125). */
+		thread_of(child)->forked_by = child->tgid;
 	}
 	if (!parent && c->o.adopt && c->o.on_event) {
 		capture_found(c, child->tid, child->tgid);
