@@ -674,15 +674,7 @@ static void link_loops(struct links *l)
 	}
 }
 
-/* A process whose last words report another process's failure (a
- * runtime's, a child's) failed of that failure: a wrapper, a manager, a
- * runtime's front end. What it met on its own way and named nowhere, it
- * did without, and is judged as a run that went on judges it: podman
- * says crun's raise of a limit was refused; the optional files it looked
- * for first (hooks.d, podman-machine) were not why it failed. A process
- * whose words are about a failure of its own settles nothing: its other
- * failures may be causes as well (a model missing, then its download
- * timing out). */
+/* A process whose failure its last words explain (settle_explained). */
 struct explained {
 	int leader;
 	uint64_t seq;		/* of its last words */
@@ -737,6 +729,15 @@ static bool settled(const struct links *l, const struct rc_finding *f, const str
 	return any;
 }
 
+/* A process whose last words report another process's failure (a
+ * runtime's, a child's) failed of that failure: a wrapper, a manager, a
+ * runtime's front end. What it met on its own way and named nowhere, it
+ * did without, and is judged as a run that went on judges it: podman
+ * says crun's raise of a limit was refused; the optional files it looked
+ * for first (hooks.d, podman-machine) were not why it failed. A process
+ * whose words are about a failure of its own settles nothing: its other
+ * failures may be causes as well (a model missing, then its download
+ * timing out). */
 static void settle_explained(struct links *l)
 {
 	struct explained *x = xcalloc(l->n, sizeof(*x));

@@ -191,8 +191,6 @@ static bool is_fork(long nr)
 	return nr == SYS_clone || nr == SYS_clone3 || nr == SYS_fork || nr == SYS_vfork;
 }
 
-/* A fork that returned a pid no line has shown, kept for the child's
- * first line (a pid namespace's child, named otherwise by strace). */
 /* E's fork makes a thread. Its argument facts may be left for the rules'
  * thread (strace_parser_pump), so its text is read as well. */
 static bool fork_makes_thread(const struct rc_event *e)
@@ -204,6 +202,10 @@ static bool fork_makes_thread(const struct rc_event *e)
  * for its child: its process was dying, and so is the child. */
 #define UNRETURNED_WINDOW 256
 
+/* A fork that never returned, kept for a new pid just after it; one that
+ * returned a pid no line has shown, kept so that the pid claims no other
+ * fork, and, a process's, for the child's first line (a pid namespace's
+ * child, named otherwise by strace). */
 static void note_fork(struct strace_parser *p, const struct rc_event *e)
 {
 	if (e->kind == RC_EV_SYSCALL && is_fork(e->nr) && !e->ret_known) {
