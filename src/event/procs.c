@@ -51,6 +51,29 @@ static const char *path_join(struct strbuf *sb, const char *base, const char *pa
 	return strbuf_str(sb);
 }
 
+/* CHILD, a process (not a thread) PARENT's fork took early (E's first
+ * event): kept among the early children a fork's return may name, and,
+ * named by its pid in a pid namespace, its number there. */
+static void early_process(struct rc_procs *m, struct rc_proc *child, const struct rc_proc *parent,
+			  const struct rc_event *e)
+{
+	if (m->nearly == RC_PROCS_EARLY) {
+		memmove(m->early, m->early + 1, sizeof(m->early) - sizeof(m->early[0]));
+		m->nearly--;
+	}
+	m->early[m->nearly++] = e->pid;
+	/* The fork named it by its pid in a pid namespace: that number,
+	 * taken for a process of its own at the fork's return, was this one. */
+	struct rc_proc *alias = e->forked_as > 0 ? procs_get(m, e->forked_as) : NULL;
+	if (e->forked_as > 0 && e->forked_as != e->pid) {
+		child->ns_pid = e->ns_pid > 0 ? e->ns_pid : e->forked_as;
+		child->forked_early = false;
+	}
+	if (alias && alias->has_parent && alias->ppid == parent->leader && !alias->nsyscalls && !alias->ended &&
+	    !alias->is_thread && e->forked_as != m->root)
+		proc_forget(m, e->forked_as);
+}
+
 void procs_resolve(struct rc_procs *m, struct rc_event *e)
 {
 	/* What a live capture read of the thread when its call failed is
@@ -94,24 +117,8 @@ void procs_resolve(struct rc_procs *m, struct rc_event *e)
 			proc_inherit(m, child, parent, e->forked_thread, e->forked_thread);
 			child->forked_early = true;
 			child->forked_sure = e->forked_sure;
-			if (!e->forked_thread) {
-				if (m->nearly == RC_PROCS_EARLY) {
-					memmove(m->early, m->early + 1, sizeof(m->early) - sizeof(m->early[0]));
-					m->nearly--;
-				}
-				m->early[m->nearly++] = e->pid;
-				/* The fork named it by its pid in a pid namespace: that
-				 * number, taken for a process of its own at the fork's
-				 * return, was this one. */
-				struct rc_proc *alias = e->forked_as > 0 ? procs_get(m, e->forked_as) : NULL;
-				if (e->forked_as > 0 && e->forked_as != e->pid) {
-					child->ns_pid = e->ns_pid > 0 ? e->ns_pid : e->forked_as;
-					child->forked_early = false;
-				}
-				if (alias && alias->has_parent && alias->ppid == parent->leader && !alias->nsyscalls &&
-				    !alias->ended && !alias->is_thread && e->forked_as != m->root)
-					proc_forget(m, e->forked_as);
-			}
+			if (!e->forked_thread)
+				early_process(m, child, parent, e);
 		}
 	}
 	if (e->ns_pid > 0) {

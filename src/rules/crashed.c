@@ -307,7 +307,9 @@ static void note_waits(struct thread *t, const struct rc_event *e)
 		t->poll_at = t->ncalls;
 }
 
-static void record_kill(struct state *s, const struct thread *t, const struct rc_event *e,
+/* Keep E, a kill-family call of thread T, among the latest kills: the
+ * record kept. */
+static const struct kill_rec *record_kill(struct state *s, const struct thread *t, const struct rc_event *e,
 			const struct rc_ctx *ctx)
 {
 	struct kill_rec *k;
@@ -330,6 +332,7 @@ static void record_kill(struct state *s, const struct thread *t, const struct rc
 		k->why = WHY_TIMER;
 	else if (t->poll_at && t->ncalls - t->poll_at <= REASON_WINDOW)
 		k->why = WHY_WAITED;
+	return k;
 }
 
 /* K sent its signal to process VICTIM: by its pid (a thread's tid counts
@@ -463,8 +466,7 @@ static void on_event(void *p, const struct rc_event *e, const struct rc_ctx *ctx
 		t->ncalls++;
 		note_waits(t, e);
 		if (e->has_kill_target && e->signo > 0 && !e->err) {
-			record_kill(s, t, e, ctx);
-			kill_returned_late(s, &s->kills[(s->kills_head + s->nkills - 1) % MAX_KILLS], ctx);
+			kill_returned_late(s, record_kill(s, t, e, ctx), ctx);
 		}
 	}
 	/* What the process gained, for a SIGKILL the OOM killer may have sent. */

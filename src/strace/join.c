@@ -162,10 +162,14 @@ bool join_is_fork(const struct pending *pd)
 	return is_fork_call(pd->text.buf + pd->body, pd->text.len - pd->body);
 }
 
+bool join_text_makes_thread(const char *s, size_t n)
+{
+	return s && memmem(s, n, "CLONE_THREAD", 12) != NULL;
+}
+
 bool join_is_thread_fork(const struct pending *pd)
 {
-	return join_is_fork(pd) &&
-	       memmem(pd->text.buf + pd->body, pd->text.len - pd->body, "CLONE_THREAD", 12) != NULL;
+	return join_is_fork(pd) && join_text_makes_thread(pd->text.buf + pd->body, pd->text.len - pd->body);
 }
 
 struct pending *join_latest_fork(const struct join *p, int pid, bool thread, bool *alone)

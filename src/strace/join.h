@@ -60,7 +60,11 @@ struct pending *join_oldest(struct join *j);
 void join_move(struct join *j, struct pending *pd, int pid);
 /* Whether PD is a fork-family call (clone, clone3, fork, vfork). */
 bool join_is_fork(const struct pending *pd);
-/* PD's fork makes a thread (CLONE_THREAD among its flags). */
+/* The text of a fork-family call (N bytes at S) makes a thread:
+ * CLONE_THREAD among its flags, read from the text since its argument
+ * facts may be left for the rules' thread (strace_parser_pump). */
+bool join_text_makes_thread(const char *s, size_t n);
+/* PD's fork makes a thread. */
 bool join_is_thread_fork(const struct pending *pd);
 /* The latest fork-family call waiting in a pid other than PID whose child
  * has not been seen (claimed), or NULL; with THREAD (the child is known to

@@ -191,11 +191,10 @@ static bool is_fork(long nr)
 	return nr == SYS_clone || nr == SYS_clone3 || nr == SYS_fork || nr == SYS_vfork;
 }
 
-/* E's fork makes a thread. Its argument facts may be left for the rules'
- * thread (strace_parser_pump), so its text is read as well. */
+/* E's fork makes a thread. */
 static bool fork_makes_thread(const struct rc_event *e)
 {
-	return (e->flags & CLONE_THREAD) || (e->line && memmem(e->line, e->line_len, "CLONE_THREAD", 12));
+	return (e->flags & CLONE_THREAD) || join_text_makes_thread(e->line, e->line_len);
 }
 
 /* Events after a fork that never returned within which a new pid is taken
