@@ -310,7 +310,7 @@ static void note_waits(struct thread *t, const struct rc_event *e)
 /* Keep E, a kill-family call of thread T, among the latest kills: the
  * record kept. */
 static const struct kill_rec *record_kill(struct state *s, const struct thread *t, const struct rc_event *e,
-			const struct rc_ctx *ctx)
+					  const struct rc_ctx *ctx)
 {
 	struct kill_rec *k;
 
