@@ -493,6 +493,16 @@ bool session_follow_now(struct session_tick *tick, pid_t pid)
 	return r == 0;
 }
 
+void session_calls_seen(struct session_tick *tick, uint64_t *calls, uint64_t *starts)
+{
+	bpf_capture_counts(tick->bc, calls, starts);
+}
+
+int session_record_calls(struct session_tick *tick, bool on, struct strbuf *err)
+{
+	return bpf_capture_record_calls(tick->bc, on, err);
+}
+
 /* -2 when the capture could not be loaded (nothing was started). */
 static int session_ebpf(const struct session_opts *o, struct session_result *res, struct capture *c,
 			struct strbuf *err)
@@ -515,6 +525,7 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		.cgroup_only = o->cgroup_only,
 		.quiet = o->quiet,
 		.quiet_repeats = o->quiet && o->quiet_repeats,
+		.pausable = o->pausable,
 	};
 	struct bpf_capture *bc;
 	struct spawn sp = { .errfd = -1 };
@@ -694,6 +705,20 @@ bool session_follow_now(struct session_tick *tick, pid_t pid)
 	(void)tick;
 	(void)pid;
 	return false;
+}
+
+void session_calls_seen(struct session_tick *tick, uint64_t *calls, uint64_t *starts)
+{
+	(void)tick;
+	*calls = *starts = 0;
+}
+
+int session_record_calls(struct session_tick *tick, bool on, struct strbuf *err)
+{
+	(void)tick;
+	(void)on;
+	strbuf_adds(err, "this rootcause was built without the eBPF capture");
+	return -1;
 }
 
 static int session_ebpf(const struct session_opts *o, struct session_result *res, struct capture *c,

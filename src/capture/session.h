@@ -95,6 +95,9 @@ struct session_opts {
 	 * (the cgroup's next program is followed from its exec), until a
 	 * signal ends it; PID may be 0 then (an empty cgroup). */
 	bool keep_on;
+	/* eBPF, watch: the calls' record may be paused and taken up again
+	 * (session_record_calls). */
+	bool pausable;
 	/* eBPF: called in the reader's thread between two reads (every
 	 * POLL_MS at least), with what may be asked of the session then
 	 * (session_blocked_now); NULL: not called. */
@@ -112,6 +115,15 @@ bool session_blocked_now(struct session_tick *tick, pid_t tgid, pid_t tid, doubl
  * followed from now, as attach follows them (on_event told of them as
  * found). False when it was followed already, or is gone. */
 bool session_follow_now(struct session_tick *tick, pid_t pid);
+/* In on_tick, with PAUSABLE: the followed processes' calls seen at their
+ * end so far, and the processes started (forked or exec'd; the kernel's
+ * counts, into CALLS and STARTS); and ON false stops recording their calls, which then cost
+ * them nothing, ON true records them again (bpf.h's
+ * bpf_capture_record_calls). Processes are still followed while calls
+ * are not recorded: their forks, exits and signals. Returns 0, or -1
+ * with ERR set. */
+void session_calls_seen(struct session_tick *tick, uint64_t *calls, uint64_t *starts);
+int session_record_calls(struct session_tick *tick, bool on, struct strbuf *err);
 
 struct session_result {
 	int child_status;	/* the command's wait status; -1 unknown */

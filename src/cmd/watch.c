@@ -25,6 +25,7 @@
 #include "lookup/cgroups.h"
 #include "util/json.h"
 #include "watch/journal.h"
+#include "watch/budget.h"
 #include "watch/recorder.h"
 #include "watch/stall.h"
 #include "where/where.h"
@@ -55,6 +56,12 @@ static const char watch_usage[] =
 	"also one JSON object per line on standard output (or -o FILE, appended),\n"
 	"for a fleet's log shipper.\n"
 	"\n"
+	"While its calls are recorded, every call on the machine costs more (the\n"
+	"kernel's slower path, and watch's program). So above --max-call-rate calls\n"
+	"a second, sustained, watch stops recording the calls, and records them\n"
+	"again when a process of the service starts or ends, or for a look each\n"
+	"minute; an incident whose window lacks calls says so.\n"
+	"\n"
 	"watch needs the eBPF capture (root, or CAP_BPF with CAP_PERFMON). It never\n"
 	"stops the service: no ptrace, so if watch is killed, even with SIGKILL,\n"
 	"the service runs on as before.\n"
@@ -76,6 +83,9 @@ static const char watch_usage[] =
 	"  --keep-free SIZE     store nothing new while the disk has less than SIZE\n"
 	"                       free (default 1G)\n"
 	"  --duration S         stop after S seconds (default: on Ctrl-C or SIGTERM)\n"
+	"  --max-call-rate N    above N calls a second, sustained, record no calls\n"
+	"                       until a process starts or ends: only exits, signals\n"
+	"                       and stalls (default 100000; 0: always record)\n"
 	"  --all-calls          hand every call to the windows, as attach does (by\n"
 	"                       default the reads, writes, polls, futex calls, accepts\n"
 	"                       and closes that ran through, and a thread's opens and\n"
@@ -94,7 +104,7 @@ static const char watch_usage[] =
 
 enum {
 	OPT_CGROUP = 0x200, OPT_UNIT, OPT_STALL, OPT_ON, OPT_WINDOW, OPT_WINDOW_SIZE, OPT_DIR, OPT_KEEP,
-	OPT_MAX_AGE, OPT_MAX_SIZE, OPT_KEEP_FREE, OPT_DURATION, OPT_ALL_CALLS,
+	OPT_MAX_AGE, OPT_MAX_SIZE, OPT_KEEP_FREE, OPT_DURATION, OPT_ALL_CALLS, OPT_MAX_CALL_RATE,
 };
 
 /* The most processes a cgroup's watch takes at its start. */
@@ -149,6 +159,8 @@ struct watcher {
 	uint64_t incidents;
 	uint64_t unsettled;	/* failed exits past PENDING_MAX, not told */
 	const char *hello;	/* said at the first tick; NULL once said */
+	struct budget budget;	/* --max-call-rate */
+	bool said_pause;
 };
 
 static double clock_s(clockid_t id)
@@ -375,7 +387,12 @@ static void incident(struct watcher *w, const char *kind, uint64_t rules, const 
 		event_copy_free(c);
 	}
 	rep.events += nblocked;
-	struct capture_counts holes = { .window = recorder_holes(w->rec, root) };
+	double mono = clock_s(CLOCK_MONOTONIC);
+	struct capture_counts holes = {
+		.window = recorder_holes(w->rec, root),
+		.unrecorded = budget_unrecorded(&w->budget, mono - w->window, mono),
+		.max_call_rate = w->budget.max_rate,
+	};
 	diagnose_losses(&dg, &holes);
 	if (!w->where)
 		diagnose_no_stacks(&dg, "--no-stacks");
@@ -440,6 +457,8 @@ static void on_event(void *user, struct rc_event *e)
 	w->events_since_on++;
 	if (e->kind != RC_EV_EXIT || e->pid != tgid)
 		return;
+	/* What follows an end (a restart) is recorded whole. */
+	budget_wake(&w->budget);
 	if (w->where)
 		where_forget(w->where, tgid);
 	bool failed = e->exited ? e->exit_code != 0 : !clean_signal(e->signo);
@@ -604,6 +623,34 @@ static void check_rules(struct watcher *w)
 	hmap_release(&roots, NULL);
 }
 
+/* --max-call-rate: the calls' record paused, or taken up again, as the
+ * budget says (watch/budget.h). */
+static void pace_calls(struct watcher *w, struct session_tick *tick, double now)
+{
+	uint64_t calls, starts;
+
+	if (w->budget.max_rate <= 0)
+		return;
+	session_calls_seen(tick, &calls, &starts);
+	enum budget_do what = budget_tick(&w->budget, now, calls, starts);
+	if (what == BUDGET_KEEP)
+		return;
+	struct strbuf err = STRBUF_INIT;
+	bool ok = session_record_calls(tick, what == BUDGET_RESUME, &err) == 0;
+	budget_done(&w->budget, what, now, ok);
+	if (!ok)
+		error_msg("%s", err.buf);
+	else if (what == BUDGET_PAUSE && !w->said_pause) {
+		/* Said once: a crash loop above the rate would say it at
+		 * each restart. The summary counts them. */
+		fprintf(stderr, "rootcause: the watched processes make %.0f calls a second, above "
+			"--max-call-rate %.0f: their calls are not recorded until one of them starts or ends "
+			"(exits, signals and stalls still are)\n", w->budget.rate, w->budget.max_rate);
+		w->said_pause = true;
+	}
+	strbuf_release(&err);
+}
+
 static void on_tick(void *user, struct session_tick *tick)
 {
 	struct watcher *w = user;
@@ -617,6 +664,7 @@ static void on_tick(void *user, struct session_tick *tick)
 		systemd_notify("READY=1");
 	}
 	flush_pending(w, now, false);
+	pace_calls(w, tick, now);
 	if (now >= w->next_look) {
 		look_for_stalls(w, tick, now);
 		w->next_look = now + LOOK_EVERY_S;
@@ -763,6 +811,7 @@ int cmd_watch(int argc, char **argv)
 		{ "keep-free", required_argument, NULL, OPT_KEEP_FREE },
 		{ "duration", required_argument, NULL, OPT_DURATION },
 		{ "all-calls", no_argument, NULL, OPT_ALL_CALLS },
+		{ "max-call-rate", required_argument, NULL, OPT_MAX_CALL_RATE },
 		{ "ring-size", required_argument, NULL, OPT_RING_SIZE },
 		{ "no-stacks", no_argument, NULL, OPT_NO_STACKS },
 		{ NULL, 0, NULL, 0 },
@@ -770,7 +819,7 @@ int cmd_watch(int argc, char **argv)
 	struct report_opts ro;
 	struct backend_opts bk = BACKEND_OPTS_INIT;
 	const char *cgroup = NULL, *unit = NULL, *dir_opt = NULL;
-	double stall = 5, window = 30, duration = 0;
+	double stall = 5, window = 30, duration = 0, max_call_rate = 100000;
 	uint64_t window_bytes = 32ULL << 20, on = 0, v;
 	struct store_config given;
 	bool set[4] = { false }, all_calls = false;
@@ -796,6 +845,16 @@ int cmd_watch(int argc, char **argv)
 		case OPT_ALL_CALLS:
 			all_calls = true;
 			continue;
+		case OPT_MAX_CALL_RATE: {
+			char *end;
+			errno = 0;
+			max_call_rate = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(max_call_rate >= 0) || max_call_rate > 1e12) {
+				error_msg("invalid rate '%s' (calls a second; 0: always record)", optarg);
+				return RC_EXIT_USAGE;
+			}
+			continue;
+		}
 		case OPT_STALL:
 		case OPT_WINDOW:
 		case OPT_DURATION:
@@ -885,6 +944,7 @@ int cmd_watch(int argc, char **argv)
 	struct watcher w = {
 		.window = window, .on = on, .cgroup = npids ? NULL : cg.name, .cg = npids ? NULL : &cg,
 	};
+	budget_init(&w.budget, max_call_rate);
 	struct strbuf dir = STRBUF_INIT, pat = STRBUF_INIT;
 	if (dir_opt)
 		strbuf_adds(&dir, dir_opt);
@@ -946,6 +1006,7 @@ int cmd_watch(int argc, char **argv)
 		.duration = duration,
 		.follow = true,
 		.keep_on = !npids,
+		.pausable = max_call_rate > 0,
 		.quiet = !all_calls,
 		/* A rule the user named that counts repeats sees them all. */
 		.quiet_repeats = !(on && (on_rule(on, "repeated-open") || on_rule(on, "small-io"))),
@@ -989,6 +1050,11 @@ int cmd_watch(int argc, char **argv)
 			fprintf(stderr, " and %llu quiet calls counted", (unsigned long long)res.quiet_calls);
 		if (st.dropped)
 			fprintf(stderr, ", %llu dropped from windows", (unsigned long long)st.dropped);
+		double mono = clock_s(CLOCK_MONOTONIC);
+		double unrecorded = budget_unrecorded(&w.budget, mono - res.seconds, mono);
+		if (w.budget.pauses)
+			fprintf(stderr, ", calls not recorded for %.0f s (%llu time%s above --max-call-rate)", unrecorded,
+				(unsigned long long)w.budget.pauses, w.budget.pauses == 1 ? "" : "s");
 		if (w.unsettled)
 			fprintf(stderr, ", %llu failed exits not told (more than %d at once)",
 				(unsigned long long)w.unsettled, PENDING_MAX);

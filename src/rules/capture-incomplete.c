@@ -7,13 +7,17 @@
  * a call whose entry could not be kept, or a child that could not be
  * followed, leaves a hole too. The capture counts each (capture/bpf/
  * bpf.h), and a trace with holes may lack the call a cause rests on: the
- * report must say so, as a finding, not only on stderr. No event reaches
- * this rule: the diagnosis hands it the counts the capture ended with. */
+ * report must say so, as a finding, not only on stderr. So must a watch
+ * window that lost events to the recorder's memory, or whose calls were
+ * not recorded for a time (above watch's --max-call-rate). No event
+ * reaches this rule: the diagnosis hands it the counts the capture ended
+ * with. */
 #include <stdio.h>
 
 #include "event/loss.h"
 
 #include "rules/rule.h"
+#include "util/strbuf.h"
 
 /* Nothing per event: the finding is made from the capture's counts. */
 const struct rc_rule_ops rc_rule_capture_incomplete_ops = { 0 };
@@ -22,20 +26,24 @@ void capture_incomplete_finding(struct rc_findings *out, const struct capture_co
 {
 	unsigned long long lost = n->records + n->entries + n->follows + n->bad;
 
-	if (!lost && !n->window)
+	if (!lost && !n->window && !(n->unrecorded > 0))
 		return;
-	struct rc_finding *f;
+	/* Each kind of hole, said together. */
+	struct strbuf what = STRBUF_INIT;
+	strbuf_adds(&what, lost ? "the trace has holes: " : "the window has holes: ");
 	if (lost)
-		f = finding_add(out, "capture-incomplete", RC_SEV_WARNING, RC_SEV_WARNING,
-				"the trace has holes: the eBPF capture lost %llu record%s, so a finding may be "
-				"missing or rest on part of what happened", lost, lost == 1 ? "" : "s");
-	else
-		f = finding_add(out, "capture-incomplete", RC_SEV_WARNING, RC_SEV_WARNING,
-				"the window has holes: watch's recorder dropped %llu event%s of it to stay within "
-				"its memory, so a finding may be missing or rest on part of what happened",
-				(unsigned long long)n->window, n->window == 1 ? "" : "s");
-	f->count = (long long)(lost + n->window);
-	char line[200];
+		strbuf_addf(&what, "the eBPF capture lost %llu record%s", lost, lost == 1 ? "" : "s");
+	if (n->window)
+		strbuf_addf(&what, "%swatch's recorder dropped %llu event%s of it to stay within its memory",
+			    lost ? ", and " : "", (unsigned long long)n->window, n->window == 1 ? "" : "s");
+	if (n->unrecorded > 0)
+		strbuf_addf(&what, "%swatch did not record calls for %.0f s of it", lost || n->window ? ", and " : "",
+			    n->unrecorded < 1 ? 1 : n->unrecorded);
+	struct rc_finding *f = finding_add(out, "capture-incomplete", RC_SEV_WARNING, RC_SEV_WARNING,
+					   "%s, so a finding may be missing or rest on part of what happened", what.buf);
+	strbuf_release(&what);
+	f->count = lost + n->window ? (long long)(lost + n->window) : 1;
+	char line[256];
 	int len = snprintf(line, sizeof(line),
 			   "%llu records the full ring buffer refused, %llu calls whose entry could not be kept, "
 			   "%llu children not followed, %llu records not well formed",
@@ -48,6 +56,12 @@ void capture_incomplete_finding(struct rc_findings *out, const struct capture_co
 			       "--window-size)", (unsigned long long)n->window);
 		finding_evidence(f, line, (size_t)len);
 	}
+	if (n->unrecorded > 0) {
+		len = snprintf(line, sizeof(line), "calls not recorded for %.1f s of the window: the watched processes "
+			       "made more than %.0f calls a second (watch's --max-call-rate); their starts, exits, "
+			       "signals and stalls were", n->unrecorded, n->max_call_rate);
+		finding_evidence(f, line, (size_t)len);
+	}
 	if (n->nwho) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_adds(&sb, "lost, by thread and call: ");
@@ -57,7 +71,9 @@ void capture_incomplete_finding(struct rc_findings *out, const struct capture_co
 	}
 	finding_set(&f->advice, lost ? "trace again with a larger ring buffer (--ring-size 64M), or with --backend "
 				       "ptrace, which loses nothing but stops the program at each call" :
-				       "give watch more memory for its window (--window-size), or a shorter --window");
+			  n->window ? "give watch more memory for its window (--window-size), or a shorter --window" :
+				      "to record every call, watch with a higher --max-call-rate, or 0 (always); each "
+				      "call of the machine then costs more (README, 'What watch costs')");
 	/* After every finding of the trace: it is about the trace itself,
 	 * ranked already (rank_findings sets what it would). */
 	f->rank = out->count - 1;

@@ -99,6 +99,9 @@ struct capture_counts {
 	/* watch: events its recorder dropped from an incident's window
 	 * before their time (the ring's memory cap). */
 	uint64_t window;
+	/* watch: seconds of the window in which calls were not recorded
+	 * (above its --max-call-rate, MAX_CALL_RATE; watch/budget.h). */
+	double unrecorded, max_call_rate;
 	/* Whose records the full ring buffer refused, most first. */
 	struct rc_loss who[RC_LOSSES_KEPT];
 	size_t nwho;

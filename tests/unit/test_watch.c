@@ -1,7 +1,9 @@
 /* watch's parts: an event kept past its dispatch (event/copy.c), the
  * flight recorder (watch/recorder.c), the stall detector (watch/stall.c),
+ * the call budget (watch/budget.c),
  * the journal's protocol (watch/journal.c) and the store's incidents
  * (crash/store.c). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +24,8 @@
 
 #include "crash/store.h"
 #include "event/event.h"
+#include "rules/rule.h"
+#include "watch/budget.h"
 #include "watch/journal.h"
 #include "watch/recorder.h"
 #include "watch/stall.h"
@@ -317,12 +321,12 @@ static void stall_sees_a_wait(void **state)
 static void journal_fields(void **state)
 {
 	(void)state;
-	char dir[] = "/tmp/rc-journal.XXXXXX", path[128], buf[1024];
+	char dir[] = "/tmp/rc-journal.XXXXXX", path[96], buf[1024];
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/socket", dir);
 	int fd = socket(AF_UNIX, SOCK_DGRAM, 0);
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	strcpy(sa.sun_path, path);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	assert_int_equal(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	struct journal_field v[] = {
 		{ "MESSAGE", "incident 1a2b: pid 12 exited with 1" },
@@ -483,6 +487,118 @@ static void parsers(void **state)
 	assert_int_equal(seen.last, 5);
 }
 
+/* --max-call-rate: a pause only after BUDGET_OVER_S above the rate, and
+ * calls recorded again at a start, an end, or the minute's look. */
+static void budget_paces(void **state)
+{
+	(void)state;
+	struct budget b;
+	double t = 100;
+	uint64_t calls = 0;
+
+	budget_init(&b, 1000);
+	/* Below the rate: recorded throughout. */
+	for (int i = 0; i < 20; i++, t += 0.5, calls += 400)
+		assert_int_equal(budget_tick(&b, t, calls, 0), BUDGET_KEEP);
+	/* Above it: a pause once two seconds were, not before. */
+	enum budget_do d = BUDGET_KEEP;
+	double over = t;
+	while (d == BUDGET_KEEP && t < over + 10) {
+		t += 0.25;
+		calls += 5000;
+		d = budget_tick(&b, t, calls, 0);
+	}
+	assert_int_equal(d, BUDGET_PAUSE);
+	assert_true(t - over >= BUDGET_OVER_S - 1 && t - over <= BUDGET_OVER_S + 1.5);
+	assert_true(b.rate > 15000 && b.rate < 25000);
+	/* Not told done: nothing changed; told, it is paused. */
+	budget_done(&b, BUDGET_PAUSE, t, true);
+	double paused = t;
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(budget_tick(&b, t += 0.5, calls, 0), BUDGET_KEEP);
+	/* A process started: recorded again. */
+	assert_int_equal(budget_tick(&b, t += 0.5, calls, 1), BUDGET_RESUME);
+	budget_done(&b, BUDGET_RESUME, t, true);
+	assert_true(fabs(budget_unrecorded(&b, 0, 1e9) - (t - paused)) < 1e-9);
+	/* Half of the pause in a window that begins midway. */
+	assert_true(fabs(budget_unrecorded(&b, paused + (t - paused) / 2, 1e9) - (t - paused) / 2) < 1e-9);
+	assert_true(budget_unrecorded(&b, t + 1, t + 30) == 0);
+	/* A burst shorter than BUDGET_OVER_S: no pause. */
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(budget_tick(&b, t += 0.5, calls += 5000, 1), BUDGET_KEEP);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(budget_tick(&b, t += 0.5, calls += 100, 1), BUDGET_KEEP);
+	/* Above again: paused; an end (budget_wake) takes it up again. */
+	while (budget_tick(&b, t += 0.5, calls += 5000, 1) == BUDGET_KEEP)
+		assert_true(t < paused + 100);
+	budget_done(&b, BUDGET_PAUSE, t, true);
+	assert_int_equal(budget_tick(&b, t += 0.5, calls, 1), BUDGET_KEEP);
+	budget_wake(&b);
+	assert_int_equal(budget_tick(&b, t += 0.5, calls, 1), BUDGET_RESUME);
+	budget_done(&b, BUDGET_RESUME, t, true);
+	/* Paused with nothing starting or ending: a look after a minute. */
+	while (budget_tick(&b, t += 0.5, calls += 5000, 1) == BUDGET_KEEP)
+		assert_true(t < paused + 200);
+	budget_done(&b, BUDGET_PAUSE, t, true);
+	double third = t;
+	while (budget_tick(&b, t += 0.5, calls, 1) == BUDGET_KEEP)
+		assert_true(t < third + 2 * BUDGET_PROBE_EVERY_S);
+	assert_true(t - third >= BUDGET_PROBE_EVERY_S);
+	/* A resume that failed stays paused, and is asked again. */
+	budget_done(&b, BUDGET_RESUME, t, false);
+	assert_int_equal(budget_tick(&b, t += 0.5, calls, 1), BUDGET_RESUME);
+	budget_done(&b, BUDGET_RESUME, t, true);
+	assert_int_equal(b.pauses, 3);
+	/* A pause that could not be made is not tried again. */
+	while (budget_tick(&b, t += 0.5, calls += 5000, 1) == BUDGET_KEEP)
+		assert_true(t < third + 400);
+	budget_done(&b, BUDGET_PAUSE, t, false);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(budget_tick(&b, t += 0.5, calls += 5000, 1), BUDGET_KEEP);
+	/* 0: always recorded. */
+	budget_init(&b, 0);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(budget_tick(&b, t += 0.5, calls += 1000000, 1), BUDGET_KEEP);
+	/* More pauses than are kept: the newest BUDGET_SPANS count. */
+	budget_init(&b, 1000);
+	for (int i = 0; i < BUDGET_SPANS + 10; i++) {
+		budget_done(&b, BUDGET_PAUSE, 10.0 * i, true);
+		budget_done(&b, BUDGET_RESUME, 10.0 * i + 1, true);
+	}
+	assert_true(fabs(budget_unrecorded(&b, 0, 1e9) - BUDGET_SPANS) < 1e-9);
+}
+
+/* An incident's report says what its window lacks: events the recorder
+ * dropped, and time the calls were not recorded, together. */
+static void window_holes_said(void **state)
+{
+	(void)state;
+	struct rc_findings l;
+	struct capture_counts n = { .unrecorded = 12.4, .max_call_rate = 100000 };
+
+	findings_init(&l);
+	capture_incomplete_finding(&l, &n);
+	assert_int_equal(l.count, 1);
+	assert_string_equal(l.v[0]->summary, "the window has holes: watch did not record calls for 12 s of it, so a "
+			    "finding may be missing or rest on part of what happened");
+	assert_non_null(strstr(l.v[0]->evidence[0], "made more than 100000 calls a second"));
+	assert_non_null(strstr(l.v[0]->advice, "--max-call-rate"));
+	findings_release(&l);
+
+	n.window = 7;
+	findings_init(&l);
+	capture_incomplete_finding(&l, &n);
+	assert_non_null(strstr(l.v[0]->summary, "dropped 7 events of it to stay within its memory, and watch did not "
+					       "record calls for 12 s of it"));
+	findings_release(&l);
+
+	struct capture_counts none = { 0 };
+	findings_init(&l);
+	capture_incomplete_finding(&l, &none);
+	assert_int_equal(l.count, 0);
+	findings_release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -494,6 +610,8 @@ int main(void)
 		cmocka_unit_test(systemd_protocols),
 		cmocka_unit_test(store_counts),
 		cmocka_unit_test(parsers),
+		cmocka_unit_test(budget_paces),
+		cmocka_unit_test(window_holes_said),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

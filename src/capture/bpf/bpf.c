@@ -40,6 +40,8 @@ struct bpf_capture {
 	 * (ENTER: the entry hook, or diagnosis mode's switch hook). */
 	struct bpf_link *enter, *exit, *fork, *task_exit, *exec, *signal, *generate;
 	struct bpf_link *mkdir;		/* watch: the cgroup made anew; NULL none */
+	struct bpf_program *first;	/* ENTER's */
+	bool pausable, calls_paused;	/* bpf_capture_record_calls */
 	struct ring_buffer *rb;
 	bpf_record_fn fn;
 	void *user;
@@ -135,7 +137,8 @@ static bool cgroup_levels_differ(const struct bpf_capture_opts *o)
 	       ns.st_ino != PROC_CGROUP_INIT_INO;
 }
 
-static struct bpf_link *attach(struct bpf_program *p)
+/* P attached; unless KEEP (to be attached again), unloaded. */
+static struct bpf_link *attach_as(struct bpf_program *p, bool keep)
 {
 	struct bpf_link *l = bpf_program__attach(p);
 
@@ -144,8 +147,14 @@ static struct bpf_link *attach(struct bpf_program *p)
 	/* The link holds the program now: its own descriptor is one fewer
 	 * of the few that a low RLIMIT_NOFILE leaves (ulimit -n 32, whose
 	 * hard limit root without CAP_SYS_RESOURCE cannot raise). */
-	bpf_program__unload(p);
+	if (!keep)
+		bpf_program__unload(p);
 	return l;
+}
+
+static struct bpf_link *attach(struct bpf_program *p)
+{
+	return attach_as(p, false);
 }
 
 /* The skeleton opened against KB's cut of the kernel's types, set for
@@ -311,7 +320,10 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	/* Exit before entry would see calls end that never began; entry
 	 * first sees at most calls begun and not yet ended. */
 	struct bpf_program *first = sums ? c->skel->progs.on_switch : c->skel->progs.on_sys_enter;
-	if (!(c->enter = attach(first)) || !(c->exit = attach(c->skel->progs.on_sys_exit)) ||
+	c->first = first;
+	c->pausable = o && o->pausable && sums;
+	if (!(c->enter = attach_as(first, c->pausable)) ||
+	    !(c->exit = attach_as(c->skel->progs.on_sys_exit, c->pausable)) ||
 	    !(c->fork = attach(c->skel->progs.on_fork)) || !(c->task_exit = attach(c->skel->progs.on_task_exit)) ||
 	    !(c->exec = attach(c->skel->progs.on_exec)) || !(c->signal = attach(c->skel->progs.on_signal)) ||
 	    !(c->generate = attach(c->skel->progs.on_signal_generate)) ||
@@ -514,12 +526,13 @@ bool bpf_capture_backlog_high(const struct bpf_capture *c)
 	return __atomic_load_n(&c->skel->bss->backlog_high, __ATOMIC_RELAXED) != 0;
 }
 
-void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out)
+/* The kernel's counters (enum rcb_counter), summed over the CPUs into
+ * SUM. */
+static void counters(const struct bpf_capture *c, uint64_t sum[RCB_NCOUNTERS])
 {
 	int ncpu = libbpf_num_possible_cpus();
-	uint64_t sum[RCB_NCOUNTERS] = { 0 };
 
-	memset(out, 0, sizeof(*out));
+	memset(sum, 0, RCB_NCOUNTERS * sizeof(sum[0]));
 	if (ncpu <= 0)
 		return;
 	/* The counters begin each CPU's scratch value (capture.bpf.c); a
@@ -538,6 +551,23 @@ void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *
 		}
 	}
 	free(v);
+}
+
+void bpf_capture_counts(const struct bpf_capture *c, uint64_t *calls, uint64_t *starts)
+{
+	uint64_t sum[RCB_NCOUNTERS];
+
+	counters(c, sum);
+	*calls = sum[RCB_CALLS];
+	*starts = sum[RCB_STARTS];
+}
+
+void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out)
+{
+	uint64_t sum[RCB_NCOUNTERS];
+
+	memset(out, 0, sizeof(*out));
+	counters(c, sum);
 	out->reserve = sum[RCB_LOST_RESERVE];
 	out->entry = sum[RCB_LOST_ENTRY];
 	out->follow = sum[RCB_LOST_FOLLOW];
@@ -674,6 +704,41 @@ void bpf_capture_python_program(struct bpf_capture *c, const struct rc_py_progra
 	/* A full map keeps the programs it has: the others' processes are
 	 * probed for their walk, as before any was known. */
 	bpf_map_update_elem(bpf_map__fd(c->skel->maps.pyprograms), &key, &v, BPF_ANY);
+}
+
+int bpf_capture_record_calls(struct bpf_capture *c, bool on, struct strbuf *err)
+{
+	if (on != c->calls_paused)
+		return 0;
+	if (!c->pausable) {
+		strbuf_addf(err, "cannot pause the eBPF capture's calls: it was not opened to");
+		return -1;
+	}
+	if (!on) {
+		/* As at a detach: the exit hook first. */
+		bpf_link__destroy(c->exit);
+		bpf_link__destroy(c->enter);
+		c->exit = c->enter = NULL;
+		c->calls_paused = true;
+		__atomic_store_n(&c->skel->bss->calls_paused, 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	/* What a thread did while its calls were not seen is no call's
+	 * (capture.bpf.c's calls_from_ns): set before the hooks run. */
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	__atomic_store_n(&c->skel->bss->calls_from_ns, (__u64)now.tv_sec * 1000000000u + (__u64)now.tv_nsec,
+			 __ATOMIC_RELEASE);
+	/* As at the open: the entry (or switch) hook first. */
+	if (!(c->enter = attach_as(c->first, true)) || !(c->exit = attach_as(c->skel->progs.on_sys_exit, true))) {
+		int e = errno;
+		bpf_link__destroy(c->enter);
+		c->enter = NULL;
+		return fail(err, e, "attach the eBPF capture's call hooks again");
+	}
+	c->calls_paused = false;
+	__atomic_store_n(&c->skel->bss->calls_paused, 0, __ATOMIC_RELEASE);
+	return 0;
 }
 
 void bpf_capture_detach(struct bpf_capture *c)

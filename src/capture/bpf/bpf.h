@@ -79,6 +79,10 @@ struct bpf_capture_opts {
 	/* And with QUIET, a thread's calls that worked on one path past its
 	 * first RCB_REPEAT_SHOWN, and the files so opened (RCB_PLAN_REPEAT). */
 	bool quiet_repeats;
+	/* watch: the call hooks can be detached and attached again
+	 * (bpf_capture_record_calls); their programs stay loaded, two
+	 * descriptors more. */
+	bool pausable;
 };
 
 int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o, struct strbuf *err);
@@ -134,6 +138,10 @@ struct bpf_capture_losses {
 	size_t nwho;
 };
 void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out);
+/* Not losses, for watch's --max-call-rate: the followed calls seen at
+ * their exit so far, and the processes started (a followed process's
+ * fork of a process, or its exec). */
+void bpf_capture_counts(const struct bpf_capture *c, uint64_t *calls, uint64_t *starts);
 /* Whether the ring buffer's backlog has passed three quarters of it: the
  * reader is falling behind, and records may be refused next. */
 bool bpf_capture_backlog_high(const struct bpf_capture *c);
@@ -146,6 +154,13 @@ void bpf_capture_python(struct bpf_capture *c, pid_t tgid, uint64_t mm, const st
 /* Every process that execs or maps the file P names gets P's walk from
  * then on (record.h, struct rcb_py_program). */
 void bpf_capture_python_program(struct bpf_capture *c, const struct rc_py_program *p);
+
+/* Diagnosis mode (SUMS), for watch: ON false detaches the call hooks
+ * (exit, then switch), which every call on the machine pays for while
+ * they are attached; the process hooks stay (forks, execs, exits,
+ * signals), and so does the followed set. ON true attaches them again.
+ * Returns 0, or -1 with ERR set (the calls stay unrecorded). */
+int bpf_capture_record_calls(struct bpf_capture *c, bool on, struct strbuf *err);
 
 /* Detach the programs (the exit hook first), keeping the ring and the
  * maps to read what is left; bpf_capture_close does it too. */

@@ -85,6 +85,15 @@ __u32 cgroup_level_now;
  * the loader maps already: a map of its own would cost a descriptor,
  * of the few a low RLIMIT_NOFILE leaves. */
 __u64 cgroup_now;
+/* watch: its calls are recorded again from this time (bpf_ktime_get_ns)
+ * after a pause (bpf.h's bpf_capture_record_calls): a thread's block
+ * older than it began a call whose exit was not seen, not the one that
+ * ends now. 0: never paused. */
+__u64 calls_from_ns;
+/* watch: the call hooks are detached now; a new process's fork wakes the
+ * reader at once, which attaches them again before the child's first
+ * calls if it can (a short-lived child's are all it has). */
+__u8 calls_paused;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -1456,6 +1465,10 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 	}
 	if (!recorded_at_exit(pl, ret))
 		return 0;
+	/* A block from before a pause of the calls' record began a call
+	 * whose exit was not seen. */
+	if (ts->blocked_ns && ts->blocked_ns < calls_from_ns)
+		ts->blocked_ns = 0;
 	/* A quiet call that no sum reads and that did not block is counted
 	 * before anything is copied: the most of a busy server's calls. */
 	if (quiet && pl && (pl->flags & RCB_PLAN_QUIET) && !pl->sum && !ts->blocked_ns && regs->di > 2 &&
@@ -2180,6 +2193,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	__u32 flags = 0;
 	if (!sc)
 		return 0;
+	sc->counters[RCB_CALLS] += 1;
 	/* mmap (x86-64's number) of a file from offset 0: a libpython?
 	 * Its arguments from the registers, which hold them still:
 	 * diagnosis mode has no entry hook. */
@@ -2285,6 +2299,8 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		count(RCB_LOST_FOLLOW);
 		return 0;
 	}
+	if (ptgid != ctgid)
+		count(RCB_STARTS);
 	struct rcb_fork *r = reserve(sizeof(*r), ptid, -RCB_FORK);
 	if (!r)
 		return 0;
@@ -2331,7 +2347,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		    bpf_probe_read_user(r->clone_args, RCB_CLONE_ARGS, (const void *)r->args[0]) == 0)
 			r->clone_args_len = r->args[1] < RCB_CLONE_ARGS ? (__u32)r->args[1] : RCB_CLONE_ARGS;
 	}
-	bpf_ringbuf_submit(r, wake_flags(sizeof(*r)));
+	bpf_ringbuf_submit(r, calls_paused && ptgid != ctgid ? BPF_RB_FORCE_WAKEUP : wake_flags(sizeof(*r)));
 	return 0;
 }
 
@@ -2419,7 +2435,9 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (preempt || prev_state == 0 || outside_cgroup())
 		return 0;
 	struct entry *en = followed_storage(prev);
-	if (!en || en->blocked_ns)
+	/* A block from before a pause of the calls' record (calls_from_ns)
+	 * is no call's now. */
+	if (!en || (en->blocked_ns && en->blocked_ns >= calls_from_ns))
 		return 0;
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
 	en->blocked_nr = regs ? (__s64)regs->orig_ax : -1;
@@ -2518,6 +2536,7 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 			return 0;
 		}
 	}
+	count(RCB_STARTS);
 	/* A new program: what its calls repeat is its own. */
 	struct entry *ts = bpf_task_storage_get(&inflight, p, 0, 0);
 	if (ts) {
