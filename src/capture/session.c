@@ -493,9 +493,26 @@ bool session_follow_now(struct session_tick *tick, pid_t pid)
 	return r == 0;
 }
 
-void session_calls_seen(struct session_tick *tick, uint64_t *calls, uint64_t *starts)
+uint64_t session_calls_seen(struct session_tick *tick)
 {
-	bpf_capture_counts(tick->bc, calls, starts);
+	return bpf_capture_calls_seen(tick->bc);
+}
+
+uint64_t session_starts(struct session_tick *tick)
+{
+	return bpf_capture_starts(tick->bc);
+}
+
+struct woke {
+	const struct session_opts *o;
+	struct session_tick tick;
+};
+
+static void woke(void *arg)
+{
+	struct woke *wk = arg;
+
+	wk->o->on_wake(wk->o->user, &wk->tick);
 }
 
 int session_record_calls(struct session_tick *tick, bool on, struct strbuf *err)
@@ -613,6 +630,9 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 	}
 	int poll_ms = POLL_MS;
 	bool told_backlog = false;
+	struct woke wk = { o, { rp, bc, c, &fl } };
+	if (o->on_wake)
+		bpf_capture_on_wake(bc, woke, &wk);
 	for (;;) {
 		int got = bpf_capture_poll(bc, poll_ms, replay_one, rp, err);
 		if (got < 0) {
@@ -626,10 +646,8 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 			reaped = reap(child, w, false, &res->child_status);
 		if (!child && stop_flag)
 			break;
-		if (o->on_tick) {
-			struct session_tick tick = { rp, bc, c, &fl };
-			o->on_tick(o->user, &tick);
-		}
+		if (o->on_tick)
+			o->on_tick(o->user, &wk.tick);
 		/* The kernel forgets a process when its last thread ends:
 		 * once none is left, what remains is in the ring (a watch
 		 * waits for the next). */
@@ -642,6 +660,9 @@ static int session_ebpf(const struct session_opts *o, struct session_result *res
 		 * for a stack record only now and then (RCB_BUSY_POLL_MS). */
 		poll_ms = !following && !o->keep_on ? REAP_POLL_MS : got > 0 ? RCB_BUSY_POLL_MS : POLL_MS;
 	}
+	/* What is left is read as the programs go: nothing is asked of the
+	 * session now. */
+	bpf_capture_on_wake(bc, NULL, NULL);
 	/* The sums of processes that live on, while their fds are known
 	 * (the kernel wrote those of each process that ended): read once
 	 * the programs are gone, which would change them as they are read. */
@@ -707,10 +728,16 @@ bool session_follow_now(struct session_tick *tick, pid_t pid)
 	return false;
 }
 
-void session_calls_seen(struct session_tick *tick, uint64_t *calls, uint64_t *starts)
+uint64_t session_calls_seen(struct session_tick *tick)
 {
 	(void)tick;
-	*calls = *starts = 0;
+	return 0;
+}
+
+uint64_t session_starts(struct session_tick *tick)
+{
+	(void)tick;
+	return 0;
 }
 
 int session_record_calls(struct session_tick *tick, bool on, struct strbuf *err)

@@ -102,6 +102,10 @@ struct session_opts {
 	 * POLL_MS at least), with what may be asked of the session then
 	 * (session_blocked_now); NULL: not called. */
 	void (*on_tick)(void *user, struct session_tick *tick);
+	/* eBPF: called in the reader's thread each time its wait ends woken,
+	 * before the records are handed on (bpf.h's bpf_capture_on_wake),
+	 * with what on_tick may ask; NULL: not called. */
+	void (*on_wake)(void *user, struct session_tick *tick);
 };
 
 /* In on_tick: thread TID of process TGID, when it is inside a call now,
@@ -115,14 +119,16 @@ bool session_blocked_now(struct session_tick *tick, pid_t tgid, pid_t tid, doubl
  * followed from now, as attach follows them (on_event told of them as
  * found). False when it was followed already, or is gone. */
 bool session_follow_now(struct session_tick *tick, pid_t pid);
-/* In on_tick, with PAUSABLE: the followed processes' calls seen at their
- * end so far, and the processes started (forked or exec'd; the kernel's
- * counts, into CALLS and STARTS); and ON false stops recording their calls, which then cost
- * them nothing, ON true records them again (bpf.h's
- * bpf_capture_record_calls). Processes are still followed while calls
- * are not recorded: their forks, exits and signals. Returns 0, or -1
- * with ERR set. */
-void session_calls_seen(struct session_tick *tick, uint64_t *calls, uint64_t *starts);
+/* In on_tick or on_wake, with PAUSABLE: the followed processes' calls
+ * seen at their end so far (a copy of each CPU's counters: not at every
+ * wake), and the processes started, forked or exec'd (a load); the
+ * kernel's counts. And ON false stops recording their calls, which then
+ * cost them nothing, ON true records them again (bpf.h's
+ * bpf_capture_record_calls): processes are still followed while calls
+ * are not recorded, their forks, execs, exits and signals. Returns 0, or
+ * -1 with ERR set. */
+uint64_t session_calls_seen(struct session_tick *tick);
+uint64_t session_starts(struct session_tick *tick);
 int session_record_calls(struct session_tick *tick, bool on, struct strbuf *err);
 
 struct session_result {

@@ -627,12 +627,10 @@ static void check_rules(struct watcher *w)
  * budget says (watch/budget.h). */
 static void pace_calls(struct watcher *w, struct session_tick *tick, double now)
 {
-	uint64_t calls, starts;
-
 	if (w->budget.max_rate <= 0)
 		return;
-	session_calls_seen(tick, &calls, &starts);
-	enum budget_do what = budget_tick(&w->budget, now, calls, starts);
+	uint64_t calls = budget_wants_calls(&w->budget, now) ? session_calls_seen(tick) : 0;
+	enum budget_do what = budget_tick(&w->budget, now, calls, session_starts(tick));
 	if (what == BUDGET_KEEP)
 		return;
 	struct strbuf err = STRBUF_INIT;
@@ -649,6 +647,15 @@ static void pace_calls(struct watcher *w, struct session_tick *tick, double now)
 		w->said_pause = true;
 	}
 	strbuf_release(&err);
+}
+
+/* The reader woke: a process that started while the calls were not
+ * recorded has them recorded again before its records are read (its
+ * exec's, whose program is looked at, would delay it past its first
+ * calls). */
+static void on_wake(void *user, struct session_tick *tick)
+{
+	pace_calls(user, tick, clock_s(CLOCK_MONOTONIC));
 }
 
 static void on_tick(void *user, struct session_tick *tick)
@@ -1016,6 +1023,7 @@ int cmd_watch(int argc, char **argv)
 		.on_stack = w.where ? on_stack : NULL,
 		.on_program = on_program,
 		.on_tick = on_tick,
+		.on_wake = max_call_rate > 0 ? on_wake : NULL,
 		.user = &w,
 	};
 	struct strbuf hello = STRBUF_INIT;

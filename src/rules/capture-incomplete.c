@@ -36,9 +36,12 @@ void capture_incomplete_finding(struct rc_findings *out, const struct capture_co
 	if (n->window)
 		strbuf_addf(&what, "%swatch's recorder dropped %llu event%s of it to stay within its memory",
 			    lost ? ", and " : "", (unsigned long long)n->window, n->window == 1 ? "" : "s");
-	if (n->unrecorded > 0)
+	if (n->unrecorded >= 1)
 		strbuf_addf(&what, "%swatch did not record calls for %.0f s of it", lost || n->window ? ", and " : "",
-			    n->unrecorded < 1 ? 1 : n->unrecorded);
+			    n->unrecorded);
+	else if (n->unrecorded > 0)
+		strbuf_addf(&what, "%swatch did not record calls for less than a second of it",
+			    lost || n->window ? ", and " : "");
 	struct rc_finding *f = finding_add(out, "capture-incomplete", RC_SEV_WARNING, RC_SEV_WARNING,
 					   "%s, so a finding may be missing or rest on part of what happened", what.buf);
 	strbuf_release(&what);

@@ -17,6 +17,11 @@ static struct budget_span *newest(struct budget *b)
 	return b->nspans ? &b->spans[(b->nspans - 1) % BUDGET_SPANS] : NULL;
 }
 
+bool budget_wants_calls(const struct budget *b, double now)
+{
+	return b->max_rate > 0 && !b->broken && !b->paused && (b->since <= 0 || now - b->since >= SAMPLE_S);
+}
+
 enum budget_do budget_tick(struct budget *b, double now, uint64_t calls, uint64_t starts)
 {
 	bool started = b->since > 0 && starts != b->starts_then;
@@ -30,13 +35,13 @@ enum budget_do budget_tick(struct budget *b, double now, uint64_t calls, uint64_
 			return BUDGET_RESUME;
 		return BUDGET_KEEP;
 	}
+	if (!budget_wants_calls(b, now))
+		return BUDGET_KEEP;
 	if (b->since <= 0 || calls < b->calls_then) {
 		b->since = now;
 		b->calls_then = calls;
 		return BUDGET_KEEP;
 	}
-	if (now - b->since < SAMPLE_S)
-		return BUDGET_KEEP;
 	double rate = (double)(calls - b->calls_then) / (now - b->since);
 	double began = b->since;
 	b->since = now;

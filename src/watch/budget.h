@@ -16,10 +16,12 @@
  * service comes first, and each incident says what its window lacks.
  *
  * Contract:
- * - budget_tick, called often (each reader's tick), with the kernel's
- *   running counts of calls seen and of processes started, says what
- *   to do: BUDGET_PAUSE or BUDGET_RESUME, which the caller does and
- *   then tells with budget_done (whether it could); else BUDGET_KEEP.
+ * - budget_tick, called often (each reader's tick and wake), with the
+ *   kernel's running counts of processes started and of calls seen (the
+ *   latter read only when budget_wants_calls says, about once a second:
+ *   else pass 0), says what to do: BUDGET_PAUSE or BUDGET_RESUME, which
+ *   the caller does and then tells with budget_done (whether it could);
+ *   else BUDGET_KEEP.
  * - budget_wake: a process ended; the calls are recorded again at the
  *   next tick.
  * - budget_unrecorded: how many seconds of [FROM, TO] the calls were not
@@ -58,6 +60,7 @@ struct budget {
 };
 
 void budget_init(struct budget *b, double max_rate);
+bool budget_wants_calls(const struct budget *b, double now);
 enum budget_do budget_tick(struct budget *b, double now, uint64_t calls, uint64_t starts);
 void budget_done(struct budget *b, enum budget_do what, double now, bool ok);
 void budget_wake(struct budget *b);

@@ -592,6 +592,13 @@ static void window_holes_said(void **state)
 					       "record calls for 12 s of it"));
 	findings_release(&l);
 
+	n.window = 0;
+	n.unrecorded = 0.04;
+	findings_init(&l);
+	capture_incomplete_finding(&l, &n);
+	assert_non_null(strstr(l.v[0]->summary, "did not record calls for less than a second of it"));
+	findings_release(&l);
+
 	struct capture_counts none = { 0 };
 	findings_init(&l);
 	capture_incomplete_finding(&l, &none);

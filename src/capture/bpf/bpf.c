@@ -42,6 +42,9 @@ struct bpf_capture {
 	struct bpf_link *mkdir;		/* watch: the cgroup made anew; NULL none */
 	struct bpf_program *first;	/* ENTER's */
 	bool pausable, calls_paused;	/* bpf_capture_record_calls */
+	void (*on_wake)(void *arg);	/* bpf_capture_on_wake */
+	void *wake_arg;
+	uint64_t starts_told;		/* the kernel's starts at its last */
 	struct ring_buffer *rb;
 	bpf_record_fn fn;
 	void *user;
@@ -383,6 +386,12 @@ static int on_record(void *ctx, void *data, size_t size)
 {
 	struct bpf_capture *c = ctx;
 
+	/* A process started while the calls are not recorded: told now,
+	 * not after a backlog the reader has yet to hand on. */
+	if (c->calls_paused && c->on_wake && bpf_capture_starts(c) != c->starts_told) {
+		c->starts_told = bpf_capture_starts(c);
+		c->on_wake(c->wake_arg);
+	}
 	if (c->fn(c->user, data, size) != 0) {
 		c->stop = 1;
 		return -ECANCELED;	/* ends this poll (libbpf stops at a negative) */
@@ -417,6 +426,8 @@ int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, vo
 		uint64_t v;
 		(void)!read(c->wake_fd, &v, sizeof(v));
 	}
+	if (woke > 0 && c->on_wake)
+		c->on_wake(c->wake_arg);
 	/* The kernel half wakes the reader only once enough is queued
 	 * (capture.bpf.c's wake_flags): a quiet process's records wait in
 	 * the ring with no wake-up. Whatever is there is read, woken or
@@ -479,6 +490,12 @@ void bpf_capture_python_named(struct bpf_capture *c, pid_t tgid, const struct rc
 		struct rcb_mark_key key = { .a = py[i].code, .b = (__u32)tgid, .kind = RCB_MARK_CODE };
 		bpf_map_update_elem(bpf_map__fd(c->skel->maps.marks), &key, &marks[i], BPF_ANY);
 	}
+}
+
+void bpf_capture_on_wake(struct bpf_capture *c, void (*fn)(void *arg), void *arg)
+{
+	c->on_wake = fn;
+	c->wake_arg = arg;
 }
 
 void bpf_capture_wake(struct bpf_capture *c)
@@ -553,13 +570,17 @@ static void counters(const struct bpf_capture *c, uint64_t sum[RCB_NCOUNTERS])
 	free(v);
 }
 
-void bpf_capture_counts(const struct bpf_capture *c, uint64_t *calls, uint64_t *starts)
+uint64_t bpf_capture_calls_seen(const struct bpf_capture *c)
 {
 	uint64_t sum[RCB_NCOUNTERS];
 
 	counters(c, sum);
-	*calls = sum[RCB_CALLS];
-	*starts = sum[RCB_STARTS];
+	return sum[RCB_CALLS];
+}
+
+uint64_t bpf_capture_starts(const struct bpf_capture *c)
+{
+	return __atomic_load_n(&c->skel->bss->starts, __ATOMIC_ACQUIRE);
 }
 
 void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out)
@@ -708,19 +729,23 @@ void bpf_capture_python_program(struct bpf_capture *c, const struct rc_py_progra
 
 int bpf_capture_record_calls(struct bpf_capture *c, bool on, struct strbuf *err)
 {
-	if (on != c->calls_paused)
+	/* Detached (the capture ends): nothing to take up again. */
+	if (on != c->calls_paused || !c->task_exit)
 		return 0;
 	if (!c->pausable) {
 		strbuf_addf(err, "cannot pause the eBPF capture's calls: it was not opened to");
 		return -1;
 	}
 	if (!on) {
+		/* Said to the kernel first: an exec from here on is written
+		 * at once, and its exit, while the hook is still there, writes
+		 * nothing (capture.bpf.c's exec_while_paused). */
+		__atomic_store_n(&c->skel->bss->calls_paused, 1, __ATOMIC_RELEASE);
 		/* As at a detach: the exit hook first. */
 		bpf_link__destroy(c->exit);
 		bpf_link__destroy(c->enter);
 		c->exit = c->enter = NULL;
 		c->calls_paused = true;
-		__atomic_store_n(&c->skel->bss->calls_paused, 1, __ATOMIC_RELEASE);
 		return 0;
 	}
 	/* What a thread did while its calls were not seen is no call's
@@ -736,6 +761,8 @@ int bpf_capture_record_calls(struct bpf_capture *c, bool on, struct strbuf *err)
 		c->enter = NULL;
 		return fail(err, e, "attach the eBPF capture's call hooks again");
 	}
+	/* Said to the kernel last: until the hooks are back, an exec is
+	 * written at once. */
 	c->calls_paused = false;
 	__atomic_store_n(&c->skel->bss->calls_paused, 0, __ATOMIC_RELEASE);
 	return 0;

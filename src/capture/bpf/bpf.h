@@ -100,6 +100,13 @@ typedef int (*bpf_record_fn)(void *user, const void *rec, size_t size);
 int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, void *user, struct strbuf *err);
 /* From another thread: the reader's poll returns now, not at its time-out. */
 void bpf_capture_wake(struct bpf_capture *c);
+/* FN(ARG) each time a poll's wait ends woken (records came, or a wake),
+ * before the records are read; and, while the calls are not recorded,
+ * at the first record read after a process started (its fork's, or a
+ * backlog's): what must not wait for the records to be handed on (watch
+ * records calls again at a start, before the new program's first calls
+ * if it can). NULL: nothing. */
+void bpf_capture_on_wake(struct bpf_capture *c, void (*fn)(void *arg), void *arg);
 /* ON: the followed processes are traced by the loader's watch, and a
  * thread whose copied call has Python frames is held after it (record.h,
  * RCB_HOLD_SIGNAL) until the watch lets it go. */
@@ -139,9 +146,11 @@ struct bpf_capture_losses {
 };
 void bpf_capture_losses(const struct bpf_capture *c, struct bpf_capture_losses *out);
 /* Not losses, for watch's --max-call-rate: the followed calls seen at
- * their exit so far, and the processes started (a followed process's
- * fork of a process, or its exec). */
-void bpf_capture_counts(const struct bpf_capture *c, uint64_t *calls, uint64_t *starts);
+ * their exit so far (a copy of each CPU's counters: not at every read);
+ * and the processes started (a followed process's fork of a process, or
+ * its exec), which costs a load. */
+uint64_t bpf_capture_calls_seen(const struct bpf_capture *c);
+uint64_t bpf_capture_starts(const struct bpf_capture *c);
 /* Whether the ring buffer's backlog has passed three quarters of it: the
  * reader is falling behind, and records may be refused next. */
 bool bpf_capture_backlog_high(const struct bpf_capture *c);

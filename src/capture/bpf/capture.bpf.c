@@ -94,6 +94,11 @@ __u64 calls_from_ns;
  * reader at once, which attaches them again before the child's first
  * calls if it can (a short-lived child's are all it has). */
 __u8 calls_paused;
+/* watch: processes started (a followed process's fork of a process, or
+ * an exec): calls are recorded again. A global the loader reads in its
+ * mapped .bss at each wake, without a map look-up; rare enough to be
+ * counted atomically. */
+__u64 starts;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -241,6 +246,10 @@ struct exec_state {
 	__u32 total;		/* more than LEN: cut */
 	__u8 live;		/* read for the exec in progress */
 	__u8 exec_seen;		/* the rest is the new program's */
+	/* Its exec was written at sched_process_exec, while calls were not
+	 * recorded (exec_while_paused): its exit, if the hook is back by
+	 * then, writes nothing. */
+	__u8 written;
 	char filename[RCB_STR_MAX];
 	char new_argv[RCB_ARGV_MAX];
 	__u32 new_len, new_total;
@@ -1442,6 +1451,21 @@ __noinline int repeated(struct entry *ts, const struct entry *en, const struct r
 	return quiet;
 }
 
+/* A successful exec has cleared the registers: its program and argv (the
+ * exec event's) are put where no user memory is, for the reader to find
+ * them. Whether EN, of plan PL, is an exec. */
+static __always_inline int exec_addresses(struct entry *en, const struct rcb_plan *pl)
+{
+	for (int k = 0; k < RCB_PLAN; k++) {
+		if (pl->item[k].kind != RCB_P_EXEC)
+			continue;
+		en->args[pl->item[k].arg & 7] = RCB_EXEC_PATH_AT;
+		en->args[pl->item[k].len_arg & 7] = RCB_EXEC_ARGV_AT;
+		return 1;
+	}
+	return 0;
+}
+
 /* Diagnosis mode's call at its exit, made in SC's entry from the saved
  * registers (there is no entry hook); NULL when it is not recorded: not
  * wanted, a new child's first return, or summed. Its closing of an fd
@@ -1518,16 +1542,8 @@ static __always_inline struct entry *diag_call(struct scratch *sc, struct entry 
 		en->ns = en->end_ns = bpf_ktime_get_ns();
 	if (!pl)
 		return en;
-	/* A successful exec has cleared the registers: its program and
-	 * argv (the exec event's) are put where no user memory is, for the
-	 * reader to find them. */
-	for (int k = 0; k < RCB_PLAN; k++) {
-		if (pl->item[k].kind != RCB_P_EXEC || ret != 0)
-			continue;
-		en->args[pl->item[k].arg & 7] = RCB_EXEC_PATH_AT;
-		en->args[pl->item[k].len_arg & 7] = RCB_EXEC_ARGV_AT;
+	if (ret == 0 && exec_addresses(en, pl))
 		return en;
-	}
 	entry_items(en, pl);
 	return en;
 }
@@ -2180,6 +2196,18 @@ static __always_inline void stack_out(const struct pt_regs *regs, __u32 tgid, __
 	hold_after(tgid, tid);
 }
 
+/* The current thread's exec was written already (exec_while_paused):
+ * once. */
+static __always_inline int exec_written(void)
+{
+	struct exec_state *x = bpf_task_storage_get(&execs, bpf_get_current_task_btf(), 0, 0);
+
+	if (!x || !x->written)
+		return 0;
+	x->written = 0;
+	return 1;
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -2194,6 +2222,9 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	if (!sc)
 		return 0;
 	sc->counters[RCB_CALLS] += 1;
+	/* An exec written at sched_process_exec (exec_while_paused). */
+	if ((regs->orig_ax == 59 || regs->orig_ax == 322) && ret == 0 && exec_written())
+		return 0;
 	/* mmap (x86-64's number) of a file from offset 0: a libpython?
 	 * Its arguments from the registers, which hold them still:
 	 * diagnosis mode has no entry hook. */
@@ -2300,7 +2331,7 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 		return 0;
 	}
 	if (ptgid != ctgid)
-		count(RCB_STARTS);
+		__sync_fetch_and_add(&starts, 1);
 	struct rcb_fork *r = reserve(sizeof(*r), ptid, -RCB_FORK);
 	if (!r)
 		return 0;
@@ -2517,6 +2548,43 @@ int BPF_PROG(on_task_exit, struct task_struct *p)
 	return 0;
 }
 
+/* watch, its calls not recorded (calls_paused): an exec that worked is
+ * written now, as the exit hook would have written it (diagnosis mode),
+ * so that the process is known by its new program, and the reader wakes
+ * at once to record its calls again. The hook runs in the thread that
+ * exec'd, inside its exec call. */
+static __always_inline int exec_while_paused(__u32 tgid, __u32 tid)
+{
+	__u32 zero = 0;
+	struct scratch *sc = bpf_map_lookup_elem(&scratch, &zero);
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	if (!sc || !regs)
+		return 0;
+	struct entry *en = &sc->en;
+	entry_from_regs(en, (__s64)regs->orig_ax, regs);
+	const struct rcb_plan *pl = plan_of((__u32)en->nr);
+	if (!pl || !exec_addresses(en, pl))
+		return 0;
+	struct rcb_call *r = (void *)sc->buf;
+	header(&r->h, RCB_CALL, 0, tgid, tid);
+	r->nr = en->nr;
+	for (int i = 0; i < 6; i++)
+		r->args[i] = en->args[i];
+	r->ret = 0;
+	r->enter_ns = r->exit_ns = bpf_ktime_get_ns();
+	r->nitems = 0;
+	r->flags = 0;
+	__u32 size = add_items(sc, sizeof(*r), en, 0);
+	r->h.size = size;
+	if (size > RCB_REC_MAX || size < sizeof(*r))
+		return 0;
+	barrier_var(size);
+	if (bpf_ringbuf_output(&events, sc->buf, size & (2 * RCB_REC_MAX - 1), BPF_RB_FORCE_WAKEUP) != 0)
+		lost(tid, (__s32)r->nr);
+	return 1;
+}
+
 /* A followed thread's exec succeeded: its new program's file name, and
  * its argv from the new memory, for the exit of its exec call. */
 SEC("tp_btf/sched_process_exec")
@@ -2536,7 +2604,7 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 			return 0;
 		}
 	}
-	count(RCB_STARTS);
+	__sync_fetch_and_add(&starts, 1);
 	/* A new program: what its calls repeat is its own. */
 	struct entry *ts = bpf_task_storage_get(&inflight, p, 0, 0);
 	if (ts) {
@@ -2558,6 +2626,10 @@ int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	if (n && bpf_probe_read_user(x->new_argv, n & (RCB_ARGV_MAX - 1) ?: RCB_ARGV_MAX, (const void *)start) == 0)
 		x->new_len = (__u32)n;
 	x->exec_seen = 1;
+	/* The hooks may be attached again while the exec goes on (or not be
+	 * detached yet, calls_paused being set first): its exit then writes
+	 * nothing (on_sys_exit), and it is written once. */
+	x->written = calls_paused ? (__u8)exec_while_paused(tgid, BPF_CORE_READ(p, pid)) : 0;
 	return 0;
 }
 

@@ -176,11 +176,9 @@ enum rcb_counter {
 	RCB_HELD_FOR_ROOM,
 	/* A quiet call counted, not written (RCB_PLAN_QUIET). */
 	RCB_QUIET,
-	/* Not losses: a followed call seen at its exit (watch's call rate,
-	 * --max-call-rate), and a process started (a followed process's
-	 * fork of a process, or its exec: watch records calls again). */
+	/* Not a loss: a followed call seen at its exit (watch's call rate,
+	 * --max-call-rate). */
 	RCB_CALLS,
-	RCB_STARTS,
 	RCB_NCOUNTERS
 };
 
