@@ -18,6 +18,10 @@
  * that is a deadlock and both are warnings. So is a wait4 for a child that
  * exited and was never reaped: the kernel keeps such a child for the
  * wait, which should have returned it at once; its exit was lost. A futex
+ * wait that the thread's stack shows inside pthread_cond_wait, in a thread
+ * other than its process's first, is a worker waiting for work too (redis'
+ * background threads, one condition variable each): a note; the first
+ * thread waiting on a condition is likelier waiting for a result. A futex
  * wait on a mutex names the thread that holds it (the mutex's owner
  * field, which a live trace reads: rc_event.futex_owner), with that
  * thread's stack when it is blocked too; threads that each hold the
@@ -133,6 +137,7 @@ struct blocked {
 	long long timeout_ms;
 	/* Decided at finish. */
 	bool pool;		/* parked with POOL_MIN or more threads on one futex */
+	bool worker;		/* a thread, not the first, in pthread_cond_wait */
 	int pool_size;
 	int deadlock_tid;	/* the other end of the connection, blocked reading too */
 	bool stall;
@@ -624,7 +629,7 @@ static bool is_stall(const struct state *s, const struct blocked *b)
 	case K_OTHER:
 		return true;
 	case K_FUTEX:
-		return !b->pool;
+		return !b->pool && !b->worker;
 	case K_POLL:
 		return b->address != NULL;
 	default:
@@ -646,6 +651,24 @@ static struct futex_key futex_key_of(const struct blocked *b)
 	k.group = b->group;
 	k.addr = b->futex;
 	return k;
+}
+
+/* How deep into a stack a condition's wait is looked for: libc's own
+ * frames come first (the futex call, then pthread_cond_wait's). */
+#define COND_FRAMES 6
+
+/* Whether stack S waits inside a condition variable's wait (glibc's
+ * pthread_cond_wait, timedwait or clockwait, and C11's cnd_wait, which
+ * calls it). */
+static bool in_condition_wait(const struct rc_stack *s)
+{
+	for (size_t i = 0; s && i < s->nnative && i < COND_FRAMES; i++) {
+		const char *fn = s->native[i].function;
+		if (fn && (strncmp(fn, "pthread_cond_", 13) == 0 || strncmp(fn, "__pthread_cond_", 15) == 0 ||
+			   strncmp(fn, "cnd_", 4) == 0))
+			return true;
+	}
+	return false;
 }
 
 /* Mark the futex waits that a pool of threads shares. V holds N struct
@@ -670,6 +693,7 @@ static void find_pools(void **v, size_t n)
 		uintptr_t c = (uintptr_t)*hmap_get(&count, &k, sizeof(k));
 		b->pool_size = (int)c;
 		b->pool = c >= POOL_MIN;
+		b->worker = b->kind == K_FUTEX && b->tid != b->pid && in_condition_wait(b->stack);
 	}
 	hmap_release(&count, NULL);
 }
@@ -822,6 +846,9 @@ static void add_gist(struct strbuf *sb, const struct blocked *b)
 		if (b->pool)
 			strbuf_addf(sb, "one of %d threads parked on this futex, a pool's idle workers",
 				    b->pool_size);
+		else if (b->worker)
+			strbuf_adds(sb, "a worker thread parked on a condition variable (pthread_cond_wait), "
+				    "waiting for work");
 		else if (b->mutex_cycle)
 			strbuf_addf(sb, "waiting for a mutex thread %d holds, which waits in turn, through the "
 				    "mutexes held, for one this thread holds: a deadlock", b->owner);
@@ -944,6 +971,10 @@ static void add_advice(struct rc_finding *f, const struct blocked *b)
 		if (b->pool)
 			finding_set(&f->advice, "threads parked together on one futex are usually a pool "
 				    "waiting for work: not a problem by itself");
+		else if (b->worker)
+			finding_set(&f->advice, "a thread parked on a condition variable waits to be signalled, "
+				    "as a worker waits for its next job: not a problem by itself, unless work "
+				    "was queued for it and it was not woken");
 		else if (b->mutex_cycle)
 			finding_set(&f->advice, "the threads take the same mutexes in different orders: take "
 				    "them in one order everywhere (or together, std::scoped_lock), or hold one "

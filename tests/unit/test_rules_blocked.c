@@ -14,6 +14,7 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 
+#include "event/stack.h"
 #include "rule_test.h"
 #include "util/util.h"
 
@@ -469,6 +470,71 @@ static void futex_pool(void **state)
 	const struct rc_finding *timed = about(&t, 20);
 	assert_int_equal(timed->effective, RC_SEV_INFO);
 	assert_true(contains(timed->summary, "waiting for 9.00 s in futex on 0x3000 (timeout 60000 ms): a timed wait"));
+	rt_release(&t);
+}
+
+/* A stack of FN (libc's, innermost) called from CALLER, for thread TID. */
+static const struct rc_stack *cond_stack(int tid, const char *fn, const char *caller)
+{
+	struct stack_builder *b = stack_builder_new(tid);
+	struct rc_stack_frame f = { .pc = 0x7f0000001000, .module = "/usr/lib/x86_64-linux-gnu/libc.so.6",
+				    .function = "__futex_abstimed_wait_common" };
+
+	stack_builder_native(b, &f);
+	f.pc += 0x100;
+	f.function = fn;
+	stack_builder_native(b, &f);
+	f.pc = 0x401000;
+	f.module = "/usr/bin/redis-server";
+	f.function = caller;
+	stack_builder_native(b, &f);
+	return stack_build(b);
+}
+
+/* A thread other than the first, parked alone on a condition variable
+ * (redis' background threads, one each), waits for work: a note. The
+ * first thread there, or a thread in a mutex's wait, is a likelier
+ * stall. */
+static void condition_worker(void **state)
+{
+	(void)state;
+	struct rt t;
+	rt_init(&t);
+
+	struct rc_event e = rt_timed(&t, 30, "getpid", 30, 0, 0.00001);
+	rt_feed(&t, &e);
+	for (int tid = 31; tid <= 33; tid++)
+		rt_clone_thread(&t, 30, tid, 0.0001);
+	const struct rc_stack *worker = cond_stack(31, "pthread_cond_wait", "bioProcessBackgroundJobs");
+	const struct rc_stack *first = cond_stack(30, "pthread_cond_wait@@GLIBC_2.3.2", "main");
+	const struct rc_stack *mutex = cond_stack(32, "__lll_lock_wait", "worker");
+	e = blocked(&t, 31, "futex", 10.0);
+	e.futex_op = FUTEX_WAIT_BITSET;
+	e.addr = 0x1000;
+	e.stack = worker;
+	rt_feed(&t, &e);
+	e = blocked(&t, 30, "futex", 10.0);
+	e.futex_op = FUTEX_WAIT_BITSET;
+	e.addr = 0x2000;
+	e.stack = first;
+	rt_feed(&t, &e);
+	e = blocked(&t, 32, "futex", 10.0);
+	e.futex_op = FUTEX_WAIT;
+	e.addr = 0x3000;
+	e.stack = mutex;
+	rt_feed(&t, &e);
+	rt_finish(&t);
+
+	const struct rc_finding *w = about(&t, 31);
+	assert_int_equal(w->effective, RC_SEV_INFO);
+	assert_true(contains(w->summary, "a worker thread parked on a condition variable (pthread_cond_wait), "
+				 "waiting for work"));
+	assert_true(contains(w->advice, "not a problem by itself"));
+	assert_int_equal(about(&t, 30)->effective, RC_SEV_WARNING);
+	assert_int_equal(about(&t, 32)->effective, RC_SEV_WARNING);
+	stack_unref(worker);
+	stack_unref(first);
+	stack_unref(mutex);
 	rt_release(&t);
 }
 
@@ -948,6 +1014,7 @@ int main(void)
 		cmocka_unit_test(untimed_getdents),
 		cmocka_unit_test(tracer_events),
 		cmocka_unit_test(futex_pool),
+		cmocka_unit_test(condition_worker),
 		cmocka_unit_test(capped),
 		cmocka_unit_test(ranking),
 		cmocka_unit_test(excerpt_ends_in_the_stall),
