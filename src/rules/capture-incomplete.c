@@ -76,7 +76,7 @@ void capture_incomplete_finding(struct rc_findings *out, const struct capture_co
 				       "ptrace, which loses nothing but stops the program at each call" :
 			  n->window ? "give watch more memory for its window (--window-size), or a shorter --window" :
 				      "to record every call, watch with a higher --max-call-rate, or 0 (always); each "
-				      "call of the machine then costs more (README, 'What watch costs')");
+				      "call of the machine then costs more (README, 'Always on: watch')");
 	/* After every finding of the trace: it is about the trace itself,
 	 * ranked already (rank_findings sets what it would). */
 	f->rank = out->count - 1;
