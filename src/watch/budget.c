@@ -27,6 +27,7 @@ enum budget_do budget_tick(struct budget *b, double now, uint64_t calls, uint64_
 	bool started = b->since > 0 && starts != b->starts_then;
 
 	b->starts_then = starts;
+	b->start_seen |= started;
 	if (b->max_rate <= 0 || b->broken)
 		return BUDGET_KEEP;
 	if (b->paused) {
@@ -40,15 +41,18 @@ enum budget_do budget_tick(struct budget *b, double now, uint64_t calls, uint64_
 	if (b->since <= 0 || calls < b->calls_then) {
 		b->since = now;
 		b->calls_then = calls;
+		b->start_seen = false;
 		return BUDGET_KEEP;
 	}
 	double rate = (double)(calls - b->calls_then) / (now - b->since);
 	double began = b->since;
+	bool start_seen = b->start_seen;
 	b->since = now;
 	b->calls_then = calls;
+	b->start_seen = false;
 	/* A process starting makes its calls in a burst (an interpreter's
-	 * imports): what is above the rate is what stays above it. */
-	if (rate <= b->max_rate || started) {
+	 * imports): a second in which one started does not count. */
+	if (rate <= b->max_rate || start_seen) {
 		b->over_since = 0;
 		return BUDGET_KEEP;
 	}

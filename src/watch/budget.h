@@ -53,6 +53,7 @@ struct budget {
 	double since;		/* the rate's sample began (monotonic s) */
 	uint64_t calls_then, starts_then;
 	double over_since;	/* above the rate since; 0: not above */
+	bool start_seen;	/* a process started in the sample going on */
 	double rate;		/* the rate that made the last pause */
 	uint64_t pauses;
 	struct budget_span spans[BUDGET_SPANS];

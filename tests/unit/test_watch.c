@@ -559,6 +559,15 @@ static void budget_paces(void **state)
 	budget_init(&b, 0);
 	for (int i = 0; i < 20; i++)
 		assert_int_equal(budget_tick(&b, t += 0.5, calls += 1000000, 1), BUDGET_KEEP);
+	/* Above the rate while processes start, one a second (a start-up's
+	 * burst): no pause; once they stop starting, a pause. */
+	budget_init(&b, 1000);
+	for (int i = 0; i < 12; i++)
+		assert_int_equal(budget_tick(&b, t += 0.5, calls += 5000, 10 + (uint64_t)((i + 1) / 2)), BUDGET_KEEP);
+	int more = 0;
+	while (budget_tick(&b, t += 0.5, calls += 5000, 16) == BUDGET_KEEP)
+		assert_true(++more < 10);
+	assert_true(more >= 2);
 	/* More pauses than are kept: the newest BUDGET_SPANS count. */
 	budget_init(&b, 1000);
 	for (int i = 0; i < BUDGET_SPANS + 10; i++) {
