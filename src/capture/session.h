@@ -102,9 +102,10 @@ struct session_opts {
 	 * POLL_MS at least), with what may be asked of the session then
 	 * (session_blocked_now); NULL: not called. */
 	void (*on_tick)(void *user, struct session_tick *tick);
-	/* eBPF: called in the reader's thread each time its wait ends woken,
-	 * before the records are handed on (bpf.h's bpf_capture_on_wake),
-	 * with what on_tick may ask; NULL: not called. */
+	/* eBPF, with PAUSABLE: called in the reader's thread while the calls
+	 * are not recorded, each time its wait ends woken and at a process's
+	 * start, before the records are handed on (bpf.h's
+	 * bpf_capture_on_wake), with what on_tick may ask; NULL: not called. */
 	void (*on_wake)(void *user, struct session_tick *tick);
 };
 

@@ -671,8 +671,8 @@ static bool in_condition_wait(const struct rc_stack *s)
 	return false;
 }
 
-/* Mark the futex waits that a pool of threads shares. V holds N struct
- * blocked. */
+/* Mark the futex waits that a pool of threads shares, and those of a
+ * worker on a condition variable of its own. V holds N struct blocked. */
 static void find_pools(void **v, size_t n)
 {
 	struct hmap count = HMAP_INIT;

@@ -40,8 +40,9 @@ struct bpf_capture {
 	 * (ENTER: the entry hook, or diagnosis mode's switch hook). */
 	struct bpf_link *enter, *exit, *fork, *task_exit, *exec, *signal, *generate;
 	struct bpf_link *mkdir;		/* watch: the cgroup made anew; NULL none */
-	struct bpf_program *first;	/* ENTER's */
-	bool pausable, calls_paused;	/* bpf_capture_record_calls */
+	/* watch: the call hooks may be detached (bpf_capture_record_calls);
+	 * whether they are is the program's calls_paused. */
+	bool pausable;
 	void (*on_wake)(void *arg);	/* bpf_capture_on_wake */
 	void *wake_arg;
 	uint64_t starts_told;		/* the kernel's starts at its last */
@@ -180,6 +181,7 @@ static int load(struct bpf_capture *c, const struct bpf_capture_opts *o, const s
 	c->skel->rodata->summing = sums;
 	c->skel->rodata->stacks = o && o->stacks;
 	c->skel->rodata->quiet = o && o->quiet && sums;
+	c->skel->rodata->pausable = o && o->pausable && sums;
 	c->skel->rodata->follow_cgroup = o ? o->cgroup_id : 0;
 	c->skel->rodata->follow_cgroup_level = o ? o->cgroup_level : 0;
 	c->skel->rodata->cgroup_only = o && o->cgroup_only && (o->cgroup_id || refind_cgroup(o));
@@ -323,8 +325,7 @@ int bpf_capture_open(struct bpf_capture **out, const struct bpf_capture_opts *o,
 	/* Exit before entry would see calls end that never began; entry
 	 * first sees at most calls begun and not yet ended. */
 	struct bpf_program *first = sums ? c->skel->progs.on_switch : c->skel->progs.on_sys_enter;
-	c->first = first;
-	c->pausable = o && o->pausable && sums;
+	c->pausable = c->skel->rodata->pausable;
 	if (!(c->enter = attach_as(first, c->pausable)) ||
 	    !(c->exit = attach_as(c->skel->progs.on_sys_exit, c->pausable)) ||
 	    !(c->fork = attach(c->skel->progs.on_fork)) || !(c->task_exit = attach(c->skel->progs.on_task_exit)) ||
@@ -382,13 +383,19 @@ int bpf_capture_follow(struct bpf_capture *c, pid_t pid, struct strbuf *err)
 	return 0;
 }
 
+/* The call hooks are detached now (bpf_capture_record_calls). */
+static bool calls_paused(const struct bpf_capture *c)
+{
+	return __atomic_load_n(&c->skel->bss->calls_paused, __ATOMIC_ACQUIRE) != 0;
+}
+
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct bpf_capture *c = ctx;
 
 	/* A process started while the calls are not recorded: told now,
 	 * not after a backlog the reader has yet to hand on. */
-	if (c->calls_paused && c->on_wake && bpf_capture_starts(c) != c->starts_told) {
+	if (c->on_wake && calls_paused(c) && bpf_capture_starts(c) != c->starts_told) {
 		c->starts_told = bpf_capture_starts(c);
 		c->on_wake(c->wake_arg);
 	}
@@ -426,7 +433,7 @@ int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, vo
 		uint64_t v;
 		(void)!read(c->wake_fd, &v, sizeof(v));
 	}
-	if (woke > 0 && c->on_wake)
+	if (woke > 0 && c->on_wake && calls_paused(c))
 		c->on_wake(c->wake_arg);
 	/* The kernel half wakes the reader only once enough is queued
 	 * (capture.bpf.c's wake_flags): a quiet process's records wait in
@@ -730,7 +737,7 @@ void bpf_capture_python_program(struct bpf_capture *c, const struct rc_py_progra
 int bpf_capture_record_calls(struct bpf_capture *c, bool on, struct strbuf *err)
 {
 	/* Detached (the capture ends): nothing to take up again. */
-	if (on != c->calls_paused || !c->task_exit)
+	if (on != calls_paused(c) || !c->task_exit)
 		return 0;
 	if (!c->pausable) {
 		strbuf_addf(err, "cannot pause the eBPF capture's calls: it was not opened to");
@@ -745,7 +752,6 @@ int bpf_capture_record_calls(struct bpf_capture *c, bool on, struct strbuf *err)
 		bpf_link__destroy(c->exit);
 		bpf_link__destroy(c->enter);
 		c->exit = c->enter = NULL;
-		c->calls_paused = true;
 		return 0;
 	}
 	/* What a thread did while its calls were not seen is no call's
@@ -754,8 +760,9 @@ int bpf_capture_record_calls(struct bpf_capture *c, bool on, struct strbuf *err)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	__atomic_store_n(&c->skel->bss->calls_from_ns, (__u64)now.tv_sec * 1000000000u + (__u64)now.tv_nsec,
 			 __ATOMIC_RELEASE);
-	/* As at the open: the entry (or switch) hook first. */
-	if (!(c->enter = attach_as(c->first, true)) || !(c->exit = attach_as(c->skel->progs.on_sys_exit, true))) {
+	/* As at the open: the switch hook first (a capture that can pause
+	 * is in diagnosis mode). */
+	if (!(c->enter = attach_as(c->skel->progs.on_switch, true)) || !(c->exit = attach_as(c->skel->progs.on_sys_exit, true))) {
 		int e = errno;
 		bpf_link__destroy(c->enter);
 		c->enter = NULL;
@@ -763,7 +770,6 @@ int bpf_capture_record_calls(struct bpf_capture *c, bool on, struct strbuf *err)
 	}
 	/* Said to the kernel last: until the hooks are back, an exec is
 	 * written at once. */
-	c->calls_paused = false;
 	__atomic_store_n(&c->skel->bss->calls_paused, 0, __ATOMIC_RELEASE);
 	return 0;
 }

@@ -100,12 +100,12 @@ typedef int (*bpf_record_fn)(void *user, const void *rec, size_t size);
 int bpf_capture_poll(struct bpf_capture *c, int timeout_ms, bpf_record_fn fn, void *user, struct strbuf *err);
 /* From another thread: the reader's poll returns now, not at its time-out. */
 void bpf_capture_wake(struct bpf_capture *c);
-/* FN(ARG) each time a poll's wait ends woken (records came, or a wake),
- * before the records are read; and, while the calls are not recorded,
- * at the first record read after a process started (its fork's, or a
- * backlog's): what must not wait for the records to be handed on (watch
- * records calls again at a start, before the new program's first calls
- * if it can). NULL: nothing. */
+/* While the calls are not recorded (bpf_capture_record_calls), FN(ARG)
+ * each time a poll's wait ends woken (records came, or a wake), before
+ * the records are read, and at the first record read after a process
+ * started (its fork's, or a backlog's): what must not wait for the
+ * records to be handed on (watch records calls again at a start, before
+ * the new program's first calls if it can). NULL: nothing. */
 void bpf_capture_on_wake(struct bpf_capture *c, void (*fn)(void *arg), void *arg);
 /* ON: the followed processes are traced by the loader's watch, and a
  * thread whose copied call has Python frames is held after it (record.h,

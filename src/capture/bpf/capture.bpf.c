@@ -48,6 +48,10 @@ const volatile __u8 stacks;
 /* watch: the quiet calls that ran through are counted, not written
  * (record.h, RCB_PLAN_QUIET). */
 const volatile __u8 quiet;
+/* watch: the call hooks may be detached (calls_paused) and its calls are
+ * counted for its --max-call-rate; the exit hook of every other capture
+ * leaves both out. */
+const volatile __u8 pausable;
 /* The kernel's ids of the types handed to it (bpf_rdonly_cast): the
  * loader relocates against a cut of the kernel's types (kernel-btf.h),
  * whose ids are not the kernel's. */
@@ -353,6 +357,22 @@ static __always_inline void entry_from_regs(struct entry *en, __s64 nr, const st
 	regs_args(en->args, regs);
 	en->timeout_arg = 0xff;
 	en->timeout_fault = 0;
+}
+
+/* R, a call record of thread TID (of SIZE; 0: set once its items are
+ * added): EN's call, begun at EN->ns, that returned RET at EXIT_NS. */
+static __always_inline void call_head(struct rcb_call *r, __u32 size, const struct entry *en, __u32 tgid, __u32 tid,
+				      long ret, __u64 exit_ns, __u32 flags)
+{
+	header(&r->h, RCB_CALL, size, tgid, tid);
+	r->nr = en->nr;
+	for (int i = 0; i < 6; i++)
+		r->args[i] = en->args[i];
+	r->ret = ret;
+	r->enter_ns = en->ns;
+	r->exit_ns = exit_ns;
+	r->nitems = 0;
+	r->flags = flags;
 }
 
 static __always_inline void count(__u32 which)
@@ -2221,10 +2241,12 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 	__u32 flags = 0;
 	if (!sc)
 		return 0;
-	sc->counters[RCB_CALLS] += 1;
-	/* An exec written at sched_process_exec (exec_while_paused). */
-	if ((regs->orig_ax == 59 || regs->orig_ax == 322) && ret == 0 && exec_written())
-		return 0;
+	if (pausable) {
+		sc->counters[RCB_CALLS] += 1;
+		/* An exec written at sched_process_exec (exec_while_paused). */
+		if ((regs->orig_ax == 59 || regs->orig_ax == 322) && ret == 0 && exec_written())
+			return 0;
+	}
 	/* mmap (x86-64's number) of a file from offset 0: a libpython?
 	 * Its arguments from the registers, which hold them still:
 	 * diagnosis mode has no entry hook. */
@@ -2254,15 +2276,7 @@ int BPF_PROG(on_sys_exit, struct pt_regs *regs, long ret)
 			stack_out(regs, tgid, tid, wanted, site);
 	}
 	struct rcb_call *r = (void *)sc->buf;
-	header(&r->h, RCB_CALL, 0, tgid, tid);
-	r->nr = en->nr;
-	for (int i = 0; i < 6; i++)
-		r->args[i] = en->args[i];
-	r->ret = ret;
-	r->enter_ns = en->ns;
-	r->exit_ns = exit_ns;
-	r->nitems = 0;
-	r->flags = flags;
+	call_head(r, 0, en, tgid, tid, ret, exit_ns, flags);
 	__u32 size = add_items(sc, sizeof(*r), en, ret);
 	if (ret == -13 || ret == -1 || ret == -38)	/* EACCES, EPERM, ENOSYS */
 		size = add_live(sc, size, en, tgid);
@@ -2501,15 +2515,7 @@ static __always_inline void unreturned(__u32 tgid, __u32 tid)
 	struct rcb_call *r = reserve(sizeof(*r), tid, (__s32)en->nr);
 	if (!r)
 		return;
-	header(&r->h, RCB_CALL, sizeof(*r), tgid, tid);
-	r->nr = en->nr;
-	for (int i = 0; i < 6; i++)
-		r->args[i] = en->args[i];
-	r->ret = 0;
-	r->enter_ns = en->ns;
-	r->exit_ns = bpf_ktime_get_ns();
-	r->nitems = 0;
-	r->flags = RCB_CALL_UNRETURNED;
+	call_head(r, sizeof(*r), en, tgid, tid, 0, bpf_ktime_get_ns(), RCB_CALL_UNRETURNED);
 	bpf_ringbuf_submit(r, wake_flags(sizeof(*r)));
 }
 
@@ -2567,14 +2573,8 @@ static __always_inline int exec_while_paused(__u32 tgid, __u32 tid)
 	if (!pl || !exec_addresses(en, pl))
 		return 0;
 	struct rcb_call *r = (void *)sc->buf;
-	header(&r->h, RCB_CALL, 0, tgid, tid);
-	r->nr = en->nr;
-	for (int i = 0; i < 6; i++)
-		r->args[i] = en->args[i];
-	r->ret = 0;
-	r->enter_ns = r->exit_ns = bpf_ktime_get_ns();
-	r->nitems = 0;
-	r->flags = 0;
+	en->ns = bpf_ktime_get_ns();
+	call_head(r, 0, en, tgid, tid, 0, en->ns, 0);
 	__u32 size = add_items(sc, sizeof(*r), en, 0);
 	r->h.size = size;
 	if (size > RCB_REC_MAX || size < sizeof(*r))
